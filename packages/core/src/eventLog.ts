@@ -1,0 +1,141 @@
+import { applyJsonPatch } from './jsonPatch.js';
+import { isObject } from './validate.js';
+
+/** One raw event as it arrived, with its arrival index. */
+export interface LoggedEvent {
+  index: number;
+  /** Milliseconds since the epoch when it arrived, if recorded. */
+  receivedAt?: number;
+  event: unknown;
+}
+
+export interface EventLog {
+  /** Records a raw event (as received, valid or not) and returns its entry. */
+  record(event: unknown, receivedAt?: number): LoggedEvent;
+  readonly entries: readonly LoggedEvent[];
+  /** The raw events in arrival order, for `replayEvents`. */
+  events(): unknown[];
+}
+
+/**
+ * An append-only log of the raw events of a thread, in arrival order, so a
+ * session can be saved, inspected, replayed or attached to a bug report.
+ *
+ * @example
+ * const log = createEventLog();
+ * log.record(raw, Date.now());
+ * const state = replayEvents(log.events());
+ */
+export function createEventLog(initial: readonly LoggedEvent[] = []): EventLog {
+  const entries: LoggedEvent[] = [...initial];
+  return {
+    record(event, receivedAt) {
+      const entry: LoggedEvent = { index: entries.length, event, ...(receivedAt !== undefined ? { receivedAt } : {}) };
+      entries.push(entry);
+      return entry;
+    },
+    entries,
+    events: () => entries.map((e) => e.event),
+  };
+}
+
+/** Serializes entries as JSON lines, one entry per line. */
+export function serializeEventLog(entries: readonly LoggedEvent[]): string {
+  return entries.map((e) => JSON.stringify(e)).join('\n') + (entries.length ? '\n' : '');
+}
+
+export interface ParsedEventLog {
+  entries: LoggedEvent[];
+  /** Lines that could not be read, with the reason; the other lines are kept. */
+  errors: { line: number; message: string }[];
+}
+
+/** Reads JSON lines written by `serializeEventLog`. A bad line is reported and skipped; it never throws. */
+export function parseEventLog(text: string): ParsedEventLog {
+  const entries: LoggedEvent[] = [];
+  const errors: ParsedEventLog['errors'] = [];
+  text.split(/\r?\n/).forEach((line, i) => {
+    if (line.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (e) {
+      errors.push({ line: i + 1, message: `not JSON: ${e instanceof Error ? e.message : String(e)}` });
+      return;
+    }
+    if (!isObject(value) || !('event' in value)) {
+      errors.push({ line: i + 1, message: 'not a log entry: expected an object with `event`' });
+      return;
+    }
+    const index = typeof value.index === 'number' ? value.index : entries.length;
+    const receivedAt = typeof value.receivedAt === 'number' ? { receivedAt: value.receivedAt } : {};
+    entries.push({ index, event: value.event, ...receivedAt });
+  });
+  return { entries, errors };
+}
+
+const JOINABLE: Record<string, 'messageId' | 'toolCallId'> = {
+  TEXT_MESSAGE_CONTENT: 'messageId',
+  REASONING_MESSAGE_CONTENT: 'messageId',
+  TOOL_CALL_ARGS: 'toolCallId',
+};
+const PLAIN_KEYS = new Set(['type', 'messageId', 'toolCallId', 'delta', 'subagentRunId', 'timestamp']);
+
+/** A delta event with nothing but its id, delta and lane: safe to join with its neighbour. */
+function joinKey(e: unknown): string | undefined {
+  if (!isObject(e) || typeof e.type !== 'string' || typeof e.delta !== 'string') return undefined;
+  const idField = JOINABLE[e.type];
+  if (!idField || typeof e[idField] !== 'string') return undefined;
+  for (const k in e) if (!PLAIN_KEYS.has(k)) return undefined;
+  if (e.subagentRunId !== undefined && typeof e.subagentRunId !== 'string') return undefined;
+  return `${e.type}\u0000${e[idField] as string}\u0000${(e.subagentRunId as string | undefined) ?? ''}`;
+}
+
+function stateEvent(e: unknown, type: 'STATE_SNAPSHOT' | 'STATE_DELTA'): e is Record<string, unknown> {
+  if (!isObject(e) || e.type !== type) return false;
+  for (const k in e) if (!['type', 'snapshot', 'delta', 'subagentRunId', 'timestamp'].includes(k)) return false;
+  return type === 'STATE_SNAPSHOT' ? e.snapshot !== undefined : Array.isArray(e.delta);
+}
+
+/**
+ * Compacts a list of raw events without changing the state it leads to:
+ * adjacent text, reasoning and argument deltas of the same message or call
+ * are joined into one, and a STATE_SNAPSHOT followed by deltas that apply is
+ * folded into one snapshot of the resulting document. Anything unusual
+ * (extra fields, invalid events, a delta that fails) is kept as it is.
+ *
+ * @example
+ * const small = compactEvents(log.events());
+ * // replayEvents(small) has the same messages, tool calls, run and state as replayEvents(log.events())
+ */
+export function compactEvents(events: readonly unknown[]): unknown[] {
+  const out: unknown[] = [];
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i];
+    const key = joinKey(e);
+    if (key !== undefined) {
+      let delta = (e as { delta: string }).delta;
+      let j = i + 1;
+      while (j < events.length && joinKey(events[j]) === key) delta += (events[j++] as { delta: string }).delta;
+      out.push(j === i + 1 ? e : { ...(e as object), delta });
+      i = j - 1;
+      continue;
+    }
+    if (stateEvent(e, 'STATE_SNAPSHOT')) {
+      let document = e.snapshot;
+      let j = i + 1;
+      for (; j < events.length; j++) {
+        const next = events[j];
+        if (!stateEvent(next, 'STATE_DELTA') || next.subagentRunId !== e.subagentRunId) break;
+        const applied = applyJsonPatch(document, next.delta as unknown[]);
+        if (!applied.ok || (next.delta as unknown[]).some((op) => !isObject(op))) break;
+        document = applied.document;
+      }
+      out.push(j === i + 1 ? e : { ...e, snapshot: document });
+      i = j - 1;
+      continue;
+    }
+    out.push(e);
+  }
+  return out;
+}

@@ -1,0 +1,75 @@
+export type { EventLog, LoggedEvent, ParsedEventLog } from './eventLog.js';
+export { compactEvents, createEventLog, parseEventLog, serializeEventLog } from './eventLog.js';
+export type { ExpandedEvent, Expander, ExpandResult } from './expand.js';
+export { createExpander } from './expand.js';
+export type { IdMap } from './idMap.js';
+export { idMap } from './idMap.js';
+export { newId } from './ids.js';
+export type { PatchResult } from './jsonPatch.js';
+export { applyJsonPatch } from './jsonPatch.js';
+export type {
+  ConnectionStatus,
+  CustomRecord,
+  Diagnostic,
+  InterruptAnswer,
+  MessageRecord,
+  MessageRole,
+  OpenInterrupt,
+  RawRecord,
+  ReasoningSpan,
+  RunState,
+  RunStatus,
+  RunSummary,
+  SharedState,
+  SubagentRecord,
+  ThreadState,
+  ToolCallRecord,
+  ToolCallStatus,
+} from './model.js';
+export type { EventPipeline, PipelineOptions, ReplayOptions } from './pipeline.js';
+export { createEventPipeline, replayEvents } from './pipeline.js';
+export type {
+  ActivityMessage,
+  AgUiEvent,
+  AgUiEventType,
+  AssistantMessage,
+  ContentPart,
+  Context,
+  DeveloperMessage,
+  EventOf,
+  Interrupt,
+  JsonPatch,
+  JsonPatchOperation,
+  Message,
+  Metadata,
+  ReasoningMessage,
+  ResumeEntry,
+  Role,
+  RunAgentInput,
+  RunFinishedCancelledOutcome,
+  RunFinishedInterruptOutcome,
+  RunFinishedOutcome,
+  RunFinishedSuccessOutcome,
+  SubagentFinishedOutcome,
+  SystemMessage,
+  ThinkingEvent,
+  TokenUsage,
+  Tool,
+  ToolCall,
+  ToolMessage,
+  UnknownEvent,
+  UserMessage,
+  ValidatedEvent,
+} from './protocol.js';
+export { EVENT_TYPES, isAgUiEvent, PROTOCOL_VERSION, UNDERSTOOD_PROTOCOL_VERSION } from './protocol.js';
+export type { ThreadStateInit } from './reducer/index.js';
+export { createThreadState, reduceThread } from './reducer/index.js';
+export { recordResume, streamTruncated } from './reducer/run.js';
+export type { BuildResumeOptions, BuildResumeResult, Decision, ResumeRefusal, ResumeResponse } from './resume.js';
+export { buildResume, isExpired, validateResponsePayload } from './resume.js';
+export type { ToAgUiMessagesOptions } from './toAgUiMessages.js';
+export { toAgUiMessages } from './toAgUiMessages.js';
+export type { ValidateOptions, ValidationResult } from './validate.js';
+export { validateEvent } from './validate.js';
+export type { Verifier, VerifierOptions } from './verify.js';
+export { createVerifier } from './verify.js';

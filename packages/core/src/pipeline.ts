@@ -1,0 +1,107 @@
+import { createExpander, type ExpandedEvent } from './expand.js';
+import type { Diagnostic, ThreadState } from './model.js';
+import { withDiagnostics } from './reducer/helpers.js';
+import { createThreadState, reduceThread } from './reducer/index.js';
+import { streamTruncated } from './reducer/run.js';
+import { type ValidateOptions, validateEvent } from './validate.js';
+import { createVerifier } from './verify.js';
+
+export interface PipelineOptions extends Pick<ValidateOptions, 'largeDeltaLength'> {
+  /** Called with every event that reaches the reducer (after chunk expansion), in order. */
+  onEvent?: (event: ExpandedEvent, index: number) => void;
+  /** Called with every diagnostic as it is found. */
+  onDiagnostic?: (diagnostic: Diagnostic) => void;
+}
+
+export interface EventPipeline {
+  /** Validates, expands, verifies and reduces one raw event; returns the new state. Never throws. */
+  push(raw: unknown): ThreadState;
+  /** Ends the stream: a run still open becomes `unknown` with a STREAM_TRUNCATED diagnostic. */
+  end(): ThreadState;
+  readonly state: ThreadState;
+  /** Events pushed so far (the next arrival index). */
+  readonly count: number;
+}
+
+/**
+ * The whole client path for one event stream: validate -> expand -> verify ->
+ * reduce, starting from `initial` (the thread as it was before the stream).
+ * Bad input becomes diagnostics on the state; nothing throws.
+ *
+ * @example
+ * const pipeline = createEventPipeline(state);
+ * for await (const raw of source.run(input, { signal })) render(pipeline.push(raw));
+ * render(pipeline.end());
+ */
+export function createEventPipeline(initial: ThreadState = createThreadState(), options: PipelineOptions = {}): EventPipeline {
+  let state = initial;
+  let index = 0;
+  const expander = createExpander();
+  const verifier = createVerifier({
+    ...(initial.threadId !== undefined ? { threadId: initial.threadId } : {}),
+    knownToolCallIds: [...initial.toolCalls].map((c) => c.id),
+    openInterruptIds: initial.interrupts.map((it) => it.id),
+  });
+  const report = (found: readonly Diagnostic[]) => {
+    if (found.length === 0) return;
+    state = withDiagnostics(state, found);
+    if (options.onDiagnostic) for (const d of found) options.onDiagnostic(d);
+  };
+  const validateOptions: ValidateOptions = options.largeDeltaLength === undefined ? {} : { largeDeltaLength: options.largeDeltaLength };
+
+  return {
+    push(raw) {
+      const at = index++;
+      const validated = validateEvent(raw, { ...validateOptions, index: at });
+      if (!validated.ok) {
+        report([validated.diagnostic]);
+        return state;
+      }
+      report(validated.warnings);
+      const expanded = expander.push(validated.event, at);
+      report(expanded.diagnostics);
+      for (const event of expanded.events) {
+        report(verifier.check(event, at));
+        options.onEvent?.(event, at);
+        const before = state.diagnostics.length;
+        state = reduceThread(state, event, at);
+        if (options.onDiagnostic) for (const d of state.diagnostics.slice(before)) options.onDiagnostic(d);
+      }
+      return state;
+    },
+    end() {
+      const found = verifier.end(index);
+      if (found.length) {
+        report(found);
+        state = streamTruncated(state);
+      }
+      return state;
+    },
+    get state() {
+      return state;
+    },
+    get count() {
+      return index;
+    },
+  };
+}
+
+export interface ReplayOptions extends PipelineOptions {
+  /** The list is not the whole stream (more may come): do not treat an open run as truncated. */
+  open?: boolean;
+}
+
+/**
+ * Replays a whole list of raw events through validate, expand, verify and
+ * reduce, and returns the final state with its diagnostics. A run left open
+ * at the end of the list is reported as truncated and left `unknown`.
+ *
+ * @example
+ * const state = replayEvents(JSON.parse(fixture).stream);
+ * state.run.status; // 'success'
+ */
+export function replayEvents(rawEvents: Iterable<unknown>, initial?: ThreadState, options: ReplayOptions = {}): ThreadState {
+  const pipeline = createEventPipeline(initial, options);
+  for (const raw of rawEvents) pipeline.push(raw);
+  return options.open ? pipeline.state : pipeline.end();
+}

@@ -1,0 +1,146 @@
+import { warning } from '../diagnostics.js';
+import type { ExpandedEvent } from '../expand.js';
+import { idMap } from '../idMap.js';
+import type { ThreadState } from '../model.js';
+import { type AgUiEvent, isAgUiEvent, type UnknownEvent } from '../protocol.js';
+import { appendBounded, withDiagnostics } from './helpers.js';
+import { messagesSnapshot } from './messages.js';
+import { runError, runFinished, runStarted, stepFinished, stepStarted } from './run.js';
+import { activityDelta, activitySnapshot, stateDelta, stateSnapshot } from './sharedState.js';
+import { subagentError, subagentFinished, subagentStarted } from './subagents.js';
+import { appendContent, encryptedValue, endMessage, endReasoningSpan, startMessage, startReasoningSpan } from './text.js';
+import { appendArgs, endToolCall, startToolCall, toolResult } from './toolCalls.js';
+
+export interface ThreadStateInit {
+  threadId?: string;
+  /** The shared state document the thread starts from. */
+  state?: unknown;
+}
+
+/**
+ * The state of a thread before any event: run `idle`, no messages, the
+ * shared state `in-sync`.
+ *
+ * @example
+ * let state = createThreadState({ threadId: 't1', state: { cart: [] } });
+ */
+export function createThreadState(init: ThreadStateInit = {}): ThreadState {
+  return {
+    ...(init.threadId !== undefined ? { threadId: init.threadId } : {}),
+    run: { status: 'idle', steps: [] },
+    runs: {},
+    messages: { ids: [], byId: idMap() },
+    toolCalls: idMap(),
+    sharedState: { document: init.state ?? {}, sync: 'in-sync', version: 0 },
+    interrupts: [],
+    answers: [],
+    subagents: {},
+    reasoning: {},
+    custom: [],
+    raw: [],
+    unknownEvents: [],
+    diagnostics: [],
+    droppedDiagnostics: 0,
+    eventCount: 0,
+  };
+}
+
+/**
+ * The pure reducer of a thread: the state after one event. Total over every
+ * AG-UI 1.0 event type; an unknown type is kept in `unknownEvents`. It never
+ * throws and never mutates `state`: every record the event does not change
+ * keeps its identity, and finding a message or tool call costs O(1) at any
+ * thread length. Feed it expanded events (see `createExpander`); `index` is
+ * the event's arrival index, written into the diagnostics it adds.
+ *
+ * @example
+ * const next = reduceThread(state, { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', delta: 'Hi' });
+ */
+export function reduceThread(state: ThreadState, event: ExpandedEvent | AgUiEvent, index: number = state.eventCount): ThreadState {
+  const next = apply(state, event, index);
+  return { ...next, eventCount: state.eventCount + 1 };
+}
+
+function apply(state: ThreadState, event: ExpandedEvent | AgUiEvent, index: number): ThreadState {
+  if (!isAgUiEvent(event)) return { ...state, unknownEvents: appendBounded(state.unknownEvents, event as UnknownEvent) };
+  switch (event.type) {
+    case 'RUN_STARTED':
+      return runStarted(state, event);
+    case 'RUN_FINISHED':
+      return runFinished(state, event);
+    case 'RUN_ERROR':
+      return runError(state, event);
+    case 'STEP_STARTED':
+      return stepStarted(state, event);
+    case 'STEP_FINISHED':
+      return stepFinished(state, event);
+    case 'TEXT_MESSAGE_START':
+    case 'REASONING_MESSAGE_START':
+      return startMessage(state, event);
+    case 'TEXT_MESSAGE_CONTENT':
+    case 'REASONING_MESSAGE_CONTENT':
+      return appendContent(state, event);
+    case 'TEXT_MESSAGE_END':
+    case 'REASONING_MESSAGE_END':
+      return endMessage(state, event);
+    case 'TOOL_CALL_START':
+      return startToolCall(state, event);
+    case 'TOOL_CALL_ARGS':
+      return appendArgs(state, event);
+    case 'TOOL_CALL_END':
+      return endToolCall(state, event);
+    case 'TOOL_CALL_RESULT':
+      return toolResult(state, event);
+    case 'STATE_SNAPSHOT':
+      return stateSnapshot(state, event);
+    case 'STATE_DELTA':
+      return stateDelta(state, event, index);
+    case 'MESSAGES_SNAPSHOT':
+      return messagesSnapshot(state, event);
+    case 'ACTIVITY_SNAPSHOT':
+      return activitySnapshot(state, event, index);
+    case 'ACTIVITY_DELTA':
+      return activityDelta(state, event, index);
+    case 'REASONING_START':
+      return startReasoningSpan(state, event);
+    case 'REASONING_END':
+      return endReasoningSpan(state, event);
+    case 'REASONING_ENCRYPTED_VALUE':
+      return encryptedValue(state, event, index);
+    case 'SUBAGENT_STARTED':
+      return subagentStarted(state, event);
+    case 'SUBAGENT_FINISHED':
+      return subagentFinished(state, event);
+    case 'SUBAGENT_ERROR':
+      return subagentError(state, event);
+    case 'CUSTOM':
+      return { ...state, custom: appendBounded(state.custom, { name: event.name, value: event.value as unknown, ...sub(event) }) };
+    case 'RAW':
+      return {
+        ...state,
+        raw: appendBounded(state.raw, {
+          event: event.event as unknown,
+          ...(event.source !== undefined ? { source: event.source } : {}),
+          ...sub(event),
+        }),
+      };
+    case 'TEXT_MESSAGE_CHUNK':
+    case 'TOOL_CALL_CHUNK':
+    case 'REASONING_MESSAGE_CHUNK':
+      return withDiagnostics(state, [
+        warning(
+          index,
+          event.type,
+          'UNEXPANDED_CHUNK',
+          `${event.type} reached the reducer unexpanded; pass events through createExpander (replayEvents does). Ignored.`,
+        ),
+      ]);
+    default:
+      event satisfies never;
+      return state;
+  }
+}
+
+function sub(event: { subagentRunId?: string }): { subagentRunId?: string } {
+  return event.subagentRunId === undefined ? {} : { subagentRunId: event.subagentRunId };
+}

@@ -1,0 +1,110 @@
+import { describe, warning } from '../diagnostics.js';
+import { applyJsonPatch } from '../jsonPatch.js';
+import type { MessageRecord, ThreadState } from '../model.js';
+import type { EventOf } from '../protocol.js';
+import { mergeMetadata, origin, putMessage, withDiagnostics } from './helpers.js';
+
+/** STATE_SNAPSHOT replaces the whole document (never a merge) and heals a desynced state. */
+export function stateSnapshot(state: ThreadState, event: EventOf<'STATE_SNAPSHOT'>): ThreadState {
+  return { ...state, sharedState: { document: event.snapshot, sync: 'in-sync', version: state.sharedState.version + 1 } };
+}
+
+/**
+ * STATE_DELTA applies its operations in order and atomically. A failing
+ * operation leaves the document as it was, marks it `desynced` with the
+ * failing operation and says so in a diagnostic; further deltas are not
+ * applied until a snapshot arrives, since they were computed against a
+ * document this client no longer has.
+ */
+export function stateDelta(state: ThreadState, event: EventOf<'STATE_DELTA'>, index: number): ThreadState {
+  const shared = state.sharedState;
+  if (shared.sync === 'desynced') {
+    return withDiagnostics(state, [
+      warning(
+        index,
+        event.type,
+        'DELTA_WHILE_DESYNCED',
+        `STATE_DELTA not applied: the state is desynced since event ${shared.failure?.index ?? '?'}; waiting for a STATE_SNAPSHOT.`,
+      ),
+    ]);
+  }
+  if (event.delta.length === 0) return state;
+  const result = applyJsonPatch(shared.document, event.delta);
+  if (result.ok) {
+    return { ...state, sharedState: { document: result.document, sync: 'in-sync', version: shared.version + 1, lastDelta: event.delta } };
+  }
+  const op = result.operation as { op?: unknown; path?: unknown };
+  const message = `Failed to apply state patch: operation ${result.operationIndex} (${String(op.op)} ${describe(op.path)}) ${result.message}. Nothing applied; the state is marked desynced until a STATE_SNAPSHOT.`;
+  return withDiagnostics(
+    {
+      ...state,
+      sharedState: {
+        document: shared.document,
+        sync: 'desynced',
+        failure: { index, operation: result.operation, message: result.message },
+        version: shared.version + 1,
+      },
+    },
+    [warning(index, event.type, 'PATCH_FAILED', message)],
+  );
+}
+
+/** ACTIVITY_SNAPSHOT creates or replaces an activity message; `replace: false` keeps an existing one. */
+export function activitySnapshot(state: ThreadState, event: EventOf<'ACTIVITY_SNAPSHOT'>, index: number): ThreadState {
+  const existing = state.messages.byId.get(event.messageId);
+  if (existing && existing.role !== 'activity') {
+    return withDiagnostics(state, [
+      warning(
+        index,
+        event.type,
+        'ACTIVITY_ID_CONFLICT',
+        `ACTIVITY_SNAPSHOT for '${event.messageId}', which is a ${existing.role} message; ignored.`,
+      ),
+    ]);
+  }
+  if (existing && event.replace === false) return state;
+  const metadata = mergeMetadata(existing?.metadata, event.metadata);
+  const record: MessageRecord = {
+    id: event.messageId,
+    role: 'activity',
+    activityType: event.activityType,
+    content: event.content,
+    streaming: false,
+    ...origin(event, state),
+    ...(metadata ? { metadata } : {}),
+  };
+  return putMessage(state, record);
+}
+
+/** ACTIVITY_DELTA patches an activity's content atomically; a missing target invents nothing. */
+export function activityDelta(state: ThreadState, event: EventOf<'ACTIVITY_DELTA'>, index: number): ThreadState {
+  const existing = state.messages.byId.get(event.messageId);
+  if (existing?.role !== 'activity') {
+    return withDiagnostics(state, [
+      warning(
+        index,
+        event.type,
+        'ACTIVITY_TARGET_MISSING',
+        `ACTIVITY_DELTA for '${event.messageId}', which is not an activity message; skipped.`,
+      ),
+    ]);
+  }
+  const result = applyJsonPatch(existing.content, event.patch);
+  if (!result.ok) {
+    return withDiagnostics(state, [
+      warning(
+        index,
+        event.type,
+        'ACTIVITY_PATCH_FAILED',
+        `Failed to apply activity patch for '${event.messageId}': ${result.message}; activity kept as it was.`,
+      ),
+    ]);
+  }
+  const metadata = mergeMetadata(existing.metadata, event.metadata);
+  return putMessage(state, {
+    ...existing,
+    activityType: event.activityType,
+    content: result.document as MessageRecord['content'],
+    ...(metadata ? { metadata } : {}),
+  });
+}

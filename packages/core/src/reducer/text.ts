@@ -1,0 +1,113 @@
+import { warning } from '../diagnostics.js';
+import type { MessageRecord, MessageRole, ThreadState } from '../model.js';
+import type { ContentPart, EventOf } from '../protocol.js';
+import { mergeMetadata, origin, putMessage, updateMessage, updateToolCall, withDiagnostics } from './helpers.js';
+
+type Opening = EventOf<'TEXT_MESSAGE_START'> | EventOf<'REASONING_MESSAGE_START'>;
+type Continuation = EventOf<'TEXT_MESSAGE_CONTENT'> | EventOf<'REASONING_MESSAGE_CONTENT'>;
+type Closing = EventOf<'TEXT_MESSAGE_END'> | EventOf<'REASONING_MESSAGE_END'>;
+
+/** START opens a message, or reopens a closed one: later content appends. */
+export function startMessage(state: ThreadState, event: Opening): ThreadState {
+  const existing = state.messages.byId.get(event.messageId);
+  if (existing) {
+    if (existing.streaming && event.metadata === undefined) return state;
+    return putMessage(state, { ...existing, streaming: true, ...meta(existing, event) });
+  }
+  const role: MessageRole = event.type === 'REASONING_MESSAGE_START' ? 'reasoning' : (event.role ?? 'assistant');
+  const record: MessageRecord = {
+    id: event.messageId,
+    role,
+    content: '',
+    streaming: true,
+    ...origin(event, state),
+    ...(event.type === 'TEXT_MESSAGE_START' && event.name !== undefined ? { name: event.name } : {}),
+    ...(event.metadata !== undefined ? { metadata: event.metadata } : {}),
+  };
+  return attachToSpan(putMessage(state, record), record);
+}
+
+/**
+ * CONTENT appends the delta to its message, found by id (no scan). A delta for
+ * a message that was never opened is not dropped: the message is created (the
+ * verifier reports the violation).
+ */
+export function appendContent(state: ThreadState, event: Continuation): ThreadState {
+  const existing = state.messages.byId.get(event.messageId);
+  if (!existing) {
+    const text = event.type === 'TEXT_MESSAGE_CONTENT';
+    const opened = startMessage(state, {
+      type: text ? 'TEXT_MESSAGE_START' : 'REASONING_MESSAGE_START',
+      messageId: event.messageId,
+      role: text ? 'assistant' : 'reasoning',
+      ...(event.subagentRunId !== undefined ? { subagentRunId: event.subagentRunId } : {}),
+    } as Opening);
+    return appendContent(opened, event);
+  }
+  if (event.delta === '' && event.metadata === undefined) return state;
+  return putMessage(state, { ...existing, content: appendText(existing.content, event.delta), ...meta(existing, event) });
+}
+
+export function endMessage(state: ThreadState, event: Closing): ThreadState {
+  return updateMessage(state, event.messageId, (m) =>
+    !m.streaming && event.metadata === undefined ? m : { ...m, streaming: false, ...meta(m, event) },
+  );
+}
+
+function appendText(content: MessageRecord['content'], delta: string): MessageRecord['content'] {
+  if (typeof content === 'string') return content + delta;
+  if (Array.isArray(content)) return [...(content as readonly ContentPart[]), { type: 'text', text: delta }];
+  return delta;
+}
+
+function meta(existing: MessageRecord, event: { metadata?: Record<string, unknown> }): Pick<MessageRecord, 'metadata'> {
+  const merged = mergeMetadata(existing.metadata, event.metadata);
+  return merged === undefined ? {} : { metadata: merged };
+}
+
+export function startReasoningSpan(state: ThreadState, event: EventOf<'REASONING_START'>): ThreadState {
+  const existing = state.reasoning[event.messageId];
+  const span = { id: event.messageId, status: 'open' as const, messageIds: existing?.messageIds ?? [] };
+  return { ...state, reasoning: { ...state.reasoning, [span.id]: existing ? { ...existing, ...span } : span } };
+}
+
+export function endReasoningSpan(state: ThreadState, event: EventOf<'REASONING_END'>): ThreadState {
+  const span = state.reasoning[event.messageId];
+  if (!span || span.status === 'closed') return state;
+  return { ...state, reasoning: { ...state.reasoning, [span.id]: { ...span, status: 'closed' } } };
+}
+
+/** A reasoning message opened while a span is open belongs to that span. */
+function attachToSpan(state: ThreadState, record: MessageRecord): ThreadState {
+  if (record.role !== 'reasoning') return state;
+  for (const span of Object.values(state.reasoning)) {
+    if (span.status === 'open') {
+      const next = { ...span, messageIds: [...span.messageIds, record.id] };
+      return { ...state, reasoning: { ...state.reasoning, [span.id]: next } };
+    }
+  }
+  return state;
+}
+
+/** Attaches an encrypted reasoning value to its message, span or tool call; an unknown entity is reported, nothing is invented. */
+export function encryptedValue(state: ThreadState, event: EventOf<'REASONING_ENCRYPTED_VALUE'>, index: number): ThreadState {
+  const { entityId, encryptedValue: value } = event;
+  if (event.subtype === 'tool-call') {
+    if (state.toolCalls.get(entityId)) return updateToolCall(state, entityId, (c) => ({ ...c, encryptedValue: value }));
+  } else if (state.messages.byId.get(entityId)?.role === 'activity') {
+    // activity messages carry no reasoning
+  } else if (state.messages.byId.get(entityId)) {
+    return updateMessage(state, entityId, (m) => ({ ...m, encryptedValue: value }));
+  } else if (state.reasoning[entityId]) {
+    const span = state.reasoning[entityId];
+    return { ...state, reasoning: { ...state.reasoning, [entityId]: { ...span, encryptedValue: value } } };
+  }
+  return withDiagnostics(state, [
+    warning(
+      index,
+      event.type,
+      'ENCRYPTED_VALUE_UNKNOWN_ENTITY',
+      `REASONING_ENCRYPTED_VALUE names ${event.subtype} '${entityId}', which is not known; ignored.`,
+    ),
+  ]);
+}

@@ -1,0 +1,184 @@
+import Ajv, { type ValidateFunction } from 'ajv';
+import { newId } from './ids.js';
+import type { OpenInterrupt, ThreadState } from './model.js';
+import { type Context, PROTOCOL_VERSION, type ResumeEntry, type RunAgentInput, type Tool } from './protocol.js';
+import { toAgUiMessages } from './toAgUiMessages.js';
+
+/** One answer to an open interrupt. Reject is a `resolved` payload; `cancelled` means no answer was given. */
+export interface ResumeResponse {
+  interruptId: string;
+  status: 'resolved' | 'cancelled';
+  payload?: unknown;
+  metadata?: Record<string, unknown>;
+}
+
+export interface BuildResumeOptions {
+  /** The time the decision is made (ms or Date), to check `expiresAt`. */
+  now: number | Date;
+  /** The new run's id; generated when absent. */
+  runId?: string;
+  tools?: Tool[];
+  context?: Context[];
+  forwardedProps?: unknown;
+  /** Who decided, for the audit record. */
+  decidedBy?: string;
+}
+
+export interface ResumeRefusal {
+  interruptId?: string;
+  code:
+    | 'NO_THREAD'
+    | 'NO_OPEN_INTERRUPTS'
+    | 'UNKNOWN_INTERRUPT'
+    | 'DUPLICATE_RESPONSE'
+    | 'MISSING_RESPONSE'
+    | 'INVALID_STATUS'
+    | 'EXPIRED'
+    | 'SCHEMA_INVALID'
+    | 'PAYLOAD_INVALID';
+  message: string;
+}
+
+/** The audit record of one decision. */
+export interface Decision {
+  threadId: string;
+  runId: string;
+  interruptId: string;
+  reason: string;
+  toolCallId?: string;
+  toolName?: string;
+  toolArgs?: unknown;
+  status: 'resolved' | 'cancelled';
+  payload?: unknown;
+  decidedBy?: string;
+  decidedAt: string;
+}
+
+export type BuildResumeResult = { ok: true; input: RunAgentInput; decisions: Decision[] } | { ok: false; errors: ResumeRefusal[] };
+
+const ajv = new Ajv({ allErrors: true, strict: false, logger: false });
+const compiled = new WeakMap<object, ValidateFunction | Error>();
+
+function validatorFor(schema: object): ValidateFunction | Error {
+  let v = compiled.get(schema);
+  if (!v) {
+    try {
+      v = ajv.compile(schema);
+    } catch (e) {
+      v = e instanceof Error ? e : new Error(String(e));
+    }
+    compiled.set(schema, v);
+  }
+  return v;
+}
+
+/** Whether `interrupt` has expired at `now` (an unreadable `expiresAt` never expires). */
+export function isExpired(interrupt: Pick<OpenInterrupt, 'expiresAt'>, now: number | Date): boolean {
+  if (interrupt.expiresAt === undefined) return false;
+  const at = Date.parse(interrupt.expiresAt);
+  return !Number.isNaN(at) && +now >= at;
+}
+
+/**
+ * Validates an interrupt's answer against its `responseSchema` (ajv); returns
+ * the problems as readable strings, empty when the payload is acceptable.
+ */
+export function validateResponsePayload(interrupt: Pick<OpenInterrupt, 'responseSchema'>, payload: unknown): string[] {
+  if (!interrupt.responseSchema) return [];
+  const v = validatorFor(interrupt.responseSchema);
+  if (v instanceof Error) return [`the interrupt's responseSchema cannot be compiled: ${v.message}`];
+  if (v(payload)) return [];
+  return (v.errors ?? []).map((e) => `${e.instancePath || '(payload)'} ${e.message ?? 'is invalid'}`);
+}
+
+/**
+ * Builds the `RunAgentInput` of a resume: the same thread, a new run id, the
+ * history and shared state, and `resume[]` covering every open interrupt.
+ * Refuses (with one clear error per problem, and nothing built) when a
+ * response is missing, duplicated, names an interrupt that is not open,
+ * resolves an expired interrupt (only `cancelled` is possible then), or
+ * carries a payload its `responseSchema` rejects.
+ *
+ * @example
+ * const r = buildResume(state, [{ interruptId: 'i1', status: 'resolved', payload: { approved: true } }], { now: Date.now() });
+ * if (r.ok) await send(r.input); else show(r.errors);
+ */
+export function buildResume(state: ThreadState, responses: readonly ResumeResponse[], options: BuildResumeOptions): BuildResumeResult {
+  const errors: ResumeRefusal[] = [];
+  const threadId = state.threadId;
+  if (threadId === undefined) errors.push({ code: 'NO_THREAD', message: 'The thread has no id yet: there is nothing to resume.' });
+  if (state.interrupts.length === 0) errors.push({ code: 'NO_OPEN_INTERRUPTS', message: 'There are no open interrupts to resume.' });
+  const open = new Map(state.interrupts.map((it) => [it.id, it]));
+  const seen = new Set<string>();
+  for (const r of responses) {
+    const it = open.get(r.interruptId);
+    const refuse = (code: ResumeRefusal['code'], message: string) => errors.push({ interruptId: r.interruptId, code, message });
+    if (!it) {
+      refuse('UNKNOWN_INTERRUPT', `Interrupt '${r.interruptId}' is not open on this thread.`);
+      continue;
+    }
+    if (seen.has(r.interruptId)) refuse('DUPLICATE_RESPONSE', `Interrupt '${r.interruptId}' is answered twice.`);
+    seen.add(r.interruptId);
+    if (r.status !== 'resolved' && r.status !== 'cancelled') {
+      refuse('INVALID_STATUS', `Interrupt '${r.interruptId}': status must be 'resolved' or 'cancelled', got '${String(r.status)}'.`);
+      continue;
+    }
+    if (r.status === 'cancelled') continue;
+    if (isExpired(it, options.now)) {
+      refuse('EXPIRED', `Interrupt '${r.interruptId}' expired at ${it.expiresAt}: it can only be cancelled.`);
+      continue;
+    }
+    const problems = validateResponsePayload(it, r.payload);
+    if (problems.length) {
+      const code = problems[0]?.startsWith("the interrupt's responseSchema cannot") ? 'SCHEMA_INVALID' : 'PAYLOAD_INVALID';
+      refuse(code, `Interrupt '${r.interruptId}': the answer does not match its responseSchema: ${problems.join('; ')}.`);
+    }
+  }
+  for (const id of open.keys()) {
+    if (!seen.has(id))
+      errors.push({
+        interruptId: id,
+        code: 'MISSING_RESPONSE',
+        message: `Interrupt '${id}' has no answer: a resume must cover every open interrupt.`,
+      });
+  }
+  if (errors.length || threadId === undefined) return { ok: false, errors };
+
+  const runId = options.runId ?? newId('run');
+  const resume: ResumeEntry[] = responses.map((r) => ({
+    interruptId: r.interruptId,
+    status: r.status,
+    ...(r.payload !== undefined && r.status === 'resolved' ? { payload: r.payload } : {}),
+    ...(r.metadata !== undefined ? { metadata: r.metadata } : {}),
+  }));
+  const input: RunAgentInput = {
+    threadId,
+    runId,
+    protocolVersion: PROTOCOL_VERSION,
+    ...(state.run.runId !== undefined ? { parentRunId: state.run.runId } : {}),
+    state: state.sharedState.document,
+    messages: toAgUiMessages(state),
+    tools: options.tools ?? [],
+    context: options.context ?? [],
+    ...(options.forwardedProps !== undefined ? { forwardedProps: options.forwardedProps } : {}),
+    resume,
+  };
+  const decidedAt = new Date(+options.now).toISOString();
+  const decisions = responses.map((r): Decision => {
+    const it = open.get(r.interruptId) as OpenInterrupt;
+    const call = it.toolCallId === undefined ? undefined : state.toolCalls.get(it.toolCallId);
+    return {
+      threadId,
+      runId,
+      interruptId: it.id,
+      reason: it.reason,
+      status: r.status,
+      decidedAt,
+      ...(it.toolCallId !== undefined ? { toolCallId: it.toolCallId } : {}),
+      ...(call ? { toolName: call.name, toolArgs: call.args ?? call.argsText } : {}),
+      ...(r.payload !== undefined && r.status === 'resolved' ? { payload: r.payload } : {}),
+      ...(options.decidedBy !== undefined ? { decidedBy: options.decidedBy } : {}),
+    };
+  });
+  return { ok: true, input, decisions };
+}

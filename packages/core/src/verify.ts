@@ -1,0 +1,318 @@
+import { error, warning } from './diagnostics.js';
+import type { ExpandedEvent } from './expand.js';
+import type { Diagnostic } from './model.js';
+import { type Interrupt, isAgUiEvent, UNDERSTOOD_PROTOCOL_VERSION } from './protocol.js';
+
+export interface VerifierOptions {
+  /** The thread the stream belongs to; otherwise taken from its first RUN_STARTED. */
+  threadId?: string;
+  /** Tool calls known from earlier history, so that a RESULT for one of them is legal. */
+  knownToolCallIds?: Iterable<string>;
+  /** Interrupts open before the stream starts, which the next run's resume must cover. */
+  openInterruptIds?: Iterable<string>;
+}
+
+export interface Verifier {
+  /** Checks one expanded event; returns the violations it shows (empty when none). */
+  check(event: ExpandedEvent, index: number): Diagnostic[];
+  /** Checks the end of the stream at `index` (the count of events): a run still open is a truncated stream. */
+  end(index: number): Diagnostic[];
+}
+
+type Lane = { subagentRunId: string | undefined };
+
+/**
+ * Creates the invariant verifier of one event stream. It checks the rules of
+ * AG-UI 1.0 and the invariants every verifiable run must satisfy:
+ *
+ * - lifecycle: the first event is RUN_STARTED (or RUN_ERROR), one RUN_STARTED
+ *   per run id, no nested run, nothing but a new run (or a late RUN_ERROR)
+ *   after a terminal, RUN_FINISHED agrees with its run and thread, and no
+ *   message, tool call, reasoning message or subagent is left open by it;
+ * - text and reasoning: CONTENT only between START and END of its message;
+ * - tool calls: START -> ARGS* -> END, and a RESULT that names a known call;
+ * - interrupts: an interrupt outcome is non-empty, each interrupt has a
+ *   unique non-empty id, and a later run's resume covers every open one;
+ * - subagents: a terminal names an announced subagent, and a continuation
+ *   event keeps its opener's `subagentRunId`;
+ * - the end of the stream: a run without RUN_FINISHED or RUN_ERROR is truncated.
+ *
+ * Violations are diagnostics with the event index; the verifier never throws.
+ *
+ * @example
+ * const verifier = createVerifier();
+ * events.forEach((e, i) => diagnostics.push(...verifier.check(e, i)));
+ * diagnostics.push(...verifier.end(events.length));
+ */
+export function createVerifier(options: VerifierOptions = {}): Verifier {
+  let threadId = options.threadId;
+  let phase: 'before' | 'active' | 'finished' | 'errored' = 'before';
+  let runId: string | undefined;
+  const runIds = new Set<string>();
+  const openText = new Map<string, Lane>();
+  const openReasoning = new Map<string, Lane>();
+  const openTools = new Map<string, Lane>();
+  const toolLanes = new Map<string, Lane>();
+  const knownTools = new Set<string>(options.knownToolCallIds);
+  const results = new Set<string>();
+  const spans = new Set<string>();
+  const steps = new Set<string>();
+  const subagents = new Set<string>();
+  const interrupts = new Set<string>(options.openInterruptIds);
+
+  const closeAll = () => {
+    openText.clear();
+    openReasoning.clear();
+    openTools.clear();
+    steps.clear();
+    subagents.clear();
+  };
+
+  return {
+    check(event, index) {
+      const out: Diagnostic[] = [];
+      const type = event.type;
+      const err = (code: string, message: string) => out.push(error(index, type, code, message));
+      const warn = (code: string, message: string) => out.push(warning(index, type, code, message));
+      if (phase === 'before' && type !== 'RUN_STARTED' && type !== 'RUN_ERROR') {
+        err('FIRST_EVENT_NOT_RUN_STARTED', `First event must be 'RUN_STARTED', got '${type}'.`);
+        phase = 'active';
+      } else if (phase !== 'active' && type !== 'RUN_STARTED' && type !== 'RUN_ERROR') {
+        const how = phase === 'finished' ? 'RUN_FINISHED' : 'RUN_ERROR';
+        err('EVENT_AFTER_RUN_END', `The run has already finished with '${how}'; '${type}' arrived outside any run.`);
+      }
+      if (!isAgUiEvent(event)) return out;
+      const lane = (byId: Map<string, Lane>, id: string, what: string) => {
+        const opener = byId.get(id);
+        const sub = 'subagentRunId' in event ? event.subagentRunId : undefined;
+        if (opener && sub !== undefined && sub !== opener.subagentRunId) {
+          err(
+            'ATTRIBUTION_MISMATCH',
+            `${type} for ${what} '${id}' carries subagentRunId '${sub}', which does not match its opener's '${opener.subagentRunId ?? '(main agent)'}'.`,
+          );
+        }
+      };
+      const subOf = () => ('subagentRunId' in event ? event.subagentRunId : undefined);
+      switch (event.type) {
+        case 'RUN_STARTED': {
+          if (phase === 'active' && runId !== undefined) {
+            err('NESTED_RUN_STARTED', `Cannot send 'RUN_STARTED' while a run is still active (run '${runId}').`);
+          }
+          if (runIds.has(event.runId))
+            err('DUPLICATE_RUN_ID', `RUN_STARTED for run '${event.runId}', which already started: one RUN_STARTED per run.`);
+          if (threadId !== undefined && event.threadId !== threadId) {
+            err(
+              'THREAD_MISMATCH',
+              `RUN_STARTED names thread '${event.threadId}', but the stream belongs to thread '${threadId}': every run carries the input's threadId.`,
+            );
+          }
+          threadId ??= event.threadId;
+          runIds.add(event.runId);
+          runId = event.runId;
+          phase = 'active';
+          checkVersion(event.protocolVersion, warn);
+          if (event.input) checkResume(event.input.resume, interrupts, err, warn);
+          return out;
+        }
+        case 'RUN_FINISHED': {
+          if (phase === 'active') {
+            if (runId !== undefined && event.runId !== runId)
+              err(
+                'RUN_ID_MISMATCH',
+                `RUN_FINISHED names run '${event.runId}' but the active run is '${runId}': RUN_STARTED and RUN_FINISHED must agree on their runId.`,
+              );
+            if (threadId !== undefined && event.threadId !== threadId)
+              err('THREAD_MISMATCH', `RUN_FINISHED names thread '${event.threadId}'; it must carry the input's threadId '${threadId}'.`);
+            const open = (what: string, ids: Map<string, Lane>) => {
+              if (ids.size)
+                err('OPEN_AT_RUN_FINISHED', `Cannot send 'RUN_FINISHED' while ${what} are still active: ${[...ids.keys()].join(', ')}.`);
+            };
+            open('text messages', openText);
+            open('tool calls', openTools);
+            open('reasoning messages', openReasoning);
+            if (subagents.size)
+              err('SUBAGENT_STILL_ACTIVE', `Cannot send 'RUN_FINISHED' while subagents are still active: ${[...subagents].join(', ')}.`);
+            if (steps.size) warn('STEP_STILL_ACTIVE', `RUN_FINISHED while steps are still active: ${[...steps].join(', ')}.`);
+          }
+          const outcome = event.outcome;
+          if (outcome?.type === 'interrupt') checkInterrupts(outcome.interrupts, interrupts, knownTools, err, warn);
+          if (outcome?.type === 'success') {
+            for (const id of outcome.pendingToolCallIds ?? []) {
+              if (!knownTools.has(id))
+                warn('UNKNOWN_PENDING_TOOL_CALL', `RUN_FINISHED lists pending tool call '${id}', which was never started.`);
+            }
+          }
+          closeAll();
+          phase = 'finished';
+          return out;
+        }
+        case 'RUN_ERROR':
+          closeAll();
+          phase = 'errored';
+          return out;
+        case 'STEP_STARTED':
+          if (steps.has(event.stepName)) warn('STEP_ALREADY_ACTIVE', `STEP_STARTED for step '${event.stepName}', which is already active.`);
+          steps.add(event.stepName);
+          return out;
+        case 'STEP_FINISHED':
+          if (!steps.delete(event.stepName)) err('STEP_NOT_STARTED', `STEP_FINISHED for step '${event.stepName}' that was not started.`);
+          return out;
+        case 'TEXT_MESSAGE_START':
+        case 'REASONING_MESSAGE_START': {
+          const map = type === 'TEXT_MESSAGE_START' ? openText : openReasoning;
+          if (map.has(event.messageId))
+            err('DUPLICATE_START', `${type} for '${event.messageId}', which is still open (START twice without END).`);
+          else map.set(event.messageId, { subagentRunId: subOf() });
+          return out;
+        }
+        case 'TEXT_MESSAGE_CONTENT':
+        case 'REASONING_MESSAGE_CONTENT': {
+          const text = type === 'TEXT_MESSAGE_CONTENT';
+          const map = text ? openText : openReasoning;
+          if (!map.has(event.messageId))
+            err(
+              'CONTENT_WITHOUT_START',
+              `No active ${text ? 'text' : 'reasoning'} message found with ID '${event.messageId}': CONTENT outside START..END; the text is kept.`,
+            );
+          else lane(map, event.messageId, 'message');
+          return out;
+        }
+        case 'TEXT_MESSAGE_END':
+        case 'REASONING_MESSAGE_END': {
+          const map = type === 'TEXT_MESSAGE_END' ? openText : openReasoning;
+          if (!map.has(event.messageId))
+            err('END_WITHOUT_START', `${type} for '${event.messageId}', which is not open (END twice, or no START).`);
+          else lane(map, event.messageId, 'message');
+          map.delete(event.messageId);
+          return out;
+        }
+        case 'TOOL_CALL_START':
+          if (openTools.has(event.toolCallId) || knownTools.has(event.toolCallId))
+            err('DUPLICATE_TOOL_CALL_START', `TOOL_CALL_START for '${event.toolCallId}', which was already started.`);
+          openTools.set(event.toolCallId, { subagentRunId: subOf() });
+          toolLanes.set(event.toolCallId, { subagentRunId: subOf() });
+          knownTools.add(event.toolCallId);
+          return out;
+        case 'TOOL_CALL_ARGS':
+        case 'TOOL_CALL_END':
+          if (!openTools.has(event.toolCallId)) {
+            const why = knownTools.has(event.toolCallId) ? 'after its TOOL_CALL_END' : 'without TOOL_CALL_START';
+            err(
+              type === 'TOOL_CALL_ARGS' ? 'ARGS_WITHOUT_START' : 'TOOL_END_WITHOUT_START',
+              `${type} for tool call '${event.toolCallId}' ${why}.`,
+            );
+          } else lane(openTools, event.toolCallId, 'tool call');
+          if (type === 'TOOL_CALL_END') openTools.delete(event.toolCallId);
+          return out;
+        case 'TOOL_CALL_RESULT':
+          if (openTools.has(event.toolCallId))
+            err('RESULT_BEFORE_END', `TOOL_CALL_RESULT for '${event.toolCallId}' before its TOOL_CALL_END.`);
+          else if (!knownTools.has(event.toolCallId))
+            err(
+              'RESULT_FOR_UNKNOWN_CALL',
+              `TOOL_CALL_RESULT names tool call '${event.toolCallId}', which was never started; kept as a tool message.`,
+            );
+          else if (results.has(event.toolCallId))
+            warn('DUPLICATE_RESULT', `A second TOOL_CALL_RESULT for '${event.toolCallId}'; the later one is kept.`);
+          lane(toolLanes, event.toolCallId, 'tool call');
+          results.add(event.toolCallId);
+          return out;
+        case 'REASONING_START':
+          spans.add(event.messageId);
+          return out;
+        case 'REASONING_END':
+          if (!spans.delete(event.messageId))
+            warn('REASONING_END_WITHOUT_START', `REASONING_END for '${event.messageId}', which was not started.`);
+          return out;
+        case 'SUBAGENT_STARTED':
+          if (subagents.has(event.subagentRunId))
+            err('DUPLICATE_SUBAGENT', `SUBAGENT_STARTED for '${event.subagentRunId}', which is still running.`);
+          subagents.add(event.subagentRunId);
+          return out;
+        case 'SUBAGENT_FINISHED':
+        case 'SUBAGENT_ERROR':
+          if (!subagents.delete(event.subagentRunId))
+            err('SUBAGENT_NOT_STARTED', `${type} for subagent '${event.subagentRunId}', which was never announced with SUBAGENT_STARTED.`);
+          return out;
+        case 'MESSAGES_SNAPSHOT':
+          for (const m of event.messages) {
+            if (m.role === 'assistant') for (const call of m.toolCalls ?? []) knownTools.add(call.id);
+          }
+          return out;
+        default:
+          return out;
+      }
+    },
+    end(index) {
+      if (phase !== 'active') return [];
+      return [
+        error(
+          index,
+          undefined,
+          'STREAM_TRUNCATED',
+          `The stream ended without a terminal event (no RUN_FINISHED or RUN_ERROR) for run '${runId ?? '?'}'; its status is unknown, not success.`,
+        ),
+      ];
+    },
+  };
+}
+
+type Report = (code: string, message: string) => void;
+
+function checkVersion(version: string | undefined, warn: Report) {
+  if (version === undefined) return;
+  const m = /^(\d+)\.(\d+)(?:\.(\d+))?$/.exec(version);
+  if (!m) {
+    warn(
+      'PROTOCOL_VERSION_UNREADABLE',
+      `RUN_STARTED declares protocolVersion '${version}', which aguikit cannot interpret; read as ${UNDERSTOOD_PROTOCOL_VERSION}.`,
+    );
+    return;
+  }
+  const [major, minor] = UNDERSTOOD_PROTOCOL_VERSION.split('.').map(Number) as [number, number];
+  const [a, b] = [Number(m[1]), Number(m[2])];
+  if (a > major || (a === major && b > minor)) {
+    warn(
+      'PROTOCOL_VERSION_NEWER',
+      `RUN_STARTED declares protocolVersion '${version}', newer than ${UNDERSTOOD_PROTOCOL_VERSION} which aguikit understands; unknown fields and events are kept but not interpreted.`,
+    );
+  }
+}
+
+function checkInterrupts(list: readonly Interrupt[], open: Set<string>, knownTools: Set<string>, err: Report, warn: Report) {
+  if (list.length === 0)
+    err('INTERRUPT_OUTCOME_EMPTY', 'RUN_FINISHED has an interrupt outcome with no interrupts: it must carry at least one.');
+  const seen = new Set<string>();
+  for (const it of list) {
+    if (typeof it.id !== 'string' || it.id === '') {
+      err('INTERRUPT_WITHOUT_ID', `An interrupt (reason '${it.reason}') has no id: it cannot be resumed; kept under a generated id.`);
+      continue;
+    }
+    if (seen.has(it.id)) err('DUPLICATE_INTERRUPT_ID', `The outcome has two interrupts carrying the id '${it.id}'.`);
+    seen.add(it.id);
+    open.add(it.id);
+    if (it.reason === 'tool_call' && it.toolCallId === undefined)
+      warn('INTERRUPT_WITHOUT_TOOL_CALL', `Interrupt '${it.id}' has reason tool_call but no toolCallId.`);
+    if (it.toolCallId !== undefined && !knownTools.has(it.toolCallId))
+      warn('INTERRUPT_UNKNOWN_TOOL_CALL', `Interrupt '${it.id}' points at tool call '${it.toolCallId}', which was never started.`);
+    if (it.expiresAt !== undefined && Number.isNaN(Date.parse(it.expiresAt)))
+      warn(
+        'INTERRUPT_BAD_EXPIRY',
+        `Interrupt '${it.id}' has expiresAt '${it.expiresAt}', which is not an ISO 8601 time; treated as never expiring.`,
+      );
+  }
+}
+
+function checkResume(resume: readonly { interruptId: string }[] | undefined, open: Set<string>, err: Report, warn: Report) {
+  const covered = new Set((resume ?? []).map((r) => r.interruptId));
+  const missing = [...open].filter((id) => !covered.has(id));
+  if (open.size > 0 && missing.length > 0) {
+    err(
+      'RESUME_INCOMPLETE',
+      `The run's input does not resume every open interrupt: ${missing.join(', ')} left open. A resume must cover all of them.`,
+    );
+  }
+  for (const id of covered) {
+    if (!open.delete(id)) warn('RESUME_UNKNOWN_INTERRUPT', `The run's input resumes interrupt '${id}', which is not open.`);
+  }
+}
