@@ -4,7 +4,7 @@ import { withDiagnostics } from './reducer/helpers.js';
 import { createThreadState, reduceThread } from './reducer/index.js';
 import { streamTruncated } from './reducer/run.js';
 import { type ValidateOptions, validateEvent } from './validate.js';
-import { createVerifier } from './verify.js';
+import { createVerifier, truncated } from './verify.js';
 
 export interface PipelineOptions extends Pick<ValidateOptions, 'largeDeltaLength'> {
   /** Called with every event that reaches the reducer (after chunk expansion), in order. */
@@ -71,6 +71,8 @@ export function createEventPipeline(initial: ThreadState = createThreadState(), 
     },
     end() {
       const found = verifier.end(index);
+      // The verifier may have seen a terminal naming another run id; the thread's own run is what counts.
+      if (found.length === 0 && state.run.status === 'running') found.push(truncated(index, state.run.runId));
       if (found.length) {
         report(found);
         state = streamTruncated(state);

@@ -245,16 +245,19 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
     },
     end(index) {
       if (phase !== 'active') return [];
-      return [
-        error(
-          index,
-          undefined,
-          'STREAM_TRUNCATED',
-          `The stream ended without a terminal event (no RUN_FINISHED or RUN_ERROR) for run '${runId ?? '?'}'; its status is unknown, not success.`,
-        ),
-      ];
+      return [truncated(index, runId)];
     },
   };
+}
+
+/** The diagnostic of a stream that ended while run `runId` was open. */
+export function truncated(index: number, runId: string | undefined): Diagnostic {
+  return error(
+    index,
+    undefined,
+    'STREAM_TRUNCATED',
+    `The stream ended without a terminal event (no RUN_FINISHED or RUN_ERROR) for run '${runId ?? '?'}'; its status is unknown, not success.`,
+  );
 }
 
 type Report = (code: string, message: string) => void;

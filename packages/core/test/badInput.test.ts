@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { replayEvents } from '../src/index.js';
+import { expectConsistent } from './support/consistency.js';
+import { codes, run, text, toolCall } from './support/examples.js';
+
+type Raw = Record<string, unknown> | unknown;
+const kept = text('kept', 'still ', 'here');
+
+/** Each case: a stream with one kind of bad input around a message that must survive, and the diagnostic it yields. */
+const cases: [string, Raw[], string][] = [
+  ['a non-object frame', [null, 'data: {"type"', 42, [1]], 'NOT_AN_OBJECT'],
+  ['an event without type', [{ messageId: 'x' }], 'MISSING_TYPE'],
+  ['a missing required field', [{ type: 'TEXT_MESSAGE_CONTENT', messageId: 'x' }], 'MISSING_FIELD'],
+  ['a wrongly typed field', [{ type: 'TEXT_MESSAGE_CONTENT', messageId: 'x', delta: 5 }], 'INVALID_FIELD'],
+  [
+    'CONTENT before START',
+    [{ type: 'TEXT_MESSAGE_CONTENT', messageId: 'early', delta: 'x' }, ...text('early', 'y')],
+    'CONTENT_WITHOUT_START',
+  ],
+  ['a duplicate START', [{ type: 'TEXT_MESSAGE_START', messageId: 'dup' }, ...text('dup', 'x')], 'DUPLICATE_START'],
+  ['END twice', [...text('twice', 'x'), { type: 'TEXT_MESSAGE_END', messageId: 'twice' }], 'END_WITHOUT_START'],
+  [
+    'a RESULT for an unknown call',
+    [{ type: 'TOOL_CALL_RESULT', messageId: 'tr', toolCallId: 'nobody', content: 'x' }],
+    'RESULT_FOR_UNKNOWN_CALL',
+  ],
+  ['ARGS after END', [...toolCall('c', 'n', ['{}']), { type: 'TOOL_CALL_ARGS', toolCallId: 'c', delta: 'x' }], 'ARGS_WITHOUT_START'],
+  [
+    'a replace on a missing path',
+    [
+      { type: 'STATE_SNAPSHOT', snapshot: {} },
+      { type: 'STATE_DELTA', delta: [{ op: 'replace', path: '/a/b', value: 1 }] },
+    ],
+    'PATCH_FAILED',
+  ],
+  ['a /__proto__/ path', [{ type: 'STATE_DELTA', delta: [{ op: 'add', path: '/__proto__/admin', value: true }] }], 'PATCH_FAILED'],
+  [
+    'a 10 MB delta',
+    [
+      { type: 'TEXT_MESSAGE_START', messageId: 'big' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'big', delta: 'x'.repeat(10 * 1024 * 1024) },
+      { type: 'TEXT_MESSAGE_END', messageId: 'big' },
+    ],
+    'LARGE_DELTA',
+  ],
+  ['an unknown event type', [{ type: 'FUTURE_EVENT' }], 'UNKNOWN_EVENT_TYPE'],
+  ['a chunk without id', [{ type: 'TEXT_MESSAGE_CHUNK', delta: 'x' }], 'CHUNK_WITHOUT_ID'],
+];
+
+describe('bad input yields a diagnostic and a consistent state, losing nothing', () => {
+  it.each(cases)('%s', (_what, bad, code) => {
+    const s = replayEvents(run([...kept, ...(bad as Record<string, unknown>[])]));
+    expect(codes(s)).toContain(code);
+    expect(s.messages.byId.get('kept')?.content).toBe('still here');
+    expect(s.run.status).toBe('success');
+    expectConsistent(s);
+  });
+
+  it('keeps every byte of a 10 MB delta', () => {
+    const s = replayEvents(
+      run([
+        { type: 'TEXT_MESSAGE_START', messageId: 'big' },
+        { type: 'TEXT_MESSAGE_CONTENT', messageId: 'big', delta: 'y'.repeat(10 * 1024 * 1024) },
+        { type: 'TEXT_MESSAGE_END', messageId: 'big' },
+      ]),
+    );
+    expect(s.messages.byId.get('big')?.content).toHaveLength(10 * 1024 * 1024);
+  });
+
+  it('interrupts without ids are kept answerable under generated ids', () => {
+    const s = replayEvents([
+      ...run(kept).slice(0, -1),
+      {
+        type: 'RUN_FINISHED',
+        threadId: 't1',
+        runId: 'r1',
+        outcome: { type: 'interrupt', interrupts: [{ reason: 'confirmation' }, { id: '', reason: 'confirmation' }] },
+      },
+    ]);
+    expect(codes(s)).toEqual(['INTERRUPT_WITHOUT_ID', 'INTERRUPT_WITHOUT_ID']);
+    expect(s.interrupts.map((i) => i.id)).toEqual(['r1-interrupt-0', 'r1-interrupt-1']);
+    expect(s.run.status).toBe('interrupted');
+    expectConsistent(s);
+  });
+
+  it('mismatched run ids are reported and the run is not called a success', () => {
+    const s = replayEvents([
+      { type: 'RUN_STARTED', threadId: 't1', runId: 'r1' },
+      ...kept,
+      { type: 'RUN_FINISHED', threadId: 't1', runId: 'r2' },
+    ]);
+    expect(codes(s)).toEqual(['RUN_ID_MISMATCH', 'STREAM_TRUNCATED']);
+    expect(s.run).toMatchObject({ runId: 'r1', status: 'unknown' });
+    expect(s.messages.byId.get('kept')?.content).toBe('still here');
+    expectConsistent(s);
+  });
+
+  it('a truncated stream leaves the run unknown, with what arrived kept', () => {
+    const s = replayEvents([
+      { type: 'RUN_STARTED', threadId: 't1', runId: 'r1' },
+      ...kept,
+      { type: 'TEXT_MESSAGE_START', messageId: 'cut' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'cut', delta: 'half a sent' },
+    ]);
+    expect(codes(s)).toEqual(['STREAM_TRUNCATED']);
+    expect(s.run.status).toBe('unknown');
+    expect(s.messages.byId.get('cut')?.content).toBe('half a sent');
+    expectConsistent(s);
+  });
+
+  it('a hostile STATE_SNAPSHOT with a __proto__ key does not pollute prototypes', () => {
+    const s = replayEvents(
+      run([
+        JSON.parse('{"type":"STATE_SNAPSHOT","snapshot":{"__proto__":{"polluted":true},"ok":1}}') as Record<string, unknown>,
+        { type: 'STATE_DELTA', delta: [{ op: 'replace', path: '/ok', value: 2 }] },
+      ]),
+    );
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect((s.sharedState.document as { ok: number }).ok).toBe(2);
+  });
+});

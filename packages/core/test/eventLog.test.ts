@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { compactEvents, createEventLog, parseEventLog, replayEvents, serializeEventLog, toAgUiMessages } from '../src/index.js';
+import { run, text, toolCall } from './support/examples.js';
+
+describe('event log', () => {
+  it('records raw events (valid or not) with their arrival index and time', () => {
+    const log = createEventLog();
+    log.record({ type: 'RUN_STARTED', threadId: 't', runId: 'r' }, 1000);
+    log.record('garbage');
+    expect(log.entries).toEqual([
+      { index: 0, receivedAt: 1000, event: { type: 'RUN_STARTED', threadId: 't', runId: 'r' } },
+      { index: 1, event: 'garbage' },
+    ]);
+    expect(log.events()).toEqual([{ type: 'RUN_STARTED', threadId: 't', runId: 'r' }, 'garbage']);
+  });
+
+  it('round-trips through JSON lines', () => {
+    const log = createEventLog();
+    for (const e of run(text('m', 'line\nbreak', 'ünï'))) log.record(e, 5);
+    const text1 = serializeEventLog(log.entries);
+    expect(text1.split('\n').filter(Boolean)).toHaveLength(6);
+    expect(parseEventLog(text1)).toEqual({ entries: log.entries, errors: [] });
+    expect(serializeEventLog([])).toBe('');
+  });
+
+  it('reads what it can from a damaged log and says which lines it skipped', () => {
+    const parsed = parseEventLog('{"index":0,"event":{"type":"RUN_STARTED"}}\r\nnot json\n[1,2]\n\n{"event":{"type":"CUSTOM"}}\n');
+    expect(parsed.entries).toEqual([
+      { index: 0, event: { type: 'RUN_STARTED' } },
+      { index: 1, event: { type: 'CUSTOM' } },
+    ]);
+    expect(parsed.errors.map((e) => e.line)).toEqual([2, 3]);
+  });
+});
+
+describe('compactEvents', () => {
+  const events = run([
+    { type: 'STATE_SNAPSHOT', snapshot: { n: 0, items: [] } },
+    { type: 'STATE_DELTA', delta: [{ op: 'replace', path: '/n', value: 1 }] },
+    { type: 'STATE_DELTA', delta: [{ op: 'add', path: '/items/-', value: 'a' }] },
+    ...text('m', 'He', 'll', 'o'),
+    ...toolCall('c', 'n', ['{"a"', ':', '1}'], 'm'),
+    { type: 'TOOL_CALL_RESULT', messageId: 't', toolCallId: 'c', content: 'ok' },
+  ]);
+
+  it('joins adjacent deltas and folds a snapshot with its deltas', () => {
+    const small = compactEvents(events);
+    expect(small).toEqual(
+      run([
+        { type: 'STATE_SNAPSHOT', snapshot: { n: 1, items: ['a'] } },
+        { type: 'TEXT_MESSAGE_START', messageId: 'm', role: 'assistant' },
+        { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: 'Hello' },
+        { type: 'TEXT_MESSAGE_END', messageId: 'm' },
+        { type: 'TOOL_CALL_START', toolCallId: 'c', toolCallName: 'n', parentMessageId: 'm' },
+        { type: 'TOOL_CALL_ARGS', toolCallId: 'c', delta: '{"a":1}' },
+        { type: 'TOOL_CALL_END', toolCallId: 'c' },
+        { type: 'TOOL_CALL_RESULT', messageId: 't', toolCallId: 'c', content: 'ok' },
+      ]),
+    );
+  });
+
+  it('leads to the same state as the full log', () => {
+    const full = replayEvents(events);
+    const compact = replayEvents(compactEvents(events));
+    expect(toAgUiMessages(compact)).toEqual(toAgUiMessages(full));
+    expect(compact.sharedState.document).toEqual(full.sharedState.document);
+    expect(compact.run).toEqual(full.run);
+    expect([...compact.toolCalls]).toEqual([...full.toolCalls]);
+  });
+
+  it('keeps a failing delta and everything unusual as it is', () => {
+    const tricky = [
+      { type: 'STATE_SNAPSHOT', snapshot: { n: 0 } },
+      { type: 'STATE_DELTA', delta: [{ op: 'replace', path: '/n', value: 1 }] },
+      { type: 'STATE_DELTA', delta: [{ op: 'replace', path: '/missing', value: 1 }] },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: 'a', metadata: { k: 1 } },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: 'b' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'other', delta: 'c' },
+    ];
+    expect(compactEvents(tricky)).toEqual([{ type: 'STATE_SNAPSHOT', snapshot: { n: 1 } }, ...tricky.slice(2)]);
+    expect(replayEvents(compactEvents(tricky)).sharedState).toMatchObject({ document: { n: 1 }, sync: 'desynced' });
+  });
+
+  it('does not join deltas of different subagent lanes', () => {
+    const lanes = [
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: 'a', subagentRunId: 's1' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: 'b', subagentRunId: 's2' },
+    ];
+    expect(compactEvents(lanes)).toEqual(lanes);
+  });
+});

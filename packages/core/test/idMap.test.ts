@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { idMap } from '../src/index.js';
+
+describe('idMap', () => {
+  it('sets, gets and deletes without touching earlier versions', () => {
+    const a = idMap<number>();
+    const b = a.set('x', 1);
+    const c = b.set('y', 2).set('x', 3);
+    expect([a.size, b.size, c.size]).toEqual([0, 1, 2]);
+    expect([a.get('x'), b.get('x'), c.get('x'), c.get('y')]).toEqual([undefined, 1, 3, 2]);
+    const d = c.delete('x');
+    expect([d.has('x'), d.get('y'), d.size, c.get('x')]).toEqual([false, 2, 1, 3]);
+    expect(d.delete('nope')).toBe(d);
+  });
+
+  it('returns the same map when a value is set to itself', () => {
+    const value = { v: 1 };
+    const m = idMap<object>().set('k', value);
+    expect(m.set('k', value)).toBe(m);
+  });
+
+  it('holds many entries, colliding buckets included, and iterates each once', () => {
+    let m = idMap<number>();
+    const n = 20000;
+    for (let i = 0; i < n; i++) m = m.set(`id-${i}`, i);
+    expect(m.size).toBe(n);
+    for (let i = 0; i < n; i += 997) expect(m.get(`id-${i}`)).toBe(i);
+    expect([...m].sort((x, y) => x - y)).toEqual(Array.from({ length: n }, (_, i) => i));
+    expect(
+      idMap([
+        ['a', 1],
+        ['b', 2],
+      ]).get('b'),
+    ).toBe(2);
+  });
+
+  it('treats hostile keys as plain keys', () => {
+    const m = idMap<number>().set('__proto__', 1).set('constructor', 2).set('', 3);
+    expect([m.get('__proto__'), m.get('constructor'), m.get(''), m.get('toString')]).toEqual([1, 2, 3, undefined]);
+  });
+});

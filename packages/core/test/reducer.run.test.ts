@@ -1,0 +1,184 @@
+import { describe, expect, it } from 'vitest';
+import { createThreadState, recordResume, reduceThread, replayEvents } from '../src/index.js';
+import { codes, run, text, toolCall } from './support/examples.js';
+
+const started = (runId = 'r1', extra: Record<string, unknown> = {}) => ({ type: 'RUN_STARTED', threadId: 't1', runId, ...extra });
+const finished = (runId = 'r1', extra: Record<string, unknown> = {}) => ({ type: 'RUN_FINISHED', threadId: 't1', runId, ...extra });
+const refundInterrupt = {
+  id: 'i1',
+  reason: 'tool_call',
+  toolCallId: 'c',
+  message: 'Approve?',
+  responseSchema: { type: 'object' },
+  expiresAt: '2030-01-01T00:00:00Z',
+};
+
+describe('reduceThread: run lifecycle', () => {
+  it('starts idle, runs, and succeeds on a plain RUN_FINISHED', () => {
+    let s = createThreadState();
+    expect(s.run.status).toBe('idle');
+    s = reduceThread(s, started('r1', { parentRunId: 'r0', protocolVersion: '1.0', timestamp: 5 }));
+    expect(s.threadId).toBe('t1');
+    expect(s.run).toEqual({ runId: 'r1', parentRunId: 'r0', protocolVersion: '1.0', status: 'running', steps: [] });
+    expect(s.runs.r1).toEqual({ runId: 'r1', parentRunId: 'r0', status: 'running', startedAt: 5 });
+    s = reduceThread(s, finished('r1', { result: { ok: 1 }, usage: [{ model: 'm', totalTokens: 3 }], timestamp: 9 }));
+    expect(s.run).toMatchObject({ status: 'success', outcome: 'success', result: { ok: 1 }, usage: [{ model: 'm', totalTokens: 3 }] });
+    expect(s.runs.r1).toMatchObject({ status: 'success', finishedAt: 9 });
+  });
+
+  it.each([
+    [{ type: 'success', pendingToolCallIds: ['c'] }, 'success'],
+    [{ type: 'cancelled' }, 'cancelled'],
+    [{ type: 'interrupt', interrupts: [{ id: 'i', reason: 'confirmation' }] }, 'interrupted'],
+  ])('maps outcome %j to %s', (outcome, status) => {
+    const s = replayEvents([started(), ...toolCall('c', 'n', ['{}']), finished('r1', { outcome })]);
+    expect(s.run.status).toBe(status);
+    expect(s.run.outcome).toBe(outcome.type);
+  });
+
+  it('keeps the frontend tool calls a run stopped on (success, not an interrupt)', () => {
+    const s = replayEvents([
+      started(),
+      ...toolCall('c', 'pick_color', ['{}']),
+      finished('r1', { outcome: { type: 'success', pendingToolCallIds: ['c'] } }),
+    ]);
+    expect(s.run.pendingToolCallIds).toEqual(['c']);
+    expect(s.toolCalls.get('c')?.status).toBe('ready');
+    expect(s.interrupts).toEqual([]);
+  });
+
+  it('records RUN_ERROR with message and code, even after RUN_FINISHED', () => {
+    const s = replayEvents([...run(text('m', 'kept')), { type: 'RUN_ERROR', message: 'late failure', code: 'E42' }]);
+    expect(s.run).toMatchObject({ status: 'error', error: { message: 'late failure', code: 'E42' } });
+    expect(s.run.outcome).toBeUndefined();
+    expect(s.messages.byId.get('m')?.content).toBe('kept');
+    expect(codes(s)).toEqual([]);
+  });
+
+  it('accepts a stream made only of RUN_ERROR', () => {
+    const s = replayEvents([{ type: 'RUN_ERROR', message: 'refused', code: 'AUTH' }]);
+    expect(s.run).toMatchObject({ status: 'error', error: { message: 'refused', code: 'AUTH' } });
+    expect(codes(s)).toEqual([]);
+  });
+
+  it('a new run after RUN_ERROR starts clean', () => {
+    const s = replayEvents([started('a'), { type: 'RUN_ERROR', message: 'x' }, ...run(text('m', 'ok'), 'b')]);
+    expect(s.run).toEqual({ runId: 'b', status: 'success', outcome: 'success', steps: [] });
+    expect(s.runs.a?.status).toBe('error');
+  });
+
+  it('accumulates messages across sequential runs and keeps every run', () => {
+    const s = replayEvents([...run(text('a', '1'), 'r1'), ...run(text('b', '2'), 'r2', 't1')]);
+    expect(s.messages.ids).toEqual(['a', 'b']);
+    expect(Object.keys(s.runs)).toEqual(['r1', 'r2']);
+    expect(s.messages.byId.get('b')?.runId).toBe('r2');
+  });
+
+  it('a truncated stream leaves the run unknown (never success) and nothing streaming', () => {
+    const s = replayEvents([
+      started(),
+      { type: 'TEXT_MESSAGE_START', messageId: 'm' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: 'half' },
+    ]);
+    expect(s.run.status).toBe('unknown');
+    expect(s.runs.r1?.status).toBe('unknown');
+    expect(s.messages.byId.get('m')).toMatchObject({ content: 'half', streaming: false });
+    expect(s.diagnostics.at(-1)).toMatchObject({ code: 'STREAM_TRUNCATED', severity: 'error', index: 3 });
+  });
+
+  it('a late RUN_FINISHED of a replaced run does not change the newer run', () => {
+    let s = reduceThread(reduceThread(createThreadState(), started('old')), started('new'));
+    s = reduceThread(s, finished('old', { outcome: { type: 'cancelled' } }));
+    expect(s.run).toMatchObject({ runId: 'new', status: 'running' });
+    expect(s.runs.old?.status).toBe('cancelled');
+  });
+
+  it('tracks active steps', () => {
+    let s = replayEvents(
+      [
+        started(),
+        { type: 'STEP_STARTED', stepName: 'plan' },
+        { type: 'STEP_STARTED', stepName: 'act' },
+        { type: 'STEP_FINISHED', stepName: 'plan' },
+      ],
+      undefined,
+      { open: true },
+    );
+    expect(s.run.steps).toEqual(['act']);
+    s = reduceThread(s, finished());
+    expect(s.run.steps).toEqual([]);
+  });
+});
+
+describe('reduceThread: interrupts', () => {
+  const interrupted = replayEvents([
+    started(),
+    ...toolCall('c', 'refund', ['{"amount":42}']),
+    finished('r1', { outcome: { type: 'interrupt', interrupts: [refundInterrupt] } }),
+  ]);
+
+  it('opens the interrupts of an interrupt outcome and points the call at it', () => {
+    expect(interrupted.run.status).toBe('interrupted');
+    expect(interrupted.interrupts).toEqual([{ ...refundInterrupt, runId: 'r1' }]);
+    expect(interrupted.toolCalls.get('c')).toMatchObject({ status: 'ready', interruptId: 'i1' });
+  });
+
+  it('a plain RUN_FINISHED of another run does not clear them', () => {
+    const s = replayEvents(run(text('m', 'chit-chat'), 'r2'), interrupted);
+    expect(s.interrupts.map((i) => i.id)).toEqual(['i1']);
+    expect(codes(s)).toEqual([]);
+  });
+
+  it('a resume that covers them closes them and records the answers', () => {
+    const resume = [{ interruptId: 'i1', status: 'resolved', payload: { approved: true } }];
+    const s = replayEvents(
+      [
+        started('r2', { input: { threadId: 't1', runId: 'r2', messages: [], tools: [], context: [], resume } }),
+        { type: 'TOOL_CALL_RESULT', messageId: 't', toolCallId: 'c', content: 'refunded' },
+        finished('r2'),
+      ],
+      interrupted,
+    );
+    expect(s.interrupts).toEqual([]);
+    expect(s.answers).toEqual([{ interruptId: 'i1', status: 'resolved', payload: { approved: true }, runId: 'r2' }]);
+    expect(s.toolCalls.get('c')).toMatchObject({ status: 'succeeded' });
+    expect(s.toolCalls.get('c')?.interruptId).toBeUndefined();
+    expect(codes(s)).toEqual([]);
+  });
+
+  it('recordResume lets a client close what it answered before the agent replies', () => {
+    const s = recordResume(interrupted, [{ interruptId: 'i1', status: 'cancelled' }], 'r2');
+    expect(s.interrupts).toEqual([]);
+    expect(s.answers).toEqual([{ interruptId: 'i1', status: 'cancelled', runId: 'r2' }]);
+    expect(recordResume(s, [{ interruptId: 'i1', status: 'cancelled' }], 'r3')).toBe(s);
+  });
+
+  it('keeps an interrupt without id under a generated id, so it can still be answered', () => {
+    const s = replayEvents([
+      started(),
+      finished('r1', { outcome: { type: 'interrupt', interrupts: [{ reason: 'confirmation', message: 'Sure?' }] } }),
+    ]);
+    expect(s.interrupts).toMatchObject([{ id: 'r1-interrupt-0', reason: 'confirmation', message: 'Sure?' }]);
+    expect(codes(s)).toEqual(['INTERRUPT_WITHOUT_ID']);
+  });
+
+  it('keeps several interrupts in arrival order, with unknown reasons and their metadata', () => {
+    const s = replayEvents([
+      started(),
+      finished('r1', {
+        outcome: {
+          type: 'interrupt',
+          interrupts: [
+            { id: 'a', reason: 'input_required', responseSchema: { type: 'string', enum: ['x', 'y'] } },
+            { id: 'b', reason: 'risk:manual_review', metadata: { queue: 'fraud' } },
+          ],
+        },
+      }),
+    ]);
+    expect(s.interrupts.map((i) => [i.id, i.reason])).toEqual([
+      ['a', 'input_required'],
+      ['b', 'risk:manual_review'],
+    ]);
+    expect(s.interrupts[1]?.metadata).toEqual({ queue: 'fraud' });
+  });
+});

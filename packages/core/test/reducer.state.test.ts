@@ -1,0 +1,156 @@
+import { describe, expect, it } from 'vitest';
+import { applyJsonPatch, createThreadState, reduceThread, replayEvents } from '../src/index.js';
+import { codes, run } from './support/examples.js';
+
+const snapshot = (value: unknown) => ({ type: 'STATE_SNAPSHOT', snapshot: value });
+const delta = (...ops: unknown[]) => ({ type: 'STATE_DELTA', delta: ops });
+
+describe('reduceThread: STATE_SNAPSHOT', () => {
+  it('replaces the whole document, never merging into the old one', () => {
+    const s = replayEvents(run([snapshot({ form: { a: 1 }, alert: 'old' }), snapshot({ form: { b: 2 } })]));
+    expect(s.sharedState.document).toEqual({ form: { b: 2 } });
+  });
+
+  it.each([[0], [null], [['only-this']], ['text'], [false]])('replaces with %j', (value) => {
+    expect(replayEvents(run([snapshot({ a: 1 }), snapshot(value)])).sharedState.document).toEqual(value);
+  });
+
+  it('starts from the initial document', () => {
+    expect(createThreadState({ state: { cart: [] } }).sharedState).toEqual({ document: { cart: [] }, sync: 'in-sync', version: 0 });
+  });
+});
+
+describe('reduceThread: STATE_DELTA', () => {
+  it('applies operations in order', () => {
+    const s = replayEvents(
+      run([
+        snapshot({ items: [], total: 0 }),
+        delta(
+          { op: 'add', path: '/items/-', value: 'a' },
+          { op: 'add', path: '/items/-', value: 'b' },
+          { op: 'replace', path: '/total', value: 2 },
+        ),
+        delta(
+          { op: 'move', from: '/items/0', path: '/first' },
+          { op: 'copy', from: '/total', path: '/copy' },
+          { op: 'test', path: '/copy', value: 2 },
+        ),
+        delta({ op: 'remove', path: '/copy', value: 'leftover is ignored' }),
+      ]),
+    );
+    expect(s.sharedState).toMatchObject({ document: { items: ['b'], total: 2, first: 'a' }, sync: 'in-sync', version: 4 });
+    expect(s.sharedState.lastDelta).toEqual([{ op: 'remove', path: '/copy', value: 'leftover is ignored' }]);
+    expect(codes(s)).toEqual([]);
+  });
+
+  it('is atomic: a failing operation applies nothing, marks the state desynced with the operation, and says so', () => {
+    const doc = { plan: { status: 'open' } };
+    const s = replayEvents(
+      run([
+        snapshot(doc),
+        delta({ op: 'replace', path: '/plan/status', value: 'closed' }, { op: 'replace', path: '/absent/deeper', value: 1 }),
+      ]),
+    );
+    expect(s.sharedState.document).toEqual({ plan: { status: 'open' } });
+    expect(s.sharedState.document).toBe(doc);
+    expect(s.sharedState.sync).toBe('desynced');
+    expect(s.sharedState.failure).toMatchObject({ index: 2, operation: { op: 'replace', path: '/absent/deeper' } });
+    expect(s.diagnostics).toMatchObject([{ code: 'PATCH_FAILED', index: 2, severity: 'warning' }]);
+    expect(s.diagnostics[0]?.message).toContain('/absent/deeper');
+    expect(s.run.status).toBe('success');
+  });
+
+  it('holds later deltas while desynced and heals on the next snapshot', () => {
+    let s = replayEvents(
+      run([snapshot({ n: 1 }), delta({ op: 'replace', path: '/missing', value: 1 }), delta({ op: 'replace', path: '/n', value: 2 })]),
+    );
+    expect(s.sharedState).toMatchObject({ document: { n: 1 }, sync: 'desynced' });
+    expect(codes(s)).toEqual(['PATCH_FAILED', 'DELTA_WHILE_DESYNCED']);
+    s = replayEvents(run([snapshot({ n: 5 }), delta({ op: 'replace', path: '/n', value: 6 })], 'r2'), s);
+    expect(s.sharedState).toMatchObject({ document: { n: 6 }, sync: 'in-sync' });
+    expect(s.sharedState.failure).toBeUndefined();
+  });
+
+  it('a failed test operation desyncs too', () => {
+    expect(
+      replayEvents(run([snapshot({ v: 1 }), delta({ op: 'test', path: '/v', value: 2 }, { op: 'replace', path: '/v', value: 3 })]))
+        .sharedState,
+    ).toMatchObject({
+      document: { v: 1 },
+      sync: 'desynced',
+    });
+  });
+
+  it.each([['/__proto__/polluted'], ['/a/__proto__/polluted'], ['/constructor/prototype/polluted']])(
+    'refuses the prototype-polluting path %s',
+    (path) => {
+      const s = replayEvents(run([snapshot({ a: {} }), delta({ op: 'add', path, value: true })]));
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+      expect(Object.prototype).not.toHaveProperty('polluted');
+      expect(s.sharedState.sync).toBe('desynced');
+      expect(s.diagnostics[0]?.message).toMatch(/prototype/);
+    },
+  );
+
+  it('refuses a move whose from reaches __proto__', () => {
+    expect(applyJsonPatch({ a: 1 }, [{ op: 'move', from: '/__proto__', path: '/x' }])).toMatchObject({ ok: false });
+  });
+
+  it('applies a 10 MB value, keeping the rest of the document shared', () => {
+    const big = 'x'.repeat(10 * 1024 * 1024);
+    const keep = { untouched: true };
+    const s = replayEvents(run([snapshot({ keep, blob: '' }), delta({ op: 'replace', path: '/blob', value: big })]));
+    expect((s.sharedState.document as { blob: string }).blob.length).toBe(big.length);
+    expect((s.sharedState.document as { keep: unknown }).keep).toBe(keep);
+  });
+
+  it('never mutates the previous document and shares untouched subtrees', () => {
+    const doc = { a: { deep: 1 }, b: { other: 2 } };
+    const s = replayEvents(run([snapshot(doc), delta({ op: 'replace', path: '/a/deep', value: 9 })]));
+    expect(doc.a.deep).toBe(1);
+    const next = s.sharedState.document as typeof doc;
+    expect(next.a.deep).toBe(9);
+    expect(next.b).toBe(doc.b);
+  });
+
+  it('ignores an empty delta', () => {
+    const base = replayEvents([{ type: 'RUN_STARTED', threadId: 't', runId: 'r' }, snapshot({ a: 1 })], undefined, { open: true });
+    expect(reduceThread(base, { type: 'STATE_DELTA', delta: [] }).sharedState).toBe(base.sharedState);
+  });
+});
+
+describe('reduceThread: activities', () => {
+  const activity = { type: 'ACTIVITY_SNAPSHOT', messageId: 'a', activityType: 'PLAN', content: { steps: ['one'] } };
+
+  it('creates an activity message and patches its content', () => {
+    const s = replayEvents(
+      run([
+        activity,
+        { type: 'ACTIVITY_DELTA', messageId: 'a', activityType: 'PLAN', patch: [{ op: 'add', path: '/steps/-', value: 'two' }] },
+      ]),
+    );
+    expect(s.messages.byId.get('a')).toMatchObject({ role: 'activity', activityType: 'PLAN', content: { steps: ['one', 'two'] } });
+  });
+
+  it('keeps an existing activity when a snapshot says replace: false', () => {
+    const s = replayEvents(run([activity, { ...activity, activityType: 'OTHER', content: { steps: [] }, replace: false }]));
+    expect(s.messages.byId.get('a')).toMatchObject({ activityType: 'PLAN', content: { steps: ['one'] } });
+  });
+
+  it('invents nothing for a delta whose target does not exist', () => {
+    const s = replayEvents(run([{ type: 'ACTIVITY_DELTA', messageId: 'ghost', activityType: 'PLAN', patch: [] }]));
+    expect(s.messages.ids).toEqual([]);
+    expect(codes(s)).toEqual(['ACTIVITY_TARGET_MISSING']);
+  });
+
+  it('keeps the activity as it was when its patch fails', () => {
+    const s = replayEvents(
+      run([
+        activity,
+        { type: 'ACTIVITY_DELTA', messageId: 'a', activityType: 'PLAN', patch: [{ op: 'replace', path: '/nope/x', value: 1 }] },
+      ]),
+    );
+    expect(s.messages.byId.get('a')?.content).toEqual({ steps: ['one'] });
+    expect(codes(s)).toEqual(['ACTIVITY_PATCH_FAILED']);
+  });
+});

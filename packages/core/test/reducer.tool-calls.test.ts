@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import { reduceThread, replayEvents, toAgUiMessages } from '../src/index.js';
+import { codes, run, text, toolCall } from './support/examples.js';
+
+const open = (events: Record<string, unknown>[]) =>
+  replayEvents([{ type: 'RUN_STARTED', threadId: 't1', runId: 'r1' }, ...events], undefined, { open: true });
+
+describe('reduceThread: tool-call lifecycle', () => {
+  it('goes declared -> args_streaming -> ready, parsing the arguments once complete', () => {
+    let s = open([{ type: 'TOOL_CALL_START', toolCallId: 'c', toolCallName: 'refund', parentMessageId: 'm' }]);
+    expect(s.toolCalls.get('c')).toMatchObject({ status: 'declared', argsText: '', name: 'refund', parentMessageId: 'm' });
+    s = reduceThread(s, { type: 'TOOL_CALL_ARGS', toolCallId: 'c', delta: '{"amount":' });
+    expect(s.toolCalls.get('c')).toMatchObject({ status: 'args_streaming', argsText: '{"amount":' });
+    expect(s.toolCalls.get('c')?.args).toBeUndefined();
+    s = reduceThread(s, { type: 'TOOL_CALL_ARGS', toolCallId: 'c', delta: '42}' });
+    s = reduceThread(s, { type: 'TOOL_CALL_END', toolCallId: 'c' });
+    expect(s.toolCalls.get('c')).toMatchObject({ status: 'ready', argsText: '{"amount":42}', args: { amount: 42 } });
+  });
+
+  it('TOOL_CALL_END is not success: only a RESULT settles the call', () => {
+    let s = open(toolCall('c', 'refund', ['{}']));
+    expect(s.toolCalls.get('c')?.status).toBe('ready');
+    s = reduceThread(s, { type: 'TOOL_CALL_RESULT', messageId: 't', toolCallId: 'c', content: 'done' });
+    expect(s.toolCalls.get('c')).toMatchObject({ status: 'succeeded', result: { messageId: 't', content: 'done' } });
+  });
+
+  it('keeps arguments that are not JSON as text, with the parse error', () => {
+    const s = open(toolCall('c', 'n', ['{not json']));
+    expect(s.toolCalls.get('c')).toMatchObject({ status: 'ready', argsText: '{not json' });
+    expect(s.toolCalls.get('c')?.argsError).toMatch(/not valid JSON/);
+  });
+
+  it('treats empty arguments as an empty object', () => {
+    expect(open(toolCall('c', 'n', [])).toolCalls.get('c')?.args).toEqual({});
+  });
+
+  it('attaches calls to their parent assistant message, creating it when no text made it', () => {
+    const s = replayEvents(
+      run([
+        ...text('m', 'Looking.'),
+        ...toolCall('c1', 'a', ['{}'], 'm'),
+        ...toolCall('c2', 'b', ['{}'], 'm'),
+        ...toolCall('c3', 'c', ['{}'], 'fresh'),
+      ]),
+    );
+    expect(s.messages.ids).toEqual(['m', 'fresh']);
+    expect(s.messages.byId.get('m')?.toolCallIds).toEqual(['c1', 'c2']);
+    expect(s.messages.byId.get('fresh')).toMatchObject({ role: 'assistant', toolCallIds: ['c3'] });
+  });
+
+  it('gives a call without parent an assistant message of its own', () => {
+    const s = replayEvents(run(toolCall('c', 'n', ['{}'])));
+    expect(s.messages.byId.get('c')).toMatchObject({ role: 'assistant', toolCallIds: ['c'] });
+    expect(s.toolCalls.get('c')?.parentMessageId).toBe('c');
+  });
+
+  it('mints the tool message after the calling message and its earlier results', () => {
+    const s = replayEvents(
+      run([
+        ...toolCall('c1', 'a', ['{}'], 'm'),
+        ...toolCall('c2', 'b', ['{}'], 'm'),
+        ...text('later', 'after the calls'),
+        { type: 'TOOL_CALL_RESULT', messageId: 't1', toolCallId: 'c1', content: 'one' },
+        { type: 'TOOL_CALL_RESULT', messageId: 't2', toolCallId: 'c2', content: [{ type: 'text', text: 'two' }] },
+      ]),
+    );
+    expect(s.messages.ids).toEqual(['m', 't1', 't2', 'later']);
+    expect(s.messages.byId.get('t2')).toMatchObject({ role: 'tool', toolCallId: 'c2', content: [{ type: 'text', text: 'two' }] });
+  });
+
+  it('interleaves parallel calls by id without mixing their arguments', () => {
+    const s = replayEvents(
+      run([
+        { type: 'TOOL_CALL_START', toolCallId: 'a', toolCallName: 'x', parentMessageId: 'm' },
+        { type: 'TOOL_CALL_START', toolCallId: 'b', toolCallName: 'y', parentMessageId: 'm' },
+        { type: 'TOOL_CALL_ARGS', toolCallId: 'a', delta: '{"n":' },
+        { type: 'TOOL_CALL_ARGS', toolCallId: 'b', delta: '{"m":' },
+        { type: 'TOOL_CALL_ARGS', toolCallId: 'b', delta: '2}' },
+        { type: 'TOOL_CALL_ARGS', toolCallId: 'a', delta: '1}' },
+        { type: 'TOOL_CALL_END', toolCallId: 'b' },
+        { type: 'TOOL_CALL_END', toolCallId: 'a' },
+      ]),
+    );
+    expect(s.toolCalls.get('a')?.args).toEqual({ n: 1 });
+    expect(s.toolCalls.get('b')?.args).toEqual({ m: 2 });
+    expect(codes(s)).toEqual([]);
+  });
+
+  it('keeps tool-call metadata on the call, not on the parent message', () => {
+    const s = replayEvents(
+      run([
+        { type: 'TOOL_CALL_START', toolCallId: 'c', toolCallName: 'n', parentMessageId: 'm', metadata: { a: 1 } },
+        { type: 'TOOL_CALL_ARGS', toolCallId: 'c', delta: '{}', metadata: { b: 2 } },
+        { type: 'TOOL_CALL_END', toolCallId: 'c', metadata: { a: 3 } },
+      ]),
+    );
+    expect(s.toolCalls.get('c')?.metadata).toEqual({ a: 3, b: 2 });
+    expect(s.messages.byId.get('m')?.metadata).toBeUndefined();
+    expect(toAgUiMessages(s)[0]).toMatchObject({ toolCalls: [{ id: 'c', metadata: { a: 3, b: 2 } }] });
+  });
+
+  it('keeps a RESULT for an unknown call as a tool message, and reports it', () => {
+    const s = replayEvents(run([{ type: 'TOOL_CALL_RESULT', messageId: 't', toolCallId: 'ghost', content: 'x' }]));
+    expect(s.messages.byId.get('t')).toMatchObject({ role: 'tool', toolCallId: 'ghost', content: 'x' });
+    expect(s.toolCalls.get('ghost')).toBeUndefined();
+    expect(codes(s)).toEqual(['RESULT_FOR_UNKNOWN_CALL']);
+  });
+
+  it('fails calls whose arguments never completed when the run ends', () => {
+    const s = replayEvents(
+      run([
+        { type: 'TOOL_CALL_START', toolCallId: 'c', toolCallName: 'n' },
+        { type: 'TOOL_CALL_ARGS', toolCallId: 'c', delta: '{"a' },
+      ]),
+    );
+    expect(s.toolCalls.get('c')).toMatchObject({ status: 'failed', argsText: '{"a' });
+    expect(s.toolCalls.get('c')?.failure).toMatch(/before the arguments were complete/);
+  });
+
+  it('fails calls still waiting for a backend result when the run errors', () => {
+    const s = replayEvents([
+      { type: 'RUN_STARTED', threadId: 't', runId: 'r' },
+      ...toolCall('c', 'n', ['{}']),
+      { type: 'RUN_ERROR', message: 'upstream down' },
+    ]);
+    expect(s.toolCalls.get('c')).toMatchObject({ status: 'failed', failure: 'the run failed before the tool returned: upstream down' });
+  });
+
+  it('creates a call for ARGS without START rather than dropping the arguments', () => {
+    const s = replayEvents(
+      run([
+        { type: 'TOOL_CALL_ARGS', toolCallId: 'c', delta: '{}' },
+        { type: 'TOOL_CALL_END', toolCallId: 'c' },
+      ]),
+    );
+    expect(s.toolCalls.get('c')).toMatchObject({ argsText: '{}', status: 'ready' });
+    expect(codes(s)).toEqual(['ARGS_WITHOUT_START', 'TOOL_END_WITHOUT_START']);
+  });
+});

@@ -1,0 +1,164 @@
+import { describe, expect, it } from 'vitest';
+import { buildResume, isExpired, type ResumeResponse, replayEvents, validateResponsePayload } from '../src/index.js';
+import { text, toolCall } from './support/examples.js';
+
+const schema = {
+  type: 'object',
+  properties: { approved: { type: 'boolean' }, comment: { type: 'string', maxLength: 20 } },
+  required: ['approved'],
+  additionalProperties: false,
+};
+const interrupted = replayEvents([
+  { type: 'RUN_STARTED', threadId: 't1', runId: 'r1' },
+  ...text('m', 'I will refund order A-1.'),
+  ...toolCall('c', 'refund', ['{"order":"A-1","amount":42}'], 'm'),
+  { type: 'STATE_SNAPSHOT', snapshot: { refund: 'pending' } },
+  {
+    type: 'RUN_FINISHED',
+    threadId: 't1',
+    runId: 'r1',
+    outcome: {
+      type: 'interrupt',
+      interrupts: [
+        { id: 'approve', reason: 'tool_call', toolCallId: 'c', responseSchema: schema, expiresAt: '2026-12-01T00:00:00Z' },
+        { id: 'note', reason: 'input_required', responseSchema: { type: 'string', enum: ['email', 'sms'] } },
+      ],
+    },
+  },
+]);
+const now = Date.parse('2026-11-30T12:00:00Z');
+const noteAnswer: ResumeResponse = { interruptId: 'note', status: 'resolved', payload: 'email' };
+const both: ResumeResponse[] = [{ interruptId: 'approve', status: 'resolved', payload: { approved: true } }, noteAnswer];
+
+describe('buildResume', () => {
+  it('builds the RunAgentInput of a resume: same thread, new run, history, state and every answer', () => {
+    const r = buildResume(interrupted, both, { now, runId: 'r2', decidedBy: 'ann' });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.input).toMatchObject({
+      threadId: 't1',
+      runId: 'r2',
+      parentRunId: 'r1',
+      protocolVersion: '1.0',
+      state: { refund: 'pending' },
+      tools: [],
+      context: [],
+    });
+    expect(r.input.resume).toEqual([
+      { interruptId: 'approve', status: 'resolved', payload: { approved: true } },
+      { interruptId: 'note', status: 'resolved', payload: 'email' },
+    ]);
+    expect(r.input.messages).toEqual([
+      {
+        id: 'm',
+        role: 'assistant',
+        content: 'I will refund order A-1.',
+        toolCalls: [{ id: 'c', type: 'function', function: { name: 'refund', arguments: '{"order":"A-1","amount":42}' } }],
+      },
+    ]);
+    expect(r.decisions[0]).toEqual({
+      threadId: 't1',
+      runId: 'r2',
+      interruptId: 'approve',
+      reason: 'tool_call',
+      toolCallId: 'c',
+      toolName: 'refund',
+      toolArgs: { order: 'A-1', amount: 42 },
+      status: 'resolved',
+      payload: { approved: true },
+      decidedBy: 'ann',
+      decidedAt: '2026-11-30T12:00:00.000Z',
+    });
+  });
+
+  it('generates a fresh run id when none is given', () => {
+    const a = buildResume(interrupted, both, { now });
+    const b = buildResume(interrupted, both, { now });
+    expect(a.ok && b.ok && a.input.runId !== b.input.runId && a.input.runId !== 'r1').toBe(true);
+  });
+
+  it('treats a reject as a resolved answer, not a cancellation', () => {
+    const r = buildResume(
+      interrupted,
+      [
+        { interruptId: 'approve', status: 'resolved', payload: { approved: false, comment: 'wrong amount' } },
+        { interruptId: 'note', status: 'cancelled' },
+      ],
+      { now },
+    );
+    expect(r.ok && r.input.resume).toEqual([
+      { interruptId: 'approve', status: 'resolved', payload: { approved: false, comment: 'wrong amount' } },
+      { interruptId: 'note', status: 'cancelled' },
+    ]);
+  });
+
+  it('refuses a resume that leaves an open interrupt unanswered', () => {
+    expect(buildResume(interrupted, both.slice(0, 1), { now })).toEqual({
+      ok: false,
+      errors: [expect.objectContaining({ interruptId: 'note', code: 'MISSING_RESPONSE' })],
+    });
+  });
+
+  it('refuses answers to interrupts that are not open, and duplicate answers', () => {
+    const r = buildResume(
+      interrupted,
+      [...both, { interruptId: 'ghost', status: 'cancelled' }, { interruptId: 'note', status: 'cancelled' }],
+      { now },
+    );
+    expect(r.ok ? [] : r.errors.map((e) => `${e.code}:${e.interruptId}`)).toEqual(['UNKNOWN_INTERRUPT:ghost', 'DUPLICATE_RESPONSE:note']);
+  });
+
+  it('validates each payload against its responseSchema, saying what is wrong', () => {
+    const r = buildResume(
+      interrupted,
+      [
+        { interruptId: 'approve', status: 'resolved', payload: { approved: 'yes', extra: 1 } },
+        { interruptId: 'note', status: 'resolved', payload: 'pigeon' },
+      ],
+      { now },
+    );
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.errors.map((e) => e.code)).toEqual(['PAYLOAD_INVALID', 'PAYLOAD_INVALID']);
+    expect(r.errors[0]?.message).toMatch(/\/approved must be boolean/);
+    expect(r.errors[0]?.message).toMatch(/additional properties/);
+    expect(r.errors[1]?.message).toMatch(/allowed values/);
+  });
+
+  it('allows only cancel once an interrupt has expired', () => {
+    const later = Date.parse('2026-12-01T00:00:00Z');
+    expect(isExpired(interrupted.interrupts[0] ?? {}, later)).toBe(true);
+    const r = buildResume(interrupted, both, { now: later });
+    expect(r.ok ? [] : r.errors.map((e) => e.code)).toEqual(['EXPIRED']);
+    expect(buildResume(interrupted, [{ interruptId: 'approve', status: 'cancelled' }, noteAnswer], { now: later }).ok).toBe(true);
+  });
+
+  it('refuses an invalid status and a thread with nothing open', () => {
+    const r = buildResume(interrupted, [{ interruptId: 'approve', status: 'approved' as never }, noteAnswer], { now });
+    expect(r.ok ? [] : r.errors.map((e) => e.code)).toEqual(['INVALID_STATUS']);
+    const idle = replayEvents([
+      { type: 'RUN_STARTED', threadId: 't', runId: 'r' },
+      { type: 'RUN_FINISHED', threadId: 't', runId: 'r' },
+    ]);
+    expect(buildResume(idle, [], { now })).toEqual({ ok: false, errors: [expect.objectContaining({ code: 'NO_OPEN_INTERRUPTS' })] });
+  });
+
+  it('refuses a payload when the responseSchema itself is broken, but lets it be cancelled', () => {
+    const broken = { responseSchema: { type: 'object', properties: { a: { type: 'no-such-type' } } } };
+    expect(validateResponsePayload(broken, {})[0]).toMatch(/cannot be compiled/);
+    expect(validateResponsePayload({}, { anything: true })).toEqual([]);
+  });
+
+  it('does not let a hostile payload pollute prototypes', () => {
+    const payload = JSON.parse('{"approved":true,"__proto__":{"polluted":1}}') as unknown;
+    buildResume(
+      interrupted,
+      [
+        { interruptId: 'approve', status: 'resolved', payload },
+        { interruptId: 'note', status: 'cancelled' },
+      ],
+      { now },
+    );
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});

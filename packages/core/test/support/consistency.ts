@@ -1,0 +1,16 @@
+import { expect } from 'vitest';
+import type { ThreadState } from '../../src/index.js';
+
+/** The invariants every state reached at the end of a stream holds, whatever the stream was. */
+export function expectConsistent(s: ThreadState): void {
+  expect(new Set(s.messages.ids).size).toBe(s.messages.ids.length);
+  expect(s.messages.byId.size).toBe(s.messages.ids.length);
+  for (const id of s.messages.ids) expect(s.messages.byId.get(id)?.id).toBe(id);
+  expect(s.run.status).not.toBe('running');
+  for (const id of s.messages.ids) expect(s.messages.byId.get(id)?.streaming).toBe(false);
+  for (const call of s.toolCalls) {
+    if (call.parentMessageId !== undefined) expect(s.messages.byId.get(call.parentMessageId)?.toolCallIds).toContain(call.id);
+    expect(['declared', 'args_streaming']).not.toContain(call.status);
+  }
+  for (const it of s.interrupts) expect(typeof it.id === 'string' && it.id !== '').toBe(true);
+}

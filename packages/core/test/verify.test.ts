@@ -1,0 +1,255 @@
+import { describe, expect, it } from 'vitest';
+import { createVerifier, type ExpandedEvent, type VerifierOptions } from '../src/index.js';
+import { run, text, toolCall } from './support/examples.js';
+
+/** Runs the verifier over a list (and its end); returns `code@index` of every diagnostic. */
+function verify(events: Record<string, unknown>[], options?: VerifierOptions, end = true): string[] {
+  const v = createVerifier(options);
+  const found = events.flatMap((e, i) => v.check(e as ExpandedEvent, i));
+  if (end) found.push(...v.end(events.length));
+  return found.map((d) => `${d.code}@${d.index}`);
+}
+
+describe('createVerifier: lifecycle', () => {
+  it('is quiet on a conformant run', () => {
+    expect(
+      verify(
+        run([
+          ...text('m', 'a', 'b'),
+          ...toolCall('c', 'n', ['{}'], 'm'),
+          { type: 'TOOL_CALL_RESULT', messageId: 't', toolCallId: 'c', content: 'ok' },
+        ]),
+      ),
+    ).toEqual([]);
+  });
+
+  it('requires RUN_STARTED (or RUN_ERROR) first', () => {
+    expect(verify([{ type: 'TEXT_MESSAGE_START', messageId: 'm' }], undefined, false)).toEqual(['FIRST_EVENT_NOT_RUN_STARTED@0']);
+    expect(verify([{ type: 'RUN_ERROR', message: 'x' }])).toEqual([]);
+  });
+
+  it('refuses a nested RUN_STARTED and a second RUN_STARTED for the same run id', () => {
+    expect(
+      verify(
+        [
+          { type: 'RUN_STARTED', threadId: 't', runId: 'a' },
+          { type: 'RUN_STARTED', threadId: 't', runId: 'b' },
+        ],
+        undefined,
+        false,
+      ),
+    ).toEqual(['NESTED_RUN_STARTED@1']);
+    expect(verify([...run([], 'a'), ...run([], 'a')])).toEqual(['DUPLICATE_RUN_ID@2']);
+  });
+
+  it('accepts sequential runs and a new run after RUN_ERROR', () => {
+    expect(verify([...run([], 'a'), ...run([], 'b')])).toEqual([]);
+    expect(verify([{ type: 'RUN_STARTED', threadId: 't1', runId: 'a' }, { type: 'RUN_ERROR', message: 'x' }, ...run([], 'b')])).toEqual([]);
+  });
+
+  it('refuses events after the run ended, but lets a late RUN_ERROR through', () => {
+    expect(verify([...run([]), { type: 'TEXT_MESSAGE_START', messageId: 'm' }], undefined, false)).toEqual(['EVENT_AFTER_RUN_END@2']);
+    expect(verify([...run([]), { type: 'RUN_ERROR', message: 'late' }])).toEqual([]);
+  });
+
+  it('requires RUN_FINISHED to agree with the run and thread it closes', () => {
+    expect(
+      verify([
+        { type: 'RUN_STARTED', threadId: 't', runId: 'a' },
+        { type: 'RUN_FINISHED', threadId: 't', runId: 'b' },
+      ]),
+    ).toEqual(['RUN_ID_MISMATCH@1']);
+    expect(
+      verify([
+        { type: 'RUN_STARTED', threadId: 't', runId: 'a' },
+        { type: 'RUN_FINISHED', threadId: 'u', runId: 'a' },
+      ]),
+    ).toEqual(['THREAD_MISMATCH@1']);
+    expect(verify([...run([], 'a', 't'), ...run([], 'b', 'other')])).toEqual(['THREAD_MISMATCH@2', 'THREAD_MISMATCH@3']);
+    expect(verify(run([], 'a', 'x'), { threadId: 't' })).toEqual(['THREAD_MISMATCH@0', 'THREAD_MISMATCH@1']);
+  });
+
+  it('refuses RUN_FINISHED while messages, calls, reasoning or subagents are open', () => {
+    expect(verify(run([{ type: 'TEXT_MESSAGE_START', messageId: 'm' }]))).toEqual(['OPEN_AT_RUN_FINISHED@2']);
+    expect(verify(run([{ type: 'TOOL_CALL_START', toolCallId: 'c', toolCallName: 'n' }]))).toEqual(['OPEN_AT_RUN_FINISHED@2']);
+    expect(verify(run([{ type: 'REASONING_MESSAGE_START', messageId: 'r', role: 'reasoning' }]))).toEqual(['OPEN_AT_RUN_FINISHED@2']);
+    expect(verify(run([{ type: 'SUBAGENT_STARTED', subagentRunId: 's', name: 'n' }]))).toEqual(['SUBAGENT_STILL_ACTIVE@2']);
+  });
+
+  it('reports a stream that ends inside a run as truncated', () => {
+    expect(verify([{ type: 'RUN_STARTED', threadId: 't', runId: 'a' }, ...text('m', 'x')])).toEqual(['STREAM_TRUNCATED@4']);
+  });
+
+  it('checks steps', () => {
+    expect(verify(run([{ type: 'STEP_FINISHED', stepName: 's' }]))).toEqual(['STEP_NOT_STARTED@1']);
+    expect(verify(run([{ type: 'STEP_STARTED', stepName: 's' }]))).toEqual(['STEP_STILL_ACTIVE@2']);
+  });
+
+  it('warns about protocol versions it cannot vouch for, and is quiet on 1.0 and 1.1', () => {
+    const started = (protocolVersion: string) =>
+      verify([
+        { type: 'RUN_STARTED', threadId: 't', runId: 'r', protocolVersion },
+        { type: 'RUN_FINISHED', threadId: 't', runId: 'r' },
+      ]);
+    expect(started('1.0')).toEqual([]);
+    expect(started('1.1')).toEqual([]);
+    expect(started('1.2')).toEqual(['PROTOCOL_VERSION_NEWER@0']);
+    expect(started('2.0')).toEqual(['PROTOCOL_VERSION_NEWER@0']);
+    expect(started('draft')).toEqual(['PROTOCOL_VERSION_UNREADABLE@0']);
+  });
+});
+
+describe('createVerifier: text and reasoning messages', () => {
+  it('allows CONTENT only between START and END of its message', () => {
+    expect(verify(run([{ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: 'x' }]))).toEqual(['CONTENT_WITHOUT_START@1']);
+    expect(verify(run([...text('m', 'a'), { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: 'x' }]))).toEqual([
+      'CONTENT_WITHOUT_START@4',
+    ]);
+    expect(verify(run([{ type: 'REASONING_MESSAGE_CONTENT', messageId: 'r', delta: 'x' }]))).toEqual(['CONTENT_WITHOUT_START@1']);
+  });
+
+  it('refuses START twice without END, and END twice', () => {
+    expect(verify(run([{ type: 'TEXT_MESSAGE_START', messageId: 'm' }, ...text('m')]))).toEqual(['DUPLICATE_START@2']);
+    expect(verify(run([...text('m', 'a'), { type: 'TEXT_MESSAGE_END', messageId: 'm' }]))).toEqual(['END_WITHOUT_START@4']);
+  });
+
+  it('accepts reopening a closed message', () => {
+    expect(verify(run([...text('m', 'a'), ...text('m', 'b')]))).toEqual([]);
+  });
+
+  it('refuses a continuation attributed to another subagent than its opener', () => {
+    expect(
+      verify(
+        run([
+          { type: 'TEXT_MESSAGE_START', messageId: 'm', subagentRunId: 'a' },
+          { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: 'x', subagentRunId: 'b' },
+          { type: 'TEXT_MESSAGE_END', messageId: 'm' },
+        ]),
+      ),
+    ).toEqual(['ATTRIBUTION_MISMATCH@2']);
+  });
+});
+
+describe('createVerifier: tool calls', () => {
+  it('requires START -> ARGS* -> END', () => {
+    expect(verify(run([{ type: 'TOOL_CALL_ARGS', toolCallId: 'c', delta: '{' }]))).toEqual(['ARGS_WITHOUT_START@1']);
+    expect(verify(run([...toolCall('c', 'n', []), { type: 'TOOL_CALL_ARGS', toolCallId: 'c', delta: '{' }]))).toEqual([
+      'ARGS_WITHOUT_START@3',
+    ]);
+    expect(verify(run([...toolCall('c', 'n', []), { type: 'TOOL_CALL_END', toolCallId: 'c' }]))).toEqual(['TOOL_END_WITHOUT_START@3']);
+    expect(verify(run([...toolCall('c', 'n', []), ...toolCall('c', 'n', [])]))).toEqual(['DUPLICATE_TOOL_CALL_START@3']);
+  });
+
+  it('requires a RESULT to name a known, ended call', () => {
+    expect(verify(run([{ type: 'TOOL_CALL_RESULT', messageId: 't', toolCallId: 'ghost', content: '' }]))).toEqual([
+      'RESULT_FOR_UNKNOWN_CALL@1',
+    ]);
+    expect(
+      verify(
+        run([
+          { type: 'TOOL_CALL_START', toolCallId: 'c', toolCallName: 'n' },
+          { type: 'TOOL_CALL_RESULT', messageId: 't', toolCallId: 'c', content: '' },
+          { type: 'TOOL_CALL_END', toolCallId: 'c' },
+        ]),
+      ),
+    ).toEqual(['RESULT_BEFORE_END@2']);
+    expect(
+      verify(run([{ type: 'TOOL_CALL_RESULT', messageId: 't', toolCallId: 'old', content: '' }]), { knownToolCallIds: ['old'] }),
+    ).toEqual([]);
+  });
+
+  it('learns calls from a MESSAGES_SNAPSHOT', () => {
+    const snapshot = {
+      type: 'MESSAGES_SNAPSHOT',
+      messages: [{ id: 'a', role: 'assistant', toolCalls: [{ id: 'c', type: 'function', function: { name: 'n', arguments: '{}' } }] }],
+    };
+    expect(verify(run([snapshot, { type: 'TOOL_CALL_RESULT', messageId: 't', toolCallId: 'c', content: '' }]))).toEqual([]);
+  });
+});
+
+describe('createVerifier: interrupts and resume', () => {
+  const interrupted = (interrupts: unknown[], runId = 'r1') => ({
+    type: 'RUN_FINISHED',
+    threadId: 't1',
+    runId,
+    outcome: { type: 'interrupt', interrupts },
+  });
+  const start = (runId: string, resume?: unknown[]) => ({
+    type: 'RUN_STARTED',
+    threadId: 't1',
+    runId,
+    input: { threadId: 't1', runId, messages: [], tools: [], context: [], ...(resume ? { resume } : {}) },
+  });
+
+  it('requires a non-empty interrupt outcome whose interrupts have unique non-empty ids', () => {
+    expect(verify([start('r1'), interrupted([])])).toEqual(['INTERRUPT_OUTCOME_EMPTY@1']);
+    expect(verify([start('r1'), interrupted([{ reason: 'confirmation' }])])).toEqual(['INTERRUPT_WITHOUT_ID@1']);
+    expect(verify([start('r1'), interrupted([{ id: '', reason: 'confirmation' }])])).toEqual(['INTERRUPT_WITHOUT_ID@1']);
+    expect(
+      verify([
+        start('r1'),
+        interrupted([
+          { id: 'i', reason: 'confirmation' },
+          { id: 'i', reason: 'confirmation' },
+        ]),
+      ]),
+    ).toEqual(['DUPLICATE_INTERRUPT_ID@1']);
+  });
+
+  it('warns about a tool_call interrupt that points at no known call', () => {
+    expect(verify([start('r1'), interrupted([{ id: 'i', reason: 'tool_call' }])])).toEqual(['INTERRUPT_WITHOUT_TOOL_CALL@1']);
+    expect(verify([start('r1'), interrupted([{ id: 'i', reason: 'tool_call', toolCallId: 'x' }])])).toEqual([
+      'INTERRUPT_UNKNOWN_TOOL_CALL@1',
+    ]);
+  });
+
+  it('requires the next run to resume every open interrupt', () => {
+    const open = [
+      start('r1'),
+      interrupted([
+        { id: 'a', reason: 'confirmation' },
+        { id: 'b', reason: 'confirmation' },
+      ]),
+    ];
+    const finish = (runId: string) => ({ type: 'RUN_FINISHED', threadId: 't1', runId });
+    expect(verify([...open, start('r2', [{ interruptId: 'a', status: 'resolved' }]), finish('r2')])).toEqual(['RESUME_INCOMPLETE@2']);
+    expect(verify([...open, start('r2'), finish('r2')])).toEqual(['RESUME_INCOMPLETE@2']);
+    expect(
+      verify([
+        ...open,
+        start('r2', [
+          { interruptId: 'a', status: 'resolved' },
+          { interruptId: 'b', status: 'cancelled' },
+        ]),
+        finish('r2'),
+      ]),
+    ).toEqual([]);
+    expect(verify([start('r2', [{ interruptId: 'z', status: 'resolved' }]), finish('r2')])).toEqual(['RESUME_UNKNOWN_INTERRUPT@0']);
+  });
+
+  it('knows interrupts that were open before the stream', () => {
+    expect(verify([start('r2'), { type: 'RUN_FINISHED', threadId: 't1', runId: 'r2' }], { openInterruptIds: ['a'] })).toEqual([
+      'RESUME_INCOMPLETE@0',
+    ]);
+  });
+});
+
+describe('createVerifier: subagents', () => {
+  it('requires a subagent terminal to name an announced subagent', () => {
+    expect(verify(run([{ type: 'SUBAGENT_FINISHED', subagentRunId: 's' }]))).toEqual(['SUBAGENT_NOT_STARTED@1']);
+    expect(verify(run([{ type: 'SUBAGENT_ERROR', subagentRunId: 's', message: 'x' }]))).toEqual(['SUBAGENT_NOT_STARTED@1']);
+    expect(
+      verify(
+        run([
+          { type: 'SUBAGENT_STARTED', subagentRunId: 's', name: 'n' },
+          { type: 'SUBAGENT_STARTED', subagentRunId: 's', name: 'n' },
+          { type: 'SUBAGENT_FINISHED', subagentRunId: 's' },
+        ]),
+      ),
+    ).toEqual(['DUPLICATE_SUBAGENT@2']);
+  });
+
+  it('accepts events attributed to an unannounced subagent', () => {
+    expect(verify(run(text('m', 'x').map((e) => ({ ...e, subagentRunId: 's' }))))).toEqual([]);
+  });
+});
