@@ -1,5 +1,5 @@
 import { applyJsonPatch } from './jsonPatch.js';
-import { isObject } from './validate.js';
+import { isObject } from './validateFields.js';
 
 /** One raw event as it arrived, with its arrival index. */
 export interface LoggedEvent {
@@ -81,19 +81,32 @@ const JOINABLE: Record<string, 'messageId' | 'toolCallId'> = {
 };
 const PLAIN_KEYS = new Set(['type', 'messageId', 'toolCallId', 'delta', 'subagentRunId', 'timestamp']);
 
+/**
+ * Whether the base fields are valid: a joined or folded event keeps the first
+ * event's, so validation must accept every part exactly as it accepts the whole.
+ */
+function validBase(e: Record<string, unknown>): boolean {
+  const { timestamp, subagentRunId } = e;
+  return (
+    (timestamp === undefined || (typeof timestamp === 'number' && Number.isFinite(timestamp))) &&
+    (subagentRunId === undefined || typeof subagentRunId === 'string')
+  );
+}
+
 /** A delta event with nothing but its id, delta and lane: safe to join with its neighbour. */
 function joinKey(e: unknown): string | undefined {
   if (!isObject(e) || typeof e.type !== 'string' || typeof e.delta !== 'string') return undefined;
   const idField = JOINABLE[e.type];
   if (!idField || typeof e[idField] !== 'string') return undefined;
   for (const k in e) if (!PLAIN_KEYS.has(k)) return undefined;
-  if (e.subagentRunId !== undefined && typeof e.subagentRunId !== 'string') return undefined;
+  if (!validBase(e)) return undefined;
   return `${e.type}\u0000${e[idField] as string}\u0000${(e.subagentRunId as string | undefined) ?? ''}`;
 }
 
 function stateEvent(e: unknown, type: 'STATE_SNAPSHOT' | 'STATE_DELTA'): e is Record<string, unknown> {
   if (!isObject(e) || e.type !== type) return false;
   for (const k in e) if (!['type', 'snapshot', 'delta', 'subagentRunId', 'timestamp'].includes(k)) return false;
+  if (!validBase(e)) return false;
   return type === 'STATE_SNAPSHOT' ? e.snapshot !== undefined : Array.isArray(e.delta);
 }
 

@@ -13,6 +13,7 @@ export type FieldKind =
   | 'content'
   | 'patch'
   | 'messages'
+  | 'runInput'
   | 'usage'
   | 'runOutcome'
   | 'subagentOutcome'
@@ -38,7 +39,11 @@ const messageId = { messageId: 'string' } as const;
 const toolCallId = { toolCallId: 'string' } as const;
 
 export const EVENT_SHAPES: Readonly<Record<string, EventShape>> = {
-  RUN_STARTED: shape({ threadId: 'string', runId: 'string' }, { protocolVersion: 'string', parentRunId: 'string', input: 'object' }, false),
+  RUN_STARTED: shape(
+    { threadId: 'string', runId: 'string' },
+    { protocolVersion: 'string', parentRunId: 'string', input: 'runInput' },
+    false,
+  ),
   RUN_FINISHED: shape({ threadId: 'string', runId: 'string' }, { result: 'json', outcome: 'runOutcome', usage: 'usage' }, false),
   RUN_ERROR: shape({ message: 'string' }, { code: 'string', usage: 'usage' }, false),
   STEP_STARTED: shape({ stepName: 'string' }),

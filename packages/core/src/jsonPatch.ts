@@ -20,7 +20,8 @@ const FORBIDDEN = /(^|\/)__proto__(\/|$)|(^|\/)constructor\/prototype(\/|$)/;
  */
 export function applyJsonPatch(document: unknown, operations: readonly unknown[]): PatchResult {
   for (let i = 0; i < operations.length; i++) {
-    const op = operations[i] as { path?: unknown; from?: unknown };
+    const op = operations[i] as { path?: unknown; from?: unknown } | null | undefined;
+    if (typeof op !== 'object' || op === null) return { ok: false, operationIndex: i, operation: op, message: 'not an operation object' };
     for (const pointer of [op.path, op.from]) {
       if (typeof pointer === 'string' && FORBIDDEN.test(pointer)) {
         return { ok: false, operationIndex: i, operation: op, message: `path ${pointer} would modify an object prototype; refused` };
@@ -32,7 +33,7 @@ export function applyJsonPatch(document: unknown, operations: readonly unknown[]
     const box = immer.produce({ document }, (draft) => {
       for (; at < operations.length; at++) {
         const op = operations[at] as Operation;
-        draft.document = jsonPatch.applyOperation(draft.document, op, true, true, true, at).newDocument;
+        draft.document = jsonPatch.applyOperation(draft.document, ownValue(op), true, true, true, at).newDocument;
       }
     });
     return { ok: true, document: box.document };
@@ -40,4 +41,13 @@ export function applyJsonPatch(document: unknown, operations: readonly unknown[]
     const message = e instanceof Error ? (e.message.split('\n')[0] ?? e.message) : String(e);
     return { ok: false, operationIndex: at, operation: operations[at], message };
   }
+}
+
+/**
+ * The operation with a copy of the value it inserts: immer does not draft a
+ * value added during the patch, so a later operation of the same patch (say,
+ * `add /list/-` after `add /list`) would write into the event's own payload.
+ */
+function ownValue(op: Operation): Operation {
+  return 'value' in op && typeof op.value === 'object' && op.value !== null ? { ...op, value: structuredClone(op.value) } : op;
 }

@@ -182,3 +182,12 @@ describe('reduceThread: interrupts', () => {
     expect(s.interrupts[1]?.metadata).toEqual({ queue: 'fraud' });
   });
 });
+
+describe('reduceThread: replaced runs', () => {
+  it('a run replaced by a new RUN_STARTED before its terminal is unknown, not running forever', () => {
+    const s = replayEvents([started('a'), started('b'), finished('b')]);
+    expect(s.runs.a?.status).toBe('unknown');
+    expect(s.runs.b?.status).toBe('success');
+    expect(codes(s)).toEqual(['NESTED_RUN_STARTED']);
+  });
+});

@@ -64,6 +64,14 @@ export function without<T extends object, K extends keyof T>(record: T, key: K):
   return copy;
 }
 
+/**
+ * The record kept under `id`, own keys only: ids are opaque strings, and one
+ * named `constructor` or `__proto__` must not find Object.prototype's members.
+ */
+export function entry<V>(records: Readonly<Record<string, V>>, id: string): V | undefined {
+  return Object.hasOwn(records, id) ? records[id] : undefined;
+}
+
 /** The attribution and run of a record created by an event. */
 export function origin(event: { subagentRunId?: string | undefined }, state: ThreadState): { subagentRunId?: string; runId?: string } {
   const out: { subagentRunId?: string; runId?: string } = {};

@@ -89,11 +89,12 @@ export function messagesSnapshot(state: ThreadState, event: EventOf<'MESSAGES_SN
   return withToolCalls({ ...state, messages: { ids, byId } }, event.messages);
 }
 
-/** A run's input restates history too: messages not yet known are appended (nothing is dropped). */
+/** A run's input restates history too: messages not yet known are appended, once each (nothing is dropped). */
 export function addInputMessages(state: ThreadState, messages: readonly Message[]): ThreadState {
-  const fresh = messages.filter((m) => !state.messages.byId.has(m.id));
-  if (fresh.length === 0) return state;
+  const fresh = new Map<string, Message>();
+  for (const m of messages) if (!state.messages.byId.has(m.id) && !fresh.has(m.id)) fresh.set(m.id, m);
+  if (fresh.size === 0) return state;
   let byId = state.messages.byId;
-  for (const m of fresh) byId = byId.set(m.id, fromAgUiMessage(m));
-  return withToolCalls({ ...state, messages: { ids: [...state.messages.ids, ...fresh.map((m) => m.id)], byId } }, fresh);
+  for (const m of fresh.values()) byId = byId.set(m.id, fromAgUiMessage(m));
+  return withToolCalls({ ...state, messages: { ids: [...state.messages.ids, ...fresh.keys()], byId } }, [...fresh.values()]);
 }

@@ -1,6 +1,6 @@
 import type { OpenInterrupt, RunState, RunStatus, ThreadState, ToolCallRecord } from '../model.js';
 import type { EventOf, ResumeEntry } from '../protocol.js';
-import { putMessage, putToolCall, updateToolCall, without } from './helpers.js';
+import { entry, putMessage, putToolCall, updateToolCall, without } from './helpers.js';
 import { addInputMessages } from './messages.js';
 
 export function runStarted(state: ThreadState, event: EventOf<'RUN_STARTED'>): ThreadState {
@@ -11,12 +11,16 @@ export function runStarted(state: ThreadState, event: EventOf<'RUN_STARTED'>): T
     ...(event.parentRunId !== undefined ? { parentRunId: event.parentRunId } : {}),
     ...(event.protocolVersion !== undefined ? { protocolVersion: event.protocolVersion } : {}),
   };
+  const replaced =
+    state.run.status === 'running' && state.run.runId !== undefined && state.run.runId !== event.runId ? state.run.runId : undefined;
+  // A run replaced before its terminal arrived never told how it ended.
+  const runs = replaced === undefined ? state.runs : settleRun(state, replaced, 'unknown', event.timestamp);
   let next: ThreadState = {
     ...state,
     threadId: state.threadId ?? event.threadId,
     run,
     runs: {
-      ...state.runs,
+      ...runs,
       [event.runId]: {
         runId: event.runId,
         status: 'running',
@@ -115,7 +119,7 @@ export function stepFinished(state: ThreadState, event: EventOf<'STEP_FINISHED'>
 }
 
 function settleRun(state: ThreadState, runId: string, status: RunStatus, at: number | undefined): ThreadState['runs'] {
-  const summary = state.runs[runId] ?? { runId };
+  const summary = entry(state.runs, runId) ?? { runId };
   return { ...state.runs, [runId]: { ...summary, status, ...(at !== undefined ? { finishedAt: at } : {}) } };
 }
 
@@ -157,7 +161,9 @@ export function streamTruncated(state: ThreadState): ThreadState {
   if (state.run.status !== 'running') return state;
   const runId = state.run.runId;
   const runs =
-    runId === undefined ? state.runs : { ...state.runs, [runId]: { ...(state.runs[runId] ?? { runId }), status: 'unknown' as const } };
+    runId === undefined
+      ? state.runs
+      : { ...state.runs, [runId]: { ...(entry(state.runs, runId) ?? { runId }), status: 'unknown' as const } };
   let next: ThreadState = { ...state, run: { ...state.run, status: 'unknown' }, runs };
   for (const id of state.messages.ids) {
     const m = state.messages.byId.get(id);

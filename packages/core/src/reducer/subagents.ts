@@ -1,5 +1,6 @@
 import type { SubagentRecord, ThreadState } from '../model.js';
 import type { EventOf } from '../protocol.js';
+import { entry } from './helpers.js';
 
 export function subagentStarted(state: ThreadState, event: EventOf<'SUBAGENT_STARTED'>): ThreadState {
   const record: SubagentRecord = { subagentRunId: event.subagentRunId, name: event.name, status: 'running' };
@@ -11,7 +12,7 @@ export function subagentStarted(state: ThreadState, event: EventOf<'SUBAGENT_STA
 }
 
 export function subagentFinished(state: ThreadState, event: EventOf<'SUBAGENT_FINISHED'>): ThreadState {
-  const current = state.subagents[event.subagentRunId] ?? {
+  const current = entry(state.subagents, event.subagentRunId) ?? {
     subagentRunId: event.subagentRunId,
     name: event.subagentRunId,
     status: 'running',
@@ -27,7 +28,7 @@ export function subagentFinished(state: ThreadState, event: EventOf<'SUBAGENT_FI
 }
 
 export function subagentError(state: ThreadState, event: EventOf<'SUBAGENT_ERROR'>): ThreadState {
-  const current = state.subagents[event.subagentRunId] ?? {
+  const current = entry(state.subagents, event.subagentRunId) ?? {
     subagentRunId: event.subagentRunId,
     name: event.subagentRunId,
     status: 'running',

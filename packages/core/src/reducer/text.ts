@@ -1,7 +1,7 @@
 import { warning } from '../diagnostics.js';
 import type { MessageRecord, MessageRole, ThreadState } from '../model.js';
 import type { ContentPart, EventOf } from '../protocol.js';
-import { mergeMetadata, origin, putMessage, updateMessage, updateToolCall, withDiagnostics } from './helpers.js';
+import { entry, mergeMetadata, origin, putMessage, updateMessage, updateToolCall, withDiagnostics } from './helpers.js';
 
 type Opening = EventOf<'TEXT_MESSAGE_START'> | EventOf<'REASONING_MESSAGE_START'>;
 type Continuation = EventOf<'TEXT_MESSAGE_CONTENT'> | EventOf<'REASONING_MESSAGE_CONTENT'>;
@@ -45,7 +45,7 @@ export function appendContent(state: ThreadState, event: Continuation): ThreadSt
     return appendContent(opened, event);
   }
   if (event.delta === '' && event.metadata === undefined) return state;
-  return putMessage(state, { ...existing, content: appendText(existing.content, event.delta), ...meta(existing, event) });
+  return putMessage(state, { ...existing, content: appendText(existing, event.delta), ...meta(existing, event) });
 }
 
 export function endMessage(state: ThreadState, event: Closing): ThreadState {
@@ -54,10 +54,19 @@ export function endMessage(state: ThreadState, event: Closing): ThreadState {
   );
 }
 
-function appendText(content: MessageRecord['content'], delta: string): MessageRecord['content'] {
+/**
+ * Appends a delta to the message's text. On content parts, the deltas of a
+ * stream (START..END) extend the text part they follow, so the parts do not
+ * depend on how the text was split; a delta outside a stream adds a part.
+ */
+function appendText(message: MessageRecord, delta: string): MessageRecord['content'] {
+  const { content } = message;
   if (typeof content === 'string') return content + delta;
-  if (Array.isArray(content)) return [...(content as readonly ContentPart[]), { type: 'text', text: delta }];
-  return delta;
+  if (!Array.isArray(content)) return delta;
+  const parts = content as readonly ContentPart[];
+  const last = parts.at(-1);
+  if (message.streaming && last?.type === 'text') return [...parts.slice(0, -1), { ...last, text: last.text + delta }];
+  return [...parts, { type: 'text', text: delta }];
 }
 
 function meta(existing: MessageRecord, event: { metadata?: Record<string, unknown> }): Pick<MessageRecord, 'metadata'> {
@@ -66,13 +75,13 @@ function meta(existing: MessageRecord, event: { metadata?: Record<string, unknow
 }
 
 export function startReasoningSpan(state: ThreadState, event: EventOf<'REASONING_START'>): ThreadState {
-  const existing = state.reasoning[event.messageId];
+  const existing = entry(state.reasoning, event.messageId);
   const span = { id: event.messageId, status: 'open' as const, messageIds: existing?.messageIds ?? [] };
   return { ...state, reasoning: { ...state.reasoning, [span.id]: existing ? { ...existing, ...span } : span } };
 }
 
 export function endReasoningSpan(state: ThreadState, event: EventOf<'REASONING_END'>): ThreadState {
-  const span = state.reasoning[event.messageId];
+  const span = entry(state.reasoning, event.messageId);
   if (!span || span.status === 'closed') return state;
   return { ...state, reasoning: { ...state.reasoning, [span.id]: { ...span, status: 'closed' } } };
 }
@@ -98,9 +107,9 @@ export function encryptedValue(state: ThreadState, event: EventOf<'REASONING_ENC
     // activity messages carry no reasoning
   } else if (state.messages.byId.get(entityId)) {
     return updateMessage(state, entityId, (m) => ({ ...m, encryptedValue: value }));
-  } else if (state.reasoning[entityId]) {
-    const span = state.reasoning[entityId];
-    return { ...state, reasoning: { ...state.reasoning, [entityId]: { ...span, encryptedValue: value } } };
+  } else {
+    const span = entry(state.reasoning, entityId);
+    if (span) return { ...state, reasoning: { ...state.reasoning, [entityId]: { ...span, encryptedValue: value } } };
   }
   return withDiagnostics(state, [
     warning(

@@ -1,0 +1,121 @@
+/**
+ * Property tests of the engine as a whole: `replayEvents` is total (any input,
+ * no throw, a coherent state), and `compactEvents` never changes where a
+ * stream leads.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { compactEvents, type RunStatus, replayEvents, type ThreadState, toAgUiMessages } from '../src/index.js';
+import { validStream } from './support/arbitraries.js';
+import { anyValue, mostlyValidStream } from './support/arbitrariesInvalid.js';
+
+const RUN_STATUSES: readonly RunStatus[] = ['idle', 'running', 'success', 'interrupted', 'cancelled', 'error', 'unknown'];
+
+function expectCoherent(state: ThreadState) {
+  const { ids, byId } = state.messages;
+  expect(new Set(ids).size).toBe(ids.length);
+  for (const id of ids) expect(byId.get(id)?.id).toBe(id);
+  expect(byId.size).toBe(ids.length);
+  for (const call of state.toolCalls) expect(state.toolCalls.get(call.id)).toBe(call);
+  // Ids are opaque strings: one named `constructor` or `__proto__` gets a record like any other.
+  for (const [id, run] of Object.entries(state.runs)) expect(run.runId).toBe(id);
+  for (const [id, subagent] of Object.entries(state.subagents)) expect(subagent.subagentRunId).toBe(id);
+  for (const [id, span] of Object.entries(state.reasoning)) expect(span.id).toBe(id);
+  expect(RUN_STATUSES).toContain(state.run.status);
+  // replayEvents ends the stream: a run still open there is truncated, never left looking live.
+  expect(state.run.status).not.toBe('running');
+}
+
+/** A copy to compare with after the replay: the events a caller passes in are theirs, and are not written to. */
+const snapshotOf = (values: unknown[]) => structuredClone(values);
+
+describe('replayEvents is total', () => {
+  it('never throws on any sequence of values, and returns a coherent state', () => {
+    fc.assert(
+      fc.property(fc.array(anyValue, { maxLength: 30 }), (values) => {
+        const before = snapshotOf(values);
+        expectCoherent(replayEvents(values));
+        expect(values).toEqual(before);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('never throws on valid streams with noise inserted and events damaged', () => {
+    fc.assert(
+      fc.property(mostlyValidStream, (events) => {
+        const before = snapshotOf(events);
+        expectCoherent(replayEvents(events));
+        expect(events).toEqual(before);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('reports a run cut off mid-stream as unknown, never as running or success', () => {
+    fc.assert(
+      fc.property(validStream, fc.nat(), (events, cut) => {
+        const prefix = events.slice(0, cut % (events.length + 1));
+        const state = replayEvents(prefix);
+        const lastStart = prefix.findLastIndex((e) => e.type === 'RUN_STARTED');
+        const lastEnd = prefix.findLastIndex((e) => e.type === 'RUN_FINISHED' || e.type === 'RUN_ERROR');
+        if (lastStart > lastEnd) {
+          expect(state.run.status).toBe('unknown');
+          expect(state.diagnostics.map((d) => d.code)).toContain('STREAM_TRUNCATED');
+          for (const id of state.messages.ids) expect(state.messages.byId.get(id)?.streaming).toBe(false);
+        } else {
+          expect(state.diagnostics).toEqual([]);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+/**
+ * What a compacted replay must reproduce. Not `eventCount`, the state's
+ * `version` and `lastDelta`, nor diagnostics: those count or point at events,
+ * and compaction joins events.
+ */
+function projection(state: ThreadState) {
+  return {
+    messages: toAgUiMessages(state, { includeActivity: true }),
+    streaming: state.messages.ids.map((id) => [id, state.messages.byId.get(id)?.streaming]),
+    toolCalls: [...state.toolCalls]
+      .map((c) => ({ id: c.id, status: c.status, argsText: c.argsText, args: c.args, result: c.result }))
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
+    run: { status: state.run.status, outcome: state.run.outcome, error: state.run.error },
+    interrupts: state.interrupts,
+    document: state.sharedState.document,
+    sync: state.sharedState.sync,
+  };
+}
+
+describe('compactEvents keeps the final state', () => {
+  it('compacts valid streams: adjacent deltas join, a snapshot absorbs the deltas after it', () => {
+    const samples = fc.sample(validStream, { numRuns: 50, seed: 1 });
+    expect(samples.filter((events) => compactEvents(events).length < events.length).length).toBeGreaterThan(25);
+  });
+
+  it('replaying the compacted stream gives the state the stream gives', () => {
+    fc.assert(
+      fc.property(fc.oneof(validStream, mostlyValidStream), (events) => {
+        const compacted = compactEvents(events);
+        expect(compacted.length).toBeLessThanOrEqual(events.length);
+        expect(projection(replayEvents(compacted))).toEqual(projection(replayEvents(events)));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('never throws, and keeps anything it cannot safely join', () => {
+    fc.assert(
+      fc.property(fc.array(anyValue, { maxLength: 30 }), (values) => {
+        const before = snapshotOf(values);
+        expect(projection(replayEvents(compactEvents(values)))).toEqual(projection(replayEvents(values)));
+        expect(values).toEqual(before);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
