@@ -64,11 +64,18 @@ export type {
 export { EVENT_TYPES, isAgUiEvent, PROTOCOL_VERSION, UNDERSTOOD_PROTOCOL_VERSION } from './protocol.js';
 export type { ThreadStateInit } from './reducer/index.js';
 export { createThreadState, reduceThread } from './reducer/index.js';
+export { addToolResult, appendMessages, cancelRun, markToolCallExecuting, setSharedDocument } from './reducer/local.js';
 export { recordResume, streamTruncated } from './reducer/run.js';
 export type { BuildResumeOptions, BuildResumeResult, Decision, ResumeRefusal, ResumeResponse } from './resume.js';
 export { buildResume, isExpired, validateResponsePayload } from './resume.js';
 export type { ToAgUiMessagesOptions } from './toAgUiMessages.js';
 export { toAgUiMessages } from './toAgUiMessages.js';
+export type { AgUiAgentLike } from './transports/agUiAgent.js';
+export { agUiAgentSource } from './transports/agUiAgent.js';
+export type { HttpSseSourceOptions } from './transports/httpSse.js';
+export { httpSseSource } from './transports/httpSse.js';
+export type { AgentSource, SourceRunOptions } from './transports/source.js';
+export { AgentTransportError } from './transports/source.js';
 export type { ValidateOptions, ValidationResult } from './validate.js';
 export { validateEvent } from './validate.js';
 export type { Verifier, VerifierOptions } from './verify.js';

@@ -18,6 +18,10 @@ export interface EventPipeline {
   push(raw: unknown): ThreadState;
   /** Ends the stream: a run still open becomes `unknown` with a STREAM_TRUNCATED diagnostic. */
   end(): ThreadState;
+  /** What `end()` would return, without ending: for a connection that dropped and may be resumed. */
+  truncated(): ThreadState;
+  /** Applies a client-side transition (see `cancelRun`, `addToolResult` ...) to the stream's state. */
+  update(change: (state: ThreadState) => ThreadState): ThreadState;
   readonly state: ThreadState;
   /** Events pushed so far (the next arrival index). */
   readonly count: number;
@@ -47,6 +51,12 @@ export function createEventPipeline(initial: ThreadState = createThreadState(), 
     state = withDiagnostics(state, found);
     if (options.onDiagnostic) for (const d of found) options.onDiagnostic(d);
   };
+  const endDiagnostics = (): Diagnostic[] => {
+    const found = verifier.end(index);
+    // The verifier may have seen a terminal naming another run id; the thread's own run is what counts.
+    if (found.length === 0 && state.run.status === 'running') found.push(truncated(index, state.run.runId));
+    return found;
+  };
   const validateOptions: ValidateOptions = options.largeDeltaLength === undefined ? {} : { largeDeltaLength: options.largeDeltaLength };
 
   return {
@@ -70,13 +80,19 @@ export function createEventPipeline(initial: ThreadState = createThreadState(), 
       return state;
     },
     end() {
-      const found = verifier.end(index);
-      // The verifier may have seen a terminal naming another run id; the thread's own run is what counts.
-      if (found.length === 0 && state.run.status === 'running') found.push(truncated(index, state.run.runId));
+      const found = endDiagnostics();
       if (found.length) {
         report(found);
         state = streamTruncated(state);
       }
+      return state;
+    },
+    truncated() {
+      const found = endDiagnostics();
+      return found.length ? streamTruncated(withDiagnostics(state, found)) : state;
+    },
+    update(change) {
+      state = change(state);
       return state;
     },
     get state() {

@@ -1,0 +1,80 @@
+/**
+ * Transitions a client makes on its own, outside the agent's event stream:
+ * the user's message, a stop, a frontend tool running and its result, an edit
+ * of the shared state. Pure, like the reducer, so a store stays a thin holder.
+ */
+import { newId } from '../ids.js';
+import type { ThreadState } from '../model.js';
+import type { ContentPart, Message } from '../protocol.js';
+import { putMessage, putToolCall, updateToolCall } from './helpers.js';
+import { addInputMessages } from './messages.js';
+import { toolResult } from './toolCalls.js';
+
+/**
+ * Appends messages the client sends (the user's turn) unless their id is known.
+ *
+ * @example
+ * state = appendMessages(state, [{ id: 'u1', role: 'user', content: 'Refund order A-1' }]);
+ */
+export function appendMessages(state: ThreadState, messages: readonly Message[]): ThreadState {
+  return addInputMessages(state, messages);
+}
+
+/** The user stopped the run: a running run is `cancelled`, and nothing is left streaming. */
+export function cancelRun(state: ThreadState): ThreadState {
+  if (state.run.status !== 'running') return state;
+  const runId = state.run.runId;
+  let next: ThreadState = {
+    ...state,
+    run: { ...state.run, status: 'cancelled', outcome: 'cancelled', steps: [] },
+    ...(runId !== undefined
+      ? { runs: { ...state.runs, [runId]: { ...(state.runs[runId] ?? { runId }), status: 'cancelled' as const } } }
+      : {}),
+  };
+  for (const id of state.messages.ids) {
+    const m = state.messages.byId.get(id);
+    if (m?.streaming) next = putMessage(next, { ...m, streaming: false });
+  }
+  for (const call of state.toolCalls) {
+    if (call.status === 'declared' || call.status === 'args_streaming')
+      next = putToolCall(next, { ...call, status: 'failed', failure: 'the run was stopped' });
+  }
+  return next;
+}
+
+/** A frontend tool's handler started running. */
+export function markToolCallExecuting(state: ThreadState, toolCallId: string): ThreadState {
+  return updateToolCall(state, toolCallId, (c) => (c.status === 'ready' ? { ...c, status: 'executing' } : c));
+}
+
+/**
+ * Records the result of a tool the client ran: a tool message after the
+ * calling message, the call `succeeded`, or `failed` when `error` is given.
+ *
+ * @example
+ * state = addToolResult(state, { toolCallId: 'c1', content: JSON.stringify(result) });
+ */
+export function addToolResult(
+  state: ThreadState,
+  result: { toolCallId: string; content: string | ContentPart[]; error?: string; messageId?: string },
+): ThreadState {
+  const messageId = result.messageId ?? newId('tool-result');
+  let next = toolResult(state, { type: 'TOOL_CALL_RESULT', messageId, toolCallId: result.toolCallId, content: result.content });
+  if (result.error !== undefined) {
+    const error = result.error;
+    const message = next.messages.byId.get(messageId);
+    if (message) next = putMessage(next, { ...message, error });
+    next = updateToolCall(next, result.toolCallId, (c) => ({
+      ...c,
+      status: 'failed',
+      ...(c.result ? { result: { ...c.result, error } } : {}),
+    }));
+  }
+  return next;
+}
+
+/** The frontend's edit of the shared state document, sent with the next run. */
+export function setSharedDocument(state: ThreadState, document: unknown): ThreadState {
+  if (Object.is(document, state.sharedState.document)) return state;
+  return { ...state, sharedState: { ...state.sharedState, document, version: state.sharedState.version + 1 } };
+}

@@ -1,0 +1,91 @@
+import type { RunAgentInput } from '../protocol.js';
+import type { AgentSource, SourceRunOptions } from './source.js';
+
+/** The part of an `@ag-ui/client` `AbstractAgent` this adapter uses: `run(input)` returning an Observable of events. */
+export interface AgUiAgentLike {
+  run(input: RunAgentInput): {
+    subscribe(observer: { next: (event: unknown) => void; error: (error: unknown) => void; complete: () => void }): { unsubscribe(): void };
+  };
+}
+
+/**
+ * Any `@ag-ui/client` agent (`HttpAgent`, or the agents of its framework
+ * adapters) as an `AgentSource`. Only the agent's `run` is used, so aguikit's
+ * own validation, verification and reducer apply to its events; `@ag-ui/client`
+ * stays an optional peer dependency, and no rxjs is imported here.
+ *
+ * @example
+ * import { HttpAgent } from '@ag-ui/client';
+ * const source = agUiAgentSource(new HttpAgent({ url: '/api/agent' }));
+ */
+export function agUiAgentSource(agent: AgUiAgentLike): AgentSource {
+  return {
+    run(input: RunAgentInput, options: SourceRunOptions = {}) {
+      return observableToIterable(agent, input, options);
+    },
+  };
+}
+
+async function* observableToIterable(
+  agent: AgUiAgentLike,
+  input: RunAgentInput,
+  { signal, onConnection }: SourceRunOptions,
+): AsyncGenerator<unknown> {
+  const queue: unknown[] = [];
+  let head = 0;
+  let finished = false;
+  let failure: { error: unknown } | undefined;
+  let wake: (() => void) | undefined;
+  const notify = () => {
+    wake?.();
+    wake = undefined;
+  };
+  onConnection?.('connecting');
+  const subscription = agent.run(input).subscribe({
+    next: (event) => {
+      queue.push(event);
+      notify();
+    },
+    error: (error) => {
+      failure = { error };
+      notify();
+    },
+    complete: () => {
+      finished = true;
+      notify();
+    },
+  });
+  const onAbort = () => {
+    subscription.unsubscribe();
+    notify();
+  };
+  signal?.addEventListener('abort', onAbort, { once: true });
+  onConnection?.('open');
+  try {
+    for (;;) {
+      // An index, not shift(): a synchronous agent may emit thousands of events before the first is read.
+      // The abort check is per event: what is queued is not delivered once the caller aborted.
+      while (head < queue.length && !signal?.aborted) yield queue[head++];
+      queue.length = 0;
+      head = 0;
+      if (signal?.aborted) {
+        onConnection?.('closed');
+        throw signal.reason ?? new DOMException('Aborted', 'AbortError');
+      }
+      if (failure) {
+        onConnection?.('failed');
+        throw failure.error;
+      }
+      if (finished) {
+        onConnection?.('closed');
+        return;
+      }
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+    }
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    subscription.unsubscribe();
+  }
+}

@@ -1,0 +1,231 @@
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import type { RunAgentInput } from '../protocol.js';
+import { type AgentSource, AgentTransportError, type SourceRunOptions } from './source.js';
+
+export interface HttpSseSourceOptions {
+  /** The agent's endpoint: the `RunAgentInput` is POSTed here. */
+  url: string | URL;
+  /** Extra request headers, or a function returning them (for tokens that expire). */
+  headers?: Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
+  /** The fetch to use; the global one by default. */
+  fetch?: typeof fetch;
+  /** The largest SSE frame accepted, in characters; a larger one stops the stream with a clear error. Default 8 MiB. */
+  maxFrameBytes?: number;
+  /**
+   * Opt-in: when the connection drops inside a run and the server sent SSE
+   * `id:` fields, POST the same input again with `Last-Event-ID` so the server
+   * can send what was missed. An event whose id was already seen is never
+   * yielded twice. Off by default: the protocol defines no resumption.
+   */
+  reconnect?: { attempts?: number; delayMs?: number };
+}
+
+const DEFAULT_MAX_FRAME = 8 * 1024 * 1024;
+const MAX_ERROR_BODY = 64 * 1024;
+
+/**
+ * An `AgentSource` over AG-UI's mandatory transport, HTTP + Server-Sent
+ * Events: POST the input as JSON with `Accept: text/event-stream`, then yield
+ * each `data:` frame parsed as JSON. SSE is parsed by `eventsource-parser`
+ * (CRLF, CR, comments/heartbeats, multi-line `data:`), and bytes are decoded
+ * as a stream so a character split across network chunks arrives whole. A
+ * frame that is not JSON is yielded as its text, for validation to report.
+ *
+ * @example
+ * const source = httpSseSource({ url: '/api/agent', headers: () => ({ Authorization: `Bearer ${token()}` }) });
+ */
+export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
+  const maxFrame = options.maxFrameBytes ?? DEFAULT_MAX_FRAME;
+  const attempts = options.reconnect?.attempts ?? (options.reconnect ? 3 : 0);
+  const delayMs = options.reconnect?.delayMs ?? 500;
+
+  return {
+    async *run(input: RunAgentInput, runOptions: SourceRunOptions = {}) {
+      const { signal, onConnection, onEventId } = runOptions;
+      const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+      const seen = new Set<string>();
+      let lastId = runOptions.lastEventId;
+      // A server may replay from the id it was given, inclusive: the caller already has that event.
+      if (lastId !== undefined) seen.add(lastId);
+      // Resuming after an id means the run it belongs to is open.
+      let runOpen = lastId !== undefined;
+      // A terminal event arrived (and no run started since): a drop after it lost nothing.
+      let runEnded = false;
+      for (let attempt = 0; ; attempt++) {
+        if (attempt === 0) onConnection?.('connecting');
+        const headers = typeof options.headers === 'function' ? await options.headers() : (options.headers ?? {});
+        let lost: unknown;
+        try {
+          const response = await doFetch(options.url, {
+            method: 'POST',
+            headers: {
+              'Content-Type': 'application/json',
+              Accept: 'text/event-stream',
+              ...headers,
+              ...(lastId !== undefined ? { 'Last-Event-ID': lastId } : {}),
+            },
+            body: JSON.stringify(input),
+            ...(signal ? { signal } : {}),
+          });
+          await checkResponse(response);
+          onConnection?.('open');
+          for await (const frame of frames(response, maxFrame, signal)) {
+            if (frame.id !== undefined) {
+              if (seen.has(frame.id)) continue;
+              seen.add(frame.id);
+              lastId = frame.id;
+              onEventId?.(frame.id);
+            }
+            const event = parseData(frame.data);
+            const type = (event as { type?: unknown } | null)?.type;
+            if (type === 'RUN_STARTED') {
+              runOpen = true;
+              runEnded = false;
+            } else if (type === 'RUN_FINISHED' || type === 'RUN_ERROR') {
+              runOpen = false;
+              runEnded = true;
+            }
+            yield event;
+          }
+          if (!runOpen) {
+            onConnection?.('closed');
+            return;
+          }
+          lost = new AgentTransportError('CONNECTION_LOST', 'The stream ended inside a run, without RUN_FINISHED or RUN_ERROR.');
+        } catch (e) {
+          if (signal?.aborted || e instanceof AgentTransportError) {
+            onConnection?.(signal?.aborted ? 'closed' : 'failed');
+            throw e;
+          }
+          // The run is over and every event of it was yielded: the stream ended, nothing failed.
+          if (runEnded) {
+            onConnection?.('closed');
+            return;
+          }
+          lost = e;
+        }
+        // The connection dropped inside a run: reconnect if asked to and the server gave ids to resume from.
+        if (attempt >= attempts || lastId === undefined) {
+          onConnection?.('closed');
+          if (lost instanceof AgentTransportError) return;
+          throw lost;
+        }
+        // Reported before the delay, so the wait shows as reconnecting rather than as a stream still open.
+        onConnection?.('reconnecting');
+        try {
+          await sleep(delayMs * 2 ** attempt, signal);
+        } catch (e) {
+          onConnection?.('closed');
+          throw e;
+        }
+      }
+    },
+  };
+}
+
+async function checkResponse(response: Response): Promise<void> {
+  if (!response.ok) {
+    const body = await readCapped(response);
+    throw new AgentTransportError(
+      'HTTP_STATUS',
+      `The agent answered HTTP ${response.status}${body ? `: ${body}` : ''}`,
+      response.status,
+      body,
+    );
+  }
+  const type = response.headers.get('content-type') ?? '';
+  if (!type.toLowerCase().startsWith('text/event-stream')) {
+    const body = await readCapped(response);
+    throw new AgentTransportError(
+      'NOT_EVENT_STREAM',
+      `The agent answered ${type || 'without a content type'}, not text/event-stream`,
+      response.status,
+      body,
+    );
+  }
+  if (!response.body) throw new AgentTransportError('NO_BODY', 'The agent answered without a body.', response.status);
+}
+
+async function readCapped(response: Response): Promise<string> {
+  try {
+    const text = await response.text();
+    return text.length > MAX_ERROR_BODY ? `${text.slice(0, MAX_ERROR_BODY)}…` : text;
+  } catch {
+    return '';
+  }
+}
+
+/** The SSE frames of a response body, decoded as a UTF-8 stream. */
+async function* frames(response: Response, maxFrame: number, signal: AbortSignal | undefined): AsyncGenerator<EventSourceMessage> {
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder('utf-8');
+  const queue: EventSourceMessage[] = [];
+  let tooLarge = false;
+  const parser = createParser({
+    maxBufferSize: maxFrame,
+    onEvent: (message) => {
+      // maxBufferSize bounds only what the parser holds between chunks: a frame
+      // that arrives whole in one chunk is dispatched unbuffered, so check it here.
+      if (message.data.length > maxFrame) tooLarge = true;
+      if (!tooLarge) queue.push(message);
+    },
+    onError: (error) => {
+      if (error.type === 'max-buffer-size-exceeded') tooLarge = true;
+    },
+  });
+  const onAbort = () => void reader.cancel().catch(() => undefined);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (signal?.aborted) throw abortReason(signal);
+      const text = done ? decoder.decode() : decoder.decode(value, { stream: true });
+      if (text) {
+        try {
+          parser.feed(text);
+        } catch {
+          tooLarge = true;
+        }
+      }
+      // The frames before an oversize one are delivered; none after it is.
+      while (queue.length) {
+        // Frames already parsed in this chunk are not delivered once the caller aborted.
+        if (signal?.aborted) throw abortReason(signal);
+        yield queue.shift() as EventSourceMessage;
+      }
+      if (tooLarge) {
+        throw new AgentTransportError('FRAME_TOO_LARGE', `An SSE frame exceeded ${maxFrame} characters; the stream was stopped.`);
+      }
+      if (done) return;
+    }
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    reader.cancel().catch(() => undefined);
+  }
+}
+
+function parseData(data: string): unknown {
+  try {
+    return JSON.parse(data) as unknown;
+  } catch {
+    return data;
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(abortReason(signal));
+      },
+      { once: true },
+    );
+  });
+}
+
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('Aborted', 'AbortError');
+}

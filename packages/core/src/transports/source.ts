@@ -1,0 +1,38 @@
+import type { ConnectionStatus } from '../model.js';
+import type { RunAgentInput } from '../protocol.js';
+
+export interface SourceRunOptions {
+  /** Aborts the request and ends the iteration. */
+  signal?: AbortSignal;
+  /** Told how the connection goes: connecting, open, reconnecting, closed or failed. */
+  onConnection?: (status: ConnectionStatus) => void;
+  /** Resume a stream the server identified with SSE ids: only events after this id are wanted (sent as `Last-Event-ID`). */
+  lastEventId?: string;
+  /** Told the SSE id of each event yielded, so a later `run` can resume after it. */
+  onEventId?: (id: string) => void;
+}
+
+/**
+ * Where events come from: one call per run. It yields raw event objects as
+ * they arrive (validation happens downstream, so a source never judges them),
+ * ends when the stream ends, and throws when the transport fails.
+ *
+ * @example
+ * for await (const raw of source.run(input, { signal })) pipeline.push(raw);
+ */
+export interface AgentSource {
+  run(input: RunAgentInput, options?: SourceRunOptions): AsyncIterable<unknown>;
+}
+
+/** An error of the transport itself (not of the agent: those arrive as RUN_ERROR events). */
+export class AgentTransportError extends Error {
+  override readonly name = 'AgentTransportError';
+  constructor(
+    readonly code: 'HTTP_STATUS' | 'NOT_EVENT_STREAM' | 'FRAME_TOO_LARGE' | 'NO_BODY' | 'CONNECTION_LOST',
+    message: string,
+    readonly status?: number,
+    readonly body?: string,
+  ) {
+    super(message);
+  }
+}

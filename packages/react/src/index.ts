@@ -1,0 +1,27 @@
+export type { AgentProviderProps } from './context.js';
+export { AgentProvider, useAgentStore } from './context.js';
+export type { FrameScheduler } from './scheduler.js';
+export { frameScheduler } from './scheduler.js';
+export type { AgentStore } from './store.js';
+export { createAgentStore } from './store.js';
+export type {
+  ActionResult,
+  AgentActions,
+  AgentStoreOptions,
+  AgentStoreState,
+  FrontendTool,
+  Refusal,
+  RefusalCode,
+  RunRequest,
+} from './types.js';
+export type { AgentRun, UseAgentRunOptions } from './useAgentRun.js';
+export { useAgentRun } from './useAgentRun.js';
+export { useAgentSelector } from './useAgentSelector.js';
+export { useAgentState } from './useAgentState.js';
+export { useDiagnostics } from './useDiagnostics.js';
+export { useEventLog } from './useEventLog.js';
+export { useInterrupts } from './useInterrupts.js';
+export { useMessage } from './useMessage.js';
+export { useMessageIds } from './useMessageIds.js';
+export { useRunStatus } from './useRunStatus.js';
+export { useToolCall } from './useToolCall.js';

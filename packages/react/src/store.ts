@@ -1,0 +1,349 @@
+import {
+  addToolResult,
+  appendMessages,
+  buildResume,
+  cancelRun,
+  createEventLog,
+  createEventPipeline,
+  createThreadState,
+  type EventLog,
+  type EventPipeline,
+  markToolCallExecuting,
+  newId,
+  PROTOCOL_VERSION,
+  type ResumeResponse,
+  type RunAgentInput,
+  recordResume,
+  setSharedDocument,
+  type ThreadState,
+  type Tool,
+  toAgUiMessages,
+  type UserMessage,
+} from '@aguikit/core';
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { frameScheduler } from './scheduler.js';
+import type { ActionResult, AgentStoreOptions, AgentStoreState, Refusal, RunRequest } from './types.js';
+
+/** A thread's store: zustand's `getState`/`subscribe`, plus the raw event log and late option updates. */
+export interface AgentStore extends StoreApi<AgentStoreState> {
+  /** The raw events received, in arrival order (append-only; `state.eventCount` says how many). */
+  readonly log: EventLog;
+  /** Replaces callbacks, tools, context and the like without recreating the store (the source stays). */
+  configure(options: Partial<Omit<AgentStoreOptions, 'source'>>): void;
+}
+
+const TERMINAL = new Set(['RUN_FINISHED', 'RUN_ERROR']);
+
+/**
+ * Creates the store that owns one thread. Events from the source go through
+ * core's validate -> expand -> verify -> reduce and are applied one batch per
+ * animation frame (terminal events at once), so a token costs one store
+ * update per frame, not one per event. The actions enforce the rules a UI
+ * must not break: one run at a time, no new message while interrupts are
+ * open, exactly one resume request for the same interrupts, and a run that a
+ * newer one replaced never touches the newer run's state.
+ *
+ * @example
+ * const store = createAgentStore({ source: httpSseSource({ url: '/api/agent' }) });
+ * await store.getState().run('Refund order A-1001');
+ */
+export function createAgentStore(initialOptions: AgentStoreOptions): AgentStore {
+  let options = initialOptions;
+  const source = initialOptions.source;
+  const threadId = initialOptions.threadId ?? newId('thread');
+  let log = createEventLog();
+  /** Bumped by every new stream, stop and reset: a stream whose number is old no longer writes. */
+  let generation = 0;
+  let controller: AbortController | undefined;
+  let active: EventPipeline | undefined;
+  let pending: unknown[] = [];
+  let cancelFlush: (() => void) | undefined;
+  let resumeInFlight: Promise<ActionResult> | undefined;
+  /** Where a dropped stream can be resumed from. */
+  let resumable: { input: RunAgentInput; kind: 'run' | 'resume'; pipeline: EventPipeline; lastEventId?: string } | undefined;
+  const toolRuns = new Map<string, Promise<void>>();
+
+  const freshThread = (): ThreadState => {
+    const base = createThreadState({ threadId, ...(options.initialState !== undefined ? { state: options.initialState } : {}) });
+    return options.initialMessages?.length ? appendMessages(base, options.initialMessages) : base;
+  };
+
+  const store = createStore<AgentStoreState>()((set, get) => {
+    const refuse = (refusal: Refusal): ActionResult => {
+      set({ refusal });
+      return { ok: false, ...refusal };
+    };
+
+    /** Applies a client-side transition to the thread, through the stream when one is open. */
+    const mutate = (change: (s: ThreadState) => ThreadState) => {
+      if (active) set({ thread: active.update(change) });
+      else set({ thread: change(get().thread) });
+    };
+
+    const flush = () => {
+      cancelFlush?.();
+      cancelFlush = undefined;
+      if (!active || pending.length === 0) return;
+      const batch = pending;
+      pending = [];
+      for (const raw of batch) active.push(raw);
+      set({ thread: active.state, eventCount: log.entries.length });
+    };
+
+    const toolsInput = (): Tool[] =>
+      Object.entries(options.tools ?? {}).map(([name, t]) => ({
+        name,
+        description: t.description,
+        ...(t.parameters ? { parameters: t.parameters } : {}),
+      }));
+
+    /** Starts the handler of a frontend tool whose arguments just completed; its result is kept whenever it lands. */
+    const startTool = (toolCallId: string, gen: number) => {
+      const call = (active?.state ?? get().thread).toolCalls.get(toolCallId);
+      const tool = call ? options.tools?.[call.name] : undefined;
+      if (!call || !tool || toolRuns.has(toolCallId)) return;
+      mutate((s) => markToolCallExecuting(s, toolCallId));
+      const done = (async () => {
+        let result: { content: string; error?: string };
+        try {
+          const value = await tool.handler(call.args, call);
+          result = { content: typeof value === 'string' ? value : JSON.stringify(value ?? null) };
+        } catch (e) {
+          const message = e instanceof Error ? e.message : String(e);
+          result = { content: message, error: message };
+        }
+        if (gen <= generation) mutate((s) => addToolResult(s, { toolCallId, ...result }));
+      })();
+      toolRuns.set(toolCallId, done);
+    };
+
+    const stream = async (input: RunAgentInput, kind: 'run' | 'resume', resumeFrom?: typeof resumable): Promise<ActionResult> => {
+      const gen = ++generation;
+      controller?.abort();
+      const ctrl = new AbortController();
+      controller = ctrl;
+      const pipeline =
+        resumeFrom?.pipeline ??
+        createEventPipeline(get().thread, {
+          onEvent: (event, index) => {
+            options.onEvent?.(event, index);
+            if (event.type === 'TOOL_CALL_END' && 'toolCallId' in event) queueMicrotask(() => startTool(String(event.toolCallId), gen));
+          },
+          ...(options.onDiagnostic ? { onDiagnostic: (d) => options.onDiagnostic?.(d) } : {}),
+        });
+      active = pipeline;
+      resumable = undefined;
+      pending = [];
+      let lastEventId = resumeFrom?.lastEventId;
+      set({ inFlight: kind, connection: 'connecting', error: undefined, refusal: undefined, thread: pipeline.state });
+      const current = () => gen === generation;
+      try {
+        const events = source.run(input, {
+          signal: ctrl.signal,
+          onConnection: (connection) => current() && set({ connection }),
+          onEventId: (id) => {
+            lastEventId = id;
+          },
+          ...(lastEventId !== undefined ? { lastEventId } : {}),
+        });
+        for await (const raw of events) {
+          if (!current()) break;
+          log.record(raw, Date.now());
+          pending.push(raw);
+          const type = (raw as { type?: unknown } | null)?.type;
+          if (typeof type === 'string' && TERMINAL.has(type)) flush();
+          else cancelFlush ??= (options.scheduler ?? frameScheduler)(flush);
+        }
+        if (!current()) return { ok: true, status: get().thread.run.status };
+        flush();
+        settle(pipeline, input, kind, lastEventId);
+      } catch (e) {
+        if (!current()) return { ok: true, status: get().thread.run.status };
+        flush();
+        const err = e as { message?: string; code?: string; status?: number };
+        set({
+          error: {
+            message: err.message ?? String(e),
+            ...(err.code ? { code: err.code } : {}),
+            ...(err.status ? { status: err.status } : {}),
+          },
+        });
+        settle(pipeline, input, kind, lastEventId);
+      }
+      return afterRun(gen);
+    };
+
+    /** The stream is over: a run still open is `unknown` (and can be resumed if the server gave ids). */
+    const settle = (pipeline: EventPipeline, input: RunAgentInput, kind: 'run' | 'resume', lastEventId: string | undefined) => {
+      active = undefined;
+      const open = pipeline.state.run.status === 'running';
+      if (open) resumable = { input, kind, pipeline, ...(lastEventId !== undefined ? { lastEventId } : {}) };
+      set({
+        thread: open ? pipeline.truncated() : pipeline.end(),
+        inFlight: undefined,
+        connection: get().error ? 'failed' : 'closed',
+        eventCount: log.entries.length,
+      });
+    };
+
+    /** After a run: wait for its frontend tools, then continue the conversation with their results. */
+    const afterRun = async (gen: number): Promise<ActionResult> => {
+      const runs = [...toolRuns.values()];
+      toolRuns.clear();
+      if (runs.length === 0) return { ok: true, status: get().thread.run.status };
+      await Promise.all(runs);
+      const thread = get().thread;
+      if (gen !== generation || thread.run.status !== 'success' || thread.interrupts.length || options.autoContinue === false) {
+        return { ok: true, status: thread.run.status };
+      }
+      return startRun({});
+    };
+
+    const baseInput = (thread: ThreadState, request: RunRequest): RunAgentInput => ({
+      threadId,
+      runId: newId('run'),
+      protocolVersion: PROTOCOL_VERSION,
+      ...(thread.run.runId !== undefined ? { parentRunId: thread.run.runId } : {}),
+      state: thread.sharedState.document,
+      messages: toAgUiMessages(thread),
+      tools: toolsInput(),
+      context: request.context ?? options.context ?? [],
+      ...((request.forwardedProps ?? options.forwardedProps) !== undefined
+        ? { forwardedProps: request.forwardedProps ?? options.forwardedProps }
+        : {}),
+    });
+
+    const startRun = (request: RunRequest): Promise<ActionResult> => {
+      const { message } = request;
+      if (message !== undefined) {
+        const user: UserMessage =
+          typeof message === 'object' && !Array.isArray(message) ? message : { id: newId('msg'), role: 'user', content: message };
+        set({ thread: appendMessages(get().thread, [user]) });
+      }
+      return stream(baseInput(get().thread, request), 'run');
+    };
+
+    return {
+      thread: freshThread(),
+      connection: 'idle',
+      eventCount: 0,
+      decisions: [],
+
+      run(request = {}) {
+        const state = get();
+        if (state.inFlight)
+          return Promise.resolve(
+            refuse({ code: 'RUN_IN_PROGRESS', message: 'A run is already in progress: stop it or wait for it to end.' }),
+          );
+        if (state.thread.interrupts.length) {
+          return Promise.resolve(
+            refuse({
+              code: 'INTERRUPTS_OPEN',
+              message: `The agent is waiting for an answer to ${state.thread.interrupts.length} open interrupt(s): answer them (resume) or cancel them before sending a new message.`,
+            }),
+          );
+        }
+        return startRun(typeof request === 'string' ? { message: request } : request);
+      },
+
+      stop() {
+        if (!get().inFlight && !active) return;
+        generation++;
+        controller?.abort();
+        flush();
+        mutate(cancelRun);
+        active = undefined;
+        resumable = undefined;
+        resumeInFlight = undefined;
+        set({ inFlight: undefined, connection: 'closed' });
+      },
+
+      resume(responses: ResumeResponse[]) {
+        if (resumeInFlight) return resumeInFlight;
+        const state = get();
+        if (state.inFlight)
+          return Promise.resolve(
+            refuse({ code: 'RUN_IN_PROGRESS', message: 'A run is already in progress: its interrupts cannot be answered yet.' }),
+          );
+        const built = buildResume(state.thread, responses, {
+          now: (options.now ?? Date.now)(),
+          tools: toolsInput(),
+          context: options.context ?? [],
+          ...(options.forwardedProps !== undefined ? { forwardedProps: options.forwardedProps } : {}),
+        });
+        if (!built.ok) {
+          return Promise.resolve(
+            refuse({ code: 'RESUME_REFUSED', message: built.errors.map((e) => e.message).join(' '), errors: built.errors }),
+          );
+        }
+        for (const decision of built.decisions) options.onDecision?.(decision);
+        // The answered interrupts close now, so nothing can answer them twice while the resume streams.
+        set({
+          decisions: [...state.decisions, ...built.decisions],
+          thread: recordResume(state.thread, built.input.resume ?? [], built.input.runId),
+        });
+        const promise = stream(built.input, 'resume').finally(() => {
+          if (resumeInFlight === promise) resumeInFlight = undefined;
+        });
+        resumeInFlight = promise;
+        return promise;
+      },
+
+      cancelInterrupts() {
+        return get().resume(get().thread.interrupts.map((it) => ({ interruptId: it.id, status: 'cancelled' as const })));
+      },
+
+      setState(updater) {
+        mutate((s) =>
+          setSharedDocument(s, typeof updater === 'function' ? (updater as (d: unknown) => unknown)(s.sharedState.document) : updater),
+        );
+      },
+
+      reconnect() {
+        if (get().inFlight) return Promise.resolve(refuse({ code: 'RUN_IN_PROGRESS', message: 'The stream is still connected.' }));
+        const from = resumable;
+        if (!from)
+          return Promise.resolve(
+            refuse({ code: 'NOTHING_TO_RECONNECT', message: 'No run was cut off: there is nothing to reconnect to.' }),
+          );
+        if (from.lastEventId === undefined) {
+          return Promise.resolve(
+            refuse({
+              code: 'NO_RESUME_POINT',
+              message: 'The server sent no event ids, so the run cannot be resumed where it stopped; start a new run.',
+            }),
+          );
+        }
+        return stream(from.input, from.kind, from);
+      },
+
+      reset() {
+        generation++;
+        controller?.abort();
+        cancelFlush?.();
+        cancelFlush = undefined;
+        active = undefined;
+        resumable = undefined;
+        resumeInFlight = undefined;
+        pending = [];
+        toolRuns.clear();
+        log = createEventLog();
+        set({
+          thread: freshThread(),
+          connection: 'idle',
+          error: undefined,
+          refusal: undefined,
+          inFlight: undefined,
+          eventCount: 0,
+          decisions: [],
+        });
+      },
+    };
+  });
+
+  const configure = (next: Partial<Omit<AgentStoreOptions, 'source'>>) => {
+    options = { ...options, ...next };
+  };
+  // A getter, not a copied value: reset() starts a new log.
+  return Object.defineProperties(store, { log: { get: () => log }, configure: { value: configure } }) as AgentStore;
+}

@@ -1,0 +1,15 @@
+import { useStore } from 'zustand';
+import { useAgentStore } from './context.js';
+import type { AgentStoreState } from './types.js';
+
+/**
+ * The base of every hook: selects a slice of the nearest agent store, and
+ * re-renders only when that slice changes (`Object.is`). The selector must
+ * return existing objects, not new ones.
+ *
+ * @example
+ * const steps = useAgentSelector((s) => s.thread.run.steps);
+ */
+export function useAgentSelector<T>(selector: (state: AgentStoreState) => T): T {
+  return useStore(useAgentStore(), selector);
+}

@@ -1,0 +1,12 @@
+import type { Diagnostic } from '@aguikit/core';
+import { useAgentSelector } from './useAgentSelector.js';
+
+/**
+ * Every problem found in the stream, with the index of the event.
+ *
+ * @example
+ * const errors = useDiagnostics().filter((d) => d.severity === 'error');
+ */
+export function useDiagnostics(): readonly Diagnostic[] {
+  return useAgentSelector((s) => s.thread.diagnostics);
+}

@@ -1,0 +1,12 @@
+import type { RunStatus } from '@aguikit/core';
+import { useAgentSelector } from './useAgentSelector.js';
+
+/**
+ * The status of the current or last run.
+ *
+ * @example
+ * const status = useRunStatus(); // 'running'
+ */
+export function useRunStatus(): RunStatus {
+  return useAgentSelector((s) => s.thread.run.status);
+}

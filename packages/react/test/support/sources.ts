@@ -1,0 +1,92 @@
+import type { AgentSource, RunAgentInput, SourceRunOptions } from '@aguikit/core';
+
+interface Channel {
+  input: RunAgentInput;
+  options: SourceRunOptions;
+  queue: unknown[];
+  done: boolean;
+  failure?: unknown;
+  wake?: (() => void) | undefined;
+}
+
+/**
+ * A source driven by the test: each `run` opens a channel; the test pushes
+ * events into the newest one, ends it or fails it, and reads what was asked.
+ */
+export function manualSource() {
+  const channels: Channel[] = [];
+  const current = () => {
+    const c = channels.at(-1);
+    if (!c) throw new Error('no run was started');
+    return c;
+  };
+  const wake = (c: Channel) => {
+    c.wake?.();
+    c.wake = undefined;
+  };
+  const source: AgentSource = {
+    run(input, options = {}) {
+      const channel: Channel = { input, options, queue: [], done: false };
+      channels.push(channel);
+      return (async function* () {
+        for (;;) {
+          while (channel.queue.length) yield channel.queue.shift();
+          if (options.signal?.aborted) throw new DOMException('Aborted', 'AbortError');
+          if (channel.failure !== undefined) throw channel.failure;
+          if (channel.done) return;
+          await new Promise<void>((resolve) => {
+            channel.wake = resolve;
+            options.signal?.addEventListener('abort', () => resolve(), { once: true });
+          });
+        }
+      })();
+    },
+  };
+  return {
+    source,
+    /** The inputs of every run, in order. */
+    get requests() {
+      return channels.map((c) => c.input);
+    },
+    push(...events: unknown[]) {
+      const c = current();
+      c.queue.push(...events);
+      wake(c);
+    },
+    end() {
+      const c = current();
+      c.done = true;
+      wake(c);
+    },
+    fail(error: unknown) {
+      const c = current();
+      c.failure = error;
+      wake(c);
+    },
+    channel: (i: number) => channels[i],
+  };
+}
+
+/** Lets pending microtasks and a macrotask run. */
+export const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/** A scheduler that flushes only when the test says so, to count frames. */
+export function manualFrames() {
+  let pending: (() => void) | undefined;
+  return {
+    scheduler: (flush: () => void) => {
+      pending = flush;
+      return () => {
+        if (pending === flush) pending = undefined;
+      };
+    },
+    frame() {
+      const f = pending;
+      pending = undefined;
+      f?.();
+    },
+    get scheduled() {
+      return pending !== undefined;
+    },
+  };
+}
