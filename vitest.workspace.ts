@@ -1,8 +1,23 @@
+import { playwright } from '@vitest/browser-playwright';
 import { defaultClientConditions, defaultServerConditions } from 'vite';
 import type { TestProjectConfiguration } from 'vitest/config';
 
 const serverConditions = ['@aguikit/source', ...defaultServerConditions];
 const clientConditions = ['@aguikit/source', ...defaultClientConditions];
+
+/** Debian's Chromium (.ci/run installs it); Playwright downloads no browser of its own. */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** Without the background-networking flags Chromium floods a closed network with connections. */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** The Vitest projects of the workspace (imported by vitest.config.ts: Vitest 4 does not read this file itself). */
 export const projects: TestProjectConfiguration[] = [
@@ -24,7 +39,23 @@ export const projects: TestProjectConfiguration[] = [
       root: './packages/react',
       environment: 'jsdom',
       include: ['test/**/*.test.{ts,tsx}'],
+      exclude: ['test/**/*.browser.test.tsx'],
       setupFiles: ['./test/setup.ts'],
+    },
+  },
+  {
+    resolve: { conditions: clientConditions },
+    test: {
+      name: 'browser',
+      root: './packages/react',
+      include: ['test/**/*.browser.test.tsx'],
+      globalSetup: ['./test/browser/agentServer.ts'],
+      browser: {
+        enabled: true,
+        headless: true,
+        provider: playwright({ launchOptions: { executablePath: CHROMIUM, args: CHROMIUM_ARGS } }),
+        instances: [{ browser: 'chromium' }],
+      },
     },
   },
 ];
