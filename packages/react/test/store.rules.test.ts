@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createAgentStore } from '../src/index.js';
-import { manualFrames, manualSource, tick } from './support/sources.js';
+import { manualFrames, manualSource, tick, WithId } from './support/sources.js';
 
 const started = (runId: string, threadId: string) => ({ type: 'RUN_STARTED', threadId, runId });
 const finished = (runId: string, threadId: string, extra: object = {}) => ({ type: 'RUN_FINISHED', threadId, runId, ...extra });
@@ -342,5 +342,50 @@ describe('createAgentStore: frontend tools and shared state', () => {
     await turn(s, 'hi', 'hello');
     expect(s.store.log.entries.map((e) => e.index)).toEqual([0, 1, 2, 3, 4]);
     expect(s.store.getState().eventCount).toBe(5);
+  });
+});
+
+describe('createAgentStore: reconnect', () => {
+  it('resumes a dropped run after the last event id, continuing the same message without duplicates', async () => {
+    const s = setup();
+    const done = s.store.getState().run('hi');
+    await tick();
+    const runId = s.m.requests[0]?.runId ?? '';
+    const events = [
+      started(runId, 't1'),
+      { type: 'TEXT_MESSAGE_START', messageId: 'a' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'a', delta: 'one ' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'a', delta: 'two ' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'a', delta: 'three' },
+      { type: 'TEXT_MESSAGE_END', messageId: 'a' },
+      finished(runId, 't1'),
+    ];
+    s.m.push(...events.slice(0, 4).map((e, i) => new WithId(String(i), e)));
+    s.m.fail(new TypeError('network connection lost'));
+    expect(await done).toEqual({ ok: true, status: 'unknown' });
+    expect(s.store.getState().connection).toBe('failed');
+
+    const again = s.store.getState().reconnect();
+    await tick();
+    expect(s.m.requests).toHaveLength(2);
+    expect(s.m.requests[1]).toBe(s.m.requests[0]);
+    expect(s.m.channel(1)?.options.lastEventId).toBe('3');
+    s.m.push(...events.slice(4).map((e, i) => new WithId(String(i + 4), e)));
+    s.m.end();
+    expect(await again).toEqual({ ok: true, status: 'success' });
+    const thread = s.store.getState().thread;
+    expect(thread.messages.byId.get('a')?.content).toBe('one two three');
+    expect(thread.diagnostics).toEqual([]);
+  });
+
+  it('refuses to reconnect when the server sent no ids, or nothing was cut off', async () => {
+    const s = setup();
+    expect(await s.store.getState().reconnect()).toMatchObject({ ok: false, code: 'NOTHING_TO_RECONNECT' });
+    const done = s.store.getState().run('hi');
+    await tick();
+    s.m.push(started(s.m.requests[0]?.runId ?? '', 't1'));
+    s.m.end();
+    await done;
+    expect(await s.store.getState().reconnect()).toMatchObject({ ok: false, code: 'NO_RESUME_POINT' });
   });
 });

@@ -1,5 +1,13 @@
 import type { AgentSource, RunAgentInput, SourceRunOptions } from '@aguikit/core';
 
+/** An event the source delivers with an SSE-style id. */
+export class WithId {
+  constructor(
+    readonly id: string,
+    readonly event: unknown,
+  ) {}
+}
+
 interface Channel {
   input: RunAgentInput;
   options: SourceRunOptions;
@@ -30,7 +38,13 @@ export function manualSource() {
       channels.push(channel);
       return (async function* () {
         for (;;) {
-          while (channel.queue.length) yield channel.queue.shift();
+          while (channel.queue.length) {
+            const next = channel.queue.shift();
+            if (next instanceof WithId) {
+              options.onEventId?.(next.id);
+              yield next.event;
+            } else yield next;
+          }
           if (options.signal?.aborted) throw new DOMException('Aborted', 'AbortError');
           if (channel.failure !== undefined) throw channel.failure;
           if (channel.done) return;
