@@ -1,0 +1,722 @@
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  AgentTransportError,
+  type ConnectionStatus,
+  createEventPipeline,
+  type HttpSseSourceOptions,
+  httpSseSource,
+  type RunAgentInput,
+  type SourceRunOptions,
+} from '../src/index.js';
+
+// A real HTTP server on the loopback interface: each test writes the response
+// bytes itself, so the framing the client sees is exactly the one under test.
+
+interface Received {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+  /** Resolves when the response closes: true when it was cut before the server ended it. */
+  closed: Promise<boolean>;
+}
+
+type Handler = (res: ServerResponse, req: Received, index: number) => void | Promise<void>;
+
+const servers: Server[] = [];
+
+afterEach(async () => {
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+});
+
+async function serve(handler: Handler): Promise<{ url: string; requests: Received[] }> {
+  const requests: Received[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const closed = new Promise<boolean>((resolve) => res.once('close', () => resolve(!res.writableEnded)));
+      const received: Received = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        closed,
+      };
+      requests.push(received);
+      // Every write leaves as its own segment, so chunk boundaries reach the client as written.
+      res.socket?.setNoDelay(true);
+      Promise.resolve(handler(res, received, requests.length - 1)).catch(() => res.destroy());
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/agent`, requests };
+}
+
+const pause = (ms = 2) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function sseHead(res: ServerResponse): void {
+  res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
+  res.flushHeaders();
+}
+
+/** Writes one chunk and resolves once it was handed to the socket. */
+function write(res: ServerResponse, chunk: string | Uint8Array): Promise<void> {
+  return new Promise<void>((resolve, reject) => res.write(chunk, (error) => (error ? reject(error) : resolve())));
+}
+
+/** An SSE stream written chunk by chunk, with a pause between chunks so each arrives separately. */
+function stream(chunks: readonly (string | Uint8Array)[], gapMs = 2): Handler {
+  return async (res) => {
+    sseHead(res);
+    for (const [i, chunk] of chunks.entries()) {
+      if (i > 0) await pause(gapMs);
+      await write(res, chunk);
+    }
+    res.end();
+  };
+}
+
+/** Cuts the TCP connection mid-response, once what was written is on its way. */
+async function cut(res: ServerResponse): Promise<void> {
+  await pause(5);
+  res.socket?.destroy();
+}
+
+const frame = (event: unknown, id?: string) => `${id === undefined ? '' : `id: ${id}\n`}data: ${JSON.stringify(event)}\n\n`;
+
+const input: RunAgentInput = {
+  threadId: 't1',
+  runId: 'r1',
+  messages: [{ id: 'u1', role: 'user', content: 'Refund order 42 👋' }],
+  tools: [],
+  context: [],
+  state: { locale: 'en' },
+  forwardedProps: {},
+};
+
+const started = { type: 'RUN_STARTED', threadId: 't1', runId: 'r1' };
+const finished = { type: 'RUN_FINISHED', threadId: 't1', runId: 'r1' };
+const custom = (n: number) => ({ type: 'CUSTOM', name: 'n', value: n });
+
+async function collect(events: AsyncIterable<unknown>): Promise<unknown[]> {
+  const out: unknown[] = [];
+  for await (const event of events) out.push(event);
+  return out;
+}
+
+/** The error a promise rejects with (fails the test when it resolves). */
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (e) {
+    return e;
+  }
+  throw new Error('expected the promise to reject');
+}
+
+function run(url: string, options: Omit<HttpSseSourceOptions, 'url'> = {}, runOptions: SourceRunOptions = {}) {
+  return httpSseSource({ url, ...options }).run(input, runOptions);
+}
+
+describe('httpSseSource: the request', () => {
+  it('POSTs the input as JSON with Accept: text/event-stream and Content-Type: application/json', async () => {
+    const server = await serve(stream([frame(started), frame(finished)]));
+    expect(await collect(run(server.url))).toEqual([started, finished]);
+    expect(server.requests).toHaveLength(1);
+    const [req] = server.requests;
+    expect(req?.method).toBe('POST');
+    expect(req?.url).toBe('/agent');
+    expect(req?.headers.accept).toBe('text/event-stream');
+    expect(req?.headers['content-type']).toBe('application/json');
+    expect(req?.headers['last-event-id']).toBeUndefined();
+    expect(JSON.parse(req?.body ?? '')).toEqual(input);
+  });
+
+  it('adds extra headers given as an object', async () => {
+    const server = await serve(stream([frame(started), frame(finished)]));
+    await collect(run(server.url, { headers: { Authorization: 'Bearer abc', 'X-Tenant': 'acme' } }));
+    expect(server.requests[0]?.headers).toMatchObject({ authorization: 'Bearer abc', 'x-tenant': 'acme', accept: 'text/event-stream' });
+  });
+
+  it('adds extra headers from an async function, asked again for every run', async () => {
+    const server = await serve(stream([frame(started), frame(finished)]));
+    let token = 0;
+    const source = httpSseSource({
+      url: server.url,
+      headers: async () => {
+        await pause(1);
+        token++;
+        return { Authorization: `Bearer t${token}` };
+      },
+    });
+    await collect(source.run(input));
+    await collect(source.run(input));
+    expect(server.requests.map((r) => r.headers.authorization)).toEqual(['Bearer t1', 'Bearer t2']);
+    expect(server.requests[1]?.headers['content-type']).toBe('application/json');
+  });
+});
+
+describe('httpSseSource: SSE framing', () => {
+  it('yields plain data frames in order, each parsed as JSON', async () => {
+    const events = [started, ...Array.from({ length: 20 }, (_, i) => custom(i)), finished];
+    const server = await serve(
+      stream([
+        events
+          .slice(0, 5)
+          .map((e) => frame(e))
+          .join(''),
+        events
+          .slice(5)
+          .map((e) => frame(e))
+          .join(''),
+      ]),
+    );
+    expect(await collect(run(server.url))).toEqual(events);
+  });
+
+  it('accepts CRLF line endings, also with the CR and LF in different chunks', async () => {
+    const server = await serve(
+      stream([
+        `data: ${JSON.stringify(started)}\r\n\r\n`,
+        `data: ${JSON.stringify(custom(1))}\r`,
+        `\n\r`,
+        `\ndata: ${JSON.stringify(finished)}\r\n\r\n`,
+      ]),
+    );
+    expect(await collect(run(server.url))).toEqual([started, custom(1), finished]);
+  });
+
+  it('accepts bare CR line endings', async () => {
+    const server = await serve(
+      stream([
+        `data: ${JSON.stringify(started)}\r\r`,
+        `id: 1\rdata: ${JSON.stringify(custom(1))}\r\r`,
+        `data: ${JSON.stringify(finished)}\r\r`,
+      ]),
+    );
+    expect(await collect(run(server.url))).toEqual([started, custom(1), finished]);
+  });
+
+  it('ignores comment lines and heartbeats between and inside frames', async () => {
+    const server = await serve(
+      stream([
+        ': connected\n\n',
+        `data: ${JSON.stringify(started)}\n\n:\n\n: heartbeat\n\n`,
+        `: before the data\ndata: ${JSON.stringify(custom(1))}\n: after the data, before the blank line\n\n`,
+        ':keep-alive\n\n',
+        `data: ${JSON.stringify(finished)}\n\n: bye\n\n`,
+      ]),
+    );
+    expect(await collect(run(server.url))).toEqual([started, custom(1), finished]);
+  });
+
+  it('joins multi-line data with a newline into one JSON document', async () => {
+    const multi = { type: 'CUSTOM', name: 'multi', value: { a: [1, 2], b: 'two\nlines' } };
+    const lines = JSON.stringify(multi, null, 2).split('\n');
+    expect(lines.length).toBeGreaterThan(2);
+    const server = await serve(
+      stream([
+        frame(started),
+        `${lines.map((l) => `data: ${l}`).join('\n')}\n\n`,
+        'data: {"type":"CUSTOM",\ndata: "name":"two","value":2}\n\n',
+        frame(finished),
+      ]),
+    );
+    expect(await collect(run(server.url))).toEqual([started, multi, { type: 'CUSTOM', name: 'two', value: 2 }, finished]);
+  });
+
+  it('ignores event: and retry: fields', async () => {
+    const server = await serve(
+      stream([
+        'retry: 3000\n\n',
+        `event: message\ndata: ${JSON.stringify(started)}\n\n`,
+        `event: agui\nretry: 10\ndata: ${JSON.stringify(custom(1))}\n\n`,
+        `retry: not-a-number\nevent: done\ndata: ${JSON.stringify(finished)}\n\n`,
+      ]),
+    );
+    expect(await collect(run(server.url))).toEqual([started, custom(1), finished]);
+  });
+
+  it('a multi-byte character split between two chunks at every byte position arrives whole', async () => {
+    const text = '👩‍👩‍👧漢字';
+    const bytes = Buffer.from(text, 'utf8');
+    expect(bytes.length).toBe(24);
+    const chunks: Buffer[] = [];
+    for (let at = 1; at < bytes.length; at++) {
+      const whole = Buffer.from(`data: ${JSON.stringify({ type: 'CUSTOM', name: 'split', value: `${at}:${text}` })}\n\n`, 'utf8');
+      const splitAt = whole.indexOf(bytes) + at;
+      chunks.push(whole.subarray(0, splitAt), whole.subarray(splitAt));
+    }
+    // Record the chunks the client's reader gets, to check the splits reached it.
+    const seen: number[] = [];
+    const recordingFetch: typeof fetch = async (url, init) => {
+      const response = await fetch(url, init);
+      const body = response.body?.pipeThrough(
+        new TransformStream<Uint8Array, Uint8Array>({
+          transform(chunk, controller) {
+            seen.push(chunk.byteLength);
+            controller.enqueue(chunk);
+          },
+        }),
+      );
+      return new Response(body, response);
+    };
+    const server = await serve(stream(chunks));
+    const events = await collect(run(server.url, { fetch: recordingFetch }));
+    expect(events).toEqual(
+      Array.from({ length: bytes.length - 1 }, (_, i) => ({ type: 'CUSTOM', name: 'split', value: `${i + 1}:${text}` })),
+    );
+    expect(JSON.stringify(events)).not.toContain('\uFFFD');
+    expect(seen.length).toBeGreaterThan(bytes.length);
+  });
+
+  it('reassembles a JSON document split mid-frame across many chunks', async () => {
+    const big = { type: 'CUSTOM', name: 'big', value: { text: 'Ünïcödé ✓ '.repeat(40), list: Array.from({ length: 30 }, (_, i) => i) } };
+    const bytes = Buffer.from(frame(big), 'utf8');
+    const pieces: Buffer[] = [];
+    for (let at = 0; at < bytes.length; at += 37) pieces.push(bytes.subarray(at, at + 37));
+    expect(pieces.length).toBeGreaterThan(10);
+    const server = await serve(stream([frame(started), ...pieces, frame(finished)], 1));
+    expect(await collect(run(server.url))).toEqual([started, big, finished]);
+  });
+
+  it('yields a frame that is not JSON as its text, without throwing', async () => {
+    const server = await serve(stream([frame(started), 'data: not json {\n\n', 'data: [DONE]\n\n', frame(finished)]));
+    expect(await collect(run(server.url))).toEqual([started, 'not json {', '[DONE]', finished]);
+  });
+});
+
+describe('httpSseSource: errors', () => {
+  it('a 422 with a JSON body is an HTTP_STATUS error carrying the status and the body', async () => {
+    const body = JSON.stringify({ error: 'messages must not be empty' });
+    const server = await serve((res) => {
+      res.writeHead(422, { 'Content-Type': 'application/json' });
+      res.end(body);
+    });
+    const statuses: ConnectionStatus[] = [];
+    const error = await rejection(collect(run(server.url, {}, { onConnection: (s) => statuses.push(s) })));
+    expect(error).toBeInstanceOf(AgentTransportError);
+    expect(error).toMatchObject({ name: 'AgentTransportError', code: 'HTTP_STATUS', status: 422, body });
+    expect((error as Error).message).toContain('422');
+    expect((error as Error).message).toContain('messages must not be empty');
+    expect(statuses).toEqual(['connecting', 'failed']);
+  });
+
+  it('a 500 with a text body is an HTTP_STATUS error carrying the status and the body', async () => {
+    const server = await serve((res) => {
+      res.writeHead(500, { 'Content-Type': 'text/plain' });
+      res.end('upstream model unavailable');
+    });
+    const error = await rejection(collect(run(server.url)));
+    expect(error).toBeInstanceOf(AgentTransportError);
+    expect(error).toMatchObject({ code: 'HTTP_STATUS', status: 500, body: 'upstream model unavailable' });
+    expect((error as Error).message).toMatch(/500.*upstream model unavailable/);
+  });
+
+  it('a 200 that is application/json, not an event stream, is NOT_EVENT_STREAM', async () => {
+    const server = await serve((res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify([started, finished]));
+    });
+    const error = await rejection(collect(run(server.url)));
+    expect(error).toBeInstanceOf(AgentTransportError);
+    expect(error).toMatchObject({ code: 'NOT_EVENT_STREAM', status: 200 });
+    expect((error as Error).message).toContain('application/json');
+  });
+
+  it('stops with FRAME_TOO_LARGE on a frame over maxFrameBytes that arrives whole, after the events before it', async () => {
+    const huge = { type: 'CUSTOM', name: 'huge', value: 'x'.repeat(5000) };
+    const server = await serve(async (res, req) => {
+      sseHead(res);
+      await write(res, frame(started) + frame(custom(1)));
+      await pause();
+      // Events before the big frame in the same chunk are still delivered; what follows it is not.
+      await write(res, frame(custom(2)) + frame(huge) + frame(custom(3)));
+      await req.closed;
+    });
+    const received: unknown[] = [];
+    const error = await rejection(
+      (async () => {
+        for await (const event of run(server.url, { maxFrameBytes: 1024 })) received.push(event);
+      })(),
+    );
+    expect(error).toBeInstanceOf(AgentTransportError);
+    expect(error).toMatchObject({ code: 'FRAME_TOO_LARGE' });
+    expect((error as Error).message).toContain('1024');
+    expect(received).toEqual([started, custom(1), custom(2)]);
+    // The response is abandoned, not read to its end.
+    expect(await server.requests[0]?.closed).toBe(true);
+  });
+
+  it('stops with FRAME_TOO_LARGE on a frame over maxFrameBytes that arrives in pieces', async () => {
+    const bytes = Buffer.from(frame({ type: 'CUSTOM', name: 'huge', value: 'y'.repeat(5000) }));
+    const pieces = Array.from({ length: 10 }, (_, i) => bytes.subarray(i * 600, (i + 1) * 600)).filter((p) => p.length > 0);
+    const server = await serve(stream([frame(started), ...pieces, frame(finished)]));
+    const received: unknown[] = [];
+    const error = await rejection(
+      (async () => {
+        for await (const event of run(server.url, { maxFrameBytes: 1024 })) received.push(event);
+      })(),
+    );
+    expect(error).toMatchObject({ code: 'FRAME_TOO_LARGE' });
+    expect(received).toEqual([started]);
+  });
+
+  it('passes many frames each under maxFrameBytes even when their total is far over it', async () => {
+    const events = [
+      started,
+      ...Array.from({ length: 300 }, (_, i) => ({ type: 'CUSTOM', name: 'fill', value: `${i}:${'z'.repeat(900)}` })),
+      finished,
+    ];
+    const frames = events.map((e) => frame(e));
+    expect(frames.join('').length).toBeGreaterThan(250 * 1024);
+    const server = await serve(stream([frames.slice(0, 150).join(''), frames.slice(150).join('')]));
+    expect(await collect(run(server.url, { maxFrameBytes: 1024 }))).toEqual(events);
+  });
+});
+
+describe('httpSseSource: abort and ends', () => {
+  it('aborting mid-stream ends the iteration promptly with an AbortError and closes the connection', async () => {
+    const server = await serve(async (res, req) => {
+      sseHead(res);
+      await write(res, frame(started));
+      await pause();
+      await write(res, frame(custom(1)));
+      await req.closed;
+    });
+    const controller = new AbortController();
+    const statuses: ConnectionStatus[] = [];
+    const received: unknown[] = [];
+    let abortedAt = 0;
+    const error = await rejection(
+      (async () => {
+        for await (const event of run(server.url, {}, { signal: controller.signal, onConnection: (s) => statuses.push(s) })) {
+          received.push(event);
+          if (received.length === 2) {
+            abortedAt = performance.now();
+            setTimeout(() => controller.abort(), 5);
+          }
+        }
+      })(),
+    );
+    expect(performance.now() - abortedAt).toBeLessThan(250);
+    expect(error).toMatchObject({ name: 'AbortError' });
+    expect(received).toEqual([started, custom(1)]);
+    expect(statuses).toEqual(['connecting', 'open', 'closed']);
+    expect(await server.requests[0]?.closed).toBe(true);
+  });
+
+  it('yields nothing more once aborted, even events already received in the same chunk', async () => {
+    const server = await serve(async (res, req) => {
+      sseHead(res);
+      await write(res, [started, custom(1), custom(2), custom(3)].map((e) => frame(e)).join(''));
+      await req.closed;
+    });
+    const controller = new AbortController();
+    const received: unknown[] = [];
+    const error = await rejection(
+      (async () => {
+        for await (const event of run(server.url, {}, { signal: controller.signal })) {
+          received.push(event);
+          if (received.length === 2) controller.abort();
+        }
+      })(),
+    );
+    expect(error).toMatchObject({ name: 'AbortError' });
+    expect(received).toEqual([started, custom(1)]);
+    expect(await server.requests[0]?.closed).toBe(true);
+  });
+
+  it('aborting before the response arrives rejects with an AbortError', async () => {
+    const server = await serve(async (_res, req) => {
+      await req.closed;
+    });
+    const controller = new AbortController();
+    const statuses: ConnectionStatus[] = [];
+    setTimeout(() => controller.abort(), 20);
+    const error = await rejection(collect(run(server.url, {}, { signal: controller.signal, onConnection: (s) => statuses.push(s) })));
+    expect(error).toMatchObject({ name: 'AbortError' });
+    expect(statuses).toEqual(['connecting', 'closed']);
+    expect(await server.requests[0]?.closed).toBe(true);
+  });
+
+  it('a stream that ends inside a run, without reconnect, just ends; the pipeline reports it truncated', async () => {
+    const server = await serve(
+      stream([
+        frame(started),
+        frame({ type: 'TEXT_MESSAGE_START', messageId: 'm1', role: 'assistant' }),
+        frame({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', delta: 'Half a' }),
+      ]),
+    );
+    const statuses: ConnectionStatus[] = [];
+    const pipeline = createEventPipeline();
+    for await (const event of run(server.url, {}, { onConnection: (s) => statuses.push(s) })) pipeline.push(event);
+    expect(pipeline.count).toBe(3);
+    expect(pipeline.state.run.status).toBe('running');
+    const state = pipeline.end();
+    expect(state.run.status).toBe('unknown');
+    expect(state.diagnostics.map((d) => d.code)).toContain('STREAM_TRUNCATED');
+    expect(statuses).toEqual(['connecting', 'open', 'closed']);
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe('httpSseSource: Last-Event-ID reconnect', () => {
+  const script = [
+    started,
+    { type: 'TEXT_MESSAGE_START', messageId: 'm1', role: 'assistant' },
+    { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', delta: 'Your refund ' },
+    { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', delta: 'of $42 ' },
+    { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', delta: 'is approved.' },
+    { type: 'TEXT_MESSAGE_END', messageId: 'm1' },
+    finished,
+  ];
+  const withId = (from: number, to = script.length) =>
+    script
+      .slice(from - 1, to)
+      .map((e, i) => frame(e, String(from + i)))
+      .join('');
+
+  it('resumes after a cut with Last-Event-ID and yields every event exactly once, in order', async () => {
+    const server = await serve(async (res, req, index) => {
+      sseHead(res);
+      if (index === 0) {
+        await write(res, withId(1, 2));
+        await pause();
+        await write(res, withId(3, 4));
+        await cut(res);
+        return;
+      }
+      // Replay from before the last id the client has, to check it drops what it already saw.
+      const last = Number(req.headers['last-event-id']);
+      await write(res, withId(last - 2, last + 1));
+      await pause();
+      await write(res, withId(last + 2));
+      res.end();
+    });
+    const statuses: ConnectionStatus[] = [];
+    const ids: string[] = [];
+    const events = await collect(
+      run(
+        server.url,
+        { reconnect: { attempts: 2, delayMs: 1 } },
+        { onConnection: (s) => statuses.push(s), onEventId: (id) => ids.push(id) },
+      ),
+    );
+    expect(events).toEqual(script);
+    expect(ids).toEqual(['1', '2', '3', '4', '5', '6', '7']);
+    expect(statuses).toEqual(['connecting', 'open', 'reconnecting', 'open', 'closed']);
+    expect(server.requests).toHaveLength(2);
+    expect(server.requests[0]?.headers['last-event-id']).toBeUndefined();
+    expect(server.requests[1]?.headers['last-event-id']).toBe('4');
+    expect(server.requests[1]?.body).toBe(server.requests[0]?.body);
+    expect(server.requests[1]?.headers.accept).toBe('text/event-stream');
+  });
+
+  it('tells onEventId every id, and only events that carry one', async () => {
+    const server = await serve(
+      stream([frame(started, 'a'), frame(custom(1)), frame(custom(2), 'b'), `id: c\ndata: ${JSON.stringify(finished)}\n\n`]),
+    );
+    const ids: string[] = [];
+    const events = await collect(run(server.url, {}, { onEventId: (id) => ids.push(id) }));
+    expect(events).toEqual([started, custom(1), custom(2), finished]);
+    expect(ids).toEqual(['a', 'b', 'c']);
+  });
+
+  it('does not reconnect when the server sent no ids', async () => {
+    const server = await serve(async (res) => {
+      sseHead(res);
+      await write(res, frame(started) + frame(custom(1)));
+      await cut(res);
+    });
+    const statuses: ConnectionStatus[] = [];
+    const received: unknown[] = [];
+    const error = await rejection(
+      (async () => {
+        for await (const event of run(server.url, { reconnect: { attempts: 2, delayMs: 1 } }, { onConnection: (s) => statuses.push(s) }))
+          received.push(event);
+      })(),
+    );
+    expect(error).not.toBeInstanceOf(AgentTransportError);
+    expect(received).toEqual([started, custom(1)]);
+    expect(statuses).toEqual(['connecting', 'open', 'closed']);
+    await pause(20);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('does not reconnect when reconnect is off (the default), even with ids', async () => {
+    const server = await serve(async (res) => {
+      sseHead(res);
+      await write(res, withId(1, 3));
+      await cut(res);
+    });
+    const received: unknown[] = [];
+    const error = await rejection(
+      (async () => {
+        for await (const event of run(server.url)) received.push(event);
+      })(),
+    );
+    expect(error).toBeInstanceOf(Error);
+    expect(received).toEqual(script.slice(0, 3));
+    await pause(20);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('gives up after exactly `attempts` retries, throwing the network error', async () => {
+    const server = await serve(async (res, _req, index) => {
+      sseHead(res);
+      await write(res, index === 0 ? frame(started, '1') : frame(custom(index), String(index + 1)));
+      await cut(res);
+    });
+    const statuses: ConnectionStatus[] = [];
+    const received: unknown[] = [];
+    const error = await rejection(
+      (async () => {
+        for await (const event of run(server.url, { reconnect: { attempts: 2, delayMs: 1 } }, { onConnection: (s) => statuses.push(s) }))
+          received.push(event);
+      })(),
+    );
+    expect(error).toBeInstanceOf(Error);
+    expect(error).not.toBeInstanceOf(AgentTransportError);
+    expect(server.requests).toHaveLength(3);
+    expect(server.requests.map((r) => r.headers['last-event-id'])).toEqual([undefined, '1', '2']);
+    expect(received).toEqual([started, custom(1), custom(2)]);
+    expect(statuses).toEqual(['connecting', 'open', 'reconnecting', 'open', 'reconnecting', 'open', 'closed']);
+  });
+
+  it('gives up after exactly `attempts` retries when every stream ends cleanly inside the run, and just ends', async () => {
+    const server = await serve(async (res, _req, index) => {
+      sseHead(res);
+      await write(res, index === 0 ? frame(started, '1') : frame(custom(index), String(index + 1)));
+      res.end();
+    });
+    const statuses: ConnectionStatus[] = [];
+    const events = await collect(run(server.url, { reconnect: { attempts: 3, delayMs: 1 } }, { onConnection: (s) => statuses.push(s) }));
+    expect(events).toEqual([started, custom(1), custom(2), custom(3)]);
+    expect(server.requests).toHaveLength(4);
+    expect(statuses.filter((s) => s === 'reconnecting')).toHaveLength(3);
+    expect(statuses.at(-1)).toBe('closed');
+  });
+
+  it('does not reconnect once the run is over, even if the connection then drops', async () => {
+    const server = await serve(async (res) => {
+      sseHead(res);
+      await write(res, withId(1));
+      await cut(res);
+    });
+    const events = await collect(run(server.url, { reconnect: { attempts: 2, delayMs: 1 } }));
+    expect(events).toEqual(script);
+    await pause(20);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('sends the lastEventId run option as Last-Event-ID on the first request, and skips an event carrying that id', async () => {
+    const server = await serve(async (res, req) => {
+      sseHead(res);
+      // Replays from the id the client named, inclusive.
+      await write(res, withId(Number(req.headers['last-event-id'])));
+      res.end();
+    });
+    const ids: string[] = [];
+    const events = await collect(run(server.url, {}, { lastEventId: '5', onEventId: (id) => ids.push(id) }));
+    expect(server.requests).toHaveLength(1);
+    expect(server.requests[0]?.headers['last-event-id']).toBe('5');
+    expect(events).toEqual(script.slice(5));
+    expect(ids).toEqual(['6', '7']);
+  });
+
+  it('an abort during the reconnect delay ends with an AbortError and reports closed', async () => {
+    const controller = new AbortController();
+    const server = await serve(async (res) => {
+      sseHead(res);
+      await write(res, withId(1, 2));
+      await cut(res);
+      setTimeout(() => controller.abort(), 30);
+    });
+    const statuses: ConnectionStatus[] = [];
+    const t0 = performance.now();
+    const error = await rejection(
+      collect(
+        run(
+          server.url,
+          { reconnect: { attempts: 2, delayMs: 2000 } },
+          { signal: controller.signal, onConnection: (s) => statuses.push(s) },
+        ),
+      ),
+    );
+    expect(performance.now() - t0).toBeLessThan(1000);
+    expect(error).toMatchObject({ name: 'AbortError' });
+    expect(statuses.at(-1)).toBe('closed');
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe('httpSseSource into createEventPipeline', () => {
+  it('a realistic stream with text, a tool call and state ends in the expected thread state', async () => {
+    const events = [
+      started,
+      { type: 'STATE_SNAPSHOT', snapshot: { cart: [], total: 0 } },
+      { type: 'TEXT_MESSAGE_START', messageId: 'm1', role: 'assistant' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', delta: 'Let me look ' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', delta: 'that up for the 👩‍👩‍👧 family…' },
+      { type: 'TEXT_MESSAGE_END', messageId: 'm1' },
+      { type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'lookup', parentMessageId: 'm1' },
+      { type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '{"sku":' },
+      { type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '"A-1"}' },
+      { type: 'TOOL_CALL_END', toolCallId: 'c1' },
+      { type: 'TOOL_CALL_RESULT', messageId: 't1m', toolCallId: 'c1', content: '{"price":5}' },
+      {
+        type: 'STATE_DELTA',
+        delta: [
+          { op: 'add', path: '/cart/-', value: 'A-1' },
+          { op: 'replace', path: '/total', value: 5 },
+        ],
+      },
+      { type: 'TEXT_MESSAGE_START', messageId: 'm2', role: 'assistant' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm2', delta: 'Added to your cart: 漢字 mug, $5.' },
+      { type: 'TEXT_MESSAGE_END', messageId: 'm2' },
+      finished,
+    ];
+    // Mixed framing: CRLF, comments, ids, and chunks that cut frames (and characters) anywhere.
+    const body = Buffer.from(
+      `: stream\r\n\r\n${events.map((e, i) => `id: ${i + 1}\r\n${i % 3 === 0 ? ': tick\r\n' : ''}data: ${JSON.stringify(e)}\r\n\r\n`).join('')}`,
+      'utf8',
+    );
+    const chunks: Buffer[] = [];
+    for (let at = 0; at < body.length; at += 97) chunks.push(body.subarray(at, at + 97));
+    const server = await serve(stream(chunks, 1));
+    const pipeline = createEventPipeline();
+    const statuses: ConnectionStatus[] = [];
+    for await (const raw of run(server.url, {}, { onConnection: (s) => statuses.push(s) })) pipeline.push(raw);
+    const state = pipeline.end();
+    expect(state.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(state.run).toMatchObject({ runId: 'r1', status: 'success' });
+    expect(state.threadId).toBe('t1');
+    expect(state.messages.byId.get('m1')).toMatchObject({
+      role: 'assistant',
+      content: 'Let me look that up for the 👩‍👩‍👧 family…',
+      streaming: false,
+      toolCallIds: ['c1'],
+    });
+    expect(state.messages.byId.get('m2')?.content).toBe('Added to your cart: 漢字 mug, $5.');
+    expect(state.messages.ids[0]).toBe('m1');
+    expect(state.messages.ids.at(-1)).toBe('m2');
+    expect(state.toolCalls.get('c1')).toMatchObject({
+      name: 'lookup',
+      status: 'succeeded',
+      args: { sku: 'A-1' },
+      result: { content: '{"price":5}' },
+    });
+    expect(state.sharedState).toMatchObject({ document: { cart: ['A-1'], total: 5 }, sync: 'in-sync' });
+    expect(state.eventCount).toBe(events.length);
+    expect(statuses).toEqual(['connecting', 'open', 'closed']);
+  });
+});
