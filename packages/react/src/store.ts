@@ -178,8 +178,11 @@ export function createAgentStore(initialOptions: AgentStoreOptions): AgentStore 
       active = undefined;
       const open = pipeline.state.run.status === 'running';
       if (open) resumable = { input, kind, pipeline, ...(lastEventId !== undefined ? { lastEventId } : {}) };
+      const thread = open ? pipeline.truncated() : pipeline.end();
+      // end() reports what it finds; the truncation of a run that may be resumed stays out of the pipeline, so report it here.
+      if (open) for (const d of thread.diagnostics.slice(pipeline.state.diagnostics.length)) options.onDiagnostic?.(d);
       set({
-        thread: open ? pipeline.truncated() : pipeline.end(),
+        thread,
         inFlight: undefined,
         connection: get().error ? 'failed' : 'closed',
         eventCount: log.entries.length,

@@ -119,7 +119,8 @@ describe('createAgentStore: running', () => {
 
 describe('createAgentStore: failures', () => {
   it('a truncated stream leaves the run unknown and the connection closed, never success', async () => {
-    const s = setup();
+    const onDiagnostic = vi.fn();
+    const s = setup({ onDiagnostic });
     const done = s.store.getState().run('hi');
     await tick();
     const runId = s.m.requests[0]?.runId ?? '';
@@ -135,6 +136,7 @@ describe('createAgentStore: failures', () => {
     expect(st.connection).toBe('closed');
     expect(st.thread.messages.byId.get('a')).toMatchObject({ content: 'half', streaming: false });
     expect(st.thread.diagnostics.at(-1)?.code).toBe('STREAM_TRUNCATED');
+    expect(onDiagnostic).toHaveBeenLastCalledWith(st.thread.diagnostics.at(-1));
   });
 
   it('a transport failure is an error of the connection, and the run is unknown', async () => {
