@@ -1,9 +1,12 @@
+import { fileURLToPath } from 'node:url';
+import { storybookTest } from '@storybook/addon-vitest/vitest-plugin';
 import { playwright } from '@vitest/browser-playwright';
 import { defaultClientConditions, defaultServerConditions } from 'vite';
 import type { TestProjectConfiguration } from 'vitest/config';
 
 const serverConditions = ['@aguikit/source', ...defaultServerConditions];
 const clientConditions = ['@aguikit/source', ...defaultClientConditions];
+const storybookDir = fileURLToPath(new URL('./.storybook', import.meta.url));
 
 /** Debian's Chromium (.ci/run installs it); Playwright downloads no browser of its own. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -45,17 +48,43 @@ export const projects: TestProjectConfiguration[] = [
   },
   {
     resolve: { conditions: clientConditions },
+    ssr: { resolve: { conditions: clientConditions } },
+    test: {
+      name: 'ui',
+      root: './packages/ui',
+      environment: 'jsdom',
+      include: ['test/**/*.test.{ts,tsx}'],
+      exclude: ['test/**/*.browser.test.tsx'],
+      setupFiles: ['./test/setup.ts'],
+    },
+  },
+  {
+    resolve: { conditions: clientConditions },
     test: {
       name: 'browser',
-      root: './packages/react',
-      include: ['test/**/*.browser.test.tsx'],
-      globalSetup: ['./test/browser/agentServer.ts'],
+      include: ['packages/*/test/**/*.browser.test.tsx'],
+      globalSetup: ['./packages/react/test/browser/agentServer.ts'],
       browser: {
         enabled: true,
         headless: true,
         provider: playwright({ launchOptions: { executablePath: CHROMIUM, args: CHROMIUM_ARGS } }),
         instances: [{ browser: 'chromium' }],
       },
+    },
+  },
+  {
+    // Every story (and its play function) runs as a test in Chromium, with axe checking accessibility.
+    plugins: [storybookTest({ configDir: storybookDir })],
+    resolve: { conditions: clientConditions },
+    test: {
+      name: 'storybook',
+      browser: {
+        enabled: true,
+        headless: true,
+        provider: playwright({ launchOptions: { executablePath: CHROMIUM, args: CHROMIUM_ARGS } }),
+        instances: [{ browser: 'chromium' }],
+      },
+      setupFiles: [`${storybookDir}/vitest.setup.ts`],
     },
   },
 ];

@@ -1,0 +1,2 @@
+export type { RenderTool, ToolDisplayStatus } from './ToolCall.js';
+export { ToolCall, ToolCallCard, ToolStatusBadge, toolDisplayStatus, toolRenderers } from './ToolCall.js';
