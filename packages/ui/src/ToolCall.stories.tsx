@@ -173,7 +173,7 @@ export const CustomRenderer: Story = {
       ),
     }),
   },
-  loaders: Ready.loaders,
+  loaders: [readyLoader],
   play: async ({ canvasElement }) => {
     await expect(within(canvasElement).getByRole('note')).toHaveTextContent('Refund of 42 USD');
   },
