@@ -53,10 +53,12 @@ export const ReceivingArguments: Story = {
   },
 };
 
+const readyLoader = async () => ({
+  store: await playedStore([{ say: 'Refund', events: runOf(call('call-refund', 'refund_order', refundArgs)) }]),
+});
+
 export const Ready: Story = {
-  loaders: [
-    async () => ({ store: await playedStore([{ say: 'Refund', events: runOf(call('call-refund', 'refund_order', refundArgs)) }]) }),
-  ],
+  loaders: [readyLoader],
   play: async ({ canvasElement }) => {
     const card = within(canvasElement);
     await expect(card.getByText('Ready')).toBeInTheDocument();
