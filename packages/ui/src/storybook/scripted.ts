@@ -116,3 +116,21 @@ export function waitForState(store: AgentStore, predicate: (state: ReturnType<Ag
     });
   });
 }
+
+/**
+ * A store whose run is still in flight: the agent sent `events` and keeps
+ * the connection open (until stopped), as during a long step.
+ */
+export async function liveStore(events: ScriptEvent[], options: Partial<AgentStoreOptions> = {}): Promise<AgentStore> {
+  const source: AgentSource = {
+    async *run(_input, runOptions = {}) {
+      runOptions.onConnection?.('open');
+      for (const event of events) yield event;
+      await new Promise<void>((resolve) => runOptions.signal?.addEventListener('abort', () => resolve(), { once: true }));
+    },
+  };
+  const store = createAgentStore({ threadId: STORY_THREAD, ...options, source });
+  void store.getState().run('Go');
+  await waitForState(store, (s) => s.eventCount >= events.length && s.thread.eventCount > 0);
+  return store;
+}

@@ -1,0 +1,97 @@
+import { AgentProvider } from '@aguikit/react';
+import { act, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { Composer } from '../src/Composer.js';
+import { RunStatus } from '../src/RunStatus.js';
+import { liveStore, playedStore, runOf, say } from '../src/storybook/scripted.js';
+
+describe('Composer', () => {
+  it('sends with Enter, keeps Shift+Enter as a new line, and clears after a run starts', async () => {
+    const store = await playedStore([], { pending: [runOf(say('a', 'ok'))] });
+    render(
+      <AgentProvider store={store}>
+        <Composer />
+      </AgentProvider>,
+    );
+    const input = screen.getByLabelText('Message');
+    await userEvent.type(input, 'line one{Shift>}{Enter}{/Shift}line two');
+    expect(input).toHaveValue('line one\nline two');
+    await act(async () => {
+      await userEvent.type(input, '{Enter}');
+    });
+    const { thread } = store.getState();
+    expect(thread.messages.byId.get(thread.messages.ids[0] ?? '')?.content).toBe('line one\nline two');
+    expect(input).toHaveValue('');
+  });
+
+  it('does not send an empty message', async () => {
+    const store = await playedStore([]);
+    render(
+      <AgentProvider store={store}>
+        <Composer />
+      </AgentProvider>,
+    );
+    expect(screen.getByRole('button', { name: 'Send' })).toBeDisabled();
+    await userEvent.type(screen.getByLabelText('Message'), '   {Enter}');
+    expect(store.getState().thread.messages.ids).toEqual([]);
+  });
+
+  it('keeps the text and explains while interrupts are open', async () => {
+    const store = await playedStore([
+      { say: 'x', events: runOf([], { outcome: { type: 'interrupt', interrupts: [{ id: 'i', reason: 'confirmation' }] } }) },
+    ]);
+    render(
+      <AgentProvider store={store}>
+        <Composer />
+      </AgentProvider>,
+    );
+    const input = screen.getByLabelText('Message');
+    await userEvent.type(input, 'next question{Enter}');
+    expect(input).toHaveValue('next question');
+    expect(input).toHaveAccessibleDescription(/waiting for your answer/);
+    expect(store.getState().thread.messages.ids).toHaveLength(1);
+  });
+
+  it('offers Stop while a run is in flight, which cancels it', async () => {
+    const store = await liveStore(runOf([{ type: 'STEP_STARTED', stepName: 'think' }], null));
+    render(
+      <AgentProvider store={store}>
+        <RunStatus />
+        <Composer />
+      </AgentProvider>,
+    );
+    expect(screen.getByRole('status')).toHaveTextContent('Step: think');
+    await userEvent.click(screen.getByRole('button', { name: 'Stop' }));
+    expect(store.getState().thread.run.status).toBe('cancelled');
+    expect(screen.getByRole('status')).toHaveAttribute('data-status', 'cancelled');
+  });
+});
+
+describe('RunStatus', () => {
+  it('shows a lost connection as unknown with a reconnect action, never as done', async () => {
+    const store = await playedStore([{ say: 'x', events: runOf(say('a', 'half'), null) }]);
+    render(
+      <AgentProvider store={store}>
+        <RunStatus />
+      </AgentProvider>,
+    );
+    const region = screen.getByRole('status');
+    expect(region).toHaveAttribute('data-status', 'unknown');
+    expect(region).toHaveTextContent('Connection lost');
+    expect(region).not.toHaveTextContent('Done');
+    expect(screen.getByRole('button', { name: 'Reconnect' })).toBeEnabled();
+  });
+
+  it('shows the error code and message of a failed run', async () => {
+    const store = await playedStore([
+      { say: 'x', events: [...runOf([], null), { type: 'RUN_ERROR', message: 'quota exceeded', code: 'QUOTA' }] },
+    ]);
+    render(
+      <AgentProvider store={store}>
+        <RunStatus />
+      </AgentProvider>,
+    );
+    expect(screen.getByRole('status')).toHaveTextContent(/Failed\s*QUOTA quota exceeded/);
+  });
+});
