@@ -35,6 +35,16 @@ export const projects: TestProjectConfiguration[] = [
     },
   },
   {
+    resolve: { conditions: serverConditions },
+    ssr: { resolve: { conditions: serverConditions } },
+    test: { name: 'scenarios', root: './packages/scenarios', environment: 'node', include: ['test/**/*.test.ts'] },
+  },
+  {
+    resolve: { conditions: serverConditions },
+    ssr: { resolve: { conditions: serverConditions } },
+    test: { name: 'agent-server', root: './apps/agent-server', environment: 'node', include: ['test/**/*.test.ts'] },
+  },
+  {
     resolve: { conditions: clientConditions },
     ssr: { resolve: { conditions: clientConditions } },
     test: {

@@ -7,6 +7,8 @@ import { type ValidateOptions, validateEvent } from './validate.js';
 import { createVerifier, truncated } from './verify.js';
 
 export interface PipelineOptions extends Pick<ValidateOptions, 'largeDeltaLength'> {
+  /** The arrival index of the first event pushed: a thread's later streams continue its event log's numbering. Default 0. */
+  startIndex?: number;
   /** Called with every event that reaches the reducer (after chunk expansion), in order. */
   onEvent?: (event: ExpandedEvent, index: number) => void;
   /** Called with every diagnostic as it is found. */
@@ -23,7 +25,7 @@ export interface EventPipeline {
   /** Applies a client-side transition (see `cancelRun`, `addToolResult` ...) to the stream's state. */
   update(change: (state: ThreadState) => ThreadState): ThreadState;
   readonly state: ThreadState;
-  /** Events pushed so far (the next arrival index). */
+  /** The arrival index the next event will get. */
   readonly count: number;
 }
 
@@ -39,12 +41,13 @@ export interface EventPipeline {
  */
 export function createEventPipeline(initial: ThreadState = createThreadState(), options: PipelineOptions = {}): EventPipeline {
   let state = initial;
-  let index = 0;
+  let index = options.startIndex ?? 0;
   const expander = createExpander();
   const verifier = createVerifier({
     ...(initial.threadId !== undefined ? { threadId: initial.threadId } : {}),
     knownToolCallIds: [...initial.toolCalls].map((c) => c.id),
     openInterruptIds: initial.interrupts.map((it) => it.id),
+    answeredInterrupts: initial.answers,
   });
   const report = (found: readonly Diagnostic[]) => {
     if (found.length === 0) return;

@@ -10,6 +10,11 @@ export interface VerifierOptions {
   knownToolCallIds?: Iterable<string>;
   /** Interrupts open before the stream starts, which the next run's resume must cover. */
   openInterruptIds?: Iterable<string>;
+  /**
+   * Answers the client recorded as it sent them (`recordResume`): the run
+   * they were sent with may restate them in its RUN_STARTED `input`.
+   */
+  answeredInterrupts?: Iterable<{ interruptId: string; runId: string }>;
 }
 
 export interface Verifier {
@@ -59,6 +64,7 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
   const steps = new Set<string>();
   const subagents = new Set<string>();
   const interrupts = new Set<string>(options.openInterruptIds);
+  const answeredBy = new Map([...(options.answeredInterrupts ?? [])].map((a) => [a.interruptId, a.runId]));
 
   const closeAll = () => {
     openText.clear();
@@ -111,7 +117,7 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
           runId = event.runId;
           phase = 'active';
           checkVersion(event.protocolVersion, warn);
-          if (event.input) checkResume(event.input.resume, interrupts, err, warn);
+          if (event.input) checkResume(event.input.resume, interrupts, (id) => answeredBy.get(id) === event.runId, err, warn);
           return out;
         }
         case 'RUN_FINISHED': {
@@ -306,7 +312,13 @@ function checkInterrupts(list: readonly Interrupt[], open: Set<string>, knownToo
   }
 }
 
-function checkResume(resume: readonly { interruptId: string }[] | undefined, open: Set<string>, err: Report, warn: Report) {
+function checkResume(
+  resume: readonly { interruptId: string }[] | undefined,
+  open: Set<string>,
+  recordedForThisRun: (id: string) => boolean,
+  err: Report,
+  warn: Report,
+) {
   const covered = new Set((resume ?? []).map((r) => r.interruptId));
   const missing = [...open].filter((id) => !covered.has(id));
   if (open.size > 0 && missing.length > 0) {
@@ -316,6 +328,7 @@ function checkResume(resume: readonly { interruptId: string }[] | undefined, ope
     );
   }
   for (const id of covered) {
-    if (!open.delete(id)) warn('RESUME_UNKNOWN_INTERRUPT', `The run's input resumes interrupt '${id}', which is not open.`);
+    if (!open.delete(id) && !recordedForThisRun(id))
+      warn('RESUME_UNKNOWN_INTERRUPT', `The run's input resumes interrupt '${id}', which is not open.`);
   }
 }

@@ -227,6 +227,16 @@ describe('createVerifier: interrupts and resume', () => {
     expect(verify([start('r2', [{ interruptId: 'z', status: 'resolved' }]), finish('r2')])).toEqual(['RESUME_UNKNOWN_INTERRUPT@0']);
   });
 
+  it('accepts a resume the client recorded before sending it, restated by the run that carries it', () => {
+    const finish = (runId: string) => ({ type: 'RUN_FINISHED', threadId: 't1', runId });
+    const answered = { answeredInterrupts: [{ interruptId: 'a', runId: 'r2' }] };
+    expect(verify([start('r2', [{ interruptId: 'a', status: 'resolved' }]), finish('r2')], answered)).toEqual([]);
+    // Restated by another run, it is still an answer to an interrupt that is not open.
+    expect(verify([start('r3', [{ interruptId: 'a', status: 'resolved' }]), finish('r3')], answered)).toEqual([
+      'RESUME_UNKNOWN_INTERRUPT@0',
+    ]);
+  });
+
   it('knows interrupts that were open before the stream', () => {
     expect(verify([start('r2'), { type: 'RUN_FINISHED', threadId: 't1', runId: 'r2' }], { openInterruptIds: ['a'] })).toEqual([
       'RESUME_INCOMPLETE@0',

@@ -30,6 +30,8 @@ export interface AgentStore extends StoreApi<AgentStoreState> {
   readonly log: EventLog;
   /** Replaces callbacks, tools, context and the like without recreating the store (the source stays). */
   configure(options: Partial<Omit<AgentStoreOptions, 'source'>>): void;
+  /** The store's clock (its `now` option, or `Date.now`): what interrupt expiry is measured with. */
+  now(): number;
 }
 
 const TERMINAL = new Set(['RUN_FINISHED', 'RUN_ERROR']);
@@ -125,6 +127,8 @@ export function createAgentStore(initialOptions: AgentStoreOptions): AgentStore 
       const pipeline =
         resumeFrom?.pipeline ??
         createEventPipeline(get().thread, {
+          // Diagnostics carry the index the event has in the store's log, across every run of the thread.
+          startIndex: log.entries.length,
           onEvent: (event, index) => {
             options.onEvent?.(event, index);
             if (event.type === 'TOOL_CALL_END' && 'toolCallId' in event) queueMicrotask(() => startTool(String(event.toolCallId), gen));
@@ -348,5 +352,6 @@ export function createAgentStore(initialOptions: AgentStoreOptions): AgentStore 
     options = { ...options, ...next };
   };
   // A getter, not a copied value: reset() starts a new log.
-  return Object.defineProperties(store, { log: { get: () => log }, configure: { value: configure } }) as AgentStore;
+  const clock = () => (options.now ?? Date.now)();
+  return Object.defineProperties(store, { log: { get: () => log }, configure: { value: configure }, now: { value: clock } }) as AgentStore;
 }

@@ -391,3 +391,19 @@ describe('createAgentStore: reconnect', () => {
     expect(await s.store.getState().reconnect()).toMatchObject({ ok: false, code: 'NO_RESUME_POINT' });
   });
 });
+
+describe('createAgentStore: diagnostics', () => {
+  it('numbers diagnostics by the event log across runs', async () => {
+    const s = setup();
+    await turn(s, 'one', 'first');
+    const done = s.store.getState().run('two');
+    await tick();
+    const runId = s.m.requests[1]?.runId ?? '';
+    s.m.push(started(runId, 't1'), { type: 'TEXT_MESSAGE_CONTENT', messageId: 'orphan', delta: 'x' }, finished(runId, 't1'));
+    s.m.end();
+    await done;
+    const diagnostic = s.store.getState().thread.diagnostics.find((d) => d.code === 'CONTENT_WITHOUT_START');
+    expect(diagnostic?.index).toBe(6);
+    expect(s.store.log.entries[6]?.event).toMatchObject({ messageId: 'orphan' });
+  });
+});

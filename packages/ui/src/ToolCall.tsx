@@ -91,13 +91,13 @@ function Args() {
   const view = useArgsView(call);
   if (view.kind === 'empty') return null;
   return (
-    <section aria-label="Arguments">
+    <div className="agk-toolcall__section">
       <p className="agk-label">Arguments{view.kind === 'parsed' && view.partial ? ' (streaming)' : ''}</p>
       <pre className="agk-code" data-partial={view.kind === 'parsed' && view.partial ? 'true' : 'false'}>
         {view.kind === 'parsed' ? pretty(view.value) : view.text}
       </pre>
       {view.kind === 'raw' && view.error ? <p className="agk-error-text">{view.error}</p> : null}
-    </section>
+    </div>
   );
 }
 
@@ -110,18 +110,18 @@ function Result() {
   const call = useCall('Result');
   if (call.result?.error !== undefined || call.failure !== undefined) {
     return (
-      <section aria-label="Error">
+      <div className="agk-toolcall__section">
         <p className="agk-label">Error</p>
         <p className="agk-error-text">{call.result?.error ?? call.failure}</p>
-      </section>
+      </div>
     );
   }
   if (!call.result) return null;
   return (
-    <section aria-label="Result">
+    <div className="agk-toolcall__section">
       <p className="agk-label">Result</p>
       <pre className="agk-code">{contentText(call.result.content)}</pre>
-    </section>
+    </div>
   );
 }
 

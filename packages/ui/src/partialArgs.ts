@@ -9,28 +9,58 @@ export type ArgsView =
 
 const GROWTH = 1.25;
 
+/** What the partial view of a streaming call remembers between renders: the length it last parsed, and that parse. */
+export interface ArgsViewMemo {
+  readonly length: number;
+  readonly view: ArgsView;
+}
+
+/** The memo before any parse. */
+export const EMPTY_ARGS_MEMO: ArgsViewMemo = { length: 0, view: { kind: 'empty' } };
+
 /**
- * The arguments of a call as they stream, parsed leniently. Re-parsing the
- * whole text on every delta would cost O(L²) for L characters, so while the
- * call streams the text is re-parsed only when it has grown by a quarter
- * since the last parse (O(L) in total); once complete it is shown exactly.
+ * The policy behind `useArgsView`, as a pure function: the view of `call`'s
+ * arguments given what was parsed before, and the memo to keep (`memo`
+ * itself when nothing was re-parsed). While the call streams, the text is
+ * re-parsed leniently only when it has grown by a quarter since the last
+ * parse, or shrunk (another call); complete arguments are shown exactly.
+ *
+ * @example
+ * let memo = EMPTY_ARGS_MEMO;
+ * for (const call of snapshots) ({ view, memo } = argsView(call, memo));
  */
-export function useArgsView(call: Pick<ToolCallRecord, 'argsText' | 'args' | 'argsError' | 'status'> | undefined): ArgsView {
-  const last = useRef<{ length: number; view: ArgsView }>({ length: 0, view: { kind: 'empty' } });
-  if (!call || call.argsText === '') return { kind: 'empty' };
-  if (call.args !== undefined) return { kind: 'parsed', value: call.args, partial: false };
-  if (call.argsError !== undefined) return { kind: 'raw', text: call.argsText, error: call.argsError };
+export function argsView(
+  call: Pick<ToolCallRecord, 'argsText' | 'args' | 'argsError' | 'status'> | undefined,
+  memo: ArgsViewMemo,
+): { view: ArgsView; memo: ArgsViewMemo } {
+  if (!call || call.argsText === '') return { view: { kind: 'empty' }, memo };
+  if (call.args !== undefined) return { view: { kind: 'parsed', value: call.args, partial: false }, memo };
+  if (call.argsError !== undefined) return { view: { kind: 'raw', text: call.argsText, error: call.argsError }, memo };
   const text = call.argsText;
-  if (text.length < last.current.length || text.length >= Math.max(1, last.current.length * GROWTH)) {
+  if (text.length < memo.length || text.length >= Math.max(1, memo.length * GROWTH)) {
     let view: ArgsView;
     try {
       view = { kind: 'parsed', value: parse(text, Allow.ALL) as unknown, partial: true };
     } catch {
       view = { kind: 'raw', text };
     }
-    last.current = { length: text.length, view };
+    return { view, memo: { length: text.length, view } };
   }
-  return last.current.view;
+  return { view: memo.view, memo };
+}
+
+/**
+ * The arguments of a call as they stream, parsed leniently. Re-parsing the
+ * whole text on every delta would cost O(L²) for L characters, so while the
+ * call streams the text is re-parsed only when it has grown by a quarter
+ * since the last parse (O(L) in total); once complete it is shown exactly.
+ * The policy is `argsView`; this hook keeps its memo across renders.
+ */
+export function useArgsView(call: Pick<ToolCallRecord, 'argsText' | 'args' | 'argsError' | 'status'> | undefined): ArgsView {
+  const last = useRef<ArgsViewMemo>(EMPTY_ARGS_MEMO);
+  const { view, memo } = argsView(call, last.current);
+  last.current = memo;
+  return view;
 }
 
 /** Pretty JSON for display; never throws (cycles and BigInt cannot occur in parsed JSON). */

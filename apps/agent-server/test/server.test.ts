@@ -1,0 +1,531 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RunAgentInput } from '@aguikit/core';
+import { findScenario, scenarioEvents, scenarios } from '@aguikit/scenarios';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AgentServer } from '../src/server.js';
+import { approval, interruptsOf, NOW, parseFrames, post, readEvents, startServer, stopServer, userInput } from './support.js';
+
+/** Checks a refusal: its status, a JSON `{ error: { code, message } }` body, CORS, and a server still healthy. */
+async function expectError(server: AgentServer, response: Response, status: number, code: string) {
+  expect(response.status).toBe(status);
+  expect(response.headers.get('content-type')).toBe('application/json');
+  expect(response.headers.get('access-control-allow-origin')).toBe('*');
+  const body = (await response.json()) as { error?: { code?: unknown; message?: unknown } };
+  expect(body.error?.code).toBe(code);
+  expect(typeof body.error?.message).toBe('string');
+  expect(String(body.error?.message).length).toBeGreaterThan(0);
+  const health = await fetch(`${server.url}/health`);
+  expect(health.status).toBe(200);
+  expect(await health.json()).toEqual({ ok: true });
+}
+
+/** The events a scenario produces for `input` at the test clock: what the wire must carry. */
+function expected(scenarioId: string, input: RunAgentInput): unknown[] {
+  const scenario = findScenario(scenarioId);
+  if (!scenario) throw new Error(`no scenario ${scenarioId}`);
+  return scenarioEvents(scenario, input, NOW).map((e) => e.event);
+}
+
+/** Reads a streaming response until `done` holds for the text so far, then leaves the stream open. */
+async function readUntil(
+  response: Response,
+  done: (text: string) => boolean,
+): Promise<{ text: string; rest: () => Promise<string>; cancel: () => Promise<void> }> {
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  while (!done(text)) {
+    const { done: ended, value } = await reader.read();
+    if (ended) break;
+    text += decoder.decode(value, { stream: true });
+  }
+  return {
+    text,
+    rest: async () => {
+      let more = '';
+      for (;;) {
+        const { done: ended, value } = await reader.read();
+        if (ended) return more;
+        more += decoder.decode(value, { stream: true });
+      }
+    },
+    cancel: () => reader.cancel(),
+  };
+}
+
+/** A first refund run streamed to its end: the approval interrupt is open afterwards. */
+async function firstRun(server: AgentServer, threadId: string, runId: string, extra: Partial<RunAgentInput> = {}) {
+  const response = await post(server, '/agents/refund?speed=0', { ...userInput(threadId, runId), ...extra });
+  expect(response.status).toBe(200);
+  return readEvents(response);
+}
+
+const tempDirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(tempDirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+});
+async function tempDir() {
+  const dir = await mkdtemp(join(tmpdir(), 'aguikit-agent-server-'));
+  tempDirs.push(dir);
+  return dir;
+}
+
+describe('bad input gets a 4xx with a JSON error, and never crashes the server', () => {
+  it('refuses malformed JSON and bodies that are not objects', async () => {
+    const server = await startServer();
+    await expectError(server, await post(server, '/agents/refund', '{"threadId": '), 400, 'MALFORMED_JSON');
+    await expectError(server, await post(server, '/agents/refund', ''), 400, 'MALFORMED_JSON');
+    await expectError(server, await post(server, '/agents/refund', '\u00ff\u0000'), 400, 'MALFORMED_JSON');
+    for (const body of ['[]', 'null', '42', '"input"', 'true']) {
+      await expectError(server, await post(server, '/agents/refund', body), 400, 'INVALID_INPUT');
+    }
+  });
+
+  it('refuses a missing, empty, non-string or oversized threadId and runId', async () => {
+    const server = await startServer();
+    const base = userInput('t', 'r');
+    for (const threadId of [undefined, '', 7, null, 'x'.repeat(201)]) {
+      await expectError(server, await post(server, '/agents/refund', { ...base, threadId }), 400, 'MISSING_THREAD_ID');
+    }
+    for (const runId of [undefined, '', ['r'], 'x'.repeat(201)]) {
+      await expectError(server, await post(server, '/agents/refund', { ...base, runId }), 400, 'MISSING_RUN_ID');
+    }
+    // The longest id accepted: the limit is a bound, not an off-by-one.
+    const longest = await post(server, '/agents/refund?speed=0', { ...userInput('t'.repeat(200), 'r'.repeat(200)), messages: [] });
+    expect(longest.status).toBe(200);
+    await readEvents(longest);
+  });
+
+  it('refuses messages, tools and context that are not arrays, and messages without id or role', async () => {
+    const server = await startServer();
+    const base = userInput('t', 'r');
+    for (const field of ['messages', 'tools', 'context'] as const) {
+      for (const value of [undefined, {}, 'x', null]) {
+        await expectError(server, await post(server, '/agents/refund', { ...base, [field]: value }), 400, 'INVALID_INPUT');
+      }
+    }
+    for (const message of [null, 'hi', { role: 'user', content: 'no id' }, { id: 'm', content: 'no role' }, { id: '', role: 'user' }]) {
+      await expectError(server, await post(server, '/agents/refund', { ...base, messages: [message] }), 400, 'INVALID_INPUT');
+    }
+    const many = Array.from({ length: 20_001 }, (_, i) => ({ id: `m${i}`, role: 'user' }));
+    await expectError(server, await post(server, '/agents/refund', { ...base, messages: many }), 413, 'TOO_MANY_MESSAGES');
+  });
+
+  it('refuses invalid resume entries and an interrupt answered twice in one resume', async () => {
+    const server = await startServer();
+    const base = userInput('t', 'r');
+    for (const resume of [
+      {},
+      'yes',
+      [null],
+      [{ status: 'resolved' }],
+      [{ interruptId: '', status: 'resolved' }],
+      [{ interruptId: 'i', status: 'approved' }],
+      [{ interruptId: 'i' }],
+    ]) {
+      await expectError(server, await post(server, '/agents/refund', { ...base, resume }), 400, 'INVALID_INPUT');
+    }
+    const twice = [
+      { interruptId: 'i', status: 'resolved', payload: { approved: true } },
+      { interruptId: 'i', status: 'cancelled' },
+    ];
+    await expectError(server, await post(server, '/agents/refund', { ...base, resume: twice }), 400, 'DUPLICATE_ANSWER');
+  });
+
+  it('answers a body over maxBodyBytes with 413 (the client receives it even while still uploading)', async () => {
+    const server = await startServer({ maxBodyBytes: 1000 });
+    for (const size of [2_000, 500_000, 8_000_000]) {
+      const body = { ...userInput('t', 'r'), messages: [{ id: 'm', role: 'user', content: 'x'.repeat(size) }] };
+      await expectError(server, await post(server, '/agents/refund', body), 413, 'BODY_TOO_LARGE');
+    }
+    // Nothing of the refused bodies was taken for a run.
+    const ok = await post(server, '/agents/refund?speed=0', userInput('t', 'r'));
+    expect(ok.status).toBe(200);
+    await readEvents(ok);
+  });
+
+  it('answers unknown scenarios and routes with 404 and other methods with 405', async () => {
+    const server = await startServer();
+    const input = userInput('t', 'r');
+    await expectError(server, await post(server, '/agents/nope', input), 404, 'UNKNOWN_SCENARIO');
+    await expectError(server, await post(server, '/agents/__proto__', input), 404, 'UNKNOWN_SCENARIO');
+    await expectError(server, await post(server, '/agents/constructor', input), 404, 'UNKNOWN_SCENARIO');
+    await expectError(server, await post(server, '/agents/%E0%A4%A', input), 400, 'MALFORMED_URL');
+    await expectError(server, await fetch(`${server.url}/nope`), 404, 'NOT_FOUND');
+    await expectError(server, await post(server, '/agents/refund/extra', input), 404, 'NOT_FOUND');
+    await expectError(server, await post(server, '/agents/', input), 404, 'NOT_FOUND');
+    await expectError(server, await fetch(`${server.url}/agents/refund`), 405, 'METHOD_NOT_ALLOWED');
+    await expectError(server, await fetch(`${server.url}/agents/refund`, { method: 'PUT', body: '{}' }), 405, 'METHOD_NOT_ALLOWED');
+    await expectError(server, await fetch(`${server.url}/agents/refund`, { method: 'DELETE' }), 405, 'METHOD_NOT_ALLOWED');
+  });
+
+  it('survives what is not HTTP or not a valid request target', async () => {
+    const server = await startServer();
+    const { port } = new URL(server.url);
+    const raw = (text: string) =>
+      new Promise<string>((resolve) => {
+        const socket = connect(Number(port), '127.0.0.1', () => socket.end(text));
+        let out = '';
+        socket.on('data', (chunk) => {
+          out += String(chunk);
+        });
+        socket.on('close', () => resolve(out));
+        socket.on('error', () => resolve(out));
+      });
+    expect(await raw('GARBAGE\r\n\r\n')).toMatch(/^HTTP\/1\.1 400/);
+    const badTarget = await raw('GET http://[x/health HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n');
+    expect(badTarget).toMatch(/^HTTP\/1\.1 400/);
+    expect(badTarget).toContain('"code":"MALFORMED_URL"');
+    // A body that ends before its Content-Length, then a client that goes away mid-upload.
+    await raw('POST /agents/refund HTTP/1.1\r\nHost: a\r\nContent-Length: 100\r\n\r\n{"threadId"');
+    const health = await fetch(`${server.url}/health`);
+    expect(health.status).toBe(200);
+  });
+
+  it('refuses a run id that already exists unless the client reconnects with Last-Event-ID', async () => {
+    const server = await startServer();
+    await firstRun(server, 't', 'r1');
+    await expectError(server, await post(server, '/agents/refund', userInput('t', 'r1')), 409, 'RUN_EXISTS');
+    // The same run id on another thread, or another scenario, is the same run id.
+    await expectError(server, await post(server, '/agents/clarification', userInput('t2', 'r1')), 409, 'RUN_EXISTS');
+  });
+
+  it('refuses a new message while interrupts are open, and a resume that does not cover them all', async () => {
+    const server = await startServer();
+    await firstRun(server, 't', 'r1');
+    await expectError(server, await post(server, '/agents/refund', userInput('t', 'r2', 'hello again')), 409, 'RESUME_REQUIRED');
+
+    const first = await post(server, '/agents/two-interrupts?speed=0', userInput('t2', 'x1', scenarios['two-interrupts'].prompt));
+    const open = interruptsOf(await readEvents(first));
+    expect(open).toHaveLength(2);
+    const [one, two] = open.map((it) => it.id);
+    const partial = { ...userInput('t2', 'x2'), messages: [], resume: [{ interruptId: one, status: 'cancelled' }] };
+    await expectError(server, await post(server, '/agents/two-interrupts', partial), 409, 'RESUME_INCOMPLETE');
+    // Both answered in one resume is accepted.
+    const full = { ...partial, resume: [...partial.resume, { interruptId: two, status: 'cancelled' }] };
+    const ok = await post(server, '/agents/two-interrupts?speed=0', full);
+    expect(ok.status).toBe(200);
+    expect((await readEvents(ok)).at(-1)?.event.type).toBe('RUN_FINISHED');
+  });
+
+  it('refuses an answer to an unknown interrupt with 422', async () => {
+    const server = await startServer();
+    const unknown = { ...userInput('t', 'r1'), resume: [{ interruptId: 'no-such-interrupt', status: 'cancelled' }] };
+    await expectError(server, await post(server, '/agents/refund', unknown), 422, 'UNKNOWN_INTERRUPT');
+    await firstRun(server, 't', 'r1');
+    // An unknown id next to the open one is still refused: the resume is taken whole or not at all.
+    const mixed = approval('t', 'r1', 'r2');
+    mixed.resume = [...(mixed.resume ?? []), { interruptId: 'no-such-interrupt', status: 'cancelled' }];
+    await expectError(server, await post(server, '/agents/refund', mixed), 422, 'UNKNOWN_INTERRUPT');
+    const ok = await post(server, '/agents/refund?speed=0', approval('t', 'r1', 'r2'));
+    expect(ok.status).toBe(200);
+    await readEvents(ok);
+  });
+
+  it('refuses a resolved answer to an expired interrupt with 422; cancelling it is still accepted', async () => {
+    let clock = NOW;
+    const server = await startServer({ now: () => clock });
+    const events = await firstRun(server, 't', 'r1', { forwardedProps: { approvalWindowMs: 1_000 } });
+    expect(interruptsOf(events)[0]).toMatchObject({ expiresAt: new Date(NOW + 1_000).toISOString() });
+    clock = NOW + 1_000;
+    await expectError(server, await post(server, '/agents/refund', approval('t', 'r1', 'r2')), 422, 'INTERRUPT_EXPIRED');
+    const cancel = { ...approval('t', 'r1', 'r3'), resume: [{ interruptId: 'r1-refund-approval', status: 'cancelled' }] };
+    const ok = await post(server, '/agents/refund?speed=0', cancel);
+    expect(ok.status).toBe(200);
+    const text = (await readEvents(ok)).filter((e) => e.event.type === 'TEXT_MESSAGE_CONTENT').map((e) => e.event.delta);
+    expect(text.join('')).toContain('no refund was made');
+    expect(server.effects()).toEqual([]);
+  });
+
+  it('accepts a resolved answer just before the interrupt expires', async () => {
+    let clock = NOW;
+    const server = await startServer({ now: () => clock });
+    await firstRun(server, 't', 'r1', { forwardedProps: { approvalWindowMs: 1_000 } });
+    clock = NOW + 999;
+    const ok = await post(server, '/agents/refund?speed=0', approval('t', 'r1', 'r2'));
+    expect(ok.status).toBe(200);
+    await readEvents(ok);
+    expect(server.effects()).toHaveLength(1);
+  });
+
+  it('refuses the same interrupt answered differently with 409', async () => {
+    const server = await startServer();
+    await firstRun(server, 't', 'r1');
+    const ok = await post(server, '/agents/refund?speed=0', approval('t', 'r1', 'r2'));
+    await readEvents(ok);
+    await expectError(server, await post(server, '/agents/refund', approval('t', 'r1', 'r3', false)), 409, 'ALREADY_ANSWERED');
+    const cancel = { ...approval('t', 'r1', 'r4'), resume: [{ interruptId: 'r1-refund-approval', status: 'cancelled' }] };
+    await expectError(server, await post(server, '/agents/refund', cancel), 409, 'ALREADY_ANSWERED');
+    const withComment = approval('t', 'r1', 'r5');
+    withComment.resume = [{ interruptId: 'r1-refund-approval', status: 'resolved', payload: { approved: true, comment: 'ok' } }];
+    await expectError(server, await post(server, '/agents/refund', withComment), 409, 'ALREADY_ANSWERED');
+    expect(server.effects()).toHaveLength(1);
+  });
+
+  it('refuses a Last-Event-ID of another run with 400, and of an unknown run with 404', async () => {
+    const server = await startServer();
+    await firstRun(server, 't', 'r1');
+    await expectError(
+      server,
+      await post(server, '/agents/refund', userInput('t', 'r1'), { 'Last-Event-ID': 'r0:3' }),
+      400,
+      'BAD_LAST_EVENT_ID',
+    );
+    for (const id of ['garbage', 'r1', 'r1:', 'r1:-1', 'r1:1.5', 'r1: 3', 'r1:0x3', 'r1:3e0', ':3']) {
+      await expectError(
+        server,
+        await post(server, '/agents/refund', userInput('t', 'r1'), { 'Last-Event-ID': id }),
+        400,
+        'BAD_LAST_EVENT_ID',
+      );
+    }
+    await expectError(server, await post(server, '/agents/refund', userInput('t', 'r9'), { 'Last-Event-ID': 'r9:3' }), 404, 'UNKNOWN_RUN');
+  });
+});
+
+describe('the wire', () => {
+  it('streams the refund flow with an id on every event, in order, ending with RUN_FINISHED', async () => {
+    const server = await startServer();
+    const input = userInput('t', 'r1');
+    const response = await post(server, '/agents/refund?speed=0', input);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    expect(response.headers.get('cache-control')).toBe('no-cache');
+    const first = await readEvents(response);
+    expect(first.map((e) => e.id)).toEqual(first.map((_, i) => `r1:${i}`));
+    expect(first.map((e) => e.event)).toEqual(expected('refund', input));
+    expect(first.at(-1)?.event).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'interrupt' } });
+    expect(interruptsOf(first)[0]).toMatchObject({ id: 'r1-refund-approval', reason: 'tool_call', toolCallId: 'r1-refund' });
+
+    const resume = approval('t', 'r1', 'r2');
+    const second = await readEvents(await post(server, '/agents/refund?speed=0', resume));
+    expect(second.map((e) => e.id)).toEqual(second.map((_, i) => `r2:${i}`));
+    expect(second.map((e) => e.event)).toEqual(expected('refund', resume));
+    expect(second.at(-1)?.event).toEqual({ type: 'RUN_FINISHED', threadId: 't', runId: 'r2' });
+    expect(second.find((e) => e.event.type === 'TOOL_CALL_RESULT')?.event).toMatchObject({ toolCallId: 'r1-refund' });
+    expect(server.effects()).toEqual([
+      expect.objectContaining({
+        kind: 'refund',
+        key: 'r1-refund-approval',
+        runId: 'r2',
+        at: NOW,
+        detail: expect.objectContaining({ amount: 42 }),
+      }),
+    ]);
+  });
+
+  it('plays the scenario at the requested speed', async () => {
+    const server = await startServer();
+    const started = performance.now();
+    await readEvents(await post(server, '/agents/refund?speed=0', userInput('t', 'r1')));
+    expect(performance.now() - started).toBeLessThan(500);
+    const slow = performance.now();
+    await readEvents(await post(server, '/agents/clarification?speed=4', userInput('t2', 'c1')));
+    // Its tokens are 30 ms apart at speed 1: 13 of them take ~100 ms at speed 4.
+    expect(performance.now() - slow).toBeGreaterThan(60);
+  });
+
+  it('lists the scenarios', async () => {
+    const server = await startServer();
+    const response = await fetch(`${server.url}/agents`);
+    expect(response.status).toBe(200);
+    const list = (await response.json()) as { id: string; title: string; description: string; prompt: string }[];
+    expect(list.map((s) => s.id)).toEqual(Object.keys(scenarios));
+    for (const s of list) expect(Object.keys(s).sort()).toEqual(['description', 'id', 'prompt', 'title']);
+  });
+
+  it('answers CORS preflights and sets CORS headers on streams and errors alike', async () => {
+    const server = await startServer();
+    const preflight = await fetch(`${server.url}/agents/refund`, {
+      method: 'OPTIONS',
+      headers: {
+        Origin: 'http://localhost:5173',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'content-type, last-event-id',
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
+    const allowed = (preflight.headers.get('access-control-allow-headers') ?? '').split(',').map((h) => h.trim());
+    expect(allowed).toEqual(expect.arrayContaining(['content-type', 'accept', 'last-event-id']));
+    const stream = await post(server, '/agents/refund?speed=0', userInput('t', 'r1'));
+    expect(stream.headers.get('access-control-allow-origin')).toBe('*');
+    await readEvents(stream);
+    expect((await fetch(`${server.url}/agents`)).headers.get('access-control-allow-origin')).toBe('*');
+  });
+
+  it('sends `: ping` heartbeats on a slow stream', async () => {
+    const server = await startServer({ heartbeatMs: 10 });
+    const response = await post(server, '/agents/refund?speed=0.01', userInput('t', 'r1'));
+    const { text, cancel } = await readUntil(response, (t) => (t.match(/^: ping$/gmu) ?? []).length >= 3);
+    await cancel();
+    const frames = parseFrames(text.slice(0, text.lastIndexOf('\n\n') + 2));
+    expect(frames.filter((f) => f.comment === 'ping').length).toBeGreaterThanOrEqual(3);
+    // Heartbeats are frames of their own: an event frame is never split by one, and a ping carries no id to resume from.
+    for (const f of frames) {
+      if (f.comment === undefined) expect(f).toEqual({ id: expect.any(String), data: expect.any(String) });
+      else expect(f).toEqual({ comment: 'ping' });
+    }
+  });
+
+  it('sends exactly the events after Last-Event-ID on a reconnect', async () => {
+    const server = await startServer();
+    const input = userInput('t', 'r1');
+    const all = await firstRun(server, 't', 'r1');
+    for (const from of [0, 10, all.length - 2]) {
+      const again = await readEvents(await post(server, '/agents/refund?speed=0', input, { 'Last-Event-ID': `r1:${from}` }));
+      expect(again).toEqual(all.slice(from + 1));
+    }
+    // After the last event there is nothing left to send, and the stream ends.
+    expect(await readEvents(await post(server, '/agents/refund?speed=0', input, { 'Last-Event-ID': `r1:${all.length - 1}` }))).toEqual([]);
+    expect(await readEvents(await post(server, '/agents/refund?speed=0', input, { 'Last-Event-ID': 'r1:9999' }))).toEqual([]);
+  });
+
+  it('reconnects to a run still streaming', async () => {
+    const server = await startServer();
+    const input = userInput('t', 'r1');
+    const live = await post(server, '/agents/refund?speed=2', input);
+    const { text, cancel } = await readUntil(live, (t) => t.includes('id: r1:4\n'));
+    await cancel();
+    const seen = parseFrames(text).filter((f) => f.data !== undefined && text.includes(`${f.data}\n\n`));
+    const lastId = seen.at(-1)?.id ?? '';
+    const rest = await readEvents(await post(server, '/agents/refund?speed=0', input, { 'Last-Event-ID': lastId }));
+    const ids = [...seen.map((f) => f.id), ...rest.map((e) => e.id)];
+    expect(ids).toEqual(expected('refund', input).map((_, i) => `r1:${i}`));
+    expect(rest.at(-1)?.event.type).toBe('RUN_FINISHED');
+  });
+});
+
+describe('idempotency', () => {
+  it('performs the refund once however often the approving resume arrives', async () => {
+    const server = await startServer();
+    await firstRun(server, 't', 'r1');
+    const resume = approval('t', 'r1', 'r2');
+    const first = await readEvents(await post(server, '/agents/refund?speed=0', resume));
+    expect(first.some((e) => e.event.type === 'TOOL_CALL_RESULT')).toBe(true);
+    expect(server.effects()).toHaveLength(1);
+
+    // The same resume under a new run id: accepted (the same answer), streamed again, refunded once.
+    const retried = await readEvents(await post(server, '/agents/refund?speed=0', approval('t', 'r1', 'r3')));
+    expect(retried.find((e) => e.event.type === 'TOOL_CALL_RESULT')?.event).toMatchObject({ toolCallId: 'r1-refund' });
+    // The same request again: the run exists, so it is refused, not run twice.
+    await expectError(server, await post(server, '/agents/refund', resume), 409, 'RUN_EXISTS');
+    // A reconnect that replays the event reporting the refund.
+    await readEvents(await post(server, '/agents/refund?speed=0', resume, { 'Last-Event-ID': 'r2:0' }));
+    // Concurrently, under many new run ids.
+    const many = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => post(server, '/agents/refund?speed=0', approval('t', 'r1', `r-${i}`))),
+    );
+    await Promise.all(many.map(readEvents));
+
+    const effects = await (await fetch(`${server.url}/effects`)).json();
+    expect(effects).toEqual([expect.objectContaining({ kind: 'refund', key: 'r1-refund-approval', runId: 'r2' })]);
+    expect(server.effects()).toEqual(effects);
+  });
+
+  it('refunds each interrupt once: two threads, two refunds', async () => {
+    const server = await startServer();
+    await firstRun(server, 'a', 'a1');
+    await firstRun(server, 'b', 'b1');
+    await readEvents(await post(server, '/agents/refund?speed=0', approval('a', 'a1', 'a2')));
+    await readEvents(await post(server, '/agents/refund?speed=0', approval('b', 'b1', 'b2')));
+    expect(server.effects().map((e) => e.key)).toEqual(['a1-refund-approval', 'b1-refund-approval']);
+  });
+
+  it('refunds nothing on a rejection', async () => {
+    const server = await startServer();
+    await firstRun(server, 't', 'r1');
+    await readEvents(await post(server, '/agents/refund?speed=0', approval('t', 'r1', 'r2', false)));
+    expect(server.effects()).toEqual([]);
+  });
+});
+
+describe('shutdown and restart', () => {
+  it('close() ends open streams, resolves, and refuses new connections', async () => {
+    const server = await startServer({ heartbeatMs: 5 });
+    const streams = await Promise.all([
+      post(server, '/agents/refund?speed=0.01', userInput('a', 'a1')),
+      post(server, '/agents/refund?speed=0.01', userInput('b', 'b1')),
+    ]);
+    const heads = await Promise.all(streams.map((s) => readUntil(s, (t) => t.includes('id: '))));
+    await stopServer(server);
+    for (const head of heads) {
+      // The stream ends cleanly (no reset), before the run finished: a client reconnects to the rest.
+      const rest = await head.rest();
+      expect(`${head.text}${rest}`).not.toContain('RUN_FINISHED');
+    }
+    await expect(fetch(`${server.url}/health`)).rejects.toThrow();
+  });
+
+  it('continues a run after a restart on the same data directory', async () => {
+    const dataDir = await tempDir();
+    const input = userInput('t', 'r1');
+    const before = await startServer({ dataDir });
+    const live = await post(before, '/agents/refund?speed=2', input);
+    const { text } = await readUntil(live, (t) => t.includes('id: r1:5\n') && t.endsWith('\n\n'));
+    // The server dies mid-run.
+    await stopServer(before);
+    const got = parseFrames(text).filter((f) => f.data !== undefined);
+    const lastId = got.at(-1)?.id ?? '';
+    const all = expected('refund', input);
+    expect(got.length).toBeLessThan(all.length);
+
+    const after = await startServer({ dataDir });
+    const rest = await readEvents(await post(after, '/agents/refund?speed=0', input, { 'Last-Event-ID': lastId }));
+    expect([...got.map((f) => JSON.parse(f.data ?? '') as unknown), ...rest.map((e) => e.event)]).toEqual(all);
+    expect([...got.map((f) => f.id), ...rest.map((e) => e.id)]).toEqual(all.map((_, i) => `r1:${i}`));
+    // It knows the run (a retry is a reconnect, not a new run) and its open interrupt.
+    await expectError(after, await post(after, '/agents/refund', input), 409, 'RUN_EXISTS');
+    await expectError(after, await post(after, '/agents/refund', userInput('t', 'r2', 'hi')), 409, 'RESUME_REQUIRED');
+  });
+
+  it('never repeats a side effect after a restart', async () => {
+    const dataDir = await tempDir();
+    const first = await startServer({ dataDir });
+    await firstRun(first, 't', 'r1');
+    const resume = approval('t', 'r1', 'r2');
+    const live = await post(first, '/agents/refund?speed=2', resume);
+    // Killed after the event reporting the refund went out, before the run ends.
+    const { text } = await readUntil(live, (t) => t.includes('"TOOL_CALL_RESULT"'));
+    expect(text).not.toContain('RUN_FINISHED');
+    await stopServer(first);
+    expect(first.effects()).toHaveLength(1);
+
+    const second = await startServer({ dataDir });
+    expect(second.effects()).toEqual(first.effects());
+    // Reconnected from before the refund: the event is sent again, the refund is not made again.
+    const rest = await readEvents(await post(second, '/agents/refund?speed=0', resume, { 'Last-Event-ID': 'r2:1' }));
+    expect(rest[0]?.event.type).toBe('TOOL_CALL_RESULT');
+    expect(rest.at(-1)?.event.type).toBe('RUN_FINISHED');
+    await readEvents(await post(second, '/agents/refund?speed=0', approval('t', 'r1', 'r3')));
+    expect(await (await fetch(`${second.url}/effects`)).json()).toEqual([
+      expect.objectContaining({ key: 'r1-refund-approval', runId: 'r2' }),
+    ]);
+
+    // A third life still remembers: the answer, and the refund made.
+    await stopServer(second);
+    const third = await startServer({ dataDir });
+    await expectError(third, await post(third, '/agents/refund', approval('t', 'r1', 'r4', false)), 409, 'ALREADY_ANSWERED');
+    expect(third.effects()).toHaveLength(1);
+  });
+
+  it('makes the refund after a restart when the server died before making it', async () => {
+    const dataDir = await tempDir();
+    const first = await startServer({ dataDir });
+    await firstRun(first, 't', 'r1');
+    const resume = approval('t', 'r1', 'r2');
+    const live = await post(first, '/agents/refund?speed=0.5', resume);
+    await readUntil(live, (t) => t.includes('id: r2:1\n'));
+    await stopServer(first);
+    expect(first.effects()).toEqual([]);
+
+    const second = await startServer({ dataDir });
+    const rest = await readEvents(await post(second, '/agents/refund?speed=0', resume, { 'Last-Event-ID': 'r2:1' }));
+    expect(rest.map((e) => e.event)).toEqual(expected('refund', resume).slice(2));
+    expect(second.effects()).toEqual([expect.objectContaining({ key: 'r1-refund-approval', runId: 'r2' })]);
+  });
+});

@@ -1,0 +1,14 @@
+import react from '@vitejs/plugin-react';
+import { defaultClientConditions, defineConfig } from 'vite';
+
+const agentServer = process.env.AGENT_SERVER_URL ?? 'http://127.0.0.1:8787';
+// The playground reaches the agent server through its own origin.
+const proxy = { '/agents': { target: agentServer, changeOrigin: true } };
+
+export default defineConfig({
+  plugins: [react()],
+  // Workspace packages resolve to their sources: no build step before the playground runs.
+  resolve: { conditions: ['@aguikit/source', ...defaultClientConditions] },
+  server: { port: 5173, host: '127.0.0.1', proxy },
+  preview: { port: 4173, host: '127.0.0.1', proxy },
+});

@@ -1,0 +1,184 @@
+import { createEventPipeline, createThreadState, httpSseSource } from '@aguikit/core';
+import { frameScheduler } from '@aguikit/react';
+import type { BenchCase, CaseContext, CaseRound } from '../case.js';
+import { storeDriver } from '../drivers/aguikit.js';
+import { rechunk, sseFrames, THREAD_ID, textRun } from '../fixtures.js';
+import { cpuNow, timeTasks } from '../measure.js';
+import { fmt } from '../stats.js';
+
+const DELTAS = 2_000;
+const MESSAGE_ID = 'streamed';
+const COALESCED = 16 * 1024;
+
+/**
+ * The least any consumer must do with the bytes: decode them, cut the SSE
+ * frames, JSON.parse each, and append each delta to a string found by id.
+ * No validation, no state beyond the strings, no store.
+ */
+function floor(chunks: readonly Uint8Array[]): Map<string, string> {
+  const decoder = new TextDecoder();
+  const texts = new Map<string, string>();
+  let buffer = '';
+  for (const chunk of chunks) {
+    buffer += decoder.decode(chunk, { stream: true });
+    for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+      const frame = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const event = JSON.parse(frame.slice(frame.indexOf(':') + 1)) as { type?: string; messageId?: string; delta?: string };
+      if (event.type === 'TEXT_MESSAGE_CONTENT' && event.messageId !== undefined) {
+        texts.set(event.messageId, (texts.get(event.messageId) ?? '') + (event.delta ?? ''));
+      }
+    }
+  }
+  return texts;
+}
+
+function body(chunks: readonly Uint8Array[]): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(chunk);
+      controller.close();
+    },
+  });
+}
+
+/** The floor again, reading the bytes the way a fetch consumer must: through the body's ReadableStream. */
+async function floorFromStream(chunks: readonly Uint8Array[]): Promise<Map<string, string>> {
+  const reader = body(chunks).getReader();
+  const read: Uint8Array[] = [];
+  for (let r = await reader.read(); !r.done; r = await reader.read()) read.push(r.value);
+  return floor(read);
+}
+
+function sseResponse(chunks: readonly Uint8Array[]): Response {
+  return new Response(body(chunks), { headers: { 'content-type': 'text/event-stream' } });
+}
+
+export const floorCase: BenchCase = {
+  number: 2,
+  id: 'floor',
+  title: 'The floor: SSE bytes to state',
+  method: [
+    `One run streaming ${DELTAS.toLocaleString('en-US')} \`TEXT_MESSAGE_CONTENT\` deltas into an empty thread, as SSE bytes (\`data: <json>\` frames), one network chunk per frame (a server flushing each token); the same bytes regrouped in ${COALESCED / 1024} KiB chunks are measured too.`,
+    "**Floor**: decode the bytes (TextDecoder), cut the frames, `JSON.parse` each, append each delta to a string found by id in a Map. Synchronous, over the chunks in memory. The floor read through the body's `ReadableStream` (as any `fetch` consumer must) is shown for reference.",
+    '**aguikit**: the whole pipeline from bytes to store — `createAgentStore` over `httpSseSource` whose `fetch` returns a `Response` over a `ReadableStream` of the same chunks: body reader, UTF-8 stream decoding, eventsource-parser, JSON.parse, validate, expand, verify, reduce, one store update per event (microtask scheduler) and one subscriber selecting the message. Timed from `run()` to the run settled. The core pipeline alone (validate -> reduce on events already parsed) is shown for reference.',
+  ].join('\n\n'),
+  deterministic: false,
+  figures: {
+    floor: { label: 'floor, chunk per frame', unit: 'µs/token' },
+    floorStream: { label: 'floor reading a ReadableStream, chunk per frame', unit: 'µs/token' },
+    aguikit: { label: 'aguikit bytes to store, chunk per frame', unit: 'µs/token' },
+    aguikitBatched: { label: 'aguikit bytes to store, chunk per frame, default scheduler (batched)', unit: 'µs/token' },
+    floorCoalesced: { label: `floor, ${COALESCED / 1024} KiB chunks`, unit: 'µs/token' },
+    aguikitCoalesced: { label: `aguikit bytes to store, ${COALESCED / 1024} KiB chunks`, unit: 'µs/token' },
+    pipeline: { label: 'aguikit core pipeline alone, events already parsed', unit: 'µs/token' },
+  },
+  ratios: {
+    overFloor: { label: 'aguikit / floor, chunk per frame' },
+    overFloorCoalesced: { label: `aguikit / floor, ${COALESCED / 1024} KiB chunks` },
+    overStreamFloor: { label: 'aguikit / floor reading a ReadableStream, chunk per frame' },
+    overFloorBatched: { label: 'aguikit with the default scheduler (batched) / floor, chunk per frame' },
+    pipelineOverFloor: { label: 'core pipeline alone / floor, chunk per frame' },
+  },
+  bars: [
+    {
+      id: 'within-3x-of-floor',
+      text: "aguikit's whole pipeline from SSE bytes to store is within 3x of the floor",
+      on: { ratio: 'overFloor' },
+      op: '<=',
+      limit: 3,
+    },
+  ],
+
+  async run(ctx: CaseContext): Promise<CaseRound> {
+    const events = textRun(DELTAS, { runId: 'run-1', messageId: MESSAGE_ID });
+    const perFrame = sseFrames(events);
+    const coalesced = rechunk(perFrame, COALESCED);
+    const expected = events.flatMap((e) => (e.type === 'TEXT_MESSAGE_CONTENT' ? [String(e.delta)] : [])).join('');
+    let chunks: readonly Uint8Array[] = perFrame;
+    const source = httpSseSource({ url: 'http://bench.invalid/agent', fetch: () => Promise.resolve(sseResponse(chunks)) });
+    const ours = storeDriver([], source);
+    const batched = storeDriver([], source, frameScheduler);
+
+    for (const c of [perFrame, coalesced]) {
+      if (floor(c).get(MESSAGE_ID) !== expected) throw new Error('the floor lost text');
+      chunks = c;
+      ours.prepare([], MESSAGE_ID, true);
+      await ours.stream();
+      const thread = ours.store.getState().thread;
+      if (thread.messages.byId.get(MESSAGE_ID)?.content !== expected || thread.diagnostics.length)
+        throw new Error('aguikit lost text over SSE');
+    }
+    if ((await floorFromStream(perFrame)).get(MESSAGE_ID) !== expected) throw new Error('the stream floor lost text');
+    const parsed = perFrame.map((f) => JSON.parse(new TextDecoder().decode(f).slice(6)) as unknown);
+
+    // The floor takes a couple of ms per iteration: a time budget gives it as many samples as the slower tasks.
+    const budget = ctx.quick ? { iterations: 12, time: 150, warmupIterations: 4 } : { iterations: 40, time: 600, warmupIterations: 8 };
+    const timed = (fn: () => unknown) => () => {
+      const start = cpuNow();
+      fn();
+      return cpuNow() - start;
+    };
+    const times = await timeTasks(
+      [
+        { name: 'floor', run: timed(() => floor(perFrame)) },
+        {
+          name: 'floorStream',
+          run: async () => {
+            const start = cpuNow();
+            await floorFromStream(perFrame);
+            return cpuNow() - start;
+          },
+        },
+        {
+          name: 'aguikit',
+          before: () => {
+            chunks = perFrame;
+            ours.prepare([], MESSAGE_ID, true);
+          },
+          run: async () => (await ours.stream()).run,
+        },
+        {
+          name: 'aguikitBatched',
+          before: () => {
+            chunks = perFrame;
+            batched.prepare([], MESSAGE_ID, true);
+          },
+          run: async () => (await batched.stream()).run,
+        },
+        { name: 'floorCoalesced', run: timed(() => floor(coalesced)) },
+        {
+          name: 'aguikitCoalesced',
+          before: () => {
+            chunks = coalesced;
+            ours.prepare([], MESSAGE_ID, true);
+          },
+          run: async () => (await ours.stream()).run,
+        },
+        {
+          name: 'pipeline',
+          run: timed(() => {
+            const pipeline = createEventPipeline(createThreadState({ threadId: THREAD_ID }));
+            for (const event of parsed) pipeline.push(event);
+            pipeline.end();
+          }),
+        },
+      ],
+      budget,
+    );
+    const figures: Record<string, number> = {};
+    for (const [name, ms] of Object.entries(times)) figures[name] = (ms * 1000) / DELTAS;
+    const f = (k: string) => figures[k] ?? Number.NaN;
+    ctx.log(`  floor ${fmt(f('floor'))} µs/token, aguikit ${fmt(f('aguikit'))} µs/token`);
+    return {
+      figures,
+      ratios: {
+        overFloor: f('aguikit') / f('floor'),
+        overFloorCoalesced: f('aguikitCoalesced') / f('floorCoalesced'),
+        overStreamFloor: f('aguikit') / f('floorStream'),
+        overFloorBatched: f('aguikitBatched') / f('floor'),
+        pipelineOverFloor: f('pipeline') / f('floor'),
+      },
+    };
+  },
+};

@@ -1,0 +1,14 @@
+import type { SubagentRecord } from '@aguikit/core';
+import { useAgentSelector } from './useAgentSelector.js';
+
+/**
+ * The thread's subagents by `subagentRunId`: name, parent, status, error.
+ * Changes only on a SUBAGENT_* event, never for a token.
+ *
+ * @example
+ * const subagents = useSubagents();
+ * const running = Object.values(subagents).filter((s) => s.status === 'running');
+ */
+export function useSubagents(): Readonly<Record<string, SubagentRecord>> {
+  return useAgentSelector((s) => s.thread.subagents);
+}

@@ -1,0 +1,56 @@
+import type { SharedState } from '@aguikit/core';
+import { act, render, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { AgentProvider, createAgentStore, useSharedState } from '../src/index.js';
+import { manualFrames, manualSource, tick } from './support/sources.js';
+
+describe('useSharedState', () => {
+  it('reports sync, the failing operation and the last delta, and re-renders only when the shared state changes', async () => {
+    const m = manualSource();
+    const frames = manualFrames();
+    const store = createAgentStore({ source: m.source, threadId: 't', scheduler: frames.scheduler, initialState: { n: 0 } });
+    const seen: SharedState[] = [];
+    function Probe() {
+      const shared = useSharedState();
+      seen.push(shared);
+      return <span data-testid="sync">{shared.sync}</span>;
+    }
+    render(
+      <AgentProvider store={store}>
+        <Probe />
+      </AgentProvider>,
+    );
+    const push = async (...events: unknown[]) => {
+      await act(async () => {
+        m.push(...events);
+        await tick();
+        frames.frame();
+      });
+    };
+    await act(async () => {
+      void store.getState().run('go');
+      await tick();
+    });
+    await push({ type: 'RUN_STARTED', threadId: 't', runId: m.requests[0]?.runId ?? '' });
+    const afterStart = seen.length;
+    await push(
+      { type: 'TEXT_MESSAGE_START', messageId: 'm', role: 'assistant' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: 'hi' },
+    );
+    expect(seen.length).toBe(afterStart);
+
+    const delta = [{ op: 'replace', path: '/n', value: 1 }];
+    await push({ type: 'STATE_DELTA', delta });
+    expect(seen.at(-1)?.document).toEqual({ n: 1 });
+    expect(seen.at(-1)?.lastDelta).toEqual(delta);
+
+    const failing = { op: 'replace', path: '/missing/x', value: 2 };
+    await push({ type: 'STATE_DELTA', delta: [failing] });
+    expect(screen.getByTestId('sync').textContent).toBe('desynced');
+    expect(seen.at(-1)?.failure?.operation).toEqual(failing);
+
+    await push({ type: 'STATE_SNAPSHOT', snapshot: { n: 5 } });
+    expect(screen.getByTestId('sync').textContent).toBe('in-sync');
+    expect(seen.at(-1)?.failure).toBeUndefined();
+  });
+});

@@ -1,0 +1,42 @@
+import type { Message, ResumeEntry, RunAgentInput } from '@aguikit/core';
+import type { TimedEvent } from './script.js';
+
+export interface ScenarioContext {
+  /** The time the run starts (ms since the epoch): the only input besides the RunAgentInput. */
+  now: number;
+}
+
+/**
+ * A scripted agent: the events of a run as a pure function of its input (and
+ * the clock), so a resume continues the story where the last run stopped.
+ */
+export interface Scenario {
+  id: string;
+  title: string;
+  description: string;
+  /** What to type to start it. */
+  prompt: string;
+  run(input: RunAgentInput, context: ScenarioContext): TimedEvent[];
+}
+
+/** The answer to the interrupt whose id ends with `suffix`, if this run resumes one. */
+export function answerTo(input: RunAgentInput, suffix: string): ResumeEntry | undefined {
+  return input.resume?.find((r) => r.interruptId.endsWith(suffix));
+}
+
+/** The last user message's text. */
+export function lastUserText(input: RunAgentInput): string {
+  for (let i = input.messages.length - 1; i >= 0; i--) {
+    const m = input.messages[i] as Message;
+    if (m.role === 'user')
+      return typeof m.content === 'string' ? m.content : m.content.map((p) => (p.type === 'text' ? p.text : '')).join(' ');
+  }
+  return '';
+}
+
+/** A forwarded number option (for tests that need a short expiry or a fast stream). */
+export function forwardedNumber(input: RunAgentInput, key: string, fallback: number): number {
+  const props = input.forwardedProps as Record<string, unknown> | undefined;
+  const value = props?.[key];
+  return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
+}

@@ -1,0 +1,44 @@
+import type { Message } from '@aguikit/core';
+import { forwardedNumber, type Scenario } from '../scenario.js';
+import { Script } from '../script.js';
+
+/** A thread restated with thousands of messages, then a streamed answer. */
+export const longThread: Scenario = {
+  id: 'long-thread',
+  title: 'Long thread',
+  description: 'MESSAGES_SNAPSHOT restates thousands of messages; the answer streams at the end.',
+  prompt: 'Summarise our conversation.',
+  run(input) {
+    const s = new Script(input).start();
+    const count = forwardedNumber(input, 'messages', 3000);
+    const history: Message[] = [...input.messages];
+    for (let i = 0; i < count; i++) {
+      history.push(
+        i % 2
+          ? { id: s.id(`h${i}`), role: 'assistant', content: `Answer ${i}: the order ${1000 + i} is on its way.` }
+          : { id: s.id(`h${i}`), role: 'user', content: `Question ${i}: where is order ${1000 + i + 1}?` },
+      );
+    }
+    s.emit({ type: 'MESSAGES_SNAPSHOT', messages: history });
+    s.text('summary', `We talked about ${count / 2} orders; all of them are shipped.`);
+    return s.finish().events();
+  },
+};
+
+/** Thousands of tokens per second into one message. */
+export const fastStream: Scenario = {
+  id: 'fast-stream',
+  title: 'Fast stream',
+  description: 'Thousands of tokens per second into one message (the UI batches per frame).',
+  prompt: 'Count to a few thousand, fast.',
+  run(input) {
+    const s = new Script(input).start();
+    const count = forwardedNumber(input, 'tokens', 5000);
+    const perToken = forwardedNumber(input, 'tokenDelayMs', 0.2);
+    const messageId = s.id('count');
+    s.emit({ type: 'TEXT_MESSAGE_START', messageId, role: 'assistant' });
+    for (let i = 1; i <= count; i++) s.emit({ type: 'TEXT_MESSAGE_CONTENT', messageId, delta: `${i} ` }, perToken);
+    s.emit({ type: 'TEXT_MESSAGE_END', messageId });
+    return s.finish().events();
+  },
+};

@@ -1,0 +1,186 @@
+import type { RunAgentInput } from '@aguikit/core';
+
+/**
+ * A side effect in the world (a refund issued). A server performs it once per
+ * `key`, however often the same answer arrives, just before sending the event
+ * that reports it.
+ */
+export interface SideEffect {
+  kind: string;
+  key: string;
+  detail?: unknown;
+}
+
+/** An event of a scripted run, sent `delayMs` after the one before it. */
+export interface TimedEvent {
+  delayMs: number;
+  event: Record<string, unknown>;
+  effect?: SideEffect;
+}
+
+export interface TextOptions {
+  role?: 'assistant' | 'system' | 'developer' | 'user';
+  /** Pause before each token. */
+  tokenDelayMs?: number;
+  subagentRunId?: string;
+  /** Stop after this many tokens and never send END (a stream cut off mid-message). */
+  cutAfter?: number;
+}
+
+export interface ToolOptions {
+  parentMessageId?: string;
+  /** Pieces the arguments are streamed in. */
+  chunks?: number;
+  chunkDelayMs?: number;
+  subagentRunId?: string;
+}
+
+/** Splits text into tokens the way a model streams it: words with their following space. */
+export function tokens(text: string): string[] {
+  return text.match(/\S+\s*|\s+/gu) ?? [];
+}
+
+/**
+ * Builds the events of one scripted run. Ids derive from the run's id, so a
+ * script is a pure function of its input: the same input gives the same events.
+ *
+ * @example
+ * const s = new Script(input).start();
+ * s.text('answer', 'Hello there.').finish();
+ * s.events(); // TimedEvent[]
+ */
+export class Script {
+  private readonly out: TimedEvent[] = [];
+  private finished = false;
+
+  constructor(readonly input: RunAgentInput) {}
+
+  /** A stable id for something in this run: `<runId>-<name>`. */
+  id(name: string): string {
+    return `${this.input.runId}-${name}`;
+  }
+
+  emit(event: Record<string, unknown>, delayMs = 0, effect?: SideEffect): this {
+    this.out.push(effect ? { delayMs, event, effect } : { delayMs, event });
+    return this;
+  }
+
+  start(): this {
+    return this.emit({
+      type: 'RUN_STARTED',
+      threadId: this.input.threadId,
+      runId: this.input.runId,
+      protocolVersion: '1.0',
+      ...(this.input.parentRunId ? { parentRunId: this.input.parentRunId } : {}),
+      // A resumed run restates its input, so a replayed log knows which interrupts it answered.
+      ...(this.input.resume?.length ? { input: this.input } : {}),
+    });
+  }
+
+  finish(extra: Record<string, unknown> = {}, delayMs = 0): this {
+    this.finished = true;
+    return this.emit({ type: 'RUN_FINISHED', threadId: this.input.threadId, runId: this.input.runId, ...extra }, delayMs);
+  }
+
+  fail(message: string, code?: string, delayMs = 0): this {
+    this.finished = true;
+    return this.emit({ type: 'RUN_ERROR', message, ...(code ? { code } : {}) }, delayMs);
+  }
+
+  text(name: string, text: string, options: TextOptions = {}): this {
+    const messageId = this.id(name);
+    const sub = options.subagentRunId ? { subagentRunId: options.subagentRunId } : {};
+    this.emit({ type: 'TEXT_MESSAGE_START', messageId, role: options.role ?? 'assistant', ...sub });
+    const parts = tokens(text);
+    const cut = options.cutAfter ?? parts.length;
+    for (const delta of parts.slice(0, cut))
+      this.emit({ type: 'TEXT_MESSAGE_CONTENT', messageId, delta, ...sub }, options.tokenDelayMs ?? 30);
+    if (cut >= parts.length) this.emit({ type: 'TEXT_MESSAGE_END', messageId, ...sub });
+    return this;
+  }
+
+  reasoning(name: string, text: string, tokenDelayMs = 25): this {
+    const spanId = this.id(`${name}-span`);
+    const messageId = this.id(name);
+    this.emit({ type: 'REASONING_START', messageId: spanId });
+    this.emit({ type: 'REASONING_MESSAGE_START', messageId, role: 'reasoning' });
+    for (const delta of tokens(text)) this.emit({ type: 'REASONING_MESSAGE_CONTENT', messageId, delta }, tokenDelayMs);
+    this.emit({ type: 'REASONING_MESSAGE_END', messageId });
+    return this.emit({ type: 'REASONING_END', messageId: spanId });
+  }
+
+  /** A tool call: START, its arguments in `chunks`, END. Returns its id through `onId`. */
+  tool(name: string, toolName: string, args: unknown, options: ToolOptions = {}): this {
+    const toolCallId = this.id(name);
+    const sub = options.subagentRunId ? { subagentRunId: options.subagentRunId } : {};
+    const text = JSON.stringify(args);
+    const chunks = Math.max(1, options.chunks ?? 3);
+    const size = Math.ceil(text.length / chunks);
+    this.emit({
+      type: 'TOOL_CALL_START',
+      toolCallId,
+      toolCallName: toolName,
+      ...(options.parentMessageId ? { parentMessageId: this.id(options.parentMessageId) } : {}),
+      ...sub,
+    });
+    for (let i = 0; i < text.length; i += size)
+      this.emit({ type: 'TOOL_CALL_ARGS', toolCallId, delta: text.slice(i, i + size), ...sub }, options.chunkDelayMs ?? 40);
+    return this.emit({ type: 'TOOL_CALL_END', toolCallId, ...sub });
+  }
+
+  result(callName: string, content: unknown, delayMs = 300, options: { subagentRunId?: string } = {}): this {
+    return this.emit(
+      {
+        type: 'TOOL_CALL_RESULT',
+        messageId: this.id(`${callName}-result`),
+        toolCallId: this.id(callName),
+        content: typeof content === 'string' ? content : JSON.stringify(content),
+        ...(options.subagentRunId ? { subagentRunId: options.subagentRunId } : {}),
+      },
+      delayMs,
+    );
+  }
+
+  /** A result for a call made in an earlier run (after a resume), with the side effect it reports. */
+  resultFor(toolCallId: string, content: unknown, delayMs = 300, effect?: SideEffect): this {
+    return this.emit(
+      {
+        type: 'TOOL_CALL_RESULT',
+        messageId: this.id('result'),
+        toolCallId,
+        content: typeof content === 'string' ? content : JSON.stringify(content),
+      },
+      delayMs,
+      effect,
+    );
+  }
+
+  state(snapshot: unknown, delayMs = 0): this {
+    return this.emit({ type: 'STATE_SNAPSHOT', snapshot }, delayMs);
+  }
+
+  delta(operations: unknown[], delayMs = 0): this {
+    return this.emit({ type: 'STATE_DELTA', delta: operations }, delayMs);
+  }
+
+  step(name: string, body: (s: this) => void): this {
+    this.emit({ type: 'STEP_STARTED', stepName: name });
+    body(this);
+    return this.emit({ type: 'STEP_FINISHED', stepName: name });
+  }
+
+  events(): TimedEvent[] {
+    return this.out;
+  }
+
+  get isFinished(): boolean {
+    return this.finished;
+  }
+}
+
+/** A short, stable tag for an id (FNV-1a, base 36), for ids derived in later runs. */
+export function shortHash(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(36).toUpperCase().slice(0, 5);
+}

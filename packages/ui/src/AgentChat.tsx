@@ -1,0 +1,44 @@
+import type { ReactNode } from 'react';
+import { Composer } from './Composer.js';
+import { InterruptDialog } from './InterruptDialog.js';
+import { MessageList } from './Messages.js';
+import { RunStatus } from './RunStatus.js';
+import type { RenderTool } from './ToolCall.js';
+
+export interface AgentChatProps {
+  /** Custom cards for tool calls (generative UI); keep it stable (module scope or `useCallback`). */
+  renderTool?: RenderTool;
+  /** The composer's placeholder. */
+  placeholder?: string;
+  /** Shown while the thread has no messages. */
+  empty?: ReactNode;
+  /** The accessible name of the chat region. */
+  label?: string;
+  /** The clock interrupt expiry is measured with (the store's `now`, if it has one). */
+  now?: () => number;
+}
+
+/**
+ * A complete agent chat, composed of the parts: the run's status, the
+ * conversation (streaming messages, tool-call cards, reasoning, subagents),
+ * the open interrupts as forms to answer, and the composer. Reads the
+ * nearest `AgentProvider`'s store; every part can be used on its own.
+ *
+ * @example
+ * const agent = useAgentRun({ url: '/api/agent' });
+ * <AgentProvider store={agent.store}><AgentChat placeholder="Ask about an order" /></AgentProvider>
+ */
+export function AgentChat({ renderTool, placeholder, empty, label = 'Agent chat', now }: AgentChatProps) {
+  return (
+    <section className="agk-chat" aria-label={label}>
+      <div className="agk-chat__status">
+        <RunStatus />
+      </div>
+      <MessageList {...(renderTool ? { renderTool } : {})} {...(empty !== undefined ? { empty } : {})} />
+      <InterruptDialog {...(now ? { now } : {})} />
+      <div className="agk-chat__composer">
+        <Composer {...(placeholder !== undefined ? { placeholder } : {})} />
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,230 @@
+import { AgentProvider, type AgentStore } from '@aguikit/react';
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { EventTimelinePanel } from './EventTimeline.js';
+import { call, playedStore, runOf, type ScriptEvent, STORY_THREAD, say } from './storybook/scripted.js';
+
+type Loaded = { store: AgentStore };
+
+const meta = {
+  title: 'Components/EventTimeline',
+  component: EventTimelinePanel,
+  render: (args, { loaded }) => (
+    <AgentProvider store={(loaded as Loaded).store}>
+      <EventTimelinePanel {...args} />
+    </AgentProvider>
+  ),
+} satisfies Meta<typeof EventTimelinePanel>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+async function expectInert(canvasElement: HTMLElement) {
+  await expect(canvasElement.querySelector('script, img, iframe')).toBeNull();
+  await expect((window as { __pwned?: unknown }).__pwned).toBeUndefined();
+}
+
+const T = STORY_THREAD;
+/**
+ * The refund flow as one stream: the agent looks the order up, proposes the
+ * refund and stops on an approval. RUN_STARTED echoes its input, as AG-UI
+ * servers may, so a replay of the log knows the user's message.
+ */
+const refund: ScriptEvent[] = [
+  {
+    type: 'RUN_STARTED',
+    threadId: T,
+    runId: 'run-1',
+    input: {
+      threadId: T,
+      runId: 'run-1',
+      messages: [{ id: 'u1', role: 'user', content: 'Refund order A-1001, it arrived broken.' }],
+      tools: [],
+      context: [],
+    },
+  },
+  { type: 'STEP_STARTED', stepName: 'lookup' },
+  ...say('a1', 'Let me look up order A-1001.', 2),
+  ...call('call-lookup', 'lookup_order', { orderId: 'A-1001' }, { parent: 'a1', result: { status: 'delivered', amount: 42 } }),
+  { type: 'STEP_FINISHED', stepName: 'lookup' },
+  { type: 'STATE_SNAPSHOT', snapshot: { order: { id: 'A-1001', amount: 42 }, refund: { status: 'idle' } } },
+  ...say('a2', 'It was delivered and cost $42. I will request a refund.', 3),
+  ...call('call-refund', 'refund_order', { orderId: 'A-1001', amount: 42 }, { parent: 'a2' }),
+  { type: 'STATE_DELTA', delta: [{ op: 'replace', path: '/refund/status', value: 'awaiting_approval' }] },
+  ...say('a3', 'The refund is ready: it needs your approval.'),
+  {
+    type: 'RUN_FINISHED',
+    threadId: T,
+    runId: 'run-1',
+    outcome: {
+      type: 'interrupt',
+      interrupts: [{ id: 'int-1', reason: 'tool_call', toolCallId: 'call-refund', message: 'Approve the refund of $42?' }],
+    },
+  },
+];
+
+const refundLoader = async () => ({ store: await playedStore([{ say: 'Refund order A-1001, it arrived broken.', events: refund }]) });
+
+const options = (canvasElement: HTMLElement) => within(canvasElement).queryAllByRole('option');
+const typeOf = (option: HTMLElement) => option.querySelector('.agk-timeline__type')?.textContent ?? '';
+const rowOf = (canvasElement: HTMLElement, index: number) =>
+  options(canvasElement).find((o) => o.querySelector('.agk-timeline__index')?.textContent === `#${index}`);
+
+export const RefundRun: Story = {
+  loaders: [refundLoader],
+  play: async ({ canvasElement, loaded }) => {
+    const store = (loaded as Loaded).store;
+    const count = store.log.entries.length;
+    await expect(options(canvasElement)).toHaveLength(count);
+    await expect(within(canvasElement).getByText(`${count} events`)).toBeInTheDocument();
+    await expect(store.getState().thread.diagnostics).toEqual([]);
+    await expect(canvasElement.querySelectorAll('[data-diagnostics="none"]')).toHaveLength(count);
+    const finished = options(canvasElement).find((o) => typeOf(o) === 'RUN_FINISHED');
+    await expect(finished).toHaveTextContent('run-1 · interrupt · 1 interrupt');
+    await expect(finished).toHaveAttribute('data-group', 'lifecycle');
+    await expect(rowOf(canvasElement, 3)).toHaveTextContent('a1 · +14 chars');
+    await expectInert(canvasElement);
+  },
+};
+
+export const FilteredByType: Story = {
+  loaders: [refundLoader],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    for (const group of ['Lifecycle', 'Text', 'State', 'Interrupts', 'Other']) await userEvent.click(canvas.getByLabelText(group));
+    await expect(options(canvasElement).length).toBeGreaterThan(0);
+    await expect(options(canvasElement).every((o) => typeOf(o).startsWith('TOOL_CALL_'))).toBe(true);
+    await userEvent.type(canvas.getByLabelText('Filter'), 'call-refund');
+    await waitFor(() =>
+      expect(options(canvasElement).map(typeOf)).toEqual(['TOOL_CALL_START', 'TOOL_CALL_ARGS', 'TOOL_CALL_ARGS', 'TOOL_CALL_END']),
+    );
+    await expect(canvas.getByText(/^4 of \d+ events$/)).toBeInTheDocument();
+    // Interrupts ride on run events: that filter alone keeps the run's interrupting finish.
+    await userEvent.clear(canvas.getByLabelText('Filter'));
+    await userEvent.click(canvas.getByLabelText('Tools'));
+    await userEvent.click(canvas.getByLabelText('Interrupts'));
+    await waitFor(() => expect(options(canvasElement).map(typeOf)).toEqual(['RUN_FINISHED']));
+    await expectInert(canvasElement);
+  },
+};
+
+const invalid: ScriptEvent[] = [
+  { type: 'TEXT_MESSAGE_CONTENT', messageId: 'ghost', delta: 'boo' },
+  ...say('m1', 'Hello'),
+  { type: 'MYSTERY_EVENT', payload: 1 },
+  { type: '<img src=x onerror="window.__pwned=1">' },
+  { type: 'STATE_DELTA', delta: [{ op: 'replace', path: '/nowhere', value: 1 }] },
+];
+
+export const WithDiagnostics: Story = {
+  loaders: [async () => ({ store: await playedStore([{ say: 'Hi', events: runOf(invalid) }]) })],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const content = rowOf(canvasElement, 1);
+    await expect(content).toHaveTextContent('TEXT_MESSAGE_CONTENT');
+    await expect(content).toHaveAttribute('data-diagnostics', 'error');
+    await expect(content).toHaveTextContent('1 error');
+    await expect(rowOf(canvasElement, 5)).toHaveTextContent('MYSTERY_EVENT');
+    await expect(rowOf(canvasElement, 5)).toHaveAttribute('data-diagnostics', 'warning');
+    await expect(rowOf(canvasElement, 6)).toHaveTextContent('<img src=x onerror="window.__pwned=1">');
+    await expect(rowOf(canvasElement, 7)).toHaveAttribute('data-diagnostics', 'warning');
+    for (const clean of [0, 2, 3, 4, 8]) await expect(rowOf(canvasElement, clean)).toHaveAttribute('data-diagnostics', 'none');
+    const ghost = rowOf(canvasElement, 1);
+    if (!ghost) throw new Error('row #1 missing');
+    await userEvent.click(ghost);
+    const detail = await canvas.findByRole('region', { name: 'After event #1 (TEXT_MESSAGE_CONTENT)' });
+    await expect(detail).toHaveTextContent('CONTENT_WITHOUT_START');
+    await expectInert(canvasElement);
+  },
+};
+
+export const TruncatedStream: Story = {
+  loaders: [async () => ({ store: await playedStore([{ say: 'Hi', events: runOf(say('m1', 'Cut off mid', 2), null) }]) })],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const summary = canvas.getByText('1 diagnostic about the stream as a whole');
+    await userEvent.click(summary);
+    await expect(canvasElement.querySelector('.agk-timeline__stream')).toHaveTextContent('STREAM_TRUNCATED');
+    await expectInert(canvasElement);
+  },
+};
+
+export const TimeTravel: Story = {
+  loaders: [refundLoader],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const fact = (name: string) => canvasElement.querySelector(`[data-fact="${name}"]`)?.textContent;
+    const delta = options(canvasElement).find((o) => typeOf(o) === 'STATE_DELTA');
+    if (!delta) throw new Error('no STATE_DELTA row');
+    await userEvent.click(delta);
+    const detail = await canvas.findByRole('region', { name: /^After event #\d+ \(STATE_DELTA\)$/ });
+    await expect(detail).toHaveAttribute('data-run', 'running');
+    // u1 from the run's input, a1, the lookup's result and a2.
+    await expect(fact('messages')).toBe('4');
+    await expect(fact('tool-calls')).toBe('2');
+    await expect(within(detail).getByText('"awaiting_approval"')).toBeInTheDocument();
+    await expect(within(detail).getByText('replace')).toBeInTheDocument();
+    // By keyboard: the next event starts the last message; End reaches the run's stop on the approval.
+    await userEvent.keyboard('{ArrowDown}');
+    await waitFor(() => expect(canvas.getByRole('region', { name: /TEXT_MESSAGE_START/ })).toHaveAttribute('data-run', 'running'));
+    await expect(fact('messages')).toBe('5');
+    await userEvent.keyboard('{End}');
+    await waitFor(() => expect(canvas.getByRole('region', { name: /RUN_FINISHED/ })).toHaveAttribute('data-run', 'interrupted'));
+    await expect(fact('interrupts')).toBe('1');
+    await userEvent.keyboard('{Home}');
+    await waitFor(() => expect(canvas.getByRole('region', { name: /#0 \(RUN_STARTED\)/ })).toHaveAttribute('data-run', 'running'));
+    await expect(fact('messages')).toBe('1');
+    await expectInert(canvasElement);
+  },
+};
+
+/** Exactly 5,000 events in one run: a long message, long arguments and a stream of state deltas. */
+function longRun(): ScriptEvent[] {
+  const text = Array.from({ length: 1600 }, (_, i) => ({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'long', delta: `w${i} ` }));
+  const args = ['{"data":"', ...Array.from({ length: 1598 }, () => 'x'), '"}'].map((delta) => ({
+    type: 'TOOL_CALL_ARGS',
+    toolCallId: 'call-long',
+    delta,
+  }));
+  const deltas = Array.from({ length: 1793 }, (_, i) => ({
+    type: 'STATE_DELTA',
+    delta: [{ op: 'replace', path: '/progress', value: i + 1 }],
+  }));
+  return runOf([
+    { type: 'TEXT_MESSAGE_START', messageId: 'long', role: 'assistant' },
+    ...text,
+    { type: 'TEXT_MESSAGE_END', messageId: 'long' },
+    { type: 'TOOL_CALL_START', toolCallId: 'call-long', toolCallName: 'ingest' },
+    ...args,
+    { type: 'TOOL_CALL_END', toolCallId: 'call-long' },
+    { type: 'STATE_SNAPSHOT', snapshot: { progress: 0 } },
+    ...deltas,
+  ]);
+}
+
+export const LongLog: Story = {
+  loaders: [async () => ({ store: await playedStore([{ say: 'Go', events: longRun() }]) })],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(canvas.getByText('5,000 events')).toBeInTheDocument();
+    const list = canvas.getByRole('listbox', { name: 'Events' });
+    await expect(list).toHaveAttribute('data-virtual', 'true');
+    await waitFor(() => expect(options(canvasElement).length).toBeGreaterThan(0));
+    await expect(options(canvasElement).length).toBeLessThan(60);
+    await userEvent.click(options(canvasElement)[0] as HTMLElement);
+    await expect(list).toHaveFocus();
+    await userEvent.keyboard('{End}');
+    await waitFor(() => expect(rowOf(canvasElement, 4999)).toHaveAttribute('aria-selected', 'true'));
+    await expect(list).toHaveAttribute('aria-activedescendant', rowOf(canvasElement, 4999)?.id);
+    await expect(rowOf(canvasElement, 4999)).toHaveAttribute('aria-setsize', '5000');
+    await waitFor(() =>
+      expect(canvas.getByRole('region', { name: 'After event #4999 (RUN_FINISHED)' })).toHaveAttribute('data-run', 'success'),
+    );
+    await expect(options(canvasElement).length).toBeLessThan(60);
+    await userEvent.keyboard('{ArrowUp}');
+    await waitFor(() => expect(rowOf(canvasElement, 4998)).toHaveAttribute('aria-selected', 'true'));
+    await userEvent.type(canvas.getByLabelText('Filter'), 'state_delta');
+    await waitFor(() => expect(canvas.getByText('1,793 of 5,000 events')).toBeInTheDocument());
+    await expectInert(canvasElement);
+  },
+};

@@ -1,0 +1,413 @@
+import type { ResumeResponse } from '@aguikit/core';
+import { type ActionResult, AgentProvider, type AgentStore, useAgentSelector } from '@aguikit/react';
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
+import { InterruptDialog } from './InterruptDialog.js';
+import { call, playedStore, runOf, type ScriptEvent, say } from './storybook/scripted.js';
+
+type Resume = (responses: ResumeResponse[]) => Promise<ActionResult>;
+type Loaded = { store: AgentStore; resume: Resume & ReturnType<typeof fn> };
+
+/** What the store recorded as sent: each decision of the last resume, as the agent receives it. */
+function Sent() {
+  const decisions = useAgentSelector((s) => s.decisions);
+  if (decisions.length === 0) return null;
+  const sent = decisions.map(({ interruptId, status, payload }) => ({
+    interruptId,
+    status,
+    ...(payload === undefined ? {} : { payload }),
+  }));
+  return (
+    <section aria-label="Sent to the agent" style={{ marginTop: 16 }}>
+      <p className="agk-label">Sent to the agent</p>
+      <pre className="agk-code">{JSON.stringify(sent, null, 2)}</pre>
+    </section>
+  );
+}
+
+const meta = {
+  title: 'Components/InterruptDialog',
+  component: InterruptDialog,
+  render: (args, { loaded }) => (
+    <AgentProvider store={(loaded as Loaded).store}>
+      <InterruptDialog {...args} />
+      <Sent />
+    </AgentProvider>
+  ),
+} satisfies Meta<typeof InterruptDialog>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+const refundArgs = { orderId: 'A-1001', amount: 42, currency: 'USD', reason: 'Arrived broken' };
+const approvalSchema = {
+  type: 'object',
+  required: ['approved'],
+  properties: {
+    approved: { type: 'boolean' },
+    comment: { type: 'string', title: 'Comment', description: 'Sent to the agent with your decision.' },
+  },
+};
+const inMinutes = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString();
+
+/**
+ * A thread whose run ended in `interrupts` (played through the real pipeline
+ * and store, with the wall clock so the countdown and the store agree), a
+ * short run to answer the resume with, and a spy on the store's `resume`.
+ */
+function interrupted(interrupts: Record<string, unknown>[], before: ScriptEvent[] = []) {
+  return async (): Promise<Loaded> => {
+    const store = await playedStore(
+      [{ say: 'Refund order A-1001, it arrived broken', events: runOf([...before], { outcome: { type: 'interrupt', interrupts } }) }],
+      { now: () => Date.now(), pending: [runOf(say('after', 'Thanks, done.'))] },
+    );
+    const resume = fn(store.getState().resume);
+    store.setState({ resume });
+    return { store, resume };
+  };
+}
+
+const refund = (extra: Record<string, unknown> = {}) =>
+  interrupted(
+    [
+      {
+        id: 'int-refund',
+        reason: 'tool_call',
+        toolCallId: 'call-refund',
+        message: 'Refund $42.00 to the customer for order A-1001?',
+        responseSchema: approvalSchema,
+        expiresAt: inMinutes(10),
+        ...extra,
+      },
+    ],
+    call('call-refund', 'refund_order', refundArgs),
+  );
+
+const loadedOf = (context: { loaded: unknown }) => context.loaded as Loaded;
+
+export const Confirmation: Story = {
+  loaders: [
+    interrupted([
+      {
+        id: 'int-delete',
+        reason: 'confirmation',
+        message: 'Delete the 3 draft invoices of November? This cannot be undone.',
+        responseSchema: { type: 'object', required: ['approved'], properties: { approved: { type: 'boolean' } } },
+      },
+    ]),
+  ],
+  play: async ({ canvasElement }) => {
+    const card = within(canvasElement).getByRole('article', { name: 'Confirmation needed' });
+    await expect(card).toHaveAttribute('data-reason', 'confirmation');
+    await expect(within(card).getByRole('button', { name: 'Approve' })).toBeEnabled();
+    await expect(within(card).getByRole('button', { name: 'Reject' })).toBeEnabled();
+  },
+};
+
+const clarification = interrupted([
+  {
+    id: 'int-which',
+    reason: 'input_required',
+    message: 'You have two recent orders. Which one arrived broken?',
+    responseSchema: {
+      type: 'object',
+      required: ['orderId'],
+      properties: {
+        orderId: { type: 'string', title: 'Order', enum: ['A-1001', 'A-1002'] },
+        details: { type: 'string', title: 'Anything else the agent should know?' },
+      },
+    },
+  },
+]);
+
+export const Clarification: Story = {
+  loaders: [clarification],
+  play: async ({ canvasElement }) => {
+    const dialog = within(canvasElement).getByRole('dialog', { name: 'The agent is waiting for your answer' });
+    await expect(within(dialog).getByRole('combobox', { name: /Order/ })).toHaveFocus();
+  },
+};
+
+export const ClarificationValidatedBeforeSending: Story = {
+  loaders: [clarification],
+  play: async (context) => {
+    const { resume, store } = loadedOf(context);
+    const dialog = within(context.canvasElement).getByRole('dialog');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Submit' }));
+    await expect(within(dialog).getByText('This field is required.')).toBeInTheDocument();
+    await expect(resume).not.toHaveBeenCalled();
+
+    await userEvent.selectOptions(within(dialog).getByRole('combobox', { name: /Order/ }), 'A-1002');
+    await waitFor(() => expect(within(dialog).queryByText('This field is required.')).toBeNull());
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Submit' }));
+    await waitFor(() => expect(resume).toHaveBeenCalledTimes(1));
+    await expect(store.getState().decisions).toMatchObject([
+      { interruptId: 'int-which', status: 'resolved', payload: { orderId: 'A-1002' } },
+    ]);
+  },
+};
+
+export const RefundApproval: Story = {
+  loaders: [refund()],
+  play: async ({ canvasElement }) => {
+    const card = within(canvasElement).getByRole('article', { name: 'Approval needed' });
+    await expect(card).toHaveAttribute('data-state', 'open');
+    await expect(within(card).getByText('refund_order')).toBeInTheDocument();
+    await expect(within(card).getByText(/"amount": 42/)).toBeInTheDocument();
+    await expect(within(card).getByRole('timer')).toHaveTextContent(/Expires in (10:00|9:5\d)/);
+  },
+};
+
+export const ApproveSendsOneResume: Story = {
+  loaders: [refund()],
+  play: async (context) => {
+    const { resume, store } = loadedOf(context);
+    const canvas = within(context.canvasElement);
+    await userEvent.dblClick(canvas.getByRole('button', { name: 'Approve' }));
+    await waitFor(() => expect(canvas.queryByRole('dialog')).toBeNull());
+    await expect(resume).toHaveBeenCalledTimes(1);
+    await expect(resume).toHaveBeenCalledWith([{ interruptId: 'int-refund', status: 'resolved', payload: { approved: true } }]);
+    await expect(store.getState().decisions).toMatchObject([{ interruptId: 'int-refund', toolName: 'refund_order', status: 'resolved' }]);
+    await waitFor(() => expect(store.getState().thread.run.status).toBe('success'));
+  },
+};
+
+export const RejectWithComment: Story = {
+  loaders: [refund()],
+  play: async (context) => {
+    const { resume } = loadedOf(context);
+    const canvas = within(context.canvasElement);
+    await userEvent.type(canvas.getByRole('textbox', { name: 'Comment' }), 'Outside the 30-day window');
+    await userEvent.click(canvas.getByRole('button', { name: 'Reject' }));
+    await waitFor(() => expect(resume).toHaveBeenCalledTimes(1));
+    // A reject is an answer (resolved, approved: false), not a cancellation.
+    await expect(resume).toHaveBeenCalledWith([
+      { interruptId: 'int-refund', status: 'resolved', payload: { approved: false, comment: 'Outside the 30-day window' } },
+    ]);
+  },
+};
+
+export const Cancel: Story = {
+  loaders: [refund()],
+  play: async (context) => {
+    const { resume } = loadedOf(context);
+    await userEvent.click(within(context.canvasElement).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(resume).toHaveBeenCalledTimes(1));
+    await expect(resume).toHaveBeenCalledWith([{ interruptId: 'int-refund', status: 'cancelled' }]);
+  },
+};
+
+export const RefundApprovalExpired: Story = {
+  loaders: [refund({ expiresAt: inMinutes(-2) })],
+  play: async ({ canvasElement }) => {
+    const card = within(canvasElement).getByRole('article', { name: 'Approval needed' });
+    await expect(card).toHaveAttribute('data-state', 'expired');
+    await expect(within(card).getByRole('timer')).toHaveTextContent('Expired');
+    await expect(within(card).getByRole('status')).toHaveTextContent(/expired .*only cancelled/);
+    await expect(
+      within(card)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Cancel']);
+    await expect(within(card).getByRole('textbox', { name: 'Comment' })).toBeDisabled();
+  },
+};
+
+export const ExpiredCanOnlyBeCancelled: Story = {
+  loaders: [refund({ expiresAt: inMinutes(-2) })],
+  play: async (context) => {
+    const { resume } = loadedOf(context);
+    const card = within(context.canvasElement).getByRole('article', { name: 'Approval needed' });
+    await userEvent.click(within(card).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(resume).toHaveBeenCalledTimes(1));
+    await expect(resume).toHaveBeenCalledWith([{ interruptId: 'int-refund', status: 'cancelled' }]);
+  },
+};
+
+export const ManualReviewEscalation: Story = {
+  loaders: [
+    interrupted([
+      {
+        id: 'int-review',
+        reason: 'risk:manual_review',
+        message: 'This refund matches a fraud pattern and needs a second look before it is paid.',
+        metadata: { queue: 'fraud-review', riskScore: 0.87, sla: '4 hours' },
+        responseSchema: {
+          type: 'object',
+          required: ['decision'],
+          properties: {
+            decision: { type: 'string', title: 'Decision', enum: ['pay', 'hold', 'deny'] },
+            note: { type: 'string', title: 'Note for the review queue' },
+          },
+        },
+      },
+    ]),
+  ],
+  play: async ({ canvasElement }) => {
+    const card = within(canvasElement).getByRole('article', { name: 'Action needed' });
+    await expect(card).toHaveAttribute('data-reason', 'custom');
+    await expect(within(card).getByText('risk:manual_review')).toBeInTheDocument();
+    await expect(within(card).getByText('queue').nextElementSibling).toHaveTextContent('fraud-review');
+  },
+};
+
+const two = interrupted(
+  [
+    {
+      id: 'int-refund',
+      reason: 'tool_call',
+      toolCallId: 'call-refund',
+      message: 'Refund $42.00 for order A-1001?',
+      responseSchema: approvalSchema,
+    },
+    {
+      id: 'int-notify',
+      reason: 'input_required',
+      message: 'How should the customer hear about it?',
+      responseSchema: {
+        type: 'object',
+        required: ['channel'],
+        properties: { channel: { type: 'string', title: 'Channel', enum: ['email', 'sms', 'none'] } },
+      },
+    },
+  ],
+  call('call-refund', 'refund_order', refundArgs),
+);
+
+export const TwoInterrupts: Story = {
+  loaders: [two],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(canvas.getByRole('dialog', { name: 'The agent is waiting for 2 answers' })).toBeInTheDocument();
+    await expect(canvas.getByRole('button', { name: 'Send answers' })).toBeDisabled();
+  },
+};
+
+export const TwoInterruptsAnsweredInOneResume: Story = {
+  loaders: [two],
+  play: async (context) => {
+    const { resume } = loadedOf(context);
+    const canvas = within(context.canvasElement);
+    const refundCard = canvas.getByRole('article', { name: 'Approval needed' });
+    await userEvent.click(within(refundCard).getByRole('button', { name: 'Approve' }));
+    await waitFor(() => expect(refundCard).toHaveAttribute('data-answer', 'resolved'));
+    await expect(resume).not.toHaveBeenCalled();
+
+    const notify = canvas.getByRole('article', { name: 'Input needed' });
+    await userEvent.selectOptions(within(notify).getByRole('combobox', { name: /Channel/ }), 'email');
+    await userEvent.click(within(notify).getByRole('button', { name: 'Submit' }));
+    const send = canvas.getByRole('button', { name: 'Send answers' });
+    await waitFor(() => expect(send).toBeEnabled());
+    await userEvent.click(send);
+    await waitFor(() => expect(resume).toHaveBeenCalledTimes(1));
+    await expect(resume).toHaveBeenCalledWith([
+      { interruptId: 'int-refund', status: 'resolved', payload: { approved: true } },
+      { interruptId: 'int-notify', status: 'resolved', payload: { channel: 'email' } },
+    ]);
+  },
+};
+
+export const UnknownReason: Story = {
+  loaders: [
+    interrupted([
+      {
+        id: 'int-hold',
+        reason: 'legal_hold',
+        message: 'Order A-1001 is under a legal hold. Acknowledge before the agent continues.',
+        metadata: { case: 'LH-2231', contact: 'legal@example.com', since: '2026-11-02' },
+        responseSchema: {
+          type: 'object',
+          required: ['acknowledged'],
+          properties: { acknowledged: { type: 'boolean', title: 'I have read the hold notice' } },
+        },
+      },
+    ]),
+  ],
+  play: async ({ canvasElement }) => {
+    const card = within(canvasElement).getByRole('article', { name: 'Action needed' });
+    await expect(within(card).getByText('legal_hold')).toBeInTheDocument();
+    await expect(within(card).getByText('LH-2231')).toBeInTheDocument();
+    await expect(within(card).getByRole('button', { name: 'Submit' })).toBeEnabled();
+  },
+};
+
+const email = interrupted(
+  [{ id: 'int-email', reason: 'tool_call', toolCallId: 'call-email', message: 'Send this email to the customer?' }],
+  call('call-email', 'send_email', { to: 'ann@example.com', subject: 'Your refund', body: 'Your refund of $42.00 is on its way.' }),
+);
+
+export const NoResponseSchema: Story = {
+  loaders: [email],
+  play: async ({ canvasElement }) => {
+    const card = within(canvasElement).getByRole('article', { name: 'Approval needed' });
+    await expect(card).toHaveAttribute('data-shape', 'confirm');
+    await expect(within(card).getByText('send_email')).toBeInTheDocument();
+    await expect(
+      within(card)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Confirm', 'Cancel']);
+  },
+};
+
+export const ConfirmSendsNoPayload: Story = {
+  loaders: [email],
+  play: async (context) => {
+    const { resume } = loadedOf(context);
+    await userEvent.click(within(context.canvasElement).getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(resume).toHaveBeenCalledTimes(1));
+    await expect(resume).toHaveBeenCalledWith([{ interruptId: 'int-email', status: 'resolved' }]);
+  },
+};
+
+export const RefusedByTheStore: Story = {
+  loaders: [
+    async () => {
+      const loaded = await refund()();
+      // Another client sent a payload the schema rejects: the store's refusal names the interrupt.
+      await loaded.store.getState().resume([{ interruptId: 'int-refund', status: 'resolved', payload: { approved: 'yes' } }]);
+      loaded.resume.mockClear();
+      return loaded;
+    },
+  ],
+  play: async ({ canvasElement }) => {
+    const card = within(canvasElement).getByRole('article', { name: 'Approval needed' });
+    const alert = within(card).getByRole('alert');
+    await expect(alert).toHaveTextContent(/does not match its responseSchema/);
+    await expect(alert.querySelector('[data-code="PAYLOAD_INVALID"]')).not.toBeNull();
+  },
+};
+
+export const HostilePayloads: Story = {
+  loaders: [
+    interrupted(
+      [
+        {
+          id: 'int-x',
+          reason: 'tool_call',
+          toolCallId: 'call-x',
+          message: '<img src=x onerror="window.__pwned=1"><script>window.__pwned=1</script>',
+          metadata: { note: '<a href="javascript:window.__pwned=1">click</a>' },
+          responseSchema: {
+            type: 'object',
+            title: '<script>window.__pwned=1</script>',
+            description: '**Markdown stays text** [click](javascript:window.__pwned=1) <img src=x onerror="window.__pwned=1">',
+            properties: {
+              approved: { type: 'boolean' },
+              comment: { type: 'string', title: '<b onmouseover="window.__pwned=1">Comment</b>' },
+            },
+          },
+        },
+      ],
+      call('call-x', '<svg onload="window.__pwned=1">', { html: '<script>window.__pwned=1</script>', href: 'javascript:window.__pwned=1' }),
+    ),
+  ],
+  play: async ({ canvasElement }) => {
+    const dialog = within(within(canvasElement).getByRole('dialog'));
+    await expect(canvasElement.querySelector('script, img, svg, a, b, strong')).toBeNull();
+    await expect((window as { __pwned?: number }).__pwned).toBeUndefined();
+    await expect(dialog.getByText('<img src=x onerror="window.__pwned=1"><script>window.__pwned=1</script>')).toBeInTheDocument();
+    await expect(dialog.getByText(/\*\*Markdown stays text\*\*/)).toBeInTheDocument();
+    await expect(dialog.getByRole('textbox', { name: '<b onmouseover="window.__pwned=1">Comment</b>' })).toBeInTheDocument();
+  },
+};

@@ -1,0 +1,228 @@
+import { createContext, memo, useContext, useMemo, useState } from 'react';
+import { type Highlights, highlightsOf, type Mark, pointerSegment, unescapeSegment } from './jsonHighlights.js';
+
+/**
+ * The kind of a JSON value, as a tree node's `data-type`.
+ *
+ * @example
+ * document.querySelectorAll('.agk-json__node[data-type="array"]');
+ */
+export type JsonKind = 'object' | 'array' | 'string' | 'number' | 'boolean' | 'null' | 'other';
+
+/**
+ * What `JsonTree` shows and how much of it opens by itself.
+ *
+ * @example
+ * const props: JsonTreeProps = { label: 'Event', value: event, expandDepth: 1 };
+ */
+export interface JsonTreeProps {
+  /** Any JSON value; agent-controlled keys and strings are rendered as text only. */
+  value: unknown;
+  /** The tree's accessible name. */
+  label: string;
+  /** JSON Patch operations to mark on the nodes they touched (`value` is the document after them). */
+  highlight?: readonly unknown[] | undefined;
+  /** How many levels open by themselves (the root is level 0). Default 2. */
+  expandDepth?: number;
+  /** Children shown per container before "Show more". Default 100. */
+  pageSize?: number;
+}
+
+/** Past this many children a container no longer opens by itself: a wide level would render all its grandchildren. */
+const AUTO_OPEN_MAX = 20;
+
+interface TreeSettings {
+  highlights: Highlights;
+  expandDepth: number;
+  pageSize: number;
+}
+
+const TreeContext = createContext<TreeSettings | null>(null);
+
+function useSettings(): TreeSettings {
+  const settings = useContext(TreeContext);
+  if (!settings) throw new Error('JSON tree nodes must be used within <JsonTree>.');
+  return settings;
+}
+
+function kindOf(value: unknown): JsonKind {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  switch (typeof value) {
+    case 'object':
+      return 'object';
+    case 'string':
+      return 'string';
+    case 'number':
+      return 'number';
+    case 'boolean':
+      return 'boolean';
+    default:
+      return 'other';
+  }
+}
+
+type Entry = readonly [key: string, value: unknown];
+
+function entriesOf(value: unknown): readonly Entry[] {
+  if (Array.isArray(value)) return value.map((v, i) => [String(i), v] as const);
+  // Own keys only: a key named `__proto__` (JSON.parse makes it an own property) is data like any other.
+  return typeof value === 'object' && value !== null ? Object.entries(value) : [];
+}
+
+function size(kind: JsonKind, n: number): string {
+  const count = n.toLocaleString('en-US');
+  return kind === 'array' ? `[${count} ${n === 1 ? 'item' : 'items'}]` : `{${count} ${n === 1 ? 'key' : 'keys'}}`;
+}
+
+function scalar(value: unknown, kind: JsonKind): string {
+  if (kind === 'string') return JSON.stringify(value);
+  return kind === 'other' ? `${typeof value}` : String(value);
+}
+
+/** The keys of the direct children of `pointer` that a change touched or passes through. */
+function touchedChildren(highlights: Highlights, pointer: string): Set<string> {
+  const out = new Set<string>();
+  const prefix = `${pointer}/`;
+  for (const p of [...highlights.at.keys(), ...highlights.inside]) {
+    if (!p.startsWith(prefix)) continue;
+    const rest = p.slice(prefix.length);
+    const slash = rest.indexOf('/');
+    out.add(unescapeSegment(slash < 0 ? rest : rest.slice(0, slash)));
+  }
+  return out;
+}
+
+function Marks({ marks }: { marks: readonly Mark[] }) {
+  return (
+    <span className="agk-json__marks">
+      {marks.map((mark) => (
+        <span key={mark.at} className="agk-json__op" data-op={mark.op}>
+          {mark.note === undefined ? mark.label : `${mark.label} ${mark.note}`}
+        </span>
+      ))}
+    </span>
+  );
+}
+
+function Key({ name }: { name: string | undefined }) {
+  if (name === undefined) return null;
+  return (
+    <>
+      <span className="agk-json__key" data-empty={name === '' ? 'true' : 'false'}>
+        {name === '' ? '""' : name}
+      </span>
+      <span className="agk-json__colon">:</span>{' '}
+    </>
+  );
+}
+
+interface NodeProps {
+  name: string | undefined;
+  value: unknown;
+  pointer: string;
+  depth: number;
+  autoOpen: boolean;
+}
+
+const Node = memo(function Node({ name, value, pointer, depth, autoOpen }: NodeProps) {
+  const { highlights } = useSettings();
+  const [choice, setChoice] = useState<boolean>();
+  const kind = kindOf(value);
+  const marks = highlights.at.get(pointer);
+  const inside = highlights.inside.has(pointer);
+  const container = kind === 'object' || kind === 'array';
+  const open = container && (choice ?? (autoOpen || inside));
+  const changed = marks ? 'self' : inside ? 'inside' : 'none';
+  return (
+    <li
+      className="agk-json__node"
+      data-type={kind}
+      data-changed={changed}
+      data-op={marks?.at(-1)?.op ?? 'none'}
+      data-state={container ? (open ? 'expanded' : 'collapsed') : 'leaf'}
+    >
+      {container ? (
+        <button type="button" className="agk-json__toggle" aria-expanded={open} onClick={() => setChoice(!open)}>
+          <Key name={name} />
+          <span className="agk-json__size">{size(kind, Array.isArray(value) ? value.length : Object.keys(value as object).length)}</span>
+        </button>
+      ) : (
+        <span className="agk-json__leaf">
+          <Key name={name} />
+          <span className="agk-json__value" data-type={kind}>
+            {scalar(value, kind)}
+          </span>
+        </span>
+      )}
+      {marks ? <Marks marks={marks} /> : null}
+      {open ? <Children value={value} pointer={pointer} depth={depth + 1} /> : null}
+    </li>
+  );
+});
+
+function Children({ value, pointer, depth }: { value: unknown; pointer: string; depth: number }) {
+  const { highlights, pageSize, expandDepth } = useSettings();
+  const entries = useMemo(() => entriesOf(value), [value]);
+  const [shown, setShown] = useState(pageSize);
+  const hidden = Math.max(0, entries.length - shown);
+  const autoOpen = depth < expandDepth && entries.length <= AUTO_OPEN_MAX;
+  const visible = hidden ? entries.slice(0, shown) : entries;
+  // A change beyond the shown page is still shown, after it: a highlight must never hide behind "Show more".
+  const touched = hidden ? touchedChildren(highlights, pointer) : undefined;
+  const beyond = touched?.size ? entries.slice(shown).filter(([key]) => touched.has(key)) : [];
+  const removed = highlights.removed.get(pointer);
+  const node = ([key, child]: Entry) => (
+    <Node key={key} name={key} value={child} pointer={`${pointer}/${pointerSegment(key)}`} depth={depth} autoOpen={autoOpen} />
+  );
+  if (entries.length === 0 && !removed) return null;
+  return (
+    <ul className="agk-json__children">
+      {visible.map(node)}
+      {beyond.map(node)}
+      {removed?.map((r) => (
+        <li key={r.mark.at} className="agk-json__node" data-type="other" data-changed="self" data-op={r.mark.op} data-state="removed">
+          <span className="agk-json__leaf">
+            <Key name={r.key} />
+            <span className="agk-json__value" data-type="other">
+              (gone)
+            </span>
+          </span>
+          <Marks marks={[r.mark]} />
+        </li>
+      ))}
+      {hidden ? (
+        <li className="agk-json__more">
+          <button type="button" className="agk-button" onClick={() => setShown(shown + pageSize)}>
+            Show {Math.min(pageSize, hidden).toLocaleString('en-US')} more ({hidden.toLocaleString('en-US')} hidden)
+          </button>
+        </li>
+      ) : null}
+    </ul>
+  );
+}
+
+/**
+ * A JSON value as a collapsible tree: objects and arrays open and close
+ * (their children are rendered only while open, and at most `pageSize` at a
+ * time, so a document with 100,000 keys renders a page, not the document),
+ * scalars are typed (`data-type`) and colored through the theme variables.
+ * Keys and strings are text, never markup. With `highlight`, every node an
+ * operation touched carries `data-op` and the operation's name, removed keys
+ * stay visible as "(gone)", and the way to each change opens by itself.
+ *
+ * @example
+ * const { document, lastDelta } = useSharedState();
+ * <JsonTree label="Shared state" value={document} highlight={lastDelta} />
+ */
+export function JsonTree({ value, label, highlight, expandDepth = 2, pageSize = 100 }: JsonTreeProps) {
+  const highlights = useMemo(() => highlightsOf(highlight, value), [highlight, value]);
+  const settings = useMemo(() => ({ highlights, expandDepth, pageSize }), [highlights, expandDepth, pageSize]);
+  return (
+    <TreeContext.Provider value={settings}>
+      <ul className="agk-json" aria-label={label}>
+        <Node name={undefined} value={value} pointer="" depth={0} autoOpen />
+      </ul>
+    </TreeContext.Provider>
+  );
+}

@@ -1,0 +1,180 @@
+import { defaultRangeExtractor, useVirtualizer } from '@tanstack/react-virtual';
+import { type KeyboardEvent, type MouseEvent, type ReactNode, type RefObject, useCallback, useEffect, useId, useRef } from 'react';
+
+export interface ListboxProps {
+  label: string;
+  /** The items in display order, ascending (arrival indices): a selection filtered out is found again by value. */
+  items: readonly number[];
+  selected: number | undefined;
+  onSelect: (item: number) => void;
+  renderItem: (item: number) => ReactNode;
+  /** Attributes of an item's option, for its enumerated `data-*` state. */
+  itemData?: (item: number) => Record<`data-${string}`, string>;
+  /** Height of one row in pixels: rows are fixed-height so a long list can be virtualized without measuring. */
+  rowHeight: number;
+  /** Above this many items only the rows in view are rendered. */
+  virtualizeAbove?: number;
+  className?: string;
+}
+
+/** First position whose item is >= `value` (items ascend). */
+function lowerBound(items: readonly number[], value: number): number {
+  let lo = 0;
+  let hi = items.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((items[mid] ?? 0) < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+const PAGE = 10;
+
+/** Where a key moves the selection from `at` (the selected item's position, or where it would be when filtered out). */
+function nextPosition(key: string, at: number, found: boolean, length: number): number | undefined {
+  switch (key) {
+    case 'ArrowDown':
+      return found ? at + 1 : at;
+    case 'ArrowUp':
+      return at - 1;
+    case 'PageDown':
+      return found ? at + PAGE : at + PAGE - 1;
+    case 'PageUp':
+      return at - PAGE;
+    case 'Home':
+      return 0;
+    case 'End':
+      return length - 1;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * A single-select listbox that keeps focus on itself and points at the
+ * selected option with `aria-activedescendant`: a virtualized option can
+ * unmount when scrolled away, so it must never hold focus itself. Arrow
+ * keys, Page Up/Down, Home and End move the selection (selection follows
+ * focus). Internal: the timeline and the state history share it.
+ */
+export function Listbox(props: ListboxProps) {
+  const { label, items, selected, onSelect, rowHeight, virtualizeAbove = 300, className } = props;
+  const ref = useRef<HTMLDivElement>(null);
+  const baseId = useId();
+  const optionId = useCallback((item: number) => `${baseId}-option-${item}`, [baseId]);
+  const at = selected === undefined ? -1 : lowerBound(items, selected);
+  const found = selected !== undefined && items[at] === selected;
+  const virtual = items.length > virtualizeAbove;
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (items.length === 0) return;
+    const from = selected === undefined ? (event.key === 'ArrowUp' ? items.length : -1) : at;
+    const to = nextPosition(event.key, from, found || selected === undefined, items.length);
+    if (to === undefined) return;
+    event.preventDefault();
+    const item = items[Math.max(0, Math.min(items.length - 1, to))];
+    if (item !== undefined) onSelect(item);
+  };
+
+  // One handler for every option: rows come and go as a virtual list scrolls. Focus returns to the
+  // listbox, which owns the keyboard, since a clicked option may unmount.
+  const onClick = (event: MouseEvent<HTMLDivElement>) => {
+    const option = (event.target as Element).closest('[role="option"]');
+    const item = Number(option?.getAttribute('data-item'));
+    if (option && Number.isInteger(item)) onSelect(item);
+    event.currentTarget.focus();
+  };
+
+  const shared = { items, selected, renderItem: props.renderItem, itemData: props.itemData, optionId };
+  return (
+    <div
+      ref={ref}
+      role="listbox"
+      tabIndex={0}
+      aria-label={label}
+      aria-activedescendant={found && selected !== undefined ? optionId(selected) : undefined}
+      className={`agk-listbox${className ? ` ${className}` : ''}`}
+      data-virtual={virtual ? 'true' : 'false'}
+      onKeyDown={onKeyDown}
+      onClick={onClick}
+    >
+      {virtual ? (
+        <VirtualOptions {...shared} scroller={ref} rowHeight={rowHeight} selectedAt={found ? at : -1} />
+      ) : (
+        <PlainOptions {...shared} selectedAt={found ? at : -1} />
+      )}
+    </div>
+  );
+}
+
+interface OptionsProps {
+  items: readonly number[];
+  selected: number | undefined;
+  selectedAt: number;
+  renderItem: (item: number) => ReactNode;
+  itemData: ListboxProps['itemData'];
+  optionId: (item: number) => string;
+}
+
+function Option({ item, props, style, position }: { item: number; props: OptionsProps; style?: object; position?: number }) {
+  return (
+    <div
+      role="option"
+      id={props.optionId(item)}
+      aria-selected={item === props.selected}
+      tabIndex={-1}
+      data-item={item}
+      className="agk-listbox__option"
+      style={style}
+      {...(position !== undefined ? { 'aria-posinset': position + 1, 'aria-setsize': props.items.length } : {})}
+      {...props.itemData?.(item)}
+    >
+      {props.renderItem(item)}
+    </div>
+  );
+}
+
+function PlainOptions(props: OptionsProps) {
+  const { selected, optionId } = props;
+  useEffect(() => {
+    if (selected !== undefined) document.getElementById(optionId(selected))?.scrollIntoView?.({ block: 'nearest' });
+  }, [selected, optionId]);
+  return props.items.map((item) => <Option key={item} item={item} props={props} />);
+}
+
+function VirtualOptions(props: OptionsProps & { scroller: RefObject<HTMLDivElement | null>; rowHeight: number }) {
+  const { items, selectedAt, scroller, rowHeight } = props;
+  const virtualizer = useVirtualizer({
+    count: items.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => rowHeight,
+    overscan: 8,
+    // The scroller is measured after mount: until then, assume a screenful so the first paint is not an empty list.
+    initialRect: { width: 0, height: rowHeight * 16 },
+    // The selected option stays mounted wherever the list is scrolled, so aria-activedescendant always names an element.
+    rangeExtractor: (range) => {
+      const rows = defaultRangeExtractor(range);
+      return selectedAt < 0 || rows.includes(selectedAt) ? rows : [...rows, selectedAt].sort((a, b) => a - b);
+    },
+  });
+  useEffect(() => {
+    if (selectedAt >= 0) virtualizer.scrollToIndex(selectedAt, { align: 'auto' });
+  }, [selectedAt, virtualizer]);
+  return (
+    <div role="presentation" className="agk-listbox__spacer" style={{ height: virtualizer.getTotalSize() }}>
+      {virtualizer.getVirtualItems().map((row) => {
+        const item = items[row.index];
+        return item === undefined ? null : (
+          <Option
+            key={item}
+            item={item}
+            props={props}
+            position={row.index}
+            style={{ position: 'absolute', top: 0, left: 0, right: 0, height: rowHeight, transform: `translateY(${row.start}px)` }}
+          />
+        );
+      })}
+    </div>
+  );
+}

@@ -1,0 +1,225 @@
+import { AgentProvider, type AgentStore } from '@aguikit/react';
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { StateInspectorPanel } from './StateInspector.js';
+import { playedStore, runOf, type ScriptEvent, say } from './storybook/scripted.js';
+
+type Loaded = { store: AgentStore };
+
+const meta = {
+  title: 'Components/StateInspector',
+  component: StateInspectorPanel,
+  render: (args, { loaded }) => (
+    <AgentProvider store={(loaded as Loaded).store}>
+      <StateInspectorPanel {...args} />
+    </AgentProvider>
+  ),
+} satisfies Meta<typeof StateInspectorPanel>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+const order = {
+  order: { id: 'A-1001', amount: 42, currency: 'USD', items: [{ sku: 'MUG-1', qty: 2 }], delivered: true, tmp: 'scratch' },
+  refund: { status: 'idle', approved: false, note: null },
+};
+
+const snapshot = (value: unknown): ScriptEvent => ({ type: 'STATE_SNAPSHOT', snapshot: value });
+const delta = (...operations: Record<string, unknown>[]): ScriptEvent => ({ type: 'STATE_DELTA', delta: operations });
+
+/** A store that played one run made of `events`. */
+const played = (events: ScriptEvent[]) => async () => ({
+  store: await playedStore([{ say: 'Refund order A-1001', events: runOf(events) }]),
+});
+
+/** Agent-controlled text must stay text: no element it names may exist, no handler may have run. */
+async function expectInert(canvasElement: HTMLElement) {
+  await expect(canvasElement.querySelector('script, img, iframe, a[href^="javascript"]')).toBeNull();
+  await expect((window as { __pwned?: unknown }).__pwned).toBeUndefined();
+}
+
+/** The tree node at a path of keys from the root of the first tree in the canvas. */
+function node(canvasElement: HTMLElement, ...path: string[]): HTMLElement | undefined {
+  let at = canvasElement.querySelector<HTMLElement>('.agk-json > li') ?? undefined;
+  for (const key of path) {
+    at = [...(at?.querySelectorAll<HTMLElement>(':scope > ul > li') ?? [])].find(
+      (li) => li.querySelector(':scope > button > .agk-json__key, :scope > span > .agk-json__key')?.textContent === key,
+    );
+  }
+  return at;
+}
+
+const valueAt = (canvasElement: HTMLElement, ...path: string[]) =>
+  node(canvasElement, ...path)?.querySelector(':scope > span > .agk-json__value');
+
+export const Empty: Story = {
+  loaders: [played(say('m1', 'Hello, how can I help?'))],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(canvas.getByText(/No shared state yet/)).toBeInTheDocument();
+    await expect(canvas.queryByRole('listbox')).toBeNull();
+    await expect(canvas.queryByRole('alert')).toBeNull();
+    await expectInert(canvasElement);
+  },
+};
+
+export const NestedDocument: Story = {
+  loaders: [played([snapshot(order)])],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(canvas.getByRole('list', { name: 'Live document, version 1' })).toBeInTheDocument();
+    const orderToggle = canvas.getByRole('button', { name: /^order: \{6 keys\}/ });
+    await expect(orderToggle).toHaveAttribute('aria-expanded', 'true');
+    await expect(valueAt(canvasElement, 'order', 'amount')).toHaveAttribute('data-type', 'number');
+    await expect(valueAt(canvasElement, 'order', 'id')).toHaveTextContent('"A-1001"');
+    await expect(valueAt(canvasElement, 'order', 'delivered')).toHaveAttribute('data-type', 'boolean');
+    await expect(valueAt(canvasElement, 'refund', 'note')).toHaveAttribute('data-type', 'null');
+    // Two levels open by themselves; deeper containers wait to be opened, and their children are not rendered until then.
+    const items = canvas.getByRole('button', { name: /^items: \[1 item\]/ });
+    await expect(items).toHaveAttribute('aria-expanded', 'false');
+    await expect(node(canvasElement, 'order', 'items')?.querySelector('li')).toBeNull();
+    await userEvent.click(items);
+    await expect(items).toHaveAttribute('aria-expanded', 'true');
+    await userEvent.click(canvas.getByRole('button', { name: /^0: \{2 keys\}/ }));
+    await expect(valueAt(canvasElement, 'order', 'items', '0', 'sku')).toHaveTextContent('"MUG-1"');
+    await userEvent.click(orderToggle);
+    await expect(orderToggle).toHaveAttribute('aria-expanded', 'false');
+    await expect(node(canvasElement, 'order', 'items')).toBeUndefined();
+    await expectInert(canvasElement);
+  },
+};
+
+const everyOp = delta(
+  { op: 'test', path: '/order/id', value: 'A-1001' },
+  { op: 'replace', path: '/refund/status', value: 'approved' },
+  { op: 'add', path: '/refund/approvedBy', value: 'ops@example.com' },
+  { op: 'remove', path: '/refund/note' },
+  { op: 'move', from: '/order/tmp', path: '/refund/memo' },
+  { op: 'copy', from: '/order/amount', path: '/refund/amount' },
+  { op: 'add', path: '/order/items/-', value: { sku: 'BOX-9', qty: 1 } },
+);
+
+export const AfterDelta: Story = {
+  loaders: [played([snapshot(order), everyOp])],
+  play: async ({ canvasElement }) => {
+    const op = (...path: string[]) => node(canvasElement, ...path)?.getAttribute('data-op');
+    await expect(op('refund', 'status')).toBe('replace');
+    await expect(op('refund', 'approvedBy')).toBe('add');
+    await expect(op('refund', 'memo')).toBe('move');
+    await expect(op('refund', 'amount')).toBe('copy');
+    await expect(op('order', 'amount')).toBe('none');
+    await expect(op('order', 'id')).toBe('test');
+    await expect(node(canvasElement, 'refund')).toHaveAttribute('data-changed', 'inside');
+    // The removed key and the key moved away stay visible where they were, marked.
+    const gone = [...canvasElement.querySelectorAll('[data-state="removed"]')].map((li) => li.textContent);
+    await expect(gone).toEqual(expect.arrayContaining([expect.stringContaining('note'), expect.stringContaining('tmp')]));
+    // `/order/items/-` marks the element it appended, and the way to it opened by itself.
+    await expect(op('order', 'items', '1')).toBe('add');
+    await expect(within(canvasElement).getByRole('button', { name: /^items: \[2 items\]/ })).toHaveAttribute('aria-expanded', 'true');
+    await expect(within(canvasElement).getByText('copy from /order/amount')).toBeInTheDocument();
+    await expectInert(canvasElement);
+  },
+};
+
+const failing = delta({ op: 'replace', path: '/refund/missing/status', value: 'approved' });
+
+export const Desynced: Story = {
+  loaders: [played([snapshot(order), failing, delta({ op: 'replace', path: '/refund/status', value: 'ignored' })])],
+  play: async ({ canvasElement }) => {
+    const alert = within(canvasElement).getByRole('alert');
+    await expect(alert).toHaveTextContent('State out of sync');
+    await expect(alert).toHaveTextContent('replace /refund/missing/status');
+    await expect(alert).toHaveTextContent(/path that does not exist/);
+    await expect(canvasElement.querySelector('.agk-inspector')).toHaveAttribute('data-sync', 'desynced');
+    // The delta after the failure waited: the document is the one before it.
+    await expect(valueAt(canvasElement, 'refund', 'status')).toHaveTextContent('"idle"');
+    await expectInert(canvasElement);
+  },
+};
+
+export const HealedBySnapshot: Story = {
+  loaders: [played([snapshot(order), failing, snapshot({ ...order, refund: { status: 'approved', approved: true, note: null } })])],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(canvas.queryByRole('alert')).toBeNull();
+    await expect(canvasElement.querySelector('.agk-inspector')).toHaveAttribute('data-sync', 'in-sync');
+    await expect(valueAt(canvasElement, 'refund', 'status')).toHaveTextContent('"approved"');
+    await expect(canvas.getAllByRole('option')).toHaveLength(4);
+    // The failed delta is still in the history: picking it shows the state as it was then.
+    await userEvent.click(canvas.getByRole('option', { name: /STATE_DELTA/ }));
+    await expect(await canvas.findByText(/Desynced at this point/)).toHaveTextContent('replace /refund/missing/status');
+    await expectInert(canvasElement);
+  },
+};
+
+export const HistorySelection: Story = {
+  loaders: [
+    played([
+      snapshot(order),
+      delta({ op: 'replace', path: '/refund/status', value: 'awaiting_approval' }),
+      delta({ op: 'replace', path: '/refund/status', value: 'approved' }),
+    ]),
+  ],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const value = () => valueAt(canvasElement, 'refund', 'status')?.textContent;
+    await expect(value()).toBe('"approved"');
+    const [, first, second] = canvas.getAllByRole('option');
+    if (!first || !second) throw new Error('expected the history to list the snapshot and both deltas');
+    await userEvent.click(second);
+    await expect(second).toHaveAttribute('aria-selected', 'true');
+    await waitFor(() => expect(value()).toBe('"awaiting_approval"'));
+    await expect(canvasElement.querySelector('.agk-inspector')).toHaveAttribute('data-view', 'history');
+    await expect(node(canvasElement, 'refund', 'status')).toHaveAttribute('data-op', 'replace');
+    // The keyboard moves through the history: up is the snapshot, before any delta.
+    await userEvent.keyboard('{ArrowUp}');
+    await expect(first).toHaveAttribute('aria-selected', 'true');
+    await waitFor(() => expect(value()).toBe('"idle"'));
+    await userEvent.click(canvas.getByRole('button', { name: 'Back to live' }));
+    await waitFor(() => expect(value()).toBe('"approved"'));
+    await expect(canvasElement.querySelector('.agk-inspector')).toHaveAttribute('data-view', 'live');
+    await expectInert(canvasElement);
+  },
+};
+
+const big = Object.fromEntries(
+  Array.from({ length: 12_000 }, (_, i) => [`key-${String(i).padStart(5, '0')}`, { n: i, label: `row ${i}` }]),
+);
+
+export const BigDocument: Story = {
+  loaders: [played([snapshot(big), delta({ op: 'replace', path: '/key-11999/n', value: -1 })])],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(canvas.getByRole('button', { name: /^\{12,000 keys\}/ })).toHaveAttribute('aria-expanded', 'true');
+    // One page of the root and the changed key beyond it; the closed children render nothing.
+    await expect(canvasElement.querySelectorAll('.agk-json__node').length).toBeLessThan(110);
+    await expect(node(canvasElement, 'key-11999', 'n')).toHaveAttribute('data-op', 'replace');
+    const more = canvas.getByRole('button', { name: /Show 100 more \(11,900 hidden\)/ });
+    await userEvent.click(more);
+    await expect(canvas.getByRole('button', { name: /Show 100 more \(11,800 hidden\)/ })).toBeInTheDocument();
+    await expectInert(canvasElement);
+  },
+};
+
+const hostile = JSON.parse(`{
+  "__proto__": { "polluted": "yes" },
+  "<img src=x onerror=\\"window.__pwned=1\\">": "<script>window.__pwned=1</script>",
+  "constructor": { "prototype": { "polluted": "yes" } },
+  "link": "javascript:window.__pwned=1",
+  "html": "<b onmouseover=\\"window.__pwned=1\\">bold</b>",
+  "list": ["<iframe src=javascript:window.__pwned=1></iframe>"]
+}`) as unknown;
+
+export const HostileKeysAndValues: Story = {
+  loaders: [played([snapshot(hostile), delta({ op: 'replace', path: '/link', value: 'javascript:alert(document.cookie)' })])],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expectInert(canvasElement);
+    await expect(canvasElement.querySelector('b')).toBeNull();
+    await expect(canvas.getByText('"<script>window.__pwned=1</script>"')).toBeInTheDocument();
+    await expect(canvas.getByText('<img src=x onerror="window.__pwned=1">')).toBeInTheDocument();
+    await expect(canvas.getByRole('button', { name: /^__proto__: \{1 key\}/ })).toBeInTheDocument();
+    await expect(node(canvasElement, 'link')).toHaveAttribute('data-op', 'replace');
+    await expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
+  },
+};

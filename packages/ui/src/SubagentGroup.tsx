@@ -1,0 +1,145 @@
+import type { SubagentRecord } from '@aguikit/core';
+import { useSubagents } from '@aguikit/react';
+import { type ReactNode, useCallback, useContext, useId, useMemo } from 'react';
+import { Message } from './Message.js';
+import type { RenderTool } from './ToolCall.js';
+import { groupItems, type OutlineItem, type ThreadView, ThreadViewContext, useMessageOutline } from './useMessageOutline.js';
+import { useOpenState } from './useOpenState.js';
+
+type Tone = 'neutral' | 'info' | 'success' | 'warning' | 'danger';
+
+/** A subagent's status as shown: its record's, or `unknown` for messages naming a subagent never announced. */
+export type SubagentDisplayStatus = SubagentRecord['status'] | 'unknown';
+
+const LABELS: Record<SubagentDisplayStatus, [string, Tone]> = {
+  running: ['Running', 'info'],
+  success: ['Done', 'success'],
+  suspended: ['Suspended', 'warning'],
+  error: ['Failed', 'danger'],
+  unknown: ['Not announced', 'neutral'],
+};
+
+/**
+ * A subagent's status in words (never color alone), as `data-status`.
+ *
+ * @example
+ * <SubagentStatusBadge status="suspended" />
+ */
+export function SubagentStatusBadge({ status, id }: { status: SubagentDisplayStatus; id?: string }) {
+  const [label, tone] = LABELS[status];
+  return (
+    <span className="agk-badge" data-tone={tone} data-status={status} id={id}>
+      {label}
+    </span>
+  );
+}
+
+/** Props of `SubagentGroup`: the subagent, what the group holds, and its open state (controlled or not). */
+export interface SubagentGroupProps {
+  /** The subagent's `subagentRunId`. */
+  id: string;
+  /** What the group holds; by default the subagent's messages and nested groups, in thread order. */
+  children?: ReactNode;
+  /** Controlled open state; leave undefined to let the group keep its own. */
+  open?: boolean;
+  /** Initial open state when uncontrolled; open by default. */
+  defaultOpen?: boolean;
+  onOpenChange?: (open: boolean) => void;
+  /** For a group rendered on its own (outside `MessageList`): replaces tool-call cards. */
+  renderTool?: RenderTool;
+}
+
+/**
+ * What one subagent did, as a labelled, collapsible group: its name, a
+ * status badge (running / done / suspended / failed, with the error's code
+ * and message), and its messages — each attributed by `subagentRunId` —
+ * with the groups of the subagents it started (`parentSubagentRunId`)
+ * nested inside. `data-status` and `data-state="open|closed"` say where it
+ * is. Inside a `MessageList` it is placed for you; on its own it reads the
+ * thread itself.
+ *
+ * @example
+ * <SubagentGroup id="researcher-1" />
+ */
+export function SubagentGroup(props: SubagentGroupProps) {
+  const view = useContext(ThreadViewContext);
+  return view ? <Group {...props} view={view} /> : <StandaloneGroup {...props} />;
+}
+
+function StandaloneGroup(props: SubagentGroupProps) {
+  const { renderTool } = props;
+  const outline = useMessageOutline('grouped');
+  const renderMessage = useCallback((id: string) => <Message key={id} id={id} renderTool={renderTool} />, [renderTool]);
+  const view = useMemo(() => ({ outline, renderMessage }), [outline, renderMessage]);
+  return (
+    <ThreadViewContext.Provider value={view}>
+      <Group {...props} view={view} />
+    </ThreadViewContext.Provider>
+  );
+}
+
+function Group({ id, children, open, defaultOpen = true, onOpenChange, view }: SubagentGroupProps & { view: ThreadView }) {
+  const subagents = useSubagents();
+  const record = Object.hasOwn(subagents, id) ? subagents[id] : undefined;
+  const [isOpen, setOpen] = useOpenState(open, defaultOpen, onOpenChange);
+  const triggerId = useId();
+  const badgeId = useId();
+  const panelId = useId();
+  const status: SubagentDisplayStatus = record?.status ?? 'unknown';
+  const state = isOpen ? 'open' : 'closed';
+  const items = groupItems(view.outline, id);
+  const waitingOn = record?.status === 'suspended' ? (record.interruptIds?.length ?? 0) : 0;
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: a fieldset groups form controls; this groups a subagent's messages
+    <div
+      role="group"
+      className="agk-subagent"
+      aria-labelledby={`${triggerId} ${badgeId}`}
+      data-status={status}
+      data-state={state}
+      data-subagent={id}
+    >
+      <div className="agk-subagent__header">
+        <button
+          type="button"
+          id={triggerId}
+          className="agk-subagent__trigger"
+          aria-expanded={isOpen}
+          aria-controls={panelId}
+          data-state={state}
+          onClick={() => setOpen(!isOpen)}
+        >
+          <span className="agk-chevron" aria-hidden="true" />
+          <span className="agk-subagent__name">{record?.name ?? id}</span>
+        </button>
+        <SubagentStatusBadge id={badgeId} status={status} />
+      </div>
+      {record?.description ? <p className="agk-subagent__description">{record.description}</p> : null}
+      {record?.status === 'error' && record.error ? (
+        <p className="agk-subagent__error agk-error-text">
+          {record.error.code ? <code>{record.error.code}</code> : null} {record.error.message}
+        </p>
+      ) : null}
+      {waitingOn ? (
+        <p className="agk-subagent__description">
+          Waiting on {waitingOn} {waitingOn === 1 ? 'answer' : 'answers'}.
+        </p>
+      ) : null}
+      <div className="agk-subagent__body" id={panelId} hidden={!isOpen}>
+        {children ?? (items.length ? <OutlineRows items={items} /> : <p className="agk-subagent__empty">Nothing yet.</p>)}
+      </div>
+    </div>
+  );
+}
+
+/** Rows of an outline: a message as the list draws it, or a subagent's group. */
+export function OutlineRows({ items }: { items: readonly OutlineItem[] }) {
+  return items.map((item) => <OutlineRow key={`${item.kind}:${item.id}`} item={item} />);
+}
+
+/** One row of an outline. */
+export function OutlineRow({ item }: { item: OutlineItem }) {
+  const view = useContext(ThreadViewContext);
+  if (!view) return null;
+  return item.kind === 'message' ? view.renderMessage(item.id) : <SubagentGroup id={item.id} />;
+}

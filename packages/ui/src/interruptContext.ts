@@ -1,0 +1,83 @@
+import type { OpenInterrupt, ResumeRefusal, ResumeResponse } from '@aguikit/core';
+import type Form from '@rjsf/core';
+import { createContext, type RefObject, useContext } from 'react';
+import type { Expiry } from './Countdown.js';
+import type { AnswerShape, InterruptReasonKind } from './interruptForm.js';
+
+/**
+ * `immediate`: one interrupt is open, and its answer is sent as soon as it is
+ * given. `collect`: several are open; each answer is kept until all of them
+ * have one, and Send answers sends them in one resume.
+ */
+export type InterruptSendMode = 'immediate' | 'collect';
+
+/** What `Interrupt.Group` shares with the interrupts inside it. */
+export interface InterruptSession {
+  mode: InterruptSendMode;
+  /** The open interrupts, in arrival order. */
+  interrupts: readonly OpenInterrupt[];
+  /** The clock expiry is measured with. */
+  now: () => number;
+  /** A resume is being sent, or a request is in flight: nothing can be answered now. */
+  busy: boolean;
+  /** The answers given so far (collect mode), by interrupt id. */
+  answers: ReadonlyMap<string, ResumeResponse>;
+  answer(response: ResumeResponse): void;
+  /** Takes an answer back so it can be changed, and focuses its form (collect mode). */
+  reopen(interruptId: string): void;
+  /** Forgets an answer that can no longer be sent, leaving focus where it is. */
+  drop(interruptId: string): void;
+  register(interruptId: string, element: HTMLElement | null): void;
+  send(): void;
+  sendButton: RefObject<HTMLButtonElement | null>;
+}
+
+/**
+ * The `data-state` of `Interrupt.Root`. `open`: it can be answered.
+ * `expired`: it can only be cancelled. `submitting`: an answer is on its way
+ * (or another request is in flight), nothing can be clicked.
+ *
+ * @example
+ * .agk-interrupt[data-state="expired"] { opacity: 0.8; }
+ */
+export type InterruptState = 'open' | 'expired' | 'submitting';
+
+/** What `Interrupt.Root` shares with its parts. */
+export interface InterruptRootContext {
+  interrupt: OpenInterrupt;
+  kind: InterruptReasonKind;
+  shape: AnswerShape;
+  state: InterruptState;
+  expiry: Expiry;
+  /** The answer kept for it (collect mode), until it is sent or taken back. */
+  answer: ResumeResponse | undefined;
+  /** The store refused the last resume for these reasons. */
+  errors: readonly ResumeRefusal[];
+  /** The form could not be built from the responseSchema: only Cancel is possible. */
+  formFailed: boolean;
+  ids: { title: string; message: string; form: string; fields: string };
+  form: RefObject<Form | null>;
+  /** Which button submitted an approval form: true for Approve, false for Reject. */
+  intent: RefObject<boolean | undefined>;
+  resolve(payload?: unknown): void;
+  cancel(): void;
+  decide(approved: boolean): void;
+  reportFormFailure(): void;
+}
+
+export const NO_REFUSALS: readonly ResumeRefusal[] = [];
+
+export const SessionContext = createContext<InterruptSession | null>(null);
+export const RootContext = createContext<InterruptRootContext | null>(null);
+
+export function useSession(part: string): InterruptSession {
+  const session = useContext(SessionContext);
+  if (!session) throw new Error(`Interrupt.${part} must be used within <Interrupt.Group>.`);
+  return session;
+}
+
+export function useInterruptRoot(part: string): InterruptRootContext {
+  const root = useContext(RootContext);
+  if (!root) throw new Error(`Interrupt.${part} must be used within <Interrupt.Root>.`);
+  return root;
+}

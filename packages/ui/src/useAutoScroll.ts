@@ -1,0 +1,120 @@
+import { useCallback, useRef, useState } from 'react';
+
+/** Whether a list keeps the newest content in view (`following`) or stays where the reader scrolled (`paused`). */
+export type FollowState = 'following' | 'paused';
+
+export interface AutoScroll {
+  /** For the scrolling element. */
+  viewportRef: (node: HTMLElement | null) => () => void;
+  /** For the element that grows as content arrives (observed for size changes). */
+  contentRef: (node: HTMLElement | null) => () => void;
+  state: FollowState;
+  /** Scrolls to the newest content and follows it again. */
+  jumpToLatest: () => void;
+}
+
+/** Within this distance of the end counts as at the end (sub-pixel layouts never land exactly on it). */
+const AT_END_PX = 24;
+const UP_KEYS = new Set(['ArrowUp', 'PageUp', 'Home']);
+
+/**
+ * Follows new content while the reader is at the end, and stops as soon as
+ * they scroll up (wheel, touch, keys, scrollbar); reaching the end again, or
+ * `jumpToLatest`, resumes. Growth is seen by a MutationObserver (every
+ * committed token) and a ResizeObserver where there is one (images loading,
+ * rows measured by a virtualizer, a resized window).
+ *
+ * Intent comes from input events and from scrollTop going down, not from
+ * "not at the end": content growing under a reader at the end would look
+ * like scrolling away.
+ */
+export function useAutoScroll(): AutoScroll {
+  const [state, setState] = useState<FollowState>('following');
+  const live = useRef({ viewport: null as HTMLElement | null, following: true, lastTop: 0, touchY: 0 });
+  const resize = useRef<ResizeObserver | null>(null);
+
+  const follow = useCallback((next: boolean) => {
+    live.current.following = next;
+    setState(next ? 'following' : 'paused');
+  }, []);
+
+  const toEnd = useCallback(() => {
+    const el = live.current.viewport;
+    if (!el) return;
+    el.scrollTop = el.scrollHeight;
+    live.current.lastTop = el.scrollTop;
+  }, []);
+
+  const keepUp = useCallback(() => {
+    if (live.current.following) toEnd();
+  }, [toEnd]);
+
+  const observer = useCallback(() => {
+    if (!resize.current && typeof ResizeObserver === 'function') resize.current = new ResizeObserver(keepUp);
+    return resize.current;
+  }, [keepUp]);
+
+  const viewportRef = useCallback(
+    (el: HTMLElement | null) => {
+      live.current.viewport = el;
+      if (!el) return () => undefined;
+      const scrollable = () => el.scrollHeight > el.clientHeight;
+      const onScroll = () => {
+        const top = el.scrollTop;
+        if (el.scrollHeight - top - el.clientHeight <= AT_END_PX) follow(true);
+        else if (top < live.current.lastTop - 1) follow(false);
+        live.current.lastTop = top;
+      };
+      const onWheel = (e: WheelEvent) => {
+        if (e.deltaY < 0 && scrollable()) follow(false);
+      };
+      const onKey = (e: KeyboardEvent) => {
+        if (e.target === el && UP_KEYS.has(e.key) && scrollable()) follow(false);
+      };
+      const onTouchStart = (e: TouchEvent) => {
+        live.current.touchY = e.touches[0]?.clientY ?? 0;
+      };
+      const onTouchMove = (e: TouchEvent) => {
+        // A finger moving down scrolls the content up.
+        if ((e.touches[0]?.clientY ?? 0) > live.current.touchY + 4 && scrollable()) follow(false);
+      };
+      const mutations = new MutationObserver(keepUp);
+      mutations.observe(el, { childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ['style'] });
+      el.addEventListener('scroll', onScroll, { passive: true });
+      el.addEventListener('wheel', onWheel, { passive: true });
+      el.addEventListener('keydown', onKey);
+      el.addEventListener('touchstart', onTouchStart, { passive: true });
+      el.addEventListener('touchmove', onTouchMove, { passive: true });
+      observer()?.observe(el);
+      toEnd();
+      return () => {
+        mutations.disconnect();
+        el.removeEventListener('scroll', onScroll);
+        el.removeEventListener('wheel', onWheel);
+        el.removeEventListener('keydown', onKey);
+        el.removeEventListener('touchstart', onTouchStart);
+        el.removeEventListener('touchmove', onTouchMove);
+        resize.current?.unobserve(el);
+        live.current.viewport = null;
+      };
+    },
+    [follow, keepUp, observer, toEnd],
+  );
+
+  const contentRef = useCallback(
+    (el: HTMLElement | null) => {
+      if (!el) return () => undefined;
+      observer()?.observe(el);
+      return () => resize.current?.unobserve(el);
+    },
+    [observer],
+  );
+
+  const jumpToLatest = useCallback(() => {
+    follow(true);
+    toEnd();
+    live.current.viewport?.focus({ preventScroll: true });
+  }, [follow, toEnd]);
+
+  return { viewportRef, contentRef, state, jumpToLatest };
+}

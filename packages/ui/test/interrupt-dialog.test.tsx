@@ -1,0 +1,579 @@
+import type { AgentSource, RunAgentInput } from '@aguikit/core';
+import { AgentProvider, type AgentStore, createAgentStore } from '@aguikit/react';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Interrupt, InterruptDialog } from '../src/InterruptDialog.js';
+import { answerShape, formatRemaining, reasonKind } from '../src/interruptForm.js';
+import { call, runOf, type ScriptEvent, STORY_THREAD, say, scriptedSource } from '../src/storybook/scripted.js';
+
+type Raised = Record<string, unknown> & { id: string; reason: string };
+
+/**
+ * A store whose first run ended in `interrupts`, through the real pipeline;
+ * its source records every request after that, and answers a resume with a
+ * short run.
+ */
+async function interrupted(interrupts: Raised[], { before = [] as ScriptEvent[], now = () => Date.now() } = {}) {
+  const inner = scriptedSource([runOf(before, { outcome: { type: 'interrupt', interrupts } }), runOf(say('done', 'Done'))]);
+  const requests: RunAgentInput[] = [];
+  const source: AgentSource = {
+    run(input, options) {
+      requests.push(input);
+      return inner.run(input, options);
+    },
+  };
+  const store = createAgentStore({
+    threadId: STORY_THREAD,
+    source,
+    now,
+    scheduler: (flush) => {
+      let live = true;
+      queueMicrotask(() => live && flush());
+      return () => {
+        live = false;
+      };
+    },
+  });
+  await store.getState().run('Refund order A-1001');
+  requests.length = 0;
+  // The UI's own calls, before the store's dedupe: what the double-click tests count.
+  const resume = vi.fn(store.getState().resume);
+  store.setState({ resume });
+  return { store, requests, resume };
+}
+
+function show(store: AgentStore, now?: () => number) {
+  return render(
+    <AgentProvider store={store}>
+      <InterruptDialog {...(now ? { now } : {})} />
+    </AgentProvider>,
+  );
+}
+
+/** Lets the resume's promise and its stream settle. */
+const settle = () => act(async () => new Promise<void>((resolve) => setTimeout(resolve, 0)));
+
+const refund = { orderId: 'A-1001', amount: 42, currency: 'USD' };
+const approvalSchema = {
+  type: 'object',
+  required: ['approved'],
+  properties: { approved: { type: 'boolean' }, comment: { type: 'string', title: 'Comment' } },
+};
+const refundInterrupt: Raised = {
+  id: 'int-refund',
+  reason: 'tool_call',
+  toolCallId: 'call-refund',
+  message: 'Refund $42 to the customer?',
+  responseSchema: approvalSchema,
+};
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
+
+describe('InterruptDialog: a form from the responseSchema', () => {
+  const schema = {
+    type: 'object',
+    required: ['name', 'count'],
+    properties: {
+      name: { type: 'string', title: 'Name', description: 'Who receives it' },
+      count: { type: 'integer', title: 'Count', minimum: 1 },
+    },
+  };
+
+  it('fails validation once without sending, then sends exactly one resume with the payload', async () => {
+    const user = userEvent.setup();
+    const { store, requests, resume } = await interrupted([
+      { id: 'int-1', reason: 'input_required', message: 'Who?', responseSchema: schema },
+    ]);
+    show(store);
+    const dialog = screen.getByRole('dialog', { name: 'The agent is waiting for your answer' });
+
+    await user.click(within(dialog).getByRole('button', { name: 'Submit' }));
+    expect(within(dialog).getAllByText('This field is required.')).toHaveLength(2);
+    expect(resume).not.toHaveBeenCalled();
+    expect(requests).toHaveLength(0);
+    expect(within(dialog).getByLabelText(/Name/)).toHaveFocus();
+
+    await user.type(within(dialog).getByLabelText(/Name/), 'Ann');
+    // Live validation after the first attempt: the fixed field's error goes as you type.
+    expect(within(dialog).getAllByText('This field is required.')).toHaveLength(1);
+    await user.type(within(dialog).getByLabelText(/Count/), '2');
+    await user.click(within(dialog).getByRole('button', { name: 'Submit' }));
+    await settle();
+
+    expect(resume).toHaveBeenCalledTimes(1);
+    expect(requests).toHaveLength(1);
+    expect(requests[0]?.resume).toEqual([{ interruptId: 'int-1', status: 'resolved', payload: { name: 'Ann', count: 2 } }]);
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('shows the enumeration as a labelled choice and sends the chosen value', async () => {
+    const user = userEvent.setup();
+    const { store, requests } = await interrupted([
+      {
+        id: 'int-which',
+        reason: 'input_required',
+        message: 'Which order?',
+        responseSchema: { type: 'string', enum: ['A-1001', 'A-1002'] },
+      },
+    ]);
+    show(store);
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Your answer' }), 'A-1002');
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    await settle();
+    expect(requests[0]?.resume).toEqual([{ interruptId: 'int-which', status: 'resolved', payload: 'A-1002' }]);
+  });
+
+  it('gives an unknown reason the generic form and shows its metadata', async () => {
+    const user = userEvent.setup();
+    const { store, requests } = await interrupted([
+      {
+        id: 'int-budget',
+        reason: 'acme:budget_check',
+        message: 'This exceeds the Q4 budget.',
+        metadata: { owner: 'finance', limit: { amount: 5000, currency: 'USD' } },
+        responseSchema: { type: 'object', properties: { note: { type: 'string', title: 'Note' } } },
+      },
+    ]);
+    show(store);
+    const card = screen.getByRole('article', { name: 'Action needed' });
+    expect(card).toHaveAttribute('data-reason', 'custom');
+    expect(card).toHaveAttribute('data-shape', 'form');
+    expect(within(card).getByText('acme:budget_check')).toBeInTheDocument();
+    expect(within(card).getByText('owner').nextElementSibling).toHaveTextContent('finance');
+    expect(within(card).getByText('{"amount":5000,"currency":"USD"}')).toBeInTheDocument();
+    expect(within(card).queryByRole('button', { name: 'Approve' })).toBeNull();
+
+    await user.type(within(card).getByLabelText('Note'), 'ok for now');
+    await user.click(within(card).getByRole('button', { name: 'Submit' }));
+    await settle();
+    expect(requests[0]?.resume).toEqual([{ interruptId: 'int-budget', status: 'resolved', payload: { note: 'ok for now' } }]);
+  });
+
+  it('confirms an interrupt without responseSchema with no payload, and cancels it as cancelled', async () => {
+    const user = userEvent.setup();
+    const first = await interrupted([{ id: 'int-c', reason: 'confirmation', message: 'Send the email?' }]);
+    show(first.store);
+    await user.click(screen.getByRole('button', { name: 'Confirm' }));
+    await settle();
+    expect(first.requests[0]?.resume).toEqual([{ interruptId: 'int-c', status: 'resolved' }]);
+
+    const second = await interrupted([{ id: 'int-c', reason: 'confirmation', message: 'Send the email?' }]);
+    show(second.store);
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    await settle();
+    expect(second.requests[0]?.resume).toEqual([{ interruptId: 'int-c', status: 'cancelled' }]);
+  });
+
+  it('renders a schema it cannot build as Cancel only, without breaking the page', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { store } = await interrupted([
+      { id: 'int-bad', reason: 'input_required', responseSchema: { type: 'object', properties: { a: { $ref: '#/definitions/nope' } } } },
+    ]);
+    show(store);
+    expect(screen.getByText(/cannot show/)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Submit' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Cancel' })).toBeEnabled();
+  });
+});
+
+describe('InterruptDialog: approve, reject, cancel', () => {
+  it('shows the tool and its arguments before anything is done, and Approve sends one resolved answer', async () => {
+    const user = userEvent.setup();
+    const { store, requests, resume } = await interrupted([refundInterrupt], { before: call('call-refund', 'refund_order', refund) });
+    show(store);
+    const card = screen.getByRole('article', { name: 'Approval needed' });
+    expect(card).toHaveAttribute('data-reason', 'tool_call');
+    expect(card).toHaveAttribute('data-state', 'open');
+    expect(card).toHaveAccessibleDescription('Refund $42 to the customer?');
+    expect(within(card).getByText('refund_order')).toBeInTheDocument();
+    expect(within(card).getByText(/"amount": 42/)).toBeInTheDocument();
+
+    await user.click(within(card).getByRole('button', { name: 'Approve' }));
+    await settle();
+    expect(resume).toHaveBeenCalledTimes(1);
+    expect(requests).toHaveLength(1);
+    expect(requests[0]?.resume).toEqual([{ interruptId: 'int-refund', status: 'resolved', payload: { approved: true } }]);
+    expect(store.getState().decisions).toMatchObject([{ interruptId: 'int-refund', toolName: 'refund_order', status: 'resolved' }]);
+  });
+
+  it('sends a reject as a resolved answer with approved false and the comment, not as cancelled', async () => {
+    const user = userEvent.setup();
+    const { store, requests } = await interrupted([refundInterrupt], { before: call('call-refund', 'refund_order', refund) });
+    show(store);
+    await user.type(screen.getByRole('textbox', { name: 'Comment' }), 'Outside the return window');
+    await user.click(screen.getByRole('button', { name: 'Reject' }));
+    await settle();
+    expect(requests[0]?.resume).toEqual([
+      { interruptId: 'int-refund', status: 'resolved', payload: { approved: false, comment: 'Outside the return window' } },
+    ]);
+  });
+
+  it('asks for the reason when the schema requires one on a reject, and sends nothing until it is given', async () => {
+    const user = userEvent.setup();
+    const schema = {
+      ...approvalSchema,
+      if: { properties: { approved: { const: false } } },
+      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then, not a thenable
+      then: { required: ['comment'] },
+    };
+    const { store, requests, resume } = await interrupted([{ ...refundInterrupt, responseSchema: schema }], {
+      before: call('call-refund', 'refund_order', refund),
+    });
+    show(store);
+    await user.click(screen.getByRole('button', { name: 'Reject' }));
+    await settle();
+    expect(screen.getByText('This field is required.')).toBeInTheDocument();
+    expect(resume).not.toHaveBeenCalled();
+
+    await user.type(screen.getByRole('textbox', { name: /Comment/ }), 'Fraud suspected');
+    await user.click(screen.getByRole('button', { name: 'Reject' }));
+    await settle();
+    expect(requests).toHaveLength(1);
+    expect(requests[0]?.resume).toEqual([
+      { interruptId: 'int-refund', status: 'resolved', payload: { approved: false, comment: 'Fraud suspected' } },
+    ]);
+  });
+
+  it('never approves from Enter in a text field: only the buttons decide', async () => {
+    const user = userEvent.setup();
+    const { store, resume } = await interrupted([refundInterrupt], { before: call('call-refund', 'refund_order', refund) });
+    show(store);
+    await user.type(screen.getByRole('textbox', { name: 'Comment' }), 'looks fine{Enter}');
+    await settle();
+    expect(resume).not.toHaveBeenCalled();
+  });
+
+  it('sends Cancel as cancelled with no payload', async () => {
+    const user = userEvent.setup();
+    const { store, requests } = await interrupted([refundInterrupt], { before: call('call-refund', 'refund_order', refund) });
+    show(store);
+    await user.type(screen.getByRole('textbox', { name: 'Comment' }), 'never mind');
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    await settle();
+    expect(requests[0]?.resume).toEqual([{ interruptId: 'int-refund', status: 'cancelled' }]);
+  });
+});
+
+describe('InterruptDialog: sending once', () => {
+  it('sends one resume for a double click on Approve, before the store could dedupe', async () => {
+    const { store, requests, resume } = await interrupted([refundInterrupt], { before: call('call-refund', 'refund_order', refund) });
+    show(store);
+    const approve = screen.getByRole('button', { name: 'Approve' });
+    // Both clicks land before React re-renders: only the dialog's own guard stands between them.
+    act(() => {
+      approve.click();
+      approve.click();
+    });
+    await settle();
+    expect(resume).toHaveBeenCalledTimes(1);
+    expect(requests).toHaveLength(1);
+  });
+
+  it('sends one resume for a double click on Submit', async () => {
+    const { store, requests, resume } = await interrupted([
+      { id: 'int-1', reason: 'input_required', responseSchema: { type: 'object', properties: { n: { type: 'string', title: 'N' } } } },
+    ]);
+    show(store);
+    const submit = screen.getByRole('button', { name: 'Submit' });
+    act(() => {
+      submit.click();
+      submit.click();
+    });
+    await settle();
+    expect(resume).toHaveBeenCalledTimes(1);
+    expect(requests).toHaveLength(1);
+  });
+
+  it('disables every answer while a request is in flight', async () => {
+    const { store } = await interrupted([refundInterrupt], { before: call('call-refund', 'refund_order', refund) });
+    show(store);
+    act(() => store.setState({ inFlight: 'run' }));
+    const card = screen.getByRole('article', { name: 'Approval needed' });
+    expect(card).toHaveAttribute('data-state', 'submitting');
+    for (const name of ['Approve', 'Reject', 'Cancel']) expect(within(card).getByRole('button', { name })).toBeDisabled();
+  });
+});
+
+describe('InterruptDialog: several interrupts, one resume', () => {
+  const two: Raised[] = [
+    { id: 'int-email', reason: 'confirmation', message: 'Email the customer?' },
+    {
+      id: 'int-reason',
+      reason: 'input_required',
+      message: 'Why is it refunded?',
+      responseSchema: { type: 'object', required: ['why'], properties: { why: { type: 'string', enum: ['broken', 'late', 'other'] } } },
+    },
+  ];
+
+  it('keeps each answer until all are given, then sends them together in one resume', async () => {
+    const user = userEvent.setup();
+    const { store, requests, resume } = await interrupted(two);
+    show(store);
+    expect(screen.getByRole('dialog', { name: 'The agent is waiting for 2 answers' })).toBeInTheDocument();
+    const send = screen.getByRole('button', { name: 'Send answers' });
+    expect(send).toBeDisabled();
+
+    const email = screen.getByRole('article', { name: 'Confirmation needed' });
+    await user.click(within(email).getByRole('button', { name: 'Confirm' }));
+    expect(resume).not.toHaveBeenCalled();
+    expect(email).toHaveAttribute('data-answer', 'resolved');
+    expect(within(email).getByRole('status')).toHaveTextContent('Your answer: Confirmed.');
+    expect(screen.getByText(/^1 of 2 answered/)).toBeInTheDocument();
+    expect(send).toBeDisabled();
+
+    const why = screen.getByRole('article', { name: 'Input needed' });
+    // Focus moved on to the next interrupt that has no answer.
+    expect(within(why).getByRole('combobox', { name: /why/ })).toHaveFocus();
+    await user.selectOptions(within(why).getByRole('combobox', { name: /why/ }), 'late');
+    await user.click(within(why).getByRole('button', { name: 'Submit' }));
+    expect(resume).not.toHaveBeenCalled();
+    expect(send).toBeEnabled();
+    expect(send).toHaveFocus();
+
+    await user.dblClick(send);
+    await settle();
+    expect(resume).toHaveBeenCalledTimes(1);
+    expect(requests).toHaveLength(1);
+    expect(requests[0]?.resume).toEqual([
+      { interruptId: 'int-email', status: 'resolved' },
+      { interruptId: 'int-reason', status: 'resolved', payload: { why: 'late' } },
+    ]);
+  });
+
+  it('lets an answer be changed before sending, and sends a cancel among resolved answers', async () => {
+    const user = userEvent.setup();
+    const { store, requests } = await interrupted(two);
+    show(store);
+    const email = screen.getByRole('article', { name: 'Confirmation needed' });
+    await user.click(within(email).getByRole('button', { name: 'Confirm' }));
+    await user.click(within(email).getByRole('button', { name: 'Change answer' }));
+    expect(email).toHaveAttribute('data-answer', 'none');
+    await user.click(within(email).getByRole('button', { name: 'Cancel' }));
+    const why = screen.getByRole('article', { name: 'Input needed' });
+    await user.selectOptions(within(why).getByRole('combobox', { name: /why/ }), 'broken');
+    await user.click(within(why).getByRole('button', { name: 'Submit' }));
+    await user.click(screen.getByRole('button', { name: 'Send answers' }));
+    await settle();
+    expect(requests[0]?.resume).toEqual([
+      { interruptId: 'int-email', status: 'cancelled' },
+      { interruptId: 'int-reason', status: 'resolved', payload: { why: 'broken' } },
+    ]);
+  });
+});
+
+describe('InterruptDialog: expiry', () => {
+  const start = Date.parse('2026-11-30T12:00:00Z');
+
+  async function expiring(seconds: number, interrupts: Raised[] = [refundInterrupt]) {
+    const expiresAt = new Date(start + seconds * 1000).toISOString();
+    const made = await interrupted(
+      interrupts.map((it) => ({ ...it, expiresAt })),
+      { before: call('call-refund', 'refund_order', refund) },
+    );
+    vi.useFakeTimers({ now: start });
+    return made;
+  }
+
+  it('counts down every second and turns into Cancel only at expiry; a resolved answer cannot be sent', async () => {
+    const { store, requests, resume } = await expiring(3);
+    const { container } = show(store);
+    const card = screen.getByRole('article', { name: 'Approval needed' });
+    expect(within(card).getByRole('timer')).toHaveTextContent('Expires in 0:03');
+    act(() => vi.advanceTimersByTime(1000));
+    expect(within(card).getByRole('timer')).toHaveTextContent('Expires in 0:02');
+    act(() => vi.advanceTimersByTime(2000));
+
+    expect(card).toHaveAttribute('data-state', 'expired');
+    expect(within(card).getByRole('timer')).toHaveTextContent('Expired');
+    expect(within(card).getByRole('status')).toHaveTextContent(/expired .*only cancelled/);
+    expect(within(card).queryByRole('button', { name: 'Approve' })).toBeNull();
+    expect(within(card).queryByRole('button', { name: 'Reject' })).toBeNull();
+    expect(
+      within(card)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Cancel']);
+    expect(within(card).getByRole('textbox', { name: 'Comment' })).toBeDisabled();
+
+    // A submit of the form by other means sends no resolved answer either.
+    const form = container.querySelector('form');
+    if (!form) throw new Error('no form');
+    fireEvent.submit(form);
+    await act(async () => vi.advanceTimersByTimeAsync(10));
+    expect(resume).not.toHaveBeenCalled();
+
+    fireEvent.click(within(card).getByRole('button', { name: 'Cancel' }));
+    await act(async () => vi.advanceTimersByTimeAsync(10));
+    expect(resume).toHaveBeenCalledTimes(1);
+    expect(requests[0]?.resume).toEqual([{ interruptId: 'int-refund', status: 'cancelled' }]);
+  });
+
+  it('drops a kept resolved answer when its interrupt expires before the answers are sent', async () => {
+    const second: Raised = { id: 'int-note', reason: 'confirmation', message: 'Notify the customer?' };
+    const { store, resume } = await expiring(5, [refundInterrupt, second]);
+    show(store);
+    const card = screen.getByRole('article', { name: 'Approval needed' });
+    fireEvent.click(within(card).getByRole('button', { name: 'Approve' }));
+    await act(async () => vi.advanceTimersByTimeAsync(0));
+    expect(card).toHaveAttribute('data-answer', 'resolved');
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm' }));
+    expect(screen.getByRole('button', { name: 'Send answers' })).toBeEnabled();
+
+    act(() => vi.advanceTimersByTime(5000));
+    expect(card).toHaveAttribute('data-state', 'expired');
+    expect(card).toHaveAttribute('data-answer', 'none');
+    expect(screen.getByRole('button', { name: 'Send answers' })).toBeDisabled();
+    expect(resume).not.toHaveBeenCalled();
+  });
+
+  it('clears its timer on unmount', async () => {
+    const { store } = await expiring(60);
+    const view = show(store);
+    act(() => vi.advanceTimersByTime(2500));
+    expect(screen.getByRole('timer')).toHaveTextContent('Expires in 0:58');
+    view.unmount();
+    // A countdown still ticking would be an interval that runs again and again.
+    act(() => vi.runOnlyPendingTimers());
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});
+
+describe('InterruptDialog: refusals from the store', () => {
+  it('shows a PAYLOAD_INVALID refusal next to the interrupt it concerns', async () => {
+    const { store } = await interrupted([refundInterrupt, { id: 'int-note', reason: 'confirmation', message: 'Notify the customer?' }], {
+      before: call('call-refund', 'refund_order', refund),
+    });
+    show(store);
+    await act(async () => {
+      await store.getState().resume([
+        { interruptId: 'int-refund', status: 'resolved', payload: { approved: 'yes' } },
+        { interruptId: 'int-note', status: 'cancelled' },
+      ]);
+    });
+    const card = screen.getByRole('article', { name: 'Approval needed' });
+    const alert = within(card).getByRole('alert');
+    expect(alert).toHaveTextContent(/does not match its responseSchema/);
+    expect(alert.querySelector('[data-code="PAYLOAD_INVALID"]')).not.toBeNull();
+    expect(within(screen.getByRole('article', { name: 'Confirmation needed' })).queryByRole('alert')).toBeNull();
+  });
+
+  it('turns an interrupt the store found expired into Cancel only', async () => {
+    const user = userEvent.setup();
+    const later = Date.now() + 10 * 60_000;
+    // The store's clock is ahead of the one the dialog was given: the store has the last word.
+    const { store } = await interrupted([{ ...refundInterrupt, expiresAt: new Date(Date.now() + 60_000).toISOString() }], {
+      before: call('call-refund', 'refund_order', refund),
+      now: () => later,
+    });
+    show(store, Date.now);
+    await user.click(screen.getByRole('button', { name: 'Approve' }));
+    await settle();
+    const card = screen.getByRole('article', { name: 'Approval needed' });
+    expect(within(card).getByRole('alert').querySelector('[data-code="EXPIRED"]')).not.toBeNull();
+    expect(card).toHaveAttribute('data-state', 'expired');
+    expect(
+      within(card)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Cancel']);
+  });
+});
+
+describe('InterruptDialog: agent text is text', () => {
+  it('renders hostile strings in the message, schema and tool arguments as text only', async () => {
+    const hostile = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=1</script>';
+    const { store } = await interrupted(
+      [
+        {
+          ...refundInterrupt,
+          message: hostile,
+          metadata: { note: '<b onmouseover="window.__pwned=1">x</b>' },
+          responseSchema: {
+            type: 'object',
+            title: '<script>window.__pwned=1</script>',
+            description: '**bold** [click](javascript:window.__pwned=1) <img src=x onerror="window.__pwned=1">',
+            properties: {
+              approved: { type: 'boolean' },
+              comment: { type: 'string', title: '<img src=x onerror=alert(1)>', description: '[x](javascript:alert(1))' },
+            },
+          },
+        },
+      ],
+      { before: call('call-refund', '<svg onload=alert(1)>', { html: '<script>alert(1)</script>', href: 'javascript:alert(1)' }) },
+    );
+    const { container } = show(store);
+    expect(container.querySelector('script, img, svg, a, b, strong')).toBeNull();
+    expect((window as { __pwned?: number }).__pwned).toBeUndefined();
+    expect(screen.getByText(hostile)).toBeInTheDocument();
+    expect(screen.getByText(/\*\*bold\*\* \[click\]\(javascript:/)).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: '<img src=x onerror=alert(1)>' })).toBeInTheDocument();
+    expect(screen.getByText('<svg onload=alert(1)>')).toBeInTheDocument();
+  });
+});
+
+describe('InterruptDialog: focus and composition', () => {
+  it('moves focus to the first field of an interrupt when it appears', async () => {
+    const { store } = await interrupted([refundInterrupt], { before: call('call-refund', 'refund_order', refund) });
+    show(store);
+    expect(screen.getByRole('textbox', { name: 'Comment' })).toHaveFocus();
+  });
+
+  it('focuses the interrupt itself, not a button, when it has no field', async () => {
+    const { store } = await interrupted([{ id: 'int-c', reason: 'confirmation', message: 'Send it?' }]);
+    show(store);
+    expect(screen.getByRole('article', { name: 'Confirmation needed' })).toHaveFocus();
+  });
+
+  it('renders nothing while no interrupt is open', () => {
+    const store = createAgentStore({ source: scriptedSource([]) });
+    const { container } = show(store);
+    expect(container).toBeEmptyDOMElement();
+  });
+
+  it('says which part is used outside its parent', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { store } = await interrupted([refundInterrupt]);
+    expect(() =>
+      render(
+        <AgentProvider store={store}>
+          <Interrupt.Root interrupt={{ id: 'x', reason: 'confirmation' }} />
+        </AgentProvider>,
+      ),
+    ).toThrow('Interrupt.Root must be used within <Interrupt.Group>.');
+  });
+});
+
+describe('interrupt form helpers', () => {
+  it('reads the countdown like a clock, rounded up, and in days past a day', () => {
+    expect(formatRemaining(65_000)).toBe('1:05');
+    expect(formatRemaining(100)).toBe('0:01');
+    expect(formatRemaining(3_723_000)).toBe('1:02:03');
+    expect(formatRemaining(2 * 86_400_000 + 3 * 3_600_000)).toBe('2 d 3 h');
+  });
+
+  it('offers Approve / Reject only for a boolean approved property', () => {
+    expect(answerShape(undefined)).toBe('confirm');
+    expect(answerShape(approvalSchema)).toBe('approval');
+    expect(answerShape({ type: 'object', properties: { approved: { type: 'string' } } })).toBe('form');
+    expect(reasonKind('risk:manual_review')).toBe('custom');
+    expect(reasonKind('tool_call')).toBe('tool_call');
+  });
+});
+
+describe('InterruptDialog: the clock', () => {
+  it("measures expiry with the store's clock by default", async () => {
+    const later = Date.now() + 10 * 60_000;
+    const { store } = await interrupted([{ ...refundInterrupt, expiresAt: new Date(Date.now() + 60_000).toISOString() }], {
+      before: call('call-refund', 'refund_order', refund),
+      now: () => later,
+    });
+    show(store);
+    const card = screen.getByRole('article', { name: 'Approval needed' });
+    expect(card).toHaveAttribute('data-state', 'expired');
+    expect(within(card).queryByRole('button', { name: 'Approve' })).toBeNull();
+  });
+});
