@@ -19,7 +19,14 @@ function useTheme(): [Theme, (t: Theme) => void] {
 /** One store per connection: changing the scenario or the source starts a new thread. */
 function useConnectionStore(connection: Connection): AgentStore {
   // biome-ignore lint/correctness/useExhaustiveDependencies: the key says when the thread must be new.
-  return useMemo(() => createAgentStore({ source: sourceFor(connection) }), [connectionKey(connection)]);
+  return useMemo(
+    () =>
+      createAgentStore({
+        source: sourceFor(connection),
+        ...(connection.approvalWindowMs !== undefined ? { forwardedProps: { approvalWindowMs: connection.approvalWindowMs } } : {}),
+      }),
+    [connectionKey(connection)],
+  );
 }
 
 export function App() {

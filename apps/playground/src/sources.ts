@@ -9,6 +9,8 @@ export interface Connection {
   /** For `url`: any AG-UI endpoint. */
   url: string;
   speed: number;
+  /** How long a refund approval stays open (ms), for trying expiry; the scenario's default when absent. */
+  approvalWindowMs?: number;
 }
 
 /** Where the playground's runs come from: the scenario in the browser, the agent server, or a typed URL. */
@@ -23,7 +25,7 @@ export function sourceFor(c: Connection): AgentSource {
 }
 
 /** A stable key: a new key means a new thread. */
-export const connectionKey = (c: Connection) => `${c.mode}|${c.scenarioId}|${c.url}|${c.speed}`;
+export const connectionKey = (c: Connection) => `${c.mode}|${c.scenarioId}|${c.url}|${c.speed}|${c.approvalWindowMs ?? ''}`;
 
 /** Reads the connection from the page URL, so a link opens the same setup. */
 export function connectionFromLocation(search: string): Connection {
@@ -31,16 +33,19 @@ export function connectionFromLocation(search: string): Connection {
   const mode = params.get('mode');
   const scenarioId = params.get('scenario') ?? 'refund';
   const speed = Number(params.get('speed') ?? 1);
+  const window = Number(params.get('approvalWindowMs'));
   return {
     mode: mode === 'server' || mode === 'url' ? mode : 'browser',
     scenarioId: findScenario(scenarioId) ? scenarioId : 'refund',
     url: params.get('url') ?? '',
     speed: Number.isFinite(speed) && speed > 0 ? speed : 1,
+    ...(Number.isFinite(window) && window > 0 ? { approvalWindowMs: window } : {}),
   };
 }
 
 export function connectionToSearch(c: Connection): string {
   const params = new URLSearchParams({ mode: c.mode, scenario: c.scenarioId, speed: String(c.speed) });
   if (c.mode === 'url') params.set('url', c.url);
+  if (c.approvalWindowMs !== undefined) params.set('approvalWindowMs', String(c.approvalWindowMs));
   return `?${params}`;
 }
