@@ -33,13 +33,13 @@ export function connectionFromLocation(search: string): Connection {
   const mode = params.get('mode');
   const scenarioId = params.get('scenario') ?? 'refund';
   const speed = Number(params.get('speed') ?? 1);
-  const window = Number(params.get('approvalWindowMs'));
+  const windowMs = Number(params.get('approvalWindowMs'));
   return {
     mode: mode === 'server' || mode === 'url' ? mode : 'browser',
     scenarioId: findScenario(scenarioId) ? scenarioId : 'refund',
     url: params.get('url') ?? '',
     speed: Number.isFinite(speed) && speed > 0 ? speed : 1,
-    ...(Number.isFinite(window) && window > 0 ? { approvalWindowMs: window } : {}),
+    ...(Number.isFinite(windowMs) && windowMs > 0 ? { approvalWindowMs: windowMs } : {}),
   };
 }
 
