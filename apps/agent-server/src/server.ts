@@ -166,8 +166,16 @@ export async function startAgentServer(options: AgentServerOptions = {}): Promis
       if (!run) throw new RequestError(404, 'UNKNOWN_RUN', `Run '${input.runId}' is not known here; start a new run.`);
       return stream(req, res, run, at.index + 1, speed);
     }
-    if (runs.has(input.runId))
-      throw new RequestError(409, 'RUN_EXISTS', `Run '${input.runId}' already exists: reconnect with Last-Event-ID, or use a new run id.`);
+    const existing = runs.get(input.runId);
+    if (existing) {
+      // The same request again is a client retrying after a drop before its first event: replay the run from the start.
+      if (JSON.stringify(existing.input) === JSON.stringify(input)) return stream(req, res, existing, 0, speed);
+      throw new RequestError(
+        409,
+        'RUN_EXISTS',
+        `Run '${input.runId}' already exists with another input: reconnect with Last-Event-ID, or use a new run id.`,
+      );
+    }
     const started = now();
     threads.check(input, started);
     const events = scenarioEvents(scenario, input, started);

@@ -185,10 +185,13 @@ describe('bad input gets a 4xx with a JSON error, and never crashes the server',
     expect(health.status).toBe(200);
   });
 
-  it('refuses a run id that already exists unless the client reconnects with Last-Event-ID', async () => {
+  it('replays a run sent again as it was, and refuses a run id reused with another input', async () => {
     const server = await startServer();
-    await firstRun(server, 't', 'r1');
-    await expectError(server, await post(server, '/agents/refund', userInput('t', 'r1')), 409, 'RUN_EXISTS');
+    const first = await firstRun(server, 't', 'r1');
+    // The same request again is a client retrying after a drop before its first event: the run, from the start.
+    const again = await readEvents(await post(server, '/agents/refund?speed=0', userInput('t', 'r1')));
+    expect(again).toEqual(first);
+    await expectError(server, await post(server, '/agents/refund', userInput('t', 'r1', 'something else')), 409, 'RUN_EXISTS');
     // The same run id on another thread, or another scenario, is the same run id.
     await expectError(server, await post(server, '/agents/clarification', userInput('t2', 'r1')), 409, 'RUN_EXISTS');
   });
@@ -412,8 +415,9 @@ describe('idempotency', () => {
     // The same resume under a new run id: accepted (the same answer), streamed again, refunded once.
     const retried = await readEvents(await post(server, '/agents/refund?speed=0', approval('t', 'r1', 'r3')));
     expect(retried.find((e) => e.event.type === 'TOOL_CALL_RESULT')?.event).toMatchObject({ toolCallId: 'r1-refund' });
-    // The same request again: the run exists, so it is refused, not run twice.
-    await expectError(server, await post(server, '/agents/refund', resume), 409, 'RUN_EXISTS');
+    // The same request again: a retry, replayed from the start, not run twice.
+    const replayed = await readEvents(await post(server, '/agents/refund?speed=0', resume));
+    expect(replayed).toEqual(first);
     // A reconnect that replays the event reporting the refund.
     await readEvents(await post(server, '/agents/refund?speed=0', resume, { 'Last-Event-ID': 'r2:0' }));
     // Concurrently, under many new run ids.
@@ -478,8 +482,8 @@ describe('shutdown and restart', () => {
     const rest = await readEvents(await post(after, '/agents/refund?speed=0', input, { 'Last-Event-ID': lastId }));
     expect([...got.map((f) => JSON.parse(f.data ?? '') as unknown), ...rest.map((e) => e.event)]).toEqual(all);
     expect([...got.map((f) => f.id), ...rest.map((e) => e.id)]).toEqual(all.map((_, i) => `r1:${i}`));
-    // It knows the run (a retry is a reconnect, not a new run) and its open interrupt.
-    await expectError(after, await post(after, '/agents/refund', input), 409, 'RUN_EXISTS');
+    // It knows the run (the same request again replays it, it is not a new run) and its open interrupt.
+    expect((await readEvents(await post(after, '/agents/refund?speed=0', input))).map((e) => e.event)).toEqual(all);
     await expectError(after, await post(after, '/agents/refund', userInput('t', 'r2', 'hi')), 409, 'RESUME_REQUIRED');
   });
 

@@ -552,6 +552,26 @@ describe('httpSseSource: Last-Event-ID reconnect', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('sends the same request again when the connection drops before the first event, and yields each event once', async () => {
+    const server = await serve(async (res, _req, i) => {
+      sseHead(res);
+      if (i === 0) {
+        await write(res, 'data: {"type":"RUN_STA');
+        await cut(res);
+        return;
+      }
+      await write(res, frame(started) + frame(custom(1)) + frame(finished));
+      res.end();
+    });
+    const statuses: ConnectionStatus[] = [];
+    const events = await collect(run(server.url, { reconnect: { attempts: 2, delayMs: 1 } }, { onConnection: (s) => statuses.push(s) }));
+    expect(events).toEqual([started, custom(1), finished]);
+    expect(server.requests).toHaveLength(2);
+    expect(server.requests[1]?.body).toBe(server.requests[0]?.body);
+    expect(server.requests[1]?.headers['last-event-id']).toBeUndefined();
+    expect(statuses).toEqual(['connecting', 'open', 'reconnecting', 'open', 'closed']);
+  });
+
   it('does not reconnect when reconnect is off (the default), even with ids', async () => {
     const server = await serve(async (res) => {
       sseHead(res);

@@ -62,7 +62,9 @@ export function createAgentStore(initialOptions: AgentStoreOptions): AgentStore 
   let cancelFlush: (() => void) | undefined;
   let resumeInFlight: Promise<ActionResult> | undefined;
   /** Where a dropped stream can be resumed from. */
-  let resumable: { input: RunAgentInput; kind: 'run' | 'resume'; pipeline: EventPipeline; lastEventId?: string } | undefined;
+  let resumable:
+    | { input: RunAgentInput; kind: 'run' | 'resume'; pipeline: EventPipeline; lastEventId?: string; fromStart?: boolean }
+    | undefined;
   const toolRuns = new Map<string, Promise<void>>();
 
   const freshThread = (): ThreadState => {
@@ -139,6 +141,7 @@ export function createAgentStore(initialOptions: AgentStoreOptions): AgentStore 
       resumable = undefined;
       pending = [];
       let lastEventId = resumeFrom?.lastEventId;
+      let received = 0;
       set({ inFlight: kind, connection: 'connecting', error: undefined, refusal: undefined, thread: pipeline.state });
       const current = () => gen === generation;
       try {
@@ -152,6 +155,7 @@ export function createAgentStore(initialOptions: AgentStoreOptions): AgentStore 
         });
         for await (const raw of events) {
           if (!current()) break;
+          received++;
           log.record(raw, Date.now());
           pending.push(raw);
           const type = (raw as { type?: unknown } | null)?.type;
@@ -160,7 +164,7 @@ export function createAgentStore(initialOptions: AgentStoreOptions): AgentStore 
         }
         if (!current()) return { ok: true, status: get().thread.run.status };
         flush();
-        settle(pipeline, input, kind, lastEventId);
+        settle(pipeline, input, kind, lastEventId, received);
       } catch (e) {
         if (!current()) return { ok: true, status: get().thread.run.status };
         flush();
@@ -172,16 +176,24 @@ export function createAgentStore(initialOptions: AgentStoreOptions): AgentStore 
             ...(err.status ? { status: err.status } : {}),
           },
         });
-        settle(pipeline, input, kind, lastEventId);
+        settle(pipeline, input, kind, lastEventId, received);
       }
       return afterRun(gen);
     };
 
     /** The stream is over: a run still open is `unknown` (and can be resumed if the server gave ids). */
-    const settle = (pipeline: EventPipeline, input: RunAgentInput, kind: 'run' | 'resume', lastEventId: string | undefined) => {
+    const settle = (
+      pipeline: EventPipeline,
+      input: RunAgentInput,
+      kind: 'run' | 'resume',
+      lastEventId: string | undefined,
+      received: number,
+    ) => {
       active = undefined;
       const open = pipeline.state.run.status === 'running';
       if (open) resumable = { input, kind, pipeline, ...(lastEventId !== undefined ? { lastEventId } : {}) };
+      // The request failed before its first event: sending it again as it was cannot apply anything twice.
+      else if (received === 0 && get().error && !get().error?.status) resumable = { input, kind, pipeline, fromStart: true };
       const thread = open ? pipeline.truncated() : pipeline.end();
       // end() reports what it finds; the truncation of a run that may be resumed stays out of the pipeline, so report it here.
       if (open) for (const d of thread.diagnostics.slice(pipeline.state.diagnostics.length)) options.onDiagnostic?.(d);
@@ -313,7 +325,7 @@ export function createAgentStore(initialOptions: AgentStoreOptions): AgentStore 
           return Promise.resolve(
             refuse({ code: 'NOTHING_TO_RECONNECT', message: 'No run was cut off: there is nothing to reconnect to.' }),
           );
-        if (from.lastEventId === undefined) {
+        if (from.lastEventId === undefined && !from.fromStart) {
           return Promise.resolve(
             refuse({
               code: 'NO_RESUME_POINT',

@@ -407,3 +407,32 @@ describe('createAgentStore: diagnostics', () => {
     expect(s.store.log.entries[6]?.event).toMatchObject({ messageId: 'orphan' });
   });
 });
+
+describe('createAgentStore: a request that failed before its first event', () => {
+  it('can be sent again as it was with reconnect()', async () => {
+    const s = setup();
+    const done = s.store.getState().run('hi');
+    await tick();
+    s.m.fail(new TypeError('network connection lost'));
+    await done;
+    expect(s.store.getState().connection).toBe('failed');
+    const again = s.store.getState().reconnect();
+    await tick();
+    expect(s.m.requests).toHaveLength(2);
+    expect(s.m.requests[1]).toBe(s.m.requests[0]);
+    expect(s.m.channel(1)?.options.lastEventId).toBeUndefined();
+    const runId = s.m.requests[0]?.runId ?? '';
+    s.m.push(started(runId, 't1'), finished(runId, 't1'));
+    s.m.end();
+    expect(await again).toEqual({ ok: true, status: 'success' });
+  });
+
+  it('is not resent after an HTTP refusal', async () => {
+    const s = setup();
+    const done = s.store.getState().run('hi');
+    await tick();
+    s.m.fail(Object.assign(new Error('HTTP 422'), { code: 'HTTP_STATUS', status: 422 }));
+    await done;
+    expect(await s.store.getState().reconnect()).toMatchObject({ ok: false, code: 'NOTHING_TO_RECONNECT' });
+  });
+});

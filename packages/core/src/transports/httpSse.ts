@@ -15,7 +15,9 @@ export interface HttpSseSourceOptions {
    * Opt-in: when the connection drops inside a run and the server sent SSE
    * `id:` fields, POST the same input again with `Last-Event-ID` so the server
    * can send what was missed. An event whose id was already seen is never
-   * yielded twice. Off by default: the protocol defines no resumption.
+   * yielded twice. A request that fails before its first event is sent again
+   * as it was (same run id), which a server can recognise as a retry. Off by
+   * default: the protocol defines no resumption.
    */
   reconnect?: { attempts?: number; delayMs?: number };
 }
@@ -51,6 +53,8 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
       let runOpen = lastId !== undefined;
       // A terminal event arrived (and no run started since): a drop after it lost nothing.
       let runEnded = false;
+      // Events yielded so far: with none, sending the same request again cannot apply anything twice.
+      let delivered = 0;
       for (let attempt = 0; ; attempt++) {
         if (attempt === 0) onConnection?.('connecting');
         const headers = typeof options.headers === 'function' ? await options.headers() : (options.headers ?? {});
@@ -85,9 +89,10 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
               runOpen = false;
               runEnded = true;
             }
+            delivered++;
             yield event;
           }
-          if (!runOpen) {
+          if (!runOpen && delivered > 0) {
             onConnection?.('closed');
             return;
           }
@@ -104,8 +109,9 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
           }
           lost = e;
         }
-        // The connection dropped inside a run: reconnect if asked to and the server gave ids to resume from.
-        if (attempt >= attempts || lastId === undefined) {
+        // The connection dropped inside a run (or before its first event): reconnect if asked to, after the
+        // last id the server gave, or from the start when nothing was yielded yet.
+        if (attempt >= attempts || (lastId === undefined && delivered > 0)) {
           onConnection?.('closed');
           if (lost instanceof AgentTransportError) return;
           throw lost;
