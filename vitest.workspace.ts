@@ -97,4 +97,19 @@ export const projects: TestProjectConfiguration[] = [
       setupFiles: [`${storybookDir}/vitest.setup.ts`],
     },
   },
+  {
+    // The built playground in Chromium against the real agent server (apps/playground/e2e/setup.ts builds and serves it).
+    resolve: { conditions: serverConditions },
+    ssr: { resolve: { conditions: serverConditions } },
+    test: {
+      name: 'e2e',
+      root: './apps/playground',
+      environment: 'node',
+      include: ['e2e/**/*.e2e.test.ts'],
+      globalSetup: ['./e2e/setup.ts'],
+      testTimeout: 30_000,
+      hookTimeout: 60_000,
+      fileParallelism: false,
+    },
+  },
 ];

@@ -436,12 +436,13 @@ describe('httpSseSource: abort and ends', () => {
   });
 
   it('aborting before the response arrives rejects with an AbortError', async () => {
+    const controller = new AbortController();
+    // Aborted once the server holds the request, so the abort always lands before any response.
     const server = await serve(async (_res, req) => {
+      controller.abort();
       await req.closed;
     });
-    const controller = new AbortController();
     const statuses: ConnectionStatus[] = [];
-    setTimeout(() => controller.abort(), 20);
     const error = await rejection(collect(run(server.url, {}, { signal: controller.signal, onConnection: (s) => statuses.push(s) })));
     expect(error).toMatchObject({ name: 'AbortError' });
     expect(statuses).toEqual(['connecting', 'closed']);

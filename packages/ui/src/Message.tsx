@@ -39,7 +39,8 @@ const TEXT_FORMAT: Record<MessageRole, TextFormat> = {
 function messageStatus(message: MessageRecord, runStatus: RunStatus | undefined, lastReply: boolean): MessageStatus {
   if (message.streaming) return 'streaming';
   if (message.error !== undefined) return 'error';
-  if (lastReply && runStatus === 'error') return 'error';
+  // A run that failed, or whose stream was cut, may have cut its last reply short.
+  if (lastReply && (runStatus === 'error' || runStatus === 'unknown')) return 'error';
   return 'complete';
 }
 
@@ -129,7 +130,7 @@ function Body() {
     <div className="agk-message__body">
       {body}
       {status === 'error' && role !== 'tool' ? (
-        <p className="agk-message__note agk-error-text">The run failed here: this reply may be incomplete.</p>
+        <p className="agk-message__note agk-error-text">The run failed or lost its connection here: this reply may be incomplete.</p>
       ) : null}
     </div>
   );

@@ -102,7 +102,7 @@ function Args() {
 }
 
 function contentText(content: string | readonly ContentPart[]): string {
-  if (typeof content === 'string') return content;
+  if (typeof content === 'string') return prettyIfJson(content);
   return content.map((part) => (part.type === 'text' ? part.text : `[${part.type}]`)).join('\n');
 }
 
@@ -123,6 +123,17 @@ function Result() {
       <pre className="agk-code">{contentText(call.result.content)}</pre>
     </div>
   );
+}
+
+/** A result that is JSON is shown like the arguments, indented; anything else as it came. */
+function prettyIfJson(text: string): string {
+  const first = text.trimStart()[0];
+  if (first !== '{' && first !== '[') return text;
+  try {
+    return pretty(JSON.parse(text) as unknown);
+  } catch {
+    return text;
+  }
 }
 
 /** The parts of a tool-call card, to compose a card of your own. */

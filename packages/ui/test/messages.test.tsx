@@ -336,7 +336,7 @@ describe('Message: content', () => {
     await end();
     const assistant = article(container, 'Checking the order.');
     expect(within(assistant).getByRole('heading', { name: 'lookup_order' })).toBeInTheDocument();
-    expect(within(assistant).getByText(/"status":"delivered"/)).toBeInTheDocument();
+    expect(within(assistant).getByText(/"status": "delivered"/)).toBeInTheDocument();
     expect(within(assistant).getByTestId('custom')).toHaveTextContent('custom card for c2');
     const tool = container.querySelector('article[data-role="tool"]');
     expect(tool).toHaveTextContent('Result of lookup_order, shown on its card.');

@@ -1,0 +1,267 @@
+/**
+ * The pieces the end-to-end tests and the screenshot script share: the
+ * playground built for production and served by Vite's preview server on
+ * loopback, Debian's Chromium, and readers that turn what the page renders
+ * back into plain data.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
+import { build, createLogger, type PreviewServer, preview } from 'vite';
+import type { JournalRecord } from '../../agent-server/src/journal.js';
+
+export const PLAYGROUND_ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CONFIG_FILE = join(PLAYGROUND_ROOT, 'vite.config.ts');
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The built playground, served by `vite preview` on 127.0.0.1. */
+    playgroundUrl: string;
+    /** Where the preview server's `/agents` proxy points: the tests start (and restart) the agent server here. */
+    agentPort: number;
+  }
+}
+
+/** A free port on loopback, picked once so the agent server can be stopped and started again behind the same proxy. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => (port ? resolve(port) : reject(new Error('No port was assigned.'))));
+    });
+  });
+}
+
+export interface ServedPlayground {
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the playground into a temporary directory and serves it with
+ * `vite preview` on 127.0.0.1 (port 0), its `/agents` proxy pointing at
+ * `agentUrl`.
+ */
+export async function servePlayground(agentUrl: string): Promise<ServedPlayground> {
+  const outDir = await mkdtemp(join(tmpdir(), 'aguikit-playground-'));
+  let server: PreviewServer;
+  try {
+    // The size warning about the single chunk is the playground's business, not the tests'.
+    await build({ root: PLAYGROUND_ROOT, configFile: CONFIG_FILE, logLevel: 'error', build: { outDir, emptyOutDir: true } });
+    server = await preview({
+      root: PLAYGROUND_ROOT,
+      configFile: CONFIG_FILE,
+      customLogger: quietProxyLogger(),
+      build: { outDir },
+      preview: {
+        host: '127.0.0.1',
+        port: 0,
+        strictPort: true,
+        open: false,
+        proxy: { '/agents': { target: agentUrl, changeOrigin: true } },
+      },
+    });
+  } catch (e) {
+    await rm(outDir, { recursive: true, force: true });
+    throw e;
+  }
+  const url = server.resolvedUrls?.local[0];
+  if (!url) throw new Error('vite preview reported no local URL.');
+  return {
+    url,
+    async close() {
+      await server.close();
+      await rm(outDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Vite's logger without its proxy errors: a test takes the agent server down
+ * on purpose, and the page itself sees each failed request (a 502), which
+ * the tests check through the browser's console.
+ */
+function quietProxyLogger() {
+  const logger = createLogger('warn');
+  const error = logger.error.bind(logger);
+  logger.error = (message, options) => {
+    if (!message.includes('http proxy error')) error(message, options);
+  };
+  return logger;
+}
+
+/** Debian's Chromium (never a downloaded one), with the flags that keep it off the network. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+export const VIEWPORT = { width: 1280, height: 860 };
+
+export interface AgentRequest {
+  url: string;
+  lastEventId: string | undefined;
+  body: { runId?: string; resume?: { interruptId: string; status: string; payload?: unknown }[]; forwardedProps?: unknown };
+}
+
+export interface OpenPage {
+  page: Page;
+  /** Console errors and uncaught page errors, as `console: …` / `pageerror: …` lines. */
+  problems: string[];
+  /** Every POST the page sent to `/agents/*`, in order. */
+  requests: AgentRequest[];
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** The playground's own URL parameters (`mode`, `scenario`, `speed`, `approvalWindowMs`). */
+  params: Record<string, string | number>;
+  colorScheme?: BrowserContextOptions['colorScheme'];
+  viewport?: { width: number; height: number };
+  /** Makes `crypto.randomUUID` count from 1, so two pages that do the same things send and show the same ids. */
+  pinIds?: boolean;
+}
+
+/** Opens the playground in a fresh browser context, recording problems and agent requests from the first byte. */
+export async function openPlayground(browser: Browser, baseUrl: string, options: OpenOptions): Promise<OpenPage> {
+  const context = await browser.newContext({ viewport: options.viewport ?? VIEWPORT, colorScheme: options.colorScheme ?? 'light' });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  const problems: string[] = [];
+  const requests: AgentRequest[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()} (${message.location().url})`);
+  });
+  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+  page.on('request', (request) => {
+    if (request.method() !== 'POST' || !new URL(request.url()).pathname.startsWith('/agents/')) return;
+    requests.push({
+      url: request.url(),
+      lastEventId: request.headers()['last-event-id'],
+      body: JSON.parse(request.postData() ?? '{}') as AgentRequest['body'],
+    });
+  });
+  if (options.pinIds) {
+    await page.addInitScript(() => {
+      let n = 0;
+      crypto.randomUUID = () => `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`;
+    });
+  }
+  const search = new URLSearchParams(Object.entries(options.params).map(([k, v]) => [k, String(v)]));
+  await page.goto(`${baseUrl}?${search}`);
+  await page.getByRole('heading', { name: 'aguikit playground' }).waitFor();
+  return { page, problems, requests, close: () => context.close() };
+}
+
+/** The problems not explained by one of `expected`. */
+export function unexpected(problems: readonly string[], expected: readonly RegExp[] = []): string[] {
+  return problems.filter((p) => !expected.some((e) => e.test(p)));
+}
+
+/** The run status as shown: its `data-status` (idle, running, success, interrupted, unknown, …). */
+export const runStatus = (page: Page, status: string) => page.locator(`.agk-chat .agk-runstatus[data-status="${status}"]`);
+
+/** The shared state document as the StateInspector renders it, read back from its JSON tree. */
+export interface RenderedState {
+  title: string;
+  sync: string | null;
+  document: unknown;
+  history: string[];
+}
+
+/** Reads the StateInspector (the "Shared state" tab must be open). */
+export function readState(page: Page): Promise<RenderedState> {
+  return page.locator('.agk-inspector').evaluate((inspector) => {
+    const parseNode = (li: Element): [string | undefined, unknown] => {
+      const head = li.querySelector(':scope > .agk-json__toggle, :scope > .agk-json__leaf');
+      const keyText = head?.querySelector(':scope > .agk-json__key')?.textContent ?? undefined;
+      const key = keyText === '""' ? '' : keyText;
+      const type = li.getAttribute('data-type');
+      if (type === 'object' || type === 'array') {
+        const children = li.querySelector(':scope > .agk-json__children');
+        if (!children) return [key, `(collapsed ${head?.querySelector('.agk-json__size')?.textContent ?? ''})`];
+        const entries = [...children.querySelectorAll(':scope > .agk-json__node:not([data-state="removed"])')].map(parseNode);
+        return [key, type === 'array' ? entries.map(([, v]) => v) : Object.fromEntries(entries)];
+      }
+      const text = head?.querySelector('.agk-json__value')?.textContent ?? '';
+      return [key, type === 'other' ? text : JSON.parse(text)];
+    };
+    const root = inspector.querySelector('.agk-json > .agk-json__node');
+    return {
+      title: inspector.querySelector('.agk-inspector__document .agk-label')?.textContent ?? '',
+      sync: inspector.getAttribute('data-sync'),
+      document: root ? parseNode(root)[1] : undefined,
+      history: [...inspector.querySelectorAll('.agk-inspector__history [role="option"]')].map((o) => o.textContent ?? ''),
+    };
+  });
+}
+
+/** One message of the conversation as rendered: its role, status and text (tool-call cards included). */
+export interface RenderedMessage {
+  role: string | null;
+  status: string | null;
+  text: string;
+}
+
+export interface RenderedChat {
+  status: string | null;
+  statusText: string;
+  messages: RenderedMessage[];
+}
+
+/** Reads the chat: the run status line and every message, in order. */
+export function readChat(page: Page): Promise<RenderedChat> {
+  return page.locator('.agk-chat').evaluate((chat) => {
+    const status = chat.querySelector('.agk-runstatus');
+    return {
+      status: status?.getAttribute('data-status') ?? null,
+      statusText: status?.textContent ?? '',
+      messages: [...chat.querySelectorAll('.agk-messages__content .agk-message')].map((m) => ({
+        role: m.getAttribute('data-role'),
+        status: m.getAttribute('data-status'),
+        text: m.textContent ?? '',
+      })),
+    };
+  });
+}
+
+/** Reads the Events tab (opening it, then returning to the state tab): the count line and one line per event. */
+export async function readEvents(page: Page): Promise<{ count: string; rows: string[]; streamDiagnostics: string }> {
+  await page.getByRole('tab', { name: 'Events' }).click();
+  const timeline = page.locator('.agk-timeline');
+  await timeline.waitFor();
+  const read = await timeline.evaluate((t) => ({
+    count: t.querySelector('.agk-timeline__count')?.textContent ?? '',
+    rows: [...t.querySelectorAll('[role="option"]')].map((o) => o.textContent ?? ''),
+    streamDiagnostics: t.querySelector('.agk-timeline__stream')?.textContent ?? '',
+  }));
+  await page.getByRole('tab', { name: 'Shared state' }).click();
+  await page.locator('.agk-inspector').waitFor();
+  return read;
+}
+
+/** The journal an agent server keeps in its data directory, one record a line. */
+export async function readJournal(dataDir: string): Promise<JournalRecord[]> {
+  const text = await readFile(join(dataDir, 'journal.jsonl'), 'utf8');
+  return text
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => JSON.parse(line) as JournalRecord);
+}

@@ -1,0 +1,350 @@
+/**
+ * The playground, built for production, in Debian's Chromium, against the
+ * real agent server over HTTP + SSE (through the preview server's `/agents`
+ * proxy): the refund flow approved, rejected and expired, a clarification,
+ * two interrupts answered in one resume, and the server killed while a run
+ * streams, then restarted on the same port and data directory.
+ *
+ * Each test starts its own agent server (fresh data directory, so its side
+ * effects and journal are the test's alone) on the port the global setup
+ * picked, and fails on any console error or page error it did not expect.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { scenarios } from '@aguikit/scenarios';
+import type { Browser } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+// By path: the agent server is an app, not a dependency of the playground.
+import { type AgentServer, startAgentServer } from '../../agent-server/src/server.js';
+import {
+  launchChromium,
+  type OpenOptions,
+  type OpenPage,
+  openPlayground,
+  readChat,
+  readEvents,
+  readJournal,
+  readState,
+  runStatus,
+  unexpected,
+} from './harness.js';
+
+const playgroundUrl = inject('playgroundUrl');
+const agentPort = inject('agentPort');
+
+/** Fast enough that a scripted run takes a fraction of a second; one of the playground's own speed choices. */
+const FAST = 20;
+/** The speed of the resume that is cut: its reply streams for about a second, time enough to kill the server inside it. */
+const SLOW = 0.5;
+
+const REFUND_PROMPT = scenarios.refund.prompt;
+const APPROVED_REPLY =
+  /^Done: refund (RF-\w+) of \$42\.00 is on its way to the original card; it usually arrives within 5 business days\.$/;
+
+let browser: Browser;
+let server: AgentServer | undefined;
+let dataDir: string;
+const pages: { open: OpenPage; expected: RegExp[] }[] = [];
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+beforeEach(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'aguikit-e2e-agent-'));
+  server = await startServer(dataDir);
+});
+
+afterEach(async () => {
+  const opened = pages.splice(0);
+  await server?.close();
+  server = undefined;
+  await rm(dataDir, { recursive: true, force: true });
+  await Promise.all(opened.map(({ open }) => open.close()));
+  expect(
+    opened.flatMap(({ open, expected }) => unexpected(open.problems, expected)),
+    'console errors and page errors',
+  ).toEqual([]);
+});
+
+function startServer(dir: string): Promise<AgentServer> {
+  return startAgentServer({ host: '127.0.0.1', port: agentPort, dataDir: dir });
+}
+
+function running(): AgentServer {
+  if (!server) throw new Error('The agent server is not running.');
+  return server;
+}
+
+/** Opens the playground; `expected` lists the console errors this test causes on purpose. */
+async function open(params: OpenOptions['params'], extra: Omit<OpenOptions, 'params'> = {}, expected: RegExp[] = []) {
+  const opened = await openPlayground(browser, playgroundUrl, { params, ...extra });
+  pages.push({ open: opened, expected });
+  return opened;
+}
+
+const resumesOf = (o: OpenPage) => o.requests.filter((r) => r.body.resume?.length);
+
+/** Asks for the refund by typing in the composer, and waits for the approval it pauses for. */
+async function askForRefund(o: OpenPage) {
+  const { page } = o;
+  const composer = page.getByRole('textbox', { name: 'Message', exact: true });
+  await composer.fill(REFUND_PROMPT);
+  await composer.press('Enter');
+  await runStatus(page, 'interrupted').waitFor();
+  const dialog = page.getByRole('dialog', { name: 'The agent is waiting for your answer' });
+  await dialog.waitFor();
+  return dialog;
+}
+
+describe('the playground against the agent server, in Chromium', () => {
+  it('runs the refund flow: the call and its arguments, approval in the generated form, the result, state refunded, one refund', async () => {
+    const o = await open({ mode: 'server', scenario: 'refund', speed: FAST });
+    const { page } = o;
+    const dialog = await askForRefund(o);
+
+    const waiting = await readChat(page);
+    expect(waiting.statusText).toContain('Waiting for you');
+    expect(waiting.messages[0]).toMatchObject({ role: 'user', text: expect.stringContaining(REFUND_PROMPT) });
+    expect(waiting.messages.map((m) => m.text).join('\n')).toContain('Let me look up order A-1001 first.');
+
+    const lookup = page.locator('.agk-toolcall[data-tool="lookup_order"]');
+    expect(await lookup.getAttribute('data-status')).toBe('succeeded');
+    const card = page.locator('.agk-toolcall[data-tool="refund_order"]');
+    expect(await card.getAttribute('data-status')).toBe('awaiting_decision');
+    expect(await card.locator('.agk-badge').textContent()).toBe('Waiting for your decision');
+    const args = JSON.parse((await card.locator('pre.agk-code').first().textContent()) ?? '');
+    expect(args).toEqual({ orderId: 'A-1001', amount: 42, currency: 'USD', reason: 'Arrived broken' });
+
+    const approval = dialog.locator('.agk-interrupt');
+    expect(await approval.evaluate((e) => ({ ...e.dataset }))).toMatchObject({
+      state: 'open',
+      reason: 'tool_call',
+      shape: 'approval',
+      answer: 'none',
+    });
+    expect(await approval.locator('.agk-interrupt__title').textContent()).toBe('Approval needed');
+    expect(await approval.locator('.agk-interrupt__message').textContent()).toBe("Refund $42.00 to the customer's card for order A-1001?");
+    expect(await approval.locator('.agk-interrupt__tool').textContent()).toBe('refund_order');
+    expect(JSON.parse((await approval.locator('pre.agk-code').textContent()) ?? '')).toEqual(args);
+    expect(await approval.getByRole('timer').textContent()).toMatch(/^Expires in (2:00|1:5\d)$/);
+    expect((await readState(page)).document).toMatchObject({ refund: { status: 'awaiting_approval', amount: 42 } });
+
+    await approval.getByLabel('Comment for the customer record').fill('Photo of the broken teapot is on file.');
+    await approval.getByRole('button', { name: 'Approve' }).click();
+    await runStatus(page, 'success').waitFor();
+
+    await dialog.waitFor({ state: 'detached' });
+    const done = await readChat(page);
+    expect(done.statusText).toBe('Done');
+    const reply = done.messages.at(-1);
+    expect(reply).toMatchObject({ role: 'assistant', status: 'complete' });
+    const refundId = APPROVED_REPLY.exec(reply?.text.replace(/^Assistant/, '') ?? '')?.[1];
+    expect(refundId, `the last reply: ${reply?.text}`).toBeDefined();
+    expect(await card.getAttribute('data-status')).toBe('succeeded');
+    expect(JSON.parse((await card.locator('pre.agk-code').nth(1).textContent()) ?? '')).toEqual({
+      refundId,
+      status: 'refunded',
+      amount: 42,
+      currency: 'USD',
+    });
+
+    const state = await readState(page);
+    expect(state.sync).toBe('in-sync');
+    expect(state.document).toEqual({
+      order: { id: 'A-1001', item: 'Ceramic teapot', amount: 42, currency: 'USD', status: 'refunded', deliveredOn: '2026-11-26' },
+      refund: { status: 'refunded', amount: 42, refundId },
+    });
+
+    const resumes = resumesOf(o);
+    expect(resumes).toHaveLength(1);
+    const [approvalId] = (resumes[0]?.body.resume ?? []).map((r) => r.interruptId);
+    expect(resumes[0]?.body.resume).toEqual([
+      { interruptId: approvalId, status: 'resolved', payload: { approved: true, comment: 'Photo of the broken teapot is on file.' } },
+    ]);
+    const effects = running().effects();
+    expect(effects).toHaveLength(1);
+    expect(effects[0]).toMatchObject({ kind: 'refund', key: approvalId, detail: { refundId, orderId: 'A-1001', amount: 42 } });
+  });
+
+  it('rejects with a comment: the agent explains, the state is rejected, nothing is refunded', async () => {
+    const o = await open({ mode: 'server', scenario: 'refund', speed: FAST });
+    const { page } = o;
+    const dialog = await askForRefund(o);
+    const comment = 'The customer already accepted a replacement.';
+    await dialog.getByLabel('Comment for the customer record').fill(comment);
+    await dialog.getByRole('button', { name: 'Reject' }).click();
+    await runStatus(page, 'success').waitFor();
+
+    const reply = (await readChat(page)).messages.at(-1);
+    expect(reply?.role).toBe('assistant');
+    expect(reply?.text).toContain(
+      `The reviewer did not approve the refund: "${comment}". Nothing was charged back. I can open a replacement order instead, if you like.`,
+    );
+    const card = page.locator('.agk-toolcall[data-tool="refund_order"]');
+    expect(JSON.parse((await card.locator('pre.agk-code').nth(1).textContent()) ?? '')).toEqual({ status: 'rejected', reason: comment });
+    expect((await readState(page)).document).toMatchObject({ order: { status: 'delivered' }, refund: { status: 'rejected' } });
+    expect(resumesOf(o).map((r) => r.body.resume?.map(({ status, payload }) => ({ status, payload })))).toEqual([
+      [{ status: 'resolved', payload: { approved: false, comment } }],
+    ]);
+    expect(running().effects()).toEqual([]);
+  });
+
+  it('expires: the countdown runs out, only Cancel is left, and Cancel sends a cancelled answer', async () => {
+    const o = await open({ mode: 'server', scenario: 'refund', speed: FAST, approvalWindowMs: 2500 });
+    const { page } = o;
+    const dialog = await askForRefund(o);
+    expect(o.requests[0]?.body.forwardedProps).toEqual({ approvalWindowMs: 2500 });
+    const approval = dialog.locator('.agk-interrupt');
+    const timer = approval.getByRole('timer');
+    expect(await timer.textContent()).toMatch(/^Expires in 0:0[1-3]$/);
+    expect(await approval.getByRole('button', { name: 'Approve' }).isEnabled()).toBe(true);
+
+    await dialog.locator('.agk-interrupt[data-state="expired"]').waitFor({ timeout: 5000 });
+    expect(await timer.textContent()).toBe('Expired');
+    expect(await timer.getAttribute('data-state')).toBe('expired');
+    expect(await approval.locator('.agk-interrupt__status').textContent()).toMatch(
+      /^This request expired at .+: it can no longer be answered, only cancelled\.$/,
+    );
+    expect(await approval.getByRole('button').allTextContents()).toEqual(['Cancel']);
+    expect(await approval.getByLabel('Comment for the customer record').isDisabled()).toBe(true);
+
+    await approval.getByRole('button', { name: 'Cancel' }).click();
+    await runStatus(page, 'success').waitFor();
+    expect((await readChat(page)).messages.at(-1)?.text).toContain(
+      'No approval came in time, so no refund was made. Ask again whenever you like.',
+    );
+    expect((await readState(page)).document).toMatchObject({ refund: { status: 'cancelled' } });
+    expect(resumesOf(o).map((r) => r.body.resume)).toEqual([
+      [{ interruptId: expect.stringMatching(/-refund-approval$/), status: 'cancelled' }],
+    ]);
+    expect(running().effects()).toEqual([]);
+  });
+
+  it('asks for a clarification: pick a value of the enum and submit it', async () => {
+    const o = await open({ mode: 'server', scenario: 'clarification', speed: FAST });
+    const { page } = o;
+    await page.getByRole('button', { name: 'Send this' }).click();
+    await runStatus(page, 'interrupted').waitFor();
+    const question = page.getByRole('dialog', { name: 'The agent is waiting for your answer' }).locator('.agk-interrupt');
+    expect(await question.getAttribute('data-reason')).toBe('input_required');
+    expect(await question.getAttribute('data-shape')).toBe('form');
+    expect(await question.locator('.agk-interrupt__message').textContent()).toBe('How should we contact you about the shipment?');
+    const channel = question.getByLabel('Contact channel');
+    expect(await channel.locator('option').allTextContents()).toEqual(expect.arrayContaining(['email', 'sms', 'phone call']));
+    await channel.selectOption('sms');
+    await question.getByRole('button', { name: 'Submit' }).click();
+    await runStatus(page, 'success').waitFor();
+
+    const chat = await readChat(page);
+    expect(chat.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'assistant']);
+    expect(chat.messages.at(-1)?.text).toContain('Great: you will get a sms as soon as it ships.');
+    expect(resumesOf(o).map((r) => r.body.resume?.map(({ status, payload }) => ({ status, payload })))).toEqual([
+      [{ status: 'resolved', payload: 'sms' }],
+    ]);
+  });
+
+  it('answers two interrupts in one resume: nothing is sent until both have an answer', async () => {
+    const o = await open({ mode: 'server', scenario: 'two-interrupts', speed: FAST });
+    const { page } = o;
+    await page.getByRole('button', { name: 'Send this' }).click();
+    await runStatus(page, 'interrupted').waitFor();
+    const dialog = page.getByRole('dialog', { name: 'The agent is waiting for 2 answers' });
+    const send = dialog.getByRole('button', { name: 'Send answers' });
+    const progress = dialog.locator('.agk-interrupts__progress');
+    expect(await progress.textContent()).toBe('0 of 2 answered. All answers are sent together.');
+    expect(await send.isDisabled()).toBe(true);
+
+    await dialog.locator('.agk-interrupt[data-reason="confirmation"]').getByRole('button', { name: 'Confirm' }).click();
+    await dialog.locator('.agk-interrupt[data-reason="confirmation"][data-answer="resolved"]').waitFor();
+    expect(await progress.textContent()).toBe('1 of 2 answered. All answers are sent together.');
+    expect(await send.isDisabled()).toBe(true);
+    const reason = dialog.locator('.agk-interrupt[data-reason="input_required"]');
+    await reason.getByLabel('Reason').selectOption('missing features');
+    await reason.getByRole('button', { name: 'Submit' }).click();
+    await reason.and(page.locator('[data-answer="resolved"]')).waitFor();
+    expect(await progress.textContent()).toBe('2 of 2 answered. All answers are sent together.');
+    expect(resumesOf(o)).toEqual([]);
+
+    await send.click();
+    await runStatus(page, 'success').waitFor();
+    expect((await readChat(page)).messages.at(-1)?.text).toContain('Your subscription ends on the 31st and last month is refunded.');
+
+    const resumes = resumesOf(o);
+    expect(resumes).toHaveLength(1);
+    expect(resumes[0]?.body.resume).toEqual([
+      { interruptId: expect.stringMatching(/-confirm$/), status: 'resolved' },
+      { interruptId: expect.stringMatching(/-reason$/), status: 'resolved', payload: { reason: 'missing features' } },
+    ]);
+    // The server's own record: the first run and one resume, nothing else.
+    const runs = (await readJournal(dataDir)).flatMap((r) => (r.type === 'run' ? [r.input.resume?.length ?? 0] : []));
+    expect(runs).toEqual([0, 2]);
+  });
+
+  it('survives the server killed mid-stream: unknown, then Reconnect ends exactly as an uncut run, with one refund', async () => {
+    // The uncut run, for reference: same ids (pinned), its own server and data directory.
+    const reference = await open({ mode: 'server', scenario: 'refund', speed: FAST }, { pinIds: true });
+    await (await askForRefund(reference)).getByRole('button', { name: 'Approve' }).click();
+    await runStatus(reference.page, 'success').waitFor();
+    const uncut = {
+      chat: await readChat(reference.page),
+      state: await readState(reference.page),
+      events: await readEvents(reference.page),
+    };
+    expect(uncut.state.document).toMatchObject({ refund: { status: 'refunded' } });
+    await running().close();
+    await rm(dataDir, { recursive: true, force: true });
+
+    dataDir = await mkdtemp(join(tmpdir(), 'aguikit-e2e-agent-'));
+    server = await startServer(dataDir);
+    // While the server is down the page's automatic retry meets the proxy's 502.
+    const o = await open({ mode: 'server', scenario: 'refund', speed: FAST }, { pinIds: true }, [
+      /^console: Failed to load resource: the server responded with a status of 502 \(Bad Gateway\) \(http:\/\/127\.0\.0\.1:\d+\/agents\/refund\?speed=20\)$/,
+    ]);
+    const { page } = o;
+    // Only the approving resume is slowed, so there is time to kill the server while its reply streams.
+    let slowed = false;
+    await page.route('**/agents/refund?*', (route) => {
+      const request = route.request();
+      const body = JSON.parse(request.postData() ?? '{}') as { resume?: unknown[] };
+      if (slowed || !body.resume?.length || request.headers()['last-event-id']) return route.continue();
+      slowed = true;
+      const url = new URL(request.url());
+      url.searchParams.set('speed', String(SLOW));
+      return route.continue({ url: url.href });
+    });
+    await (await askForRefund(o)).getByRole('button', { name: 'Approve' }).click();
+    await page.locator('.agk-message[data-role="assistant"][data-status="streaming"]', { hasText: 'Done: refund' }).waitFor();
+    await running().close();
+    server = undefined;
+
+    await page.locator('.agk-chat .agk-runstatus[data-status="unknown"][data-connection="failed"]').waitFor();
+    const cut = await readChat(page);
+    expect(cut.statusText).toMatch(/^Connection lost.*The stream ended before the run finished: .*502.*Reconnect$/);
+    expect(cut.messages.at(-1)?.text, 'the reply was cut before its end').not.toContain('5 business days');
+    expect(cut.messages.length).toBe(uncut.chat.messages.length);
+
+    server = await startServer(dataDir);
+    const restarted = server;
+    await page.getByRole('button', { name: 'Reconnect' }).click();
+    await runStatus(page, 'success').waitFor();
+
+    const after = await readChat(page);
+    expect(after).toEqual(uncut.chat);
+    expect(await readState(page)).toEqual(uncut.state);
+    expect(await readEvents(page)).toEqual(uncut.events);
+
+    const reconnects = o.requests.filter((r) => r.lastEventId !== undefined);
+    expect(reconnects.length, 'the automatic retry and the Reconnect click').toBe(2);
+    expect(new Set(reconnects.map((r) => r.lastEventId)).size).toBe(1);
+    expect(restarted.effects()).toHaveLength(1);
+    const journal = await readJournal(dataDir);
+    expect(journal.filter((r) => r.type === 'effect')).toHaveLength(1);
+    expect(journal.filter((r) => r.type === 'run')).toHaveLength(2);
+  });
+});

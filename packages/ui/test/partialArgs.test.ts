@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { argsView, EMPTY_ARGS_MEMO } from '../src/partialArgs.js';
+
+const streaming = (argsText: string) => ({ argsText, status: 'args_streaming' as const });
+
+describe('argsView, the policy behind useArgsView', () => {
+  it('re-parses a streaming call only once its text has grown by a quarter since the last parse', () => {
+    const first = argsView(streaming('{"a": 1'), EMPTY_ARGS_MEMO);
+    expect(first.view).toEqual({ kind: 'parsed', value: { a: 1 }, partial: true });
+    expect(first.memo.length).toBe(7);
+
+    const small = argsView(streaming('{"a": 1,'), first.memo);
+    expect(small.memo).toBe(first.memo);
+    expect(small.view).toBe(first.view);
+
+    const grown = argsView(streaming('{"a": 1, "b": 2'), small.memo);
+    expect(grown.view).toEqual({ kind: 'parsed', value: { a: 1, b: 2 }, partial: true });
+    expect(grown.memo.length).toBe(15);
+  });
+
+  it('re-parses when the text is shorter than the last parse (another call)', () => {
+    const long = argsView(streaming('{"query": "refund order A-1001"'), EMPTY_ARGS_MEMO);
+    const other = argsView(streaming('{"id": 7'), long.memo);
+    expect(other.view).toEqual({ kind: 'parsed', value: { id: 7 }, partial: true });
+  });
+
+  it('shows complete arguments exactly, and failed ones raw with the error, keeping the memo', () => {
+    const memo = argsView(streaming('{"a": 1'), EMPTY_ARGS_MEMO).memo;
+    const done = argsView({ argsText: '{"a": 1}', args: { a: 1 }, status: 'ready' }, memo);
+    expect(done.view).toEqual({ kind: 'parsed', value: { a: 1 }, partial: false });
+    expect(done.memo).toBe(memo);
+    const failed = argsView({ argsText: '{"a": ', argsError: 'arguments are not valid JSON', status: 'ready' }, memo);
+    expect(failed.view).toEqual({ kind: 'raw', text: '{"a": ', error: 'arguments are not valid JSON' });
+    expect(failed.memo).toBe(memo);
+  });
+
+  it('is empty without a call or before any text', () => {
+    expect(argsView(undefined, EMPTY_ARGS_MEMO).view).toEqual({ kind: 'empty' });
+    expect(argsView(streaming(''), EMPTY_ARGS_MEMO).view).toEqual({ kind: 'empty' });
+  });
+});
