@@ -63,6 +63,11 @@ export interface BenchCase {
   readonly bars: readonly Bar[];
   /** One round. */
   run(ctx: CaseContext): Promise<CaseRound>;
+  /**
+   * What stands in the way of a bar the run missed, from the figures the run
+   * measured (markdown); shown under the bar.
+   */
+  obstacles?(summary: CaseSummary): string | undefined;
   /** Extra report content once every round ran: markdown, console text, files to write next to the report. */
   extras?(summary: CaseSummary): CaseExtras;
 }

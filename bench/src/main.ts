@@ -4,8 +4,10 @@
  * Runs the cases of issue 6, prints every figure and ratio with its spread
  * over the rounds, checks the bars, and (a full run, or --write) writes
  * docs/BENCHMARKS.md and its chart. Exits 1 when a bar is missed by more
- * than the noise margin measured in the same run, 2 on a usage error.
+ * than the noise margin measured in the same run (unless openBars.ts lists
+ * it as known open, with what stands in the way), 2 on a usage error.
  */
+
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -13,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import type { CaseContext, CaseExtras, CaseSummary } from './case.js';
 import { defaultCases } from './cases/index.js';
 import { describeMachine, machine } from './machine.js';
+import { openReason } from './openBars.js';
 import { consoleReport } from './report/console.js';
 import { markdownReport } from './report/markdown.js';
 import { runCases } from './runner.js';
@@ -116,5 +119,10 @@ const noisy = bars.filter((b) => b.verdict === 'within-noise');
 process.stdout.write(
   `\nbars: ${bars.length - missed.length - noisy.length} met, ${noisy.length} missed within the noise margin, ${missed.length} missed beyond it\n`,
 );
-for (const b of missed) process.stdout.write(`  MISSED (case ${b.number}): ${b.bar.text}\n`);
-process.exitCode = missed.length ? 1 : 0;
+const regressions = missed.filter((b) => openReason(b.number, b.bar.text) === undefined);
+for (const b of missed) {
+  const reason = openReason(b.number, b.bar.text);
+  process.stdout.write(`  MISSED (case ${b.number}${reason ? ', known open' : ''}): ${b.bar.text}${reason ? ` — ${reason}` : ''}\n`);
+}
+// A bar known to be open (see openBars.ts) does not fail the run; any other miss is a regression.
+process.exitCode = regressions.length ? 1 : 0;

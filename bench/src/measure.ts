@@ -4,16 +4,17 @@ import { Bench, type FnReturnedObject } from 'tinybench';
 export interface Timed {
   readonly name: string;
   run(): number | Promise<number>;
-  /** Untimed preparation before each iteration (a store reset, a fresh document). */
+  /** Untimed preparation before each iteration. */
   before?(): void | Promise<void>;
+  /** Run on every n-th pass only (a task much slower than the others it is compared with); every pass by default. */
+  readonly every?: number;
 }
 
 export interface TimingBudget {
-  /** Minimum iterations. */
-  readonly iterations: number;
-  /** Minimum time per task, ms (tinybench keeps iterating until both are met). */
-  readonly time: number;
-  readonly warmupIterations: number;
+  /** Measured passes; in each, every task due runs once. */
+  readonly passes: number;
+  /** Passes run first and discarded (JIT warm-up); `every` applies to them too. */
+  readonly warmupPasses: number;
 }
 
 /**
@@ -48,38 +49,46 @@ function quantile(sorted: readonly number[], q: number): number {
 }
 
 /**
- * Runs each task with tinybench and returns its milliseconds per iteration
- * (the ROUND_QUANTILE of its iterations). Every iteration reports its own
- * duration (`overriddenDuration`): the timed region is exactly what the task
- * says it measures, setup outside it. No garbage collection is forced
- * between iterations: V8 shrinks the young generation after a full
- * collection, which would make the next iteration pay for extra scavenges.
+ * Times tasks that are compared with one another, interleaved: pass after
+ * pass, each task due runs one iteration (tinybench, one iteration per task
+ * per pass, the order rotating from pass to pass), so a burst of load from
+ * other processes lands on the tasks of a pass alike instead of on every
+ * iteration of one task. Returns each task's ROUND_QUANTILE of its
+ * iterations, in ms. Every iteration reports its own duration
+ * (`overriddenDuration`): the timed region is exactly what the task says it
+ * measures, setup outside it. No garbage collection is forced: V8 shrinks
+ * the young generation after a full collection, which would make the next
+ * iteration pay for extra scavenges.
  */
 export async function timeTasks(tasks: readonly Timed[], budget: TimingBudget): Promise<Record<string, number>> {
-  const bench = new Bench({
-    iterations: budget.iterations,
-    time: budget.time,
-    warmupIterations: budget.warmupIterations,
-    warmupTime: 0,
-    throws: true,
-    retainSamples: true,
-  });
-  for (const task of tasks) {
-    bench.add(
-      task.name,
-      async (): Promise<FnReturnedObject> => {
-        const ms = await task.run();
-        return { overriddenDuration: ms };
-      },
-      task.before ? { beforeEach: () => task.before?.() } : {},
-    );
+  const samples = new Map<string, number[]>(tasks.map((t) => [t.name, []]));
+  for (let pass = -budget.warmupPasses; pass < budget.passes; pass++) {
+    // Warm-up passes count from their own start, so a task run every n-th pass is warmed up too.
+    const index = pass < 0 ? pass + budget.warmupPasses : pass;
+    const due = tasks.filter((t) => index % (t.every ?? 1) === 0);
+    const shift = ((pass % due.length) + due.length) % due.length;
+    const order = [...due.slice(shift), ...due.slice(0, shift)];
+    const bench = new Bench({ iterations: 1, time: 0, warmup: false, throws: true, retainSamples: true });
+    for (const task of order) {
+      bench.add(
+        task.name,
+        async (): Promise<FnReturnedObject> => ({ overriddenDuration: await task.run() }),
+        task.before ? { beforeEach: () => task.before?.() } : {},
+      );
+    }
+    await bench.run();
+    if (pass < 0) continue;
+    for (const task of bench.tasks) {
+      const result = task.result;
+      if (!('latency' in result)) throw new Error(`benchmark task ${task.name} did not complete (${result.state})`);
+      samples.get(task.name)?.push(...(result.latency.samples ?? []));
+    }
   }
-  await bench.run();
   const out: Record<string, number> = {};
-  for (const task of bench.tasks) {
-    const result = task.result;
-    if (!('latency' in result)) throw new Error(`benchmark task ${task.name} did not complete (${result.state})`);
-    out[task.name] = quantile(result.latency.samples ?? [], ROUND_QUANTILE);
-  }
+  for (const [name, values] of samples)
+    out[name] = quantile(
+      [...values].sort((a, b) => a - b),
+      ROUND_QUANTILE,
+    );
   return out;
 }

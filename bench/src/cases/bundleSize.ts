@@ -156,6 +156,19 @@ export const bundleSizeCase: BenchCase = {
     };
   },
 
+  obstacles() {
+    if (!breakdown) return undefined;
+    const { coreReact, saved, own } = breakdown;
+    const ajv = saved.get('ajv') ?? 0;
+    const withoutAjv = coreReact.gzip - ajv;
+    const patching = (saved.get('immer') ?? 0) + (saved.get('fast-json-patch') ?? 0);
+    return [
+      `ajv alone adds ${kb(ajv)} gzipped — more than the whole budget — to validate interrupt answers against their \`responseSchema\` before a resume is sent (core's \`resume.ts\` imports it statically, and the store's \`resume\` reaches it, so every application loads it).`,
+      `Without it, core + react would be ${kb(withoutAjv)}: still ${kb(withoutAjv - BAR_BYTES)} over, with aguikit's own code at ${kb(own.gzip)}, immer + fast-json-patch at ${kb(patching)} and eventsource-parser at ${kb(saved.get('eventsource-parser') ?? 0)} (each figure: what leaving it out saves).`,
+      "Within 25 KB would take both: ajv out of what an application loads up front (loaded when an interrupt with a `responseSchema` is answered, or a smaller validator), and a few KB less elsewhere (for instance JSON Patch without immer and fast-json-patch, or less code of aguikit's own). Not changed here: a decision on core's structure.",
+    ].join(' ');
+  },
+
   extras(_summary: CaseSummary) {
     if (!breakdown) return {};
     const { coreReact, ui, client, saved, own } = breakdown;

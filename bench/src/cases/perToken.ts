@@ -1,8 +1,8 @@
 import type { BenchCase, CaseContext, CaseRound, CaseSummary } from '../case.js';
-import { storeDriver } from '../drivers/aguikit.js';
+import { type StoreDriver, storeDriver } from '../drivers/aguikit.js';
 import { officialDriver } from '../drivers/official.js';
 import { history, textRun } from '../fixtures.js';
-import { timeTasks } from '../measure.js';
+import { type Timed, timeTasks } from '../measure.js';
 import { logLogChart } from '../report/chart.js';
 import { fmt } from '../stats.js';
 
@@ -22,6 +22,12 @@ function officialDeltas(length: number, quick: boolean): number {
   return quick ? 10 : 200;
 }
 
+/** aguikit's thread goes back to its history every this many runs (it grows by two messages a run). */
+const RESET_EVERY = 10;
+
+/** The official side runs on every n-th pass: about five samples a round. */
+const OFFICIAL_EVERY = (quick: boolean) => (quick ? 3 : 6);
+
 const key = (side: 'aguikit' | 'aguikitRun' | 'official', length: number) => `${side}@${length}`;
 
 export const perTokenCase: BenchCase = {
@@ -29,10 +35,10 @@ export const perTokenCase: BenchCase = {
   id: 'per-token',
   title: 'Per-token apply cost against history length',
   method: [
-    `A thread already holding 100, 1,000 or 10,000 messages (user and assistant in turn, 300 characters each) receives one run streaming ${DELTAS.toLocaleString('en-US')} \`TEXT_MESSAGE_CONTENT\` deltas (about four characters each) into a new assistant message. Each iteration is one more run on the same thread, as in a live chat (aguikit's thread grows by two messages per iteration; the official agent's history stays as it was).`,
+    `A thread already holding 100, 1,000 or 10,000 messages (user and assistant in turn, 300 characters each) receives one run streaming ${DELTAS.toLocaleString('en-US')} \`TEXT_MESSAGE_CONTENT\` deltas (about four characters each) into a new assistant message. Each iteration is one more run on the same thread, as in a live chat: aguikit's thread grows by two messages a run and goes back to its history every ${RESET_EVERY} runs (followed by one untimed run, so that the history sits in the old generation of the heap as a live chat's does); the official agent's history stays as it was.`,
     "**aguikit**: the full client path an application runs — `createAgentStore` over an `AgentSource` that hands over the events asynchronously, each event validated, expanded, verified, reduced and set into the zustand store, with one subscriber selecting the streamed message as `useMessage(id)` does. The store flushes on a microtask instead of an animation frame: one store update per event, the upper bound (a browser batches a frame of events into one update). Timed from the first delta to the last one applied (marks taken by the source as it hands events over). For reference, the whole run per delta: from `RUN_STARTED` to the run settled, which adds the run's own events (the run input, which copies the history for the agent, is built before and not counted).",
     `**@ag-ui/client**: \`defaultApplyEvents\` on the same events (an agent holding the same history, the events as an rxjs Observable, its mutations collected); the reducer alone — no validation, no verification. Timed from the mutation the \`TEXT_MESSAGE_START\` emits to the one the last delta emits. Its cost per token is the same for every token (it clones the whole history each time), so at 1,000 and 10,000 messages it is timed on the first ${officialDeltas(1_000, false).toLocaleString('en-US')} and ${officialDeltas(10_000, false)} deltas (${officialDeltas(1_000, true)} and ${officialDeltas(10_000, true)} in \`--quick\`).`,
-    'Cost per token = CPU time of the span / deltas.',
+    'Cost per token = CPU time of the span / deltas. Both sides at every length are timed interleaved, pass after pass (the official side on every third pass in `--quick`, every sixth otherwise), so that a ratio compares figures measured side by side in time.',
   ].join('\n\n'),
   deterministic: false,
   figures: Object.fromEntries(
@@ -71,25 +77,35 @@ export const perTokenCase: BenchCase = {
   ],
 
   async run(ctx: CaseContext): Promise<CaseRound> {
-    const figures: Record<string, number> = {};
+    const tasks: Timed[] = [];
+    const stores: { length: number; store: StoreDriver }[] = [];
+    // Events: RUN_STARTED, TEXT_MESSAGE_START, the deltas, END, RUN_FINISHED. Marks enclose the deltas (see StoreDriver.prepare).
+    const marks = { from: 3, to: DELTAS + 3 };
     for (const length of LENGTHS) {
       const past = history(length);
       const ours = storeDriver(past);
       const theirs = officialDriver(past);
       const theirDeltas = officialDeltas(length, ctx.quick);
       let run = 0;
-      // Events: RUN_STARTED, TEXT_MESSAGE_START, the deltas, END, RUN_FINISHED. Marks enclose the deltas (see StoreDriver.prepare).
-      const marks = { from: 3, to: DELTAS + 3 };
-      const prepare = () => {
+      const next = (fresh: boolean) => {
         run++;
-        ours.prepare(textRun(DELTAS, { runId: `run-${run}`, messageId: `${MESSAGE_ID}-${run}` }), `${MESSAGE_ID}-${run}`, false, marks);
+        ours.prepare(textRun(DELTAS, { runId: `run-${run}`, messageId: `${MESSAGE_ID}-${run}` }), `${MESSAGE_ID}-${run}`, fresh, marks);
+      };
+      const prepare = async () => {
+        // Every RESET_EVERY runs the thread goes back to its history, and one untimed run ages the rebuilt records
+        // into the old generation, as a live chat's history is: the thread holds length .. length + 2 * RESET_EVERY messages.
+        if (run % RESET_EVERY === RESET_EVERY - 1) {
+          next(true);
+          await ours.stream();
+        }
+        next(false);
       };
       const theirEvents = textRun(theirDeltas, { runId: 'run-1', messageId: MESSAGE_ID });
       // The official reducer emits one mutation for the START and one per delta: from the START's to the last delta's.
       const theirMarks = { from: 1, to: theirDeltas + 1 };
 
       // Correctness first: both sides must end with the whole text, aguikit without a diagnostic and one store update per delta.
-      prepare();
+      next(false);
       await ours.stream();
       const thread = ours.store.getState().thread;
       const streamed = thread.messages.byId.get(`${MESSAGE_ID}-${run}`);
@@ -102,30 +118,31 @@ export const perTokenCase: BenchCase = {
         throw new Error(`@ag-ui/client ended with ${check.messages.length} messages after ${check.mutations} mutations at ${length}`);
       }
 
-      const budget = ctx.quick ? { iterations: 10, time: 0, warmupIterations: 3 } : { iterations: 30, time: 0, warmupIterations: 5 };
-      const ourTimes = await timeTasks(
-        [
-          { name: 'aguikit', before: prepare, run: async () => (await ours.stream()).span },
-          { name: 'aguikitRun', before: prepare, run: async () => (await ours.stream()).run },
-        ],
-        budget,
-      );
-      // Each official iteration clones the whole history per delta: few iterations do.
-      const theirTimes = await timeTasks(
-        [{ name: 'official', run: async () => (await theirs.apply(theirEvents, theirMarks)).span }],
-        ctx.quick ? { iterations: 3, time: 0, warmupIterations: 1 } : { iterations: 5, time: 0, warmupIterations: 1 },
-      );
-      const after = ours.store.getState().thread;
-      if (after.diagnostics.length) throw new Error(`aguikit reported ${after.diagnostics[0]?.code} while timed at ${length}`);
-      figures[key('aguikit', length)] = ((ourTimes.aguikit ?? Number.NaN) * 1000) / DELTAS;
-      // The whole run has 2,004 events; per delta, like the rest.
-      figures[key('aguikitRun', length)] = ((ourTimes.aguikitRun ?? Number.NaN) * 1000) / DELTAS;
-      figures[key('official', length)] = ((theirTimes.official ?? Number.NaN) * 1000) / theirDeltas;
-      ctx.log(
-        `  ${length} messages: aguikit ${fmt(figures[key('aguikit', length)] ?? Number.NaN)} µs/token (whole run ${fmt(figures[key('aguikitRun', length)] ?? Number.NaN)}), @ag-ui/client ${fmt(figures[key('official', length)] ?? Number.NaN)} µs/token`,
+      stores.push({ length, store: ours });
+      // Per delta: the span holds the deltas; the whole run adds four events.
+      tasks.push(
+        { name: key('aguikit', length), before: prepare, run: async () => ((await ours.stream()).span * 1000) / DELTAS },
+        { name: key('aguikitRun', length), before: prepare, run: async () => ((await ours.stream()).run * 1000) / DELTAS },
+        // Each official iteration clones the whole history per delta: a few passes do.
+        {
+          name: key('official', length),
+          every: OFFICIAL_EVERY(ctx.quick),
+          run: async () => ((await theirs.apply(theirEvents, theirMarks)).span * 1000) / theirDeltas,
+        },
       );
     }
+    // Every length and both sides interleaved, pass by pass: the ratios compare figures measured side by side in time.
+    const figures = await timeTasks(tasks, ctx.quick ? { passes: 10, warmupPasses: 3 } : { passes: 30, warmupPasses: 5 });
+    for (const { length, store } of stores) {
+      const after = store.store.getState().thread;
+      if (after.diagnostics.length) throw new Error(`aguikit reported ${after.diagnostics[0]?.code} while timed at ${length}`);
+    }
     const f = (k: string) => figures[k] ?? Number.NaN;
+    for (const n of LENGTHS) {
+      ctx.log(
+        `  ${n} messages: aguikit ${fmt(f(key('aguikit', n)))} µs/token (whole run ${fmt(f(key('aguikitRun', n)))}), @ag-ui/client ${fmt(f(key('official', n)))} µs/token`,
+      );
+    }
     const ratios: Record<string, number> = {
       growth: f(key('aguikit', 10_000)) / f(key('aguikit', 100)),
       runGrowth: f(key('aguikitRun', 10_000)) / f(key('aguikitRun', 100)),

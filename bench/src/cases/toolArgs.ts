@@ -90,8 +90,8 @@ export const toolArgsCase: BenchCase = {
       if (typeof value !== 'object' || value === null || !('items' in value)) throw new Error('the partial view lost the arguments');
       if (!naive && parses > 60) throw new Error(`the policy re-parsed ${parses} times`);
     }
-    const budget = ctx.quick ? { iterations: 10, time: 0, warmupIterations: 3 } : { iterations: 30, time: 0, warmupIterations: 5 };
-    const naiveBudget = ctx.quick ? { iterations: 2, time: 0, warmupIterations: 1 } : { iterations: 4, time: 0, warmupIterations: 1 };
+    const budget = ctx.quick ? { passes: 15, warmupPasses: 3 } : { passes: 40, warmupPasses: 5 };
+    const naiveBudget = ctx.quick ? { passes: 2, warmupPasses: 1 } : { passes: 4, warmupPasses: 1 };
     const ours = await timeTasks(
       [
         { name: 'policy5', run: () => streamAndShow(events.small, false).ms },

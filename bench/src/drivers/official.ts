@@ -1,8 +1,8 @@
 /**
- * `@ag-ui/client@1.0.0`'s reducer, `defaultApplyEvents`, driven the way the
- * client drives it inside `runAgent`: an agent holding the history, the
- * events as an rxjs Observable, and the mutations it emits collected (the
- * client assigns `agent.messages = mutation.messages` for each). No
+ * `@ag-ui/client@1.0.0`'s reducer, `defaultApplyEvents`, driven as the
+ * client's `runAgent` drives it: an agent holding the history, the events as
+ * an rxjs Observable, the mutations it emits collected (`runAgent` would also
+ * hand each to the agent and its subscribers; not counted here). No
  * validation and no verification run on this side: the reducer alone.
  */
 import { AbstractAgent, type BaseEvent, defaultApplyEvents, type Message, type RunAgentInput } from '@ag-ui/client';

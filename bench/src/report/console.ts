@@ -43,6 +43,8 @@ export function consoleReport(summaries: readonly CaseSummary[], extras: Readonl
         `       ${barMeasured(b)} (needs ${barLimit(b.bar)}, margin ${margin(b.measured)}): ${VERDICT[b.verdict]}`,
       );
     }
+    const obstacles = s.bars.some((b) => b.verdict !== 'pass') ? c.obstacles?.(s) : undefined;
+    if (obstacles) out.push(`  in the way: ${obstacles.replace(/[`*]/g, '')}`);
   }
   return out.join('\n');
 }

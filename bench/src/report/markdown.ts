@@ -43,7 +43,7 @@ export function markdownReport(summaries: readonly CaseSummary[], extras: Readon
     `- **Revision**: ${info.revision}`,
     `- **Machine**: ${describeMachine(info.machine)} — a shared machine, noisy`,
     '',
-    "**How to read it.** Times are CPU time of the benchmark process (user + system, all its threads, garbage collection included), not wall time: on a shared machine a process also waits for a core while others run, and wall time would charge that wait to whichever side happened to be running (the measured work never waits on I/O, so on an idle machine the two agree). Each case runs once per round, the rounds one after another; within a round a task runs a few warm-up iterations and then its iterations (tinybench), and the 25th percentile of its iterations is that round's figure (other processes only ever add cost, even in CPU time, through caches and the memory bus; the 25th percentile rather than the minimum keeps the garbage collections that belong to the work). A figure or ratio below is the median over the rounds, with its range. Its **noise margin** is the largest distance of one round from that median, relative to the median — measured in this run, not assumed. A bar is *met* when the median meets it, *missed within the noise margin* when the median misses it by no more than that margin, and *missed* otherwise; `pnpm bench` exits non-zero only when a bar is missed beyond its margin (CI runs `pnpm bench --quick`).",
+    "**How to read it.** Times are CPU time of the benchmark process (user + system, all its threads, garbage collection included), not wall time: on a shared machine a process also waits for a core while others run, and wall time would charge that wait to whichever side happened to be running (the measured work never waits on I/O, so on an idle machine the two agree). Each case runs once per round, the rounds one after another. Within a round, the tasks a case compares run interleaved: pass after pass, each runs one iteration (tinybench), after a few warm-up passes, so that a burst of load lands on both sides of a ratio alike; the 25th percentile of a task's iterations is its figure for the round (other processes only ever add cost, even in CPU time, through caches and the memory bus; the 25th percentile rather than the minimum keeps the garbage collections that belong to the work). A figure or ratio below is the median over the rounds, with its range. Its **noise margin** is the largest distance of one round from that median, relative to the median — measured in this run, not assumed. A bar is *met* when the median meets it, *missed within the noise margin* when the median misses it by no more than that margin, and *missed* otherwise; `pnpm bench` exits non-zero only when a bar is missed beyond its margin (CI runs `pnpm bench --quick`).",
     '',
     '## Bars',
     '',
@@ -78,6 +78,8 @@ export function markdownReport(summaries: readonly CaseSummary[], extras: Readon
     for (const b of s.bars) {
       out.push(`Bar: ${b.bar.text} — measured ${barMeasured(b)}, needs ${barLimit(b.bar)}: **${VERDICT[b.verdict]}**.`, '');
     }
+    const obstacles = s.bars.some((b) => b.verdict !== 'pass') ? c.obstacles?.(s) : undefined;
+    if (obstacles) out.push(`**What stands in the way.** ${obstacles}`, '');
     if (c.number !== 1 && extra?.markdown) out.push(extra.markdown, '');
     if (c.number === 4) out.push(CASE_5, '');
   }

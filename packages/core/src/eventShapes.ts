@@ -24,6 +24,8 @@ export type FieldKind =
 
 export interface EventShape {
   required: Readonly<Record<string, FieldKind>>;
+  /** `required` as a list, so checking an event walks no object keys. */
+  requiredList: readonly (readonly [string, FieldKind])[];
   optional: Readonly<Record<string, FieldKind>>;
   /** Whether the event may carry `subagentRunId` (every event but RUN_* and MESSAGES_SNAPSHOT). */
   attributable: boolean;
@@ -31,6 +33,7 @@ export interface EventShape {
 
 const shape = (required: Record<string, FieldKind>, optional: Record<string, FieldKind> = {}, attributable = true): EventShape => ({
   required,
+  requiredList: Object.entries(required),
   optional,
   attributable,
 });

@@ -54,18 +54,20 @@ export function createEventPipeline(initial: ThreadState = createThreadState(), 
     state = withDiagnostics(state, found);
     if (options.onDiagnostic) for (const d of found) options.onDiagnostic(d);
   };
-  const endDiagnostics = (): Diagnostic[] => {
+  const endDiagnostics = (): readonly Diagnostic[] => {
     const found = verifier.end(index);
     // The verifier may have seen a terminal naming another run id; the thread's own run is what counts.
-    if (found.length === 0 && state.run.status === 'running') found.push(truncated(index, state.run.runId));
+    if (found.length === 0 && state.run.status === 'running') return [truncated(index, state.run.runId)];
     return found;
   };
+  // Reused for every event (validation keeps no reference to it).
   const validateOptions: ValidateOptions = options.largeDeltaLength === undefined ? {} : { largeDeltaLength: options.largeDeltaLength };
 
   return {
     push(raw) {
       const at = index++;
-      const validated = validateEvent(raw, { ...validateOptions, index: at });
+      validateOptions.index = at;
+      const validated = validateEvent(raw, validateOptions);
       if (!validated.ok) {
         report([validated.diagnostic]);
         return state;

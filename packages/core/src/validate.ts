@@ -52,7 +52,7 @@ export function validateEvent(raw: unknown, options: ValidateOptions = {}): Vali
     if (drop) delete out[key];
     else out[key] = value;
   };
-  for (const [field, kind] of Object.entries(shape.required)) {
+  for (const [field, kind] of shape.requiredList) {
     const value = raw[field];
     if (value === undefined) {
       return fail(index, type, 'MISSING_FIELD', `${type}: required field \`${field}\` is missing.`);

@@ -19,9 +19,9 @@ export interface VerifierOptions {
 
 export interface Verifier {
   /** Checks one expanded event; returns the violations it shows (empty when none). */
-  check(event: ExpandedEvent, index: number): Diagnostic[];
+  check(event: ExpandedEvent, index: number): readonly Diagnostic[];
   /** Checks the end of the stream at `index` (the count of events): a run still open is a truncated stream. */
-  end(index: number): Diagnostic[];
+  end(index: number): readonly Diagnostic[];
 }
 
 type Lane = { subagentRunId: string | undefined };
@@ -74,187 +74,208 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
     subagents.clear();
   };
 
+  // The event being checked and what was found, kept across calls so the per-event path allocates
+  // nothing when the event is fine (which is nearly always).
+  let out: Diagnostic[] | undefined;
+  let index = 0;
+  let type = '';
+  let sub: string | undefined;
+  const found = (d: Diagnostic) => {
+    if (out) out.push(d);
+    else out = [d];
+  };
+  const err = (code: string, message: string) => found(error(index, type, code, message));
+  const warn = (code: string, message: string) => found(warning(index, type, code, message));
+  const subOf = () => sub;
+  const lane = (byId: Map<string, Lane>, id: string, what: string) => {
+    if (sub === undefined) return;
+    const opener = byId.get(id);
+    if (opener && sub !== opener.subagentRunId) {
+      err(
+        'ATTRIBUTION_MISMATCH',
+        `${type} for ${what} '${id}' carries subagentRunId '${sub}', which does not match its opener's '${opener.subagentRunId ?? '(main agent)'}'.`,
+      );
+    }
+  };
+
   return {
-    check(event, index) {
-      const out: Diagnostic[] = [];
-      const type = event.type;
-      const err = (code: string, message: string) => out.push(error(index, type, code, message));
-      const warn = (code: string, message: string) => out.push(warning(index, type, code, message));
-      if (phase === 'before' && type !== 'RUN_STARTED' && type !== 'RUN_ERROR') {
-        err('FIRST_EVENT_NOT_RUN_STARTED', `First event must be 'RUN_STARTED', got '${type}'.`);
-        phase = 'active';
-      } else if (phase !== 'active' && type !== 'RUN_STARTED' && type !== 'RUN_ERROR') {
-        const how = phase === 'finished' ? 'RUN_FINISHED' : 'RUN_ERROR';
-        err('EVENT_AFTER_RUN_END', `The run has already finished with '${how}'; '${type}' arrived outside any run.`);
-      }
-      if (!isAgUiEvent(event)) return out;
-      const lane = (byId: Map<string, Lane>, id: string, what: string) => {
-        const opener = byId.get(id);
-        const sub = 'subagentRunId' in event ? event.subagentRunId : undefined;
-        if (opener && sub !== undefined && sub !== opener.subagentRunId) {
-          err(
-            'ATTRIBUTION_MISMATCH',
-            `${type} for ${what} '${id}' carries subagentRunId '${sub}', which does not match its opener's '${opener.subagentRunId ?? '(main agent)'}'.`,
-          );
-        }
-      };
-      const subOf = () => ('subagentRunId' in event ? event.subagentRunId : undefined);
-      switch (event.type) {
-        case 'RUN_STARTED': {
-          if (phase === 'active' && runId !== undefined) {
-            err('NESTED_RUN_STARTED', `Cannot send 'RUN_STARTED' while a run is still active (run '${runId}').`);
-          }
-          if (runIds.has(event.runId))
-            err('DUPLICATE_RUN_ID', `RUN_STARTED for run '${event.runId}', which already started: one RUN_STARTED per run.`);
-          if (threadId !== undefined && event.threadId !== threadId) {
-            err(
-              'THREAD_MISMATCH',
-              `RUN_STARTED names thread '${event.threadId}', but the stream belongs to thread '${threadId}': every run carries the input's threadId.`,
-            );
-          }
-          threadId ??= event.threadId;
-          runIds.add(event.runId);
-          runId = event.runId;
-          phase = 'active';
-          checkVersion(event.protocolVersion, warn);
-          if (event.input) checkResume(event.input.resume, interrupts, (id) => answeredBy.get(id) === event.runId, err, warn);
-          return out;
-        }
-        case 'RUN_FINISHED': {
-          if (phase === 'active') {
-            if (runId !== undefined && event.runId !== runId)
-              err(
-                'RUN_ID_MISMATCH',
-                `RUN_FINISHED names run '${event.runId}' but the active run is '${runId}': RUN_STARTED and RUN_FINISHED must agree on their runId.`,
-              );
-            if (threadId !== undefined && event.threadId !== threadId)
-              err('THREAD_MISMATCH', `RUN_FINISHED names thread '${event.threadId}'; it must carry the input's threadId '${threadId}'.`);
-            const open = (what: string, ids: Map<string, Lane>) => {
-              if (ids.size)
-                err('OPEN_AT_RUN_FINISHED', `Cannot send 'RUN_FINISHED' while ${what} are still active: ${[...ids.keys()].join(', ')}.`);
-            };
-            open('text messages', openText);
-            open('tool calls', openTools);
-            open('reasoning messages', openReasoning);
-            if (subagents.size)
-              err('SUBAGENT_STILL_ACTIVE', `Cannot send 'RUN_FINISHED' while subagents are still active: ${[...subagents].join(', ')}.`);
-            if (steps.size) warn('STEP_STILL_ACTIVE', `RUN_FINISHED while steps are still active: ${[...steps].join(', ')}.`);
-          }
-          const outcome = event.outcome;
-          if (outcome?.type === 'interrupt') checkInterrupts(outcome.interrupts, interrupts, knownTools, err, warn);
-          if (outcome?.type === 'success') {
-            for (const id of outcome.pendingToolCallIds ?? []) {
-              if (!knownTools.has(id))
-                warn('UNKNOWN_PENDING_TOOL_CALL', `RUN_FINISHED lists pending tool call '${id}', which was never started.`);
-            }
-          }
-          closeAll();
-          phase = 'finished';
-          return out;
-        }
-        case 'RUN_ERROR':
-          closeAll();
-          phase = 'errored';
-          return out;
-        case 'STEP_STARTED':
-          if (steps.has(event.stepName)) warn('STEP_ALREADY_ACTIVE', `STEP_STARTED for step '${event.stepName}', which is already active.`);
-          steps.add(event.stepName);
-          return out;
-        case 'STEP_FINISHED':
-          if (!steps.delete(event.stepName)) err('STEP_NOT_STARTED', `STEP_FINISHED for step '${event.stepName}' that was not started.`);
-          return out;
-        case 'TEXT_MESSAGE_START':
-        case 'REASONING_MESSAGE_START': {
-          const map = type === 'TEXT_MESSAGE_START' ? openText : openReasoning;
-          if (map.has(event.messageId))
-            err('DUPLICATE_START', `${type} for '${event.messageId}', which is still open (START twice without END).`);
-          else map.set(event.messageId, { subagentRunId: subOf() });
-          return out;
-        }
-        case 'TEXT_MESSAGE_CONTENT':
-        case 'REASONING_MESSAGE_CONTENT': {
-          const text = type === 'TEXT_MESSAGE_CONTENT';
-          const map = text ? openText : openReasoning;
-          if (!map.has(event.messageId))
-            err(
-              'CONTENT_WITHOUT_START',
-              `No active ${text ? 'text' : 'reasoning'} message found with ID '${event.messageId}': CONTENT outside START..END; the text is kept.`,
-            );
-          else lane(map, event.messageId, 'message');
-          return out;
-        }
-        case 'TEXT_MESSAGE_END':
-        case 'REASONING_MESSAGE_END': {
-          const map = type === 'TEXT_MESSAGE_END' ? openText : openReasoning;
-          if (!map.has(event.messageId))
-            err('END_WITHOUT_START', `${type} for '${event.messageId}', which is not open (END twice, or no START).`);
-          else lane(map, event.messageId, 'message');
-          map.delete(event.messageId);
-          return out;
-        }
-        case 'TOOL_CALL_START':
-          if (openTools.has(event.toolCallId) || knownTools.has(event.toolCallId))
-            err('DUPLICATE_TOOL_CALL_START', `TOOL_CALL_START for '${event.toolCallId}', which was already started.`);
-          openTools.set(event.toolCallId, { subagentRunId: subOf() });
-          toolLanes.set(event.toolCallId, { subagentRunId: subOf() });
-          knownTools.add(event.toolCallId);
-          return out;
-        case 'TOOL_CALL_ARGS':
-        case 'TOOL_CALL_END':
-          if (!openTools.has(event.toolCallId)) {
-            const why = knownTools.has(event.toolCallId) ? 'after its TOOL_CALL_END' : 'without TOOL_CALL_START';
-            err(
-              type === 'TOOL_CALL_ARGS' ? 'ARGS_WITHOUT_START' : 'TOOL_END_WITHOUT_START',
-              `${type} for tool call '${event.toolCallId}' ${why}.`,
-            );
-          } else lane(openTools, event.toolCallId, 'tool call');
-          if (type === 'TOOL_CALL_END') openTools.delete(event.toolCallId);
-          return out;
-        case 'TOOL_CALL_RESULT':
-          if (openTools.has(event.toolCallId))
-            err('RESULT_BEFORE_END', `TOOL_CALL_RESULT for '${event.toolCallId}' before its TOOL_CALL_END.`);
-          else if (!knownTools.has(event.toolCallId))
-            err(
-              'RESULT_FOR_UNKNOWN_CALL',
-              `TOOL_CALL_RESULT names tool call '${event.toolCallId}', which was never started; kept as a tool message.`,
-            );
-          else if (results.has(event.toolCallId))
-            warn('DUPLICATE_RESULT', `A second TOOL_CALL_RESULT for '${event.toolCallId}'; the later one is kept.`);
-          lane(toolLanes, event.toolCallId, 'tool call');
-          results.add(event.toolCallId);
-          return out;
-        case 'REASONING_START':
-          spans.add(event.messageId);
-          return out;
-        case 'REASONING_END':
-          if (!spans.delete(event.messageId))
-            warn('REASONING_END_WITHOUT_START', `REASONING_END for '${event.messageId}', which was not started.`);
-          return out;
-        case 'SUBAGENT_STARTED':
-          if (subagents.has(event.subagentRunId))
-            err('DUPLICATE_SUBAGENT', `SUBAGENT_STARTED for '${event.subagentRunId}', which is still running.`);
-          subagents.add(event.subagentRunId);
-          return out;
-        case 'SUBAGENT_FINISHED':
-        case 'SUBAGENT_ERROR':
-          if (!subagents.delete(event.subagentRunId))
-            err('SUBAGENT_NOT_STARTED', `${type} for subagent '${event.subagentRunId}', which was never announced with SUBAGENT_STARTED.`);
-          return out;
-        case 'MESSAGES_SNAPSHOT':
-          for (const m of event.messages) {
-            if (m.role === 'assistant') for (const call of m.toolCalls ?? []) knownTools.add(call.id);
-          }
-          return out;
-        default:
-          return out;
-      }
+    check(event, at) {
+      const found = inspect(event, at);
+      out = undefined;
+      return found ?? NONE;
     },
-    end(index) {
+    end(at) {
       if (phase !== 'active') return [];
-      return [truncated(index, runId)];
+      return [truncated(at, runId)];
     },
   };
+
+  function inspect(event: ExpandedEvent, at: number): Diagnostic[] | undefined {
+    index = at;
+    type = event.type;
+    const raw = (event as { subagentRunId?: unknown }).subagentRunId;
+    sub = typeof raw === 'string' ? raw : undefined;
+    if (phase === 'before' && type !== 'RUN_STARTED' && type !== 'RUN_ERROR') {
+      err('FIRST_EVENT_NOT_RUN_STARTED', `First event must be 'RUN_STARTED', got '${type}'.`);
+      phase = 'active';
+    } else if (phase !== 'active' && type !== 'RUN_STARTED' && type !== 'RUN_ERROR') {
+      const how = phase === 'finished' ? 'RUN_FINISHED' : 'RUN_ERROR';
+      err('EVENT_AFTER_RUN_END', `The run has already finished with '${how}'; '${type}' arrived outside any run.`);
+    }
+    if (!isAgUiEvent(event)) return out;
+    switch (event.type) {
+      case 'RUN_STARTED': {
+        if (phase === 'active' && runId !== undefined) {
+          err('NESTED_RUN_STARTED', `Cannot send 'RUN_STARTED' while a run is still active (run '${runId}').`);
+        }
+        if (runIds.has(event.runId))
+          err('DUPLICATE_RUN_ID', `RUN_STARTED for run '${event.runId}', which already started: one RUN_STARTED per run.`);
+        if (threadId !== undefined && event.threadId !== threadId) {
+          err(
+            'THREAD_MISMATCH',
+            `RUN_STARTED names thread '${event.threadId}', but the stream belongs to thread '${threadId}': every run carries the input's threadId.`,
+          );
+        }
+        threadId ??= event.threadId;
+        runIds.add(event.runId);
+        runId = event.runId;
+        phase = 'active';
+        checkVersion(event.protocolVersion, warn);
+        if (event.input) checkResume(event.input.resume, interrupts, (id) => answeredBy.get(id) === event.runId, err, warn);
+        return out;
+      }
+      case 'RUN_FINISHED': {
+        if (phase === 'active') {
+          if (runId !== undefined && event.runId !== runId)
+            err(
+              'RUN_ID_MISMATCH',
+              `RUN_FINISHED names run '${event.runId}' but the active run is '${runId}': RUN_STARTED and RUN_FINISHED must agree on their runId.`,
+            );
+          if (threadId !== undefined && event.threadId !== threadId)
+            err('THREAD_MISMATCH', `RUN_FINISHED names thread '${event.threadId}'; it must carry the input's threadId '${threadId}'.`);
+          const open = (what: string, ids: Map<string, Lane>) => {
+            if (ids.size)
+              err('OPEN_AT_RUN_FINISHED', `Cannot send 'RUN_FINISHED' while ${what} are still active: ${[...ids.keys()].join(', ')}.`);
+          };
+          open('text messages', openText);
+          open('tool calls', openTools);
+          open('reasoning messages', openReasoning);
+          if (subagents.size)
+            err('SUBAGENT_STILL_ACTIVE', `Cannot send 'RUN_FINISHED' while subagents are still active: ${[...subagents].join(', ')}.`);
+          if (steps.size) warn('STEP_STILL_ACTIVE', `RUN_FINISHED while steps are still active: ${[...steps].join(', ')}.`);
+        }
+        const outcome = event.outcome;
+        if (outcome?.type === 'interrupt') checkInterrupts(outcome.interrupts, interrupts, knownTools, err, warn);
+        if (outcome?.type === 'success') {
+          for (const id of outcome.pendingToolCallIds ?? []) {
+            if (!knownTools.has(id))
+              warn('UNKNOWN_PENDING_TOOL_CALL', `RUN_FINISHED lists pending tool call '${id}', which was never started.`);
+          }
+        }
+        closeAll();
+        phase = 'finished';
+        return out;
+      }
+      case 'RUN_ERROR':
+        closeAll();
+        phase = 'errored';
+        return out;
+      case 'STEP_STARTED':
+        if (steps.has(event.stepName)) warn('STEP_ALREADY_ACTIVE', `STEP_STARTED for step '${event.stepName}', which is already active.`);
+        steps.add(event.stepName);
+        return out;
+      case 'STEP_FINISHED':
+        if (!steps.delete(event.stepName)) err('STEP_NOT_STARTED', `STEP_FINISHED for step '${event.stepName}' that was not started.`);
+        return out;
+      case 'TEXT_MESSAGE_START':
+      case 'REASONING_MESSAGE_START': {
+        const map = type === 'TEXT_MESSAGE_START' ? openText : openReasoning;
+        if (map.has(event.messageId))
+          err('DUPLICATE_START', `${type} for '${event.messageId}', which is still open (START twice without END).`);
+        else map.set(event.messageId, { subagentRunId: subOf() });
+        return out;
+      }
+      case 'TEXT_MESSAGE_CONTENT':
+      case 'REASONING_MESSAGE_CONTENT': {
+        const text = type === 'TEXT_MESSAGE_CONTENT';
+        const map = text ? openText : openReasoning;
+        if (!map.has(event.messageId))
+          err(
+            'CONTENT_WITHOUT_START',
+            `No active ${text ? 'text' : 'reasoning'} message found with ID '${event.messageId}': CONTENT outside START..END; the text is kept.`,
+          );
+        else lane(map, event.messageId, 'message');
+        return out;
+      }
+      case 'TEXT_MESSAGE_END':
+      case 'REASONING_MESSAGE_END': {
+        const map = type === 'TEXT_MESSAGE_END' ? openText : openReasoning;
+        if (!map.has(event.messageId))
+          err('END_WITHOUT_START', `${type} for '${event.messageId}', which is not open (END twice, or no START).`);
+        else lane(map, event.messageId, 'message');
+        map.delete(event.messageId);
+        return out;
+      }
+      case 'TOOL_CALL_START':
+        if (openTools.has(event.toolCallId) || knownTools.has(event.toolCallId))
+          err('DUPLICATE_TOOL_CALL_START', `TOOL_CALL_START for '${event.toolCallId}', which was already started.`);
+        openTools.set(event.toolCallId, { subagentRunId: subOf() });
+        toolLanes.set(event.toolCallId, { subagentRunId: subOf() });
+        knownTools.add(event.toolCallId);
+        return out;
+      case 'TOOL_CALL_ARGS':
+      case 'TOOL_CALL_END':
+        if (!openTools.has(event.toolCallId)) {
+          const why = knownTools.has(event.toolCallId) ? 'after its TOOL_CALL_END' : 'without TOOL_CALL_START';
+          err(
+            type === 'TOOL_CALL_ARGS' ? 'ARGS_WITHOUT_START' : 'TOOL_END_WITHOUT_START',
+            `${type} for tool call '${event.toolCallId}' ${why}.`,
+          );
+        } else lane(openTools, event.toolCallId, 'tool call');
+        if (type === 'TOOL_CALL_END') openTools.delete(event.toolCallId);
+        return out;
+      case 'TOOL_CALL_RESULT':
+        if (openTools.has(event.toolCallId))
+          err('RESULT_BEFORE_END', `TOOL_CALL_RESULT for '${event.toolCallId}' before its TOOL_CALL_END.`);
+        else if (!knownTools.has(event.toolCallId))
+          err(
+            'RESULT_FOR_UNKNOWN_CALL',
+            `TOOL_CALL_RESULT names tool call '${event.toolCallId}', which was never started; kept as a tool message.`,
+          );
+        else if (results.has(event.toolCallId))
+          warn('DUPLICATE_RESULT', `A second TOOL_CALL_RESULT for '${event.toolCallId}'; the later one is kept.`);
+        lane(toolLanes, event.toolCallId, 'tool call');
+        results.add(event.toolCallId);
+        return out;
+      case 'REASONING_START':
+        spans.add(event.messageId);
+        return out;
+      case 'REASONING_END':
+        if (!spans.delete(event.messageId))
+          warn('REASONING_END_WITHOUT_START', `REASONING_END for '${event.messageId}', which was not started.`);
+        return out;
+      case 'SUBAGENT_STARTED':
+        if (subagents.has(event.subagentRunId))
+          err('DUPLICATE_SUBAGENT', `SUBAGENT_STARTED for '${event.subagentRunId}', which is still running.`);
+        subagents.add(event.subagentRunId);
+        return out;
+      case 'SUBAGENT_FINISHED':
+      case 'SUBAGENT_ERROR':
+        if (!subagents.delete(event.subagentRunId))
+          err('SUBAGENT_NOT_STARTED', `${type} for subagent '${event.subagentRunId}', which was never announced with SUBAGENT_STARTED.`);
+        return out;
+      case 'MESSAGES_SNAPSHOT':
+        for (const m of event.messages) {
+          if (m.role === 'assistant') for (const call of m.toolCalls ?? []) knownTools.add(call.id);
+        }
+        return out;
+      default:
+        return out;
+    }
+  }
 }
+
+const NONE: readonly Diagnostic[] = [];
 
 /** The diagnostic of a stream that ended while run `runId` was open. */
 export function truncated(index: number, runId: string | undefined): Diagnostic {

@@ -58,7 +58,10 @@ export function createThreadState(init: ThreadStateInit = {}): ThreadState {
  */
 export function reduceThread(state: ThreadState, event: ExpandedEvent | AgUiEvent, index: number = state.eventCount): ThreadState {
   const next = apply(state, event, index);
-  return { ...next, eventCount: state.eventCount + 1 };
+  if (next === state) return { ...state, eventCount: state.eventCount + 1 };
+  // Every aspect returns a fresh object when it changes anything: counting on it spares a second copy of the state.
+  (next as { eventCount: number }).eventCount = state.eventCount + 1;
+  return next;
 }
 
 function apply(state: ThreadState, event: ExpandedEvent | AgUiEvent, index: number): ThreadState {
