@@ -1,18 +1,29 @@
 import jsonPatch, { type Operation } from 'fast-json-patch';
-import { Immer } from 'immer';
-
-// Structural sharing without freezing: freezing would walk every new subtree.
-const immer = new Immer({ autoFreeze: false });
 
 export type PatchResult = { ok: true; document: unknown } | { ok: false; operationIndex: number; operation: unknown; message: string };
 
 const FORBIDDEN = /(^|\/)__proto__(\/|$)|(^|\/)constructor\/prototype(\/|$)/;
 
+type Container = Record<string, unknown> | unknown[];
+
+const isContainer = (v: unknown): v is Container => typeof v === 'object' && v !== null;
+
+/** The segments of a JSON pointer, unescaped (RFC 6901). */
+function segments(pointer: string): string[] {
+  return pointer === ''
+    ? []
+    : pointer
+        .slice(1)
+        .split('/')
+        .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
 /**
  * Applies RFC 6902 operations to `document` atomically and without mutating
  * it: either every operation applies and the result shares every untouched
  * subtree with the input, or nothing changes and the failing operation is
- * named. Paths that reach `__proto__` or `constructor/prototype` are refused.
+ * named. Paths that reach `__proto__` or `constructor/prototype`, or pass
+ * through a property the document does not own, are refused.
  *
  * @example
  * const r = applyJsonPatch({ a: 1 }, [{ op: 'replace', path: '/a', value: 2 }]);
@@ -28,26 +39,43 @@ export function applyJsonPatch(document: unknown, operations: readonly unknown[]
       }
     }
   }
+  // Copy-on-write: before an operation writes, each container on its path is copied once per patch, so
+  // fast-json-patch mutates only copies this call owns. The input (and every event's payload) stays as it
+  // was, untouched subtrees keep their identity, and a failure simply discards the copies.
+  const box: { document: unknown } = { document };
+  const owned = new WeakSet<object>([box]);
+  const own = (pointer: string): string | undefined => {
+    const path = segments(pointer);
+    let parent: Container = box;
+    let key = 'document';
+    for (let i = 0; i < path.length; i++) {
+      const child: unknown = (parent as Record<string, unknown>)[key];
+      if (!isContainer(child)) return undefined;
+      let copy: Container = child;
+      if (!owned.has(child)) {
+        copy = Array.isArray(child) ? child.slice() : { ...child };
+        owned.add(copy);
+        (parent as Record<string, unknown>)[key] = copy;
+      }
+      parent = copy;
+      key = path[i] as string;
+      // Only the document's own members are walked through: an inherited one (`constructor`) is not part of it.
+      if (i < path.length - 1 && !Array.isArray(parent) && !Object.hasOwn(parent, key)) return `path ${pointer} does not exist`;
+    }
+    return undefined;
+  };
   let at = 0;
   try {
-    const box = immer.produce({ document }, (draft) => {
-      for (; at < operations.length; at++) {
-        const op = operations[at] as Operation;
-        draft.document = jsonPatch.applyOperation(draft.document, ownValue(op), true, true, true, at).newDocument;
-      }
-    });
+    for (; at < operations.length; at++) {
+      const op = operations[at] as Operation;
+      // A test writes nothing; a move also writes where it takes from.
+      const refused = op.op === 'test' ? undefined : (own(op.path) ?? (op.op === 'move' ? own(op.from) : undefined));
+      if (refused) return { ok: false, operationIndex: at, operation: op, message: refused };
+      box.document = jsonPatch.applyOperation(box.document, op, true, true, true, at).newDocument;
+    }
     return { ok: true, document: box.document };
   } catch (e) {
     const message = e instanceof Error ? (e.message.split('\n')[0] ?? e.message) : String(e);
     return { ok: false, operationIndex: at, operation: operations[at], message };
   }
-}
-
-/**
- * The operation with a copy of the value it inserts: immer does not draft a
- * value added during the patch, so a later operation of the same patch (say,
- * `add /list/-` after `add /list`) would write into the event's own payload.
- */
-function ownValue(op: Operation): Operation {
-  return 'value' in op && typeof op.value === 'object' && op.value !== null ? { ...op, value: structuredClone(op.value) } : op;
 }

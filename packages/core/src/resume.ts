@@ -1,4 +1,3 @@
-import Ajv, { type ValidateFunction } from 'ajv';
 import { newId } from './ids.js';
 import type { OpenInterrupt, ThreadState } from './model.js';
 import { type Context, PROTOCOL_VERSION, type ResumeEntry, type RunAgentInput, type Tool } from './protocol.js';
@@ -11,6 +10,9 @@ export interface ResumeResponse {
   payload?: unknown;
   metadata?: Record<string, unknown>;
 }
+
+/** Checks an answer against its interrupt's `responseSchema`: the problems as readable strings, empty when fine. */
+export type PayloadValidator = (interrupt: Pick<OpenInterrupt, 'responseSchema'>, payload: unknown) => string[];
 
 export interface BuildResumeOptions {
   /** The time the decision is made (ms or Date), to check `expiresAt`. */
@@ -56,39 +58,11 @@ export interface Decision {
 
 export type BuildResumeResult = { ok: true; input: RunAgentInput; decisions: Decision[] } | { ok: false; errors: ResumeRefusal[] };
 
-const ajv = new Ajv({ allErrors: true, strict: false, logger: false });
-const compiled = new WeakMap<object, ValidateFunction | Error>();
-
-function validatorFor(schema: object): ValidateFunction | Error {
-  let v = compiled.get(schema);
-  if (!v) {
-    try {
-      v = ajv.compile(schema);
-    } catch (e) {
-      v = e instanceof Error ? e : new Error(String(e));
-    }
-    compiled.set(schema, v);
-  }
-  return v;
-}
-
 /** Whether `interrupt` has expired at `now` (an unreadable `expiresAt` never expires). */
 export function isExpired(interrupt: Pick<OpenInterrupt, 'expiresAt'>, now: number | Date): boolean {
   if (interrupt.expiresAt === undefined) return false;
   const at = Date.parse(interrupt.expiresAt);
   return !Number.isNaN(at) && +now >= at;
-}
-
-/**
- * Validates an interrupt's answer against its `responseSchema` (ajv); returns
- * the problems as readable strings, empty when the payload is acceptable.
- */
-export function validateResponsePayload(interrupt: Pick<OpenInterrupt, 'responseSchema'>, payload: unknown): string[] {
-  if (!interrupt.responseSchema) return [];
-  const v = validatorFor(interrupt.responseSchema);
-  if (v instanceof Error) return [`the interrupt's responseSchema cannot be compiled: ${v.message}`];
-  if (v(payload)) return [];
-  return (v.errors ?? []).map((e) => `${e.instancePath || '(payload)'} ${e.message ?? 'is invalid'}`);
 }
 
 /**
@@ -100,10 +74,15 @@ export function validateResponsePayload(interrupt: Pick<OpenInterrupt, 'response
  * carries a payload its `responseSchema` rejects.
  *
  * @example
- * const r = buildResume(state, [{ interruptId: 'i1', status: 'resolved', payload: { approved: true } }], { now: Date.now() });
+ * const validate = await loadPayloadValidator();
+ * const r = buildResumeWith(state, [{ interruptId: 'i1', status: 'resolved', payload: { approved: true } }], { now: Date.now(), validate });
  * if (r.ok) await send(r.input); else show(r.errors);
  */
-export function buildResume(state: ThreadState, responses: readonly ResumeResponse[], options: BuildResumeOptions): BuildResumeResult {
+export function buildResumeWith(
+  state: ThreadState,
+  responses: readonly ResumeResponse[],
+  options: BuildResumeOptions & { validate: PayloadValidator },
+): BuildResumeResult {
   const errors: ResumeRefusal[] = [];
   const threadId = state.threadId;
   if (threadId === undefined) errors.push({ code: 'NO_THREAD', message: 'The thread has no id yet: there is nothing to resume.' });
@@ -128,7 +107,7 @@ export function buildResume(state: ThreadState, responses: readonly ResumeRespon
       refuse('EXPIRED', `Interrupt '${r.interruptId}' expired at ${it.expiresAt}: it can only be cancelled.`);
       continue;
     }
-    const problems = validateResponsePayload(it, r.payload);
+    const problems = options.validate(it, r.payload);
     if (problems.length) {
       const code = problems[0]?.startsWith("the interrupt's responseSchema cannot") ? 'SCHEMA_INVALID' : 'PAYLOAD_INVALID';
       refuse(code, `Interrupt '${r.interruptId}': the answer does not match its responseSchema: ${problems.join('; ')}.`);
@@ -181,4 +160,15 @@ export function buildResume(state: ThreadState, responses: readonly ResumeRespon
     };
   });
   return { ok: true, input, decisions };
+}
+
+/**
+ * The JSON Schema validator of interrupt answers (ajv), loaded on first use:
+ * an application that never answers an interrupt with a schema never loads it.
+ *
+ * @example
+ * const validate = await loadPayloadValidator();
+ */
+export function loadPayloadValidator(): Promise<PayloadValidator> {
+  return import('./schemaValidation.js').then((m) => m.validateResponsePayload);
 }

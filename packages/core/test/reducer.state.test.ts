@@ -154,3 +154,38 @@ describe('reduceThread: activities', () => {
     expect(codes(s)).toEqual(['ACTIVITY_PATCH_FAILED']);
   });
 });
+
+describe('applyJsonPatch: copy-on-write', () => {
+  it('never writes into the operations it applies, even when a later operation builds on an earlier one', () => {
+    const ops = [
+      { op: 'add', path: '/list', value: [] as unknown[] },
+      { op: 'add', path: '/list/-', value: { n: 1 } },
+      { op: 'replace', path: '/list/0/n', value: 2 },
+    ];
+    const before = JSON.stringify(ops);
+    const r = applyJsonPatch({}, ops);
+    expect(r).toEqual({ ok: true, document: { list: [{ n: 2 }] } });
+    expect(JSON.stringify(ops)).toBe(before);
+  });
+
+  it('refuses to walk through a member the document does not own', () => {
+    const r = applyJsonPatch({ a: 1 }, [{ op: 'add', path: '/constructor/polluted', value: true }]);
+    expect(r).toMatchObject({ ok: false, operationIndex: 0 });
+    expect((Object as unknown as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('copies only the containers on the written path', () => {
+    const doc = { a: { b: { c: 1 } }, d: { e: 1 }, list: [{ x: 1 }, { x: 2 }] };
+    const r = applyJsonPatch(doc, [
+      { op: 'replace', path: '/a/b/c', value: 2 },
+      { op: 'test', path: '/d/e', value: 1 },
+      { op: 'move', from: '/list/0', path: '/first' },
+    ]);
+    if (!r.ok) throw new Error(r.message);
+    const next = r.document as typeof doc & { first: unknown };
+    expect(next.d).toBe(doc.d);
+    expect(next.first).toBe(doc.list[0]);
+    expect(next.list).toEqual([{ x: 2 }]);
+    expect(doc).toEqual({ a: { b: { c: 1 } }, d: { e: 1 }, list: [{ x: 1 }, { x: 2 }] });
+  });
+});

@@ -1,13 +1,14 @@
 import {
   addToolResult,
   appendMessages,
-  buildResume,
+  buildResumeWith,
   cancelRun,
   createEventLog,
   createEventPipeline,
   createThreadState,
   type EventLog,
   type EventPipeline,
+  loadPayloadValidator,
   markToolCallExecuting,
   newId,
   PROTOCOL_VERSION,
@@ -35,6 +36,8 @@ export interface AgentStore extends StoreApi<AgentStoreState> {
 }
 
 const TERMINAL = new Set(['RUN_FINISHED', 'RUN_ERROR']);
+/** The validator of answers none of which has a schema to meet. */
+const noSchema = (): string[] => [];
 
 /**
  * Creates the store that owns one thread. Events from the source go through
@@ -279,29 +282,38 @@ export function createAgentStore(initialOptions: AgentStoreOptions): AgentStore 
 
       resume(responses: ResumeResponse[]) {
         if (resumeInFlight) return resumeInFlight;
-        const state = get();
-        if (state.inFlight)
+        if (get().inFlight) {
           return Promise.resolve(
             refuse({ code: 'RUN_IN_PROGRESS', message: 'A run is already in progress: its interrupts cannot be answered yet.' }),
           );
-        const built = buildResume(state.thread, responses, {
-          now: (options.now ?? Date.now)(),
-          tools: toolsInput(),
-          context: options.context ?? [],
-          ...(options.forwardedProps !== undefined ? { forwardedProps: options.forwardedProps } : {}),
-        });
-        if (!built.ok) {
-          return Promise.resolve(
-            refuse({ code: 'RESUME_REFUSED', message: built.errors.map((e) => e.message).join(' '), errors: built.errors }),
-          );
         }
-        for (const decision of built.decisions) options.onDecision?.(decision);
-        // The answered interrupts close now, so nothing can answer them twice while the resume streams.
-        set({
-          decisions: [...state.decisions, ...built.decisions],
-          thread: recordResume(state.thread, built.input.resume ?? [], built.input.runId),
-        });
-        const promise = stream(built.input, 'resume').finally(() => {
+        // The decision's time is the call's, however long the validator takes to load.
+        const now = (options.now ?? Date.now)();
+        const schemaFor = new Map(get().thread.interrupts.map((it) => [it.id, it.responseSchema]));
+        const needsSchema = responses.some((r) => r.status === 'resolved' && schemaFor.get(r.interruptId) !== undefined);
+        // Claimed at once, before any await: a second call (double click, StrictMode) joins this one.
+        const promise = (async (): Promise<ActionResult> => {
+          // ajv loads only when an answer has a schema to meet.
+          const validate = needsSchema ? await loadPayloadValidator() : noSchema;
+          const state = get();
+          const built = buildResumeWith(state.thread, responses, {
+            now,
+            validate,
+            tools: toolsInput(),
+            context: options.context ?? [],
+            ...(options.forwardedProps !== undefined ? { forwardedProps: options.forwardedProps } : {}),
+          });
+          if (!built.ok) {
+            return refuse({ code: 'RESUME_REFUSED', message: built.errors.map((e) => e.message).join(' '), errors: built.errors });
+          }
+          for (const decision of built.decisions) options.onDecision?.(decision);
+          // The answered interrupts close now, so nothing can answer them twice while the resume streams.
+          set({
+            decisions: [...state.decisions, ...built.decisions],
+            thread: recordResume(state.thread, built.input.resume ?? [], built.input.runId),
+          });
+          return stream(built.input, 'resume');
+        })().finally(() => {
           if (resumeInFlight === promise) resumeInFlight = undefined;
         });
         resumeInFlight = promise;
