@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
 import { build, createLogger, type PreviewServer, preview } from 'vite';
+import { CHROMIUM, CHROMIUM_ARGS } from '../../../chromium.js';
 import type { JournalRecord } from '../../agent-server/src/journal.js';
 
 export const PLAYGROUND_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -98,19 +99,7 @@ function quietProxyLogger() {
 
 /** Debian's Chromium (never a downloaded one), with the flags that keep it off the network. */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 }
 
 export const VIEWPORT = { width: 1280, height: 860 };

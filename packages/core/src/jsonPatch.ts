@@ -60,7 +60,8 @@ export function applyJsonPatch(document: unknown, operations: readonly unknown[]
       parent = copy;
       key = path[i] as string;
       // Only the document's own members are walked through: an inherited one (`constructor`) is not part of it.
-      if (i < path.length - 1 && !Array.isArray(parent) && !Object.hasOwn(parent, key)) return `path ${pointer} does not exist`;
+      if (i < path.length - 1 && !Array.isArray(parent) && !Object.hasOwn(parent, key))
+        return `Cannot perform the operation at a path that does not exist (${pointer})`;
     }
     return undefined;
   };
