@@ -9,8 +9,10 @@
  * esbuild (already in the workspace) strips the types and follows that
  * condition; nothing else (no tsx, no loader hooks) sits between Node and the
  * measured code. The bundle goes to results/build.tmp/ (git-ignored), inside
- * bench/ so that the one external import, esbuild (used by the bundle-size
- * case), resolves from bench/node_modules.
+ * bench/ so that its external imports resolve from bench/node_modules:
+ * esbuild (the bundle-size case), Vite and playwright-core (the rendering
+ * case builds a page with Vite and drives Chromium; both are tools, not
+ * measured code, and load native binaries of their own).
  *
  * The child process runs with NODE_ENV=production: what an application
  * ships (@ag-ui/client clones and freezes extra state in development).
@@ -30,7 +32,7 @@ await build({
   format: 'esm',
   target: 'node20',
   conditions: ['@aguikit/source'],
-  external: ['esbuild'],
+  external: ['esbuild', 'vite', 'playwright-core'],
   // CommonJS dependencies bundled into an ES module still call require() for Node built-ins.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   sourcemap: 'inline',

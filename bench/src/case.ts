@@ -3,8 +3,7 @@
  * (`cases/index.ts`), runs every case once per round, round after round, and
  * from the rounds derives each figure's median and spread; a bar is checked
  * against the median with the spread measured in the same run as its noise
- * margin. A new case (say, rendering in Chromium) is one more module of this
- * shape added to the list.
+ * margin. A new case is one more module of this shape added to the list.
  */
 
 export interface CaseContext {
@@ -41,6 +40,8 @@ export interface Bar {
   readonly on: { readonly ratio: string } | { readonly figure: string };
   readonly op: '<=' | '>=';
   readonly limit: number;
+  /** The unit of the figure a bar is checked on, as in its `FigureSpec` ('ms', 'commits' ...); bytes when left out. */
+  readonly unit?: string;
 }
 
 /** Everything a case measured in one round. */

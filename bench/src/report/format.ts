@@ -3,7 +3,12 @@ import { fmt, pct } from '../stats.js';
 
 export function value(v: number, unit: string): string {
   if (unit === 'B') return `${fmt(v / 1000)} KB`;
-  return `${fmt(v)} ${unit}`;
+  return unit ? `${fmt(v)} ${unit}` : fmt(v);
+}
+
+/** The unit a bar's measure is shown in: its own, bytes for a figure without one, none for a ratio. */
+export function barUnit(bar: Bar): string {
+  return 'figure' in bar.on ? (bar.unit ?? 'B') : '';
 }
 
 export function range(s: Spread, unit = ''): string {
@@ -22,12 +27,11 @@ export function ratio(v: number): string {
 }
 
 export function barLimit(bar: Bar): string {
-  const on = 'figure' in bar.on ? value(bar.limit, 'B') : `${fmt(bar.limit)}`;
-  return `${bar.op === '<=' ? '≤' : '≥'} ${on}`;
+  return `${bar.op === '<=' ? '≤' : '≥'} ${value(bar.limit, barUnit(bar))}`;
 }
 
 export function barMeasured(result: BarResult): string {
-  return 'figure' in result.bar.on ? value(result.measured.median, 'B') : fmt(result.measured.median);
+  return value(result.measured.median, barUnit(result.bar));
 }
 
 export const VERDICT: Record<Verdict, string> = {

@@ -1,6 +1,6 @@
 import type { CaseExtras, CaseSummary } from '../case.js';
 import { describeMachine, type Machine } from '../machine.js';
-import { barLimit, barMeasured, margin, range, ratio, VERDICT, value } from './format.js';
+import { barLimit, barMeasured, barUnit, margin, range, ratio, VERDICT, value } from './format.js';
 
 export interface RunInfo {
   readonly command: string;
@@ -11,22 +11,6 @@ export interface RunInfo {
   readonly revision: string;
   readonly seconds: number;
 }
-
-const CASE_5 = `## Case 5 · Rendering in real Chromium — not measured yet
-
-The issue's bar: 5,000 tokens at 5,000 tokens/s into the last message of a
-1,000-message thread rendered by \`AgentChat\`: at most one React commit per
-animation frame, no long task over 50 ms, and other messages never re-render.
-
-It needs \`AgentChat\` (the thread component of \`@aguikit/ui\`, still being
-built). The runner takes a list of case modules (\`bench/src/cases/index.ts\`);
-this one will be a \`BenchCase\` that starts Debian's Chromium through
-Playwright (as the browser tests do), serves a page rendering \`AgentChat\`
-over a store fed 5,000 events on a 0.2 ms timer, and reads back from the page
-the React Profiler's commit timestamps against \`requestAnimationFrame\`
-ticks, the \`longtask\` PerformanceObserver entries, and the render counts of
-the 999 earlier messages. Its ratios: commits per frame (bar ≤ 1), longest
-task / 50 ms (bar ≤ 1), re-renders of other messages (bar = 0).`;
 
 /** docs/BENCHMARKS.md. */
 export function markdownReport(summaries: readonly CaseSummary[], extras: ReadonlyMap<CaseSummary, CaseExtras>, info: RunInfo): string {
@@ -43,7 +27,7 @@ export function markdownReport(summaries: readonly CaseSummary[], extras: Readon
     `- **Revision**: ${info.revision}`,
     `- **Machine**: ${describeMachine(info.machine)} — a shared machine, noisy`,
     '',
-    "**How to read it.** Times are CPU time of the benchmark process (user + system, all its threads, garbage collection included), not wall time: on a shared machine a process also waits for a core while others run, and wall time would charge that wait to whichever side happened to be running (the measured work never waits on I/O, so on an idle machine the two agree). Each case runs once per round, the rounds one after another. Within a round, the tasks a case compares run interleaved: pass after pass, each runs one iteration (tinybench), after a few warm-up passes, so that a burst of load lands on both sides of a ratio alike; the 25th percentile of a task's iterations is its figure for the round (other processes only ever add cost, even in CPU time, through caches and the memory bus; the 25th percentile rather than the minimum keeps the garbage collections that belong to the work). A figure or ratio below is the median over the rounds, with its range. Its **noise margin** is the largest distance of one round from that median, relative to the median — measured in this run, not assumed. A bar is *met* when the median meets it, *missed within the noise margin* when the median misses it by no more than that margin, and *missed* otherwise; `pnpm bench` exits non-zero only when a bar is missed beyond its margin (CI runs `pnpm bench --quick`).",
+    "**How to read it.** Times are CPU time of the benchmark process (user + system, all its threads, garbage collection included), not wall time: on a shared machine a process also waits for a core while others run, and wall time would charge that wait to whichever side happened to be running (the measured work never waits on I/O, so on an idle machine the two agree). Each case runs once per round, the rounds one after another. Within a round, the tasks a case compares run interleaved: pass after pass, each runs one iteration (tinybench), after a few warm-up passes, so that a burst of load lands on both sides of a ratio alike; the 25th percentile of a task's iterations is its figure for the round (other processes only ever add cost, even in CPU time, through caches and the memory bus; the 25th percentile rather than the minimum keeps the garbage collections that belong to the work). A figure or ratio below is the median over the rounds, with its range. Its **noise margin** is the largest distance of one round from that median, relative to the median — measured in this run, not assumed. A bar is *met* when the median meets it, *missed within the noise margin* when the median misses it by no more than that margin, and *missed* otherwise; `pnpm bench` exits non-zero only when a bar is missed beyond its margin (CI runs `pnpm bench --quick`). Case 5 is the exception to the clock: it runs in Chromium, counts commits, frames and renders, and times what it times with the page's wall clock (see there).",
     '',
     '## Bars',
     '',
@@ -52,13 +36,12 @@ export function markdownReport(summaries: readonly CaseSummary[], extras: Readon
   );
   for (const s of summaries) {
     for (const b of s.bars) {
-      const unit = 'figure' in b.bar.on ? 'B' : '';
       out.push(
-        `| ${s.case.number} | ${b.bar.text} | ${barMeasured(b)} | ${barLimit(b.bar)} | ${range(b.measured, unit)} | ${margin(b.measured)} | ${b.verdict === 'fail' ? '**missed**' : VERDICT[b.verdict]} |`,
+        `| ${s.case.number} | ${b.bar.text} | ${barMeasured(b)} | ${barLimit(b.bar)} | ${range(b.measured, barUnit(b.bar))} | ${margin(b.measured)} | ${b.verdict === 'fail' ? '**missed**' : VERDICT[b.verdict]} |`,
       );
     }
   }
-  out.push('| 5 | Rendering in Chromium | not measured yet | | | | see case 5 |', '');
+  out.push('');
   for (const s of summaries) {
     const c = s.case;
     out.push(`## Case ${c.number} · ${c.title}`, '', c.method, '');
@@ -81,15 +64,14 @@ export function markdownReport(summaries: readonly CaseSummary[], extras: Readon
     const obstacles = s.bars.some((b) => b.verdict !== 'pass') ? c.obstacles?.(s) : undefined;
     if (obstacles) out.push(`**What stands in the way.** ${obstacles}`, '');
     if (c.number !== 1 && extra?.markdown) out.push(extra.markdown, '');
-    if (c.number === 4) out.push(CASE_5, '');
   }
-  if (!summaries.some((s) => s.case.number === 4)) out.push(CASE_5, '');
   out.push(
     '## Reproduce',
     '',
     '```sh',
     'pnpm install',
     'pnpm bench            # every case, 5 rounds, a few minutes; writes this file and docs/bench-per-token.svg',
+    "                      # (case 5 runs Debian's Chromium: /usr/bin/chromium, or set CHROMIUM_PATH; no browser is downloaded)",
     'pnpm bench --quick    # fewer iterations, 3 rounds, under a minute; prints only (what CI runs; `pnpm bench -- --quick` works too)',
     'pnpm bench --only per-token,floor --rounds 3   # some cases; add --write to write this file from such a run',
     '```',
