@@ -244,6 +244,6 @@ function withLane(event: Record<string, unknown>, subagentRunId: string | undefi
 }
 
 /** `{ [key]: value }` when value is defined, `{}` otherwise (for exactOptionalPropertyTypes). */
-export function opt<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+function opt<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }

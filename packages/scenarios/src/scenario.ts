@@ -1,4 +1,4 @@
-import type { Message, ResumeEntry, RunAgentInput } from '@aguikit/core';
+import type { ResumeEntry, RunAgentInput } from '@aguikit/core';
 import type { TimedEvent } from './script.js';
 
 export interface ScenarioContext {
@@ -22,16 +22,6 @@ export interface Scenario {
 /** The answer to the interrupt whose id ends with `suffix`, if this run resumes one. */
 export function answerTo(input: RunAgentInput, suffix: string): ResumeEntry | undefined {
   return input.resume?.find((r) => r.interruptId.endsWith(suffix));
-}
-
-/** The last user message's text. */
-export function lastUserText(input: RunAgentInput): string {
-  for (let i = input.messages.length - 1; i >= 0; i--) {
-    const m = input.messages[i] as Message;
-    if (m.role === 'user')
-      return typeof m.content === 'string' ? m.content : m.content.map((p) => (p.type === 'text' ? p.text : '')).join(' ');
-  }
-  return '';
 }
 
 /** A forwarded number option (for tests that need a short expiry or a fast stream). */

@@ -133,7 +133,7 @@ function Group({ id, children, open, defaultOpen = true, onOpenChange, view }: S
 }
 
 /** Rows of an outline: a message as the list draws it, or a subagent's group. */
-export function OutlineRows({ items }: { items: readonly OutlineItem[] }) {
+function OutlineRows({ items }: { items: readonly OutlineItem[] }) {
   return items.map((item) => <OutlineRow key={`${item.kind}:${item.id}`} item={item} />);
 }
 

@@ -28,7 +28,7 @@ export interface Highlights {
   removed: ReadonlyMap<string, readonly Removed[]>;
 }
 
-export const NO_HIGHLIGHTS: Highlights = { at: new Map(), inside: new Set(), removed: new Map() };
+const NO_HIGHLIGHTS: Highlights = { at: new Map(), inside: new Set(), removed: new Map() };
 
 /** Escapes a key as one JSON Pointer segment (RFC 6901). */
 export function pointerSegment(key: string): string {

@@ -1,9 +1,9 @@
 import type { Diagnostic, MessageRecord, ThreadState, ToolCallRecord } from '../model.js';
 
 /** Diagnostics kept on the state; past this only a count is kept (the event log keeps everything). */
-export const MAX_DIAGNOSTICS = 1000;
+const MAX_DIAGNOSTICS = 1000;
 /** CUSTOM, RAW and unknown events kept on the state, newest last. */
-export const MAX_PASSTHROUGH = 200;
+const MAX_PASSTHROUGH = 200;
 
 export type Meta = Readonly<Record<string, unknown>> | undefined;
 
