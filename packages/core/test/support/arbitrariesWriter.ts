@@ -3,65 +3,23 @@
  * keeping just enough of a model (message ids and roles, the state document,
  * open interrupts) to resolve each event against the stream so far.
  */
-export type WireEvent = { type: string; [field: string]: unknown };
-type Obj = Record<string, unknown>;
 
-export const TEXT_ROLES = ['assistant', 'user', 'system', 'developer'] as const;
-/** Keys of the shared state document: some need JSON Pointer escaping, some shadow Object.prototype. */
-export const STATE_KEYS = ['a', 'b', 'count', 'items', 'a/b', 'x~y', '', 'constructor', 'toString'] as const;
-type StateKey = (typeof STATE_KEYS)[number];
+import { resolveOp } from './arbitrariesOps.js';
+import type { EndPlan, FreshMessage, Obj, OpIntent, ParentChoice, RunPlan, UnitPlan, WireEvent } from './arbitrariesPlan.js';
 
-/** The plan of a stream as fast-check draws it: picks and intents, not ids and paths, which depend on what was sent before. */
-export type Part = { type: 'text'; text: string } | { type: 'image'; source: { type: 'url'; value: string } };
-export type ParentChoice = { kind: 'none' } | { kind: 'fresh' } | { kind: 'sibling' | 'known'; pick: number };
-export type OpKind = 'add' | 'replace' | 'remove' | 'move' | 'copy' | 'test' | 'append' | 'nested';
-export interface OpIntent {
-  kind: OpKind;
-  key: StateKey;
-  pick: number;
-  value: unknown;
-}
-export type FreshMessage =
-  | { role: 'user'; content: string | Part[] }
-  | { role: 'system' | 'developer' | 'reasoning'; content: string }
-  | { role: 'assistant'; content: string | undefined; calls: { name: string; args: string; answer: string | undefined }[] };
-
-export type UnitPlan =
-  | { kind: 'text'; role: (typeof TEXT_ROLES)[number] | undefined; name: string | undefined; deltas: string[]; subagent: boolean }
-  | {
-      kind: 'tool';
-      subagent: boolean;
-      name: string;
-      parent: ParentChoice;
-      args: string;
-      cuts: number[];
-      result: { content: string | Part[]; role: boolean } | undefined;
-    }
-  | { kind: 'reasoning'; span: boolean; deltas: string[] }
-  | { kind: 'reopen'; pick: number; deltas: string[] }
-  | { kind: 'activity'; pick: number | undefined; replace: boolean | undefined; content: Obj; deltas: OpIntent[][] }
-  | { kind: 'stateSnapshot'; snapshot: Obj; deltas: OpIntent[][] }
-  | { kind: 'stateDelta'; ops: OpIntent[] }
-  | { kind: 'step' }
-  | { kind: 'custom'; value: unknown };
-
-export type SegmentPlan =
-  | { kind: 'group'; units: UnitPlan[]; schedule: number[] }
-  | { kind: 'messagesSnapshot'; keep: boolean[]; fresh: FreshMessage[] };
-
-export type EndPlan =
-  | { kind: 'plain'; result: unknown }
-  | { kind: 'success'; result: unknown }
-  | { kind: 'interrupt'; reasons: string[] }
-  | { kind: 'cancelled' }
-  | { kind: 'error'; cut: number };
-
-export interface RunPlan {
-  echo: FreshMessage[];
-  restate: number[];
-  segments: SegmentPlan[];
-  end: EndPlan;
-}
+export type {
+  EndPlan,
+  FreshMessage,
+  OpIntent,
+  OpKind,
+  ParentChoice,
+  Part,
+  RunPlan,
+  SegmentPlan,
+  UnitPlan,
+  WireEvent,
+} from './arbitrariesPlan.js';
+export { STATE_KEYS, TEXT_ROLES } from './arbitrariesPlan.js';
 
 interface KnownMessage {
   role: string;
@@ -76,9 +34,6 @@ interface OpenInterrupt {
   reason: string;
   toolCallId?: string;
 }
-
-const escapeKey = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
-const isPlainObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Writes a plan out as events, keeping just enough of a model (ids, roles, the state document) to keep every event valid. */
 class StreamWriter {
@@ -403,66 +358,6 @@ function splitAt(text: string, cuts: number[]): string[] {
   }
   out.push(text.slice(from));
   return text === '' ? [] : out;
-}
-
-/** Turns an intent into an operation that applies to `doc`, and the document after it. */
-function resolveOp(doc: Obj, intent: OpIntent): [Obj, Obj] {
-  const keys = Object.keys(doc).filter((k) => k !== '__proto__');
-  const pointer = (...path: string[]) => `/${path.map(escapeKey).join('/')}`;
-  const add = (): [Obj, Obj] => [
-    { op: 'add', path: pointer(intent.key), value: intent.value },
-    { ...doc, [intent.key]: intent.value },
-  ];
-  const existing = keys.length ? (keys[intent.pick % keys.length] as string) : undefined;
-  if (existing === undefined) return add();
-  const rest = () => {
-    const copy = { ...doc };
-    delete copy[existing];
-    return copy;
-  };
-  switch (intent.kind) {
-    case 'add':
-      return add();
-    case 'replace':
-      return [
-        { op: 'replace', path: pointer(existing), value: intent.value },
-        { ...doc, [existing]: intent.value },
-      ];
-    case 'remove':
-      return [{ op: 'remove', path: pointer(existing) }, rest()];
-    case 'test':
-      return [{ op: 'test', path: pointer(existing), value: doc[existing] }, doc];
-    case 'move':
-      return [
-        { op: 'move', from: pointer(existing), path: pointer(intent.key) },
-        { ...rest(), [intent.key]: doc[existing] },
-      ];
-    case 'copy':
-      return [
-        { op: 'copy', from: pointer(existing), path: pointer(intent.key) },
-        { ...doc, [intent.key]: structuredClone(doc[existing]) },
-      ];
-    case 'append': {
-      const list = keys.find((k) => Array.isArray(doc[k]));
-      if (list === undefined)
-        return [
-          { op: 'add', path: pointer(intent.key), value: [intent.value] },
-          { ...doc, [intent.key]: [intent.value] },
-        ];
-      return [
-        { op: 'add', path: `${pointer(list)}/-`, value: intent.value },
-        { ...doc, [list]: [...(doc[list] as unknown[]), intent.value] },
-      ];
-    }
-    case 'nested': {
-      const inner = keys.find((k) => isPlainObject(doc[k]));
-      if (inner === undefined) return add();
-      return [
-        { op: 'add', path: pointer(inner, intent.key), value: intent.value },
-        { ...doc, [inner]: { ...(doc[inner] as Obj), [intent.key]: intent.value } },
-      ];
-    }
-  }
 }
 
 /** The events of a stream of runs, as they arrive off the wire: plain JSON. */
