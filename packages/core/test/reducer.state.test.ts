@@ -189,3 +189,16 @@ describe('applyJsonPatch: copy-on-write', () => {
     expect(doc).toEqual({ a: { b: { c: 1 } }, d: { e: 1 }, list: [{ x: 1 }, { x: 2 }] });
   });
 });
+
+describe('applyJsonPatch: own __proto__ members', () => {
+  it('copies an own __proto__ member as data, never as the prototype', () => {
+    const doc = JSON.parse('{"__proto__":{"admin":true},"n":1}') as Record<string, unknown>;
+    const r = applyJsonPatch(doc, [{ op: 'replace', path: '/n', value: 2 }]);
+    if (!r.ok) throw new Error(r.message);
+    const next = r.document as Record<string, unknown>;
+    expect(Object.getPrototypeOf(next)).toBe(Object.prototype);
+    expect(Object.hasOwn(next, '__proto__')).toBe(true);
+    expect((next as { admin?: unknown }).admin).toBeUndefined();
+    expect(next.n).toBe(2);
+  });
+});
