@@ -16,10 +16,6 @@ export const OPEN_BARS: ReadonlyMap<string, string> = new Map([
     '5:At most one React commit per animation frame while the tokens stream',
     "the streamed message renders once per frame (the store flushes once per frame), but AgentChat's MessageList virtualizes a 1,000-message thread with @tanstack/react-virtual, which re-renders the list in commits of its own: after its ResizeObserver measures the growing row (every frame) and on the scroll events of the auto-scroll that follows the text (when the visible range or its scrolling state changes); two commits in almost every frame, three in some",
   ],
-  [
-    '6:@aguikit/core + @aguikit/react at most 25 KB gzipped',
-    "ajv (interrupt answers validated against their responseSchema) is 38 KB gzipped. The store now loads it on demand, and Vite (rolldown) puts it in a chunk of its own: core + react is then about 26.7 KB up front, still over. esbuild's code splitting, which this case uses, keeps ajv's CommonJS modules in a chunk shared with the entry, so it still counts them",
-  ],
 ]);
 
 export const openReason = (caseNumber: number, text: string): string | undefined => OPEN_BARS.get(`${caseNumber}:${text}`);

@@ -68,7 +68,6 @@ export { addToolResult, appendMessages, cancelRun, markToolCallExecuting, setSha
 export { recordResume, streamTruncated } from './reducer/run.js';
 export type { BuildResumeOptions, BuildResumeResult, Decision, PayloadValidator, ResumeRefusal, ResumeResponse } from './resume.js';
 export { buildResumeWith, isExpired, loadPayloadValidator } from './resume.js';
-export { buildResume, validateResponsePayload } from './schemaValidation.js';
 export type { ToAgUiMessagesOptions } from './toAgUiMessages.js';
 export { toAgUiMessages } from './toAgUiMessages.js';
 export type { AgUiAgentLike } from './transports/agUiAgent.js';

@@ -170,5 +170,5 @@ export function buildResumeWith(
  * const validate = await loadPayloadValidator();
  */
 export function loadPayloadValidator(): Promise<PayloadValidator> {
-  return import('./schemaValidation.js').then((m) => m.validateResponsePayload);
+  return import('./schema.js').then((m) => m.validateResponsePayload);
 }

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { buildResume, createThreadState, type ResumeResponse, replayEvents, type ThreadState } from '../src/index.js';
+import { createThreadState, type ResumeResponse, replayEvents, type ThreadState } from '../src/index.js';
+import { buildResume } from '../src/schema.js';
 
 interface Golden {
   name: string;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildResume, isExpired, type ResumeResponse, replayEvents, validateResponsePayload } from '../src/index.js';
+import { isExpired, type ResumeResponse, replayEvents } from '../src/index.js';
+import { buildResume, validateResponsePayload } from '../src/schema.js';
 import { text, toolCall } from './support/examples.js';
 
 const schema = {

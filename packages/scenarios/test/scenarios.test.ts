@@ -1,12 +1,5 @@
-import {
-  buildResume,
-  createThreadState,
-  type Diagnostic,
-  type RunAgentInput,
-  replayEvents,
-  type ThreadState,
-  toAgUiMessages,
-} from '@aguikit/core';
+import { createThreadState, type Diagnostic, type RunAgentInput, replayEvents, type ThreadState, toAgUiMessages } from '@aguikit/core';
+import { buildResume } from '@aguikit/core/schema';
 import { describe, expect, it, vi } from 'vitest';
 import { findScenario, play, type Scenario, scenarioEvents, scenarios } from '../src/index.js';
 

@@ -1,3 +1,8 @@
+/**
+ * `@aguikit/core/schema`: what validates interrupt answers against their
+ * `responseSchema` with ajv, imported statically. The main entry reaches it only
+ * through `loadPayloadValidator`, so an application that never needs it never loads ajv.
+ */
 import Ajv, { type ValidateFunction } from 'ajv';
 import type { ThreadState } from './model.js';
 import { type BuildResumeOptions, type BuildResumeResult, buildResumeWith, type PayloadValidator, type ResumeResponse } from './resume.js';
