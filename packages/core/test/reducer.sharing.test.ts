@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createThreadState, EVENT_TYPES, reduceThread, replayEvents, type ThreadState } from '../src/index.js';
+import { createThreadState, EVENT_TYPES, type MessageRecord, reduceThread, replayEvents, type ThreadState } from '../src/index.js';
+import { copyMessage, copyThread, withDiagnostics } from '../src/reducer/helpers.js';
 import { run, text, toolCall, VALID_EXAMPLES } from './support/examples.js';
 
 function thread(messages: number): ThreadState {
@@ -66,5 +67,53 @@ describe('reduceThread: total over every event type', () => {
     const s = reduceThread(base, VALID_EXAMPLES[type] as never);
     expect(s.eventCount).toBe(base.eventCount + 1);
     expect(s).not.toBe(base);
+  });
+});
+
+describe('the copies the reducer makes on every event', () => {
+  const every: MessageRecord = {
+    id: 'm',
+    role: 'assistant',
+    content: 'a',
+    streaming: true,
+    name: 'n',
+    toolCallIds: ['c'],
+    toolCallId: 't',
+    error: 'e',
+    activityType: 'x',
+    encryptedValue: 'v',
+    subagentRunId: 's',
+    runId: 'r',
+    metadata: { k: 1 },
+  };
+
+  it('copyMessage keeps every field of a message record', () => {
+    const copy = copyMessage(every);
+    expect(copy).not.toBe(every);
+    expect(copy).toStrictEqual(every);
+    expect(copyMessage({ id: 'm', role: 'user', content: '', streaming: false })).toStrictEqual({
+      id: 'm',
+      role: 'user',
+      content: '',
+      streaming: false,
+    });
+  });
+
+  it('copyThread keeps every field of the thread state', () => {
+    const state = withDiagnostics(replayEvents(run(text('m1', 'x')), createThreadState({ threadId: 't' })), [
+      { index: 0, code: 'X', message: 'x', severity: 'warning' },
+    ]);
+    const copy = copyThread(state);
+    expect(copy).not.toBe(state);
+    expect(copy).toStrictEqual(state);
+    expect(Object.keys(copy).sort()).toEqual(Object.keys(state).sort());
+    expect('threadId' in copyThread(createThreadState())).toBe(false);
+  });
+
+  it('a token keeps every other field of its message', () => {
+    const state = reduceThread(createThreadState(), { type: 'TEXT_MESSAGE_START', messageId: 'm' });
+    const seeded = { ...state, messages: { ids: state.messages.ids, byId: state.messages.byId.set('m', every) } };
+    const after = reduceThread(seeded, { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: 'b' });
+    expect(after.messages.byId.get('m')).toStrictEqual({ ...every, content: 'ab' });
   });
 });

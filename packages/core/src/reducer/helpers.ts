@@ -17,12 +17,84 @@ export function mergeMetadata(existing: Meta, incoming: Meta): Meta {
 export function withDiagnostics(state: ThreadState, found: readonly Diagnostic[]): ThreadState {
   if (found.length === 0) return state;
   const room = MAX_DIAGNOSTICS - state.diagnostics.length;
-  if (room >= found.length) return { ...state, diagnostics: [...state.diagnostics, ...found] };
-  return {
-    ...state,
-    diagnostics: room > 0 ? [...state.diagnostics, ...found.slice(0, room)] : state.diagnostics,
-    droppedDiagnostics: state.droppedDiagnostics + found.length - Math.max(room, 0),
+  const next = copyThread(state);
+  if (room >= found.length) {
+    next.diagnostics = [...state.diagnostics, ...found];
+    return next;
+  }
+  if (room > 0) next.diagnostics = [...state.diagnostics, ...found.slice(0, room)];
+  next.droppedDiagnostics = state.droppedDiagnostics + found.length - Math.max(room, 0);
+  return next;
+}
+
+/**
+ * A shallow copy of the thread state, for the caller to change before anyone
+ * sees it. Written as a literal of the fields rather than a spread: V8 copies
+ * an object that was itself made by a spread (as every state after the first
+ * is) through its slow path, several times slower than building a literal,
+ * and this copy happens on every event. Every field of `ThreadState` must be
+ * listed (the type checker enforces the required ones; `threadId` is the only
+ * optional one).
+ */
+export function copyThread(state: ThreadState): Mutable<ThreadState> {
+  const copy: Mutable<ThreadState> = {
+    run: state.run,
+    runs: state.runs,
+    messages: state.messages,
+    toolCalls: state.toolCalls,
+    sharedState: state.sharedState,
+    interrupts: state.interrupts,
+    answers: state.answers,
+    subagents: state.subagents,
+    reasoning: state.reasoning,
+    custom: state.custom,
+    raw: state.raw,
+    unknownEvents: state.unknownEvents,
+    diagnostics: state.diagnostics,
+    droppedDiagnostics: state.droppedDiagnostics,
+    eventCount: state.eventCount,
   };
+  if (state.threadId !== undefined) copy.threadId = state.threadId;
+  return copy;
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+type OptionalKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? K : never }[keyof T];
+
+/** The optional fields of a message record, in the order `copyMessage` writes them. */
+const MESSAGE_OPTIONAL = [
+  'name',
+  'toolCallId',
+  'error',
+  'activityType',
+  'encryptedValue',
+  'subagentRunId',
+  'runId',
+  'metadata',
+  'toolCallIds',
+] as const satisfies readonly OptionalKeys<MessageRecord>[];
+// Fails to compile when MessageRecord gains an optional field that copyMessage does not copy.
+const everyOptionalCopied: Exclude<OptionalKeys<MessageRecord>, (typeof MESSAGE_OPTIONAL)[number]> extends never ? true : false = true;
+void everyOptionalCopied;
+
+/**
+ * A shallow copy of a message record, for the caller to change: a literal of
+ * its fields, for the reason given at `copyThread` (a streamed message is
+ * copied on every delta). Optional fields are copied when present, in the
+ * order `fromAgUiMessage` writes them.
+ */
+export function copyMessage(m: MessageRecord): Mutable<MessageRecord> {
+  const copy: Mutable<MessageRecord> = { id: m.id, role: m.role, content: m.content, streaming: m.streaming };
+  if (m.name !== undefined) copy.name = m.name;
+  if (m.toolCallId !== undefined) copy.toolCallId = m.toolCallId;
+  if (m.error !== undefined) copy.error = m.error;
+  if (m.activityType !== undefined) copy.activityType = m.activityType;
+  if (m.encryptedValue !== undefined) copy.encryptedValue = m.encryptedValue;
+  if (m.subagentRunId !== undefined) copy.subagentRunId = m.subagentRunId;
+  if (m.runId !== undefined) copy.runId = m.runId;
+  if (m.metadata !== undefined) copy.metadata = m.metadata;
+  if (m.toolCallIds !== undefined) copy.toolCallIds = m.toolCallIds;
+  return copy;
 }
 
 /** Appends to a bounded list, dropping the oldest entries. */
@@ -33,8 +105,11 @@ export function appendBounded<T>(list: readonly T[], item: T): readonly T[] {
 /** Puts a message record: replaces it in place when the id exists, appends it otherwise. */
 export function putMessage(state: ThreadState, record: MessageRecord): ThreadState {
   const { ids, byId } = state.messages;
-  const known = byId.has(record.id);
-  return { ...state, messages: { ids: known ? ids : [...ids, record.id], byId: byId.set(record.id, record) } };
+  const next = byId.set(record.id, record);
+  const copy = copyThread(state);
+  // A new map of the same size replaced an entry: the id was known.
+  copy.messages = { ids: next.size === byId.size ? ids : [...ids, record.id], byId: next };
+  return copy;
 }
 
 /** Updates an existing message; returns `state` unchanged when it does not exist or nothing changed. */
@@ -46,7 +121,9 @@ export function updateMessage(state: ThreadState, id: string, change: (m: Messag
 }
 
 export function putToolCall(state: ThreadState, record: ToolCallRecord): ThreadState {
-  return { ...state, toolCalls: state.toolCalls.set(record.id, record) };
+  const copy = copyThread(state);
+  copy.toolCalls = state.toolCalls.set(record.id, record);
+  return copy;
 }
 
 export function updateToolCall(state: ThreadState, id: string, change: (c: ToolCallRecord) => ToolCallRecord): ThreadState {

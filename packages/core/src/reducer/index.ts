@@ -3,7 +3,7 @@ import type { ExpandedEvent } from '../expand.js';
 import { idMap } from '../idMap.js';
 import type { ThreadState } from '../model.js';
 import { type AgUiEvent, isAgUiEvent, type UnknownEvent } from '../protocol.js';
-import { appendBounded, withDiagnostics } from './helpers.js';
+import { appendBounded, copyThread, withDiagnostics } from './helpers.js';
 import { messagesSnapshot } from './messages.js';
 import { runError, runFinished, runStarted, stepFinished, stepStarted } from './run.js';
 import { activityDelta, activitySnapshot, stateDelta, stateSnapshot } from './sharedState.js';
@@ -58,7 +58,11 @@ export function createThreadState(init: ThreadStateInit = {}): ThreadState {
  */
 export function reduceThread(state: ThreadState, event: ExpandedEvent | AgUiEvent, index: number = state.eventCount): ThreadState {
   const next = apply(state, event, index);
-  if (next === state) return { ...state, eventCount: state.eventCount + 1 };
+  if (next === state) {
+    const copy = copyThread(state);
+    copy.eventCount = state.eventCount + 1;
+    return copy;
+  }
   // Every aspect returns a fresh object when it changes anything: counting on it spares a second copy of the state.
   (next as { eventCount: number }).eventCount = state.eventCount + 1;
   return next;

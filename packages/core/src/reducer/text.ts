@@ -1,7 +1,7 @@
 import { warning } from '../diagnostics.js';
 import type { MessageRecord, MessageRole, ThreadState } from '../model.js';
 import type { ContentPart, EventOf } from '../protocol.js';
-import { entry, mergeMetadata, origin, putMessage, updateMessage, updateToolCall, withDiagnostics } from './helpers.js';
+import { copyMessage, entry, mergeMetadata, origin, putMessage, updateMessage, updateToolCall, withDiagnostics } from './helpers.js';
 
 type Opening = EventOf<'TEXT_MESSAGE_START'> | EventOf<'REASONING_MESSAGE_START'>;
 type Continuation = EventOf<'TEXT_MESSAGE_CONTENT'> | EventOf<'REASONING_MESSAGE_CONTENT'>;
@@ -45,7 +45,11 @@ export function appendContent(state: ThreadState, event: Continuation): ThreadSt
     return appendContent(opened, event);
   }
   if (event.delta === '' && event.metadata === undefined) return state;
-  return putMessage(state, { ...existing, content: appendText(existing, event.delta), ...meta(existing, event) });
+  const next = copyMessage(existing);
+  next.content = appendText(existing, event.delta);
+  const metadata = mergeMetadata(existing.metadata, event.metadata);
+  if (metadata !== undefined) next.metadata = metadata;
+  return putMessage(state, next);
 }
 
 export function endMessage(state: ThreadState, event: Closing): ThreadState {
