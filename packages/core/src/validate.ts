@@ -1,5 +1,5 @@
 import { describe, error, warning } from './diagnostics.js';
-import { BASE_FIELDS, EVENT_SHAPES } from './eventShapes.js';
+import { BASE_FIELDS, EVENT_SHAPES, type EventShape, type FieldKind } from './eventShapes.js';
 import type { Diagnostic } from './model.js';
 import type { ValidatedEvent } from './protocol.js';
 import { type Ctx, check, isObject, type Obj } from './validateFields.js';
@@ -40,18 +40,14 @@ export function validateEvent(raw: unknown, options: ValidateOptions = {}): Vali
   if (typeof type !== 'string' || type === '') {
     return fail(index, undefined, 'MISSING_TYPE', `An event needs a non-empty string \`type\`, got ${describe(type)}.`);
   }
-  const shape = own(EVENT_SHAPES, type);
+  const shape = SHAPES.get(type);
   if (shape === undefined) {
     const w = warning(index, type, 'UNKNOWN_EVENT_TYPE', `Unknown event type ${type}: kept for observation, not applied.`);
     return { ok: true, event: raw as ValidatedEvent, warnings: [w] };
   }
   const ctx: Ctx = { index, type, warnings: [] };
+  // The event as corrected: a copy made at the first correction.
   let out: Obj | undefined;
-  const set = (key: string, value: unknown, drop: boolean) => {
-    out ??= { ...raw };
-    if (drop) delete out[key];
-    else out[key] = value;
-  };
   for (const [field, kind] of shape.requiredList) {
     const value = raw[field];
     if (value === undefined) {
@@ -59,27 +55,26 @@ export function validateEvent(raw: unknown, options: ValidateOptions = {}): Vali
     }
     const fix = check(kind, value, `/${field}`, ctx, true);
     if (fix && 'error' in fix) return fail(index, type, 'INVALID_FIELD', `${type}: field \`${field}\` ${fix.error}.`);
-    if (fix) set(field, 'value' in fix ? fix.value : undefined, 'drop' in fix);
+    if (fix) out = apply(out ?? { ...raw }, field, fix);
   }
   for (const field in raw) {
-    if (field === 'type' || Object.hasOwn(shape.required, field)) continue;
-    const kind =
-      own(shape.optional, field) ?? own(BASE_FIELDS, field) ?? (shape.attributable && field === 'subagentRunId' ? 'string' : undefined);
+    if (field === 'type' || shape.required.has(field)) continue;
+    const kind = shape.others.get(field);
     const value = raw[field];
     if (kind === undefined) {
       ctx.warnings.push(warning(index, type, 'UNKNOWN_PROPERTY', `${type}: property /${field} is not part of the event; stripped.`));
-      set(field, undefined, true);
+      out = apply(out ?? { ...raw }, field, DROP);
       continue;
     }
     if (value === undefined) continue;
     if (value === null && kind !== 'json') {
       ctx.warnings.push(warning(index, type, 'NULL_FIELD', `${type}: optional /${field} is null (omit it instead); stripped.`));
-      set(field, undefined, true);
+      out = apply(out ?? { ...raw }, field, DROP);
       continue;
     }
     const fix = check(kind, value, `/${field}`, ctx, false);
     if (fix && 'error' in fix) return fail(index, type, 'INVALID_FIELD', `${type}: field \`${field}\` ${fix.error}.`);
-    if (fix) set(field, 'value' in fix ? fix.value : undefined, 'drop' in fix);
+    if (fix) out = apply(out ?? { ...raw }, field, fix);
   }
   const delta = raw.delta;
   const large = options.largeDeltaLength ?? 1 << 20;
@@ -89,10 +84,33 @@ export function validateEvent(raw: unknown, options: ValidateOptions = {}): Vali
   return { ok: true, event: (out ?? raw) as ValidatedEvent, warnings: ctx.warnings.length ? ctx.warnings : NO_WARNINGS };
 }
 
-/** `table[key]` for the table's own keys only: a type or field named `constructor` or `__proto__` is not in any table. */
-function own<V>(table: Readonly<Record<string, V>>, key: string): V | undefined {
-  return Object.hasOwn(table, key) ? table[key] : undefined;
+const DROP = { drop: true } as const;
+
+/** Writes a correction into the copy of the event. */
+function apply(out: Obj, field: string, fix: { value: unknown } | { drop: true }): Obj {
+  if ('drop' in fix) delete out[field];
+  else out[field] = fix.value;
+  return out;
 }
+
+/** An event shape as validation reads it: lookups in maps rather than in plain objects keyed by arbitrary strings. */
+interface CompiledShape {
+  readonly requiredList: EventShape['requiredList'];
+  readonly required: ReadonlySet<string>;
+  /** The kind of every other field the event may carry: its own optional fields, the base fields, `subagentRunId`. */
+  readonly others: ReadonlyMap<string, FieldKind>;
+}
+
+const SHAPES: ReadonlyMap<string, CompiledShape> = new Map(
+  Object.entries(EVENT_SHAPES).map(([type, shape]) => {
+    const others = new Map<string, FieldKind>();
+    // Later entries win: the event's own optional fields over the base fields over subagentRunId.
+    if (shape.attributable) others.set('subagentRunId', 'string');
+    for (const [field, kind] of Object.entries(BASE_FIELDS)) others.set(field, kind);
+    for (const [field, kind] of Object.entries(shape.optional)) others.set(field, kind);
+    return [type, { requiredList: shape.requiredList, required: new Set(Object.keys(shape.required)), others }] as const;
+  }),
+);
 
 function fail(index: number, type: string | undefined, code: string, message: string): ValidationResult {
   return { ok: false, diagnostic: error(index, type, code, message) };
