@@ -741,3 +741,146 @@ describe('httpSseSource into createEventPipeline', () => {
     expect(statuses).toEqual(['connecting', 'open', 'closed']);
   });
 });
+
+/** The push form: every event handed to `onEvent`, as `run` would yield them. */
+async function deliverAll(
+  url: string,
+  options: Omit<HttpSseSourceOptions, 'url'> = {},
+  runOptions: SourceRunOptions = {},
+  onEvent: (event: unknown) => void = () => undefined,
+): Promise<unknown[]> {
+  const source = httpSseSource({ url, ...options });
+  const out: unknown[] = [];
+  if (!source.deliver) throw new Error('httpSseSource has a push form');
+  await source.deliver(input, runOptions, (event) => {
+    out.push(event);
+    onEvent(event);
+  });
+  return out;
+}
+
+describe('httpSseSource: the push form (deliver)', () => {
+  const script = [
+    started,
+    { type: 'TEXT_MESSAGE_START', messageId: 'm1', role: 'assistant' },
+    { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', delta: 'Your refund ' },
+    { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', delta: 'is approved.' },
+    { type: 'TEXT_MESSAGE_END', messageId: 'm1' },
+    finished,
+  ];
+  const withId = (from: number, to = script.length) =>
+    script
+      .slice(from - 1, to)
+      .map((e, i) => frame(e, String(from + i)))
+      .join('');
+
+  it('hands over the events run yields, in order, each with its id, across a reconnect', async () => {
+    const server = await serve(async (res, req, index) => {
+      sseHead(res);
+      if (index === 0) {
+        await write(res, withId(1, 2));
+        await pause();
+        await write(res, withId(3, 3));
+        await cut(res);
+        return;
+      }
+      const last = Number(req.headers['last-event-id']);
+      await write(res, withId(last - 1, last + 1));
+      await pause();
+      await write(res, withId(last + 2));
+      res.end();
+    });
+    const statuses: ConnectionStatus[] = [];
+    const seen: string[] = [];
+    // Each id is told before its event is handed over.
+    const events = await deliverAll(
+      server.url,
+      { reconnect: { attempts: 2, delayMs: 1 } },
+      { onConnection: (s) => statuses.push(s), onEventId: (id) => seen.push(`id ${id}`) },
+      () => seen.push('event'),
+    );
+    expect(events).toEqual(script);
+    expect(seen).toEqual(script.flatMap((_, i) => [`id ${i + 1}`, 'event']));
+    expect(statuses).toEqual(['connecting', 'open', 'reconnecting', 'open', 'closed']);
+    expect(server.requests[1]?.headers['last-event-id']).toBe('3');
+  });
+
+  it('hands over nothing more once aborted, even events already received in the same chunk', async () => {
+    const server = await serve(async (res, req) => {
+      sseHead(res);
+      await write(res, [started, custom(1), custom(2), custom(3)].map((e) => frame(e)).join(''));
+      await req.closed;
+    });
+    const controller = new AbortController();
+    const statuses: ConnectionStatus[] = [];
+    const received: unknown[] = [];
+    const error = await rejection(
+      deliverAll(server.url, {}, { signal: controller.signal, onConnection: (s) => statuses.push(s) }, (event) => {
+        received.push(event);
+        if (received.length === 2) controller.abort();
+      }),
+    );
+    expect(error).toMatchObject({ name: 'AbortError' });
+    expect(received).toEqual([started, custom(1)]);
+    expect(statuses).toEqual(['connecting', 'open', 'closed']);
+    expect(await server.requests[0]?.closed).toBe(true);
+  });
+
+  it('rejects with the error onEvent throws, closing the connection, and does not reconnect', async () => {
+    const server = await serve(async (res, req) => {
+      sseHead(res);
+      await write(res, frame(started, '1') + frame(custom(1), '2'));
+      await req.closed;
+    });
+    const failure = new Error('consumer failed');
+    const error = await rejection(
+      deliverAll(server.url, { reconnect: { attempts: 3, delayMs: 1 } }, {}, (event) => {
+        if (event !== started) throw failure;
+      }),
+    );
+    expect(error).toBe(failure);
+    expect(await server.requests[0]?.closed).toBe(true);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('stops with FRAME_TOO_LARGE after handing over the events before the oversize frame', async () => {
+    const huge = { type: 'CUSTOM', name: 'huge', value: 'x'.repeat(5000) };
+    const server = await serve(async (res, req) => {
+      sseHead(res);
+      await write(res, frame(started) + frame(custom(1)) + frame(huge) + frame(custom(2)));
+      await req.closed;
+    });
+    const received: unknown[] = [];
+    const error = await rejection(deliverAll(server.url, { maxFrameBytes: 1024 }, {}, (event) => received.push(event)));
+    expect(error).toMatchObject({ code: 'FRAME_TOO_LARGE' });
+    expect(received).toEqual([started, custom(1)]);
+  });
+});
+
+describe('httpSseSource: the pull form (run) and its consumer', () => {
+  it('tells an event id only once its event is taken', async () => {
+    const server = await serve(stream([frame(started, '1') + frame(custom(1), '2') + frame(custom(2), '3'), frame(finished, '4')]));
+    const ids: string[] = [];
+    const taken: string[] = [];
+    for await (const _ of run(server.url, {}, { onEventId: (id) => ids.push(id) })) taken.push(ids.join(','));
+    expect(taken).toEqual(['1', '1,2', '1,2,3', '1,2,3,4']);
+  });
+
+  it('a consumer that stops early closes the connection and hears nothing more', async () => {
+    const server = await serve(async (res, req) => {
+      sseHead(res);
+      await write(res, frame(started) + frame(custom(1)));
+      await req.closed;
+    });
+    const statuses: ConnectionStatus[] = [];
+    const received: unknown[] = [];
+    for await (const event of run(server.url, {}, { onConnection: (s) => statuses.push(s) })) {
+      received.push(event);
+      break;
+    }
+    expect(received).toEqual([started]);
+    expect(await server.requests[0]?.closed).toBe(true);
+    await pause(10);
+    expect(statuses).toEqual(['connecting', 'open']);
+  });
+});

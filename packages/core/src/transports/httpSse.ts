@@ -41,92 +41,223 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
   const attempts = options.reconnect?.attempts ?? (options.reconnect ? 3 : 0);
   const delayMs = options.reconnect?.delayMs ?? 500;
 
-  return {
-    async *run(input: RunAgentInput, runOptions: SourceRunOptions = {}) {
-      const { signal, onConnection, onEventId } = runOptions;
-      const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
-      const seen = new Set<string>();
-      let lastId = runOptions.lastEventId;
-      // A server may replay from the id it was given, inclusive: the caller already has that event.
-      if (lastId !== undefined) seen.add(lastId);
-      // Resuming after an id means the run it belongs to is open.
-      let runOpen = lastId !== undefined;
-      // A terminal event arrived (and no run started since): a drop after it lost nothing.
-      let runEnded = false;
-      // Events yielded so far: with none, sending the same request again cannot apply anything twice.
-      let delivered = 0;
-      for (let attempt = 0; ; attempt++) {
-        if (attempt === 0) onConnection?.('connecting');
-        const headers = typeof options.headers === 'function' ? await options.headers() : (options.headers ?? {});
-        let lost: unknown;
-        try {
-          const response = await doFetch(options.url, {
-            method: 'POST',
-            headers: {
-              'Content-Type': 'application/json',
-              Accept: 'text/event-stream',
-              ...headers,
-              ...(lastId !== undefined ? { 'Last-Event-ID': lastId } : {}),
-            },
-            body: JSON.stringify(input),
-            ...(signal ? { signal } : {}),
-          });
-          await checkResponse(response);
-          onConnection?.('open');
-          for await (const frame of frames(response, maxFrame, signal)) {
-            if (frame.id !== undefined) {
-              if (seen.has(frame.id)) continue;
-              seen.add(frame.id);
-              lastId = frame.id;
-              onEventId?.(frame.id);
-            }
-            const event = parseData(frame.data);
-            const type = (event as { type?: unknown } | null)?.type;
-            if (type === 'RUN_STARTED') {
-              runOpen = true;
-              runEnded = false;
-            } else if (type === 'RUN_FINISHED' || type === 'RUN_ERROR') {
-              runOpen = false;
-              runEnded = true;
-            }
-            delivered++;
-            yield event;
-          }
-          if (!runOpen && delivered > 0) {
-            onConnection?.('closed');
-            return;
-          }
-          lost = new AgentTransportError('CONNECTION_LOST', 'The stream ended inside a run, without RUN_FINISHED or RUN_ERROR.');
-        } catch (e) {
-          if (signal?.aborted || e instanceof AgentTransportError) {
-            onConnection?.(signal?.aborted ? 'closed' : 'failed');
-            throw e;
-          }
-          // The run is over and every event of it was yielded: the stream ended, nothing failed.
-          if (runEnded) {
-            onConnection?.('closed');
-            return;
-          }
-          lost = e;
-        }
-        // The connection dropped inside a run (or before its first event): reconnect if asked to, after the
-        // last id the server gave, or from the start when nothing was yielded yet.
-        if (attempt >= attempts || (lastId === undefined && delivered > 0)) {
+  /**
+   * Streams one run, handing each event (and its SSE id) to `emit` as soon as
+   * its frame is parsed. `drained`, when given, is awaited after each network
+   * chunk before the next is read: the pull form waits there for its consumer.
+   */
+  async function deliverRun(
+    input: RunAgentInput,
+    runOptions: SourceRunOptions,
+    emit: (event: unknown, id: string | undefined) => void,
+    drained?: () => Promise<void> | undefined,
+  ): Promise<void> {
+    const { signal, onConnection } = runOptions;
+    const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+    const seen = new Set<string>();
+    let lastId = runOptions.lastEventId;
+    // A server may replay from the id it was given, inclusive: the caller already has that event.
+    if (lastId !== undefined) seen.add(lastId);
+    // Resuming after an id means the run it belongs to is open.
+    let runOpen = lastId !== undefined;
+    // A terminal event arrived (and no run started since): a drop after it lost nothing.
+    let runEnded = false;
+    // Events handed over so far: with none, sending the same request again cannot apply anything twice.
+    let delivered = 0;
+    const onFrame = (frame: EventSourceMessage) => {
+      if (frame.id !== undefined) {
+        if (seen.has(frame.id)) return;
+        seen.add(frame.id);
+        lastId = frame.id;
+      }
+      const event = parseData(frame.data);
+      const type = (event as { type?: unknown } | null)?.type;
+      if (type === 'RUN_STARTED') {
+        runOpen = true;
+        runEnded = false;
+      } else if (type === 'RUN_FINISHED' || type === 'RUN_ERROR') {
+        runOpen = false;
+        runEnded = true;
+      }
+      delivered++;
+      try {
+        emit(event, frame.id);
+      } catch (e) {
+        throw new ConsumerFailure(e);
+      }
+    };
+    for (let attempt = 0; ; attempt++) {
+      if (attempt === 0) onConnection?.('connecting');
+      const headers = typeof options.headers === 'function' ? await options.headers() : (options.headers ?? {});
+      let lost: unknown;
+      try {
+        const response = await doFetch(options.url, {
+          method: 'POST',
+          headers: {
+            'Content-Type': 'application/json',
+            Accept: 'text/event-stream',
+            ...headers,
+            ...(lastId !== undefined ? { 'Last-Event-ID': lastId } : {}),
+          },
+          body: JSON.stringify(input),
+          ...(signal ? { signal } : {}),
+        });
+        await checkResponse(response);
+        onConnection?.('open');
+        await readFrames(response, maxFrame, signal, onFrame, drained);
+        if (!runOpen && delivered > 0) {
           onConnection?.('closed');
-          if (lost instanceof AgentTransportError) return;
-          throw lost;
+          return;
         }
-        // Reported before the delay, so the wait shows as reconnecting rather than as a stream still open.
-        onConnection?.('reconnecting');
-        try {
-          await sleep(delayMs * 2 ** attempt, signal);
-        } catch (e) {
-          onConnection?.('closed');
+        lost = new AgentTransportError('CONNECTION_LOST', 'The stream ended inside a run, without RUN_FINISHED or RUN_ERROR.');
+      } catch (e) {
+        // The consumer failed on an event: its error ends the stream, not a reconnect.
+        if (e instanceof ConsumerFailure) throw e.error;
+        if (signal?.aborted || e instanceof AgentTransportError) {
+          onConnection?.(signal?.aborted ? 'closed' : 'failed');
           throw e;
         }
+        // The run is over and every event of it was handed over: the stream ended, nothing failed.
+        if (runEnded) {
+          onConnection?.('closed');
+          return;
+        }
+        lost = e;
       }
+      // The connection dropped inside a run (or before its first event): reconnect if asked to, after the
+      // last id the server gave, or from the start when nothing was handed over yet.
+      if (attempt >= attempts || (lastId === undefined && delivered > 0)) {
+        onConnection?.('closed');
+        if (lost instanceof AgentTransportError) return;
+        throw lost;
+      }
+      // Reported before the delay, so the wait shows as reconnecting rather than as a stream still open.
+      onConnection?.('reconnecting');
+      try {
+        await sleep(delayMs * 2 ** attempt, signal);
+      } catch (e) {
+        onConnection?.('closed');
+        throw e;
+      }
+    }
+  }
+
+  return {
+    run(input: RunAgentInput, runOptions: SourceRunOptions = {}) {
+      return pullEvents((emit, drained, pullOptions) => deliverRun(input, pullOptions, emit, drained), runOptions);
+    },
+    deliver(input: RunAgentInput, runOptions: SourceRunOptions, onEvent: (event: unknown) => void) {
+      const { onEventId } = runOptions;
+      return deliverRun(input, runOptions, (event, id) => {
+        if (id !== undefined) onEventId?.(id);
+        onEvent(event);
+      });
     },
   };
+}
+
+/** An error thrown by the consumer of the events, carried through the transport's own error handling untouched. */
+class ConsumerFailure {
+  constructor(readonly error: unknown) {}
+}
+
+/**
+ * The pull form of a push stream: `start` hands events to `emit` and, after
+ * each network chunk, awaits `drained` before reading the next, which
+ * resolves once the consumer has taken every event handed over (as an async
+ * generator reading the body itself would). Each event's SSE id is reported
+ * as the event is taken. A consumer that stops early (break, or an error in
+ * its loop) aborts the stream through the options' signal, and hears nothing
+ * more from it.
+ */
+async function* pullEvents(
+  start: (
+    emit: (event: unknown, id: string | undefined) => void,
+    drained: () => Promise<void> | undefined,
+    options: SourceRunOptions,
+  ) => Promise<void>,
+  runOptions: SourceRunOptions,
+): AsyncGenerator<unknown> {
+  const { signal, onConnection, onEventId } = runOptions;
+  const stop = new AbortController();
+  const forward = () => stop.abort(signal?.reason);
+  if (signal?.aborted) forward();
+  else signal?.addEventListener('abort', forward, { once: true });
+  const events: unknown[] = [];
+  const ids: (string | undefined)[] = [];
+  let wake: (() => void) | undefined;
+  let readOn: (() => void) | undefined;
+  let ended: { error?: unknown } | undefined;
+  // The consumer stopped: what the stream reports while it winds down is not its business.
+  let stopped = false;
+  const notify = () => {
+    const w = wake;
+    wake = undefined;
+    w?.();
+  };
+  const emit = (event: unknown, id: string | undefined) => {
+    events.push(event);
+    ids.push(id);
+  };
+  const drained = () =>
+    events.length === 0
+      ? undefined
+      : new Promise<void>((resolve) => {
+          readOn = resolve;
+          notify();
+        });
+  const { lastEventId } = runOptions;
+  const options: SourceRunOptions = {
+    signal: stop.signal,
+    onConnection: (status) => {
+      if (!stopped) onConnection?.(status);
+    },
+    ...(lastEventId !== undefined ? { lastEventId } : {}),
+  };
+  start(emit, drained, options).then(
+    () => {
+      ended = {};
+      notify();
+    },
+    (error: unknown) => {
+      ended = { error };
+      notify();
+    },
+  );
+  try {
+    for (;;) {
+      for (let i = 0; i < events.length; i++) {
+        // Events already parsed are not handed over once the caller aborted.
+        if (signal?.aborted) {
+          stopped = true;
+          onConnection?.('closed');
+          throw abortReason(signal);
+        }
+        const id = ids[i];
+        if (id !== undefined) onEventId?.(id);
+        yield events[i];
+      }
+      events.length = 0;
+      ids.length = 0;
+      const next = readOn;
+      readOn = undefined;
+      next?.();
+      if (ended) {
+        if ('error' in ended) throw ended.error;
+        return;
+      }
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+    }
+  } finally {
+    signal?.removeEventListener('abort', forward);
+    if (!ended) {
+      stopped = true;
+      stop.abort(signal?.aborted ? signal.reason : new DOMException('The consumer stopped reading', 'AbortError'));
+      readOn?.();
+    }
+  }
 }
 
 async function checkResponse(response: Response): Promise<void> {
@@ -161,8 +292,18 @@ async function readCapped(response: Response): Promise<string> {
   }
 }
 
-/** The SSE frames of a response body, decoded as a UTF-8 stream. */
-async function* frames(response: Response, maxFrame: number, signal: AbortSignal | undefined): AsyncGenerator<EventSourceMessage> {
+/**
+ * Reads the SSE frames of a response body, decoded as a UTF-8 stream, and
+ * hands each to `onFrame` as soon as its chunk is parsed; after each chunk,
+ * waits for `drained` (when given) before reading the next.
+ */
+async function readFrames(
+  response: Response,
+  maxFrame: number,
+  signal: AbortSignal | undefined,
+  onFrame: (frame: EventSourceMessage) => void,
+  drained: (() => Promise<void> | undefined) | undefined,
+): Promise<void> {
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   const decoder = new TextDecoder('utf-8');
   const queue: EventSourceMessage[] = [];
@@ -194,15 +335,18 @@ async function* frames(response: Response, maxFrame: number, signal: AbortSignal
         }
       }
       // The frames before an oversize one are delivered; none after it is.
-      while (queue.length) {
+      for (let i = 0; i < queue.length; i++) {
         // Frames already parsed in this chunk are not delivered once the caller aborted.
         if (signal?.aborted) throw abortReason(signal);
-        yield queue.shift() as EventSourceMessage;
+        onFrame(queue[i] as EventSourceMessage);
       }
+      queue.length = 0;
       if (tooLarge) {
         throw new AgentTransportError('FRAME_TOO_LARGE', `An SSE frame exceeded ${maxFrame} characters; the stream was stopped.`);
       }
       if (done) return;
+      const wait = drained?.();
+      if (wait) await wait;
     }
   } finally {
     signal?.removeEventListener('abort', onAbort);

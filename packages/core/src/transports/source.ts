@@ -22,6 +22,19 @@ export interface SourceRunOptions {
  */
 export interface AgentSource {
   run(input: RunAgentInput, options?: SourceRunOptions): AsyncIterable<unknown>;
+  /**
+   * Optional push form of `run`: the same events, in the same order, under the
+   * same options, each handed to `onEvent` synchronously as soon as it is
+   * parsed, with no asynchronous hop per event. The source reads on only once
+   * `onEvent` has returned, so a consumer holds the stream back as it does
+   * with `run`. Resolves when the stream ends; rejects where `run` would throw
+   * (and with the error `onEvent` throws, which ends the stream). The store
+   * uses it when a source offers it.
+   *
+   * @example
+   * await source.deliver?.(input, { signal }, (raw) => pipeline.push(raw));
+   */
+  deliver?(input: RunAgentInput, options: SourceRunOptions, onEvent: (event: unknown) => void): Promise<void>;
 }
 
 /** An error of the transport itself (not of the agent: those arrive as RUN_ERROR events). */
