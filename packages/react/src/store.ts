@@ -15,6 +15,7 @@ import {
   type ResumeResponse,
   type RunAgentInput,
   recordResume,
+  type SourceRunOptions,
   setSharedDocument,
   type ThreadState,
   type Tool,
@@ -38,6 +39,62 @@ export interface AgentStore extends StoreApi<AgentStoreState> {
 const TERMINAL = new Set(['RUN_FINISHED', 'RUN_ERROR']);
 /** The validator of answers none of which has a schema to meet. */
 const noSchema = (): string[] => [];
+
+const STATE_FIELDS = [
+  'thread',
+  'connection',
+  'error',
+  'refusal',
+  'inFlight',
+  'eventCount',
+  'decisions',
+  'run',
+  'stop',
+  'resume',
+  'cancelInterrupts',
+  'setState',
+  'reconnect',
+  'reset',
+] as const satisfies readonly (keyof AgentStoreState)[];
+// Fails to compile when AgentStoreState gains a field that withThread does not copy.
+const everyFieldCopied: Exclude<keyof AgentStoreState, (typeof STATE_FIELDS)[number]> extends never ? true : false = true;
+void everyFieldCopied;
+const KNOWN_FIELDS: ReadonlySet<string> = new Set(STATE_FIELDS);
+
+/** Whether the state holds every field of AgentStoreState (the optional ones too, as the first stream sets them) and nothing else. */
+function hasExactFields(state: AgentStoreState): boolean {
+  let count = 0;
+  for (const key in state) {
+    if (!Object.hasOwn(state, key) || !KNOWN_FIELDS.has(key)) return false;
+    count++;
+  }
+  return count === STATE_FIELDS.length;
+}
+
+/**
+ * The store's state with a new thread and event count, as a literal of its
+ * fields: a flush may run on every event, and zustand's merge
+ * (`Object.assign({}, state, partial)`) costs several times as much as
+ * building the literal. Only for a state checked by `hasExactFields`.
+ */
+function withThread(s: AgentStoreState, thread: ThreadState, eventCount: number): AgentStoreState {
+  return {
+    thread,
+    connection: s.connection,
+    error: s.error,
+    refusal: s.refusal,
+    inFlight: s.inFlight,
+    eventCount,
+    decisions: s.decisions,
+    run: s.run,
+    stop: s.stop,
+    resume: s.resume,
+    cancelInterrupts: s.cancelInterrupts,
+    setState: s.setState,
+    reconnect: s.reconnect,
+    reset: s.reset,
+  };
+}
 
 /**
  * Creates the store that owns one thread. Events from the source go through
@@ -69,6 +126,8 @@ export function createAgentStore(initialOptions: AgentStoreOptions): AgentStore 
     | { input: RunAgentInput; kind: 'run' | 'resume'; pipeline: EventPipeline; lastEventId?: string; fromStart?: boolean }
     | undefined;
   const toolRuns = new Map<string, Promise<void>>();
+  /** The state the last flush set, known to hold exactly the fields of AgentStoreState. */
+  let flushed: AgentStoreState | undefined;
 
   const freshThread = (): ThreadState => {
     const base = createThreadState({ threadId, ...(options.initialState !== undefined ? { state: options.initialState } : {}) });
@@ -93,8 +152,14 @@ export function createAgentStore(initialOptions: AgentStoreOptions): AgentStore 
       if (!active || pending.length === 0) return;
       const batch = pending;
       pending = [];
-      for (const raw of batch) active.push(raw);
-      set({ thread: active.state, eventCount: log.entries.length });
+      for (let i = 0; i < batch.length; i++) active.push(batch[i]);
+      const state = get();
+      // The state as the previous flush left it (or checked to hold exactly the fields of AgentStoreState, no
+      // more, no fewer) is replaced by a literal copy; anything else is merged by zustand.
+      if (state === flushed || hasExactFields(state)) {
+        flushed = withThread(state, active.state, log.entries.length);
+        set(flushed, true);
+      } else set({ thread: active.state, eventCount: log.entries.length });
     };
 
     const toolsInput = (): Tool[] =>
@@ -148,23 +213,31 @@ export function createAgentStore(initialOptions: AgentStoreOptions): AgentStore 
       set({ inFlight: kind, connection: 'connecting', error: undefined, refusal: undefined, thread: pipeline.state });
       const current = () => gen === generation;
       try {
-        const events = source.run(input, {
+        const runOptions: SourceRunOptions = {
           signal: ctrl.signal,
           onConnection: (connection) => current() && set({ connection }),
           onEventId: (id) => {
             lastEventId = id;
           },
           ...(lastEventId !== undefined ? { lastEventId } : {}),
-        });
-        for await (const raw of events) {
-          if (!current()) break;
+        };
+        const receive = (raw: unknown) => {
+          // A stream a newer one replaced (or stop, or reset) was aborted with it: its last events are ignored.
+          if (!current()) return;
           received++;
           log.record(raw, Date.now());
           pending.push(raw);
           const type = (raw as { type?: unknown } | null)?.type;
           if (typeof type === 'string' && TERMINAL.has(type)) flush();
           else cancelFlush ??= (options.scheduler ?? frameScheduler)(flush);
-        }
+        };
+        // The push form, when the source has it, hands events over without an asynchronous hop per event.
+        if (source.deliver) await source.deliver(input, runOptions, receive);
+        else
+          for await (const raw of source.run(input, runOptions)) {
+            if (!current()) break;
+            receive(raw);
+          }
         if (!current()) return { ok: true, status: get().thread.run.status };
         flush();
         settle(pipeline, input, kind, lastEventId, received);

@@ -20,8 +20,10 @@ interface Channel {
 /**
  * A source driven by the test: each `run` opens a channel; the test pushes
  * events into the newest one, ends it or fails it, and reads what was asked.
+ * With `push`, the source also offers the push form (`deliver`), handing
+ * over the same events, so the store takes them that way.
  */
-export function manualSource() {
+export function manualSource({ push = false }: { push?: boolean } = {}) {
   const channels: Channel[] = [];
   const current = () => {
     const c = channels.at(-1);
@@ -56,6 +58,11 @@ export function manualSource() {
       })();
     },
   };
+  if (push) {
+    source.deliver = async (input, options, onEvent) => {
+      for await (const event of source.run(input, options)) onEvent(event);
+    };
+  }
   return {
     source,
     /** The inputs of every run, in order. */
