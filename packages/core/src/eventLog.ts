@@ -30,7 +30,7 @@ export function createEventLog(initial: readonly LoggedEvent[] = []): EventLog {
   const entries: LoggedEvent[] = [...initial];
   return {
     record(event, receivedAt) {
-      const entry: LoggedEvent = { index: entries.length, event, ...(receivedAt !== undefined ? { receivedAt } : {}) };
+      const entry: LoggedEvent = receivedAt === undefined ? { index: entries.length, event } : { index: entries.length, receivedAt, event };
       entries.push(entry);
       return entry;
     },

@@ -294,8 +294,8 @@ async function readCapped(response: Response): Promise<string> {
 
 /**
  * Reads the SSE frames of a response body, decoded as a UTF-8 stream, and
- * hands each to `onFrame` as soon as its chunk is parsed; after each chunk,
- * waits for `drained` (when given) before reading the next.
+ * hands each to `onFrame` as the parser finds it; after each chunk, waits for
+ * `drained` (when given) before reading the next.
  */
 async function readFrames(
   response: Response,
@@ -306,15 +306,24 @@ async function readFrames(
 ): Promise<void> {
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   const decoder = new TextDecoder('utf-8');
-  const queue: EventSourceMessage[] = [];
   let tooLarge = false;
+  // What stopped the handing over of frames: an abort, or an error of the consumer.
+  let stopped: { error: unknown } | undefined;
   const parser = createParser({
     maxBufferSize: maxFrame,
     onEvent: (message) => {
       // maxBufferSize bounds only what the parser holds between chunks: a frame
       // that arrives whole in one chunk is dispatched unbuffered, so check it here.
       if (message.data.length > maxFrame) tooLarge = true;
-      if (!tooLarge) queue.push(message);
+      // The frames before an oversize one are delivered; none after it is.
+      if (tooLarge || stopped) return;
+      try {
+        // Frames already parsed in this chunk are not delivered once the caller aborted.
+        if (signal?.aborted) throw abortReason(signal);
+        onFrame(message);
+      } catch (error) {
+        stopped = { error };
+      }
     },
     onError: (error) => {
       if (error.type === 'max-buffer-size-exceeded') tooLarge = true;
@@ -326,7 +335,7 @@ async function readFrames(
     for (;;) {
       const { done, value } = await reader.read();
       if (signal?.aborted) throw abortReason(signal);
-      const text = done ? decoder.decode() : decoder.decode(value, { stream: true });
+      const text = done ? decoder.decode() : decoder.decode(value, STREAM);
       if (text) {
         try {
           parser.feed(text);
@@ -334,13 +343,7 @@ async function readFrames(
           tooLarge = true;
         }
       }
-      // The frames before an oversize one are delivered; none after it is.
-      for (let i = 0; i < queue.length; i++) {
-        // Frames already parsed in this chunk are not delivered once the caller aborted.
-        if (signal?.aborted) throw abortReason(signal);
-        onFrame(queue[i] as EventSourceMessage);
-      }
-      queue.length = 0;
+      if (stopped) throw stopped.error;
       if (tooLarge) {
         throw new AgentTransportError('FRAME_TOO_LARGE', `An SSE frame exceeded ${maxFrame} characters; the stream was stopped.`);
       }
@@ -353,6 +356,8 @@ async function readFrames(
     reader.cancel().catch(() => undefined);
   }
 }
+
+const STREAM: TextDecodeOptions = { stream: true };
 
 function parseData(data: string): unknown {
   try {
