@@ -9,10 +9,6 @@ export const OPEN_BARS: ReadonlyMap<string, string> = new Map([
     'validation, verification and immutable updates are per-event work the floor skips; the core pipeline alone is about 2.7x the floor, and the transport and one store update per event add the rest',
   ],
   [
-    '4:A one-operation STATE_DELTA on a 100,000-key document costs at most 2x the same on a 100-key document',
-    'the shared state is a plain JSON object updated immutably (so selectors can compare by identity): a write copies every container on its path, and a plain copy of a 100,000-key object alone costs thousands of times a small delta',
-  ],
-  [
     '5:At most one React commit per animation frame while the tokens stream',
     "the streamed message renders once per frame (the store flushes once per frame), but AgentChat's MessageList virtualizes a 1,000-message thread with @tanstack/react-virtual, which re-renders the list in commits of its own: after its ResizeObserver measures the growing row (every frame) and on the scroll events of the auto-scroll that follows the text (when the visible range or its scrolling state changes); two commits in almost every frame, three in some",
   ],

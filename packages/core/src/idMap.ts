@@ -129,7 +129,34 @@ const EMPTY = new TrieMap<never>({ slots: new Array(WIDTH) }, 0);
  * byId.get('m1') === message; // true
  */
 export function idMap<V>(entries?: Iterable<readonly [string, V]>): IdMap<V> {
-  let map: IdMap<V> = EMPTY as IdMap<V>;
-  if (entries) for (const [id, value] of entries) map = map.set(id, value);
-  return map;
+  if (!entries) return EMPTY as IdMap<V>;
+  // Every node is new and unshared while the map is built, so entries go in without copying paths.
+  const root: Node<V> = { slots: new Array(WIDTH) };
+  let size = 0;
+  for (const [id, value] of entries) size += insertInPlace(root, hash(id), id, value, 0);
+  return size ? new TrieMap(root, size) : (EMPTY as IdMap<V>);
+}
+
+/** `setIn` for a node this build owns: mutates it; returns 1 when `key` is new. */
+function insertInPlace<V>(node: Node<V>, h: number, key: string, value: V, depth: number): number {
+  const i = (h >>> (depth * BITS)) & (WIDTH - 1);
+  const slot = node.slots[i];
+  if (slot === undefined) {
+    node.slots[i] = [{ key, value }];
+    return 1;
+  }
+  if (!Array.isArray(slot)) return insertInPlace(slot, h, key, value, depth + 1);
+  const at = slot.findIndex((leaf) => leaf.key === key);
+  if (at >= 0) {
+    slot[at] = { key, value };
+    return 0;
+  }
+  if (depth + 1 >= MAX_DEPTH) {
+    slot.push({ key, value });
+    return 1;
+  }
+  const child: Node<V> = { slots: new Array(WIDTH) };
+  for (const leaf of slot) insertInPlace(child, hash(leaf.key), leaf.key, leaf.value, depth + 1);
+  node.slots[i] = child;
+  return insertInPlace(child, h, key, value, depth + 1);
 }

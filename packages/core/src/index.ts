@@ -7,6 +7,7 @@ export { idMap } from './idMap.js';
 export { newId } from './ids.js';
 export type { PatchResult } from './jsonPatch.js';
 export { applyJsonPatch } from './jsonPatch.js';
+export { isLargeObject, LARGE_OBJECT_KEYS, toPlainJson } from './largeObject.js';
 export type {
   ConnectionStatus,
   CustomRecord,

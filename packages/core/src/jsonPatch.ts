@@ -1,4 +1,5 @@
 import jsonPatch, { type Operation } from 'fast-json-patch';
+import { seal, writableCopy } from './largeObject.js';
 
 export type PatchResult = { ok: true; document: unknown } | { ok: false; operationIndex: number; operation: unknown; message: string };
 
@@ -7,20 +8,6 @@ const FORBIDDEN = /(^|\/)__proto__(\/|$)|(^|\/)constructor\/prototype(\/|$)/;
 type Container = Record<string, unknown> | unknown[];
 
 const isContainer = (v: unknown): v is Container => typeof v === 'object' && v !== null;
-
-/**
- * A plain copy of an object's own enumerable members. A key loop is about twice as fast as a spread on
- * large dictionary-mode objects (a write into a 100,000-key document copies it); an own `__proto__`
- * member is defined, not assigned, so it stays data and never becomes the copy's prototype.
- */
-function shallowCopy(source: Record<string, unknown>): Record<string, unknown> {
-  const copy: Record<string, unknown> = {};
-  for (const key of Object.keys(source)) {
-    if (key === '__proto__') Object.defineProperty(copy, key, { value: source[key], writable: true, enumerable: true, configurable: true });
-    else copy[key] = source[key];
-  }
-  return copy;
-}
 
 /** The segments of a JSON pointer, unescaped (RFC 6901). */
 function segments(pointer: string): string[] {
@@ -37,7 +24,9 @@ function segments(pointer: string): string[] {
  * it: either every operation applies and the result shares every untouched
  * subtree with the input, or nothing changes and the failing operation is
  * named. Paths that reach `__proto__` or `constructor/prototype`, or pass
- * through a property the document does not own, are refused.
+ * through a property the document does not own, are refused. An object of
+ * more than `LARGE_OBJECT_KEYS` keys is held in a persistent trie from the
+ * first write into it, so a write costs O(log keys) however large it is.
  *
  * @example
  * const r = applyJsonPatch({ a: 1 }, [{ op: 'replace', path: '/a', value: 2 }]);
@@ -58,6 +47,7 @@ export function applyJsonPatch(document: unknown, operations: readonly unknown[]
   // was, untouched subtrees keep their identity, and a failure simply discards the copies.
   const box: { document: unknown } = { document };
   const owned = new WeakSet<object>([box]);
+  const copies: object[] = [];
   const own = (pointer: string): string | undefined => {
     const path = segments(pointer);
     let parent: Container = box;
@@ -67,8 +57,10 @@ export function applyJsonPatch(document: unknown, operations: readonly unknown[]
       if (!isContainer(child)) return undefined;
       let copy: Container = child;
       if (!owned.has(child)) {
-        copy = Array.isArray(child) ? child.slice() : shallowCopy(child);
+        // A large object's copy shares its trie: O(1), not O(keys) (see largeObject.ts).
+        copy = Array.isArray(child) ? child.slice() : writableCopy(child);
         owned.add(copy);
+        copies.push(copy);
         (parent as Record<string, unknown>)[key] = copy;
       }
       parent = copy;
@@ -88,6 +80,7 @@ export function applyJsonPatch(document: unknown, operations: readonly unknown[]
       if (refused) return { ok: false, operationIndex: at, operation: op, message: refused };
       box.document = jsonPatch.applyOperation(box.document, op, true, true, true, at).newDocument;
     }
+    for (const copy of copies) seal(copy);
     return { ok: true, document: box.document };
   } catch (e) {
     const message = e instanceof Error ? (e.message.split('\n')[0] ?? e.message) : String(e);

@@ -1,3 +1,4 @@
+import { applyJsonPatch, isLargeObject } from '@aguikit/core';
 import { AgentProvider, type AgentStore } from '@aguikit/react';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -66,7 +67,18 @@ describe('JsonTree', () => {
     await user.click(screen.getByRole('button', { name: 'Show 100 more (99,900 hidden)' }));
     expect(document.querySelectorAll('.agk-json__node')).toHaveLength(201);
     expect(screen.getByRole('button', { name: 'Show 100 more (99,800 hidden)' })).toBeInTheDocument();
-  });
+  }, 20_000);
+
+  it('renders a large object of the shared state (a persistent trie behind a Proxy) as the plain object it stands for', () => {
+    const plain = Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`k${i}`, { i }]));
+    const patched = applyJsonPatch(plain, [{ op: 'replace', path: '/k1', value: { i: 'one' } }]);
+    if (!patched.ok) throw new Error(patched.message);
+    expect(isLargeObject(patched.document)).toBe(true);
+    render(<JsonTree label="Big" value={patched.document} />);
+    expect(document.querySelectorAll('.agk-json__node')).toHaveLength(101);
+    expect(screen.getByRole('button', { name: 'Show 100 more (4,900 hidden)' })).toBeInTheDocument();
+    expect(screen.getByText('k99')).toBeInTheDocument();
+  }, 20_000);
 
   it('marks every operation of a delta where it landed, keeps removed keys visible and opens the way to changes', () => {
     const after = {

@@ -1,3 +1,4 @@
+import { toPlainJson } from '../largeObject.js';
 import type { RunAgentInput } from '../protocol.js';
 import type { AgentSource, SourceRunOptions } from './source.js';
 
@@ -41,7 +42,8 @@ async function* observableToIterable(
     wake = undefined;
   };
   onConnection?.('connecting');
-  const subscription = agent.run(input).subscribe({
+  // Agents may structuredClone their input, which cannot copy the Proxy of a large shared-state object.
+  const subscription = agent.run(input.state === undefined ? input : { ...input, state: toPlainJson(input.state) }).subscribe({
     next: (event) => {
       queue.push(event);
       notify();

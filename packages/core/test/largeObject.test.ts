@@ -1,0 +1,201 @@
+import fc from 'fast-check';
+import jsonPatch from 'fast-json-patch';
+import { describe, expect, it } from 'vitest';
+import { applyJsonPatch, createEventPipeline, createThreadState, isLargeObject, LARGE_OBJECT_KEYS, toPlainJson } from '../src/index.js';
+
+type Doc = Record<string, unknown>;
+
+/** A plain object of `n` keys `k0`..., each holding a small record. */
+function flat(n: number, extra: Doc = {}): Doc {
+  const doc: Doc = {};
+  for (let i = 0; i < n; i++) doc[`k${i}`] = { n: i };
+  return Object.assign(doc, extra);
+}
+
+const LARGE = LARGE_OBJECT_KEYS + 50;
+
+function patched(doc: unknown, ops: unknown[]): Doc {
+  const r = applyJsonPatch(doc, ops);
+  if (!r.ok) throw new Error(`patch failed: ${r.message}`);
+  return r.document as Doc;
+}
+
+describe('large objects of the shared state', () => {
+  it('an object stays plain up to LARGE_OBJECT_KEYS keys and becomes large on the first write past it', () => {
+    const small = patched(flat(LARGE_OBJECT_KEYS), [{ op: 'replace', path: '/k1', value: 1 }]);
+    expect(isLargeObject(small)).toBe(false);
+    const big = patched(flat(LARGE), [{ op: 'replace', path: '/k1', value: 1 }]);
+    expect(isLargeObject(big)).toBe(true);
+    // A snapshot is kept as it arrived: only a write converts.
+    const p = createEventPipeline(createThreadState({ threadId: 't', state: flat(LARGE) }));
+    expect(isLargeObject(p.push({ type: 'RUN_STARTED', threadId: 't', runId: 'r' }).sharedState.document)).toBe(false);
+  });
+
+  it('reads like the plain object it stands for: members, keys in order, spread, JSON, equality', () => {
+    const plain = flat(LARGE, { '10': 'ten', '2': 'two', 'a/b': 'slash' });
+    const big = patched(plain, [{ op: 'add', path: '/added', value: [1, { x: null }] }]);
+    const expected: Doc = { ...plain, added: [1, { x: null }] };
+    expect(Object.keys(big)).toEqual(Object.keys(expected));
+    expect(Object.keys(big).slice(0, 3)).toEqual(['2', '10', 'k0']);
+    expect(Object.keys(big).at(-1)).toBe('added');
+    expect(JSON.stringify(big)).toBe(JSON.stringify(expected));
+    expect({ ...big }).toEqual(expected);
+    expect(Object.entries(big).length).toBe(Object.keys(expected).length);
+    expect(big).toEqual(expected);
+    expect(big['a/b']).toBe('slash');
+    expect('k3' in big && !('nope' in big)).toBe(true);
+    expect(Object.hasOwn(big, 'k3') && !Object.hasOwn(big, 'toString')).toBe(true);
+    expect(Object.hasOwn(big, 'k3')).toBe(true);
+    expect(Object.getPrototypeOf(big)).toBe(Object.prototype);
+    expect(Array.isArray(big)).toBe(false);
+    expect(String(big)).toBe('[object Object]');
+    const seen: string[] = [];
+    for (const key in big) seen.push(key);
+    expect(seen).toEqual(Object.keys(expected));
+  });
+
+  it('a write leaves the previous document as it was and shares every untouched value', () => {
+    const v1 = patched(flat(LARGE), [{ op: 'replace', path: '/k1', value: 'one' }]);
+    const v2 = patched(v1, [
+      { op: 'replace', path: '/k2/n', value: 'two' },
+      { op: 'remove', path: '/k3' },
+      { op: 'add', path: '/k4', value: 'four' },
+    ]);
+    expect(v1.k2).toEqual({ n: 2 });
+    expect(v1.k3).toEqual({ n: 3 });
+    expect(v1.k4).toEqual({ n: 4 });
+    expect(v2.k2).toEqual({ n: 'two' });
+    expect('k3' in v2).toBe(false);
+    expect(v2.k4).toBe('four');
+    expect(Object.keys(v2).indexOf('k4')).toBe(Object.keys(v1).indexOf('k4') - 1); // replaced in place; k3 is gone
+    expect(v2.k5).toBe(v1.k5);
+    expect(v2.k1).toBe('one');
+  });
+
+  it('a removed and re-added key moves to the end, as on a plain object', () => {
+    const v1 = patched(flat(LARGE), [{ op: 'remove', path: '/k0' }]);
+    const v2 = patched(v1, [{ op: 'add', path: '/k0', value: 0 }]);
+    expect(Object.keys(v2).at(-1)).toBe('k0');
+    expect(Object.keys(v2).length).toBe(LARGE);
+  });
+
+  it('refuses writes from outside a patch with a TypeError that says what to do', () => {
+    const big = patched(flat(LARGE), [{ op: 'replace', path: '/k1', value: 1 }]);
+    expect(() => {
+      big.k1 = 2;
+    }).toThrow(/read-only.*STATE_DELTA/);
+    expect(() => {
+      delete big.k1;
+    }).toThrow(TypeError);
+    expect(() => Object.defineProperty(big, 'k1', { value: 3 })).toThrow(TypeError);
+    expect(() => Object.setPrototypeOf(big, null)).toThrow(TypeError);
+    expect(() => Object.preventExtensions(big)).toThrow(TypeError);
+    expect(big.k1).toBe(1);
+  });
+
+  it('a failing patch leaves a large document untouched, and the next one applies', () => {
+    const big = patched(flat(LARGE), [{ op: 'replace', path: '/k1', value: 1 }]);
+    const r = applyJsonPatch(big, [
+      { op: 'replace', path: '/k1', value: 'changed' },
+      { op: 'remove', path: '/k2' },
+      { op: 'test', path: '/k5/n', value: 'wrong' },
+    ]);
+    expect(r).toMatchObject({ ok: false, operationIndex: 2 });
+    expect(big.k1).toBe(1);
+    expect(big.k2).toEqual({ n: 2 });
+    expect(patched(big, [{ op: 'test', path: '/k5/n', value: 5 }]).k5).toBe(big.k5);
+  });
+
+  it('move, copy and test work across large objects', () => {
+    const big = patched(flat(LARGE), [{ op: 'add', path: '/nested', value: flat(LARGE) }]);
+    const moved = patched(big, [
+      { op: 'move', from: '/nested/k7', path: '/moved' },
+      { op: 'copy', from: '/k8', path: '/nested/copied' },
+      { op: 'test', path: '/moved', value: { n: 7 } },
+    ]);
+    const nested = moved.nested as Doc;
+    expect(isLargeObject(nested)).toBe(true);
+    expect(moved.moved).toEqual({ n: 7 });
+    expect('k7' in nested).toBe(false);
+    expect(nested.copied).toEqual({ n: 8 });
+    expect(moved.k8).toEqual({ n: 8 });
+    expect((big.nested as Doc).k7).toEqual({ n: 7 });
+  });
+
+  it('an own __proto__ member stays data and never becomes the prototype', () => {
+    const hostile = JSON.parse(`{"__proto__": {"polluted": true}, ${Array.from({ length: LARGE }, (_, i) => `"k${i}": ${i}`).join(', ')}}`);
+    const big = patched(hostile, [{ op: 'replace', path: '/k1', value: 'one' }]);
+    expect(isLargeObject(big)).toBe(true);
+    expect(Object.getPrototypeOf(big)).toBe(Object.prototype);
+    expect(Object.keys(big)[0]).toBe('__proto__');
+    expect(({} as Doc).polluted).toBeUndefined();
+    const plain = toPlainJson(big);
+    expect(Object.getPrototypeOf(plain)).toBe(Object.prototype);
+    expect(Object.hasOwn(plain, '__proto__')).toBe(true);
+    expect((plain as Doc).polluted).toBeUndefined();
+  });
+
+  it('removing most keys compacts the key order and keeps it right', () => {
+    let doc = patched(flat(LARGE * 4), [{ op: 'replace', path: '/k0', value: 0 }]);
+    const ops = [];
+    for (let i = 1; i < LARGE * 4; i += 1) if (i % 7 !== 0) ops.push({ op: 'remove', path: `/k${i}` });
+    doc = patched(doc, ops);
+    doc = patched(doc, [{ op: 'add', path: '/last', value: true }]);
+    const expected = [
+      'k0',
+      ...Array.from({ length: LARGE * 4 }, (_, i) => i)
+        .filter((i) => i > 0 && i % 7 === 0)
+        .map((i) => `k${i}`),
+      'last',
+    ];
+    expect(Object.keys(doc)).toEqual(expected);
+    expect(doc.k14).toEqual({ n: 14 });
+  });
+
+  it('toPlainJson gives plain objects all the way down, which structuredClone accepts', () => {
+    const shared = { untouched: [1, 2] };
+    const doc = patched({ wrapper: { big: flat(LARGE) }, shared }, [{ op: 'replace', path: '/wrapper/big/k1', value: 1 }]);
+    expect(isLargeObject((doc.wrapper as Doc).big)).toBe(true);
+    expect(() => structuredClone(doc)).toThrow();
+    const plain = toPlainJson(doc);
+    expect(isLargeObject((plain.wrapper as Doc).big)).toBe(false);
+    expect(structuredClone(plain)).toEqual(plain);
+    expect(plain).toEqual(doc);
+    expect(plain.shared).toBe(shared);
+    const untouched = { a: [1, { b: 2 }] };
+    expect(toPlainJson(untouched)).toBe(untouched);
+  });
+
+  it('behaves as fast-json-patch on a plain copy, over random operation sequences', () => {
+    const key = fc.constantFrom('k1', 'k2', 'k3', 'k140', '7', '300', 'new', 'x~y', 'a/b');
+    const value = fc.oneof(fc.integer(), fc.string({ maxLength: 3 }), fc.constant(null), fc.record({ n: fc.integer() }));
+    const esc = (k: string) => k.replace(/~/g, '~0').replace(/\//g, '~1');
+    const op = fc.oneof(
+      fc.record({ op: fc.constantFrom('add', 'replace'), path: key.map((k) => `/${esc(k)}`), value }),
+      fc.record({ op: fc.constant('remove'), path: key.map((k) => `/${esc(k)}`) }),
+      fc.record({ op: fc.constantFrom('move', 'copy'), from: key.map((k) => `/${esc(k)}`), path: key.map((k) => `/${esc(k)}`) }),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.array(op, { minLength: 1, maxLength: 4 }), { maxLength: 12 }), (patches) => {
+        let ours: unknown = flat(LARGE);
+        let reference: unknown = flat(LARGE);
+        for (const ops of patches) {
+          let next: unknown;
+          try {
+            next = jsonPatch.applyPatch(structuredClone(reference), structuredClone(ops) as never, true, true).newDocument;
+          } catch {
+            next = undefined;
+          }
+          const r = applyJsonPatch(ours, ops);
+          expect(r.ok).toBe(next !== undefined);
+          if (r.ok) {
+            ours = r.document;
+            reference = next;
+          }
+          expect(JSON.stringify(ours)).toBe(JSON.stringify(reference));
+        }
+      }),
+      { numRuns: 100 },
+    );
+  }, 30_000);
+});
