@@ -95,9 +95,9 @@ export const floorCase: BenchCase = {
     const stream = (summary.figures.floorStream?.median ?? Number.NaN) / (summary.figures.floor?.median ?? Number.NaN);
     return [
       `The core pipeline alone (validate, expand, verify, reduce on events already parsed; no transport, no store) costs ${r('pipelineOverFloor')}x the floor by itself.`,
-      `The transport (web-stream reads, UTF-8 decoding, eventsource-parser, an async-generator hop per event) and a store updated once for the whole stream bring the path to ${r('overFloorBatched')}x; one store update per event, as measured for the bar, to ${r('overFloor')}x.`,
-      `Reading the body through a ReadableStream costs the floor itself ${fmt(stream)}x, and with ${COALESCED / 1024} KiB chunks the path is at ${r('overFloorCoalesced')}x: the chunking is not what stands in the way.`,
-      'Within 3x would need the transport and the store almost free and the pipeline itself cheaper than it is: no single piece accounts for the gap.',
+      `The transport (web-stream reads, UTF-8 decoding, eventsource-parser, JSON.parse; events pushed to the store with no asynchronous hop of their own) and a store updated once for the whole stream bring the path to ${r('overFloorBatched')}x; one store update per event, as measured for the bar, to ${r('overFloor')}x.`,
+      `Reading the body through a ReadableStream costs the floor itself ${fmt(stream)}x, and with ${COALESCED / 1024} KiB chunks, where one store update covers the many events of a chunk, the path is at ${r('overFloorCoalesced')}x.`,
+      'What one update per event adds is a flush scheduled per event, the store update and its subscriber, and the pipeline run one event at a time between network reads instead of in one loop: no single piece accounts for the gap.',
     ].join(' ');
   },
 
