@@ -1,4 +1,4 @@
-import jsonPatch, { type Operation } from 'fast-json-patch';
+import jsonPatch, { type Operation, type Validator } from 'fast-json-patch';
 import { seal, writableCopy } from './largeObject.js';
 
 export type PatchResult = { ok: true; document: unknown } | { ok: false; operationIndex: number; operation: unknown; message: string };
@@ -18,6 +18,48 @@ function segments(pointer: string): string[] {
         .split('/')
         .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
+
+/** Whether `pointer` names a member `document` has: own members of objects, indices inside arrays. */
+function resolves(document: unknown, pointer: string): boolean {
+  let node = document;
+  for (const key of segments(pointer)) {
+    if (!isContainer(node)) return false;
+    if (Array.isArray(node) ? !/^(?:0|[1-9]\d*)$/.test(key) || Number(key) >= node.length : !Object.hasOwn(node, key)) return false;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return true;
+}
+
+/**
+ * fast-json-patch's validator, with the checks that need the document done
+ * here: the library checks a move's or copy's `from` by applying a patch to a
+ * deep clone of the whole document, and its errors serialize the document
+ * into their message, both O(size of the document) per operation.
+ */
+const validator: Validator<unknown> = (operation, index, document, existingPathFragment) => {
+  // The operation's own shape; without a document, an error does not serialize one.
+  jsonPatch.validator(operation, index);
+  const fail = (message: string): never => {
+    throw new Error(message);
+  };
+  switch (operation.op) {
+    case 'add': {
+      const depth = operation.path.split('/').length;
+      const existing = (existingPathFragment ?? '').split('/').length;
+      if (depth !== existing + 1 && depth !== existing) fail('Cannot perform an `add` operation at the desired path');
+      break;
+    }
+    case 'replace':
+    case 'remove':
+    case '_get':
+      if (operation.path !== existingPathFragment) fail('Cannot perform the operation at a path that does not exist');
+      break;
+    case 'move':
+    case 'copy':
+      if (!resolves(document, operation.from)) fail('Cannot perform the operation from a path that does not exist');
+      break;
+  }
+};
 
 /**
  * Applies RFC 6902 operations to `document` atomically and without mutating
@@ -78,7 +120,7 @@ export function applyJsonPatch(document: unknown, operations: readonly unknown[]
       // A test writes nothing; a move also writes where it takes from.
       const refused = op.op === 'test' ? undefined : (own(op.path) ?? (op.op === 'move' ? own(op.from) : undefined));
       if (refused) return { ok: false, operationIndex: at, operation: op, message: refused };
-      box.document = jsonPatch.applyOperation(box.document, op, true, true, true, at).newDocument;
+      box.document = jsonPatch.applyOperation(box.document, op, validator, true, true, at).newDocument;
     }
     for (const copy of copies) seal(copy);
     return { ok: true, document: box.document };

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import jsonPatch from 'fast-json-patch';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { applyJsonPatch, createEventPipeline, createThreadState, isLargeObject, LARGE_OBJECT_KEYS, toPlainJson } from '../src/index.js';
 
 type Doc = Record<string, unknown>;
@@ -120,6 +120,34 @@ describe('large objects of the shared state', () => {
     expect(nested.copied).toEqual({ n: 8 });
     expect(moved.k8).toEqual({ n: 8 });
     expect((big.nested as Doc).k7).toEqual({ n: 7 });
+  });
+
+  it('checking a path, or failing one, never serializes the document', () => {
+    const big = patched(flat(LARGE), [{ op: 'replace', path: '/k1', value: 1 }]);
+    const stringify = vi.spyOn(JSON, 'stringify');
+    try {
+      const moved = patched(big, [{ op: 'move', from: '/k2', path: '/moved' }]);
+      expect(moved.moved).toEqual({ n: 2 });
+      expect(applyJsonPatch(big, [{ op: 'copy', from: '/nope', path: '/x' }])).toMatchObject({
+        ok: false,
+        message: 'Cannot perform the operation from a path that does not exist',
+      });
+      expect(applyJsonPatch(big, [{ op: 'move', from: '/k2/n/deeper', path: '/x' }]).ok).toBe(false);
+      expect(applyJsonPatch(big, [{ op: 'replace', path: '/missing', value: 1 }])).toMatchObject({
+        ok: false,
+        message: 'Cannot perform the operation at a path that does not exist',
+      });
+      expect(applyJsonPatch(big, [{ op: 'add', path: '/missing/deeper', value: 1 }]).ok).toBe(false);
+      expect(applyJsonPatch({ list: [1] }, [{ op: 'copy', from: '/list/1', path: '/x' }]).ok).toBe(false);
+      expect(applyJsonPatch({ list: [1] }, [{ op: 'copy', from: '/list/01', path: '/x' }]).ok).toBe(false);
+      expect(applyJsonPatch({ list: [1] }, [{ op: 'copy', from: '/list/0', path: '/x' }])).toMatchObject({
+        ok: true,
+        document: { list: [1], x: 1 },
+      });
+      expect(stringify).not.toHaveBeenCalled();
+    } finally {
+      stringify.mockRestore();
+    }
   });
 
   it('an own __proto__ member stays data and never becomes the prototype', () => {

@@ -2,7 +2,16 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HttpAgent } from '@ag-ui/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type AgUiAgentLike, agUiAgentSource, type ConnectionStatus, createEventPipeline, type RunAgentInput } from '../src/index.js';
+import {
+  type AgUiAgentLike,
+  agUiAgentSource,
+  applyJsonPatch,
+  type ConnectionStatus,
+  createEventPipeline,
+  isLargeObject,
+  LARGE_OBJECT_KEYS,
+  type RunAgentInput,
+} from '../src/index.js';
 
 const input: RunAgentInput = {
   threadId: 't1',
@@ -91,6 +100,17 @@ describe('agUiAgentSource', () => {
     expect(inputs[0]).toBe(input);
     expect(statuses).toEqual(['connecting', 'open', 'closed']);
     expect(unsubscribe).toHaveBeenCalled();
+  });
+
+  it('hands the agent a plain copy of a shared state that holds a large object, which structuredClone accepts', async () => {
+    const big = Object.fromEntries(Array.from({ length: LARGE_OBJECT_KEYS + 1 }, (_, i) => [`k${i}`, i]));
+    const patched = applyJsonPatch({ big }, [{ op: 'replace', path: '/big/k0', value: 'zero' }]);
+    if (!patched.ok) throw new Error(patched.message);
+    const { agent, inputs } = fakeAgent((o) => o.complete());
+    await collect(agUiAgentSource(agent).run({ ...input, state: patched.document }));
+    const sent = inputs[0]?.state as { big: Record<string, unknown> };
+    expect(isLargeObject(sent.big)).toBe(false);
+    expect(structuredClone(sent)).toEqual({ big: { ...big, k0: 'zero' } });
   });
 
   it('does not subscribe until iteration starts, and subscribes once per run', async () => {

@@ -43,7 +43,8 @@ async function* observableToIterable(
   };
   onConnection?.('connecting');
   // Agents may structuredClone their input, which cannot copy the Proxy of a large shared-state object.
-  const subscription = agent.run(input.state === undefined ? input : { ...input, state: toPlainJson(input.state) }).subscribe({
+  const state = toPlainJson(input.state);
+  const subscription = agent.run(state === input.state ? input : { ...input, state }).subscribe({
     next: (event) => {
       queue.push(event);
       notify();
