@@ -1,11 +1,11 @@
 import { useRunStatus } from '@aguikit/react';
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { type ReactNode, useCallback, useMemo, useRef, useState } from 'react';
 import { AnnouncerContext, useLiveAnnouncer } from './liveAnnouncer.js';
 import { Message } from './Message.js';
 import { OutlineRow } from './SubagentGroup.js';
 import type { RenderTool } from './ToolCall.js';
 import { useAutoScroll } from './useAutoScroll.js';
+import { useListVirtualizer } from './useListVirtualizer.js';
 import { type OutlineItem, type SubagentLayout, ThreadViewContext, useMessageOutline } from './useMessageOutline.js';
 
 /** When `MessageList` virtualizes, and how it estimates rows it has not measured yet. */
@@ -117,13 +117,7 @@ export function MessageList({
               <div className="agk-messages__empty">{empty ?? 'No messages yet.'}</div>
             ) : virtual ? (
               viewportReady ? (
-                <VirtualRows
-                  rows={rows}
-                  options={virtualization}
-                  getViewport={getViewport}
-                  contentRef={scroll.contentRef}
-                  following={scroll.state === 'following'}
-                />
+                <VirtualRows rows={rows} options={virtualization} getViewport={getViewport} following={scroll.state === 'following'} />
               ) : null
             ) : (
               <div className="agk-messages__content" ref={scroll.contentRef}>
@@ -153,17 +147,15 @@ function VirtualRows({
   rows,
   options,
   getViewport,
-  contentRef,
   following,
 }: {
   rows: readonly OutlineItem[];
   options: VirtualizationOptions;
   getViewport: () => HTMLElement | null;
-  contentRef: (node: HTMLElement | null) => () => void;
   following: boolean;
 }) {
   const estimate = options.estimateSize ?? 96;
-  const virtualizer = useVirtualizer({
+  const { items, rowRef, sizerRef } = useListVirtualizer({
     count: rows.length,
     getScrollElement: getViewport,
     estimateSize: () => estimate,
@@ -180,18 +172,13 @@ function VirtualRows({
     },
     ...(options.initialRect ? { initialRect: options.initialRect } : {}),
   });
+  // The sizer's height and the rows' offsets are written by the virtualizer, not rendered (see useListVirtualizer).
   return (
-    <div className="agk-messages__content" data-virtual="" ref={contentRef} style={{ height: virtualizer.getTotalSize() }}>
-      {virtualizer.getVirtualItems().map((row) => {
+    <div className="agk-messages__content" data-virtual="" ref={sizerRef}>
+      {items.map((row) => {
         const item = rows[row.index];
         return item ? (
-          <div
-            key={row.key}
-            className="agk-messages__row"
-            data-index={row.index}
-            ref={virtualizer.measureElement}
-            style={{ transform: `translateY(${row.start}px)` }}
-          >
+          <div key={row.key} className="agk-messages__row" data-index={row.index} ref={rowRef}>
             <OutlineRow item={item} />
           </div>
         ) : null;
