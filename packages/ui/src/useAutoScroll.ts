@@ -22,7 +22,8 @@ const UP_KEYS = new Set(['ArrowUp', 'PageUp', 'Home']);
  * they scroll up (wheel, touch, keys, scrollbar); reaching the end again, or
  * `jumpToLatest`, resumes. Growth is seen by a MutationObserver (every
  * committed token) and a ResizeObserver where there is one (images loading,
- * rows measured by a virtualizer, a resized window).
+ * a resized window); a virtualized list's sizer, whose height is written as a style, is seen by
+ * the MutationObserver.
  *
  * Intent comes from input events and from scrollTop going down, not from
  * "not at the end": content growing under a reader at the end would look
@@ -33,7 +34,10 @@ export function useAutoScroll(): AutoScroll {
   const live = useRef({ viewport: null as HTMLElement | null, following: true, lastTop: 0, touchY: 0 });
   const resize = useRef<ResizeObserver | null>(null);
 
+  // Only a change is set: a scroll event at the end says "following" again on every token, and even an
+  // unchanged state can cost React a render when the component has other updates in flight.
   const follow = useCallback((next: boolean) => {
+    if (live.current.following === next) return;
     live.current.following = next;
     setState(next ? 'following' : 'paused');
   }, []);
