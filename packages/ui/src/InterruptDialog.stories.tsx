@@ -141,9 +141,10 @@ export const ClarificationValidatedBeforeSending: Story = {
     await waitFor(() => expect(within(dialog).queryByText('This field is required.')).toBeNull());
     await userEvent.click(within(dialog).getByRole('button', { name: 'Submit' }));
     await waitFor(() => expect(resume).toHaveBeenCalledTimes(1));
-    await expect(store.getState().decisions).toMatchObject([
-      { interruptId: 'int-which', status: 'resolved', payload: { orderId: 'A-1002' } },
-    ]);
+    // The answer has a schema: the store loads its validator on demand before it records and sends the answer.
+    await waitFor(() =>
+      expect(store.getState().decisions).toMatchObject([{ interruptId: 'int-which', status: 'resolved', payload: { orderId: 'A-1002' } }]),
+    );
   },
 };
 
