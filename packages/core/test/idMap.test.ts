@@ -34,6 +34,37 @@ describe('idMap', () => {
     ).toBe(2);
   });
 
+  it('keeps keys whose hashes agree on every level apart', () => {
+    // The map's hash (FNV-1a): two keys agreeing on its low 30 bits share the deepest node's list.
+    const hash = (key: string) => {
+      let h = 0x811c9dc5;
+      for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+      return h >>> 0;
+    };
+    const byLow = new Map<number, string>();
+    let pair: [string, string] | undefined;
+    for (let i = 0; !pair; i++) {
+      const key = `k${i}`;
+      const low = hash(key) & 0x3fffffff;
+      const other = byLow.get(low);
+      if (other !== undefined) pair = [other, key];
+      else byLow.set(low, key);
+    }
+    const [a, b] = pair;
+    const m = idMap<number>().set(a, 1).set('x', 0).set(b, 2);
+    expect([m.get(a), m.get(b), m.size]).toEqual([1, 2, 3]);
+    const changed = m.set(b, 3);
+    expect([changed.get(a), changed.get(b), m.get(b)]).toEqual([1, 3, 2]);
+    const gone = changed.delete(a);
+    expect([gone.get(a), gone.get(b), gone.size, [...gone].sort()]).toEqual([undefined, 3, 2, [0, 3]]);
+    expect([...gone.delete(b).delete('x')]).toEqual([]);
+    const built = idMap([
+      [a, 1],
+      [b, 2],
+    ]);
+    expect([built.get(a), built.get(b), built.size]).toEqual([1, 2, 2]);
+  });
+
   it('treats hostile keys as plain keys', () => {
     const m = idMap<number>().set('__proto__', 1).set('constructor', 2).set('', 3);
     expect([m.get('__proto__'), m.get('constructor'), m.get(''), m.get('toString')]).toEqual([1, 2, 3, undefined]);
