@@ -169,9 +169,11 @@ export function createExpander(): Expander {
 
   return {
     push(event, index) {
+      const type = event.type;
+      // Nearly every event passes through as it is, closing nothing: one event out, no diagnostics.
+      if (lanes.size === 0 && !EXPANDED.has(type)) return { events: [event as ExpandedEvent], diagnostics: [] };
       const out: ExpandedEvent[] = [];
       const diagnostics: Diagnostic[] = [];
-      const type = event.type;
       if (type === 'TEXT_MESSAGE_CHUNK' || type === 'TOOL_CALL_CHUNK' || type === 'REASONING_MESSAGE_CHUNK') {
         expandChunk(event as EventOf<ChunkType>, index, out, diagnostics);
       } else if (type.startsWith('THINKING_') && THINKING.has(type)) {
@@ -195,6 +197,19 @@ export function createExpander(): Expander {
     },
   };
 }
+
+/** The types whose expansion does more than pass the event on, even with no chunk stream open. */
+const EXPANDED = new Set([
+  'TEXT_MESSAGE_CHUNK',
+  'TOOL_CALL_CHUNK',
+  'REASONING_MESSAGE_CHUNK',
+  'THINKING_START',
+  'THINKING_END',
+  'THINKING_TEXT_MESSAGE_START',
+  'THINKING_TEXT_MESSAGE_CONTENT',
+  'THINKING_TEXT_MESSAGE_END',
+  'RUN_STARTED',
+]);
 
 const THINKING = new Set([
   'THINKING_START',

@@ -75,7 +75,9 @@ export function createEventPipeline(initial: ThreadState = createThreadState(), 
       report(validated.warnings);
       const expanded = expander.push(validated.event, at);
       report(expanded.diagnostics);
-      for (const event of expanded.events) {
+      const events = expanded.events;
+      for (let i = 0; i < events.length; i++) {
+        const event = events[i] as ExpandedEvent;
         report(verifier.check(event, at));
         options.onEvent?.(event, at);
         const before = state.diagnostics.length;

@@ -45,7 +45,10 @@ export function validateEvent(raw: unknown, options: ValidateOptions = {}): Vali
     const w = warning(index, type, 'UNKNOWN_EVENT_TYPE', `Unknown event type ${type}: kept for observation, not applied.`);
     return { ok: true, event: raw as ValidatedEvent, warnings: [w] };
   }
-  const ctx: Ctx = { index, type, warnings: [] };
+  const ctx = CTX;
+  ctx.index = index;
+  ctx.type = type;
+  if (ctx.warnings.length) ctx.warnings = [];
   // The event as corrected: a copy made at the first correction.
   let out: Obj | undefined;
   for (const [field, kind] of shape.requiredList) {
@@ -81,7 +84,22 @@ export function validateEvent(raw: unknown, options: ValidateOptions = {}): Vali
   if (typeof delta === 'string' && delta.length > large) {
     ctx.warnings.push(warning(index, type, 'LARGE_DELTA', `${type}: delta of ${delta.length} characters (over ${large}); applied.`));
   }
-  return { ok: true, event: (out ?? raw) as ValidatedEvent, warnings: ctx.warnings.length ? ctx.warnings : NO_WARNINGS };
+  return { ok: true, event: (out ?? raw) as ValidatedEvent, warnings: takeWarnings(ctx) };
+}
+
+/**
+ * The context of the event being checked, reused from one event to the next
+ * (validation is synchronous and never nested): an event without warnings,
+ * nearly every one, allocates none.
+ */
+const CTX: Ctx = { index: -1, type: '', warnings: [] };
+
+/** The warnings found, handed over with their list (the context starts a new one). */
+function takeWarnings(ctx: Ctx): readonly Diagnostic[] {
+  const found = ctx.warnings;
+  if (found.length === 0) return NO_WARNINGS;
+  ctx.warnings = [];
+  return found;
 }
 
 const DROP = { drop: true } as const;
