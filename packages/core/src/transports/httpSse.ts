@@ -309,6 +309,8 @@ async function readFrames(
   let tooLarge = false;
   // What stopped the handing over of frames: an abort, or an error of the consumer.
   let stopped: { error: unknown } | undefined;
+  // Set by the abort listener below (an abort dispatches its event synchronously): read per frame instead of the signal's getter.
+  let aborted = signal?.aborted === true;
   const parser = createParser({
     maxBufferSize: maxFrame,
     onEvent: (message) => {
@@ -319,7 +321,7 @@ async function readFrames(
       if (tooLarge || stopped) return;
       try {
         // Frames already parsed in this chunk are not delivered once the caller aborted.
-        if (signal?.aborted) throw abortReason(signal);
+        if (aborted) throw abortReason(signal as AbortSignal);
         onFrame(message);
       } catch (error) {
         stopped = { error };
@@ -329,12 +331,15 @@ async function readFrames(
       if (error.type === 'max-buffer-size-exceeded') tooLarge = true;
     },
   });
-  const onAbort = () => void reader.cancel().catch(() => undefined);
+  const onAbort = () => {
+    aborted = true;
+    void reader.cancel().catch(() => undefined);
+  };
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
     for (;;) {
       const { done, value } = await reader.read();
-      if (signal?.aborted) throw abortReason(signal);
+      if (aborted) throw abortReason(signal as AbortSignal);
       const text = done ? decoder.decode() : decoder.decode(value, STREAM);
       if (text) {
         try {
