@@ -36,7 +36,6 @@ export interface AgentStore extends StoreApi<AgentStoreState> {
   now(): number;
 }
 
-const TERMINAL = new Set(['RUN_FINISHED', 'RUN_ERROR']);
 /** The validator of answers none of which has a schema to meet. */
 const noSchema = (): string[] => [];
 
@@ -228,7 +227,7 @@ export function createAgentStore(initialOptions: AgentStoreOptions): AgentStore 
           log.record(raw, Date.now());
           pending.push(raw);
           const type = (raw as { type?: unknown } | null)?.type;
-          if (typeof type === 'string' && TERMINAL.has(type)) flush();
+          if (type === 'RUN_FINISHED' || type === 'RUN_ERROR') flush();
           else cancelFlush ??= (options.scheduler ?? frameScheduler)(flush);
         };
         // The push form, when the source has it, hands events over without an asynchronous hop per event.
