@@ -42,10 +42,17 @@ const MASK = (1 << BITS) - 1;
 /** Levels of nodes: the last one keeps colliding entries in a list. */
 const MAX_DEPTH = 6;
 
+/** The key last hashed and its hash: a streamed message is looked up and set under the same id on every token. */
+let lastKey = '';
+let lastHash = 0x811c9dc5; // the hash of ''
+
 function hash(key: string): number {
+  if (key === lastKey) return lastHash;
   let h = 0x811c9dc5;
   for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
-  return h >>> 0;
+  lastKey = key;
+  lastHash = h >>> 0;
+  return lastHash;
 }
 
 function popcount(x: number): number {

@@ -40,7 +40,7 @@ export function validateEvent(raw: unknown, options: ValidateOptions = {}): Vali
   if (typeof type !== 'string' || type === '') {
     return fail(index, undefined, 'MISSING_TYPE', `An event needs a non-empty string \`type\`, got ${describe(type)}.`);
   }
-  const shape = SHAPES.get(type);
+  const shape = shapeOf(type);
   if (shape === undefined) {
     const w = warning(index, type, 'UNKNOWN_EVENT_TYPE', `Unknown event type ${type}: kept for observation, not applied.`);
     return { ok: true, event: raw as ValidatedEvent, warnings: [w] };
@@ -129,6 +129,18 @@ const SHAPES: ReadonlyMap<string, CompiledShape> = new Map(
     return [type, { requiredList: shape.requiredList, required: new Set(Object.keys(shape.required)), others }] as const;
   }),
 );
+
+/** The type last looked up and its shape: a stream repeats a type for long stretches (every token of a message). */
+let lastType = '';
+let lastShape: CompiledShape | undefined;
+
+function shapeOf(type: string): CompiledShape | undefined {
+  if (type !== lastType) {
+    lastShape = SHAPES.get(type);
+    lastType = type;
+  }
+  return lastShape;
+}
 
 function fail(index: number, type: string | undefined, code: string, message: string): ValidationResult {
   return { ok: false, diagnostic: error(index, type, code, message) };
