@@ -161,6 +161,12 @@ export function createAgentStore(initialOptions: AgentStoreOptions): AgentStore 
       } else set({ thread: active.state, eventCount: log.entries.length });
     };
 
+    /** The flush a scheduler runs: it has fired, so there is nothing left to cancel. */
+    const scheduledFlush = () => {
+      cancelFlush = undefined;
+      flush();
+    };
+
     const toolsInput = (): Tool[] =>
       Object.entries(options.tools ?? {}).map(([name, t]) => ({
         name,
@@ -228,7 +234,7 @@ export function createAgentStore(initialOptions: AgentStoreOptions): AgentStore 
           pending.push(raw);
           const type = (raw as { type?: unknown } | null)?.type;
           if (type === 'RUN_FINISHED' || type === 'RUN_ERROR') flush();
-          else cancelFlush ??= (options.scheduler ?? frameScheduler)(flush);
+          else cancelFlush ??= (options.scheduler ?? frameScheduler)(scheduledFlush);
         };
         // The push form, when the source has it, hands events over without an asynchronous hop per event.
         if (source.deliver) await source.deliver(input, runOptions, receive);
