@@ -171,7 +171,7 @@ export function createExpander(): Expander {
     push(event, index) {
       const type = event.type;
       // Nearly every event passes through as it is, closing nothing: one event out, no diagnostics.
-      if (lanes.size === 0 && !EXPANDED.has(type)) return { events: [event as ExpandedEvent], diagnostics: [] };
+      if (lanes.size === 0 && passesThrough(type)) return { events: [event as ExpandedEvent], diagnostics: [] };
       const out: ExpandedEvent[] = [];
       const diagnostics: Diagnostic[] = [];
       if (type === 'TEXT_MESSAGE_CHUNK' || type === 'TOOL_CALL_CHUNK' || type === 'REASONING_MESSAGE_CHUNK') {
@@ -198,18 +198,15 @@ export function createExpander(): Expander {
   };
 }
 
-/** The types whose expansion does more than pass the event on, even with no chunk stream open. */
-const EXPANDED = new Set([
-  'TEXT_MESSAGE_CHUNK',
-  'TOOL_CALL_CHUNK',
-  'REASONING_MESSAGE_CHUNK',
-  'THINKING_START',
-  'THINKING_END',
-  'THINKING_TEXT_MESSAGE_START',
-  'THINKING_TEXT_MESSAGE_CONTENT',
-  'THINKING_TEXT_MESSAGE_END',
-  'RUN_STARTED',
-]);
+/**
+ * Whether an event of `type` comes out of an expander with no open chunk
+ * stream as it went in (and changes nothing in it): any but a chunk, a
+ * THINKING_* event and RUN_STARTED. Tested on the string's ends rather than
+ * looked up, which would hash every new string.
+ */
+function passesThrough(type: string): boolean {
+  return type !== 'RUN_STARTED' && !type.endsWith('_CHUNK') && !type.startsWith('THINKING_');
+}
 
 const THINKING = new Set([
   'THINKING_START',

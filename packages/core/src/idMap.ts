@@ -132,8 +132,9 @@ function pair<V>(a: Leaf<V>, ha: number, b: Leaf<V>, hb: number, depth: number):
 
 /** `slots` with `slot` at `i`: a copy of the occupied slots only. */
 function replaced<V>(slots: readonly Slot<V>[], i: number, slot: Slot<V>): Slot<V>[] {
-  const copy = slots.slice();
-  copy[i] = slot;
+  // A loop rather than slice(): the arrays are short, and the loop is compiled inline.
+  const copy: Slot<V>[] = new Array(slots.length);
+  for (let j = 0; j < slots.length; j++) copy[j] = j === i ? slot : (slots[j] as Slot<V>);
   return copy;
 }
 

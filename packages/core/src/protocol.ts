@@ -113,8 +113,15 @@ const KNOWN: ReadonlySet<string> = new Set(EVENT_TYPES);
 
 /** True when `event` is one of the AG-UI 1.0 event types (as opposed to an unknown one). */
 export function isAgUiEvent(event: { type: string }): event is AgUiEvent {
-  return KNOWN.has(event.type);
+  const type = event.type;
+  // A stream repeats a type for long stretches: comparing with the last known one spares hashing each new string.
+  if (type === lastKnown) return true;
+  if (!KNOWN.has(type)) return false;
+  lastKnown = type;
+  return true;
 }
+
+let lastKnown = '';
 
 type MissingEventType = Exclude<AgUiEventType, (typeof EVENT_TYPES)[number]>;
 // Fails to compile when @ag-ui/core gains an event type that EVENT_TYPES lacks.

@@ -1,5 +1,5 @@
 import { describe, error, warning } from './diagnostics.js';
-import { BASE_FIELDS, EVENT_SHAPES, type EventShape, type FieldKind } from './eventShapes.js';
+import { BASE_FIELDS, EVENT_SHAPES, type FieldKind } from './eventShapes.js';
 import type { Diagnostic } from './model.js';
 import type { ValidatedEvent } from './protocol.js';
 import { type Ctx, check, isObject, type Obj } from './validateFields.js';
@@ -51,12 +51,14 @@ export function validateEvent(raw: unknown, options: ValidateOptions = {}): Vali
   if (ctx.warnings.length) ctx.warnings = [];
   // The event as corrected: a copy made at the first correction.
   let out: Obj | undefined;
-  for (const [field, kind] of shape.requiredList) {
+  const fields = shape.requiredFields;
+  for (let i = 0; i < fields.length; i++) {
+    const { name: field, kind, path } = fields[i] as FieldCheck;
     const value = raw[field];
     if (value === undefined) {
       return fail(index, type, 'MISSING_FIELD', `${type}: required field \`${field}\` is missing.`);
     }
-    const fix = check(kind, value, `/${field}`, ctx, true);
+    const fix = check(kind, value, path, ctx, true);
     if (fix && 'error' in fix) return fail(index, type, 'INVALID_FIELD', `${type}: field \`${field}\` ${fix.error}.`);
     if (fix) out = apply(out ?? { ...raw }, field, fix);
   }
@@ -111,9 +113,16 @@ function apply(out: Obj, field: string, fix: { value: unknown } | { drop: true }
   return out;
 }
 
+interface FieldCheck {
+  readonly name: string;
+  readonly kind: FieldKind;
+  readonly path: string;
+}
+
 /** An event shape as validation reads it: lookups in maps rather than in plain objects keyed by arbitrary strings. */
 interface CompiledShape {
-  readonly requiredList: EventShape['requiredList'];
+  /** The required fields, in order, each with its JSON pointer written once. */
+  readonly requiredFields: readonly FieldCheck[];
   readonly required: ReadonlySet<string>;
   /** The kind of every other field the event may carry: its own optional fields, the base fields, `subagentRunId`. */
   readonly others: ReadonlyMap<string, FieldKind>;
@@ -126,7 +135,8 @@ const SHAPES: ReadonlyMap<string, CompiledShape> = new Map(
     if (shape.attributable) others.set('subagentRunId', 'string');
     for (const [field, kind] of Object.entries(BASE_FIELDS)) others.set(field, kind);
     for (const [field, kind] of Object.entries(shape.optional)) others.set(field, kind);
-    return [type, { requiredList: shape.requiredList, required: new Set(Object.keys(shape.required)), others }] as const;
+    const requiredFields = shape.requiredList.map(([name, kind]) => ({ name, kind, path: `/${name}` }));
+    return [type, { requiredFields, required: new Set(Object.keys(shape.required)), others }] as const;
   }),
 );
 
