@@ -63,7 +63,7 @@ export function validateEvent(raw: unknown, options: ValidateOptions = {}): Vali
     if (fix) out = apply(out ?? { ...raw }, field, fix);
   }
   for (const field in raw) {
-    if (field === 'type' || shape.required.has(field)) continue;
+    if (field === 'type' || isRequired(fields, field)) continue;
     const kind = shape.others.get(field);
     const value = raw[field];
     if (kind === undefined) {
@@ -113,6 +113,12 @@ function apply(out: Obj, field: string, fix: { value: unknown } | { drop: true }
   return out;
 }
 
+/** Whether `field` is among the required ones: a scan of a list of a few names, each compared as an interned string. */
+function isRequired(fields: readonly FieldCheck[], field: string): boolean {
+  for (let i = 0; i < fields.length; i++) if ((fields[i] as FieldCheck).name === field) return true;
+  return false;
+}
+
 interface FieldCheck {
   readonly name: string;
   readonly kind: FieldKind;
@@ -123,7 +129,6 @@ interface FieldCheck {
 interface CompiledShape {
   /** The required fields, in order, each with its JSON pointer written once. */
   readonly requiredFields: readonly FieldCheck[];
-  readonly required: ReadonlySet<string>;
   /** The kind of every other field the event may carry: its own optional fields, the base fields, `subagentRunId`. */
   readonly others: ReadonlyMap<string, FieldKind>;
 }
@@ -136,7 +141,7 @@ const SHAPES: ReadonlyMap<string, CompiledShape> = new Map(
     for (const [field, kind] of Object.entries(BASE_FIELDS)) others.set(field, kind);
     for (const [field, kind] of Object.entries(shape.optional)) others.set(field, kind);
     const requiredFields = shape.requiredList.map(([name, kind]) => ({ name, kind, path: `/${name}` }));
-    return [type, { requiredFields, required: new Set(Object.keys(shape.required)), others }] as const;
+    return [type, { requiredFields, others }] as const;
   }),
 );
 

@@ -66,7 +66,24 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
   const interrupts = new Set<string>(options.openInterruptIds);
   const answeredBy = new Map([...(options.answeredInterrupts ?? [])].map((a) => [a.interruptId, a.runId]));
 
+  // The message or call last found open, and in which map: the deltas of a stream name it again and again, and
+  // comparing the id with it spares hashing each new id string. Forgotten whenever anything closes.
+  let openMap: Map<string, Lane> | undefined;
+  let openId = '';
+  const isOpen = (map: Map<string, Lane>, id: string): boolean => {
+    if (map === openMap && id === openId) return true;
+    if (!map.has(id)) return false;
+    openMap = map;
+    openId = id;
+    return true;
+  };
+  const close = (map: Map<string, Lane>, id: string) => {
+    openMap = undefined;
+    map.delete(id);
+  };
+
   const closeAll = () => {
+    openMap = undefined;
     openText.clear();
     openReasoning.clear();
     openTools.clear();
@@ -199,7 +216,7 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
       case 'REASONING_MESSAGE_CONTENT': {
         const text = type === 'TEXT_MESSAGE_CONTENT';
         const map = text ? openText : openReasoning;
-        if (!map.has(event.messageId))
+        if (!isOpen(map, event.messageId))
           err(
             'CONTENT_WITHOUT_START',
             `No active ${text ? 'text' : 'reasoning'} message found with ID '${event.messageId}': CONTENT outside START..END; the text is kept.`,
@@ -213,7 +230,7 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
         if (!map.has(event.messageId))
           err('END_WITHOUT_START', `${type} for '${event.messageId}', which is not open (END twice, or no START).`);
         else lane(map, event.messageId, 'message');
-        map.delete(event.messageId);
+        close(map, event.messageId);
         return out;
       }
       case 'TOOL_CALL_START':
@@ -225,14 +242,14 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
         return out;
       case 'TOOL_CALL_ARGS':
       case 'TOOL_CALL_END':
-        if (!openTools.has(event.toolCallId)) {
+        if (!isOpen(openTools, event.toolCallId)) {
           const why = knownTools.has(event.toolCallId) ? 'after its TOOL_CALL_END' : 'without TOOL_CALL_START';
           err(
             type === 'TOOL_CALL_ARGS' ? 'ARGS_WITHOUT_START' : 'TOOL_END_WITHOUT_START',
             `${type} for tool call '${event.toolCallId}' ${why}.`,
           );
         } else lane(openTools, event.toolCallId, 'tool call');
-        if (type === 'TOOL_CALL_END') openTools.delete(event.toolCallId);
+        if (type === 'TOOL_CALL_END') close(openTools, event.toolCallId);
         return out;
       case 'TOOL_CALL_RESULT':
         if (openTools.has(event.toolCallId))
