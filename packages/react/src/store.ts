@@ -118,6 +118,8 @@ export function createAgentStore(initialOptions: AgentStoreOptions): AgentStore 
   let controller: AbortController | undefined;
   let active: EventPipeline | undefined;
   let pending: unknown[] = [];
+  /** An empty list for the next batch: with one flush per event, a list per flush would be an allocation per event. */
+  let spare: unknown[] | undefined;
   let cancelFlush: (() => void) | undefined;
   let resumeInFlight: Promise<ActionResult> | undefined;
   /** Where a dropped stream can be resumed from. */
@@ -150,8 +152,12 @@ export function createAgentStore(initialOptions: AgentStoreOptions): AgentStore 
       cancelFlush = undefined;
       if (!active || pending.length === 0) return;
       const batch = pending;
-      pending = [];
+      pending = spare ?? [];
+      spare = undefined;
       for (let i = 0; i < batch.length; i++) active.push(batch[i]);
+      // Emptied by pop, which keeps the array's storage (setting the length to 0 would drop it), for the next batch.
+      while (batch.length) batch.pop();
+      spare = batch;
       const state = get();
       // The state as the previous flush left it (or checked to hold exactly the fields of AgentStoreState, no
       // more, no fewer) is replaced by a literal copy; anything else is merged by zustand.
