@@ -1,5 +1,6 @@
-import { memo } from 'react';
-import Markdown, { type Components, type UrlTransform } from 'react-markdown';
+import { memo, useId, useMemo } from 'react';
+import Markdown, { type Components, type Options, type UrlTransform } from 'react-markdown';
+import remarkGfm from 'remark-gfm';
 import { safeLinkHref, safeWebUrl } from './safeUrl.js';
 
 // An agent's text is untrusted (a prompt injection writes it), so URLs are allow-listed: links may be
@@ -30,6 +31,20 @@ const components: Components = {
       <span className="agk-markdown__unlinked">{alt ? `Image: ${alt}` : 'Image'}</span>
     ),
   pre: ({ node: _node, ...rest }) => <pre {...rest} className="agk-code agk-markdown__code" />,
+  // A wide table scrolls inside the reply; the keyboard reaches the scroll area too.
+  table: ({ node: _node, ...rest }) => (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be focusable to be scrolled without a mouse
+    <section className="agk-markdown__table" aria-label="Table" tabIndex={0}>
+      <table {...rest} />
+    </section>
+  ),
+  // A task list's box says whether the item is done; it is not a control anyone can tick.
+  input: ({ type, checked }) =>
+    type === 'checkbox' ? (
+      <span className="agk-markdown__task" role="img" aria-label={checked ? 'done' : 'not done'}>
+        {checked ? '☑' : '☐'}
+      </span>
+    ) : null,
   // A reply sits inside the page's outline (a tool card's title is an h3): its `#` must not become the page's h1.
   h1: ({ node: _node, ...rest }) => <h3 {...rest} />,
   h2: ({ node: _node, ...rest }) => <h4 {...rest} />,
@@ -38,20 +53,56 @@ const components: Components = {
   h5: ({ node: _node, ...rest }) => <h6 {...rest} />,
 };
 
+const remarkPlugins: Options['remarkPlugins'] = [remarkGfm];
+
+type HastNode = { properties?: Record<string, unknown>; children?: HastNode[] };
+const FOOTNOTE_LABEL = 'footnote-label';
+
+/**
+ * Footnote ids carry the message's prefix (`clobberPrefix`), except the
+ * footnotes heading's, which is always `footnote-label`: this gives it the
+ * prefix too, and the references that point to it.
+ */
+const prefixFootnoteLabel = (prefix: string) => () => (tree: HastNode) => {
+  const walk = (node: HastNode) => {
+    const p = node.properties;
+    if (p) {
+      if (p.id === FOOTNOTE_LABEL) p.id = prefix + FOOTNOTE_LABEL;
+      if (Array.isArray(p.ariaDescribedBy)) p.ariaDescribedBy = p.ariaDescribedBy.map((id) => (id === FOOTNOTE_LABEL ? prefix + id : id));
+    }
+    for (const child of node.children ?? []) walk(child);
+  };
+  walk(tree);
+};
+
 /**
  * Markdown from an untrusted author, rendered safely: raw HTML is dropped
  * (`skipHtml`), links are kept only for http(s) and mailto and open in a new
  * tab with `rel="noopener noreferrer"`, images are shown as links rather than
  * loaded, code blocks are monospace, and headings start at h3 (a reply is
- * nested in the page). Memoized on the text.
+ * nested in the page). GitHub Flavored Markdown: tables, strikethrough, task
+ * lists, bare URLs as links, footnotes (their ids prefixed per message, so two
+ * replies never share one). Memoized on the text.
  *
  * @example
  * <SafeMarkdown>{'**Refund issued** — see [the order](https://shop.example/orders/A-1001).'}</SafeMarkdown>
  */
 export const SafeMarkdown = memo(function SafeMarkdown({ children }: { children: string }) {
+  const id = useId();
+  const { remarkRehypeOptions, rehypePlugins } = useMemo(() => {
+    const prefix = `agk-${id.replace(/[^\w-]/g, '')}-`;
+    return { remarkRehypeOptions: { clobberPrefix: prefix }, rehypePlugins: [prefixFootnoteLabel(prefix)] };
+  }, [id]);
   return (
     <div className="agk-markdown">
-      <Markdown skipHtml urlTransform={urlTransform} components={components}>
+      <Markdown
+        skipHtml
+        urlTransform={urlTransform}
+        components={components}
+        remarkPlugins={remarkPlugins}
+        remarkRehypeOptions={remarkRehypeOptions}
+        rehypePlugins={rehypePlugins}
+      >
         {children}
       </Markdown>
     </div>

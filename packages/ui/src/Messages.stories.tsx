@@ -84,6 +84,55 @@ export const Conversation: Story = {
   },
 };
 
+const GFM_REPLY = [
+  'Your last three orders:',
+  '',
+  '| Order | Item | Total | Status |',
+  '|---|---|--:|---|',
+  '| A-1001 | Ceramic teapot | $42.00 | ~~shipped~~ refunded |',
+  '| A-1002 | Tea towels (set of 3) | $18.50 | delivered |',
+  '| A-1003 | Loose-leaf sampler | $27.00 | in transit |',
+  '',
+  '- [x] Refund A-1001',
+  '- [ ] Ask the carrier about A-1003',
+  '',
+  'Tracking is on https://parcelo.example/track/PX-88213 for the sampler.[^eta]',
+  '',
+  '[^eta]: Carriers update it once a day.',
+].join('\n');
+
+export const MarkdownTablesAndTasks: Story = {
+  loaders: [
+    async () => ({
+      store: await playedStore([
+        { say: 'What did I order lately?', events: runOf(say('a1', GFM_REPLY, 6)) },
+        { say: 'And the footnote again?', events: runOf(say('a2', 'Still the same.[^eta]\n\n[^eta]: Once a day.')) },
+      ]),
+    }),
+  ],
+  play: async ({ canvasElement }) => {
+    const reply = messages(canvasElement)[1] as HTMLElement;
+    const table = within(reply).getByRole('table');
+    await expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((th) => th.textContent),
+    ).toEqual(['Order', 'Item', 'Total', 'Status']);
+    await expect(within(table).getAllByRole('row')).toHaveLength(4);
+    await expect(reply.querySelector('del')).toHaveTextContent('shipped');
+    await expect(within(reply).getByRole('region', { name: 'Table' })).toHaveAttribute('tabindex', '0');
+    await expect(within(reply).getByRole('img', { name: 'done' })).toBeInTheDocument();
+    await expect(within(reply).getByRole('img', { name: 'not done' })).toBeInTheDocument();
+    await expect(reply.querySelector('input')).toBeNull();
+    const bare = within(reply).getByRole('link', { name: /parcelo\.example/ });
+    await expect(bare).toHaveAttribute('href', 'https://parcelo.example/track/PX-88213');
+    await expect(bare).toHaveAttribute('target', '_blank');
+    // Two replies with a footnote of the same name: every id on the page is still unique.
+    const ids = [...canvasElement.querySelectorAll('[id]')].map((el) => el.id);
+    await expect(new Set(ids).size).toBe(ids.length);
+  },
+};
+
 export const StreamingLive: Story = {
   loaders: [
     async () => ({

@@ -235,6 +235,51 @@ describe('Message: content', () => {
     expect((window as { __pwned?: unknown }).__pwned).toBeUndefined();
   });
 
+  it('renders GitHub Flavored Markdown safely: tables, strikethrough, task boxes, bare URLs, footnotes', () => {
+    const text = [
+      'Orders',
+      '',
+      '| Order | Total |',
+      '|---|--:|',
+      '| A-1001 | ~~$42~~ $0 |',
+      '| <img src=x onerror="window.__pwned=1"> | [x](javascript:alert(1)) |',
+      '',
+      '- [x] refunded',
+      '- [ ] shipped',
+      '',
+      'See https://example.com/track and www.example.org, not javascript:alert(1).[^1]',
+      '',
+      '[^1]: A note.',
+    ].join('\n');
+    const { store } = drivenStore([
+      { id: 'm', role: 'assistant', content: text },
+      { id: 'n', role: 'assistant', content: 'Again.[^1]\n\n[^1]: Another note.' },
+    ]);
+    const { container } = renderList(store);
+    const message = article(container, 'Orders');
+    const table = within(message).getByRole('table');
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((th) => th.textContent),
+    ).toEqual(['Order', 'Total']);
+    expect(within(table).getAllByRole('row')).toHaveLength(3);
+    expect(message.querySelector('del')?.textContent).toBe('$42');
+    expect(message.querySelector('img, [onerror], input, a[href^="javascript" i]')).toBeNull();
+    expect(within(message).getByRole('img', { name: 'done' }).textContent).toBe('☑');
+    expect(within(message).getByRole('img', { name: 'not done' }).textContent).toBe('☐');
+    const hrefs = [...message.querySelectorAll('a')].map((a) => a.getAttribute('href'));
+    expect(hrefs).toContain('https://example.com/track');
+    expect(hrefs).toContain('http://www.example.org/');
+    // Footnote references are in-page links, and agent text never routes inside the page (a hash router would follow them).
+    expect(hrefs.filter((h) => h?.startsWith('#'))).toEqual([]);
+    for (const a of message.querySelectorAll('a[target]')) expect(a).toHaveAttribute('rel', 'noopener noreferrer');
+    const ids = [...container.querySelectorAll('[id]')].map((el) => el.id);
+    expect(ids.length).toBeGreaterThan(2);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect((window as { __pwned?: unknown }).__pwned).toBeUndefined();
+  });
+
   it('shows what a person wrote verbatim, HTML as text', () => {
     const { store } = drivenStore([{ id: 'u', role: 'user', content: '<b>bold?</b> *not emphasis*' }]);
     const { container } = renderList(store);
