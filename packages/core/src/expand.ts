@@ -14,6 +14,12 @@ export interface ExpandResult {
 export interface Expander {
   /** Expands one validated event (with its arrival index) into zero or more events. */
   push(event: ValidatedEvent, index: number): ExpandResult;
+  /**
+   * Whether `push(event)` would give back just `event`, with no diagnostic and
+   * nothing changed in the expander (no chunk stream open, and not an event
+   * that expands or opens a run): the caller may then use the event as it is.
+   */
+  passes(event: ValidatedEvent): boolean;
 }
 
 type OpenStream =
@@ -168,6 +174,9 @@ export function createExpander(): Expander {
   }
 
   return {
+    passes(event) {
+      return lanes.size === 0 && passesThrough(event.type);
+    },
     push(event, index) {
       const type = event.type;
       // Nearly every event passes through as it is, closing nothing: one event out, no diagnostics.

@@ -63,6 +63,15 @@ export function createEventPipeline(initial: ThreadState = createThreadState(), 
   // Reused for every event (validation keeps no reference to it).
   const validateOptions: ValidateOptions = options.largeDeltaLength === undefined ? {} : { largeDeltaLength: options.largeDeltaLength };
 
+  /** Verifies and reduces one expanded event. */
+  const apply = (event: ExpandedEvent, at: number) => {
+    report(verifier.check(event, at));
+    options.onEvent?.(event, at);
+    const before = state.diagnostics.length;
+    state = reduceThread(state, event, at);
+    if (options.onDiagnostic) for (const d of state.diagnostics.slice(before)) options.onDiagnostic(d);
+  };
+
   return {
     push(raw) {
       const at = index++;
@@ -73,16 +82,13 @@ export function createEventPipeline(initial: ThreadState = createThreadState(), 
         return state;
       }
       report(validated.warnings);
-      const expanded = expander.push(validated.event, at);
-      report(expanded.diagnostics);
-      const events = expanded.events;
-      for (let i = 0; i < events.length; i++) {
-        const event = events[i] as ExpandedEvent;
-        report(verifier.check(event, at));
-        options.onEvent?.(event, at);
-        const before = state.diagnostics.length;
-        state = reduceThread(state, event, at);
-        if (options.onDiagnostic) for (const d of state.diagnostics.slice(before)) options.onDiagnostic(d);
+      // Nearly every event comes out of the expander as it went in: then it is applied without the lists of an expansion.
+      if (expander.passes(validated.event)) apply(validated.event as ExpandedEvent, at);
+      else {
+        const expanded = expander.push(validated.event, at);
+        report(expanded.diagnostics);
+        const events = expanded.events;
+        for (let i = 0; i < events.length; i++) apply(events[i] as ExpandedEvent, at);
       }
       return state;
     },

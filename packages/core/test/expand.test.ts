@@ -185,3 +185,21 @@ describe('createExpander: retired THINKING_* events', () => {
     expect(codes).toEqual(['RETIRED_EVENT', 'RETIRED_EVENT', 'RETIRED_EVENT', 'RETIRED_EVENT', 'RETIRED_EVENT']);
   });
 });
+
+describe('createExpander: passes', () => {
+  it('says an event passes exactly when push would give it back alone', () => {
+    const expander = createExpander();
+    const e = (event: Record<string, unknown>) => event as ValidatedEvent;
+    const content = e({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', delta: 'a' });
+    expect(expander.passes(content)).toBe(true);
+    expect(expander.passes(e({ type: 'SOMETHING_NEW' }))).toBe(true);
+    for (const type of ['RUN_STARTED', 'TEXT_MESSAGE_CHUNK', 'TOOL_CALL_CHUNK', 'REASONING_MESSAGE_CHUNK', 'THINKING_START'])
+      expect(expander.passes(e({ type }))).toBe(false);
+    expander.push(e({ type: 'TEXT_MESSAGE_CHUNK', messageId: 'c1', delta: 'x' }), 0);
+    // A chunk stream is open: the next event of the lane closes it.
+    expect(expander.passes(content)).toBe(false);
+    expect(expander.push(content, 1).events.map((x) => x.type)).toEqual(['TEXT_MESSAGE_END', 'TEXT_MESSAGE_CONTENT']);
+    expect(expander.passes(content)).toBe(true);
+    expect(expander.push(content, 2).events).toEqual([content]);
+  });
+});
