@@ -79,15 +79,13 @@ class TrieMap<V> implements IdMap<V> {
       const bit = bitAt(h, depth);
       if ((node.bitmap & bit) === 0) return undefined;
       const slot = node.slots[indexOf(node.bitmap, bit)] as Slot<V>;
-      if (slot instanceof Trie) {
-        node = slot;
-        continue;
-      }
+      // An entry first: in a map of a few ids every slot is one.
+      if (isLeaf(slot)) return slot.key === id ? slot.value : undefined;
       if (Array.isArray(slot)) {
         for (const leaf of slot) if (leaf.key === id) return leaf.value;
         return undefined;
       }
-      return slot.key === id ? slot.value : undefined;
+      node = slot;
     }
   }
 
@@ -115,6 +113,11 @@ class TrieMap<V> implements IdMap<V> {
       else yield slot.value;
     }
   }
+}
+
+/** Whether a slot is an entry: neither a node nor a list of entries has a `key`. */
+function isLeaf<V>(slot: Slot<V>): slot is Leaf<V> {
+  return (slot as Partial<Leaf<V>>).key !== undefined;
 }
 
 /** Whether the last `setIn` added an entry (1) or replaced one (0): set synchronously, read right after. */
@@ -150,10 +153,18 @@ function setIn<V>(node: Trie<V>, h: number, key: string, value: V, depth: number
   }
   const slot = node.slots[i] as Slot<V>;
   let next: Slot<V>;
-  if (slot instanceof Trie) {
+  if (isLeaf(slot)) {
+    if (slot.key === key) {
+      if (Object.is(slot.value, value)) return node;
+      next = { key, value };
+    } else {
+      added = 1;
+      next = pair(slot, hash(slot.key), { key, value }, h, depth + 1);
+    }
+  } else if (slot instanceof Trie) {
     next = setIn(slot, h, key, value, depth + 1);
     if (next === slot) return node;
-  } else if (Array.isArray(slot)) {
+  } else {
     // The last level: entries whose hashes are equal.
     const at = slot.findIndex((leaf) => leaf.key === key);
     if (at >= 0) {
@@ -164,12 +175,6 @@ function setIn<V>(node: Trie<V>, h: number, key: string, value: V, depth: number
       added = 1;
       next = [...slot, { key, value }];
     }
-  } else if (slot.key === key) {
-    if (Object.is(slot.value, value)) return node;
-    next = { key, value };
-  } else {
-    added = 1;
-    next = pair(slot, hash(slot.key), { key, value }, h, depth + 1);
   }
   return new Trie(node.bitmap, replaced(node.slots, i, next));
 }
