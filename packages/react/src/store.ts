@@ -130,6 +130,15 @@ export function createAgentStore(initialOptions: AgentStoreOptions): AgentStore 
   /** The state the last flush set, known to hold exactly the fields of AgentStoreState. */
   let flushed: AgentStoreState | undefined;
 
+  /**
+   * Aborts the current stream's request. An abort already made is not made
+   * again: Node builds its AbortError, stack trace included, before it looks
+   * whether the signal was aborted.
+   */
+  const abortStream = () => {
+    if (controller && !controller.signal.aborted) controller.abort();
+  };
+
   const freshThread = (): ThreadState => {
     const base = createThreadState({ threadId, ...(options.initialState !== undefined ? { state: options.initialState } : {}) });
     return options.initialMessages?.length ? appendMessages(base, options.initialMessages) : base;
@@ -202,7 +211,7 @@ export function createAgentStore(initialOptions: AgentStoreOptions): AgentStore 
 
     const stream = async (input: RunAgentInput, kind: 'run' | 'resume', resumeFrom?: typeof resumable): Promise<ActionResult> => {
       const gen = ++generation;
-      controller?.abort();
+      abortStream();
       const ctrl = new AbortController();
       controller = ctrl;
       const pipeline =
@@ -355,7 +364,7 @@ export function createAgentStore(initialOptions: AgentStoreOptions): AgentStore 
       stop() {
         if (!get().inFlight && !active) return;
         generation++;
-        controller?.abort();
+        abortStream();
         flush();
         mutate(cancelRun);
         active = undefined;
@@ -434,7 +443,7 @@ export function createAgentStore(initialOptions: AgentStoreOptions): AgentStore 
 
       reset() {
         generation++;
-        controller?.abort();
+        abortStream();
         cancelFlush?.();
         cancelFlush = undefined;
         active = undefined;
