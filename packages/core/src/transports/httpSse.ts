@@ -1,6 +1,7 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { RunAgentInput } from '../protocol.js';
 import { type AgentSource, AgentTransportError, type SourceRunOptions } from './source.js';
+import { Utf8Stream } from './utf8.js';
 
 export interface HttpSseSourceOptions {
   /** The agent's endpoint: the `RunAgentInput` is POSTed here. */
@@ -305,7 +306,7 @@ async function readFrames(
   drained: (() => Promise<void> | undefined) | undefined,
 ): Promise<void> {
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder('utf-8');
+  const decoder = new Utf8Stream();
   let tooLarge = false;
   // What stopped the handing over of frames: an abort, or an error of the consumer.
   let stopped: { error: unknown } | undefined;
@@ -340,7 +341,7 @@ async function readFrames(
     for (;;) {
       const { done, value } = await reader.read();
       if (aborted) throw abortReason(signal as AbortSignal);
-      const text = done ? decoder.decode() : decoder.decode(value, STREAM);
+      const text = done ? decoder.end() : decoder.decode(value);
       if (text) {
         try {
           parser.feed(text);
@@ -361,8 +362,6 @@ async function readFrames(
     reader.cancel().catch(() => undefined);
   }
 }
-
-const STREAM: TextDecodeOptions = { stream: true };
 
 function parseData(data: string): unknown {
   try {
