@@ -33,11 +33,33 @@ export function withDiagnostics(state: ThreadState, found: readonly Diagnostic[]
  * an object that was itself made by a spread (as every state after the first
  * is) through its slow path, several times slower than building a literal,
  * and this copy happens on every event. Every field of `ThreadState` must be
- * listed (the type checker enforces the required ones; `threadId` is the only
- * optional one).
+ * listed, in both literals (the type checker enforces the required ones;
+ * `threadId` is the only optional one).
  */
 export function copyThread(state: ThreadState): Mutable<ThreadState> {
-  const copy: Mutable<ThreadState> = {
+  // `threadId`, the one optional field, is written in the literal rather than added to the copy: an added field
+  // would take storage of its own on every copy, and give the copies a second shape.
+  if (state.threadId !== undefined) {
+    return {
+      threadId: state.threadId,
+      run: state.run,
+      runs: state.runs,
+      messages: state.messages,
+      toolCalls: state.toolCalls,
+      sharedState: state.sharedState,
+      interrupts: state.interrupts,
+      answers: state.answers,
+      subagents: state.subagents,
+      reasoning: state.reasoning,
+      custom: state.custom,
+      raw: state.raw,
+      unknownEvents: state.unknownEvents,
+      diagnostics: state.diagnostics,
+      droppedDiagnostics: state.droppedDiagnostics,
+      eventCount: state.eventCount,
+    };
+  }
+  return {
     run: state.run,
     runs: state.runs,
     messages: state.messages,
@@ -54,8 +76,6 @@ export function copyThread(state: ThreadState): Mutable<ThreadState> {
     droppedDiagnostics: state.droppedDiagnostics,
     eventCount: state.eventCount,
   };
-  if (state.threadId !== undefined) copy.threadId = state.threadId;
-  return copy;
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
