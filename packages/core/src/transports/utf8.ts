@@ -15,7 +15,7 @@ export class Utf8Stream {
   private started = false;
 
   /** The text of the complete characters received so far and not yet returned. */
-  decode(chunk: BufferSource): string {
+  decode(chunk: ArrayBufferView | ArrayBuffer): string {
     let bytes = asBytes(chunk);
     if (this.carry) {
       const joined = new Uint8Array(this.carry.length + bytes.length);
@@ -48,7 +48,7 @@ export class Utf8Stream {
   }
 }
 
-function asBytes(chunk: BufferSource): Uint8Array {
+function asBytes(chunk: ArrayBufferView | ArrayBuffer): Uint8Array {
   if (chunk instanceof Uint8Array) return chunk;
   if (ArrayBuffer.isView(chunk)) return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
   return new Uint8Array(chunk);
