@@ -104,16 +104,31 @@ void everyOptionalCopied;
  * order `fromAgUiMessage` writes them.
  */
 export function copyMessage(m: MessageRecord): Mutable<MessageRecord> {
+  const { name, toolCallId, error, activityType, encryptedValue, subagentRunId, runId, metadata, toolCallIds } = m;
+  // A message streamed in a run carries its run and nothing else optional: written whole in one literal, since
+  // a field added to a literal takes storage of its own, on every delta.
+  if (
+    runId !== undefined &&
+    name === undefined &&
+    toolCallId === undefined &&
+    error === undefined &&
+    activityType === undefined &&
+    encryptedValue === undefined &&
+    subagentRunId === undefined &&
+    metadata === undefined &&
+    toolCallIds === undefined
+  )
+    return { id: m.id, role: m.role, content: m.content, streaming: m.streaming, runId };
   const copy: Mutable<MessageRecord> = { id: m.id, role: m.role, content: m.content, streaming: m.streaming };
-  if (m.name !== undefined) copy.name = m.name;
-  if (m.toolCallId !== undefined) copy.toolCallId = m.toolCallId;
-  if (m.error !== undefined) copy.error = m.error;
-  if (m.activityType !== undefined) copy.activityType = m.activityType;
-  if (m.encryptedValue !== undefined) copy.encryptedValue = m.encryptedValue;
-  if (m.subagentRunId !== undefined) copy.subagentRunId = m.subagentRunId;
-  if (m.runId !== undefined) copy.runId = m.runId;
-  if (m.metadata !== undefined) copy.metadata = m.metadata;
-  if (m.toolCallIds !== undefined) copy.toolCallIds = m.toolCallIds;
+  if (name !== undefined) copy.name = name;
+  if (toolCallId !== undefined) copy.toolCallId = toolCallId;
+  if (error !== undefined) copy.error = error;
+  if (activityType !== undefined) copy.activityType = activityType;
+  if (encryptedValue !== undefined) copy.encryptedValue = encryptedValue;
+  if (subagentRunId !== undefined) copy.subagentRunId = subagentRunId;
+  if (runId !== undefined) copy.runId = runId;
+  if (metadata !== undefined) copy.metadata = metadata;
+  if (toolCallIds !== undefined) copy.toolCallIds = toolCallIds;
   return copy;
 }
 
