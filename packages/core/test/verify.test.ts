@@ -108,6 +108,21 @@ describe('createVerifier: text and reasoning messages', () => {
     expect(verify(run([{ type: 'REASONING_MESSAGE_CONTENT', messageId: 'r', delta: 'x' }]))).toEqual(['CONTENT_WITHOUT_START@1']);
   });
 
+  it('counts a message left open by a run that ended as closed in the next run', () => {
+    const content = { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: 'x' };
+    expect(
+      verify([
+        { type: 'RUN_STARTED', threadId: 't', runId: 'a' },
+        { type: 'TEXT_MESSAGE_START', messageId: 'm' },
+        content,
+        { type: 'RUN_ERROR', message: 'boom' },
+        { type: 'RUN_STARTED', threadId: 't', runId: 'b' },
+        content,
+        { type: 'RUN_FINISHED', threadId: 't', runId: 'b' },
+      ]),
+    ).toEqual(['CONTENT_WITHOUT_START@5']);
+  });
+
   it('refuses START twice without END, and END twice', () => {
     expect(verify(run([{ type: 'TEXT_MESSAGE_START', messageId: 'm' }, ...text('m')]))).toEqual(['DUPLICATE_START@2']);
     expect(verify(run([...text('m', 'a'), { type: 'TEXT_MESSAGE_END', messageId: 'm' }]))).toEqual(['END_WITHOUT_START@4']);
