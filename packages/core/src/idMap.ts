@@ -1,10 +1,9 @@
 /**
  * A persistent map from string ids to records: `set` returns a new map and
  * leaves the old one intact, copying only the path to the changed entry (a
- * 32-way hash trie whose nodes hold only their occupied slots: three small
- * arrays for ten thousand entries). This is what keeps one streaming token
- * O(1) in the length of the thread, where spreading a plain object of N
- * messages would cost O(N) per token.
+ * 32-way hash trie: three small arrays for ten thousand entries). This is
+ * what keeps one streaming token O(1) in the length of the thread, where
+ * spreading a plain object of N messages would cost O(N) per token.
  */
 export interface IdMap<V> extends Iterable<V> {
   get(id: string): V | undefined;
@@ -16,77 +15,37 @@ export interface IdMap<V> extends Iterable<V> {
   readonly size: number;
 }
 
-/** One entry. */
-type Leaf<V> = { readonly key: string; readonly value: V };
-/**
- * A slot of a node: an entry, a deeper node, or (at the last level only,
- * where every bit of the hash is used) the entries whose hashes are equal.
- */
-type Slot<V> = Leaf<V> | Trie<V> | Leaf<V>[];
-
-/**
- * A node of the trie, compressed: bit i of `bitmap` says whether child i of
- * the 32 is present, and `slots` holds only the present ones, in the order of
- * their bits. A change copies the occupied slots of each node on its path,
- * not all 32.
- */
-class Trie<V> {
-  constructor(
-    readonly bitmap: number,
-    readonly slots: Slot<V>[],
-  ) {}
-}
+type Leaf<V> = { key: string; value: V };
+type Slot<V> = Node<V> | Leaf<V>[] | undefined;
+type Node<V> = { slots: Slot<V>[] };
 
 const BITS = 5;
-const MASK = (1 << BITS) - 1;
-/** Levels of nodes: the last one keeps colliding entries in a list. */
+const WIDTH = 1 << BITS;
 const MAX_DEPTH = 6;
 
-/** The key last hashed and its hash: a streamed message is looked up and set under the same id on every token. */
-let lastKey = '';
-let lastHash = 0x811c9dc5; // the hash of ''
-
 function hash(key: string): number {
-  if (key === lastKey) return lastHash;
   let h = 0x811c9dc5;
   for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
-  lastKey = key;
-  lastHash = h >>> 0;
-  return lastHash;
+  return h >>> 0;
 }
-
-function popcount(x: number): number {
-  let n = x - ((x >>> 1) & 0x55555555);
-  n = (n & 0x33333333) + ((n >>> 2) & 0x33333333);
-  return Math.imul((n + (n >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
-}
-
-/** The bit of the child `h` falls in at `depth`. */
-const bitAt = (h: number, depth: number): number => 1 << ((h >>> (depth * BITS)) & MASK);
-/** Where the child of `bit` sits in the dense slots of a node with `bitmap`. */
-const indexOf = (bitmap: number, bit: number): number => popcount(bitmap & (bit - 1));
 
 class TrieMap<V> implements IdMap<V> {
   constructor(
-    private readonly root: Trie<V>,
+    private readonly root: Node<V>,
     readonly size: number,
   ) {}
 
   get(id: string): V | undefined {
     const h = hash(id);
-    let node = this.root;
-    for (let depth = 0; ; depth++) {
-      const bit = bitAt(h, depth);
-      if ((node.bitmap & bit) === 0) return undefined;
-      const slot = node.slots[indexOf(node.bitmap, bit)] as Slot<V>;
-      // An entry first: in a map of a few ids every slot is one.
-      if (isLeaf(slot)) return slot.key === id ? slot.value : undefined;
-      if (Array.isArray(slot)) {
-        for (const leaf of slot) if (leaf.key === id) return leaf.value;
+    let node: Slot<V> = this.root;
+    for (let depth = 0; node !== undefined; depth++) {
+      if (Array.isArray(node)) {
+        for (const leaf of node) if (leaf.key === id) return leaf.value;
         return undefined;
       }
-      node = slot;
+      node = node.slots[(h >>> (depth * BITS)) & (WIDTH - 1)];
     }
+    return undefined;
   }
 
   has(id: string): boolean {
@@ -94,111 +53,73 @@ class TrieMap<V> implements IdMap<V> {
   }
 
   set(id: string, value: V): IdMap<V> {
-    added = 0;
-    const root = setIn(this.root, hash(id), id, value, 0);
-    return root === this.root ? this : new TrieMap(root, this.size + added);
+    const added = { count: 0 };
+    const root = setIn(this.root, hash(id), id, value, 0, added);
+    return root === this.root ? this : new TrieMap(root, this.size + added.count);
   }
 
   delete(id: string): IdMap<V> {
     if (!this.has(id)) return this;
-    return new TrieMap(deleteIn(this.root, hash(id), id, 0) ?? (EMPTY_NODE as Trie<V>), this.size - 1);
+    return new TrieMap(deleteIn(this.root, hash(id), id, 0), this.size - 1);
   }
 
   *[Symbol.iterator](): Iterator<V> {
     const stack: Slot<V>[] = [this.root];
     while (stack.length) {
-      const slot = stack.pop() as Slot<V>;
-      if (slot instanceof Trie) for (let i = slot.slots.length - 1; i >= 0; i--) stack.push(slot.slots[i] as Slot<V>);
-      else if (Array.isArray(slot)) for (const leaf of slot) yield leaf.value;
-      else yield slot.value;
+      const slot = stack.pop();
+      if (slot === undefined) continue;
+      if (Array.isArray(slot)) for (const leaf of slot) yield leaf.value;
+      else for (let i = WIDTH - 1; i >= 0; i--) stack.push(slot.slots[i]);
     }
   }
 }
 
-/** Whether a slot is an entry: neither a node nor a list of entries has a `key`. */
-function isLeaf<V>(slot: Slot<V>): slot is Leaf<V> {
-  return (slot as Partial<Leaf<V>>).key !== undefined;
-}
-
-/** Whether the last `setIn` added an entry (1) or replaced one (0): set synchronously, read right after. */
-let added = 0;
-
-/** A node holding two entries whose hashes agree below `depth`, as deep as they need to be told apart. */
-function pair<V>(a: Leaf<V>, ha: number, b: Leaf<V>, hb: number, depth: number): Slot<V> {
-  if (depth >= MAX_DEPTH) return [a, b];
-  const bitA = bitAt(ha, depth);
-  const bitB = bitAt(hb, depth);
-  if (bitA === bitB) return new Trie(bitA, [pair(a, ha, b, hb, depth + 1)]);
-  // Unsigned: the bit of child 31 is the sign bit.
-  return new Trie(bitA | bitB, bitA >>> 0 < bitB >>> 0 ? [a, b] : [b, a]);
-}
-
-/** `slots` with `slot` at `i`: a copy of the occupied slots only. */
-function replaced<V>(slots: readonly Slot<V>[], i: number, slot: Slot<V>): Slot<V>[] {
-  // A loop rather than slice(): the arrays are short, and the loop is compiled inline.
-  const copy: Slot<V>[] = new Array(slots.length);
-  for (let j = 0; j < slots.length; j++) copy[j] = j === i ? slot : (slots[j] as Slot<V>);
-  return copy;
-}
-
-function setIn<V>(node: Trie<V>, h: number, key: string, value: V, depth: number): Trie<V> {
-  const bit = bitAt(h, depth);
-  const i = indexOf(node.bitmap, bit);
-  if ((node.bitmap & bit) === 0) {
-    added = 1;
-    const slots = node.slots.slice(0, i);
-    slots.push({ key, value });
-    for (let j = i; j < node.slots.length; j++) slots.push(node.slots[j] as Slot<V>);
-    return new Trie(node.bitmap | bit, slots);
-  }
-  const slot = node.slots[i] as Slot<V>;
+function setIn<V>(node: Node<V>, h: number, key: string, value: V, depth: number, added: { count: number }): Node<V> {
+  const i = (h >>> (depth * BITS)) & (WIDTH - 1);
+  const slot = node.slots[i];
   let next: Slot<V>;
-  if (isLeaf(slot)) {
-    if (slot.key === key) {
-      if (Object.is(slot.value, value)) return node;
-      next = { key, value };
-    } else {
-      added = 1;
-      next = pair(slot, hash(slot.key), { key, value }, h, depth + 1);
-    }
-  } else if (slot instanceof Trie) {
-    next = setIn(slot, h, key, value, depth + 1);
-    if (next === slot) return node;
-  } else {
-    // The last level: entries whose hashes are equal.
+  if (slot === undefined) {
+    added.count = 1;
+    next = [{ key, value }];
+  } else if (Array.isArray(slot)) {
     const at = slot.findIndex((leaf) => leaf.key === key);
     if (at >= 0) {
       if (Object.is(slot[at]?.value, value)) return node;
       next = slot.slice();
       next[at] = { key, value };
-    } else {
-      added = 1;
+    } else if (depth + 1 >= MAX_DEPTH) {
+      added.count = 1;
       next = [...slot, { key, value }];
+    } else {
+      // Split the bucket one level down.
+      let child: Node<V> = { slots: new Array(WIDTH) };
+      const ignore = { count: 0 };
+      for (const leaf of slot) child = setIn(child, hash(leaf.key), leaf.key, leaf.value, depth + 1, ignore);
+      next = setIn(child, h, key, value, depth + 1, added);
     }
+  } else {
+    next = setIn(slot, h, key, value, depth + 1, added);
+    if (next === slot) return node;
   }
-  return new Trie(node.bitmap, replaced(node.slots, i, next));
-}
-
-/** The node without `key` (known to be present), or undefined when nothing is left in it. */
-function deleteIn<V>(node: Trie<V>, h: number, key: string, depth: number): Trie<V> | undefined {
-  const bit = bitAt(h, depth);
-  const i = indexOf(node.bitmap, bit);
-  const slot = node.slots[i] as Slot<V>;
-  let next: Slot<V> | undefined;
-  if (slot instanceof Trie) next = deleteIn(slot, h, key, depth + 1);
-  else if (Array.isArray(slot)) {
-    const rest = slot.filter((leaf) => leaf.key !== key);
-    next = rest.length ? rest : undefined;
-  }
-  if (next !== undefined) return new Trie(node.bitmap, replaced(node.slots, i, next));
-  if (node.bitmap === bit) return undefined;
   const slots = node.slots.slice();
-  slots.splice(i, 1);
-  return new Trie(node.bitmap & ~bit, slots);
+  slots[i] = next;
+  return { slots };
 }
 
-const EMPTY_NODE = new Trie<never>(0, []);
-const EMPTY = new TrieMap<never>(EMPTY_NODE, 0);
+function deleteIn<V>(node: Node<V>, h: number, key: string, depth: number): Node<V> {
+  const i = (h >>> (depth * BITS)) & (WIDTH - 1);
+  const slot = node.slots[i];
+  const slots = node.slots.slice();
+  if (Array.isArray(slot)) {
+    const rest = slot.filter((leaf) => leaf.key !== key);
+    slots[i] = rest.length ? rest : undefined;
+  } else if (slot !== undefined) {
+    slots[i] = deleteIn(slot, h, key, depth + 1);
+  }
+  return { slots };
+}
+
+const EMPTY = new TrieMap<never>({ slots: new Array(WIDTH) }, 0);
 
 /**
  * An empty `IdMap`, or one holding `entries`.
@@ -210,37 +131,32 @@ const EMPTY = new TrieMap<never>(EMPTY_NODE, 0);
 export function idMap<V>(entries?: Iterable<readonly [string, V]>): IdMap<V> {
   if (!entries) return EMPTY as IdMap<V>;
   // Every node is new and unshared while the map is built, so entries go in without copying paths.
-  const root = new Trie<V>(0, []);
+  const root: Node<V> = { slots: new Array(WIDTH) };
   let size = 0;
   for (const [id, value] of entries) size += insertInPlace(root, hash(id), id, value, 0);
   return size ? new TrieMap(root, size) : (EMPTY as IdMap<V>);
 }
 
 /** `setIn` for a node this build owns: mutates it; returns 1 when `key` is new. */
-function insertInPlace<V>(node: Trie<V>, h: number, key: string, value: V, depth: number): number {
-  const bit = bitAt(h, depth);
-  const i = indexOf(node.bitmap, bit);
-  const own = node as { bitmap: number; slots: Slot<V>[] };
-  if ((node.bitmap & bit) === 0) {
-    own.slots.splice(i, 0, { key, value });
-    own.bitmap |= bit;
+function insertInPlace<V>(node: Node<V>, h: number, key: string, value: V, depth: number): number {
+  const i = (h >>> (depth * BITS)) & (WIDTH - 1);
+  const slot = node.slots[i];
+  if (slot === undefined) {
+    node.slots[i] = [{ key, value }];
     return 1;
   }
-  const slot = node.slots[i] as Slot<V>;
-  if (slot instanceof Trie) return insertInPlace(slot, h, key, value, depth + 1);
-  if (Array.isArray(slot)) {
-    const at = slot.findIndex((leaf) => leaf.key === key);
-    if (at >= 0) {
-      slot[at] = { key, value };
-      return 0;
-    }
+  if (!Array.isArray(slot)) return insertInPlace(slot, h, key, value, depth + 1);
+  const at = slot.findIndex((leaf) => leaf.key === key);
+  if (at >= 0) {
+    slot[at] = { key, value };
+    return 0;
+  }
+  if (depth + 1 >= MAX_DEPTH) {
     slot.push({ key, value });
     return 1;
   }
-  if (slot.key === key) {
-    own.slots[i] = { key, value };
-    return 0;
-  }
-  own.slots[i] = pair(slot, hash(slot.key), { key, value }, h, depth + 1);
-  return 1;
+  const child: Node<V> = { slots: new Array(WIDTH) };
+  for (const leaf of slot) insertInPlace(child, hash(leaf.key), leaf.key, leaf.value, depth + 1);
+  node.slots[i] = child;
+  return insertInPlace(child, h, key, value, depth + 1);
 }

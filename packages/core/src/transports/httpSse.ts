@@ -1,7 +1,6 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { RunAgentInput } from '../protocol.js';
 import { type AgentSource, AgentTransportError, type SourceRunOptions } from './source.js';
-import { Utf8Stream } from './utf8.js';
 
 export interface HttpSseSourceOptions {
   /** The agent's endpoint: the `RunAgentInput` is POSTed here. */
@@ -306,7 +305,7 @@ async function readFrames(
   drained: (() => Promise<void> | undefined) | undefined,
 ): Promise<void> {
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-  const decoder = new Utf8Stream();
+  const decoder = new TextDecoder('utf-8');
   let tooLarge = false;
   // What stopped the handing over of frames: an abort, or an error of the consumer.
   let stopped: { error: unknown } | undefined;
@@ -341,7 +340,7 @@ async function readFrames(
     for (;;) {
       const { done, value } = await reader.read();
       if (aborted) throw abortReason(signal as AbortSignal);
-      const text = done ? decoder.end() : decoder.decode(value);
+      const text = done ? decoder.decode() : decoder.decode(value, STREAM);
       if (text) {
         try {
           parser.feed(text);
@@ -388,3 +387,5 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
 function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('Aborted', 'AbortError');
 }
+
+const STREAM: TextDecodeOptions = { stream: true };
