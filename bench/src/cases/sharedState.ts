@@ -1,4 +1,4 @@
-import { applyJsonPatch, createEventPipeline, createThreadState, type EventPipeline } from '@aguikit/core';
+import { applyJsonPatch, createEventPipeline, createThreadState, type EventPipeline, loadLargeObjects } from '@aguikit/core';
 import type { BenchCase, CaseContext, CaseRound, CaseSummary } from '../case.js';
 import { officialDriver } from '../drivers/official.js';
 import { flatDocument, THREAD_ID } from '../fixtures.js';
@@ -123,6 +123,8 @@ export const sharedStateCase: BenchCase = {
   },
 
   async run(ctx: CaseContext): Promise<CaseRound> {
+    // An application loads the trie code at its first write into a large object; here before the setup's first delta.
+    await loadLargeObjects();
     const pipelines = new Map(SIZES.map((n) => [n, openRun(flatDocument(n))]));
     const nested = openRun(nestedDocument());
     const nestedState = nested.push(delta(-1, NESTED_PATH));

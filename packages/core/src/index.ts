@@ -2,12 +2,12 @@ export type { EventLog, LoggedEvent, ParsedEventLog } from './eventLog.js';
 export { compactEvents, createEventLog, parseEventLog, serializeEventLog } from './eventLog.js';
 export type { ExpandedEvent, Expander, ExpandResult } from './expand.js';
 export { createExpander } from './expand.js';
+export { isExpired } from './expiry.js';
 export type { IdMap } from './idMap.js';
 export { idMap } from './idMap.js';
 export { newId } from './ids.js';
 export type { PatchResult } from './jsonPatch.js';
-export { applyJsonPatch } from './jsonPatch.js';
-export { isLargeObject, LARGE_OBJECT_KEYS, toPlainJson } from './largeObject.js';
+export { applyJsonPatch, LARGE_OBJECT_KEYS, loadLargeObjects } from './jsonPatch.js';
 export type {
   ConnectionStatus,
   CustomRecord,
@@ -29,6 +29,7 @@ export type {
 } from './model.js';
 export type { EventPipeline, PipelineOptions, ReplayOptions } from './pipeline.js';
 export { createEventPipeline, replayEvents } from './pipeline.js';
+export { isLargeObject, toPlainJson } from './plainJson.js';
 export type {
   ActivityMessage,
   AgUiEvent,
@@ -68,7 +69,7 @@ export { createThreadState, reduceThread } from './reducer/index.js';
 export { addToolResult, appendMessages, cancelRun, markToolCallExecuting, setSharedDocument } from './reducer/local.js';
 export { recordResume, streamTruncated } from './reducer/run.js';
 export type { BuildResumeOptions, BuildResumeResult, Decision, PayloadValidator, ResumeRefusal, ResumeResponse } from './resume.js';
-export { buildResumeWith, isExpired, loadPayloadValidator } from './resume.js';
+export { loadResumeBuilder } from './resumeLoader.js';
 export type { ToAgUiMessagesOptions } from './toAgUiMessages.js';
 export { toAgUiMessages } from './toAgUiMessages.js';
 export type { AgUiAgentLike } from './transports/agUiAgent.js';

@@ -1,5 +1,60 @@
-import jsonPatch, { type Operation, type Validator } from 'fast-json-patch';
-import { seal, writableCopy } from './largeObject.js';
+/// <reference path="./fastJsonPatch.d.ts" />
+import { applyOperation, type Operation, validator as operationShape, type Validator } from 'fast-json-patch/module/core.mjs';
+import type { LargeObjects } from './largeObject.js';
+
+/**
+ * An object with more keys than this is held in a persistent trie from the
+ * first write into it once the trie code (largeObject.ts) has loaded; below
+ * it, a plain copy is cheaper than a trie write.
+ */
+export const LARGE_OBJECT_KEYS = 128;
+
+let large: LargeObjects | undefined;
+let loading = false;
+
+/** Called by largeObject.ts as it loads: from then on, large objects are written as tries. */
+export function provideLargeObjects(implementation: LargeObjects): void {
+  large = implementation;
+}
+
+/**
+ * A copy of `source` for a patch to write into. Until the trie code has
+ * loaded, a plain copy; the first copy of an object past LARGE_OBJECT_KEYS
+ * loads it (a chunk of its own in a bundle: an application whose documents
+ * stay small never loads it), for the writes after this one.
+ */
+function writableCopy(source: Record<string, unknown>): Record<string, unknown> {
+  if (large) return large.writableCopy(source);
+  const copy = { ...source };
+  if (!loading && keyCountOver(copy, LARGE_OBJECT_KEYS)) void loadLargeObjects().catch(() => undefined);
+  return copy;
+}
+
+/**
+ * Loads the trie code for large objects now rather than at the first write
+ * into one, for an application that knows its documents are large: then even
+ * the first delta into a large object writes a trie.
+ *
+ * @example
+ * await loadLargeObjects();
+ */
+export function loadLargeObjects(): Promise<void> {
+  loading = true;
+  return import('./largeObject.js').then(
+    () => undefined,
+    (e: unknown) => {
+      // A chunk that failed to load is tried again at the next large copy.
+      loading = false;
+      throw e;
+    },
+  );
+}
+
+function keyCountOver(object: object, limit: number): boolean {
+  let count = 0;
+  for (const _ in object) if (++count > limit) return true;
+  return false;
+}
 
 export type PatchResult = { ok: true; document: unknown } | { ok: false; operationIndex: number; operation: unknown; message: string };
 
@@ -38,7 +93,7 @@ function resolves(document: unknown, pointer: string): boolean {
  */
 const validator: Validator<unknown> = (operation, index, document, existingPathFragment) => {
   // The operation's own shape; without a document, an error does not serialize one.
-  jsonPatch.validator(operation, index);
+  operationShape(operation, index);
   const fail = (message: string): never => {
     throw new Error(message);
   };
@@ -120,9 +175,9 @@ export function applyJsonPatch(document: unknown, operations: readonly unknown[]
       // A test writes nothing; a move also writes where it takes from.
       const refused = op.op === 'test' ? undefined : (own(op.path) ?? (op.op === 'move' ? own(op.from) : undefined));
       if (refused) return { ok: false, operationIndex: at, operation: op, message: refused };
-      box.document = jsonPatch.applyOperation(box.document, op, validator, true, true, at).newDocument;
+      box.document = applyOperation(box.document, op, validator, true, true, at).newDocument;
     }
-    for (const copy of copies) seal(copy);
+    if (large) for (const copy of copies) large.seal(copy);
     return { ok: true, document: box.document };
   } catch (e) {
     const message = e instanceof Error ? (e.message.split('\n')[0] ?? e.message) : String(e);

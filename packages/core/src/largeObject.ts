@@ -1,4 +1,6 @@
 import { type IdMap, idMap } from './idMap.js';
+import { LARGE_OBJECT_KEYS, provideLargeObjects } from './jsonPatch.js';
+import { LARGE_OBJECT } from './plainJson.js';
 
 /**
  * Large objects of the shared state. A JSON Patch that writes into a plain
@@ -7,7 +9,9 @@ import { type IdMap, idMap } from './idMap.js';
  * more than `LARGE_OBJECT_KEYS` keys is held, from the first write into it, in
  * a persistent hash trie and shown through a read-only Proxy: a write copies
  * only the path to the changed key, the previous document keeps its contents,
- * and untouched values keep their identity.
+ * and untouched values keep their identity. applyJsonPatch loads this module
+ * the first time it copies such an object (or an application imports it), and
+ * it registers itself with applyJsonPatch as it loads.
  *
  * To a reader it is a plain JSON object: property reads, `in`, `Object.keys`
  * (in the order a plain object would give), `Object.entries`, spread,
@@ -15,7 +19,6 @@ import { type IdMap, idMap } from './idMap.js';
  * refuses writes (a TypeError, as a frozen object does in strict code) and
  * that `structuredClone` cannot copy a Proxy: `toPlainJson` gives a plain copy.
  */
-export const LARGE_OBJECT_KEYS = 128;
 
 type Entry = { readonly value: unknown; readonly pos: number };
 
@@ -144,7 +147,7 @@ class LargeObject implements ProxyHandler<Record<string, unknown>> {
     if (typeof key === 'string') {
       const entry = this.entries.get(key);
       if (entry) return entry.value;
-    }
+    } else if (key === LARGE_OBJECT) return true;
     return Reflect.get(target, key, receiver);
   }
 
@@ -197,21 +200,12 @@ function wrap(handler: LargeObject): Record<string, unknown> {
   return proxy;
 }
 
-/** Sets `key` as an own data member: an own `__proto__` is defined, not assigned, so it never becomes a prototype. */
-function put(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
-  else target[key] = value;
-}
-
 /**
  * A plain copy of an object's own enumerable members. A spread defines each
  * member (an own `__proto__` stays data, never a prototype) and is the fastest
  * copy of an object small enough to stay plain.
  */
 const plainCopy = (source: Record<string, unknown>): Record<string, unknown> => ({ ...source });
-
-/** Whether `value` is a large object of the shared state (a Proxy over a persistent trie). */
-export const isLargeObject = (value: unknown): boolean => typeof value === 'object' && value !== null && handlers.has(value);
 
 /**
  * A writable copy of an object for one patch to change: O(1) for a large
@@ -235,37 +229,9 @@ export function seal(value: object): void {
   if (handler) handler.sealed = true;
 }
 
-/**
- * A plain copy of a JSON value, with every large object turned into a plain
- * object: for `structuredClone`, `postMessage` or code that needs a mutable
- * document. Subtrees without a large object are shared, not copied.
- *
- * @example
- * const doc = toPlainJson(store.getState().thread.sharedState.document);
- * localStorage.setItem('state', JSON.stringify(doc)); // JSON.stringify works on the document as it is, too
- */
-export function toPlainJson<T>(value: T): T {
-  if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) {
-    let out: unknown[] | undefined;
-    for (let i = 0; i < value.length; i++) {
-      const item = toPlainJson(value[i]);
-      if (item === value[i]) continue;
-      out ??= value.slice();
-      out[i] = item;
-    }
-    return (out ?? value) as T;
-  }
-  const large = handlers.has(value);
-  const source = value as Record<string, unknown>;
-  let out: Record<string, unknown> | undefined = large ? {} : undefined;
-  for (const key of Object.keys(source)) {
-    const item = toPlainJson(source[key]);
-    if (out) put(out, key, item);
-    else if (item !== source[key]) {
-      out = plainCopy(source);
-      put(out, key, item);
-    }
-  }
-  return (out ?? value) as T;
+export interface LargeObjects {
+  writableCopy: typeof writableCopy;
+  seal: typeof seal;
 }
+
+provideLargeObjects({ writableCopy, seal });

@@ -1,3 +1,9 @@
+/**
+ * `@aguikit/core/resume`: what builds the `RunAgentInput` that answers open
+ * interrupts. A store loads it when an interrupt opens (`loadResumeBuilder`
+ * in the main entry), so it stays out of an application's first load.
+ */
+import { isExpired } from './expiry.js';
 import { newId } from './ids.js';
 import type { OpenInterrupt, ThreadState } from './model.js';
 import { type Context, PROTOCOL_VERSION, type ResumeEntry, type RunAgentInput, type Tool } from './protocol.js';
@@ -57,13 +63,6 @@ export interface Decision {
 }
 
 export type BuildResumeResult = { ok: true; input: RunAgentInput; decisions: Decision[] } | { ok: false; errors: ResumeRefusal[] };
-
-/** Whether `interrupt` has expired at `now` (an unreadable `expiresAt` never expires). */
-export function isExpired(interrupt: Pick<OpenInterrupt, 'expiresAt'>, now: number | Date): boolean {
-  if (interrupt.expiresAt === undefined) return false;
-  const at = Date.parse(interrupt.expiresAt);
-  return !Number.isNaN(at) && +now >= at;
-}
 
 /**
  * Builds the `RunAgentInput` of a resume: the same thread, a new run id, the

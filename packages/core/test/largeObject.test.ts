@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import jsonPatch from 'fast-json-patch';
 import { describe, expect, it, vi } from 'vitest';
+// Loaded up front here; applyJsonPatch loads it by itself the first time it copies a large object (tested below).
+import '../src/largeObject.js';
 import { applyJsonPatch, createEventPipeline, createThreadState, isLargeObject, LARGE_OBJECT_KEYS, toPlainJson } from '../src/index.js';
 
 type Doc = Record<string, unknown>;
@@ -19,6 +21,23 @@ function patched(doc: unknown, ops: unknown[]): Doc {
   if (!r.ok) throw new Error(`patch failed: ${r.message}`);
   return r.document as Doc;
 }
+
+describe('loading the trie code', () => {
+  it('applyJsonPatch loads it the first time it copies a large object, and writes tries from then on', async () => {
+    vi.resetModules();
+    const fresh = (await import('../src/jsonPatch.js')) as typeof import('../src/jsonPatch.js');
+    const { isLargeObject: isLarge } = await import('../src/plainJson.js');
+    const first = fresh.applyJsonPatch(flat(LARGE), [{ op: 'replace', path: '/k1', value: 1 }]);
+    if (!first.ok) throw new Error(first.message);
+    // Not loaded yet: a plain copy, correct all the same.
+    expect(isLarge(first.document)).toBe(false);
+    expect((first.document as Doc).k1).toBe(1);
+    await vi.waitFor(() => {
+      const next = fresh.applyJsonPatch(first.document, [{ op: 'replace', path: '/k2', value: 2 }]);
+      expect(next.ok && isLarge(next.document)).toBe(true);
+    });
+  });
+});
 
 describe('large objects of the shared state', () => {
   it('an object stays plain up to LARGE_OBJECT_KEYS keys and becomes large on the first write past it', () => {

@@ -1,14 +1,13 @@
 import {
   addToolResult,
   appendMessages,
-  buildResumeWith,
   cancelRun,
   createEventLog,
   createEventPipeline,
   createThreadState,
   type EventLog,
   type EventPipeline,
-  loadPayloadValidator,
+  loadResumeBuilder,
   markToolCallExecuting,
   newId,
   PROTOCOL_VERSION,
@@ -131,6 +130,21 @@ export function createAgentStore(initialOptions: AgentStoreOptions): AgentStore 
   let flushed: AgentStoreState | undefined;
 
   /**
+   * Loads what answering interrupts takes as soon as interrupts open (the
+   * resume builder, and ajv when one has a responseSchema), so that an answer
+   * is sent without waiting for code to load.
+   */
+  let preloadedFor: ThreadState['interrupts'] | undefined;
+  const preloadResume = (interrupts: ThreadState['interrupts']) => {
+    if (interrupts === preloadedFor || interrupts.length === 0) return;
+    preloadedFor = interrupts;
+    loadResumeBuilder()
+      .then((m) => (interrupts.some((it) => it.responseSchema !== undefined) ? m.loadPayloadValidator() : undefined))
+      // A chunk that failed to load is loaded again when the answer is sent, where the error is reported.
+      .catch(() => undefined);
+  };
+
+  /**
    * Aborts the current stream's request. An abort already made is not made
    * again: Node builds its AbortError, stack trace included, before it looks
    * whether the signal was aborted.
@@ -174,6 +188,7 @@ export function createAgentStore(initialOptions: AgentStoreOptions): AgentStore 
         flushed = withThread(state, active.state, log.entries.length);
         set(flushed, true);
       } else set({ thread: active.state, eventCount: log.entries.length });
+      preloadResume(active.state.interrupts);
     };
 
     /** The flush a scheduler runs: it has fired, so there is nothing left to cancel. */
@@ -386,7 +401,8 @@ export function createAgentStore(initialOptions: AgentStoreOptions): AgentStore 
         const needsSchema = responses.some((r) => r.status === 'resolved' && schemaFor.get(r.interruptId) !== undefined);
         // Claimed at once, before any await: a second call (double click, StrictMode) joins this one.
         const promise = (async (): Promise<ActionResult> => {
-          // ajv loads only when an answer has a schema to meet.
+          // Loaded when the interrupt opened (see preloadResume); ajv only when an answer has a schema to meet.
+          const { buildResumeWith, loadPayloadValidator } = await loadResumeBuilder();
           const validate = needsSchema ? await loadPayloadValidator() : noSchema;
           const state = get();
           const built = buildResumeWith(state.thread, responses, {

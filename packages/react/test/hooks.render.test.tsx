@@ -1,6 +1,6 @@
 import { act, render, screen } from '@testing-library/react';
 import { memo, Profiler, StrictMode, useEffect } from 'react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   AgentProvider,
   createAgentStore,
@@ -201,6 +201,9 @@ describe('useAgentRun', () => {
       );
       await tick();
     });
+    // The first resume loads the resume builder (a dynamic import) before it sends.
+    await vi.waitFor(() => expect(m.requests).toHaveLength(2));
+    await act(tick);
     expect(m.requests).toHaveLength(2);
     expect(m.requests[1]?.resume).toEqual([{ interruptId: 'i', status: 'resolved', payload: { approved: true } }]);
   });

@@ -1,4 +1,4 @@
-import { applyJsonPatch, isLargeObject } from '@aguikit/core';
+import { applyJsonPatch, isLargeObject, loadLargeObjects } from '@aguikit/core';
 import { AgentProvider, type AgentStore } from '@aguikit/react';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -69,7 +69,8 @@ describe('JsonTree', () => {
     expect(screen.getByRole('button', { name: 'Show 100 more (99,800 hidden)' })).toBeInTheDocument();
   }, 20_000);
 
-  it('renders a large object of the shared state (a persistent trie behind a Proxy) as the plain object it stands for', () => {
+  it('renders a large object of the shared state (a persistent trie behind a Proxy) as the plain object it stands for', async () => {
+    await loadLargeObjects();
     const plain = Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`k${i}`, { i }]));
     const patched = applyJsonPatch(plain, [{ op: 'replace', path: '/k1', value: { i: 'one' } }]);
     if (!patched.ok) throw new Error(patched.message);

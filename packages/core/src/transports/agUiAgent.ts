@@ -1,4 +1,4 @@
-import { toPlainJson } from '../largeObject.js';
+import { toPlainJson } from '../plainJson.js';
 import type { RunAgentInput } from '../protocol.js';
 import type { AgentSource, SourceRunOptions } from './source.js';
 

@@ -1,0 +1,56 @@
+/**
+ * What a reader of the shared state needs to know of its large objects
+ * (largeObject.ts), without loading them: how to tell one, and how to get a
+ * plain copy.
+ */
+
+/** Answered `true` by a large object's Proxy, and by nothing else: a JSON document cannot hold a symbol key. */
+export const LARGE_OBJECT: unique symbol = Symbol.for('aguikit.largeObject');
+
+/** Whether `value` is a large object of the shared state (a read-only Proxy over a persistent trie). */
+export const isLargeObject = (value: unknown): boolean =>
+  typeof value === 'object' && value !== null && (value as { [LARGE_OBJECT]?: unknown })[LARGE_OBJECT] === true;
+
+/** Sets `key` as an own data member: an own `__proto__` is defined, not assigned, so it never becomes a prototype. */
+function put(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  else target[key] = value;
+}
+
+/** A plain copy of an object's own enumerable members (a spread defines them: an own `__proto__` stays data). */
+const plainCopy = (source: Record<string, unknown>): Record<string, unknown> => ({ ...source });
+
+/**
+ * A plain copy of a JSON value, with every large object turned into a plain
+ * object: for `structuredClone`, `postMessage` or code that needs a mutable
+ * document. Subtrees without a large object are shared, not copied.
+ *
+ * @example
+ * const doc = toPlainJson(store.getState().thread.sharedState.document);
+ * localStorage.setItem('state', JSON.stringify(doc)); // JSON.stringify works on the document as it is, too
+ */
+export function toPlainJson<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const item = toPlainJson(value[i]);
+      if (item === value[i]) continue;
+      out ??= value.slice();
+      out[i] = item;
+    }
+    return (out ?? value) as T;
+  }
+  const large = isLargeObject(value);
+  const source = value as Record<string, unknown>;
+  let out: Record<string, unknown> | undefined = large ? {} : undefined;
+  for (const key of Object.keys(source)) {
+    const item = toPlainJson(source[key]);
+    if (out) put(out, key, item);
+    else if (item !== source[key]) {
+      out = plainCopy(source);
+      put(out, key, item);
+    }
+  }
+  return (out ?? value) as T;
+}
