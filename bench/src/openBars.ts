@@ -6,7 +6,7 @@
 export const OPEN_BARS: ReadonlyMap<string, string> = new Map([
   [
     "2:aguikit's whole pipeline from SSE bytes to store is within 3x of the floor",
-    'with one store update per event the path is at 2.85 to 3.05x the floor depending on the load of the machine (it was 3.4x, and 7 to 9x before that): 2.2x with one update for the whole stream, 1.8x in 16 KiB chunks, and the core pipeline alone 0.47x. Reading the body through a ReadableStream costs the floor itself 1.35x. What one update per event adds (about 0.8x) is a flush scheduled per event, the store update and its subscriber, and the pipeline run one event at a time between network reads; the arrival time the event log records costs a clock read per event (0.1 to 0.2x in Node on this machine), which the floor does not do',
+    "with one store update per event the path is at about 3.4x the floor on a quiet machine (it was 8.9x): 2.6x with the store's own scheduler (one update for the whole stream), and the core pipeline alone 0.6x. Reading the body through a ReadableStream costs the floor itself 1.35x. What one update per event adds (about 0.9x) is a flush scheduled per event, the store update and its subscriber, and the pipeline run one event at a time between network reads; the event log's arrival time is a clock read per event. Two Node-specific speed-ups took about 0.4x more off (a UTF-8 decoder joining split characters itself, as Node's streaming TextDecoder is slow, and a bitmap-compressed trie for maps of a few entries) but cost 0.7 KB gzipped in every application's first load, which the 25 KB budget of case 6 has no room for",
   ],
 ]);
 
