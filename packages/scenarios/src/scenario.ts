@@ -24,9 +24,13 @@ export function answerTo(input: RunAgentInput, suffix: string): ResumeEntry | un
   return input.resume?.find((r) => r.interruptId.endsWith(suffix));
 }
 
-/** A forwarded number option (for tests that need a short expiry or a fast stream). */
-export function forwardedNumber(input: RunAgentInput, key: string, fallback: number): number {
+/**
+ * A forwarded number option (for tests that need a short expiry or a fast
+ * stream), clamped to `[min, max]`: a request cannot make a scenario build
+ * millions of events or an expiry no date can hold.
+ */
+export function forwardedNumber(input: RunAgentInput, key: string, fallback: number, min: number, max: number): number {
   const props = input.forwardedProps as Record<string, unknown> | undefined;
   const value = props?.[key];
-  return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
+  return typeof value === 'number' && Number.isFinite(value) ? Math.min(max, Math.max(min, value)) : fallback;
 }

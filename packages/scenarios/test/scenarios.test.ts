@@ -174,6 +174,42 @@ describe('state and scale scenarios', () => {
   });
 });
 
+describe('forwarded options from a request', () => {
+  const count = (scenario: Scenario, forwardedProps: unknown, type: string) => {
+    const t0 = createThreadState();
+    return scenarioEvents(scenario, inputFor(t0, 'x', { forwardedProps }), NOW).filter((e) => (e.event as { type: string }).type === type)
+      .length;
+  };
+
+  it('are clamped: a request cannot make a scenario build millions of events', () => {
+    expect(count(scenarios['fast-stream'], { tokens: 1e12 }, 'TEXT_MESSAGE_CONTENT')).toBe(100_000);
+    expect(count(scenarios['fast-stream'], { tokens: -5 }, 'TEXT_MESSAGE_CONTENT')).toBe(1);
+    expect(count(scenarios.dashboard, { deltas: 1e9 }, 'STATE_DELTA')).toBe(10_000);
+    const t0 = createThreadState();
+    const snapshot = scenarioEvents(scenarios['long-thread'], inputFor(t0, 'x', { forwardedProps: { messages: 1e9 } }), NOW).find(
+      (e) => (e.event as { type: string }).type === 'MESSAGES_SNAPSHOT',
+    );
+    expect((snapshot?.event as { messages: unknown[] }).messages.length).toBeLessThanOrEqual(20_001);
+  });
+
+  it('are ignored when they are not finite numbers', () => {
+    expect(count(scenarios['fast-stream'], { tokens: '1e12' }, 'TEXT_MESSAGE_CONTENT')).toBe(5000);
+    expect(count(scenarios['fast-stream'], { tokens: Number.NaN }, 'TEXT_MESSAGE_CONTENT')).toBe(5000);
+    expect(count(scenarios['fast-stream'], [1, 2], 'TEXT_MESSAGE_CONTENT')).toBe(5000);
+  });
+
+  it('keep an expiry any date can hold', () => {
+    const t0 = createThreadState();
+    for (const approvalWindowMs of [1e300, -1e300]) {
+      const events = scenarioEvents(scenarios.refund, inputFor(t0, scenarios.refund.prompt, { forwardedProps: { approvalWindowMs } }), NOW);
+      const finished = events.map((e) => e.event as { type: string; outcome?: { interrupts?: { expiresAt?: string }[] } }).at(-1);
+      const at = Date.parse(finished?.outcome?.interrupts?.[0]?.expiresAt ?? '');
+      expect(at).toBeGreaterThanOrEqual(NOW);
+      expect(at).toBeLessThanOrEqual(NOW + 86_400_000);
+    }
+  });
+});
+
 describe('play', () => {
   it('keeps the timing, scaled by speed', async () => {
     vi.useFakeTimers();

@@ -63,7 +63,7 @@ function request(input: RunAgentInput, now: number) {
   // The protocol asks for snapshots before the interrupting RUN_FINISHED, so a client that reconnects can restore.
   s.state({ order: ORDER, refund: { status: 'awaiting_approval', amount: ORDER.amount } });
   s.emit({ type: 'MESSAGES_SNAPSHOT', messages: history });
-  const expiresAt = new Date(now + forwardedNumber(input, 'approvalWindowMs', 120_000)).toISOString();
+  const expiresAt = new Date(now + forwardedNumber(input, 'approvalWindowMs', 120_000, 0, 86_400_000)).toISOString();
   return s
     .finish({
       outcome: {

@@ -10,7 +10,7 @@ export const longThread: Scenario = {
   prompt: 'Summarise our conversation.',
   run(input) {
     const s = new Script(input).start();
-    const count = forwardedNumber(input, 'messages', 3000);
+    const count = Math.floor(forwardedNumber(input, 'messages', 3000, 0, 20_000));
     const history: Message[] = [...input.messages];
     for (let i = 0; i < count; i++) {
       history.push(
@@ -33,8 +33,8 @@ export const fastStream: Scenario = {
   prompt: 'Count to a few thousand, fast.',
   run(input) {
     const s = new Script(input).start();
-    const count = forwardedNumber(input, 'tokens', 5000);
-    const perToken = forwardedNumber(input, 'tokenDelayMs', 0.2);
+    const count = Math.floor(forwardedNumber(input, 'tokens', 5000, 1, 100_000));
+    const perToken = forwardedNumber(input, 'tokenDelayMs', 0.2, 0, 1000);
     const messageId = s.id('count');
     s.emit({ type: 'TEXT_MESSAGE_START', messageId, role: 'assistant' });
     for (let i = 1; i <= count; i++) s.emit({ type: 'TEXT_MESSAGE_CONTENT', messageId, delta: `${i} ` }, perToken);

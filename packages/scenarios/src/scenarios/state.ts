@@ -9,7 +9,7 @@ export const dashboard: Scenario = {
   prompt: 'Show me live sales for today.',
   run(input) {
     const s = new Script(input).start();
-    const count = forwardedNumber(input, 'deltas', 200);
+    const count = Math.floor(forwardedNumber(input, 'deltas', 200, 0, 10_000));
     s.state({ title: 'Sales today', orders: 0, revenue: 0, series: [], regions: { eu: 0, us: 0, apac: 0 } });
     const regions = ['eu', 'us', 'apac'];
     for (let i = 1; i <= count; i++) {
