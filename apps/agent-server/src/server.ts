@@ -123,7 +123,17 @@ export async function startAgentServer(options: AgentServerOptions = {}): Promis
         }
         if (closed) break;
         if (item.effect) perform(item.effect, run.input.runId);
-        res.write(`id: ${run.input.runId}:${i}\n${encoder.encodeSSE(item.event as unknown as BaseEvent)}`);
+        // A client that reads slower than the run streams holds the run back rather than filling the server's memory.
+        if (!res.write(`id: ${run.input.runId}:${i}\n${encoder.encodeSSE(item.event as unknown as BaseEvent)}`)) {
+          await new Promise<void>((resolve) => {
+            const done = () => {
+              res.off('drain', done);
+              resolve();
+            };
+            res.on('drain', done);
+            wake = done;
+          });
+        }
       }
     } finally {
       clearInterval(heartbeat);
@@ -138,7 +148,11 @@ export async function startAgentServer(options: AgentServerOptions = {}): Promis
     res.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
     if (req.method === 'OPTIONS') return void res.writeHead(204).end();
     const url = parseUrl(req.url ?? '/');
-    if (req.method === 'GET' && url.pathname === '/health') return json(res, 200, { ok: true });
+    if (req.method === 'GET' && url.pathname === '/health') {
+      let bufferedBytes = 0;
+      for (const stream of open) bufferedBytes += stream.writableLength;
+      return json(res, 200, { ok: true, streams: open.size, bufferedBytes });
+    }
     if (req.method === 'GET' && url.pathname === '/agents') {
       return json(
         res,

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunAgentInput } from '@aguikit/core';
 import { findScenario, scenarioEvents, scenarios } from '@aguikit/scenarios';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AgentServer } from '../src/server.js';
 import { approval, interruptsOf, NOW, parseFrames, post, readEvents, startServer, stopServer, userInput } from './support.js';
 
@@ -19,7 +19,7 @@ async function expectError(server: AgentServer, response: Response, status: numb
   expect(String(body.error?.message).length).toBeGreaterThan(0);
   const health = await fetch(`${server.url}/health`);
   expect(health.status).toBe(200);
-  expect(await health.json()).toEqual({ ok: true });
+  expect(await health.json()).toMatchObject({ ok: true });
 }
 
 /** The events a scenario produces for `input` at the test clock: what the wire must carry. */
@@ -184,6 +184,40 @@ describe('bad input gets a 4xx with a JSON error, and never crashes the server',
     const health = await fetch(`${server.url}/health`);
     expect(health.status).toBe(200);
   });
+
+  it('holds a run back while its client does not read, instead of buffering the stream in memory', async () => {
+    const server = await startServer();
+    const { port } = new URL(server.url);
+    const body = JSON.stringify({ ...userInput('t', 'r1'), forwardedProps: { tokens: 100_000, tokenDelayMs: 0 } });
+    const socket = connect(Number(port), '127.0.0.1');
+    let received = 0;
+    let ended = false;
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+    });
+    socket.on('end', () => {
+      ended = true;
+    });
+    await new Promise<void>((resolve) =>
+      socket
+        .once('data', () => resolve())
+        .write(
+          `POST /agents/fast-stream?speed=0 HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        ),
+    );
+    socket.pause();
+    const health = async () => (await (await fetch(`${server.url}/health`)).json()) as { streams: number; bufferedBytes: number };
+    // About 10 MB of frames; the kernel's socket buffers take a few MB of them, the server's own buffer no more than a frame or so past its mark.
+    await new Promise((r) => setTimeout(r, 300));
+    const paused = await health();
+    expect(paused.streams).toBe(1);
+    expect(paused.bufferedBytes).toBeLessThan(64 * 1024);
+    socket.resume();
+    await vi.waitFor(() => expect(ended).toBe(true), { timeout: 20_000 });
+    expect(received).toBeGreaterThan(100_000 * 60);
+    expect((await health()).streams).toBe(0);
+    socket.destroy();
+  }, 30_000);
 
   it('replays a run sent again as it was, and refuses a run id reused with another input', async () => {
     const server = await startServer();
