@@ -92,6 +92,15 @@ async function cut(res: ServerResponse): Promise<void> {
 
 const frame = (event: unknown, id?: string) => `${id === undefined ? '' : `id: ${id}\n`}data: ${JSON.stringify(event)}\n\n`;
 
+/** The frames of events `from`..`to` of `script` (1-based, inclusive), each with its position as its id. */
+const framesWithIds =
+  (script: readonly unknown[]) =>
+  (from: number, to = script.length) =>
+    script
+      .slice(from - 1, to)
+      .map((e, i) => frame(e, String(from + i)))
+      .join('');
+
 const input: RunAgentInput = {
   threadId: 't1',
   runId: 'r1',
@@ -480,11 +489,7 @@ describe('httpSseSource: Last-Event-ID reconnect', () => {
     { type: 'TEXT_MESSAGE_END', messageId: 'm1' },
     finished,
   ];
-  const withId = (from: number, to = script.length) =>
-    script
-      .slice(from - 1, to)
-      .map((e, i) => frame(e, String(from + i)))
-      .join('');
+  const withId = framesWithIds(script);
 
   it('resumes after a cut with Last-Event-ID and yields every event exactly once, in order', async () => {
     const server = await serve(async (res, req, index) => {
@@ -768,11 +773,7 @@ describe('httpSseSource: the push form (deliver)', () => {
     { type: 'TEXT_MESSAGE_END', messageId: 'm1' },
     finished,
   ];
-  const withId = (from: number, to = script.length) =>
-    script
-      .slice(from - 1, to)
-      .map((e, i) => frame(e, String(from + i)))
-      .join('');
+  const withId = framesWithIds(script);
 
   it('hands over the events run yields, in order, each with its id, across a reconnect', async () => {
     const server = await serve(async (res, req, index) => {
