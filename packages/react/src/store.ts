@@ -22,7 +22,9 @@ import {
   type UserMessage,
 } from '@aguikit/core';
 import { createStore, type StoreApi } from 'zustand/vanilla';
+import { resumePreloader } from './preload.js';
 import { frameScheduler } from './scheduler.js';
+import { hasExactFields, withThread } from './stateCopy.js';
 import type { ActionResult, AgentStoreOptions, AgentStoreState, Refusal, RunRequest } from './types.js';
 
 /** A thread's store: zustand's `getState`/`subscribe`, plus the raw event log and late option updates. */
@@ -37,62 +39,6 @@ export interface AgentStore extends StoreApi<AgentStoreState> {
 
 /** The validator of answers none of which has a schema to meet. */
 const noSchema = (): string[] => [];
-
-const STATE_FIELDS = [
-  'thread',
-  'connection',
-  'error',
-  'refusal',
-  'inFlight',
-  'eventCount',
-  'decisions',
-  'run',
-  'stop',
-  'resume',
-  'cancelInterrupts',
-  'setState',
-  'reconnect',
-  'reset',
-] as const satisfies readonly (keyof AgentStoreState)[];
-// Fails to compile when AgentStoreState gains a field that withThread does not copy.
-const everyFieldCopied: Exclude<keyof AgentStoreState, (typeof STATE_FIELDS)[number]> extends never ? true : false = true;
-void everyFieldCopied;
-const KNOWN_FIELDS: ReadonlySet<string> = new Set(STATE_FIELDS);
-
-/** Whether the state holds every field of AgentStoreState (the optional ones too, as the first stream sets them) and nothing else. */
-function hasExactFields(state: AgentStoreState): boolean {
-  let count = 0;
-  for (const key in state) {
-    if (!Object.hasOwn(state, key) || !KNOWN_FIELDS.has(key)) return false;
-    count++;
-  }
-  return count === STATE_FIELDS.length;
-}
-
-/**
- * The store's state with a new thread and event count, as a literal of its
- * fields: a flush may run on every event, and zustand's merge
- * (`Object.assign({}, state, partial)`) costs several times as much as
- * building the literal. Only for a state checked by `hasExactFields`.
- */
-function withThread(s: AgentStoreState, thread: ThreadState, eventCount: number): AgentStoreState {
-  return {
-    thread,
-    connection: s.connection,
-    error: s.error,
-    refusal: s.refusal,
-    inFlight: s.inFlight,
-    eventCount,
-    decisions: s.decisions,
-    run: s.run,
-    stop: s.stop,
-    resume: s.resume,
-    cancelInterrupts: s.cancelInterrupts,
-    setState: s.setState,
-    reconnect: s.reconnect,
-    reset: s.reset,
-  };
-}
 
 /**
  * Creates the store that owns one thread. Events from the source go through
@@ -129,20 +75,7 @@ export function createAgentStore(initialOptions: AgentStoreOptions): AgentStore 
   /** The state the last flush set, known to hold exactly the fields of AgentStoreState. */
   let flushed: AgentStoreState | undefined;
 
-  /**
-   * Loads what answering interrupts takes as soon as interrupts open (the
-   * resume builder, and ajv when one has a responseSchema), so that an answer
-   * is sent without waiting for code to load.
-   */
-  let preloadedFor: ThreadState['interrupts'] | undefined;
-  const preloadResume = (interrupts: ThreadState['interrupts']) => {
-    if (interrupts === preloadedFor || interrupts.length === 0) return;
-    preloadedFor = interrupts;
-    loadResumeBuilder()
-      .then((m) => (interrupts.some((it) => it.responseSchema !== undefined) ? m.loadPayloadValidator() : undefined))
-      // A chunk that failed to load is loaded again when the answer is sent, where the error is reported.
-      .catch(() => undefined);
-  };
+  const preloadResume = resumePreloader();
 
   /**
    * Aborts the current stream's request. An abort already made is not made
