@@ -1,7 +1,8 @@
 /**
  * A persistent map from string ids to records: `set` returns a new map and
  * leaves the old one intact, copying only the path to the changed entry (a
- * 32-way hash trie: three small arrays for ten thousand entries). This is
+ * 32-way hash trie: three small arrays for ten thousand entries, one list of
+ * up to eight for a short thread). This is
  * what keeps one streaming token O(1) in the length of the thread, where
  * spreading a plain object of N messages would cost O(N) per token.
  */
@@ -21,7 +22,14 @@ type Node<V> = { slots: Slot<V>[] };
 
 const BITS = 5;
 const WIDTH = 1 << BITS;
+/** Depth at which the hash's bits run out: a bucket there grows instead of splitting. */
 const MAX_DEPTH = 6;
+/**
+ * Entries a bucket holds before it splits into a node. A thread of a few
+ * messages is then one short list, and a token copies that list instead of a
+ * 32-slot node.
+ */
+const BUCKET = 8;
 
 function hash(key: string): number {
   let h = 0x811c9dc5;
@@ -29,21 +37,28 @@ function hash(key: string): number {
   return h >>> 0;
 }
 
+const isBucket = Array.isArray as <V>(slot: Slot<V>) => slot is Leaf<V>[];
+
+function find<V>(bucket: Leaf<V>[], key: string): number {
+  for (let i = 0; i < bucket.length; i++) if ((bucket[i] as Leaf<V>).key === key) return i;
+  return -1;
+}
+
 class TrieMap<V> implements IdMap<V> {
   constructor(
-    private readonly root: Node<V>,
+    private readonly root: Node<V> | Leaf<V>[],
     readonly size: number,
   ) {}
 
   get(id: string): V | undefined {
     const h = hash(id);
-    let node: Slot<V> = this.root;
-    for (let depth = 0; node !== undefined; depth++) {
-      if (Array.isArray(node)) {
-        for (const leaf of node) if (leaf.key === id) return leaf.value;
-        return undefined;
+    let slot: Slot<V> = this.root;
+    for (let depth = 0; slot !== undefined; depth++) {
+      if (isBucket(slot)) {
+        const at = find(slot, id);
+        return at < 0 ? undefined : (slot[at] as Leaf<V>).value;
       }
-      node = node.slots[(h >>> (depth * BITS)) & (WIDTH - 1)];
+      slot = slot.slots[(h >>> (depth * BITS)) & (WIDTH - 1)];
     }
     return undefined;
   }
@@ -53,14 +68,14 @@ class TrieMap<V> implements IdMap<V> {
   }
 
   set(id: string, value: V): IdMap<V> {
-    const added = { count: 0 };
-    const root = setIn(this.root, hash(id), id, value, 0, added);
-    return root === this.root ? this : new TrieMap(root, this.size + added.count);
+    added = 0;
+    const root = setIn(this.root, hash(id), id, value, 0) as Node<V> | Leaf<V>[];
+    return root === this.root ? this : new TrieMap(root, this.size + added);
   }
 
   delete(id: string): IdMap<V> {
     if (!this.has(id)) return this;
-    return new TrieMap(deleteIn(this.root, hash(id), id, 0), this.size - 1);
+    return new TrieMap(deleteIn(this.root, hash(id), id, 0) ?? [], this.size - 1);
   }
 
   *[Symbol.iterator](): Iterator<V> {
@@ -68,58 +83,65 @@ class TrieMap<V> implements IdMap<V> {
     while (stack.length) {
       const slot = stack.pop();
       if (slot === undefined) continue;
-      if (Array.isArray(slot)) for (const leaf of slot) yield leaf.value;
+      if (isBucket(slot)) for (const leaf of slot) yield leaf.value;
       else for (let i = WIDTH - 1; i >= 0; i--) stack.push(slot.slots[i]);
     }
   }
 }
 
-function setIn<V>(node: Node<V>, h: number, key: string, value: V, depth: number, added: { count: number }): Node<V> {
-  const i = (h >>> (depth * BITS)) & (WIDTH - 1);
-  const slot = node.slots[i];
-  let next: Slot<V>;
+/** Entries the last `set` added (0 or 1): a counter of the module's rather than an object per call. */
+let added = 0;
+
+/** `slot` (a node or a bucket at `depth`) with `key` set, copying only what changes; `slot` itself when nothing does. */
+function setIn<V>(slot: Slot<V>, h: number, key: string, value: V, depth: number): Slot<V> {
   if (slot === undefined) {
-    added.count = 1;
-    next = [{ key, value }];
-  } else if (Array.isArray(slot)) {
-    const at = slot.findIndex((leaf) => leaf.key === key);
-    if (at >= 0) {
-      if (Object.is(slot[at]?.value, value)) return node;
-      next = slot.slice();
-      next[at] = { key, value };
-    } else if (depth + 1 >= MAX_DEPTH) {
-      added.count = 1;
-      next = [...slot, { key, value }];
-    } else {
-      // Split the bucket one level down.
-      let child: Node<V> = { slots: new Array(WIDTH) };
-      const ignore = { count: 0 };
-      for (const leaf of slot) child = setIn(child, hash(leaf.key), leaf.key, leaf.value, depth + 1, ignore);
-      next = setIn(child, h, key, value, depth + 1, added);
-    }
-  } else {
-    next = setIn(slot, h, key, value, depth + 1, added);
-    if (next === slot) return node;
+    added = 1;
+    return [{ key, value }];
   }
-  const slots = node.slots.slice();
+  if (isBucket(slot)) {
+    const at = find(slot, key);
+    if (at >= 0) {
+      if (Object.is((slot[at] as Leaf<V>).value, value)) return slot;
+      const next = slot.slice();
+      next[at] = { key, value };
+      return next;
+    }
+    if (slot.length < BUCKET || depth >= MAX_DEPTH) {
+      added = 1;
+      return [...slot, { key, value }];
+    }
+    // A full bucket splits into a node at its own depth.
+    return setIn(split(slot, depth), h, key, value, depth);
+  }
+  const i = (h >>> (depth * BITS)) & (WIDTH - 1);
+  const child = slot.slots[i];
+  const next = setIn(child, h, key, value, depth + 1);
+  if (next === child) return slot;
+  const slots = slot.slots.slice();
   slots[i] = next;
   return { slots };
 }
 
-function deleteIn<V>(node: Node<V>, h: number, key: string, depth: number): Node<V> {
-  const i = (h >>> (depth * BITS)) & (WIDTH - 1);
-  const slot = node.slots[i];
-  const slots = node.slots.slice();
-  if (Array.isArray(slot)) {
+/** A new node at `depth` holding the bucket's entries. */
+function split<V>(bucket: Leaf<V>[], depth: number): Node<V> {
+  const node: Node<V> = { slots: new Array(WIDTH) };
+  for (const leaf of bucket) insertInPlace(node, hash(leaf.key), leaf.key, leaf.value, depth);
+  return node;
+}
+
+function deleteIn<V>(slot: Slot<V>, h: number, key: string, depth: number): Slot<V> {
+  if (slot === undefined) return undefined;
+  if (isBucket(slot)) {
     const rest = slot.filter((leaf) => leaf.key !== key);
-    slots[i] = rest.length ? rest : undefined;
-  } else if (slot !== undefined) {
-    slots[i] = deleteIn(slot, h, key, depth + 1);
+    return rest.length ? rest : undefined;
   }
+  const i = (h >>> (depth * BITS)) & (WIDTH - 1);
+  const slots = slot.slots.slice();
+  slots[i] = deleteIn(slot.slots[i], h, key, depth + 1);
   return { slots };
 }
 
-const EMPTY = new TrieMap<never>({ slots: new Array(WIDTH) }, 0);
+const EMPTY = new TrieMap<never>([], 0);
 
 /**
  * An empty `IdMap`, or one holding `entries`.
@@ -130,33 +152,33 @@ const EMPTY = new TrieMap<never>({ slots: new Array(WIDTH) }, 0);
  */
 export function idMap<V>(entries?: Iterable<readonly [string, V]>): IdMap<V> {
   if (!entries) return EMPTY as IdMap<V>;
-  // Every node is new and unshared while the map is built, so entries go in without copying paths.
-  const root: Node<V> = { slots: new Array(WIDTH) };
+  // Every node and bucket is new and unshared while the map is built, so entries go in without copying paths.
+  let root: Node<V> | Leaf<V>[] = [];
   let size = 0;
-  for (const [id, value] of entries) size += insertInPlace(root, hash(id), id, value, 0);
+  for (const [id, value] of entries) {
+    added = 0;
+    root = insertInPlace(root, hash(id), id, value, 0);
+    size += added;
+  }
   return size ? new TrieMap(root, size) : (EMPTY as IdMap<V>);
 }
 
-/** `setIn` for a node this build owns: mutates it; returns 1 when `key` is new. */
-function insertInPlace<V>(node: Node<V>, h: number, key: string, value: V, depth: number): number {
+/** `setIn` for a slot this build owns: mutates it, and returns it or the node a full bucket became. */
+function insertInPlace<V>(slot: Node<V> | Leaf<V>[], h: number, key: string, value: V, depth: number): Node<V> | Leaf<V>[] {
+  if (isBucket(slot)) {
+    const at = find(slot, key);
+    if (at >= 0) {
+      slot[at] = { key, value };
+      return slot;
+    }
+    if (slot.length < BUCKET || depth >= MAX_DEPTH) {
+      added = 1;
+      slot.push({ key, value });
+      return slot;
+    }
+    return insertInPlace(split(slot, depth), h, key, value, depth);
+  }
   const i = (h >>> (depth * BITS)) & (WIDTH - 1);
-  const slot = node.slots[i];
-  if (slot === undefined) {
-    node.slots[i] = [{ key, value }];
-    return 1;
-  }
-  if (!Array.isArray(slot)) return insertInPlace(slot, h, key, value, depth + 1);
-  const at = slot.findIndex((leaf) => leaf.key === key);
-  if (at >= 0) {
-    slot[at] = { key, value };
-    return 0;
-  }
-  if (depth + 1 >= MAX_DEPTH) {
-    slot.push({ key, value });
-    return 1;
-  }
-  const child: Node<V> = { slots: new Array(WIDTH) };
-  for (const leaf of slot) insertInPlace(child, hash(leaf.key), leaf.key, leaf.value, depth + 1);
-  node.slots[i] = child;
-  return insertInPlace(child, h, key, value, depth + 1);
+  slot.slots[i] = insertInPlace(slot.slots[i] ?? [], h, key, value, depth + 1);
+  return slot;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { idMap } from '../src/index.js';
+import { type IdMap, idMap } from '../src/index.js';
 
 describe('idMap', () => {
   it('sets, gets and deletes without touching earlier versions', () => {
@@ -63,6 +63,24 @@ describe('idMap', () => {
       [b, 2],
     ]);
     expect([built.get(a), built.get(b), built.size]).toEqual([1, 2, 2]);
+  });
+
+  it('keeps every earlier version whole while a small map grows, splits and shrinks', () => {
+    const versions = [idMap<number>()];
+    for (let i = 0; i < 40; i++) versions.push((versions.at(-1) as IdMap<number>).set(`m${i}`, i));
+    versions.forEach((m, n) => {
+      expect(m.size).toBe(n);
+      expect([...m].sort((x, y) => x - y)).toEqual(Array.from({ length: n }, (_, i) => i));
+      expect([m.get(`m${n - 1}`), m.get(`m${n}`)]).toEqual([n === 0 ? undefined : n - 1, undefined]);
+    });
+    let shrinking = versions.at(-1) as IdMap<number>;
+    for (let i = 39; i >= 0; i -= 3) {
+      shrinking = shrinking.delete(`m${i}`).set(`m${i - 1}`, -i);
+      expect([shrinking.has(`m${i}`), shrinking.get(`m${i - 1}`)]).toEqual([false, -i]);
+    }
+    expect((versions.at(-1) as IdMap<number>).get('m38')).toBe(38);
+    const built = idMap(Array.from({ length: 12 }, (_, i) => [`k${i % 10}`, i] as const));
+    expect([built.size, built.get('k0'), built.get('k1'), built.get('k9')]).toEqual([10, 10, 11, 9]);
   });
 
   it('treats hostile keys as plain keys', () => {
