@@ -297,6 +297,52 @@ describe('httpSseSource: SSE framing', () => {
     expect(await collect(run(server.url))).toEqual([started, big, finished]);
   });
 
+  describe('decoding the body as one UTF-8 stream, whatever its chunks', () => {
+    const bytes = (text: string) => new Uint8Array(Buffer.from(text, 'utf8'));
+    /** The events of a body handed to the client in exactly these chunks. */
+    const eventsOf = async (chunks: readonly Uint8Array[]) => {
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (const chunk of chunks) controller.enqueue(chunk);
+          controller.close();
+        },
+      });
+      const response = new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+      return collect(run('http://agent.invalid/run', { fetch: async () => response }));
+    };
+    const valueFrame = (value: string) => frame({ type: 'CUSTOM', name: 'v', value });
+
+    it('drops one byte order mark at the start of the body, so the first frame is not lost', async () => {
+      expect(await eventsOf([bytes(`\uFEFF${frame(started)}`), bytes(frame(finished))])).toEqual([started, finished]);
+      // A second U+FEFF is the start of a field name: that line is not a data line.
+      expect(await eventsOf([bytes(`\uFEFF\uFEFF${frame(custom(1))}`), bytes(frame(started)), bytes(frame(finished))])).toEqual([
+        started,
+        finished,
+      ]);
+    });
+
+    it('keeps a U+FEFF that starts a later chunk: it is text, not a byte order mark', async () => {
+      const [head, tail] = valueFrame('\uFEFFword').split('\uFEFF') as [string, string];
+      const events = await eventsOf([bytes(frame(started)), bytes(head), bytes(`\uFEFF${tail}`), bytes(frame(finished))]);
+      expect(events).toEqual([started, { type: 'CUSTOM', name: 'v', value: '\uFEFFword' }, finished]);
+    });
+
+    it('joins a character split around empty chunks and chunks that end in ASCII', async () => {
+      const whole = bytes(valueFrame('a漢b'));
+      const at = whole.indexOf(0xe6) + 1;
+      const chunks = [bytes(frame(started)), whole.subarray(0, at), new Uint8Array(0), whole.subarray(at, at + 1), new Uint8Array(0)];
+      chunks.push(whole.subarray(at + 1), bytes(valueFrame('ü')), bytes(frame(finished)));
+      const events = await eventsOf(chunks);
+      expect(events).toEqual([started, { type: 'CUSTOM', name: 'v', value: 'a漢b' }, { type: 'CUSTOM', name: 'v', value: 'ü' }, finished]);
+    });
+
+    it('turns bytes that are not UTF-8 into U+FFFD in any chunk, and loses no frame after them', async () => {
+      const bad = new Uint8Array([...bytes('data: {"type":"CUSTOM","name":"v","value":"x'), 0xff, 0xc3, ...bytes('y"}\n\n')]);
+      const events = await eventsOf([bytes(frame(started)), bad, bytes(frame(finished))]);
+      expect(events).toEqual([started, { type: 'CUSTOM', name: 'v', value: 'x\uFFFD\uFFFDy' }, finished]);
+    });
+  });
+
   it('yields a frame that is not JSON as its text, without throwing', async () => {
     const server = await serve(stream([frame(started), 'data: not json {\n\n', 'data: [DONE]\n\n', frame(finished)]));
     expect(await collect(run(server.url))).toEqual([started, 'not json {', '[DONE]', finished]);

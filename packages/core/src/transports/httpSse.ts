@@ -305,7 +305,9 @@ async function readFrames(
   drained: (() => Promise<void> | undefined) | undefined,
 ): Promise<void> {
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder('utf-8');
+  // The parser drops the byte order mark a body may start with; the decoders keep every U+FEFF as text.
+  const decoder = new TextDecoder('utf-8', BOM_AS_TEXT);
+  const text = chunkDecoder(decoder);
   let tooLarge = false;
   // What stopped the handing over of frames: an abort, or an error of the consumer.
   let stopped: { error: unknown } | undefined;
@@ -340,10 +342,10 @@ async function readFrames(
     for (;;) {
       const { done, value } = await reader.read();
       if (aborted) throw abortReason(signal as AbortSignal);
-      const text = done ? decoder.decode() : decoder.decode(value, STREAM);
-      if (text) {
+      const chunk = done ? decoder.decode() : text(value);
+      if (chunk) {
         try {
-          parser.feed(text);
+          parser.feed(chunk);
         } catch {
           tooLarge = true;
         }
@@ -360,6 +362,26 @@ async function readFrames(
     signal?.removeEventListener('abort', onAbort);
     reader.cancel().catch(() => undefined);
   }
+}
+
+/**
+ * Decodes the body's chunks as one UTF-8 stream. A chunk that ends in an
+ * ASCII byte (every SSE frame ends with a newline) while the stream decoder
+ * holds no partial character is decoded on its own: the same text, without
+ * the streaming decoder's bookkeeping, which in Node costs as much again as
+ * the decoding itself.
+ */
+function chunkDecoder(stream: TextDecoder): (chunk: Uint8Array) => string {
+  const whole = new TextDecoder('utf-8', BOM_AS_TEXT);
+  // Whether the stream decoder may hold the first bytes of a character split across chunks.
+  let carrying = false;
+  return (chunk) => {
+    if (chunk.length === 0) return '';
+    const last = chunk[chunk.length - 1] as number;
+    if (!carrying && last < 0x80) return whole.decode(chunk);
+    carrying = last >= 0x80;
+    return stream.decode(chunk, STREAM);
+  };
 }
 
 function parseData(data: string): unknown {
@@ -389,3 +411,4 @@ function abortReason(signal: AbortSignal): unknown {
 }
 
 const STREAM: TextDecodeOptions = { stream: true };
+const BOM_AS_TEXT: TextDecoderOptions = { ignoreBOM: true };
