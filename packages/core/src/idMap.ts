@@ -31,10 +31,17 @@ const MAX_DEPTH = 6;
  */
 const BUCKET = 8;
 
+/** The last key hashed and its hash: a streamed message or tool call is looked up and written under one id, token after token. */
+let lastKey = '';
+let lastHash = 0x811c9dc5;
+
 function hash(key: string): number {
+  if (key === lastKey) return lastHash;
   let h = 0x811c9dc5;
   for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
-  return h >>> 0;
+  lastKey = key;
+  lastHash = h >>> 0;
+  return lastHash;
 }
 
 const isBucket = Array.isArray as <V>(slot: Slot<V>) => slot is Leaf<V>[];
@@ -51,8 +58,9 @@ class TrieMap<V> implements IdMap<V> {
   ) {}
 
   get(id: string): V | undefined {
-    const h = hash(id);
     let slot: Slot<V> = this.root;
+    // A map of a few entries is one list: no hash needed.
+    const h = isBucket(slot) ? 0 : hash(id);
     for (let depth = 0; slot !== undefined; depth++) {
       if (isBucket(slot)) {
         const at = find(slot, id);
@@ -69,7 +77,9 @@ class TrieMap<V> implements IdMap<V> {
 
   set(id: string, value: V): IdMap<V> {
     added = 0;
-    const root = setIn(this.root, hash(id), id, value, 0) as Node<V> | Leaf<V>[];
+    // A list with room left takes the entry without splitting, so without the hash.
+    const h = isBucket(this.root) && this.root.length < BUCKET ? 0 : hash(id);
+    const root = setIn(this.root, h, id, value, 0) as Node<V> | Leaf<V>[];
     return root === this.root ? this : new TrieMap(root, this.size + added);
   }
 
