@@ -59,6 +59,13 @@ export interface BenchCase {
   readonly method: string;
   /** A deterministic case (bundle size) runs once: its spread is zero by construction. */
   readonly deterministic: boolean;
+  /**
+   * The case loads tools that run much of Node's own JavaScript (web streams,
+   * HTTP, promises) with shapes of their own: Vite and Playwright. Code of
+   * Node's that the other cases time then runs slower for the rest of the
+   * process, so such a case runs after every round of the others.
+   */
+  readonly loadsTools?: boolean;
   readonly figures: Readonly<Record<string, FigureSpec>>;
   readonly ratios: Readonly<Record<string, RatioSpec>>;
   readonly bars: readonly Bar[];

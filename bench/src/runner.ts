@@ -5,10 +5,23 @@ import { spread, verdict } from './stats.js';
  * Runs every case once per round, round after round (so a burst of noise on
  * a shared machine lands on one round of each case, not on every iteration
  * of one case), then summarizes each figure and ratio over the rounds and
- * checks the bars. A deterministic case runs in the first round only.
+ * checks the bars. A deterministic case runs in the first round only. The
+ * cases that load tools run after all rounds of the others (see
+ * `BenchCase.loadsTools`), in rounds of their own.
  */
 export async function runCases(cases: readonly BenchCase[], base: Omit<CaseContext, 'round'>, rounds: number): Promise<CaseSummary[]> {
   const results = new Map<BenchCase, CaseRound[]>(cases.map((c) => [c, []]));
+  for (const tools of [false, true]) await runRounds(cases.filter((c) => (c.loadsTools ?? false) === tools), base, rounds, results);
+  return cases.map((c) => summarize(c, results.get(c) ?? []));
+}
+
+async function runRounds(
+  cases: readonly BenchCase[],
+  base: Omit<CaseContext, 'round'>,
+  rounds: number,
+  results: Map<BenchCase, CaseRound[]>,
+): Promise<void> {
+  if (cases.length === 0) return;
   for (let round = 1; round <= rounds; round++) {
     const ctx: CaseContext = { ...base, round };
     for (const c of cases) {
@@ -20,7 +33,6 @@ export async function runCases(cases: readonly BenchCase[], base: Omit<CaseConte
       ctx.log(`  (${((performance.now() - started) / 1000).toFixed(1)} s)`);
     }
   }
-  return cases.map((c) => summarize(c, results.get(c) ?? []));
 }
 
 /** Each key over the rounds that measured it (a case may measure a reference figure in some rounds only). */

@@ -179,6 +179,7 @@ export const renderingCase: BenchCase = {
     'Each round runs both pages in a fresh Chromium; the figures of a round come from one stream each, and their spread over the rounds is the noise margin (counts are often exact). `--quick` runs both pages in the first round and only AgentChat in the others.',
   ].join('\n\n'),
   deterministic: false,
+  loadsTools: true,
   figures: {
     maxCommitsPerFrame: { label: 'AgentChat: most React commits in one animation frame', unit: 'commits' },
     commits: { label: 'AgentChat: React commits in the window', unit: 'commits' },
