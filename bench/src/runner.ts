@@ -11,7 +11,18 @@ import { spread, verdict } from './stats.js';
  */
 export async function runCases(cases: readonly BenchCase[], base: Omit<CaseContext, 'round'>, rounds: number): Promise<CaseSummary[]> {
   const results = new Map<BenchCase, CaseRound[]>(cases.map((c) => [c, []]));
-  for (const tools of [false, true]) await runRounds(cases.filter((c) => (c.loadsTools ?? false) === tools), base, rounds, results);
+  await runRounds(
+    cases.filter((c) => !c.loadsTools),
+    base,
+    rounds,
+    results,
+  );
+  await runRounds(
+    cases.filter((c) => c.loadsTools),
+    base,
+    rounds,
+    results,
+  );
   return cases.map((c) => summarize(c, results.get(c) ?? []));
 }
 
