@@ -10,19 +10,17 @@ import {
   loadResumeBuilder,
   markToolCallExecuting,
   newId,
-  PROTOCOL_VERSION,
   type ResumeResponse,
   type RunAgentInput,
   recordResume,
   type SourceRunOptions,
   setSharedDocument,
   type ThreadState,
-  type Tool,
-  toAgUiMessages,
   type UserMessage,
 } from '@aguikit/core';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { resumePreloader } from './preload.js';
+import { runInput, toolsInput } from './runInput.js';
 import { frameScheduler } from './scheduler.js';
 import { hasExactFields, withThread } from './stateCopy.js';
 import type { ActionResult, AgentStoreOptions, AgentStoreState, Refusal, RunRequest } from './types.js';
@@ -129,13 +127,6 @@ export function createAgentStore(initialOptions: AgentStoreOptions): AgentStore 
       cancelFlush = undefined;
       flush();
     };
-
-    const toolsInput = (): Tool[] =>
-      Object.entries(options.tools ?? {}).map(([name, t]) => ({
-        name,
-        description: t.description,
-        ...(t.parameters ? { parameters: t.parameters } : {}),
-      }));
 
     /** Starts the handler of a frontend tool whose arguments just completed; its result is kept whenever it lands. */
     const startTool = (toolCallId: string, gen: number) => {
@@ -262,20 +253,6 @@ export function createAgentStore(initialOptions: AgentStoreOptions): AgentStore 
       return startRun({});
     };
 
-    const baseInput = (thread: ThreadState, request: RunRequest): RunAgentInput => ({
-      threadId,
-      runId: newId('run'),
-      protocolVersion: PROTOCOL_VERSION,
-      ...(thread.run.runId !== undefined ? { parentRunId: thread.run.runId } : {}),
-      state: thread.sharedState.document,
-      messages: toAgUiMessages(thread),
-      tools: toolsInput(),
-      context: request.context ?? options.context ?? [],
-      ...((request.forwardedProps ?? options.forwardedProps) !== undefined
-        ? { forwardedProps: request.forwardedProps ?? options.forwardedProps }
-        : {}),
-    });
-
     const startRun = (request: RunRequest): Promise<ActionResult> => {
       const { message } = request;
       if (message !== undefined) {
@@ -283,7 +260,7 @@ export function createAgentStore(initialOptions: AgentStoreOptions): AgentStore 
           typeof message === 'object' && !Array.isArray(message) ? message : { id: newId('msg'), role: 'user', content: message };
         set({ thread: appendMessages(get().thread, [user]) });
       }
-      return stream(baseInput(get().thread, request), 'run');
+      return stream(runInput(threadId, get().thread, request, options), 'run');
     };
 
     return {
@@ -341,7 +318,7 @@ export function createAgentStore(initialOptions: AgentStoreOptions): AgentStore 
           const built = buildResumeWith(state.thread, responses, {
             now,
             validate,
-            tools: toolsInput(),
+            tools: toolsInput(options.tools),
             context: options.context ?? [],
             ...(options.forwardedProps !== undefined ? { forwardedProps: options.forwardedProps } : {}),
           });
