@@ -19,8 +19,8 @@ const COALESCED = 16 * 1024;
  * take costs both the same and the ratio is what aguikit adds.
  */
 function floor(chunks: readonly Uint8Array[]): Map<string, string> {
-  const decoder = new TextDecoder();
-  const whole = new TextDecoder();
+  const decoder = new TextDecoder('utf-8', BOM_AS_TEXT);
+  const whole = new TextDecoder('utf-8', BOM_AS_TEXT);
   let carrying = false;
   const texts = new Map<string, string>();
   let buffer = '';
@@ -44,6 +44,7 @@ function floor(chunks: readonly Uint8Array[]): Map<string, string> {
 }
 
 const STREAM: TextDecodeOptions = { stream: true };
+const BOM_AS_TEXT: TextDecoderOptions = { ignoreBOM: true };
 
 function body(chunks: readonly Uint8Array[]): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>({
