@@ -19,28 +19,37 @@ const COALESCED = 16 * 1024;
  * take costs both the same and the ratio is what aguikit adds.
  */
 function floor(chunks: readonly Uint8Array[]): Map<string, string> {
+  const consumer = floorConsumer();
+  for (const chunk of chunks) consumer.feed(chunk);
+  return consumer.texts;
+}
+
+/** The floor's work, one network chunk at a time. */
+function floorConsumer(): { feed(chunk: Uint8Array): void; readonly texts: Map<string, string> } {
   const decoder = new TextDecoder('utf-8', BOM_AS_TEXT);
   const whole = new TextDecoder('utf-8', BOM_AS_TEXT);
   let carrying = false;
   const texts = new Map<string, string>();
   let buffer = '';
-  for (const chunk of chunks) {
-    const last = chunk[chunk.length - 1] ?? 0;
-    if (!carrying && last < 0x80) buffer += whole.decode(chunk);
-    else {
-      carrying = last >= 0x80;
-      buffer += decoder.decode(chunk, STREAM);
-    }
-    for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-      const frame = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const event = JSON.parse(frame.slice(frame.indexOf(':') + 1)) as { type?: string; messageId?: string; delta?: string };
-      if (event.type === 'TEXT_MESSAGE_CONTENT' && event.messageId !== undefined) {
-        texts.set(event.messageId, (texts.get(event.messageId) ?? '') + (event.delta ?? ''));
+  return {
+    texts,
+    feed(chunk) {
+      const last = chunk[chunk.length - 1] ?? 0;
+      if (!carrying && last < 0x80) buffer += whole.decode(chunk);
+      else {
+        carrying = last >= 0x80;
+        buffer += decoder.decode(chunk, STREAM);
       }
-    }
-  }
-  return texts;
+      for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+        const frame = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const event = JSON.parse(frame.slice(frame.indexOf(':') + 1)) as { type?: string; messageId?: string; delta?: string };
+        if (event.type === 'TEXT_MESSAGE_CONTENT' && event.messageId !== undefined) {
+          texts.set(event.messageId, (texts.get(event.messageId) ?? '') + (event.delta ?? ''));
+        }
+      }
+    },
+  };
 }
 
 const STREAM: TextDecodeOptions = { stream: true };
@@ -55,12 +64,12 @@ function body(chunks: readonly Uint8Array[]): ReadableStream<Uint8Array> {
   });
 }
 
-/** The floor again, reading the bytes the way a fetch consumer must: through the body's ReadableStream. */
+/** The floor again, reading the bytes the way a fetch consumer must: through the body's ReadableStream, each chunk as it is read. */
 async function floorFromStream(stream: ReadableStream<Uint8Array>): Promise<Map<string, string>> {
   const reader = stream.getReader();
-  const read: Uint8Array[] = [];
-  for (let r = await reader.read(); !r.done; r = await reader.read()) read.push(r.value);
-  return floor(read);
+  const consumer = floorConsumer();
+  for (let r = await reader.read(); !r.done; r = await reader.read()) consumer.feed(r.value);
+  return consumer.texts;
 }
 
 function sseResponse(chunks: readonly Uint8Array[]): Response {
