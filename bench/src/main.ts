@@ -60,7 +60,9 @@ function revision(rootDir: string): string {
     const git = (...args: string[]) =>
       execFileSync('git', args, { cwd: rootDir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
     const head = git('rev-parse', '--short', 'HEAD');
-    return git('status', '--porcelain').length ? `${head}, with uncommitted changes` : head;
+    // The report's own files, which the previous run rewrote, are not changes to what is measured.
+    const changes = git('status', '--porcelain', '--', '.', ':(exclude)docs/BENCHMARKS.md', ':(exclude,glob)docs/bench-*.svg');
+    return changes.length ? `${head}, with uncommitted changes` : head;
   } catch {
     return 'unknown (not a git checkout)';
   }
