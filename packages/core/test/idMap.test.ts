@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type IdMap, idMap } from '../src/index.js';
 
@@ -17,6 +18,9 @@ describe('idMap', () => {
     const value = { v: 1 };
     const m = idMap<object>().set('k', value);
     expect(m.set('k', value)).toBe(m);
+    // Deep in a map of many entries too.
+    const big = idMap(Array.from({ length: 2000 }, (_, i) => [`k${i}`, i === 1234 ? value : { v: i }] as const));
+    expect(big.set('k1234', value)).toBe(big);
   });
 
   it('holds many entries, colliding buckets included, and iterates each once', () => {
@@ -81,6 +85,44 @@ describe('idMap', () => {
     expect((versions.at(-1) as IdMap<number>).get('m38')).toBe(38);
     const built = idMap(Array.from({ length: 12 }, (_, i) => [`k${i % 10}`, i] as const));
     expect([built.size, built.get('k0'), built.get('k1'), built.get('k9')]).toEqual([10, 10, 11, 9]);
+  });
+
+  it('agrees with a Map after any sequence of sets and deletes, every version kept intact', () => {
+    // Up to 400 distinct keys, so that lists split into nodes two levels deep, and sequences hit the same entries again.
+    const key = fc.integer({ min: 0, max: 399 }).map((n) => `k${n}`);
+    const op = fc.oneof(
+      { arbitrary: fc.record({ set: key, value: fc.integer() }), weight: 4 },
+      { arbitrary: fc.record({ remove: key }), weight: 1 },
+    );
+    const same = (map: IdMap<number>, model: Map<string, number>) => {
+      expect(map.size).toBe(model.size);
+      for (let n = 0; n < 400; n++) expect(map.get(`k${n}`)).toBe(model.get(`k${n}`));
+      expect([...map].sort((a, b) => a - b)).toEqual([...model.values()].sort((a, b) => a - b));
+    };
+    fc.assert(
+      fc.property(fc.array(op, { minLength: 300, maxLength: 800, size: 'max' }), (ops) => {
+        let map = idMap<number>();
+        const model = new Map<string, number>();
+        // Every 100th version, checked again at the end: a later write must not have changed it.
+        const kept: { map: IdMap<number>; model: Map<string, number> }[] = [];
+        ops.forEach((o, i) => {
+          if ('set' in o) {
+            map = map.set(o.set, o.value);
+            model.set(o.set, o.value);
+          } else {
+            map = map.delete(o.remove);
+            model.delete(o.remove);
+          }
+          if (i % 100 === 0) kept.push({ map, model: new Map(model) });
+        });
+        same(map, model);
+        for (const version of kept) same(version.map, version.model);
+        // Built in one go from the same writes, a key written twice keeps its last value.
+        const writes = ops.flatMap((o) => ('set' in o ? [[o.set, o.value] as const] : []));
+        same(idMap(writes), new Map(writes));
+      }),
+      { numRuns: 30 },
+    );
   });
 
   it('treats hostile keys as plain keys', () => {
