@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   AgentTransportError,
@@ -334,6 +335,22 @@ describe('httpSseSource: SSE framing', () => {
       chunks.push(whole.subarray(at + 1), bytes(valueFrame('ü')), bytes(frame(finished)));
       const events = await eventsOf(chunks);
       expect(events).toEqual([started, { type: 'CUSTOM', name: 'v', value: 'a漢b' }, { type: 'CUSTOM', name: 'v', value: 'ü' }, finished]);
+    });
+
+    it('yields the same events however the bytes are cut into chunks, empty ones included', async () => {
+      // Text with one- to four-byte characters and U+FEFF, so that cuts fall inside characters and after ASCII alike.
+      const char = fc.constantFrom('a', ' ', 'é', '漢', '😀', '\uFEFF', '"', '\\', '\n');
+      const value = fc.array(char, { maxLength: 30 }).map((cs) => cs.join(''));
+      await fc.assert(
+        fc.asyncProperty(fc.array(value, { minLength: 1, maxLength: 6 }), fc.array(fc.nat(), { maxLength: 40 }), async (values, cuts) => {
+          const events = [started, ...values.map((v) => ({ type: 'CUSTOM', name: 'v', value: v })), finished];
+          const whole = bytes(events.map((e) => frame(e)).join(''));
+          const at = cuts.map((c) => c % (whole.length + 1)).sort((a, b) => a - b);
+          const chunks = [0, ...at].map((from, i) => whole.subarray(from, at[i] ?? whole.length));
+          expect(await eventsOf(chunks)).toEqual(events);
+        }),
+        { numRuns: 150 },
+      );
     });
 
     it('turns bytes that are not UTF-8 into U+FFFD in any chunk, and loses no frame after them', async () => {
