@@ -1,9 +1,8 @@
-import { existsSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
-import { CHROMIUM, CHROMIUM_ARGS } from '../../../chromium.js';
 import type { PageParams, PageRecord, Variant } from '../../browser/record.js';
 import type { BenchCase, CaseContext, CaseRound, CaseSummary } from '../case.js';
 import { fmt } from '../stats.js';
+import { launchChromium, servePages } from './chromiumPages.js';
 
 /** 999 messages restated, then the 1,000th streamed: a 1,000-message thread whose last message streams. */
 const HISTORY = 999;
@@ -13,49 +12,6 @@ const RATE = 5_000;
 const LONG_TASK_MS = 50;
 const VIEWPORT = { width: 1280, height: 860 };
 const PAGE_TIMEOUT_MS = 60_000;
-
-/** Debian's Chromium with the workspace's flags (chromium.ts at the root, shared with the tests): no browser is downloaded. */
-async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`case 5 needs Chromium at ${CHROMIUM}: install Debian's chromium package, or set CHROMIUM_PATH`);
-  }
-  const { chromium } = await import('playwright-core');
-  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-}
-
-/** The page's build, made once per process: the sources do not change between rounds. */
-let built: Promise<string> | undefined;
-
-/**
- * Builds bench/browser for production with Vite into bench/results/browser.tmp
- * (git-ignored): workspace packages from source (the `@aguikit/source`
- * condition, as the playground resolves them), and `react-dom/client`
- * resolved to React's profiling build, so that the page's `<Profiler>`s
- * report in an otherwise production build (the development build is several
- * times slower and would not say what an application ships). Vite and
- * Playwright are imported here only, so the other cases never load them.
- */
-function buildPage(ctx: CaseContext): Promise<string> {
-  built ??= (async () => {
-    const { build, defaultClientConditions } = await import('vite');
-    const outDir = `${ctx.benchDir}results/browser.tmp`;
-    await build({
-      root: `${ctx.benchDir}browser`,
-      configFile: false,
-      logLevel: 'error',
-      mode: 'production',
-      resolve: {
-        conditions: ['@aguikit/source', ...defaultClientConditions],
-        alias: [{ find: /^react-dom\/client$/, replacement: 'react-dom/profiling' }],
-        dedupe: ['react', 'react-dom'],
-      },
-      oxc: { jsx: { runtime: 'automatic' } },
-      build: { outDir, emptyOutDir: true, reportCompressedSize: false, chunkSizeWarningLimit: 10_000 },
-    });
-    return outDir;
-  })();
-  return built;
-}
 
 /** Opens the page once, in a fresh context, and returns what it recorded; any error on the page fails the case. */
 async function runPage(browser: Browser, url: string, params: PageParams): Promise<PageRecord> {
@@ -233,19 +189,10 @@ export const renderingCase: BenchCase = {
   ],
 
   async run(ctx: CaseContext): Promise<CaseRound> {
-    const outDir = await buildPage(ctx);
-    const { preview } = await import('vite');
-    const server = await preview({
-      root: `${ctx.benchDir}browser`,
-      configFile: false,
-      logLevel: 'error',
-      build: { outDir },
-      preview: { host: '127.0.0.1', port: 0, strictPort: true, open: false },
-    });
+    const server = await servePages(ctx);
     let browser: Browser | undefined;
     try {
-      const url = server.resolvedUrls?.local[0];
-      if (!url) throw new Error('case 5: vite preview reported no local URL.');
+      const url = server.url;
       browser = await launchChromium();
       const params = { history: HISTORY, tokens: TOKENS, rate: RATE };
       const chatRecord = await runPage(browser, url, { variant: 'chat', ...params });

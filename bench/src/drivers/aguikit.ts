@@ -42,6 +42,7 @@ export interface SpanMarks {
  * (in CPU time) when the first one was and when the marked ones were.
  */
 class ReplaySource implements AgentSource {
+  constructor(private readonly clock: () => number) {}
   events: readonly unknown[] = [];
   marks: SpanMarks | undefined;
   startedAt = 0;
@@ -49,11 +50,11 @@ class ReplaySource implements AgentSource {
   spanEnd = 0;
 
   async *run(): AsyncGenerator<unknown> {
-    this.startedAt = cpuNow();
+    this.startedAt = this.clock();
     const { from, to } = this.marks ?? { from: -1, to: -1 };
     for (let i = 0; i < this.events.length; i++) {
-      if (i === from) this.spanStart = cpuNow();
-      if (i === to) this.spanEnd = cpuNow();
+      if (i === from) this.spanStart = this.clock();
+      if (i === to) this.spanEnd = this.clock();
       yield this.events[i];
     }
   }
@@ -88,12 +89,18 @@ export interface StoreDriver {
   readonly selectedChanges: number;
 }
 
-/** A store holding `history`, with one subscriber watching one message like `useMessage(id)`. */
+/**
+ * A store holding `history`, with one subscriber watching one message like
+ * `useMessage(id)`. Times are read from `clock` (ms): CPU time by default,
+ * a page's `performance.now()` in a browser.
+ */
 export function storeDriver(
   history: readonly Message[],
-  source: AgentSource = new ReplaySource(),
+  source?: AgentSource,
   scheduler: FrameScheduler = microtaskScheduler,
+  clock: () => number = cpuNow,
 ): StoreDriver {
+  source ??= new ReplaySource(clock);
   const replay = source instanceof ReplaySource ? source : undefined;
   const store = createAgentStore({ source, threadId: THREAD_ID, initialMessages: [...history], scheduler });
   let selected: unknown;
@@ -119,9 +126,9 @@ export function storeDriver(
       }
     },
     async stream() {
-      const called = cpuNow();
+      const called = clock();
       const result = await store.getState().run('And the next order?');
-      const end = cpuNow();
+      const end = clock();
       if (!result.ok || result.status !== 'success') throw new Error(`aguikit run did not succeed: ${JSON.stringify(result)}`);
       return { run: end - (replay ? replay.startedAt : called), span: replay ? replay.spanEnd - replay.spanStart : Number.NaN };
     },

@@ -1,0 +1,54 @@
+import type { FloorPageOutcome } from '../../browser/floor.js';
+import type { BenchCase, CaseContext, CaseRound } from '../case.js';
+import { fmt } from '../stats.js';
+import { launchChromium, servePages } from './chromiumPages.js';
+import { FLOOR_FIGURES, FLOOR_RATIOS, floorRound } from './floorTasks.js';
+
+const PAGE_TIMEOUT_MS = 120_000;
+
+/**
+ * Case 2 again where the kit runs: in Chromium. The same tasks, the same
+ * events and bytes; a browser reads a response body, decodes text, queues
+ * microtasks and collects garbage with machinery of its own, so the figures
+ * (and what each step weighs) differ from Node's. For reference: the bar is
+ * checked on the Node run, which CI runs too.
+ */
+export const floorChromiumCase: BenchCase = {
+  number: 2,
+  id: 'floor-chromium',
+  title: 'The floor in Chromium',
+  method: [
+    "The tasks of case 2, unchanged (bench/src/cases/floorTasks.ts), run by a page (bench/browser/floor.html, built for production by Vite) in Debian's Chromium (headless, through playwright-core), each round in a fresh browser (`--quick`: the first round only). The `Response` and its `ReadableStream` are the browser's own; the store's default scheduler flushes once per animation frame, so in the batched task the run's terminal event flushes the whole stream at once.",
+    "Times are the page's wall clock (`performance.now()`, the page cross-origin isolated so that it reads to 5 µs), not CPU time: a browser tab has no CPU clock. The tasks alternate pass by pass as in Node, so a pause of the page (another process on the core) lands on one pass of each, and each task's 25th percentile stands for it in a round.",
+  ].join('\n\n'),
+  deterministic: false,
+  loadsTools: true,
+  figures: FLOOR_FIGURES,
+  ratios: FLOOR_RATIOS,
+  bars: [],
+
+  async run(ctx: CaseContext): Promise<CaseRound> {
+    // Quick mode (CI) measures it in its first round only: a reference without a bar, its spread comes from full runs.
+    if (ctx.quick && ctx.round > 1) return { figures: {}, ratios: {} };
+    const server = await servePages(ctx);
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      const problems: string[] = [];
+      page.on('pageerror', (error) => problems.push(error.message));
+      await page.goto(`${server.url}floor.html?quick=${ctx.quick ? 1 : 0}`);
+      await page.waitForFunction(() => window.__aguikitFloor !== undefined, undefined, { timeout: PAGE_TIMEOUT_MS });
+      const outcome: FloorPageOutcome | undefined = await page.evaluate(() => window.__aguikitFloor);
+      if (!outcome?.times) throw new Error(`case 2 in Chromium: the page failed: ${outcome?.error ?? 'no times'}`);
+      if (problems.length) throw new Error(`case 2 in Chromium: the page reported errors: ${problems.join('; ')}`);
+      if (!outcome.isolated) throw new Error('case 2 in Chromium: the page is not cross-origin isolated, so its clock is coarse');
+      const round = floorRound(outcome.times);
+      const f = (k: string) => fmt(round.figures[k] ?? Number.NaN);
+      ctx.log(`  floor ${f('floor')} µs/token (${f('floorInMemory')} in memory), aguikit ${f('aguikit')} µs/token`);
+      return round;
+    } finally {
+      await browser.close();
+      await server.close();
+    }
+  },
+};
