@@ -34,6 +34,16 @@ export const floorCase: BenchCase = {
     ].join(' ');
   },
 
+  extras(summary: CaseSummary) {
+    const r = (key: string) => {
+      const ratio = summary.ratios[key];
+      return ratio ? `${fmt(ratio.median)}x (${fmt(ratio.min)}–${fmt(ratio.max)} over the rounds)` : 'not measured';
+    };
+    return {
+      markdown: `**Why the floor reads the body.** aguikit's path starts from a \`Response\`, as every client of an agent does, and reading its body is a step no consumer of the stream can skip. The floor takes every step aguikit must take, each the way aguikit takes it, so that the ratio says what aguikit adds. Against the same work over chunks held in memory, which no consumer of a response can do, the path is at ${r('overFloorInMemory')}; reading the body costs that in-memory work ${r('bodyRead')} here; in Chromium, see the next section.`,
+    };
+  },
+
   async run(ctx: CaseContext): Promise<CaseRound> {
     const round = floorRound(await timeTasks(await floorTasks(cpuNow), floorBudget(ctx.quick)));
     const f = (k: string) => fmt(round.figures[k] ?? Number.NaN);
