@@ -42,6 +42,8 @@ export interface Bar {
   readonly limit: number;
   /** The unit of the figure a bar is checked on, as in its `FigureSpec` ('ms', 'commits' ...); bytes when left out. */
   readonly unit?: string;
+  /** How the bar's words are read where the issue leaves a choice (markdown): shown with the bar wherever it is. */
+  readonly reading?: string;
 }
 
 /** Everything a case measured in one round. */

@@ -1,3 +1,4 @@
+import type { Browser } from 'playwright-core';
 import type { FloorPageOutcome } from '../../browser/floor.js';
 import type { BenchCase, CaseContext, CaseRound } from '../case.js';
 import { fmt } from '../stats.js';
@@ -18,7 +19,7 @@ export const floorChromiumCase: BenchCase = {
   id: 'floor-chromium',
   title: 'The floor in Chromium',
   method: [
-    "The tasks of case 2, unchanged (bench/src/cases/floorTasks.ts), run by a page (bench/browser/floor.html, built for production by Vite) in Debian's Chromium (headless, through playwright-core), each round in a fresh browser (`--quick`: the first round only). The `Response` and its `ReadableStream` are the browser's own; the store's default scheduler flushes once per animation frame, so in the batched task the run's terminal event flushes the whole stream at once.",
+    "The tasks of case 2, unchanged (bench/src/cases/floorTasks.ts), run by a page (bench/browser/floor.html, built for production by Vite) in Debian's Chromium (headless, through playwright-core), each round in a fresh browser (`--quick`: the first round only). The `Response` and the `ReadableStream` of its body are the browser's own classes, the stream made by the page with its chunks already queued (as in Node; a network body is read through the same reader). The store's default scheduler waits for an animation frame, which a run whose bytes are all there never yields to: every read resolves on a microtask, so in the batched task the run's terminal event flushes the whole stream at once.",
     "Times are the page's wall clock (`performance.now()`, the page cross-origin isolated so that it reads to 5 µs), not CPU time: a browser tab has no CPU clock. The tasks alternate pass by pass as in Node, so a pause of the page (another process on the core) lands on one pass of each, and each task's 25th percentile stands for it in a round.",
   ].join('\n\n'),
   deterministic: false,
@@ -31,8 +32,9 @@ export const floorChromiumCase: BenchCase = {
     // Quick mode (CI) measures it in its first round only: a reference without a bar, its spread comes from full runs.
     if (ctx.quick && ctx.round > 1) return { figures: {}, ratios: {} };
     const server = await servePages(ctx);
-    const browser = await launchChromium();
+    let browser: Browser | undefined;
     try {
+      browser = await launchChromium();
       const page = await browser.newPage();
       const problems: string[] = [];
       page.on('pageerror', (error) => problems.push(error.message));
@@ -47,7 +49,7 @@ export const floorChromiumCase: BenchCase = {
       ctx.log(`  floor ${f('floor')} µs/token (${f('floorInMemory')} in memory), aguikit ${f('aguikit')} µs/token`);
       return round;
     } finally {
-      await browser.close();
+      await browser?.close();
       await server.close();
     }
   },

@@ -22,7 +22,7 @@ export function consoleReport(summaries: readonly CaseSummary[], extras: Readonl
         ['figure', 'median', 'range over rounds', 'margin'],
         ...Object.entries(c.figures).flatMap(([key, spec]) => {
           const f = s.figures[key];
-          return f ? [[spec.label, value(f.median, spec.unit), range(f, spec.unit), margin(f)]] : [];
+          return f ? [[spec.label, value(f.median, spec.unit), range(f, spec.unit), margin(f, s.case.deterministic)]] : [];
         }),
       ]),
     );
@@ -31,7 +31,7 @@ export function consoleReport(summaries: readonly CaseSummary[], extras: Readonl
         ['ratio (same round)', 'median', 'range over rounds', 'margin'],
         ...Object.entries(c.ratios).flatMap(([key, spec]) => {
           const r = s.ratios[key];
-          return r ? [[spec.label, ratio(r.median), range(r), margin(r)]] : [];
+          return r ? [[spec.label, ratio(r.median), range(r), margin(r, s.case.deterministic)]] : [];
         }),
       ]),
     );
@@ -39,8 +39,8 @@ export function consoleReport(summaries: readonly CaseSummary[], extras: Readonl
     if (extra) out.push(extra.replace(/^/gm, '  '));
     for (const b of s.bars) {
       out.push(
-        `  bar: ${b.bar.text}`,
-        `       ${barMeasured(b)} (needs ${barLimit(b.bar)}, margin ${margin(b.measured)}): ${VERDICT[b.verdict]}`,
+        `  bar: ${b.bar.text}${b.bar.reading ? ` (${b.bar.reading})` : ''}`,
+        `       ${barMeasured(b)} (needs ${barLimit(b.bar)}, margin ${margin(b.measured, s.case.deterministic)}): ${VERDICT[b.verdict]}`,
       );
     }
     const obstacles = s.bars.some((b) => b.verdict !== 'pass') ? c.obstacles?.(s) : undefined;

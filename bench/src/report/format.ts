@@ -18,8 +18,10 @@ export function range(s: Spread, unit = ''): string {
   return `${fmt(s.min / scale)}–${fmt(s.max / scale)}${u}`;
 }
 
-export function margin(s: Spread): string {
-  return s.values.length < 2 ? 'exact' : pct(s.margin);
+/** The noise margin, or why there is none: a deterministic case's figure is exact, another's from one round has no spread. */
+export function margin(s: Spread, deterministic: boolean): string {
+  if (s.values.length >= 2) return pct(s.margin);
+  return deterministic ? 'exact' : 'one round';
 }
 
 export function ratio(v: number): string {

@@ -37,7 +37,7 @@ export function markdownReport(summaries: readonly CaseSummary[], extras: Readon
   for (const s of summaries) {
     for (const b of s.bars) {
       out.push(
-        `| ${s.case.number} | ${b.bar.text} | ${barMeasured(b)} | ${barLimit(b.bar)} | ${range(b.measured, barUnit(b.bar))} | ${margin(b.measured)} | ${b.verdict === 'fail' ? '**missed**' : VERDICT[b.verdict]} |`,
+        `| ${s.case.number} | ${b.bar.text}${b.bar.reading ? ` (${b.bar.reading})` : ''} | ${barMeasured(b)} | ${barLimit(b.bar)} | ${range(b.measured, barUnit(b.bar))} | ${margin(b.measured, s.case.deterministic)} | ${b.verdict === 'fail' ? '**missed**' : VERDICT[b.verdict]} |`,
       );
     }
   }
@@ -50,16 +50,19 @@ export function markdownReport(summaries: readonly CaseSummary[], extras: Readon
     out.push('| figure | median | range over rounds | noise margin |', '|---|---|---|---|');
     for (const [key, spec] of Object.entries(c.figures)) {
       const f = s.figures[key];
-      if (f) out.push(`| ${spec.label} | ${value(f.median, spec.unit)} | ${range(f, spec.unit)} | ${margin(f)} |`);
+      if (f) out.push(`| ${spec.label} | ${value(f.median, spec.unit)} | ${range(f, spec.unit)} | ${margin(f, s.case.deterministic)} |`);
     }
     out.push('', '| ratio (within a round) | median | range over rounds | noise margin |', '|---|---|---|---|');
     for (const [key, spec] of Object.entries(c.ratios)) {
       const r = s.ratios[key];
-      if (r) out.push(`| ${spec.label} | ${ratio(r.median)} | ${range(r)} | ${margin(r)} |`);
+      if (r) out.push(`| ${spec.label} | ${ratio(r.median)} | ${range(r)} | ${margin(r, s.case.deterministic)} |`);
     }
     out.push('');
     for (const b of s.bars) {
-      out.push(`Bar: ${b.bar.text} — measured ${barMeasured(b)}, needs ${barLimit(b.bar)}: **${VERDICT[b.verdict]}**.`, '');
+      out.push(
+        `Bar: ${b.bar.text}${b.bar.reading ? ` (${b.bar.reading})` : ''} — measured ${barMeasured(b)}, needs ${barLimit(b.bar)}: **${VERDICT[b.verdict]}**.`,
+        '',
+      );
     }
     const obstacles = s.bars.some((b) => b.verdict !== 'pass') ? c.obstacles?.(s) : undefined;
     if (obstacles) out.push(`**What stands in the way.** ${obstacles}`, '');
