@@ -14,8 +14,8 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CaseContext, CaseExtras, CaseSummary } from './case.js';
 import { defaultCases } from './cases/index.js';
+import { gate } from './gate.js';
 import { describeMachine, machine } from './machine.js';
-import { openReason } from './openBars.js';
 import { consoleReport } from './report/console.js';
 import { markdownReport } from './report/markdown.js';
 import { runCases } from './runner.js';
@@ -115,15 +115,12 @@ if (write) {
   );
 }
 
-const bars = summaries.flatMap((s) => s.bars.map((b) => ({ number: s.case.number, ...b })));
-const missed = bars.filter((b) => b.verdict === 'fail');
-const noisy = bars.filter((b) => b.verdict === 'within-noise');
+const { bars, noisy, missed, regressions } = gate(summaries);
 process.stdout.write(
   `\nbars: ${bars.length - missed.length - noisy.length} met, ${noisy.length} missed within the noise margin, ${missed.length} missed beyond it\n`,
 );
-const regressions = missed.filter((b) => openReason(b.number, b.bar.text) === undefined);
 for (const b of missed) {
-  const reason = openReason(b.number, b.bar.text);
+  const reason = b.openReason;
   process.stdout.write(`  MISSED (case ${b.number}${reason ? ', known open' : ''}): ${b.bar.text}${reason ? ` — ${reason}` : ''}\n`);
 }
 // A bar known to be open (see openBars.ts) does not fail the run; any other miss is a regression.

@@ -47,7 +47,7 @@ export const floorBudget = (quick: boolean): TimingBudget => (quick ? { passes: 
  * cheapest way (frames of one `data:` line, no SSE parser), so that the
  * ratio is what aguikit adds.
  */
-async function floor(response: Response): Promise<Map<string, string>> {
+export async function floor(response: Response): Promise<Map<string, string>> {
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   const consumer = floorConsumer();
   for (let r = await reader.read(); !r.done; r = await reader.read()) consumer.feed(r.value);
@@ -55,7 +55,7 @@ async function floor(response: Response): Promise<Map<string, string>> {
 }
 
 /** The floor's work on the chunks alone, held in memory: no body to read. For reference, not a consumer of a stream. */
-function floorInMemory(chunks: readonly Uint8Array[]): Map<string, string> {
+export function floorInMemory(chunks: readonly Uint8Array[]): Map<string, string> {
   const consumer = floorConsumer();
   for (const chunk of chunks) consumer.feed(chunk);
   return consumer.texts;
@@ -93,7 +93,7 @@ const STREAM: TextDecodeOptions = { stream: true };
 const BOM_AS_TEXT: TextDecoderOptions = { ignoreBOM: true };
 
 /** The network's side of a run: a response whose body holds `chunks`, every one already queued. */
-function sseResponse(chunks: readonly Uint8Array[]): Response {
+export function sseResponse(chunks: readonly Uint8Array[]): Response {
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       for (const chunk of chunks) controller.enqueue(chunk);
