@@ -6,7 +6,7 @@
  */
 import { createEventPipeline, createThreadState, httpSseSource } from '@aguikit/core';
 import { frameScheduler } from '@aguikit/react';
-import type { CaseRound, FigureSpec, RatioSpec } from '../case.js';
+import type { Bar, CaseRound, FigureSpec, RatioSpec } from '../case.js';
 import { type StoreDriver, storeDriver } from '../drivers/aguikit.js';
 import { rechunk, sseFrames, THREAD_ID, textRun } from '../fixtures.js';
 import type { Timed, TimingBudget } from '../measure.js';
@@ -33,6 +33,16 @@ export const FLOOR_RATIOS: Readonly<Record<string, RatioSpec>> = {
   bodyRead: { label: 'floor reading the body / floor over the chunks in memory' },
   pipelineOverFloor: { label: 'core pipeline alone / floor, chunk per frame' },
 };
+
+/** Case 2's bar, checked in Node and in Chromium alike; `reading` says which run and how the floor is read. */
+export const floorBar = (reading: string): Bar => ({
+  id: 'within-3x-of-floor',
+  text: "aguikit's whole pipeline from SSE bytes to store is within 3x of the floor",
+  on: { ratio: 'overFloor' },
+  op: '<=',
+  limit: 3,
+  reading,
+});
 
 export const floorBudget = (quick: boolean): TimingBudget => (quick ? { passes: 30, warmupPasses: 4 } : { passes: 80, warmupPasses: 8 });
 
