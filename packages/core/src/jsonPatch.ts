@@ -9,13 +9,10 @@ import type { LargeObjects } from './largeObject.js';
  */
 export const LARGE_OBJECT_KEYS = 128;
 
+// Set by loadLargeObjects from the module it imported: never by a module's
+// side effect, which a bundler honouring `"sideEffects": false` may drop.
 let large: LargeObjects | undefined;
 let loading = false;
-
-/** Called by largeObject.ts as it loads: from then on, large objects are written as tries. */
-export function provideLargeObjects(implementation: LargeObjects): void {
-  large = implementation;
-}
 
 /**
  * A copy of `source` for a patch to write into. Until the trie code has
@@ -41,7 +38,9 @@ function writableCopy(source: Record<string, unknown>): Record<string, unknown> 
 export function loadLargeObjects(): Promise<void> {
   loading = true;
   return import('./largeObject.js').then(
-    () => undefined,
+    (module) => {
+      large = module.largeObjects;
+    },
     (e: unknown) => {
       // A chunk that failed to load is tried again at the next large copy.
       loading = false;

@@ -1,5 +1,5 @@
 import { type IdMap, idMap } from './idMap.js';
-import { LARGE_OBJECT_KEYS, provideLargeObjects } from './jsonPatch.js';
+import { LARGE_OBJECT_KEYS } from './jsonPatch.js';
 import { LARGE_OBJECT } from './plainJson.js';
 
 /**
@@ -234,4 +234,5 @@ export interface LargeObjects {
   seal: typeof seal;
 }
 
-provideLargeObjects({ writableCopy, seal });
+/** What jsonPatch.ts uses once `loadLargeObjects()` has imported this module. */
+export const largeObjects: LargeObjects = { writableCopy, seal };

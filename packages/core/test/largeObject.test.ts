@@ -1,9 +1,18 @@
 import fc from 'fast-check';
 import jsonPatch from 'fast-json-patch';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  applyJsonPatch,
+  createEventPipeline,
+  createThreadState,
+  isLargeObject,
+  LARGE_OBJECT_KEYS,
+  loadLargeObjects,
+  toPlainJson,
+} from '../src/index.js';
+
 // Loaded up front here; applyJsonPatch loads it by itself the first time it copies a large object (tested below).
-import '../src/largeObject.js';
-import { applyJsonPatch, createEventPipeline, createThreadState, isLargeObject, LARGE_OBJECT_KEYS, toPlainJson } from '../src/index.js';
+beforeAll(() => loadLargeObjects());
 
 type Doc = Record<string, unknown>;
 

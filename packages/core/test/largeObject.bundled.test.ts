@@ -1,0 +1,62 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const coreDir = fileURLToPath(new URL('..', import.meta.url));
+const outDir = mkdtempSync(join(tmpdir(), 'aguikit-bundled-'));
+afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+
+/**
+ * What an application does, bundled as an application bundles it: Vite (Rollup)
+ * with tree-shaking that honours `sideEffects` in core's package.json. A module
+ * that only registers itself when evaluated would be dropped from such a bundle.
+ */
+const CONSUMER = `
+import { createEventPipeline, isLargeObject, loadLargeObjects } from '@aguikit/core';
+export async function run() {
+  await loadLargeObjects();
+  const doc = {};
+  for (let i = 0; i < 100000; i++) doc['k' + i] = i;
+  const p = createEventPipeline();
+  p.push({ type: 'RUN_STARTED', threadId: 't', runId: 'r' });
+  p.push({ type: 'STATE_SNAPSHOT', snapshot: doc });
+  const state = p.push({ type: 'STATE_DELTA', delta: [{ op: 'replace', path: '/k7', value: 'seven' }] });
+  const document = state.sharedState.document;
+  return { large: isLargeObject(document), k7: document.k7, keys: Object.keys(document).length };
+}
+`;
+
+describe('large objects in a bundled application', () => {
+  it('after the documented loadLargeObjects(), a 100,000-key document is held in the trie', async () => {
+    const { build } = await import('vite');
+    await build({
+      root: coreDir,
+      logLevel: 'silent',
+      configFile: false,
+      resolve: { conditions: ['@aguikit/source', 'module', 'browser', 'production', 'default'] },
+      plugins: [
+        {
+          name: 'consumer',
+          resolveId: (id) => (id === 'virtual:consumer' ? '\0consumer.js' : undefined),
+          load: (id) => (id === '\0consumer.js' ? CONSUMER : undefined),
+        },
+      ],
+      build: {
+        outDir,
+        emptyOutDir: true,
+        minify: false,
+        rollupOptions: {
+          input: 'virtual:consumer',
+          output: { format: 'es', entryFileNames: 'consumer.js' },
+          preserveEntrySignatures: 'exports-only',
+        },
+      },
+    });
+    const bundled = (await import(pathToFileURL(join(outDir, 'consumer.js')).href)) as {
+      run(): Promise<{ large: boolean; k7: unknown; keys: number }>;
+    };
+    expect(await bundled.run()).toEqual({ large: true, k7: 'seven', keys: 100_000 });
+  }, 60_000);
+});
