@@ -47,6 +47,8 @@ export const projects: TestProjectConfiguration[] = [
   project(serverConditions, { name: 'agent-server', root: './apps/agent-server', environment: 'node', include: ['test/**/*.test.ts'] }),
   // The benchmarks' own logic: the verdicts CI acts on, the report, the floor's work.
   project(serverConditions, { name: 'bench', root: './bench', environment: 'node', include: ['test/**/*.test.ts'] }),
+  // The README against the example apps it quotes.
+  project(serverConditions, { name: 'docs', root: './scripts', environment: 'node', include: ['test/**/*.test.ts'] }),
   project(clientConditions, jsdom('react', './packages/react')),
   project(clientConditions, jsdom('ui', './packages/ui')),
   {

@@ -1,5 +1,6 @@
 import type { BenchCase } from '../case.js';
 import { bundleSizeCase } from './bundleSize.js';
+import { firstLoadCase } from './firstLoad.js';
 import { floorCase } from './floor.js';
 import { floorChromiumCase } from './floorChromium.js';
 import { perTokenCase } from './perToken.js';
@@ -7,7 +8,7 @@ import { renderingCase } from './rendering.js';
 import { sharedStateCase } from './sharedState.js';
 import { toolArgsCase } from './toolArgs.js';
 
-/** The cases `pnpm bench` runs, in the order of issue 6 (case 2 in Node, then in Chromium). */
+/** The cases `pnpm bench` runs, in the order of issue 6 (case 2 in Node, then in Chromium), then the first load of issue 12. */
 export const defaultCases: readonly BenchCase[] = [
   perTokenCase,
   floorCase,
@@ -16,4 +17,5 @@ export const defaultCases: readonly BenchCase[] = [
   sharedStateCase,
   renderingCase,
   bundleSizeCase,
+  firstLoadCase,
 ];
