@@ -20,6 +20,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** The directory holding one tarball per publishable package (`aguikit-core-0.1.0.tgz`, …). */
     tarballs: string;
+    /** What `scripts/check-packages.mjs` (own rules, publint, arethetypeswrong) said of them. */
+    packageChecks: { status: number; output: string };
   }
 }
 

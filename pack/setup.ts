@@ -1,8 +1,10 @@
 /**
- * Global setup of `pnpm test:pack`: builds every publishable package and packs
- * it with `pnpm pack` (which writes the published package.json: workspace
- * ranges resolved, `publishConfig` applied), once, into a temporary directory
- * the tests install from.
+ * Global setup of `pnpm test:pack`: `scripts/check-packages.mjs` builds every
+ * publishable package, packs it with `pnpm pack` (the published package.json:
+ * workspace ranges resolved, `publishConfig` applied) into a temporary
+ * directory, and checks the tarballs (aguikit's own rules, publint,
+ * arethetypeswrong). The tests install from that directory; its verdict is a
+ * test of its own (tarballs.pack.test.ts).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,17 +14,11 @@ import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
-export const PACKAGES = ['core', 'react', 'ui', 'scenarios'];
-
-function sh(command: string, args: string[], cwd: string) {
-  const r = spawnSync(command, args, { cwd, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`${command} ${args.join(' ')} (in ${cwd}) failed:\n${r.stdout}\n${r.stderr}`);
-}
 
 export default function setup(project: TestProject) {
   const out = mkdtempSync(join(tmpdir(), 'aguikit-tarballs-'));
-  for (const name of PACKAGES) sh('pnpm', ['run', 'build'], join(REPO, 'packages', name));
-  for (const name of PACKAGES) sh('pnpm', ['pack', '--pack-destination', out], join(REPO, 'packages', name));
+  const checked = spawnSync('node', ['scripts/check-packages.mjs', '--out', out], { cwd: REPO, encoding: 'utf8', maxBuffer: 64 << 20 });
   project.provide('tarballs', out);
+  project.provide('packageChecks', { status: checked.status ?? -1, output: `${checked.stdout}\n${checked.stderr}` });
   return () => rmSync(out, { recursive: true, force: true });
 }

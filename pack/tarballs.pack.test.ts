@@ -7,7 +7,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { run, tarballs } from './harness.js';
 
 let dir: string;
@@ -29,6 +29,12 @@ const manifest = async (pkg: string) =>
   JSON.parse(await readFile(join(dir, 'node_modules', pkg, 'package.json'), 'utf8')) as Record<string, unknown>;
 
 describe('the packed packages', () => {
+  it('pass publint, arethetypeswrong (node10, node16, bundler) and aguikit’s own package rules', () => {
+    const checks = inject('packageChecks');
+    expect(checks.status, checks.output.slice(-4000)).toBe(0);
+    expect(checks.output).toContain('publint');
+  });
+
   it('install on this Node with --engine-strict and print no EBADENGINE warning', async () => {
     const again = await run('npm', ['install', '--no-audit', '--no-fund', '--engine-strict', ...Object.values(packed)], { cwd: dir });
     expect(again.output).not.toContain('EBADENGINE');

@@ -204,6 +204,28 @@ describe('httpSseSource: SSE framing', () => {
     expect(await collect(run(server.url))).toEqual([started, custom(1), finished]);
   });
 
+  it('delivers a frame whose chunk ends in CR at once, without waiting for the next chunk', async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const server = await serve(async (res) => {
+      sseHead(res);
+      await write(res, `data: ${JSON.stringify(started)}\r\r`);
+      await held;
+      await write(res, `\ndata: ${JSON.stringify(finished)}\r\n\r\n`);
+      res.end();
+    });
+    const events = run(server.url)[Symbol.asyncIterator]();
+    // The server writes nothing more until the first event has arrived.
+    expect((await events.next()).value).toEqual(started);
+    release();
+    const rest: unknown[] = [];
+    for (let next = await events.next(); !next.done; next = await events.next()) rest.push(next.value);
+    // The LF that starts the second chunk is a line of its own after a bare CR: an empty line, no event.
+    expect(rest).toEqual([finished]);
+  });
+
   it('accepts bare CR line endings', async () => {
     const server = await serve(
       stream([

@@ -14,9 +14,10 @@ export async function readFrames(
   drained: (() => Promise<void> | undefined) | undefined,
 ): Promise<void> {
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-  // The parser drops the byte order mark a body may start with; the decoders keep every U+FEFF as text.
+  // The decoders keep every U+FEFF as text; parserInput drops the byte order mark a body may start with.
   const decoder = new TextDecoder('utf-8', BOM_AS_TEXT);
   const text = chunkDecoder(decoder);
+  const input = parserInput();
   let tooLarge = false;
   // What stopped the handing over of frames: an abort, or an error of the consumer.
   let stopped: { error: unknown } | undefined;
@@ -52,9 +53,10 @@ export async function readFrames(
       const { done, value } = await reader.read();
       if (aborted) throw abortReason(signal as AbortSignal);
       const chunk = done ? decoder.decode() : text(value);
-      if (chunk) {
+      const fed = chunk ? input(chunk) : '';
+      if (fed) {
         try {
-          parser.feed(chunk);
+          parser.feed(fed);
         } catch {
           tooLarge = true;
         }
@@ -71,6 +73,32 @@ export async function readFrames(
     signal?.removeEventListener('abort', onAbort);
     reader.cancel().catch(() => undefined);
   }
+}
+
+/**
+ * Prepares each non-empty decoded chunk for eventsource-parser 3 (the 3.x
+ * line: 4.x declares Node >= 22.12), which leaves two things to its caller.
+ * It strips a byte order mark only in its raw three-character form, not as
+ * the U+FEFF a decoder gives: the body's first U+FEFF is dropped here, and
+ * only that one. And it holds back a line that ends a chunk with CR until
+ * the next chunk shows whether LF follows, so a frame ending a chunk with CR
+ * would wait for the next chunk, and the last frame of the body would never
+ * be delivered: such a CR is completed here as CRLF (the same line end), and
+ * an LF that then starts the next chunk is dropped as the rest of that pair.
+ */
+function parserInput(): (chunk: string) => string {
+  let first = true;
+  let afterCr = false;
+  return (chunk) => {
+    let text = chunk;
+    if (first) {
+      first = false;
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    }
+    if (afterCr && text.charCodeAt(0) === 0x0a) text = text.slice(1);
+    afterCr = text.charCodeAt(text.length - 1) === 0x0d;
+    return afterCr ? `${text}\n` : text;
+  };
 }
 
 /**
