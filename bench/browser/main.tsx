@@ -12,7 +12,7 @@
 import type { AgentSource, Message as ProtocolMessage } from '@aguikit/core';
 import { AgentProvider, createAgentStore } from '@aguikit/react';
 import { play, type TimedEvent } from '@aguikit/scenarios';
-import { AgentChat, Composer, InterruptDialog, Message, MessageList, RunStatus } from '@aguikit/ui';
+import { AgentChat, Composer, InterruptDialog, Message, MessageList, preloadMarkdown, RunStatus } from '@aguikit/ui';
 import '@aguikit/ui/styles.css';
 import { memo, Profiler, type ProfilerOnRenderCallback } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -164,6 +164,8 @@ function shownTail(): boolean {
 async function main(): Promise<PageRecord> {
   const root = document.getElementById('root');
   if (!root) throw new Error('The page has no #root element.');
+  // The Markdown renderer loads on first need; loaded first here, so the case measures rendering, not the load.
+  await preloadMarkdown();
   createRoot(root).render(
     <Profiler id="root" onRender={onCommit}>
       <AgentProvider store={store}>{params.variant === 'chat' ? <AgentChat /> : <ChatFromParts />}</AgentProvider>

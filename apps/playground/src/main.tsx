@@ -1,3 +1,4 @@
+import { preloadInterruptForm, preloadMarkdown } from '@aguikit/ui';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import '@aguikit/ui/styles.css';
@@ -11,3 +12,12 @@ createRoot(root).render(
     <App />
   </StrictMode>,
 );
+
+// The first screen needs neither the Markdown renderer nor the interrupt form (each a chunk of its own): they
+// load once the page is idle, so the first reply and the first approval show without waiting for code.
+const warm = () => {
+  preloadMarkdown().catch(() => undefined);
+  preloadInterruptForm().catch(() => undefined);
+};
+if (typeof requestIdleCallback === 'function') requestIdleCallback(warm, { timeout: 2000 });
+else setTimeout(warm, 200);

@@ -1,3 +1,5 @@
+'use client';
+
 import type { ReactNode } from 'react';
 import { Composer } from './Composer.js';
 import { InterruptDialog } from './InterruptDialog.js';
@@ -30,7 +32,7 @@ export interface AgentChatProps {
  */
 export function AgentChat({ renderTool, placeholder, empty, label = 'Agent chat', now }: AgentChatProps) {
   return (
-    <section className="agk-chat" aria-label={label}>
+    <section className="agk-chat agk-root" aria-label={label}>
       <div className="agk-chat__status">
         <RunStatus />
       </div>

@@ -1,5 +1,8 @@
+'use client';
+
 import { useAgentRun } from '@aguikit/react';
-import { type FormEvent, type KeyboardEvent, useId, useState } from 'react';
+import type { FormEvent, KeyboardEvent } from 'react';
+import * as React from 'react';
 
 export interface ComposerProps {
   placeholder?: string;
@@ -17,9 +20,9 @@ export interface ComposerProps {
  */
 export function Composer({ placeholder = 'Message the agent', label = 'Message' }: ComposerProps) {
   const agent = useAgentRun();
-  const [text, setText] = useState('');
-  const inputId = useId();
-  const noteId = useId();
+  const [text, setText] = React.useState('');
+  const inputId = React.useId();
+  const noteId = React.useId();
   const busy = agent.inFlight !== undefined;
   const waiting = agent.interrupts.length > 0;
   const send = async () => {
@@ -44,7 +47,7 @@ export function Composer({ placeholder = 'Message the agent', label = 'Message' 
       ? agent.refusal.message
       : undefined;
   return (
-    <form className="agk-composer" onSubmit={onSubmit} data-state={busy ? 'busy' : waiting ? 'waiting' : 'ready'}>
+    <form className="agk-composer agk-root" onSubmit={onSubmit} data-state={busy ? 'busy' : waiting ? 'waiting' : 'ready'}>
       <label htmlFor={inputId} className="agk-label">
         {label}
       </label>

@@ -1,5 +1,7 @@
+'use client';
+
 import { isExpired } from '@aguikit/core';
-import { useEffect, useState } from 'react';
+import * as React from 'react';
 import { useInterruptRoot } from './interruptContext.js';
 import { formatRemaining } from './interruptForm.js';
 
@@ -23,11 +25,11 @@ export interface Expiry {
  */
 export function useExpiry(expiresAt: string | undefined, now: () => number): Expiry {
   const deadline = expiresAt === undefined ? Number.NaN : Date.parse(expiresAt);
-  const [time, setTime] = useState(now);
+  const [time, setTime] = React.useState(now);
   const known = !Number.isNaN(deadline);
   const expired = expiresAt !== undefined && known && isExpired({ expiresAt }, time);
 
-  useEffect(() => {
+  React.useEffect(() => {
     if (!known || expired) return;
     const tick = () => setTime(now());
     let interval: ReturnType<typeof setInterval> | undefined;

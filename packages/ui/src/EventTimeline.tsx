@@ -1,11 +1,14 @@
+'use client';
+
 import type { Diagnostic } from '@aguikit/core';
-import { useAgentSelector, useDiagnostics, useEventLog } from '@aguikit/react';
-import { type ReactNode, useDeferredValue, useId, useMemo, useState } from 'react';
+import { useAgentStore, useDiagnostics, useEventLog } from '@aguikit/react';
+import type { ReactNode } from 'react';
+import * as React from 'react';
 import { EVENT_GROUPS, type EventGroup, GROUP_LABELS } from './eventSummary.js';
 import { Listbox } from './Listbox.js';
 import { Detail, DiagnosticList } from './TimelineDetail.js';
 import { rowOf, TimelineContext, type TimelineContextValue, useTimeline } from './timelineContext.js';
-import { type LogPoint, stillValid, threadAfter } from './timeTravel.js';
+import { type LogPoint, stillValid } from './timeTravel.js';
 
 export type { EventGroup } from './eventSummary.js';
 
@@ -14,13 +17,14 @@ const ALL_GROUPS: ReadonlySet<EventGroup> = new Set(EVENT_GROUPS);
 function Root({ children, label = 'Event timeline' }: { children: ReactNode; label?: string }) {
   const { entries } = useEventLog();
   const diagnostics = useDiagnostics();
-  const threadId = useAgentSelector((s) => s.thread.threadId);
-  const [groups, setGroups] = useState<ReadonlySet<EventGroup>>(ALL_GROUPS);
-  const [query, setQuery] = useState('');
-  const [picked, setPicked] = useState<LogPoint>();
-  const search = useDeferredValue(query.trim().toLowerCase());
+  // The controller replays its own log: the thread after a picked event, client entries before it included.
+  const store = useAgentStore();
+  const [groups, setGroups] = React.useState<ReadonlySet<EventGroup>>(ALL_GROUPS);
+  const [query, setQuery] = React.useState('');
+  const [picked, setPicked] = React.useState<LogPoint>();
+  const search = React.useDeferredValue(query.trim().toLowerCase());
 
-  const { diagnosticsAt, unattached } = useMemo(() => {
+  const { diagnosticsAt, unattached } = React.useMemo(() => {
     const at = new Map<number, Diagnostic[]>();
     const none: Diagnostic[] = [];
     for (const d of diagnostics) {
@@ -30,7 +34,7 @@ function Root({ children, label = 'Event timeline' }: { children: ReactNode; lab
     return { diagnosticsAt: at, unattached: none };
   }, [diagnostics, entries.length]);
 
-  const visible = useMemo(() => {
+  const visible = React.useMemo(() => {
     const out: number[] = [];
     entries.forEach((entry, position) => {
       const row = rowOf(entry);
@@ -41,13 +45,13 @@ function Root({ children, label = 'Event timeline' }: { children: ReactNode; lab
 
   const valid = stillValid(picked, entries) ? picked : undefined;
   // A replay costs O(position): deferred, so holding an arrow key moves the selection at once and replays once it rests.
-  const point = useDeferredValue(valid);
-  const travel = useMemo(() => {
+  const point = React.useDeferredValue(valid);
+  const travel = React.useMemo(() => {
     const entry = point?.entries[point.position];
-    return point && entry ? { entry, thread: threadAfter(point, threadId) } : undefined;
-  }, [point, threadId]);
+    return point && entry ? { entry, thread: store.stateAfterEvent(point.position) } : undefined;
+  }, [point, store]);
 
-  const value = useMemo<TimelineContextValue>(
+  const value = React.useMemo<TimelineContextValue>(
     () => ({
       entries,
       visible,
@@ -70,7 +74,7 @@ function Root({ children, label = 'Event timeline' }: { children: ReactNode; lab
   );
   return (
     <TimelineContext.Provider value={value}>
-      <section className="agk-timeline" aria-label={label} data-state={entries.length ? 'events' : 'empty'}>
+      <section className="agk-timeline agk-root" aria-label={label} data-state={entries.length ? 'events' : 'empty'}>
         {children}
       </section>
     </TimelineContext.Provider>
@@ -80,7 +84,7 @@ function Root({ children, label = 'Event timeline' }: { children: ReactNode; lab
 /** Checkboxes per type group and a text filter (index, type, ids, summary). */
 function Filters() {
   const { groups, toggleGroup, query, setQuery, visible, entries } = useTimeline('Filters');
-  const searchId = useId();
+  const searchId = React.useId();
   return (
     <div className="agk-timeline__filters">
       <fieldset className="agk-timeline__groups">

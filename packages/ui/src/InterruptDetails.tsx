@@ -1,3 +1,5 @@
+'use client';
+
 import { useToolCall } from '@aguikit/react';
 import { Countdown } from './Countdown.js';
 import { useInterruptRoot } from './interruptContext.js';

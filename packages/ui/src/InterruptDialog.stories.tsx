@@ -1,8 +1,11 @@
 import type { ResumeResponse } from '@aguikit/core';
-import { type ActionResult, AgentProvider, type AgentStore, useAgentSelector } from '@aguikit/react';
+import { type ActionResult, AgentProvider, type AgentStore, useAgentSelector, useInterrupts } from '@aguikit/react';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
-import { InterruptDialog } from './InterruptDialog.js';
+import { Interrupt, InterruptDialog } from './InterruptDialog.js';
+import { FormPlaceholder } from './InterruptFormLoader.js';
+import { answerShape, formLines } from './interruptForm.js';
+import { preloadInterruptForm } from './lazyChunks.js';
 import { call, playedStore, runOf, type ScriptEvent, say } from './storybook/scripted.js';
 
 type Resume = (responses: ResumeResponse[]) => Promise<ActionResult>;
@@ -28,6 +31,8 @@ function Sent() {
 const meta = {
   title: 'Components/InterruptDialog',
   component: InterruptDialog,
+  // The form's code loads on demand: these stories show the dialog once it is there (FormLoading, before).
+  loaders: [async () => preloadInterruptForm().then(() => ({}))],
   render: (args, { loaded }) => (
     <AgentProvider store={(loaded as Loaded).store}>
       <InterruptDialog {...args} />
@@ -410,5 +415,67 @@ export const HostilePayloads: Story = {
     await expect(dialog.getByText('<img src=x onerror="window.__pwned=1"><script>window.__pwned=1</script>')).toBeInTheDocument();
     await expect(dialog.getByText(/\*\*Markdown stays text\*\*/)).toBeInTheDocument();
     await expect(dialog.getByRole('textbox', { name: '<b onmouseover="window.__pwned=1">Comment</b>' })).toBeInTheDocument();
+  },
+};
+
+/** The dialog with its parts, the form's place taken by what shows while the form's code loads (or failed to). */
+function DialogWithoutForm({ failed = false, onRetry }: { failed?: boolean; onRetry?: () => void }) {
+  const interrupts = useInterrupts();
+  return (
+    <Interrupt.Group>
+      {interrupts.map((interrupt) => (
+        <Interrupt.Root key={interrupt.id} interrupt={interrupt}>
+          <Interrupt.Header />
+          <Interrupt.Context />
+          <FormPlaceholder
+            lines={formLines(interrupt.responseSchema ?? {}, answerShape(interrupt.responseSchema))}
+            failed={failed}
+            {...(onRetry ? { onRetry } : {})}
+          />
+          <Interrupt.Errors />
+          <Interrupt.Actions />
+        </Interrupt.Root>
+      ))}
+      <Interrupt.Send />
+    </Interrupt.Group>
+  );
+}
+
+/**
+ * The first interrupt with a schema of a page that did not preload the form:
+ * the reason, message, tool and arguments show at once, "Loading the form…"
+ * holds the form's place, Approve and Reject wait for the form; Cancel works.
+ */
+export const FormLoading: Story = {
+  loaders: [refund()],
+  render: (_args, { loaded }) => (
+    <AgentProvider store={(loaded as Loaded).store}>
+      <DialogWithoutForm />
+    </AgentProvider>
+  ),
+  play: async ({ canvasElement }) => {
+    const card = within(canvasElement).getByRole('article', { name: 'Approval needed' });
+    await expect(within(card).getByText('refund_order')).toBeInTheDocument();
+    await expect(within(card).getByText(/"amount": 42/)).toBeInTheDocument();
+    await expect(within(card).getByText('Loading the form…')).toHaveAttribute('role', 'status');
+    await expect(within(card).getByRole('button', { name: 'Approve' })).toBeDisabled();
+    await expect(within(card).getByRole('button', { name: 'Reject' })).toBeDisabled();
+    await expect(within(card).getByRole('button', { name: 'Cancel' })).toBeEnabled();
+  },
+};
+
+/** The form's code could not be fetched (offline, say): Try again fetches it again; Cancel still works. */
+export const FormFailedToLoad: Story = {
+  loaders: [refund()],
+  render: (_args, { loaded }) => (
+    <AgentProvider store={(loaded as Loaded).store}>
+      <DialogWithoutForm failed onRetry={() => undefined} />
+    </AgentProvider>
+  ),
+  play: async ({ canvasElement }) => {
+    const card = within(canvasElement).getByRole('article', { name: 'Approval needed' });
+    await expect(within(card).getByRole('alert')).toHaveTextContent('The form could not be loaded.');
+    await expect(within(card).getByRole('button', { name: 'Try again' })).toBeEnabled();
+    await expect(within(card).getByRole('button', { name: 'Cancel' })).toBeEnabled();
   },
 };

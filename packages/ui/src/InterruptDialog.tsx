@@ -1,9 +1,11 @@
+'use client';
+
 import { useInterrupts } from '@aguikit/react';
 import { Countdown } from './Countdown.js';
 import { InterruptDetails, InterruptHeader } from './InterruptDetails.js';
+import { InterruptForm } from './InterruptFormLoader.js';
 import { InterruptGroup, type InterruptGroupProps, InterruptSend } from './InterruptGroup.js';
 import { InterruptActions, InterruptErrors, InterruptRoot } from './InterruptRoot.js';
-import { ResponseForm } from './ResponseForm.js';
 
 /**
  * The parts of the interrupt dialog, to compose one of your own:
@@ -12,8 +14,9 @@ import { ResponseForm } from './ResponseForm.js';
  * `open | expired | submitting`, `data-reason` = `tool_call | input_required
  * | confirmation | custom`, `data-shape`, `data-answer`), `Header`,
  * `Countdown`, `Context` (message, tool and arguments, metadata), `Form`
- * (generated from the responseSchema), `Errors` (the store's refusals for
- * this interrupt), `Actions` and `Send`.
+ * (generated from the responseSchema; its code loads when the first such
+ * interrupt opens, see `preloadInterruptForm`), `Errors` (the store's
+ * refusals for this interrupt), `Actions` and `Send`.
  *
  * @example
  * const interrupts = useInterrupts();
@@ -32,7 +35,7 @@ export const Interrupt = {
   Header: InterruptHeader,
   Countdown,
   Context: InterruptDetails,
-  Form: ResponseForm,
+  Form: InterruptForm,
   Errors: InterruptErrors,
   Actions: InterruptActions,
   Send: InterruptSend,
@@ -53,7 +56,9 @@ export type InterruptDialogProps = Omit<InterruptGroupProps, 'children'>;
  * its reason, message, the tool call and arguments it would run and its
  * metadata before anything is done, a live countdown to `expiresAt` (then
  * Cancel only), and a form generated from its `responseSchema`, validated
- * before it is sent. Approve and Reject send a resolved answer
+ * before it is sent. The form's code (rjsf, ajv) is not in the page's first
+ * load: the first interrupt with a schema fetches it, showing "Loading the
+ * form…" in its place meanwhile (`preloadInterruptForm()` fetches it ahead). Approve and Reject send a resolved answer
  * (`{ approved: false, ... }` for a reject); Cancel sends `cancelled`.
  *
  * With one open interrupt, its answer is sent at once. With several, each
@@ -77,7 +82,7 @@ export function InterruptDialog(props: InterruptDialogProps) {
         <InterruptRoot key={interrupt.id} interrupt={interrupt}>
           <InterruptHeader />
           <InterruptDetails />
-          <ResponseForm />
+          <InterruptForm />
           <InterruptErrors />
           <InterruptActions />
         </InterruptRoot>

@@ -1,15 +1,23 @@
+'use client';
+
 import { isExpired, type ResumeResponse } from '@aguikit/core';
 import { useAgentSelector, useAgentStore, useInterrupts } from '@aguikit/react';
-import { type ReactNode, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import type { ReactNode } from 'react';
+import * as React from 'react';
 import { type InterruptSession, NO_REFUSALS, SessionContext, useSession } from './interruptContext.js';
 
 const NO_ANSWERS: ReadonlyMap<string, ResumeResponse> = new Map();
 const FIELD = 'input:not([type="hidden"]):not(:disabled), select:not(:disabled), textarea:not(:disabled)';
 
-/** Focuses the first field of an interrupt, or the interrupt itself when it has none (never a button: Enter must not answer). */
-function focusFirstField(element: HTMLElement | undefined) {
-  if (!element) return;
-  (element.querySelector<HTMLElement>(FIELD) ?? element).focus();
+/**
+ * Focuses the first field of an interrupt, or the interrupt itself when it has none (never a button: Enter must
+ * not answer). Returns whether it found a field.
+ */
+function focusFirstField(element: HTMLElement | undefined): boolean {
+  if (!element) return false;
+  const field = element.querySelector<HTMLElement>(FIELD);
+  (field ?? element).focus();
+  return field !== null;
 }
 
 /**
@@ -35,17 +43,19 @@ export function InterruptGroup({ children, now: nowProp, initialFocus = 'first-f
   const now = nowProp ?? store.now;
   const interrupts = useInterrupts();
   const inFlight = useAgentSelector((s) => s.inFlight);
-  const [kept, setKept] = useState(NO_ANSWERS);
-  const [sending, setSending] = useState(false);
-  const sendingRef = useRef(false);
-  const elements = useRef(new Map<string, HTMLElement>());
-  const seen = useRef(new Set<string>());
-  const pendingFocus = useRef<{ to: 'next' } | { to: 'interrupt'; id: string } | undefined>(undefined);
-  const sendButton = useRef<HTMLButtonElement>(null);
-  const headingId = useId();
+  const [kept, setKept] = React.useState(NO_ANSWERS);
+  const [sending, setSending] = React.useState(false);
+  const sendingRef = React.useRef(false);
+  const elements = React.useRef(new Map<string, HTMLElement>());
+  const seen = React.useRef(new Set<string>());
+  /** Interrupts focused while they had no field yet (their form's code was loading): their first field gets focus when it comes. */
+  const awaitingFields = React.useRef(new Set<string>());
+  const pendingFocus = React.useRef<{ to: 'next' } | { to: 'interrupt'; id: string } | undefined>(undefined);
+  const sendButton = React.useRef<HTMLButtonElement>(null);
+  const headingId = React.useId();
   const mode = interrupts.length > 1 ? 'collect' : 'immediate';
   const busy = sending || inFlight !== undefined;
-  const answers = useMemo(() => {
+  const answers = React.useMemo(() => {
     const open = new Map<string, ResumeResponse>();
     for (const it of interrupts) {
       const answer = kept.get(it.id);
@@ -54,7 +64,7 @@ export function InterruptGroup({ children, now: nowProp, initialFocus = 'first-f
     return open;
   }, [kept, interrupts]);
 
-  const deliver = useCallback(
+  const deliver = React.useCallback(
     (responses: ResumeResponse[]) => {
       // A second click can land before the re-render that disables the button: the ref, not the state, decides.
       if (sendingRef.current || store.getState().inFlight) return;
@@ -74,7 +84,7 @@ export function InterruptGroup({ children, now: nowProp, initialFocus = 'first-f
     [store],
   );
 
-  const drop = useCallback((interruptId: string) => {
+  const drop = React.useCallback((interruptId: string) => {
     setKept((prev) => {
       if (!prev.has(interruptId)) return prev;
       const next = new Map(prev);
@@ -83,9 +93,22 @@ export function InterruptGroup({ children, now: nowProp, initialFocus = 'first-f
     });
   }, []);
 
-  const register = useCallback((interruptId: string, element: HTMLElement | null) => {
+  const register = React.useCallback((interruptId: string, element: HTMLElement | null) => {
     if (element) elements.current.set(interruptId, element);
     else elements.current.delete(interruptId);
+  }, []);
+
+  /** Focuses an interrupt's first field, or the interrupt until its form's fields are there. */
+  const focusInterrupt = React.useCallback((interruptId: string) => {
+    if (focusFirstField(elements.current.get(interruptId))) awaitingFields.current.delete(interruptId);
+    else awaitingFields.current.add(interruptId);
+  }, []);
+
+  const fieldsReady = React.useCallback((interruptId: string) => {
+    if (!awaitingFields.current.delete(interruptId)) return;
+    const element = elements.current.get(interruptId);
+    // Only while focus is still where it was put: a reader who moved on keeps their place.
+    if (element && element.ownerDocument.activeElement === element) focusFirstField(element);
   }, []);
 
   const session: InterruptSession = {
@@ -105,6 +128,7 @@ export function InterruptGroup({ children, now: nowProp, initialFocus = 'first-f
     },
     drop,
     register,
+    fieldsReady,
     send() {
       const at = now();
       const responses: ResumeResponse[] = [];
@@ -118,20 +142,21 @@ export function InterruptGroup({ children, now: nowProp, initialFocus = 'first-f
     sendButton,
   };
 
-  useEffect(() => {
+  React.useEffect(() => {
     const fresh = interrupts.find((it) => !seen.current.has(it.id));
     for (const it of interrupts) seen.current.add(it.id);
-    if (fresh && initialFocus === 'first-field') focusFirstField(elements.current.get(fresh.id));
-  }, [interrupts, initialFocus]);
+    for (const id of awaitingFields.current) if (!interrupts.some((it) => it.id === id)) awaitingFields.current.delete(id);
+    if (fresh && initialFocus === 'first-field') focusInterrupt(fresh.id);
+  }, [interrupts, initialFocus, focusInterrupt]);
 
   // The button that gave an answer is replaced by its summary: focus moves on instead of falling to the page.
-  useEffect(() => {
+  React.useEffect(() => {
     const target = pendingFocus.current;
     if (!target) return;
     pendingFocus.current = undefined;
-    if (target.to === 'interrupt') return focusFirstField(elements.current.get(target.id));
+    if (target.to === 'interrupt') return focusInterrupt(target.id);
     const next = interrupts.find((it) => !answers.has(it.id));
-    if (next) focusFirstField(elements.current.get(next.id));
+    if (next) focusInterrupt(next.id);
     else sendButton.current?.focus();
   });
 
@@ -144,7 +169,7 @@ export function InterruptGroup({ children, now: nowProp, initialFocus = 'first-f
         role="dialog"
         aria-modal="false"
         aria-labelledby={headingId}
-        className="agk-interrupts"
+        className="agk-interrupts agk-root"
         data-state={busy ? 'submitting' : 'open'}
         data-mode={mode}
       >

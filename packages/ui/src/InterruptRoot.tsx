@@ -1,7 +1,10 @@
+'use client';
+
 import type { OpenInterrupt, ResumeResponse } from '@aguikit/core';
 import { useAgentSelector } from '@aguikit/react';
 import type Form from '@rjsf/core';
-import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from 'react';
+import type { ReactNode } from 'react';
+import * as React from 'react';
 import { type Expiry, useExpiry } from './Countdown.js';
 import {
   type InterruptRootContext,
@@ -31,11 +34,12 @@ export function InterruptRoot({ interrupt, children }: InterruptRootProps) {
   const session = useSession('Root');
   const refusal = useAgentSelector((s) => s.refusal);
   const clock = useExpiry(interrupt.expiresAt, session.now);
-  const [formFailed, setFormFailed] = useState(false);
-  const form = useRef<Form>(null);
-  const intent = useRef<boolean | undefined>(undefined);
-  const reactId = useId().replace(/[^\w-]/g, '');
-  const { register, drop, busy } = session;
+  const [formFailed, setFormFailed] = React.useState(false);
+  const [formReady, setFormReady] = React.useState(false);
+  const form = React.useRef<Form>(null);
+  const intent = React.useRef<boolean | undefined>(undefined);
+  const reactId = React.useId().replace(/[^\w-]/g, '');
+  const { register, drop, busy, fieldsReady } = session;
 
   const errors =
     refusal?.code === 'RESUME_REFUSED' ? (refusal.errors ?? NO_REFUSALS).filter((e) => e.interruptId === interrupt.id) : NO_REFUSALS;
@@ -46,17 +50,17 @@ export function InterruptRoot({ interrupt, children }: InterruptRootProps) {
   const shape = answerShape(interrupt.responseSchema);
 
   // A resolved answer kept for an interrupt that has since expired can no longer be sent.
-  useEffect(() => {
+  React.useEffect(() => {
     if (expiry.state === 'expired' && answer?.status === 'resolved') drop(interrupt.id);
   }, [expiry.state, answer, drop, interrupt.id]);
 
-  const ref = useCallback(
-    (element: HTMLElement | null) => {
-      register(interrupt.id, element);
-      return () => register(interrupt.id, null);
-    },
-    [register, interrupt.id],
-  );
+  // The form's code loads on demand: focus that went to the interrupt while it loaded moves on to its first field.
+  React.useEffect(() => {
+    if (formReady) fieldsReady(interrupt.id);
+  }, [formReady, fieldsReady, interrupt.id]);
+
+  // React calls it with null when the element goes (or before a new ref takes over): the interrupt is unregistered then.
+  const ref = React.useCallback((element: HTMLElement | null) => register(interrupt.id, element), [register, interrupt.id]);
 
   const ctx: InterruptRootContext = {
     interrupt,
@@ -67,6 +71,7 @@ export function InterruptRoot({ interrupt, children }: InterruptRootProps) {
     answer,
     errors,
     formFailed,
+    formReady,
     ids: { title: `${reactId}-title`, message: `${reactId}-message`, form: `${reactId}-form`, fields: `agk${reactId}` },
     form,
     intent,
@@ -85,6 +90,7 @@ export function InterruptRoot({ interrupt, children }: InterruptRootProps) {
       current.submit();
     },
     reportFormFailure: () => setFormFailed(true),
+    reportFormReady: setFormReady,
   };
 
   return (
@@ -92,7 +98,7 @@ export function InterruptRoot({ interrupt, children }: InterruptRootProps) {
       <article
         ref={ref}
         tabIndex={-1}
-        className="agk-card agk-interrupt"
+        className="agk-card agk-interrupt agk-root"
         aria-labelledby={ctx.ids.title}
         aria-describedby={interrupt.message ? ctx.ids.message : undefined}
         data-state={state}
@@ -149,6 +155,8 @@ export function InterruptActions() {
   const { shape, state, answer } = root;
   const disabled = state === 'submitting';
   const answerable = state !== 'expired' && !root.formFailed;
+  // Approve, Reject and Submit act through the form, whose code may still be loading.
+  const formActionDisabled = disabled || !root.formReady;
   return (
     <div className="agk-interrupt__actions">
       <p role="status" className="agk-interrupt__status">
@@ -163,16 +171,28 @@ export function InterruptActions() {
           <>
             {answerable && shape === 'approval' ? (
               <>
-                <button type="button" className="agk-button" data-variant="primary" disabled={disabled} onClick={() => root.decide(true)}>
+                <button
+                  type="button"
+                  className="agk-button"
+                  data-variant="primary"
+                  disabled={formActionDisabled}
+                  onClick={() => root.decide(true)}
+                >
                   Approve
                 </button>
-                <button type="button" className="agk-button" data-variant="danger" disabled={disabled} onClick={() => root.decide(false)}>
+                <button
+                  type="button"
+                  className="agk-button"
+                  data-variant="danger"
+                  disabled={formActionDisabled}
+                  onClick={() => root.decide(false)}
+                >
                   Reject
                 </button>
               </>
             ) : null}
             {answerable && shape === 'form' ? (
-              <button type="submit" form={root.ids.form} className="agk-button" data-variant="primary" disabled={disabled}>
+              <button type="submit" form={root.ids.form} className="agk-button" data-variant="primary" disabled={formActionDisabled}>
                 Submit
               </button>
             ) : null}

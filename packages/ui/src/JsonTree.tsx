@@ -1,4 +1,7 @@
-import { createContext, memo, useContext, useMemo, useState } from 'react';
+'use client';
+
+import * as React from 'react';
+import { clientContext } from './clientContext.js';
 import { type Highlights, highlightsOf, type Mark, pointerSegment, unescapeSegment } from './jsonHighlights.js';
 
 /**
@@ -37,10 +40,10 @@ interface TreeSettings {
   pageSize: number;
 }
 
-const TreeContext = createContext<TreeSettings | null>(null);
+const TreeContext = clientContext<TreeSettings | null>(null);
 
 function useSettings(): TreeSettings {
-  const settings = useContext(TreeContext);
+  const settings = React.useContext(TreeContext);
   if (!settings) throw new Error('JSON tree nodes must be used within <JsonTree>.');
   return settings;
 }
@@ -125,9 +128,9 @@ interface NodeProps {
   autoOpen: boolean;
 }
 
-const Node = memo(function Node({ name, value, pointer, depth, autoOpen }: NodeProps) {
+const Node = React.memo(function Node({ name, value, pointer, depth, autoOpen }: NodeProps) {
   const { highlights } = useSettings();
-  const [choice, setChoice] = useState<boolean>();
+  const [choice, setChoice] = React.useState<boolean>();
   const kind = kindOf(value);
   const marks = highlights.at.get(pointer);
   const inside = highlights.inside.has(pointer);
@@ -163,8 +166,8 @@ const Node = memo(function Node({ name, value, pointer, depth, autoOpen }: NodeP
 
 function Children({ value, pointer, depth }: { value: unknown; pointer: string; depth: number }) {
   const { highlights, pageSize, expandDepth } = useSettings();
-  const entries = useMemo(() => entriesOf(value), [value]);
-  const [shown, setShown] = useState(pageSize);
+  const entries = React.useMemo(() => entriesOf(value), [value]);
+  const [shown, setShown] = React.useState(pageSize);
   const hidden = Math.max(0, entries.length - shown);
   const autoOpen = depth < expandDepth && entries.length <= AUTO_OPEN_MAX;
   const visible = hidden ? entries.slice(0, shown) : entries;
@@ -216,11 +219,11 @@ function Children({ value, pointer, depth }: { value: unknown; pointer: string; 
  * <JsonTree label="Shared state" value={document} highlight={lastDelta} />
  */
 export function JsonTree({ value, label, highlight, expandDepth = 2, pageSize = 100 }: JsonTreeProps) {
-  const highlights = useMemo(() => highlightsOf(highlight, value), [highlight, value]);
-  const settings = useMemo(() => ({ highlights, expandDepth, pageSize }), [highlights, expandDepth, pageSize]);
+  const highlights = React.useMemo(() => highlightsOf(highlight, value), [highlight, value]);
+  const settings = React.useMemo(() => ({ highlights, expandDepth, pageSize }), [highlights, expandDepth, pageSize]);
   return (
     <TreeContext.Provider value={settings}>
-      <ul className="agk-json" aria-label={label}>
+      <ul className="agk-json agk-root" aria-label={label}>
         <Node name={undefined} value={value} pointer="" depth={0} autoOpen />
       </ul>
     </TreeContext.Provider>

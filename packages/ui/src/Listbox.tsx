@@ -1,5 +1,16 @@
-import { defaultRangeExtractor, useVirtualizer } from '@tanstack/react-virtual';
-import { type KeyboardEvent, type MouseEvent, type ReactNode, type RefObject, useCallback, useEffect, useId, useRef } from 'react';
+'use client';
+
+import {
+  defaultRangeExtractor,
+  elementScroll,
+  observeElementOffset,
+  observeElementRect,
+  type Range,
+  Virtualizer,
+} from '@tanstack/virtual-core';
+import type { KeyboardEvent, MouseEvent, ReactNode, RefObject } from 'react';
+import * as React from 'react';
+import * as ReactDOM from 'react-dom';
 
 export interface ListboxProps {
   label: string;
@@ -60,9 +71,9 @@ function nextPosition(key: string, at: number, found: boolean, length: number): 
  */
 export function Listbox(props: ListboxProps) {
   const { label, items, selected, onSelect, rowHeight, virtualizeAbove = 300, className } = props;
-  const ref = useRef<HTMLDivElement>(null);
-  const baseId = useId();
-  const optionId = useCallback((item: number) => `${baseId}-option-${item}`, [baseId]);
+  const ref = React.useRef<HTMLDivElement>(null);
+  const baseId = React.useId();
+  const optionId = React.useCallback((item: number) => `${baseId}-option-${item}`, [baseId]);
   const at = selected === undefined ? -1 : lowerBound(items, selected);
   const found = selected !== undefined && items[at] === selected;
   const virtual = items.length > virtualizeAbove;
@@ -137,15 +148,47 @@ function Option({ item, props, style, position }: { item: number; props: Options
 
 function PlainOptions(props: OptionsProps) {
   const { selected, optionId } = props;
-  useEffect(() => {
+  React.useEffect(() => {
     if (selected !== undefined) document.getElementById(optionId(selected))?.scrollIntoView?.({ block: 'nearest' });
   }, [selected, optionId]);
   return props.items.map((item) => <Option key={item} item={item} props={props} />);
 }
 
+interface RowVirtualizerOptions {
+  count: number;
+  getScrollElement: () => HTMLDivElement | null;
+  estimateSize: (index: number) => number;
+  overscan: number;
+  initialRect: { width: number; height: number };
+  rangeExtractor: (range: Range) => number[];
+}
+
+/**
+ * @tanstack/virtual-core's `Virtualizer` bound to React as its React adapter
+ * binds it (re-render on every change, synchronously for a scroll so the
+ * rows never lag the scrollbar), without the adapter: it imports `flushSync`
+ * by name from react-dom, which a React Server Components environment cannot
+ * link, and the rows here are fixed-height, so nothing is measured.
+ */
+function useRowVirtualizer(options: RowVirtualizerOptions): Virtualizer<HTMLDivElement, Element> {
+  const [, rerender] = React.useReducer((n: number) => n + 1, 0);
+  const resolved = {
+    ...options,
+    observeElementRect,
+    observeElementOffset,
+    scrollToFn: elementScroll,
+    onChange: (_: Virtualizer<HTMLDivElement, Element>, sync: boolean) => (sync ? ReactDOM.flushSync(rerender) : rerender()),
+  };
+  const [virtualizer] = React.useState(() => new Virtualizer<HTMLDivElement, Element>(resolved));
+  virtualizer.setOptions(resolved);
+  React.useLayoutEffect(() => virtualizer._didMount(), [virtualizer]);
+  React.useLayoutEffect(() => virtualizer._willUpdate());
+  return virtualizer;
+}
+
 function VirtualOptions(props: OptionsProps & { scroller: RefObject<HTMLDivElement | null>; rowHeight: number }) {
   const { items, selectedAt, scroller, rowHeight } = props;
-  const virtualizer = useVirtualizer({
+  const virtualizer = useRowVirtualizer({
     count: items.length,
     getScrollElement: () => scroller.current,
     estimateSize: () => rowHeight,
@@ -158,7 +201,7 @@ function VirtualOptions(props: OptionsProps & { scroller: RefObject<HTMLDivEleme
       return selectedAt < 0 || rows.includes(selectedAt) ? rows : [...rows, selectedAt].sort((a, b) => a - b);
     },
   });
-  useEffect(() => {
+  React.useEffect(() => {
     if (selectedAt >= 0) virtualizer.scrollToIndex(selectedAt, { align: 'auto' });
   }, [selectedAt, virtualizer]);
   return (

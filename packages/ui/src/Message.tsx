@@ -1,6 +1,10 @@
+'use client';
+
 import type { ContentPart, MessageRecord, MessageRole, RunStatus } from '@aguikit/core';
 import { useLastReplyId, useMessage, useRunSummary, useToolCall } from '@aguikit/react';
-import { createContext, memo, type ReactNode, useContext, useId, useState } from 'react';
+import type { ReactNode } from 'react';
+import * as React from 'react';
+import { clientContext } from './clientContext.js';
 import { useAnnounceWhenSettled } from './liveAnnouncer.js';
 import { ContentParts, contentText, MessageText, type TextFormat } from './MessageContent.js';
 import { Reasoning } from './Reasoning.js';
@@ -51,10 +55,10 @@ interface MessageContextValue {
   details: { open: boolean; setOpen: (open: boolean) => void; id: string };
 }
 
-const MessageContext = createContext<MessageContextValue | null>(null);
+const MessageContext = clientContext<MessageContextValue | null>(null);
 
 function useMessagePart(part: string): MessageContextValue {
-  const value = useContext(MessageContext);
+  const value = React.useContext(MessageContext);
   if (!value) throw new Error(`Message.${part} must be used within <Message.Root>.`);
   return value;
 }
@@ -63,8 +67,8 @@ function Root({ id, children }: { id: string; children: ReactNode }) {
   const message = useMessage(id);
   const runStatus = useRunSummary(message?.runId)?.status;
   const lastReply = useLastReplyId(message?.runId) === id;
-  const [open, setOpen] = useState(false);
-  const detailsId = useId();
+  const [open, setOpen] = React.useState(false);
+  const detailsId = React.useId();
   const status = message ? messageStatus(message, runStatus, lastReply) : 'complete';
   useAnnounceWhenSettled(id, message !== undefined && status !== 'streaming');
   if (!message) return null;
@@ -72,7 +76,7 @@ function Root({ id, children }: { id: string; children: ReactNode }) {
   return (
     <MessageContext.Provider value={{ message, status, label, details: { open, setOpen, id: detailsId } }}>
       <article
-        className="agk-message"
+        className="agk-message agk-root"
         data-role={message.role}
         data-status={status}
         data-subagent={message.subagentRunId}
@@ -197,7 +201,7 @@ export interface MessageProps {
   renderTool?: RenderTool | undefined;
 }
 
-const MessageView = memo(function Message({ id, renderTool }: MessageProps) {
+const MessageView = React.memo(function Message({ id, renderTool }: MessageProps) {
   return (
     <Root id={id}>
       <MessageParts id={id} renderTool={renderTool} />

@@ -1,3 +1,5 @@
+'use client';
+
 import type { ContentPart, MessageRecord } from '@aguikit/core';
 import { SafeMarkdown } from './Markdown.js';
 import { safeImageSrc } from './safeUrl.js';

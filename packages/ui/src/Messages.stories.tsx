@@ -2,6 +2,9 @@ import type { ContentPart } from '@aguikit/core';
 import { AgentProvider, type AgentStore } from '@aguikit/react';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { preloadMarkdown } from './lazyChunks.js';
+import { PlainMarkdown } from './Markdown.js';
+import { Message } from './Message.js';
 import { MessageList } from './Messages.js';
 import {
   CONCURRENT_SUBAGENTS,
@@ -21,6 +24,8 @@ type Loaded = { store: AgentStore };
 const meta = {
   title: 'Components/MessageList',
   component: MessageList,
+  // The Markdown renderer loads on demand: these stories show agent text once it is there (MarkdownLoading, before).
+  loaders: [async () => preloadMarkdown().then(() => ({}))],
   render: (args, { loaded }) => (
     <AgentProvider store={(loaded as Loaded).store}>
       <div style={{ height: 560, maxWidth: 760, margin: '0 auto' }}>
@@ -81,6 +86,33 @@ export const Conversation: Story = {
     await expect(link).toHaveAttribute('rel', 'noopener noreferrer');
     // A person's text is verbatim: their asterisks stay asterisks.
     await expect(within(canvasElement).getByText('Thanks! Can you also check *A-1002*?')).toBeInTheDocument();
+  },
+};
+
+/**
+ * Agent text before the Markdown renderer has loaded (the first reply of a
+ * page that did not preload it): the text as it came, as plain text with its
+ * line breaks, then Markdown once the renderer is there.
+ */
+export const MarkdownLoading: Story = {
+  loaders: [async () => ({ store: await playedStore([{ say: 'Where is my order A-1001?', events: runOf(say('a1', MARKDOWN_REPLY)) }]) })],
+  render: (_args, { loaded }) => (
+    <AgentProvider store={(loaded as Loaded).store}>
+      <div style={{ maxWidth: 760, margin: '0 auto' }}>
+        <Message.Root id="a1">
+          <Message.Header />
+          <div className="agk-message__body">
+            <PlainMarkdown text={MARKDOWN_REPLY} />
+          </div>
+        </Message.Root>
+      </div>
+    </AgentProvider>
+  ),
+  play: async ({ canvasElement }) => {
+    const plain = canvasElement.querySelector('.agk-markdown[data-markdown="loading"] .agk-markdown__plain');
+    await expect(plain?.textContent).toBe(MARKDOWN_REPLY);
+    await expect(getComputedStyle(plain as Element).whiteSpace).toBe('pre-wrap');
+    await expect(canvasElement.querySelector('a, strong, ol')).toBeNull();
   },
 };
 

@@ -1,5 +1,8 @@
+'use client';
+
 import { useRunStatus } from '@aguikit/react';
-import { type ReactNode, useCallback, useMemo, useRef, useState } from 'react';
+import type { ReactNode } from 'react';
+import * as React from 'react';
 import { AnnouncerContext, useLiveAnnouncer } from './liveAnnouncer.js';
 import { Message } from './Message.js';
 import { OutlineRow } from './SubagentGroup.js';
@@ -74,33 +77,30 @@ export function MessageList({
   const running = useRunStatus() === 'running';
   const scroll = useAutoScroll();
   const { announcement, onSettled } = useLiveAnnouncer();
-  const viewport = useRef<HTMLElement | null>(null);
+  const viewport = React.useRef<HTMLElement | null>(null);
   // The virtualizer reads its first offset from the element, so it mounts once the element is there.
-  const [viewportReady, setViewportReady] = useState(false);
-  const draw = useCallback(
+  const [viewportReady, setViewportReady] = React.useState(false);
+  const draw = React.useCallback(
     (id: string) => (renderMessage ? renderMessage(id) : <Message key={id} id={id} renderTool={renderTool} />),
     [renderMessage, renderTool],
   );
-  const view = useMemo(() => ({ outline, renderMessage: draw }), [outline, draw]);
+  const view = React.useMemo(() => ({ outline, renderMessage: draw }), [outline, draw]);
   const { viewportRef } = scroll;
-  const attachViewport = useCallback(
+  const attachViewport = React.useCallback(
     (node: HTMLDivElement | null) => {
       viewport.current = node;
       setViewportReady(node !== null);
-      const detach = viewportRef(node);
-      return () => {
-        viewport.current = null;
-        detach();
-      };
+      // The scroll hook's ref cleans up after itself when called again (with null, or another node).
+      viewportRef(node);
     },
     [viewportRef],
   );
-  const getViewport = useCallback(() => viewport.current, []);
+  const getViewport = React.useCallback(() => viewport.current, []);
   const { rows } = outline;
   const virtual = rows.length > (virtualization.above ?? 200);
 
   return (
-    <div className="agk-messages" data-scroll={scroll.state} data-virtualization={virtual ? 'on' : 'off'}>
+    <div className="agk-messages agk-root" data-scroll={scroll.state} data-virtualization={virtual ? 'on' : 'off'}>
       <ThreadViewContext.Provider value={view}>
         <AnnouncerContext.Provider value={onSettled}>
           <div

@@ -1,5 +1,7 @@
+'use client';
+
 import { useMessage } from '@aguikit/react';
-import { useId } from 'react';
+import * as React from 'react';
 import { contentText } from './MessageContent.js';
 import { useOpenState } from './useOpenState.js';
 
@@ -41,12 +43,12 @@ function summary(text: string, streaming: boolean, encrypted: boolean): string {
 export function Reasoning({ id, open, defaultOpen = false, onOpenChange }: ReasoningProps) {
   const message = useMessage(id);
   const [isOpen, setOpen] = useOpenState(open, defaultOpen, onOpenChange);
-  const panelId = useId();
+  const panelId = React.useId();
   if (!message) return null;
   const text = contentText(message.content);
   const state = isOpen ? 'open' : 'closed';
   return (
-    <div className="agk-reasoning" data-state={state} data-status={message.streaming ? 'streaming' : 'complete'}>
+    <div className="agk-reasoning agk-root" data-state={state} data-status={message.streaming ? 'streaming' : 'complete'}>
       <button
         type="button"
         className="agk-reasoning__trigger"

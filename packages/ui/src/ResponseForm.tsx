@@ -1,3 +1,5 @@
+'use client';
+
 import Form, { type IChangeEvent } from '@rjsf/core';
 import {
   type DescriptionFieldProps,
@@ -8,7 +10,8 @@ import {
   TranslatableString,
 } from '@rjsf/utils';
 import validator from '@rjsf/validator-ajv8';
-import { Component, type ReactNode, useMemo, useState } from 'react';
+import type { ReactNode } from 'react';
+import * as React from 'react';
 import { useInterruptRoot } from './interruptContext.js';
 import { formSchema, formUiSchema, transformErrors } from './interruptForm.js';
 
@@ -64,7 +67,7 @@ const templates: Partial<Omit<TemplatesType, 'ButtonTemplates'>> & { ButtonTempl
 };
 
 /** A schema rjsf cannot build (an unresolvable `$ref`, say) throws while rendering: it must not take the page down. */
-class FormBoundary extends Component<{ children: ReactNode; onFailure: () => void }, { failed: boolean }> {
+class FormBoundary extends React.Component<{ children: ReactNode; onFailure: () => void }, { failed: boolean }> {
   override state = { failed: false };
   static getDerivedStateFromError() {
     return { failed: true };
@@ -83,18 +86,27 @@ class FormBoundary extends Component<{ children: ReactNode; onFailure: () => voi
  * with ajv before anything is sent): errors show inline under their field
  * after a submit attempt, and are re-checked as you type from then on. Titles
  * and descriptions from the schema are shown as text only. Renders nothing
- * for an interrupt without a responseSchema.
+ * for an interrupt without a responseSchema. This module (with rjsf and ajv)
+ * is a chunk of its own: `Interrupt.Form` (InterruptForm.tsx) loads it when an
+ * interrupt with a schema opens, and renders this once it is there.
  *
  * @example
  * <Interrupt.Root interrupt={interrupt}><Interrupt.Form /><Interrupt.Actions /></Interrupt.Root>
  */
 export function ResponseForm() {
   const root = useInterruptRoot('Form');
-  const [attempted, setAttempted] = useState(false);
+  const [attempted, setAttempted] = React.useState(false);
   const raw = root.interrupt.responseSchema;
   const { shape } = root;
-  const schema = useMemo(() => (raw === undefined ? undefined : formSchema(raw)), [raw]);
-  const uiSchema = useMemo(() => (raw === undefined ? undefined : formUiSchema(raw, shape)), [raw, shape]);
+  const schema = React.useMemo(() => (raw === undefined ? undefined : formSchema(raw)), [raw]);
+  const uiSchema = React.useMemo(() => (raw === undefined ? undefined : formUiSchema(raw, shape)), [raw, shape]);
+  const { reportFormReady } = root;
+  // After the fields are in the DOM (and after a schema rjsf cannot build has been caught): the buttons may act.
+  React.useEffect(() => {
+    if (schema === undefined) return;
+    reportFormReady(true);
+    return () => reportFormReady(false);
+  }, [schema, reportFormReady]);
   if (schema === undefined || uiSchema === undefined) return null;
 
   const onSubmit = ({ formData }: IChangeEvent) => {

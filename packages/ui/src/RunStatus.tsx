@@ -1,3 +1,5 @@
+'use client';
+
 import type { RunStatus as RunStatusValue } from '@aguikit/core';
 import { useAgentRun, useAgentSelector } from '@aguikit/react';
 
@@ -33,7 +35,7 @@ export function RunStatus() {
   const [label, tone] = LABELS[agent.status];
   const reconnecting = agent.connection === 'reconnecting' || agent.connection === 'connecting';
   return (
-    <div className="agk-runstatus" role="status" aria-live="polite" data-status={agent.status} data-connection={agent.connection}>
+    <div className="agk-runstatus agk-root" role="status" aria-live="polite" data-status={agent.status} data-connection={agent.connection}>
       <span className="agk-badge" data-tone={tone}>
         {agent.connection === 'reconnecting' ? 'Reconnecting…' : label}
       </span>
@@ -46,7 +48,7 @@ export function RunStatus() {
       {agent.status === 'unknown' ? (
         <>
           <span className="agk-runstatus__detail">
-            The stream ended before the run finished{agent.error ? `: ${agent.error.message}` : ''}.
+            The stream ended before the run finished{agent.failure ? `: ${agent.failure.message}` : ''}.
           </span>
           <button type="button" className="agk-button" disabled={reconnecting} onClick={() => void agent.reconnect()}>
             Reconnect

@@ -1,10 +1,14 @@
+'use client';
+
 import type { LoggedEvent, SharedState } from '@aguikit/core';
-import { useAgentSelector, useEventLog, useSharedState } from '@aguikit/react';
-import { createContext, type ReactNode, useContext, useDeferredValue, useMemo, useState } from 'react';
+import { useAgentStore, useEventLog, useSharedState } from '@aguikit/react';
+import type { ReactNode } from 'react';
+import * as React from 'react';
+import { clientContext } from './clientContext.js';
 import { eventType, summarizeEvent } from './eventSummary.js';
 import { JsonTree } from './JsonTree.js';
 import { Listbox } from './Listbox.js';
-import { type LogPoint, stillValid, threadAfter } from './timeTravel.js';
+import { type LogPoint, stillValid } from './timeTravel.js';
 
 interface PastState {
   entry: LoggedEvent;
@@ -23,10 +27,10 @@ interface InspectorContextValue {
   view: (position: number | undefined) => void;
 }
 
-const InspectorContext = createContext<InspectorContextValue | null>(null);
+const InspectorContext = clientContext<InspectorContextValue | null>(null);
 
 function useInspector(part: string): InspectorContextValue {
-  const value = useContext(InspectorContext);
+  const value = React.useContext(InspectorContext);
   if (!value) throw new Error(`StateInspector.${part} must be used within <StateInspector.Root>.`);
   return value;
 }
@@ -46,17 +50,18 @@ function describeOperation(operation: unknown): string {
 function Root({ children, label = 'Shared state' }: { children: ReactNode; label?: string }) {
   const live = useSharedState();
   const { entries } = useEventLog();
-  const threadId = useAgentSelector((s) => s.thread.threadId);
-  const history = useMemo(() => entries.flatMap((entry, position) => (isStateEvent(entry) ? [position] : [])), [entries]);
-  const [picked, setPicked] = useState<LogPoint>();
+  // The controller replays its own log: the thread after a picked event, client entries before it included.
+  const store = useAgentStore();
+  const history = React.useMemo(() => entries.flatMap((entry, position) => (isStateEvent(entry) ? [position] : [])), [entries]);
+  const [picked, setPicked] = React.useState<LogPoint>();
   // Replaying is O(log length): deferred, so moving through the history with the keyboard never waits for it.
   const valid = stillValid(picked, entries) ? picked : undefined;
-  const point = useDeferredValue(valid);
-  const past = useMemo(() => {
+  const point = React.useDeferredValue(valid);
+  const past = React.useMemo(() => {
     const entry = point?.entries[point.position];
-    return point && entry ? { entry, shared: threadAfter(point, threadId).sharedState } : undefined;
-  }, [point, threadId]);
-  const value = useMemo<InspectorContextValue>(
+    return point && entry ? { entry, shared: store.stateAfterEvent(point.position).sharedState } : undefined;
+  }, [point, store]);
+  const value = React.useMemo<InspectorContextValue>(
     () => ({
       live,
       history,
@@ -69,7 +74,7 @@ function Root({ children, label = 'Shared state' }: { children: ReactNode; label
   );
   return (
     <InspectorContext.Provider value={value}>
-      <section className="agk-inspector" aria-label={label} data-sync={live.sync} data-view={past ? 'history' : 'live'}>
+      <section className="agk-inspector agk-root" aria-label={label} data-sync={live.sync} data-view={past ? 'history' : 'live'}>
         {children}
       </section>
     </InspectorContext.Provider>
@@ -142,7 +147,7 @@ const LIVE = -1;
  */
 function History() {
   const { history, entries, picked, view, live } = useInspector('History');
-  const items = useMemo(() => [LIVE, ...history], [history]);
+  const items = React.useMemo(() => [LIVE, ...history], [history]);
   if (history.length === 0) return null;
   const renderItem = (position: number) => {
     const entry = entries[position];

@@ -1,6 +1,7 @@
 import { AgentProvider, type AgentStore } from '@aguikit/react';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { preloadMarkdown } from './lazyChunks.js';
 import { SubagentGroup, SubagentStatusBadge } from './SubagentGroup.js';
 import { CONCURRENT_SUBAGENTS, NESTED_SUBAGENTS, openRunStore, sayAs } from './storybook/conversations.js';
 import { call, playedStore, runOf } from './storybook/scripted.js';
@@ -11,6 +12,8 @@ const meta = {
   title: 'Components/SubagentGroup',
   component: SubagentGroup,
   args: { id: 'sa-lead' },
+  // Agent text is Markdown once its renderer (loaded on demand) is there: these stories show it loaded.
+  loaders: [async () => preloadMarkdown().then(() => ({}))],
   render: (args, { loaded }) => (
     <AgentProvider store={(loaded as Loaded).store}>
       <div style={{ maxWidth: 720 }}>

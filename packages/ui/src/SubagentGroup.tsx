@@ -1,6 +1,9 @@
+'use client';
+
 import type { SubagentRecord } from '@aguikit/core';
 import { useSubagents } from '@aguikit/react';
-import { type ReactNode, useCallback, useContext, useId, useMemo } from 'react';
+import type { ReactNode } from 'react';
+import * as React from 'react';
 import { Message } from './Message.js';
 import type { RenderTool } from './ToolCall.js';
 import { groupItems, type OutlineItem, type ThreadView, ThreadViewContext, useMessageOutline } from './useMessageOutline.js';
@@ -28,7 +31,7 @@ const LABELS: Record<SubagentDisplayStatus, [string, Tone]> = {
 export function SubagentStatusBadge({ status, id }: { status: SubagentDisplayStatus; id?: string }) {
   const [label, tone] = LABELS[status];
   return (
-    <span className="agk-badge" data-tone={tone} data-status={status} id={id}>
+    <span className="agk-badge agk-root" data-tone={tone} data-status={status} id={id}>
       {label}
     </span>
   );
@@ -62,15 +65,15 @@ export interface SubagentGroupProps {
  * <SubagentGroup id="researcher-1" />
  */
 export function SubagentGroup(props: SubagentGroupProps) {
-  const view = useContext(ThreadViewContext);
+  const view = React.useContext(ThreadViewContext);
   return view ? <Group {...props} view={view} /> : <StandaloneGroup {...props} />;
 }
 
 function StandaloneGroup(props: SubagentGroupProps) {
   const { renderTool } = props;
   const outline = useMessageOutline('grouped');
-  const renderMessage = useCallback((id: string) => <Message key={id} id={id} renderTool={renderTool} />, [renderTool]);
-  const view = useMemo(() => ({ outline, renderMessage }), [outline, renderMessage]);
+  const renderMessage = React.useCallback((id: string) => <Message key={id} id={id} renderTool={renderTool} />, [renderTool]);
+  const view = React.useMemo(() => ({ outline, renderMessage }), [outline, renderMessage]);
   return (
     <ThreadViewContext.Provider value={view}>
       <Group {...props} view={view} />
@@ -82,9 +85,9 @@ function Group({ id, children, open, defaultOpen = true, onOpenChange, view }: S
   const subagents = useSubagents();
   const record = Object.hasOwn(subagents, id) ? subagents[id] : undefined;
   const [isOpen, setOpen] = useOpenState(open, defaultOpen, onOpenChange);
-  const triggerId = useId();
-  const badgeId = useId();
-  const panelId = useId();
+  const triggerId = React.useId();
+  const badgeId = React.useId();
+  const panelId = React.useId();
   const status: SubagentDisplayStatus = record?.status ?? 'unknown';
   const state = isOpen ? 'open' : 'closed';
   const items = groupItems(view.outline, id);
@@ -93,7 +96,7 @@ function Group({ id, children, open, defaultOpen = true, onOpenChange, view }: S
     // biome-ignore lint/a11y/useSemanticElements: a fieldset groups form controls; this groups a subagent's messages
     <div
       role="group"
-      className="agk-subagent"
+      className="agk-subagent agk-root"
       aria-labelledby={`${triggerId} ${badgeId}`}
       data-status={status}
       data-state={state}
@@ -139,7 +142,7 @@ function OutlineRows({ items }: { items: readonly OutlineItem[] }) {
 
 /** One row of an outline. */
 export function OutlineRow({ item }: { item: OutlineItem }) {
-  const view = useContext(ThreadViewContext);
+  const view = React.useContext(ThreadViewContext);
   if (!view) return null;
   return item.kind === 'message' ? view.renderMessage(item.id) : <SubagentGroup id={item.id} />;
 }

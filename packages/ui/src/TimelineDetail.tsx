@@ -1,3 +1,5 @@
+'use client';
+
 import type { Diagnostic, RunStatus } from '@aguikit/core';
 import { eventType } from './eventSummary.js';
 import { JsonTree } from './JsonTree.js';

@@ -144,6 +144,30 @@ export const WaitingForDecision: Story = {
   },
 };
 
+/** The person rejected the call on its interrupt (a resolved answer with `approved: false`): `denied`, "Rejected". */
+export const RejectedOnItsInterrupt: Story = {
+  loaders: [
+    async () => ({
+      store: await playedStore([
+        {
+          say: 'Refund',
+          events: runOf(call('call-refund', 'refund_order', refundArgs), {
+            outcome: {
+              type: 'interrupt',
+              interrupts: [{ id: 'int-1', reason: 'tool_call', toolCallId: 'call-refund', message: 'Approve?' }],
+            },
+          }),
+        },
+        { resume: [{ interruptId: 'int-1', status: 'resolved', payload: { approved: false } }], events: runOf([]) },
+      ]),
+    }),
+  ],
+  play: async ({ canvasElement }) => {
+    const badge = within(canvasElement).getByText('Rejected');
+    await expect(badge).toHaveAttribute('data-status', 'denied');
+  },
+};
+
 export const ArgumentsThatAreNotJson: Story = {
   loaders: [
     async () => ({
@@ -184,7 +208,9 @@ export const CustomRenderer: Story = {
 export const AllBadges: StoryObj = {
   render: () => (
     <div style={{ display: 'flex', gap: 8, flexWrap: 'wrap' }}>
-      {(['declared', 'args_streaming', 'ready', 'executing', 'succeeded', 'failed', 'awaiting_decision'] as const).map((s) => (
+      {(
+        ['declared', 'args_streaming', 'ready', 'executing', 'succeeded', 'failed', 'awaiting_decision', 'denied', 'cancelled'] as const
+      ).map((s) => (
         <ToolStatusBadge key={s} status={s} />
       ))}
     </div>

@@ -1,6 +1,10 @@
+'use client';
+
 import type { ContentPart, ToolCallRecord, ToolCallStatus } from '@aguikit/core';
 import { useToolCall } from '@aguikit/react';
-import { createContext, type ReactNode, useContext, useId } from 'react';
+import type { ReactNode } from 'react';
+import * as React from 'react';
+import { clientContext } from './clientContext.js';
 import { pretty, useArgsView } from './partialArgs.js';
 
 type Tone = 'neutral' | 'info' | 'success' | 'warning' | 'danger';
@@ -15,6 +19,9 @@ const LABELS: Record<ToolDisplayStatus, [string, Tone]> = {
   executing: ['Running', 'info'],
   succeeded: ['Succeeded', 'success'],
   failed: ['Failed', 'danger'],
+  // Answered on its interrupt: rejected (a resolved answer with `approved: false`), or cancelled.
+  denied: ['Rejected', 'warning'],
+  cancelled: ['Cancelled', 'neutral'],
   awaiting_decision: ['Waiting for your decision', 'warning'],
 };
 
@@ -27,7 +34,8 @@ export function toolDisplayStatus(call: Pick<ToolCallRecord, 'status' | 'interru
  * The status of a tool call in words (never color alone), as
  * `data-status`, for every state of the lifecycle
  * `declared -> args_streaming -> ready -> executing -> succeeded | failed`,
- * plus "Waiting for your decision".
+ * plus "Waiting for your decision" while an interrupt holds it, and
+ * "Rejected" (`denied`) or "Cancelled" once that interrupt was answered so.
  *
  * @example
  * <ToolStatusBadge status="awaiting_decision" />
@@ -35,16 +43,16 @@ export function toolDisplayStatus(call: Pick<ToolCallRecord, 'status' | 'interru
 export function ToolStatusBadge({ status }: { status: ToolDisplayStatus }) {
   const [label, tone] = LABELS[status];
   return (
-    <span className="agk-badge" data-tone={tone} data-status={status}>
+    <span className="agk-badge agk-root" data-tone={tone} data-status={status}>
       {label}
     </span>
   );
 }
 
-const CallContext = createContext<ToolCallRecord | null>(null);
+const CallContext = clientContext<ToolCallRecord | null>(null);
 
 function useCall(part: string): ToolCallRecord {
-  const call = useContext(CallContext);
+  const call = React.useContext(CallContext);
   if (!call) throw new Error(`ToolCall.${part} must be used within <ToolCall.Root>.`);
   return call;
 }
@@ -67,7 +75,12 @@ function Root({ id, children, labelledBy }: { id: string; children: ReactNode; l
   if (!call) return null;
   return (
     <CallContext.Provider value={call}>
-      <article className="agk-card agk-toolcall" data-status={toolDisplayStatus(call)} aria-labelledby={labelledBy} data-tool={call.name}>
+      <article
+        className="agk-card agk-toolcall agk-root"
+        data-status={toolDisplayStatus(call)}
+        aria-labelledby={labelledBy}
+        data-tool={call.name}
+      >
         {children}
       </article>
     </CallContext.Provider>
@@ -149,7 +162,7 @@ export const ToolCall = { Root, Header, Args, Result };
  */
 export function ToolCallCard({ id, renderTool }: { id: string; renderTool?: RenderTool }) {
   const call = useToolCall(id);
-  const titleId = useId();
+  const titleId = React.useId();
   const custom = call && renderTool ? renderTool(call) : undefined;
   if (custom !== undefined) return <>{custom}</>;
   return (

@@ -12,6 +12,7 @@ export type { InterruptState } from './interruptContext.js';
 export type { AnswerShape, InterruptReasonKind } from './interruptForm.js';
 export type { JsonKind, JsonTreeProps } from './JsonTree.js';
 export { JsonTree } from './JsonTree.js';
+export { preloadInterruptForm, preloadMarkdown } from './lazyChunks.js';
 export { SafeMarkdown } from './Markdown.js';
 export type { MessageProps, MessageStatus } from './Message.js';
 export { Message } from './Message.js';

@@ -1,7 +1,11 @@
+'use client';
+
 import type { OpenInterrupt, ResumeRefusal, ResumeResponse } from '@aguikit/core';
 import type Form from '@rjsf/core';
-import { createContext, type RefObject, useContext } from 'react';
+import type { RefObject } from 'react';
+import * as React from 'react';
 import type { Expiry } from './Countdown.js';
+import { clientContext } from './clientContext.js';
 import type { AnswerShape, InterruptReasonKind } from './interruptForm.js';
 
 /**
@@ -28,6 +32,8 @@ export interface InterruptSession {
   /** Forgets an answer that can no longer be sent, leaving focus where it is. */
   drop(interruptId: string): void;
   register(interruptId: string, element: HTMLElement | null): void;
+  /** An interrupt's form has rendered its fields: focus that was waiting for them moves to the first one. */
+  fieldsReady(interruptId: string): void;
   send(): void;
   sendButton: RefObject<HTMLButtonElement | null>;
 }
@@ -55,6 +61,8 @@ export interface InterruptRootContext {
   errors: readonly ResumeRefusal[];
   /** The form could not be built from the responseSchema: only Cancel is possible. */
   formFailed: boolean;
+  /** The form is rendered (its code loads on demand): Approve, Reject and Submit wait for it. */
+  formReady: boolean;
   ids: { title: string; message: string; form: string; fields: string };
   form: RefObject<Form | null>;
   /** Which button submitted an approval form: true for Approve, false for Reject. */
@@ -63,21 +71,23 @@ export interface InterruptRootContext {
   cancel(): void;
   decide(approved: boolean): void;
   reportFormFailure(): void;
+  /** Called by the form when it has rendered (true) and when it goes (false). */
+  reportFormReady(ready: boolean): void;
 }
 
 export const NO_REFUSALS: readonly ResumeRefusal[] = [];
 
-export const SessionContext = createContext<InterruptSession | null>(null);
-export const RootContext = createContext<InterruptRootContext | null>(null);
+export const SessionContext = clientContext<InterruptSession | null>(null);
+export const RootContext = clientContext<InterruptRootContext | null>(null);
 
 export function useSession(part: string): InterruptSession {
-  const session = useContext(SessionContext);
+  const session = React.useContext(SessionContext);
   if (!session) throw new Error(`Interrupt.${part} must be used within <Interrupt.Group>.`);
   return session;
 }
 
 export function useInterruptRoot(part: string): InterruptRootContext {
-  const root = useContext(RootContext);
+  const root = React.useContext(RootContext);
   if (!root) throw new Error(`Interrupt.${part} must be used within <Interrupt.Root>.`);
   return root;
 }

@@ -98,6 +98,28 @@ export function formUiSchema(schema: Readonly<Record<string, unknown>>, shape: A
   return ui;
 }
 
+/**
+ * About how many lines of text the form of `schema` is tall (a label and an
+ * input per field, more for a text area), for the placeholder that holds its
+ * place while the form code loads.
+ *
+ * @example
+ * formLines({ type: 'object', properties: { approved: { type: 'boolean' }, comment: { type: 'string' } } }, 'approval'); // 6: approved is the buttons', comment a text area
+ */
+export function formLines(schema: Readonly<Record<string, unknown>>, shape: AnswerShape): number {
+  const ui = formUiSchema(schema, shape);
+  const properties = isRecord(schema.properties) ? Object.keys(schema.properties) : [];
+  if (properties.length === 0) return 3;
+  let lines = 0;
+  for (const name of properties) {
+    const field: unknown = ui[name];
+    const widget = isRecord(field) ? field['ui:widget'] : undefined;
+    if (widget === 'hidden') continue;
+    lines += widget === 'textarea' ? 6 : 3;
+  }
+  return Math.max(lines, 1);
+}
+
 /** ajv's wording for a missing property names the property again, next to the field that already says it. */
 export function transformErrors(errors: RJSFValidationError[]): RJSFValidationError[] {
   return errors.map((e) => (e.name === 'required' ? { ...e, message: 'This field is required.' } : e));

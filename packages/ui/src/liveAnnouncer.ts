@@ -1,19 +1,22 @@
+'use client';
+
 import { useAgentStore, useMessageIds } from '@aguikit/react';
-import { createContext, useContext, useEffect, useMemo, useState } from 'react';
+import * as React from 'react';
+import { clientContext } from './clientContext.js';
 import { contentText } from './MessageContent.js';
 
 /** Told by each message once it has settled (complete, not streaming); decides whether to announce it. */
 export type SettledListener = (messageId: string) => void;
 
-export const AnnouncerContext = createContext<SettledListener | null>(null);
+export const AnnouncerContext = clientContext<SettledListener | null>(null);
 
 /**
  * Reports a message to the list's announcer once it is settled. Nothing
  * happens outside a `MessageList`.
  */
 export function useAnnounceWhenSettled(messageId: string, settled: boolean): void {
-  const announce = useContext(AnnouncerContext);
-  useEffect(() => {
+  const announce = React.useContext(AnnouncerContext);
+  React.useEffect(() => {
     if (settled) announce?.(messageId);
   }, [announce, messageId, settled]);
 }
@@ -27,9 +30,9 @@ export function useAnnounceWhenSettled(messageId: string, settled: boolean): voi
 export function useLiveAnnouncer(): { announcement: string; onSettled: SettledListener } {
   const store = useAgentStore();
   const ids = useMessageIds();
-  const [before] = useState(() => new Set(ids));
-  const [announcement, setAnnouncement] = useState('');
-  const onSettled = useMemo(() => {
+  const [before] = React.useState(() => new Set(ids));
+  const [announcement, setAnnouncement] = React.useState('');
+  const onSettled = React.useMemo(() => {
     const done = new Set<string>();
     return (id: string) => {
       if (before.has(id) || done.has(id)) return;

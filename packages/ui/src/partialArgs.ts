@@ -1,6 +1,8 @@
+'use client';
+
 import type { ToolCallRecord } from '@aguikit/core';
 import { Allow, parse } from 'partial-json';
-import { useRef } from 'react';
+import * as React from 'react';
 
 export type ArgsView =
   | { kind: 'empty' }
@@ -57,7 +59,7 @@ export function argsView(
  * The policy is `argsView`; this hook keeps its memo across renders.
  */
 export function useArgsView(call: Pick<ToolCallRecord, 'argsText' | 'args' | 'argsError' | 'status'> | undefined): ArgsView {
-  const last = useRef<ArgsViewMemo>(EMPTY_ARGS_MEMO);
+  const last = React.useRef<ArgsViewMemo>(EMPTY_ARGS_MEMO);
   const { view, memo } = argsView(call, last.current);
   last.current = memo;
   return view;

@@ -1,6 +1,9 @@
+'use client';
+
 /** What the parts of the event timeline share: the log, its filters, the selection and the replay of the selected point. */
 import type { Diagnostic, LoggedEvent, ThreadState } from '@aguikit/core';
-import { createContext, useContext } from 'react';
+import * as React from 'react';
+import { clientContext } from './clientContext.js';
 import { type EventGroup, eventGroups, eventType, summarizeEvent } from './eventSummary.js';
 
 export interface Row {
@@ -46,10 +49,10 @@ export interface TimelineContextValue {
   travel: Travel | undefined;
 }
 
-export const TimelineContext = createContext<TimelineContextValue | null>(null);
+export const TimelineContext = clientContext<TimelineContextValue | null>(null);
 
 export function useTimeline(part: string): TimelineContextValue {
-  const value = useContext(TimelineContext);
+  const value = React.useContext(TimelineContext);
   if (!value) throw new Error(`EventTimeline.${part} must be used within <EventTimeline.Root>.`);
   return value;
 }

@@ -1,13 +1,16 @@
-import { useCallback, useRef, useState } from 'react';
+'use client';
+
+import * as React from 'react';
+import { useCleanupRef } from './useCleanupRef.js';
 
 /** Whether a list keeps the newest content in view (`following`) or stays where the reader scrolled (`paused`). */
 export type FollowState = 'following' | 'paused';
 
 export interface AutoScroll {
   /** For the scrolling element. */
-  viewportRef: (node: HTMLElement | null) => () => void;
+  viewportRef: (node: HTMLElement | null) => void;
   /** For the element that grows as content arrives (observed for size changes). */
-  contentRef: (node: HTMLElement | null) => () => void;
+  contentRef: (node: HTMLElement | null) => void;
   state: FollowState;
   /** Scrolls to the newest content and follows it again. */
   jumpToLatest: () => void;
@@ -30,38 +33,37 @@ const UP_KEYS = new Set(['ArrowUp', 'PageUp', 'Home']);
  * like scrolling away.
  */
 export function useAutoScroll(): AutoScroll {
-  const [state, setState] = useState<FollowState>('following');
-  const live = useRef({ viewport: null as HTMLElement | null, following: true, lastTop: 0, touchY: 0 });
-  const resize = useRef<ResizeObserver | null>(null);
+  const [state, setState] = React.useState<FollowState>('following');
+  const live = React.useRef({ viewport: null as HTMLElement | null, following: true, lastTop: 0, touchY: 0 });
+  const resize = React.useRef<ResizeObserver | null>(null);
 
   // Only a change is set: a scroll event at the end says "following" again on every token, and even an
   // unchanged state can cost React a render when the component has other updates in flight.
-  const follow = useCallback((next: boolean) => {
+  const follow = React.useCallback((next: boolean) => {
     if (live.current.following === next) return;
     live.current.following = next;
     setState(next ? 'following' : 'paused');
   }, []);
 
-  const toEnd = useCallback(() => {
+  const toEnd = React.useCallback(() => {
     const el = live.current.viewport;
     if (!el) return;
     el.scrollTop = el.scrollHeight;
     live.current.lastTop = el.scrollTop;
   }, []);
 
-  const keepUp = useCallback(() => {
+  const keepUp = React.useCallback(() => {
     if (live.current.following) toEnd();
   }, [toEnd]);
 
-  const observer = useCallback(() => {
+  const observer = React.useCallback(() => {
     if (!resize.current && typeof ResizeObserver === 'function') resize.current = new ResizeObserver(keepUp);
     return resize.current;
   }, [keepUp]);
 
-  const viewportRef = useCallback(
-    (el: HTMLElement | null) => {
+  const viewportRef = useCleanupRef(
+    (el: HTMLElement) => {
       live.current.viewport = el;
-      if (!el) return () => undefined;
       const scrollable = () => el.scrollHeight > el.clientHeight;
       const onScroll = () => {
         const top = el.scrollTop;
@@ -105,16 +107,15 @@ export function useAutoScroll(): AutoScroll {
     [follow, keepUp, observer, toEnd],
   );
 
-  const contentRef = useCallback(
-    (el: HTMLElement | null) => {
-      if (!el) return () => undefined;
+  const contentRef = useCleanupRef(
+    (el: HTMLElement) => {
       observer()?.observe(el);
       return () => resize.current?.unobserve(el);
     },
     [observer],
   );
 
-  const jumpToLatest = useCallback(() => {
+  const jumpToLatest = React.useCallback(() => {
     follow(true);
     toEnd();
     live.current.viewport?.focus({ preventScroll: true });

@@ -1,3 +1,5 @@
+'use client';
+
 import { useAgentStore } from '@aguikit/react';
 import {
   defaultRangeExtractor,
@@ -8,9 +10,9 @@ import {
   type VirtualItem,
   Virtualizer,
   type VirtualizerOptions,
-} from '@tanstack/react-virtual';
-import { useLayoutEffect, useReducer, useState } from 'react';
-import { flushSync } from 'react-dom';
+} from '@tanstack/virtual-core';
+import * as React from 'react';
+import * as ReactDOM from 'react-dom';
 
 /** What a list passes: everything but how the virtualizer observes, scrolls, reports and picks rows, which this hook owns. */
 export type ListVirtualizerOptions = Omit<
@@ -54,8 +56,8 @@ interface Rendered {
  */
 export function useListVirtualizer(options: ListVirtualizerOptions): ListVirtualizer {
   const store = useAgentStore();
-  const [, rerender] = useReducer((n: number) => n + 1, 0);
-  const [binding] = useState(() => bind(rerender));
+  const [, rerender] = React.useReducer((n: number) => n + 1, 0);
+  const [binding] = React.useState(() => bind(rerender));
   const { virtualizer } = binding;
   virtualizer.setOptions({
     ...options,
@@ -67,15 +69,15 @@ export function useListVirtualizer(options: ListVirtualizerOptions): ListVirtual
   });
   const items = virtualizer.getVirtualItems();
 
-  useLayoutEffect(() => {
+  React.useLayoutEffect(() => {
     const cleanup = virtualizer._didMount();
     return () => {
       binding.dispose();
       cleanup();
     };
   }, [virtualizer, binding]);
-  useLayoutEffect(() => store.subscribe(binding.onStoreChange), [store, binding]);
-  useLayoutEffect(() => {
+  React.useLayoutEffect(() => store.subscribe(binding.onStoreChange), [store, binding]);
+  React.useLayoutEffect(() => {
     virtualizer._willUpdate();
     binding.committed(items);
   });
@@ -158,7 +160,7 @@ function bind(rerender: () => void) {
       live.pending = false;
       return;
     }
-    if (live.urgent) flushSync(rerender);
+    if (live.urgent) ReactDOM.flushSync(rerender);
     else rerender();
   };
 

@@ -1,6 +1,10 @@
+'use client';
+
 import type { SubagentRecord } from '@aguikit/core';
 import { useMessageAttribution, useMessageIds, useSubagents } from '@aguikit/react';
-import { createContext, type ReactNode, useMemo } from 'react';
+import type { ReactNode } from 'react';
+import * as React from 'react';
+import { clientContext } from './clientContext.js';
 
 /** Where the messages of a subagent go: inside a group of their own, or in the main flow. */
 export type SubagentLayout = 'grouped' | 'inline';
@@ -64,7 +68,7 @@ export function useMessageOutline(layout: SubagentLayout): MessageOutline {
   const ids = useMessageIds();
   const attribution = useMessageAttribution();
   const subagents = useSubagents();
-  return useMemo(() => buildOutline(ids, attribution, subagents, layout), [ids, attribution, subagents, layout]);
+  return React.useMemo(() => buildOutline(ids, attribution, subagents, layout), [ids, attribution, subagents, layout]);
 }
 
 /** The items of one group in an outline. */
@@ -78,4 +82,4 @@ export interface ThreadView {
   renderMessage: (id: string) => ReactNode;
 }
 
-export const ThreadViewContext = createContext<ThreadView | null>(null);
+export const ThreadViewContext = clientContext<ThreadView | null>(null);

@@ -1,4 +1,6 @@
-import { useCallback, useState } from 'react';
+'use client';
+
+import * as React from 'react';
 
 /** Open state of a disclosure, controlled (`open` given) or uncontrolled (from `defaultOpen`). */
 export function useOpenState(
@@ -6,10 +8,10 @@ export function useOpenState(
   defaultOpen: boolean,
   onOpenChange: ((open: boolean) => void) | undefined,
 ): [boolean, (next: boolean) => void] {
-  const [own, setOwn] = useState(defaultOpen);
+  const [own, setOwn] = React.useState(defaultOpen);
   const controlled = open !== undefined;
   const value = controlled ? open : own;
-  const set = useCallback(
+  const set = React.useCallback(
     (next: boolean) => {
       if (!controlled) setOwn(next);
       onOpenChange?.(next);

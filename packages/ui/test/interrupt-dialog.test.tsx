@@ -1,10 +1,11 @@
 import type { AgentSource, RunAgentInput } from '@aguikit/core';
 import { AgentProvider, type AgentStore, createAgentStore } from '@aguikit/react';
-import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Interrupt, InterruptDialog } from '../src/InterruptDialog.js';
 import { answerShape, formatRemaining, reasonKind } from '../src/interruptForm.js';
+import { preloadInterruptForm } from '../src/lazyChunks.js';
 import { call, runOf, type ScriptEvent, STORY_THREAD, say, scriptedSource } from '../src/storybook/scripted.js';
 
 type Raised = Record<string, unknown> & { id: string; reason: string };
@@ -51,6 +52,18 @@ function show(store: AgentStore, now?: () => number) {
   );
 }
 
+/**
+ * Renders the dialog and waits for its forms: their code (rjsf, ajv) loads on demand, the first time in this file
+ * from the chunk, later from the cache.
+ */
+async function showForms(store: AgentStore, now?: () => number) {
+  const view = show(store, now);
+  await waitFor(() => expect(view.container.querySelector('.agk-interrupt__form-placeholder')).toBeNull(), { timeout: 10_000 });
+  // The effects of the form's arrival (its buttons enabled, focus moved to its first field) run before the test goes on.
+  await act(async () => undefined);
+  return view;
+}
+
 /** Lets the resume's promise and its stream settle. */
 const settle = () => act(async () => new Promise<void>((resolve) => setTimeout(resolve, 0)));
 
@@ -88,7 +101,7 @@ describe('InterruptDialog: a form from the responseSchema', () => {
     const { store, requests, resume } = await interrupted([
       { id: 'int-1', reason: 'input_required', message: 'Who?', responseSchema: schema },
     ]);
-    show(store);
+    await showForms(store);
     const dialog = screen.getByRole('dialog', { name: 'The agent is waiting for your answer' });
 
     await user.click(within(dialog).getByRole('button', { name: 'Submit' }));
@@ -121,7 +134,7 @@ describe('InterruptDialog: a form from the responseSchema', () => {
         responseSchema: { type: 'string', enum: ['A-1001', 'A-1002'] },
       },
     ]);
-    show(store);
+    await showForms(store);
     await user.selectOptions(screen.getByRole('combobox', { name: 'Your answer' }), 'A-1002');
     await user.click(screen.getByRole('button', { name: 'Submit' }));
     await settle();
@@ -139,7 +152,7 @@ describe('InterruptDialog: a form from the responseSchema', () => {
         responseSchema: { type: 'object', properties: { note: { type: 'string', title: 'Note' } } },
       },
     ]);
-    show(store);
+    await showForms(store);
     const card = screen.getByRole('article', { name: 'Action needed' });
     expect(card).toHaveAttribute('data-reason', 'custom');
     expect(card).toHaveAttribute('data-shape', 'form');
@@ -157,13 +170,13 @@ describe('InterruptDialog: a form from the responseSchema', () => {
   it('confirms an interrupt without responseSchema with no payload, and cancels it as cancelled', async () => {
     const user = userEvent.setup();
     const first = await interrupted([{ id: 'int-c', reason: 'confirmation', message: 'Send the email?' }]);
-    show(first.store);
+    await showForms(first.store);
     await user.click(screen.getByRole('button', { name: 'Confirm' }));
     await settle();
     expect(first.requests[0]?.resume).toEqual([{ interruptId: 'int-c', status: 'resolved' }]);
 
     const second = await interrupted([{ id: 'int-c', reason: 'confirmation', message: 'Send the email?' }]);
-    show(second.store);
+    await showForms(second.store);
     await user.click(screen.getByRole('button', { name: 'Cancel' }));
     await settle();
     expect(second.requests[0]?.resume).toEqual([{ interruptId: 'int-c', status: 'cancelled' }]);
@@ -174,7 +187,7 @@ describe('InterruptDialog: a form from the responseSchema', () => {
     const { store } = await interrupted([
       { id: 'int-bad', reason: 'input_required', responseSchema: { type: 'object', properties: { a: { $ref: '#/definitions/nope' } } } },
     ]);
-    show(store);
+    await showForms(store);
     expect(screen.getByText(/cannot show/)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Submit' })).toBeNull();
     expect(screen.getByRole('button', { name: 'Cancel' })).toBeEnabled();
@@ -185,7 +198,7 @@ describe('InterruptDialog: approve, reject, cancel', () => {
   it('shows the tool and its arguments before anything is done, and Approve sends one resolved answer', async () => {
     const user = userEvent.setup();
     const { store, requests, resume } = await interrupted([refundInterrupt], { before: call('call-refund', 'refund_order', refund) });
-    show(store);
+    await showForms(store);
     const card = screen.getByRole('article', { name: 'Approval needed' });
     expect(card).toHaveAttribute('data-reason', 'tool_call');
     expect(card).toHaveAttribute('data-state', 'open');
@@ -204,7 +217,7 @@ describe('InterruptDialog: approve, reject, cancel', () => {
   it('sends a reject as a resolved answer with approved false and the comment, not as cancelled', async () => {
     const user = userEvent.setup();
     const { store, requests } = await interrupted([refundInterrupt], { before: call('call-refund', 'refund_order', refund) });
-    show(store);
+    await showForms(store);
     await user.type(screen.getByRole('textbox', { name: 'Comment' }), 'Outside the return window');
     await user.click(screen.getByRole('button', { name: 'Reject' }));
     await settle();
@@ -224,7 +237,7 @@ describe('InterruptDialog: approve, reject, cancel', () => {
     const { store, requests, resume } = await interrupted([{ ...refundInterrupt, responseSchema: schema }], {
       before: call('call-refund', 'refund_order', refund),
     });
-    show(store);
+    await showForms(store);
     await user.click(screen.getByRole('button', { name: 'Reject' }));
     await settle();
     expect(screen.getByText('This field is required.')).toBeInTheDocument();
@@ -242,7 +255,7 @@ describe('InterruptDialog: approve, reject, cancel', () => {
   it('never approves from Enter in a text field: only the buttons decide', async () => {
     const user = userEvent.setup();
     const { store, resume } = await interrupted([refundInterrupt], { before: call('call-refund', 'refund_order', refund) });
-    show(store);
+    await showForms(store);
     await user.type(screen.getByRole('textbox', { name: 'Comment' }), 'looks fine{Enter}');
     await settle();
     expect(resume).not.toHaveBeenCalled();
@@ -251,7 +264,7 @@ describe('InterruptDialog: approve, reject, cancel', () => {
   it('sends Cancel as cancelled with no payload', async () => {
     const user = userEvent.setup();
     const { store, requests } = await interrupted([refundInterrupt], { before: call('call-refund', 'refund_order', refund) });
-    show(store);
+    await showForms(store);
     await user.type(screen.getByRole('textbox', { name: 'Comment' }), 'never mind');
     await user.click(screen.getByRole('button', { name: 'Cancel' }));
     await settle();
@@ -262,7 +275,7 @@ describe('InterruptDialog: approve, reject, cancel', () => {
 describe('InterruptDialog: sending once', () => {
   it('sends one resume for a double click on Approve, before the store could dedupe', async () => {
     const { store, requests, resume } = await interrupted([refundInterrupt], { before: call('call-refund', 'refund_order', refund) });
-    show(store);
+    await showForms(store);
     const approve = screen.getByRole('button', { name: 'Approve' });
     // Both clicks land before React re-renders: only the dialog's own guard stands between them.
     act(() => {
@@ -278,7 +291,7 @@ describe('InterruptDialog: sending once', () => {
     const { store, requests, resume } = await interrupted([
       { id: 'int-1', reason: 'input_required', responseSchema: { type: 'object', properties: { n: { type: 'string', title: 'N' } } } },
     ]);
-    show(store);
+    await showForms(store);
     const submit = screen.getByRole('button', { name: 'Submit' });
     act(() => {
       submit.click();
@@ -291,7 +304,7 @@ describe('InterruptDialog: sending once', () => {
 
   it('disables every answer while a request is in flight', async () => {
     const { store } = await interrupted([refundInterrupt], { before: call('call-refund', 'refund_order', refund) });
-    show(store);
+    await showForms(store);
     act(() => store.setState({ inFlight: 'run' }));
     const card = screen.getByRole('article', { name: 'Approval needed' });
     expect(card).toHaveAttribute('data-state', 'submitting');
@@ -313,7 +326,7 @@ describe('InterruptDialog: several interrupts, one resume', () => {
   it('keeps each answer until all are given, then sends them together in one resume', async () => {
     const user = userEvent.setup();
     const { store, requests, resume } = await interrupted(two);
-    show(store);
+    await showForms(store);
     expect(screen.getByRole('dialog', { name: 'The agent is waiting for 2 answers' })).toBeInTheDocument();
     const send = screen.getByRole('button', { name: 'Send answers' });
     expect(send).toBeDisabled();
@@ -348,7 +361,7 @@ describe('InterruptDialog: several interrupts, one resume', () => {
   it('lets an answer be changed before sending, and sends a cancel among resolved answers', async () => {
     const user = userEvent.setup();
     const { store, requests } = await interrupted(two);
-    show(store);
+    await showForms(store);
     const email = screen.getByRole('article', { name: 'Confirmation needed' });
     await user.click(within(email).getByRole('button', { name: 'Confirm' }));
     await user.click(within(email).getByRole('button', { name: 'Change answer' }));
@@ -375,6 +388,8 @@ describe('InterruptDialog: expiry', () => {
       interrupts.map((it) => ({ ...it, expiresAt })),
       { before: call('call-refund', 'refund_order', refund) },
     );
+    // The form's code is there before the clock is faked: the dialog renders with its form at once (see showForms).
+    await preloadInterruptForm();
     vi.useFakeTimers({ now: start });
     return made;
   }
@@ -448,7 +463,7 @@ describe('InterruptDialog: refusals from the store', () => {
     const { store } = await interrupted([refundInterrupt, { id: 'int-note', reason: 'confirmation', message: 'Notify the customer?' }], {
       before: call('call-refund', 'refund_order', refund),
     });
-    show(store);
+    await showForms(store);
     await act(async () => {
       await store.getState().resume([
         { interruptId: 'int-refund', status: 'resolved', payload: { approved: 'yes' } },
@@ -470,7 +485,7 @@ describe('InterruptDialog: refusals from the store', () => {
       before: call('call-refund', 'refund_order', refund),
       now: () => later,
     });
-    show(store, Date.now);
+    await showForms(store, Date.now);
     await user.click(screen.getByRole('button', { name: 'Approve' }));
     await settle();
     const card = screen.getByRole('article', { name: 'Approval needed' });
@@ -506,7 +521,7 @@ describe('InterruptDialog: agent text is text', () => {
       ],
       { before: call('call-refund', '<svg onload=alert(1)>', { html: '<script>alert(1)</script>', href: 'javascript:alert(1)' }) },
     );
-    const { container } = show(store);
+    const { container } = await showForms(store);
     expect(container.querySelector('script, img, svg, a, b, strong')).toBeNull();
     expect((window as { __pwned?: number }).__pwned).toBeUndefined();
     expect(screen.getByText(hostile)).toBeInTheDocument();
@@ -519,13 +534,13 @@ describe('InterruptDialog: agent text is text', () => {
 describe('InterruptDialog: focus and composition', () => {
   it('moves focus to the first field of an interrupt when it appears', async () => {
     const { store } = await interrupted([refundInterrupt], { before: call('call-refund', 'refund_order', refund) });
-    show(store);
+    await showForms(store);
     expect(screen.getByRole('textbox', { name: 'Comment' })).toHaveFocus();
   });
 
   it('focuses the interrupt itself, not a button, when it has no field', async () => {
     const { store } = await interrupted([{ id: 'int-c', reason: 'confirmation', message: 'Send it?' }]);
-    show(store);
+    await showForms(store);
     expect(screen.getByRole('article', { name: 'Confirmation needed' })).toHaveFocus();
   });
 
@@ -572,7 +587,7 @@ describe('InterruptDialog: the clock', () => {
       before: call('call-refund', 'refund_order', refund),
       now: () => later,
     });
-    show(store);
+    await showForms(store);
     const card = screen.getByRole('article', { name: 'Approval needed' });
     expect(card).toHaveAttribute('data-state', 'expired');
     expect(within(card).queryByRole('button', { name: 'Approve' })).toBeNull();

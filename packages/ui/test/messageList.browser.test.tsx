@@ -5,6 +5,7 @@ import { AgentProvider, type AgentStore, createAgentStore } from '@aguikit/react
 import { memo, Profiler, type ProfilerOnRenderCallback } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { render } from 'vitest-browser-react';
+import { preloadMarkdown } from '../src/lazyChunks.js';
 import { Message } from '../src/Message.js';
 import { MessageList } from '../src/Messages.js';
 import '../src/styles.css';
@@ -107,6 +108,8 @@ let rec: ReturnType<typeof recorder> | undefined;
 afterEach(() => rec?.stop());
 
 async function mount(store: AgentStore, record: ReturnType<typeof recorder>) {
+  // The Markdown renderer loads on demand, and its arrival re-renders the agent's messages once: it is there first.
+  await preloadMarkdown();
   // Each message inside a Profiler of its own, memoized on its id as Message is: it reports exactly its own renders.
   const Profiled = memo(function Profiled({ id }: { id: string }) {
     return (

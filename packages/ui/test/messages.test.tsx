@@ -4,6 +4,7 @@ import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Profiler, type ProfilerOnRenderCallback } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
+import { preloadMarkdown } from '../src/lazyChunks.js';
 import { Message } from '../src/Message.js';
 import { MessageList, type MessageListProps } from '../src/Messages.js';
 import { Reasoning } from '../src/Reasoning.js';
@@ -149,6 +150,8 @@ afterEach(() => {
 
 describe('MessageList: streaming', () => {
   it('appends tokens to one message without re-rendering the list or any other message', async () => {
+    // The Markdown renderer loads on demand, and its arrival re-renders the agent's messages once: here it is there first.
+    await preloadMarkdown();
     const { store, push, start } = drivenStore(history(150));
     const commits = new Map<string, number>();
     const onRender: ProfilerOnRenderCallback = (id) => commits.set(id, (commits.get(id) ?? 0) + 1);
@@ -216,6 +219,8 @@ describe('Message: content', () => {
     ].join('\n');
     const { store } = drivenStore([{ id: 'm', role: 'assistant', content: text }]);
     const { container } = renderList(store);
+    // Markdown once its renderer has loaded (it is loaded on demand).
+    await screen.findByRole('heading', { name: 'Title' });
     const message = article(container, 'Title');
     expect(message.querySelector('script, img, [onclick], [onerror]')).toBeNull();
     expect(message.textContent).not.toContain('raw block');
@@ -235,7 +240,7 @@ describe('Message: content', () => {
     expect((window as { __pwned?: unknown }).__pwned).toBeUndefined();
   });
 
-  it('renders GitHub Flavored Markdown safely: tables, strikethrough, task boxes, bare URLs, footnotes', () => {
+  it('renders GitHub Flavored Markdown safely: tables, strikethrough, task boxes, bare URLs, footnotes', async () => {
     const text = [
       'Orders',
       '',
@@ -257,7 +262,7 @@ describe('Message: content', () => {
     ]);
     const { container } = renderList(store);
     const message = article(container, 'Orders');
-    const table = within(message).getByRole('table');
+    const table = await within(message).findByRole('table');
     expect(
       within(table)
         .getAllByRole('columnheader')

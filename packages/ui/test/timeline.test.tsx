@@ -129,8 +129,8 @@ describe('EventTimelinePanel', () => {
     await user.click(row(8) as HTMLElement);
     const detail = await screen.findByRole('region', { name: 'After event #8 (STATE_SNAPSHOT)' });
     expect(detail).toHaveAttribute('data-run', 'running');
-    // a1, the assistant message that carries the parentless call c1, and c1's result.
-    expect(fact('messages')).toBe('3');
+    // The user's message (time travel replays the client's entries too), a1, the assistant message that carries the parentless call c1, and c1's result.
+    expect(fact('messages')).toBe('4');
     expect(fact('tool-calls')).toBe('1');
     expect(within(detail).getByText('"idle"')).toBeInTheDocument();
     await user.click(row(10) as HTMLElement);
@@ -140,7 +140,8 @@ describe('EventTimelinePanel', () => {
     expect(within(end).getByText('"awaiting_approval"')).toBeInTheDocument();
     await user.click(row(1) as HTMLElement);
     await screen.findByRole('region', { name: 'After event #1 (TEXT_MESSAGE_START)' });
-    expect(fact('messages')).toBe('1');
+    // The user's message and the one just started.
+    expect(fact('messages')).toBe('2');
     expect(
       within(screen.getByRole('list', { name: 'State after event #1' })).getByRole('button', { name: '{0 keys}' }),
     ).toBeInTheDocument();

@@ -1,0 +1,114 @@
+// Vite's client types: they declare the stylesheet import below.
+/// <reference types="vite/client" />
+// The Playwright provider types cdp() sessions (its `send`).
+/// <reference types="@vitest/browser-playwright" />
+import { AgentProvider, createAgentStore } from '@aguikit/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cdp } from 'vitest/browser';
+import { render } from 'vitest-browser-react';
+import { RunStatus } from '../src/RunStatus.js';
+import { StateInspectorPanel } from '../src/StateInspector.js';
+import { scriptedSource } from '../src/storybook/scripted.js';
+import '../src/styles.css';
+
+/**
+ * The theme in real Chromium, on a page that sets its own font (Times) and
+ * colors and wraps the components in nothing of aguikit's: each component's
+ * root takes the theme's font and colors itself; data-theme="dark" on any
+ * ancestor turns them dark, data-theme="auto" follows the system; a variable
+ * overridden on an ancestor wins; the .agk-theme wrapper still works.
+ */
+const LIGHT_FG = 'rgb(22, 24, 29)';
+const DARK_FG = 'rgb(236, 238, 242)';
+const DARK_BG = 'rgb(18, 20, 24)';
+
+function page(attributes: Record<string, string> = {}) {
+  const host = document.createElement('div');
+  host.style.fontFamily = '"Times New Roman", serif';
+  host.style.color = 'rgb(200, 0, 0)';
+  for (const [name, value] of Object.entries(attributes)) host.setAttribute(name, value);
+  document.body.append(host);
+  return host;
+}
+
+afterEach(() => {
+  for (const el of document.body.querySelectorAll(':scope > div')) el.remove();
+});
+
+async function mount(host: HTMLElement) {
+  const store = createAgentStore({ source: scriptedSource([]) });
+  const screen = await render(
+    <AgentProvider store={store}>
+      <RunStatus />
+      <StateInspectorPanel />
+    </AgentProvider>,
+    { container: host },
+  );
+  const status = screen.container.querySelector<HTMLElement>('.agk-runstatus');
+  const inspector = screen.container.querySelector<HTMLElement>('.agk-inspector');
+  if (!status || !inspector) throw new Error('not rendered');
+  return { status, inspector };
+}
+
+const style = (el: Element) => getComputedStyle(el);
+
+describe('theming without a wrapper, in Chromium', () => {
+  it('gives each component root the theme font and text color instead of the page’s', async () => {
+    const { status, inspector } = await mount(page());
+    for (const root of [status, inspector]) {
+      expect(style(root).fontFamily).toMatch(/^system-ui/);
+      expect(style(root).color).toBe(LIGHT_FG);
+    }
+    // A panel takes the background too; nested parts inherit and set nothing of their own.
+    expect(style(inspector).backgroundColor).toBe('rgb(255, 255, 255)');
+    expect(style(status.querySelector('.agk-badge') as Element).fontFamily).toMatch(/^system-ui/);
+  });
+
+  it('turns dark under data-theme="dark" on any ancestor, and back to light under data-theme="light"', async () => {
+    const dark = await mount(page({ 'data-theme': 'dark' }));
+    expect(style(dark.status).color).toBe(DARK_FG);
+    expect(style(dark.inspector).backgroundColor).toBe(DARK_BG);
+    expect(style(dark.status).colorScheme).toBe('dark');
+
+    const outer = page({ 'data-theme': 'dark' });
+    const inner = document.createElement('div');
+    inner.setAttribute('data-theme', 'light');
+    outer.append(inner);
+    const light = await mount(inner);
+    expect(style(light.status).color).toBe(LIGHT_FG);
+  });
+
+  it('follows the system under data-theme="auto"', async () => {
+    const session = cdp();
+    try {
+      await session.send('Emulation.setEmulatedMedia', { features: [{ name: 'prefers-color-scheme', value: 'dark' }] });
+      expect(style((await mount(page({ 'data-theme': 'auto' }))).status).color).toBe(DARK_FG);
+      await session.send('Emulation.setEmulatedMedia', { features: [{ name: 'prefers-color-scheme', value: 'light' }] });
+      expect(style((await mount(page({ 'data-theme': 'auto' }))).status).color).toBe(LIGHT_FG);
+      // Without the opt-in, a dark system does not turn the components dark.
+      await session.send('Emulation.setEmulatedMedia', { features: [{ name: 'prefers-color-scheme', value: 'dark' }] });
+      expect(style((await mount(page())).status).color).toBe(LIGHT_FG);
+    } finally {
+      await session.send('Emulation.setEmulatedMedia', { features: [] });
+    }
+  });
+
+  it('takes a variable overridden on an ancestor', async () => {
+    const host = page();
+    host.style.setProperty('--agk-fg', 'rgb(1, 2, 3)');
+    host.style.setProperty('--agk-font', 'monospace');
+    const { status } = await mount(host);
+    expect(style(status).color).toBe('rgb(1, 2, 3)');
+    expect(style(status).fontFamily).toBe('monospace');
+  });
+
+  it('still themes through the .agk-theme wrapper, dark included', async () => {
+    const wrapper = document.createElement('div');
+    wrapper.className = 'agk-theme';
+    wrapper.setAttribute('data-theme', 'dark');
+    page().append(wrapper);
+    const { status } = await mount(wrapper);
+    expect(style(status).color).toBe(DARK_FG);
+    expect(style(status).fontFamily).toMatch(/^system-ui/);
+  });
+});
