@@ -1,59 +1,26 @@
 /// <reference path="./fastJsonPatch.d.ts" />
+/**
+ * RFC 6902 JSON Patch, applied copy-on-write. fast-json-patch applies the
+ * operations (all six, `test` included); aguikit copies the containers on
+ * each operation's path first, so a patch is atomic and untouched subtrees
+ * keep their identity, and an object of more than `LARGE_OBJECT_KEYS` keys is
+ * an overlay over itself from its first write (largeObject.ts), part of the
+ * static import graph: the same events always give the same representation.
+ */
 import { applyOperation, type Operation, validator as operationShape, type Validator } from 'fast-json-patch/module/core.mjs';
-import type { LargeObjects } from './largeObject.js';
+import { noteLargeObjects, seal, writableCopy } from './largeObject.js';
+
+export { LARGE_OBJECT_KEYS, noteLargeObjects } from './largeObject.js';
 
 /**
- * An object with more keys than this is held in a persistent trie from the
- * first write into it once the trie code (largeObject.ts) has loaded; below
- * it, a plain copy is cheaper than a trie write.
- */
-export const LARGE_OBJECT_KEYS = 128;
-
-// Set by loadLargeObjects from the module it imported: never by a module's
-// side effect, which a bundler honouring `"sideEffects": false` may drop.
-let large: LargeObjects | undefined;
-let loading = false;
-
-/**
- * A copy of `source` for a patch to write into. Until the trie code has
- * loaded, a plain copy; the first copy of an object past LARGE_OBJECT_KEYS
- * loads it (a chunk of its own in a bundle: an application whose documents
- * stay small never loads it), for the writes after this one.
- */
-function writableCopy(source: Record<string, unknown>): Record<string, unknown> {
-  if (large) return large.writableCopy(source);
-  const copy = { ...source };
-  if (!loading && keyCountOver(copy, LARGE_OBJECT_KEYS)) void loadLargeObjects().catch(() => undefined);
-  return copy;
-}
-
-/**
- * Loads the trie code for large objects now rather than at the first write
- * into one, for an application that knows its documents are large: then even
- * the first delta into a large object writes a trie.
+ * Kept for applications written against earlier versions, which loaded the
+ * large-object code ahead: that code is now part of `applyJsonPatch`, so there
+ * is nothing to load, and the promise is already resolved.
  *
  * @example
- * await loadLargeObjects();
+ * await loadLargeObjects(); // no longer needed
  */
-export function loadLargeObjects(): Promise<void> {
-  loading = true;
-  return import('./largeObject.js').then(
-    (module) => {
-      large = module.largeObjects;
-    },
-    (e: unknown) => {
-      // A chunk that failed to load is tried again at the next large copy.
-      loading = false;
-      throw e;
-    },
-  );
-}
-
-function keyCountOver(object: object, limit: number): boolean {
-  let count = 0;
-  for (const _ in object) if (++count > limit) return true;
-  return false;
-}
+export const loadLargeObjects = (): Promise<void> => Promise.resolve();
 
 export type PatchResult = { ok: true; document: unknown } | { ok: false; operationIndex: number; operation: unknown; message: string };
 
@@ -121,8 +88,9 @@ const validator: Validator<unknown> = (operation, index, document, existingPathF
  * subtree with the input, or nothing changes and the failing operation is
  * named. Paths that reach `__proto__` or `constructor/prototype`, or pass
  * through a property the document does not own, are refused. An object of
- * more than `LARGE_OBJECT_KEYS` keys is held in a persistent trie from the
- * first write into it, so a write costs O(log keys) however large it is.
+ * more than `LARGE_OBJECT_KEYS` keys becomes, at the first write into it, an
+ * overlay over itself (largeObject.ts), so a write costs O(log keys) however
+ * large it is, the first one included.
  *
  * @example
  * const r = applyJsonPatch({ a: 1 }, [{ op: 'replace', path: '/a', value: 2 }]);
@@ -153,7 +121,7 @@ export function applyJsonPatch(document: unknown, operations: readonly unknown[]
       if (!isContainer(child)) return undefined;
       let copy: Container = child;
       if (!owned.has(child)) {
-        // A large object's copy shares its trie: O(1), not O(keys) (see largeObject.ts).
+        // A large object's copy shares its overlay: O(1), not O(keys) (see largeObject.ts).
         copy = Array.isArray(child) ? child.slice() : writableCopy(child);
         owned.add(copy);
         copies.push(copy);
@@ -174,9 +142,11 @@ export function applyJsonPatch(document: unknown, operations: readonly unknown[]
       // A test writes nothing; a move also writes where it takes from.
       const refused = op.op === 'test' ? undefined : (own(op.path) ?? (op.op === 'move' ? own(op.from) : undefined));
       if (refused) return { ok: false, operationIndex: at, operation: op, message: refused };
+      // A value the patch brings in is measured now, in proportion to its own size (see largeObject.ts).
+      if (op.op === 'add' || op.op === 'replace') noteLargeObjects(op.value);
       box.document = applyOperation(box.document, op, validator, true, true, at).newDocument;
     }
-    if (large) for (const copy of copies) large.seal(copy);
+    for (const copy of copies) seal(copy);
     return { ok: true, document: box.document };
   } catch (e) {
     const message = e instanceof Error ? (e.message.split('\n')[0] ?? e.message) : String(e);

@@ -1,17 +1,51 @@
 import { type IdMap, idMap } from './idMap.js';
-import { LARGE_OBJECT_KEYS } from './jsonPatch.js';
 import { LARGE_OBJECT } from './plainJson.js';
 
 /**
  * Large objects of the shared state. A JSON Patch that writes into a plain
  * object must copy it to leave the previous document intact, and a copy of a
- * 100,000-key object costs thousands of times a small delta. So an object with
- * more than `LARGE_OBJECT_KEYS` keys is held, from the first write into it, in
- * a persistent hash trie and shown through a read-only Proxy: a write copies
- * only the path to the changed key, the previous document keeps its contents,
- * and untouched values keep their identity. applyJsonPatch loads this module
- * the first time it copies such an object (or an application imports it), and
- * it registers itself with applyJsonPatch as it loads.
+ * 100,000-key object costs thousands of times a small delta. So the first
+ * write into an object of more than `LARGE_OBJECT_KEYS` keys wraps it, in
+ * O(1), as an overlay shown through a read-only Proxy: the plain object itself
+ * as a read-only base (the state owns its document and never mutates it),
+ * under a persistent map (idMap.ts) of the keys changed, added or deleted
+ * since. A write copies only the path to its key in that map — O(log of the
+ * changes), however large the object — the previous document keeps its
+ * contents, and untouched values keep their identity.
+ *
+ * The code is part of applyJsonPatch, not loaded on demand, so the same events
+ * always give the same representation: whether an object becomes an overlay
+ * depends on its key count alone. Counting keys costs O(keys), so a document
+ * entering the state is measured once as it enters (`noteLargeObjects`, called
+ * by the reducer for a STATE_SNAPSHOT and by applyJsonPatch for a value a
+ * delta adds), in proportion to its own size; an object that entered
+ * otherwise is counted at its first write, with the same outcome.
+ *
+ * Key order is a plain object's: the base's keys where they were, a replaced
+ * key where it was, an added key at the end, a deleted and re-added key at
+ * the end, array indices first in numeric order. Each key the map holds has a
+ * position: -1 for its place in the base, else its place among the added keys
+ * (a second map, position to key).
+ *
+ * The map grows with the keys written. Once it holds more than half the
+ * base's key count (positions given to added keys included, so that
+ * add/remove churn counts too), the version it has reached is folded into a
+ * new plain base: the writes that follow copy 16 of its keys each into it,
+ * reading through the version being folded, and land in a new map over that
+ * version. When the new base is whole it replaces the version under that
+ * map, whose positions it keeps: nothing is rebuilt at once. A write adds at
+ * most two to the count, so a fold starts after at least a quarter of the
+ * base's size in writes, and it ends within a tenth of it (a base of b keys
+ * under at most b/2 + 2 is at most 1.5 b + 2 keys, 16 a write): a write costs
+ * O(log) plus 16 key copies at most, never O(keys). Writing the same keys
+ * again never grows the map. The alternative measured before this design, a
+ * persistent hash trie built from the whole object at its first write, cost
+ * 55–147 ms at 100,000 keys in that one delta; the overlay's first write
+ * costs what any delta does (bench case 4), and its code is smaller.
+ *
+ * Reading through the overlay costs a lookup in the map, then one in the base
+ * (two maps while a fold runs); `Object.keys` lists the base's keys less those
+ * the map deleted or moved, then the added ones, and is kept per version.
  *
  * To a reader it is a plain JSON object: property reads, `in`, `Object.keys`
  * (in the order a plain object would give), `Object.entries`, spread,
@@ -20,118 +54,156 @@ import { LARGE_OBJECT } from './plainJson.js';
  * that `structuredClone` cannot copy a Proxy: `toPlainJson` gives a plain copy.
  */
 
+/**
+ * An object with more keys than this becomes a large object at the first
+ * write into it; below it, a plain copy is cheaper than an overlay.
+ */
+export const LARGE_OBJECT_KEYS = 128;
+
+/** A plain object wrapped read-only, with its keys in the order `Object.keys` gives (or any order whose array indices sort into it). */
+type Base = { readonly object: Record<string, unknown>; readonly keys: readonly string[] };
+
+/** A key's value and position: -1, its place in the base; else its place among the added keys. */
 type Entry = { readonly value: unknown; readonly pos: number };
 
-/** A persistent vector of keys in insertion order (32-way trie); a removed key leaves `undefined`. */
-type VecNode = unknown[];
-type KeyOrder = { readonly root: VecNode; readonly shift: number; readonly length: number };
-
-const BITS = 5;
-const MASK = (1 << BITS) - 1;
-const EMPTY_ORDER: KeyOrder = { root: [], shift: 0, length: 0 };
-
-function setIn(node: VecNode | undefined, shift: number, index: number, key: string | undefined): VecNode {
-  const copy = node ? node.slice() : [];
-  if (shift === 0) copy[index & MASK] = key;
-  else {
-    const slot = (index >>> shift) & MASK;
-    copy[slot] = setIn(copy[slot] as VecNode | undefined, shift - BITS, index, key);
-  }
-  return copy;
-}
-
-function orderSet(order: KeyOrder, index: number, key: string | undefined): KeyOrder {
-  return { root: setIn(order.root, order.shift, index, key), shift: order.shift, length: order.length };
-}
-
-function orderPush(order: KeyOrder, key: string): KeyOrder {
-  let { root, shift } = order;
-  // Full at this height: the old root becomes the first child of a new one.
-  if (order.length === 2 ** (shift + BITS)) {
-    root = [root];
-    shift += BITS;
-  }
-  return { root: setIn(root, shift, order.length, key), shift, length: order.length + 1 };
-}
-
-/** The order of `keys`, built bottom up: leaves of 32 keys, then nodes of 32 children, up to one root. */
-function orderFrom(keys: readonly string[]): KeyOrder {
-  if (keys.length === 0) return EMPTY_ORDER;
-  let level: VecNode[] = [];
-  for (let i = 0; i < keys.length; i += 1 << BITS) level.push(keys.slice(i, i + (1 << BITS)));
-  let shift = 0;
-  while (level.length > 1) {
-    const up: VecNode[] = [];
-    for (let i = 0; i < level.length; i += 1 << BITS) up.push(level.slice(i, i + (1 << BITS)));
-    level = up;
-    shift += BITS;
-  }
-  return { root: level[0] as VecNode, shift, length: keys.length };
-}
-
-function orderKeys(node: VecNode, shift: number, out: string[]): void {
-  for (const child of node) {
-    if (shift === 0) {
-      if (child !== undefined) out.push(child as string);
-    } else if (child !== undefined) orderKeys(child as VecNode, shift - BITS, out);
-  }
-}
+/** A deleted key of the base. */
+const GONE = Symbol();
+const DELETED: Entry = { value: GONE, pos: -1 };
+const NONE = idMap<never>();
+/** Keys a write copies into a base being folded. */
+const FOLD_STEP = 16;
 
 /** A canonical array index ("0", "17"): JavaScript lists these keys first, in numeric order. */
 const ARRAY_INDEX = /^(?:0|[1-9]\d{0,9})$/;
 const isArrayIndex = (key: string) => ARRAY_INDEX.test(key) && Number(key) < 4294967295;
 
-class LargeObject implements ProxyHandler<Record<string, unknown>> {
-  /** The keys in the order a plain object would list them; made on first use. */
-  private keys: string[] | undefined;
+/** The value of `key` in `layer`, or GONE. */
+function lookup(layer: LargeObject | Base, key: string): unknown {
+  while (layer instanceof LargeObject) {
+    const entry = layer.changes.get(key);
+    if (entry) return entry.value;
+    layer = layer.under;
+  }
+  return Object.hasOwn(layer.object, key) ? layer.object[key] : GONE;
+}
 
+/** Sets `key` as an own data member: an own `__proto__` is defined, not assigned, so it never becomes a prototype. */
+function put(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  else target[key] = value;
+}
+
+/** A new plain base holding a version's contents, filled a few keys per write. */
+class Fold {
+  private readonly object: Record<string, unknown> = {};
+  private readonly keys: string[] = [];
+  private at = 0;
+  base: Base | undefined;
+
+  /** `from`, whose base is plain, never changes (a sealed version). */
+  constructor(private readonly from: LargeObject) {}
+
+  /** Copies up to `steps` keys; the new base once it is whole. */
+  run(steps: number): Base | undefined {
+    const { under, changes, order, next } = this.from;
+    const { object, keys } = under as Base;
+    for (; !this.base && steps > 0; steps--, this.at++) {
+      const at = this.at - keys.length;
+      if (at >= next) this.base = { object: this.object, keys: this.keys };
+      else {
+        const key = at < 0 ? (keys[this.at] as string) : order.get(String(at));
+        if (key === undefined) continue;
+        const entry = changes.get(key);
+        // A base key deleted, or deleted and added again, is not in its base place.
+        if (at < 0 && entry && entry.pos !== -1) continue;
+        const value = entry ? entry.value : object[key];
+        if (value === GONE) continue;
+        put(this.object, key, value);
+        this.keys.push(key);
+      }
+    }
+    return this.base;
+  }
+}
+
+class LargeObject implements ProxyHandler<Record<string, unknown>> {
   constructor(
-    public entries: IdMap<Entry>,
-    public order: KeyOrder,
+    /** The plain base, or, while a fold runs, the version being folded. */
+    public under: Base | LargeObject,
+    /** Keys written since `under`. */
+    public changes: IdMap<Entry>,
+    /** The added keys by position. */
+    public order: IdMap<string>,
+    /** Positions given out to added keys. */
+    public next: number,
+    public fold: Fold | undefined,
     /** Only the patch that made this object may write to it, and only before it is sealed. */
     public sealed: boolean,
+    /** The keys in the order a plain object would list them; made on first use. */
+    private keys?: string[],
   ) {}
 
-  get size(): number {
-    return this.entries.size;
+  /** An unsealed version sharing everything with this one: O(1). */
+  copy(): LargeObject {
+    return new LargeObject(this.under, this.changes, this.order, this.next, this.fold, false, this.keys);
   }
 
   ownKeyList(): string[] {
     if (!this.keys) {
-      const inOrder: string[] = [];
-      orderKeys(this.order.root, this.order.shift, inOrder);
-      const indices = inOrder.filter(isArrayIndex).sort((a, b) => Number(a) - Number(b));
-      this.keys = indices.length ? [...indices, ...inOrder.filter((k) => !isArrayIndex(k))] : inOrder;
+      const under = this.under;
+      const all = (under instanceof LargeObject ? under.ownKeyList() : under.keys).filter((key) => {
+        const entry = this.changes.get(key);
+        return !entry || (entry.pos === -1 && entry.value !== GONE);
+      });
+      for (let pos = 0; pos < this.next; pos++) {
+        const key = this.order.get(String(pos));
+        if (key !== undefined) all.push(key);
+      }
+      const indices = all.filter(isArrayIndex);
+      this.keys = indices.length ? [...indices.sort((a, b) => Number(a) - Number(b)), ...all.filter((k) => !isArrayIndex(k))] : all;
     }
     return this.keys;
   }
 
   write(key: string, value: unknown): void {
-    const existing = this.entries.get(key);
-    if (existing) {
-      this.entries = this.entries.set(key, { value, pos: existing.pos });
-      return;
+    const entry = this.changes.get(key);
+    const pos = entry ? entry.pos : lookup(this.under, key) === GONE ? -2 : -1;
+    if (entry?.value !== GONE && pos !== -2) this.changes = this.changes.set(key, { value, pos });
+    else {
+      // New, or deleted before: at the end, as on a plain object.
+      this.changes = this.changes.set(key, { value, pos: this.next });
+      this.order = this.order.set(String(this.next++), key);
+      this.keys = undefined;
     }
-    this.entries = this.entries.set(key, { value, pos: this.order.length });
-    this.order = orderPush(this.order, key);
-    this.keys = undefined;
+    this.step();
   }
 
   remove(key: string): void {
-    const existing = this.entries.get(key);
-    if (!existing) return;
-    this.entries = this.entries.delete(key);
-    this.order = orderSet(this.order, existing.pos, undefined);
+    const entry = this.changes.get(key);
+    if (entry ? entry.value === GONE : lookup(this.under, key) === GONE) return;
+    if (entry && entry.pos >= 0) this.order = this.order.delete(String(entry.pos));
+    this.changes = lookup(this.under, key) === GONE ? this.changes.delete(key) : this.changes.set(key, DELETED);
     this.keys = undefined;
-    // Removed keys leave holes; once they outnumber the keys, the order is rebuilt (amortized O(1) per removal).
-    if (this.order.length > 2 * this.entries.size + 64) this.compact();
+    this.step();
   }
 
-  private compact(): void {
-    const live: string[] = [];
-    orderKeys(this.order.root, this.order.shift, live);
-    this.entries = idMap(live.map((key, pos) => [key, { value: (this.entries.get(key) as Entry).value, pos }]));
-    this.order = orderFrom(live);
+  /** Moves a running fold on, or starts one once the changes outgrow half the base. */
+  private step(): void {
+    if (this.fold) {
+      const base = this.fold.run(FOLD_STEP);
+      if (base) {
+        // The new base is the version the changes were written over: they stay as they are.
+        this.under = base;
+        this.fold = undefined;
+      }
+    } else if (this.changes.size + this.next > Math.max(LARGE_OBJECT_KEYS, (this.under as Base).keys.length / 2)) {
+      const from = new LargeObject(this.under, this.changes, this.order, this.next, undefined, true, this.keys);
+      this.under = from;
+      this.changes = NONE;
+      this.order = NONE;
+      this.next = 0;
+      this.fold = new Fold(from);
+    }
   }
 
   private refuse(key: string | symbol): never {
@@ -141,28 +213,28 @@ class LargeObject implements ProxyHandler<Record<string, unknown>> {
   }
 
   // Proxy traps. The target is an empty, extensible plain object: inherited members (hasOwnProperty,
-  // toString, constructor) come from it, and every own member comes from the trie.
+  // toString, constructor) come from it, and every own member comes from the overlay.
 
   get(target: Record<string, unknown>, key: string | symbol, receiver: unknown): unknown {
     if (typeof key === 'string') {
-      const entry = this.entries.get(key);
-      if (entry) return entry.value;
+      const value = lookup(this, key);
+      if (value !== GONE) return value;
     } else if (key === LARGE_OBJECT) return true;
     return Reflect.get(target, key, receiver);
   }
 
   has(target: Record<string, unknown>, key: string | symbol): boolean {
-    return (typeof key === 'string' && this.entries.has(key)) || Reflect.has(target, key);
+    return (typeof key === 'string' && lookup(this, key) !== GONE) || Reflect.has(target, key);
   }
 
   ownKeys(): string[] {
-    return this.ownKeyList().slice();
+    // The engine copies the list a trap returns: the cached one can be given out.
+    return this.ownKeyList();
   }
 
   getOwnPropertyDescriptor(_target: Record<string, unknown>, key: string | symbol): PropertyDescriptor | undefined {
-    if (typeof key !== 'string') return undefined;
-    const entry = this.entries.get(key);
-    return entry ? { value: entry.value, writable: !this.sealed, enumerable: true, configurable: true } : undefined;
+    const value = typeof key === 'string' ? lookup(this, key) : GONE;
+    return value === GONE ? undefined : { value, writable: !this.sealed, enumerable: true, configurable: true };
   }
 
   set(_target: Record<string, unknown>, key: string | symbol, value: unknown): boolean {
@@ -200,27 +272,61 @@ function wrap(handler: LargeObject): Record<string, unknown> {
   return proxy;
 }
 
+/** The keys of the plain objects of more than LARGE_OBJECT_KEYS keys that `noteLargeObjects` measured. */
+const measured = new WeakMap<object, readonly string[]>();
+
+/** Objects a walk visits at most: a document that is not JSON (a cycle) cannot hold it up. */
+const WALK_LIMIT = 1 << 24;
+
 /**
- * A plain copy of an object's own enumerable members. A spread defines each
- * member (an own `__proto__` stays data, never a prototype) and is the fastest
- * copy of an object small enough to stay plain.
+ * Measures a JSON value entering the shared state (a snapshot, a value a
+ * delta adds), so that the first write into an object of it costs O(1):
+ * notes each plain object of more than `LARGE_OBJECT_KEYS` keys with its keys.
+ * O(size of the value), once; a value it did not see is counted at its first
+ * write instead, with the same outcome.
+ *
+ * @example
+ * noteLargeObjects(event.snapshot); // as a STATE_SNAPSHOT enters the state
  */
-const plainCopy = (source: Record<string, unknown>): Record<string, unknown> => ({ ...source });
+export function noteLargeObjects(value: unknown): void {
+  let budget = WALK_LIMIT;
+  const stack = [value];
+  while (stack.length && budget-- > 0) {
+    const node = stack.pop();
+    if (typeof node !== 'object' || node === null || handlers.has(node)) continue;
+    // An array's elements are walked without listing its indices as strings.
+    const keys = Array.isArray(node) ? undefined : Object.keys(node);
+    if (keys && keys.length > LARGE_OBJECT_KEYS) measured.set(node, keys);
+    const length = keys ? keys.length : (node as unknown[]).length;
+    for (let i = 0; i < length; i++) {
+      const child = keys ? (node as Record<string, unknown>)[keys[i] as string] : (node as unknown[])[i];
+      if (typeof child === 'object' && child !== null) stack.push(child);
+    }
+  }
+}
+
+/** Whether `object` has more than `limit` own enumerable keys, counting no further. */
+function keyCountOver(object: object, limit: number): boolean {
+  let count = 0;
+  for (const _ in object) if (++count > limit) return true;
+  return false;
+}
 
 /**
  * A writable copy of an object for one patch to change: O(1) for a large
- * object (it shares the trie), a large object for a plain one with more than
- * `LARGE_OBJECT_KEYS` keys, otherwise a plain copy. `seal` ends its writable
- * life once the patch has applied.
+ * object (it shares the overlay) and for a plain one of more than
+ * `LARGE_OBJECT_KEYS` keys (it becomes the base of one), otherwise a plain
+ * copy. `seal` ends its writable life once the patch has applied.
  */
 export function writableCopy(source: Record<string, unknown>): Record<string, unknown> {
   const handler = handlers.get(source);
-  if (handler) return wrap(new LargeObject(handler.entries, handler.order, false));
-  const keys = Object.keys(source);
-  if (keys.length > LARGE_OBJECT_KEYS) {
-    return wrap(new LargeObject(idMap(keys.map((key, pos) => [key, { value: source[key], pos }])), orderFrom(keys), false));
+  if (handler) return wrap(handler.copy());
+  let keys = measured.get(source);
+  if (!keys) {
+    if (!keyCountOver(source, LARGE_OBJECT_KEYS)) return { ...source };
+    keys = Object.keys(source);
   }
-  return plainCopy(source);
+  return wrap(new LargeObject({ object: source, keys }, NONE, NONE, 0, undefined, false));
 }
 
 /** Makes a large object made by `writableCopy` read-only; a plain object is left as it is. */
@@ -228,11 +334,3 @@ export function seal(value: object): void {
   const handler = handlers.get(value);
   if (handler) handler.sealed = true;
 }
-
-export interface LargeObjects {
-  writableCopy: typeof writableCopy;
-  seal: typeof seal;
-}
-
-/** What jsonPatch.ts uses once `loadLargeObjects()` has imported this module. */
-export const largeObjects: LargeObjects = { writableCopy, seal };

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type IdMap, idMap } from '../src/index.js';
+import type { IdMap } from '../src/index.js';
+import { idMap } from '../src/internal.js';
 
 describe('idMap', () => {
   it('sets, gets and deletes without touching earlier versions', () => {

@@ -1,18 +1,9 @@
 import fc from 'fast-check';
 import jsonPatch from 'fast-json-patch';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  applyJsonPatch,
-  createEventPipeline,
-  createThreadState,
-  isLargeObject,
-  LARGE_OBJECT_KEYS,
-  loadLargeObjects,
-  toPlainJson,
-} from '../src/index.js';
-
-// Loaded up front here; applyJsonPatch loads it by itself the first time it copies a large object (tested below).
-beforeAll(() => loadLargeObjects());
+import { describe, expect, it, vi } from 'vitest';
+import { applyJsonPatch, createEventPipeline, createThreadState, isLargeObject, toPlainJson } from '../src/index.js';
+import { LARGE_OBJECT_KEYS } from '../src/internal.js';
+import { noteLargeObjects } from '../src/jsonPatch.js';
 
 type Doc = Record<string, unknown>;
 
@@ -31,20 +22,180 @@ function patched(doc: unknown, ops: unknown[]): Doc {
   return r.document as Doc;
 }
 
-describe('loading the trie code', () => {
-  it('applyJsonPatch loads it the first time it copies a large object, and writes tries from then on', async () => {
+/** `target` behind a Proxy that counts every member it is asked for: `Object.keys` counts one per key. */
+function counted(target: Doc): { proxy: Doc; reads: () => number } {
+  let reads = 0;
+  const proxy = new Proxy(target, {
+    get(t, key, receiver) {
+      if (typeof key === 'string') reads++;
+      return Reflect.get(t, key, receiver);
+    },
+    has(t, key) {
+      reads++;
+      return Reflect.has(t, key);
+    },
+    getOwnPropertyDescriptor(t, key) {
+      reads++;
+      return Reflect.getOwnPropertyDescriptor(t, key);
+    },
+    ownKeys(t) {
+      const keys = Reflect.ownKeys(t);
+      reads += keys.length;
+      return keys;
+    },
+  });
+  return { proxy, reads: () => reads };
+}
+
+describe('one representation, whatever has loaded', () => {
+  it('the same events give the same representation before and after loadLargeObjects()', async () => {
     vi.resetModules();
-    const fresh = (await import('../src/jsonPatch.js')) as typeof import('../src/jsonPatch.js');
-    const { isLargeObject: isLarge } = await import('../src/plainJson.js');
-    const first = fresh.applyJsonPatch(flat(LARGE), [{ op: 'replace', path: '/k1', value: 1 }]);
-    if (!first.ok) throw new Error(first.message);
-    // Not loaded yet: a plain copy, correct all the same.
-    expect(isLarge(first.document)).toBe(false);
-    expect((first.document as Doc).k1).toBe(1);
-    await vi.waitFor(() => {
-      const next = fresh.applyJsonPatch(first.document, [{ op: 'replace', path: '/k2', value: 2 }]);
-      expect(next.ok && isLarge(next.document)).toBe(true);
+    const fresh = (await import('../src/index.js')) as typeof import('../src/index.js');
+    const events = () => [
+      { type: 'STATE_SNAPSHOT', snapshot: flat(LARGE) },
+      { type: 'STATE_DELTA', delta: [{ op: 'replace', path: '/k1', value: 1 }] },
+    ];
+    const feed = () => {
+      const p = fresh.createEventPipeline(fresh.createThreadState({ threadId: 't' }));
+      p.push({ type: 'RUN_STARTED', threadId: 't', runId: 'r' });
+      let state = p.push(events()[0] as Doc);
+      state = p.push(events()[1] as Doc);
+      return state.sharedState.document;
+    };
+    const before = feed();
+    await fresh.loadLargeObjects();
+    const after = feed();
+    expect([fresh.isLargeObject(before), fresh.isLargeObject(after)]).toEqual([true, true]);
+    expect(JSON.stringify(before)).toBe(JSON.stringify(after));
+  });
+
+  it('the first delta after a 100,000-key snapshot lists the keys of no large object: the snapshot measured them as it entered', () => {
+    const p = createEventPipeline(createThreadState({ threadId: 't' }));
+    p.push({ type: 'RUN_STARTED', threadId: 't', runId: 'r' });
+    p.push({ type: 'STATE_SNAPSHOT', snapshot: { big: flat(100_000), also: flat(LARGE) } });
+    const keys = Object.keys;
+    let listed = 0;
+    const spy = vi.spyOn(Object, 'keys').mockImplementation((o: object) => {
+      const all = keys(o);
+      if (all.length > LARGE_OBJECT_KEYS) listed += all.length;
+      return all;
     });
+    let state: ReturnType<typeof p.push>;
+    try {
+      state = p.push({
+        type: 'STATE_DELTA',
+        delta: [
+          { op: 'replace', path: '/big/k1', value: 'one' },
+          { op: 'remove', path: '/also/k2' },
+        ],
+      });
+    } finally {
+      spy.mockRestore();
+    }
+    expect(listed).toBe(0);
+    const doc = state.sharedState.document as Record<string, Doc>;
+    expect([isLargeObject(doc.big), doc.big?.k1, doc.big?.k2, isLargeObject(doc.also), 'k2' in (doc.also ?? {})]).toEqual([
+      true,
+      'one',
+      { n: 2 },
+      true,
+      false,
+    ]);
+    expect(state.sharedState.sync).toBe('in-sync');
+  });
+
+  it('the first write into a measured object, nested or not, reads a handful of its members', () => {
+    const { proxy, reads } = counted(flat(100_000));
+    const doc = { wrapper: { big: proxy }, small: flat(3) };
+    noteLargeObjects(doc);
+    const entered = reads();
+    const next = patched(doc, [
+      { op: 'replace', path: '/wrapper/big/k1', value: 1 },
+      { op: 'add', path: '/wrapper/big/added', value: 2 },
+      { op: 'remove', path: '/wrapper/big/k2' },
+    ]);
+    expect(reads() - entered).toBeLessThan(20);
+    const big = (next.wrapper as Doc).big as Doc;
+    expect([isLargeObject(big), big.k1, big.added, 'k2' in big, big.k3]).toEqual([true, 1, 2, false, { n: 3 }]);
+    expect(isLargeObject(next.small)).toBe(false);
+  });
+
+  it('an object nobody measured is counted at its first write, with the same outcome', () => {
+    const { proxy, reads } = counted(flat(LARGE));
+    const next = patched({ big: proxy }, [{ op: 'replace', path: '/big/k1', value: 1 }]);
+    expect(reads()).toBeGreaterThan(LARGE);
+    expect(isLargeObject(next.big)).toBe(true);
+    expect(JSON.stringify(next.big)).toBe(JSON.stringify({ ...flat(LARGE), k1: 1 }));
+  });
+
+  it('a large value a delta brings in is measured by that delta: the next write into it reads a handful of members', () => {
+    const { proxy, reads } = counted(flat(10_000));
+    const doc = patched({}, [{ op: 'add', path: '/big', value: proxy }]);
+    const entered = reads();
+    const next = patched(doc, [{ op: 'replace', path: '/big/k1', value: 1 }]);
+    expect(reads() - entered).toBeLessThan(10);
+    expect([isLargeObject(next.big), (next.big as Doc).k1]).toEqual([true, 1]);
+  });
+});
+
+describe('folding the changes into a new base', () => {
+  const BASE = 1_000;
+  const key = (rand: () => number) => {
+    const r = rand();
+    // Base keys, added keys, array indices (listed first), keys that need escaping.
+    return r < 0.5
+      ? `k${Math.floor(rand() * BASE)}`
+      : r < 0.8
+        ? `n${Math.floor(rand() * 400)}`
+        : r < 0.9
+          ? String(Math.floor(rand() * 50))
+          : `e/${Math.floor(rand() * 20)}~`;
+  };
+  const segment = (k: string) => k.replace(/~/g, '~0').replace(/\//g, '~1');
+
+  it("no write reads more than a few dozen members of the base, every version stays whole, and order is a plain object's", () => {
+    let seed = 42;
+    const rand = () => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed / 2 ** 32;
+    };
+    const hostile = JSON.parse(
+      `{"__proto__": {"polluted": true}, "7": "seven", ${Array.from({ length: BASE }, (_, i) => `"k${i}": {"n": ${i}}`).join(', ')}}`,
+    );
+    const { proxy, reads } = counted(hostile);
+    noteLargeObjects(proxy);
+    const model: Doc = JSON.parse(JSON.stringify(hostile));
+    let doc: Doc = proxy;
+    let most = 0;
+    let last = reads();
+    const kept: { doc: Doc; json: string; keys: string[] }[] = [];
+    for (let i = 0; i < 6_000; i++) {
+      const k = key(rand);
+      const path = `/${segment(k)}`;
+      const ops: Doc[] = Object.hasOwn(model, k) && rand() < 0.35 ? [{ op: 'remove', path }] : [{ op: 'add', path, value: i }];
+      doc = patched(doc, ops);
+      if (ops[0]?.op === 'remove') delete model[k];
+      else model[k] = i;
+      most = Math.max(most, reads() - last);
+      last = reads();
+      if (i % 750 === 0) kept.push({ doc, json: JSON.stringify(model), keys: Object.keys(model) });
+    }
+    // A fold copies 16 keys a write; each is read once from the base (and its descriptor checked once).
+    expect(most).toBeLessThanOrEqual(40);
+    // The base was folded away: the last writes never reached the original object.
+    const before = reads();
+    for (let i = 0; i < 50; i++) doc = patched(doc, [{ op: 'replace', path: '/7', value: i }]);
+    expect(reads()).toBe(before);
+    model['7'] = 49;
+    expect(isLargeObject(doc)).toBe(true);
+    expect(Object.keys(doc)).toEqual(Object.keys(model));
+    expect(JSON.stringify(doc)).toBe(JSON.stringify(model));
+    expect(Object.getPrototypeOf(doc)).toBe(Object.prototype);
+    expect(({} as Doc).polluted).toBeUndefined();
+    for (const version of kept) {
+      expect(Object.keys(version.doc)).toEqual(version.keys);
+      expect(JSON.stringify(version.doc)).toBe(version.json);
+    }
   });
 });
 
