@@ -226,10 +226,10 @@ describe('chaos: the SSE connection cut at 50 random points of the refund flow',
       expect(result.state).toEqual(uncut.state);
       // Every event reached the reducer once, in the uncut order: none was replayed over itself.
       expect(result.applied).toEqual(uncut.applied);
-      const { thread, error, connection } = store.getState();
+      const { thread, failure, connection } = store.getState();
       expect(thread.diagnostics).toEqual([]);
       expect(thread.run.status).toBe('success');
-      expect(error).toBeUndefined();
+      expect(failure).toBeUndefined();
       expect(connection).toBe('closed');
       expect(server.effects()).toHaveLength(1);
       expect(await (await fetch(`${server.url}/effects`)).json()).toHaveLength(1);
@@ -248,10 +248,10 @@ describe('chaos: the SSE connection cut at 50 random points of the refund flow',
     const store = agentStore(server, w, false, applied);
 
     expect(await store.getState().run({ message: USER })).toEqual({ ok: true, status: 'unknown' });
-    expect(store.getState().error?.message).toBe('terminated');
+    expect(store.getState().failure).toMatchObject({ code: 'CONNECTION_LOST', retryable: false });
     expect(store.getState().connection).toBe('failed');
     expect(await store.getState().reconnect()).toEqual({ ok: true, status: 'interrupted' });
-    expect(store.getState().error).toBeUndefined();
+    expect(store.getState().failure).toBeUndefined();
 
     const [approval] = store.getState().thread.interrupts;
     const resumed = await store.getState().resume([{ interruptId: approval?.id ?? '', status: 'resolved', payload: { approved: true } }]);

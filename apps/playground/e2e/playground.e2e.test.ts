@@ -172,6 +172,24 @@ describe('the playground against the agent server, in Chromium', () => {
     expect(effects[0]).toMatchObject({ kind: 'refund', key: approvalId, detail: { refundId, orderId: 'A-1001', amount: 42 } });
   });
 
+  it("downloads the session and loads it back: the replayed screen is the live one, the user's message first", async () => {
+    const o = await open({ mode: 'server', scenario: 'refund', speed: FAST });
+    const { page } = o;
+    const dialog = await askForRefund(o);
+    await dialog.getByRole('button', { name: 'Approve' }).click();
+    await runStatus(page, 'success').waitFor();
+    const live = { chat: await readChat(page), state: await readState(page) };
+    expect(live.chat.messages[0]).toMatchObject({ role: 'user' });
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download events' }).click()]);
+    const file = await download.path();
+    await page.locator('input[type="file"]').setInputFiles(file);
+    await page.getByRole('region', { name: 'Replay' }).waitFor();
+    await page.locator('.pg__replay .agk-chat .agk-runstatus[data-status="success"]').waitFor();
+    const replayed = { chat: await readChat(page), state: await readState(page) };
+    expect(replayed).toEqual(live);
+  });
+
   it('rejects with a comment: the agent explains, the state is rejected, nothing is refunded', async () => {
     const o = await open({ mode: 'server', scenario: 'refund', speed: FAST });
     const { page } = o;

@@ -3,7 +3,7 @@ import { scenarios } from '@aguikit/scenarios';
 import { AgentChat, EventTimelinePanel, StateInspectorPanel } from '@aguikit/ui';
 import { useEffect, useMemo, useState } from 'react';
 import { Replay } from './Replay.js';
-import { downloadLog, type LoadedLog, readLogFile } from './recording.js';
+import { downloadSession, type LoadedSession, readSessionFile } from './recording.js';
 import { type Connection, connectionFromLocation, connectionKey, connectionToSearch, type Mode, sourceFor } from './sources.js';
 
 type Theme = 'light' | 'dark';
@@ -19,7 +19,7 @@ function useTheme(): [Theme, (t: Theme) => void] {
 /** One store per connection: changing the scenario or the source starts a new thread. */
 function useConnectionStore(connection: Connection): AgentStore {
   // biome-ignore lint/correctness/useExhaustiveDependencies: the key says when the thread must be new.
-  return useMemo(
+  const store = useMemo(
     () =>
       createAgentStore({
         source: sourceFor(connection),
@@ -27,6 +27,9 @@ function useConnectionStore(connection: Connection): AgentStore {
       }),
     [connectionKey(connection)],
   );
+  // The store a swap replaces is destroyed: its stream and tools stop with it.
+  useEffect(() => store.retain(), [store]);
+  return store;
 }
 
 export function App() {
@@ -34,7 +37,7 @@ export function App() {
   const [urlDraft, setUrlDraft] = useState(connection.url);
   const [theme, setTheme] = useTheme();
   const [panel, setPanel] = useState<Panel>('state');
-  const [replay, setReplay] = useState<LoadedLog | undefined>();
+  const [replay, setReplay] = useState<LoadedSession | undefined>();
   const [loadError, setLoadError] = useState<string | undefined>();
   const store = useConnectionStore(connection);
   const scenario = scenarios[connection.scenarioId as keyof typeof scenarios];
@@ -48,7 +51,7 @@ export function App() {
   const onLoad = async (file: File | undefined) => {
     if (!file) return;
     try {
-      const log = await readLogFile(file);
+      const log = await readSessionFile(file);
       if (log.entries.length === 0) throw new Error(log.errors[0]?.message ?? 'The file holds no events.');
       setLoadError(undefined);
       setReplay(log);
@@ -125,7 +128,7 @@ export function App() {
           <button
             type="button"
             className="agk-button"
-            onClick={() => downloadLog(store.log.entries, `aguikit-${connection.scenarioId}.jsonl`)}
+            onClick={() => downloadSession(store.session.entries, `aguikit-${connection.scenarioId}.jsonl`)}
           >
             Download events
           </button>

@@ -2,7 +2,7 @@ import type { AgentSource } from '@aguikit/core';
 import { AgentProvider, createAgentStore } from '@aguikit/react';
 import { AgentChat, EventTimelinePanel, StateInspectorPanel } from '@aguikit/ui';
 import { useEffect, useId, useMemo, useState } from 'react';
-import { type LoadedLog, statesOf } from './recording.js';
+import type { LoadedSession } from './recording.js';
 
 /** A replayed log never runs an agent. */
 const silent: AgentSource = {
@@ -11,30 +11,27 @@ const silent: AgentSource = {
   },
 };
 
-/** A recorded session replayed with a scrubber: the thread as it was after any event. */
-export function Replay({ log, onClose }: { log: LoadedLog; onClose: () => void }) {
-  const states = useMemo(() => statesOf(log.entries), [log]);
-  const store = useMemo(() => {
-    const s = createAgentStore({ source: silent });
-    for (const entry of log.entries) s.log.record(entry.event, entry.receivedAt);
-    return s;
-  }, [log]);
-  const [at, setAt] = useState(log.entries.length);
+/** A recorded session replayed with a scrubber: the thread as it was after any entry of its log. */
+export function Replay({ log, onClose }: { log: LoadedSession; onClose: () => void }) {
+  // A controller started from the saved session: its thread is the session's end, and stateAt gives any point.
+  const store = useMemo(() => createAgentStore({ source: silent, log: log.entries }), [log]);
+  useEffect(() => store.retain(), [store]);
+  const last = store.session.entries.length - 1;
+  const [at, setAt] = useState(last);
   const sliderId = useId();
 
   useEffect(() => {
-    const thread = states[at];
-    if (thread) store.setState({ thread, eventCount: at });
-  }, [at, states, store]);
+    store.setState({ thread: store.stateAt(at) });
+  }, [at, store]);
 
   return (
     <AgentProvider store={store}>
       <section className="pg__replay" aria-label="Replay">
         <div className="pg__scrubber">
           <label htmlFor={sliderId}>
-            Replaying <strong>{log.name}</strong>: after event {at} of {log.entries.length}
+            Replaying <strong>{log.name}</strong>: after entry {at + 1} of {last + 1} ({store.session.entries[at]?.type ?? ''})
           </label>
-          <input id={sliderId} type="range" min={0} max={log.entries.length} value={at} onChange={(e) => setAt(Number(e.target.value))} />
+          <input id={sliderId} type="range" min={0} max={last} value={at} onChange={(e) => setAt(Number(e.target.value))} />
           <button type="button" className="agk-button" onClick={onClose}>
             Back to live
           </button>

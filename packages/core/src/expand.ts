@@ -2,8 +2,11 @@ import { error, warning } from './diagnostics.js';
 import type { Diagnostic } from './model.js';
 import type { AgUiEvent, EventOf, ThinkingEvent, UnknownEvent, ValidatedEvent } from './protocol.js';
 
-/** An event after expansion: no `*_CHUNK` and no retired `THINKING_*` remain. */
-export type ExpandedEvent = Exclude<AgUiEvent, { type: ChunkType }> | UnknownEvent;
+/**
+ * An event after expansion: no `*_CHUNK` and no retired `THINKING_*` remain
+ * (a REASONING_START made from a THINKING_START keeps its `title`).
+ */
+export type ExpandedEvent = Exclude<AgUiEvent, { type: ChunkType }> | (EventOf<'REASONING_START'> & { title?: string }) | UnknownEvent;
 type ChunkType = 'TEXT_MESSAGE_CHUNK' | 'TOOL_CALL_CHUNK' | 'REASONING_MESSAGE_CHUNK';
 
 export interface ExpandResult {
@@ -41,8 +44,11 @@ const END_OF: Record<OpenStream['kind'], 'TEXT_MESSAGE_END' | 'TOOL_CALL_END' | 
  *   stream in its lane (the lane is the `subagentRunId`, or the main agent); a
  *   chunk without an id continues the open one. Any other event of the lane
  *   closes it (RAW stands aside), a run's terminal closes every lane, and a
- *   subagent's terminal closes its own.
- * - The retired `THINKING_*` events become `REASONING_*`, with a warning.
+ *   subagent's terminal closes its own. A continuing chunk without `delta`
+ *   that carries metadata becomes an empty CONTENT (ARGS) carrying it, so
+ *   that the metadata reaches the message (call).
+ * - The retired `THINKING_*` events become `REASONING_*`, with a warning;
+ *   THINKING_START's `title` stays on the REASONING_START.
  *
  * @example
  * const expander = createExpander();
@@ -76,6 +82,8 @@ export function createExpander(): Expander {
     const id = event.type === 'TOOL_CALL_CHUNK' ? event.toolCallId : event.messageId;
     const base = carry(event);
     let stream = open && open.kind === kind && (id === undefined || id === open.id) ? open : undefined;
+    // A chunk that continues a stream with metadata and no text still says something: an empty delta carries it.
+    const delta = event.delta ?? (stream && event.metadata !== undefined ? '' : undefined);
     if (!stream) {
       if (id === undefined) {
         const field = kind === 'tool' ? 'toolCallId' : 'messageId';
@@ -128,12 +136,11 @@ export function createExpander(): Expander {
     } else {
       checkContinuation(stream, event, index, diagnostics);
     }
-    if (event.delta === undefined) return;
-    if (event.type === 'TOOL_CALL_CHUNK')
-      out.push({ ...base, type: 'TOOL_CALL_ARGS', toolCallId: stream.id, delta: event.delta } as ExpandedEvent);
+    if (delta === undefined) return;
+    if (event.type === 'TOOL_CALL_CHUNK') out.push({ ...base, type: 'TOOL_CALL_ARGS', toolCallId: stream.id, delta } as ExpandedEvent);
     else if (event.type === 'TEXT_MESSAGE_CHUNK')
-      out.push({ ...base, type: 'TEXT_MESSAGE_CONTENT', messageId: stream.id, delta: event.delta } as ExpandedEvent);
-    else out.push({ ...base, type: 'REASONING_MESSAGE_CONTENT', messageId: stream.id, delta: event.delta } as ExpandedEvent);
+      out.push({ ...base, type: 'TEXT_MESSAGE_CONTENT', messageId: stream.id, delta } as ExpandedEvent);
+    else out.push({ ...base, type: 'REASONING_MESSAGE_CONTENT', messageId: stream.id, delta } as ExpandedEvent);
   }
 
   function translateThinking(event: ThinkingEvent, index: number, out: ExpandedEvent[], diagnostics: Diagnostic[]) {
@@ -152,7 +159,7 @@ export function createExpander(): Expander {
     switch (event.type) {
       case 'THINKING_START':
         thinkingSpan = `${runId}-thinking-span-${++thinkingCount}`;
-        out.push({ ...base, type: 'REASONING_START', messageId: thinkingSpan } as ExpandedEvent);
+        out.push({ ...base, type: 'REASONING_START', messageId: thinkingSpan, ...opt('title', event.title) } as ExpandedEvent);
         return;
       case 'THINKING_TEXT_MESSAGE_START':
         openMessage();

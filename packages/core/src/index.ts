@@ -1,13 +1,44 @@
+/**
+ * `@aguikit/core`: what applications use. The run controller, the engine's
+ * pieces (validate, expand, verify, reduce, replay), the transports and the
+ * protocol's constants. What only aguikit's own packages and tests need is in
+ * `@aguikit/core/internal`.
+ */
+export { createRunController } from './controller/controller.js';
+export { replaySession } from './controller/machine.js';
+export { frameScheduler } from './controller/scheduler.js';
+export type {
+  AgentEventEntry,
+  ClientEntry,
+  ParsedSession,
+  SessionEntry,
+  SessionEntryBody,
+  SessionLog,
+} from './controller/sessionLog.js';
+export { parseSession, serializeSession } from './controller/sessionLog.js';
+export type {
+  ActionResult,
+  FrameScheduler,
+  FrontendTool,
+  Refusal,
+  RefusalCode,
+  RunActions,
+  RunController,
+  RunControllerOptions,
+  RunFailure,
+  RunFailureCode,
+  RunRequest,
+  RunSnapshot,
+  SharedStateRecipe,
+} from './controller/types.js';
 export type { EventLog, LoggedEvent, ParsedEventLog } from './eventLog.js';
-export { compactEvents, createEventLog, parseEventLog, serializeEventLog } from './eventLog.js';
+export { compactEvents } from './eventLog.js';
 export type { ExpandedEvent, Expander, ExpandResult } from './expand.js';
 export { createExpander } from './expand.js';
 export { isExpired } from './expiry.js';
 export type { IdMap } from './idMap.js';
-export { idMap } from './idMap.js';
-export { newId } from './ids.js';
 export type { PatchResult } from './jsonPatch.js';
-export { applyJsonPatch, LARGE_OBJECT_KEYS, loadLargeObjects } from './jsonPatch.js';
+export { applyJsonPatch, loadLargeObjects } from './jsonPatch.js';
 export type {
   ConnectionStatus,
   CustomRecord,
@@ -18,6 +49,7 @@ export type {
   OpenInterrupt,
   RawRecord,
   ReasoningSpan,
+  RecordMetadata,
   RunState,
   RunStatus,
   RunSummary,
@@ -32,6 +64,7 @@ export { createEventPipeline, replayEvents } from './pipeline.js';
 export { isLargeObject, toPlainJson } from './plainJson.js';
 export type {
   ActivityMessage,
+  AgentCapabilities,
   AgUiEvent,
   AgUiEventType,
   AssistantMessage,
@@ -63,11 +96,9 @@ export type {
   UserMessage,
   ValidatedEvent,
 } from './protocol.js';
-export { EVENT_TYPES, isAgUiEvent, PROTOCOL_VERSION, UNDERSTOOD_PROTOCOL_VERSION } from './protocol.js';
+export { EVENT_TYPES, isAgUiEvent, PROTOCOL_VERSION } from './protocol.js';
 export type { ThreadStateInit } from './reducer/index.js';
 export { createThreadState, reduceThread } from './reducer/index.js';
-export { addToolResult, appendMessages, cancelRun, markToolCallExecuting, setSharedDocument } from './reducer/local.js';
-export { recordResume, streamTruncated } from './reducer/run.js';
 export type { BuildResumeOptions, BuildResumeResult, Decision, PayloadValidator, ResumeRefusal, ResumeResponse } from './resume.js';
 export { loadResumeBuilder } from './resumeLoader.js';
 export type { ToAgUiMessagesOptions } from './toAgUiMessages.js';

@@ -13,11 +13,22 @@ export interface PipelineOptions extends Pick<ValidateOptions, 'largeDeltaLength
   onEvent?: (event: ExpandedEvent, index: number) => void;
   /** Called with every diagnostic as it is found. */
   onDiagnostic?: (diagnostic: Diagnostic) => void;
+  /**
+   * The clock that stamps an event without a `timestamp` with the time it
+   * was received (a message's `startedAt`, a run's `finishedAt` ...).
+   * Default `Date.now`; a replay given a clock is deterministic.
+   */
+  now?: () => number;
 }
 
 export interface EventPipeline {
-  /** Validates, expands, verifies and reduces one raw event; returns the new state. Never throws. */
-  push(raw: unknown): ThreadState;
+  /**
+   * Validates, expands, verifies and reduces one raw event; returns the new
+   * state. Never throws. `receivedAt`: when it was received, for an event
+   * without a `timestamp` (default: the `now` option, read once, and only
+   * when the event needs a time).
+   */
+  push(raw: unknown, receivedAt?: number): ThreadState;
   /** Ends the stream: a run still open becomes `unknown` with a STREAM_TRUNCATED diagnostic. */
   end(): ThreadState;
   /** What `end()` would return, without ending: for a connection that dropped and may be resumed. */
@@ -32,7 +43,9 @@ export interface EventPipeline {
 /**
  * The whole client path for one event stream: validate -> expand -> verify ->
  * reduce, starting from `initial` (the thread as it was before the stream).
- * Bad input becomes diagnostics on the state; nothing throws.
+ * Bad input becomes diagnostics on the state; nothing throws. The state owns
+ * what it keeps: a pushed event may be changed or reused afterwards (see the
+ * ownership rule in model.ts).
  *
  * @example
  * const pipeline = createEventPipeline(state);
@@ -63,17 +76,23 @@ export function createEventPipeline(initial: ThreadState = createThreadState(), 
   // Reused for every event (validation keeps no reference to it).
   const validateOptions: ValidateOptions = options.largeDeltaLength === undefined ? {} : { largeDeltaLength: options.largeDeltaLength };
 
+  const now = options.now ?? Date.now;
+  // When the event being pushed was received: given, or read from the clock once, the first time an event needs it.
+  let received: number | undefined;
+  const time = () => (received ??= now());
+
   /** Verifies and reduces one expanded event. */
   const apply = (event: ExpandedEvent, at: number) => {
     report(verifier.check(event, at));
     options.onEvent?.(event, at);
     const before = state.diagnostics.length;
-    state = reduceThread(state, event, at);
+    state = reduceThread(state, event, at, time);
     if (options.onDiagnostic) for (const d of state.diagnostics.slice(before)) options.onDiagnostic(d);
   };
 
   return {
-    push(raw) {
+    push(raw, receivedAt) {
+      received = receivedAt;
       const at = index++;
       validateOptions.index = at;
       const validated = validateEvent(raw, validateOptions);

@@ -9,6 +9,7 @@ import type { EventType, Event as OfficialEvent, RunFinishedOutcome as OfficialR
 
 export type {
   ActivityMessage,
+  AgentCapabilities,
   AssistantMessage,
   ContentPart,
   Context,

@@ -177,7 +177,15 @@ const CASES: { name: string; events: AgUiEvent[] }[] = [
       { type: 'REASONING_END', messageId: 'rs1' },
       {
         type: 'MESSAGES_SNAPSHOT',
+        // The known message first: both clients then agree on the order (see DELIBERATE_DIFFERENCES for another order).
         messages: [
+          {
+            id: 'm1',
+            role: 'assistant',
+            content: 'final',
+            toolCalls: [{ id: 'sc1', type: 'function', function: { name: 'search', arguments: '{"q":1}' } }],
+          },
+          { id: 'st1', role: 'tool', toolCallId: 'sc1', content: 'done' },
           {
             id: 'u0',
             role: 'user',
@@ -186,13 +194,6 @@ const CASES: { name: string; events: AgUiEvent[] }[] = [
               { type: 'image', source: { type: 'url', value: 'https://x/y.png' } },
             ],
           },
-          {
-            id: 'm1',
-            role: 'assistant',
-            content: 'final',
-            toolCalls: [{ id: 'sc1', type: 'function', function: { name: 'search', arguments: '{"q":1}' } }],
-          },
-          { id: 'st1', role: 'tool', toolCallId: 'sc1', content: 'done' },
           { id: 'a2', role: 'assistant' },
         ],
       },
@@ -457,6 +458,66 @@ const DELIBERATE_DIFFERENCES: DeliberateDifference[] = [
         { type: 'image', source: { type: 'url', value: 'https://x/y.png' } },
         { type: 'text', text: 'What is this?' },
       ]);
+    },
+  },
+  {
+    difference:
+      'A MESSAGES_SNAPSHOT that lists known messages in another order: the official client keeps its own order and appends the new ones; aguikit takes the snapshot’s order (messages only the client has stay right after the message they followed).',
+    reason:
+      'Messages: "A replayed history must be restated with MESSAGES_SNAPSHOT": the snapshot is the agent’s statement of the history, its order included; keeping the client’s order shows a history the agent never had.',
+    events: [
+      start(),
+      { type: 'TEXT_MESSAGE_START', messageId: 'a' },
+      { type: 'TEXT_MESSAGE_END', messageId: 'a' },
+      { type: 'TEXT_MESSAGE_START', messageId: 'b' },
+      { type: 'TEXT_MESSAGE_END', messageId: 'b' },
+      {
+        type: 'MESSAGES_SNAPSHOT',
+        messages: [
+          { id: 'b', role: 'assistant', content: '' },
+          { id: 'x', role: 'user', content: 'X' },
+          { id: 'a', role: 'assistant', content: '' },
+        ],
+      },
+      finish(),
+    ],
+    async check(ours, events) {
+      const theirs = await officialReplay(events);
+      expect(theirs.messages.map((m) => m.id)).toEqual(['a', 'b', 'x']);
+      expect(ours.messages.ids).toEqual(['b', 'x', 'a']);
+    },
+  },
+  {
+    difference:
+      'A later run that reuses a tool call id: the official client appends the new arguments to the earlier call and renames it; aguikit gives the new call its own record (and message) and leaves the earlier one as it was, reporting DUPLICATE_TOOL_CALL_START.',
+    reason:
+      'Tool calls: arguments accumulate by id within a call (START -> ARGS* -> END); a second START of a settled call is a new call, and joining two runs’ arguments makes JSON neither run sent.',
+    events: [
+      start('r1'),
+      { type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'lookup' },
+      { type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '{"a": 1}' },
+      { type: 'TOOL_CALL_END', toolCallId: 'c1' },
+      finish('r1'),
+      start('r2'),
+      { type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'get_weather' },
+      { type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '{"city": "NYC"}' },
+      { type: 'TOOL_CALL_END', toolCallId: 'c1' },
+      finish('r2'),
+    ],
+    async check(ours, events) {
+      const theirs = await officialReplay(events);
+      expect(theirs.messages).toEqual([
+        {
+          id: 'c1',
+          role: 'assistant',
+          toolCalls: [{ id: 'c1', type: 'function', function: { name: 'get_weather', arguments: '{"a": 1}{"city": "NYC"}' } }],
+        },
+      ]);
+      expect(toAgUiMessages(ours).map((m) => (m.role === 'assistant' ? m.toolCalls?.map((c) => c.function) : []))).toEqual([
+        [{ name: 'lookup', arguments: '{"a": 1}' }],
+        [{ name: 'get_weather', arguments: '{"city": "NYC"}' }],
+      ]);
+      expect(ours.diagnostics.map((d) => d.code)).toEqual(['DUPLICATE_TOOL_CALL_START']);
     },
   },
 ];

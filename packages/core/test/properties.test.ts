@@ -16,7 +16,11 @@ function expectCoherent(state: ThreadState) {
   expect(new Set(ids).size).toBe(ids.length);
   for (const id of ids) expect(byId.get(id)?.id).toBe(id);
   expect(byId.size).toBe(ids.length);
-  for (const call of state.toolCalls) expect(state.toolCalls.get(call.id)).toBe(call);
+  // A call's id finds it, or the later run's call that took its id (the earlier one then sits under `<id>#<runId>`).
+  for (const call of state.toolCalls) {
+    const current = state.toolCalls.get(call.id);
+    if (current !== call) expect(current?.runId !== undefined && current.runId !== call.runId).toBe(true);
+  }
   // Ids are opaque strings: one named `constructor` or `__proto__` gets a record like any other.
   for (const [id, run] of Object.entries(state.runs)) expect(run.runId).toBe(id);
   for (const [id, subagent] of Object.entries(state.subagents)) expect(subagent.subagentRunId).toBe(id);
@@ -73,25 +77,46 @@ describe('replayEvents is total', () => {
 });
 
 /**
- * What a compacted replay must reproduce. Not `eventCount`, the state's
- * `version` and `lastDelta`, nor diagnostics: those count or point at events,
- * and compaction joins events.
+ * What a compacted replay must reproduce: every record, metadata and times
+ * included. Not `eventCount`, the state's `version` and `lastDelta`, nor
+ * diagnostics: those count or point at events, and compaction joins events.
  */
 function projection(state: ThreadState) {
   return {
     messages: toAgUiMessages(state, { includeActivity: true }),
-    streaming: state.messages.ids.map((id) => [id, state.messages.byId.get(id)?.streaming]),
+    records: state.messages.ids.map((id) => {
+      const m = state.messages.byId.get(id);
+      return [id, m?.streaming, m?.startedAt, m?.endedAt, m?.metadata];
+    }),
+    listMetadata: state.messages.metadata,
     toolCalls: [...state.toolCalls]
-      .map((c) => ({ id: c.id, status: c.status, argsText: c.argsText, args: c.args, result: c.result }))
+      .map((c) => ({ id: c.id, status: c.status, argsText: c.argsText, args: c.args, result: c.result, metadata: c.metadata }))
       .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
-    run: { status: state.run.status, outcome: state.run.outcome, error: state.run.error },
+    run: state.run,
+    runs: state.runs,
     interrupts: state.interrupts,
     document: state.sharedState.document,
     sync: state.sharedState.sync,
+    stateMetadata: state.sharedState.metadata,
+    subagents: state.subagents,
+    reasoning: state.reasoning,
+    custom: state.custom,
+    raw: state.raw,
   };
 }
 
+/** A clock that stands still, so that two replays stamp the same times. */
+const still = { now: () => 0 };
+
 describe('compactEvents keeps the final state', () => {
+  it('the streams compared carry metadata, on messages, calls, runs and the shared state', () => {
+    const samples = fc.sample(validStream, { numRuns: 50, seed: 2 }).map((events) => replayEvents(events, undefined, still));
+    expect(samples.some((s) => [...s.toolCalls].some((c) => c.metadata !== undefined))).toBe(true);
+    expect(samples.some((s) => s.messages.ids.some((id) => s.messages.byId.get(id)?.metadata !== undefined))).toBe(true);
+    expect(samples.some((s) => s.run.metadata !== undefined)).toBe(true);
+    expect(samples.some((s) => s.sharedState.metadata !== undefined)).toBe(true);
+  });
+
   it('compacts valid streams: adjacent deltas join, a snapshot absorbs the deltas after it', () => {
     const samples = fc.sample(validStream, { numRuns: 50, seed: 1 });
     expect(samples.filter((events) => compactEvents(events).length < events.length).length).toBeGreaterThan(25);
@@ -102,7 +127,7 @@ describe('compactEvents keeps the final state', () => {
       fc.property(fc.oneof(validStream, mostlyValidStream), (events) => {
         const compacted = compactEvents(events);
         expect(compacted.length).toBeLessThanOrEqual(events.length);
-        expect(projection(replayEvents(compacted))).toEqual(projection(replayEvents(events)));
+        expect(projection(replayEvents(compacted, undefined, still))).toEqual(projection(replayEvents(events, undefined, still)));
       }),
       { numRuns: 300 },
     );
@@ -112,7 +137,9 @@ describe('compactEvents keeps the final state', () => {
     fc.assert(
       fc.property(fc.array(anyValue, { maxLength: 30 }), (values) => {
         const before = snapshotOf(values);
-        expect(projection(replayEvents(compactEvents(values)))).toEqual(projection(replayEvents(values)));
+        expect(projection(replayEvents(compactEvents(values), undefined, still))).toEqual(
+          projection(replayEvents(values, undefined, still)),
+        );
         expect(values).toEqual(before);
       }),
       { numRuns: 300 },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createThreadState, recordResume, reduceThread, replayEvents } from '../src/index.js';
+import { createThreadState, reduceThread, replayEvents } from '../src/index.js';
+import { recordResume } from '../src/internal.js';
 import { codes, run, text, toolCall } from './support/examples.js';
 
 const started = (runId = 'r1', extra: Record<string, unknown> = {}) => ({ type: 'RUN_STARTED', threadId: 't1', runId, ...extra });
@@ -189,5 +190,99 @@ describe('reduceThread: replaced runs', () => {
     expect(s.runs.a?.status).toBe('unknown');
     expect(s.runs.b?.status).toBe('success');
     expect(codes(s)).toEqual(['NESTED_RUN_STARTED']);
+  });
+});
+
+describe('reduceThread: RUN_STARTED.input restates the run’s input', () => {
+  const input = (runId: string, extra: Record<string, unknown>) => ({
+    threadId: 't1',
+    runId,
+    messages: [],
+    tools: [],
+    context: [],
+    ...extra,
+  });
+  const tools = [{ name: 'lookup', description: 'Finds an order', parameters: { type: 'object' } }];
+  const context = [{ description: 'customer', value: 'ann' }];
+
+  it('keeps tools, context and forwardedProps on the run', () => {
+    const s = replayEvents(
+      run([], 'r1').map((e) =>
+        e.type === 'RUN_STARTED' ? { ...e, input: input('r1', { tools, context, forwardedProps: { beta: true } }) } : e,
+      ),
+    );
+    expect(s.run).toMatchObject({ tools, context, forwardedProps: { beta: true } });
+  });
+
+  it('its state becomes the document while no snapshot has come', () => {
+    const s = replayEvents([started('r1', { input: input('r1', { state: { cart: ['a'] } }) }), finished('r1')]);
+    expect(s.sharedState).toMatchObject({ document: { cart: ['a'] }, sync: 'in-sync', basis: 'input' });
+    expect(codes(s)).toEqual([]);
+  });
+
+  it('says so when it replaces a document the thread had changed', () => {
+    let s = createThreadState({ state: { cart: [] } });
+    s = reduceThread(s, { type: 'STATE_DELTA', delta: [{ op: 'add', path: '/cart/-', value: 'x' }] });
+    s = replayEvents([started('r1', { input: input('r1', { state: { cart: ['a'] } }) }), finished('r1')], s);
+    expect(s.sharedState.document).toEqual({ cart: ['a'] });
+    expect(codes(s)).toEqual(['INPUT_STATE_CONFLICT']);
+  });
+
+  it('after a snapshot, the snapshot wins and a conflicting input state is reported', () => {
+    const first = replayEvents(run([{ type: 'STATE_SNAPSHOT', snapshot: { n: 1 } }], 'r1'));
+    const same = replayEvents([started('r2', { input: input('r2', { state: { n: 1 } }) }), finished('r2')], first);
+    expect(codes(same)).toEqual([]);
+    const other = replayEvents([started('r2', { input: input('r2', { state: { n: 2 } }) }), finished('r2')], first);
+    expect(other.sharedState).toMatchObject({ document: { n: 1 }, basis: 'snapshot' });
+    expect(codes(other)).toEqual(['INPUT_STATE_CONFLICT']);
+    expect(other.diagnostics[0]?.severity).toBe('warning');
+  });
+
+  it('compares documents by value, whatever their key order', () => {
+    const first = replayEvents(run([{ type: 'STATE_SNAPSHOT', snapshot: { a: 1, b: [{ x: 1, y: 2 }] } }], 'r1'));
+    const s = replayEvents([started('r2', { input: input('r2', { state: { b: [{ y: 2, x: 1 }], a: 1 } }) }), finished('r2')], first);
+    expect(codes(s)).toEqual([]);
+  });
+});
+
+describe('reduceThread: an answered approval settles its call', () => {
+  const interrupted = replayEvents([
+    started(),
+    ...toolCall('c', 'refund', ['{"amount":42}']),
+    finished('r1', { outcome: { type: 'interrupt', interrupts: [refundInterrupt] } }),
+  ]);
+  const resumeWith = (entry: Record<string, unknown>) =>
+    replayEvents(
+      [started('r2', { input: { threadId: 't1', runId: 'r2', messages: [], tools: [], context: [], resume: [entry] } })],
+      interrupted,
+      {
+        open: true,
+      },
+    );
+
+  it('a rejection (a resolved answer with approved: false) denies the call', () => {
+    const s = resumeWith({ interruptId: 'i1', status: 'resolved', payload: { approved: false, comment: 'Too much' } });
+    expect(s.toolCalls.get('c')).toMatchObject({
+      status: 'denied',
+      answer: { interruptId: 'i1', status: 'resolved', payload: { approved: false, comment: 'Too much' }, runId: 'r2' },
+    });
+    expect(s.toolCalls.get('c')?.interruptId).toBeUndefined();
+  });
+
+  it('a cancellation (which is also all an expired approval can get) cancels the call', () => {
+    expect(resumeWith({ interruptId: 'i1', status: 'cancelled' }).toolCalls.get('c')?.status).toBe('cancelled');
+    const s = recordResume(interrupted, [{ interruptId: 'i1', status: 'cancelled' }], 'r2');
+    expect(s.toolCalls.get('c')).toMatchObject({ status: 'cancelled', answer: { status: 'cancelled' } });
+  });
+
+  it('an approval, or any other answer, leaves the call ready for its result', () => {
+    expect(resumeWith({ interruptId: 'i1', status: 'resolved', payload: { approved: true } }).toolCalls.get('c')?.status).toBe('ready');
+    expect(resumeWith({ interruptId: 'i1', status: 'resolved', payload: 'blue' }).toolCalls.get('c')?.status).toBe('ready');
+  });
+
+  it('a later TOOL_CALL_RESULT still settles the call', () => {
+    const denied = resumeWith({ interruptId: 'i1', status: 'resolved', payload: { approved: false } });
+    const s = reduceThread(denied, { type: 'TOOL_CALL_RESULT', messageId: 't', toolCallId: 'c', content: 'not refunded' });
+    expect(s.toolCalls.get('c')).toMatchObject({ status: 'succeeded', result: { content: 'not refunded' } });
   });
 });

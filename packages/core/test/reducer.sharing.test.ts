@@ -85,6 +85,9 @@ describe('the copies the reducer makes on every event', () => {
     subagentRunId: 's',
     runId: 'r',
     metadata: { k: 1 },
+    startedAt: 1,
+    endedAt: 2,
+    source: 'client',
   };
 
   it('copyMessage keeps every field of a message record', () => {

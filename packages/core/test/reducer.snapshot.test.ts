@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createThreadState, reduceThread, replayEvents, toAgUiMessages } from '../src/index.js';
+import { addToolResult, appendMessages } from '../src/internal.js';
 import { run, text, toolCall } from './support/examples.js';
 
 const snapshot = (messages: unknown[]) => ({ type: 'MESSAGES_SNAPSHOT', messages });
@@ -93,6 +94,99 @@ describe('reduceThread: MESSAGES_SNAPSHOT', () => {
     );
     expect(s.messages.ids).toEqual(['a', 'u2']);
     expect(s.messages.byId.get('a')?.content).toBe('known');
+  });
+});
+
+describe('reduceThread: MESSAGES_SNAPSHOT order', () => {
+  it('takes the snapshot’s order: it restates the history', () => {
+    const s = replayEvents(
+      run([
+        ...text('a', 'A'),
+        ...text('b', 'B'),
+        snapshot([
+          { id: 'b', role: 'assistant', content: 'B' },
+          { id: 'x', role: 'user', content: 'X' },
+          { id: 'a', role: 'assistant', content: 'A' },
+        ]),
+      ]),
+    );
+    expect(s.messages.ids).toEqual(['b', 'x', 'a']);
+  });
+
+  it('keeps a message the client added and the agent never restated right after the message it followed', () => {
+    let s = replayEvents(run([...text('a', 'A'), ...text('b', 'B')]));
+    s = appendMessages(s, [{ id: 'u', role: 'user', content: 'next' }]);
+    s = replayEvents(
+      [
+        { type: 'RUN_STARTED', threadId: 't1', runId: 'r2' },
+        snapshot([
+          { id: 'z', role: 'user', content: 'Z' },
+          { id: 'b', role: 'assistant', content: 'B' },
+          { id: 'a', role: 'assistant', content: 'A' },
+        ]),
+        { type: 'RUN_FINISHED', threadId: 't1', runId: 'r2' },
+      ],
+      s,
+    );
+    expect(s.messages.ids).toEqual(['z', 'b', 'u', 'a']);
+  });
+
+  it('keeps a frontend tool result not yet sent, after its call’s message', () => {
+    let s = replayEvents([
+      { type: 'RUN_STARTED', threadId: 't1', runId: 'r1' },
+      ...toolCall('c', 'pick_color', ['{}'], 'a'),
+      { type: 'RUN_FINISHED', threadId: 't1', runId: 'r1', outcome: { type: 'success', pendingToolCallIds: ['c'] } },
+    ]);
+    s = addToolResult(s, { toolCallId: 'c', content: 'blue', messageId: 'res' });
+    s = replayEvents(
+      [
+        { type: 'RUN_STARTED', threadId: 't1', runId: 'r2' },
+        snapshot([
+          { id: 'u0', role: 'user', content: 'Pick one' },
+          { id: 'a', role: 'assistant', toolCalls: [{ id: 'c', type: 'function', function: { name: 'pick_color', arguments: '{}' } }] },
+        ]),
+        { type: 'RUN_FINISHED', threadId: 't1', runId: 'r2' },
+      ],
+      s,
+    );
+    expect(s.messages.ids).toEqual(['u0', 'a', 'res']);
+    expect(s.toolCalls.get('c')?.status).toBe('succeeded');
+  });
+
+  it('drops what the client added once a run’s input restated it and a snapshot leaves it out', () => {
+    let s = appendMessages(replayEvents(run(text('a', 'A'))), [{ id: 'u', role: 'user', content: 'hi' }]);
+    s = replayEvents(
+      [
+        {
+          type: 'RUN_STARTED',
+          threadId: 't1',
+          runId: 'r2',
+          input: { threadId: 't1', runId: 'r2', tools: [], context: [], messages: [{ id: 'u', role: 'user', content: 'hi' }] },
+        },
+        snapshot([{ id: 'a', role: 'assistant', content: 'A' }]),
+        { type: 'RUN_FINISHED', threadId: 't1', runId: 'r2' },
+      ],
+      s,
+    );
+    expect(s.messages.ids).toEqual(['a']);
+  });
+
+  it('places client-only activity and reasoning after the nearest message the snapshot also has, or first', () => {
+    const s = replayEvents(
+      run([
+        { type: 'ACTIVITY_SNAPSHOT', messageId: 'act0', activityType: 'PLAN', content: {} },
+        ...text('a', 'A'),
+        { type: 'ACTIVITY_SNAPSHOT', messageId: 'act1', activityType: 'PLAN', content: {} },
+        ...text('gone', 'dropped'),
+        { type: 'REASONING_MESSAGE_START', messageId: 'r', role: 'reasoning' },
+        { type: 'REASONING_MESSAGE_END', messageId: 'r' },
+        snapshot([
+          { id: 'n', role: 'user', content: 'new' },
+          { id: 'a', role: 'assistant', content: 'A' },
+        ]),
+      ]),
+    );
+    expect(s.messages.ids).toEqual(['act0', 'n', 'a', 'act1', 'r']);
   });
 });
 

@@ -44,18 +44,16 @@ describe('reduceThread: STATE_DELTA', () => {
   });
 
   it('is atomic: a failing operation applies nothing, marks the state desynced with the operation, and says so', () => {
-    const doc = { plan: { status: 'open' } };
+    const before = replayEvents(run([snapshot({ plan: { status: 'open' } })]));
     const s = replayEvents(
-      run([
-        snapshot(doc),
-        delta({ op: 'replace', path: '/plan/status', value: 'closed' }, { op: 'replace', path: '/absent/deeper', value: 1 }),
-      ]),
+      run([delta({ op: 'replace', path: '/plan/status', value: 'closed' }, { op: 'replace', path: '/absent/deeper', value: 1 })], 'r2'),
+      before,
     );
     expect(s.sharedState.document).toEqual({ plan: { status: 'open' } });
-    expect(s.sharedState.document).toBe(doc);
+    expect(s.sharedState.document).toBe(before.sharedState.document);
     expect(s.sharedState.sync).toBe('desynced');
-    expect(s.sharedState.failure).toMatchObject({ index: 2, operation: { op: 'replace', path: '/absent/deeper' } });
-    expect(s.diagnostics).toMatchObject([{ code: 'PATCH_FAILED', index: 2, severity: 'warning' }]);
+    expect(s.sharedState.failure).toMatchObject({ index: 1, operation: { op: 'replace', path: '/absent/deeper' } });
+    expect(s.diagnostics).toMatchObject([{ code: 'PATCH_FAILED', index: 1, severity: 'warning' }]);
     expect(s.diagnostics[0]?.message).toContain('/absent/deeper');
     expect(s.run.status).toBe('success');
   });
@@ -98,15 +96,16 @@ describe('reduceThread: STATE_DELTA', () => {
 
   it('applies a 10 MB value, keeping the rest of the document shared', () => {
     const big = 'x'.repeat(10 * 1024 * 1024);
-    const keep = { untouched: true };
-    const s = replayEvents(run([snapshot({ keep, blob: '' }), delta({ op: 'replace', path: '/blob', value: big })]));
+    const before = replayEvents(run([snapshot({ keep: { untouched: true }, blob: '' })]));
+    const s = replayEvents(run([delta({ op: 'replace', path: '/blob', value: big })], 'r2'), before);
     expect((s.sharedState.document as { blob: string }).blob.length).toBe(big.length);
-    expect((s.sharedState.document as { keep: unknown }).keep).toBe(keep);
+    expect((s.sharedState.document as { keep: unknown }).keep).toBe((before.sharedState.document as { keep: unknown }).keep);
   });
 
   it('never mutates the previous document and shares untouched subtrees', () => {
-    const doc = { a: { deep: 1 }, b: { other: 2 } };
-    const s = replayEvents(run([snapshot(doc), delta({ op: 'replace', path: '/a/deep', value: 9 })]));
+    const before = replayEvents(run([snapshot({ a: { deep: 1 }, b: { other: 2 } })]));
+    const doc = before.sharedState.document as { a: { deep: number }; b: unknown };
+    const s = replayEvents(run([delta({ op: 'replace', path: '/a/deep', value: 9 })], 'r2'), before);
     expect(doc.a.deep).toBe(1);
     const next = s.sharedState.document as typeof doc;
     expect(next.a.deep).toBe(9);

@@ -137,3 +137,56 @@ describe('reduceThread: tool-call lifecycle', () => {
     expect(codes(s)).toEqual(['ARGS_WITHOUT_START', 'TOOL_END_WITHOUT_START']);
   });
 });
+
+describe('reduceThread: a tool call id reused by a later run', () => {
+  const first = [
+    { type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'lookup' },
+    { type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '{"a": 1}' },
+    { type: 'TOOL_CALL_END', toolCallId: 'c1' },
+    { type: 'TOOL_CALL_RESULT', messageId: 'tr1', toolCallId: 'c1', content: 'found' },
+  ];
+  const second = [
+    { type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'get_weather' },
+    { type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '{"city": "NYC"}' },
+    { type: 'TOOL_CALL_END', toolCallId: 'c1' },
+  ];
+
+  it('gives the later call its own record and leaves the earlier one as it was, reachable', () => {
+    const afterFirst = replayEvents(run(first, 'r1', 't'));
+    const earlier = afterFirst.toolCalls.get('c1');
+    const s = replayEvents(run(second, 'r2', 't'), afterFirst);
+    expect(s.toolCalls.get('c1')).toMatchObject({ name: 'get_weather', argsText: '{"city": "NYC"}', args: { city: 'NYC' }, runId: 'r2' });
+    expect(s.toolCalls.get('c1#r1')).toBe(earlier);
+    expect(earlier).toMatchObject({ id: 'c1', name: 'lookup', argsText: '{"a": 1}', status: 'succeeded', runId: 'r1' });
+    expect(codes(s)).toEqual(['DUPLICATE_TOOL_CALL_START']);
+  });
+
+  it('keeps each run’s message with its own call, and sends the history back as the agent sent it', () => {
+    const s = replayEvents(run(second, 'r2', 't'), replayEvents(run(first, 'r1', 't')));
+    expect(s.messages.ids).toEqual(['c1', 'tr1', 'c1#r2']);
+    expect(s.messages.byId.get('c1')?.toolCallIds).toEqual(['c1#r1']);
+    expect(s.messages.byId.get('c1#r2')?.toolCallIds).toEqual(['c1']);
+    expect(s.toolCalls.get('c1')?.parentMessageId).toBe('c1#r2');
+    expect(toAgUiMessages(s).map((m) => (m.role === 'assistant' ? m.toolCalls : m.content))).toEqual([
+      [{ id: 'c1', type: 'function', function: { name: 'lookup', arguments: '{"a": 1}' } }],
+      'found',
+      [{ id: 'c1', type: 'function', function: { name: 'get_weather', arguments: '{"city": "NYC"}' } }],
+    ]);
+  });
+
+  it('gives a later run’s result its own message when its id is an earlier run’s', () => {
+    const s = replayEvents(
+      run([...second, { type: 'TOOL_CALL_RESULT', messageId: 'tr1', toolCallId: 'c1', content: 'sunny' }], 'r2', 't'),
+      replayEvents(run(first, 'r1', 't')),
+    );
+    expect(s.messages.byId.get('tr1')).toMatchObject({ content: 'found', runId: 'r1' });
+    expect(s.messages.byId.get('tr1#r2')).toMatchObject({ content: 'sunny', toolCallId: 'c1', runId: 'r2' });
+    expect(s.toolCalls.get('c1')).toMatchObject({ status: 'succeeded', result: { messageId: 'tr1#r2', content: 'sunny' } });
+    expect(s.toolCalls.get('c1#r1')).toMatchObject({ result: { messageId: 'tr1', content: 'found' } });
+  });
+
+  it('a call restarted within its own run is still one record', () => {
+    const s = replayEvents(run([...first.slice(0, 3), { type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'lookup' }]));
+    expect([...s.toolCalls].map((c) => c.id)).toEqual(['c1']);
+  });
+});

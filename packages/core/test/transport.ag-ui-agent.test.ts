@@ -9,9 +9,9 @@ import {
   type ConnectionStatus,
   createEventPipeline,
   isLargeObject,
-  LARGE_OBJECT_KEYS,
   type RunAgentInput,
 } from '../src/index.js';
+import { LARGE_OBJECT_KEYS } from '../src/internal.js';
 
 const input: RunAgentInput = {
   threadId: 't1',

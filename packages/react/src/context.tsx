@@ -1,36 +1,44 @@
-import { createContext, type ReactNode, useContext, useState } from 'react';
+'use client';
+
+import * as React from 'react';
+import { clientContext } from './clientContext.js';
 import { type AgentStore, createAgentStore } from './store.js';
 import type { AgentStoreOptions } from './types.js';
 
-const AgentStoreContext = createContext<AgentStore | null>(null);
+const AgentStoreContext = clientContext<AgentStore | null>(null);
 
-export type AgentProviderProps = { children?: ReactNode } & (
-  | { store: AgentStore; options?: never }
-  | { options: AgentStoreOptions; store?: never }
+export type AgentProviderProps<Doc = unknown> = { children?: React.ReactNode } & (
+  | { store: AgentStore<Doc>; options?: never }
+  | { options: AgentStoreOptions<Doc>; store?: never }
 );
 
 /**
  * Makes one thread's store available to the hooks below it: pass a `store`
- * (from `createAgentStore` or `useAgentRun().store`), or `options` to create
- * one for the lifetime of the provider (later option objects are ignored, so
- * inline options never recreate it).
+ * (from `createAgentStore` or `useAgentRun().store`), which the provider
+ * leaves alone, or `options` to create one for the lifetime of the provider
+ * (destroyed when it unmounts; later option objects are ignored, so inline
+ * options never recreate it).
  *
  * @example
  * <AgentProvider options={{ source: httpSseSource({ url: '/api/agent' }) }}><Chat /></AgentProvider>
  */
-export function AgentProvider(props: AgentProviderProps) {
-  const [own] = useState(() => (props.store ? null : createAgentStore(props.options as AgentStoreOptions)));
-  return <AgentStoreContext.Provider value={props.store ?? own}>{props.children}</AgentStoreContext.Provider>;
+export function AgentProvider<Doc = unknown>(props: AgentProviderProps<Doc>) {
+  const [own] = React.useState(() => (props.store ? null : createAgentStore<Doc>(props.options as AgentStoreOptions<Doc>)));
+  // A store the provider created is the provider's: destroyed when it unmounts. One passed in is left alone.
+  React.useEffect(() => own?.retain(), [own]);
+  // The hooks read documents as `unknown` (or as the type their caller names): the store's own type stays out of the context.
+  const store = (props.store ?? own) as AgentStore | null;
+  return <AgentStoreContext.Provider value={store}>{props.children}</AgentStoreContext.Provider>;
 }
 
 /** The store of the nearest `AgentProvider`; throws a clear error outside one. */
 export function useAgentStore(): AgentStore {
-  const store = useContext(AgentStoreContext);
+  const store = React.useContext(AgentStoreContext);
   if (!store) throw new Error('useAgentStore must be used within <AgentProvider>.');
   return store;
 }
 
 /** The store of the nearest `AgentProvider`, or null outside one. */
 export function useOptionalAgentStore(): AgentStore | null {
-  return useContext(AgentStoreContext);
+  return React.useContext(AgentStoreContext);
 }

@@ -1,7 +1,7 @@
+export type { FrameScheduler } from '@aguikit/core';
+export { frameScheduler } from '@aguikit/core';
 export type { AgentProviderProps } from './context.js';
 export { AgentProvider, useAgentStore } from './context.js';
-export type { FrameScheduler } from './scheduler.js';
-export { frameScheduler } from './scheduler.js';
 export type { AgentStore } from './store.js';
 export { createAgentStore } from './store.js';
 export type {
@@ -12,12 +12,15 @@ export type {
   FrontendTool,
   Refusal,
   RefusalCode,
+  RunFailure,
+  RunFailureCode,
   RunRequest,
 } from './types.js';
 export type { AgentRun, UseAgentRunOptions } from './useAgentRun.js';
 export { useAgentRun } from './useAgentRun.js';
 export { useAgentSelector } from './useAgentSelector.js';
 export { useAgentState } from './useAgentState.js';
+export { useCapabilities } from './useCapabilities.js';
 export { useDiagnostics } from './useDiagnostics.js';
 export { useEventLog } from './useEventLog.js';
 export { useInterrupts } from './useInterrupts.js';
@@ -25,6 +28,7 @@ export { useLastReplyId } from './useLastReplyId.js';
 export { useMessage } from './useMessage.js';
 export { useMessageAttribution } from './useMessageAttribution.js';
 export { useMessageIds } from './useMessageIds.js';
+export { useRun } from './useRun.js';
 export { useRunStatus } from './useRunStatus.js';
 export { useRunSummary } from './useRunSummary.js';
 export { useSharedState } from './useSharedState.js';

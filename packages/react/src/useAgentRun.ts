@@ -1,11 +1,13 @@
-import { type AgentSource, httpSseSource, type OpenInterrupt, type RunStatus } from '@aguikit/core';
-import { useEffect, useState } from 'react';
+'use client';
+
+import { type AgentSource, httpSseSource, type OpenInterrupt, type RunSnapshot, type RunStatus } from '@aguikit/core';
+import * as React from 'react';
 import { useStore } from 'zustand';
 import { useOptionalAgentStore } from './context.js';
 import { type AgentStore, createAgentStore } from './store.js';
 import type { AgentActions, AgentStoreOptions, AgentStoreState } from './types.js';
 
-export interface UseAgentRunOptions extends Partial<Omit<AgentStoreOptions, 'source'>> {
+export interface UseAgentRunOptions<Doc = unknown> extends Partial<Omit<AgentStoreOptions<Doc>, 'source'>> {
   /** Where events come from. Read once: a new source on a later render is ignored (the store is not recreated). */
   source?: AgentSource;
   /** Shorthand for `source: httpSseSource({ url, headers })`, read once as well. */
@@ -13,27 +15,29 @@ export interface UseAgentRunOptions extends Partial<Omit<AgentStoreOptions, 'sou
   headers?: Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
 }
 
-export interface AgentRun extends AgentActions {
-  store: AgentStore;
+export interface AgentRun<Doc = unknown> extends AgentActions<Doc> {
+  store: AgentStore<Doc>;
   status: RunStatus;
   connection: AgentStoreState['connection'];
-  error: AgentStoreState['error'];
+  /** Why the last request failed (a typed code, a sentence to show, whether `retry()` can help), until the next one starts. */
+  failure: AgentStoreState['failure'];
   refusal: AgentStoreState['refusal'];
   inFlight: AgentStoreState['inFlight'];
   interrupts: readonly OpenInterrupt[];
 }
 
 const pick =
-  <K extends keyof AgentStoreState>(key: K) =>
-  (s: AgentStoreState) =>
+  <K extends keyof RunSnapshot>(key: K) =>
+  (s: RunSnapshot) =>
     s[key];
-const selectStatus = (s: AgentStoreState) => s.thread.run.status;
-const selectInterrupts = (s: AgentStoreState) => s.thread.interrupts;
+const selectStatus = (s: RunSnapshot) => s.thread.run.status;
+const selectInterrupts = (s: RunSnapshot) => s.thread.interrupts;
 
 /**
  * Connects a component to an agent. With a `source` (or `url`) it creates the
- * thread's store once and keeps it for the component's lifetime; without, it
- * uses the store of the nearest `<AgentProvider>`. Options passed inline on
+ * thread's store once, keeps it for the component's lifetime and destroys it
+ * on unmount (StrictMode's unmount and mount again keep it); without, it uses
+ * the store of the nearest `<AgentProvider>`, which it leaves alone. Options passed inline on
  * every render never recreate the store or the source; callbacks, tools and
  * context are updated in place. Re-renders when the run's status, the
  * connection, an error, a refusal or the open interrupts change — never for
@@ -43,20 +47,23 @@ const selectInterrupts = (s: AgentStoreState) => s.thread.interrupts;
  * const agent = useAgentRun({ url: '/api/agent' });
  * <button disabled={agent.inFlight !== undefined} onClick={() => agent.run('Hello')}>Send</button>
  */
-export function useAgentRun(options: UseAgentRunOptions = {}): AgentRun {
-  const context = useOptionalAgentStore();
-  const [own] = useState(() => {
+export function useAgentRun<Doc = unknown>(options: UseAgentRunOptions<Doc> = {}): AgentRun<Doc> {
+  const context = useOptionalAgentStore() as AgentStore<Doc> | null;
+  const [own] = React.useState(() => {
     const source =
       options.source ??
       (options.url ? httpSseSource({ url: options.url, ...(options.headers ? { headers: options.headers } : {}) }) : undefined);
     if (!source) return null;
     const { source: _s, url: _u, headers: _h, ...rest } = options;
-    return createAgentStore({ ...rest, source });
+    return createAgentStore<Doc>({ ...rest, source });
   });
   const store = own ?? context;
   if (!store) throw new Error('useAgentRun needs a `source` (or `url`) option, or an <AgentProvider> above it.');
 
-  useEffect(() => {
+  // The store this hook created is this component's: released (and destroyed) when it unmounts.
+  React.useEffect(() => own?.retain(), [own]);
+
+  React.useEffect(() => {
     const { source: _s, url: _u, headers: _h, ...rest } = options;
     if (Object.keys(rest).length) store.configure(rest);
   });
@@ -66,7 +73,7 @@ export function useAgentRun(options: UseAgentRunOptions = {}): AgentRun {
     store,
     status: useStore(store, selectStatus),
     connection: useStore(store, pick('connection')),
-    error: useStore(store, pick('error')),
+    failure: useStore(store, pick('failure')),
     refusal: useStore(store, pick('refusal')),
     inFlight: useStore(store, pick('inFlight')),
     interrupts: useStore(store, selectInterrupts),
@@ -74,8 +81,10 @@ export function useAgentRun(options: UseAgentRunOptions = {}): AgentRun {
     stop: state.stop,
     resume: state.resume,
     cancelInterrupts: state.cancelInterrupts,
+    updateSharedState: state.updateSharedState,
     setState: state.setState,
     reconnect: state.reconnect,
+    retry: state.retry,
     reset: state.reset,
   };
 }

@@ -1,3 +1,5 @@
+'use client';
+
 import { useStore } from 'zustand';
 import { useAgentStore } from './context.js';
 import type { AgentStoreState } from './types.js';

@@ -1,12 +1,16 @@
+'use client';
+
 import { useAgentSelector } from './useAgentSelector.js';
 
 /**
- * A slice of the shared state document. The selector receives the document
- * (`unknown`: narrow it) and must return existing values, not new objects.
+ * A slice of the shared state document. The selector receives the document,
+ * typed as `Doc` (the type the thread's store was created with; `unknown`
+ * when not named), and must return existing values, not new objects.
  *
  * @example
- * const status = useAgentState((doc) => (doc as { refund?: { status: string } }).refund?.status);
+ * type Doc = { refund?: { status: string } };
+ * const status = useAgentState<Doc, string | undefined>((doc) => doc.refund?.status);
  */
-export function useAgentState<T>(selector: (document: unknown) => T): T {
-  return useAgentSelector((s) => selector(s.thread.sharedState.document));
+export function useAgentState<Doc = unknown, T = unknown>(selector: (document: Doc) => T): T {
+  return useAgentSelector((s) => selector(s.thread.sharedState.document as Doc));
 }

@@ -1,3 +1,5 @@
+'use client';
+
 import type { Diagnostic } from '@aguikit/core';
 import { useAgentSelector } from './useAgentSelector.js';
 

@@ -1,5 +1,7 @@
+'use client';
+
 import type { LoggedEvent } from '@aguikit/core';
-import { useMemo } from 'react';
+import * as React from 'react';
 import { useAgentStore } from './context.js';
 import { useAgentSelector } from './useAgentSelector.js';
 
@@ -14,6 +16,6 @@ export function useEventLog(): { entries: readonly LoggedEvent[]; count: number 
   const store = useAgentStore();
   const count = useAgentSelector((s) => s.eventCount);
   const log = store.log;
-  const entries = useMemo(() => log.entries.slice(0, count), [log, count]);
+  const entries = React.useMemo(() => log.entries.slice(0, count), [log, count]);
   return { entries, count };
 }

@@ -1,3 +1,5 @@
+'use client';
+
 import type { OpenInterrupt } from '@aguikit/core';
 import { useAgentSelector } from './useAgentSelector.js';
 

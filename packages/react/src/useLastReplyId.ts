@@ -1,3 +1,5 @@
+'use client';
+
 import type { ThreadState } from '@aguikit/core';
 import { useAgentSelector } from './useAgentSelector.js';
 

@@ -1,3 +1,5 @@
+'use client';
+
 import type { ThreadState } from '@aguikit/core';
 import type { AgentStoreState } from './types.js';
 import { useAgentSelector } from './useAgentSelector.js';

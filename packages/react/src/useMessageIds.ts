@@ -1,3 +1,5 @@
+'use client';
+
 import { useAgentSelector } from './useAgentSelector.js';
 
 /**

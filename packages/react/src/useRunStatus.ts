@@ -1,3 +1,5 @@
+'use client';
+
 import type { RunStatus } from '@aguikit/core';
 import { useAgentSelector } from './useAgentSelector.js';
 

@@ -1,3 +1,5 @@
+'use client';
+
 import type { SharedState } from '@aguikit/core';
 import { useAgentSelector } from './useAgentSelector.js';
 

@@ -1,3 +1,5 @@
+'use client';
+
 import type { SubagentRecord } from '@aguikit/core';
 import { useAgentSelector } from './useAgentSelector.js';
 

@@ -80,7 +80,10 @@ describe.each(['pull', 'push'] as const)('over a source the store %ss from', (f)
       expect(after.thread.messages.byId.get('a')?.content).toBe('Hi!');
       expect(after.eventCount).toBe(4);
       expect((after as unknown as { extra?: number }).extra).toBe(1);
-      expect({ ...after, thread: before.thread, eventCount: before.eventCount, extra: undefined }).toEqual({ ...before, extra: undefined });
+      expect({ ...after, thread: before.thread, eventCount: before.eventCount, logLength: before.logLength, extra: undefined }).toEqual({
+        ...before,
+        extra: undefined,
+      });
       s.m.push({ type: 'TEXT_MESSAGE_END', messageId: 'a' }, finished(runId, 't1'));
       s.m.end();
       expect(await done).toEqual({ ok: true, status: 'success' });
@@ -173,17 +176,18 @@ describe.each(['pull', 'push'] as const)('over a source the store %ss from', (f)
       expect(onDiagnostic).toHaveBeenLastCalledWith(st.thread.diagnostics.at(-1));
     });
 
-    it('a transport failure is an error of the connection, and the run is unknown', async () => {
+    it('a transport failure after events is a failure of the connection, and the run is unknown', async () => {
       const s = setup();
       const done = s.store.getState().run('hi');
       await tick();
       s.m.push(started(s.m.requests[0]?.runId ?? '', 't1'));
-      s.m.fail(Object.assign(new Error('The agent answered HTTP 502: bad gateway'), { code: 'HTTP_STATUS', status: 502 }));
+      s.m.fail(new TypeError('terminated'));
       expect(await done).toEqual({ ok: true, status: 'unknown' });
       expect(s.store.getState()).toMatchObject({
         connection: 'failed',
-        error: { message: 'The agent answered HTTP 502: bad gateway', code: 'HTTP_STATUS', status: 502 },
+        failure: { code: 'CONNECTION_LOST', retryable: false, eventsReceived: 1 },
       });
+      expect(s.store.getState().thread.run.error).toMatchObject({ code: 'CONNECTION_LOST' });
     });
 
     it('stop aborts the request and cancels the run; its late events are ignored', async () => {
@@ -320,7 +324,11 @@ describe.each(['pull', 'push'] as const)('over a source the store %ss from', (f)
       await tick();
       s.frames.frame();
       await tick();
-      expect(handler).toHaveBeenCalledWith({ shade: 'dark' }, expect.objectContaining({ id: 'c1' }));
+      expect(handler).toHaveBeenCalledWith(
+        { shade: 'dark' },
+        expect.objectContaining({ id: 'c1' }),
+        expect.objectContaining({ signal: expect.any(AbortSignal) }),
+      );
       expect(s.store.getState().thread.toolCalls.get('c1')?.status).toBe('succeeded');
       s.m.push(finished(runId, 't1', { outcome: { type: 'success', pendingToolCallIds: ['c1'] } }));
       s.m.end();
@@ -356,8 +364,8 @@ describe.each(['pull', 'push'] as const)('over a source the store %ss from', (f)
 
     it('setState edits the shared state and sends it with the next run', async () => {
       const s = setup({ initialState: { n: 1 } });
-      s.store.getState().setState((d: unknown) => ({ ...(d as object), n: 2 }));
-      s.store.getState().setState((d: unknown) => ({ ...(d as object), extra: true }));
+      void s.store.getState().setState((d: unknown) => ({ ...(d as object), n: 2 }));
+      await s.store.getState().setState((d: unknown) => ({ ...(d as object), extra: true }));
       const { input } = await turn(s, 'go', 'ok');
       expect(input.state).toEqual({ n: 2, extra: true });
     });

@@ -1,17 +1,46 @@
-import type { Diagnostic, MessageRecord, ThreadState, ToolCallRecord } from '../model.js';
+import type { Diagnostic, MessageRecord, RecordMetadata, ThreadState, ToolCallRecord } from '../model.js';
 
 /** Diagnostics kept on the state; past this only a count is kept (the event log keeps everything). */
 const MAX_DIAGNOSTICS = 1000;
 /** CUSTOM, RAW and unknown events kept on the state, newest last. */
 const MAX_PASSTHROUGH = 200;
 
-export type Meta = Readonly<Record<string, unknown>> | undefined;
+export type Meta = RecordMetadata | undefined;
 
 /** Merges metadata per key, last write wins; arrays and objects are replaced, not merged. */
 export function mergeMetadata(existing: Meta, incoming: Meta): Meta {
   if (incoming === undefined) return existing;
   if (existing === undefined) return incoming;
   return { ...existing, ...incoming };
+}
+
+/** `fields` without the members that are undefined (which exactOptionalPropertyTypes forbids writing), to spread into a record. */
+export function defined<T extends object>(fields: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  const out: Record<string, unknown> = {};
+  for (const key in fields) if (fields[key] !== undefined) out[key] = fields[key];
+  return out as { [K in keyof T]?: Exclude<T[K], undefined> };
+}
+
+/** `record` with `incoming` merged into its metadata (see mergeMetadata); `record` itself when there is none. */
+export function withMeta<T extends { metadata?: RecordMetadata }>(record: T, incoming: Meta): T {
+  return incoming === undefined ? record : { ...record, metadata: { ...record.metadata, ...incoming } };
+}
+
+/** The times of a message made at `at`: started and, unless it streams, ended then; nothing when the time is not known. */
+export function stamp(at: number | undefined, streams?: boolean): Pick<MessageRecord, 'startedAt' | 'endedAt'> {
+  return at === undefined ? {} : streams ? { startedAt: at } : { startedAt: at, endedAt: at };
+}
+
+/** Whether `record` was made by a run before the current one (a record outside any run is not). */
+export function earlier(record: { runId?: string }, state: ThreadState): boolean {
+  return record.runId !== undefined && state.run.runId !== undefined && record.runId !== state.run.runId;
+}
+
+/** `<id>#<runId>`, the key of a record that a later run's record of the same id set aside (made unique if taken). */
+export function keyFor(id: string, runId: string | undefined, taken: (key: string) => boolean): string {
+  let key = `${id}#${runId}`;
+  while (taken(key)) key += '#';
+  return key;
 }
 
 export function withDiagnostics(state: ThreadState, found: readonly Diagnostic[]): ThreadState {
@@ -92,6 +121,9 @@ const MESSAGE_OPTIONAL = [
   'runId',
   'metadata',
   'toolCallIds',
+  'startedAt',
+  'endedAt',
+  'source',
 ] as const satisfies readonly OptionalKeys<MessageRecord>[];
 // Fails to compile when MessageRecord gains an optional field that copyMessage does not copy.
 const everyOptionalCopied: Exclude<OptionalKeys<MessageRecord>, (typeof MESSAGE_OPTIONAL)[number]> extends never ? true : false = true;
@@ -104,9 +136,10 @@ void everyOptionalCopied;
  * order `fromAgUiMessage` writes them.
  */
 export function copyMessage(m: MessageRecord): Mutable<MessageRecord> {
-  const { name, toolCallId, error, activityType, encryptedValue, subagentRunId, runId, metadata, toolCallIds } = m;
-  // A message streamed in a run carries its run and nothing else optional: written whole in one literal, since
-  // a field added to a literal takes storage of its own, on every delta.
+  const { name, toolCallId, error, activityType, encryptedValue, subagentRunId, runId, metadata, toolCallIds, startedAt, endedAt, source } =
+    m;
+  // A message streamed in a run carries its run, its start and nothing else optional: written whole in one
+  // literal, since a field added to a literal takes storage of its own, on every delta.
   if (
     runId !== undefined &&
     name === undefined &&
@@ -116,9 +149,13 @@ export function copyMessage(m: MessageRecord): Mutable<MessageRecord> {
     encryptedValue === undefined &&
     subagentRunId === undefined &&
     metadata === undefined &&
-    toolCallIds === undefined
+    toolCallIds === undefined &&
+    endedAt === undefined &&
+    source === undefined
   )
-    return { id: m.id, role: m.role, content: m.content, streaming: m.streaming, runId };
+    return startedAt === undefined
+      ? { id: m.id, role: m.role, content: m.content, streaming: m.streaming, runId }
+      : { id: m.id, role: m.role, content: m.content, streaming: m.streaming, runId, startedAt };
   const copy: Mutable<MessageRecord> = { id: m.id, role: m.role, content: m.content, streaming: m.streaming };
   if (name !== undefined) copy.name = name;
   if (toolCallId !== undefined) copy.toolCallId = toolCallId;
@@ -129,6 +166,9 @@ export function copyMessage(m: MessageRecord): Mutable<MessageRecord> {
   if (runId !== undefined) copy.runId = runId;
   if (metadata !== undefined) copy.metadata = metadata;
   if (toolCallIds !== undefined) copy.toolCallIds = toolCallIds;
+  if (startedAt !== undefined) copy.startedAt = startedAt;
+  if (endedAt !== undefined) copy.endedAt = endedAt;
+  if (source !== undefined) copy.source = source;
   return copy;
 }
 
@@ -139,11 +179,12 @@ export function appendBounded<T>(list: readonly T[], item: T): readonly T[] {
 
 /** Puts a message record: replaces it in place when the id exists, appends it otherwise. */
 export function putMessage(state: ThreadState, record: MessageRecord): ThreadState {
-  const { ids, byId } = state.messages;
+  const { byId, metadata } = state.messages;
   const next = byId.set(record.id, record);
   const copy = copyThread(state);
   // A new map of the same size replaced an entry: the id was known.
-  copy.messages = { ids: next.size === byId.size ? ids : [...ids, record.id], byId: next };
+  const ids = next.size === byId.size ? state.messages.ids : [...state.messages.ids, record.id];
+  copy.messages = metadata === undefined ? { ids, byId: next } : { ids, byId: next, metadata };
   return copy;
 }
 

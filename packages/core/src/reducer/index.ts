@@ -3,8 +3,9 @@ import type { ExpandedEvent } from '../expand.js';
 import { idMap } from '../idMap.js';
 import type { ThreadState } from '../model.js';
 import { type AgUiEvent, isAgUiEvent, type UnknownEvent } from '../protocol.js';
-import { appendBounded, copyThread, withDiagnostics } from './helpers.js';
+import { appendBounded, copyThread, defined, withDiagnostics } from './helpers.js';
 import { messagesSnapshot } from './messages.js';
+import { ownEvent, ownJson } from './ownJson.js';
 import { runError, runFinished, runStarted, stepFinished, stepStarted } from './run.js';
 import { activityDelta, activitySnapshot, stateDelta, stateSnapshot } from './sharedState.js';
 import { subagentError, subagentFinished, subagentStarted } from './subagents.js';
@@ -13,7 +14,7 @@ import { appendArgs, endToolCall, startToolCall, toolResult } from './toolCalls.
 
 export interface ThreadStateInit {
   threadId?: string;
-  /** The shared state document the thread starts from. */
+  /** The shared state document the thread starts from (copied: the state owns its document). */
   state?: unknown;
 }
 
@@ -31,7 +32,7 @@ export function createThreadState(init: ThreadStateInit = {}): ThreadState {
     runs: {},
     messages: { ids: [], byId: idMap() },
     toolCalls: idMap(),
-    sharedState: { document: init.state ?? {}, sync: 'in-sync', version: 0 },
+    sharedState: { document: ownJson(init.state) ?? {}, sync: 'in-sync', version: 0 },
     interrupts: [],
     answers: [],
     subagents: {},
@@ -46,6 +47,22 @@ export function createThreadState(init: ThreadStateInit = {}): ThreadState {
 }
 
 /**
+ * The time of an event: its `timestamp`, else `receivedAt` (a clock is read
+ * only when the event needs a time: not for a delta into a message or call
+ * that exists, which spares a clock reading per token).
+ */
+function timeOf(state: ThreadState, event: ExpandedEvent | AgUiEvent, receivedAt: number | (() => number) | undefined): number | undefined {
+  const { timestamp } = event as { timestamp?: unknown };
+  if (typeof timestamp === 'number') return timestamp;
+  if (typeof receivedAt !== 'function') return receivedAt;
+  const { type, messageId, toolCallId } = event as { type: string; messageId?: unknown; toolCallId?: unknown };
+  const args = type === 'TOOL_CALL_ARGS';
+  const id = args ? toolCallId : type === 'TEXT_MESSAGE_CONTENT' || type === 'REASONING_MESSAGE_CONTENT' ? messageId : undefined;
+  if (typeof id === 'string' && (args ? state.toolCalls : state.messages.byId).has(id)) return undefined;
+  return receivedAt();
+}
+
+/**
  * The pure reducer of a thread: the state after one event. Total over every
  * AG-UI 1.0 event type; an unknown type is kept in `unknownEvents`. It never
  * throws and never mutates `state`: every record the event does not change
@@ -53,11 +70,23 @@ export function createThreadState(init: ThreadStateInit = {}): ThreadState {
  * thread length. Feed it expanded events (see `createExpander`); `index` is
  * the event's arrival index, written into the diagnostics it adds.
  *
+ * It reads no clock of its own: the time of an event is its `timestamp`,
+ * else `receivedAt` when given (the time the caller received it, or the
+ * caller's clock, read only when the event needs a time), else none. And it
+ * copies what it keeps of the event: the caller may reuse or change the
+ * event afterwards (see the rules in model.ts).
+ *
  * @example
  * const next = reduceThread(state, { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', delta: 'Hi' });
+ * const timed = reduceThread(state, { type: 'TEXT_MESSAGE_START', messageId: 'm2' }, state.eventCount, Date.now());
  */
-export function reduceThread(state: ThreadState, event: ExpandedEvent | AgUiEvent, index: number = state.eventCount): ThreadState {
-  const next = apply(state, event, index);
+export function reduceThread(
+  state: ThreadState,
+  event: ExpandedEvent | AgUiEvent,
+  index: number = state.eventCount,
+  receivedAt?: number | (() => number),
+): ThreadState {
+  const next = apply(state, event, index, timeOf(state, event, receivedAt));
   if (next === state) {
     const copy = copyThread(state);
     copy.eventCount = state.eventCount + 1;
@@ -68,44 +97,46 @@ export function reduceThread(state: ThreadState, event: ExpandedEvent | AgUiEven
   return next;
 }
 
-function apply(state: ThreadState, event: ExpandedEvent | AgUiEvent, index: number): ThreadState {
-  if (!isAgUiEvent(event)) return { ...state, unknownEvents: appendBounded(state.unknownEvents, event as UnknownEvent) };
+function apply(state: ThreadState, raw: ExpandedEvent | AgUiEvent, index: number, at: number | undefined): ThreadState {
+  if (!isAgUiEvent(raw)) return { ...state, unknownEvents: appendBounded(state.unknownEvents, ownJson(raw as UnknownEvent)) };
+  // A delta without metadata (a token) carries nothing a record keeps but strings: nothing to copy.
+  const event = typeof (raw as { delta?: unknown }).delta === 'string' && raw.metadata === undefined ? raw : ownEvent(raw);
   switch (event.type) {
     case 'RUN_STARTED':
-      return runStarted(state, event);
+      return runStarted(state, event, index, at);
     case 'RUN_FINISHED':
-      return runFinished(state, event);
+      return runFinished(state, event, at);
     case 'RUN_ERROR':
-      return runError(state, event);
+      return runError(state, event, at);
     case 'STEP_STARTED':
       return stepStarted(state, event);
     case 'STEP_FINISHED':
       return stepFinished(state, event);
     case 'TEXT_MESSAGE_START':
     case 'REASONING_MESSAGE_START':
-      return startMessage(state, event);
+      return startMessage(state, event, at);
     case 'TEXT_MESSAGE_CONTENT':
     case 'REASONING_MESSAGE_CONTENT':
-      return appendContent(state, event);
+      return appendContent(state, event, at);
     case 'TEXT_MESSAGE_END':
     case 'REASONING_MESSAGE_END':
-      return endMessage(state, event);
+      return endMessage(state, event, at);
     case 'TOOL_CALL_START':
-      return startToolCall(state, event);
+      return startToolCall(state, event, at);
     case 'TOOL_CALL_ARGS':
-      return appendArgs(state, event);
+      return appendArgs(state, event, at);
     case 'TOOL_CALL_END':
       return endToolCall(state, event);
     case 'TOOL_CALL_RESULT':
-      return toolResult(state, event);
+      return toolResult(state, event, at);
     case 'STATE_SNAPSHOT':
       return stateSnapshot(state, event);
     case 'STATE_DELTA':
       return stateDelta(state, event, index);
     case 'MESSAGES_SNAPSHOT':
-      return messagesSnapshot(state, event);
+      return messagesSnapshot(state, event, at);
     case 'ACTIVITY_SNAPSHOT':
-      return activitySnapshot(state, event, index);
+      return activitySnapshot(state, event, index, at);
     case 'ACTIVITY_DELTA':
       return activityDelta(state, event, index);
     case 'REASONING_START':
@@ -127,7 +158,7 @@ function apply(state: ThreadState, event: ExpandedEvent | AgUiEvent, index: numb
         ...state,
         raw: appendBounded(state.raw, {
           event: event.event as unknown,
-          ...(event.source !== undefined ? { source: event.source } : {}),
+          ...defined({ source: event.source }),
           ...sub(event),
         }),
       };
@@ -148,6 +179,6 @@ function apply(state: ThreadState, event: ExpandedEvent | AgUiEvent, index: numb
   }
 }
 
-function sub(event: { subagentRunId?: string }): { subagentRunId?: string } {
-  return event.subagentRunId === undefined ? {} : { subagentRunId: event.subagentRunId };
-}
+/** The attribution and metadata a CUSTOM or RAW record keeps of its event. */
+const sub = (event: { subagentRunId?: string; metadata?: Record<string, unknown> }) =>
+  defined({ subagentRunId: event.subagentRunId, metadata: event.metadata });

@@ -6,22 +6,26 @@
 import { newId } from '../ids.js';
 import type { ThreadState } from '../model.js';
 import type { ContentPart, Message } from '../protocol.js';
-import { putMessage, putToolCall, updateToolCall } from './helpers.js';
+import { defined, putMessage, putToolCall, updateToolCall } from './helpers.js';
 import { addInputMessages } from './messages.js';
+import { ownJson } from './ownJson.js';
 import { toolResult } from './toolCalls.js';
 
 /**
- * Appends messages the client sends (the user's turn) unless their id is known.
+ * Appends messages the client sends (the user's turn) unless their id is
+ * known, copied (the state owns them), made at `at` when given. Each is the
+ * client's alone (`source: 'client'`) until a run's input or a snapshot
+ * restates it.
  *
  * @example
- * state = appendMessages(state, [{ id: 'u1', role: 'user', content: 'Refund order A-1' }]);
+ * state = appendMessages(state, [{ id: 'u1', role: 'user', content: 'Refund order A-1' }], Date.now());
  */
-export function appendMessages(state: ThreadState, messages: readonly Message[]): ThreadState {
-  return addInputMessages(state, messages);
+export function appendMessages(state: ThreadState, messages: readonly Message[], at?: number): ThreadState {
+  return addInputMessages(state, ownJson(messages), at, 'client');
 }
 
-/** The user stopped the run: a running run is `cancelled`, and nothing is left streaming. */
-export function cancelRun(state: ThreadState): ThreadState {
+/** The user stopped the run (at `at`, when given): a running run is `cancelled`, and nothing is left streaming. */
+export function cancelRun(state: ThreadState, at?: number): ThreadState {
   if (state.run.status !== 'running') return state;
   const runId = state.run.runId;
   let next: ThreadState = {
@@ -33,7 +37,7 @@ export function cancelRun(state: ThreadState): ThreadState {
   };
   for (const id of state.messages.ids) {
     const m = state.messages.byId.get(id);
-    if (m?.streaming) next = putMessage(next, { ...m, streaming: false });
+    if (m?.streaming) next = putMessage(next, { ...m, streaming: false, ...defined({ endedAt: at }) });
   }
   for (const call of state.toolCalls) {
     if (call.status === 'declared' || call.status === 'args_streaming')
@@ -48,18 +52,20 @@ export function markToolCallExecuting(state: ThreadState, toolCallId: string): T
 }
 
 /**
- * Records the result of a tool the client ran: a tool message after the
- * calling message, the call `succeeded`, or `failed` when `error` is given.
+ * Records the result of a tool the client ran (at `at`, when given): a tool
+ * message after the calling message, the client's alone until the next run
+ * sends it, and the call `succeeded`, or `failed` when `error` is given.
  *
  * @example
- * state = addToolResult(state, { toolCallId: 'c1', content: JSON.stringify(result) });
+ * state = addToolResult(state, { toolCallId: 'c1', content: JSON.stringify(result), at: Date.now() });
  */
 export function addToolResult(
   state: ThreadState,
-  result: { toolCallId: string; content: string | ContentPart[]; error?: string; messageId?: string },
+  result: { toolCallId: string; content: string | ContentPart[]; error?: string; messageId?: string; at?: number },
 ): ThreadState {
   const messageId = result.messageId ?? newId('tool-result');
-  let next = toolResult(state, { type: 'TOOL_CALL_RESULT', messageId, toolCallId: result.toolCallId, content: result.content });
+  const content = ownJson(result.content);
+  let next = toolResult(state, { type: 'TOOL_CALL_RESULT', messageId, toolCallId: result.toolCallId, content }, result.at, 'client');
   if (result.error !== undefined) {
     const error = result.error;
     const message = next.messages.byId.get(messageId);
@@ -73,8 +79,13 @@ export function addToolResult(
   return next;
 }
 
-/** The frontend's edit of the shared state document, sent with the next run. */
+/**
+ * The frontend's edit of the shared state document, sent with the next run.
+ * The document is copied, except the subtrees it shares with the current one
+ * (already the state's): an edit made by spreading costs what it changed.
+ */
 export function setSharedDocument(state: ThreadState, document: unknown): ThreadState {
   if (Object.is(document, state.sharedState.document)) return state;
-  return { ...state, sharedState: { ...state.sharedState, document, version: state.sharedState.version + 1 } };
+  const owned = ownJson(document, state.sharedState.document);
+  return { ...state, sharedState: { ...state.sharedState, document: owned, version: state.sharedState.version + 1 } };
 }

@@ -1,11 +1,12 @@
 import { idMap } from '../idMap.js';
 import type { MessageRecord, ThreadState, ToolCallRecord } from '../model.js';
 import type { EventOf, Message } from '../protocol.js';
-import { putToolCall } from './helpers.js';
+import { defined, putToolCall, stamp, without } from './helpers.js';
+import { sameJson } from './ownJson.js';
 import { parseArgs } from './toolCalls.js';
 
-/** The client record of an AG-UI message (from a snapshot or a run's input). */
-export function fromAgUiMessage(message: Message): MessageRecord {
+/** The client record of an AG-UI message (from a snapshot or a run's input), which came in at `at`. */
+export function fromAgUiMessage(message: Message, at?: number): MessageRecord {
   const m = message as Message & Record<string, unknown>;
   const record: MessageRecord = {
     id: m.id,
@@ -17,7 +18,7 @@ export function fromAgUiMessage(message: Message): MessageRecord {
     if (m[key] !== undefined && m[key] !== null) (record as unknown as Record<string, unknown>)[key] = m[key];
   }
   if (m.role === 'assistant' && m.toolCalls?.length) record.toolCallIds = m.toolCalls.map((c) => c.id);
-  return record;
+  return Object.assign(record, stamp(at));
 }
 
 /** Tool-call records for the calls an assistant message carries, settled by the tool messages given. */
@@ -30,71 +31,111 @@ function withToolCalls(state: ThreadState, messages: readonly Message[]): Thread
     for (const call of m.toolCalls ?? []) {
       const existing = next.toolCalls.get(call.id);
       const result = results.get(call.id);
+      // What the protocol says of a call is the snapshot's (metadata included); what the client learned, its own.
+      const {
+        args: _args,
+        argsError: _argsError,
+        encryptedValue: _encrypted,
+        metadata: _metadata,
+        ...known
+      } = existing ?? {
+        status: 'ready' as const,
+      };
       const record: ToolCallRecord = {
-        ...(existing ?? { status: 'ready' as const }),
+        ...known,
         id: call.id,
         name: call.function.name,
         parentMessageId: m.id,
         argsText: call.function.arguments,
         ...parseArgs(call.function.arguments),
-        ...(m.subagentRunId !== undefined ? { subagentRunId: m.subagentRunId } : {}),
-        ...(call.encryptedValue !== undefined ? { encryptedValue: call.encryptedValue } : {}),
-        ...(call.metadata !== undefined ? { metadata: call.metadata } : {}),
+        ...defined({ subagentRunId: m.subagentRunId, encryptedValue: call.encryptedValue, metadata: call.metadata }),
       };
       if (result) {
         record.status = result.error !== undefined ? 'failed' : 'succeeded';
-        record.result = { messageId: result.id, content: result.content, ...(result.error !== undefined ? { error: result.error } : {}) };
+        record.result = { messageId: result.id, content: result.content, ...defined({ error: result.error }) };
       } else if (record.status === 'declared' || record.status === 'args_streaming') {
         record.status = 'ready';
       }
-      if (!existing || JSON.stringify(existing) !== JSON.stringify(record)) next = putToolCall(next, record);
+      if (!existing || !sameJson(existing, record)) next = putToolCall(next, record);
     }
   }
   return next;
 }
 
-/** Keeps the existing record when the incoming one says the same thing, so unchanged messages keep their identity. */
+/**
+ * The snapshot's version of a message the client has: the existing record
+ * when the snapshot says the same thing (so it keeps its identity), else the
+ * snapshot's, keeping the run the message came from and when it started and
+ * ended. A message the snapshot restates is no longer the client's alone.
+ */
 function reuse(existing: MessageRecord | undefined, incoming: MessageRecord): MessageRecord {
-  if (!existing || existing.streaming) return incoming;
-  const { runId: _run, ...rest } = existing;
-  return JSON.stringify(rest) === JSON.stringify(incoming) ? existing : { ...incoming, ...(_run !== undefined ? { runId: _run } : {}) };
+  if (!existing) return incoming;
+  const { runId, startedAt, endedAt, source, ...rest } = existing;
+  const { startedAt: _started, endedAt: _ended, ...said } = incoming;
+  if (source === undefined && sameJson(rest, said)) return existing;
+  const out = { ...incoming };
+  if (runId !== undefined) out.runId = runId;
+  if (startedAt !== undefined) out.startedAt = startedAt;
+  if (endedAt !== undefined) out.endedAt = endedAt;
+  return out;
 }
 
 /**
- * MESSAGES_SNAPSHOT restates the history: a message it names is replaced by
- * its version, a message it leaves out is dropped (client-only activity and
- * reasoning messages are kept when the snapshot carries none of that role),
- * and messages it adds are appended in its order.
+ * MESSAGES_SNAPSHOT restates the history, its order included: the messages
+ * it lists come in its order, each replaced by its version; a message it
+ * leaves out is dropped, unless it is the client's alone: a message the
+ * client added that no run input or snapshot has restated (`source:
+ * 'client'`: the user's turn not yet echoed, a frontend tool's result not yet
+ * sent), or an activity or reasoning message when the snapshot carries none
+ * of that role. Each of those stays right after the nearest message before it
+ * that the snapshot lists (first, when none is), in the order they had.
  */
-export function messagesSnapshot(state: ThreadState, event: EventOf<'MESSAGES_SNAPSHOT'>): ThreadState {
-  const incoming = new Map(event.messages.map((m) => [m.id, fromAgUiMessage(m)]));
-  const hasActivity = event.messages.some((m) => m.role === 'activity');
-  const hasReasoning = event.messages.some((m) => m.role === 'reasoning');
-  const ids: string[] = [];
-  let byId = idMap<MessageRecord>();
+export function messagesSnapshot(state: ThreadState, event: EventOf<'MESSAGES_SNAPSHOT'>, at?: number): ThreadState {
+  const incoming = new Map(event.messages.map((m) => [m.id, fromAgUiMessage(m, at)]));
+  const has = (role: string) => event.messages.some((m) => m.role === role);
+  const hasActivity = has('activity');
+  const hasReasoning = has('reasoning');
+  const old = state.messages.byId;
+  // The client's own messages, by the listed message they follow (undefined: none).
+  const following = new Map<string | undefined, string[]>();
+  let anchor: string | undefined;
   for (const id of state.messages.ids) {
-    const existing = state.messages.byId.get(id);
-    if (!existing) continue;
+    const m = old.get(id);
+    if (incoming.has(id)) anchor = id;
+    else if (m && (m.source === 'client' || (m.role === 'activity' && !hasActivity) || (m.role === 'reasoning' && !hasReasoning)))
+      following.set(anchor, [...(following.get(anchor) ?? []), id]);
+  }
+  const ids = [...(following.get(undefined) ?? [])];
+  for (const id of incoming.keys()) ids.push(id, ...(following.get(id) ?? []));
+  let byId = idMap<MessageRecord>();
+  for (const id of ids) {
     const replacement = incoming.get(id);
-    const keep = replacement || (existing.role === 'activity' && !hasActivity) || (existing.role === 'reasoning' && !hasReasoning);
-    if (!keep) continue;
-    ids.push(id);
-    byId = byId.set(id, replacement ? reuse(existing, replacement) : existing);
+    byId = byId.set(id, replacement ? reuse(old.get(id), replacement) : (old.get(id) as MessageRecord));
   }
-  for (const [id, record] of incoming) {
-    if (byId.has(id)) continue;
-    ids.push(id);
-    byId = byId.set(id, record);
-  }
-  return withToolCalls({ ...state, messages: { ids, byId } }, event.messages);
+  const metadata = event.metadata === undefined ? state.messages.metadata : { ...state.messages.metadata, ...event.metadata };
+  return withToolCalls({ ...state, messages: metadata ? { ids, byId, metadata } : { ids, byId } }, event.messages);
 }
 
-/** A run's input restates history too: messages not yet known are appended, once each (nothing is dropped). */
-export function addInputMessages(state: ThreadState, messages: readonly Message[]): ThreadState {
-  const fresh = new Map<string, Message>();
-  for (const m of messages) if (!state.messages.byId.has(m.id) && !fresh.has(m.id)) fresh.set(m.id, m);
-  if (fresh.size === 0) return state;
+/**
+ * A run's input restates history too: messages not yet known are appended,
+ * once each (nothing is dropped), and a message the client added is no longer
+ * its alone. Messages the client adds itself (`source: 'client'`) go the same
+ * way.
+ */
+export function addInputMessages(state: ThreadState, messages: readonly Message[], at?: number, source?: 'client'): ThreadState {
   let byId = state.messages.byId;
-  for (const m of fresh.values()) byId = byId.set(m.id, fromAgUiMessage(m));
-  return withToolCalls({ ...state, messages: { ids: [...state.messages.ids, ...fresh.keys()], byId } }, [...fresh.values()]);
+  const ids = [...state.messages.ids];
+  const fresh: Message[] = [];
+  for (const m of messages) {
+    const known = byId.get(m.id);
+    if (known) {
+      if (known.source && !source) byId = byId.set(m.id, without(known, 'source'));
+      continue;
+    }
+    ids.push(m.id);
+    fresh.push(m);
+    byId = byId.set(m.id, source ? { ...fromAgUiMessage(m, at), source } : fromAgUiMessage(m, at));
+  }
+  if (byId === state.messages.byId) return state;
+  return withToolCalls({ ...state, messages: { ...state.messages, ids: fresh.length ? ids : state.messages.ids, byId } }, fresh);
 }

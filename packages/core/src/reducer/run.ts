@@ -1,20 +1,30 @@
-import type { OpenInterrupt, RunState, RunStatus, ThreadState, ToolCallRecord } from '../model.js';
-import type { EventOf, ResumeEntry } from '../protocol.js';
-import { entry, putMessage, putToolCall, updateToolCall, without } from './helpers.js';
+import { warning } from '../diagnostics.js';
+import { noteLargeObjects } from '../jsonPatch.js';
+import type { InterruptAnswer, OpenInterrupt, RunState, RunStatus, RunSummary, ThreadState, ToolCallRecord } from '../model.js';
+import type { EventOf, ResumeEntry, TokenUsage } from '../protocol.js';
+import { defined, entry, putMessage, putToolCall, updateToolCall, withDiagnostics, withMeta, without } from './helpers.js';
 import { addInputMessages } from './messages.js';
+import { ownJson, sameJson } from './ownJson.js';
 
-export function runStarted(state: ThreadState, event: EventOf<'RUN_STARTED'>): ThreadState {
+export function runStarted(state: ThreadState, event: EventOf<'RUN_STARTED'>, index: number, at?: number): ThreadState {
+  const input = event.input;
   const run: RunState = {
     runId: event.runId,
     status: 'running',
     steps: [],
-    ...(event.parentRunId !== undefined ? { parentRunId: event.parentRunId } : {}),
-    ...(event.protocolVersion !== undefined ? { protocolVersion: event.protocolVersion } : {}),
+    ...defined({
+      parentRunId: event.parentRunId,
+      protocolVersion: event.protocolVersion,
+      metadata: event.metadata,
+      tools: Array.isArray(input?.tools) ? input.tools : undefined,
+      context: Array.isArray(input?.context) ? input.context : undefined,
+      forwardedProps: input?.forwardedProps as unknown,
+    }),
   };
   const replaced =
     state.run.status === 'running' && state.run.runId !== undefined && state.run.runId !== event.runId ? state.run.runId : undefined;
   // A run replaced before its terminal arrived never told how it ended.
-  const runs = replaced === undefined ? state.runs : settleRun(state, replaced, 'unknown', event.timestamp);
+  const runs = replaced === undefined ? state.runs : settleRun(state, replaced, 'unknown', at);
   let next: ThreadState = {
     ...state,
     threadId: state.threadId ?? event.threadId,
@@ -24,20 +34,56 @@ export function runStarted(state: ThreadState, event: EventOf<'RUN_STARTED'>): T
       [event.runId]: {
         runId: event.runId,
         status: 'running',
-        ...(event.parentRunId !== undefined ? { parentRunId: event.parentRunId } : {}),
-        ...(event.timestamp !== undefined ? { startedAt: event.timestamp } : {}),
+        ...defined({ parentRunId: event.parentRunId, startedAt: at, metadata: event.metadata }),
       },
     },
   };
-  if (event.input?.messages?.length) next = addInputMessages(next, event.input.messages);
-  if (event.input?.resume?.length) next = recordResume(next, event.input.resume, event.runId);
+  if (input?.messages?.length) next = addInputMessages(next, input.messages, at);
+  if (input?.resume?.length) next = recordResume(next, input.resume, event.runId);
+  if (input?.state !== undefined) next = inputState(next, input.state as unknown, index);
   return next;
 }
 
 /**
+ * A run's input restates the document it starts from: it becomes the
+ * document while no STATE_SNAPSHOT has come (a snapshot is the agent's word,
+ * and wins), and a document that differs from one the thread had changed, or
+ * from a snapshot's, is reported.
+ */
+function inputState(state: ThreadState, document: unknown, index: number): ThreadState {
+  const shared = state.sharedState;
+  if (sameJson(document, shared.document)) return state;
+  const snapshot = shared.basis === 'snapshot';
+  // Measured as it enters, as a snapshot is (largeObject.ts).
+  if (!snapshot) noteLargeObjects(document);
+  const next: ThreadState = snapshot
+    ? state
+    : {
+        ...state,
+        sharedState: {
+          ...without(without(shared, 'failure'), 'lastDelta'),
+          document,
+          sync: 'in-sync',
+          version: shared.version + 1,
+          basis: 'input',
+        },
+      };
+  if (!snapshot && shared.version === 0) return next;
+  const kept = snapshot ? 'the last STATE_SNAPSHOT’s document is kept' : 'the input’s replaces it, as no STATE_SNAPSHOT has come';
+  return withDiagnostics(next, [
+    warning(index, 'RUN_STARTED', 'INPUT_STATE_CONFLICT', `RUN_STARTED's input.state differs from the thread's document; ${kept}.`),
+  ]);
+}
+
+/**
  * Records the answers of a resume: the interrupts it covers are no longer
- * open, and the calls they held are released. Called for a RUN_STARTED whose
- * input carries `resume`, and by a client when it sends one.
+ * open, and the calls they held are released, with the answer. A call whose
+ * approval was rejected (a `resolved` answer whose payload has
+ * `approved: false`) becomes `denied`; one answered `cancelled` (the only
+ * answer an expired interrupt can get) becomes `cancelled`; any other answer
+ * leaves it for its result. A call that already has its result keeps its
+ * status. Called for a RUN_STARTED whose input carries `resume`, and by a
+ * client when it sends one.
  *
  * @example
  * state = recordResume(state, input.resume ?? [], input.runId);
@@ -46,59 +92,77 @@ export function recordResume(state: ThreadState, resume: readonly ResumeEntry[],
   const answered = new Map(resume.map((r) => [r.interruptId, r]));
   const stillOpen = state.interrupts.filter((it) => !answered.has(it.id));
   if (stillOpen.length === state.interrupts.length) return state;
-  let next: ThreadState = {
-    ...state,
-    interrupts: stillOpen,
-    answers: [
-      ...state.answers,
-      ...state.interrupts
-        .filter((it) => answered.has(it.id))
-        .map((it) => {
-          const r = answered.get(it.id) as ResumeEntry;
-          return { interruptId: it.id, status: r.status, runId, ...(r.payload !== undefined ? { payload: r.payload as unknown } : {}) };
-        }),
-    ],
-  };
+  const answers: InterruptAnswer[] = [];
+  let next = state;
   for (const it of state.interrupts) {
-    if (answered.has(it.id) && it.toolCallId) next = updateToolCall(next, it.toolCallId, (c) => without(c, 'interruptId'));
+    const r = answered.get(it.id);
+    if (!r) continue;
+    const answer: InterruptAnswer = {
+      interruptId: it.id,
+      status: r.status,
+      runId,
+      ...defined({ payload: ownJson(r.payload as unknown) }),
+    };
+    answers.push(answer);
+    if (it.toolCallId)
+      next = updateToolCall(next, it.toolCallId, (c) => {
+        const rejected = (answer.payload as { approved?: unknown } | undefined)?.approved === false;
+        const status =
+          c.status === 'succeeded' || c.status === 'failed'
+            ? c.status
+            : r.status === 'cancelled'
+              ? 'cancelled'
+              : rejected
+                ? 'denied'
+                : c.status;
+        return { ...without(c, 'interruptId'), status, answer };
+      });
   }
-  return next;
+  return { ...next, interrupts: stillOpen, answers: [...state.answers, ...answers] };
 }
 
-export function runFinished(state: ThreadState, event: EventOf<'RUN_FINISHED'>): ThreadState {
+export function runFinished(state: ThreadState, event: EventOf<'RUN_FINISHED'>, at?: number): ThreadState {
   const outcome = event.outcome;
   const status: RunStatus = outcome?.type === 'interrupt' ? 'interrupted' : outcome?.type === 'cancelled' ? 'cancelled' : 'success';
-  const runs = settleRun(state, event.runId, status, event.timestamp);
+  const runs = settleRun(state, event.runId, status, at, event);
   // A late RUN_FINISHED of a run that a newer run replaced does not touch the newer run.
   if (state.run.runId !== undefined && state.run.runId !== event.runId && state.run.status === 'running') return { ...state, runs };
-  const run: RunState = {
-    ...(state.run.runId !== undefined ? { runId: state.run.runId } : { runId: event.runId }),
-    ...(state.run.parentRunId !== undefined ? { parentRunId: state.run.parentRunId } : {}),
-    ...(state.run.protocolVersion !== undefined ? { protocolVersion: state.run.protocolVersion } : {}),
-    status,
-    outcome: outcome?.type ?? 'success',
-    steps: [],
-    ...(event.result !== undefined ? { result: event.result as unknown } : {}),
-    ...(event.usage !== undefined ? { usage: event.usage } : {}),
-    ...(outcome?.type === 'success' && outcome.pendingToolCallIds ? { pendingToolCallIds: outcome.pendingToolCallIds } : {}),
-  };
-  let next = closeOpenWork({ ...state, run, runs }, 'the run finished before the arguments were complete');
+  const { error: _error, result: _result, usage: _usage, pendingToolCallIds: _pending, outcome: _outcome, ...kept } = state.run;
+  const run: RunState = withMeta(
+    {
+      ...kept,
+      runId: kept.runId ?? event.runId,
+      status,
+      outcome: outcome?.type ?? 'success',
+      steps: [],
+      ...defined({
+        result: event.result as unknown,
+        usage: event.usage,
+        pendingToolCallIds: outcome?.type === 'success' ? outcome.pendingToolCallIds : undefined,
+      }),
+    },
+    event.metadata,
+  );
+  let next = closeOpenWork({ ...state, run, runs }, 'the run finished before the arguments were complete', at);
   if (outcome?.type === 'interrupt') next = openInterrupts(next, outcome.interrupts, event.runId);
   return next;
 }
 
-export function runError(state: ThreadState, event: EventOf<'RUN_ERROR'>): ThreadState {
+export function runError(state: ThreadState, event: EventOf<'RUN_ERROR'>, at?: number): ThreadState {
   const runId = state.run.runId;
-  const error = { message: event.message, ...(event.code !== undefined ? { code: event.code } : {}) };
-  const run: RunState = {
-    ...without(without(state.run, 'outcome'), 'pendingToolCallIds'),
-    status: 'error',
-    error,
-    steps: [],
-    ...(event.usage !== undefined ? { usage: event.usage } : {}),
-  };
-  const runs = runId === undefined ? state.runs : settleRun(state, runId, 'error', event.timestamp);
-  let next = closeOpenWork({ ...state, run, runs }, `the run failed before the tool returned: ${event.message}`);
+  const error = { message: event.message, ...defined({ code: event.code }) };
+  const run: RunState = withMeta(
+    {
+      ...without(without(state.run, 'outcome'), 'pendingToolCallIds'),
+      status: 'error',
+      error,
+      steps: [],
+      ...defined({ usage: event.usage }),
+    },
+    event.metadata,
+  );
+  const runs = runId === undefined ? state.runs : settleRun(state, runId, 'error', at, event);
+  let next = closeOpenWork({ ...state, run, runs }, `the run failed before the tool returned: ${event.message}`, at);
   // Calls of this run that were waiting for a backend result will not get one.
   for (const call of next.toolCalls) {
     if (call.runId === runId && (call.status === 'ready' || call.status === 'executing') && !call.interruptId) {
@@ -109,26 +173,53 @@ export function runError(state: ThreadState, event: EventOf<'RUN_ERROR'>): Threa
 }
 
 export function stepStarted(state: ThreadState, event: EventOf<'STEP_STARTED'>): ThreadState {
-  if (state.run.steps.includes(event.stepName)) return state;
-  return { ...state, run: { ...state.run, steps: [...state.run.steps, event.stepName] } };
+  const active = state.run.steps.includes(event.stepName);
+  if (active && event.metadata === undefined) return state;
+  return step(state, event, active ? state.run.steps : [...state.run.steps, event.stepName]);
 }
 
 export function stepFinished(state: ThreadState, event: EventOf<'STEP_FINISHED'>): ThreadState {
-  if (!state.run.steps.includes(event.stepName)) return state;
-  return { ...state, run: { ...state.run, steps: state.run.steps.filter((s) => s !== event.stepName) } };
+  const active = state.run.steps.includes(event.stepName);
+  if (!active && event.metadata === undefined) return state;
+  return step(
+    state,
+    event,
+    state.run.steps.filter((s) => s !== event.stepName),
+  );
 }
 
-function settleRun(state: ThreadState, runId: string, status: RunStatus, at: number | undefined): ThreadState['runs'] {
-  const summary = entry(state.runs, runId) ?? { runId };
-  return { ...state.runs, [runId]: { ...summary, status, ...(at !== undefined ? { finishedAt: at } : {}) } };
+/** The run with its active steps, and the step's metadata merged into `stepMetadata`. */
+function step(state: ThreadState, event: EventOf<'STEP_STARTED'> | EventOf<'STEP_FINISHED'>, steps: readonly string[]): ThreadState {
+  const all = state.run.stepMetadata ?? {};
+  const run: RunState = { ...state.run, steps };
+  if (event.metadata !== undefined) run.stepMetadata = { ...all, [event.stepName]: { ...entry(all, event.stepName), ...event.metadata } };
+  return { ...state, run };
 }
 
-/** At a run's end nothing may still look live: streaming messages close, half-streamed calls fail. */
-function closeOpenWork(state: ThreadState, why: string): ThreadState {
+function settleRun(
+  state: ThreadState,
+  runId: string,
+  status: RunStatus,
+  at: number | undefined,
+  event?: { metadata?: Record<string, unknown>; usage?: TokenUsage[]; result?: unknown },
+): ThreadState['runs'] {
+  const summary: RunSummary = withMeta(entry(state.runs, runId) ?? { runId, status }, event?.metadata);
+  return {
+    ...state.runs,
+    [runId]: {
+      ...summary,
+      status,
+      ...defined({ finishedAt: at, usage: event?.usage, result: event?.result }),
+    },
+  };
+}
+
+/** At a run's end nothing may still look live: streaming messages close (ending then), half-streamed calls fail. */
+function closeOpenWork(state: ThreadState, why: string, at: number | undefined): ThreadState {
   let next = state;
   for (const id of state.messages.ids) {
     const m = state.messages.byId.get(id);
-    if (m?.streaming) next = putMessage(next, { ...m, streaming: false });
+    if (m?.streaming) next = putMessage(next, { ...m, streaming: false, ...defined({ endedAt: at }) });
   }
   for (const call of state.toolCalls) {
     if (call.status === 'declared' || call.status === 'args_streaming') {
@@ -155,7 +246,8 @@ function openInterrupts(state: ThreadState, list: readonly OpenInterrupt[], runI
 
 /**
  * The stream ended while a run was open: the run's status is `unknown` (never
- * `success`), and no message is left looking live.
+ * `success`), and no message is left looking live (when they ended is not
+ * known: they get no `endedAt`).
  */
 export function streamTruncated(state: ThreadState): ThreadState {
   if (state.run.status !== 'running') return state;

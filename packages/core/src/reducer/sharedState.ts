@@ -1,12 +1,24 @@
 import { describe, warning } from '../diagnostics.js';
-import { applyJsonPatch } from '../jsonPatch.js';
+import { applyJsonPatch, noteLargeObjects } from '../jsonPatch.js';
 import type { MessageRecord, ThreadState } from '../model.js';
 import type { EventOf } from '../protocol.js';
-import { mergeMetadata, origin, putMessage, withDiagnostics } from './helpers.js';
+import { origin, putMessage, stamp, withDiagnostics, withMeta, without } from './helpers.js';
 
 /** STATE_SNAPSHOT replaces the whole document (never a merge) and heals a desynced state. */
 export function stateSnapshot(state: ThreadState, event: EventOf<'STATE_SNAPSHOT'>): ThreadState {
-  return { ...state, sharedState: { document: event.snapshot, sync: 'in-sync', version: state.sharedState.version + 1 } };
+  // Measured as it enters, so that the first delta into a large object of it costs O(1) (largeObject.ts).
+  noteLargeObjects(event.snapshot);
+  const { metadata } = withMeta(state.sharedState, event.metadata);
+  return {
+    ...state,
+    sharedState: {
+      document: event.snapshot,
+      sync: 'in-sync',
+      version: state.sharedState.version + 1,
+      basis: 'snapshot',
+      ...(metadata ? { metadata } : {}),
+    },
+  };
 }
 
 /**
@@ -19,7 +31,7 @@ export function stateSnapshot(state: ThreadState, event: EventOf<'STATE_SNAPSHOT
 export function stateDelta(state: ThreadState, event: EventOf<'STATE_DELTA'>, index: number): ThreadState {
   const shared = state.sharedState;
   if (shared.sync === 'desynced') {
-    return withDiagnostics(state, [
+    return withDiagnostics(meta(state, event), [
       warning(
         index,
         event.type,
@@ -28,10 +40,14 @@ export function stateDelta(state: ThreadState, event: EventOf<'STATE_DELTA'>, in
       ),
     ]);
   }
-  if (event.delta.length === 0) return state;
+  if (event.delta.length === 0) return meta(state, event);
   const result = applyJsonPatch(shared.document, event.delta);
+  const kept = withMeta(without(without(shared, 'failure'), 'lastDelta'), event.metadata);
   if (result.ok) {
-    return { ...state, sharedState: { document: result.document, sync: 'in-sync', version: shared.version + 1, lastDelta: event.delta } };
+    return {
+      ...state,
+      sharedState: { ...kept, document: result.document, sync: 'in-sync', version: shared.version + 1, lastDelta: event.delta },
+    };
   }
   const op = result.operation as { op?: unknown; path?: unknown };
   const message = `Failed to apply state patch: operation ${result.operationIndex} (${String(op.op)} ${describe(op.path)}) ${result.message}. Nothing applied; the state is marked desynced until a STATE_SNAPSHOT.`;
@@ -39,7 +55,7 @@ export function stateDelta(state: ThreadState, event: EventOf<'STATE_DELTA'>, in
     {
       ...state,
       sharedState: {
-        document: shared.document,
+        ...kept,
         sync: 'desynced',
         failure: { index, operation: result.operation, message: result.message },
         version: shared.version + 1,
@@ -49,8 +65,13 @@ export function stateDelta(state: ThreadState, event: EventOf<'STATE_DELTA'>, in
   );
 }
 
-/** ACTIVITY_SNAPSHOT creates or replaces an activity message; `replace: false` keeps an existing one. */
-export function activitySnapshot(state: ThreadState, event: EventOf<'ACTIVITY_SNAPSHOT'>, index: number): ThreadState {
+/** The state with the event's metadata merged into the shared state's (nothing else changes). */
+function meta(state: ThreadState, event: EventOf<'STATE_DELTA'>): ThreadState {
+  return event.metadata === undefined ? state : { ...state, sharedState: withMeta(state.sharedState, event.metadata) };
+}
+
+/** ACTIVITY_SNAPSHOT creates or replaces an activity message; `replace: false` keeps an existing one (merging the metadata). */
+export function activitySnapshot(state: ThreadState, event: EventOf<'ACTIVITY_SNAPSHOT'>, index: number, at?: number): ThreadState {
   const existing = state.messages.byId.get(event.messageId);
   if (existing && existing.role !== 'activity') {
     return withDiagnostics(state, [
@@ -62,8 +83,8 @@ export function activitySnapshot(state: ThreadState, event: EventOf<'ACTIVITY_SN
       ),
     ]);
   }
-  if (existing && event.replace === false) return state;
-  const metadata = mergeMetadata(existing?.metadata, event.metadata);
+  if (existing && event.replace === false)
+    return event.metadata === undefined ? state : putMessage(state, withMeta(existing, event.metadata));
   const record: MessageRecord = {
     id: event.messageId,
     role: 'activity',
@@ -71,9 +92,10 @@ export function activitySnapshot(state: ThreadState, event: EventOf<'ACTIVITY_SN
     content: event.content,
     streaming: false,
     ...origin(event, state),
-    ...(metadata ? { metadata } : {}),
+    ...(existing?.metadata ? { metadata: existing.metadata } : {}),
+    ...stamp(existing?.startedAt ?? at),
   };
-  return putMessage(state, record);
+  return putMessage(state, withMeta(record, event.metadata));
 }
 
 /** ACTIVITY_DELTA patches an activity's content atomically; a missing target invents nothing. */
@@ -91,7 +113,7 @@ export function activityDelta(state: ThreadState, event: EventOf<'ACTIVITY_DELTA
   }
   const result = applyJsonPatch(existing.content, event.patch);
   if (!result.ok) {
-    return withDiagnostics(state, [
+    return withDiagnostics(event.metadata === undefined ? state : putMessage(state, withMeta(existing, event.metadata)), [
       warning(
         index,
         event.type,
@@ -100,11 +122,8 @@ export function activityDelta(state: ThreadState, event: EventOf<'ACTIVITY_DELTA
       ),
     ]);
   }
-  const metadata = mergeMetadata(existing.metadata, event.metadata);
-  return putMessage(state, {
-    ...existing,
-    activityType: event.activityType,
-    content: result.document as MessageRecord['content'],
-    ...(metadata ? { metadata } : {}),
-  });
+  return putMessage(
+    state,
+    withMeta({ ...existing, activityType: event.activityType, content: result.document as MessageRecord['content'] }, event.metadata),
+  );
 }

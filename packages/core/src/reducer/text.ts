@@ -1,18 +1,31 @@
 import { warning } from '../diagnostics.js';
-import type { MessageRecord, MessageRole, ThreadState } from '../model.js';
+import type { MessageRecord, MessageRole, ReasoningSpan, ThreadState } from '../model.js';
 import type { ContentPart, EventOf } from '../protocol.js';
-import { copyMessage, entry, mergeMetadata, origin, putMessage, updateMessage, updateToolCall, withDiagnostics } from './helpers.js';
+import {
+  copyMessage,
+  defined,
+  entry,
+  mergeMetadata,
+  origin,
+  putMessage,
+  stamp,
+  updateMessage,
+  updateToolCall,
+  withDiagnostics,
+  withMeta,
+  without,
+} from './helpers.js';
 
 type Opening = EventOf<'TEXT_MESSAGE_START'> | EventOf<'REASONING_MESSAGE_START'>;
 type Continuation = EventOf<'TEXT_MESSAGE_CONTENT'> | EventOf<'REASONING_MESSAGE_CONTENT'>;
 type Closing = EventOf<'TEXT_MESSAGE_END'> | EventOf<'REASONING_MESSAGE_END'>;
 
-/** START opens a message, or reopens a closed one: later content appends. */
-export function startMessage(state: ThreadState, event: Opening): ThreadState {
+/** START opens a message, or reopens a closed one: later content appends, and it ends again at its next END. */
+export function startMessage(state: ThreadState, event: Opening, at?: number): ThreadState {
   const existing = state.messages.byId.get(event.messageId);
   if (existing) {
     if (existing.streaming && event.metadata === undefined) return state;
-    return putMessage(state, { ...existing, streaming: true, ...meta(existing, event) });
+    return putMessage(state, withMeta({ ...without(existing, 'endedAt'), streaming: true }, event.metadata));
   }
   const role: MessageRole = event.type === 'REASONING_MESSAGE_START' ? 'reasoning' : (event.role ?? 'assistant');
   const record: MessageRecord = {
@@ -21,8 +34,8 @@ export function startMessage(state: ThreadState, event: Opening): ThreadState {
     content: '',
     streaming: true,
     ...origin(event, state),
-    ...(event.type === 'TEXT_MESSAGE_START' && event.name !== undefined ? { name: event.name } : {}),
-    ...(event.metadata !== undefined ? { metadata: event.metadata } : {}),
+    ...defined({ name: event.type === 'TEXT_MESSAGE_START' ? event.name : undefined, metadata: event.metadata }),
+    ...stamp(at, true),
   };
   return attachToSpan(putMessage(state, record), record);
 }
@@ -32,16 +45,20 @@ export function startMessage(state: ThreadState, event: Opening): ThreadState {
  * a message that was never opened is not dropped: the message is created (the
  * verifier reports the violation).
  */
-export function appendContent(state: ThreadState, event: Continuation): ThreadState {
+export function appendContent(state: ThreadState, event: Continuation, at?: number): ThreadState {
   const existing = state.messages.byId.get(event.messageId);
   if (!existing) {
     const text = event.type === 'TEXT_MESSAGE_CONTENT';
-    const opened = startMessage(state, {
-      type: text ? 'TEXT_MESSAGE_START' : 'REASONING_MESSAGE_START',
-      messageId: event.messageId,
-      role: text ? 'assistant' : 'reasoning',
-      ...(event.subagentRunId !== undefined ? { subagentRunId: event.subagentRunId } : {}),
-    } as Opening);
+    const opened = startMessage(
+      state,
+      {
+        type: text ? 'TEXT_MESSAGE_START' : 'REASONING_MESSAGE_START',
+        messageId: event.messageId,
+        role: text ? 'assistant' : 'reasoning',
+        ...(event.subagentRunId !== undefined ? { subagentRunId: event.subagentRunId } : {}),
+      } as Opening,
+      at,
+    );
     return appendContent(opened, event);
   }
   if (event.delta === '' && event.metadata === undefined) return state;
@@ -52,9 +69,10 @@ export function appendContent(state: ThreadState, event: Continuation): ThreadSt
   return putMessage(state, next);
 }
 
-export function endMessage(state: ThreadState, event: Closing): ThreadState {
+/** END closes the message, and says when it ended. */
+export function endMessage(state: ThreadState, event: Closing, at?: number): ThreadState {
   return updateMessage(state, event.messageId, (m) =>
-    !m.streaming && event.metadata === undefined ? m : { ...m, streaming: false, ...meta(m, event) },
+    m.streaming ? withMeta({ ...m, streaming: false, ...defined({ endedAt: at }) }, event.metadata) : withMeta(m, event.metadata),
   );
 }
 
@@ -73,21 +91,27 @@ function appendText(message: MessageRecord, delta: string): MessageRecord['conte
   return [...parts, { type: 'text', text: delta }];
 }
 
-function meta(existing: MessageRecord, event: { metadata?: Record<string, unknown> }): Pick<MessageRecord, 'metadata'> {
-  const merged = mergeMetadata(existing.metadata, event.metadata);
-  return merged === undefined ? {} : { metadata: merged };
-}
-
-export function startReasoningSpan(state: ThreadState, event: EventOf<'REASONING_START'>): ThreadState {
+/** REASONING_START opens a span (a retired THINKING_START gives it its title). */
+export function startReasoningSpan(state: ThreadState, event: EventOf<'REASONING_START'> & { title?: string }): ThreadState {
   const existing = entry(state.reasoning, event.messageId);
-  const span = { id: event.messageId, status: 'open' as const, messageIds: existing?.messageIds ?? [] };
-  return { ...state, reasoning: { ...state.reasoning, [span.id]: existing ? { ...existing, ...span } : span } };
+  const span: ReasoningSpan = {
+    ...existing,
+    id: event.messageId,
+    status: 'open',
+    messageIds: existing?.messageIds ?? [],
+    ...defined({ title: event.title }),
+  };
+  return putSpan(state, withMeta(span, event.metadata));
 }
 
 export function endReasoningSpan(state: ThreadState, event: EventOf<'REASONING_END'>): ThreadState {
   const span = entry(state.reasoning, event.messageId);
-  if (!span || span.status === 'closed') return state;
-  return { ...state, reasoning: { ...state.reasoning, [span.id]: { ...span, status: 'closed' } } };
+  if (!span || (span.status === 'closed' && event.metadata === undefined)) return state;
+  return putSpan(state, withMeta({ ...span, status: 'closed' }, event.metadata));
+}
+
+function putSpan(state: ThreadState, span: ReasoningSpan): ThreadState {
+  return { ...state, reasoning: { ...state.reasoning, [span.id]: span } };
 }
 
 /** A reasoning message opened while a span is open belongs to that span. */
@@ -104,16 +128,16 @@ function attachToSpan(state: ThreadState, record: MessageRecord): ThreadState {
 
 /** Attaches an encrypted reasoning value to its message, span or tool call; an unknown entity is reported, nothing is invented. */
 export function encryptedValue(state: ThreadState, event: EventOf<'REASONING_ENCRYPTED_VALUE'>, index: number): ThreadState {
-  const { entityId, encryptedValue: value } = event;
+  const { entityId, encryptedValue: value, metadata } = event;
   if (event.subtype === 'tool-call') {
-    if (state.toolCalls.get(entityId)) return updateToolCall(state, entityId, (c) => ({ ...c, encryptedValue: value }));
+    if (state.toolCalls.get(entityId)) return updateToolCall(state, entityId, (c) => withMeta({ ...c, encryptedValue: value }, metadata));
   } else if (state.messages.byId.get(entityId)?.role === 'activity') {
     // activity messages carry no reasoning
   } else if (state.messages.byId.get(entityId)) {
-    return updateMessage(state, entityId, (m) => ({ ...m, encryptedValue: value }));
+    return updateMessage(state, entityId, (m) => withMeta({ ...m, encryptedValue: value }, metadata));
   } else {
     const span = entry(state.reasoning, entityId);
-    if (span) return { ...state, reasoning: { ...state.reasoning, [entityId]: { ...span, encryptedValue: value } } };
+    if (span) return putSpan(state, withMeta({ ...span, encryptedValue: value }, metadata));
   }
   return withDiagnostics(state, [
     warning(

@@ -1,42 +1,74 @@
 import type { MessageRecord, ThreadState, ToolCallRecord } from '../model.js';
 import type { EventOf } from '../protocol.js';
-import { mergeMetadata, origin, putMessage, putToolCall, updateToolCall } from './helpers.js';
+import {
+  copyThread,
+  defined,
+  earlier,
+  keyFor,
+  mergeMetadata,
+  origin,
+  putMessage,
+  putToolCall,
+  stamp,
+  updateMessage,
+  updateToolCall,
+} from './helpers.js';
 
 /**
  * START declares the call and attaches it to its parent assistant message,
  * creating that message when no text event did (a call without
  * `parentMessageId` gets an assistant message of its own, named after it).
+ * A START for a call of an earlier run starts a new call: the earlier one is
+ * set aside under `<id>#<runId>` (see the key rule in model.ts).
  */
-export function startToolCall(state: ThreadState, event: EventOf<'TOOL_CALL_START'>): ThreadState {
-  const existing = state.toolCalls.get(event.toolCallId);
-  if (existing) {
+export function startToolCall(state: ThreadState, event: EventOf<'TOOL_CALL_START'>, at?: number): ThreadState {
+  const id = event.toolCallId;
+  const existing = state.toolCalls.get(id);
+  if (existing && !earlier(existing, state)) {
     const metadata = mergeMetadata(existing.metadata, event.metadata);
     return metadata === existing.metadata ? state : putToolCall(state, { ...existing, ...(metadata ? { metadata } : {}) });
   }
-  const wanted = event.parentMessageId ?? event.toolCallId;
-  const found = state.messages.byId.get(wanted);
-  const parentId = found && found.role !== 'assistant' ? event.toolCallId : wanted;
-  const parent = state.messages.byId.get(parentId);
+  const next = existing ? setAside(state, existing) : state;
+  const wanted = event.parentMessageId ?? id;
+  const found = next.messages.byId.get(wanted);
+  let parentId = found && found.role !== 'assistant' ? id : wanted;
+  let parent = next.messages.byId.get(parentId);
+  // The message named after the call is an earlier run's: this call gets one of its own.
+  if (parent && parentId === id && earlier(parent, next)) {
+    parentId = keyFor(id, next.run.runId, (key) => next.messages.byId.has(key));
+    parent = undefined;
+  }
   const record: ToolCallRecord = {
-    id: event.toolCallId,
+    id,
     name: event.toolCallName,
     parentMessageId: parentId,
     argsText: '',
     status: 'declared',
-    ...origin(event, state),
-    ...(event.metadata !== undefined ? { metadata: event.metadata } : {}),
+    ...origin(event, next),
+    ...defined({ metadata: event.metadata }),
   };
   const message: MessageRecord = parent
-    ? { ...parent, toolCallIds: [...(parent.toolCallIds ?? []), record.id] }
-    : { id: parentId, role: 'assistant', content: '', streaming: false, toolCallIds: [record.id], ...origin(event, state) };
-  return putToolCall(putMessage(state, message), record);
+    ? { ...parent, toolCallIds: [...(parent.toolCallIds ?? []), id] }
+    : { id: parentId, role: 'assistant', content: '', streaming: false, toolCallIds: [id], ...origin(event, next), ...stamp(at) };
+  return putToolCall(putMessage(next, message), record);
+}
+
+/** Moves an earlier run's call, unchanged, to `<id>#<its runId>`, and points its parent message at it there. */
+function setAside(state: ThreadState, call: ToolCallRecord): ThreadState {
+  const key = keyFor(call.id, call.runId, (k) => state.toolCalls.has(k));
+  const next = copyThread(state);
+  next.toolCalls = state.toolCalls.delete(call.id).set(key, call);
+  return updateMessage(next, call.parentMessageId ?? '', (m) => ({
+    ...m,
+    toolCallIds: m.toolCallIds?.map((c) => (c === call.id ? key : c)) ?? [],
+  }));
 }
 
 /** ARGS appends raw text; parsing waits for END (a partial view is derived when shown). */
-export function appendArgs(state: ThreadState, event: EventOf<'TOOL_CALL_ARGS'>): ThreadState {
+export function appendArgs(state: ThreadState, event: EventOf<'TOOL_CALL_ARGS'>, at?: number): ThreadState {
   const known = state.toolCalls.has(event.toolCallId)
     ? state
-    : startToolCall(state, { type: 'TOOL_CALL_START', toolCallId: event.toolCallId, toolCallName: '', ...sub(event) });
+    : startToolCall(state, { type: 'TOOL_CALL_START', toolCallId: event.toolCallId, toolCallName: '', ...sub(event) }, at);
   return updateToolCall(known, event.toolCallId, (c) => {
     const metadata = mergeMetadata(c.metadata, event.metadata);
     return {
@@ -51,8 +83,9 @@ export function appendArgs(state: ThreadState, event: EventOf<'TOOL_CALL_ARGS'>)
 /** END completes the arguments: parsed once here, and the call is `ready`. */
 export function endToolCall(state: ThreadState, event: EventOf<'TOOL_CALL_END'>): ThreadState {
   return updateToolCall(state, event.toolCallId, (c) => {
-    if (c.status !== 'declared' && c.status !== 'args_streaming') return c;
     const metadata = mergeMetadata(c.metadata, event.metadata);
+    if (c.status !== 'declared' && c.status !== 'args_streaming')
+      return metadata === c.metadata ? c : { ...c, ...(metadata ? { metadata } : {}) };
     const parsed = parseArgs(c.argsText);
     return { ...c, status: 'ready', ...parsed, ...(metadata ? { metadata } : {}) };
   });
@@ -71,24 +104,29 @@ export function parseArgs(text: string): Pick<ToolCallRecord, 'args' | 'argsErro
  * RESULT mints a tool message placed after the assistant message that made
  * the call (after the tool messages already there), and settles the call
  * (a failed tool reports its failure in the content; 1.0 results carry no error field).
+ * A message id an earlier run's message holds gives the result a message of
+ * its own, under `<id>#<runId>`.
  */
-export function toolResult(state: ThreadState, event: EventOf<'TOOL_CALL_RESULT'>): ThreadState {
+export function toolResult(state: ThreadState, event: EventOf<'TOOL_CALL_RESULT'>, at?: number, source?: 'client'): ThreadState {
+  const known = state.messages.byId.get(event.messageId);
+  const id = known && earlier(known, state) ? keyFor(event.messageId, state.run.runId, (k) => state.messages.byId.has(k)) : event.messageId;
   const message: MessageRecord = {
-    id: event.messageId,
+    id,
     role: 'tool',
     content: event.content,
     streaming: false,
     toolCallId: event.toolCallId,
     ...origin(event, state),
-    ...(event.metadata !== undefined ? { metadata: event.metadata } : {}),
+    ...defined({ metadata: event.metadata, source }),
+    ...stamp(at),
   };
-  let next = state.messages.byId.has(message.id) ? putMessage(state, message) : insertAfterCaller(state, message);
+  let next = state.messages.byId.has(id) ? putMessage(state, message) : insertAfterCaller(state, message);
   next = updateToolCall(next, event.toolCallId, (c) => {
     const { interruptId: _answered, ...rest } = c;
     return {
       ...rest,
       status: 'succeeded',
-      result: { messageId: event.messageId, content: event.content },
+      result: { messageId: id, content: event.content },
     };
   });
   return next;
@@ -102,7 +140,7 @@ function insertAfterCaller(state: ThreadState, message: MessageRecord): ThreadSt
   at++;
   while (at < ids.length && byId.get(ids[at] as string)?.role === 'tool') at++;
   const nextIds = [...ids.slice(0, at), message.id, ...ids.slice(at)];
-  return { ...state, messages: { ids: nextIds, byId: byId.set(message.id, message) } };
+  return { ...state, messages: { ...state.messages, ids: nextIds, byId: byId.set(message.id, message) } };
 }
 
 function sub(event: { subagentRunId?: string }): { subagentRunId?: string } {

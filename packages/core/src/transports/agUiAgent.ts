@@ -1,5 +1,5 @@
 import { toPlainJson } from '../plainJson.js';
-import type { RunAgentInput } from '../protocol.js';
+import type { AgentCapabilities, RunAgentInput } from '../protocol.js';
 import type { AgentSource, SourceRunOptions } from './source.js';
 
 /** The part of an `@ag-ui/client` `AbstractAgent` this adapter uses: `run(input)` returning an Observable of events. */
@@ -7,6 +7,8 @@ export interface AgUiAgentLike {
   run(input: RunAgentInput): {
     subscribe(observer: { next: (event: unknown) => void; error: (error: unknown) => void; complete: () => void }): { unsubscribe(): void };
   };
+  /** What the agent supports, where it says (`AbstractAgent.getCapabilities`). */
+  getCapabilities?(): Promise<AgentCapabilities>;
 }
 
 /**
@@ -20,11 +22,21 @@ export interface AgUiAgentLike {
  * const source = agUiAgentSource(new HttpAgent({ url: '/api/agent' }));
  */
 export function agUiAgentSource(agent: AgUiAgentLike): AgentSource {
-  return {
+  const source: AgentSource = {
     run(input: RunAgentInput, options: SourceRunOptions = {}) {
       return observableToIterable(agent, input, options);
     },
   };
+  if (typeof agent.getCapabilities === 'function') {
+    source.capabilities = async () => {
+      try {
+        return toPlainJson(await agent.getCapabilities?.()) as AgentCapabilities | undefined;
+      } catch {
+        return undefined;
+      }
+    };
+  }
+  return source;
 }
 
 async function* observableToIterable(

@@ -1,5 +1,5 @@
 import type { EventSourceMessage } from 'eventsource-parser';
-import type { RunAgentInput } from '../protocol.js';
+import type { AgentCapabilities, RunAgentInput } from '../protocol.js';
 import { type AgentSource, AgentTransportError, type SourceRunOptions } from './source.js';
 import { abortReason, readFrames } from './sseBody.js';
 
@@ -21,6 +21,12 @@ export interface HttpSseSourceOptions {
    * default: the protocol defines no resumption.
    */
   reconnect?: { attempts?: number; delayMs?: number };
+  /**
+   * What the agent supports (AG-UI's `AgentCapabilities`): the object itself,
+   * or the URL of an endpoint that answers a GET with it as JSON (sent with
+   * the same headers). Read by `source.capabilities()`.
+   */
+  capabilities?: AgentCapabilities | string | URL;
 }
 
 const DEFAULT_MAX_FRAME = 8 * 1024 * 1024;
@@ -47,6 +53,22 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
    * its frame is parsed. `drained`, when given, is awaited after each network
    * chunk before the next is read: the pull form waits there for its consumer.
    */
+  const capabilities = options.capabilities;
+  const readCapabilities = async (): Promise<AgentCapabilities | undefined> => {
+    if (capabilities === undefined) return undefined;
+    if (typeof capabilities === 'object' && !(capabilities instanceof URL)) return capabilities;
+    try {
+      const headers = typeof options.headers === 'function' ? await options.headers() : (options.headers ?? {});
+      const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+      const response = await doFetch(capabilities, { headers: { Accept: 'application/json', ...headers } });
+      if (!response.ok) return undefined;
+      const body = (await response.json()) as unknown;
+      return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as AgentCapabilities) : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+
   async function deliverRun(
     input: RunAgentInput,
     runOptions: SourceRunOptions,
@@ -54,6 +76,7 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
     drained?: () => Promise<void> | undefined,
   ): Promise<void> {
     const { signal, onConnection } = runOptions;
+    const url = requestUrl(options.url);
     const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
     const seen = new Set<string>();
     let lastId = runOptions.lastEventId;
@@ -92,7 +115,7 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
       const headers = typeof options.headers === 'function' ? await options.headers() : (options.headers ?? {});
       let lost: unknown;
       try {
-        const response = await doFetch(options.url, {
+        const response = await doFetch(url, {
           method: 'POST',
           headers: {
             'Content-Type': 'application/json',
@@ -154,6 +177,7 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
         onEvent(event);
       });
     },
+    ...(capabilities !== undefined ? { capabilities: readCapabilities } : {}),
   };
 }
 
@@ -259,6 +283,23 @@ async function* pullEvents(
       readOn?.();
     }
   }
+}
+
+/**
+ * The URL to POST to, or an INVALID_URL error before anything is sent: an
+ * empty URL (in a page it would POST to the page itself), or one that does not
+ * parse (relative ones against the page's address where there is a page).
+ */
+function requestUrl(url: string | URL): string | URL {
+  if (typeof url !== 'string') return url;
+  if (url.trim() === '') throw new AgentTransportError('INVALID_URL', "The agent's URL is empty.");
+  const base = (globalThis as { location?: { href?: string } }).location?.href;
+  try {
+    new URL(url, base);
+  } catch {
+    throw new AgentTransportError('INVALID_URL', `The agent's URL cannot be requested: ${JSON.stringify(url)} is not a URL.`);
+  }
+  return url;
 }
 
 async function checkResponse(response: Response): Promise<void> {

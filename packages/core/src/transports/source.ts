@@ -1,5 +1,5 @@
 import type { ConnectionStatus } from '../model.js';
-import type { RunAgentInput } from '../protocol.js';
+import type { AgentCapabilities, RunAgentInput } from '../protocol.js';
 
 export interface SourceRunOptions {
   /** Aborts the request and ends the iteration. */
@@ -35,13 +35,19 @@ export interface AgentSource {
    * await source.deliver?.(input, { signal }, (raw) => pipeline.push(raw));
    */
   deliver?(input: RunAgentInput, options: SourceRunOptions, onEvent: (event: unknown) => void): Promise<void>;
+  /**
+   * Optional: what the agent says it supports (AG-UI's `AgentCapabilities`),
+   * so a UI can hide what it does not. Resolves `undefined` when the agent
+   * does not say; never rejects.
+   */
+  capabilities?(): Promise<AgentCapabilities | undefined>;
 }
 
 /** An error of the transport itself (not of the agent: those arrive as RUN_ERROR events). */
 export class AgentTransportError extends Error {
   override readonly name = 'AgentTransportError';
   constructor(
-    readonly code: 'HTTP_STATUS' | 'NOT_EVENT_STREAM' | 'FRAME_TOO_LARGE' | 'NO_BODY' | 'CONNECTION_LOST',
+    readonly code: 'HTTP_STATUS' | 'NOT_EVENT_STREAM' | 'FRAME_TOO_LARGE' | 'NO_BODY' | 'CONNECTION_LOST' | 'INVALID_URL',
     message: string,
     readonly status?: number,
     readonly body?: string,

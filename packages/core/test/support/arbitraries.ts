@@ -162,5 +162,26 @@ const runPlan: fc.Arbitrary<RunPlan> = fc.record({
   end: endPlan,
 });
 
-/** Streams that follow AG-UI 1.0: one to three runs of the thread 't'. */
-export const validStream: fc.Arbitrary<WireEvent[]> = fc.array(runPlan, { minLength: 1, maxLength: 3 }).map(writeStream);
+/** Metadata an event may carry: a few keys that recur, so that merges overwrite (never the reserved `ag-ui`). */
+const metadata = fc.dictionary(fc.constantFrom('trace', 'usage', 'model', 'n'), fc.jsonValue({ maxDepth: 1 }), { minKeys: 1, maxKeys: 2 });
+const sometimes = <T>(arbitrary: fc.Arbitrary<T>) => fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary });
+/** What the n-th event of a stream carries besides its own fields: metadata and a timestamp, each on about a quarter of the events. */
+const extras = fc.array(fc.record({ metadata: sometimes(metadata), timestamp: sometimes(fc.nat()) }), { maxLength: 80 });
+
+/** Adds the base fields drawn in `extras` to the events, the n-th to the n-th. */
+function decorate(events: WireEvent[], drawn: { metadata: unknown; timestamp: number | undefined }[]): WireEvent[] {
+  const out = events.map((e, i) => {
+    const extra = drawn[i];
+    if (!extra) return e;
+    const next: WireEvent = { ...e };
+    if (extra.metadata !== undefined) next.metadata = extra.metadata;
+    if (extra.timestamp !== undefined) next.timestamp = extra.timestamp;
+    return next;
+  });
+  return JSON.parse(JSON.stringify(out)) as WireEvent[];
+}
+
+/** Streams that follow AG-UI 1.0: one to three runs of the thread 't', a quarter of their events with metadata or a timestamp. */
+export const validStream: fc.Arbitrary<WireEvent[]> = fc
+  .tuple(fc.array(runPlan, { minLength: 1, maxLength: 3 }), extras)
+  .map(([runs, drawn]) => decorate(writeStream(runs), drawn));

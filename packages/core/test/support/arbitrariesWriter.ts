@@ -178,7 +178,7 @@ class StreamWriter {
         if (result) {
           const messageId = this.id('tr');
           steps.push(() => {
-            this.known.set(messageId, { role: 'tool', toolCallId, calls: [], structured: typeof result.content !== 'string' });
+            this.placeResult(messageId, { role: 'tool', toolCallId, calls: [], structured: typeof result.content !== 'string' });
             this.answered.add(toolCallId);
             const event: WireEvent = { type: 'TOOL_CALL_RESULT', messageId, toolCallId, content: result.content, ...lane };
             if (result.role) event.role = 'tool';
@@ -258,6 +258,24 @@ class StreamWriter {
     }
     this.known.set(messageId, { role: 'activity', calls: [], structured: true, activity: { activityType, content: current } });
     return events;
+  }
+
+  /**
+   * Puts a tool result where a client does: after the message carrying its
+   * call and the results already after it, so that the order the writer knows
+   * (and restates in a MESSAGES_SNAPSHOT) is the client's.
+   */
+  private placeResult(id: string, result: KnownMessage) {
+    const entries = [...this.known];
+    let at = entries.findIndex(([, k]) => k.calls.some((c) => c.id === result.toolCallId));
+    if (at < 0) {
+      this.known.set(id, result);
+      return;
+    }
+    at++;
+    while (at < entries.length && entries[at]?.[1].role === 'tool') at++;
+    entries.splice(at, 0, [id, result]);
+    this.known = new Map(entries);
   }
 
   private parentFor(choice: ParentChoice, siblings: string[], fresh: string | undefined): string | undefined {

@@ -1,5 +1,4 @@
-/** Schedules `flush` for the next frame; returns a cancel function. */
-export type FrameScheduler = (flush: () => void) => () => void;
+import type { FrameScheduler } from './types.js';
 
 /**
  * One flush per animation frame in a browser, a macrotask elsewhere. Scheduled

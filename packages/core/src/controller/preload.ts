@@ -1,7 +1,8 @@
-import { loadResumeBuilder, type ThreadState } from '@aguikit/core';
+import type { ThreadState } from '../model.js';
+import { loadResumeBuilder } from '../resumeLoader.js';
 
 /**
- * A store's preloader of what answering interrupts takes: called with the
+ * A controller's preloader of what answering interrupts takes: called with the
  * open interrupts after every flush, it loads the resume builder as soon as
  * interrupts open, and ajv when one has a responseSchema, so that an answer
  * is sent without waiting for code to load.

@@ -1,0 +1,74 @@
+import { AgentTransportError } from '../transports/source.js';
+import type { RunFailure, RunFailureCode } from './types.js';
+
+/**
+ * HTTP statuses that say the request was not handled: 408 (the server gave
+ * up waiting for it), 425 (too early), 429 (rate limited), 502, 503 and 504
+ * (a gateway or the server could not take it).
+ */
+const NOT_HANDLED = new Set([408, 425, 429, 502, 503, 504]);
+
+/**
+ * Whether `retry()` may send the same input again: only when no event of the
+ * run arrived and the failure says the agent cannot have started it — no
+ * answer at all (NETWORK: refused, offline, blocked before it was sent), or
+ * a status that means "not handled" (see NOT_HANDLED). A 4xx or 500 is an
+ * answer about this input (sending it again gives the same answer), an
+ * invalid URL or stream needs a change first, and once events arrived the
+ * run exists: `reconnect()` is the way on. The same `runId` goes out again, so
+ * a server that did start the run behind a failed gateway can tell.
+ */
+export function isRetryable(code: RunFailureCode, status: number | undefined, eventsReceived: number): boolean {
+  if (eventsReceived > 0) return false;
+  return code === 'NETWORK' || (code === 'HTTP_STATUS' && status !== undefined && NOT_HANDLED.has(status));
+}
+
+const describeStatus = (status: number, body: string | undefined) => {
+  const said = body?.trim() ? ` It said: ${body.trim().slice(0, 200)}` : '';
+  if (status === 404) return `The agent's URL was not found (HTTP 404): check the URL.${said}`;
+  if (status === 401 || status === 403) return `The agent refused the request (HTTP ${status}): check the credentials sent with it.${said}`;
+  if (NOT_HANDLED.has(status)) return `The agent could not take the request (HTTP ${status}); try again.${said}`;
+  return `The agent answered HTTP ${status}.${said}`;
+};
+
+/** What a thrown transport error means for the person using the app, as a typed failure. */
+export function classifyFailure(error: unknown, eventsReceived: number): RunFailure {
+  const make = (code: RunFailureCode, message: string, extra: { status?: number; body?: string } = {}): RunFailure => ({
+    code,
+    message,
+    ...extra,
+    retryable: isRetryable(code, extra.status, eventsReceived),
+    eventsReceived,
+  });
+  if (error instanceof AgentTransportError) {
+    switch (error.code) {
+      case 'HTTP_STATUS':
+        return make('HTTP_STATUS', describeStatus(error.status ?? 0, error.body), {
+          ...(error.status !== undefined ? { status: error.status } : {}),
+          ...(error.body !== undefined ? { body: error.body.slice(0, 2000) } : {}),
+        });
+      case 'NOT_EVENT_STREAM':
+      case 'NO_BODY':
+      case 'FRAME_TOO_LARGE':
+        return make('INVALID_STREAM', `The agent's answer is not an AG-UI event stream: ${error.message}`, {
+          ...(error.status !== undefined ? { status: error.status } : {}),
+        });
+      case 'CONNECTION_LOST':
+        return make('CONNECTION_LOST', 'The connection to the agent was lost before the run ended.');
+      case 'INVALID_URL':
+        return make('INVALID_URL', `${error.message} Check the agent's URL.`);
+    }
+  }
+  const name = (error as { name?: unknown } | null)?.name;
+  const message = error instanceof Error ? error.message : String(error);
+  // fetch rejects with a TypeError when no answer came: refused, offline, DNS, CORS (the browser says no more).
+  if (name === 'TypeError') {
+    if (eventsReceived > 0) return make('CONNECTION_LOST', 'The connection to the agent was lost before the run ended.');
+    return make(
+      'NETWORK',
+      'The agent could not be reached: the server is down, the network is offline, or the browser blocked the request (CORS).',
+    );
+  }
+  if (eventsReceived > 0) return make('CONNECTION_LOST', `The stream failed before the run ended: ${message}`);
+  return make('SOURCE_ERROR', `The agent's source failed: ${message}`);
+}

@@ -1,0 +1,107 @@
+import type { ThreadState } from '../model.js';
+import type { ThreadMachine } from './machine.js';
+import { resumePreloader } from './preload.js';
+import { createSessionLog, type SessionEntry, type SessionEntryBody, type SessionLog } from './sessionLog.js';
+import type { Stream } from './stream.js';
+import type { RunSnapshot } from './types.js';
+
+/**
+ * Where a controller's thread changes and is published: every change is an
+ * entry appended to the session log and applied by the machine, and the
+ * snapshot bindings read is replaced (and listeners told) once per batch or
+ * action, never per event.
+ */
+export interface Journal {
+  readonly log: SessionLog;
+  readonly snapshot: RunSnapshot;
+  /** Appends an entry and applies it. `entry` must be a fresh object: it becomes the log's. */
+  record(entry: SessionEntryBody, at?: number): void;
+  /** Applies a stream's waiting events (one clock reading for the batch) and publishes. */
+  flush(stream: Stream): void;
+  /** A client change: the current stream's waiting events are applied first, so the log's order is the order things happened. */
+  client(entry: SessionEntryBody, current: Stream | undefined): void;
+  /** Replaces the snapshot with the thread as it is and `patch`, and tells every listener. */
+  publish(patch?: Partial<RunSnapshot>): void;
+  subscribe(listener: () => void): () => void;
+  /** Forgets every listener. */
+  close(): void;
+}
+
+export function createJournal(machine: ThreadMachine, clock: () => number): Journal {
+  const log = createSessionLog();
+  const listeners = new Set<() => void>();
+  const preloadResume = resumePreloader();
+  let snapshot: RunSnapshot = {
+    thread: machine.thread,
+    connection: 'idle',
+    eventCount: 0,
+    logLength: 0,
+    decisions: [],
+    destroyed: false,
+  };
+  const thread = (): ThreadState => machine.thread;
+  /** An empty list for the next batch: with one flush per event, a list per flush would be an allocation per event. */
+  let spare: unknown[] | undefined;
+  const journal: Journal = {
+    log,
+    get snapshot() {
+      return snapshot;
+    },
+    record(entry, at = clock()) {
+      const logged = entry as SessionEntry;
+      logged.at = at;
+      log.append(logged);
+      machine.apply(logged);
+    },
+    flush(stream) {
+      stream.cancelFlush?.();
+      stream.cancelFlush = undefined;
+      if (!stream.live || stream.pending.length === 0) return;
+      const batch = stream.pending;
+      stream.pending = spare ?? [];
+      spare = undefined;
+      // One clock reading per batch: the batch was received within one frame.
+      const at = clock();
+      for (let i = 0; i < batch.length; i++) {
+        const entry: SessionEntry = { type: 'event', event: batch[i], index: log.eventCount, at };
+        log.append(entry);
+        machine.apply(entry);
+      }
+      // Emptied by pop, which keeps the array's storage (setting the length to 0 would drop it), for the next batch.
+      while (batch.length) batch.pop();
+      spare = batch;
+      preloadResume(thread().interrupts);
+      journal.publish();
+    },
+    client(entry, current) {
+      if (current) journal.flush(current);
+      journal.record(entry);
+    },
+    publish(patch) {
+      const s = patch ? { ...snapshot, ...patch } : snapshot;
+      // A literal of every field: one object per publish, however often a stream publishes.
+      snapshot = {
+        thread: thread(),
+        connection: s.connection,
+        failure: s.failure,
+        refusal: s.refusal,
+        inFlight: s.inFlight,
+        eventCount: log.eventCount,
+        logLength: log.entries.length,
+        decisions: s.decisions,
+        destroyed: s.destroyed,
+        capabilities: s.capabilities,
+      };
+      if (listeners.size === 1) for (const listener of listeners) listener();
+      else for (const listener of [...listeners]) listener();
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    close() {
+      listeners.clear();
+    },
+  };
+  return journal;
+}

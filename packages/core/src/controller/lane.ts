@@ -1,0 +1,102 @@
+import type { ThreadState } from '../model.js';
+import { type AgentSource, AgentTransportError, type SourceRunOptions } from '../transports/source.js';
+import { classifyFailure } from './failure.js';
+import type { ThreadMachine } from './machine.js';
+import { frameScheduler } from './scheduler.js';
+import type { SessionEntryBody } from './sessionLog.js';
+import type { Stream } from './stream.js';
+import type { RunControllerOptions, RunFailure, RunSnapshot } from './types.js';
+
+export interface LaneDeps {
+  source: AgentSource;
+  machine: ThreadMachine;
+  record(entry: SessionEntryBody): void;
+  flush(stream: Stream): void;
+  publish(patch?: Partial<RunSnapshot>): void;
+  isCurrent(stream: Stream): boolean;
+  getOptions(): RunControllerOptions;
+}
+
+/** How a stream ended: whether it can be resumed where it dropped, what failed, and whether the transport threw. */
+export interface Ended {
+  reconnectable: boolean;
+  failure?: RunFailure;
+  threw?: boolean;
+}
+
+export interface Lane {
+  /** Runs one stream from its request to its end, and records how it ended. */
+  deliver(stream: Stream): Promise<Ended>;
+}
+
+const isTerminal = (raw: unknown) => {
+  const type = (raw as { type?: unknown } | null)?.type;
+  return type === 'RUN_FINISHED' || type === 'RUN_ERROR';
+};
+
+const running = (thread: ThreadState) => thread.run.status === 'running';
+
+/**
+ * The way events travel from the source to the log: received into the
+ * stream's batch, applied one batch per frame (a terminal event at once),
+ * and, when the stream is over, its end and any failure recorded as log
+ * entries. A stream torn down on the way writes nothing more.
+ */
+export function createLane(deps: LaneDeps): Lane {
+  const { source, machine } = deps;
+  return {
+    async deliver(s) {
+      const runOptions: SourceRunOptions = {
+        signal: s.request.signal,
+        onConnection: (connection) => {
+          if (s.live && deps.isCurrent(s)) deps.publish({ connection });
+        },
+        onEventId: (id) => {
+          s.lastEventId = id;
+        },
+        ...(s.lastEventId !== undefined ? { lastEventId: s.lastEventId } : {}),
+      };
+      const scheduled = () => {
+        s.cancelFlush = undefined;
+        deps.flush(s);
+      };
+      const receive = (raw: unknown) => {
+        // A stream that was torn down (stop, reset, destroy) was aborted with it: its last events are ignored.
+        if (!s.live) return;
+        s.received++;
+        s.pending.push(raw);
+        if (isTerminal(raw)) deps.flush(s);
+        else s.cancelFlush ??= (deps.getOptions().scheduler ?? frameScheduler)(scheduled);
+      };
+      let failure: RunFailure | undefined;
+      let threw = false;
+      try {
+        // The push form, when the source has it, hands events over without an asynchronous hop per event.
+        if (source.deliver) await source.deliver(s.input, runOptions, receive);
+        else
+          for await (const raw of source.run(s.input, runOptions)) {
+            if (!s.live) break;
+            receive(raw);
+          }
+      } catch (e) {
+        if (!s.live) return { reconnectable: false };
+        failure = classifyFailure(e, s.received);
+        threw = true;
+      }
+      if (!s.live) return { reconnectable: false };
+      deps.flush(s);
+      if (s.received === 0) {
+        // Nothing of the run arrived: the request failed, or the agent answered with an empty stream.
+        failure ??= classifyFailure(new AgentTransportError('NOT_EVENT_STREAM', 'the stream ended before its first event.'), 0);
+        deps.record({ type: 'failed', failure });
+        return { reconnectable: false, failure, threw };
+      }
+      const open = machine.streaming && running(machine.thread);
+      deps.record({ type: 'stream_end', open });
+      // A stream that ends inside its run lost the rest of it, whatever the source said.
+      if (open) failure ??= classifyFailure(new AgentTransportError('CONNECTION_LOST', 'The stream ended inside its run.'), s.received);
+      if (failure) deps.record({ type: 'failed', failure });
+      return { reconnectable: open, threw, ...(failure ? { failure } : {}) };
+    },
+  };
+}

@@ -1,0 +1,20 @@
+import type { Refusal } from './types.js';
+
+/** Why an action did nothing, in words a person can act on. */
+export const refusals = {
+  destroyed: { code: 'DESTROYED', message: 'This controller was destroyed: create a new one.' },
+  runInProgress: { code: 'RUN_IN_PROGRESS', message: 'A run is already in progress: stop it or wait for it to end.' },
+  stillConnected: { code: 'RUN_IN_PROGRESS', message: 'The stream is still connected.' },
+  requestInFlight: { code: 'RUN_IN_PROGRESS', message: 'A request is already in flight.' },
+  nothingToReconnect: { code: 'NOTHING_TO_RECONNECT', message: 'No run was cut off: there is nothing to reconnect to.' },
+  noResumePoint: {
+    code: 'NO_RESUME_POINT',
+    message: 'The server sent no event ids, so the run cannot be resumed where it stopped; start a new run.',
+  },
+  nothingToRetry: { code: 'NOTHING_TO_RETRY', message: 'No request failed in a way that sending it again could fix.' },
+} as const satisfies Record<string, Refusal>;
+
+export const interruptsOpen = (count: number): Refusal => ({
+  code: 'INTERRUPTS_OPEN',
+  message: `The agent is waiting for an answer to ${count} open interrupt(s): answer them (resume) or cancel them before sending a new message.`,
+});

@@ -1,0 +1,37 @@
+import { newId } from '../ids.js';
+import type { ThreadState } from '../model.js';
+import { PROTOCOL_VERSION, type RunAgentInput, type Tool, type UserMessage } from '../protocol.js';
+import { toAgUiMessages } from '../toAgUiMessages.js';
+import type { RunControllerOptions, RunRequest } from './types.js';
+
+type Options = Pick<RunControllerOptions, 'tools' | 'context' | 'forwardedProps'>;
+
+/** The frontend tools as the agent is told of them: name, description, parameters (the handlers stay here). */
+export function toolsInput(tools: Options['tools']): Tool[] {
+  return Object.entries(tools ?? {}).map(([name, t]) => ({
+    name,
+    description: t.description,
+    ...(t.parameters ? { parameters: t.parameters } : {}),
+  }));
+}
+
+/** The input of a new run on `thread`: the whole history, the shared state, the tools, and the request's context over the store's. */
+export function runInput(threadId: string, thread: ThreadState, request: RunRequest, options: Options): RunAgentInput {
+  const forwardedProps = request.forwardedProps ?? options.forwardedProps;
+  return {
+    threadId,
+    runId: newId('run'),
+    protocolVersion: PROTOCOL_VERSION,
+    ...(thread.run.runId !== undefined ? { parentRunId: thread.run.runId } : {}),
+    state: thread.sharedState.document,
+    messages: toAgUiMessages(thread),
+    tools: toolsInput(options.tools),
+    context: request.context ?? options.context ?? [],
+    ...(forwardedProps !== undefined ? { forwardedProps } : {}),
+  };
+}
+
+/** The user's message as the thread keeps it: text or content parts get an id; a whole message is taken as it is. */
+export function userMessage(message: NonNullable<RunRequest['message']>): UserMessage {
+  return typeof message === 'object' && !Array.isArray(message) ? message : { id: newId('msg'), role: 'user', content: message };
+}

@@ -1,0 +1,211 @@
+/**
+ * The session log: every change to what the user sees, in the order it was
+ * applied. Agent events (as received, valid or not) and the client's own
+ * entries (the thread's start, the user's message, a shared-state edit, a
+ * frontend tool starting and its result, a resume decision, a stop, a
+ * failed request, a reset), with the stream boundaries between them.
+ * `replaySession(entries)` gives the thread the controller showed after the
+ * last of them: the controller applies entries in log order and nothing else
+ * changes its thread.
+ */
+
+import type { LoggedEvent } from '../eventLog.js';
+import type { ContentPart, JsonPatchOperation, Message, ResumeEntry, UserMessage } from '../protocol.js';
+import type { RunFailure } from './types.js';
+
+export type ClientEntry =
+  /** The thread starts (or starts again after a reset) with these messages and this document. */
+  | { type: 'init'; threadId: string; messages?: readonly Message[]; state?: unknown }
+  /** The user's message, appended before the run that sends it. */
+  | { type: 'user_message'; message: UserMessage }
+  /** A stream opens: a new pipeline over the thread as it is, or (`reconnect`) the dropped stream's pipeline goes on. */
+  | { type: 'stream_start'; kind: 'run' | 'resume'; runId: string; reconnect?: boolean }
+  /** The stream is over; `open`: it ended inside a run, which stays `unknown` and may be reconnected. */
+  | { type: 'stream_end'; open: boolean }
+  /** The client's edit of the shared state, as a JSON Patch (a client STATE_DELTA). */
+  | { type: 'state_edit'; delta: readonly JsonPatchOperation[] }
+  /** The shared state document replaced by the client. */
+  | { type: 'state_set'; document: unknown }
+  /** A frontend tool's handler started. */
+  | { type: 'tool_started'; toolCallId: string }
+  /** A frontend tool's result. */
+  | { type: 'tool_result'; toolCallId: string; messageId: string; content: string | readonly ContentPart[]; error?: string }
+  /** Answers to open interrupts, recorded as the resume that carries them is sent. */
+  | { type: 'resume'; runId: string; resume: readonly ResumeEntry[] }
+  /** The user stopped the run. */
+  | { type: 'stop' }
+  /** A request failed before any event of its run arrived. */
+  | { type: 'failed'; failure: RunFailure }
+  /** Back to the start (the entry after it is the new `init`). */
+  | { type: 'reset' };
+
+/** An agent event as it arrived. */
+export interface AgentEventEntry {
+  type: 'event';
+  event: unknown;
+  /** Its index among the thread's agent events (what diagnostics name). */
+  index: number;
+}
+
+export type SessionEntryBody = ClientEntry | AgentEventEntry;
+
+/** One entry of the log: what happened, and when (the controller's clock, ms since the epoch). */
+export type SessionEntry = SessionEntryBody & { at: number };
+
+export interface SessionLog {
+  readonly entries: readonly SessionEntry[];
+  /** The agent events since the last reset, with their indexes: what an event timeline lists. */
+  readonly events: readonly LoggedEvent[];
+  /** How many agent events since the last reset (the index the next one gets). */
+  readonly eventCount: number;
+  /** The position in `entries` of each of `events`. */
+  entryOf(eventIndex: number): number | undefined;
+  append(entry: SessionEntry): void;
+}
+
+/** A log to append to (the controller's). */
+export function createSessionLog(): SessionLog {
+  const entries: SessionEntry[] = [];
+  let eventCount = 0;
+  // The event list and its positions are brought up to date when read, not per event appended.
+  let events: LoggedEvent[] = [];
+  let positions: number[] = [];
+  let scanned = 0;
+  const scan = () => {
+    for (; scanned < entries.length; scanned++) {
+      const entry = entries[scanned] as SessionEntry;
+      if (entry.type === 'event') {
+        // The entry is itself a LoggedEvent (its index and event; `at` is when it was applied): no copy per event.
+        events.push(entry);
+        positions.push(scanned);
+      } else if (entry.type === 'reset') {
+        // A new list: one a component still holds keeps showing what it showed.
+        events = [];
+        positions = [];
+      }
+    }
+  };
+  return {
+    entries,
+    get events() {
+      scan();
+      return events;
+    },
+    get eventCount() {
+      return eventCount;
+    },
+    entryOf(eventIndex) {
+      scan();
+      return positions[eventIndex];
+    },
+    append(entry) {
+      if (entry.type === 'event') eventCount++;
+      else if (entry.type === 'reset') eventCount = 0;
+      entries.push(entry);
+    },
+  };
+}
+
+/** The session as JSON lines, one entry per line: what the playground downloads. */
+export function serializeSession(entries: readonly SessionEntry[]): string {
+  return entries.map((e) => JSON.stringify(e)).join('\n') + (entries.length ? '\n' : '');
+}
+
+const ENTRY_TYPES = new Set([
+  'event',
+  'init',
+  'user_message',
+  'stream_start',
+  'stream_end',
+  'state_edit',
+  'state_set',
+  'tool_started',
+  'tool_result',
+  'resume',
+  'stop',
+  'failed',
+  'reset',
+]);
+
+export interface ParsedSession {
+  entries: SessionEntry[];
+  /** Lines that could not be read, with the reason; the other lines are kept. */
+  errors: { line: number; message: string }[];
+}
+
+/**
+ * Reads JSON lines written by `serializeSession`. A line that is not JSON or
+ * not an entry is reported and skipped; it never throws. An agent event's
+ * content is not judged here: replaying validates it as the live stream did.
+ */
+export function parseSession(text: string): ParsedSession {
+  const entries: SessionEntry[] = [];
+  const errors: ParsedSession['errors'] = [];
+  let events = 0;
+  text.split(/\r?\n/).forEach((line, i) => {
+    if (line.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (e) {
+      errors.push({ line: i + 1, message: `not JSON: ${e instanceof Error ? e.message : String(e)}` });
+      return;
+    }
+    // A line of an event log (`serializeEventLog`): an agent event with no `type` of its own.
+    if (isEventLogLine(value)) value = { type: 'event', at: value.receivedAt ?? 0, event: value.event, index: 0 };
+    const problem = entryProblem(value);
+    if (problem) {
+      errors.push({ line: i + 1, message: problem });
+      return;
+    }
+    const entry = value as SessionEntry;
+    if (entry.type === 'reset') events = 0;
+    // Indexes are the log's own: renumbered, so a hand-edited file cannot make two events share one.
+    entries.push(entry.type === 'event' ? { ...entry, index: events++ } : entry);
+  });
+  return { entries, errors };
+}
+
+function isEventLogLine(value: unknown): value is { event: unknown; receivedAt?: number } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const v = value as Record<string, unknown>;
+  return !('type' in v) && 'event' in v && (v.receivedAt === undefined || typeof v.receivedAt === 'number');
+}
+
+function entryProblem(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not a log entry: expected an object';
+  const e = value as Record<string, unknown>;
+  if (typeof e.type !== 'string' || !ENTRY_TYPES.has(e.type)) return `not a log entry: unknown type ${JSON.stringify(e.type)}`;
+  if (typeof e.at !== 'number' || !Number.isFinite(e.at)) return 'not a log entry: `at` must be a number';
+  const need = (field: string, ok: boolean) => (ok ? undefined : `a ${e.type} entry needs a valid \`${field}\``);
+  switch (e.type) {
+    case 'event':
+      return need('event', 'event' in e);
+    case 'init':
+      return need('threadId', typeof e.threadId === 'string') ?? need('messages', e.messages === undefined || Array.isArray(e.messages));
+    case 'user_message':
+      return need('message', typeof e.message === 'object' && e.message !== null && typeof (e.message as { id?: unknown }).id === 'string');
+    case 'stream_start':
+      return need('kind', e.kind === 'run' || e.kind === 'resume') ?? need('runId', typeof e.runId === 'string');
+    case 'stream_end':
+      return need('open', typeof e.open === 'boolean');
+    case 'state_edit':
+      return need('delta', Array.isArray(e.delta));
+    case 'state_set':
+      return need('document', 'document' in e);
+    case 'tool_started':
+      return need('toolCallId', typeof e.toolCallId === 'string');
+    case 'tool_result':
+      return (
+        need('toolCallId', typeof e.toolCallId === 'string') ??
+        need('messageId', typeof e.messageId === 'string') ??
+        need('content', typeof e.content === 'string' || Array.isArray(e.content))
+      );
+    case 'resume':
+      return need('runId', typeof e.runId === 'string') ?? need('resume', Array.isArray(e.resume));
+    case 'failed':
+      return need('failure', typeof e.failure === 'object' && e.failure !== null);
+    default:
+      return undefined;
+  }
+}

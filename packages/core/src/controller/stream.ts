@@ -1,0 +1,67 @@
+import type { RunAgentInput } from '../protocol.js';
+
+/** A frontend tool's run: its result lands later, unless the stream that started it is torn down first. */
+export interface ToolRun {
+  readonly done: Promise<void>;
+  readonly abort: AbortController;
+}
+
+/**
+ * One stream: a run or a resume, from its request to its last frontend tool.
+ * It owns everything that can outlive an action (the request's abort
+ * controller, the batch of events waiting for the next flush, the flush
+ * scheduled, the frontend tools it started), so `stop`, `reset`, `destroy`
+ * and a newer stream tear it down as one: nothing of it writes afterwards.
+ */
+export interface Stream {
+  readonly input: RunAgentInput;
+  readonly kind: 'run' | 'resume';
+  readonly request: AbortController;
+  /** Events received and not yet applied (the next flush applies them). */
+  pending: unknown[];
+  cancelFlush: (() => void) | undefined;
+  readonly tools: Map<string, ToolRun>;
+  lastEventId: string | undefined;
+  received: number;
+  /** False once torn down: its late events, results and settlements are dropped. */
+  readonly live: boolean;
+  /** Resolves when the stream is torn down: what waits on its tools stops waiting then. */
+  readonly tornDown: Promise<void>;
+  /** Aborts the request (if still open) and every tool it started, and cancels its flush. */
+  teardown(): void;
+}
+
+export function openStream(input: RunAgentInput, kind: 'run' | 'resume', lastEventId?: string): Stream {
+  let live = true;
+  let resolveTornDown: () => void = () => undefined;
+  const tornDown = new Promise<void>((resolve) => {
+    resolveTornDown = resolve;
+  });
+  const request = new AbortController();
+  const stream: Stream = {
+    input,
+    kind,
+    request,
+    pending: [],
+    cancelFlush: undefined,
+    tools: new Map(),
+    lastEventId,
+    received: 0,
+    get live() {
+      return live;
+    },
+    tornDown,
+    teardown() {
+      if (!live) return;
+      live = false;
+      stream.cancelFlush?.();
+      stream.cancelFlush = undefined;
+      stream.pending = [];
+      // An abort already made is not made again: Node builds its AbortError, stack trace included, before it looks.
+      if (!request.signal.aborted) request.abort();
+      for (const tool of stream.tools.values()) if (!tool.abort.signal.aborted) tool.abort.abort();
+      resolveTornDown();
+    },
+  };
+  return stream;
+}

@@ -1,0 +1,170 @@
+import type { ExpandedEvent } from '../expand.js';
+import type { ConnectionStatus, Diagnostic, RunStatus, ThreadState, ToolCallRecord } from '../model.js';
+import type { AgentCapabilities, ContentPart, Context, Message, UserMessage } from '../protocol.js';
+import type { Decision, ResumeRefusal, ResumeResponse } from '../resume.js';
+import type { AgentSource } from '../transports/source.js';
+import type { SessionEntry, SessionLog } from './sessionLog.js';
+
+/** Schedules `flush` for the next frame; returns a cancel function. */
+export type FrameScheduler = (flush: () => void) => () => void;
+
+/** A tool the browser runs when the agent calls it. Its result is sent back in the next run. */
+export interface FrontendTool {
+  description: string;
+  /** JSON Schema of the arguments, sent to the agent. */
+  parameters?: Record<string, unknown>;
+  /** Runs the tool. `signal` aborts when the run it belongs to is stopped or the thread is reset or destroyed: its result is then dropped. */
+  handler: (args: unknown, call: ToolCallRecord, context: { signal: AbortSignal }) => unknown;
+}
+
+export interface RunControllerOptions<Doc = unknown> {
+  source: AgentSource;
+  threadId?: string;
+  initialMessages?: Message[];
+  initialState?: Doc;
+  tools?: Record<string, FrontendTool>;
+  context?: Context[];
+  forwardedProps?: unknown;
+  /** Each decision on an interrupt, as an audit record, before its resume is sent. */
+  onDecision?: (decision: Decision) => void;
+  /** Every event that reaches the reducer, in order. */
+  onEvent?: (event: ExpandedEvent, index: number) => void;
+  /** Every diagnostic as it is found. */
+  onDiagnostic?: (diagnostic: Diagnostic) => void;
+  /** Start the next run by itself once the frontend tools of a finished run have results. Default true. */
+  autoContinue?: boolean;
+  /** When batches flush; one animation frame by default. */
+  scheduler?: FrameScheduler;
+  /** The clock used for interrupt expiry and the log's times. */
+  now?: () => number;
+  /**
+   * A saved session (`parseSession`) to start from: its entries become the
+   * start of this controller's log and its thread the thread (a stream left
+   * open in it is ended as cut off). `threadId`, `initialMessages` and
+   * `initialState` are then the log's own.
+   */
+  log?: readonly SessionEntry[];
+}
+
+/** Why a request to the agent failed, as a typed value (never read from a message's text). */
+export type RunFailureCode =
+  /** The agent answered with an HTTP error status (`status` says which). */
+  | 'HTTP_STATUS'
+  /** No answer at all: connection refused, DNS, offline, or a cross-origin request the browser blocked (CORS). */
+  | 'NETWORK'
+  /** The URL cannot be requested (empty, or not a URL). */
+  | 'INVALID_URL'
+  /** An answer that is not an AG-UI event stream: not `text/event-stream`, no body, or a frame over the size limit. */
+  | 'INVALID_STREAM'
+  /** The stream dropped after events arrived, inside a run: the run is `unknown`. */
+  | 'CONNECTION_LOST'
+  /** The source threw something else. */
+  | 'SOURCE_ERROR';
+
+/** A request that failed: what the UI shows and what the user can do about it. */
+export interface RunFailure {
+  code: RunFailureCode;
+  /** A sentence a person can act on. */
+  message: string;
+  /** For HTTP_STATUS. */
+  status?: number;
+  /** The response body's start, for HTTP_STATUS (what the server said). */
+  body?: string;
+  /**
+   * `retry()` sends the same input again: only where the agent cannot have
+   * started the run (see `isRetryable`).
+   */
+  retryable: boolean;
+  /** Events received before the failure. */
+  eventsReceived: number;
+}
+
+export type RefusalCode =
+  | 'RUN_IN_PROGRESS'
+  | 'INTERRUPTS_OPEN'
+  | 'NOTHING_TO_RECONNECT'
+  | 'NO_RESUME_POINT'
+  | 'RESUME_REFUSED'
+  | 'NOTHING_TO_RETRY'
+  | 'DESTROYED';
+
+/** Why an action did nothing. */
+export interface Refusal {
+  code: RefusalCode;
+  message: string;
+  /** For RESUME_REFUSED: one entry per problem. */
+  errors?: readonly ResumeRefusal[];
+}
+
+export type ActionResult = { ok: true; status: RunStatus } | ({ ok: false } & Refusal);
+
+/** What a run is asked with: a message, and optionally more input. */
+export interface RunRequest {
+  message?: string | ContentPart[] | UserMessage;
+  context?: Context[];
+  forwardedProps?: unknown;
+}
+
+/** A recipe for `updateSharedState`: mutate the draft (immer), or return a new document. */
+// biome-ignore lint/suspicious/noConfusingVoidType: a recipe that only mutates the draft returns nothing, which TypeScript types as void.
+export type SharedStateRecipe<Doc> = (draft: Doc) => Doc | undefined | void;
+
+/** The actions on a thread. Every one is safe to call at any time: what cannot be done now is refused, never thrown. */
+export interface RunActions<Doc = unknown> {
+  /** Sends a user message and runs the agent. Refused while a run is in flight or interrupts are open. */
+  run(request?: string | RunRequest): Promise<ActionResult>;
+  /** Stops the run in flight: the request is aborted, its frontend tools are aborted, and the run is `cancelled`. */
+  stop(): void;
+  /** Answers every open interrupt in one resume; a second call while it is in flight joins the first. */
+  resume(responses: ResumeResponse[]): Promise<ActionResult>;
+  /** Cancels every open interrupt (the user gives no answer). */
+  cancelInterrupts(): Promise<ActionResult>;
+  /** Edits the shared state with immer: the edit is a client STATE_DELTA in the log and goes out with the next run. */
+  updateSharedState(recipe: SharedStateRecipe<Doc>): Promise<ActionResult>;
+  /** Replaces the shared state document, or edits it with a recipe (as `updateSharedState`). */
+  setState(next: Doc | SharedStateRecipe<Doc>): Promise<ActionResult>;
+  /** Resumes a stream that dropped, after the last event id the server sent. */
+  reconnect(): Promise<ActionResult>;
+  /** Sends again a request that failed before the agent could start (`failure.retryable`). */
+  retry(): Promise<ActionResult>;
+  /** Back to an empty thread (the initial messages and state). */
+  reset(): void;
+}
+
+/** What a binding reads: one immutable object, replaced on every change. */
+export interface RunSnapshot {
+  thread: ThreadState;
+  connection: ConnectionStatus;
+  /** The last request's failure, until the next request starts. */
+  failure?: RunFailure | undefined;
+  /** Why the last action was refused, until the next one succeeds. */
+  refusal?: Refusal | undefined;
+  /** The kind of request in flight. */
+  inFlight?: 'run' | 'resume' | undefined;
+  /** Number of agent events received (the session log's agent events). */
+  eventCount: number;
+  /** Number of entries in the session log. */
+  logLength: number;
+  decisions: readonly Decision[];
+  /** Destroyed: every action is refused, nothing streams. */
+  destroyed: boolean;
+  /** What the agent says it supports (`source.capabilities()`), once known; undefined while unknown or when it does not say. */
+  capabilities?: AgentCapabilities | undefined;
+}
+
+/** One controller per thread: a snapshot to read, a way to hear of changes, the actions, and a lifecycle. */
+export interface RunController<Doc = unknown> extends RunActions<Doc> {
+  getSnapshot(): RunSnapshot;
+  /** Called after every change of the snapshot; returns the unsubscribe function. */
+  subscribe(listener: () => void): () => void;
+  /** Every change to what the user sees, in order: agent events and the client's own entries. */
+  readonly log: SessionLog;
+  /** The thread as it was after log entry `index` (time travel). O(index). */
+  stateAt(index: number): ThreadState;
+  /** Replaces callbacks, tools, context and the like without recreating the controller (the source stays). */
+  configure(options: Partial<Omit<RunControllerOptions<Doc>, 'source'>>): void;
+  /** The controller's clock. */
+  now(): number;
+  /** Aborts what streams, drops late tool results, forgets listeners; every later action is refused. */
+  destroy(): void;
+}

@@ -1,0 +1,34 @@
+/**
+ * The main entry holds what applications use, at most 30 runtime names;
+ * what only aguikit's own packages need is in `@aguikit/core/internal`.
+ */
+import { describe, expect, it } from 'vitest';
+import * as core from '../src/index.js';
+import * as internal from '../src/internal.js';
+
+const INTERNAL_ONLY = [
+  'recordResume',
+  'streamTruncated',
+  'markToolCallExecuting',
+  'idMap',
+  'newId',
+  'LARGE_OBJECT_KEYS',
+  'appendMessages',
+  'cancelRun',
+  'setSharedDocument',
+  'addToolResult',
+  'UNDERSTOOD_PROTOCOL_VERSION',
+] as const;
+
+describe('the public API', () => {
+  it('the main entry exports at most 30 runtime names, the run controller among them', () => {
+    const names = Object.keys(core);
+    expect(names.length).toBeLessThanOrEqual(30);
+    expect(names).toContain('createRunController');
+  });
+
+  it.each(INTERNAL_ONLY)('%s is in @aguikit/core/internal, not the main entry', (name) => {
+    expect(core).not.toHaveProperty(name);
+    expect(internal).toHaveProperty(name);
+  });
+});
