@@ -134,7 +134,7 @@ export const bundleSizeCase: BenchCase = {
     coreReact: { label: '@aguikit/core + @aguikit/react, gzipped', unit: 'B' },
     coreReactMin: { label: '@aguikit/core + @aguikit/react, minified', unit: 'B' },
     coreReactLazy: {
-      label: '@aguikit/core + @aguikit/react, loaded on demand (resume builder, ajv, large-object trie), gzipped',
+      label: '@aguikit/core + @aguikit/react, loaded on demand (resume builder, ajv, immer), gzipped',
       unit: 'B',
     },
     ownCode: { label: 'aguikit own code only (every dependency external), gzipped', unit: 'B' },
@@ -190,7 +190,7 @@ export const bundleSizeCase: BenchCase = {
     const { coreReact, saved, own } = breakdown;
     const patching = saved.get('fast-json-patch') ?? 0;
     return [
-      `Up front, aguikit's own code is ${kb(own.gzip)}, fast-json-patch ${kb(patching)} and eventsource-parser ${kb(saved.get('eventsource-parser') ?? 0)} (each figure: what leaving it out saves); ${kb(coreReact.lazyGzip)} (the resume builder, ajv, the large-object trie) loads on demand.`,
+      `Up front, aguikit's own code is ${kb(own.gzip)}, fast-json-patch ${kb(patching)} and eventsource-parser ${kb(saved.get('eventsource-parser') ?? 0)} (each figure: what leaving it out saves); ${kb(coreReact.lazyGzip)} (the resume builder, ajv, immer) loads on demand.`,
       'A chunk that was on demand now loads up front, or the code each event needs grew: the package table below shows which.',
     ].join(' ');
   },
@@ -230,7 +230,7 @@ export const bundleSizeCase: BenchCase = {
       '|---|---|---|',
       ...table(coreReact),
       '',
-      `Loaded on demand (${kb(coreReact.lazyGzip)} gzipped): the resume builder when an interrupt opens, ajv when it has a \`responseSchema\`, the large-object trie at the first write into an object of more than 128 keys: ${[
+      `Loaded on demand (${kb(coreReact.lazyGzip)} gzipped): the resume builder when an interrupt opens, ajv when it has a \`responseSchema\`, immer at the first shared-state edit: ${[
         ...coreReact.lazyByPackage,
       ]
         .map(([name, bytes]) => `${name} ${bytes.toLocaleString('en-US')}`)
