@@ -6,13 +6,16 @@
  */
 import { type SpawnOptions, spawn } from 'node:child_process';
 import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
+import { type AgentServer, startAgentServer } from '../apps/agent-server/src/server.js';
+import { freePort } from '../apps/playground/e2e/harness.js';
 import { CHROMIUM, CHROMIUM_ARGS } from '../chromium.js';
+
+export { freePort };
 
 export const REPO = fileURLToPath(new URL('..', import.meta.url));
 
@@ -100,19 +103,6 @@ export async function installExample(name: string, extra: Record<string, string>
   return { dir, remove: () => rm(root, { recursive: true, force: true }) };
 }
 
-/** A free port on loopback. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => (port ? resolve(port) : reject(new Error('No port was assigned.'))));
-    });
-  });
-}
-
 export interface Served {
   url: string;
   output(): string;
@@ -191,4 +181,17 @@ export async function refundFlow(url: string, check?: (page: Page) => Promise<vo
   } finally {
     await browser.close();
   }
+}
+
+/** An agent server on a free loopback port with a data directory of its own (its side effects are the test's alone). */
+export async function agentServer(): Promise<{ server: AgentServer; close(): Promise<void> }> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'aguikit-pack-agent-'));
+  const server = await startAgentServer({ host: '127.0.0.1', port: 0, dataDir, speed: 20 });
+  return {
+    server,
+    async close() {
+      await server.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
 }

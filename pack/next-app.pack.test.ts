@@ -1,32 +1,22 @@
-/**
- * examples/next-app (App Router) installed from the tarballs with plain npm,
- * outside the workspace: `next build`, strict `tsc`, then the refund flow in
- * Chromium against `next start`, the agent reached through the app's route
- * handler (/api/agent), which streams the agent server's SSE through.
- */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AgentServer, startAgentServer } from '../apps/agent-server/src/server.js';
-import { freePort, type Installed, installExample, refundFlow, run, serve } from './harness.js';
+import type { AgentServer } from '../apps/agent-server/src/server.js';
+import { agentServer, freePort, type Installed, installExample, refundFlow, run, serve } from './harness.js';
 
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
 
 describe('examples/next-app from the tarballs', () => {
   let app: Installed;
+  let agent: Awaited<ReturnType<typeof agentServer>>;
   let server: AgentServer;
-  let dataDir: string;
 
   beforeAll(async () => {
     app = await installExample('next-app');
-    dataDir = await mkdtemp(join(tmpdir(), 'aguikit-pack-agent-'));
-    server = await startAgentServer({ host: '127.0.0.1', port: 0, dataDir, speed: 20 });
+    agent = await agentServer();
+    server = agent.server;
   });
 
   afterAll(async () => {
-    await server?.close();
-    await rm(dataDir, { recursive: true, force: true });
+    await agent?.close();
     await app?.remove();
   });
 

@@ -5,14 +5,13 @@
  * own `/api/agent` proxy. On React 19 also: the chat rendered on the server
  * (`renderToString`) and hydrated in the browser without a warning.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AgentServer, startAgentServer } from '../apps/agent-server/src/server.js';
+import type { AgentServer } from '../apps/agent-server/src/server.js';
 import { CHROMIUM, CHROMIUM_ARGS } from '../chromium.js';
-import { freePort, type Installed, installExample, refundFlow, run, serve } from './harness.js';
+import { agentServer, freePort, type Installed, installExample, refundFlow, run, serve } from './harness.js';
 
 const REACT_18 = { react: '^18.3.1', 'react-dom': '^18.3.1', '@types/react': '^18.3.0', '@types/react-dom': '^18.3.0' };
 
@@ -22,18 +21,17 @@ for (const [label, extra] of [
 ] as const) {
   describe(`examples/vite-app from the tarballs, ${label}`, () => {
     let app: Installed;
+    let agent: Awaited<ReturnType<typeof agentServer>>;
     let server: AgentServer;
-    let dataDir: string;
 
     beforeAll(async () => {
       app = await installExample('vite-app', extra);
-      dataDir = await mkdtemp(join(tmpdir(), 'aguikit-pack-agent-'));
-      server = await startAgentServer({ host: '127.0.0.1', port: 0, dataDir, speed: 20 });
+      agent = await agentServer();
+      server = agent.server;
     });
 
     afterAll(async () => {
-      await server?.close();
-      await rm(dataDir, { recursive: true, force: true });
+      await agent?.close();
       await app?.remove();
     });
 

@@ -50,10 +50,13 @@ export interface ParsedEventLog {
   errors: { line: number; message: string }[];
 }
 
-/** Reads JSON lines written by `serializeEventLog`. A bad line is reported and skipped; it never throws. */
-export function parseEventLog(text: string): ParsedEventLog {
-  const entries: LoggedEvent[] = [];
-  const errors: ParsedEventLog['errors'] = [];
+/**
+ * Reads JSON lines: each non-blank line parsed and handed to `take` with its
+ * line number, which returns a problem to report or nothing. A line that is
+ * not JSON is reported; nothing throws.
+ */
+export function readJsonLines(text: string, take: (value: unknown) => string | undefined): { line: number; message: string }[] {
+  const errors: { line: number; message: string }[] = [];
   text.split(/\r?\n/).forEach((line, i) => {
     if (line.trim() === '') return;
     let value: unknown;
@@ -63,13 +66,21 @@ export function parseEventLog(text: string): ParsedEventLog {
       errors.push({ line: i + 1, message: `not JSON: ${e instanceof Error ? e.message : String(e)}` });
       return;
     }
-    if (!isObject(value) || !('event' in value)) {
-      errors.push({ line: i + 1, message: 'not a log entry: expected an object with `event`' });
-      return;
-    }
+    const problem = take(value);
+    if (problem) errors.push({ line: i + 1, message: problem });
+  });
+  return errors;
+}
+
+/** Reads JSON lines written by `serializeEventLog`. A bad line is reported and skipped; it never throws. */
+export function parseEventLog(text: string): ParsedEventLog {
+  const entries: LoggedEvent[] = [];
+  const errors = readJsonLines(text, (value) => {
+    if (!isObject(value) || !('event' in value)) return 'not a log entry: expected an object with `event`';
     const index = typeof value.index === 'number' ? value.index : entries.length;
     const receivedAt = typeof value.receivedAt === 'number' ? { receivedAt: value.receivedAt } : {};
     entries.push({ index, event: value.event, ...receivedAt });
+    return undefined;
   });
   return { entries, errors };
 }

@@ -9,7 +9,7 @@
  * changes its thread.
  */
 
-import type { LoggedEvent } from '../eventLog.js';
+import { type LoggedEvent, readJsonLines } from '../eventLog.js';
 import type { ContentPart, JsonPatchOperation, Message, ResumeEntry, UserMessage } from '../protocol.js';
 import type { RunFailure } from './types.js';
 
@@ -140,28 +140,17 @@ export interface ParsedSession {
  */
 export function parseSession(text: string): ParsedSession {
   const entries: SessionEntry[] = [];
-  const errors: ParsedSession['errors'] = [];
   let events = 0;
-  text.split(/\r?\n/).forEach((line, i) => {
-    if (line.trim() === '') return;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch (e) {
-      errors.push({ line: i + 1, message: `not JSON: ${e instanceof Error ? e.message : String(e)}` });
-      return;
-    }
+  const errors = readJsonLines(text, (read) => {
     // A line of an event log (`serializeEventLog`): an agent event with no `type` of its own.
-    if (isEventLogLine(value)) value = { type: 'event', at: value.receivedAt ?? 0, event: value.event, index: 0 };
+    const value = isEventLogLine(read) ? { type: 'event', at: read.receivedAt ?? 0, event: read.event, index: 0 } : read;
     const problem = entryProblem(value);
-    if (problem) {
-      errors.push({ line: i + 1, message: problem });
-      return;
-    }
+    if (problem) return problem;
     const entry = value as SessionEntry;
     if (entry.type === 'reset') events = 0;
     // Indexes are the log's own: renumbered, so a hand-edited file cannot make two events share one.
     entries.push(entry.type === 'event' ? { ...entry, index: events++ } : entry);
+    return undefined;
   });
   return { entries, errors };
 }

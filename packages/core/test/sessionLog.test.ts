@@ -1,0 +1,73 @@
+/**
+ * A saved session is a file from disk: whatever it holds, reading it reports
+ * each bad line and keeps the rest, and replaying what was kept never throws.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseSession, replaySession, serializeSession } from '../src/index.js';
+import { serializeEventLog } from '../src/internal.js';
+
+describe('parseSession', () => {
+  it('keeps the good lines and names each bad one: not JSON, not an entry, a field of the wrong type', () => {
+    const text = [
+      JSON.stringify({ type: 'init', at: 1, threadId: 't' }),
+      '{not json',
+      JSON.stringify([1, 2]),
+      JSON.stringify({ type: 'launch_missiles', at: 2 }),
+      JSON.stringify({ type: 'user_message', at: 3, message: { role: 'user', content: 'no id' } }),
+      JSON.stringify({ type: 'stream_start', at: 4, kind: 'run', runId: 'r' }),
+      JSON.stringify({ type: 'event', at: 5, index: 99, event: { type: 'RUN_STARTED', threadId: 't', runId: 'r' } }),
+      JSON.stringify({ type: 'event', at: 'soon', event: {} }),
+      '',
+    ].join('\n');
+    const { entries, errors } = parseSession(text);
+    expect(entries.map((e) => e.type)).toEqual(['init', 'stream_start', 'event']);
+    expect(errors.map((e) => e.line)).toEqual([2, 3, 4, 5, 8]);
+    expect(errors[0]?.message).toMatch(/^not JSON/);
+    // Indexes are the log's own, whatever the file said.
+    expect(entries[2]).toMatchObject({ index: 0 });
+    expect(replaySession(entries).run.status).toBe('running');
+  });
+
+  it('reads an event log of an earlier version as agent events', () => {
+    const text = serializeEventLog([
+      { index: 0, receivedAt: 10, event: { type: 'RUN_STARTED', threadId: 't', runId: 'r' } },
+      { index: 1, event: { type: 'RUN_FINISHED', threadId: 't', runId: 'r' } },
+    ]);
+    const { entries, errors } = parseSession(text);
+    expect(errors).toEqual([]);
+    expect(entries.map((e) => [e.type, e.at])).toEqual([
+      ['event', 10],
+      ['event', 0],
+    ]);
+    expect(replaySession(entries).run.status).toBe('success');
+  });
+
+  it('round-trips what it serializes', () => {
+    const entries = [
+      { type: 'init' as const, at: 1, threadId: 't', state: { a: [1, 'two'] } },
+      { type: 'state_edit' as const, at: 2, delta: [{ op: 'add' as const, path: '/b', value: null }] },
+    ];
+    expect(parseSession(serializeSession(entries))).toEqual({ entries, errors: [] });
+  });
+
+  it('never throws on any file, and replaying what it kept never throws', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.json(),
+            fc.string(),
+            fc.constant('{"type":"event","at":0,"event":{"type":"STATE_DELTA","delta":[{"op":"add","path":"/__proto__/x","value":1}]}}'),
+          ),
+        ),
+        (lines) => {
+          const { entries } = parseSession(lines.join('\n'));
+          expect(() => replaySession(entries)).not.toThrow();
+          expect(({} as Record<string, unknown>).x).toBeUndefined();
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
