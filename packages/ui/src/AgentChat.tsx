@@ -12,6 +12,8 @@ export interface AgentChatProps {
   renderTool?: RenderTool;
   /** The composer's placeholder. */
   placeholder?: string;
+  /** Which key sends a message: Enter (Shift+Enter for a new line), or Ctrl/Cmd+Enter (Enter for a new line). */
+  sendOn?: 'enter' | 'mod-enter';
   /** Shown while the thread has no messages. */
   empty?: ReactNode;
   /** The accessible name of the chat region. */
@@ -30,7 +32,7 @@ export interface AgentChatProps {
  * const agent = useAgentRun({ url: '/api/agent' });
  * <AgentProvider store={agent.store}><AgentChat placeholder="Ask about an order" /></AgentProvider>
  */
-export function AgentChat({ renderTool, placeholder, empty, label = 'Agent chat', now }: AgentChatProps) {
+export function AgentChat({ renderTool, placeholder, sendOn, empty, label = 'Agent chat', now }: AgentChatProps) {
   return (
     <section className="agk-chat agk-root" aria-label={label}>
       <div className="agk-chat__status">
@@ -39,7 +41,7 @@ export function AgentChat({ renderTool, placeholder, empty, label = 'Agent chat'
       <MessageList {...(renderTool ? { renderTool } : {})} {...(empty !== undefined ? { empty } : {})} />
       <InterruptDialog {...(now ? { now } : {})} />
       <div className="agk-chat__composer">
-        <Composer {...(placeholder !== undefined ? { placeholder } : {})} />
+        <Composer {...(placeholder !== undefined ? { placeholder } : {})} {...(sendOn !== undefined ? { sendOn } : {})} />
       </div>
     </section>
   );

@@ -159,21 +159,22 @@ export const TimeTravel: Story = {
     await userEvent.click(delta);
     const detail = await canvas.findByRole('region', { name: /^After event #\d+ \(STATE_DELTA\)$/ });
     await expect(detail).toHaveAttribute('data-run', 'running');
-    // u1 from the run's input, a1, the lookup's result and a2.
-    await expect(fact('messages')).toBe('4');
+    // The user's message as the client sent it, u1 as the run's input restates it, a1, the lookup's result and a2:
+    // time travel replays the client's entries too.
+    await expect(fact('messages')).toBe('5');
     await expect(fact('tool-calls')).toBe('2');
     await expect(within(detail).getByText('"awaiting_approval"')).toBeInTheDocument();
     await expect(within(detail).getByText('replace')).toBeInTheDocument();
     // By keyboard: the next event starts the last message; End reaches the run's stop on the approval.
     await userEvent.keyboard('{ArrowDown}');
     await waitFor(() => expect(canvas.getByRole('region', { name: /TEXT_MESSAGE_START/ })).toHaveAttribute('data-run', 'running'));
-    await expect(fact('messages')).toBe('5');
+    await expect(fact('messages')).toBe('6');
     await userEvent.keyboard('{End}');
     await waitFor(() => expect(canvas.getByRole('region', { name: /RUN_FINISHED/ })).toHaveAttribute('data-run', 'interrupted'));
     await expect(fact('interrupts')).toBe('1');
     await userEvent.keyboard('{Home}');
     await waitFor(() => expect(canvas.getByRole('region', { name: /#0 \(RUN_STARTED\)/ })).toHaveAttribute('data-run', 'running'));
-    await expect(fact('messages')).toBe('1');
+    await expect(fact('messages')).toBe('2');
     await expectInert(canvasElement);
   },
 };

@@ -32,7 +32,7 @@ describe('Composer', () => {
         <Composer />
       </AgentProvider>,
     );
-    expect(screen.getByRole('button', { name: 'Send' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Send' })).toHaveAttribute('aria-disabled', 'true');
     await userEvent.type(screen.getByLabelText('Message'), '   {Enter}');
     expect(store.getState().thread.messages.ids).toEqual([]);
   });
