@@ -1,0 +1,193 @@
+/**
+ * The playground's geometry from a phone to a wide screen, in Chromium,
+ * against the real agent server: with an interrupt open, every decision
+ * button (Approve, Reject, Cancel, Confirm, Submit) is inside the viewport
+ * and not covered by anything; nothing overflows the page horizontally; the
+ * composer is on screen or reachable by scrolling the page, uncovered; and
+ * with two interrupts open the message list keeps a usable share of the chat.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+// By path: the agent server is an app, not a dependency of the playground.
+import { type AgentServer, startAgentServer } from '../../agent-server/src/server.js';
+import { launchChromium, type OpenOptions, openPlayground, runStatus, unexpected } from './harness.js';
+
+const playgroundUrl = inject('playgroundUrl');
+const agentPort = inject('agentPort');
+const FAST = 20;
+
+const VIEWPORTS = [
+  { width: 390, height: 844 },
+  { width: 1024, height: 768 },
+  { width: 1280, height: 720 },
+  { width: 1366, height: 768 },
+  { width: 1920, height: 1080 },
+] as const;
+
+let browser: Browser;
+let server: AgentServer;
+let dataDir: string;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  dataDir = await mkdtemp(join(tmpdir(), 'aguikit-e2e-geometry-'));
+  server = await startAgentServer({ host: '127.0.0.1', port: agentPort, dataDir });
+});
+
+afterAll(async () => {
+  await server?.close();
+  await browser?.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+/** Where a button is and whether it can be clicked where it is drawn. */
+interface ButtonGeometry {
+  name: string;
+  inViewport: boolean;
+  covered: string | null;
+}
+
+/** Every button of every open (unanswered) interrupt: inside the viewport, and the topmost element at its centre. */
+function actionButtons(page: Page): Promise<ButtonGeometry[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('.agk-interrupt[data-answer="none"] .agk-interrupt__buttons button')].map((b) => {
+      const r = b.getBoundingClientRect();
+      const inViewport = r.width > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+      const hit = inViewport ? document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) : null;
+      const covered = !inViewport ? 'outside the viewport' : hit && b.contains(hit) ? null : (hit?.className ?? 'nothing');
+      return { name: b.textContent ?? '', inViewport, covered };
+    }),
+  );
+}
+
+/** The page's horizontal overflow in pixels (0 when nothing is wider than the viewport), and what sticks out. */
+async function horizontalOverflow(page: Page): Promise<number> {
+  const { over, wide } = await page.evaluate(() => ({
+    over: document.documentElement.scrollWidth - innerWidth,
+    wide: [...document.querySelectorAll('body *')]
+      .filter((e) => e.getBoundingClientRect().right > innerWidth + 1)
+      .slice(0, 5)
+      .map((e) => `${e.tagName.toLowerCase()}.${e.className}`),
+  }));
+  if (over > 0) console.log(`horizontal overflow of ${over}px; sticking out: ${wide.join(', ')}`);
+  return over;
+}
+
+/** The composer's text box, scrolled into view by the page (as a user scrolls): inside the viewport and uncovered. */
+async function composerReachable(page: Page): Promise<string | null> {
+  return page.getByRole('textbox', { name: 'Message', exact: true }).evaluate((box) => {
+    const scroller = document.scrollingElement ?? document.documentElement;
+    const before = box.getBoundingClientRect();
+    // Scroll the page only (not the chat's own scroll boxes): the box must be reachable that way.
+    scroller.scrollTop += Math.max(0, before.bottom - innerHeight);
+    const r = box.getBoundingClientRect();
+    if (!(r.width > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth)) {
+      return `outside the viewport: ${JSON.stringify({ top: r.top, bottom: r.bottom, left: r.left, right: r.right })}`;
+    }
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    scroller.scrollTop = 0;
+    return hit && box.contains(hit) ? null : `covered by ${hit?.className ?? 'nothing'}`;
+  });
+}
+
+async function open(params: OpenOptions['params'], viewport: { width: number; height: number }) {
+  const opened = await openPlayground(browser, playgroundUrl, { params, viewport });
+  const { page } = opened;
+  await page.getByRole('button', { name: 'Send this' }).click();
+  await runStatus(page, 'interrupted').waitFor();
+  return opened;
+}
+
+/** Waits until the buttons that act through the generated form are enabled (its code loaded). */
+async function formReady(dialog: Locator) {
+  await dialog.locator('.agk-interrupt__buttons button[data-variant="primary"]:not(:disabled)').first().waitFor();
+}
+
+async function expectLaidOut(page: Page, names: string[], what: string) {
+  const buttons = await actionButtons(page);
+  expect(
+    buttons.map((b) => b.name),
+    `${what}: the open interrupts' buttons`,
+  ).toEqual(names);
+  expect(
+    buttons.filter((b) => b.covered !== null),
+    `${what}: buttons off-screen or covered`,
+  ).toEqual([]);
+  expect(await horizontalOverflow(page), `${what}: horizontal overflow (px)`).toBeLessThanOrEqual(0);
+  expect(await composerReachable(page), `${what}: the composer`).toBeNull();
+}
+
+const shot = (page: Page, name: string) => page.screenshot({ path: `/tmp/aguikit-geometry-${name}.png` });
+
+describe('the playground laid out from 390 to 1920 px, with interrupts open', () => {
+  for (const viewport of VIEWPORTS) {
+    const size = `${viewport.width}x${viewport.height}`;
+
+    it(`${size}: the refund's Approve, Reject and Cancel are on screen and uncovered; no horizontal overflow`, async () => {
+      const o = await open({ mode: 'server', scenario: 'refund', speed: FAST }, viewport);
+      const dialog = o.page.getByRole('dialog', { name: 'The agent is waiting for your answer' });
+      await formReady(dialog);
+      await shot(o.page, `refund-${size}`);
+      await expectLaidOut(o.page, ['Approve', 'Reject', 'Cancel'], `refund at ${size}`);
+      expect(unexpected(o.problems)).toEqual([]);
+      await o.close();
+    });
+
+    it(`${size}: two interrupts: each one's buttons on screen once it is in view, and the message list keeps its room`, async () => {
+      const o = await open({ mode: 'server', scenario: 'two-interrupts', speed: FAST }, viewport);
+      const { page } = o;
+      const dialog = page.getByRole('dialog', { name: 'The agent is waiting for 2 answers' });
+      await formReady(dialog);
+      await shot(page, `two-${size}`);
+      const share = await page.evaluate(() => {
+        const chat = document.querySelector('.agk-chat')?.getBoundingClientRect();
+        const list = document.querySelector('.agk-chat > .agk-messages')?.getBoundingClientRect();
+        return chat && list ? list.height / chat.height : 0;
+      });
+      expect(share, 'the message list over the chat, in height').toBeGreaterThanOrEqual(0.34);
+      // The first interrupt is the one focused: its buttons without any scrolling.
+      const first = (await actionButtons(page)).filter((b) => b.name === 'Confirm' || b.name === 'Cancel').slice(0, 2);
+      expect(
+        first.filter((b) => b.covered !== null),
+        `two at ${size}: the first interrupt's buttons`,
+      ).toEqual([]);
+      expect(await horizontalOverflow(page), `two at ${size}: horizontal overflow (px)`).toBeLessThanOrEqual(0);
+      // The second, brought into view as focus or a user would: its buttons too.
+      const second = dialog.locator('.agk-interrupt[data-reason="input_required"]');
+      await second.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+      const secondButtons = await second.evaluate((el) =>
+        [...el.querySelectorAll('.agk-interrupt__buttons button')].map((b) => {
+          const r = b.getBoundingClientRect();
+          const inViewport = r.width > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+          const hit = inViewport ? document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) : null;
+          return { name: b.textContent, ok: inViewport && !!hit && b.contains(hit) };
+        }),
+      );
+      expect(secondButtons).toEqual([
+        { name: 'Submit', ok: true },
+        { name: 'Cancel', ok: true },
+      ]);
+      expect(await composerReachable(page), `two at ${size}: the composer`).toBeNull();
+      expect(unexpected(o.problems)).toEqual([]);
+      await o.close();
+    });
+  }
+
+  for (const viewport of [
+    { width: 1440, height: 900 },
+    { width: 390, height: 844 },
+  ]) {
+    const size = `${viewport.width}x${viewport.height}`;
+    it(`${size}: after expiry, Cancel (the only button left) is on screen and uncovered`, async () => {
+      const o = await open({ mode: 'server', scenario: 'refund', speed: FAST, approvalWindowMs: 2500 }, viewport);
+      await o.page.locator('.agk-interrupt[data-state="expired"]').waitFor({ timeout: 5000 });
+      await shot(o.page, `expired-${size}`);
+      await expectLaidOut(o.page, ['Cancel'], `expired at ${size}`);
+      expect(unexpected(o.problems)).toEqual([]);
+      await o.close();
+    });
+  }
+});
