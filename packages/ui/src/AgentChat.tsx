@@ -3,6 +3,7 @@
 import type { ReactNode } from 'react';
 import { Composer } from './Composer.js';
 import { InterruptDialog } from './InterruptDialog.js';
+import { useLocale } from './locale.js';
 import { MessageList } from './Messages.js';
 import { RunStatus } from './RunStatus.js';
 import type { RenderTool } from './ToolCall.js';
@@ -32,9 +33,10 @@ export interface AgentChatProps {
  * const agent = useAgentRun({ url: '/api/agent' });
  * <AgentProvider store={agent.store}><AgentChat placeholder="Ask about an order" /></AgentProvider>
  */
-export function AgentChat({ renderTool, placeholder, sendOn, empty, label = 'Agent chat', now }: AgentChatProps) {
+export function AgentChat({ renderTool, placeholder, sendOn, empty, label, now }: AgentChatProps) {
+  const { messages, lang } = useLocale();
   return (
-    <section className="agk-chat agk-root" aria-label={label}>
+    <section className="agk-chat agk-root" aria-label={label ?? messages.chat.chatLabel} lang={lang}>
       <div className="agk-chat__status">
         <RunStatus />
       </div>

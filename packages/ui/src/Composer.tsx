@@ -3,6 +3,7 @@
 import { useAgentRun } from '@aguikit/react';
 import type { FormEvent, KeyboardEvent } from 'react';
 import * as React from 'react';
+import { useLocale } from './locale.js';
 
 export interface ComposerProps {
   placeholder?: string;
@@ -19,9 +20,6 @@ export interface ComposerProps {
   sendOn?: 'enter' | 'mod-enter';
 }
 
-const WAITING = 'The agent is waiting for your answer above before it can take a new message.';
-const IN_FLIGHT = 'A run is in progress: you can keep typing, and send once it ends (or stop it).';
-
 /**
  * The user's input: type, send with Enter (Shift+Enter for a new line; or
  * Ctrl/Cmd+Enter with `sendOn="mod-enter"`), stop the run in flight with a
@@ -32,8 +30,9 @@ const IN_FLIGHT = 'A run is in progress: you can keep typing, and send once it e
  * @example
  * <Composer placeholder="Ask about an order" sendOn="mod-enter" />
  */
-export function Composer({ placeholder = 'Message the agent', label = 'Message', sendOn = 'enter' }: ComposerProps) {
+export function Composer({ placeholder, label, sendOn = 'enter' }: ComposerProps) {
   const agent = useAgentRun();
+  const t = useLocale().messages.chat.composer;
   const [text, setText] = React.useState('');
   // Why this composer's last send was refused; shown only while that reason holds (see `note`).
   const [refused, setRefused] = React.useState<{ code: string; message: string } | undefined>(undefined);
@@ -92,11 +91,11 @@ export function Composer({ placeholder = 'Message the agent', label = 'Message',
   }, [busy]);
 
   const note = waiting
-    ? WAITING
+    ? t.waiting
     : busy
       ? refused?.code === 'RUN_IN_PROGRESS'
         ? refused.message
-        : IN_FLIGHT
+        : t.inFlight
       : refused && refused.code !== 'RUN_IN_PROGRESS' && refused.code !== 'INTERRUPTS_OPEN'
         ? refused.message
         : undefined;
@@ -104,7 +103,7 @@ export function Composer({ placeholder = 'Message the agent', label = 'Message',
   return (
     <form className="agk-composer agk-root" onSubmit={onSubmit} data-state={busy ? 'busy' : waiting ? 'waiting' : 'ready'}>
       <label htmlFor={inputId} className="agk-label">
-        {label}
+        {label ?? t.label}
       </label>
       <div className="agk-composer__row">
         <textarea
@@ -112,7 +111,7 @@ export function Composer({ placeholder = 'Message the agent', label = 'Message',
           id={inputId}
           className="agk-composer__input"
           value={text}
-          placeholder={placeholder}
+          placeholder={placeholder ?? t.placeholder}
           rows={2}
           onChange={(e) => setText(e.target.value)}
           onKeyDown={onKeyDown}
@@ -120,7 +119,7 @@ export function Composer({ placeholder = 'Message the agent', label = 'Message',
         />
         {busy ? (
           <button ref={stopRef} type="button" className="agk-button agk-composer__stop" data-variant="danger" onClick={agent.stop}>
-            Stop
+            {t.stop}
           </button>
         ) : null}
         {/* Last in the row, so it stays where it is when Stop appears; focusable while unavailable (aria-disabled), so focus on it is never dropped. */}
@@ -131,7 +130,7 @@ export function Composer({ placeholder = 'Message the agent', label = 'Message',
           aria-disabled={unavailable ? true : undefined}
           aria-describedby={note && (busy || waiting) ? noteId : undefined}
         >
-          Send
+          {t.send}
         </button>
       </div>
       {note ? (

@@ -13,6 +13,8 @@ export type { AnswerShape, InterruptReasonKind } from './interruptForm.js';
 export type { JsonKind, JsonTreeProps } from './JsonTree.js';
 export { JsonTree } from './JsonTree.js';
 export { preloadInterruptForm, preloadMarkdown } from './lazyChunks.js';
+export type { AgentLocale, AgentLocaleProviderProps, AgentMessages, DeepPartial, LocaleFormat, LocaleValue } from './locale.js';
+export { AgentLocaleProvider, defineLocale, en, useLocale, zhCN } from './locale.js';
 export { SafeMarkdown } from './Markdown.js';
 export type { MessageProps, MessageStatus } from './Message.js';
 export { Message } from './Message.js';

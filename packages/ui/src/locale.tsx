@@ -1,0 +1,199 @@
+'use client';
+
+import type { ReactNode } from 'react';
+import * as React from 'react';
+import { clientContext } from './clientContext.js';
+import { type AgentMessages, enMessages } from './locales/en.js';
+import { zhCNMessages } from './locales/zh-CN.js';
+
+export type { AgentMessages } from './locales/en.js';
+
+/** Any part of a set of strings: what a partial locale or an override gives. */
+export type DeepPartial<T> = {
+  [K in keyof T]?: T[K] extends (...args: never[]) => unknown ? T[K] : T[K] extends object ? DeepPartial<T[K]> : T[K];
+};
+
+/** A language: its BCP 47 tag (for `Intl` and `lang`) and its strings. */
+export interface AgentLocale {
+  lang: string;
+  messages: AgentMessages;
+}
+
+/** English, the default: what every component says without a provider, and what a missing string falls back to. */
+export const en: AgentLocale = { lang: 'en', messages: enMessages };
+
+/** Simplified Chinese. */
+export const zhCN: AgentLocale = { lang: 'zh-CN', messages: zhCNMessages };
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * `base` with every string `over` gives in its place; anything `over` lacks,
+ * or gives with the wrong type, stays as in `base`: a partial or outdated
+ * locale falls back to English, never to a key name or `undefined`.
+ */
+function merge<T>(base: T, over: unknown): T {
+  if (!isPlainObject(base) || !isPlainObject(over)) return base;
+  const out: Record<string, unknown> = { ...base };
+  for (const key of Object.keys(base)) {
+    if (!Object.hasOwn(over, key)) continue;
+    const mine = base[key];
+    const theirs = over[key];
+    if (isPlainObject(mine)) out[key] = merge(mine, theirs);
+    else if (typeof theirs === typeof mine) out[key] = theirs;
+  }
+  return out as T;
+}
+
+/**
+ * A locale from a language tag and the strings translated so far: what is not
+ * given is English.
+ *
+ * @example
+ * const fr = defineLocale('fr', { chat: { composer: { send: 'Envoyer', stop: 'Arrêter' } } });
+ * <AgentLocaleProvider locale={fr}>…</AgentLocaleProvider>
+ */
+export function defineLocale(lang: string, messages: DeepPartial<AgentMessages>): AgentLocale {
+  return { lang, messages: merge(enMessages, messages) };
+}
+
+/** Numbers, times and durations in the locale's language, through `Intl`. */
+export interface LocaleFormat {
+  /** `1234.5` → "1,234.5" (en), "1,234.5" (zh-CN). */
+  number(value: number): string;
+  /** A count of bytes as "1.2 KB". */
+  bytes(value: number): string;
+  /** A wall-clock time, e.g. "14:03:07". */
+  time(epochMs: number): string;
+  /** A date and time, e.g. "Dec 1, 2026, 14:03". */
+  dateTime(epochMs: number): string;
+  /** A remaining time as a clock, "m:ss" (or "h:mm:ss"). */
+  clock(seconds: number): string;
+  /** A remaining time in words, e.g. "2 minutes", "30 seconds" ("2分钟", "30秒"). */
+  duration(seconds: number): string;
+  /** A list: "a, b, and c" ("a、b和c"). */
+  list(items: readonly string[]): string;
+}
+
+/** What `useLocale()` gives: the language tag, the strings, and `Intl` formatters for that language. */
+export interface LocaleValue extends AgentLocale {
+  format: LocaleFormat;
+}
+
+function formatFor(lang: string): LocaleFormat {
+  const number = new Intl.NumberFormat(lang);
+  const time = new Intl.DateTimeFormat(lang, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  const dateTime = new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' });
+  const units = (unit: 'hour' | 'minute' | 'second') => new Intl.NumberFormat(lang, { style: 'unit', unit, unitDisplay: 'long' });
+  const hours = units('hour');
+  const minutes = units('minute');
+  const seconds = units('second');
+  const list = new Intl.ListFormat(lang, { type: 'conjunction' });
+  const byteUnits = ['byte', 'kilobyte', 'megabyte', 'gigabyte'] as const;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return {
+    number: (value) => number.format(value),
+    bytes: (value) => {
+      let n = Math.max(0, value);
+      let i = 0;
+      while (n >= 1024 && i < byteUnits.length - 1) {
+        n /= 1024;
+        i += 1;
+      }
+      return new Intl.NumberFormat(lang, {
+        style: 'unit',
+        unit: byteUnits[i],
+        unitDisplay: 'short',
+        maximumFractionDigits: i === 0 ? 0 : 1,
+      }).format(n);
+    },
+    time: (ms) => time.format(ms),
+    dateTime: (ms) => dateTime.format(ms),
+    clock: (total) => {
+      const s = Math.max(0, Math.ceil(total));
+      const h = Math.floor(s / 3600);
+      const m = Math.floor((s % 3600) / 60);
+      return h > 0 ? `${h}:${pad(m)}:${pad(s % 60)}` : `${m}:${pad(s % 60)}`;
+    },
+    duration: (total) => {
+      const s = Math.max(0, Math.round(total));
+      if (s >= 3600) {
+        const h = Math.floor(s / 3600);
+        const m = Math.floor((s % 3600) / 60);
+        return m ? list.format([hours.format(h), minutes.format(m)]) : hours.format(h);
+      }
+      if (s >= 60) {
+        const m = Math.floor(s / 60);
+        return s % 60 ? list.format([minutes.format(m), seconds.format(s % 60)]) : minutes.format(m);
+      }
+      return seconds.format(s);
+    },
+    list: (items) => list.format(items),
+  };
+}
+
+const values = new WeakMap<AgentLocale, LocaleValue>();
+
+/** The value `useLocale()` gives for a locale (one per locale object, so components memoize on it). */
+export function localeValue(locale: AgentLocale): LocaleValue {
+  let value = values.get(locale);
+  if (!value) {
+    let format: LocaleFormat;
+    try {
+      format = formatFor(locale.lang);
+    } catch {
+      // An unknown or malformed tag: the strings stay, numbers and dates are formatted as English.
+      format = formatFor('en');
+    }
+    value = { lang: locale.lang, messages: locale.messages, format };
+    values.set(locale, value);
+  }
+  return value;
+}
+
+const LocaleContext = clientContext<LocaleValue | null>(null);
+
+export interface AgentLocaleProviderProps {
+  /** The language: `en` (the default), `zhCN`, or one from `defineLocale`. */
+  locale?: AgentLocale;
+  /** Strings to replace for this part of the page, over the locale's own (e.g. a product's wording for Send). Keep it stable (module scope or `useMemo`). */
+  messages?: DeepPartial<AgentMessages>;
+  children?: ReactNode;
+}
+
+/**
+ * Sets the language of every aguikit component inside it. Strings a locale
+ * lacks are English; `messages` replaces single strings. Providers nest: an
+ * inner one without `locale` keeps the outer language and adds its overrides.
+ *
+ * @example
+ * import { AgentLocaleProvider, zhCN } from '@aguikit/ui';
+ * <AgentLocaleProvider locale={zhCN} messages={{ chat: { composer: { send: '提交' } } }}>
+ *   <AgentChat />
+ * </AgentLocaleProvider>
+ */
+export function AgentLocaleProvider({ locale, messages, children }: AgentLocaleProviderProps) {
+  const outer = React.useContext(LocaleContext);
+  const value = React.useMemo(() => {
+    const base: AgentLocale = locale ?? outer ?? en;
+    // A locale built outside `defineLocale` (plain JSON, an older translation) is completed here too.
+    const complete = base === en || base === zhCN || base === outer ? base.messages : merge(enMessages, base.messages);
+    const withOverrides = messages ? merge(complete, messages) : complete;
+    if (withOverrides === base.messages) return base === outer ? outer : localeValue(base);
+    return localeValue({ lang: base.lang, messages: withOverrides });
+  }, [locale, outer, messages]);
+  return <LocaleContext.Provider value={value}>{children}</LocaleContext.Provider>;
+}
+
+/**
+ * The strings and formatters of the nearest `AgentLocaleProvider` (English
+ * without one).
+ *
+ * @example
+ * const { messages, format } = useLocale();
+ * <button>{messages.chat.composer.send}</button>
+ */
+export function useLocale(): LocaleValue {
+  return React.useContext(LocaleContext) ?? localeValue(en);
+}

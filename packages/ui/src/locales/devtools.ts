@@ -1,0 +1,4 @@
+/** Strings of the devtools area. */
+export const en = {};
+
+export const zhCN: typeof en = {};

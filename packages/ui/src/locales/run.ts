@@ -1,0 +1,4 @@
+/** Strings of the run area. */
+export const en = {};
+
+export const zhCN: typeof en = {};

@@ -1,0 +1,112 @@
+import { AgentProvider, createAgentStore } from '@aguikit/react';
+import { render, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { Composer } from '../src/Composer.js';
+import { type AgentLocale, AgentLocaleProvider, type AgentMessages, defineLocale, en, useLocale, zhCN } from '../src/locale.js';
+import { STORY_THREAD } from '../src/storybook/scripted.js';
+
+/** Every string of a set, by its path ("chat.composer.send"); functions are called with sample arguments. */
+function leaves(value: unknown, path = ''): Array<[string, string]> {
+  if (typeof value === 'string') return [[path, value]];
+  if (typeof value === 'function') {
+    const sample = (value as (...args: unknown[]) => unknown)(2, 'x', 3, 'y');
+    return [[path, String(sample)]];
+  }
+  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => leaves(v, path ? `${path}.${k}` : k));
+  return [[path, String(value)]];
+}
+
+const store = () => createAgentStore({ threadId: STORY_THREAD, source: { async *run() {} } });
+
+function Probe({ at }: { at: (m: AgentMessages) => string }) {
+  return <span data-testid="probe">{at(useLocale().messages)}</span>;
+}
+
+describe('locales', () => {
+  it('zh-CN has every string of English, and each one is translated (holds Chinese)', () => {
+    const english = new Map(leaves(en.messages));
+    const chinese = new Map(leaves(zhCN.messages));
+    expect([...chinese.keys()].sort()).toEqual([...english.keys()].sort());
+    // Strings that are the same in both languages on purpose (symbols, protocol words).
+    const same = /^[\s\d.:…/()%+\-–—#×✓✕→←↑↓▸▾·•"'A-Za-z_]*$/;
+    const untranslated = [...chinese].filter(([key, text]) => !/[\u3400-\u9fff]/.test(text) && !(same.test(text) && text === english.get(key)));
+    expect(untranslated).toEqual([]);
+  });
+
+  it('English, with no provider', () => {
+    render(
+      <AgentProvider store={store()}>
+        <Composer />
+      </AgentProvider>,
+    );
+    expect(screen.getByRole('button', { name: 'Send' })).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'Message' })).toBeInTheDocument();
+  });
+
+  it('zh-CN through the provider, and a prop still wins over the locale', () => {
+    render(
+      <AgentLocaleProvider locale={zhCN}>
+        <AgentProvider store={store()}>
+          <Composer label="问题" />
+        </AgentProvider>
+      </AgentLocaleProvider>,
+    );
+    expect(screen.getByRole('button', { name: '发送' })).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: '问题' })).toBeInTheDocument();
+  });
+
+  it('a missing or mistyped string falls back to English, never to a key name', () => {
+    const partial = defineLocale('fr', { chat: { composer: { send: 'Envoyer' } } });
+    // A locale from plain JSON, as a JS app might pass it: a string missing, one of the wrong type, an area missing.
+    const broken = { lang: 'de', messages: { chat: { composer: { send: 42, stop: 'Anhalten' } } } } as unknown as AgentLocale;
+    const { rerender } = render(
+      <AgentLocaleProvider locale={partial}>
+        <AgentProvider store={store()}>
+          <Composer />
+        </AgentProvider>
+      </AgentLocaleProvider>,
+    );
+    expect(screen.getByRole('button', { name: 'Envoyer' })).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'Message' })).toBeInTheDocument();
+    rerender(
+      <AgentLocaleProvider locale={broken}>
+        <Probe at={(m) => `${m.chat.composer.send}|${m.chat.composer.stop}|${m.chat.chatLabel}`} />
+      </AgentLocaleProvider>,
+    );
+    expect(screen.getByTestId('probe').textContent).toBe('Send|Anhalten|Agent chat');
+  });
+
+  it('overrides replace single strings and nest over an outer language', () => {
+    render(
+      <AgentLocaleProvider locale={zhCN}>
+        <AgentLocaleProvider messages={{ chat: { composer: { send: '提交' } } }}>
+          <Probe at={(m) => `${m.chat.composer.send}|${m.chat.composer.stop}`} />
+        </AgentLocaleProvider>
+      </AgentLocaleProvider>,
+    );
+    expect(screen.getByTestId('probe').textContent).toBe('提交|停止');
+  });
+
+  it('formats numbers, durations and lists through Intl in the locale language', () => {
+    let zh: ReturnType<typeof useLocale> | undefined;
+    let english: ReturnType<typeof useLocale> | undefined;
+    const Grab = ({ into }: { into: (v: ReturnType<typeof useLocale>) => void }) => {
+      into(useLocale());
+      return null;
+    };
+    render(
+      <>
+        <Grab into={(v) => (english = v)} />
+        <AgentLocaleProvider locale={zhCN}>
+          <Grab into={(v) => (zh = v)} />
+        </AgentLocaleProvider>
+      </>,
+    );
+    expect(english?.format.duration(120)).toBe('2 minutes');
+    expect(english?.format.duration(90)).toBe('1 minute and 30 seconds');
+    expect(zh?.format.duration(30)).toBe('30秒钟');
+    expect(english?.format.clock(65)).toBe('1:05');
+    expect(english?.format.number(12345)).toBe('12,345');
+    expect(zh?.format.list(['甲', '乙', '丙'])).toBe('甲、乙和丙');
+  });
+});
