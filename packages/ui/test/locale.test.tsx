@@ -29,7 +29,9 @@ describe('locales', () => {
     expect([...chinese.keys()].sort()).toEqual([...english.keys()].sort());
     // Strings that are the same in both languages on purpose (symbols, protocol words).
     const same = /^[\s\d.:…/()%+\-–—#×✓✕→←↑↓▸▾·•"'A-Za-z_]*$/;
-    const untranslated = [...chinese].filter(([key, text]) => !/[\u3400-\u9fff]/.test(text) && !(same.test(text) && text === english.get(key)));
+    const untranslated = [...chinese].filter(
+      ([key, text]) => !/[\u3400-\u9fff]/.test(text) && !(same.test(text) && text === english.get(key)),
+    );
     expect(untranslated).toEqual([]);
   });
 
