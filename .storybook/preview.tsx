@@ -1,25 +1,66 @@
 import type { Decorator, Preview } from '@storybook/react-vite';
+import { useEffect } from 'react';
+import { AgentLocaleProvider, en, zhCN } from '../packages/ui/src/locale.js';
 import '../packages/ui/src/styles.css';
 
-const withTheme: Decorator = (Story, context) => (
-  <div className="agk-theme" data-theme={context.globals.theme === 'dark' ? 'dark' : 'light'} style={{ padding: 16, minHeight: '100%' }}>
-    <Story />
-  </div>
-);
+const locales = { en, 'zh-CN': zhCN } as const;
+
+/** The theme on the whole canvas (the document), not only behind the story. */
+const withTheme: Decorator = (Story, context) => {
+  const theme = context.globals.theme === 'dark' ? 'dark' : 'light';
+  useEffect(() => {
+    const root = document.documentElement;
+    root.dataset.theme = theme;
+    root.classList.add('agk-theme');
+    document.body.classList.add('agk-canvas');
+  }, [theme]);
+  return (
+    <div className="agk-theme agk-canvas" data-theme={theme} style={{ padding: 16, minHeight: '100vh', boxSizing: 'border-box' }}>
+      <Story />
+    </div>
+  );
+};
+
+/** The language of every aguikit component in the story (`globals: { locale: 'zh-CN' }` in a story pins it). */
+const withLocale: Decorator = (Story, context) => {
+  const tag = context.globals.locale === 'zh-CN' ? 'zh-CN' : 'en';
+  useEffect(() => {
+    document.documentElement.lang = tag;
+  }, [tag]);
+  return (
+    <AgentLocaleProvider locale={locales[tag]}>
+      <Story />
+    </AgentLocaleProvider>
+  );
+};
 
 const preview: Preview = {
-  decorators: [withTheme],
+  decorators: [withLocale, withTheme],
   globalTypes: {
     theme: {
       description: 'Color theme',
       toolbar: { title: 'Theme', icon: 'mirror', items: ['light', 'dark'], dynamicTitle: true },
     },
+    locale: {
+      description: 'Language of the components',
+      toolbar: {
+        title: 'Language',
+        icon: 'globe',
+        items: [
+          { value: 'en', title: 'English' },
+          { value: 'zh-CN', title: '简体中文' },
+        ],
+        dynamicTitle: true,
+      },
+    },
   },
-  initialGlobals: { theme: 'light' },
+  initialGlobals: { theme: 'light', locale: 'en' },
+  tags: ['autodocs'],
   parameters: {
     // Accessibility violations fail the story tests.
     a11y: { test: 'error' },
     layout: 'fullscreen',
+    controls: { expanded: true, matchers: { color: /(background|color)$/i } },
   },
 };
 
