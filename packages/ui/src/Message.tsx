@@ -6,9 +6,13 @@ import type { ReactNode } from 'react';
 import * as React from 'react';
 import { clientContext } from './clientContext.js';
 import { useAnnounceWhenSettled } from './liveAnnouncer.js';
+import { useLocale } from './locale.js';
+import type { en as messageStrings } from './locales/messages.js';
 import { ContentParts, contentText, MessageText, type TextFormat } from './MessageContent.js';
 import { Reasoning } from './Reasoning.js';
 import { type RenderTool, ToolCallCard } from './ToolCall.js';
+
+type MessageStrings = typeof messageStrings;
 
 /**
  * What a message's `data-status` says: `streaming` between START and END;
@@ -18,15 +22,12 @@ import { type RenderTool, ToolCallCard } from './ToolCall.js';
  */
 export type MessageStatus = 'streaming' | 'complete' | 'error';
 
-const ROLE_LABELS: Record<MessageRole, string> = {
-  user: 'You',
-  assistant: 'Assistant',
-  system: 'System',
-  developer: 'Developer',
-  tool: 'Tool result',
-  reasoning: 'Reasoning',
-  activity: 'Activity',
-};
+/**
+ * What a message's `data-state` says, for styling: `streaming`, `complete`,
+ * or `incomplete` for a reply its run's failure or lost connection may have
+ * cut short.
+ */
+export type MessageState = 'streaming' | 'complete' | 'incomplete';
 
 // What a person or a system wrote is shown verbatim: Markdown would reinterpret `*`, `_` and `#` they typed.
 const TEXT_FORMAT: Record<MessageRole, TextFormat> = {
@@ -39,6 +40,8 @@ const TEXT_FORMAT: Record<MessageRole, TextFormat> = {
   activity: 'plain',
 };
 
+const cx = (...names: Array<string | undefined | false>) => names.filter(Boolean).join(' ');
+
 /** The status of a message, given how its run ended and whether it is that run's last reply. */
 function messageStatus(message: MessageRecord, runStatus: RunStatus | undefined, lastReply: boolean): MessageStatus {
   if (message.streaming) return 'streaming';
@@ -48,10 +51,16 @@ function messageStatus(message: MessageRecord, runStatus: RunStatus | undefined,
   return 'complete';
 }
 
+function messageState(message: MessageRecord, status: MessageStatus): MessageState {
+  if (status === 'streaming') return 'streaming';
+  return status === 'error' && message.role !== 'tool' ? 'incomplete' : 'complete';
+}
+
 interface MessageContextValue {
   message: MessageRecord;
   status: MessageStatus;
   label: string;
+  authorId: string;
   details: { open: boolean; setOpen: (open: boolean) => void; id: string };
 }
 
@@ -63,49 +72,85 @@ function useMessagePart(part: string): MessageContextValue {
   return value;
 }
 
-function Root({ id, children }: { id: string; children: ReactNode }) {
+/** Props of `Message.Root`: the message's id, and any prop of an `article`. */
+export interface MessageRootProps extends React.HTMLAttributes<HTMLElement> {
+  id: string;
+}
+
+const Root = React.forwardRef<HTMLElement, MessageRootProps>(function MessageRoot({ id, className, children, ...rest }, ref) {
   const message = useMessage(id);
   const runStatus = useRunSummary(message?.runId)?.status;
   const lastReply = useLastReplyId(message?.runId) === id;
+  const { messages } = useLocale();
   const [open, setOpen] = React.useState(false);
   const detailsId = React.useId();
+  const authorId = React.useId();
   const status = message ? messageStatus(message, runStatus, lastReply) : 'complete';
-  useAnnounceWhenSettled(id, message !== undefined && status !== 'streaming');
+  const state = message ? messageState(message, status) : 'complete';
+  useAnnounceWhenSettled(id, message !== undefined && status !== 'streaming', state === 'incomplete');
   if (!message) return null;
-  const label = message.name ? `${ROLE_LABELS[message.role]} · ${message.name}` : ROLE_LABELS[message.role];
+  const role = messages.messages.roles[message.role];
+  const label = message.name ? messages.messages.named(role, message.name) : role;
   return (
-    <MessageContext.Provider value={{ message, status, label, details: { open, setOpen, id: detailsId } }}>
+    <MessageContext.Provider value={{ message, status, label, authorId, details: { open, setOpen, id: detailsId } }}>
       <article
-        className="agk-message agk-root"
+        {...(message.role === 'tool' || message.role === 'reasoning' ? { 'aria-label': label } : { 'aria-labelledby': authorId })}
+        {...rest}
+        ref={ref}
+        className={cx('agk-message agk-root', className)}
         data-role={message.role}
         data-status={status}
+        data-state={state}
         data-subagent={message.subagentRunId}
-        aria-label={`${label} message`}
         aria-busy={status === 'streaming' || undefined}
       >
         {children}
       </article>
     </MessageContext.Provider>
   );
+});
+
+/** The first letter of a name, for an avatar (a whole character, so "助" and emoji stay whole). */
+function initialOf(name: string): string {
+  return (Array.from(name.trim())[0] ?? '').toLocaleUpperCase();
 }
 
-function Header() {
-  const { message, status, label, details } = useMessagePart('Header');
+const Header = React.forwardRef<HTMLElement, React.HTMLAttributes<HTMLElement>>(function MessageHeader({ className, ...rest }, ref) {
+  const { message, status, label, authorId, details } = useMessagePart('Header');
+  const { messages } = useLocale();
+  const strings = messages.messages;
+  const hasDetails = message.metadata !== undefined && Object.keys(message.metadata).length > 0;
   return (
-    <header className="agk-message__header">
-      {message.role === 'tool' ? null : <span className="agk-message__author">{label}</span>}
+    <header {...rest} ref={ref} className={cx('agk-message__header', className)}>
+      {message.role === 'assistant' ? (
+        <span className="agk-message__avatar" aria-hidden="true" data-initial={initialOf(message.name ?? strings.roles.assistant)} />
+      ) : null}
+      {message.role === 'tool' ? null : (
+        <span
+          id={authorId}
+          // A person's own bubble needs no name on screen: its place says it; a screen reader still hears it.
+          className={message.role === 'user' ? 'agk-message__author agk-visually-hidden' : 'agk-message__author'}
+        >
+          {label}
+        </span>
+      )}
       {message.role === 'activity' && message.activityType ? <code className="agk-message__kind">{message.activityType}</code> : null}
       {status === 'streaming' ? (
-        <span className="agk-badge" data-tone="info">
-          Writing…
+        <span className="agk-message__typing">
+          <span className="agk-visually-hidden">{strings.writing}</span>
+          <span className="agk-message__dots" aria-hidden="true">
+            <span />
+            <span />
+            <span />
+          </span>
         </span>
       ) : null}
-      {status === 'error' ? (
+      {status === 'error' && message.role === 'tool' ? (
         <span className="agk-badge" data-tone="danger">
-          {message.role === 'tool' ? 'Error' : 'Run failed'}
+          {strings.toolError}
         </span>
       ) : null}
-      {message.metadata && Object.keys(message.metadata).length ? (
+      {hasDetails ? (
         <button
           type="button"
           className="agk-message__details-toggle"
@@ -114,72 +159,162 @@ function Header() {
           data-state={details.open ? 'open' : 'closed'}
           onClick={() => details.setOpen(!details.open)}
         >
-          Details
+          {strings.details}
         </button>
       ) : null}
     </header>
   );
-}
+});
 
-function Body() {
+const Body = React.forwardRef<HTMLDivElement, React.HTMLAttributes<HTMLDivElement>>(function MessageBody({ className, ...rest }, ref) {
   const { message, status } = useMessagePart('Body');
+  const { messages } = useLocale();
+  const strings = messages.messages;
   const { content, role } = message;
   let body: ReactNode;
-  if (role === 'tool') body = <ToolResult message={message} />;
+  if (role === 'tool') body = <ToolResult message={message} strings={strings} />;
   else if (role === 'activity' || (typeof content === 'object' && !Array.isArray(content))) {
-    body = <pre className="agk-code agk-message__json">{JSON.stringify(content, null, 2)}</pre>;
+    const plan = planOf(content);
+    body = plan ? (
+      <Plan plan={plan} strings={strings} />
+    ) : (
+      <pre className="agk-code agk-message__json">{JSON.stringify(content, null, 2)}</pre>
+    );
   } else if (typeof content === 'string') body = <MessageText text={content} format={TEXT_FORMAT[role]} />;
   else body = <ContentParts parts={content as readonly ContentPart[]} format={TEXT_FORMAT[role]} author={authorOf(role)} />;
   return (
-    <div className="agk-message__body">
+    <div {...rest} ref={ref} className={cx('agk-message__body', className)}>
       {body}
-      {status === 'error' && role !== 'tool' ? (
-        <p className="agk-message__note agk-error-text">The run failed or lost its connection here: this reply may be incomplete.</p>
+      {status === 'error' && role !== 'tool' ? <p className="agk-message__note agk-message__incomplete">{strings.incomplete}</p> : null}
+    </div>
+  );
+});
+
+/** A step's state in a plan. */
+type StepState = 'done' | 'in_progress' | 'pending' | 'failed' | 'skipped';
+
+/** An activity plan: `{ title?, steps: [string | { title | description | name | label | text, status | done }] }`. */
+interface PlanView {
+  title?: string;
+  steps: Array<{ title: string; state: StepState }>;
+}
+
+const STEP_STATES: Record<string, StepState> = {
+  done: 'done',
+  complete: 'done',
+  completed: 'done',
+  finished: 'done',
+  success: 'done',
+  succeeded: 'done',
+  in_progress: 'in_progress',
+  'in-progress': 'in_progress',
+  inprogress: 'in_progress',
+  running: 'in_progress',
+  active: 'in_progress',
+  current: 'in_progress',
+  started: 'in_progress',
+  doing: 'in_progress',
+  failed: 'failed',
+  error: 'failed',
+  skipped: 'skipped',
+  cancelled: 'skipped',
+  canceled: 'skipped',
+};
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function stepOf(step: unknown): { title: string; state: StepState } {
+  if (!isRecord(step)) return { title: typeof step === 'string' ? step : JSON.stringify(step), state: 'pending' };
+  const named = ['title', 'description', 'name', 'label', 'text'].map((key) => step[key]).find((v) => typeof v === 'string');
+  const status = typeof step.status === 'string' ? STEP_STATES[step.status.toLowerCase()] : undefined;
+  const state = status ?? (step.done === true || step.completed === true ? 'done' : 'pending');
+  return { title: typeof named === 'string' ? named : JSON.stringify(step), state };
+}
+
+/** The plan an activity's content holds, if it is one (it has a `steps` array). */
+function planOf(content: MessageRecord['content']): PlanView | undefined {
+  if (!isRecord(content) || !Array.isArray(content.steps)) return undefined;
+  const title = typeof content.title === 'string' && content.title.trim() !== '' ? content.title : undefined;
+  return { ...(title ? { title } : {}), steps: content.steps.map(stepOf) };
+}
+
+function Plan({ plan, strings }: { plan: PlanView; strings: MessageStrings }) {
+  const titleId = React.useId();
+  return (
+    <div className="agk-plan">
+      {plan.title ? (
+        <p className="agk-plan__title" id={titleId}>
+          {plan.title}
+        </p>
       ) : null}
+      <ol className="agk-plan__steps" {...(plan.title ? { 'aria-labelledby': titleId } : { 'aria-label': strings.plan.label })}>
+        {plan.steps.map((step, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: steps have no id of their own; a delta patches them by index
+          <li key={i} className="agk-plan__step" data-state={step.state}>
+            <span className="agk-plan__icon" aria-hidden="true" />
+            {strings.plan.step(step.title, strings.plan[step.state])}
+          </li>
+        ))}
+      </ol>
     </div>
   );
 }
 
 /**
- * A tool message is one line: the card of its call (in the assistant message
- * that made it) already shows the result. Only a result whose call is not on
- * screen — an orphan, or a card replaced by `renderTool` — shows its content.
+ * The content of a tool message whose call is not on screen (an orphan
+ * result): what it answered, and what it said. A result whose call is on
+ * screen is not drawn at all (see `Message`).
  */
-function ToolResult({ message }: { message: MessageRecord }) {
+function ToolResult({ message, strings }: { message: MessageRecord; strings: MessageStrings }) {
   const call = useToolCall(message.toolCallId ?? '');
-  const onCard = call?.result?.messageId === message.id;
-  const name = call?.name || message.toolCallId || 'a tool call';
+  const name = call?.name || message.toolCallId || strings.aToolCall;
   return (
     <>
       <p className="agk-message__note">
         <span aria-hidden="true">↳ </span>
-        {onCard ? 'Result of ' : 'Result for '}
-        <code>{name}</code>
-        {onCard ? ', shown on its card.' : ''}
+        {strings.resultFor} <code>{name}</code>
       </p>
       {message.error !== undefined ? <p className="agk-error-text">{message.error}</p> : null}
-      {onCard ? null : <pre className="agk-code">{contentText(message.content)}</pre>}
+      <pre className="agk-code">{contentText(message.content)}</pre>
     </>
   );
 }
 
-function ToolCalls({ renderTool }: { renderTool?: RenderTool | undefined }) {
+/** Props of `Message.ToolCalls`: how the message's tool calls are drawn, and any prop of a `div`. */
+export interface MessageToolCallsProps extends React.HTMLAttributes<HTMLDivElement> {
+  renderTool?: RenderTool | undefined;
+}
+
+const ToolCalls = React.forwardRef<HTMLDivElement, MessageToolCallsProps>(function MessageToolCalls(
+  { renderTool, className, ...rest },
+  ref,
+) {
   const { message } = useMessagePart('ToolCalls');
   if (!message.toolCallIds?.length) return null;
   return (
-    <div className="agk-message__tools">
+    <div {...rest} ref={ref} className={cx('agk-message__tools', className)}>
       {message.toolCallIds.map((id) => (
         <ToolCallCard key={id} id={id} {...(renderTool ? { renderTool } : {})} />
       ))}
     </div>
   );
-}
+});
 
-function Details() {
+const Details = React.forwardRef<HTMLDListElement, React.HTMLAttributes<HTMLDListElement>>(function MessageDetails(
+  { className, ...rest },
+  ref,
+) {
   const { message, details } = useMessagePart('Details');
   if (!message.metadata) return null;
   return (
-    <dl className="agk-message__details" id={details.id} hidden={!details.open} data-state={details.open ? 'open' : 'closed'}>
+    <dl
+      {...rest}
+      ref={ref}
+      className={cx('agk-message__details', className)}
+      id={details.id}
+      hidden={!details.open}
+      data-state={details.open ? 'open' : 'closed'}
+    >
       {Object.entries(message.metadata).map(([key, value]) => (
         <div key={key} className="agk-message__detail">
           <dt>{key}</dt>
@@ -188,28 +323,40 @@ function Details() {
       ))}
     </dl>
   );
+});
+
+function authorOf(role: MessageRole): 'user' | 'tool' | 'agent' {
+  return role === 'user' ? 'user' : role === 'tool' ? 'tool' : 'agent';
 }
 
-function authorOf(role: MessageRole): string {
-  return role === 'user' ? 'the user' : role === 'tool' ? 'the tool' : 'the agent';
-}
-
-/** Props of `Message`: which message, and how its tool calls are drawn. */
-export interface MessageProps {
+/** Props of `Message`: which message, how its tool calls are drawn, and any prop of its `article`. */
+export interface MessageProps extends React.HTMLAttributes<HTMLElement> {
   id: string;
   /** Replaces the card of a tool call (generative UI); keep it stable (module scope or `useCallback`). */
   renderTool?: RenderTool | undefined;
 }
 
-const MessageView = React.memo(function Message({ id, renderTool }: MessageProps) {
-  return (
-    <Root id={id}>
-      <MessageParts id={id} renderTool={renderTool} />
-    </Root>
-  );
-});
+/** A tool message whose call's card (or custom renderer) is on screen: that card already shows the result. */
+function useShownOnItsCard(id: string): boolean {
+  const message = useMessage(id);
+  const call = useToolCall(message?.role === 'tool' ? (message.toolCallId ?? '') : '');
+  const parent = useMessage(call?.parentMessageId ?? '');
+  const onScreen = call !== undefined && parent?.toolCallIds?.includes(message?.toolCallId ?? '') === true;
+  return message?.role === 'tool' && onScreen && call.result?.messageId === id;
+}
 
-function MessageParts({ id, renderTool }: MessageProps) {
+const MessageView = React.memo(
+  React.forwardRef<HTMLElement, MessageProps>(function Message({ id, renderTool, ...rest }, ref) {
+    if (useShownOnItsCard(id)) return null;
+    return (
+      <Root id={id} ref={ref} {...rest}>
+        <MessageParts id={id} renderTool={renderTool} />
+      </Root>
+    );
+  }),
+);
+
+function MessageParts({ id, renderTool }: { id: string; renderTool?: RenderTool | undefined }) {
   const { message } = useMessagePart('Parts');
   if (message.role === 'reasoning') return <Reasoning id={id} />;
   return (
@@ -224,16 +371,30 @@ function MessageParts({ id, renderTool }: MessageProps) {
 
 /**
  * One message, read by id: it re-renders for its own tokens only (memoized,
- * and subscribed to its own record). `data-role` and `data-status`
- * (`streaming | complete | error`) say what it is; agent text is safe
- * Markdown, a person's (user, system, developer) text verbatim; images follow
- * the URL policy (http(s) and data:image only), other parts are labelled
- * placeholders; an assistant's tool calls are `ToolCallCard`s, and a tool
- * message is one line, since its call's card already shows the result; an
- * activity shows its type and content as JSON; metadata opens on demand
- * ("Details"); a reasoning message is a `Reasoning` disclosure.
- * The parts (`Message.Root`, `Header`, `Body`, `ToolCalls`, `Details`) compose
- * a message of your own.
+ * and subscribed to its own record). `data-role`, `data-status`
+ * (`streaming | complete | error`) and `data-state`
+ * (`streaming | complete | incomplete`) say what it is.
+ *
+ * - A person's message is a bubble at the end of the line, their text
+ *   verbatim; an assistant's reply has a small avatar (its initial) and its
+ *   name, its text safe Markdown, and animated dots while it streams (still
+ *   under `prefers-reduced-motion`).
+ * - A reply its run's failure or lost connection may have cut short keeps one
+ *   short mark ("This reply may be incomplete."); the error itself is the run
+ *   status's to show.
+ * - Images follow the URL policy (http(s) and data:image only), other parts
+ *   are labelled placeholders.
+ * - An assistant's tool calls are `ToolCallCard` chips; a tool message whose
+ *   call is on screen (as a card, or through `renderTool`) is not drawn, the
+ *   card shows the result; an orphan result shows what it said.
+ * - An activity whose content is a plan (`steps`) is a checklist, each step
+ *   done / in progress / pending in words; any other activity is its JSON.
+ * - Metadata opens on demand ("Details"); a reasoning message is a
+ *   `Reasoning` disclosure.
+ *
+ * The parts (`Message.Root`, `Header`, `Body`, `ToolCalls`, `Details`)
+ * compose a message of your own; each forwards its ref and takes
+ * `className`, `style` and DOM props.
  *
  * @example
  * <Message id={id} renderTool={renderTool} />

@@ -1,6 +1,7 @@
 'use client';
 
 import type { ContentPart, MessageRecord } from '@aguikit/core';
+import { useLocale } from './locale.js';
 import { SafeMarkdown } from './Markdown.js';
 import { safeImageSrc } from './safeUrl.js';
 
@@ -9,12 +10,8 @@ export type TextFormat = 'markdown' | 'plain';
 
 type MediaPart = Exclude<ContentPart, { type: 'text' }>;
 
-const MEDIA_LABELS: Record<MediaPart['type'], string> = {
-  image: 'Image',
-  audio: 'Audio',
-  video: 'Video',
-  document: 'Document',
-};
+/** Who sent a part, for the alt text of an image no one described. */
+export type PartAuthor = 'user' | 'tool' | 'agent';
 
 const SHOWN_URL_LENGTH = 80;
 
@@ -35,7 +32,7 @@ export function MessageText({ text, format }: { text: string; format: TextFormat
 }
 
 /** Content parts in order: text, images that pass the URL policy, and a labelled placeholder for anything else. */
-export function ContentParts({ parts, format, author }: { parts: readonly ContentPart[]; format: TextFormat; author: string }) {
+export function ContentParts({ parts, format, author }: { parts: readonly ContentPart[]; format: TextFormat; author: PartAuthor }) {
   return parts.map((part, i) =>
     part.type === 'text' ? (
       // biome-ignore lint/suspicious/noArrayIndexKey: parts have no id of their own and only ever append
@@ -47,8 +44,9 @@ export function ContentParts({ parts, format, author }: { parts: readonly Conten
   );
 }
 
-function MediaPartView({ part, author }: { part: MediaPart; author: string }) {
-  const label = MEDIA_LABELS[part.type];
+function MediaPartView({ part, author }: { part: MediaPart; author: PartAuthor }) {
+  const strings = useLocale().messages.messages.media;
+  const label = strings[part.type];
   const described = describedAs(part);
   if (part.type === 'image') {
     const src = safeImageSrc(part.source);
@@ -57,7 +55,7 @@ function MediaPartView({ part, author }: { part: MediaPart; author: string }) {
         <img
           className="agk-message__image"
           src={src}
-          alt={described ?? `Image from ${author}`}
+          alt={described ?? strings.imageFrom(strings.authors[author])}
           loading="lazy"
           decoding="async"
           referrerPolicy="no-referrer"
@@ -67,23 +65,26 @@ function MediaPartView({ part, author }: { part: MediaPart; author: string }) {
     if (part.source.type === 'url') {
       return (
         <p className="agk-message__attachment" data-part="image" data-blocked="true">
-          Image not shown: <code>{shorten(part.source.value)}</code> is not an http(s) or data:image URL.
+          {strings.blockedUrlBefore}
+          <code>{shorten(part.source.value)}</code>
+          {strings.blockedUrlAfter}
         </p>
       );
     }
     if (part.source.type === 'data') {
       return (
         <p className="agk-message__attachment" data-part="image" data-blocked="true">
-          Image not shown: inline data of type {part.source.mimeType || 'unknown'} is not base64 image data.
+          {strings.blockedData(part.source.mimeType || strings.unknownType)}
         </p>
       );
     }
   }
   const mime = part.source.mimeType;
-  const origin = part.source.type === 'url' ? 'link' : part.source.type === 'data' ? 'inline data' : 'provider file';
+  const origin = strings.origins[part.source.type];
+  const details = [mime, origin].filter(Boolean).join(', ');
   return (
     <p className="agk-message__attachment" data-part={part.type}>
-      {label} attachment{described ? `: ${described}` : ''} ({[mime, origin].filter(Boolean).join(', ')})
+      {described ? strings.describedAttachment(label, described, details) : strings.attachment(label, details)}
     </p>
   );
 }

@@ -6,6 +6,7 @@ import { preloadMarkdown } from './lazyChunks.js';
 import { PlainMarkdown } from './Markdown.js';
 import { Message } from './Message.js';
 import { MessageList } from './Messages.js';
+import { RunStatus } from './RunStatus.js';
 import {
   CONCURRENT_SUBAGENTS,
   longHistory,
@@ -282,16 +283,27 @@ export const ToolCalls: Story = {
   ],
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await expect(canvas.getByRole('heading', { name: 'lookup_order' })).toBeInTheDocument();
-    await expect(canvas.getByRole('heading', { name: 'refund_order' })).toBeInTheDocument();
+    const lookup = canvas.getByRole('button', { name: 'lookup_order' });
+    await expect(lookup).toHaveAttribute('aria-expanded', 'false');
+    await expect(canvas.getByRole('button', { name: 'refund_order' })).toHaveAttribute('aria-expanded', 'false');
     await expect(canvas.getByRole('note')).toHaveTextContent('Map of Lyon');
-    const results = canvasElement.querySelectorAll('article[data-role="tool"]');
-    await expect(results).toHaveLength(2);
-    await expect(results[0]).toHaveTextContent('Result of lookup_order, shown on its card.');
+    // Each result is on its card (or the custom renderer's business): no tool message repeats it.
+    await expect(canvasElement.querySelectorAll('article[data-role="tool"]')).toHaveLength(0);
+    await expect(canvasElement.textContent).not.toMatch(/Result (of|for)/);
+    await userEvent.click(lookup);
+    await expect(canvas.getByText(/"status": "delivered"/)).toBeVisible();
   },
 };
 
 export const RunFailed: Story = {
+  render: (args, { loaded }) => (
+    <AgentProvider store={(loaded as Loaded).store}>
+      <div style={{ height: 560, maxWidth: 760, margin: '0 auto', display: 'grid', gridTemplateRows: 'auto 1fr', gap: 8 }}>
+        <RunStatus />
+        <MessageList {...args} />
+      </div>
+    </AgentProvider>
+  ),
   loaders: [
     async () => ({
       store: await playedStore([
@@ -323,8 +335,11 @@ export const RunFailed: Story = {
       'data-status',
       'complete',
     );
-    await expect(within(canvasElement).getByText('Failed')).toBeInTheDocument();
-    await expect(within(canvasElement).getByText(/Payment provider unavailable/)).toBeInTheDocument();
+    await expect(cut).toHaveAttribute('data-state', 'incomplete');
+    await expect(canvasElement.querySelector('.agk-toolcall .agk-badge')).toHaveTextContent('Failed');
+    // The error is said once, by the run status; the card says the run ended it, the reply that it may be incomplete.
+    await expect(canvasElement.textContent?.split('Payment provider unavailable').length).toBe(2);
+    await expect(within(canvasElement).getByText('The run failed before this tool returned.')).toBeVisible();
   },
 };
 
@@ -343,7 +358,7 @@ export const ReasoningDone: Story = {
     }),
   ],
   play: async ({ canvasElement }) => {
-    const trigger = within(canvasElement).getByRole('button', { name: 'Thought for 19 words' });
+    const trigger = within(canvasElement).getByRole('button', { name: 'Reasoning, 19 words' });
     await expect(trigger).toHaveAttribute('aria-expanded', 'false');
     await userEvent.click(trigger);
     await expect(within(canvasElement).getByText(/policy allows returns/)).toBeVisible();
@@ -379,6 +394,7 @@ export const Activity: Story = {
               messageId: 'plan',
               activityType: 'PLAN',
               content: {
+                title: 'Return of order A-1001',
                 steps: [
                   { title: 'Print the label', done: true },
                   { title: 'Drop the parcel at a pickup point', done: false },
@@ -398,10 +414,11 @@ export const Activity: Story = {
     }),
   ],
   play: async ({ canvasElement }) => {
-    const activity = canvasElement.querySelector('article[data-role="activity"]');
+    const activity = canvasElement.querySelector('article[data-role="activity"]') as HTMLElement;
     await expect(activity).toHaveTextContent('PLAN');
-    await expect(activity?.querySelector('pre')?.textContent).toContain('"done": true');
-    await expect(activity?.querySelector('pre')?.textContent).not.toContain('"done": false');
+    await expect(activity.querySelector('pre')).toBeNull();
+    const steps = within(activity).getAllByRole('listitem');
+    await expect(steps.map((li) => li.textContent)).toEqual(['Print the label (done)', 'Drop the parcel at a pickup point (done)']);
   },
 };
 
@@ -541,5 +558,260 @@ export const HostilePayloads: Story = {
     const exfiltrate = canvas.getByRole('link', { name: /Image: exfiltrate/ });
     await expect(exfiltrate).toHaveAttribute('href', 'https://attacker.example/collect?q=secret');
     await expect(canvasElement.querySelectorAll('[data-blocked]')).toHaveLength(2);
+  },
+};
+
+/** The three calls of one tool in a turn are told apart by name: "get_weather (1)", "(2)", "(3)". */
+export const RepeatedToolCalls: Story = {
+  loaders: [
+    async () => ({
+      store: await playedStore([
+        {
+          say: 'What is the weather in Lyon, Paris and Nantes tomorrow?',
+          events: runOf([
+            ...say('6f1d0a2e-8b3c-4c55-9a1e-3d2b7c9e0f41', 'Checking the three cities.'),
+            ...call(
+              '8c0b5e3a-1f2d-4e6b-a7c9-0d3e5f7a9b12',
+              'get_weather',
+              { city: 'Lyon', day: 'tomorrow' },
+              {
+                parent: '6f1d0a2e-8b3c-4c55-9a1e-3d2b7c9e0f41',
+                result: { forecast: 'rain', high: 12 },
+              },
+            ),
+            ...call(
+              '2e4f6a8c-0b1d-4f3e-8a5c-7e9d1b3f5a67',
+              'get_weather',
+              { city: 'Paris', day: 'tomorrow' },
+              {
+                parent: '6f1d0a2e-8b3c-4c55-9a1e-3d2b7c9e0f41',
+                result: { forecast: 'sun', high: 15 },
+              },
+            ),
+            ...call(
+              '9a7c5e3b-1d2f-4a6c-8e0b-4f2d6a8c0e13',
+              'get_weather',
+              { city: 'Nantes', day: 'tomorrow' },
+              {
+                parent: '6f1d0a2e-8b3c-4c55-9a1e-3d2b7c9e0f41',
+                result: { forecast: 'clouds', high: 13 },
+              },
+            ),
+            ...say('b3d5f7a9-2c4e-4b6d-9f1a-5c7e9b1d3f58', 'Rain in Lyon, sun in Paris, clouds in Nantes.'),
+          ]),
+        },
+      ]),
+    }),
+  ],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const names = canvas.getAllByRole('button', { name: /^get_weather/ }).map((b) => b.textContent);
+    await expect(names).toEqual(['get_weather (1)', 'get_weather (2)', 'get_weather (3)']);
+    await expect(canvas.getByText(/city: Paris, day: tomorrow/)).toBeVisible();
+    await userEvent.click(canvas.getByRole('button', { name: 'get_weather (2)' }));
+    await expect(canvas.getByText(/"forecast": "sun"/)).toBeVisible();
+  },
+};
+
+const refundInterrupt = (id: string, toolCallId: string) => ({
+  outcome: {
+    type: 'interrupt',
+    interrupts: [{ id, reason: 'tool_call', toolCallId, message: 'Refund 42.00 USD to the card ending 4242?' }],
+  },
+});
+
+/** Each answered interrupt leaves a line after the messages of the run that asked: what was decided, the comment, when. */
+export const Decisions: Story = {
+  loaders: [
+    async () => ({
+      store: await playedStore([
+        {
+          say: 'Refund order A-1001.',
+          events: runOf(
+            [
+              ...say('0d9c8b7a-6f5e-4d3c-8b2a-1f0e9d8c7b6a', 'The refund needs your approval.'),
+              ...call('c5b4a392-8170-4f6e-9d5c-4b3a29180f7e', 'refund_order', refundArgs, {
+                parent: '0d9c8b7a-6f5e-4d3c-8b2a-1f0e9d8c7b6a',
+              }),
+            ],
+            refundInterrupt('1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d', 'c5b4a392-8170-4f6e-9d5c-4b3a29180f7e'),
+          ),
+        },
+        {
+          resume: [
+            {
+              interruptId: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
+              status: 'resolved',
+              payload: { approved: false, comment: 'The customer already got a voucher for this order; check with the team first.' },
+            },
+          ],
+          events: runOf(say('7e6d5c4b-3a29-4180-9f7e-6d5c4b3a2918', 'Understood: no refund. Shall I ask the team?')),
+        },
+        {
+          say: 'Yes, and schedule the pickup.',
+          events: runOf(say('e1d2c3b4-a596-4877-b8a9-c0d1e2f3a4b5', 'Which carrier, and which day?'), {
+            outcome: {
+              type: 'interrupt',
+              interrupts: [{ id: 'f0e1d2c3-b4a5-4968-8778-695a4b3c2d1e', reason: 'input_required', message: 'Choose a carrier and a day' }],
+            },
+          }),
+        },
+        {
+          resume: [
+            { interruptId: 'f0e1d2c3-b4a5-4968-8778-695a4b3c2d1e', status: 'resolved', payload: { carrier: 'Parcelo', day: 'Friday' } },
+          ],
+          events: runOf(say('a4b5c6d7-e8f9-4a0b-9c1d-2e3f4a5b6c7d', 'Pickup booked with Parcelo on Friday.')),
+        },
+      ]),
+    }),
+  ],
+  play: async ({ canvasElement }) => {
+    const line = (id: string) => canvasElement.querySelector(`[data-agk-decision="${id}"]`) as HTMLElement;
+    const rejected = line('1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d');
+    await expect(rejected).toHaveTextContent(/^You rejected refund_order, comment: “The customer already got a voucher/);
+    await expect(rejected).toHaveAttribute('tabindex', '-1');
+    await expect(rejected.querySelector('time')).not.toBeNull();
+    await expect(line('f0e1d2c3-b4a5-4968-8778-695a4b3c2d1e')).toHaveTextContent(/^You answered: carrier: Parcelo, day: Friday · /);
+    rejected.focus();
+    await expect(rejected).toHaveFocus();
+  },
+};
+
+const ZH = {
+  user: '2d0f7c1e-9a84-4b3f-a6d2-5e81c03b7f94',
+  reply: '5b9e2a70-3c1d-4f86-b0e4-7a2d9c6f1e38',
+  plan: 'c8a41f3e-6b2d-4e95-8f07-1d3c5a7b9e20',
+  call: '93e7b1c5-0a2f-4d68-9c4e-b1f3d5a7c902',
+  interrupt: '4f6a8c0e-2b4d-4f68-a0c2-e4f6a8b0c2d4',
+  done: 'e7c9a1b3-5d7f-4a9c-8e0b-2d4f6a8c0e1b',
+};
+
+/** The conversation in Simplified Chinese: the reader's words, the chips, the plan, the decision line. */
+export const ChineseConversation: Story = {
+  globals: { locale: 'zh-CN' },
+  loaders: [
+    async () => ({
+      store: await playedStore([
+        {
+          say: '我的订单 A-1001 收到时包装破损，可以退款吗？',
+          events: runOf(
+            [
+              ...say(ZH.reply, '很抱歉听到这个消息。我先查一下订单，然后为你申请**退款**。', 3),
+              {
+                type: 'ACTIVITY_SNAPSHOT',
+                messageId: ZH.plan,
+                activityType: 'PLAN',
+                content: {
+                  title: '退款流程',
+                  steps: [
+                    { title: '核对订单与付款方式', status: 'completed' },
+                    { title: '等待你批准退款', status: 'in_progress' },
+                    { title: '通知仓库回收包裹', status: 'pending' },
+                  ],
+                },
+              },
+              ...call(
+                ZH.call,
+                'refund_order',
+                { orderId: 'A-1001', amount: 42, currency: 'CNY', reason: '包装破损' },
+                { parent: ZH.reply },
+              ),
+            ],
+            {
+              outcome: {
+                type: 'interrupt',
+                interrupts: [
+                  { id: ZH.interrupt, reason: 'tool_call', toolCallId: ZH.call, message: '向尾号 4242 的银行卡退款 42.00 元？' },
+                ],
+              },
+            },
+          ),
+        },
+        {
+          resume: [{ interruptId: ZH.interrupt, status: 'resolved', payload: { approved: true, comment: '客户是老用户，直接退款' } }],
+          events: runOf([
+            {
+              type: 'TOOL_CALL_RESULT',
+              messageId: '6a8c0e2f-4b6d-4f8a-a2c4-e6f8a0b2c4d6',
+              toolCallId: ZH.call,
+              content: JSON.stringify({ refundId: 'RF-88', status: 'refunded' }),
+            },
+            ...say(ZH.done, '退款已提交，预计 3 到 5 个工作日到账。'),
+          ]),
+        },
+      ]),
+    }),
+  ],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(canvas.getByRole('log', { name: '对话' })).toBeInTheDocument();
+    await expect(canvas.getAllByText('助手').length).toBeGreaterThan(0);
+    const chip = canvas.getByRole('button', { name: 'refund_order' });
+    await expect(chip).toHaveAttribute('aria-expanded', 'false');
+    await expect(chip.closest('.agk-toolcall')).toHaveTextContent('成功');
+    const plan = canvas.getByRole('list', { name: '退款流程' });
+    await expect(
+      within(plan)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['核对订单与付款方式 (已完成)', '等待你批准退款 (进行中)', '通知仓库回收包裹 (待办)']);
+    await expect(canvasElement.querySelector(`[data-agk-decision="${ZH.interrupt}"]`)).toHaveTextContent(
+      /^你批准了 refund_order，备注：“客户是老用户，直接退款” · /,
+    );
+  },
+};
+
+const LONG_ID = 'order-0b7d2c7e31f44f9fa3b68d1e4c2f9a70-0b7d2c7e31f44f9fa3b68d1e4c2f9a70';
+
+/** Long unbroken strings (ids, a URL, a tool name) at 360 px: everything wraps, the conversation never scrolls sideways. */
+export const LongStringsNarrow: Story = {
+  render: (args, { loaded }) => (
+    <AgentProvider store={(loaded as Loaded).store}>
+      <div data-testid="frame" style={{ height: 560, width: 360, boxSizing: 'border-box' }}>
+        <MessageList {...args} />
+      </div>
+    </AgentProvider>
+  ),
+  loaders: [
+    async () => ({
+      store: await playedStore([
+        {
+          say: `Where is ${LONG_ID}? The tracking page https://parcelo.example/track/${LONG_ID}/history?lang=en does not load.`,
+          events: runOf([
+            ...sayAs('3e5a7c9b-1d3f-4a5c-8e7a-9c1b3d5f7a92', `Order \`${LONG_ID}\` is with the carrier.`, 2, {
+              name: 'Order assistant for the Europe-Middle-East-Africa region',
+            }),
+            ...call(
+              'call-0b7d2c7e-31f4-4f9f-a3b6-8d1e4c2f9a70',
+              'crm_customer_relationship_lookup_by_external_reference_identifier_v2',
+              { externalReference: LONG_ID },
+              { parent: '3e5a7c9b-1d3f-4a5c-8e7a-9c1b3d5f7a92', result: { status: 'in_transit', carrierReference: LONG_ID } },
+            ),
+          ]),
+        },
+      ]),
+    }),
+  ],
+  play: async ({ canvasElement }) => {
+    const viewport = log(canvasElement);
+    await expect(viewport.scrollWidth).toBeLessThanOrEqual(viewport.clientWidth);
+    await userEvent.click(within(canvasElement).getByRole('button', { name: /^crm_customer_relationship/ }));
+    await expect(viewport.scrollWidth).toBeLessThanOrEqual(viewport.clientWidth);
+    for (const card of canvasElement.querySelectorAll<HTMLElement>('.agk-toolcall, .agk-message')) {
+      await expect(card.scrollWidth).toBeLessThanOrEqual(card.clientWidth);
+    }
+  },
+};
+
+/** The decisions and chips in the dark theme (the theme's variables, on the whole canvas). */
+export const DecisionsDark: Story = {
+  ...Decisions,
+  globals: { theme: 'dark' },
+  play: async ({ canvasElement }) => {
+    const line = canvasElement.querySelector('[data-agk-decision="1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d"]') as HTMLElement;
+    await expect(line).toHaveTextContent(/^You rejected refund_order/);
+    // Dark: the line's text is light on a dark surface.
+    const [r = 0, g = 0, b = 0] = (getComputedStyle(line).color.match(/\d+/g) ?? []).map(Number);
+    await expect(r + g + b).toBeGreaterThan(384);
   },
 };

@@ -35,7 +35,8 @@ export const Streaming: Story = {
     const canvas = within(canvasElement);
     const trigger = await canvas.findByRole('button', { name: 'Thinking…' });
     await expect(canvasElement.querySelector('.agk-reasoning')).toHaveAttribute('data-status', 'streaming');
-    await waitFor(() => expect(trigger).toHaveAccessibleName('Thought for 30 words'), { timeout: 10000 });
+    // Streamed over about two seconds: once done it says how long it took.
+    await waitFor(() => expect(trigger).toHaveAccessibleName(/^Thought for \d+ seconds?$/), { timeout: 10000 });
     await expect(canvasElement.querySelector('.agk-reasoning')).toHaveAttribute('data-status', 'complete');
   },
 };
@@ -43,7 +44,7 @@ export const Streaming: Story = {
 export const Done: Story = {
   loaders: [doneLoader],
   play: async ({ canvasElement }) => {
-    const trigger = within(canvasElement).getByRole('button', { name: 'Thought for 30 words' });
+    const trigger = within(canvasElement).getByRole('button', { name: 'Reasoning, 30 words' });
     await expect(trigger).toHaveAttribute('aria-expanded', 'false');
     await expect(canvasElement.querySelector('.agk-reasoning')).toHaveAttribute('data-state', 'closed');
     await expect(within(canvasElement).getByText(/inside the 30-day window/)).not.toBeVisible();
@@ -80,7 +81,7 @@ export const Encrypted: Story = {
     }),
   ],
   play: async ({ canvasElement }) => {
-    await expect(within(canvasElement).getByRole('button', { name: 'Thought (encrypted, not shown)' })).toBeInTheDocument();
+    await expect(within(canvasElement).getByRole('button', { name: 'Reasoning (encrypted, not shown)' })).toBeInTheDocument();
   },
 };
 
@@ -106,8 +107,31 @@ export const Controlled: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await userEvent.click(canvas.getByRole('button', { name: 'Show the reasoning' }));
-    await expect(canvas.getByRole('button', { name: 'Thought for 30 words' })).toHaveAttribute('aria-expanded', 'true');
-    await userEvent.click(canvas.getByRole('button', { name: 'Thought for 30 words' }));
-    await expect(canvas.getByRole('button', { name: 'Thought for 30 words' })).toHaveAttribute('aria-expanded', 'false');
+    await expect(canvas.getByRole('button', { name: 'Reasoning, 30 words' })).toHaveAttribute('aria-expanded', 'true');
+    await userEvent.click(canvas.getByRole('button', { name: 'Reasoning, 30 words' }));
+    await expect(canvas.getByRole('button', { name: 'Reasoning, 30 words' })).toHaveAttribute('aria-expanded', 'false');
+  },
+};
+
+const THOUGHT_ZH = '客户要求为订单 A-1001 退款。包裹十二天前送达，仍在三十天退货期内，且用银行卡付款，所以退款原路退回到银行卡。';
+
+/** Reasoning in Simplified Chinese: words are counted the way a Chinese reader counts them (no spaces between words). */
+export const DoneChinese: Story = {
+  args: { id: '0f4c2a8e-6b1d-4e3f-9a7c-5d2b8e0f1a34' },
+  globals: { locale: 'zh-CN' },
+  loaders: [
+    async () => ({
+      store: await playedStore([
+        { say: '可以给 A-1001 退款吗？', events: runOf(think('0f4c2a8e-6b1d-4e3f-9a7c-5d2b8e0f1a34', THOUGHT_ZH)) },
+      ]),
+    }),
+  ],
+  play: async ({ canvasElement }) => {
+    const trigger = within(canvasElement).getByRole('button', { name: /^推理，\d+ 个词$/ });
+    const words = Number(/(\d+)/.exec(trigger.textContent ?? '')?.[1]);
+    // More than one "word" per sentence: the text is segmented, not split at (absent) spaces.
+    await expect(words).toBeGreaterThan(10);
+    await userEvent.click(trigger);
+    await expect(within(canvasElement).getByText(/原路退回/)).toBeVisible();
   },
 };

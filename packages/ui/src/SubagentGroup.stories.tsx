@@ -82,6 +82,18 @@ export const NestedAndSuspended: Story = {
   },
 };
 
+/** The same groups in Simplified Chinese: statuses and the waiting line in the reader's language. */
+export const NestedAndSuspendedChinese: Story = {
+  globals: { locale: 'zh-CN' },
+  loaders: [nestedLoader],
+  play: async ({ canvasElement }) => {
+    const lead = within(canvasElement).getByRole('group', { name: 'Investigator 已暂停' });
+    await expect(lead).toHaveTextContent('正在等待 1 个回答。');
+    await expect(within(lead).getByRole('group', { name: 'Photo checker 失败' })).toBeInTheDocument();
+    await expect(within(lead).getByRole('group', { name: 'Auditor 已完成' })).toBeInTheDocument();
+  },
+};
+
 export const Failed: Story = {
   args: { id: 'sa-photos' },
   loaders: [nestedLoader],
@@ -126,8 +138,12 @@ export const WithToolCalls: Story = {
   ],
   play: async ({ canvasElement }) => {
     const group = within(canvasElement).getByRole('group', { name: 'Refund desk Done' });
-    await expect(within(group).getByRole('heading', { name: 'refund_order' })).toBeInTheDocument();
-    await expect(group).toHaveTextContent('Result of refund_order, shown on its card.');
+    const chip = within(group).getByRole('button', { name: 'refund_order' });
+    await expect(chip).toHaveAttribute('aria-expanded', 'false');
+    // The card holds the result; the tool message is not drawn again under it.
+    await expect(group.querySelector('article[data-role="tool"]')).toBeNull();
+    await userEvent.click(chip);
+    await expect(within(group).getByText(/RF-77/)).toBeVisible();
   },
 };
 
@@ -154,4 +170,8 @@ export const AllBadges: StoryObj = {
       ))}
     </div>
   ),
+  play: async ({ canvasElement }) => {
+    const badges = [...canvasElement.querySelectorAll('.agk-badge')];
+    await expect(badges.map((b) => b.textContent)).toEqual(['Running', 'Done', 'Suspended', 'Failed', 'Not announced']);
+  },
 };

@@ -4,6 +4,7 @@ import type { SubagentRecord } from '@aguikit/core';
 import { useSubagents } from '@aguikit/react';
 import type { ReactNode } from 'react';
 import * as React from 'react';
+import { useLocale } from './locale.js';
 import { Message } from './Message.js';
 import type { RenderTool } from './ToolCall.js';
 import { groupItems, type OutlineItem, type ThreadView, ThreadViewContext, useMessageOutline } from './useMessageOutline.js';
@@ -14,13 +15,20 @@ type Tone = 'neutral' | 'info' | 'success' | 'warning' | 'danger';
 /** A subagent's status as shown: its record's, or `unknown` for messages naming a subagent never announced. */
 export type SubagentDisplayStatus = SubagentRecord['status'] | 'unknown';
 
-const LABELS: Record<SubagentDisplayStatus, [string, Tone]> = {
-  running: ['Running', 'info'],
-  success: ['Done', 'success'],
-  suspended: ['Suspended', 'warning'],
-  error: ['Failed', 'danger'],
-  unknown: ['Not announced', 'neutral'],
+const TONES: Record<SubagentDisplayStatus, Tone> = {
+  running: 'info',
+  success: 'success',
+  suspended: 'warning',
+  error: 'danger',
+  unknown: 'neutral',
 };
+
+const cx = (...names: Array<string | undefined | false>) => names.filter(Boolean).join(' ');
+
+/** Props of `SubagentStatusBadge`: the status, and any prop of a `span`. */
+export interface SubagentStatusBadgeProps extends React.HTMLAttributes<HTMLSpanElement> {
+  status: SubagentDisplayStatus;
+}
 
 /**
  * A subagent's status in words (never color alone), as `data-status`.
@@ -28,17 +36,27 @@ const LABELS: Record<SubagentDisplayStatus, [string, Tone]> = {
  * @example
  * <SubagentStatusBadge status="suspended" />
  */
-export function SubagentStatusBadge({ status, id }: { status: SubagentDisplayStatus; id?: string }) {
-  const [label, tone] = LABELS[status];
+export const SubagentStatusBadge = React.forwardRef<HTMLSpanElement, SubagentStatusBadgeProps>(function SubagentStatusBadge(
+  { status, className, ...rest },
+  ref,
+) {
+  const { messages } = useLocale();
   return (
-    <span className="agk-badge agk-root" data-tone={tone} data-status={status} id={id}>
-      {label}
+    <span
+      {...rest}
+      ref={ref}
+      className={cx('agk-badge agk-root', className)}
+      data-tone={TONES[status]}
+      data-status={status}
+      data-state={status}
+    >
+      {messages.messages.subagent.status[status]}
     </span>
   );
-}
+});
 
 /** Props of `SubagentGroup`: the subagent, what the group holds, and its open state (controlled or not). */
-export interface SubagentGroupProps {
+export interface SubagentGroupProps extends Omit<React.HTMLAttributes<HTMLDivElement>, 'id' | 'children'> {
   /** The subagent's `subagentRunId`. */
   id: string;
   /** What the group holds; by default the subagent's messages and nested groups, in thread order. */
@@ -64,12 +82,14 @@ export interface SubagentGroupProps {
  * @example
  * <SubagentGroup id="researcher-1" />
  */
-export function SubagentGroup(props: SubagentGroupProps) {
+export const SubagentGroup = React.forwardRef<HTMLDivElement, SubagentGroupProps>(function SubagentGroup(props, ref) {
   const view = React.useContext(ThreadViewContext);
-  return view ? <Group {...props} view={view} /> : <StandaloneGroup {...props} />;
-}
+  return view ? <Group {...props} view={view} groupRef={ref} /> : <StandaloneGroup {...props} groupRef={ref} />;
+});
 
-function StandaloneGroup(props: SubagentGroupProps) {
+type GroupRef = { groupRef: React.ForwardedRef<HTMLDivElement> };
+
+function StandaloneGroup(props: SubagentGroupProps & GroupRef) {
   const { renderTool } = props;
   const outline = useMessageOutline('grouped');
   const renderMessage = React.useCallback((id: string) => <Message key={id} id={id} renderTool={renderTool} />, [renderTool]);
@@ -81,7 +101,20 @@ function StandaloneGroup(props: SubagentGroupProps) {
   );
 }
 
-function Group({ id, children, open, defaultOpen = true, onOpenChange, view }: SubagentGroupProps & { view: ThreadView }) {
+function Group({
+  id,
+  children,
+  open,
+  defaultOpen = true,
+  onOpenChange,
+  renderTool: _renderTool,
+  view,
+  groupRef,
+  className,
+  ...rest
+}: SubagentGroupProps & GroupRef & { view: ThreadView }) {
+  const { messages, format } = useLocale();
+  const strings = messages.messages.subagent;
   const subagents = useSubagents();
   const record = Object.hasOwn(subagents, id) ? subagents[id] : undefined;
   const [isOpen, setOpen] = useOpenState(open, defaultOpen, onOpenChange);
@@ -95,8 +128,10 @@ function Group({ id, children, open, defaultOpen = true, onOpenChange, view }: S
   return (
     // biome-ignore lint/a11y/useSemanticElements: a fieldset groups form controls; this groups a subagent's messages
     <div
+      {...rest}
+      ref={groupRef}
       role="group"
-      className="agk-subagent agk-root"
+      className={cx('agk-subagent agk-root', className)}
       aria-labelledby={`${triggerId} ${badgeId}`}
       data-status={status}
       data-state={state}
@@ -123,13 +158,9 @@ function Group({ id, children, open, defaultOpen = true, onOpenChange, view }: S
           {record.error.code ? <code>{record.error.code}</code> : null} {record.error.message}
         </p>
       ) : null}
-      {waitingOn ? (
-        <p className="agk-subagent__description">
-          Waiting on {waitingOn} {waitingOn === 1 ? 'answer' : 'answers'}.
-        </p>
-      ) : null}
+      {waitingOn ? <p className="agk-subagent__description">{strings.waitingOn(waitingOn, format.number(waitingOn))}</p> : null}
       <div className="agk-subagent__body" id={panelId} hidden={!isOpen}>
-        {children ?? (items.length ? <OutlineRows items={items} /> : <p className="agk-subagent__empty">Nothing yet.</p>)}
+        {children ?? (items.length ? <OutlineRows items={items} /> : <p className="agk-subagent__empty">{strings.empty}</p>)}
       </div>
     </div>
   );

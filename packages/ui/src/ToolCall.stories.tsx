@@ -1,6 +1,6 @@
 import { AgentProvider, type AgentStore, createAgentStore } from '@aguikit/react';
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, within } from 'storybook/test';
+import { expect, userEvent, within } from 'storybook/test';
 import { call, playedStore, runOf, STORY_THREAD, scriptedSource, waitForState } from './storybook/scripted.js';
 import { ToolCallCard, ToolStatusBadge, toolRenderers } from './ToolCall.js';
 
@@ -41,7 +41,10 @@ export const Declared: Story = {
   loaders: [async () => ({ store: await openRun([{ type: 'TOOL_CALL_START', toolCallId: 'call-refund', toolCallName: 'refund_order' }]) })],
   play: async ({ canvasElement }) => {
     const card = within(canvasElement);
-    await expect(card.getByRole('heading', { name: 'refund_order' })).toBeInTheDocument();
+    const trigger = card.getByRole('button', { name: 'refund_order' });
+    await expect(trigger).toHaveAttribute('aria-expanded', 'false');
+    await userEvent.click(trigger);
+    await expect(card.getByText('No arguments.')).toBeVisible();
   },
 };
 
@@ -50,6 +53,9 @@ export const ReceivingArguments: Story = {
   play: async ({ canvasElement }) => {
     await expect(canvasElement.querySelector('[data-status]')?.getAttribute('data-status')).toBe('args_streaming');
     await expect(within(canvasElement).getByText('Receiving arguments')).toBeInTheDocument();
+    // The partial arguments, parsed leniently, behind the disclosure.
+    await userEvent.click(within(canvasElement).getByRole('button', { name: 'refund_order' }));
+    await expect(within(canvasElement).getByText('Arguments (streaming)')).toBeVisible();
   },
 };
 
@@ -62,7 +68,11 @@ export const Ready: Story = {
   play: async ({ canvasElement }) => {
     const card = within(canvasElement);
     await expect(card.getByText('Ready')).toBeInTheDocument();
-    await expect(card.getByText(/"amount": 42/)).toBeInTheDocument();
+    // Collapsed: one line with the tool, a summary of its arguments and its status.
+    await expect(card.getByText(/orderId: A-1001, amount: 42/)).toBeVisible();
+    await expect(card.getByText(/"amount": 42/)).not.toBeVisible();
+    await userEvent.click(card.getByRole('button', { name: 'refund_order' }));
+    await expect(card.getByText(/"amount": 42/)).toBeVisible();
   },
 };
 
@@ -98,7 +108,10 @@ export const Succeeded: Story = {
   play: async ({ canvasElement }) => {
     const card = within(canvasElement);
     await expect(card.getByText('Succeeded')).toBeInTheDocument();
-    await expect(card.getByText(/RF-77/)).toBeInTheDocument();
+    const trigger = card.getByRole('button', { name: 'refund_order' });
+    await expect(trigger).toHaveAttribute('aria-expanded', 'false');
+    await userEvent.click(trigger);
+    await expect(card.getByText(/RF-77/)).toBeVisible();
   },
 };
 
@@ -119,7 +132,10 @@ export const FailedWithTheRun: Story = {
   play: async ({ canvasElement }) => {
     const card = within(canvasElement);
     await expect(card.getByText('Failed')).toBeInTheDocument();
-    await expect(card.getByText(/Payment provider unavailable/)).toBeInTheDocument();
+    // Open by itself; the run's error is the run status's to say, the card says only that the run ended it.
+    await expect(card.getByRole('button', { name: 'refund_order' })).toHaveAttribute('aria-expanded', 'true');
+    await expect(card.getByText('The run failed before this tool returned.')).toBeVisible();
+    await expect(canvasElement.textContent).not.toContain('Payment provider unavailable');
   },
 };
 
@@ -141,6 +157,9 @@ export const WaitingForDecision: Story = {
   ],
   play: async ({ canvasElement }) => {
     await expect(within(canvasElement).getByText('Waiting for your decision')).toBeInTheDocument();
+    // Open while the decision is awaited: the arguments are what is being decided.
+    await expect(within(canvasElement).getByRole('button', { name: 'refund_order' })).toHaveAttribute('aria-expanded', 'true');
+    await expect(within(canvasElement).getByText(/"reason": "Arrived broken"/)).toBeVisible();
   },
 };
 
@@ -184,7 +203,8 @@ export const ArgumentsThatAreNotJson: Story = {
     }),
   ],
   play: async ({ canvasElement }) => {
-    await expect(within(canvasElement).getByText(/not valid JSON/)).toBeInTheDocument();
+    await userEvent.click(within(canvasElement).getByRole('button', { name: 'refund_order' }));
+    await expect(within(canvasElement).getByText(/not valid JSON/)).toBeVisible();
   },
 };
 
@@ -215,6 +235,40 @@ export const AllBadges: StoryObj = {
       ))}
     </div>
   ),
+  play: async ({ canvasElement }) => {
+    const badges = [...canvasElement.querySelectorAll('.agk-badge')];
+    await expect(badges.map((b) => b.textContent)).toEqual([
+      'Declared',
+      'Receiving arguments',
+      'Ready',
+      'Running',
+      'Succeeded',
+      'Failed',
+      'Waiting for your decision',
+      'Rejected',
+      'Cancelled',
+    ]);
+  },
+};
+
+/** The badges in Simplified Chinese: the status in words, in the reader's language. */
+export const AllBadgesZhCN: StoryObj = {
+  ...AllBadges,
+  globals: { locale: 'zh-CN' },
+  play: async ({ canvasElement }) => {
+    const badges = [...canvasElement.querySelectorAll('.agk-badge')];
+    await expect(badges.map((b) => b.textContent)).toEqual([
+      '已声明',
+      '正在接收参数',
+      '就绪',
+      '运行中',
+      '成功',
+      '失败',
+      '等待你的决定',
+      '已拒绝',
+      '已取消',
+    ]);
+  },
 };
 
 export const HostilePayloads: Story = {
@@ -240,6 +294,52 @@ export const HostilePayloads: Story = {
   play: async ({ canvasElement }) => {
     await expect(canvasElement.querySelector('script, img')).toBeNull();
     await expect((window as { __pwned?: number }).__pwned).toBeUndefined();
-    await expect(within(canvasElement).getByText(/<script>/)).toBeInTheDocument();
+    // Shown as text: in the one-line summary, and in the arguments behind the disclosure.
+    await expect(canvasElement.querySelector('.agk-toolcall__summary')?.textContent).toContain('<script>');
+    await expect(canvasElement.querySelector('pre.agk-code')?.textContent).toContain('<script>window.__pwned=1</script>');
+  },
+};
+
+const LONG_TOOL = 'crm_customer_relationship_lookup_by_external_reference_identifier_v2';
+
+/** A long tool name and a long status at 320 px (a phone in portrait, or 400% zoom): the header wraps, nothing scrolls sideways. */
+export const LongNamesAt320: Story = {
+  args: { id: 'call-7f3e9a52-0c4b-4d1e-9b8a-2f6c1d0e5a93' },
+  loaders: [
+    async () => ({
+      store: await playedStore([
+        {
+          say: 'Find the customer',
+          events: runOf(
+            call('call-7f3e9a52-0c4b-4d1e-9b8a-2f6c1d0e5a93', LONG_TOOL, {
+              externalReference: 'ext-ref-0b7d2c7e-31f4-4f9f-a3b6-8d1e4c2f9a70',
+              includeArchivedRelationships: true,
+            }),
+            {
+              outcome: {
+                type: 'interrupt',
+                interrupts: [{ id: 'int-5a1c', reason: 'tool_call', toolCallId: 'call-7f3e9a52-0c4b-4d1e-9b8a-2f6c1d0e5a93' }],
+              },
+            },
+          ),
+        },
+      ]),
+    }),
+  ],
+  render: (args, { loaded }) => (
+    <AgentProvider store={(loaded as Loaded).store}>
+      <div data-testid="frame" style={{ width: 320, boxSizing: 'border-box' }}>
+        <ToolCallCard {...args} />
+      </div>
+    </AgentProvider>
+  ),
+  play: async ({ canvasElement }) => {
+    const frame = within(canvasElement).getByTestId('frame');
+    const card = frame.querySelector('.agk-toolcall') as HTMLElement;
+    await expect(within(frame).getByRole('button', { name: LONG_TOOL })).toBeVisible();
+    await expect(within(frame).getByText('Waiting for your decision')).toBeVisible();
+    for (const el of [frame, card, card.querySelector('.agk-toolcall__header') as HTMLElement]) {
+      await expect(el.scrollWidth).toBeLessThanOrEqual(el.clientWidth);
+    }
   },
 };

@@ -1,38 +1,53 @@
 'use client';
 
-import type { ContentPart, ToolCallRecord, ToolCallStatus } from '@aguikit/core';
-import { useToolCall } from '@aguikit/react';
+import type { ContentPart, ThreadState, ToolCallRecord, ToolCallStatus } from '@aguikit/core';
+import { useAgentSelector, useRunSummary, useToolCall } from '@aguikit/react';
 import type { ReactNode } from 'react';
 import * as React from 'react';
 import { clientContext } from './clientContext.js';
-import { pretty, useArgsView } from './partialArgs.js';
+import { useLocale } from './locale.js';
+import type { en as toolStrings } from './locales/tools.js';
+import { type ArgsView, pretty, useArgsView } from './partialArgs.js';
 
 type Tone = 'neutral' | 'info' | 'success' | 'warning' | 'danger';
+type ToolStrings = typeof toolStrings;
 
 /** What a call's badge says: its status, or that a human decision is awaited. */
 export type ToolDisplayStatus = ToolCallStatus | 'awaiting_decision';
 
-const LABELS: Record<ToolDisplayStatus, [string, Tone]> = {
-  declared: ['Declared', 'neutral'],
-  args_streaming: ['Receiving arguments', 'info'],
-  ready: ['Ready', 'neutral'],
-  executing: ['Running', 'info'],
-  succeeded: ['Succeeded', 'success'],
-  failed: ['Failed', 'danger'],
+const TONES: Record<ToolDisplayStatus, Tone> = {
+  declared: 'neutral',
+  args_streaming: 'info',
+  ready: 'neutral',
+  executing: 'info',
+  succeeded: 'success',
+  failed: 'danger',
   // Answered on its interrupt: rejected (a resolved answer with `approved: false`), or cancelled.
-  denied: ['Rejected', 'warning'],
-  cancelled: ['Cancelled', 'neutral'],
-  awaiting_decision: ['Waiting for your decision', 'warning'],
+  denied: 'warning',
+  cancelled: 'neutral',
+  awaiting_decision: 'warning',
 };
+
+const cx = (...names: Array<string | undefined | false>) => names.filter(Boolean).join(' ');
 
 /** The status a call shows: an open interrupt waiting on it wins over `ready`. */
 export function toolDisplayStatus(call: Pick<ToolCallRecord, 'status' | 'interruptId'>): ToolDisplayStatus {
   return call.interruptId !== undefined && (call.status === 'ready' || call.status === 'executing') ? 'awaiting_decision' : call.status;
 }
 
+/** A card opens by itself while it needs the reader: a decision is awaited on it, or it failed. */
+function opensByItself(status: ToolDisplayStatus): boolean {
+  return status === 'awaiting_decision' || status === 'failed';
+}
+
+/** Props of `ToolStatusBadge`: the status, and any prop of a `span`. */
+export interface ToolStatusBadgeProps extends React.HTMLAttributes<HTMLSpanElement> {
+  status: ToolDisplayStatus;
+}
+
 /**
  * The status of a tool call in words (never color alone), as
- * `data-status`, for every state of the lifecycle
+ * `data-status` and `data-state`, for every state of the lifecycle
  * `declared -> args_streaming -> ready -> executing -> succeeded | failed`,
  * plus "Waiting for your decision" while an interrupt holds it, and
  * "Rejected" (`denied`) or "Cancelled" once that interrupt was answered so.
@@ -40,21 +55,39 @@ export function toolDisplayStatus(call: Pick<ToolCallRecord, 'status' | 'interru
  * @example
  * <ToolStatusBadge status="awaiting_decision" />
  */
-export function ToolStatusBadge({ status }: { status: ToolDisplayStatus }) {
-  const [label, tone] = LABELS[status];
+export const ToolStatusBadge = React.forwardRef<HTMLSpanElement, ToolStatusBadgeProps>(function ToolStatusBadge(
+  { status, className, ...rest },
+  ref,
+) {
+  const { messages } = useLocale();
   return (
-    <span className="agk-badge agk-root" data-tone={tone} data-status={status}>
-      {label}
+    <span
+      {...rest}
+      ref={ref}
+      className={cx('agk-badge agk-root', className)}
+      data-tone={TONES[status]}
+      data-status={status}
+      data-state={status}
+    >
+      {messages.tools.status[status]}
     </span>
   );
+});
+
+interface CallContextValue {
+  call: ToolCallRecord;
+  status: ToolDisplayStatus;
+  open: boolean;
+  setOpen: (open: boolean) => void;
+  ids: { trigger: string; panel: string; badge: string };
 }
 
-const CallContext = clientContext<ToolCallRecord | null>(null);
+const CallContext = clientContext<CallContextValue | null>(null);
 
-function useCall(part: string): ToolCallRecord {
-  const call = React.useContext(CallContext);
-  if (!call) throw new Error(`ToolCall.${part} must be used within <ToolCall.Root>.`);
-  return call;
+function useCall(part: string): CallContextValue {
+  const value = React.useContext(CallContext);
+  if (!value) throw new Error(`ToolCall.${part} must be used within <ToolCall.Root>.`);
+  return value;
 }
 
 /** Renders a custom card for a call (generative UI), or undefined for the default card. */
@@ -70,73 +103,230 @@ export function toolRenderers(map: Record<string, (call: ToolCallRecord) => Reac
   return (call) => (Object.hasOwn(map, call.name) ? map[call.name]?.(call) : undefined);
 }
 
-function Root({ id, children, labelledBy }: { id: string; children: ReactNode; labelledBy?: string }) {
+/** For each call key of a thread, its place among the calls of the same tool: [n, of]. Computed once per `toolCalls`. */
+const ordinalCache = new WeakMap<object, Map<string, readonly [number, number]>>();
+
+function ordinals(thread: ThreadState): Map<string, readonly [number, number]> {
+  const cached = ordinalCache.get(thread.toolCalls);
+  if (cached) return cached;
+  const keys: string[] = [];
+  const seen = new Set<string>();
+  for (const id of thread.messages.ids) {
+    for (const key of thread.messages.byId.get(id)?.toolCallIds ?? []) {
+      if (!seen.has(key)) keys.push(key);
+      seen.add(key);
+    }
+  }
+  const byName = new Map<string, string[]>();
+  for (const key of keys) {
+    const name = thread.toolCalls.get(key)?.name ?? '';
+    byName.set(name, [...(byName.get(name) ?? []), key]);
+  }
+  const out = new Map<string, readonly [number, number]>();
+  for (const list of byName.values()) {
+    list.forEach((key, i) => {
+      out.set(key, [i + 1, list.length]);
+    });
+  }
+  ordinalCache.set(thread.toolCalls, out);
+  return out;
+}
+
+/**
+ * The accessible name of a call: its tool's name, numbered when the thread
+ * calls that tool more than once ("get_weather (2)"), so repeated calls are
+ * told apart.
+ */
+function useCallName(id: string, name: string): string {
+  const { messages, format } = useLocale();
+  const place = useAgentSelector((s) => {
+    const found = ordinals(s.thread).get(id);
+    return found && found[1] > 1 ? found[0] : 0;
+  });
+  const base = name || messages.tools.unnamed;
+  return place ? messages.tools.nth(base, format.number(place)) : base;
+}
+
+const SUMMARY_LENGTH = 60;
+
+/** A one-line summary of the arguments: `key: value` pairs, shortened. */
+function argsSummary(view: ArgsView): string {
+  if (view.kind === 'empty') return '';
+  if (view.kind === 'raw') return clip(view.text.replace(/\s+/g, ' '));
+  const value = view.value;
+  if (value === null || typeof value !== 'object') return clip(String(value));
+  const pairs = Object.entries(value as Record<string, unknown>).map(([key, v]) => `${key}: ${scalar(v)}`);
+  return clip(pairs.join(', '));
+}
+
+function scalar(value: unknown): string {
+  if (value === null || typeof value !== 'object') return String(value);
+  return Array.isArray(value) ? '[…]' : '{…}';
+}
+
+function clip(text: string): string {
+  return text.length > SUMMARY_LENGTH ? `${text.slice(0, SUMMARY_LENGTH - 1)}…` : text;
+}
+
+/** Props of `ToolCall.Root`: the call, its open state (controlled or not), and any prop of an `article`. */
+export interface ToolCallRootProps extends React.HTMLAttributes<HTMLElement> {
+  /** The call's key in the thread (its id). */
+  id: string;
+  /** Controlled open state; leave undefined to let the card keep its own. */
+  open?: boolean | undefined;
+  /**
+   * Initial open state when uncontrolled. Undefined (the default): closed,
+   * except while a decision is awaited on the call or once it failed, when the
+   * card opens by itself; a reader's toggle then sticks.
+   */
+  defaultOpen?: boolean | undefined;
+  onOpenChange?: ((open: boolean) => void) | undefined;
+}
+
+const Root = React.forwardRef<HTMLElement, ToolCallRootProps>(function ToolCallRoot(
+  { id, open, defaultOpen, onOpenChange, className, children, ...rest },
+  ref,
+) {
   const call = useToolCall(id);
+  const [chosen, setChosen] = React.useState<boolean | undefined>(defaultOpen);
+  const trigger = React.useId();
+  const panel = React.useId();
+  const badge = React.useId();
+  const setOpen = React.useCallback(
+    (next: boolean) => {
+      if (open === undefined) setChosen(next);
+      onOpenChange?.(next);
+    },
+    [open, onOpenChange],
+  );
   if (!call) return null;
+  const status = toolDisplayStatus(call);
+  const isOpen = open ?? chosen ?? opensByItself(status);
   return (
-    <CallContext.Provider value={call}>
+    <CallContext.Provider value={{ call, status, open: isOpen, setOpen, ids: { trigger, panel, badge } }}>
       <article
-        className="agk-card agk-toolcall agk-root"
-        data-status={toolDisplayStatus(call)}
-        aria-labelledby={labelledBy}
+        aria-labelledby={`${trigger} ${badge}`}
+        {...rest}
+        ref={ref}
+        className={cx('agk-card agk-toolcall agk-root', className)}
+        data-status={status}
+        data-state={status}
         data-tool={call.name}
       >
         {children}
       </article>
     </CallContext.Provider>
   );
-}
+});
 
-function Header({ titleId }: { titleId?: string }) {
-  const call = useCall('Header');
+const Header = React.forwardRef<HTMLDivElement, React.HTMLAttributes<HTMLDivElement>>(function ToolCallHeader({ className, ...rest }, ref) {
+  const { call, status, open, setOpen, ids } = useCall('Header');
+  const name = useCallName(call.id, call.name);
+  const summary = argsSummary(useArgsView(call));
+  const state = open ? 'open' : 'closed';
   return (
-    <header className="agk-card__header">
-      <h3 className="agk-card__title" id={titleId}>
-        {call.name || 'tool'}
-      </h3>
-      <ToolStatusBadge status={toolDisplayStatus(call)} />
-    </header>
+    <div {...rest} ref={ref} className={cx('agk-card__header agk-toolcall__header', className)}>
+      <button
+        type="button"
+        id={ids.trigger}
+        className="agk-toolcall__trigger"
+        aria-expanded={open}
+        aria-controls={ids.panel}
+        data-state={state}
+        onClick={() => setOpen(!open)}
+      >
+        <span className="agk-chevron" aria-hidden="true" />
+        <span className="agk-toolcall__name">{name}</span>
+      </button>
+      {summary ? (
+        <span className="agk-toolcall__summary" aria-hidden="true">
+          {summary}
+        </span>
+      ) : null}
+      <ToolStatusBadge id={ids.badge} status={status} />
+    </div>
   );
-}
+});
 
-function Args() {
-  const call = useCall('Args');
-  const view = useArgsView(call);
-  if (view.kind === 'empty') return null;
+const Panel = React.forwardRef<HTMLDivElement, React.HTMLAttributes<HTMLDivElement>>(function ToolCallPanel(
+  { className, children, ...rest },
+  ref,
+) {
+  const { open, ids } = useCall('Panel');
   return (
-    <div className="agk-toolcall__section">
-      <p className="agk-label">Arguments{view.kind === 'parsed' && view.partial ? ' (streaming)' : ''}</p>
-      <pre className="agk-code" data-partial={view.kind === 'parsed' && view.partial ? 'true' : 'false'}>
-        {view.kind === 'parsed' ? pretty(view.value) : view.text}
-      </pre>
+    <div
+      {...rest}
+      ref={ref}
+      id={ids.panel}
+      className={cx('agk-toolcall__panel', className)}
+      hidden={!open}
+      data-state={open ? 'open' : 'closed'}
+    >
+      {children ?? (
+        <>
+          <Args />
+          <Result />
+        </>
+      )}
+    </div>
+  );
+});
+
+const Args = React.forwardRef<HTMLDivElement, React.HTMLAttributes<HTMLDivElement>>(function ToolCallArgs({ className, ...rest }, ref) {
+  const { call } = useCall('Args');
+  const { messages } = useLocale();
+  const view = useArgsView(call);
+  const partial = view.kind === 'parsed' && view.partial;
+  return (
+    <div {...rest} ref={ref} className={cx('agk-toolcall__section', className)}>
+      <p className="agk-label">{partial ? messages.tools.argumentsStreaming : messages.tools.arguments}</p>
+      {view.kind === 'empty' ? (
+        <p className="agk-toolcall__empty">{messages.tools.noArguments}</p>
+      ) : (
+        <pre className="agk-code" data-partial={partial ? 'true' : 'false'}>
+          {view.kind === 'parsed' ? pretty(view.value) : view.text}
+        </pre>
+      )}
       {view.kind === 'raw' && view.error ? <p className="agk-error-text">{view.error}</p> : null}
     </div>
   );
-}
+});
 
-function contentText(content: string | readonly ContentPart[]): string {
+function resultText(content: string | readonly ContentPart[], strings: ToolStrings): string {
   if (typeof content === 'string') return prettyIfJson(content);
-  return content.map((part) => (part.type === 'text' ? part.text : `[${part.type}]`)).join('\n');
+  return content.map((part) => (part.type === 'text' ? part.text : strings.contentPart(part.type))).join('\n');
 }
 
-function Result() {
-  const call = useCall('Result');
-  if (call.result?.error !== undefined || call.failure !== undefined) {
+/**
+ * Why a call failed, said once: when its run ended before it returned, the
+ * run's own error is the run status's to show, and the card says only that.
+ */
+function failureText(failure: string, runStatus: string | undefined, strings: ToolStrings): string {
+  if (runStatus === 'error' || runStatus === 'cancelled' || runStatus === 'unknown') return strings.endedWithRun[runStatus];
+  return failure;
+}
+
+const Result = React.forwardRef<HTMLDivElement, React.HTMLAttributes<HTMLDivElement>>(function ToolCallResult({ className, ...rest }, ref) {
+  const { call } = useCall('Result');
+  const { messages } = useLocale();
+  const runStatus = useRunSummary(call.runId)?.status;
+  const error = call.result?.error ?? (call.failure === undefined ? undefined : failureText(call.failure, runStatus, messages.tools));
+  if (error !== undefined) {
     return (
-      <div className="agk-toolcall__section">
-        <p className="agk-label">Error</p>
-        <p className="agk-error-text">{call.result?.error ?? call.failure}</p>
+      <div {...rest} ref={ref} className={cx('agk-toolcall__section', className)} data-result="error">
+        <p className="agk-label">{messages.tools.error}</p>
+        <p className="agk-error-text">{error}</p>
       </div>
     );
   }
   if (!call.result) return null;
   return (
-    <div className="agk-toolcall__section">
-      <p className="agk-label">Result</p>
-      <pre className="agk-code">{contentText(call.result.content)}</pre>
+    <div {...rest} ref={ref} className={cx('agk-toolcall__section', className)} data-result="content">
+      <p className="agk-label">{messages.tools.result}</p>
+      <pre className="agk-code">{resultText(call.result.content, messages.tools)}</pre>
     </div>
   );
-}
+});
 
 /** A result that is JSON is shown like the arguments, indented; anything else as it came. */
 function prettyIfJson(text: string): string {
@@ -149,27 +339,45 @@ function prettyIfJson(text: string): string {
   }
 }
 
-/** The parts of a tool-call card, to compose a card of your own. */
-export const ToolCall = { Root, Header, Args, Result };
+/**
+ * The parts of a tool-call card, to compose a card of your own: `Root` (the
+ * `article`, with the open state), `Header` (the disclosure button named
+ * after the tool, a one-line argument summary, the status badge), `Panel`
+ * (what the disclosure shows: `Args` and `Result` by default).
+ */
+export const ToolCall = { Root, Header, Panel, Args, Result };
+
+/** Props of `ToolCallCard`: the call, an optional custom renderer, its open state, and any prop of an `article`. */
+export interface ToolCallCardProps extends ToolCallRootProps {
+  /** Replaces the card of a call (generative UI); return undefined to keep the default card. */
+  renderTool?: RenderTool | undefined;
+}
 
 /**
- * A tool call as a card: name, status badge, arguments while they stream
- * (leniently parsed, never a crash on incomplete JSON), and the result or the
- * error. A `renderTool` that returns something replaces the card.
+ * A tool call as a compact chip: one line with a disclosure button named
+ * after the tool (numbered when the thread calls it more than once:
+ * "get_weather (2)"), a short summary of the arguments, and the status in
+ * words. The disclosure shows the arguments (leniently parsed while they
+ * stream, never a crash on incomplete JSON) and the result or the error.
+ *
+ * Closed by default once settled; open by itself while a decision is awaited
+ * on the call and when it failed, until the reader toggles it. Collapsed,
+ * the arguments and result stay in the document (`hidden`). A failure that
+ * comes from the run ending says so in a sentence (the run's error is the
+ * run status's to show, once). `data-state` is the status; a `renderTool`
+ * that returns something replaces the card.
  *
  * @example
  * <ToolCallCard id={toolCallId} />
  */
-export function ToolCallCard({ id, renderTool }: { id: string; renderTool?: RenderTool }) {
+export const ToolCallCard = React.forwardRef<HTMLElement, ToolCallCardProps>(function ToolCallCard({ id, renderTool, ...rest }, ref) {
   const call = useToolCall(id);
-  const titleId = React.useId();
   const custom = call && renderTool ? renderTool(call) : undefined;
   if (custom !== undefined) return <>{custom}</>;
   return (
-    <Root id={id} labelledBy={titleId}>
-      <Header titleId={titleId} />
-      <Args />
-      <Result />
+    <Root id={id} ref={ref} {...rest}>
+      <Header />
+      <Panel />
     </Root>
   );
-}
+});

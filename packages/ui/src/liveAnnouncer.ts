@@ -3,45 +3,109 @@
 import { useAgentStore, useMessageIds } from '@aguikit/react';
 import * as React from 'react';
 import { clientContext } from './clientContext.js';
+import { markdownChunk } from './lazyChunks.js';
+import { type AgentMessages, useLocale } from './locale.js';
 import { contentText } from './MessageContent.js';
+import { countWords } from './Reasoning.js';
 
-/** Told by each message once it has settled (complete, not streaming); decides whether to announce it. */
-export type SettledListener = (messageId: string) => void;
+/** Told by each message once it has settled (complete, not streaming), and whether it may be incomplete; decides whether to announce it. */
+export type SettledListener = (messageId: string, incomplete: boolean) => void;
 
 export const AnnouncerContext = clientContext<SettledListener | null>(null);
 
 /**
- * Reports a message to the list's announcer once it is settled. Nothing
+ * Reports a message to the list's announcer once it is settled, and again
+ * if it later turns out incomplete (its run failed after it ended). Nothing
  * happens outside a `MessageList`.
  */
-export function useAnnounceWhenSettled(messageId: string, settled: boolean): void {
+export function useAnnounceWhenSettled(messageId: string, settled: boolean, incomplete = false): void {
   const announce = React.useContext(AnnouncerContext);
   React.useEffect(() => {
-    if (settled) announce?.(messageId);
-  }, [announce, messageId, settled]);
+    if (settled) announce?.(messageId, incomplete);
+  }, [announce, messageId, settled, incomplete]);
+}
+
+/** How much of a reply is read out: about a screen reader's sentence or three; the rest is in the log. */
+export const ANNOUNCEMENT_LENGTH = 300;
+
+/**
+ * What the live region says for a reply: "Author: text", the text capped at
+ * about 300 characters (cut at a word) with how much more there is, and the
+ * "may be incomplete" note for a reply its run's failure may have cut short.
+ * `text` is plain text already (see `markdownToText`).
+ *
+ * @example
+ * announcementText(en.messages, 'Assistant', 'Refund issued.', false); // 'Assistant: Refund issued.'
+ */
+export function announcementText(strings: AgentMessages, author: string, text: string, incomplete: boolean, lang = 'en'): string {
+  const s = strings.messages.announce;
+  let said = s.said(author, text);
+  if (text.length > ANNOUNCEMENT_LENGTH) {
+    const space = text.lastIndexOf(' ', ANNOUNCEMENT_LENGTH);
+    const cut = space > ANNOUNCEMENT_LENGTH / 2 ? space : ANNOUNCEMENT_LENGTH;
+    const more = countWords(text.slice(cut), lang);
+    said = s.said(author, text.slice(0, cut).trimEnd()) + s.continues(more, new Intl.NumberFormat(lang).format(more));
+  }
+  return incomplete ? said + s.incomplete : said;
+}
+
+/** Markdown stripped of its most common syntax: what is said when the renderer could not be loaded. */
+function roughText(markdown: string): string {
+  return markdown
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/^\s{0,3}(#{1,6}|>|[-*+]|\d+[.)])\s+/gm, '')
+    .replace(/^\s*\|?[\s:|-]+\|?\s*$/gm, '')
+    .replace(/\s*\|\s*/g, ', ')
+    .replace(/(\*\*|__|~~|`+|\*|_)/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /**
  * What a list's polite live region says: each assistant reply once it is
- * complete, as "Assistant: text". Only replies that arrived after the list
- * mounted, once each, so neither history nor a row the virtualizer remounts
- * is read out again; tokens are never announced one by one.
+ * complete, as "Assistant: text" in plain text (Markdown rendered to text, by
+ * the renderer loaded on demand for the reply itself), capped for a long
+ * reply, with the "may be incomplete" note for a reply cut short. Only
+ * replies that arrived after the list mounted, once each, so neither history
+ * nor a row the virtualizer remounts is read out again; tokens are never
+ * announced one by one.
  */
 export function useLiveAnnouncer(): { announcement: string; onSettled: SettledListener } {
   const store = useAgentStore();
   const ids = useMessageIds();
+  const locale = useLocale();
+  const localeRef = React.useRef(locale);
+  localeRef.current = locale;
   const [before] = React.useState(() => new Set(ids));
   const [announcement, setAnnouncement] = React.useState('');
-  const onSettled = React.useMemo(() => {
-    const done = new Set<string>();
-    return (id: string) => {
-      if (before.has(id) || done.has(id)) return;
-      done.add(id);
+  // Per message announced: whether it was announced as incomplete.
+  const announced = React.useRef(new Map<string, boolean>());
+  const onSettled = React.useCallback<SettledListener>(
+    (id, incomplete) => {
+      if (before.has(id)) return;
+      const previous = announced.current.get(id);
+      if (previous === true || (previous === false && !incomplete)) return;
       const message = store.getState().thread.messages.byId.get(id);
       if (message?.role !== 'assistant') return;
+      const { messages, lang } = localeRef.current;
+      const author = message.name ?? messages.messages.roles.assistant;
+      announced.current.set(id, incomplete);
+      if (previous === false) {
+        setAnnouncement(messages.messages.announce.becameIncomplete(author));
+        return;
+      }
       const text = contentText(message.content).trim();
-      if (text) setAnnouncement(`${message.name ?? 'Assistant'}: ${text}`);
-    };
-  }, [before, store]);
+      if (!text) return;
+      const say = (plain: string) => setAnnouncement(announcementText(messages, author, plain, incomplete, lang));
+      const chunk = markdownChunk.state();
+      if (chunk.status === 'ready') say(chunk.module.markdownToText(text));
+      else
+        markdownChunk.load().then(
+          (module) => say(module.markdownToText(text)),
+          () => say(roughText(text)),
+        );
+    },
+    [before, store],
+  );
   return { announcement, onSettled };
 }

@@ -1,4 +1,59 @@
-/** Strings of the tools area. */
-export const en = {};
+/** Strings of the tools area: tool-call cards and their status badges. */
+export const en = {
+  /** A call's status, in words (never color alone). */
+  status: {
+    declared: 'Declared',
+    args_streaming: 'Receiving arguments',
+    ready: 'Ready',
+    executing: 'Running',
+    succeeded: 'Succeeded',
+    failed: 'Failed',
+    denied: 'Rejected',
+    cancelled: 'Cancelled',
+    awaiting_decision: 'Waiting for your decision',
+  },
+  /** The name of a call whose tool has no name. */
+  unnamed: 'tool',
+  /** The name of the n-th call of a tool the thread calls more than once. */
+  nth: (name: string, n: string) => `${name} (${n})`,
+  arguments: 'Arguments',
+  argumentsStreaming: 'Arguments (streaming)',
+  noArguments: 'No arguments.',
+  result: 'Result',
+  error: 'Error',
+  /** Why a call has no result, when its run ended first (the run's own error is shown by the run status). */
+  endedWithRun: {
+    error: 'The run failed before this tool returned.',
+    cancelled: 'The run was stopped before this tool returned.',
+    unknown: 'The connection was lost before this tool returned.',
+  },
+  /** Arguments that are still streaming or not JSON, said as such. */
+  contentPart: (type: string) => `[${type}]`,
+};
 
-export const zhCN: typeof en = {};
+export const zhCN: typeof en = {
+  status: {
+    declared: '已声明',
+    args_streaming: '正在接收参数',
+    ready: '就绪',
+    executing: '运行中',
+    succeeded: '成功',
+    failed: '失败',
+    denied: '已拒绝',
+    cancelled: '已取消',
+    awaiting_decision: '等待你的决定',
+  },
+  unnamed: '工具',
+  nth: (name: string, n: string) => `${name}（第 ${n} 次）`,
+  arguments: '参数',
+  argumentsStreaming: '参数（接收中）',
+  noArguments: '没有参数。',
+  result: '结果',
+  error: '错误',
+  endedWithRun: {
+    error: '运行在此工具返回前失败。',
+    cancelled: '运行在此工具返回前被停止。',
+    unknown: '连接在此工具返回前中断。',
+  },
+  contentPart: (type: string) => `[${type} 内容]`,
+};

@@ -1,0 +1,368 @@
+import { AgentProvider, type AgentStore } from '@aguikit/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import * as React from 'react';
+import { describe, expect, it } from 'vitest';
+import { preloadMarkdown } from '../src/lazyChunks.js';
+import { announcementText } from '../src/liveAnnouncer.js';
+import { AgentLocaleProvider, en, localeValue, zhCN } from '../src/locale.js';
+import { Message } from '../src/Message.js';
+import { MessageList, type MessageListProps } from '../src/Messages.js';
+import { Reasoning } from '../src/Reasoning.js';
+import { call, playedStore, runOf, say } from '../src/storybook/scripted.js';
+import { ToolCallCard } from '../src/ToolCall.js';
+
+const NOW = Date.parse('2026-11-30T12:00:00Z');
+
+function renderList(store: AgentStore, props: MessageListProps = {}, wrap?: (node: React.ReactNode) => React.ReactNode) {
+  const list = (
+    <AgentProvider store={store}>
+      <MessageList {...props} />
+    </AgentProvider>
+  );
+  return render(wrap ? wrap(list) : list);
+}
+
+const refundArgs = { orderId: 'A-1001', amount: 42, currency: 'USD' };
+const approval = (id: string, toolCallId: string) => ({
+  outcome: { type: 'interrupt', interrupts: [{ id, reason: 'tool_call', toolCallId, message: 'Refund 42 USD?' }] },
+});
+
+describe('conversation: tool calls as chips', () => {
+  it('is one line with a disclosure, collapsed once settled; repeated calls get distinct names', async () => {
+    const store = await playedStore([
+      {
+        say: 'Weather in Lyon and Paris?',
+        events: runOf([
+          ...say('a1', 'Checking both cities.'),
+          ...call('c1', 'get_weather', { city: 'Lyon' }, { parent: 'a1', result: { temp: 12 } }),
+          ...call('c2', 'get_weather', { city: 'Paris' }, { parent: 'a1', result: { temp: 14 } }),
+          ...call('c3', 'lookup_order', { orderId: 'A-1001' }, { parent: 'a1', result: { status: 'delivered' } }),
+        ]),
+      },
+    ]);
+    const { container } = renderList(store);
+    const first = screen.getByRole('button', { name: 'get_weather (1)' });
+    const second = screen.getByRole('button', { name: 'get_weather (2)' });
+    const lookup = screen.getByRole('button', { name: 'lookup_order' });
+    for (const trigger of [first, second, lookup]) {
+      expect(trigger).toHaveAttribute('aria-expanded', 'false');
+      expect(trigger.textContent).not.toMatch(/[▾▸]/);
+    }
+    const card = container.querySelector('.agk-toolcall[data-tool="lookup_order"]') as HTMLElement;
+    expect(card).toHaveAttribute('data-state', 'succeeded');
+    expect(within(card).getByText('Succeeded')).toBeInTheDocument();
+    const panel = document.getElementById(lookup.getAttribute('aria-controls') ?? '');
+    expect(panel).not.toBeVisible();
+    // Collapsed, the arguments and the result are still in the document (hidden), for a script that reads them.
+    expect(panel?.textContent).toContain('"status": "delivered"');
+    await userEvent.click(lookup);
+    expect(lookup).toHaveAttribute('aria-expanded', 'true');
+    expect(panel).toBeVisible();
+    expect(panel).toHaveTextContent('"orderId": "A-1001"');
+    // No heading per call: the conversation's outline is its messages, not a heading per tool.
+    expect(container.querySelectorAll('h1, h2, h3, h4, h5, h6')).toHaveLength(0);
+  });
+
+  it('stays open while a decision is awaited, and when it failed', async () => {
+    const store = await playedStore([{ say: 'Refund', events: runOf(call('c1', 'refund_order', refundArgs), approval('int-1', 'c1')) }]);
+    renderList(store);
+    const trigger = screen.getByRole('button', { name: 'refund_order' });
+    expect(trigger).toHaveAttribute('aria-expanded', 'true');
+    expect(trigger.closest('.agk-toolcall')).toHaveAttribute('data-state', 'awaiting_decision');
+
+    const failed = await playedStore([
+      {
+        say: 'Refund',
+        events: [...runOf(call('c1', 'refund_order', refundArgs), null), { type: 'RUN_ERROR', message: 'Payment provider unavailable' }],
+      },
+    ]);
+    const { container } = renderList(failed);
+    const card = container.querySelector('.agk-toolcall[data-state="failed"]') as HTMLElement;
+    expect(within(card).getByRole('button', { name: 'refund_order' })).toHaveAttribute('aria-expanded', 'true');
+  });
+
+  it('forwards its ref and passes className, style and DOM props', async () => {
+    const store = await playedStore([{ say: 'x', events: runOf(call('c1', 'lookup_order', { orderId: 'A-1' })) }]);
+    const ref = React.createRef<HTMLElement>();
+    render(
+      <AgentProvider store={store}>
+        <ToolCallCard id="c1" ref={ref} className="mine" style={{ maxWidth: 300 }} data-testid="card" />
+      </AgentProvider>,
+    );
+    const card = screen.getByTestId('card');
+    expect(ref.current).toBe(card);
+    expect(card).toHaveClass('agk-toolcall', 'mine');
+    expect(card.style.maxWidth).toBe('300px');
+  });
+});
+
+describe('conversation: one sentence per state', () => {
+  it('does not repeat a tool result under its card, nor under a custom renderer', async () => {
+    const store = await playedStore([
+      {
+        say: 'Refund',
+        events: runOf([
+          ...say('a1', 'Looking it up.'),
+          ...call('c1', 'lookup_order', { orderId: 'A-1001' }, { parent: 'a1', result: { status: 'delivered' } }),
+          ...call('c2', 'show_map', { city: 'Lyon' }, { parent: 'a1', result: { ok: true } }),
+        ]),
+      },
+    ]);
+    const { container } = renderList(store, {
+      renderTool: (c) => (c.name === 'show_map' ? <p>Map of Lyon</p> : undefined),
+    });
+    expect(container.textContent).not.toMatch(/Result (of|for)/);
+    expect(container.querySelector('article[data-role="tool"]')).toBeNull();
+  });
+
+  it('states a run error once: not in the conversation, whose cut reply keeps a short incomplete mark', async () => {
+    const store = await playedStore([
+      {
+        say: 'Refund',
+        events: [
+          ...runOf(
+            [
+              ...say('a1', 'Checking the payment.'),
+              ...call('c1', 'refund_order', refundArgs, { parent: 'a1' }),
+              { type: 'TEXT_MESSAGE_START', messageId: 'a2', role: 'assistant' },
+              { type: 'TEXT_MESSAGE_CONTENT', messageId: 'a2', delta: 'The provider answered with' },
+            ],
+            null,
+          ),
+          { type: 'RUN_ERROR', message: 'Payment provider unavailable', code: 'UPSTREAM' },
+        ],
+      },
+    ]);
+    const { container } = renderList(store);
+    expect(container.textContent).not.toContain('Payment provider unavailable');
+    expect(container.textContent).not.toContain('Run failed');
+    const cut = screen.getByText(/answered with/).closest('article') as HTMLElement;
+    expect(cut).toHaveAttribute('data-state', 'incomplete');
+    expect(cut).toHaveTextContent('This reply may be incomplete.');
+    expect(screen.getByText('Checking the payment.').closest('article')).toHaveAttribute('data-state', 'complete');
+  });
+
+  it('shows an activity plan as a checklist in words, not JSON', async () => {
+    const store = await playedStore([
+      {
+        say: 'Plan my move',
+        events: runOf([
+          {
+            type: 'ACTIVITY_SNAPSHOT',
+            messageId: 'plan',
+            activityType: 'PLAN',
+            content: {
+              title: 'Office move',
+              steps: [
+                { title: 'Book movers', done: true },
+                { description: 'Transfer internet', status: 'in_progress' },
+                { title: 'Order keys', status: 'pending' },
+              ],
+            },
+          },
+        ]),
+      },
+    ]);
+    const { container } = renderList(store);
+    const activity = container.querySelector('article[data-role="activity"]') as HTMLElement;
+    expect(activity.querySelector('pre')).toBeNull();
+    const list = within(activity).getByRole('list', { name: 'Office move' });
+    const items = within(list).getAllByRole('listitem');
+    expect(items.map((li) => li.textContent)).toEqual(['Book movers (done)', 'Transfer internet (in progress)', 'Order keys (pending)']);
+    expect(items.map((li) => li.getAttribute('data-state'))).toEqual(['done', 'in_progress', 'pending']);
+  });
+
+  it('names reasoning truthfully: "Reasoning" with a word count, never "Thought for N words"', async () => {
+    const store = await playedStore([
+      {
+        say: 'Eligible?',
+        events: runOf([
+          { type: 'REASONING_START', messageId: 'span' },
+          { type: 'REASONING_MESSAGE_START', messageId: 'r1', role: 'reasoning' },
+          { type: 'REASONING_MESSAGE_CONTENT', messageId: 'r1', delta: 'The order was delivered 12 days ago.' },
+          { type: 'REASONING_MESSAGE_END', messageId: 'r1' },
+          { type: 'REASONING_END', messageId: 'span' },
+        ]),
+      },
+    ]);
+    render(
+      <AgentProvider store={store}>
+        <Reasoning id="r1" />
+      </AgentProvider>,
+    );
+    const trigger = screen.getByRole('button', { name: 'Reasoning, 7 words' });
+    expect(trigger.closest('.agk-reasoning')).toHaveAttribute('data-state', 'closed');
+    expect(trigger.textContent).not.toContain('Thought for');
+  });
+});
+
+describe('conversation: decisions in the transcript', () => {
+  const raised = (id: string, toolCallId: string) => ({
+    say: 'Refund',
+    events: runOf(call(toolCallId, 'refund_order', refundArgs), approval(id, toolCallId)),
+  });
+  const time = localeValue(en).format.time(NOW);
+
+  it('says what was approved, when, after the messages of the run that asked', async () => {
+    const store = await playedStore([
+      raised('int-1', 'c1'),
+      { resume: [{ interruptId: 'int-1', status: 'resolved', payload: { approved: true } }], events: runOf(say('a9', 'Refund issued.')) },
+    ]);
+    const { container } = renderList(store);
+    const line = container.querySelector('[data-agk-decision="int-1"]') as HTMLElement;
+    expect(line).toHaveTextContent(`You approved refund_order · ${time}`);
+    expect(line).toHaveAttribute('tabindex', '-1');
+    // After the message that holds the call, before the reply of the run the answer started.
+    const order = [...container.querySelectorAll('.agk-toolcall, [data-agk-decision], article[data-role="assistant"]')];
+    expect(order.map((el) => el.getAttribute('data-agk-decision') ?? el.getAttribute('data-role') ?? 'card')).toEqual([
+      'assistant',
+      'card',
+      'int-1',
+      'assistant',
+    ]);
+    expect(order.at(-1)).toHaveTextContent('Refund issued.');
+  });
+
+  it('says what was rejected with the comment, what was answered, and what was cancelled', async () => {
+    const store = await playedStore([
+      raised('int-1', 'c1'),
+      {
+        resume: [{ interruptId: 'int-1', status: 'resolved', payload: { approved: false, comment: 'Wrong amount' } }],
+        events: runOf([]),
+      },
+      {
+        say: 'Pick a carrier',
+        events: runOf([], {
+          outcome: { type: 'interrupt', interrupts: [{ id: 'int-2', reason: 'input_required', message: 'Which carrier and when?' }] },
+        }),
+      },
+      { resume: [{ interruptId: 'int-2', status: 'resolved', payload: { carrier: 'Parcelo', day: 'Friday' } }], events: runOf([]) },
+      raised('int-3', 'c3'),
+      { resume: [{ interruptId: 'int-3', status: 'cancelled' }], events: runOf([]) },
+    ]);
+    const { container } = renderList(store);
+    const text = (id: string) => container.querySelector(`[data-agk-decision="${id}"]`)?.textContent;
+    expect(text('int-1')).toBe(`You rejected refund_order, comment: “Wrong amount” · ${time}`);
+    expect(text('int-2')).toBe(`You answered: carrier: Parcelo, day: Friday · ${time}`);
+    expect(text('int-3')).toBe(`Cancelled: refund_order · ${time}`);
+  });
+});
+
+describe('conversation: announcements', () => {
+  it('speaks plain text: no Markdown syntax, tables as cells', async () => {
+    const markdown = await import('../src/MarkdownRenderer.js');
+    const spoken = markdown.markdownToText(
+      '**Refund issued** for [order A-1001](https://shop.example/o/1).\n\n| Order | Total |\n|---|---|\n| A-1001 | $42 |\n\n- `RF-77`\n- done',
+    );
+    expect(spoken).not.toMatch(/\*\*|\||\]\(|`/);
+    expect(spoken).toContain('Refund issued for order A-1001.');
+    expect(spoken).toContain('Order, Total');
+    expect(spoken).toContain('A-1001, $42');
+  });
+
+  it('caps a long reply and says how much more there is; a cut reply says it may be incomplete', () => {
+    const long = Array.from({ length: 400 }, (_, i) => `word${i}`).join(' ');
+    const capped = announcementText(en.messages, 'Assistant', long, false);
+    expect(capped.length).toBeLessThan(400);
+    expect(capped).toMatch(/^Assistant: word0 word1 /);
+    expect(capped).toMatch(/… \(reply continues, \d+ more words\)$/);
+    expect(announcementText(en.messages, 'Assistant', 'The provider answered with', true)).toBe(
+      'Assistant: The provider answered with (This reply may be incomplete.)',
+    );
+  });
+
+  it('announces a finished reply as plain text in the polite region', async () => {
+    await preloadMarkdown();
+    const store = await playedStore([], { pending: [runOf(say('a1', 'Your **refund** is [issued](https://shop.example).'))] });
+    renderList(store);
+    await store.getState().run('Refund');
+    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('Assistant: Your refund is issued.'));
+  });
+
+  it('announces a reply its run cut short with the incomplete note', async () => {
+    await preloadMarkdown();
+    const store = await playedStore([], {
+      pending: [
+        [
+          ...runOf(
+            [
+              { type: 'TEXT_MESSAGE_START', messageId: 'a1', role: 'assistant' },
+              { type: 'TEXT_MESSAGE_CONTENT', messageId: 'a1', delta: 'The provider answered with' },
+            ],
+            null,
+          ),
+          { type: 'RUN_ERROR', message: 'Payment provider unavailable' },
+        ],
+      ],
+    });
+    renderList(store);
+    await store.getState().run('Refund');
+    await waitFor(() =>
+      expect(screen.getByRole('status')).toHaveTextContent('Assistant: The provider answered with (This reply may be incomplete.)'),
+    );
+  });
+});
+
+/** Every string of a set, by its path; functions are called with sample arguments (as the locale test does). */
+function leaves(value: unknown, path = ''): Array<[string, string]> {
+  if (typeof value === 'string') return [[path, value]];
+  if (typeof value === 'function') return [[path, String((value as (...args: unknown[]) => unknown)(2, 'x', 3, 'y'))]];
+  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => leaves(v, path ? `${path}.${k}` : k));
+  return [[path, String(value)]];
+}
+
+describe('conversation: headings and languages', () => {
+  it('has every string of the messages and tools areas in zh-CN, in Chinese', () => {
+    for (const area of ['messages', 'tools'] as const) {
+      const english = new Map(leaves(en.messages[area]));
+      const chinese = leaves(zhCN.messages[area]);
+      expect(chinese.map(([k]) => k).sort()).toEqual([...english.keys()].sort());
+      const same = /^[\s\d.:…/()%+\-–—#×✓✕→←↑↓▸▾·•"'A-Za-z_[\]]*$/;
+      expect(chinese.filter(([k, text]) => !/[\u3400-\u9fff]/.test(text) && !(same.test(text) && text === english.get(k)))).toEqual([]);
+    }
+  });
+
+  it('starts a reply’s headings one level below the heading above the conversation', async () => {
+    await preloadMarkdown();
+    const store = await playedStore([{ say: 'x', events: runOf(say('a1', '# Summary\n\n## Details\n\ntext')) }]);
+    renderList(store, {}, (list) => (
+      <main>
+        <h1>Shop</h1>
+        {list}
+      </main>
+    ));
+    expect((await screen.findByRole('heading', { name: 'Summary' })).tagName).toBe('H2');
+    expect(screen.getByRole('heading', { name: 'Details' }).tagName).toBe('H3');
+  });
+
+  it('speaks Chinese with the zh-CN locale', async () => {
+    const store = await playedStore([
+      {
+        say: '帮我退款',
+        events: runOf([...say('a1', '好的。'), ...call('c1', 'refund_order', refundArgs, { parent: 'a1' })], approval('int-1', 'c1')),
+      },
+    ]);
+    renderList(store, {}, (list) => <AgentLocaleProvider locale={zhCN}>{list}</AgentLocaleProvider>);
+    expect(screen.getByRole('log', { name: '对话' })).toBeInTheDocument();
+    expect(screen.getByText('等待你的决定')).toBeInTheDocument();
+    expect(screen.getByText('助手')).toBeInTheDocument();
+  });
+
+  it('message parts forward refs and take className and style; data-state says streaming, complete or incomplete', async () => {
+    const store = await playedStore([{ say: 'x', events: runOf(say('a1', 'Hello.')) }]);
+    const ref = React.createRef<HTMLElement>();
+    render(
+      <AgentProvider store={store}>
+        <Message.Root id="a1" ref={ref} className="mine" style={{ color: 'red' }} data-testid="m">
+          <Message.Body className="body" />
+        </Message.Root>
+      </AgentProvider>,
+    );
+    const root = screen.getByTestId('m');
+    expect(ref.current).toBe(root);
+    expect(root).toHaveClass('agk-message', 'mine');
+    expect(root).toHaveAttribute('data-state', 'complete');
+    expect(root.querySelector('.agk-message__body')).toHaveClass('body');
+  });
+});
