@@ -3,7 +3,7 @@
 import { isExpired } from '@aguikit/core';
 import * as React from 'react';
 import { useInterruptRoot } from './interruptContext.js';
-import { formatRemaining } from './interruptForm.js';
+import { useLocale } from './locale.js';
 
 /** `none`: no (readable) `expiresAt`, it never expires. */
 export type ExpiryState = 'none' | 'running' | 'expired';
@@ -51,21 +51,74 @@ export function useExpiry(expiresAt: string | undefined, now: () => number): Exp
   return expired ? { state: 'expired', remainingMs: 0 } : { state: 'running', remainingMs: deadline - time };
 }
 
+/** The moments the time left is announced: 2 minutes, 1 minute, 30 seconds (in seconds). */
+const MILESTONES = [120, 60, 30];
+
+/** The last milestone the time left has reached (in seconds), or undefined above the first. */
+function milestone(remainingMs: number): number | undefined {
+  let reached: number | undefined;
+  for (const s of MILESTONES) if (remainingMs <= s * 1000) reached = s;
+  return reached;
+}
+
+/** Props of `Interrupt.Countdown`: DOM props of its badge. */
+export type CountdownProps = React.HTMLAttributes<HTMLSpanElement>;
+
 /**
- * The time left to answer an interrupt, as a badge (`role="timer"`, so it is
- * not announced every second); "Expired" once the deadline has passed.
- * `data-state` is `running | expired`; nothing is rendered without `expiresAt`.
+ * The time left to answer an interrupt, as a badge (`role="timer"`, which
+ * screen readers do not read out as it changes every second), "Expired" once
+ * the deadline has passed; read with the locale's `format.clock`. A
+ * separate polite live region says the time left at 2 minutes, 1 minute and
+ * 30 seconds (`format.duration`), and that the request expired at the end.
+ * `data-state` is `running | expired`; nothing is rendered without
+ * `expiresAt`.
+ *
+ * The deadline is the agent's: the protocol carries `expiresAt` on the
+ * interrupt and no message a client can send to move it (a resume must
+ * answer every open interrupt; AG-UI has no "extend"), so there is no "more
+ * time" button of aguikit's own, and the announcements and the expired
+ * state say that the agent set the deadline. An agent that does grant more
+ * time declares it as an answer: an option of its `responseSchema` (say a
+ * `decision` enum with "need more time"), which the generated form offers
+ * like any other, and answers it by raising a new interrupt with a later
+ * `expiresAt`.
  *
  * @example
  * <Interrupt.Root interrupt={interrupt}><Interrupt.Countdown /></Interrupt.Root>
  */
-export function Countdown() {
-  const { expiry } = useInterruptRoot('Countdown');
+export const Countdown = React.forwardRef<HTMLSpanElement, CountdownProps>(function Countdown({ className, ...rest }, ref) {
+  const { expiry, interrupt } = useInterruptRoot('Countdown');
+  const { messages, format } = useLocale();
+  const t = messages.interrupt;
+  // Only milestones reached while it is on screen are said: one already passed when it opened is shown, not announced.
+  const [first] = React.useState(() => (expiry.state === 'running' ? milestone(expiry.remainingMs) : undefined));
   if (expiry.state === 'none') return null;
   const tone = expiry.state === 'expired' ? 'danger' : expiry.remainingMs <= 60_000 ? 'warning' : 'info';
+  const reached = expiry.state === 'running' ? milestone(expiry.remainingMs) : undefined;
+  const at = interrupt.expiresAt === undefined ? Number.NaN : Date.parse(interrupt.expiresAt);
+  const said =
+    expiry.state === 'expired'
+      ? Number.isNaN(at)
+        ? t.expiredNow
+        : t.expiredAt(format.time(at))
+      : reached !== undefined && reached !== first
+        ? t.timeLeft(format.duration(reached))
+        : '';
   return (
-    <span className="agk-badge agk-interrupt__countdown" role="timer" data-tone={tone} data-state={expiry.state}>
-      {expiry.state === 'expired' ? 'Expired' : `Expires in ${formatRemaining(expiry.remainingMs)}`}
-    </span>
+    <>
+      <span
+        role="timer"
+        {...rest}
+        ref={ref}
+        className={className ? `agk-badge agk-interrupt__countdown ${className}` : 'agk-badge agk-interrupt__countdown'}
+        data-tone={tone}
+        data-state={expiry.state}
+      >
+        {expiry.state === 'expired' ? t.expired : t.expiresIn(format.clock(expiry.remainingMs / 1000))}
+      </span>
+      <span className="agk-visually-hidden" aria-live="polite" aria-atomic="true">
+        {said}
+      </span>
+    </>
   );
-}
+});

@@ -1,43 +1,51 @@
 'use client';
 
 import { useToolCall } from '@aguikit/react';
+import * as React from 'react';
 import { Countdown } from './Countdown.js';
+import { cx, valueWords } from './InterruptRoot.js';
 import { useInterruptRoot } from './interruptContext.js';
-import { metadataText, REASON_TITLES } from './interruptForm.js';
+import { humanizeKey, plainValue, type ValueWords } from './interruptForm.js';
+import { useLocale } from './locale.js';
 import { pretty, useArgsView } from './partialArgs.js';
 
+/** Props of `Interrupt.Header`: DOM props of its `<header>`. */
+export type InterruptHeaderProps = React.HTMLAttributes<HTMLElement>;
+
 /** The `Interrupt.Header` part: see `Interrupt`. */
-export function InterruptHeader() {
+export const InterruptHeader = React.forwardRef<HTMLElement, InterruptHeaderProps>(function InterruptHeader({ className, ...rest }, ref) {
   const { kind, interrupt, ids } = useInterruptRoot('Header');
+  const t = useLocale().messages.interrupt;
   return (
-    <header className="agk-interrupt__header">
+    <header {...rest} ref={ref} className={cx('agk-interrupt__header', className)}>
       <h3 className="agk-interrupt__title" id={ids.title}>
-        {REASON_TITLES[kind]}
+        {t.titles[kind]}
       </h3>
       {kind === 'custom' ? (
-        <span className="agk-badge agk-interrupt__reason" data-tone="neutral">
+        <span className="agk-badge agk-interrupt__reason" data-tone="neutral" title={t.reason}>
           {interrupt.reason}
         </span>
       ) : null}
       <Countdown />
     </header>
   );
-}
+});
 
 function ToolFacts({ toolCallId }: { toolCallId: string }) {
   const call = useToolCall(toolCallId);
   const view = useArgsView(call);
+  const t = useLocale().messages.interrupt;
   return (
     <>
       <div className="agk-interrupt__fact">
-        <dt>Tool</dt>
+        <dt>{t.tool}</dt>
         <dd>
-          <code className="agk-interrupt__tool">{call ? call.name : `unknown call ${toolCallId}`}</code>
+          <code className="agk-interrupt__tool">{call ? call.name : t.unknownCall(toolCallId)}</code>
         </dd>
       </div>
       {view.kind === 'empty' ? null : (
         <div className="agk-interrupt__fact" data-wide="true">
-          <dt>Arguments</dt>
+          <dt>{t.arguments}</dt>
           <dd>
             <pre className="agk-code">{view.kind === 'parsed' ? pretty(view.value) : view.text}</pre>
           </dd>
@@ -47,13 +55,54 @@ function ToolFacts({ toolCallId }: { toolCallId: string }) {
   );
 }
 
-/** The `Interrupt.Context` part: see `Interrupt`. */
-export function InterruptDetails() {
+/**
+ * A metadata value as people read it: words, numbers and lists of them as
+ * text; an object as a labelled list of its own; deeper structure as JSON.
+ */
+function MetadataValue({ value, words, depth }: { value: unknown; words: ValueWords; depth: number }) {
+  const plain = plainValue(value, words);
+  if (plain !== undefined) return <>{plain}</>;
+  if (depth < 2 && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    return <MetadataList entries={Object.entries(value)} words={words} depth={depth + 1} />;
+  }
+  return <code className="agk-interrupt__json">{JSON.stringify(value)}</code>;
+}
+
+function MetadataList({ entries, words, depth }: { entries: [string, unknown][]; words: ValueWords; depth: number }) {
+  return (
+    <dl className="agk-interrupt__facts" data-depth={depth}>
+      {entries.map(([key, value]) => (
+        <div className="agk-interrupt__fact" key={key} data-key={key}>
+          <dt title={key}>{humanizeKey(key)}</dt>
+          <dd>
+            <MetadataValue value={value} words={words} depth={depth} />
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** Props of `Interrupt.Context`: DOM props of its `<div>`. */
+export type InterruptContextProps = React.HTMLAttributes<HTMLDivElement>;
+
+/**
+ * The `Interrupt.Context` part: see `Interrupt`. The message, then the tool
+ * and its arguments and the metadata as labelled fields (a `<dl>`: keys made
+ * readable, `riskScore` reads "Risk score", the key as sent on hover;
+ * numbers and lists in the locale's words).
+ */
+export const InterruptDetails = React.forwardRef<HTMLDivElement, InterruptContextProps>(function InterruptDetails(
+  { className, ...rest },
+  ref,
+) {
   const { interrupt, ids } = useInterruptRoot('Context');
+  const { messages, format } = useLocale();
+  const words = valueWords(messages.interrupt, format);
   const metadata = Object.entries(interrupt.metadata ?? {});
   const hasFacts = interrupt.toolCallId !== undefined || metadata.length > 0;
   return (
-    <div className="agk-interrupt__context">
+    <div {...rest} ref={ref} className={cx('agk-interrupt__context', className)}>
       {interrupt.message ? (
         <p className="agk-interrupt__message" id={ids.message}>
           {interrupt.message}
@@ -63,13 +112,15 @@ export function InterruptDetails() {
         <dl className="agk-interrupt__facts">
           {interrupt.toolCallId !== undefined ? <ToolFacts toolCallId={interrupt.toolCallId} /> : null}
           {metadata.map(([key, value]) => (
-            <div className="agk-interrupt__fact" key={key}>
-              <dt>{key}</dt>
-              <dd>{metadataText(value)}</dd>
+            <div className="agk-interrupt__fact" key={key} data-key={key}>
+              <dt title={key}>{humanizeKey(key)}</dt>
+              <dd>
+                <MetadataValue value={value} words={words} depth={0} />
+              </dd>
             </div>
           ))}
         </dl>
       ) : null}
     </div>
   );
-}
+});

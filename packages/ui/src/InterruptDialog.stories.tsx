@@ -160,7 +160,7 @@ export const RefundApproval: Story = {
     await expect(card).toHaveAttribute('data-state', 'open');
     await expect(within(card).getByText('refund_order')).toBeInTheDocument();
     await expect(within(card).getByText(/"amount": 42/)).toBeInTheDocument();
-    await expect(within(card).getByRole('timer')).toHaveTextContent(/Expires in (10:00|9:5\d)/);
+    await expect(within(card).getByRole('timer')).toHaveTextContent(/^Expires in (10:00|\d:\d\d)$/);
   },
 };
 
@@ -193,11 +193,11 @@ export const RejectWithComment: Story = {
   },
 };
 
-export const Cancel: Story = {
+export const CloseWithoutAnswering: Story = {
   loaders: [refund()],
   play: async (context) => {
     const { resume } = loadedOf(context);
-    await userEvent.click(within(context.canvasElement).getByRole('button', { name: 'Cancel' }));
+    await userEvent.click(within(context.canvasElement).getByRole('button', { name: 'Close without answering' }));
     await waitFor(() => expect(resume).toHaveBeenCalledTimes(1));
     await expect(resume).toHaveBeenCalledWith([{ interruptId: 'int-refund', status: 'cancelled' }]);
   },
@@ -209,12 +209,12 @@ export const RefundApprovalExpired: Story = {
     const card = within(canvasElement).getByRole('article', { name: 'Approval needed' });
     await expect(card).toHaveAttribute('data-state', 'expired');
     await expect(within(card).getByRole('timer')).toHaveTextContent('Expired');
-    await expect(within(card).getByRole('status')).toHaveTextContent(/expired .*only cancelled/);
+    await expect(card.querySelector('.agk-interrupt__status')).toHaveTextContent(/expired .*only closed/);
     await expect(
       within(card)
         .getAllByRole('button')
         .map((b) => b.textContent),
-    ).toEqual(['Cancel']);
+    ).toEqual(['Close without answering']);
     await expect(within(card).getByRole('textbox', { name: 'Comment' })).toBeDisabled();
   },
 };
@@ -224,7 +224,7 @@ export const ExpiredCanOnlyBeCancelled: Story = {
   play: async (context) => {
     const { resume } = loadedOf(context);
     const card = within(context.canvasElement).getByRole('article', { name: 'Approval needed' });
-    await userEvent.click(within(card).getByRole('button', { name: 'Cancel' }));
+    await userEvent.click(within(card).getByRole('button', { name: 'Close without answering' }));
     await waitFor(() => expect(resume).toHaveBeenCalledTimes(1));
     await expect(resume).toHaveBeenCalledWith([{ interruptId: 'int-refund', status: 'cancelled' }]);
   },
@@ -253,7 +253,41 @@ export const ManualReviewEscalation: Story = {
     const card = within(canvasElement).getByRole('article', { name: 'Action needed' });
     await expect(card).toHaveAttribute('data-reason', 'custom');
     await expect(within(card).getByText('risk:manual_review')).toBeInTheDocument();
-    await expect(within(card).getByText('queue').nextElementSibling).toHaveTextContent('fraud-review');
+    await expect(within(card).getByText('Queue').nextElementSibling).toHaveTextContent('fraud-review');
+    await expect(within(card).getByText('Risk score').nextElementSibling).toHaveTextContent('0.87');
+  },
+};
+
+/** Submitting the escalation empty: focus goes to the first invalid field, and the summary is announced. */
+export const EscalationSubmittedEmpty: Story = {
+  loaders: [
+    interrupted([
+      {
+        id: '5b0f8f0e-6a1d-4c55-9a57-2f1f0d7c9e11',
+        reason: 'risk:manual_review',
+        message: 'Review a $1,900.00 refund to a card added today.',
+        metadata: { queue: 'fraud-review', riskScore: 0.87, slaMinutes: 30, signals: ['new card', 'amount over limit'] },
+        responseSchema: {
+          type: 'object',
+          required: ['decision'],
+          properties: {
+            decision: { type: 'string', title: 'Decision', enum: ['approve', 'deny', 'request more information'] },
+            note: { type: 'string', title: 'Note for the audit trail' },
+          },
+        },
+      },
+    ]),
+  ],
+  play: async (context) => {
+    const { resume } = loadedOf(context);
+    const card = within(within(context.canvasElement).getByRole('article', { name: 'Action needed' }));
+    const decision = card.getByRole('combobox', { name: 'Decision' });
+    await expect(decision).not.toHaveAttribute('aria-invalid', 'true');
+    await userEvent.click(card.getByRole('button', { name: 'Submit' }));
+    await waitFor(() => expect(decision).toHaveFocus());
+    await expect(decision).toHaveAttribute('aria-invalid', 'true');
+    await expect(card.getByRole('alert')).toHaveTextContent('1 field needs attention: Decision.');
+    await expect(resume).not.toHaveBeenCalled();
   },
 };
 
@@ -301,7 +335,8 @@ export const TwoInterruptsAnsweredInOneResume: Story = {
 
     const notify = canvas.getByRole('article', { name: 'Input needed' });
     await userEvent.selectOptions(within(notify).getByRole('combobox', { name: /Channel/ }), 'email');
-    await userEvent.click(within(notify).getByRole('button', { name: 'Submit' }));
+    await userEvent.click(within(notify).getByRole('button', { name: 'Save answer' }));
+    await expect(notify.querySelector('.agk-interrupt__status')).toHaveTextContent('Your answer: Channel: email.');
     const send = canvas.getByRole('button', { name: 'Send answers' });
     await waitFor(() => expect(send).toBeEnabled());
     await userEvent.click(send);
@@ -352,15 +387,15 @@ export const NoResponseSchema: Story = {
       within(card)
         .getAllByRole('button')
         .map((b) => b.textContent),
-    ).toEqual(['Confirm', 'Cancel']);
+    ).toEqual(['Yes', 'No']);
   },
 };
 
-export const ConfirmSendsNoPayload: Story = {
+export const YesSendsNoPayload: Story = {
   loaders: [email],
   play: async (context) => {
     const { resume } = loadedOf(context);
-    await userEvent.click(within(context.canvasElement).getByRole('button', { name: 'Confirm' }));
+    await userEvent.click(within(context.canvasElement).getByRole('button', { name: 'Yes' }));
     await waitFor(() => expect(resume).toHaveBeenCalledTimes(1));
     await expect(resume).toHaveBeenCalledWith([{ interruptId: 'int-email', status: 'resolved' }]);
   },
@@ -460,7 +495,7 @@ export const FormLoading: Story = {
     await expect(within(card).getByText('Loading the form…')).toHaveAttribute('role', 'status');
     await expect(within(card).getByRole('button', { name: 'Approve' })).toBeDisabled();
     await expect(within(card).getByRole('button', { name: 'Reject' })).toBeDisabled();
-    await expect(within(card).getByRole('button', { name: 'Cancel' })).toBeEnabled();
+    await expect(within(card).getByRole('button', { name: 'Close without answering' })).toBeEnabled();
   },
 };
 
@@ -476,6 +511,135 @@ export const FormFailedToLoad: Story = {
     const card = within(canvasElement).getByRole('article', { name: 'Approval needed' });
     await expect(within(card).getByRole('alert')).toHaveTextContent('The form could not be loaded.');
     await expect(within(card).getByRole('button', { name: 'Try again' })).toBeEnabled();
-    await expect(within(card).getByRole('button', { name: 'Cancel' })).toBeEnabled();
+    await expect(within(card).getByRole('button', { name: 'Close without answering' })).toBeEnabled();
+  },
+};
+
+/** The refund approval in Simplified Chinese: the question, the tool's arguments and the form's field in Chinese. */
+export const ChineseRefundApproval: Story = {
+  globals: { locale: 'zh-CN' },
+  loaders: [
+    interrupted(
+      [
+        {
+          id: '9d3c2f4e-1b7a-4f0e-8c61-5a2e7b9d0c34',
+          reason: 'tool_call',
+          toolCallId: '3f1e9a7c-2d4b-4c8e-9f06-7b1a5c3d2e80',
+          message: '是否向客户退款 ¥298.00（订单 A-1001，茶壶到货时已破损）？',
+          responseSchema: {
+            type: 'object',
+            required: ['approved'],
+            properties: {
+              approved: { type: 'boolean' },
+              comment: { type: 'string', title: '备注', description: '会随你的决定一起发送给智能体。' },
+            },
+          },
+          metadata: { 客服队列: '售后退款', 风险评分: 0.12, 标签: ['老客户', '有照片'] },
+          expiresAt: inMinutes(10),
+        },
+      ],
+      call('3f1e9a7c-2d4b-4c8e-9f06-7b1a5c3d2e80', 'refund_order', {
+        orderId: 'A-1001',
+        amount: 298,
+        currency: 'CNY',
+        reason: '到货破损',
+      }),
+    ),
+  ],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(canvas.getByRole('dialog', { name: '智能体正在等待你的回答' })).toBeInTheDocument();
+    const card = within(canvas.getByRole('article', { name: '需要批准' }));
+    await expect(card.getByRole('textbox', { name: '备注' })).toHaveFocus();
+    await expect(card.getByRole('timer')).toHaveTextContent(/^剩余 (10:00|\d:\d\d)$/);
+    for (const name of ['批准', '拒绝', '不回答并关闭']) await expect(card.getByRole('button', { name })).toBeEnabled();
+    await expect(card.getByText('风险评分').nextElementSibling).toHaveTextContent('0.12');
+  },
+};
+
+const longReason = Array.from(
+  { length: 14 },
+  (_, i) =>
+    `Step ${i + 1}: the order history, the carrier's scan log and the customer's photos were checked against the return policy (section 4.${i + 1}); nothing contradicts the claim.`,
+).join('\n');
+
+/**
+ * An approval with a long context (a message of many lines, large arguments,
+ * a long unbroken id): Approve, Reject and Close without answering stay on
+ * screen, held at the bottom edge, and nothing scrolls sideways.
+ */
+export const LongContext: Story = {
+  loaders: [
+    interrupted(
+      [
+        {
+          id: 'e7c4a1b2-9f3d-4e6a-b8c5-0d1f2a3b4c5d',
+          reason: 'tool_call',
+          toolCallId: 'a0b1c2d3-e4f5-4a6b-8c7d-9e0f1a2b3c4d',
+          message: `Refund $1,284.50 for order A-1001-7f3e9c2b4d6a8e0f1a2b3c4d5e6f7a8b9c0d?\n${longReason}`,
+          responseSchema: approvalSchema,
+          metadata: {
+            correlationId: 'run-8f14e45f-ceea-467f-a0a6-ad7f1c2e9b3d-6c8349cc7260ae62e3b1396831a8398f',
+            signals: ['photo evidence', 'carrier damage scan', 'loyal customer since 2019'],
+          },
+          expiresAt: inMinutes(30),
+        },
+      ],
+      call('a0b1c2d3-e4f5-4a6b-8c7d-9e0f1a2b3c4d', 'refund_order', {
+        ...refundArgs,
+        amount: 1284.5,
+        lines: Array.from({ length: 12 }, (_, i) => ({ sku: `SKU-${1000 + i}-${'x'.repeat(24)}`, quantity: i + 1, unitPrice: 9.99 + i })),
+      }),
+    ),
+  ],
+  render: (args, { loaded }) => (
+    <AgentProvider store={(loaded as Loaded).store}>
+      <div style={{ maxHeight: 420, overflow: 'auto' }}>
+        <InterruptDialog {...args} />
+      </div>
+    </AgentProvider>
+  ),
+  play: async ({ canvasElement }) => {
+    const card = within(canvasElement).getByRole('article', { name: 'Approval needed' });
+    const box = card.parentElement?.parentElement as HTMLElement;
+    const view = box.getBoundingClientRect();
+    for (const name of ['Approve', 'Reject', 'Close without answering']) {
+      const button = within(card).getByRole('button', { name }).getBoundingClientRect();
+      await expect(button.bottom).toBeLessThanOrEqual(view.bottom + 1);
+      await expect(button.top).toBeGreaterThanOrEqual(view.top - 1);
+    }
+    await expect(box.scrollWidth).toBeLessThanOrEqual(box.clientWidth);
+  },
+};
+
+/** Every kind of field the generated form has (a choice, a check box, a number, a text area), themed, in the dark theme. */
+export const ThemedControlsDark: Story = {
+  globals: { theme: 'dark' },
+  loaders: [
+    interrupted([
+      {
+        id: '2c9a6f1e-8b3d-4e7a-9c05-6d1b2a3f4e5c',
+        reason: 'input_required',
+        message: 'How should the replacement for order A-1001 be shipped?',
+        responseSchema: {
+          type: 'object',
+          required: ['carrier', 'boxes'],
+          properties: {
+            carrier: { type: 'string', title: 'Carrier', enum: ['DHL Express', 'UPS Ground', 'Local courier'] },
+            boxes: { type: 'integer', title: 'Boxes', minimum: 1, default: 1 },
+            giftWrap: { type: 'boolean', title: 'Gift wrap the replacement' },
+            note: { type: 'string', title: 'Note for the warehouse' },
+          },
+        },
+      },
+    ]),
+  ],
+  play: async ({ canvasElement }) => {
+    const card = within(within(canvasElement).getByRole('article', { name: 'Input needed' }));
+    await expect(card.getByRole('combobox', { name: 'Carrier' })).toHaveFocus();
+    await expect(card.getByRole('spinbutton', { name: 'Boxes' })).toHaveValue(1);
+    await userEvent.click(card.getByRole('checkbox', { name: 'Gift wrap the replacement' }));
+    await expect(card.getByRole('checkbox', { name: 'Gift wrap the replacement' })).toBeChecked();
+    await expect(card.getByText('Fields marked * are required.')).toBeInTheDocument();
   },
 };

@@ -1,6 +1,7 @@
 'use client';
 
 import { useInterrupts } from '@aguikit/react';
+import * as React from 'react';
 import { Countdown } from './Countdown.js';
 import { InterruptDetails, InterruptHeader } from './InterruptDetails.js';
 import { InterruptForm } from './InterruptFormLoader.js';
@@ -10,13 +11,16 @@ import { InterruptActions, InterruptErrors, InterruptRoot } from './InterruptRoo
 /**
  * The parts of the interrupt dialog, to compose one of your own:
  * `Group` (the labelled non-modal region that keeps the answers and sends
- * them in one resume), `Root` (one interrupt: `data-state` =
- * `open | expired | submitting`, `data-reason` = `tool_call | input_required
- * | confirmation | custom`, `data-shape`, `data-answer`), `Header`,
- * `Countdown`, `Context` (message, tool and arguments, metadata), `Form`
+ * them in one resume; `data-state` = `open | submitting`), `Root` (one
+ * interrupt: `data-state` = `open | answered | expired | submitting`,
+ * `data-reason` = `tool_call | input_required | confirmation | custom`,
+ * `data-shape`, `data-answer`), `Header`,
+ * `Countdown`, `Context` (message, tool and arguments, metadata as labelled fields), `Form`
  * (generated from the responseSchema; its code loads when the first such
  * interrupt opens, see `preloadInterruptForm`), `Errors` (the store's
- * refusals for this interrupt), `Actions` and `Send`.
+ * refusals for this interrupt), `Actions` and `Send`. Every part forwards its ref to its DOM root
+ * (`Form`: the `<div>` around the form, once its code is there) and passes
+ * `className`, `style` and other DOM props through.
  *
  * @example
  * const interrupts = useInterrupts();
@@ -51,22 +55,44 @@ export type InterruptDialogProps = Omit<InterruptGroupProps, 'children'>;
 
 /**
  * Every open interrupt of the thread as a form to answer, in a labelled
- * non-modal `role="dialog"` region that takes focus to the first field when an
- * interrupt appears; renders nothing while none is open. Each interrupt shows
- * its reason, message, the tool call and arguments it would run and its
- * metadata before anything is done, a live countdown to `expiresAt` (then
- * Cancel only), and a form generated from its `responseSchema`, validated
- * before it is sent. The form's code (rjsf, ajv) is not in the page's first
- * load: the first interrupt with a schema fetches it, showing "Loading the
- * form…" in its place meanwhile (`preloadInterruptForm()` fetches it ahead). Approve and Reject send a resolved answer
- * (`{ approved: false, ... }` for a reject); Cancel sends `cancelled`.
+ * non-modal `role="dialog"` region; renders nothing visible while none is
+ * open. Each interrupt shows its reason, message, the tool call and
+ * arguments it would run and its metadata (as labelled fields) before
+ * anything is done, a live countdown to `expiresAt` (then only "Close
+ * without answering"), and a form generated from its `responseSchema`,
+ * validated before it is sent. The form's code (rjsf, ajv) is not in the
+ * page's first load: the first interrupt with a schema fetches it, showing
+ * "Loading the form…" in its place meanwhile (`preloadInterruptForm()`
+ * fetches it ahead). Approve and Reject send a resolved answer
+ * (`{ approved: false, ... }` for a reject); a question without a form is
+ * answered Yes (resolved) or No (cancelled); Close without answering sends
+ * `cancelled`.
  *
  * With one open interrupt, its answer is sent at once. With several, each
- * answer is kept (and can be changed) until all have one; then "Send
+ * answer is saved (and can be changed) until all have one; then "Send
  * answers" sends them together in a single resume, as the protocol requires.
  * Nothing is sent twice: buttons are disabled while a request is in flight
  * and a second click before that is ignored. The store's refusals show next
  * to the interrupt they concern.
+ *
+ * Keyboard and focus:
+ * - When an interrupt opens, focus moves to its first enabled field (once
+ *   the form's code is there), or to the interrupt when it has none; not
+ *   while the user is typing in a text field elsewhere (the composer, say):
+ *   then a polite announcement says the agent needs a decision, and
+ *   Alt+Shift+D goes to it (from anywhere on the page, at any time).
+ * - Escape in the region takes focus back to where it was before (or to the
+ *   composer) without answering.
+ * - Once an answer is on its way, focus goes to the composer's text box
+ *   (`form.agk-composer .agk-composer__input`), else to the decision's line
+ *   in the transcript (`[data-agk-decision]`), else to the chat region
+ *   (`section.agk-chat`); the outcome is announced politely. A refused
+ *   answer brings focus back to the interrupt.
+ * - At expiry, focus on a control that goes moves to the action left.
+ * - A failed submit focuses the first invalid field and announces a summary.
+ * - The time left is announced at 2 minutes, 1 minute and 30 seconds, and at
+ *   expiry; the deadline is the agent's (the protocol has no message to ask
+ *   for more), which the announcements say.
  *
  * @example
  * <AgentProvider store={agent.store}>
@@ -74,10 +100,10 @@ export type InterruptDialogProps = Omit<InterruptGroupProps, 'children'>;
  *   <InterruptDialog />
  * </AgentProvider>
  */
-export function InterruptDialog(props: InterruptDialogProps) {
+export const InterruptDialog = React.forwardRef<HTMLElement, InterruptDialogProps>(function InterruptDialog(props, ref) {
   const interrupts = useInterrupts();
   return (
-    <InterruptGroup {...props}>
+    <InterruptGroup {...props} ref={ref}>
       {interrupts.map((interrupt) => (
         <InterruptRoot key={interrupt.id} interrupt={interrupt}>
           <InterruptHeader />
@@ -90,4 +116,4 @@ export function InterruptDialog(props: InterruptDialogProps) {
       <InterruptSend />
     </InterruptGroup>
   );
-}
+});

@@ -1,10 +1,15 @@
 'use client';
 
 import type { CSSProperties } from 'react';
+import * as React from 'react';
 import { useInterruptRoot } from './interruptContext.js';
 import { formLines } from './interruptForm.js';
 import { interruptFormChunk } from './lazyChunks.js';
+import { useLocale } from './locale.js';
 import { useLazyModule } from './useLazyModule.js';
+
+/** Props of `Interrupt.Form`: DOM props of the `<div>` around the form (once its code is there). */
+export type InterruptFormProps = React.HTMLAttributes<HTMLDivElement>;
 
 /**
  * The `Interrupt.Form` part: the form generated from the interrupt's
@@ -12,20 +17,21 @@ import { useLazyModule } from './useLazyModule.js';
  * validator) is loaded when the first interrupt with a schema opens, not
  * with the page: until it is there, a placeholder of about the form's height
  * says "Loading the form…" (`role="status"`), and the buttons that need the
- * form (Approve, Reject, Submit) wait for it; Cancel never does. Nothing is
+ * form (Approve, Reject, Submit) wait for it; Close without answering never
+ * does. Nothing is
  * loaded for an interrupt without a responseSchema.
  *
  * @example
  * <Interrupt.Root interrupt={interrupt}><Interrupt.Form /><Interrupt.Actions /></Interrupt.Root>
  */
-export function InterruptForm() {
+export const InterruptForm = React.forwardRef<HTMLDivElement, InterruptFormProps>(function InterruptForm(props, ref) {
   const root = useInterruptRoot('Form');
   const schema = root.interrupt.responseSchema;
   const { state, retry } = useLazyModule(interruptFormChunk, schema !== undefined);
   if (schema === undefined) return null;
-  if (state.status === 'ready') return <state.module.ResponseForm />;
+  if (state.status === 'ready') return <state.module.ResponseForm {...props} ref={ref} />;
   return <FormPlaceholder lines={formLines(schema, root.shape)} failed={state.status === 'failed'} onRetry={retry} />;
-}
+});
 
 /**
  * What stands in the form's place while its code loads: a status about the
@@ -35,13 +41,14 @@ export function InterruptForm() {
  */
 export function FormPlaceholder({ lines, failed = false, onRetry }: { lines: number; failed?: boolean; onRetry?: () => void }) {
   const style = { '--agk-form-lines': lines } as CSSProperties;
+  const t = useLocale().messages.interrupt;
   if (failed) {
     return (
       <div className="agk-interrupt__form-placeholder" data-state="failed" role="alert" style={style}>
-        <p>The form could not be loaded.</p>
+        <p>{t.formFailed}</p>
         {onRetry ? (
           <button type="button" className="agk-button" onClick={onRetry}>
-            Try again
+            {t.tryAgain}
           </button>
         ) : null}
       </div>
@@ -49,7 +56,7 @@ export function FormPlaceholder({ lines, failed = false, onRetry }: { lines: num
   }
   return (
     <div className="agk-interrupt__form-placeholder" data-state="loading" role="status" style={style}>
-      Loading the form…
+      {t.loadingForm}
     </div>
   );
 }

@@ -5,56 +5,117 @@ import { useAgentSelector, useAgentStore, useInterrupts } from '@aguikit/react';
 import type { ReactNode } from 'react';
 import * as React from 'react';
 import { type InterruptSession, NO_REFUSALS, SessionContext, useSession } from './interruptContext.js';
+import { useLocale } from './locale.js';
 
 const NO_ANSWERS: ReadonlyMap<string, ResumeResponse> = new Map();
 const FIELD = 'input:not([type="hidden"]):not(:disabled), select:not(:disabled), textarea:not(:disabled)';
+const COMPOSER = 'form.agk-composer .agk-composer__input';
+const CHAT = 'section.agk-chat';
+/** How long focus waits on the chat region for the decision's line in the transcript. */
+const LINE_WAIT_MS = 3000;
 
-/**
- * Focuses the first field of an interrupt, or the interrupt itself when it has none (never a button: Enter must
- * not answer). Returns whether it found a field.
- */
-function focusFirstField(element: HTMLElement | undefined): boolean {
-  if (!element) return false;
-  const field = element.querySelector<HTMLElement>(FIELD);
-  (field ?? element).focus();
-  return field !== null;
+/** An interrupt's first enabled field, if its fields are there. */
+function firstField(element: HTMLElement | undefined): HTMLElement | null {
+  return element?.querySelector<HTMLElement>(FIELD) ?? null;
+}
+
+const TEXT_INPUTS = /^(|text|search|email|url|tel|password|number|date|datetime-local|month|time|week)$/;
+
+/** Focus is in a field the user types in (a text box, a content-editable element) outside `region`. */
+function typingElsewhere(doc: Document, region: HTMLElement | null): boolean {
+  const active = doc.activeElement as HTMLElement | null;
+  if (!active || active === doc.body || region?.contains(active)) return false;
+  if (active instanceof HTMLTextAreaElement) return true;
+  if (active instanceof HTMLInputElement) return TEXT_INPUTS.test(active.type);
+  return active.isContentEditable || active.getAttribute('contenteditable') === 'true';
+}
+
+/** The keyboard shortcut that jumps to an open interrupt: Alt+Shift+D (by key position, so it works on every layout). */
+function isShortcut(e: KeyboardEvent): boolean {
+  return e.altKey && e.shiftKey && !e.ctrlKey && !e.metaKey && (e.code === 'KeyD' || e.key.toLowerCase() === 'd');
 }
 
 /**
- * Props of `Interrupt.Group` (and of `InterruptDialog`, without `children`).
+ * Where focus goes once an answer is on its way (the buttons that gave it
+ * are about to go): the composer's text box if there is one, else the
+ * decision's line in the transcript once the message list renders it
+ * (`[data-agk-decision]`), the chat region meanwhile. Never the page body.
+ * Returns a function that stops waiting for the line.
+ */
+function focusAfterDecision(doc: Document, interruptId: string | undefined): () => void {
+  const composer = doc.querySelector<HTMLElement>(COMPOSER);
+  if (composer) {
+    composer.focus();
+    return () => undefined;
+  }
+  const chat = doc.querySelector<HTMLElement>(CHAT);
+  chat?.focus();
+  if (interruptId === undefined) return () => undefined;
+  const selector = `[data-agk-decision="${CSS.escape(interruptId)}"]`;
+  const started = Date.now();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const look = () => {
+    const line = doc.querySelector<HTMLElement>(selector);
+    const active = doc.activeElement;
+    // Only while focus is still where it was put: a reader who moved on keeps their place.
+    if (line && (active === chat || active === doc.body || active === null)) line.focus();
+    else if (!line && Date.now() - started < LINE_WAIT_MS) timer = setTimeout(look, 30);
+  };
+  look();
+  return () => clearTimeout(timer);
+}
+
+/**
+ * Props of `Interrupt.Group` (and of `InterruptDialog`, without `children`);
+ * other props go to its `<section>`.
  *
  * @example
  * const store = createAgentStore({ source, now: () => serverTime() });
  * <InterruptDialog initialFocus="none" title="Approvals" />
  */
-export interface InterruptGroupProps {
+export interface InterruptGroupProps extends Omit<React.HTMLAttributes<HTMLElement>, 'title' | 'children'> {
   children?: ReactNode;
   /** The clock expiry is measured with; the store's own clock (`store.now`) by default. */
   now?: () => number;
-  /** Where focus goes when an interrupt appears: its first field (default), or nowhere. */
+  /**
+   * Where focus goes when an interrupt appears: its first enabled field
+   * (default; not while the user is typing elsewhere: then it is announced,
+   * and Alt+Shift+D goes to it), or nowhere.
+   */
   initialFocus?: 'first-field' | 'none';
   /** The region's heading; by default it says how many answers the agent is waiting for. */
   title?: ReactNode;
 }
 
 /** The `Interrupt.Group` part: see `Interrupt`. */
-export function InterruptGroup({ children, now: nowProp, initialFocus = 'first-field', title }: InterruptGroupProps) {
+export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>(function InterruptGroup(
+  { children, now: nowProp, initialFocus = 'first-field', title, className, onKeyDown, onFocus, ...rest },
+  forwardedRef,
+) {
   const store = useAgentStore();
+  const t = useLocale().messages.interrupt;
   const now = nowProp ?? store.now;
   const interrupts = useInterrupts();
   const inFlight = useAgentSelector((s) => s.inFlight);
   const [kept, setKept] = React.useState(NO_ANSWERS);
   const [sending, setSending] = React.useState(false);
+  const [announcement, setAnnouncement] = React.useState({ text: '', n: 0 });
   const sendingRef = React.useRef(false);
+  const region = React.useRef<HTMLElement | null>(null);
   const elements = React.useRef(new Map<string, HTMLElement>());
   const seen = React.useRef(new Set<string>());
-  /** Interrupts focused while they had no field yet (their form's code was loading): their first field gets focus when it comes. */
-  const awaitingFields = React.useRef(new Set<string>());
+  /** Interrupts whose fields are still loading, with where focus was when they opened: they take focus when their fields come. */
+  const awaitingFields = React.useRef(new Map<string, Element | null>());
   const pendingFocus = React.useRef<{ to: 'next' } | { to: 'interrupt'; id: string } | undefined>(undefined);
+  /** Where focus was before it came into the region: Escape takes it back there. */
+  const returnTo = React.useRef<HTMLElement | null>(null);
+  const stopWaiting = React.useRef<() => void>(() => undefined);
   const sendButton = React.useRef<HTMLButtonElement>(null);
   const headingId = React.useId();
   const mode = interrupts.length > 1 ? 'collect' : 'immediate';
   const busy = sending || inFlight !== undefined;
+  const busyRef = React.useRef(busy);
+  busyRef.current = busy;
   const answers = React.useMemo(() => {
     const open = new Map<string, ResumeResponse>();
     for (const it of interrupts) {
@@ -64,24 +125,86 @@ export function InterruptGroup({ children, now: nowProp, initialFocus = 'first-f
     return open;
   }, [kept, interrupts]);
 
+  const setRef = React.useCallback(
+    (element: HTMLElement | null) => {
+      region.current = element;
+      if (typeof forwardedRef === 'function') forwardedRef(element);
+      else if (forwardedRef) forwardedRef.current = element;
+    },
+    [forwardedRef],
+  );
+
+  const announce = React.useCallback((text: string) => setAnnouncement((prev) => ({ text, n: prev.n + 1 })), []);
+
+  React.useEffect(() => () => stopWaiting.current(), []);
+
+  /** Focuses an interrupt's first enabled field; the interrupt itself when it has none; waits while its form's fields load. */
+  const focusInterrupt = React.useCallback(
+    (interruptId: string) => {
+      const element = elements.current.get(interruptId);
+      if (!element) return;
+      const field = firstField(element);
+      if (field) {
+        awaitingFields.current.delete(interruptId);
+        field.focus();
+        return;
+      }
+      const it = store.getState().thread.interrupts.find((i) => i.id === interruptId);
+      const loading = it?.responseSchema !== undefined && element.querySelector('.agk-interrupt__form-placeholder') !== null;
+      // The fields are disabled while the run that raised the interrupt is still in flight: they are waited for too.
+      const disabled = busyRef.current && element.querySelector('input:disabled, select:disabled, textarea:disabled') !== null;
+      if (loading || disabled) awaitingFields.current.set(interruptId, element.ownerDocument.activeElement);
+      else element.focus();
+    },
+    [store],
+  );
+
+  const fieldsReady = React.useCallback((interruptId: string) => {
+    if (!awaitingFields.current.has(interruptId)) return;
+    const before = awaitingFields.current.get(interruptId);
+    const element = elements.current.get(interruptId);
+    // Still disabled (the request is in flight): the end of the request calls this again.
+    if (element && busyRef.current && element.querySelector('input:disabled, select:disabled, textarea:disabled')) return;
+    awaitingFields.current.delete(interruptId);
+    if (!element) return;
+    const doc = element.ownerDocument;
+    const active = doc.activeElement;
+    // Only while focus is still where it was when the interrupt opened: a reader who moved on keeps their place.
+    if (active !== before && active !== doc.body && active !== null) return;
+    if (typingElsewhere(doc, region.current)) return;
+    (firstField(element) ?? element).focus();
+  }, []);
+
   const deliver = React.useCallback(
-    (responses: ResumeResponse[]) => {
+    (responses: ResumeResponse[], said: string) => {
       // A second click can land before the re-render that disables the button: the ref, not the state, decides.
       if (sendingRef.current || store.getState().inFlight) return;
       sendingRef.current = true;
       setSending(true);
+      const doc = region.current?.ownerDocument ?? document;
+      // The buttons that gave the answer are about to go (or be disabled): focus moves to a stable place first.
+      stopWaiting.current();
+      stopWaiting.current = focusAfterDecision(doc, responses[0]?.interruptId);
       void store
         .getState()
         .resume(responses)
         .then((result) => {
-          if (result.ok) setKept(NO_ANSWERS);
+          if (result.ok) {
+            setKept(NO_ANSWERS);
+            announce(said);
+            return;
+          }
+          // Refused: the interrupts are still open, their errors shown next to them; focus goes back to the first.
+          stopWaiting.current();
+          const first = store.getState().thread.interrupts[0];
+          if (first) pendingFocus.current = { to: 'interrupt', id: first.id };
         })
         .finally(() => {
           sendingRef.current = false;
           setSending(false);
         });
     },
-    [store],
+    [store, announce],
   );
 
   const drop = React.useCallback((interruptId: string) => {
@@ -98,18 +221,18 @@ export function InterruptGroup({ children, now: nowProp, initialFocus = 'first-f
     else elements.current.delete(interruptId);
   }, []);
 
-  /** Focuses an interrupt's first field, or the interrupt until its form's fields are there. */
-  const focusInterrupt = React.useCallback((interruptId: string) => {
-    if (focusFirstField(elements.current.get(interruptId))) awaitingFields.current.delete(interruptId);
-    else awaitingFields.current.add(interruptId);
-  }, []);
-
-  const fieldsReady = React.useCallback((interruptId: string) => {
-    if (!awaitingFields.current.delete(interruptId)) return;
-    const element = elements.current.get(interruptId);
-    // Only while focus is still where it was put: a reader who moved on keeps their place.
-    if (element && element.ownerDocument.activeElement === element) focusFirstField(element);
-  }, []);
+  const jump = React.useCallback(() => {
+    const doc = region.current?.ownerDocument ?? document;
+    const active = doc.activeElement as HTMLElement | null;
+    if (active && active !== doc.body && !region.current?.contains(active)) returnTo.current = active;
+    const target = interrupts.find((it) => !answers.has(it.id));
+    // Every answer saved: what is left to do is to send them.
+    if (!target && sendButton.current && !sendButton.current.disabled) return sendButton.current.focus();
+    if (!target) return;
+    awaitingFields.current.delete(target.id);
+    const element = elements.current.get(target.id);
+    (firstField(element) ?? element)?.focus();
+  }, [interrupts, answers]);
 
   const session: InterruptSession = {
     mode,
@@ -117,9 +240,11 @@ export function InterruptGroup({ children, now: nowProp, initialFocus = 'first-f
     now,
     busy,
     answers,
-    answer(response) {
-      if (mode === 'immediate') return deliver([response]);
+    answer(response, summary) {
+      if (mode === 'immediate') return deliver([response], t.announce.sent(summary));
+      const answered = new Set(answers.keys()).add(response.interruptId).size;
       setKept((prev) => new Map(prev).set(response.interruptId, response));
+      announce(t.announce.saved(summary, answered, interrupts.length));
       pendingFocus.current = { to: 'next' };
     },
     reopen(interruptId) {
@@ -137,17 +262,46 @@ export function InterruptGroup({ children, now: nowProp, initialFocus = 'first-f
         if (!answer || (answer.status === 'resolved' && isExpired(it, at))) return;
         responses.push(answer);
       }
-      deliver(responses);
+      deliver(responses, t.announce.sentMany(responses.length));
     },
     sendButton,
+    announce,
   };
 
   React.useEffect(() => {
     const fresh = interrupts.find((it) => !seen.current.has(it.id));
     for (const it of interrupts) seen.current.add(it.id);
-    for (const id of awaitingFields.current) if (!interrupts.some((it) => it.id === id)) awaitingFields.current.delete(id);
-    if (fresh && initialFocus === 'first-field') focusInterrupt(fresh.id);
-  }, [interrupts, initialFocus, focusInterrupt]);
+    for (const id of awaitingFields.current.keys()) if (!interrupts.some((it) => it.id === id)) awaitingFields.current.delete(id);
+    if (!fresh || initialFocus !== 'first-field') return;
+    const doc = region.current?.ownerDocument ?? document;
+    // Someone typing elsewhere (the composer, say) keeps every character: the interrupt is announced instead.
+    if (typingElsewhere(doc, region.current)) return announce(t.announce.opened(t.shortcut));
+    const active = doc.activeElement as HTMLElement | null;
+    if (active && active !== doc.body && !region.current?.contains(active)) returnTo.current = active;
+    focusInterrupt(fresh.id);
+  }, [interrupts, initialFocus, focusInterrupt, announce, t]);
+
+  // Fields disabled while a request was in flight are enabled now: focus waiting for them moves to the first one.
+  React.useEffect(() => {
+    if (busy) return;
+    for (const id of [...awaitingFields.current.keys()]) {
+      const element = elements.current.get(id);
+      if (element && element.querySelector('.agk-interrupt__form-placeholder') === null) fieldsReady(id);
+    }
+  }, [busy, fieldsReady]);
+
+  // Alt+Shift+D goes to the first interrupt that still needs an answer, from anywhere on the page.
+  React.useEffect(() => {
+    if (interrupts.length === 0) return;
+    const doc = region.current?.ownerDocument ?? document;
+    const onKey = (e: KeyboardEvent) => {
+      if (!isShortcut(e)) return;
+      e.preventDefault();
+      jump();
+    };
+    doc.addEventListener('keydown', onKey);
+    return () => doc.removeEventListener('keydown', onKey);
+  }, [interrupts.length, jump]);
 
   // The button that gave an answer is replaced by its summary: focus moves on instead of falling to the page.
   React.useEffect(() => {
@@ -160,31 +314,65 @@ export function InterruptGroup({ children, now: nowProp, initialFocus = 'first-f
     else sendButton.current?.focus();
   });
 
-  if (interrupts.length === 0) return null;
-  const heading =
-    title ?? (interrupts.length === 1 ? 'The agent is waiting for your answer' : `The agent is waiting for ${interrupts.length} answers`);
+  const onRegionKeyDown = (e: React.KeyboardEvent<HTMLElement>) => {
+    onKeyDown?.(e);
+    if (e.defaultPrevented || e.key !== 'Escape') return;
+    // Escape leaves the region without answering: back to where focus came from, or the composer, or the chat.
+    const doc = e.currentTarget.ownerDocument;
+    const back = returnTo.current;
+    const target =
+      back?.isConnected && !e.currentTarget.contains(back)
+        ? back
+        : (doc.querySelector<HTMLElement>(COMPOSER) ?? doc.querySelector<HTMLElement>(CHAT));
+    if (!target) return;
+    e.preventDefault();
+    target.focus();
+  };
+
+  const onRegionFocus = (e: React.FocusEvent<HTMLElement>) => {
+    onFocus?.(e);
+    const from = e.relatedTarget as HTMLElement | null;
+    if (from && !e.currentTarget.contains(from)) returnTo.current = from;
+  };
+
+  const heading = title ?? (interrupts.length === 1 ? t.waitingOne : t.waitingMany(interrupts.length));
   return (
     <SessionContext.Provider value={session}>
-      <section
-        role="dialog"
-        aria-modal="false"
-        aria-labelledby={headingId}
-        className="agk-interrupts agk-root"
-        data-state={busy ? 'submitting' : 'open'}
-        data-mode={mode}
-      >
-        <h2 id={headingId} className="agk-interrupts__title">
-          {heading}
-        </h2>
-        {children}
-      </section>
+      {interrupts.length > 0 ? (
+        <section
+          role="dialog"
+          aria-modal="false"
+          aria-labelledby={headingId}
+          aria-keyshortcuts="Alt+Shift+D"
+          {...rest}
+          ref={setRef}
+          className={className ? `agk-interrupts agk-root ${className}` : 'agk-interrupts agk-root'}
+          data-state={busy ? 'submitting' : 'open'}
+          data-mode={mode}
+          onKeyDown={onRegionKeyDown}
+          onFocus={onRegionFocus}
+        >
+          <h2 id={headingId} className="agk-interrupts__title">
+            {heading}
+          </h2>
+          {children}
+        </section>
+      ) : null}
+      {/* Outside the region, so what is said when the last answer goes (the region with it) is still heard. */}
+      <div className="agk-visually-hidden" role="status" aria-live="polite" aria-atomic="true" data-agk-interrupt-announcer="">
+        {announcement.text ? <span key={announcement.n}>{announcement.text}</span> : null}
+      </div>
     </SessionContext.Provider>
   );
-}
+});
+
+/** Props of `Interrupt.Send`: DOM props of its `<footer>`. */
+export type InterruptSendProps = React.HTMLAttributes<HTMLElement>;
 
 /** The `Interrupt.Send` part: see `Interrupt`. */
-export function InterruptSend() {
+export const InterruptSend = React.forwardRef<HTMLElement, InterruptSendProps>(function InterruptSend({ className, ...rest }, ref) {
   const session = useSession('Send');
+  const t = useLocale().messages.interrupt;
   const refusal = useAgentSelector((s) => s.refusal);
   const { interrupts, answers, mode } = session;
   const open = new Set(interrupts.map((it) => it.id));
@@ -193,8 +381,14 @@ export function InterruptSend() {
       ? (refusal.errors ?? NO_REFUSALS).filter((e) => e.interruptId === undefined || !open.has(e.interruptId))
       : NO_REFUSALS;
   if (mode === 'immediate' && general.length === 0) return null;
+  const complete = answers.size === interrupts.length;
   return (
-    <footer className="agk-interrupts__footer">
+    <footer
+      {...rest}
+      ref={ref}
+      className={className ? `agk-interrupts__footer ${className}` : 'agk-interrupts__footer'}
+      data-state={session.busy ? 'submitting' : complete ? 'ready' : 'waiting'}
+    >
       {general.length > 0 ? (
         <ul role="alert" className="agk-interrupt__errors">
           {general.map((e) => (
@@ -206,21 +400,19 @@ export function InterruptSend() {
       ) : null}
       {mode === 'collect' ? (
         <>
-          <p className="agk-interrupts__progress">
-            {answers.size} of {interrupts.length} answered. All answers are sent together.
-          </p>
+          <p className="agk-interrupts__progress">{t.progress(answers.size, interrupts.length)}</p>
           <button
             ref={session.sendButton}
             type="button"
             className="agk-button"
             data-variant="primary"
-            disabled={answers.size < interrupts.length || session.busy}
+            disabled={!complete || session.busy}
             onClick={session.send}
           >
-            Send answers
+            {t.sendAnswers}
           </button>
         </>
       ) : null}
     </footer>
   );
-}
+});

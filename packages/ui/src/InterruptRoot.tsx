@@ -14,30 +14,81 @@ import {
   useInterruptRoot,
   useSession,
 } from './interruptContext.js';
-import { answerShape, reasonKind } from './interruptForm.js';
+import { type AnswerShape, answerShape, formAnswerText, type InterruptMessages, reasonKind, type ValueWords } from './interruptForm.js';
+import { type LocaleFormat, useLocale } from './locale.js';
 
 const EXPIRED: Expiry = { state: 'expired', remainingMs: 0 };
 
+/** `a` and `b` as one class list. */
+export function cx(a: string, b: string | undefined): string {
+  return b ? `${a} ${b}` : a;
+}
+
+/** The words an answer is said in: numbers and lists through the locale's `Intl`. */
+export function valueWords(t: InterruptMessages, format: LocaleFormat): ValueWords {
+  return { yes: t.yes, no: t.no, number: format.number, list: format.list };
+}
+
 /**
- * Props of `Interrupt.Root`: one open interrupt (from `useInterrupts()`) and its parts.
+ * An answer in words, as "Your answer: …" shows it and the announcement says
+ * it: Approved or Rejected with the comment, Yes or No for a question
+ * without a form, the fields given for a form.
+ */
+export function answerText(
+  answer: ResumeResponse,
+  interrupt: OpenInterrupt,
+  shape: AnswerShape,
+  t: InterruptMessages,
+  words: ValueWords,
+): string {
+  // Without a form, the protocol's only other answer than yes is `cancelled`: it is the No.
+  if (answer.status === 'cancelled') return shape === 'confirm' ? t.answer.no : t.answer.dismissed;
+  if (shape === 'confirm') return t.answer.yes;
+  const schema = interrupt.responseSchema;
+  if (shape === 'approval') {
+    const { approved, ...rest } = (answer.payload ?? {}) as Record<string, unknown>;
+    const verdict = approved === true ? t.answer.approved : t.answer.rejected;
+    const given = Object.entries(rest).filter(([, v]) => v !== undefined && v !== '');
+    if (given.length === 0) return verdict;
+    const [only] = given;
+    if (given.length === 1 && only && typeof only[1] === 'string') return t.answer.withComment(verdict, only[1]);
+    return `${verdict}; ${formAnswerText(rest, schema, words, t.answer)}`;
+  }
+  const title = typeof schema?.title === 'string' ? schema.title : '';
+  const isObject = typeof answer.payload === 'object' && answer.payload !== null && !Array.isArray(answer.payload);
+  const text = formAnswerText(answer.payload, schema, words, t.answer);
+  return !isObject && title ? t.answer.field(title, text) : text;
+}
+
+/**
+ * Props of `Interrupt.Root`: one open interrupt (from `useInterrupts()`) and
+ * its parts; other props go to its `<article>`.
  *
  * @example
  * <Interrupt.Root interrupt={interrupts[0]}><Interrupt.Header /><Interrupt.Actions /></Interrupt.Root>
  */
-export interface InterruptRootProps {
+export interface InterruptRootProps extends React.HTMLAttributes<HTMLElement> {
   interrupt: OpenInterrupt;
   children?: ReactNode;
 }
 
 /** The `Interrupt.Root` part: see `Interrupt`. */
-export function InterruptRoot({ interrupt, children }: InterruptRootProps) {
+export const InterruptRoot = React.forwardRef<HTMLElement, InterruptRootProps>(function InterruptRoot(
+  { interrupt, children, className, onFocus, onBlur, ...rest },
+  forwardedRef,
+) {
   const session = useSession('Root');
+  const { messages, format } = useLocale();
+  const t = messages.interrupt;
   const refusal = useAgentSelector((s) => s.refusal);
   const clock = useExpiry(interrupt.expiresAt, session.now);
   const [formFailed, setFormFailed] = React.useState(false);
   const [formReady, setFormReady] = React.useState(false);
   const form = React.useRef<Form>(null);
   const intent = React.useRef<boolean | undefined>(undefined);
+  const element = React.useRef<HTMLElement | null>(null);
+  /** Focus is (or was, until the control that had it went away) inside this interrupt. */
+  const focusInside = React.useRef(false);
   const reactId = React.useId().replace(/[^\w-]/g, '');
   const { register, drop, busy, fieldsReady } = session;
 
@@ -46,22 +97,43 @@ export function InterruptRoot({ interrupt, children }: InterruptRootProps) {
   // The store's clock has the last word: when it says expired, so does the dialog.
   const expiry = errors.some((e) => e.code === 'EXPIRED') ? EXPIRED : clock;
   const answer = session.answers.get(interrupt.id);
-  const state: InterruptState = busy ? 'submitting' : expiry.state === 'expired' ? 'expired' : 'open';
+  const state: InterruptState = busy ? 'submitting' : expiry.state === 'expired' ? 'expired' : answer ? 'answered' : 'open';
   const shape = answerShape(interrupt.responseSchema);
+  const words = valueWords(t, format);
 
   // A resolved answer kept for an interrupt that has since expired can no longer be sent.
   React.useEffect(() => {
     if (expiry.state === 'expired' && answer?.status === 'resolved') drop(interrupt.id);
   }, [expiry.state, answer, drop, interrupt.id]);
 
-  // The form's code loads on demand: focus that went to the interrupt while it loaded moves on to its first field.
+  // The form's code loads on demand: focus waiting for the interrupt's fields moves to the first one.
   React.useEffect(() => {
     if (formReady) fieldsReady(interrupt.id);
   }, [formReady, fieldsReady, interrupt.id]);
 
-  // React calls it with null when the element goes (or before a new ref takes over): the interrupt is unregistered then.
-  const ref = React.useCallback((element: HTMLElement | null) => register(interrupt.id, element), [register, interrupt.id]);
+  // At expiry the answer controls go (or are disabled): focus that was on one moves to the action that remains.
+  React.useLayoutEffect(() => {
+    const card = element.current;
+    if (expiry.state !== 'expired' || !card || !focusInside.current) return;
+    const doc = card.ownerDocument;
+    const active = doc.activeElement as HTMLElement | null;
+    const lost = !active || active === doc.body || (card.contains(active) && active.matches(':disabled'));
+    if (!lost) return;
+    card.querySelector<HTMLElement>('[data-agk-action="dismiss"]')?.focus();
+  }, [expiry.state]);
 
+  // React calls it with null when the element goes (or before a new ref takes over): the interrupt is unregistered then.
+  const ref = React.useCallback(
+    (node: HTMLElement | null) => {
+      element.current = node;
+      register(interrupt.id, node);
+      if (typeof forwardedRef === 'function') forwardedRef(node);
+      else if (forwardedRef) forwardedRef.current = node;
+    },
+    [register, interrupt.id, forwardedRef],
+  );
+
+  const summarize = (response: ResumeResponse) => answerText(response, interrupt, shape, t, words);
   const ctx: InterruptRootContext = {
     interrupt,
     kind: reasonKind(interrupt.reason),
@@ -73,14 +145,18 @@ export function InterruptRoot({ interrupt, children }: InterruptRootProps) {
     formFailed,
     formReady,
     ids: { title: `${reactId}-title`, message: `${reactId}-message`, form: `${reactId}-form`, fields: `agk${reactId}` },
+    summarize,
     form,
     intent,
     resolve(payload) {
       if (state !== 'open' || formFailed) return;
-      session.answer({ interruptId: interrupt.id, status: 'resolved', ...(payload !== undefined ? { payload } : {}) });
+      const response: ResumeResponse = { interruptId: interrupt.id, status: 'resolved', ...(payload !== undefined ? { payload } : {}) };
+      session.answer(response, summarize(response));
     },
     cancel() {
-      if (!busy) session.answer({ interruptId: interrupt.id, status: 'cancelled' });
+      if (busy) return;
+      const response: ResumeResponse = { interruptId: interrupt.id, status: 'cancelled' };
+      session.answer(response, summarize(response));
     },
     decide(approved) {
       const current = form.current;
@@ -96,29 +172,47 @@ export function InterruptRoot({ interrupt, children }: InterruptRootProps) {
   return (
     <RootContext.Provider value={ctx}>
       <article
-        ref={ref}
         tabIndex={-1}
-        className="agk-card agk-interrupt agk-root"
         aria-labelledby={ctx.ids.title}
         aria-describedby={interrupt.message ? ctx.ids.message : undefined}
+        {...rest}
+        ref={ref}
+        className={cx('agk-card agk-interrupt agk-root', className)}
         data-state={state}
         data-reason={ctx.kind}
         data-shape={shape}
         data-answer={answer?.status ?? 'none'}
+        onFocus={(e) => {
+          onFocus?.(e);
+          focusInside.current = true;
+        }}
+        onBlur={(e) => {
+          onBlur?.(e);
+          // A control removed while focused blurs with no related target: focus is still "ours" until it lands elsewhere.
+          const to = e.relatedTarget as Node | null;
+          if (to && !e.currentTarget.contains(to)) focusInside.current = false;
+        }}
       >
         {children}
       </article>
     </RootContext.Provider>
   );
-}
+});
+
+/** Props of `Interrupt.Errors`: DOM props of its alert. */
+export type InterruptErrorsProps = React.HTMLAttributes<HTMLDivElement>;
 
 /** The `Interrupt.Errors` part: see `Interrupt`. */
-export function InterruptErrors() {
+export const InterruptErrors = React.forwardRef<HTMLDivElement, InterruptErrorsProps>(function InterruptErrors(
+  { className, ...rest },
+  ref,
+) {
   const { errors } = useInterruptRoot('Errors');
+  const t = useLocale().messages.interrupt;
   if (errors.length === 0) return null;
   return (
-    <div role="alert" className="agk-interrupt__errors">
-      <p className="agk-interrupt__errors-title">This answer was not accepted:</p>
+    <div role="alert" {...rest} ref={ref} className={cx('agk-interrupt__errors', className)}>
+      <p className="agk-interrupt__errors-title">{t.notAccepted}</p>
       <ul>
         {errors.map((e) => (
           <li key={`${e.code}:${e.message}`} data-code={e.code}>
@@ -128,44 +222,59 @@ export function InterruptErrors() {
       </ul>
     </div>
   );
+});
+
+function ExpiredText({ expiresAt }: { expiresAt: string | undefined }) {
+  const { messages, format } = useLocale();
+  const t = messages.interrupt;
+  const at = expiresAt === undefined ? Number.NaN : Date.parse(expiresAt);
+  return (
+    <>
+      {Number.isNaN(at) ? t.expiredNow : t.expiredAt(format.time(at))} <span className="agk-interrupt__why">{t.expiredWhy}</span>
+    </>
+  );
 }
 
-function answerSummary(answer: ResumeResponse, shape: InterruptRootContext['shape']): string {
-  if (answer.status === 'cancelled') return 'Cancelled, no answer given';
-  if (shape === 'confirm') return 'Confirmed';
-  const approved = (answer.payload as { approved?: unknown } | undefined)?.approved;
-  if (shape === 'approval') return approved === true ? 'Approved' : 'Rejected';
-  return 'Answered';
-}
+/** Props of `Interrupt.Actions`: DOM props of its `<div>`. */
+export type InterruptActionsProps = React.HTMLAttributes<HTMLDivElement>;
 
-function statusText(root: InterruptRootContext): string {
-  if (root.state === 'submitting') return 'Sending…';
-  if (root.state === 'expired') {
-    const at = root.interrupt.expiresAt === undefined ? Number.NaN : Date.parse(root.interrupt.expiresAt);
-    const when = Number.isNaN(at) ? '' : ` at ${new Date(at).toLocaleTimeString()}`;
-    return `This request expired${when}: it can no longer be answered, only cancelled.`;
-  }
-  return root.answer ? `Your answer: ${answerSummary(root.answer, root.shape)}.` : '';
-}
-
-/** The `Interrupt.Actions` part: see `Interrupt`. */
-export function InterruptActions() {
+/**
+ * The `Interrupt.Actions` part: see `Interrupt`. Its buttons say what they
+ * do: Approve / Reject for an approval, Yes / No for a question without a
+ * form, Submit for a form answered alone and Save answer when several
+ * answers are sent together, and Close without answering (sends
+ * `cancelled`), which cannot be read as an answer to the question. An
+ * answer kept for later says what it was ("Your answer: Approved, with the
+ * comment …").
+ */
+export const InterruptActions = React.forwardRef<HTMLDivElement, InterruptActionsProps>(function InterruptActions(
+  { className, ...rest },
+  ref,
+) {
   const root = useInterruptRoot('Actions');
   const session = useSession('Actions');
+  const t = useLocale().messages.interrupt;
   const { shape, state, answer } = root;
   const disabled = state === 'submitting';
   const answerable = state !== 'expired' && !root.formFailed;
   // Approve, Reject and Submit act through the form, whose code may still be loading.
   const formActionDisabled = disabled || !root.formReady;
+  const status =
+    state === 'submitting' ? (
+      t.sending
+    ) : state === 'expired' ? (
+      <ExpiredText expiresAt={root.interrupt.expiresAt} />
+    ) : answer ? (
+      t.yourAnswer(root.summarize(answer))
+    ) : null;
   return (
-    <div className="agk-interrupt__actions">
-      <p role="status" className="agk-interrupt__status">
-        {statusText(root)}
-      </p>
+    <div {...rest} ref={ref} className={cx('agk-interrupt__actions', className)} data-state={state}>
+      {/* Not a live region: answers, expiry and sending are announced once by the group and the countdown. */}
+      <p className="agk-interrupt__status">{status}</p>
       <div className="agk-interrupt__buttons">
         {answer ? (
           <button type="button" className="agk-button" disabled={disabled} onClick={() => session.reopen(root.interrupt.id)}>
-            Change answer
+            {t.changeAnswer}
           </button>
         ) : (
           <>
@@ -178,7 +287,7 @@ export function InterruptActions() {
                   disabled={formActionDisabled}
                   onClick={() => root.decide(true)}
                 >
-                  Approve
+                  {t.approve}
                 </button>
                 <button
                   type="button"
@@ -187,26 +296,33 @@ export function InterruptActions() {
                   disabled={formActionDisabled}
                   onClick={() => root.decide(false)}
                 >
-                  Reject
+                  {t.reject}
                 </button>
               </>
             ) : null}
             {answerable && shape === 'form' ? (
               <button type="submit" form={root.ids.form} className="agk-button" data-variant="primary" disabled={formActionDisabled}>
-                Submit
+                {session.mode === 'collect' ? t.saveAnswer : t.submit}
               </button>
             ) : null}
             {answerable && shape === 'confirm' ? (
-              <button type="button" className="agk-button" data-variant="primary" disabled={disabled} onClick={() => root.resolve()}>
-                Confirm
+              <>
+                <button type="button" className="agk-button" data-variant="primary" disabled={disabled} onClick={() => root.resolve()}>
+                  {t.confirmYes}
+                </button>
+                {/* Without a form the protocol's No is `cancelled`: the same answer Close without answering would send. */}
+                <button type="button" className="agk-button" data-agk-action="dismiss" disabled={disabled} onClick={root.cancel}>
+                  {t.confirmNo}
+                </button>
+              </>
+            ) : (
+              <button type="button" className="agk-button" data-agk-action="dismiss" disabled={disabled} onClick={root.cancel}>
+                {t.dismiss}
               </button>
-            ) : null}
-            <button type="button" className="agk-button" disabled={disabled} onClick={root.cancel}>
-              Cancel
-            </button>
+            )}
           </>
         )}
       </div>
     </div>
   );
-}
+});

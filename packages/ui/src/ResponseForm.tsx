@@ -3,9 +3,15 @@
 import Form, { type IChangeEvent } from '@rjsf/core';
 import {
   type DescriptionFieldProps,
+  englishStringTranslator,
   errorId,
   type FieldErrorProps,
+  type FieldTemplateProps,
+  getTemplate,
+  getUiOptions,
   type IconButtonProps,
+  type RJSFValidationError,
+  replaceStringParameters,
   type TemplatesType,
   TranslatableString,
 } from '@rjsf/utils';
@@ -13,7 +19,39 @@ import validator from '@rjsf/validator-ajv8';
 import type { ReactNode } from 'react';
 import * as React from 'react';
 import { useInterruptRoot } from './interruptContext.js';
-import { formSchema, formUiSchema, transformErrors } from './interruptForm.js';
+import { formSchema, formUiSchema, humanizeKey, type InterruptMessages, transformErrors } from './interruptForm.js';
+import { useLocale } from './locale.js';
+
+/**
+ * A field with its label. The required marker "*" is hidden from assistive
+ * technology (the field itself says `aria-required`, and the form explains
+ * the marker in a line of its own): the field's name is its label alone.
+ */
+function FieldTemplate(props: FieldTemplateProps) {
+  const { id, label, children, errors, help, description, hidden, required, displayLabel, registry, uiSchema } = props;
+  const uiOptions = getUiOptions(uiSchema);
+  const WrapIfAdditionalTemplate = getTemplate('WrapIfAdditionalTemplate', registry, uiOptions);
+  if (hidden) return <div className="hidden">{children}</div>;
+  const isCheckbox = uiOptions.widget === 'checkbox';
+  return (
+    <WrapIfAdditionalTemplate {...props}>
+      {displayLabel && !isCheckbox && label ? (
+        <label className="control-label" htmlFor={id}>
+          {label}
+          {required ? (
+            <span className="required" aria-hidden="true">
+              *
+            </span>
+          ) : null}
+        </label>
+      ) : null}
+      {displayLabel && description ? description : null}
+      {children}
+      {errors}
+      {help}
+    </WrapIfAdditionalTemplate>
+  );
+}
 
 /** Schema text is the agent's: shown as text, never as markdown or HTML (rjsf's RichDescription is not used). */
 function DescriptionFieldTemplate({ id, description }: DescriptionFieldProps) {
@@ -62,12 +100,13 @@ const RemoveButton = (props: IconButtonProps) => <TextButton {...props} label={T
 
 const templates: Partial<Omit<TemplatesType, 'ButtonTemplates'>> & { ButtonTemplates: Partial<TemplatesType['ButtonTemplates']> } = {
   DescriptionFieldTemplate,
+  FieldTemplate,
   FieldErrorTemplate,
   ButtonTemplates: { AddButton, CopyButton, MoveDownButton, MoveUpButton, RemoveButton },
 };
 
 /** A schema rjsf cannot build (an unresolvable `$ref`, say) throws while rendering: it must not take the page down. */
-class FormBoundary extends React.Component<{ children: ReactNode; onFailure: () => void }, { failed: boolean }> {
+class FormBoundary extends React.Component<{ children: ReactNode; onFailure: () => void; message: string }, { failed: boolean }> {
   override state = { failed: false };
   static getDerivedStateFromError() {
     return { failed: true };
@@ -77,30 +116,108 @@ class FormBoundary extends React.Component<{ children: ReactNode; onFailure: () 
   }
   override render() {
     if (!this.state.failed) return this.props.children;
-    return <p className="agk-error-text">The agent asked for an answer in a shape this form cannot show. You can only cancel.</p>;
+    return <p className="agk-error-text">{this.props.message}</p>;
   }
+}
+
+/** rjsf's own strings in the locale's words (anything the locale does not list stays rjsf's English). */
+function translator(t: InterruptMessages['rjsf']) {
+  const names = new Map<string, string>(Object.entries(TranslatableString).map(([name, english]) => [english, name]));
+  return (key: TranslatableString, params?: string[]) => {
+    const name = names.get(key);
+    const text = name && Object.hasOwn(t, name) ? t[name as keyof typeof t] : undefined;
+    return text === undefined ? englishStringTranslator(key, params) : replaceStringParameters(text, params);
+  };
+}
+
+/** A field's name for the error summary: its schema title, or its property name made readable. */
+function fieldName(error: RJSFValidationError, schema: Readonly<Record<string, unknown>>): string {
+  const path = (error.property ?? '').replace(/^\./, '').split('.').filter(Boolean);
+  let node: unknown = schema;
+  for (const part of path) {
+    const properties = (node as { properties?: Record<string, unknown> } | undefined)?.properties;
+    node = properties?.[part];
+  }
+  const title = (node as { title?: unknown } | undefined)?.title;
+  if (typeof title === 'string' && title) return title;
+  return path.length > 0 ? humanizeKey(path[path.length - 1] ?? '') : typeof schema.title === 'string' ? schema.title : '';
+}
+
+/**
+ * What the form's DOM says beyond rjsf's own markup: fields are
+ * `aria-required` rather than `required` (a required field that is still
+ * empty must not be exposed as invalid before anyone typed in it), the fields
+ * with an error are `aria-invalid`, and the field group is named by the
+ * interrupt's heading.
+ */
+function useFieldAttributes(form: React.RefObject<HTMLDivElement | null>, titleId: string) {
+  React.useLayoutEffect(() => {
+    const root = form.current;
+    if (!root) return;
+    for (const field of root.querySelectorAll('input[required], select[required], textarea[required]')) {
+      field.removeAttribute('required');
+      field.setAttribute('aria-required', 'true');
+    }
+    for (const field of root.querySelectorAll<HTMLElement>('.form-group input, .form-group select, .form-group textarea')) {
+      const group = field.closest('.form-group');
+      const invalid = group?.querySelector(':scope > .agk-field__errors, :scope > * > .agk-field__errors') != null;
+      if (invalid) field.setAttribute('aria-invalid', 'true');
+      else field.removeAttribute('aria-invalid');
+    }
+    const fieldset = root.querySelector('form > fieldset, form > .form-group > fieldset');
+    if (fieldset && !fieldset.querySelector(':scope > legend')) fieldset.setAttribute('aria-labelledby', titleId);
+  });
 }
 
 /**
  * The form generated from an interrupt's `responseSchema` (rjsf, validated
- * with ajv before anything is sent): errors show inline under their field
- * after a submit attempt, and are re-checked as you type from then on. Titles
- * and descriptions from the schema are shown as text only. Renders nothing
- * for an interrupt without a responseSchema. This module (with rjsf and ajv)
- * is a chunk of its own: `Interrupt.Form` (InterruptForm.tsx) loads it when an
- * interrupt with a schema opens, and renders this once it is there.
+ * with ajv before anything is sent), in the locale's words (labels, buttons,
+ * validation messages). Nothing is invalid before a submit: a failed submit
+ * moves focus to the first invalid field, marks the fields `aria-invalid`,
+ * shows each error under its field and announces a summary (`role="alert"`);
+ * from then on errors are re-checked as you type. Required fields carry a
+ * "*" explained by a line of the form, their names without it. Titles and
+ * descriptions from the schema are shown as text only. Renders nothing for
+ * an interrupt without a responseSchema. This module (with rjsf and ajv) is a
+ * chunk of its own: `Interrupt.Form` (InterruptFormLoader.tsx) loads it when
+ * an interrupt with a schema opens, and renders this once it is there.
  *
  * @example
  * <Interrupt.Root interrupt={interrupt}><Interrupt.Form /><Interrupt.Actions /></Interrupt.Root>
  */
-export function ResponseForm() {
+export const ResponseForm = React.forwardRef<HTMLDivElement, React.HTMLAttributes<HTMLDivElement>>(function ResponseForm(
+  { className, ...rest },
+  forwardedRef,
+) {
   const root = useInterruptRoot('Form');
+  const { format, messages } = useLocale();
+  const t = messages.interrupt;
   const [attempted, setAttempted] = React.useState(false);
+  const [summary, setSummary] = React.useState({ text: '', n: 0 });
+  const wrapper = React.useRef<HTMLDivElement>(null);
   const raw = root.interrupt.responseSchema;
   const { shape } = root;
-  const schema = React.useMemo(() => (raw === undefined ? undefined : formSchema(raw)), [raw]);
-  const uiSchema = React.useMemo(() => (raw === undefined ? undefined : formUiSchema(raw, shape)), [raw, shape]);
+  const schema = React.useMemo(() => (raw === undefined ? undefined : formSchema(raw, t.yourAnswerField)), [raw, t.yourAnswerField]);
+  const uiSchema = React.useMemo(() => (raw === undefined ? undefined : formUiSchema(raw, shape, t.choose)), [raw, shape, t.choose]);
+  const translateString = React.useMemo(() => translator(t.rjsf), [t.rjsf]);
+  const transform = React.useCallback((errors: RJSFValidationError[]) => transformErrors(errors, t.errors), [t.errors]);
   const { reportFormReady } = root;
+  const fieldsId = root.ids.fields;
+  // rjsf's own focusOnFirstError picks a <select>'s first <option> (it has a length): the field is found by its id here.
+  const focusFirstError = React.useCallback(
+    (error: RJSFValidationError) => {
+      const container = wrapper.current;
+      if (!container) return;
+      const path = (error.property ?? '').replace(/^\./, '').split('.').filter(Boolean);
+      const id = [fieldsId, ...path].join('_');
+      const field =
+        container.querySelector<HTMLElement>(`#${CSS.escape(id)}`) ??
+        container.querySelector<HTMLElement>(`[id^="${CSS.escape(id)}"]:is(input, select, textarea)`);
+      field?.focus();
+    },
+    [fieldsId],
+  );
+  useFieldAttributes(wrapper, root.ids.title);
   // After the fields are in the DOM (and after a schema rjsf cannot build has been caught): the buttons may act.
   React.useEffect(() => {
     if (schema === undefined) return;
@@ -108,9 +225,11 @@ export function ResponseForm() {
     return () => reportFormReady(false);
   }, [schema, reportFormReady]);
   if (schema === undefined || uiSchema === undefined) return null;
+  const hasRequired = Array.isArray(schema.required) && schema.required.some((name) => !(shape === 'approval' && name === 'approved'));
 
   const onSubmit = ({ formData }: IChangeEvent) => {
     setAttempted(true);
+    setSummary((prev) => ({ text: '', n: prev.n }));
     if (shape !== 'approval') return root.resolve(formData);
     // Enter in a text field submits too: an approval is only ever given by its buttons.
     const approved = root.intent.current;
@@ -119,28 +238,56 @@ export function ResponseForm() {
   };
 
   return (
-    <FormBoundary onFailure={root.reportFormFailure}>
-      <Form
-        ref={root.form}
-        id={root.ids.form}
-        idPrefix={root.ids.fields}
-        className="agk-interrupt__form"
-        schema={schema}
-        uiSchema={uiSchema}
-        validator={validator}
-        templates={templates}
-        noHtml5Validate
-        showErrorList={false}
-        focusOnFirstError
-        transformErrors={transformErrors}
-        disabled={root.state !== 'open' || root.answer !== undefined}
-        {...(attempted ? { liveValidate: 'onChange' as const } : {})}
-        onError={() => {
-          setAttempted(true);
-          root.intent.current = undefined;
+    <FormBoundary onFailure={root.reportFormFailure} message={t.formUnsupported}>
+      <div
+        {...rest}
+        ref={(node) => {
+          wrapper.current = node;
+          if (typeof forwardedRef === 'function') forwardedRef(node);
+          else if (forwardedRef) forwardedRef.current = node;
         }}
-        onSubmit={onSubmit}
-      />
+        className={className ? `agk-interrupt__form-wrap ${className}` : 'agk-interrupt__form-wrap'}
+      >
+        {hasRequired ? (
+          <p className="agk-interrupt__required-note">
+            <span aria-hidden="true">{t.requiredLegend}</span>
+          </p>
+        ) : null}
+        <Form
+          ref={root.form}
+          id={root.ids.form}
+          idPrefix={root.ids.fields}
+          className="agk-interrupt__form"
+          schema={schema}
+          uiSchema={uiSchema}
+          validator={validator}
+          templates={templates}
+          translateString={translateString}
+          noHtml5Validate
+          showErrorList={false}
+          focusOnFirstError={focusFirstError}
+          transformErrors={transform}
+          disabled={root.state !== 'open'}
+          {...(attempted ? { liveValidate: 'onChange' as const } : {})}
+          onChange={({ errors }) => {
+            if (attempted && errors.length === 0) setSummary((prev) => ({ text: '', n: prev.n }));
+          }}
+          onError={(errors) => {
+            setAttempted(true);
+            root.intent.current = undefined;
+            const names = [...new Set(errors.map((e) => fieldName(e, schema)).filter(Boolean))];
+            const text = t.errorSummary(names.length || errors.length, format.list(names));
+            setSummary((prev) => ({ text, n: prev.n + 1 }));
+          }}
+          onSubmit={onSubmit}
+        />
+        {/* Inserted with its text (a new one per failed submit), which is how an alert is announced. */}
+        {summary.text ? (
+          <p key={summary.n} role="alert" className="agk-interrupt__form-summary">
+            {summary.text}
+          </p>
+        ) : null}
+      </div>
     </FormBoundary>
   );
-}
+});

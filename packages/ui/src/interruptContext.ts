@@ -26,7 +26,8 @@ export interface InterruptSession {
   busy: boolean;
   /** The answers given so far (collect mode), by interrupt id. */
   answers: ReadonlyMap<string, ResumeResponse>;
-  answer(response: ResumeResponse): void;
+  /** Gives an answer: sent at once (immediate mode) or kept (collect mode). `summary` says it in words, for the announcement. */
+  answer(response: ResumeResponse, summary: string): void;
   /** Takes an answer back so it can be changed, and focuses its form (collect mode). */
   reopen(interruptId: string): void;
   /** Forgets an answer that can no longer be sent, leaving focus where it is. */
@@ -36,17 +37,21 @@ export interface InterruptSession {
   fieldsReady(interruptId: string): void;
   send(): void;
   sendButton: RefObject<HTMLButtonElement | null>;
+  /** Says `text` in the region's polite live region. */
+  announce(text: string): void;
 }
 
 /**
  * The `data-state` of `Interrupt.Root`. `open`: it can be answered.
- * `expired`: it can only be cancelled. `submitting`: an answer is on its way
- * (or another request is in flight), nothing can be clicked.
+ * `answered`: its answer is kept until all answers are sent together (it can
+ * be changed). `expired`: it can only be closed without an answer.
+ * `submitting`: an answer is on its way (or another request is in flight),
+ * nothing can be clicked.
  *
  * @example
  * .agk-interrupt[data-state="expired"] { opacity: 0.8; }
  */
-export type InterruptState = 'open' | 'expired' | 'submitting';
+export type InterruptState = 'open' | 'answered' | 'expired' | 'submitting';
 
 /** What `Interrupt.Root` shares with its parts. */
 export interface InterruptRootContext {
@@ -64,6 +69,8 @@ export interface InterruptRootContext {
   /** The form is rendered (its code loads on demand): Approve, Reject and Submit wait for it. */
   formReady: boolean;
   ids: { title: string; message: string; form: string; fields: string };
+  /** The answer (kept or about to be sent) in words. */
+  summarize(answer: ResumeResponse): string;
   form: RefObject<Form | null>;
   /** Which button submitted an approval form: true for Approve, false for Reject. */
   intent: RefObject<boolean | undefined>;

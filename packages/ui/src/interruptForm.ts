@@ -1,4 +1,8 @@
 import type { RJSFSchema, RJSFValidationError, UiSchema } from '@rjsf/utils';
+import type { en } from './locales/interrupt.js';
+
+/** The strings of the interrupt area. */
+export type InterruptMessages = typeof en;
 
 /**
  * The `data-reason` of `Interrupt.Root`: the reasons aguikit words on its
@@ -33,13 +37,6 @@ export function reasonKind(reason: string): InterruptReasonKind {
   return KNOWN_REASONS.has(reason) ? (reason as InterruptReasonKind) : 'custom';
 }
 
-export const REASON_TITLES: Record<InterruptReasonKind, string> = {
-  tool_call: 'Approval needed',
-  input_required: 'Input needed',
-  confirmation: 'Confirmation needed',
-  custom: 'Action needed',
-};
-
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -65,9 +62,9 @@ export function answerShape(schema: Readonly<Record<string, unknown>> | undefine
  * property name, but a schema that is a single value (not an object) has no
  * name: without a title its input would have no label at all.
  */
-export function formSchema(schema: Readonly<Record<string, unknown>>): RJSFSchema {
+export function formSchema(schema: Readonly<Record<string, unknown>>, untitled = 'Your answer'): RJSFSchema {
   const titled = typeof schema.title === 'string' && schema.title !== '';
-  return allowsType(schema, 'object') || isRecord(schema.properties) || titled ? { ...schema } : { ...schema, title: 'Your answer' };
+  return allowsType(schema, 'object') || isRecord(schema.properties) || titled ? { ...schema } : { ...schema, title: untitled };
 }
 
 /** Free-text fields people write a sentence in, typically on a reject. */
@@ -80,17 +77,17 @@ const PROSE = /^(comment|comments|reason|note|notes|explanation|justification|fe
  * a text area for prose fields. Markdown stays off: schema text is the
  * agent's, and is shown as text only.
  */
-export function formUiSchema(schema: Readonly<Record<string, unknown>>, shape: AnswerShape): UiSchema {
+export function formUiSchema(schema: Readonly<Record<string, unknown>>, shape: AnswerShape, choose = 'Choose…'): UiSchema {
   const ui: UiSchema = {
     'ui:globalOptions': { enableMarkdownInDescription: false, enableMarkdownInHelp: false },
     'ui:submitButtonOptions': { norender: true },
   };
-  if (Array.isArray(schema.enum)) ui['ui:placeholder'] = 'Choose…';
+  if (Array.isArray(schema.enum)) ui['ui:placeholder'] = choose;
   const properties = isRecord(schema.properties) ? schema.properties : {};
   for (const [name, property] of Object.entries(properties)) {
     if (!isRecord(property)) continue;
     if (shape === 'approval' && name === 'approved') ui[name] = { 'ui:widget': 'hidden' };
-    else if (Array.isArray(property.enum)) ui[name] = { 'ui:placeholder': 'Choose…' };
+    else if (Array.isArray(property.enum)) ui[name] = { 'ui:placeholder': choose };
     else if (allowsType(property, 'string') && property.format === undefined && PROSE.test(name)) {
       ui[name] = { 'ui:widget': 'textarea', 'ui:options': { rows: 3 } };
     }
@@ -120,29 +117,100 @@ export function formLines(schema: Readonly<Record<string, unknown>>, shape: Answ
   return Math.max(lines, 1);
 }
 
-/** ajv's wording for a missing property names the property again, next to the field that already says it. */
-export function transformErrors(errors: RJSFValidationError[]): RJSFValidationError[] {
-  return errors.map((e) => (e.name === 'required' ? { ...e, message: 'This field is required.' } : e));
+/**
+ * ajv's messages in the locale's words: a missing property is "This field is
+ * required." (ajv names the property again, next to the field that already
+ * says it), limits and formats are said plainly; anything else keeps ajv's
+ * own message.
+ */
+export function transformErrors(errors: RJSFValidationError[], t: InterruptMessages['errors']): RJSFValidationError[] {
+  return errors.map((e) => {
+    const limit = String((e.params as { limit?: unknown } | undefined)?.limit ?? '');
+    switch (e.name) {
+      case 'required':
+        return { ...e, message: t.required };
+      case 'minimum':
+      case 'exclusiveMinimum':
+        return { ...e, message: t.minimum(limit) };
+      case 'maximum':
+      case 'exclusiveMaximum':
+        return { ...e, message: t.maximum(limit) };
+      case 'minLength':
+        return { ...e, message: t.minLength(limit) };
+      case 'maxLength':
+        return { ...e, message: t.maxLength(limit) };
+      case 'enum':
+        return { ...e, message: t.enum };
+      case 'type':
+        return { ...e, message: t.type };
+      case 'format':
+        return { ...e, message: t.format };
+      case 'pattern':
+        return { ...e, message: t.pattern };
+      default:
+        return e;
+    }
+  });
 }
 
 /**
- * Time left before an expiry, as a clock reading (`4:05`, `1:02:03`) or, from
- * a day on, in days and hours. Rounded up: `0:00` is only ever shown expired.
+ * A metadata key or property name as a label: `riskScore` and `risk_score`
+ * read "Risk score".
  *
  * @example
- * formatRemaining(65_000); // '1:05'
+ * humanizeKey('slaMinutes'); // 'Sla minutes'
  */
-export function formatRemaining(ms: number): string {
-  const total = Math.max(0, Math.ceil(ms / 1000));
-  const days = Math.floor(total / 86_400);
-  const hours = Math.floor((total % 86_400) / 3600);
-  const minutes = Math.floor((total % 3600) / 60);
-  const seconds = String(total % 60).padStart(2, '0');
-  if (days > 0) return `${days} d ${hours} h`;
-  return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${seconds}` : `${minutes}:${seconds}`;
+export function humanizeKey(key: string): string {
+  const words = key
+    .replace(/([a-z\d])([A-Z])/g, '$1 $2')
+    .replace(/[_-]+/g, ' ')
+    .trim()
+    .toLowerCase();
+  return words ? (words[0] ?? '').toUpperCase() + words.slice(1) : key;
 }
 
-/** A metadata value as text: strings as they are, anything else as JSON. */
-export function metadataText(value: unknown): string {
-  return typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+/** How values are said: numbers and lists through `Intl`, booleans as words. */
+export interface ValueWords {
+  yes: string;
+  no: string;
+  number(value: number): string;
+  list(items: readonly string[]): string;
+}
+
+/** A scalar or a list of scalars as words; undefined for anything that needs more structure (objects, nested lists). */
+export function plainValue(value: unknown, words: ValueWords): string | undefined {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number') return words.number(value);
+  if (typeof value === 'boolean') return value ? words.yes : words.no;
+  if (value === null) return '—';
+  if (Array.isArray(value) && value.every((v) => !Array.isArray(v) && !isRecord(v))) {
+    return words.list(value.map((v) => plainValue(v, words) ?? String(v)));
+  }
+  return undefined;
+}
+
+/**
+ * The answer of a form, in words: each given field as "Label: value" (the
+ * schema's title, or the property name made readable), in a list. A value
+ * that is not an object is said as it is.
+ *
+ * @example
+ * formAnswerText({ reason: 'other' }, schema, words, t); // 'Reason: other'
+ */
+export function formAnswerText(
+  payload: unknown,
+  schema: Readonly<Record<string, unknown>> | undefined,
+  words: ValueWords,
+  t: InterruptMessages['answer'],
+): string {
+  if (!isRecord(payload)) return plainValue(payload, words) ?? JSON.stringify(payload) ?? t.empty;
+  const properties = isRecord(schema?.properties) ? schema.properties : {};
+  const parts: string[] = [];
+  for (const [name, value] of Object.entries(payload)) {
+    if (value === undefined || value === '') continue;
+    const property = properties[name];
+    const title = isRecord(property) && typeof property.title === 'string' && property.title ? property.title : humanizeKey(name);
+    parts.push(t.field(title, plainValue(value, words) ?? JSON.stringify(value)));
+  }
+  return parts.length > 0 ? words.list(parts) : t.empty;
 }

@@ -4,7 +4,7 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Interrupt, InterruptDialog } from '../src/InterruptDialog.js';
-import { answerShape, formatRemaining, reasonKind } from '../src/interruptForm.js';
+import { answerShape, reasonKind } from '../src/interruptForm.js';
 import { preloadInterruptForm } from '../src/lazyChunks.js';
 import { call, runOf, type ScriptEvent, STORY_THREAD, say, scriptedSource } from '../src/storybook/scripted.js';
 
@@ -157,8 +157,10 @@ describe('InterruptDialog: a form from the responseSchema', () => {
     expect(card).toHaveAttribute('data-reason', 'custom');
     expect(card).toHaveAttribute('data-shape', 'form');
     expect(within(card).getByText('acme:budget_check')).toBeInTheDocument();
-    expect(within(card).getByText('owner').nextElementSibling).toHaveTextContent('finance');
-    expect(within(card).getByText('{"amount":5000,"currency":"USD"}')).toBeInTheDocument();
+    // Metadata as labelled fields: keys made readable, a nested object as a list of its own, no JSON.
+    expect(within(card).getByText('Owner').nextElementSibling).toHaveTextContent('finance');
+    expect(within(card).getByText('Amount').nextElementSibling).toHaveTextContent('5,000');
+    expect(within(card).getByText('Currency').nextElementSibling).toHaveTextContent('USD');
     expect(within(card).queryByRole('button', { name: 'Approve' })).toBeNull();
 
     await user.type(within(card).getByLabelText('Note'), 'ok for now');
@@ -167,22 +169,22 @@ describe('InterruptDialog: a form from the responseSchema', () => {
     expect(requests[0]?.resume).toEqual([{ interruptId: 'int-budget', status: 'resolved', payload: { note: 'ok for now' } }]);
   });
 
-  it('confirms an interrupt without responseSchema with no payload, and cancels it as cancelled', async () => {
+  it('answers an interrupt without responseSchema Yes with no payload, and No as cancelled', async () => {
     const user = userEvent.setup();
     const first = await interrupted([{ id: 'int-c', reason: 'confirmation', message: 'Send the email?' }]);
     await showForms(first.store);
-    await user.click(screen.getByRole('button', { name: 'Confirm' }));
+    await user.click(screen.getByRole('button', { name: 'Yes' }));
     await settle();
     expect(first.requests[0]?.resume).toEqual([{ interruptId: 'int-c', status: 'resolved' }]);
 
     const second = await interrupted([{ id: 'int-c', reason: 'confirmation', message: 'Send the email?' }]);
     await showForms(second.store);
-    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    await user.click(screen.getByRole('button', { name: 'No' }));
     await settle();
     expect(second.requests[0]?.resume).toEqual([{ interruptId: 'int-c', status: 'cancelled' }]);
   });
 
-  it('renders a schema it cannot build as Cancel only, without breaking the page', async () => {
+  it('renders a schema it cannot build as Close without answering only, without breaking the page', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const { store } = await interrupted([
       { id: 'int-bad', reason: 'input_required', responseSchema: { type: 'object', properties: { a: { $ref: '#/definitions/nope' } } } },
@@ -190,7 +192,7 @@ describe('InterruptDialog: a form from the responseSchema', () => {
     await showForms(store);
     expect(screen.getByText(/cannot show/)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Submit' })).toBeNull();
-    expect(screen.getByRole('button', { name: 'Cancel' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Close without answering' })).toBeEnabled();
   });
 });
 
@@ -261,12 +263,12 @@ describe('InterruptDialog: approve, reject, cancel', () => {
     expect(resume).not.toHaveBeenCalled();
   });
 
-  it('sends Cancel as cancelled with no payload', async () => {
+  it('sends Close without answering as cancelled with no payload', async () => {
     const user = userEvent.setup();
     const { store, requests } = await interrupted([refundInterrupt], { before: call('call-refund', 'refund_order', refund) });
     await showForms(store);
     await user.type(screen.getByRole('textbox', { name: 'Comment' }), 'never mind');
-    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    await user.click(screen.getByRole('button', { name: 'Close without answering' }));
     await settle();
     expect(requests[0]?.resume).toEqual([{ interruptId: 'int-refund', status: 'cancelled' }]);
   });
@@ -308,7 +310,7 @@ describe('InterruptDialog: sending once', () => {
     act(() => store.setState({ inFlight: 'run' }));
     const card = screen.getByRole('article', { name: 'Approval needed' });
     expect(card).toHaveAttribute('data-state', 'submitting');
-    for (const name of ['Approve', 'Reject', 'Cancel']) expect(within(card).getByRole('button', { name })).toBeDisabled();
+    for (const name of ['Approve', 'Reject', 'Close without answering']) expect(within(card).getByRole('button', { name })).toBeDisabled();
   });
 });
 
@@ -332,10 +334,11 @@ describe('InterruptDialog: several interrupts, one resume', () => {
     expect(send).toBeDisabled();
 
     const email = screen.getByRole('article', { name: 'Confirmation needed' });
-    await user.click(within(email).getByRole('button', { name: 'Confirm' }));
+    await user.click(within(email).getByRole('button', { name: 'Yes' }));
     expect(resume).not.toHaveBeenCalled();
     expect(email).toHaveAttribute('data-answer', 'resolved');
-    expect(within(email).getByRole('status')).toHaveTextContent('Your answer: Confirmed.');
+    expect(email).toHaveAttribute('data-state', 'answered');
+    expect(email.querySelector('.agk-interrupt__status')).toHaveTextContent('Your answer: Yes.');
     expect(screen.getByText(/^1 of 2 answered/)).toBeInTheDocument();
     expect(send).toBeDisabled();
 
@@ -343,7 +346,7 @@ describe('InterruptDialog: several interrupts, one resume', () => {
     // Focus moved on to the next interrupt that has no answer.
     expect(within(why).getByRole('combobox', { name: /why/ })).toHaveFocus();
     await user.selectOptions(within(why).getByRole('combobox', { name: /why/ }), 'late');
-    await user.click(within(why).getByRole('button', { name: 'Submit' }));
+    await user.click(within(why).getByRole('button', { name: 'Save answer' }));
     expect(resume).not.toHaveBeenCalled();
     expect(send).toBeEnabled();
     expect(send).toHaveFocus();
@@ -363,13 +366,13 @@ describe('InterruptDialog: several interrupts, one resume', () => {
     const { store, requests } = await interrupted(two);
     await showForms(store);
     const email = screen.getByRole('article', { name: 'Confirmation needed' });
-    await user.click(within(email).getByRole('button', { name: 'Confirm' }));
+    await user.click(within(email).getByRole('button', { name: 'Yes' }));
     await user.click(within(email).getByRole('button', { name: 'Change answer' }));
     expect(email).toHaveAttribute('data-answer', 'none');
-    await user.click(within(email).getByRole('button', { name: 'Cancel' }));
+    await user.click(within(email).getByRole('button', { name: 'No' }));
     const why = screen.getByRole('article', { name: 'Input needed' });
     await user.selectOptions(within(why).getByRole('combobox', { name: /why/ }), 'broken');
-    await user.click(within(why).getByRole('button', { name: 'Submit' }));
+    await user.click(within(why).getByRole('button', { name: 'Save answer' }));
     await user.click(screen.getByRole('button', { name: 'Send answers' }));
     await settle();
     expect(requests[0]?.resume).toEqual([
@@ -394,7 +397,7 @@ describe('InterruptDialog: expiry', () => {
     return made;
   }
 
-  it('counts down every second and turns into Cancel only at expiry; a resolved answer cannot be sent', async () => {
+  it('counts down every second and turns into Close without answering only at expiry; a resolved answer cannot be sent', async () => {
     const { store, requests, resume } = await expiring(3);
     const { container } = show(store);
     const card = screen.getByRole('article', { name: 'Approval needed' });
@@ -405,14 +408,14 @@ describe('InterruptDialog: expiry', () => {
 
     expect(card).toHaveAttribute('data-state', 'expired');
     expect(within(card).getByRole('timer')).toHaveTextContent('Expired');
-    expect(within(card).getByRole('status')).toHaveTextContent(/expired .*only cancelled/);
+    expect(card.querySelector('.agk-interrupt__status')).toHaveTextContent(/expired .*only closed/);
     expect(within(card).queryByRole('button', { name: 'Approve' })).toBeNull();
     expect(within(card).queryByRole('button', { name: 'Reject' })).toBeNull();
     expect(
       within(card)
         .getAllByRole('button')
         .map((b) => b.textContent),
-    ).toEqual(['Cancel']);
+    ).toEqual(['Close without answering']);
     expect(within(card).getByRole('textbox', { name: 'Comment' })).toBeDisabled();
 
     // A submit of the form by other means sends no resolved answer either.
@@ -422,7 +425,7 @@ describe('InterruptDialog: expiry', () => {
     await act(async () => vi.advanceTimersByTimeAsync(10));
     expect(resume).not.toHaveBeenCalled();
 
-    fireEvent.click(within(card).getByRole('button', { name: 'Cancel' }));
+    fireEvent.click(within(card).getByRole('button', { name: 'Close without answering' }));
     await act(async () => vi.advanceTimersByTimeAsync(10));
     expect(resume).toHaveBeenCalledTimes(1);
     expect(requests[0]?.resume).toEqual([{ interruptId: 'int-refund', status: 'cancelled' }]);
@@ -436,7 +439,7 @@ describe('InterruptDialog: expiry', () => {
     fireEvent.click(within(card).getByRole('button', { name: 'Approve' }));
     await act(async () => vi.advanceTimersByTimeAsync(0));
     expect(card).toHaveAttribute('data-answer', 'resolved');
-    fireEvent.click(screen.getByRole('button', { name: 'Confirm' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Yes' }));
     expect(screen.getByRole('button', { name: 'Send answers' })).toBeEnabled();
 
     act(() => vi.advanceTimersByTime(5000));
@@ -477,7 +480,7 @@ describe('InterruptDialog: refusals from the store', () => {
     expect(within(screen.getByRole('article', { name: 'Confirmation needed' })).queryByRole('alert')).toBeNull();
   });
 
-  it('turns an interrupt the store found expired into Cancel only', async () => {
+  it('turns an interrupt the store found expired into Close without answering only', async () => {
     const user = userEvent.setup();
     const later = Date.now() + 10 * 60_000;
     // The store's clock is ahead of the one the dialog was given: the store has the last word.
@@ -495,7 +498,7 @@ describe('InterruptDialog: refusals from the store', () => {
       within(card)
         .getAllByRole('button')
         .map((b) => b.textContent),
-    ).toEqual(['Cancel']);
+    ).toEqual(['Close without answering']);
   });
 });
 
@@ -544,10 +547,12 @@ describe('InterruptDialog: focus and composition', () => {
     expect(screen.getByRole('article', { name: 'Confirmation needed' })).toHaveFocus();
   });
 
-  it('renders nothing while no interrupt is open', () => {
+  it('renders no region while no interrupt is open, only its empty live region', () => {
     const store = createAgentStore({ source: scriptedSource([]) });
     const { container } = show(store);
-    expect(container).toBeEmptyDOMElement();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(container).toHaveTextContent('');
+    expect(container.querySelectorAll('[aria-live]')).toHaveLength(1);
   });
 
   it('says which part is used outside its parent', async () => {
@@ -564,13 +569,6 @@ describe('InterruptDialog: focus and composition', () => {
 });
 
 describe('interrupt form helpers', () => {
-  it('reads the countdown like a clock, rounded up, and in days past a day', () => {
-    expect(formatRemaining(65_000)).toBe('1:05');
-    expect(formatRemaining(100)).toBe('0:01');
-    expect(formatRemaining(3_723_000)).toBe('1:02:03');
-    expect(formatRemaining(2 * 86_400_000 + 3 * 3_600_000)).toBe('2 d 3 h');
-  });
-
   it('offers Approve / Reject only for a boolean approved property', () => {
     expect(answerShape(undefined)).toBe('confirm');
     expect(answerShape(approvalSchema)).toBe('approval');

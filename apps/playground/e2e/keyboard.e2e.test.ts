@@ -1,0 +1,302 @@
+/**
+ * The decisions with the keyboard alone, in the built playground in
+ * Chromium against the real agent server: the refund approved and rejected,
+ * a clarification, an escalation submitted empty first, and two interrupts
+ * answered in one resume. After every step the test asserts where focus is
+ * (never on <body>), and it records what the page's live regions said
+ * (`aria-live`, `role=status`, `role=alert`, `role=log`) to assert the
+ * announcements that matter: the interrupt announced while the user types,
+ * the error summary of a failed submit, the answer saved, the answer sent.
+ *
+ * The only pointer-free shortcut taken is the starting point: a test puts
+ * focus on the control a Tab sequence would reach (the composer, the
+ * scenario's "Send this" button) with `focus()`, then uses keys only.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { scenarios } from '@aguikit/scenarios';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+// By path: the agent server is an app, not a dependency of the playground.
+import { type AgentServer, startAgentServer } from '../../agent-server/src/server.js';
+import { launchChromium, type OpenPage, openPlayground, runStatus, unexpected } from './harness.js';
+
+const playgroundUrl = inject('playgroundUrl');
+const agentPort = inject('agentPort');
+const FAST = 20;
+
+let browser: Browser;
+let server: AgentServer | undefined;
+let dataDir: string;
+const pages: OpenPage[] = [];
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+beforeEach(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'aguikit-e2e-keys-'));
+  server = await startAgentServer({ host: '127.0.0.1', port: agentPort, dataDir });
+});
+
+afterEach(async () => {
+  const opened = pages.splice(0);
+  await server?.close();
+  server = undefined;
+  await rm(dataDir, { recursive: true, force: true });
+  await Promise.all(opened.map((o) => o.close()));
+  expect(
+    opened.flatMap((o) => unexpected(o.problems)),
+    'console errors and page errors',
+  ).toEqual([]);
+});
+
+/** Records, from the first byte, every text a live region of the page says: the region's text when it changes. */
+function recordLiveRegions(page: Page) {
+  return page.addInitScript(() => {
+    const said: string[] = [];
+    (window as unknown as { __said: string[] }).__said = said;
+    const LIVE = '[aria-live]:not([aria-live="off"]), [role="status"], [role="alert"], [role="log"]';
+    const observer = new MutationObserver((records) => {
+      const changed = new Set<Element>();
+      for (const record of records) {
+        const target = record.target instanceof Element ? record.target : record.target.parentElement;
+        const region = target?.closest(LIVE);
+        if (region?.getAttribute('role') === 'log') {
+          // A log announces what is added to it, not its whole text.
+          for (const node of record.addedNodes) if (node.textContent?.trim()) said.push(node.textContent.trim().slice(0, 300));
+        } else if (region) changed.add(region);
+        for (const node of record.addedNodes) {
+          if (node instanceof Element && node.matches(LIVE) && node.getAttribute('role') !== 'log') changed.add(node);
+        }
+      }
+      for (const region of changed) {
+        const text = region.textContent?.trim() ?? '';
+        if (text && said.at(-1) !== text) said.push(text);
+      }
+    });
+    observer.observe(document, { subtree: true, childList: true, characterData: true });
+  });
+}
+
+async function open(scenario: string, extra: Record<string, number> = {}): Promise<OpenPage> {
+  const opened = await openPlayground(browser, playgroundUrl, { params: { mode: 'server', scenario, speed: FAST, ...extra } });
+  pages.push(opened);
+  // openPlayground has navigated already: the recorder goes in for the next load, and the page loads again.
+  await recordLiveRegions(opened.page);
+  await opened.page.reload();
+  await opened.page.getByRole('heading', { name: 'aguikit playground' }).waitFor();
+  return opened;
+}
+
+const said = (page: Page) => page.evaluate(() => [...(window as unknown as { __said: string[] }).__said]);
+
+/** What has focus, described: tag, class, accessible-ish name. */
+async function focused(page: Page) {
+  return page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    if (!el || el === document.body) return { tag: 'body', cls: '', name: '' };
+    // The text a name is computed from, without what is hidden from assistive technology (aria-hidden).
+    const text = (node: Element | null | undefined) => {
+      if (!node) return '';
+      const copy = node.cloneNode(true) as Element;
+      for (const hidden of copy.querySelectorAll('[aria-hidden="true"]')) hidden.remove();
+      return copy.textContent ?? '';
+    };
+    const labelled = el.getAttribute('aria-labelledby');
+    const name =
+      el.getAttribute('aria-label') ??
+      (labelled ? text(document.getElementById(labelled.split(' ')[0] ?? '')) : null) ??
+      (text((el as HTMLInputElement).labels?.[0]) || el.textContent || '');
+    return { tag: el.tagName.toLowerCase(), cls: el.className, name: name.trim() };
+  });
+}
+
+/**
+ * Focus after a step, checked twice (at once and once the page settled): never <body>, and what `expected`
+ * says; returns the description.
+ */
+async function focusIs(page: Page, expected: (f: { tag: string; cls: string; name: string }) => boolean, step: string) {
+  let last = await focused(page);
+  for (let i = 0; i < 40 && !expected(last); i++) {
+    expect(last.tag, `${step}: focus on <body>`).not.toBe('body');
+    await page.waitForTimeout(25);
+    last = await focused(page);
+  }
+  expect(expected(last), `${step}: focus is on ${JSON.stringify(last)}`).toBe(true);
+  await page.waitForTimeout(150);
+  const after = await focused(page);
+  expect(after, `${step}: focus moved on by itself`).toEqual(last);
+  return last;
+}
+
+const isComposer = (f: { cls: string }) => f.cls.split(' ').includes('agk-composer__input');
+const named = (tag: string, name: string | RegExp) => (f: { tag: string; name: string }) =>
+  f.tag === tag && (typeof name === 'string' ? f.name === name : name.test(f.name));
+
+/** Waits until the run has finished and checks focus did not drop meanwhile. */
+async function settled(page: Page, step: string, expected: (f: { tag: string; cls: string; name: string }) => boolean) {
+  await runStatus(page, 'success').waitFor();
+  await focusIs(page, expected, `${step}, once the run ended`);
+}
+
+describe('decisions with the keyboard alone, in Chromium', () => {
+  it('refund, approved: announced while typing, Alt+Shift+D, comment, Approve; focus back in the composer', async () => {
+    const { page } = await open('refund');
+    const composer = page.locator('form.agk-composer .agk-composer__input');
+    await composer.focus();
+    await page.keyboard.type(scenarios.refund.prompt);
+    await page.keyboard.press('Enter');
+    await runStatus(page, 'interrupted').waitFor();
+    await page.locator('.agk-interrupt [data-agk-action="dismiss"]').waitFor();
+    // The user was in the composer: focus stays there, the interrupt is announced with its shortcut.
+    await focusIs(page, isComposer, 'interrupt opened while typing');
+    await expect.poll(() => said(page)).toContain('The agent needs your decision. Press Alt+Shift+D to go to it.');
+
+    // Typing on is not stolen by the interrupt.
+    await page.keyboard.type('and thanks');
+    expect(await composer.inputValue()).toBe('and thanks');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Delete');
+
+    await page.keyboard.press('Alt+Shift+D');
+    await focusIs(page, named('textarea', 'Comment for the customer record'), 'Alt+Shift+D');
+    await page.keyboard.type('Photo on file.');
+    await page.keyboard.press('Tab');
+    await focusIs(page, named('button', 'Approve'), 'Tab to Approve');
+    await page.keyboard.press('Enter');
+    await focusIs(page, isComposer, 'after Approve');
+    await settled(page, 'after Approve', isComposer);
+    await expect.poll(() => said(page)).toContain('Answer sent: Approved, with the comment “Photo on file.”.');
+  });
+
+  it('refund, rejected: Reject with a comment; focus back in the composer, the outcome announced', async () => {
+    const { page } = await open('refund');
+    await page.locator('form.agk-composer .agk-composer__input').focus();
+    await page.keyboard.type(scenarios.refund.prompt);
+    await page.keyboard.press('Enter');
+    await page.locator('.agk-interrupt [data-agk-action="dismiss"]').waitFor();
+    await page.keyboard.press('Alt+Shift+D');
+    await focusIs(page, named('textarea', 'Comment for the customer record'), 'Alt+Shift+D');
+    await page.keyboard.type('A replacement was accepted.');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await focusIs(page, named('button', 'Reject'), 'Tab to Reject');
+    await page.keyboard.press('Enter');
+    await focusIs(page, isComposer, 'after Reject');
+    await settled(page, 'after Reject', isComposer);
+    await expect.poll(() => said(page)).toContain('Answer sent: Rejected, with the comment “A replacement was accepted.”.');
+  });
+
+  it('clarification: focus on the choice, arrow to a value, Submit; focus to the composer', async () => {
+    const { page } = await open('clarification');
+    await page.getByRole('button', { name: 'Send this' }).focus();
+    await page.keyboard.press('Enter');
+    await runStatus(page, 'interrupted').waitFor();
+    // Not typing anywhere: focus goes to the first field once the form is there.
+    await focusIs(page, named('select', 'Contact channel'), 'interrupt opened');
+    await page.keyboard.press('ArrowDown');
+    expect(await page.getByLabel('Contact channel').inputValue()).toBe('1');
+    await page.keyboard.press('Tab');
+    await focusIs(page, named('button', 'Submit'), 'Tab to Submit');
+    await page.keyboard.press('Enter');
+    await focusIs(page, isComposer, 'after Submit');
+    await settled(page, 'after Submit', isComposer);
+    await expect.poll(() => said(page)).toContain('Answer sent: Contact channel: sms.');
+  });
+
+  it('escalation: an empty submit focuses the invalid field and announces the summary; then it is sent', async () => {
+    const { page } = await open('escalation');
+    await page.getByRole('button', { name: 'Send this' }).focus();
+    await page.keyboard.press('Enter');
+    await runStatus(page, 'interrupted').waitFor();
+    const decision = await focusIs(page, named('select', 'Decision'), 'interrupt opened');
+    expect(decision.name, 'the required marker is not part of the name').toBe('Decision');
+    expect(await page.locator('.agk-interrupt dl').first().textContent()).toContain('Risk score');
+    expect(await page.getByLabel('Decision').getAttribute('aria-invalid')).not.toBe('true');
+
+    await page.keyboard.press('Tab');
+    await focusIs(page, named('textarea', 'Note for the audit trail'), 'Tab to the note');
+    await page.keyboard.press('Tab');
+    await focusIs(page, named('button', 'Submit'), 'Tab to Submit');
+    await page.keyboard.press('Enter');
+    await focusIs(page, named('select', 'Decision'), 'after the empty submit');
+    expect(await page.getByLabel('Decision').getAttribute('aria-invalid')).toBe('true');
+    await expect.poll(() => said(page)).toContain('1 field needs attention: Decision.');
+    expect(await runStatus(page, 'interrupted').count(), 'nothing was sent').toBe(1);
+
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await focusIs(page, named('button', 'Submit'), 'Tab to Submit again');
+    await page.keyboard.press('Enter');
+    await focusIs(page, isComposer, 'after Submit');
+    await settled(page, 'after Submit', isComposer);
+    await expect.poll(() => said(page)).toContain('Answer sent: Decision: approve.');
+  });
+
+  it('two interrupts: Yes, then the reason, Save answer, Send answers; focus moves on at each step', async () => {
+    const { page, requests } = await open('two-interrupts');
+    await page.getByRole('button', { name: 'Send this' }).focus();
+    await page.keyboard.press('Enter');
+    await runStatus(page, 'interrupted').waitFor();
+    // The first interrupt has no field: it takes focus itself (never a button, so Enter does not answer).
+    await focusIs(page, named('article', 'Confirmation needed'), 'interrupts opened');
+    await page.keyboard.press('Tab');
+    await focusIs(page, named('button', 'Yes'), 'Tab to Yes');
+    await page.keyboard.press('Enter');
+    await focusIs(page, named('select', 'Reason'), 'after Yes, the next interrupt');
+    await expect.poll(() => said(page)).toContain('Saved: Yes. 1 of 2 answered.');
+
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Tab');
+    await focusIs(page, named('button', 'Save answer'), 'Tab to Save answer');
+    await page.keyboard.press('Enter');
+    await focusIs(page, named('button', 'Send answers'), 'after Save answer');
+    await expect.poll(() => said(page)).toContain('Saved: Reason: too expensive. 2 of 2 answered.');
+    expect(requests.filter((r) => r.body.resume?.length)).toEqual([]);
+
+    await page.keyboard.press('Enter');
+    await focusIs(page, isComposer, 'after Send answers');
+    await settled(page, 'after Send answers', isComposer);
+    await expect.poll(() => said(page)).toContain('2 answers sent.');
+    expect(requests.filter((r) => r.body.resume?.length)).toHaveLength(1);
+  });
+
+  it('Escape in an interrupt goes back to where focus was, without answering', async () => {
+    const { page, requests } = await open('clarification');
+    await page.getByRole('button', { name: 'Send this' }).focus();
+    await page.keyboard.press('Enter');
+    await runStatus(page, 'interrupted').waitFor();
+    await focusIs(page, named('select', 'Contact channel'), 'interrupt opened');
+    await page.keyboard.press('Escape');
+    await focusIs(page, named('button', 'Send this'), 'after Escape');
+    expect(requests.filter((r) => r.body.resume?.length)).toEqual([]);
+    await page.keyboard.press('Alt+Shift+D');
+    await focusIs(page, named('select', 'Contact channel'), 'Alt+Shift+D');
+  });
+
+  it('expiry while Approve is focused: focus moves to Close without answering, the expiry is announced', async () => {
+    const { page } = await open('refund', { approvalWindowMs: 4000 });
+    await page.getByRole('button', { name: 'Send this' }).focus();
+    await page.keyboard.press('Enter');
+    await runStatus(page, 'interrupted').waitFor();
+    await focusIs(page, named('textarea', 'Comment for the customer record'), 'interrupt opened');
+    await page.keyboard.press('Tab');
+    await focusIs(page, named('button', 'Approve'), 'Tab to Approve');
+    await page.locator('.agk-interrupt[data-state="expired"]').waitFor({ timeout: 8000 });
+    await focusIs(page, named('button', 'Close without answering'), 'at expiry');
+    await expect
+      .poll(() => said(page))
+      .toContainEqual(expect.stringMatching(/^This request expired at .+: it can no longer be answered, only closed\.$/));
+    await page.keyboard.press('Enter');
+    await focusIs(page, isComposer, 'after Close without answering');
+    await settled(page, 'after Close without answering', isComposer);
+    await expect.poll(() => said(page)).toContain('Answer sent: none, closed without answering.');
+  });
+});

@@ -1,0 +1,150 @@
+// Vite's client types: they declare the stylesheet import below.
+/// <reference types="vite/client" />
+import { AgentProvider, type AgentStore } from '@aguikit/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cdp, page } from 'vitest/browser';
+import { render } from 'vitest-browser-react';
+import { AgentChat } from '../src/AgentChat.js';
+import { InterruptDialog } from '../src/InterruptDialog.js';
+import { preloadInterruptForm } from '../src/lazyChunks.js';
+import { call, playedStore, runOf, say } from '../src/storybook/scripted.js';
+import '../src/styles.css';
+
+/**
+ * The interrupt in real Chromium at the widths reflow asks for: 320 CSS px,
+ * and 200% / 400% zoom of a 1280x768 screen (emulated as a 640x384 and a
+ * 320x192 CSS px viewport). However long its context, the actions stay on
+ * screen and wrap, and nothing scrolls sideways.
+ */
+
+const longMessage = Array.from(
+  { length: 10 },
+  (_, i) => `Step ${i + 1}: the carrier's scan log and the customer's photos were checked against section 4.${i + 1} of the policy.`,
+).join('\n');
+
+async function longApproval(): Promise<AgentStore> {
+  await preloadInterruptForm();
+  return playedStore(
+    [
+      {
+        say: 'Refund order A-1001',
+        events: runOf(
+          call('0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f', 'refund_order_with_a_rather_long_tool_name_for_wrapping', {
+            orderId: 'A-1001-7f3e9c2b4d6a8e0f1a2b3c4d5e6f7a8b9c0d',
+            amount: 1284.5,
+          }),
+          {
+            outcome: {
+              type: 'interrupt',
+              interrupts: [
+                {
+                  id: 'f1e2d3c4-b5a6-4978-8a9b-0c1d2e3f4a5b',
+                  reason: 'tool_call',
+                  toolCallId: '0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f',
+                  message: longMessage,
+                  metadata: { correlationId: 'run-8f14e45f-ceea-467f-a0a6-ad7f1c2e9b3d-6c8349cc7260ae62e3b1396831a8398f' },
+                  expiresAt: new Date(Date.now() + 30 * 60_000).toISOString(),
+                  responseSchema: {
+                    type: 'object',
+                    required: ['approved'],
+                    properties: { approved: { type: 'boolean' }, comment: { type: 'string', title: 'Comment for the customer record' } },
+                  },
+                },
+              ],
+            },
+          },
+        ),
+      },
+    ],
+    { now: () => Date.now(), pending: [runOf(say('after', 'Done.'))] },
+  );
+}
+
+afterEach(async () => {
+  await cdp().send('Emulation.setEmulatedMedia', { features: [] });
+  await page.viewport(414, 896);
+});
+
+describe('the interrupt reflows', () => {
+  for (const [width, height, what] of [
+    [320, 640, '320 CSS px'],
+    [640, 384, '200% zoom'],
+    [320, 192, '400% zoom'],
+  ] as const) {
+    it(`keeps its actions on screen with no sideways scroll at ${what} (${width}x${height})`, async () => {
+      await page.viewport(width, height);
+      const store = await longApproval();
+      const screen = await render(
+        <AgentProvider store={store}>
+          <InterruptDialog initialFocus="none" />
+        </AgentProvider>,
+      );
+      await expect.element(screen.getByRole('button', { name: 'Approve' })).toBeEnabled();
+      window.scrollTo(0, 0);
+      await new Promise(requestAnimationFrame);
+      for (const name of ['Approve', 'Reject', 'Close without answering']) {
+        const box = screen.getByRole('button', { name }).element().getBoundingClientRect();
+        expect(box.top, `${name} top`).toBeGreaterThanOrEqual(0);
+        expect(box.bottom, `${name} bottom`).toBeLessThanOrEqual(window.innerHeight + 0.5);
+        expect(box.left, `${name} left`).toBeGreaterThanOrEqual(0);
+        expect(box.right, `${name} right`).toBeLessThanOrEqual(window.innerWidth + 0.5);
+      }
+      expect(document.documentElement.scrollWidth, 'no horizontal scroll').toBeLessThanOrEqual(window.innerWidth);
+      // The card is never narrower than its actions.
+      const card = document.querySelector('.agk-interrupt')?.getBoundingClientRect();
+      const actions = document.querySelector('.agk-interrupt__buttons')?.getBoundingClientRect();
+      expect(card && actions && card.width >= actions.width).toBe(true);
+    });
+  }
+
+  for (const [width, height, what] of [
+    [640, 384, '200% zoom'],
+    [320, 192, '400% zoom'],
+  ] as const) {
+    it(`in the chat, keeps the actions on screen and the composer reachable at ${what} (${width}x${height})`, async () => {
+      await page.viewport(width, height);
+      const store = await longApproval();
+      const screen = await render(
+        <AgentProvider store={store}>
+          <div style={{ height: '100vh' }}>
+            <AgentChat />
+          </div>
+        </AgentProvider>,
+      );
+      await expect.element(screen.getByRole('button', { name: 'Approve' })).toBeEnabled();
+      // Where a keyboard user lands: the first field. Its interrupt's actions are then on screen, uncovered.
+      screen.getByRole('textbox', { name: 'Comment for the customer record' }).element().focus();
+      await new Promise(requestAnimationFrame);
+      for (const name of ['Approve', 'Reject', 'Close without answering']) {
+        const button = screen.getByRole('button', { name }).element();
+        const box = button.getBoundingClientRect();
+        expect(box.height, `${name} has a height`).toBeGreaterThan(0);
+        expect(box.bottom, `${name} bottom`).toBeLessThanOrEqual(window.innerHeight + 0.5);
+        expect(box.top, `${name} top`).toBeGreaterThanOrEqual(0);
+        const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+        expect(hit && button.contains(hit), `${name} is not covered`).toBe(true);
+      }
+      expect(document.documentElement.scrollWidth, 'no horizontal scroll').toBeLessThanOrEqual(window.innerWidth);
+    });
+  }
+
+  it('tells answered and expired apart in forced colors by the border, not by color alone', async () => {
+    await cdp().send('Emulation.setEmulatedMedia', { features: [{ name: 'forced-colors', value: 'active' }] });
+    const store = await longApproval();
+    const screen = await render(
+      <AgentProvider store={store}>
+        <InterruptDialog initialFocus="none" />
+      </AgentProvider>,
+    );
+    await expect.element(screen.getByRole('button', { name: 'Approve' })).toBeEnabled();
+    const card = document.querySelector<HTMLElement>('.agk-interrupt');
+    expect(card).not.toBeNull();
+    if (!card) return;
+    const open = getComputedStyle(card).borderLeftStyle;
+    card.dataset.state = 'answered';
+    const answered = getComputedStyle(card).borderLeftStyle;
+    card.dataset.state = 'expired';
+    const expired = getComputedStyle(card).borderLeftStyle;
+    expect(new Set([open, answered, expired]).size).toBe(3);
+  });
+});
