@@ -25,40 +25,49 @@ async function expectInert(canvasElement: HTMLElement) {
 }
 
 const T = STORY_THREAD;
+const RUN = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
+const USER = '0b7e1c3a-5d2f-4a8e-9c61-2f4b8d7e6a15';
+const LOOKUP_MSG = 'f47ac10b-58cc-4372-a567-0e02b2c3d479';
+const PROPOSE_MSG = '9a8b7c6d-5e4f-4321-8fed-cba987654321';
+const READY_MSG = 'c2d3e4f5-a6b7-4c8d-9e0f-1a2b3c4d5e6f';
+const LOOKUP_CALL = '3d6f4e2a-9b1c-4f7e-8a2d-5c6b7e8f9a0b';
+const REFUND_CALL = 'e5f6a7b8-c9d0-4e1f-a2b3-c4d5e6f7a8b9';
+const INTERRUPT = '1f2e3d4c-5b6a-4798-8a7b-6c5d4e3f2a1b';
 /**
  * The refund flow as one stream: the agent looks the order up, proposes the
  * refund and stops on an approval. RUN_STARTED echoes its input, as AG-UI
- * servers may, so a replay of the log knows the user's message.
+ * servers may, so a replay of the log knows the user's message. Ids are
+ * UUIDs, as real agents send them.
  */
 const refund: ScriptEvent[] = [
   {
     type: 'RUN_STARTED',
     threadId: T,
-    runId: 'run-1',
+    runId: RUN,
     input: {
       threadId: T,
-      runId: 'run-1',
-      messages: [{ id: 'u1', role: 'user', content: 'Refund order A-1001, it arrived broken.' }],
+      runId: RUN,
+      messages: [{ id: USER, role: 'user', content: 'Refund order A-1001, it arrived broken.' }],
       tools: [],
       context: [],
     },
   },
   { type: 'STEP_STARTED', stepName: 'lookup' },
-  ...say('a1', 'Let me look up order A-1001.', 2),
-  ...call('call-lookup', 'lookup_order', { orderId: 'A-1001' }, { parent: 'a1', result: { status: 'delivered', amount: 42 } }),
+  ...say(LOOKUP_MSG, 'Let me look up order A-1001 and check the delivery record before I propose anything.', 2),
+  ...call(LOOKUP_CALL, 'lookup_order', { orderId: 'A-1001' }, { parent: LOOKUP_MSG, result: { status: 'delivered', amount: 42 } }),
   { type: 'STEP_FINISHED', stepName: 'lookup' },
   { type: 'STATE_SNAPSHOT', snapshot: { order: { id: 'A-1001', amount: 42 }, refund: { status: 'idle' } } },
-  ...say('a2', 'It was delivered and cost $42. I will request a refund.', 3),
-  ...call('call-refund', 'refund_order', { orderId: 'A-1001', amount: 42 }, { parent: 'a2' }),
+  ...say(PROPOSE_MSG, 'It was delivered and cost $42. I will request a refund.', 3),
+  ...call(REFUND_CALL, 'refund_order', { orderId: 'A-1001', amount: 42 }, { parent: PROPOSE_MSG }),
   { type: 'STATE_DELTA', delta: [{ op: 'replace', path: '/refund/status', value: 'awaiting_approval' }] },
-  ...say('a3', 'The refund is ready: it needs your approval.'),
+  ...say(READY_MSG, 'The refund is ready: it needs your approval.'),
   {
     type: 'RUN_FINISHED',
     threadId: T,
-    runId: 'run-1',
+    runId: RUN,
     outcome: {
       type: 'interrupt',
-      interrupts: [{ id: 'int-1', reason: 'tool_call', toolCallId: 'call-refund', message: 'Approve the refund of $42?' }],
+      interrupts: [{ id: INTERRUPT, reason: 'tool_call', toolCallId: REFUND_CALL, message: 'Approve the refund of $42?' }],
     },
   },
 ];
@@ -80,9 +89,16 @@ export const RefundRun: Story = {
     await expect(store.getState().thread.diagnostics).toEqual([]);
     await expect(canvasElement.querySelectorAll('[data-diagnostics="none"]')).toHaveLength(count);
     const finished = options(canvasElement).find((o) => typeOf(o) === 'RUN_FINISHED');
-    await expect(finished).toHaveTextContent('run-1 · interrupt · 1 interrupt');
+    // Rows lead with what changed; a run's UUID is shortened, whole on hover.
+    await expect(finished).toHaveTextContent('stopped on 1 interrupt · run 7c9e6679…');
+    await expect(within(finished as HTMLElement).getByTitle(RUN)).toBeInTheDocument();
     await expect(finished).toHaveAttribute('data-group', 'lifecycle');
-    await expect(rowOf(canvasElement, 3)).toHaveTextContent('a1 · +14 chars');
+    const delta = rowOf(canvasElement, 3);
+    await expect(delta?.querySelector('.agk-timeline__summary')?.textContent).toMatch(/^“Let me look up order A-1001 and check/);
+    // The delta text is on screen, not cut away behind an id.
+    const text = delta?.querySelector('.agk-devtools__text') as HTMLElement;
+    const summary = delta?.querySelector('.agk-timeline__summary') as HTMLElement;
+    await expect(text.getBoundingClientRect().left).toBeLessThan(summary.getBoundingClientRect().right - 40);
     await expectInert(canvasElement);
   },
 };
@@ -94,7 +110,7 @@ export const FilteredByType: Story = {
     for (const group of ['Lifecycle', 'Text', 'State', 'Interrupts', 'Other']) await userEvent.click(canvas.getByLabelText(group));
     await expect(options(canvasElement).length).toBeGreaterThan(0);
     await expect(options(canvasElement).every((o) => typeOf(o).startsWith('TOOL_CALL_'))).toBe(true);
-    await userEvent.type(canvas.getByLabelText('Filter'), 'call-refund');
+    await userEvent.type(canvas.getByLabelText('Filter'), REFUND_CALL);
     await waitFor(() =>
       expect(options(canvasElement).map(typeOf)).toEqual(['TOOL_CALL_START', 'TOOL_CALL_ARGS', 'TOOL_CALL_ARGS', 'TOOL_CALL_END']),
     );
@@ -159,7 +175,7 @@ export const TimeTravel: Story = {
     await userEvent.click(delta);
     const detail = await canvas.findByRole('region', { name: /^After event #\d+ \(STATE_DELTA\)$/ });
     await expect(detail).toHaveAttribute('data-run', 'running');
-    // The user's message as the client sent it, u1 as the run's input restates it, a1, the lookup's result and a2:
+    // The user's message as the client sent it and as the run's input restates it, the lookup message, its result and the proposal:
     // time travel replays the client's entries too.
     await expect(fact('messages')).toBe('5');
     await expect(fact('tool-calls')).toBe('2');
@@ -226,6 +242,54 @@ export const LongLog: Story = {
     await waitFor(() => expect(rowOf(canvasElement, 4998)).toHaveAttribute('aria-selected', 'true'));
     await userEvent.type(canvas.getByLabelText('Filter'), 'state_delta');
     await waitFor(() => expect(canvas.getByText('1,793 of 5,000 events')).toBeInTheDocument());
+    await expectInert(canvasElement);
+  },
+};
+
+const ZH_RUN = 'b3f1c2d4-8e7a-4c6b-9d5e-0f1a2b3c4d5e';
+const ZH_MSG = '5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a';
+const ZH_CALL = 'a0b1c2d3-e4f5-4a6b-8c7d-9e0f1a2b3c4d';
+
+/** The refund flow in Chinese: the agent's words, a tool's arguments and a state change. */
+const chineseRun: ScriptEvent[] = [
+  { type: 'RUN_STARTED', threadId: T, runId: ZH_RUN },
+  ...say(ZH_MSG, '我来查一下订单 A-1001 的配送记录，确认无误后再为你申请退款。', 2),
+  ...call(ZH_CALL, 'lookup_order', { orderId: 'A-1001', 备注: '包裹破损' }, { parent: ZH_MSG, parts: 1 }),
+  { type: 'STATE_SNAPSHOT', snapshot: { 订单: { 编号: 'A-1001', 金额: 42 }, 退款: { 状态: '空闲' } } },
+  { type: 'STATE_DELTA', delta: [{ op: 'replace', path: '/退款/状态', value: '等待审批' }] },
+  { type: 'RUN_FINISHED', threadId: T, runId: ZH_RUN },
+];
+
+export const ChineseLocale: Story = {
+  globals: { locale: 'zh-CN' },
+  loaders: [async () => ({ store: await playedStore([{ say: '订单 A-1001 到货时已损坏，请退款。', events: chineseRun }]) })],
+  play: async ({ canvasElement, loaded }) => {
+    const canvas = within(canvasElement);
+    const count = (loaded as Loaded).store.log.entries.length;
+    await expect(canvas.getByRole('region', { name: '事件时间线' })).toBeInTheDocument();
+    await expect(canvas.getByText(`共 ${count} 个事件`)).toBeInTheDocument();
+    await expect(canvas.getByLabelText('工具')).toBeInTheDocument();
+    const content = rowOf(canvasElement, 2);
+    await expect(content?.querySelector('.agk-timeline__summary')?.textContent).toMatch(/^“我来查一下订单 A-1001/);
+    await expect(content).toHaveTextContent('消息 5d4c3b2a…');
+    const delta = options(canvasElement).find((o) => typeOf(o) === 'STATE_DELTA') as HTMLElement;
+    await expect(delta).toHaveTextContent('replace /退款/状态');
+    await userEvent.click(delta);
+    const detail = await canvas.findByRole('region', { name: /^事件 #\d+（STATE_DELTA）之后$/ });
+    await expect(within(detail).getByText('"等待审批"')).toBeInTheDocument();
+    await waitFor(() => expect(canvas.getByRole('status')).toHaveTextContent(/^正在显示事件 #\d+（共 \d+ 个）之后的对话$/));
+    await expectInert(canvasElement);
+  },
+};
+
+export const Dark: Story = {
+  globals: { theme: 'dark' },
+  loaders: [refundLoader],
+  play: async ({ canvasElement }) => {
+    const delta = options(canvasElement).find((o) => typeOf(o) === 'STATE_DELTA') as HTMLElement;
+    await userEvent.click(delta);
+    await expect(delta).toHaveAttribute('data-state', 'selected');
+    await within(canvasElement).findByRole('region', { name: /STATE_DELTA/ });
     await expectInert(canvasElement);
   },
 };

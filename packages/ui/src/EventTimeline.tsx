@@ -1,28 +1,45 @@
 'use client';
 
-import type { Diagnostic } from '@aguikit/core';
+import type { Diagnostic, LoggedEvent } from '@aguikit/core';
 import { useAgentStore, useDiagnostics, useEventLog } from '@aguikit/react';
-import type { ReactNode } from 'react';
 import * as React from 'react';
-import { EVENT_GROUPS, type EventGroup, GROUP_LABELS } from './eventSummary.js';
+import { EVENT_GROUPS, type EventGroup } from './eventSummary.js';
 import { Listbox } from './Listbox.js';
-import { Detail, DiagnosticList } from './TimelineDetail.js';
-import { rowOf, TimelineContext, type TimelineContextValue, useTimeline } from './timelineContext.js';
+import { useLocale } from './locale.js';
+import { Detail, DiagnosticList, EventSummaryView } from './TimelineDetail.js';
+import { rowOf, TimelineContext, type TimelineContextValue, toolNamesOf, useTimeline } from './timelineContext.js';
 import { type LogPoint, stillValid } from './timeTravel.js';
 
 export type { EventGroup } from './eventSummary.js';
+export type { DetailProps as EventTimelineDetailProps } from './TimelineDetail.js';
 
 const ALL_GROUPS: ReadonlySet<EventGroup> = new Set(EVENT_GROUPS);
 
-function Root({ children, label = 'Event timeline' }: { children: ReactNode; label?: string }) {
+const cx = (own: string, className: string | undefined) => (className ? `${own} ${className}` : own);
+
+/**
+ * Props of `EventTimeline.Root` and `EventTimelinePanel`: a `<section>`'s
+ * props, and its accessible name.
+ *
+ * @example
+ * const props: EventTimelineRootProps = { label: 'Agent events', className: 'my-timeline' };
+ */
+export interface EventTimelineRootProps extends React.HTMLAttributes<HTMLElement> {
+  /** The region's accessible name; the locale's ("Event timeline") by default. */
+  label?: string;
+}
+
+const Root = React.forwardRef<HTMLElement, EventTimelineRootProps>(function Root({ children, label, className, ...rest }, ref) {
   const { entries } = useEventLog();
   const diagnostics = useDiagnostics();
+  const { messages, format } = useLocale();
   // The controller replays its own log: the thread after a picked event, client entries before it included.
   const store = useAgentStore();
   const [groups, setGroups] = React.useState<ReadonlySet<EventGroup>>(ALL_GROUPS);
   const [query, setQuery] = React.useState('');
   const [picked, setPicked] = React.useState<LogPoint>();
   const search = React.useDeferredValue(query.trim().toLowerCase());
+  const toolNames = React.useMemo(() => toolNamesOf(entries), [entries]);
 
   const { diagnosticsAt, unattached } = React.useMemo(() => {
     const at = new Map<number, Diagnostic[]>();
@@ -37,11 +54,11 @@ function Root({ children, label = 'Event timeline' }: { children: ReactNode; lab
   const visible = React.useMemo(() => {
     const out: number[] = [];
     entries.forEach((entry, position) => {
-      const row = rowOf(entry);
+      const row = rowOf(entry, toolNames);
       if (row.groups.some((g) => groups.has(g)) && (search === '' || row.search.includes(search))) out.push(position);
     });
     return out;
-  }, [entries, groups, search]);
+  }, [entries, groups, search, toolNames]);
 
   const valid = stillValid(picked, entries) ? picked : undefined;
   // A replay costs O(position): deferred, so holding an arrow key moves the selection at once and replays once it rests.
@@ -51,9 +68,22 @@ function Root({ children, label = 'Event timeline' }: { children: ReactNode; lab
     return point && entry ? { entry, thread: store.stateAfterEvent(point.position) } : undefined;
   }, [point, store]);
 
+  // Time travel is said politely once its replay is shown: the row's own name says which row, this what is shown.
+  const [announcement, setAnnouncement] = React.useState('');
+  const total = entries.length;
+  const travelled = travel?.entry;
+  const announced = React.useRef<LoggedEvent | undefined>(undefined);
+  React.useEffect(() => {
+    // The total grows while a run streams: only a new pick is announced.
+    if (!travelled || announced.current === travelled) return;
+    announced.current = travelled;
+    setAnnouncement(messages.devtools.timeline.showingAfter(String(travelled.index), format.number(total)));
+  }, [travelled, total, messages, format]);
+
   const value = React.useMemo<TimelineContextValue>(
     () => ({
       entries,
+      toolNames,
       visible,
       diagnosticsAt,
       unattached,
@@ -70,74 +100,83 @@ function Root({ children, label = 'Event timeline' }: { children: ReactNode; lab
       select: (position) => setPicked({ position, entries }),
       travel,
     }),
-    [entries, visible, diagnosticsAt, unattached, groups, query, valid, travel],
+    [entries, toolNames, visible, diagnosticsAt, unattached, groups, query, valid, travel],
   );
   return (
     <TimelineContext.Provider value={value}>
-      <section className="agk-timeline agk-root" aria-label={label} data-state={entries.length ? 'events' : 'empty'}>
+      <section
+        {...rest}
+        ref={ref}
+        className={cx('agk-timeline agk-root', className)}
+        aria-label={label ?? messages.devtools.timeline.label}
+        data-state={entries.length ? 'events' : 'empty'}
+      >
         {children}
+        <p role="status" className="agk-visually-hidden">
+          {announcement}
+        </p>
       </section>
     </TimelineContext.Provider>
   );
-}
+});
 
-/** Checkboxes per type group and a text filter (index, type, ids, summary). */
-function Filters() {
+/** Checkboxes per type group and a text filter (index, type, ids, names and texts). */
+const Filters = React.forwardRef<HTMLDivElement, React.HTMLAttributes<HTMLDivElement>>(function Filters({ className, ...rest }, ref) {
   const { groups, toggleGroup, query, setQuery, visible, entries } = useTimeline('Filters');
+  const { messages, format } = useLocale();
+  const strings = messages.devtools.timeline;
   const searchId = React.useId();
   return (
-    <div className="agk-timeline__filters">
+    <div {...rest} ref={ref} className={cx('agk-timeline__filters', className)}>
       <fieldset className="agk-timeline__groups">
-        <legend className="agk-label">Event types</legend>
+        <legend className="agk-label">{strings.groupsLegend}</legend>
         {EVENT_GROUPS.map((group) => (
           <label key={group} className="agk-timeline__group" data-group={group}>
             <input type="checkbox" checked={groups.has(group)} onChange={() => toggleGroup(group)} />
-            {GROUP_LABELS[group]}
+            {strings.groups[group]}
           </label>
         ))}
       </fieldset>
       <div className="agk-timeline__search">
         <label className="agk-label" htmlFor={searchId}>
-          Filter
+          {strings.filter}
         </label>
         <input
           id={searchId}
           type="search"
           className="agk-timeline__input"
           value={query}
-          placeholder="type, id, text…"
+          placeholder={strings.filterPlaceholder}
           onChange={(e) => setQuery(e.target.value)}
         />
       </div>
       <p className="agk-timeline__count">
         {visible.length === entries.length
-          ? `${entries.length.toLocaleString('en-US')} events`
-          : `${visible.length.toLocaleString('en-US')} of ${entries.length.toLocaleString('en-US')} events`}
+          ? strings.count(entries.length, format.number(entries.length))
+          : strings.countFiltered(format.number(visible.length), format.number(entries.length))}
       </p>
     </div>
   );
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
+});
 
 function DiagnosticBadges({ diagnostics }: { diagnostics: readonly Diagnostic[] }) {
+  const { messages, format } = useLocale();
+  const strings = messages.devtools.timeline;
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
   const warnings = diagnostics.length - errors;
   return (
-    <>
+    <span className="agk-timeline__badges">
       {errors ? (
         <span className="agk-badge" data-tone="danger" data-severity="error">
-          {plural(errors, 'error')}
+          {strings.errors(errors, format.number(errors))}
         </span>
       ) : null}
       {warnings ? (
         <span className="agk-badge" data-tone="warning" data-severity="warning">
-          {plural(warnings, 'warning')}
+          {strings.warnings(warnings, format.number(warnings))}
         </span>
       ) : null}
-    </>
+    </span>
   );
 }
 
@@ -146,22 +185,41 @@ function severityOf(diagnostics: readonly Diagnostic[] | undefined): 'error' | '
   return diagnostics.some((d) => d.severity === 'error') ? 'error' : 'warning';
 }
 
-/** Rows are one line each, so thousands of them can be virtualized without measuring. */
-const ROW_HEIGHT = 34;
+/** Rows are two lines each (index and type, then what changed), fixed-height so thousands can be virtualized without measuring. */
+const ROW_HEIGHT = 52;
 
 /**
- * The events that pass the filters, one row each (arrival index, type, a
- * one-line summary, diagnostic badges), as a listbox: arrow keys, Page
- * Up/Down, Home and End move the selection. Past a few hundred rows only the
- * rows in view are rendered.
+ * Props of `EventTimeline.List`: a `<div>`'s props, and when to virtualize.
+ *
+ * @example
+ * <EventTimeline.List virtualizeAbove={500} className="my-list" />
  */
-function List({ virtualizeAbove = 300 }: { virtualizeAbove?: number }) {
-  const { entries, visible, diagnosticsAt, selected, select } = useTimeline('List');
-  if (entries.length === 0) return <p className="agk-timeline__empty">No events yet.</p>;
-  if (visible.length === 0) return <p className="agk-timeline__empty">No event matches the filters.</p>;
+export interface EventTimelineListProps extends Omit<React.HTMLAttributes<HTMLDivElement>, 'onSelect'> {
+  /** Above this many rows only the rows in view are rendered. Default 300. */
+  virtualizeAbove?: number;
+}
+
+/**
+ * The events that pass the filters, one row each (arrival index, type and
+ * diagnostic badges, then what the event changed: the delta text, the tool
+ * and its arguments, the operations; ids shortened, whole on hover), as a
+ * listbox: arrow keys, Page Up/Down, Home and End move the selection. Past
+ * a few hundred rows only the rows in view are rendered.
+ */
+const List = React.forwardRef<HTMLDivElement, EventTimelineListProps>(function List({ virtualizeAbove = 300, className, ...rest }, ref) {
+  const { entries, visible, diagnosticsAt, selected, select, toolNames } = useTimeline('List');
+  const { messages } = useLocale();
+  const strings = messages.devtools.timeline;
+  if (entries.length === 0 || visible.length === 0) {
+    return (
+      <div {...rest} ref={ref} className={cx('agk-timeline__empty', className)} data-state={entries.length ? 'filtered' : 'empty'}>
+        {entries.length === 0 ? strings.noEvents : strings.noMatch}
+      </div>
+    );
+  }
   const itemData = (position: number) => {
     const entry = entries[position];
-    const row = entry ? rowOf(entry) : undefined;
+    const row = entry ? rowOf(entry, toolNames) : undefined;
     return {
       'data-group': row?.groups[0] ?? 'other',
       'data-diagnostics': entry ? severityOf(diagnosticsAt.get(entry.index)) : 'none',
@@ -170,21 +228,25 @@ function List({ virtualizeAbove = 300 }: { virtualizeAbove?: number }) {
   const renderItem = (position: number) => {
     const entry = entries[position];
     if (!entry) return null;
-    const row = rowOf(entry);
+    const row = rowOf(entry, toolNames);
     const diagnostics = diagnosticsAt.get(entry.index);
     return (
       <>
-        <span className="agk-timeline__index">#{entry.index}</span>
-        <span className="agk-timeline__type">{row.type}</span>
-        <span className="agk-timeline__summary">{row.summary}</span>
-        {diagnostics ? <DiagnosticBadges diagnostics={diagnostics} /> : null}
+        <span className="agk-timeline__head">
+          <span className="agk-timeline__index">#{entry.index}</span>
+          <span className="agk-timeline__type">{row.type}</span>
+          {diagnostics ? <DiagnosticBadges diagnostics={diagnostics} /> : null}
+        </span>
+        <EventSummaryView className="agk-timeline__summary" summary={row.summary} />
       </>
     );
   };
   return (
     <Listbox
-      label="Events"
-      className="agk-timeline__list"
+      {...rest}
+      ref={ref}
+      label={strings.listLabel}
+      className={cx('agk-timeline__list', className)}
       items={visible}
       selected={selected}
       onSelect={select}
@@ -194,49 +256,56 @@ function List({ virtualizeAbove = 300 }: { virtualizeAbove?: number }) {
       virtualizeAbove={virtualizeAbove}
     />
   );
-}
+});
 
 /** Diagnostics that belong to no row: the stream as a whole (a truncated run, say). Nothing when there are none. */
-function StreamDiagnostics() {
+const StreamDiagnostics = React.forwardRef<HTMLDetailsElement, React.HTMLAttributes<HTMLDetailsElement>>(function StreamDiagnostics(
+  { className, ...rest },
+  ref,
+) {
   const { unattached } = useTimeline('StreamDiagnostics');
+  const { messages, format } = useLocale();
   if (unattached.length === 0) return null;
   return (
-    <details className="agk-timeline__stream">
-      <summary>{plural(unattached.length, 'diagnostic')} about the stream as a whole</summary>
+    <details {...rest} ref={ref} className={cx('agk-timeline__stream', className)}>
+      <summary>{messages.devtools.timeline.streamDiagnostics(unattached.length, format.number(unattached.length))}</summary>
       <DiagnosticList diagnostics={unattached} />
     </details>
   );
-}
+});
 
 /**
  * The parts of the event timeline, to compose one of your own. `Root` reads
- * the nearest `AgentProvider`; the other parts must sit inside it. Rows carry
- * `data-group` and `data-diagnostics="error" | "warning" | "none"`.
+ * the nearest `AgentProvider`; the other parts must sit inside it. Every
+ * part forwards its ref and passes `className`, `style` and DOM props. Rows
+ * carry `data-group`, `data-diagnostics="error" | "warning" | "none"` and
+ * `data-state="selected" | "unselected"`.
  *
  * @example
  * <EventTimeline.Root>
  *   <EventTimeline.Filters />
  *   <EventTimeline.List virtualizeAbove={500} />
- *   <EventTimeline.Detail />
+ *   <EventTimeline.Detail headingLevel={3} />
  * </EventTimeline.Root>
  */
 export const EventTimeline = { Root, Filters, List, Detail, StreamDiagnostics };
 
 /**
  * The raw event log of a thread, for debugging an agent: one row per event
- * with its index, type, a summary and its diagnostics, filtered by type
- * group and text; selecting a row shows the thread as it was after that
- * event. Long logs stay responsive (rows are virtualized). Reads the
- * nearest `AgentProvider`.
+ * with its index, type, what it changed and its diagnostics, filtered by
+ * type group and text; selecting a row shows the thread as it was after
+ * that event (announced politely). Long logs stay responsive (rows are
+ * virtualized). Reads the nearest `AgentProvider`; its strings come from
+ * the locale.
  *
  * @example
  * <AgentProvider store={agent.store}>
  *   <EventTimelinePanel />
  * </AgentProvider>
  */
-export function EventTimelinePanel({ label }: { label?: string }) {
+export const EventTimelinePanel = React.forwardRef<HTMLElement, EventTimelineRootProps>(function EventTimelinePanel(props, ref) {
   return (
-    <Root {...(label === undefined ? {} : { label })}>
+    <Root {...props} ref={ref}>
       <Filters />
       <StreamDiagnostics />
       <div className="agk-timeline__body">
@@ -245,4 +314,4 @@ export function EventTimelinePanel({ label }: { label?: string }) {
       </div>
     </Root>
   );
-}
+});

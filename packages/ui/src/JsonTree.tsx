@@ -3,6 +3,7 @@
 import * as React from 'react';
 import { clientContext } from './clientContext.js';
 import { type Highlights, highlightsOf, type Mark, pointerSegment, unescapeSegment } from './jsonHighlights.js';
+import { type LocaleValue, useLocale } from './locale.js';
 
 /**
  * The kind of a JSON value, as a tree node's `data-type`.
@@ -18,7 +19,7 @@ export type JsonKind = 'object' | 'array' | 'string' | 'number' | 'boolean' | 'n
  * @example
  * const props: JsonTreeProps = { label: 'Event', value: event, expandDepth: 1 };
  */
-export interface JsonTreeProps {
+export interface JsonTreeProps extends Omit<React.HTMLAttributes<HTMLUListElement>, 'children'> {
   /** Any JSON value; agent-controlled keys and strings are rendered as text only. */
   value: unknown;
   /** The tree's accessible name. */
@@ -38,6 +39,7 @@ interface TreeSettings {
   highlights: Highlights;
   expandDepth: number;
   pageSize: number;
+  locale: LocaleValue;
 }
 
 const TreeContext = clientContext<TreeSettings | null>(null);
@@ -73,9 +75,9 @@ function entriesOf(value: unknown): readonly Entry[] {
   return typeof value === 'object' && value !== null ? Object.entries(value) : [];
 }
 
-function size(kind: JsonKind, n: number): string {
-  const count = n.toLocaleString('en-US');
-  return kind === 'array' ? `[${count} ${n === 1 ? 'item' : 'items'}]` : `{${count} ${n === 1 ? 'key' : 'keys'}}`;
+function size({ messages, format }: LocaleValue, kind: JsonKind, n: number): string {
+  const strings = messages.devtools.json;
+  return kind === 'array' ? strings.items(n, format.number(n)) : strings.keys(n, format.number(n));
 }
 
 function scalar(value: unknown, kind: JsonKind): string {
@@ -97,11 +99,14 @@ function touchedChildren(highlights: Highlights, pointer: string): Set<string> {
 }
 
 function Marks({ marks }: { marks: readonly Mark[] }) {
+  const strings = useSettings().locale.messages.devtools.json;
   return (
     <span className="agk-json__marks">
       {marks.map((mark) => (
         <span key={mark.at} className="agk-json__op" data-op={mark.op}>
-          {mark.note === undefined ? mark.label : `${mark.label} ${mark.note}`}
+          {mark.note === undefined
+            ? mark.label
+            : `${mark.label} ${mark.note.kind === 'to' ? strings.movedTo(mark.note.path) : strings.from(mark.note.path)}`}
         </span>
       ))}
     </span>
@@ -129,7 +134,7 @@ interface NodeProps {
 }
 
 const Node = React.memo(function Node({ name, value, pointer, depth, autoOpen }: NodeProps) {
-  const { highlights } = useSettings();
+  const { highlights, locale } = useSettings();
   const [choice, setChoice] = React.useState<boolean>();
   const kind = kindOf(value);
   const marks = highlights.at.get(pointer);
@@ -147,8 +152,13 @@ const Node = React.memo(function Node({ name, value, pointer, depth, autoOpen }:
     >
       {container ? (
         <button type="button" className="agk-json__toggle" aria-expanded={open} onClick={() => setChoice(!open)}>
+          <span className="agk-json__chevron" aria-hidden="true">
+            {open ? '▾' : '▸'}
+          </span>
           <Key name={name} />
-          <span className="agk-json__size">{size(kind, Array.isArray(value) ? value.length : Object.keys(value as object).length)}</span>
+          <span className="agk-json__size">
+            {size(locale, kind, Array.isArray(value) ? value.length : Object.keys(value as object).length)}
+          </span>
         </button>
       ) : (
         <span className="agk-json__leaf">
@@ -164,10 +174,29 @@ const Node = React.memo(function Node({ name, value, pointer, depth, autoOpen }:
   );
 });
 
+/** Focus on the first item a "Show more" revealed: its toggle, or the item itself (a leaf). */
+function focusItem(list: HTMLUListElement | null, position: number) {
+  const item = list?.children[position];
+  if (!(item instanceof HTMLElement)) return;
+  const toggle = item.querySelector<HTMLElement>(':scope > .agk-json__toggle');
+  if (toggle) return toggle.focus();
+  item.tabIndex = -1;
+  item.focus();
+}
+
 function Children({ value, pointer, depth }: { value: unknown; pointer: string; depth: number }) {
-  const { highlights, pageSize, expandDepth } = useSettings();
+  const { highlights, pageSize, expandDepth, locale } = useSettings();
+  const { messages, format } = locale;
   const entries = React.useMemo(() => entriesOf(value), [value]);
   const [shown, setShown] = React.useState(pageSize);
+  const list = React.useRef<HTMLUListElement>(null);
+  // Where focus goes once the next page has rendered: the button it was on may be gone (the last page).
+  const [focusAt, setFocusAt] = React.useState<number>();
+  React.useLayoutEffect(() => {
+    if (focusAt === undefined) return;
+    focusItem(list.current, focusAt);
+    setFocusAt(undefined);
+  }, [focusAt]);
   const hidden = Math.max(0, entries.length - shown);
   const autoOpen = depth < expandDepth && entries.length <= AUTO_OPEN_MAX;
   const visible = hidden ? entries.slice(0, shown) : entries;
@@ -179,8 +208,12 @@ function Children({ value, pointer, depth }: { value: unknown; pointer: string; 
     <Node key={key} name={key} value={child} pointer={`${pointer}/${pointerSegment(key)}`} depth={depth} autoOpen={autoOpen} />
   );
   if (entries.length === 0 && !removed) return null;
+  const more = () => {
+    setShown(shown + pageSize);
+    setFocusAt(shown);
+  };
   return (
-    <ul className="agk-json__children">
+    <ul ref={list} className="agk-json__children">
       {visible.map(node)}
       {beyond.map(node)}
       {removed?.map((r) => (
@@ -188,7 +221,7 @@ function Children({ value, pointer, depth }: { value: unknown; pointer: string; 
           <span className="agk-json__leaf">
             <Key name={r.key} />
             <span className="agk-json__value" data-type="other">
-              (gone)
+              {messages.devtools.json.gone}
             </span>
           </span>
           <Marks marks={[r.mark]} />
@@ -196,8 +229,8 @@ function Children({ value, pointer, depth }: { value: unknown; pointer: string; 
       ))}
       {hidden ? (
         <li className="agk-json__more">
-          <button type="button" className="agk-button" onClick={() => setShown(shown + pageSize)}>
-            Show {Math.min(pageSize, hidden).toLocaleString('en-US')} more ({hidden.toLocaleString('en-US')} hidden)
+          <button type="button" className="agk-button" onClick={more}>
+            {messages.devtools.json.showMore(format.number(Math.min(pageSize, hidden)), format.number(hidden))}
           </button>
         </li>
       ) : null}
@@ -213,19 +246,25 @@ function Children({ value, pointer, depth }: { value: unknown; pointer: string; 
  * Keys and strings are text, never markup. With `highlight`, every node an
  * operation touched carries `data-op` and the operation's name, removed keys
  * stay visible as "(gone)", and the way to each change opens by itself.
+ * After "Show more", focus moves to the first item it revealed. Forwards
+ * its ref to the root `<ul>` and passes `className`, `style` and DOM props.
  *
  * @example
  * const { document, lastDelta } = useSharedState();
  * <JsonTree label="Shared state" value={document} highlight={lastDelta} />
  */
-export function JsonTree({ value, label, highlight, expandDepth = 2, pageSize = 100 }: JsonTreeProps) {
+export const JsonTree = React.forwardRef<HTMLUListElement, JsonTreeProps>(function JsonTree(
+  { value, label, highlight, expandDepth = 2, pageSize = 100, className, ...rest },
+  ref,
+) {
+  const locale = useLocale();
   const highlights = React.useMemo(() => highlightsOf(highlight, value), [highlight, value]);
-  const settings = React.useMemo(() => ({ highlights, expandDepth, pageSize }), [highlights, expandDepth, pageSize]);
+  const settings = React.useMemo(() => ({ highlights, expandDepth, pageSize, locale }), [highlights, expandDepth, pageSize, locale]);
   return (
     <TreeContext.Provider value={settings}>
-      <ul className="agk-json agk-root" aria-label={label}>
+      <ul {...rest} ref={ref} className={className ? `agk-json agk-root ${className}` : 'agk-json agk-root'} aria-label={label}>
         <Node name={undefined} value={value} pointer="" depth={0} autoOpen />
       </ul>
     </TreeContext.Provider>
   );
-}
+});

@@ -12,7 +12,7 @@ import type { KeyboardEvent, MouseEvent, ReactNode, RefObject } from 'react';
 import * as React from 'react';
 import * as ReactDOM from 'react-dom';
 
-export interface ListboxProps {
+export interface ListboxProps extends Omit<React.HTMLAttributes<HTMLDivElement>, 'onSelect' | 'children'> {
   label: string;
   /** The items in display order, ascending (arrival indices): a selection filtered out is found again by value. */
   items: readonly number[];
@@ -25,7 +25,6 @@ export interface ListboxProps {
   rowHeight: number;
   /** Above this many items only the rows in view are rendered. */
   virtualizeAbove?: number;
-  className?: string;
 }
 
 /** First position whose item is >= `value` (items ascend). */
@@ -67,11 +66,20 @@ function nextPosition(key: string, at: number, found: boolean, length: number): 
  * selected option with `aria-activedescendant`: a virtualized option can
  * unmount when scrolled away, so it must never hold focus itself. Arrow
  * keys, Page Up/Down, Home and End move the selection (selection follows
- * focus). Internal: the timeline and the state history share it.
+ * focus). Options carry `data-state="selected" | "unselected"`. Internal:
+ * the timeline and the state history share it.
  */
-export function Listbox(props: ListboxProps) {
-  const { label, items, selected, onSelect, rowHeight, virtualizeAbove = 300, className } = props;
+export const Listbox = React.forwardRef<HTMLDivElement, ListboxProps>(function Listbox(props, forwardedRef) {
+  const { label, items, selected, onSelect, renderItem, itemData, rowHeight, virtualizeAbove = 300, className, ...rest } = props;
   const ref = React.useRef<HTMLDivElement>(null);
+  const setRef = React.useCallback(
+    (node: HTMLDivElement | null) => {
+      ref.current = node;
+      if (typeof forwardedRef === 'function') forwardedRef(node);
+      else if (forwardedRef) forwardedRef.current = node;
+    },
+    [forwardedRef],
+  );
   const baseId = React.useId();
   const optionId = React.useCallback((item: number) => `${baseId}-option-${item}`, [baseId]);
   const at = selected === undefined ? -1 : lowerBound(items, selected);
@@ -97,27 +105,34 @@ export function Listbox(props: ListboxProps) {
     event.currentTarget.focus();
   };
 
-  const shared = { items, selected, renderItem: props.renderItem, itemData: props.itemData, optionId };
+  const shared = { items, selected, renderItem, itemData, optionId, rowHeight };
   return (
     <div
-      ref={ref}
+      {...rest}
+      ref={setRef}
       role="listbox"
       tabIndex={0}
       aria-label={label}
       aria-activedescendant={found && selected !== undefined ? optionId(selected) : undefined}
       className={`agk-listbox${className ? ` ${className}` : ''}`}
       data-virtual={virtual ? 'true' : 'false'}
-      onKeyDown={onKeyDown}
-      onClick={onClick}
+      onKeyDown={(event) => {
+        rest.onKeyDown?.(event);
+        if (!event.defaultPrevented) onKeyDown(event);
+      }}
+      onClick={(event) => {
+        rest.onClick?.(event);
+        if (!event.defaultPrevented) onClick(event);
+      }}
     >
       {virtual ? (
-        <VirtualOptions {...shared} scroller={ref} rowHeight={rowHeight} selectedAt={found ? at : -1} />
+        <VirtualOptions {...shared} scroller={ref} selectedAt={found ? at : -1} />
       ) : (
         <PlainOptions {...shared} selectedAt={found ? at : -1} />
       )}
     </div>
   );
-}
+});
 
 interface OptionsProps {
   items: readonly number[];
@@ -126,6 +141,7 @@ interface OptionsProps {
   renderItem: (item: number) => ReactNode;
   itemData: ListboxProps['itemData'];
   optionId: (item: number) => string;
+  rowHeight: number;
 }
 
 function Option({ item, props, style, position }: { item: number; props: OptionsProps; style?: object; position?: number }) {
@@ -134,10 +150,11 @@ function Option({ item, props, style, position }: { item: number; props: Options
       role="option"
       id={props.optionId(item)}
       aria-selected={item === props.selected}
+      data-state={item === props.selected ? 'selected' : 'unselected'}
       tabIndex={-1}
       data-item={item}
       className="agk-listbox__option"
-      style={style}
+      style={{ height: props.rowHeight, ...style }}
       {...(position !== undefined ? { 'aria-posinset': position + 1, 'aria-setsize': props.items.length } : {})}
       {...props.itemData?.(item)}
     >
@@ -186,7 +203,7 @@ function useRowVirtualizer(options: RowVirtualizerOptions): Virtualizer<HTMLDivE
   return virtualizer;
 }
 
-function VirtualOptions(props: OptionsProps & { scroller: RefObject<HTMLDivElement | null>; rowHeight: number }) {
+function VirtualOptions(props: OptionsProps & { scroller: RefObject<HTMLDivElement | null> }) {
   const { items, selectedAt, scroller, rowHeight } = props;
   const virtualizer = useRowVirtualizer({
     count: items.length,

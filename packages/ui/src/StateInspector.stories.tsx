@@ -20,7 +20,16 @@ export default meta;
 type Story = StoryObj<typeof meta>;
 
 const order = {
-  order: { id: 'A-1001', amount: 42, currency: 'USD', items: [{ sku: 'MUG-1', qty: 2 }], delivered: true, tmp: 'scratch' },
+  order: {
+    id: 'A-1001',
+    amount: 42,
+    currency: 'USD',
+    items: [{ sku: 'MUG-1', qty: 2 }],
+    delivered: true,
+    tmp: 'scratch',
+    customerId: '6ba7b810-9dad-41d1-80b4-00c04fd430c8',
+    deliveryNote: 'Left at the front door at 14:02; the customer reports the box was crushed and one of the two mugs arrived broken.',
+  },
   refund: { status: 'idle', approved: false, note: null },
 };
 
@@ -68,7 +77,7 @@ export const NestedDocument: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await expect(canvas.getByRole('list', { name: 'Live document, version 1' })).toBeInTheDocument();
-    const orderToggle = canvas.getByRole('button', { name: /^order: \{6 keys\}/ });
+    const orderToggle = canvas.getByRole('button', { name: /^order: \{8 keys\}/ });
     await expect(orderToggle).toHaveAttribute('aria-expanded', 'true');
     await expect(valueAt(canvasElement, 'order', 'amount')).toHaveAttribute('data-type', 'number');
     await expect(valueAt(canvasElement, 'order', 'id')).toHaveTextContent('"A-1001"');
@@ -175,9 +184,15 @@ export const HistorySelection: Story = {
     await userEvent.keyboard('{ArrowUp}');
     await expect(first).toHaveAttribute('aria-selected', 'true');
     await waitFor(() => expect(value()).toBe('"idle"'));
+    await waitFor(() => expect(canvas.getByRole('status')).toHaveTextContent(/^Showing the state after event #\d+ of \d+$/));
+    await expect(canvasElement.querySelector('.agk-inspector')).toHaveAttribute('data-state', 'past');
     await userEvent.click(canvas.getByRole('button', { name: 'Back to live' }));
     await waitFor(() => expect(value()).toBe('"approved"'));
-    await expect(canvasElement.querySelector('.agk-inspector')).toHaveAttribute('data-view', 'live');
+    await expect(canvasElement.querySelector('.agk-inspector')).toHaveAttribute('data-state', 'live');
+    // Focus lands on the history list, with Live selected, never on <body>; the change is said.
+    await expect(canvas.getByRole('listbox', { name: 'State history' })).toHaveFocus();
+    await expect(canvas.getAllByRole('option')[0]).toHaveAttribute('data-state', 'selected');
+    await expect(canvas.getByRole('status')).toHaveTextContent('Back to live');
     await expectInert(canvasElement);
   },
 };
@@ -197,6 +212,8 @@ export const BigDocument: Story = {
     const more = canvas.getByRole('button', { name: /Show 100 more \(11,900 hidden\)/ });
     await userEvent.click(more);
     await expect(canvas.getByRole('button', { name: /Show 100 more \(11,800 hidden\)/ })).toBeInTheDocument();
+    // Focus moves to the first key the page revealed.
+    await expect(canvas.getByRole('button', { name: /^key-00100: \{2 keys\}/ })).toHaveFocus();
     await expectInert(canvasElement);
   },
 };
@@ -221,5 +238,52 @@ export const HostileKeysAndValues: Story = {
     await expect(canvas.getByRole('button', { name: /^__proto__: \{1 key\}/ })).toBeInTheDocument();
     await expect(node(canvasElement, 'link')).toHaveAttribute('data-op', 'replace');
     await expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
+  },
+};
+
+const chinese = {
+  订单: {
+    编号: 'A-1001',
+    金额: 42,
+    客户: '6ba7b810-9dad-41d1-80b4-00c04fd430c8',
+    备注: '包裹于 14:02 放在门口；客户反映外箱被压坏，两个杯子中有一个破损，希望全额退款并保留另一个杯子。',
+  },
+  退款: { 状态: '空闲', 已批准: false },
+};
+
+export const ChineseLocale: Story = {
+  globals: { locale: 'zh-CN' },
+  loaders: [
+    played([
+      snapshot(chinese),
+      delta({ op: 'replace', path: '/退款/状态', value: '等待审批' }),
+      delta({ op: 'replace', path: '/退款/状态', value: '已批准' }, { op: 'add', path: '/退款/审批人', value: '王芳' }),
+    ]),
+  ],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(canvas.getByRole('region', { name: '共享状态' })).toBeInTheDocument();
+    await expect(canvas.getByRole('list', { name: '实时文档，版本 3' })).toBeInTheDocument();
+    await expect(canvas.getByRole('button', { name: /^订单: \{4 个键\}/ })).toBeInTheDocument();
+    await expect(node(canvasElement, '退款', '审批人')).toHaveAttribute('data-op', 'add');
+    const [, , first] = canvas.getAllByRole('option');
+    await expect(first).toHaveTextContent('replace /退款/状态');
+    await userEvent.click(first as HTMLElement);
+    await waitFor(() => expect(valueAt(canvasElement, '退款', '状态')).toHaveTextContent('"等待审批"'));
+    await expect(canvas.getByRole('status')).toHaveTextContent(/^正在显示事件 #\d+（共 \d+ 个）之后的状态$/);
+    await userEvent.click(canvas.getByRole('button', { name: '回到实时' }));
+    await expect(canvas.getByRole('listbox', { name: '状态历史' })).toHaveFocus();
+    await waitFor(() => expect(canvas.getByRole('status')).toHaveTextContent('已回到实时状态'));
+    await expectInert(canvasElement);
+  },
+};
+
+export const Dark: Story = {
+  globals: { theme: 'dark' },
+  loaders: [played([snapshot(order), everyOp])],
+  play: async ({ canvasElement }) => {
+    await expect(node(canvasElement, 'refund', 'status')).toHaveAttribute('data-op', 'replace');
+    await expect(canvasElement.querySelector('.agk-inspector')).toHaveAttribute('data-state', 'live');
+    await expectInert(canvasElement);
   },
 };

@@ -2,12 +2,13 @@
 
 import type { LoggedEvent, SharedState } from '@aguikit/core';
 import { useAgentStore, useEventLog, useSharedState } from '@aguikit/react';
-import type { ReactNode } from 'react';
 import * as React from 'react';
 import { clientContext } from './clientContext.js';
 import { eventType, summarizeEvent } from './eventSummary.js';
 import { JsonTree } from './JsonTree.js';
 import { Listbox } from './Listbox.js';
+import { useLocale } from './locale.js';
+import { EventSummaryView } from './TimelineDetail.js';
 import { type LogPoint, stillValid } from './timeTravel.js';
 
 interface PastState {
@@ -25,6 +26,8 @@ interface InspectorContextValue {
   picked: number | undefined;
   /** Shows the document after the event at `position`, or the live one. */
   view: (position: number | undefined) => void;
+  /** The history list, where focus goes when the live document is shown again. */
+  historyRef: React.RefObject<HTMLDivElement | null>;
 }
 
 const InspectorContext = clientContext<InspectorContextValue | null>(null);
@@ -40,20 +43,36 @@ function isStateEvent(entry: LoggedEvent): boolean {
   return type === 'STATE_SNAPSHOT' || type === 'STATE_DELTA';
 }
 
-/** Names a JSON Patch operation in words: `replace /refund/status`. */
-function describeOperation(operation: unknown): string {
+/** Names a JSON Patch operation: `replace /refund/status`, `move /a from /b` (the op and paths are protocol words). */
+function describeOperation(operation: unknown, from: (path: string) => string): string {
   if (typeof operation !== 'object' || operation === null) return JSON.stringify(operation) ?? String(operation);
-  const { op, path, from } = operation as { op?: unknown; path?: unknown; from?: unknown };
-  return `${String(op)} ${String(path)}${from === undefined ? '' : ` from ${String(from)}`}`;
+  const { op, path, from: source } = operation as { op?: unknown; path?: unknown; from?: unknown };
+  return `${String(op)} ${String(path)}${source === undefined ? '' : ` ${from(String(source))}`}`;
 }
 
-function Root({ children, label = 'Shared state' }: { children: ReactNode; label?: string }) {
+const cx = (own: string, className: string | undefined) => (className ? `${own} ${className}` : own);
+
+/**
+ * Props of `StateInspector.Root` and `StateInspectorPanel`: a `<section>`'s
+ * props, and its accessible name.
+ *
+ * @example
+ * const props: StateInspectorRootProps = { label: 'Cart state', className: 'my-inspector' };
+ */
+export interface StateInspectorRootProps extends React.HTMLAttributes<HTMLElement> {
+  /** The region's accessible name; the locale's ("Shared state") by default. */
+  label?: string;
+}
+
+const Root = React.forwardRef<HTMLElement, StateInspectorRootProps>(function Root({ children, label, className, ...rest }, ref) {
   const live = useSharedState();
   const { entries } = useEventLog();
+  const { messages, format } = useLocale();
   // The controller replays its own log: the thread after a picked event, client entries before it included.
   const store = useAgentStore();
   const history = React.useMemo(() => entries.flatMap((entry, position) => (isStateEvent(entry) ? [position] : [])), [entries]);
   const [picked, setPicked] = React.useState<LogPoint>();
+  const historyRef = React.useRef<HTMLDivElement | null>(null);
   // Replaying is O(log length): deferred, so moving through the history with the keyboard never waits for it.
   const valid = stillValid(picked, entries) ? picked : undefined;
   const point = React.useDeferredValue(valid);
@@ -61,6 +80,21 @@ function Root({ children, label = 'Shared state' }: { children: ReactNode; label
     const entry = point?.entries[point.position];
     return point && entry ? { entry, shared: store.stateAfterEvent(point.position).sharedState } : undefined;
   }, [point, store]);
+
+  // What is shown is said politely once it is shown: the document after a picked event, or the live one again.
+  const [announcement, setAnnouncement] = React.useState('');
+  const shownEntry = past?.entry;
+  const announced = React.useRef<LoggedEvent | undefined>(undefined);
+  const total = entries.length;
+  React.useEffect(() => {
+    if (announced.current === shownEntry) return;
+    const before = announced.current;
+    announced.current = shownEntry;
+    const strings = messages.devtools.inspector;
+    if (shownEntry) setAnnouncement(strings.showingAfter(String(shownEntry.index), format.number(total)));
+    else if (before) setAnnouncement(strings.backToLiveDone);
+  }, [shownEntry, total, messages, format]);
+
   const value = React.useMemo<InspectorContextValue>(
     () => ({
       live,
@@ -69,37 +103,54 @@ function Root({ children, label = 'Shared state' }: { children: ReactNode; label
       past,
       picked: valid?.position,
       view: (position) => setPicked(position === undefined ? undefined : { position, entries }),
+      historyRef,
     }),
     [live, history, entries, past, valid],
   );
+  const view = past ? 'past' : 'live';
   return (
     <InspectorContext.Provider value={value}>
-      <section className="agk-inspector agk-root" aria-label={label} data-sync={live.sync} data-view={past ? 'history' : 'live'}>
+      <section
+        {...rest}
+        ref={ref}
+        className={cx('agk-inspector agk-root', className)}
+        aria-label={label ?? messages.devtools.inspector.label}
+        data-sync={live.sync}
+        data-state={view}
+        data-view={past ? 'history' : 'live'}
+      >
         {children}
+        <p role="status" className="agk-visually-hidden">
+          {announcement}
+        </p>
       </section>
     </InspectorContext.Provider>
   );
-}
+});
 
 /**
  * The live state's sync, said plainly: when a delta failed, a `role="alert"`
  * banner names the failing operation, the event it came in and why it
  * failed. Nothing while the state is in sync.
  */
-function SyncBanner() {
+const SyncBanner = React.forwardRef<HTMLDivElement, React.HTMLAttributes<HTMLDivElement>>(function SyncBanner({ className, ...rest }, ref) {
   const { live } = useInspector('SyncBanner');
+  const { messages } = useLocale();
   if (live.sync !== 'desynced') return null;
+  const strings = messages.devtools.inspector;
+  const failure = live.failure;
   return (
-    <div role="alert" className="agk-inspector__banner" data-sync="desynced">
-      <p className="agk-inspector__banner-title">State out of sync</p>
+    <div {...rest} ref={ref} role="alert" className={cx('agk-inspector__banner', className)} data-sync="desynced">
+      <p className="agk-inspector__banner-title">{strings.desyncTitle}</p>
       <p>
-        Operation <code className="agk-inspector__op">{describeOperation(live.failure?.operation)}</code>
-        {live.failure ? ` of event #${live.failure.index}` : ''} failed: {live.failure?.message ?? 'no reason given'}.
+        {failure ? strings.desyncFailed(String(failure.index)) : strings.desyncFailedNoEvent}{' '}
+        <code className="agk-inspector__op">{describeOperation(failure?.operation, messages.devtools.json.from)}</code>
       </p>
-      <p>Nothing of that delta was applied, and later deltas wait for the next STATE_SNAPSHOT.</p>
+      <p>{strings.desyncReason(failure?.message ?? strings.noReason)}</p>
+      <p>{strings.desyncWaits}</p>
     </div>
   );
-}
+});
 
 function isEmptyObject(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
@@ -107,46 +158,75 @@ function isEmptyObject(value: unknown): boolean {
   return true;
 }
 
-/** The document being viewed (live, or after the picked history event), with the changes of its last delta marked. */
-function Document() {
-  const { live, past, history, view } = useInspector('Document');
+/**
+ * The document being viewed (live, or after the picked history event), with
+ * the changes of its last delta marked. "Back to live" moves focus to the
+ * history list (or, without one, to the document's title), never to `<body>`.
+ * `data-state="empty" | "live" | "past"`.
+ */
+const Document = React.forwardRef<HTMLDivElement, React.HTMLAttributes<HTMLDivElement>>(function Document({ className, ...rest }, ref) {
+  const { live, past, history, view, historyRef } = useInspector('Document');
+  const { messages, format } = useLocale();
+  const strings = messages.devtools.inspector;
+  const titleRef = React.useRef<HTMLParagraphElement>(null);
   const shown = past?.shared ?? live;
   if (!past && history.length === 0 && isEmptyObject(live.document)) {
     return (
-      <p className="agk-inspector__empty" data-state="empty">
-        No shared state yet: the agent has sent no snapshot and no delta.
-      </p>
+      <div {...rest} ref={ref} className={cx('agk-inspector__empty', className)} data-state="empty">
+        {strings.empty}
+      </div>
     );
   }
-  const title = past ? `After event #${past.entry.index} (${eventType(past.entry.event)})` : `Live document, version ${live.version}`;
+  const title = past
+    ? strings.pastTitle(String(past.entry.index), eventType(past.entry.event))
+    : strings.liveTitle(format.number(live.version));
+  const backToLive = () => {
+    // Focus moves before the button goes: the list shows "Live" selected, and reads it.
+    (historyRef.current ?? titleRef.current)?.focus();
+    view(undefined);
+  };
   return (
-    <div className="agk-inspector__document" data-view={past ? 'history' : 'live'}>
+    <div
+      {...rest}
+      ref={ref}
+      className={cx('agk-inspector__document', className)}
+      data-state={past ? 'past' : 'live'}
+      data-view={past ? 'history' : 'live'}
+    >
       <div className="agk-inspector__toolbar">
-        <p className="agk-label">{title}</p>
+        <p ref={titleRef} className="agk-label agk-inspector__title" tabIndex={-1}>
+          {title}
+        </p>
         {past ? (
-          <button type="button" className="agk-button" onClick={() => view(undefined)}>
-            Back to live
+          <button type="button" className="agk-button" onClick={backToLive}>
+            {strings.backToLive}
           </button>
         ) : null}
       </div>
       {past?.shared.sync === 'desynced' ? (
         <p className="agk-inspector__note" data-sync="desynced">
-          Desynced at this point: {describeOperation(past.shared.failure?.operation)} failed ({past.shared.failure?.message}).
+          {strings.desyncedAt(
+            describeOperation(past.shared.failure?.operation, messages.devtools.json.from),
+            past.shared.failure?.message ?? strings.noReason,
+          )}
         </p>
       ) : null}
       <JsonTree label={title} value={shown.document} highlight={shown.lastDelta} />
     </div>
   );
-}
+});
 
 const LIVE = -1;
 
 /**
- * Every STATE_SNAPSHOT and STATE_DELTA received, with its arrival index, as
- * a listbox: picking one shows the document as it was right after it.
+ * Every STATE_SNAPSHOT and STATE_DELTA received, with its arrival index and
+ * what it changed (the operations, the size of a snapshot), as a listbox:
+ * picking one shows the document as it was right after it.
  */
-function History() {
-  const { history, entries, picked, view, live } = useInspector('History');
+const History = React.forwardRef<HTMLDivElement, React.HTMLAttributes<HTMLDivElement>>(function History({ className, ...rest }, ref) {
+  const { history, entries, picked, view, live, historyRef } = useInspector('History');
+  const { messages, format } = useLocale();
+  const strings = messages.devtools.inspector;
   const items = React.useMemo(() => [LIVE, ...history], [history]);
   if (history.length === 0) return null;
   const renderItem = (position: number) => {
@@ -154,38 +234,44 @@ function History() {
     if (position === LIVE || !entry) {
       return (
         <>
-          <span className="agk-inspector__when">Live</span>
-          <span className="agk-inspector__what">version {live.version}</span>
+          <span className="agk-inspector__head">
+            <span className="agk-inspector__when">{strings.live}</span>
+          </span>
+          <span className="agk-inspector__what">{strings.version(format.number(live.version))}</span>
         </>
       );
     }
     return (
       <>
-        <span className="agk-inspector__when">#{entry.index}</span>
-        <span className="agk-inspector__type">{eventType(entry.event)}</span>
-        <span className="agk-inspector__what">{summarizeEvent(entry.event)}</span>
+        <span className="agk-inspector__head">
+          <span className="agk-inspector__when">#{entry.index}</span>
+          <span className="agk-inspector__type">{eventType(entry.event)}</span>
+        </span>
+        <EventSummaryView className="agk-inspector__what" summary={summarizeEvent(entry.event)} />
       </>
     );
   };
   return (
-    <div className="agk-inspector__history">
-      <p className="agk-label">History</p>
+    <div {...rest} ref={ref} className={cx('agk-inspector__history', className)}>
+      <p className="agk-label">{strings.history}</p>
       <Listbox
-        label="State history"
+        ref={historyRef}
+        label={strings.historyLabel}
         items={items}
         selected={picked ?? LIVE}
         onSelect={(position) => view(position === LIVE ? undefined : position)}
         renderItem={renderItem}
-        rowHeight={32}
+        rowHeight={52}
       />
     </div>
   );
-}
+});
 
 /**
  * The parts of the state inspector, to compose one of your own. `Root`
- * (a region with `data-sync` and `data-view="live" | "history"`) reads the
- * nearest `AgentProvider`; the other parts must sit inside it.
+ * (a region with `data-sync` and `data-state="live" | "past"`) reads the
+ * nearest `AgentProvider`; the other parts must sit inside it. Every part
+ * forwards its ref and passes `className`, `style` and DOM props.
  *
  * @example
  * <StateInspector.Root label="Cart state">
@@ -199,17 +285,18 @@ export const StateInspector = { Root, SyncBanner, Document, History };
  * The shared state, inspected: the document as a collapsible JSON tree with
  * the last delta's operations marked on the nodes they touched, a plain
  * alert when the state is desynced, and the history of snapshots and deltas
- * (pick one to see the document as it was after it). Reads the nearest
- * `AgentProvider`.
+ * (pick one to see the document as it was after it; the change is
+ * announced politely). Reads the nearest `AgentProvider`; its strings come
+ * from the locale.
  *
  * @example
  * <AgentProvider store={agent.store}>
  *   <StateInspectorPanel />
  * </AgentProvider>
  */
-export function StateInspectorPanel({ label }: { label?: string }) {
+export const StateInspectorPanel = React.forwardRef<HTMLElement, StateInspectorRootProps>(function StateInspectorPanel(props, ref) {
   return (
-    <Root {...(label === undefined ? {} : { label })}>
+    <Root {...props} ref={ref}>
       <SyncBanner />
       <div className="agk-inspector__body">
         <Document />
@@ -217,4 +304,4 @@ export function StateInspectorPanel({ label }: { label?: string }) {
       </div>
     </Root>
   );
-}
+});

@@ -1,9 +1,11 @@
 'use client';
 
-import type { Diagnostic, RunStatus } from '@aguikit/core';
-import { eventType } from './eventSummary.js';
+import type { Diagnostic, LoggedEvent, RunStatus } from '@aguikit/core';
+import * as React from 'react';
+import { type EventSummary, eventType, type IdRole, type SummaryPart, shortId } from './eventSummary.js';
 import { JsonTree } from './JsonTree.js';
-import { useTimeline } from './timelineContext.js';
+import { type LocaleValue, useLocale } from './locale.js';
+import { rowOf, useTimeline } from './timelineContext.js';
 
 const RUN_TONES: Record<RunStatus, string> = {
   idle: 'neutral',
@@ -15,15 +17,113 @@ const RUN_TONES: Record<RunStatus, string> = {
   unknown: 'warning',
 };
 
+/** An id shortened to its first characters, its role in words before it, the whole id on hover. */
+function IdText({ role, id }: { role: IdRole; id: string }) {
+  const { messages } = useLocale();
+  const short = shortId(id);
+  return (
+    <span className="agk-devtools__id" data-role={role} title={short === id ? undefined : id}>
+      <span className="agk-devtools__id-role">{messages.devtools.summary.idRoles[role]}</span>{' '}
+      <code className="agk-devtools__id-value">{short}</code>
+    </span>
+  );
+}
+
+function partText({ messages, format }: LocaleValue, part: SummaryPart): string {
+  const s = messages.devtools.summary;
+  switch (part.kind) {
+    case 'count':
+      return s[part.unit](part.n, format.number(part.n));
+    case 'succeeded':
+      return s.succeeded;
+    case 'ended':
+      return s.ended(part.outcome);
+    case 'notAnEvent':
+      return s.notAnEvent(part.what);
+    case 'notAList':
+      return s.notAList;
+    case 'notAnOperation':
+      return s.notAnOperation;
+    default:
+      return '';
+  }
+}
+
+function Part({ part }: { part: SummaryPart }) {
+  const locale = useLocale();
+  switch (part.kind) {
+    case 'text':
+      return <span className="agk-devtools__text">“{part.text}”</span>;
+    case 'json':
+      return <code className="agk-devtools__json">{part.text}</code>;
+    case 'name':
+      return <span className="agk-devtools__name">{part.text}</span>;
+    case 'op':
+      return (
+        <span className="agk-devtools__patch">
+          <span className="agk-devtools__op" data-op={part.op}>
+            {part.label}
+          </span>{' '}
+          <code className="agk-devtools__path">{part.path}</code>
+          {part.from === undefined ? null : (
+            <>
+              {' '}
+              <code className="agk-devtools__path">{locale.messages.devtools.json.from(part.from)}</code>
+            </>
+          )}
+        </span>
+      );
+    case 'id':
+      return <IdText role={part.role} id={part.id} />;
+    default:
+      return <span className="agk-devtools__count">{partText(locale, part)}</span>;
+  }
+}
+
+/**
+ * An event's summary in the locale: what changed first (operations joined by
+ * commas), then sizes and shortened ids, separated by a dot hidden from
+ * assistive technology.
+ */
+export function EventSummaryView({ summary, className }: { summary: EventSummary; className?: string }) {
+  const groups: SummaryPart[][] = [];
+  // Operations (and the count of the rest) read as one list: "replace /cart/0, add /items/-, +2 more".
+  const ops = summary.lead.filter((p) => p.kind === 'op' || (p.kind === 'count' && p.unit === 'moreOps'));
+  if (ops.length) groups.push(ops);
+  for (const part of [...summary.lead, ...summary.meta]) if (!ops.includes(part)) groups.push([part]);
+  return (
+    <span className={className}>
+      {groups.map((group, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one summary never reorder.
+        <React.Fragment key={i}>
+          {i > 0 ? (
+            <span className="agk-devtools__sep" aria-hidden="true">
+              {' · '}
+            </span>
+          ) : null}
+          {group.map((part, j) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: as above.
+            <React.Fragment key={j}>
+              {j > 0 ? ', ' : null}
+              <Part part={part} />
+            </React.Fragment>
+          ))}
+        </React.Fragment>
+      ))}
+    </span>
+  );
+}
+
 /** Diagnostics in full: severity in words, code and message. */
 export function DiagnosticList({ diagnostics }: { diagnostics: readonly Diagnostic[] }) {
+  const { messages } = useLocale();
   return (
     <ul className="agk-timeline__diagnostics">
       {diagnostics.map((d, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: a diagnostic list never reorders, and two diagnostics may be identical.
         <li key={i} data-severity={d.severity}>
           <span className="agk-badge" data-tone={d.severity === 'error' ? 'danger' : 'warning'}>
-            {d.severity}
+            {messages.devtools.detail.severity[d.severity]}
           </span>{' '}
           <code>{d.code}</code> {d.message}
         </li>
@@ -32,47 +132,118 @@ export function DiagnosticList({ diagnostics }: { diagnostics: readonly Diagnost
   );
 }
 
+/** The ids an event names, in full. */
+function idsOf(summary: EventSummary): { role: IdRole; id: string }[] {
+  return summary.meta.flatMap((part) => (part.kind === 'id' ? [{ role: part.role, id: part.id }] : []));
+}
+
+const sizes = new WeakMap<LoggedEvent, number | undefined>();
+
+/** The size of an event as JSON, in bytes (UTF-8); `undefined` for what JSON cannot hold. Worked out once per event: a snapshot may be large. */
+function byteSize(entry: LoggedEvent): number | undefined {
+  if (sizes.has(entry)) return sizes.get(entry);
+  let size: number | undefined;
+  try {
+    const json = JSON.stringify(entry.event);
+    size = json === undefined ? undefined : new TextEncoder().encode(json).length;
+  } catch {
+    size = undefined;
+  }
+  sizes.set(entry, size);
+  return size;
+}
+
+export interface DetailProps extends React.HTMLAttributes<HTMLElement> {
+  /** Level of the detail's heading. Default 2. */
+  headingLevel?: 2 | 3 | 4 | 5 | 6;
+}
+
 /**
  * The selected event, and the thread as it was right after it (time travel:
  * the log up to that event replayed through the real pipeline): run status,
- * messages, tool calls, open interrupts and the state document.
+ * messages, tool calls, open interrupts, the event's ids in full and the
+ * state document. `data-state="idle" | "replaying" | "ready"`.
  */
-export function Detail() {
-  const { travel, diagnosticsAt, selected } = useTimeline('Detail');
+export const Detail = React.forwardRef<HTMLElement, DetailProps>(function Detail({ headingLevel = 2, className, ...rest }, ref) {
+  const { travel, diagnosticsAt, selected, toolNames } = useTimeline('Detail');
+  const { messages, format } = useLocale();
+  const strings = messages.devtools.detail;
+  const classes = (own: string) => (className ? `${own} ${className}` : own);
   if (!travel) {
+    const state = selected === undefined ? 'idle' : 'replaying';
     return (
-      <p className="agk-timeline__hint" data-state={selected === undefined ? 'idle' : 'replaying'}>
-        {selected === undefined ? 'Select an event to see the thread as it was right after it.' : 'Replaying…'}
-      </p>
+      <section {...rest} ref={ref} className={classes('agk-timeline__detail agk-timeline__hint')} data-state={state}>
+        {selected === undefined ? messages.devtools.timeline.selectHint : messages.devtools.timeline.replaying}
+      </section>
     );
   }
   const { entry, thread } = travel;
   const diagnostics = diagnosticsAt.get(entry.index);
-  const title = `After event #${entry.index} (${eventType(entry.event)})`;
+  const index = String(entry.index);
+  const type = eventType(entry.event);
+  const title = strings.title(index, type);
+  const Heading = `h${headingLevel}` as const;
+  const ids = idsOf(rowOf(entry, toolNames).summary);
+  const size = byteSize(entry);
   return (
-    <section className="agk-timeline__detail" aria-label={title} data-run={thread.run.status}>
-      <h3 className="agk-card__title">{title}</h3>
+    <section
+      {...rest}
+      ref={ref}
+      className={classes('agk-timeline__detail')}
+      aria-label={title}
+      data-state="ready"
+      data-run={thread.run.status}
+    >
+      <Heading className="agk-timeline__detail-title">{title}</Heading>
       <dl className="agk-timeline__facts">
-        <dt>Run</dt>
-        <dd>
+        <dt>{strings.run}</dt>
+        <dd data-fact="run">
           <span className="agk-badge" data-tone={RUN_TONES[thread.run.status]} data-status={thread.run.status}>
-            {thread.run.status}
+            {strings.runStatus[thread.run.status]}
           </span>
         </dd>
-        <dt>Messages</dt>
-        <dd data-fact="messages">{thread.messages.ids.length}</dd>
-        <dt>Tool calls</dt>
-        <dd data-fact="tool-calls">{thread.toolCalls.size}</dd>
-        <dt>Open interrupts</dt>
-        <dd data-fact="interrupts">{thread.interrupts.length}</dd>
-        <dt>State</dt>
-        <dd data-fact="sync">{thread.sharedState.sync}</dd>
+        <dt>{strings.messages}</dt>
+        <dd data-fact="messages">{format.number(thread.messages.ids.length)}</dd>
+        <dt>{strings.toolCalls}</dt>
+        <dd data-fact="tool-calls">{format.number(thread.toolCalls.size)}</dd>
+        <dt>{strings.interrupts}</dt>
+        <dd data-fact="interrupts">{format.number(thread.interrupts.length)}</dd>
+        <dt>{strings.state}</dt>
+        <dd data-fact="sync" data-sync={thread.sharedState.sync}>
+          {strings.sync[thread.sharedState.sync]}
+        </dd>
+        {entry.receivedAt === undefined ? null : (
+          <>
+            <dt>{strings.received}</dt>
+            <dd data-fact="received">
+              <time dateTime={new Date(entry.receivedAt).toISOString()}>{format.time(entry.receivedAt)}</time>
+            </dd>
+          </>
+        )}
+        {size === undefined ? null : (
+          <>
+            <dt>{strings.size}</dt>
+            <dd data-fact="size">{format.bytes(size)}</dd>
+          </>
+        )}
       </dl>
+      {ids.length ? (
+        <dl className="agk-timeline__ids" aria-label={strings.ids}>
+          {ids.map(({ role, id }) => (
+            <React.Fragment key={`${role}:${id}`}>
+              <dt>{messages.devtools.summary.idRoles[role]}</dt>
+              <dd>
+                <code className="agk-devtools__id-value">{id}</code>
+              </dd>
+            </React.Fragment>
+          ))}
+        </dl>
+      ) : null}
       {diagnostics ? <DiagnosticList diagnostics={diagnostics} /> : null}
-      <p className="agk-label">Event</p>
-      <JsonTree label={`Event #${entry.index}`} value={entry.event} expandDepth={1} />
-      <p className="agk-label">State document</p>
-      <JsonTree label={`State after event #${entry.index}`} value={thread.sharedState.document} highlight={thread.sharedState.lastDelta} />
+      <p className="agk-label">{strings.event}</p>
+      <JsonTree label={strings.eventTree(index)} value={entry.event} expandDepth={1} />
+      <p className="agk-label">{strings.stateDocument}</p>
+      <JsonTree label={strings.stateTree(index)} value={thread.sharedState.document} highlight={thread.sharedState.lastDelta} />
     </section>
   );
-}
+});

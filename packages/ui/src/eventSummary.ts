@@ -1,3 +1,5 @@
+import type { PatchOp } from './jsonHighlights.js';
+
 /**
  * The kinds of event the timeline filters by, as a row's `data-group`.
  *
@@ -7,15 +9,6 @@
 export type EventGroup = 'lifecycle' | 'text' | 'tools' | 'state' | 'interrupts' | 'other';
 
 export const EVENT_GROUPS: readonly EventGroup[] = ['lifecycle', 'text', 'tools', 'state', 'interrupts', 'other'];
-
-export const GROUP_LABELS: Record<EventGroup, string> = {
-  lifecycle: 'Lifecycle',
-  text: 'Text',
-  tools: 'Tools',
-  state: 'State',
-  interrupts: 'Interrupts',
-  other: 'Other',
-};
 
 type Fields = Record<string, unknown>;
 
@@ -72,85 +65,190 @@ export function eventGroups(event: unknown): readonly EventGroup[] {
   return ['other'];
 }
 
-function clip(value: string, max = 40): string {
+/** The kinds of id a summary names; each shows shortened, with its role in words. */
+export type IdRole = 'run' | 'message' | 'toolCall' | 'parent' | 'subagent' | 'thread';
+
+/** Counted things a summary names. */
+export type CountUnit = 'chars' | 'ops' | 'keys' | 'items' | 'messages' | 'moreOps' | 'resumes' | 'interrupted';
+
+/**
+ * One piece of an event's summary, in no language: the timeline and the
+ * state history render it through the locale.
+ */
+export type SummaryPart =
+  /** Text the agent streamed or sent (a delta, a result, an error message): shown quoted. */
+  | { kind: 'text'; text: string }
+  /** A fragment of JSON (a tool call's arguments delta): shown as code. */
+  | { kind: 'json'; text: string }
+  /** A name the agent gave: a tool, a step, a role. */
+  | { kind: 'name'; text: string }
+  /** A JSON Patch operation: its op as a badge, then its path. */
+  | { kind: 'op'; op: PatchOp; label: string; path: string; from?: string }
+  | { kind: 'count'; unit: CountUnit; n: number }
+  | { kind: 'id'; role: IdRole; id: string }
+  | { kind: 'succeeded' }
+  | { kind: 'ended'; outcome: string }
+  | { kind: 'notAnEvent'; what: string }
+  | { kind: 'notAList' }
+  | { kind: 'notAnOperation' };
+
+/**
+ * What a row says about an event: `lead` is what changed (the delta text,
+ * the tool and its arguments, the operations, the size of a snapshot) and
+ * comes first; `meta` follows (sizes, ids).
+ */
+export interface EventSummary {
+  lead: readonly SummaryPart[];
+  meta: readonly SummaryPart[];
+}
+
+/** Past this length a delta or a message is cut in a summary: the row shows one line of it, the detail all of it. */
+const CLIP = 160;
+
+function clip(value: string, max = CLIP): string {
   return value.length > max ? `${value.slice(0, max - 1)}…` : value;
 }
 
-function count(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
-}
+const OPS: ReadonlySet<string> = new Set(['add', 'replace', 'remove', 'move', 'copy', 'test']);
 
-function operations(ops: readonly unknown[]): string {
-  const named = ops.slice(0, 2).map((op) => {
+/** Operations named in a STATE_DELTA row before the rest are counted. */
+const NAMED_OPS = 3;
+
+function operationParts(ops: readonly unknown[]): SummaryPart[] {
+  const out: SummaryPart[] = ops.slice(0, NAMED_OPS).map((op): SummaryPart => {
     const o = fields(op);
-    return o ? `${String(field(o, 'op'))} ${String(field(o, 'path'))}` : 'not an operation';
+    if (!o) return { kind: 'notAnOperation' };
+    const name = field(o, 'op');
+    const from = text(o, 'from');
+    return {
+      kind: 'op',
+      op: typeof name === 'string' && OPS.has(name) ? (name as PatchOp) : 'other',
+      label: String(name),
+      path: String(field(o, 'path')),
+      ...(from === undefined ? {} : { from }),
+    };
   });
-  return `${count(ops.length, 'op')}${named.length ? `: ${named.join(', ')}${ops.length > 2 ? ', …' : ''}` : ''}`;
+  if (ops.length > NAMED_OPS) out.push({ kind: 'count', unit: 'moreOps', n: ops.length - NAMED_OPS });
+  return out;
 }
 
-function keysOf(value: unknown): string {
-  if (Array.isArray(value)) return count(value.length, 'item');
+function sizeOf(value: unknown): SummaryPart {
+  if (Array.isArray(value)) return { kind: 'count', unit: 'items', n: value.length };
   const o = fields(value);
-  return o ? count(Object.keys(o).length, 'key') : typeof value;
+  return o ? { kind: 'count', unit: 'keys', n: Object.keys(o).length } : { kind: 'name', text: typeof value };
 }
+
+/** Tool names by tool call id, for the events of a call that do not repeat its name. */
+export type ToolNames = ReadonlyMap<string, string>;
 
 /**
- * One line about an event, for a timeline row: the ids it concerns and the
- * size of what it carries, never its whole payload (which may be huge).
+ * What an event changed, for a timeline row: the delta text, the tool and
+ * its arguments, the operations or the size of a snapshot first, then the
+ * ids it concerns; never its whole payload (which may be huge). `toolNames`
+ * gives the name of a call whose TOOL_CALL_ARGS, END or RESULT is summarized.
+ *
+ * @example
+ * summarizeEvent({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', delta: 'Hi' }).lead; // [{ kind: 'text', text: 'Hi' }]
  */
-export function summarizeEvent(event: unknown): string {
+export function summarizeEvent(event: unknown, toolNames?: ToolNames): EventSummary {
   const e = fields(event);
-  if (!e) return `not an event object (${event === null ? 'null' : Array.isArray(event) ? 'array' : typeof event})`;
+  if (!e) {
+    const what = event === null ? 'null' : Array.isArray(event) ? 'array' : typeof event;
+    return { lead: [{ kind: 'notAnEvent', what }], meta: [] };
+  }
   const type = eventType(event);
-  const parts: string[] = [];
-  const add = (value: string | undefined) => {
-    if (value !== undefined && value !== '') parts.push(value);
+  const lead: SummaryPart[] = [];
+  const meta: SummaryPart[] = [];
+  const id = (role: IdRole, value: string | undefined) => {
+    if (value) meta.push({ kind: 'id', role, id: value });
   };
+  const name = (value: string | undefined) => {
+    if (value) lead.push({ kind: 'name', text: value });
+  };
+  const toolCallId = text(e, 'toolCallId');
+  const toolName = text(e, 'toolCallName') ?? (toolCallId === undefined ? undefined : toolNames?.get(toolCallId));
   const delta = text(e, 'delta');
   switch (type) {
     case 'RUN_STARTED': {
-      add(text(e, 'runId'));
       const resumed = resumeCount(e);
-      if (resumed) add(`resumes ${count(resumed, 'interrupt')}`);
+      if (resumed) lead.push({ kind: 'count', unit: 'resumes', n: resumed });
+      id('run', text(e, 'runId'));
       break;
     }
     case 'RUN_FINISHED': {
-      add(text(e, 'runId'));
       const outcome = fields(field(e, 'outcome'));
       const kind = outcome ? field(outcome, 'type') : undefined;
-      add(typeof kind === 'string' ? kind : 'success');
       const raised = interruptCount(e);
-      if (raised >= 0) add(count(raised, 'interrupt'));
+      if (raised >= 0) lead.push({ kind: 'count', unit: 'interrupted', n: raised });
+      else if (kind === undefined || kind === 'success') lead.push({ kind: 'succeeded' });
+      else lead.push({ kind: 'ended', outcome: String(kind) });
+      id('run', text(e, 'runId'));
       break;
     }
-    case 'RUN_ERROR':
-      add(text(e, 'code'));
-      add(clip(text(e, 'message') ?? ''));
+    case 'RUN_ERROR': {
+      const message = text(e, 'message');
+      if (message) lead.push({ kind: 'text', text: clip(message) });
+      name(text(e, 'code'));
       break;
+    }
     case 'STATE_SNAPSHOT':
-      add(keysOf(field(e, 'snapshot')));
+      lead.push(sizeOf(field(e, 'snapshot')));
       break;
     case 'STATE_DELTA': {
       const ops = list(e, 'delta');
-      add(ops ? operations(ops) : 'delta is not a list');
+      if (!ops) lead.push({ kind: 'notAList' });
+      else {
+        lead.push(...operationParts(ops));
+        if (ops.length > 1) meta.push({ kind: 'count', unit: 'ops', n: ops.length });
+      }
       break;
     }
     case 'MESSAGES_SNAPSHOT':
-      add(count(list(e, 'messages')?.length ?? 0, 'message'));
-      break;
-    case 'TOOL_CALL_START':
-      add(text(e, 'toolCallId'));
-      add(text(e, 'toolCallName'));
-      break;
-    case 'TOOL_CALL_RESULT':
-      add(text(e, 'toolCallId'));
-      add(text(e, 'messageId') && `→ ${text(e, 'messageId')}`);
+      lead.push({ kind: 'count', unit: 'messages', n: list(e, 'messages')?.length ?? 0 });
       break;
     default:
-      add(text(e, 'messageId') ?? text(e, 'toolCallId') ?? text(e, 'subagentRunId'));
-      add(text(e, 'role'));
-      add(text(e, 'stepName') ?? text(e, 'name') ?? text(e, 'activityType'));
+      if (type.startsWith('TOOL_CALL_')) {
+        name(toolName);
+        if (delta !== undefined) {
+          lead.push({ kind: 'json', text: clip(delta) });
+          meta.push({ kind: 'count', unit: 'chars', n: delta.length });
+        }
+        const content = text(e, 'content');
+        if (content !== undefined) lead.push({ kind: 'text', text: clip(content) });
+        id('toolCall', toolCallId);
+        id('parent', text(e, 'parentMessageId'));
+        id('message', text(e, 'messageId'));
+        break;
+      }
+      if (delta !== undefined) {
+        lead.push({ kind: 'text', text: clip(delta) });
+        meta.push({ kind: 'count', unit: 'chars', n: delta.length });
+      }
+      name(text(e, 'stepName') ?? text(e, 'name') ?? text(e, 'activityType'));
+      name(text(e, 'role'));
+      id('message', text(e, 'messageId'));
+      id('toolCall', toolCallId);
+      id('subagent', text(e, 'subagentRunId'));
   }
-  if (delta !== undefined && type !== 'STATE_DELTA') add(`+${count(delta.length, 'char')} ${JSON.stringify(clip(delta, 24))}`);
-  return parts.join(' · ');
+  return { lead, meta };
+}
+
+/** The text of every part that is data (names, texts, full ids, paths), for the timeline's filter. */
+export function summaryData(summary: EventSummary): string {
+  const out: string[] = [];
+  for (const part of [...summary.lead, ...summary.meta]) {
+    if (part.kind === 'text' || part.kind === 'json' || part.kind === 'name') out.push(part.text);
+    else if (part.kind === 'id') out.push(part.id);
+    else if (part.kind === 'op') out.push(`${part.label} ${part.path}${part.from === undefined ? '' : ` ${part.from}`}`);
+    else if (part.kind === 'ended') out.push(part.outcome);
+  }
+  return out.join(' ');
+}
+
+/** Past this length an id shows as its first 8 characters and "…" (the whole id on hover and in the detail). */
+const SHORT_ID = 12;
+
+/** An id as a row shows it: a UUID as `f47ac10b…`, a short id as it is. */
+export function shortId(id: string): string {
+  return id.length > SHORT_ID ? `${id.slice(0, 8)}…` : id;
 }

@@ -10,7 +10,8 @@ export interface Mark {
   op: PatchOp;
   /** The op as the agent wrote it: shown as text, never trusted as an attribute value. */
   label: string;
-  note?: string;
+  /** Where a move took the value (`to`), or where a move or copy took it from (`from`). */
+  note?: { kind: 'to' | 'from'; path: string };
 }
 
 /** A key that an operation took away, shown where it was. */
@@ -99,10 +100,10 @@ export function highlightsOf(operations: readonly unknown[] | undefined, documen
     const source = typeof from === 'string' ? from : undefined;
     if (kind === 'remove') markRemoved(path, { ...base, op: kind });
     else if (kind === 'move' && source !== undefined) {
-      markRemoved(source, { ...base, op: kind, note: `to ${path}` });
-      markAt(resolveAppend(path, document), { ...base, op: kind, note: `from ${source}` });
+      markRemoved(source, { ...base, op: kind, note: { kind: 'to', path } });
+      markAt(resolveAppend(path, document), { ...base, op: kind, note: { kind: 'from', path: source } });
     } else if (kind === 'copy' && source !== undefined)
-      markAt(resolveAppend(path, document), { ...base, op: kind, note: `from ${source}` });
+      markAt(resolveAppend(path, document), { ...base, op: kind, note: { kind: 'from', path: source } });
     else markAt(kind === 'add' ? resolveAppend(path, document) : path, { ...base, op: kind });
   }
   return { at, inside, removed };

@@ -192,8 +192,8 @@ describe('StateInspectorPanel', () => {
     expect(options.map((o) => o.textContent)).toEqual([
       'Liveversion 3',
       '#1STATE_SNAPSHOT2 keys',
-      '#3STATE_DELTA1 op: replace /refund/status',
-      '#4STATE_DELTA1 op: replace /refund/status',
+      '#3STATE_DELTAreplace /refund/status',
+      '#4STATE_DELTAreplace /refund/status',
     ]);
     expect(valueAt('refund', 'status')).toBe('"approved"');
     await user.click(options[2] as HTMLElement);

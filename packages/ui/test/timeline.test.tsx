@@ -45,10 +45,12 @@ describe('EventTimelinePanel', () => {
       'STATE_DELTA',
       'RUN_FINISHED',
     ]);
-    expect(row(2)).toHaveTextContent('a1 · +14 chars "Looking it up."');
-    expect(row(4)).toHaveTextContent('c1 · lookup_order');
-    expect(row(9)).toHaveTextContent('1 op: replace /refund/status');
-    expect(row(10)).toHaveTextContent('interrupt · 1 interrupt');
+    // What changed comes first, then sizes and ids.
+    expect(row(2)).toHaveTextContent('“Looking it up.” · +14 chars · message a1');
+    expect(row(4)).toHaveTextContent('lookup_order · tool call c1');
+    expect(row(5)).toHaveTextContent('lookup_order · {"orderId":"A-1001"} · +20 chars · tool call c1');
+    expect(row(9)).toHaveTextContent('replace /refund/status');
+    expect(row(10)).toHaveTextContent('stopped on 1 interrupt');
     expect(screen.getByText('11 events')).toBeInTheDocument();
   });
 

@@ -1,0 +1,225 @@
+import { AgentProvider, type AgentStore } from '@aguikit/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import * as React from 'react';
+import { describe, expect, it } from 'vitest';
+import { EventTimeline, EventTimelinePanel } from '../src/EventTimeline.js';
+import { JsonTree } from '../src/JsonTree.js';
+import { AgentLocaleProvider, zhCN } from '../src/locale.js';
+import { StateInspector, StateInspectorPanel } from '../src/StateInspector.js';
+import { call, playedStore, runOf, type ScriptEvent } from '../src/storybook/scripted.js';
+
+/**
+ * The devtools (event timeline, state inspector, JSON tree): rows that lead
+ * with what changed, short ids, focus that never drops to <body>, time travel
+ * announced, parts that compose, and every string in the locale.
+ */
+
+const RUN = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
+const MESSAGE = 'f47ac10b-58cc-4372-a567-0e02b2c3d479';
+const TOOL_CALL = '3d6f4e2a-9b1c-4f7e-8a2d-5c6b7e8f9a0b';
+
+const uuidRun: ScriptEvent[] = [
+  { type: 'RUN_STARTED', threadId: 'story-thread', runId: RUN },
+  { type: 'TEXT_MESSAGE_START', messageId: MESSAGE, role: 'assistant' },
+  { type: 'TEXT_MESSAGE_CONTENT', messageId: MESSAGE, delta: 'Looking up order A-1001 now.' },
+  { type: 'TEXT_MESSAGE_END', messageId: MESSAGE },
+  ...call(TOOL_CALL, 'lookup_order', { orderId: 'A-1001' }, { parent: MESSAGE, parts: 1 }),
+  { type: 'STATE_SNAPSHOT', snapshot: { cart: [{ sku: 'MUG-1' }], items: [], total: 42 } },
+  {
+    type: 'STATE_DELTA',
+    delta: [
+      { op: 'replace', path: '/cart/0', value: { sku: 'BOX-9' } },
+      { op: 'add', path: '/items/-', value: 'x' },
+    ],
+  },
+  { type: 'RUN_FINISHED', threadId: 'story-thread', runId: RUN },
+];
+
+function timeline(store: AgentStore, wrap?: (node: React.ReactNode) => React.ReactNode) {
+  const node = (
+    <AgentProvider store={store}>
+      <EventTimelinePanel />
+    </AgentProvider>
+  );
+  return render(wrap ? wrap(node) : node);
+}
+
+const rows = () => screen.queryAllByRole('option');
+const row = (index: number) => rows().find((r) => r.querySelector('.agk-timeline__index')?.textContent === `#${index}`);
+const summaryOf = (index: number) => row(index)?.querySelector('.agk-timeline__summary') as HTMLElement;
+
+describe('timeline rows lead with what changed', () => {
+  it('a text delta row shows the delta text before any id, and ids are shortened with the full id on hover', async () => {
+    timeline(await playedStore([{ events: uuidRun }]));
+    const summary = summaryOf(2);
+    expect(summary.textContent?.startsWith('“Looking up order A-1001 now.”')).toBe(true);
+    const id = within(summary).getByTitle(MESSAGE);
+    expect(id).toHaveTextContent('f47ac10b…');
+    expect(summary).not.toHaveTextContent(MESSAGE);
+    // The run row: the id shortened, never the whole UUID in the row.
+    expect(summaryOf(0)).not.toHaveTextContent(RUN);
+    expect(within(summaryOf(0)).getByTitle(RUN)).toHaveTextContent('7c9e6679…');
+  });
+
+  it('tool rows lead with the tool name (and the arguments delta), state rows with the ops or the key count', async () => {
+    timeline(await playedStore([{ events: uuidRun }]));
+    expect(summaryOf(4).textContent?.startsWith('lookup_order')).toBe(true);
+    expect(summaryOf(5).textContent?.startsWith('lookup_order')).toBe(true);
+    expect(summaryOf(5)).toHaveTextContent('{"orderId":"A-1001"}');
+    expect(summaryOf(6).textContent?.startsWith('lookup_order')).toBe(true);
+    expect(summaryOf(7).textContent?.startsWith('3 keys')).toBe(true);
+    expect(summaryOf(8).textContent?.startsWith('replace /cart/0, add /items/-')).toBe(true);
+    const ops = [...summaryOf(8).querySelectorAll('[data-op]')].map((op) => op.getAttribute('data-op'));
+    expect(ops).toEqual(['replace', 'add']);
+  });
+
+  it('the detail names the full ids of the selected event', async () => {
+    const user = userEvent.setup();
+    timeline(await playedStore([{ events: uuidRun }]));
+    await user.click(row(2) as HTMLElement);
+    const detail = await screen.findByRole('region', { name: 'After event #2 (TEXT_MESSAGE_CONTENT)' });
+    expect(detail).toHaveTextContent(MESSAGE);
+    expect(detail.querySelector('h2')).toHaveTextContent('After event #2 (TEXT_MESSAGE_CONTENT)');
+  });
+
+  it('rows say which one is selected in data-state', async () => {
+    const user = userEvent.setup();
+    timeline(await playedStore([{ events: uuidRun }]));
+    await user.click(row(3) as HTMLElement);
+    expect(row(3)).toHaveAttribute('data-state', 'selected');
+    expect(row(2)).toHaveAttribute('data-state', 'unselected');
+  });
+
+  it('announces time travel politely', async () => {
+    const user = userEvent.setup();
+    const store = await playedStore([{ events: uuidRun }]);
+    timeline(store);
+    await user.click(row(4) as HTMLElement);
+    const total = store.log.entries.length;
+    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent(`Showing the thread after event #4 of ${total}`));
+  });
+});
+
+describe('the timeline and the inspector in Chinese', () => {
+  it('every string of the panels comes from the locale', async () => {
+    const user = userEvent.setup();
+    const store = await playedStore([{ events: uuidRun }]);
+    render(
+      <AgentLocaleProvider locale={zhCN}>
+        <AgentProvider store={store}>
+          <EventTimelinePanel />
+          <StateInspectorPanel />
+        </AgentProvider>
+      </AgentLocaleProvider>,
+    );
+    expect(screen.getByRole('region', { name: '事件时间线' })).toBeInTheDocument();
+    expect(screen.getByRole('listbox', { name: '事件' })).toBeInTheDocument();
+    expect(screen.getByLabelText('筛选')).toBeInTheDocument();
+    expect(screen.getByText(`共 ${store.log.entries.length} 个事件`)).toBeInTheDocument();
+    expect(within(summaryOf(7)).getByText('3 个键')).toBeInTheDocument();
+    await user.click(row(2) as HTMLElement);
+    expect(await screen.findByRole('region', { name: '事件 #2（TEXT_MESSAGE_CONTENT）之后' })).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: '共享状态' })).toBeInTheDocument();
+    expect(screen.getByRole('listbox', { name: '状态历史' })).toBeInTheDocument();
+    // Nothing English is left in the visible text of the inspector but protocol words, ids and JSON.
+    const inspector = screen.getByRole('region', { name: '共享状态' });
+    expect(inspector.textContent).not.toMatch(/\b(Live|version|History|keys?|item|Show|more|hidden)\b/);
+  });
+});
+
+describe('JsonTree', () => {
+  it('keeps the ▾/▸ glyph out of the accessible name', () => {
+    render(<JsonTree label="Document" value={{ order: { id: 'A-1001' } }} />);
+    const toggle = screen.getByRole('button', { name: 'order: {1 key}' });
+    const glyph = toggle.querySelector('[aria-hidden="true"]');
+    expect(glyph?.textContent).toMatch(/^[▾▸]$/);
+  });
+
+  it('after "Show 100 more", focus goes to the first newly shown item, and stays off <body> on the last page', async () => {
+    const user = userEvent.setup();
+    const big = Object.fromEntries(Array.from({ length: 250 }, (_, i) => [`k${i}`, i]));
+    render(<JsonTree label="Big" value={big} />);
+    await user.click(screen.getByRole('button', { name: 'Show 100 more (150 hidden)' }));
+    expect(document.activeElement).not.toBe(document.body);
+    expect(document.activeElement?.textContent).toContain('k100');
+    await user.click(screen.getByRole('button', { name: 'Show 50 more (50 hidden)' }));
+    expect(document.activeElement).not.toBe(document.body);
+    expect(document.activeElement?.textContent).toContain('k200');
+  });
+
+  it('forwards its ref and passes className, style and DOM props', () => {
+    const ref = React.createRef<HTMLUListElement>();
+    render(<JsonTree ref={ref} label="Doc" value={{ a: 1 }} className="mine" style={{ maxHeight: 10 }} data-testid="tree" />);
+    expect(ref.current).toBe(screen.getByTestId('tree'));
+    expect(ref.current).toHaveClass('agk-json', 'mine');
+    expect(ref.current?.style.maxHeight).toBe('10px');
+  });
+});
+
+const history: ScriptEvent[] = runOf([
+  { type: 'STATE_SNAPSHOT', snapshot: { refund: { status: 'idle' } } },
+  { type: 'STATE_DELTA', delta: [{ op: 'replace', path: '/refund/status', value: 'waiting' }] },
+  { type: 'STATE_DELTA', delta: [{ op: 'replace', path: '/refund/status', value: 'approved' }] },
+]);
+
+describe('state inspector time travel', () => {
+  it('"Back to live" moves focus to the history list (never <body>) and says so; a picked event is announced', async () => {
+    const user = userEvent.setup();
+    const store = await playedStore([{ events: history }]);
+    render(
+      <AgentProvider store={store}>
+        <StateInspectorPanel />
+      </AgentProvider>,
+    );
+    const inspector = screen.getByRole('region', { name: 'Shared state' });
+    expect(inspector).toHaveAttribute('data-state', 'live');
+    await user.click(screen.getAllByRole('option')[2] as HTMLElement);
+    await waitFor(() => expect(inspector).toHaveAttribute('data-state', 'past'));
+    const total = store.log.entries.length;
+    expect(within(inspector).getByRole('status')).toHaveTextContent(`Showing the state after event #2 of ${total}`);
+    await user.click(screen.getByRole('button', { name: 'Back to live' }));
+    await waitFor(() => expect(inspector).toHaveAttribute('data-state', 'live'));
+    expect(screen.queryByRole('button', { name: 'Back to live' })).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('listbox', { name: 'State history' }));
+    expect(within(inspector).getByRole('status')).toHaveTextContent('Back to live');
+  });
+
+  it('parts forward refs and pass className, style and DOM props', async () => {
+    const store = await playedStore([{ events: history }]);
+    const root = React.createRef<HTMLElement>();
+    const doc = React.createRef<HTMLDivElement>();
+    const list = React.createRef<HTMLDivElement>();
+    const events = React.createRef<HTMLElement>();
+    render(
+      <AgentProvider store={store}>
+        <StateInspector.Root ref={root} className="mine" style={{ gap: 3 }} data-testid="inspector">
+          <StateInspector.Document ref={doc} className="doc" />
+        </StateInspector.Root>
+        <EventTimeline.Root ref={events} className="tl" id="events">
+          <EventTimeline.List ref={list} className="list" />
+        </EventTimeline.Root>
+      </AgentProvider>,
+    );
+    expect(root.current).toBe(screen.getByTestId('inspector'));
+    expect(root.current).toHaveClass('agk-inspector', 'mine');
+    expect(root.current?.style.gap).toBe('3px');
+    expect(doc.current).toHaveClass('agk-inspector__document', 'doc');
+    expect(events.current).toHaveAttribute('id', 'events');
+    expect(events.current).toHaveClass('agk-timeline', 'tl');
+    expect(list.current).toHaveAttribute('role', 'listbox');
+    expect(list.current).toHaveClass('agk-listbox', 'list');
+  });
+
+  it('announces nothing on mount', async () => {
+    const store = await playedStore([{ events: history }]);
+    await act(async () => {
+      render(
+        <AgentProvider store={store}>
+          <StateInspectorPanel />
+        </AgentProvider>,
+      );
+    });
+    expect(screen.getByRole('status')).toHaveTextContent('');
+  });
+});
