@@ -1,6 +1,8 @@
 'use client';
 
+import { useAgentRun } from '@aguikit/react';
 import type { ReactNode } from 'react';
+import * as React from 'react';
 import { Composer } from './Composer.js';
 import { InterruptDialog } from './InterruptDialog.js';
 import { useLocale } from './locale.js';
@@ -8,7 +10,7 @@ import { MessageList } from './Messages.js';
 import { RunStatus } from './RunStatus.js';
 import type { RenderTool } from './ToolCall.js';
 
-export interface AgentChatProps {
+export interface AgentChatProps extends Omit<React.ComponentPropsWithoutRef<'section'>, 'children'> {
   /** Custom cards for tool calls (generative UI); keep it stable (module scope or `useCallback`). */
   renderTool?: RenderTool;
   /** The composer's placeholder. */
@@ -17,11 +19,14 @@ export interface AgentChatProps {
   sendOn?: 'enter' | 'mod-enter';
   /** Shown while the thread has no messages. */
   empty?: ReactNode;
-  /** The accessible name of the chat region. */
+  /** The accessible name of the chat region (the locale's "Agent chat" by default). */
   label?: string;
   /** The clock interrupt expiry is measured with (the store's `now`, if it has one). */
   now?: () => number;
 }
+
+/** What the chat is doing, for styling (`data-state`): `idle`, `running` (a request in flight) or `waiting` (interrupts open). */
+export type AgentChatState = 'idle' | 'running' | 'waiting';
 
 /**
  * A complete agent chat, composed of the parts: the run's status, the
@@ -29,14 +34,34 @@ export interface AgentChatProps {
  * the open interrupts as forms to answer, and the composer. Reads the
  * nearest `AgentProvider`'s store; every part can be used on its own.
  *
+ * The root is a `section.agk-chat` named by `label`, focusable from script
+ * (`tabIndex={-1}`: where focus goes when nothing nearer can take it), with
+ * `data-state` (see `AgentChatState`); the ref, `className`, `style` and
+ * other props go to it. It fills the height its parent gives it; given less
+ * than its parts need (a short window, 200% or 400% zoom), it scrolls
+ * vertically as a whole rather than squeezing the conversation to nothing.
+ *
  * @example
  * const agent = useAgentRun({ url: '/api/agent' });
  * <AgentProvider store={agent.store}><AgentChat placeholder="Ask about an order" /></AgentProvider>
  */
-export function AgentChat({ renderTool, placeholder, sendOn, empty, label, now }: AgentChatProps) {
+export const AgentChat = React.forwardRef<HTMLElement, AgentChatProps>(function AgentChat(
+  { renderTool, placeholder, sendOn, empty, label, now, className, ...props },
+  ref,
+) {
   const { messages, lang } = useLocale();
+  const agent = useAgentRun();
+  const state: AgentChatState = agent.inFlight !== undefined ? 'running' : agent.interrupts.length > 0 ? 'waiting' : 'idle';
   return (
-    <section className="agk-chat agk-root" aria-label={label ?? messages.chat.chatLabel} lang={lang}>
+    <section
+      ref={ref}
+      tabIndex={-1}
+      lang={lang}
+      {...props}
+      className={className ? `agk-chat agk-root ${className}` : 'agk-chat agk-root'}
+      aria-label={label ?? props['aria-label'] ?? messages.chat.chatLabel}
+      data-state={state}
+    >
       <div className="agk-chat__status">
         <RunStatus />
       </div>
@@ -47,4 +72,4 @@ export function AgentChat({ renderTool, placeholder, sendOn, empty, label, now }
       </div>
     </section>
   );
-}
+});

@@ -16,6 +16,11 @@ const meta = {
       <Composer {...args} />
     </AgentProvider>
   ),
+  argTypes: {
+    placeholder: { control: 'text' },
+    label: { control: 'text' },
+    sendOn: { control: 'inline-radio', options: ['enter', 'mod-enter'] },
+  },
 } satisfies Meta<typeof Composer>;
 
 export default meta;
@@ -81,5 +86,32 @@ export const StopReturnsFocus: Story = {
     await expect(await canvas.findByText('Stopped')).toBeInTheDocument();
     await waitFor(() => expect(input).toHaveFocus());
     await expect(canvas.getByRole('button', { name: 'Send' })).toBeInTheDocument();
+  },
+};
+
+/** In Simplified Chinese: the label, the placeholder and the buttons come from the locale. */
+export const Chinese: Story = {
+  globals: { locale: 'zh-CN' },
+  loaders: [async () => ({ store: await playedStore([], { pending: [runOf(say('a', '您的订单已于昨天发货，预计周五送达。'))] }) })],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const input = canvas.getByRole('textbox', { name: '消息' });
+    await expect(input).toHaveAttribute('placeholder', '给智能体发消息');
+    await expect(canvas.getByRole('button', { name: '发送' })).toHaveAttribute('aria-disabled', 'true');
+    await userEvent.type(input, '我的订单到哪了？{Enter}');
+    await expect(await canvas.findByText('已完成')).toBeInTheDocument();
+    await expect(input).toHaveValue('');
+  },
+};
+
+/** In the dark theme: the text box and the buttons themed, with the focus ring on the text box. */
+export const Dark: Story = {
+  globals: { theme: 'dark' },
+  loaders: [async () => ({ store: await playedStore([]) })],
+  play: async ({ canvasElement }) => {
+    const input = within(canvasElement).getByRole('textbox', { name: 'Message' });
+    input.focus();
+    await expect(getComputedStyle(input).outlineStyle).toBe('solid');
+    await expect(canvasElement.querySelector('form.agk-composer')).toHaveAttribute('data-state', 'ready');
   },
 };

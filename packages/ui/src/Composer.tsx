@@ -5,7 +5,8 @@ import type { FormEvent, KeyboardEvent } from 'react';
 import * as React from 'react';
 import { useLocale } from './locale.js';
 
-export interface ComposerProps {
+export interface ComposerProps extends Omit<React.ComponentPropsWithoutRef<'form'>, 'onSubmit' | 'children'> {
+  /** The text box's placeholder (the locale's by default). */
   placeholder?: string;
   /** The visible label of the input (also its accessible name). */
   label?: string;
@@ -20,22 +21,30 @@ export interface ComposerProps {
   sendOn?: 'enter' | 'mod-enter';
 }
 
+/** What the composer is doing, for styling (`data-state`): `ready`, `busy` (a run streams) or `waiting` (interrupts open). */
+export type ComposerState = 'ready' | 'busy' | 'waiting';
+
 /**
  * The user's input: type, send with Enter (Shift+Enter for a new line; or
  * Ctrl/Cmd+Enter with `sendOn="mod-enter"`), stop the run in flight with a
  * Stop button of its own, next to Send. The sent text clears as soon as the
  * run starts, so a follow-up can be drafted while it streams. A refused send
- * (a run in flight, interrupts open) keeps the text and says why.
+ * (a run in flight, interrupts open) keeps the text and says why. The
+ * root is a `form.agk-composer` with `data-state` (see `ComposerState`); the
+ * ref, `className`, `style` and other props go to it.
  *
  * @example
  * <Composer placeholder="Ask about an order" sendOn="mod-enter" />
  */
-export function Composer({ placeholder, label, sendOn = 'enter' }: ComposerProps) {
+export const Composer = React.forwardRef<HTMLFormElement, ComposerProps>(function Composer(
+  { placeholder, label, sendOn = 'enter', className, ...props },
+  ref,
+) {
   const agent = useAgentRun();
   const t = useLocale().messages.chat.composer;
   const [text, setText] = React.useState('');
   // Why this composer's last send was refused; shown only while that reason holds (see `note`).
-  const [refused, setRefused] = React.useState<{ code: string; message: string } | undefined>(undefined);
+  const [refused, setRefused] = React.useState<{ code: string } | undefined>(undefined);
   const inputRef = React.useRef<HTMLTextAreaElement>(null);
   const refocus = React.useRef(false);
   const inputId = React.useId();
@@ -59,7 +68,7 @@ export function Composer({ placeholder, label, sendOn = 'enter' }: ComposerProps
     }
     // How an accepted run ends is the run's status to show, not the composer's; only a refusal is.
     void result.then((r) => {
-      if (!r.ok) setRefused({ code: r.code, message: r.message });
+      if (!r.ok) setRefused({ code: r.code });
     });
   };
   const onSubmit = (e: FormEvent) => {
@@ -90,18 +99,28 @@ export function Composer({ placeholder, label, sendOn = 'enter' }: ComposerProps
     }
   }, [busy]);
 
+  // Why a send was refused, in the locale's words (the store's own message is English).
+  const refusedText = (code: string) =>
+    code === 'RUN_IN_PROGRESS' ? t.refusedInFlight : code === 'DESTROYED' ? t.refusedClosed : t.refused;
   const note = waiting
     ? t.waiting
     : busy
       ? refused?.code === 'RUN_IN_PROGRESS'
-        ? refused.message
+        ? refusedText(refused.code)
         : t.inFlight
       : refused && refused.code !== 'RUN_IN_PROGRESS' && refused.code !== 'INTERRUPTS_OPEN'
-        ? refused.message
+        ? refusedText(refused.code)
         : undefined;
   const unavailable = busy || waiting || empty;
+  const state: ComposerState = busy ? 'busy' : waiting ? 'waiting' : 'ready';
   return (
-    <form className="agk-composer agk-root" onSubmit={onSubmit} data-state={busy ? 'busy' : waiting ? 'waiting' : 'ready'}>
+    <form
+      ref={ref}
+      {...props}
+      className={className ? `agk-composer agk-root ${className}` : 'agk-composer agk-root'}
+      onSubmit={onSubmit}
+      data-state={state}
+    >
       <label htmlFor={inputId} className="agk-label">
         {label ?? t.label}
       </label>
@@ -117,21 +136,23 @@ export function Composer({ placeholder, label, sendOn = 'enter' }: ComposerProps
           onKeyDown={onKeyDown}
           aria-describedby={note ? noteId : undefined}
         />
-        {busy ? (
-          <button ref={stopRef} type="button" className="agk-button agk-composer__stop" data-variant="danger" onClick={agent.stop}>
-            {t.stop}
+        <div className="agk-composer__actions">
+          {busy ? (
+            <button ref={stopRef} type="button" className="agk-button agk-composer__stop" data-variant="danger" onClick={agent.stop}>
+              {t.stop}
+            </button>
+          ) : null}
+          {/* Last in the row, so it stays where it is when Stop appears; focusable while unavailable (aria-disabled), so focus on it is never dropped. */}
+          <button
+            type="submit"
+            className="agk-button agk-composer__send"
+            data-variant="primary"
+            aria-disabled={unavailable ? true : undefined}
+            aria-describedby={note && (busy || waiting) ? noteId : undefined}
+          >
+            {t.send}
           </button>
-        ) : null}
-        {/* Last in the row, so it stays where it is when Stop appears; focusable while unavailable (aria-disabled), so focus on it is never dropped. */}
-        <button
-          type="submit"
-          className="agk-button agk-composer__send"
-          data-variant="primary"
-          aria-disabled={unavailable ? true : undefined}
-          aria-describedby={note && (busy || waiting) ? noteId : undefined}
-        >
-          {t.send}
-        </button>
+        </div>
       </div>
       {note ? (
         <p id={noteId} className="agk-composer__note">
@@ -140,4 +161,4 @@ export function Composer({ placeholder, label, sendOn = 'enter' }: ComposerProps
       ) : null}
     </form>
   );
-}
+});

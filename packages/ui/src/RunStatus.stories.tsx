@@ -3,6 +3,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, within } from 'storybook/test';
 import { Composer } from './Composer.js';
 import { RunStatus } from './RunStatus.js';
+import { failedStore, httpError, noAnswer } from './storybook/failures.js';
 import { liveStore, playedStore, runOf, say } from './storybook/scripted.js';
 
 type Loaded = { store: AgentStore };
@@ -10,11 +11,12 @@ type Loaded = { store: AgentStore };
 const meta = {
   title: 'Components/RunStatus',
   component: RunStatus,
-  render: (_args, { loaded }) => (
+  render: (args, { loaded }) => (
     <AgentProvider store={(loaded as Loaded).store}>
-      <RunStatus />
+      <RunStatus {...args} />
     </AgentProvider>
   ),
+  argTypes: { className: { control: 'text' } },
 } satisfies Meta<typeof RunStatus>;
 
 export default meta;
@@ -98,8 +100,12 @@ export const ConnectionLost: Story = {
     await expect(status(canvasElement)).toBe('unknown');
     await expect(canvas.getByRole('status')).toHaveTextContent('Connection lost');
     await userEvent.click(canvas.getByRole('button', { name: 'Reconnect' }));
-    // The scripted source gave no event ids: the store says it cannot resume where it stopped.
-    await expect(await canvas.findByText(/cannot be resumed where it stopped/)).toBeInTheDocument();
+    // The scripted source gave no event ids: nothing to resume from, said without speaking of a server.
+    await expect(await canvas.findByText(/Could not reconnect: this agent cannot resume a stream where it stopped/)).toBeInTheDocument();
+    await expect(canvas.getByRole('status')).not.toHaveTextContent(/server/i);
+    // Reconnect cannot help any more: it is gone, and focus did not drop to <body>.
+    await expect(canvas.queryByRole('button', { name: 'Reconnect' })).toBeNull();
+    await expect(document.activeElement).not.toBe(document.body);
   },
 };
 
@@ -151,5 +157,66 @@ export const ComposerWhileRunning: Story = {
     const canvas = within(canvasElement);
     await userEvent.click(canvas.getByRole('button', { name: 'Stop' }));
     await expect(await canvas.findByText('Stopped')).toBeInTheDocument();
+  },
+};
+
+const RUN = 'c5d1f0a2-6b7e-4f3a-9d2c-8e1b4a7f0c36';
+const MESSAGE = 'e7a4b1c9-2d3f-4a8b-b6c5-1f0e9d8c7b6a';
+const half = [
+  { type: 'RUN_STARTED', threadId: 'story-thread', runId: RUN },
+  { type: 'TEXT_MESSAGE_START', messageId: MESSAGE, role: 'assistant' },
+  { type: 'TEXT_MESSAGE_CONTENT', messageId: MESSAGE, delta: 'The refund of 249.00 EUR for order A-1001 ' },
+];
+
+/** The agent's URL answered 404: what failed and what helps, once; no action that cannot help. */
+export const NotFound: Story = {
+  loaders: [async () => ({ store: await failedStore('Refund order A-1001', [{ fail: httpError(404, 'Cannot POST /agents/refnd') }]) })],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(canvasElement.querySelector('.agk-runstatus')).toHaveAttribute('data-state', 'failed');
+    await expect(canvas.getByRole('status')).toHaveTextContent(
+      /Failed.*The agent's URL was not found \(HTTP 404\)\..*Check the agent's URL\./,
+    );
+    await expect(canvas.queryByRole('button')).toBeNull();
+  },
+};
+
+/** No answer at all: Retry, beside the live region, sends the request again. */
+export const Unreachable: Story = {
+  loaders: [
+    async () => ({ store: await failedStore('Refund order A-1001', [{ fail: noAnswer() }, { events: runOf(say('a', 'Done.')) }]) }),
+  ],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const retry = canvas.getByRole('button', { name: 'Retry' });
+    await expect(canvas.getByRole('status')).not.toContainElement(retry);
+    await userEvent.click(retry);
+    await expect(await canvas.findByText('Done')).toBeInTheDocument();
+  },
+};
+
+/** A reconnect that did not work says why, and Reconnect stays to try again (focus kept on it). */
+export const ReconnectFailed: Story = {
+  loaders: [async () => ({ store: await failedStore('Refund order A-1001', [{ events: half, ids: true }, { fail: httpError(503) }]) })],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const reconnect = canvas.getByRole('button', { name: 'Reconnect' });
+    reconnect.focus();
+    await userEvent.keyboard('{Enter}');
+    await expect(
+      await canvas.findByText('Could not reconnect: the agent could not take the request (HTTP 503). Try again.'),
+    ).toBeInTheDocument();
+    await expect(canvas.getByRole('button', { name: 'Reconnect' })).toHaveFocus();
+  },
+};
+
+/** The same, in Simplified Chinese. */
+export const ReconnectFailedChinese: Story = {
+  globals: { locale: 'zh-CN' },
+  loaders: ReconnectFailed.loaders ?? [],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(canvas.getByRole('button', { name: '重新连接' }));
+    await expect(await canvas.findByText(/^无法重新连接：智能体暂时无法处理请求（HTTP 503）。请重试。$/)).toBeInTheDocument();
   },
 };

@@ -1,63 +1,281 @@
 'use client';
 
-import type { RunStatus as RunStatusValue } from '@aguikit/core';
+import type { RunFailure } from '@aguikit/core';
 import { useAgentRun, useAgentSelector } from '@aguikit/react';
+import * as React from 'react';
+import { useLocale } from './locale.js';
 
 type Tone = 'neutral' | 'info' | 'success' | 'warning' | 'danger';
+type RunStrings = ReturnType<typeof useLocale>['messages']['run'];
 
-const LABELS: Record<RunStatusValue, [string, Tone]> = {
-  idle: ['Idle', 'neutral'],
-  running: ['Running', 'info'],
-  success: ['Done', 'success'],
-  interrupted: ['Waiting for you', 'warning'],
-  cancelled: ['Stopped', 'neutral'],
-  error: ['Failed', 'danger'],
-  unknown: ['Connection lost', 'warning'],
-};
+/**
+ * What the status shows, for styling (`data-state`): `idle`, `running`,
+ * `reconnecting`, `waiting` (interrupts open), `done`, `stopped`, `failed`
+ * (the agent's RUN_ERROR, or a request that failed) and `disconnected` (the
+ * stream ended inside the run: it can be reconnected).
+ */
+export type RunStatusState = 'idle' | 'running' | 'reconnecting' | 'waiting' | 'done' | 'stopped' | 'failed' | 'disconnected';
+
+export interface RunStatusProps extends React.ComponentPropsWithoutRef<'div'> {}
 
 const selectStep = (s: { thread: { run: { steps: readonly string[] } } }) => s.thread.run.steps.at(-1);
 const selectRunError = (s: { thread: { run: { error?: { message: string; code?: string } } } }) => s.thread.run.error;
 
+/** One sentence on why a request failed, from its typed code (never from the English message). */
+function describeFailure(failure: RunFailure, t: RunStrings): string {
+  const { status } = failure;
+  switch (failure.code) {
+    case 'HTTP_STATUS': {
+      const said = failure.body?.trim() ? ` ${t.failure.said(failure.body.trim().slice(0, 200))}` : '';
+      if (status === 404) return t.failure.notFound + said;
+      if (status === 401 || status === 403) return t.failure.refused(status) + said;
+      if (status !== undefined && [408, 425, 429, 502, 503, 504].includes(status)) return t.failure.notHandled(status) + said;
+      return t.failure.httpStatus(status ?? 0) + said;
+    }
+    case 'NETWORK':
+      return t.failure.network;
+    case 'INVALID_URL':
+      return t.failure.invalidUrl;
+    case 'INVALID_STREAM':
+      return t.failure.invalidStream;
+    case 'CONNECTION_LOST':
+      return t.failure.connectionLost;
+    case 'SOURCE_ERROR':
+      return t.failure.sourceError(failure.message.replace(/^The agent's source failed: /, ''));
+  }
+}
+
+/** What helps after a failure, when it is not an action: check the URL, the credentials, the endpoint. */
+function hintFor(failure: RunFailure, t: RunStrings): string | undefined {
+  if (failure.code === 'INVALID_URL' || (failure.code === 'HTTP_STATUS' && failure.status === 404)) return t.hint.checkUrl;
+  if (failure.code === 'HTTP_STATUS' && (failure.status === 401 || failure.status === 403)) return t.hint.checkCredentials;
+  if (failure.code === 'INVALID_STREAM') return t.hint.checkEndpoint;
+  return undefined;
+}
+
 /**
- * The run as a person needs it: idle, running (with the current step),
- * done, waiting for an answer, stopped, failed (with the agent's code and
- * message), or connection lost (status `unknown`: the stream ended without a
- * terminal event) with a Reconnect action. A polite live region, with
- * `data-status` and `data-connection`.
+ * Where focus goes when the action it was on leaves the page (Retry or
+ * Reconnect did their work): the composer's text box, else the chat region,
+ * else the status itself; never `<body>`.
+ */
+function focusAfterAction(root: HTMLElement) {
+  const chat = root.closest<HTMLElement>('section.agk-chat');
+  const input = (chat ?? root.ownerDocument).querySelector<HTMLElement>('.agk-composer__input');
+  const target = input ?? chat ?? root;
+  if (target === root && !root.hasAttribute('tabindex')) root.tabIndex = -1;
+  target.focus();
+}
+
+/** How the last Reconnect the user asked for went. */
+type Reconnect =
+  | { phase: 'idle' }
+  | { phase: 'pending' }
+  | { phase: 'done' }
+  /**
+   * Why, as data (worded at render, in the locale of the moment): the store's
+   * refusal (`NO_RESUME_POINT`, `NOTHING_TO_RECONNECT`: final, trying again
+   * cannot help) or the request's failure.
+   */
+  | { phase: 'failed'; final: boolean; refusal?: 'NO_RESUME_POINT' | 'NOTHING_TO_RECONNECT'; failure?: RunFailure };
+
+/**
+ * The run as a person needs it, in one place: idle, running (with the
+ * current step), done, waiting for an answer, stopped, failed (the agent's
+ * code and message, or why the request failed, with what helps: Retry when
+ * sending it again can work, a hint to check the agent's URL after a 404 or
+ * an invalid URL), or connection lost (the stream ended inside the run) with
+ * Reconnect. Reconnecting says so, then "Reconnected" or "Could not
+ * reconnect: <reason>. Try again." The words are a polite live region
+ * (`role="status"`); the actions sit beside it, outside, so they are not
+ * read again on every change. `data-state` names the state (see
+ * `RunStatusState`); `data-status` is the run's status and `data-connection`
+ * the connection's.
  *
  * @example
- * <RunStatus />
+ * <RunStatus className="my-status" />
  */
-export function RunStatus() {
+export const RunStatus = React.forwardRef<HTMLDivElement, RunStatusProps>(function RunStatus({ className, ...props }, ref) {
   const agent = useAgentRun();
   const step = useAgentSelector(selectStep);
   const runError = useAgentSelector(selectRunError);
-  const [label, tone] = LABELS[agent.status];
-  const reconnecting = agent.connection === 'reconnecting' || agent.connection === 'connecting';
-  return (
-    <div className="agk-runstatus agk-root" role="status" aria-live="polite" data-status={agent.status} data-connection={agent.connection}>
-      <span className="agk-badge" data-tone={tone}>
-        {agent.connection === 'reconnecting' ? 'Reconnecting…' : label}
-      </span>
-      {agent.status === 'running' && step ? <span className="agk-runstatus__detail">Step: {step}</span> : null}
-      {agent.status === 'error' && runError ? (
-        <span className="agk-runstatus__detail agk-error-text">
-          {runError.code ? <code>{runError.code}</code> : null} {runError.message}
-        </span>
-      ) : null}
-      {agent.status === 'unknown' ? (
+  const t = useLocale().messages.run;
+  const [reconnect, setReconnect] = React.useState<Reconnect>({ phase: 'idle' });
+  const { status, connection, failure, refusal, inFlight } = agent;
+  const rootRef = React.useRef<HTMLDivElement | null>(null);
+  const setRoot = React.useCallback(
+    (node: HTMLDivElement | null) => {
+      rootRef.current = node;
+      if (typeof ref === 'function') ref(node);
+      else if (ref) ref.current = node;
+    },
+    [ref],
+  );
+  // An action button that leaves the page while focused hands focus on (see focusAfterAction).
+  const refocus = React.useRef(false);
+  const actionRef = React.useCallback((node: HTMLButtonElement | null) => {
+    if (node) return;
+    const active = rootRef.current?.ownerDocument.activeElement;
+    if (active?.classList.contains('agk-runstatus__action') && rootRef.current?.contains(active)) refocus.current = true;
+  }, []);
+  React.useLayoutEffect(() => {
+    if (!refocus.current || !rootRef.current) return;
+    const { activeElement, body } = rootRef.current.ownerDocument;
+    refocus.current = false;
+    if (!activeElement || activeElement === body || !activeElement.isConnected) focusAfterAction(rootRef.current);
+  });
+
+  // A new request the user started (not the reconnect itself) ends what the last reconnect said.
+  const pending = reconnect.phase === 'pending';
+  React.useEffect(() => {
+    if (inFlight !== undefined && !pending) setReconnect({ phase: 'idle' });
+  }, [inFlight, pending]);
+
+  const onReconnect = () => {
+    setReconnect({ phase: 'pending' });
+    void agent.reconnect().then((result) => {
+      const after = agent.store.getState();
+      const runStatus = after.thread.run.status;
+      if (result.ok && runStatus !== 'unknown' && runStatus !== 'error') return setReconnect({ phase: 'done' });
+      if (!result.ok && (result.code === 'NO_RESUME_POINT' || result.code === 'NOTHING_TO_RECONNECT')) {
+        return setReconnect({ phase: 'failed', final: true, refusal: result.code });
+      }
+      setReconnect({ phase: 'failed', final: false, ...(after.failure ? { failure: after.failure } : {}) });
+    });
+  };
+
+  /** The words for a reconnect that failed. */
+  const reconnectReason = (failed: Extract<Reconnect, { phase: 'failed' }>) =>
+    failed.refusal === 'NO_RESUME_POINT'
+      ? t.hint.noResumePoint
+      : failed.refusal === 'NOTHING_TO_RECONNECT'
+        ? t.hint.nothingToReconnect
+        : failed.failure
+          ? describeFailure(failed.failure, t)
+          : t.failure.connectionLost;
+
+  const cutOff = status === 'unknown';
+  const reconnecting = connection === 'reconnecting' || pending;
+  const reconnectFailed = reconnect.phase === 'failed' ? reconnect : undefined;
+  // After a reconnect that failed, Reconnect stays while trying again can help (the store retries or resumes).
+  const canTryAgain = reconnectFailed !== undefined && !reconnectFailed.final && (cutOff || failure?.retryable === true);
+
+  let state: RunStatusState;
+  let tone: Tone;
+  let badge: string;
+  let detail: React.ReactNode = null;
+  let hint: string | undefined;
+  if (reconnecting) {
+    state = 'reconnecting';
+    tone = 'info';
+    badge = t.reconnecting();
+  } else if (reconnectFailed && (cutOff || status === 'error')) {
+    state = 'disconnected';
+    tone = 'warning';
+    badge = t.status.unknown;
+    const reason = reconnectReason(reconnectFailed);
+    detail = reconnectFailed.final ? t.reconnectRefused(reason) : t.reconnectFailed(reason);
+  } else if (cutOff) {
+    state = 'disconnected';
+    tone = 'warning';
+    badge = t.status.unknown;
+    detail = t.lost(failure && failure.code !== 'CONNECTION_LOST' ? describeFailure(failure, t) : undefined);
+  } else if (status === 'error' || (failure && inFlight === undefined)) {
+    // The agent's own RUN_ERROR (its code and message), or a request that failed (the store's typed failure).
+    state = 'failed';
+    tone = 'danger';
+    badge = t.status.error;
+    if (failure) {
+      detail = describeFailure(failure, t);
+      hint = hintFor(failure, t);
+    } else if (runError) {
+      detail = (
         <>
-          <span className="agk-runstatus__detail">
-            The stream ended before the run finished{agent.failure ? `: ${agent.failure.message}` : ''}.
-          </span>
-          <button type="button" className="agk-button" disabled={reconnecting} onClick={() => void agent.reconnect()}>
-            Reconnect
-          </button>
+          {runError.code ? <code>{runError.code}</code> : null} {runError.message}
         </>
-      ) : null}
-      {agent.refusal && agent.refusal.code === 'NO_RESUME_POINT' ? (
-        <span className="agk-runstatus__detail">{agent.refusal.message}</span>
+      );
+    }
+  } else {
+    switch (status) {
+      case 'running':
+        state = 'running';
+        tone = 'info';
+        badge = t.status.running;
+        detail = step ? t.step(step) : null;
+        break;
+      case 'success':
+        state = 'done';
+        tone = 'success';
+        badge = t.status.success;
+        break;
+      case 'interrupted':
+        state = 'waiting';
+        tone = 'warning';
+        badge = t.status.interrupted;
+        break;
+      case 'cancelled':
+        state = 'stopped';
+        tone = 'neutral';
+        badge = t.status.cancelled;
+        break;
+      default:
+        state = 'idle';
+        tone = 'neutral';
+        badge = t.status.idle;
+    }
+    if (reconnect.phase === 'done') detail = t.reconnected;
+  }
+  if (!detail && !reconnecting && refusal?.code === 'NO_RESUME_POINT') detail = t.hint.noResumePoint;
+
+  // Reconnect stays (unavailable) while the reconnect it started goes on, so focus on it is kept.
+  const canReconnect = (cutOff && !reconnectFailed?.final) || pending || canTryAgain;
+  const canRetry = !canReconnect && !reconnecting && inFlight === undefined && failure?.retryable === true;
+  const isError = state === 'failed';
+  return (
+    <div
+      ref={setRoot}
+      {...props}
+      className={className ? `agk-runstatus agk-root ${className}` : 'agk-runstatus agk-root'}
+      data-state={state}
+      data-status={status}
+      data-connection={connection}
+    >
+      <div className="agk-runstatus__live" role="status" aria-live="polite" aria-atomic="true" data-status={status}>
+        {reconnecting ? <span className="agk-runstatus__spinner" aria-hidden="true" /> : null}
+        <span className="agk-badge" data-tone={tone}>
+          {badge}
+        </span>
+        {detail ? <span className={isError ? 'agk-runstatus__detail agk-error-text' : 'agk-runstatus__detail'}>{detail}</span> : null}
+        {hint ? <span className="agk-runstatus__detail agk-runstatus__hint">{hint}</span> : null}
+      </div>
+      {canRetry || canReconnect ? (
+        <div className="agk-runstatus__actions">
+          {canRetry ? (
+            <button
+              ref={actionRef}
+              type="button"
+              className="agk-button agk-runstatus__action"
+              data-variant="primary"
+              onClick={() => void agent.retry()}
+            >
+              {t.actions.retry}
+            </button>
+          ) : null}
+          {canReconnect ? (
+            <button
+              ref={actionRef}
+              type="button"
+              className="agk-button agk-runstatus__action"
+              data-variant="primary"
+              aria-disabled={reconnecting ? true : undefined}
+              onClick={() => {
+                if (!reconnecting) onReconnect();
+              }}
+            >
+              {t.actions.reconnect}
+            </button>
+          ) : null}
+        </div>
       ) : null}
     </div>
   );
-}
+});

@@ -178,7 +178,7 @@ export function AgentLocaleProvider({ locale, messages, children }: AgentLocaleP
   const value = React.useMemo(() => {
     const base: AgentLocale = locale ?? outer ?? en;
     // A locale built outside `defineLocale` (plain JSON, an older translation) is completed here too.
-    const complete = base === en || base === zhCN || base === outer ? base.messages : merge(enMessages, base.messages);
+    const complete = base === en || base === outer ? base.messages : merge(enMessages, base.messages);
     const withOverrides = messages ? merge(complete, messages) : complete;
     if (withOverrides === base.messages) return base === outer ? outer : localeValue(base);
     return localeValue({ lang: base.lang, messages: withOverrides });

@@ -4,6 +4,7 @@ import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { Composer, type ComposerProps } from '../src/Composer.js';
+import { AgentLocaleProvider, zhCN } from '../src/locale.js';
 import { runOf, type ScriptEvent, STORY_THREAD, say, waitForState } from '../src/storybook/scripted.js';
 
 /**
@@ -82,6 +83,25 @@ describe('Composer: the draft', () => {
   });
 });
 
+describe('Composer: in Simplified Chinese', () => {
+  it('says why a send was refused in the locale, not in the store’s English', async () => {
+    const { store, finish } = gatedStore(aReply);
+    render(
+      <AgentLocaleProvider locale={zhCN}>
+        <AgentProvider store={store}>
+          <Composer />
+        </AgentProvider>
+      </AgentLocaleProvider>,
+    );
+    const input = screen.getByRole('textbox', { name: '消息' });
+    await userEvent.type(input, '第一条{Enter}');
+    await userEvent.type(input, '第二条{Enter}');
+    expect(input).toHaveValue('第二条');
+    expect(input).toHaveAccessibleDescription(/^未发送：已有运行正在进行/);
+    await finish();
+  });
+});
+
 describe('Composer: sendOn', () => {
   it('sends with Enter by default, Shift+Enter making a new line', async () => {
     const { store, finish } = gatedStore(aReply);
@@ -139,6 +159,29 @@ describe('Composer: Send and Stop', () => {
     expect(sent(store)).toEqual(['hello']);
     await finish();
     expect(store.getState().thread.run.status).toBe('success');
+  });
+
+  it('a double Enter 60 ms apart (in the text box, or on Send) never stops the run it started', async () => {
+    for (const on of ['textbox', 'send'] as const) {
+      const { store, finish } = gatedStore(aReply);
+      const view = renderComposer(store);
+      const input = screen.getByRole('textbox', { name: 'Message' });
+      await userEvent.type(input, 'Refund order A-1001, please');
+      if (on === 'send') {
+        await userEvent.tab();
+        expect(screen.getByRole('button', { name: 'Send' })).toHaveFocus();
+      }
+      await userEvent.keyboard('{Enter}');
+      expect(store.getState().inFlight).toBe('run');
+      await act(() => new Promise((resolve) => setTimeout(resolve, 60)));
+      await userEvent.keyboard('{Enter}');
+      expect(store.getState().inFlight, `second Enter on the ${on}`).toBe('run');
+      expect(store.getState().thread.run.status).toBe('running');
+      expect(sent(store)).toEqual(['Refund order A-1001, please']);
+      await finish();
+      expect(store.getState().thread.run.status).toBe('success');
+      view.unmount();
+    }
   });
 
   it('moves focus to the text box when Stop ends the run', async () => {

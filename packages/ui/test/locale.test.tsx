@@ -8,12 +8,45 @@ import { STORY_THREAD } from '../src/storybook/scripted.js';
 /** Every string of a set, by its path ("chat.composer.send"); functions are called with sample arguments. */
 function leaves(value: unknown, path = ''): Array<[string, string]> {
   if (typeof value === 'string') return [[path, value]];
-  if (typeof value === 'function') {
-    const sample = (value as (...args: unknown[]) => unknown)(2, 'x', 3, 'y');
-    return [[path, String(sample)]];
-  }
+  if (typeof value === 'function') return [[path, callWithSamples(value as (...args: unknown[]) => unknown)]];
   if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => leaves(v, path ? `${path}.${k}` : k));
   return [[path, String(value)]];
+}
+
+/**
+ * A parameterised string called with sample arguments: numbers, then text,
+ * then an object whose every field reads as text (and as 2 where a number is
+ * wanted), so any parameter shape gives a string.
+ */
+function callWithSamples(fn: (...args: unknown[]) => unknown): string {
+  const anything: unknown = new Proxy(
+    {},
+    {
+      get: (_t, key) =>
+        key === Symbol.toPrimitive
+          ? (hint: string) => (hint === 'number' ? 2 : 'x')
+          : key === 'length'
+            ? 2
+            : typeof key === 'string'
+              ? 'x'
+              : undefined,
+    },
+  );
+  const tries: unknown[][] = [
+    [2, 'x', 3, 'y'],
+    [2, 2, 2, 2],
+    ['x', 'x', 'x', 'x'],
+    [anything, anything, anything, anything],
+  ];
+  for (const args of tries) {
+    try {
+      const out = fn(...args);
+      if (typeof out === 'string') return out;
+    } catch {
+      // The next shape.
+    }
+  }
+  throw new Error(`no sample arguments make ${fn.toString().slice(0, 80)} return a string`);
 }
 
 const store = () => createAgentStore({ threadId: STORY_THREAD, source: { async *run() {} } });

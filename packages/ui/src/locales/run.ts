@@ -1,4 +1,108 @@
-/** Strings of the run area. */
-export const en = {};
+/**
+ * Strings of the run area: the run's status (one word a state), what failed
+ * and what helps, and how a reconnect goes. None speaks of a server: an
+ * agent may run in the browser, where there is none.
+ */
+export const en = {
+  /** The badge, one word or two per state. */
+  status: {
+    idle: 'Idle',
+    running: 'Running',
+    success: 'Done',
+    interrupted: 'Waiting for you',
+    cancelled: 'Stopped',
+    error: 'Failed',
+    unknown: 'Connection lost',
+  },
+  /** The current step of a running run. */
+  step: (name: string) => `Step: ${name}`,
+  /** The transport's own retry, after the connection dropped; `attempt`/`of` when known. */
+  reconnecting: (attempt?: number, of?: number) =>
+    attempt !== undefined && of !== undefined ? `Reconnecting… (attempt ${attempt} of ${of})` : 'Reconnecting…',
+  /** A run that was cut off: its stream ended inside the run. `reason` when something more is known. */
+  lost: (reason?: string) =>
+    reason ? `The stream ended before the run finished: ${lowerFirst(reason)}` : 'The stream ended before the run finished.',
+  /** The reconnect the user asked for worked. */
+  reconnected: 'Reconnected: the run went on from where it stopped.',
+  /** The reconnect the user asked for did not work. */
+  reconnectFailed: (reason: string) => `Could not reconnect: ${lowerFirst(reason)} Try again.`,
+  /** The reconnect was refused for good: `reason` says what to do instead. */
+  reconnectRefused: (reason: string) => `Could not reconnect: ${lowerFirst(reason)}`,
+  /** Why a request failed, by its typed code. */
+  failure: {
+    notFound: "The agent's URL was not found (HTTP 404).",
+    refused: (status: number) => `The agent refused the request (HTTP ${status}).`,
+    notHandled: (status: number) => `The agent could not take the request (HTTP ${status}).`,
+    httpStatus: (status: number) => `The agent answered with an error (HTTP ${status}).`,
+    network: 'The agent could not be reached: the network may be offline, the agent not running, or the request blocked by the browser.',
+    invalidUrl: "The agent's URL is not a valid address.",
+    invalidStream: 'The answer is not an AG-UI event stream.',
+    connectionLost: 'The connection to the agent was lost before the run ended.',
+    sourceError: (detail: string) => `The agent failed before it answered (${detail}).`,
+    /** What the agent said along with an HTTP error, quoted. */
+    said: (body: string) => `It said: “${body}”`,
+  },
+  /** What helps, after the failure. */
+  hint: {
+    checkUrl: "Check the agent's URL.",
+    checkCredentials: 'Check the credentials sent with the request.',
+    checkEndpoint: "Check that the URL is the agent's AG-UI endpoint.",
+    noResumePoint: 'This agent cannot resume a stream where it stopped: send your message again.',
+    nothingToReconnect: 'There is nothing to reconnect to.',
+  },
+  actions: {
+    retry: 'Retry',
+    reconnect: 'Reconnect',
+    /** The accessible name of the group of actions beside the status. */
+    label: 'Run actions',
+  },
+};
 
-export const zhCN: typeof en = {};
+/** "The agent…" → "the agent…", to follow a colon. */
+function lowerFirst(text: string) {
+  const value = String(text);
+  return value.charAt(0).toLowerCase() + value.slice(1);
+}
+
+export const zhCN: typeof en = {
+  status: {
+    idle: '空闲',
+    running: '运行中',
+    success: '已完成',
+    interrupted: '等待你的回答',
+    cancelled: '已停止',
+    error: '失败',
+    unknown: '连接已断开',
+  },
+  step: (name) => `步骤：${name}`,
+  reconnecting: (attempt, of) =>
+    attempt !== undefined && of !== undefined ? `正在重新连接…（第 ${attempt} 次，共 ${of} 次）` : '正在重新连接…',
+  lost: (reason) => (reason ? `运行结束前数据流已中断：${reason}` : '运行结束前数据流已中断。'),
+  reconnected: '已重新连接：运行已从中断处继续。',
+  reconnectFailed: (reason) => `无法重新连接：${reason}请重试。`,
+  reconnectRefused: (reason) => `无法重新连接：${reason}`,
+  failure: {
+    notFound: '找不到智能体的 URL（HTTP 404）。',
+    refused: (status) => `智能体拒绝了请求（HTTP ${status}）。`,
+    notHandled: (status) => `智能体暂时无法处理请求（HTTP ${status}）。`,
+    httpStatus: (status) => `智能体返回了错误（HTTP ${status}）。`,
+    network: '无法连接到智能体：可能网络已断开、智能体未运行，或请求被浏览器拦截。',
+    invalidUrl: '智能体的 URL 不是有效的地址。',
+    invalidStream: '返回的内容不是 AG-UI 事件流。',
+    connectionLost: '运行结束前与智能体的连接已断开。',
+    sourceError: (detail) => `智能体在回答前出错（${detail}）。`,
+    said: (body) => `它的回复：“${body}”`,
+  },
+  hint: {
+    checkUrl: '请检查智能体的 URL。',
+    checkCredentials: '请检查随请求发送的凭据。',
+    checkEndpoint: '请确认该 URL 是智能体的 AG-UI 端点。',
+    noResumePoint: '该智能体无法从中断处恢复数据流：请重新发送你的消息。',
+    nothingToReconnect: '没有可以重新连接的运行。',
+  },
+  actions: {
+    retry: '重试',
+    reconnect: '重新连接',
+    label: '运行操作',
+  },
+};

@@ -1,0 +1,185 @@
+/**
+ * What a person sees of the chat in Chromium, in the built playground (the
+ * in-browser agent, so no server is needed): the keyboard focus ring has at
+ * least 3:1 contrast against what is behind it in the light and the dark
+ * theme (WCAG 1.4.11); in forced colors (Windows High Contrast) a focused
+ * button still shows an outline, so a focused Approve looks different from
+ * Reject (2.4.7); and at 320 CSS px and at 200% zoom (a 1280x768 screen is
+ * 640x384 CSS px then) nothing scrolls sideways, the conversation keeps a
+ * height, and the composer is shown (1.4.10).
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launchChromium, type OpenOptions, openPlayground, runStatus, unexpected } from './harness.js';
+
+const playgroundUrl = inject('playgroundUrl');
+const FAST = 20;
+
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** The refund scenario in the browser, run until its approval is open. */
+async function openRefund(options: Omit<OpenOptions, 'params'> = {}) {
+  const opened = await openPlayground(browser, playgroundUrl, { params: { mode: 'browser', scenario: 'refund', speed: FAST }, ...options });
+  await opened.page.getByRole('button', { name: 'Send this' }).click();
+  await runStatus(opened.page, 'interrupted').waitFor();
+  await opened.page.locator('.agk-interrupt__buttons button[data-variant="primary"]:not(:disabled)').first().waitFor();
+  return opened;
+}
+
+/** Moves focus to `name` with the keyboard (so `:focus-visible` applies as for a keyboard user). */
+async function keyboardFocus(page: Page, name: string) {
+  const button = page.getByRole('button', { name, exact: true });
+  await button.focus();
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Tab');
+  await expect.poll(() => button.evaluate((b) => b === document.activeElement && b.matches(':focus-visible'))).toBe(true);
+  return button;
+}
+
+/** The focused element's outline, and the first opaque background behind it (its parents', the element's own excluded). */
+function focusRing(page: Page) {
+  return page.evaluate(() => {
+    const el = document.activeElement as HTMLElement;
+    const style = getComputedStyle(el);
+    let background = 'rgb(255, 255, 255)';
+    for (let node = el.parentElement; node; node = node.parentElement) {
+      const bg = getComputedStyle(node).backgroundColor;
+      const alpha = bg.startsWith('rgba') ? Number(bg.slice(bg.lastIndexOf(',') + 1, -1)) : 1;
+      if (bg !== 'transparent' && alpha > 0.99) {
+        background = bg;
+        break;
+      }
+    }
+    return {
+      tag: `${el.tagName.toLowerCase()}.${el.className}`,
+      outlineStyle: style.outlineStyle,
+      outlineWidth: Number.parseFloat(style.outlineWidth),
+      outlineColor: style.outlineColor,
+      background,
+    };
+  });
+}
+
+/** The WCAG 2 contrast ratio of two `rgb()`/`rgba()` colors (opaque ones; an alpha below 1 is treated as opaque). */
+function contrast(a: string, b: string): number {
+  const luminance = (color: string) => {
+    const [r, g, bl] = (color.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number);
+    const channel = (v = 0) => {
+      const c = v / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    };
+    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(bl);
+  };
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+describe('the focus ring', () => {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    it(`${colorScheme}: a focused Approve and a focused Send have a solid outline with at least 3:1 contrast against what is behind them`, async () => {
+      const o = await openRefund({ colorScheme });
+      const { page } = o;
+      await expect.poll(() => page.locator('.pg').getAttribute('data-theme')).toBe(colorScheme);
+      for (const name of ['Approve', 'Send']) {
+        await keyboardFocus(page, name);
+        const ring = await focusRing(page);
+        expect(ring.outlineStyle, `${name}: outline style (${ring.tag})`).toBe('solid');
+        expect(ring.outlineWidth, `${name}: outline width`).toBeGreaterThanOrEqual(2);
+        const ratio = contrast(ring.outlineColor, ring.background);
+        expect(ratio, `${name}: ${ring.outlineColor} on ${ring.background}`).toBeGreaterThanOrEqual(3);
+      }
+      expect(unexpected(o.problems)).toEqual([]);
+      await o.close();
+    });
+  }
+});
+
+describe('forced colors', () => {
+  it('a focused button keeps a visible outline, and a focused Approve differs from Reject', async () => {
+    const o = await openRefund();
+    const { page } = o;
+    await page.emulateMedia({ forcedColors: 'active' });
+    expect(await page.evaluate(() => matchMedia('(forced-colors: active)').matches)).toBe(true);
+    const approve = await keyboardFocus(page, 'Approve');
+    const look = (name: string) =>
+      page.getByRole('button', { name, exact: true }).evaluate((b) => {
+        const s = getComputedStyle(b);
+        return { outlineStyle: s.outlineStyle, outlineWidth: Number.parseFloat(s.outlineWidth), boxShadow: s.boxShadow };
+      });
+    const focused = await approve.evaluate((b) => {
+      const s = getComputedStyle(b);
+      return { outlineStyle: s.outlineStyle, outlineWidth: Number.parseFloat(s.outlineWidth) };
+    });
+    expect(focused.outlineStyle, 'the focused Approve: outline style').not.toBe('none');
+    expect(focused.outlineWidth, 'the focused Approve: outline width').toBeGreaterThanOrEqual(1);
+    const reject = await look('Reject');
+    expect(
+      reject.outlineStyle === 'none' || reject.outlineWidth === 0,
+      `Reject (not focused) has no outline, so the focused Approve is told apart: ${JSON.stringify(reject)}`,
+    ).toBe(true);
+    // The same in the composer: Send focused has the outline too.
+    await keyboardFocus(page, 'Send');
+    expect((await look('Send')).outlineStyle).not.toBe('none');
+    expect(unexpected(o.problems)).toEqual([]);
+    await o.close();
+  });
+});
+
+/** The document's horizontal overflow (px), the conversation's height, and whether the composer's text box is shown. */
+function reflow(page: Page) {
+  return page.evaluate(() => {
+    const list = document.querySelector('.agk-chat > .agk-messages');
+    const viewport = document.querySelector('.agk-chat .agk-messages__viewport');
+    const box = document.querySelector<HTMLElement>('.agk-chat .agk-composer__input');
+    const scroller = document.scrollingElement ?? document.documentElement;
+    // Reached by scrolling the page, as a person would.
+    box?.scrollIntoView({ block: 'nearest' });
+    const r = box?.getBoundingClientRect();
+    const hit = r ? document.elementFromPoint(r.left + r.width / 2, r.top + Math.min(r.height / 2, 10)) : null;
+    const composerShown = !!(r && r.width > 0 && r.height > 0 && r.top >= 0 && r.bottom <= innerHeight && box?.contains(hit));
+    const result = {
+      overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      wide: [...document.querySelectorAll('body *')]
+        .filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
+        .slice(0, 5)
+        .map((e) => `${e.tagName.toLowerCase()}.${e.className}`),
+      conversation: Math.min(list?.getBoundingClientRect().height ?? 0, viewport?.getBoundingClientRect().height ?? 0),
+      composerShown,
+    };
+    scroller.scrollTop = 0;
+    return result;
+  });
+}
+
+describe('reflow', () => {
+  for (const [what, viewport] of [
+    ['320 CSS px', { width: 320, height: 640 }],
+    ['200% zoom', { width: 640, height: 384 }],
+  ] as const) {
+    it(`${what} (${viewport.width}x${viewport.height}): no sideways scrolling, the conversation has a height, the composer is shown`, async () => {
+      const o = await openPlayground(browser, playgroundUrl, { params: { mode: 'browser', scenario: 'refund', speed: FAST }, viewport });
+      const { page } = o;
+      const idle = await reflow(page);
+      expect(idle.overflow, `idle: horizontal overflow (${idle.wide.join(', ')})`).toBeLessThanOrEqual(0);
+      expect(idle.conversation, 'idle: the conversation (px)').toBeGreaterThan(0);
+      expect(idle.composerShown, 'idle: the composer').toBe(true);
+
+      await page.getByRole('button', { name: 'Send this' }).click();
+      await runStatus(page, 'interrupted').waitFor();
+      const open = await reflow(page);
+      expect(open.overflow, `interrupt open: horizontal overflow (${open.wide.join(', ')})`).toBeLessThanOrEqual(0);
+      expect(open.conversation, 'interrupt open: the conversation (px)').toBeGreaterThan(0);
+      expect(open.composerShown, 'interrupt open: the composer').toBe(true);
+      expect(unexpected(o.problems)).toEqual([]);
+      await o.close();
+    });
+  }
+});
