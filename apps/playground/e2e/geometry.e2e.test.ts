@@ -1,7 +1,7 @@
 /**
  * The playground's geometry from a phone to a wide screen, in Chromium,
  * against the real agent server: with an interrupt open, every decision
- * button (Approve, Reject, Cancel, Confirm, Submit) is inside the viewport
+ * button (Approve, Reject, Close without answering, Yes, No, Save answer) is inside the viewport
  * and not covered by anything; nothing overflows the page horizontally; the
  * composer is on screen or reachable by scrolling the page, uncovered; and
  * with two interrupts open the message list keeps a usable share of the chat.
@@ -126,12 +126,12 @@ describe('the playground laid out from 390 to 1920 px, with interrupts open', ()
   for (const viewport of VIEWPORTS) {
     const size = `${viewport.width}x${viewport.height}`;
 
-    it(`${size}: the refund's Approve, Reject and Cancel are on screen and uncovered; no horizontal overflow`, async () => {
+    it(`${size}: the refund's Approve, Reject and Close without answering are on screen and uncovered; no horizontal overflow`, async () => {
       const o = await open({ mode: 'server', scenario: 'refund', speed: FAST }, viewport);
       const dialog = o.page.getByRole('dialog', { name: 'The agent is waiting for your answer' });
       await formReady(dialog);
       await shot(o.page, `refund-${size}`);
-      await expectLaidOut(o.page, ['Approve', 'Reject', 'Cancel'], `refund at ${size}`);
+      await expectLaidOut(o.page, ['Approve', 'Reject', 'Close without answering'], `refund at ${size}`);
       expect(unexpected(o.problems)).toEqual([]);
       await o.close();
     });
@@ -149,7 +149,7 @@ describe('the playground laid out from 390 to 1920 px, with interrupts open', ()
       });
       expect(share, 'the message list over the chat, in height').toBeGreaterThanOrEqual(0.34);
       // The first interrupt is the one focused: its buttons without any scrolling.
-      const first = (await actionButtons(page)).filter((b) => b.name === 'Confirm' || b.name === 'Cancel').slice(0, 2);
+      const first = (await actionButtons(page)).filter((b) => b.name === 'Yes' || b.name === 'No').slice(0, 2);
       expect(
         first.filter((b) => b.covered !== null),
         `two at ${size}: the first interrupt's buttons`,
@@ -167,8 +167,8 @@ describe('the playground laid out from 390 to 1920 px, with interrupts open', ()
         }),
       );
       expect(secondButtons).toEqual([
-        { name: 'Submit', ok: true },
-        { name: 'Cancel', ok: true },
+        { name: 'Save answer', ok: true },
+        { name: 'Close without answering', ok: true },
       ]);
       expect(await composerReachable(page), `two at ${size}: the composer`).toBeNull();
       expect(unexpected(o.problems)).toEqual([]);
@@ -181,11 +181,11 @@ describe('the playground laid out from 390 to 1920 px, with interrupts open', ()
     { width: 390, height: 844 },
   ]) {
     const size = `${viewport.width}x${viewport.height}`;
-    it(`${size}: after expiry, Cancel (the only button left) is on screen and uncovered`, async () => {
+    it(`${size}: after expiry, Close without answering (the only button left) is on screen and uncovered`, async () => {
       const o = await open({ mode: 'server', scenario: 'refund', speed: FAST, approvalWindowMs: 2500 }, viewport);
       await o.page.locator('.agk-interrupt[data-state="expired"]').waitFor({ timeout: 5000 });
       await shot(o.page, `expired-${size}`);
-      await expectLaidOut(o.page, ['Cancel'], `expired at ${size}`);
+      await expectLaidOut(o.page, ['Close without answering'], `expired at ${size}`);
       expect(unexpected(o.problems)).toEqual([]);
       await o.close();
     });

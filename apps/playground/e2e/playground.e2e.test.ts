@@ -213,7 +213,7 @@ describe('the playground against the agent server, in Chromium', () => {
     expect(running().effects()).toEqual([]);
   });
 
-  it('expires: the countdown runs out, only Cancel is left, and Cancel sends a cancelled answer', async () => {
+  it('expires: the countdown runs out, only Close without answering is left, and it sends a cancelled answer', async () => {
     const o = await open({ mode: 'server', scenario: 'refund', speed: FAST, approvalWindowMs: 2500 });
     const { page } = o;
     const dialog = await askForRefund(o);
@@ -227,12 +227,12 @@ describe('the playground against the agent server, in Chromium', () => {
     expect(await timer.textContent()).toBe('Expired');
     expect(await timer.getAttribute('data-state')).toBe('expired');
     expect(await approval.locator('.agk-interrupt__status').textContent()).toMatch(
-      /^This request expired at .+: it can no longer be answered, only cancelled\.$/,
+      /^This request expired at .+: it can no longer be answered, only closed\. The deadline is set by the agent; ask it again to start over\.$/,
     );
-    expect(await approval.getByRole('button').allTextContents()).toEqual(['Cancel']);
+    expect(await approval.getByRole('button').allTextContents()).toEqual(['Close without answering']);
     expect(await approval.getByLabel('Comment for the customer record').isDisabled()).toBe(true);
 
-    await approval.getByRole('button', { name: 'Cancel' }).click();
+    await approval.getByRole('button', { name: 'Close without answering' }).click();
     await runStatus(page, 'success').waitFor();
     expect((await readChat(page)).messages.at(-1)?.text).toContain(
       'No approval came in time, so no refund was made. Ask again whenever you like.',
@@ -278,13 +278,13 @@ describe('the playground against the agent server, in Chromium', () => {
     expect(await progress.textContent()).toBe('0 of 2 answered. All answers are sent together.');
     expect(await send.isDisabled()).toBe(true);
 
-    await dialog.locator('.agk-interrupt[data-reason="confirmation"]').getByRole('button', { name: 'Confirm' }).click();
+    await dialog.locator('.agk-interrupt[data-reason="confirmation"]').getByRole('button', { name: 'Yes' }).click();
     await dialog.locator('.agk-interrupt[data-reason="confirmation"][data-answer="resolved"]').waitFor();
     expect(await progress.textContent()).toBe('1 of 2 answered. All answers are sent together.');
     expect(await send.isDisabled()).toBe(true);
     const reason = dialog.locator('.agk-interrupt[data-reason="input_required"]');
     await reason.getByLabel('Reason').selectOption('missing features');
-    await reason.getByRole('button', { name: 'Submit' }).click();
+    await reason.getByRole('button', { name: 'Save answer' }).click();
     await reason.and(page.locator('[data-answer="resolved"]')).waitFor();
     expect(await progress.textContent()).toBe('2 of 2 answered. All answers are sent together.');
     expect(resumesOf(o)).toEqual([]);
@@ -364,5 +364,77 @@ describe('the playground against the agent server, in Chromium', () => {
     const journal = await readJournal(dataDir);
     expect(journal.filter((r) => r.type === 'effect')).toHaveLength(1);
     expect(journal.filter((r) => r.type === 'run')).toHaveLength(2);
+  });
+});
+
+describe('the playground’s own controls', () => {
+  it('devtools tabs: arrow keys, Home and End move and select (one tab in the Tab order), every aria-controls exists', async () => {
+    const o = await open({ mode: 'server', scenario: 'refund', speed: FAST });
+    const { page } = o;
+    await askForRefund(o);
+    const tabs = page.getByRole('tablist', { name: 'Devtools' }).getByRole('tab');
+    const read = () =>
+      tabs.evaluateAll((all) =>
+        all.map((t) => ({
+          name: t.textContent,
+          selected: t.getAttribute('aria-selected'),
+          tabIndex: (t as HTMLElement).tabIndex,
+          focused: t === document.activeElement,
+          panelShown: !(document.getElementById(t.getAttribute('aria-controls') ?? '') as HTMLElement | null)?.hidden,
+        })),
+      );
+    const state = page.getByRole('tab', { name: 'Shared state' });
+    await state.focus();
+    expect((await read()).map((t) => [t.name, t.selected, t.tabIndex])).toEqual([
+      ['Shared state', 'true', 0],
+      ['Events', 'false', -1],
+    ]);
+    const where = async () => (await read()).filter((t) => t.focused && t.selected === 'true' && t.tabIndex === 0 && t.panelShown);
+    await page.keyboard.press('ArrowRight');
+    expect((await where()).map((t) => t.name)).toEqual(['Events']);
+    await page.locator('.agk-timeline').waitFor();
+    await page.keyboard.press('ArrowRight');
+    expect((await where()).map((t) => t.name)).toEqual(['Shared state']);
+    await page.keyboard.press('End');
+    expect((await where()).map((t) => t.name)).toEqual(['Events']);
+    await page.keyboard.press('Home');
+    expect((await where()).map((t) => t.name)).toEqual(['Shared state']);
+    await page.keyboard.press('ArrowLeft');
+    expect((await where()).map((t) => t.name)).toEqual(['Events']);
+    // Tab leaves the tab list for the panel's content: only one tab is in the Tab order.
+    expect((await read()).filter((t) => t.tabIndex === 0)).toHaveLength(1);
+    // The selected tab's panel is labelled by it; every aria-controls on the page names an element that exists.
+    const panel = page.getByRole('tabpanel', { name: 'Events' });
+    await panel.waitFor();
+    const missing = await page.evaluate(() =>
+      [...document.querySelectorAll('[aria-controls]')]
+        .flatMap((el) => (el.getAttribute('aria-controls') ?? '').split(/\s+/).filter(Boolean))
+        .filter((id) => !document.getElementById(id)),
+    );
+    expect(missing).toEqual([]);
+  });
+
+  it('language: ?lang=zh-CN shows the playground and the components in Simplified Chinese; the switch keeps it in the URL', async () => {
+    const o = await open({ mode: 'server', scenario: 'refund', speed: FAST, lang: 'zh-CN' });
+    const { page } = o;
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
+    const language = page.getByRole('combobox', { name: '语言' });
+    expect(await language.inputValue()).toBe('zh-CN');
+    const header = page.locator('header.pg__bar');
+    for (const name of ['新会话', '下载事件', '深色主题']) await header.getByRole('button', { name, exact: true }).waitFor();
+    expect(await page.getByRole('tablist').getByRole('tab').allTextContents()).toEqual(['共享状态', '事件']);
+    // The components' own words come from zh-CN too: the chat region and the composer.
+    await page.getByRole('region', { name: '智能体对话' }).waitFor();
+    await page.getByRole('textbox', { name: '消息', exact: true }).waitFor();
+    // The hint line is Chinese around the prompt (which stays the scenario's own).
+    expect(await page.locator('.pg__hint').textContent()).toContain('需审批的退款');
+
+    await language.selectOption('en');
+    await page.getByRole('heading', { name: 'aguikit playground', exact: true }).waitFor();
+    expect(new URL(page.url()).searchParams.get('lang')).toBeNull();
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
+    await page.getByRole('combobox', { name: 'Language' }).selectOption('zh-CN');
+    expect(new URL(page.url()).searchParams.get('lang')).toBe('zh-CN');
+    expect(new URL(page.url()).searchParams.get('scenario')).toBe('refund');
   });
 });

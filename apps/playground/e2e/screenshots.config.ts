@@ -1,6 +1,7 @@
 /**
- * `pnpm --filter @aguikit/playground screenshots`: the playground in light and
- * dark, mid refund flow and after approval, written to the repository's docs/.
+ * `pnpm --filter @aguikit/playground screenshots`: the playground on a laptop
+ * and a phone, light and dark, English and Simplified Chinese, with the refund
+ * approval open and after approval, written to the repository's docs/screenshots/.
  * A config of its own, so the screenshots never run with the test suite.
  */
 import { fileURLToPath } from 'node:url';
@@ -18,6 +19,8 @@ export default defineConfig({
     include: ['e2e/screenshots.ts'],
     globalSetup: ['./e2e/setup.ts'],
     testTimeout: 60_000,
+    // One browser, one page at a time: the machine's CPUs are shared.
+    fileParallelism: false,
     hookTimeout: 60_000,
   },
 });

@@ -1,15 +1,19 @@
 import { AgentProvider, type AgentStore, createAgentStore } from '@aguikit/react';
 import { scenarios } from '@aguikit/scenarios';
-import { AgentChat, EventTimelinePanel, StateInspectorPanel } from '@aguikit/ui';
-import { useEffect, useMemo, useState } from 'react';
+import { AgentChat, AgentLocaleProvider, EventTimelinePanel, StateInspectorPanel } from '@aguikit/ui';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { LANGS, type Lang, langFromSearch, messagesFor, uiLocaleFor } from './i18n.js';
 import { Replay } from './Replay.js';
 import { downloadSession, type LoadedSession, readSessionFile } from './recording.js';
 import { type Connection, connectionFromLocation, connectionKey, connectionToSearch, type Mode, sourceFor } from './sources.js';
+import { Tabs } from './Tabs.js';
+import { UrlHelp } from './UrlMode.js';
 
 type Theme = 'light' | 'dark';
 type Panel = 'state' | 'events';
 
 const SPEEDS = [0.5, 1, 2, 5, 20];
+const MODES: readonly Mode[] = ['browser', 'server', 'url'];
 
 function useTheme(): [Theme, (t: Theme) => void] {
   const [theme, setTheme] = useState<Theme>(() => (window.matchMedia?.('(prefers-color-scheme: dark)').matches ? 'dark' : 'light'));
@@ -32,170 +36,227 @@ function useConnectionStore(connection: Connection): AgentStore {
   return store;
 }
 
+/** The address typed, when it is a full http(s) URL; undefined otherwise. */
+function endpointUrl(typed: string): string | undefined {
+  try {
+    const url = new URL(typed.trim());
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function App() {
   const [connection, setConnection] = useState<Connection>(() => connectionFromLocation(window.location.search));
+  const [lang, setLang] = useState<Lang>(() => langFromSearch(window.location.search));
   const [urlDraft, setUrlDraft] = useState(connection.url);
+  const [urlInvalid, setUrlInvalid] = useState(false);
   const [theme, setTheme] = useTheme();
   const [panel, setPanel] = useState<Panel>('state');
   const [replay, setReplay] = useState<LoadedSession | undefined>();
   const [loadError, setLoadError] = useState<string | undefined>();
+  const endpointInput = useRef<HTMLInputElement>(null);
+  const ids = useId();
   const store = useConnectionStore(connection);
+  const t = messagesFor(lang);
   const scenario = scenarios[connection.scenarioId as keyof typeof scenarios];
+  const titleOf = (id: string, fallback: string) => t.scenarios[id]?.title ?? fallback;
 
   useEffect(() => {
-    window.history.replaceState(null, '', connectionToSearch(connection));
-  }, [connection]);
+    window.history.replaceState(null, '', connectionToSearch(connection, lang));
+  }, [connection, lang]);
+  useEffect(() => {
+    document.documentElement.lang = lang;
+    document.title = t.title;
+  }, [lang, t]);
 
   const update = (patch: Partial<Connection>) => setConnection((c) => ({ ...c, ...patch }));
+
+  const connectTo = (typed: string) => {
+    const url = endpointUrl(typed);
+    setUrlInvalid(!url);
+    if (!url) {
+      endpointInput.current?.focus();
+      return;
+    }
+    setUrlDraft(url);
+    // The same address again is a new thread too: a fresh start after a failure.
+    if (url === connection.url) store.getState().reset();
+    update({ url });
+  };
+
+  const editUrl = () => {
+    endpointInput.current?.focus();
+    endpointInput.current?.select();
+  };
 
   const onLoad = async (file: File | undefined) => {
     if (!file) return;
     try {
       const log = await readSessionFile(file);
-      if (log.entries.length === 0) throw new Error(log.errors[0]?.message ?? 'The file holds no events.');
+      if (log.entries.length === 0) throw new Error(log.errors[0]?.message ?? t.noEvents);
       setLoadError(undefined);
       setReplay(log);
     } catch (e) {
-      setLoadError(`Could not load ${file.name}: ${e instanceof Error ? e.message : String(e)}`);
+      setLoadError(t.loadFailed(file.name, e instanceof Error ? e.message : String(e)));
     }
   };
 
+  const helpId = `${ids}-urlhelp`;
+  const invalidId = `${ids}-urlinvalid`;
+
   return (
-    <div className="agk-theme pg" data-theme={theme}>
-      <header className="pg__bar">
-        <h1 className="pg__title">aguikit playground</h1>
-        <label className="pg__field">
-          Scenario
-          <select
-            value={connection.scenarioId}
-            onChange={(e) => update({ scenarioId: e.target.value })}
-            disabled={connection.mode === 'url'}
-          >
-            {Object.values(scenarios).map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.title}
-              </option>
-            ))}
-          </select>
-        </label>
-        <fieldset className="pg__field pg__modes">
-          <legend>Agent</legend>
-          {(
-            [
-              ['browser', 'In the browser'],
-              ['server', 'Agent server'],
-              ['url', 'AG-UI URL'],
-            ] as [Mode, string][]
-          ).map(([mode, label]) => (
-            <label key={mode}>
-              <input type="radio" name="mode" checked={connection.mode === mode} onChange={() => update({ mode })} />
-              {label}
-            </label>
-          ))}
-        </fieldset>
-        {connection.mode === 'url' ? (
-          <form
-            className="pg__field"
-            onSubmit={(e) => {
-              e.preventDefault();
-              update({ url: urlDraft });
-            }}
-          >
-            <label>
-              Endpoint
-              <input type="url" value={urlDraft} placeholder="https://host/agent" onChange={(e) => setUrlDraft(e.target.value)} />
-            </label>
-            <button type="submit" className="agk-button">
-              Connect
-            </button>
-          </form>
-        ) : (
+    <AgentLocaleProvider locale={uiLocaleFor(lang)}>
+      <div className="agk-theme pg" data-theme={theme} lang={lang}>
+        <header className="pg__bar">
+          <h1 className="pg__title">{t.title}</h1>
           <label className="pg__field">
-            Speed
-            <select value={connection.speed} onChange={(e) => update({ speed: Number(e.target.value) })}>
-              {SPEEDS.map((s) => (
-                <option key={s} value={s}>
-                  {s}×
+            {t.scenario}
+            <select
+              className="agk-select"
+              value={connection.scenarioId}
+              onChange={(e) => update({ scenarioId: e.target.value })}
+              disabled={connection.mode === 'url'}
+            >
+              {Object.values(scenarios).map((s) => (
+                <option key={s.id} value={s.id}>
+                  {titleOf(s.id, s.title)}
                 </option>
               ))}
             </select>
           </label>
-        )}
-        <div className="pg__actions">
-          <button type="button" className="agk-button" onClick={() => store.getState().reset()}>
-            New thread
-          </button>
-          <button
-            type="button"
-            className="agk-button"
-            onClick={() => downloadSession(store.session.entries, `aguikit-${connection.scenarioId}.jsonl`)}
-          >
-            Download events
-          </button>
-          <label className="agk-button pg__file">
-            Load events…
-            <input type="file" accept=".jsonl,.ndjson,.json,application/x-ndjson" onChange={(e) => void onLoad(e.target.files?.[0])} />
-          </label>
-          <button
-            type="button"
-            className="agk-button"
-            aria-pressed={theme === 'dark'}
-            onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')}
-          >
-            Dark theme
-          </button>
-        </div>
-      </header>
-      {loadError ? (
-        <p role="alert" className="pg__error">
-          {loadError}
-        </p>
-      ) : null}
-      {replay ? (
-        <Replay log={replay} onClose={() => setReplay(undefined)} />
-      ) : (
-        <AgentProvider store={store}>
-          <main className="pg__main">
-            <div className="pg__chat">
-              {connection.mode !== 'url' && scenario ? (
-                <p className="pg__hint">
-                  <strong>{scenario.title}.</strong> {scenario.description} Try: <q>{scenario.prompt}</q>{' '}
-                  <button type="button" className="agk-button" onClick={() => void store.getState().run(scenario.prompt)}>
-                    Send this
-                  </button>
+          <fieldset className="pg__field pg__modes">
+            <legend>{t.agent}</legend>
+            {MODES.map((mode) => (
+              <label key={mode}>
+                <input type="radio" name="mode" checked={connection.mode === mode} onChange={() => update({ mode })} />
+                {t.modes[mode]}
+              </label>
+            ))}
+          </fieldset>
+          {connection.mode === 'url' ? (
+            <form
+              className="pg__field pg__endpoint"
+              noValidate
+              onSubmit={(e) => {
+                e.preventDefault();
+                connectTo(urlDraft);
+              }}
+            >
+              <label>
+                {t.endpoint}
+                <input
+                  ref={endpointInput}
+                  type="url"
+                  value={urlDraft}
+                  placeholder="https://host/agent"
+                  aria-invalid={urlInvalid || undefined}
+                  aria-describedby={urlInvalid ? `${invalidId} ${helpId}` : helpId}
+                  onChange={(e) => {
+                    setUrlDraft(e.target.value);
+                    setUrlInvalid(false);
+                  }}
+                />
+              </label>
+              <button type="submit" className="agk-button" data-size="sm">
+                {t.connect}
+              </button>
+              {urlInvalid ? (
+                <p id={invalidId} role="alert" className="pg__invalid">
+                  {t.url.invalid}
                 </p>
               ) : null}
-              <AgentChat placeholder={scenario?.prompt ?? 'Message the agent'} />
-            </div>
-            <aside className="pg__side" aria-label="Devtools">
-              <div role="tablist" aria-label="Devtools" className="pg__tabs">
-                {(
-                  [
-                    ['state', 'Shared state'],
-                    ['events', 'Events'],
-                  ] as [Panel, string][]
-                ).map(([id, label]) => (
-                  <button
-                    key={id}
-                    type="button"
-                    role="tab"
-                    id={`tab-${id}`}
-                    aria-controls={`panel-${id}`}
-                    aria-selected={panel === id}
-                    className="agk-button"
-                    onClick={() => setPanel(id)}
-                  >
-                    {label}
-                  </button>
+            </form>
+          ) : (
+            <label className="pg__field">
+              {t.speed}
+              <select className="agk-select" value={connection.speed} onChange={(e) => update({ speed: Number(e.target.value) })}>
+                {SPEEDS.map((s) => (
+                  <option key={s} value={s}>
+                    {s}×
+                  </option>
                 ))}
+              </select>
+            </label>
+          )}
+          <div className="pg__actions">
+            <button type="button" className="agk-button" data-size="sm" onClick={() => store.getState().reset()}>
+              {t.newThread}
+            </button>
+            <button
+              type="button"
+              className="agk-button"
+              data-size="sm"
+              onClick={() => downloadSession(store.session.entries, `aguikit-${connection.scenarioId}.jsonl`)}
+            >
+              {t.downloadEvents}
+            </button>
+            <label className="agk-button pg__file" data-size="sm">
+              {t.loadEvents}
+              <input type="file" accept=".jsonl,.ndjson,.json,application/x-ndjson" onChange={(e) => void onLoad(e.target.files?.[0])} />
+            </label>
+            <button
+              type="button"
+              className="agk-button"
+              data-size="sm"
+              aria-pressed={theme === 'dark'}
+              onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')}
+            >
+              {t.darkTheme}
+            </button>
+            <label className="pg__field">
+              {t.language}
+              <select className="agk-select" value={lang} onChange={(e) => setLang(e.target.value as Lang)}>
+                {LANGS.map((l) => (
+                  <option key={l.lang} value={l.lang} lang={l.lang}>
+                    {l.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+          </div>
+        </header>
+        {loadError ? (
+          <p role="alert" className="pg__error">
+            {loadError}
+          </p>
+        ) : null}
+        {replay ? (
+          <Replay log={replay} t={t} onClose={() => setReplay(undefined)} />
+        ) : (
+          <AgentProvider store={store}>
+            <main className="pg__main">
+              <div className="pg__chat">
+                {connection.mode === 'url' ? (
+                  <UrlHelp t={t} url={connection.url} id={helpId} onPick={(url) => connectTo(url)} onEdit={editUrl} titleOf={titleOf} />
+                ) : scenario ? (
+                  <p className="pg__hint">
+                    <strong>{t.titled(titleOf(scenario.id, scenario.title))}</strong>{' '}
+                    {t.scenarios[scenario.id]?.description ?? scenario.description} {t.tryPrompt} <q>{scenario.prompt}</q>{' '}
+                    <button type="button" className="agk-button" data-size="sm" onClick={() => void store.getState().run(scenario.prompt)}>
+                      {t.sendThis}
+                    </button>
+                  </p>
+                ) : null}
+                <AgentChat placeholder={connection.mode === 'url' ? t.messageAgent : (scenario?.prompt ?? t.messageAgent)} />
               </div>
-              <div role="tabpanel" id={`panel-${panel}`} aria-labelledby={`tab-${panel}`} className="pg__panel">
-                {panel === 'state' ? <StateInspectorPanel /> : <EventTimelinePanel />}
-              </div>
-            </aside>
-          </main>
-        </AgentProvider>
-      )}
-    </div>
+              <aside className="pg__side" aria-label={t.devtools}>
+                <Tabs<Panel>
+                  label={t.devtools}
+                  tabs={[
+                    { id: 'state', label: t.tabs.state },
+                    { id: 'events', label: t.tabs.events },
+                  ]}
+                  selected={panel}
+                  onSelect={setPanel}
+                >
+                  {panel === 'state' ? <StateInspectorPanel /> : <EventTimelinePanel />}
+                </Tabs>
+              </aside>
+            </main>
+          </AgentProvider>
+        )}
+      </div>
+    </AgentLocaleProvider>
   );
 }

@@ -2,6 +2,7 @@ import type { AgentSource } from '@aguikit/core';
 import { AgentProvider, createAgentStore } from '@aguikit/react';
 import { AgentChat, EventTimelinePanel, StateInspectorPanel } from '@aguikit/ui';
 import { useEffect, useId, useMemo, useState } from 'react';
+import type { PlaygroundMessages } from './i18n.js';
 import type { LoadedSession } from './recording.js';
 
 /** A replayed log never runs an agent. */
@@ -12,7 +13,7 @@ const silent: AgentSource = {
 };
 
 /** A recorded session replayed with a scrubber: the thread as it was after any entry of its log. */
-export function Replay({ log, onClose }: { log: LoadedSession; onClose: () => void }) {
+export function Replay({ log, t, onClose }: { log: LoadedSession; t: PlaygroundMessages; onClose: () => void }) {
   // A controller started from the saved session: its thread is the session's end, and stateAt gives any point.
   const store = useMemo(() => createAgentStore({ source: silent, log: log.entries }), [log]);
   useEffect(() => store.retain(), [store]);
@@ -26,22 +27,22 @@ export function Replay({ log, onClose }: { log: LoadedSession; onClose: () => vo
 
   return (
     <AgentProvider store={store}>
-      <section className="pg__replay" aria-label="Replay">
+      <section className="pg__replay" aria-label={t.replay.region}>
         <div className="pg__scrubber">
           <label htmlFor={sliderId}>
-            Replaying <strong>{log.name}</strong>: after entry {at + 1} of {last + 1} ({store.session.entries[at]?.type ?? ''})
+            {t.replay.replaying} <strong>{log.name}</strong>: {t.replay.after(at + 1, last + 1, store.session.entries[at]?.type ?? '')}
           </label>
           <input id={sliderId} type="range" min={0} max={last} value={at} onChange={(e) => setAt(Number(e.target.value))} />
           <button type="button" className="agk-button" onClick={onClose}>
-            Back to live
+            {t.replay.back}
           </button>
-          {log.errors.length ? <span className="pg__error">{log.errors.length} unreadable line(s) skipped</span> : null}
+          {log.errors.length ? <span className="pg__error">{t.replay.skipped(log.errors.length)}</span> : null}
         </div>
         <main className="pg__main">
           <div className="pg__chat">
             <AgentChat />
           </div>
-          <aside className="pg__side" aria-label="Devtools">
+          <aside className="pg__side" aria-label={t.devtools}>
             <StateInspectorPanel />
             <EventTimelinePanel />
           </aside>

@@ -43,9 +43,11 @@ export function connectionFromLocation(search: string): Connection {
   };
 }
 
-export function connectionToSearch(c: Connection): string {
+/** The page URL's query for a connection (and the page's language, when not English). */
+export function connectionToSearch(c: Connection, lang = 'en'): string {
   const params = new URLSearchParams({ mode: c.mode, scenario: c.scenarioId, speed: String(c.speed) });
   if (c.mode === 'url') params.set('url', c.url);
   if (c.approvalWindowMs !== undefined) params.set('approvalWindowMs', String(c.approvalWindowMs));
+  if (lang !== 'en') params.set('lang', lang);
   return `?${params}`;
 }

@@ -1,0 +1,139 @@
+/**
+ * The playground's own words in English and Simplified Chinese (the
+ * components' words come from `@aguikit/ui`'s locales). The language is kept
+ * in the page URL (`?lang=zh-CN`), so a link or a screenshot pins it.
+ */
+import { type AgentLocale, en as uiEn, zhCN as uiZhCN } from '@aguikit/ui';
+
+export type Lang = 'en' | 'zh-CN';
+
+export const LANGS: readonly { lang: Lang; name: string }[] = [
+  { lang: 'en', name: 'English' },
+  { lang: 'zh-CN', name: '简体中文' },
+];
+
+const en = {
+  title: 'aguikit playground',
+  scenario: 'Scenario',
+  agent: 'Agent',
+  modes: { browser: 'In the browser', server: 'Agent server', url: 'AG-UI URL' },
+  endpoint: 'Endpoint',
+  connect: 'Connect',
+  speed: 'Speed',
+  language: 'Language',
+  newThread: 'New thread',
+  downloadEvents: 'Download events',
+  loadEvents: 'Load events…',
+  darkTheme: 'Dark theme',
+  devtools: 'Devtools',
+  tabs: { state: 'Shared state', events: 'Events' },
+  sendThis: 'Send this',
+  tryPrompt: 'Try:',
+  /** A scenario's title as the first sentence of its hint. */
+  titled: (title: string) => `${title}.`,
+  messageAgent: 'Message the agent',
+  noEvents: 'The file holds no events.',
+  loadFailed: (file: string, why: string) => `Could not load ${file}: ${why}`,
+  url: {
+    heading: 'Connect to an AG-UI agent',
+    explain:
+      'Enter the address of an AG-UI endpoint: it accepts a POST whose JSON body is a RunAgentInput and answers with a Server-Sent Events stream (text/event-stream) of AG-UI events. Another origin must allow this page through CORS.',
+    local: 'The local agent server:',
+    choose: 'Choose an endpoint…',
+    loading: 'Looking for the local agent server…',
+    noServer: 'The local agent server does not answer here (start it with pnpm dev); any other AG-UI endpoint works.',
+    invalid: 'Enter a full address that starts with http:// or https://, for example http://127.0.0.1:8787/agents/refund.',
+    failed: (url: string) => `The agent at ${url} did not answer as an AG-UI endpoint.`,
+    edit: 'Edit the URL',
+    empty: 'No endpoint yet: enter one above, or pick one of the local agent server.',
+  },
+  replay: {
+    region: 'Replay',
+    replaying: 'Replaying',
+    after: (at: number, total: number, type: string) => `after entry ${at} of ${total} (${type})`,
+    back: 'Back to live',
+    skipped: (count: number) => (count === 1 ? '1 unreadable line skipped' : `${count} unreadable lines skipped`),
+  },
+  scenarios: {} as Partial<Record<string, { title: string; description: string }>>,
+};
+
+export type PlaygroundMessages = typeof en;
+
+const zhCN: PlaygroundMessages = {
+  title: 'aguikit playground 演练场',
+  scenario: '场景',
+  agent: '智能体',
+  modes: { browser: '在浏览器中', server: '智能体服务器', url: 'AG-UI 地址' },
+  endpoint: '端点',
+  connect: '连接',
+  speed: '速度',
+  language: '语言',
+  newThread: '新会话',
+  downloadEvents: '下载事件',
+  loadEvents: '载入事件…',
+  darkTheme: '深色主题',
+  devtools: '开发者工具',
+  tabs: { state: '共享状态', events: '事件' },
+  sendThis: '发送这句',
+  tryPrompt: '试试：',
+  titled: (title) => `${title}。`,
+  messageAgent: '给智能体发消息',
+  noEvents: '文件中没有事件。',
+  loadFailed: (file, why) => `无法载入 ${file}：${why}`,
+  url: {
+    heading: '连接 AG-UI 智能体',
+    explain:
+      '输入一个 AG-UI 端点的地址：它接受 JSON 正文为 RunAgentInput 的 POST 请求，并以服务器发送事件流（text/event-stream）返回 AG-UI 事件。其他源的端点须通过 CORS 允许本页面访问。',
+    local: '本地智能体服务器：',
+    choose: '选择一个端点…',
+    loading: '正在查找本地智能体服务器…',
+    noServer: '本地智能体服务器没有应答（用 pnpm dev 启动它）；其他任何 AG-UI 端点都可以使用。',
+    invalid: '请输入以 http:// 或 https:// 开头的完整地址，例如 http://127.0.0.1:8787/agents/refund。',
+    failed: (url) => `${url} 上的智能体没有按 AG-UI 端点应答。`,
+    edit: '修改地址',
+    empty: '还没有端点：请在上方输入，或选择本地智能体服务器的一个端点。',
+  },
+  replay: {
+    region: '回放',
+    replaying: '正在回放',
+    after: (at, total, type) => `第 ${at} 条，共 ${total} 条（${type}）`,
+    back: '回到实时',
+    skipped: (count) => `跳过了 ${count} 行无法读取的内容`,
+  },
+  scenarios: {
+    refund: { title: '需审批的退款', description: '先调用查询工具，再暂停退款等待审核人：批准、附理由拒绝，或任其过期。' },
+    clarification: { title: '澄清', description: '智能体还需要一个细节：一个 input_required 中断，其模式是枚举。' },
+    escalation: {
+      title: '升级为人工审核',
+      description: '一个扩展原因 risk:manual_review，元数据中带有队列和风险分。',
+    },
+    'two-interrupts': { title: '同时两个问题', description: '同一结果中的一个确认和一个 input_required；一次恢复必须回答两者。' },
+    'run-error': { title: '运行出错', description: '智能体开始回答，然后报告带代码的 RUN_ERROR。' },
+    'cut-off': { title: '流被切断', description: '连接在消息中途结束，没有 RUN_FINISHED 或 RUN_ERROR。' },
+    'parallel-tools': { title: '并行工具调用', description: '三个调用交错流式传输参数，并以不同顺序完成。' },
+    subagents: { title: '子智能体', description: '研究员和嵌套的写作者同时流式输出；每个事件都归属于其子智能体。' },
+    reasoning: { title: '推理', description: '一段带一条消息的推理，然后是回答。' },
+    activity: { title: '活动：一个计划', description: 'ACTIVITY_SNAPSHOT 创建计划；ACTIVITY_DELTA 逐项勾选步骤。' },
+    dashboard: { title: '状态密集的仪表盘', description: '先是快照，然后是一长串单操作增量，更新计数器和序列。' },
+    desync: {
+      title: '失步与恢复',
+      description: '一个增量替换了不存在的路径：状态被标为失步（而不是悄悄出错），直到快照到来。',
+    },
+    'long-thread': { title: '长会话', description: 'MESSAGES_SNAPSHOT 重述数千条消息；回答在最后流式输出。' },
+    'fast-stream': { title: '快速流', description: '每秒数千个词元写入同一条消息（界面按帧批量更新）。' },
+  },
+};
+
+const playgroundMessages: Record<Lang, PlaygroundMessages> = { en, 'zh-CN': zhCN };
+
+/** The playground's words in `lang`. */
+export const messagesFor = (lang: Lang): PlaygroundMessages => playgroundMessages[lang];
+
+/** The components' locale for `lang`. */
+export const uiLocaleFor = (lang: Lang): AgentLocale => (lang === 'zh-CN' ? uiZhCN : uiEn);
+
+/** The language a URL's `?lang=` names; English when absent or unknown. */
+export function langFromSearch(search: string): Lang {
+  const lang = new URLSearchParams(search).get('lang');
+  return lang === 'zh-CN' || lang?.toLowerCase() === 'zh-cn' || lang === 'zh' ? 'zh-CN' : 'en';
+}
