@@ -353,7 +353,9 @@ describe('the playground against the agent server, in Chromium', () => {
     await runStatus(page, 'success').waitFor();
 
     const after = await readChat(page);
-    expect(after).toEqual(uncut.chat);
+    // The same screen as an uncut run, and the status says the reconnect worked.
+    expect({ ...after, statusText: uncut.chat.statusText }).toEqual(uncut.chat);
+    expect(after.statusText).toBe(`${uncut.chat.statusText}Reconnected: the run went on from where it stopped.`);
     expect(await readState(page)).toEqual(uncut.state);
     expect(await readEvents(page)).toEqual(uncut.events);
 
