@@ -64,7 +64,8 @@ export const projects: TestProjectConfiguration[] = [
     // Every story (and its play function) runs as a test in Chromium, with axe checking accessibility.
     plugins: [storybookTest({ configDir: storybookDir })],
     resolve: { conditions: clientConditions },
-    test: { name: 'storybook', browser: inChromium(), setupFiles: [`${storybookDir}/vitest.setup.ts`] },
+    // The first story waits for Vite to transform the whole of @aguikit/ui in the browser: on a busy two-core machine that alone can take 15 s.
+    test: { name: 'storybook', browser: inChromium(), setupFiles: [`${storybookDir}/vitest.setup.ts`], testTimeout: 45_000 },
   },
   // The built playground in Chromium against the real agent server (apps/playground/e2e/setup.ts builds and serves it).
   project(serverConditions, {
