@@ -9,7 +9,7 @@ export const refusals = {
   nothingToReconnect: { code: 'NOTHING_TO_RECONNECT', message: 'No run was cut off: there is nothing to reconnect to.' },
   noResumePoint: {
     code: 'NO_RESUME_POINT',
-    message: 'The server sent no event ids, so the run cannot be resumed where it stopped; start a new run.',
+    message: 'The agent sent no event ids, so the run cannot be resumed where it stopped; start a new run.',
   },
   nothingToRetry: { code: 'NOTHING_TO_RETRY', message: 'No request failed in a way that sending it again could fix.' },
 } as const satisfies Record<string, Refusal>;
