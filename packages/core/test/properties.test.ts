@@ -33,7 +33,10 @@ function expectCoherent(state: ThreadState) {
 /** A copy to compare with after the replay: the events a caller passes in are theirs, and are not written to. */
 const snapshotOf = (values: unknown[]) => structuredClone(values);
 
-describe('replayEvents is total', () => {
+// Hundreds of generated streams each: seconds of CPU, which a busy two-core machine can stretch past Vitest's 5 s default.
+const PROPERTY_TIME = { timeout: 60_000 };
+
+describe('replayEvents is total', PROPERTY_TIME, () => {
   it('never throws on any sequence of values, and returns a coherent state', () => {
     fc.assert(
       fc.property(fc.array(anyValue, { maxLength: 30 }), (values) => {
@@ -108,7 +111,7 @@ function projection(state: ThreadState) {
 /** A clock that stands still, so that two replays stamp the same times. */
 const still = { now: () => 0 };
 
-describe('compactEvents keeps the final state', () => {
+describe('compactEvents keeps the final state', PROPERTY_TIME, () => {
   it('the streams compared carry metadata, on messages, calls, runs and the shared state', () => {
     const samples = fc.sample(validStream, { numRuns: 50, seed: 2 }).map((events) => replayEvents(events, undefined, still));
     expect(samples.some((s) => [...s.toolCalls].some((c) => c.metadata !== undefined))).toBe(true);
