@@ -71,7 +71,8 @@ const specs = [
     name: 'server',
     cwd: serverDir,
     args: ['--conditions=@aguikit/source', '--import', 'tsx', 'src/main.ts'],
-    env: { PORT: String(agentPort) },
+    // The server lets the playground's origin call it (the proxy and the AG-UI URL mode), whatever its port.
+    env: { PORT: String(agentPort), PLAYGROUND_PORT: String(port) },
     ready: `${agentUrl}/health`,
   },
   {

@@ -1,39 +1,120 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { RunAgentInput } from '@aguikit/core';
-import type { SideEffect } from '@aguikit/scenarios';
+import { readFileSync } from 'node:fs';
+import type { Interrupt, RunAgentInput } from '@aguikit/core';
+import { findScenario, type SideEffect, scenarioEvents } from '@aguikit/scenarios';
+import { effectIdempotencyKey } from './storage/idempotency.js';
+import type { EffectRecord, RunRecord, ThreadRecord } from './storage/types.js';
 
-export type JournalRecord =
+/** The file the earlier versions of this server kept everything in, one JSON record a line. */
+export const JOURNAL_FILE = 'journal.jsonl';
+
+/** A record of the journal, as the earlier server wrote it. */
+type JournalRecord =
   | { type: 'run'; scenarioId: string; input: RunAgentInput; now: number }
   | { type: 'effect'; effect: SideEffect; at: number; runId: string };
 
+export interface ImportedJournal {
+  runs: RunRecord[];
+  /** Each thread's state after its last run, and how many runs it had (its version). */
+  threads: { record: ThreadRecord; version: number }[];
+  effects: EffectRecord[];
+  /** Lines that could not be read (a line cut by a crash, JSON of another shape, a run of an unknown scenario). */
+  skipped: { where: string; reason: string }[];
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function isJournalRecord(v: unknown): v is JournalRecord {
+  if (!isObject(v)) return false;
+  if (v.type === 'effect') {
+    const e = v.effect;
+    return (
+      isObject(e) && typeof e.kind === 'string' && typeof e.key === 'string' && typeof v.at === 'number' && typeof v.runId === 'string'
+    );
+  }
+  const input = v.input;
+  return (
+    v.type === 'run' &&
+    typeof v.scenarioId === 'string' &&
+    typeof v.now === 'number' &&
+    isObject(input) &&
+    typeof input.threadId === 'string' &&
+    typeof input.runId === 'string' &&
+    Array.isArray(input.messages) &&
+    Array.isArray(input.tools) &&
+    Array.isArray(input.context)
+  );
+}
+
 /**
- * The server's memory: every accepted run (its input and clock, from which a
- * scenario's events follow deterministically) and every side effect. Kept in
- * a JSON-lines file when a directory is given, so a restarted server can
- * continue a run a client reconnects to, and never repeats a side effect.
+ * Reads the journal of the earlier file-based server into storage records:
+ * its runs (with an empty nonce: their interrupt ids are the ones they were
+ * given then), each thread's open interrupts and answers after its runs
+ * (recomputed from the scenarios, which are pure functions of a run's input
+ * and clock), and its side effects under their idempotency keys, so none is
+ * done again. A line that cannot be read is skipped and listed, and the rest
+ * is read on.
  */
-export class Journal {
-  private readonly file: string | undefined;
-  readonly records: JournalRecord[] = [];
-
-  constructor(dir?: string) {
-    if (!dir) return;
-    mkdirSync(dir, { recursive: true });
-    this.file = join(dir, 'journal.jsonl');
-    if (!existsSync(this.file)) return;
-    for (const line of readFileSync(this.file, 'utf8').split('\n')) {
-      if (!line.trim()) continue;
-      try {
-        this.records.push(JSON.parse(line) as JournalRecord);
-      } catch {
-        // A line cut by a crash mid-write: what came before it is intact.
-      }
+export function importJournal(file: string): ImportedJournal {
+  const out: ImportedJournal = { runs: [], threads: [], effects: [], skipped: [] };
+  const threads = new Map<string, { record: ThreadRecord; version: number }>();
+  const threadOfRun = new Map<string, string>();
+  const lines = readFileSync(file, 'utf8').split('\n');
+  for (const [i, line] of lines.entries()) {
+    if (!line.trim()) continue;
+    const where = `${file}:${i + 1}`;
+    const skip = (reason: string) => out.skipped.push({ where, reason });
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      skip(i === lines.length - 1 ? 'a last line cut off mid-write' : 'not JSON');
+      continue;
     }
+    if (!isJournalRecord(value)) {
+      skip('not a run or effect record');
+      continue;
+    }
+    if (value.type === 'effect') {
+      const threadId = threadOfRun.get(value.runId);
+      if (threadId === undefined) {
+        skip(`an effect of the unknown run '${value.runId}'`);
+        continue;
+      }
+      out.effects.push({ ...value.effect, idempotencyKey: effectIdempotencyKey(threadId, value.effect), runId: value.runId, at: value.at });
+      continue;
+    }
+    const { input, scenarioId, now } = value;
+    const scenario = findScenario(scenarioId);
+    if (!scenario) {
+      skip(`a run of the unknown scenario '${scenarioId}'`);
+      continue;
+    }
+    if (threadOfRun.has(input.runId)) {
+      skip(`the run '${input.runId}' again`);
+      continue;
+    }
+    let events: ReturnType<typeof scenarioEvents>;
+    try {
+      events = scenarioEvents(scenario, input, now);
+    } catch (e) {
+      skip(`the scenario failed on it: ${e instanceof Error ? e.message : String(e)}`);
+      continue;
+    }
+    threadOfRun.set(input.runId, input.threadId);
+    out.runs.push({ runId: input.runId, threadId: input.threadId, scenarioId, input, startedAt: now, nonce: '' });
+    const thread = threads.get(input.threadId) ?? { record: { threadId: input.threadId, open: [], answered: {} }, version: 0 };
+    // As the earlier server did: answers close interrupts, an interrupting finish opens new ones.
+    for (const r of input.resume ?? []) {
+      const at = thread.record.open.findIndex((it) => it.id === r.interruptId);
+      if (at < 0) continue;
+      thread.record.open.splice(at, 1);
+      thread.record.answered[r.interruptId] = { status: r.status, payload: JSON.stringify(r.payload ?? null) };
+    }
+    const last = events.at(-1)?.event as { type?: string; outcome?: { type?: string; interrupts?: Interrupt[] } } | undefined;
+    if (last?.type === 'RUN_FINISHED' && last.outcome?.type === 'interrupt') thread.record.open.push(...(last.outcome.interrupts ?? []));
+    thread.version++;
+    threads.set(input.threadId, thread);
   }
-
-  append(record: JournalRecord): void {
-    this.records.push(record);
-    if (this.file) appendFileSync(this.file, `${JSON.stringify(record)}\n`);
-  }
+  out.threads = [...threads.values()];
+  return out;
 }

@@ -1,11 +1,37 @@
+import { fileURLToPath } from 'node:url';
+import { listFromEnv } from './http/origin.js';
 import { startAgentServer } from './server.js';
 
+// PORT, AGENT_DATA_DIR (SQLite; apps/agent-server/.data by default), REDIS_URL (Redis, several servers on one store), AGENT_SPEED,
+// AGENT_ALLOWED_ORIGINS and AGENT_ALLOWED_HOSTS (comma-separated), AGENT_LOG_LEVEL (pino's; default info).
 const port = Number(process.env.PORT ?? 8787);
-const server = await startAgentServer({
+const origins = listFromEnv(process.env.AGENT_ALLOWED_ORIGINS);
+const hosts = listFromEnv(process.env.AGENT_ALLOWED_HOSTS);
+const options = {
   port,
-  ...(process.env.AGENT_DATA_DIR ? { dataDir: process.env.AGENT_DATA_DIR } : {}),
+  ...(process.env.REDIS_URL ? { redisUrl: process.env.REDIS_URL } : {}),
   ...(process.env.AGENT_SPEED ? { speed: Number(process.env.AGENT_SPEED) } : {}),
-});
+  ...(origins ? { allowedOrigins: origins } : {}),
+  ...(hosts ? { allowedHosts: hosts } : {}),
+  logLevel: process.env.AGENT_LOG_LEVEL || 'info',
+};
+const dataDir = process.env.AGENT_DATA_DIR || fileURLToPath(new URL('../.data', import.meta.url));
+
+/** better-sqlite3 is a native addon, an optional dependency: an install that could not build it has none. */
+const sqliteMissing = (e: unknown) => /better-sqlite3|better_sqlite3|bindings file/i.test(e instanceof Error ? `${e.message}` : String(e));
+
+let server: Awaited<ReturnType<typeof startAgentServer>>;
+try {
+  server = await startAgentServer({ ...options, dataDir });
+} catch (e) {
+  if (process.env.REDIS_URL || !sqliteMissing(e)) throw e;
+  console.warn(
+    'aguikit agent server: SQLite is not available (better-sqlite3 was not built: its prebuilt binary could not be downloaded, ' +
+      "and building it needs Node's headers; on Debian `npm_config_nodedir=/usr pnpm install` builds it). " +
+      'Runs and side effects are kept in memory until the server stops.',
+  );
+  server = await startAgentServer(options);
+}
 console.log(`aguikit agent server on ${server.url} (POST /agents/:scenario, GET /agents)`);
 
 let stopping = false;

@@ -3,16 +3,17 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunAgentInput } from '@aguikit/core';
-import { findScenario, scenarioEvents, scenarios } from '@aguikit/scenarios';
+import { findScenario, scenarios } from '@aguikit/scenarios';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AgentServer } from '../src/server.js';
-import { approval, interruptsOf, NOW, parseFrames, post, readEvents, startServer, stopServer, userInput } from './support.js';
+import { interruptsOf, NOW, parseFrames, post, readEvents, startServer, stopServer, userInput } from './support.js';
 
-/** Checks a refusal: its status, a JSON `{ error: { code, message } }` body, CORS, and a server still healthy. */
+/** Checks a refusal: its status, a JSON `{ error: { code, message } }` body, no CORS grant, and a server still healthy. */
 async function expectError(server: AgentServer, response: Response, status: number, code: string) {
   expect(response.status).toBe(status);
-  expect(response.headers.get('content-type')).toBe('application/json');
-  expect(response.headers.get('access-control-allow-origin')).toBe('*');
+  expect(response.headers.get('content-type')).toMatch(/^application\/json(; charset=utf-8)?$/);
+  // No Origin was sent: nothing is granted to any page.
+  expect(response.headers.get('access-control-allow-origin')).toBeNull();
   const body = (await response.json()) as { error?: { code?: unknown; message?: unknown } };
   expect(body.error?.code).toBe(code);
   expect(typeof body.error?.message).toBe('string');
@@ -22,11 +23,15 @@ async function expectError(server: AgentServer, response: Response, status: numb
   expect(await health.json()).toMatchObject({ ok: true });
 }
 
-/** The events a scenario produces for `input` at the test clock: what the wire must carry. */
+/** A pinned run secret, for the tests that compare the wire with `expected` (a server draws a fresh one per run). */
+const NONCE = '0123456789abcdef0123456789abcdef';
+
+/** The events a scenario produces for `input` at the test clock and `NONCE`: what the wire must carry. */
 function expected(scenarioId: string, input: RunAgentInput): unknown[] {
   const scenario = findScenario(scenarioId);
   if (!scenario) throw new Error(`no scenario ${scenarioId}`);
-  return scenarioEvents(scenario, input, NOW).map((e) => e.event);
+  const context = { now: NOW, nonce: NONCE };
+  return scenario.run(input, context).map((e) => e.event);
 }
 
 /** Reads a streaming response until `done` holds for the text so far, then leaves the stream open. */
@@ -56,11 +61,34 @@ async function readUntil(
   };
 }
 
+/** The approval interrupt id each first refund run opened, by its run id: ids carry the run's secret nonce. */
+const opened = new Map<string, string>();
+afterEach(() => opened.clear());
+
 /** A first refund run streamed to its end: the approval interrupt is open afterwards. */
 async function firstRun(server: AgentServer, threadId: string, runId: string, extra: Partial<RunAgentInput> = {}) {
   const response = await post(server, '/agents/refund?speed=0', { ...userInput(threadId, runId), ...extra });
   expect(response.status).toBe(200);
-  return readEvents(response);
+  const events = await readEvents(response);
+  const id = interruptsOf(events)[0]?.id;
+  if (id) opened.set(runId, id);
+  return events;
+}
+
+/** The approval interrupt `firstRun` saw open for `firstRunId`. */
+function approvalId(firstRunId: string): string {
+  const id = opened.get(firstRunId);
+  if (!id) throw new Error(`no first run ${firstRunId}`);
+  return id;
+}
+
+/** A resume of `threadId` that answers the refund approval of `firstRunId`, with the id that run sent. */
+function approval(threadId: string, firstRunId: string, runId: string, approved = true): RunAgentInput {
+  return {
+    ...userInput(threadId, runId),
+    messages: [],
+    resume: [{ interruptId: approvalId(firstRunId), status: 'resolved', payload: { approved } }],
+  };
 }
 
 const tempDirs: string[] = [];
@@ -176,17 +204,20 @@ describe('bad input gets a 4xx with a JSON error, and never crashes the server',
         socket.on('error', () => resolve(out));
       });
     expect(await raw('GARBAGE\r\n\r\n')).toMatch(/^HTTP\/1\.1 400/);
-    const badTarget = await raw('GET http://[x/health HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n');
+    const badTarget = await raw(`GET http://[x/health HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`);
     expect(badTarget).toMatch(/^HTTP\/1\.1 400/);
     expect(badTarget).toContain('"code":"MALFORMED_URL"');
     // A body that ends before its Content-Length, then a client that goes away mid-upload.
-    await raw('POST /agents/refund HTTP/1.1\r\nHost: a\r\nContent-Length: 100\r\n\r\n{"threadId"');
+    await raw(
+      `POST /agents/refund HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"threadId"`,
+    );
     const health = await fetch(`${server.url}/health`);
     expect(health.status).toBe(200);
   });
 
   it('holds a run back while its client does not read, instead of buffering the stream in memory', async () => {
-    const server = await startServer();
+    // Past the default cap: enough frames (about 10 MB) to fill the kernel's socket buffers.
+    const server = await startServer({ knobLimits: { tokens: 100_000 } });
     const { port } = new URL(server.url);
     const body = JSON.stringify({ ...userInput('t', 'r1'), forwardedProps: { tokens: 100_000, tokenDelayMs: 0 } });
     const socket = connect(Number(port), '127.0.0.1');
@@ -202,7 +233,7 @@ describe('bad input gets a 4xx with a JSON error, and never crashes the server',
       socket
         .once('data', () => resolve())
         .write(
-          `POST /agents/fast-stream?speed=0 HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+          `POST /agents/fast-stream?speed=0 HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
         ),
     );
     socket.pause();
@@ -269,7 +300,7 @@ describe('bad input gets a 4xx with a JSON error, and never crashes the server',
     expect(interruptsOf(events)[0]).toMatchObject({ expiresAt: new Date(NOW + 1_000).toISOString() });
     clock = NOW + 1_000;
     await expectError(server, await post(server, '/agents/refund', approval('t', 'r1', 'r2')), 422, 'INTERRUPT_EXPIRED');
-    const cancel = { ...approval('t', 'r1', 'r3'), resume: [{ interruptId: 'r1-refund-approval', status: 'cancelled' }] };
+    const cancel = { ...approval('t', 'r1', 'r3'), resume: [{ interruptId: approvalId('r1'), status: 'cancelled' }] };
     const ok = await post(server, '/agents/refund?speed=0', cancel);
     expect(ok.status).toBe(200);
     const text = (await readEvents(ok)).filter((e) => e.event.type === 'TEXT_MESSAGE_CONTENT').map((e) => e.event.delta);
@@ -294,10 +325,10 @@ describe('bad input gets a 4xx with a JSON error, and never crashes the server',
     const ok = await post(server, '/agents/refund?speed=0', approval('t', 'r1', 'r2'));
     await readEvents(ok);
     await expectError(server, await post(server, '/agents/refund', approval('t', 'r1', 'r3', false)), 409, 'ALREADY_ANSWERED');
-    const cancel = { ...approval('t', 'r1', 'r4'), resume: [{ interruptId: 'r1-refund-approval', status: 'cancelled' }] };
+    const cancel = { ...approval('t', 'r1', 'r4'), resume: [{ interruptId: approvalId('r1'), status: 'cancelled' }] };
     await expectError(server, await post(server, '/agents/refund', cancel), 409, 'ALREADY_ANSWERED');
     const withComment = approval('t', 'r1', 'r5');
-    withComment.resume = [{ interruptId: 'r1-refund-approval', status: 'resolved', payload: { approved: true, comment: 'ok' } }];
+    withComment.resume = [{ interruptId: approvalId('r1'), status: 'resolved', payload: { approved: true, comment: 'ok' } }];
     await expectError(server, await post(server, '/agents/refund', withComment), 409, 'ALREADY_ANSWERED');
     expect(server.effects()).toHaveLength(1);
   });
@@ -325,7 +356,7 @@ describe('bad input gets a 4xx with a JSON error, and never crashes the server',
 
 describe('the wire', () => {
   it('streams the refund flow with an id on every event, in order, ending with RUN_FINISHED', async () => {
-    const server = await startServer();
+    const server = await startServer({ nonce: () => NONCE });
     const input = userInput('t', 'r1');
     const response = await post(server, '/agents/refund?speed=0', input);
     expect(response.status).toBe(200);
@@ -335,18 +366,23 @@ describe('the wire', () => {
     expect(first.map((e) => e.id)).toEqual(first.map((_, i) => `r1:${i}`));
     expect(first.map((e) => e.event)).toEqual(expected('refund', input));
     expect(first.at(-1)?.event).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'interrupt' } });
-    expect(interruptsOf(first)[0]).toMatchObject({ id: 'r1-refund-approval', reason: 'tool_call', toolCallId: 'r1-refund' });
+    // The approval and its tool call carry the run's nonce: 32 hex digits, drawn per run.
+    const [open] = interruptsOf(first) as [{ id: string; toolCallId?: string }];
+    expect(open).toMatchObject({ reason: 'tool_call' });
+    expect(open.id).toBe(`r1.${NONCE}-refund-approval`);
+    expect(open.toolCallId).toBe(`${open.id.slice(0, -'-approval'.length)}`);
+    opened.set('r1', open.id);
 
     const resume = approval('t', 'r1', 'r2');
     const second = await readEvents(await post(server, '/agents/refund?speed=0', resume));
     expect(second.map((e) => e.id)).toEqual(second.map((_, i) => `r2:${i}`));
     expect(second.map((e) => e.event)).toEqual(expected('refund', resume));
     expect(second.at(-1)?.event).toEqual({ type: 'RUN_FINISHED', threadId: 't', runId: 'r2' });
-    expect(second.find((e) => e.event.type === 'TOOL_CALL_RESULT')?.event).toMatchObject({ toolCallId: 'r1-refund' });
+    expect(second.find((e) => e.event.type === 'TOOL_CALL_RESULT')?.event).toMatchObject({ toolCallId: `r1.${NONCE}-refund` });
     expect(server.effects()).toEqual([
       expect.objectContaining({
         kind: 'refund',
-        key: 'r1-refund-approval',
+        key: approvalId('r1'),
         runId: 'r2',
         at: NOW,
         detail: expect.objectContaining({ amount: 42 }),
@@ -374,30 +410,33 @@ describe('the wire', () => {
     for (const s of list) expect(Object.keys(s).sort()).toEqual(['description', 'id', 'prompt', 'title']);
   });
 
-  it('answers CORS preflights and sets CORS headers on streams and errors alike', async () => {
+  it('answers CORS preflights of the playground and grants its origin alone, on streams and errors alike, never *', async () => {
     const server = await startServer();
+    const origin = 'http://localhost:5173';
     const preflight = await fetch(`${server.url}/agents/refund`, {
       method: 'OPTIONS',
-      headers: {
-        Origin: 'http://localhost:5173',
-        'Access-Control-Request-Method': 'POST',
-        'Access-Control-Request-Headers': 'content-type, last-event-id',
-      },
+      headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type, last-event-id' },
     });
     expect(preflight.status).toBe(204);
-    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    expect(preflight.headers.get('access-control-allow-origin')).toBe(origin);
+    expect(preflight.headers.get('vary')).toContain('Origin');
     expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
     const allowed = (preflight.headers.get('access-control-allow-headers') ?? '').split(',').map((h) => h.trim());
     expect(allowed).toEqual(expect.arrayContaining(['content-type', 'accept', 'last-event-id']));
-    const stream = await post(server, '/agents/refund?speed=0', userInput('t', 'r1'));
-    expect(stream.headers.get('access-control-allow-origin')).toBe('*');
+    const stream = await post(server, '/agents/refund?speed=0', userInput('t', 'r1'), { Origin: origin });
+    expect(stream.headers.get('access-control-allow-origin')).toBe(origin);
     await readEvents(stream);
-    expect((await fetch(`${server.url}/agents`)).headers.get('access-control-allow-origin')).toBe('*');
+    const error = await post(server, '/agents/nope', userInput('t', 'r2'), { Origin: origin });
+    expect(error.status).toBe(404);
+    expect(error.headers.get('access-control-allow-origin')).toBe(origin);
+    expect((await fetch(`${server.url}/agents`, { headers: { Origin: origin } })).headers.get('access-control-allow-origin')).toBe(origin);
+    // Without an Origin (curl, a server, the playground's own proxy) nothing is granted, and nothing is needed.
+    expect((await fetch(`${server.url}/agents`)).headers.get('access-control-allow-origin')).toBeNull();
   });
 
   it('sends `: ping` heartbeats on a slow stream', async () => {
     const server = await startServer({ heartbeatMs: 10 });
-    const response = await post(server, '/agents/refund?speed=0.01', userInput('t', 'r1'));
+    const response = await post(server, '/agents/refund?speed=0.1', userInput('t', 'r1'));
     const { text, cancel } = await readUntil(response, (t) => (t.match(/^: ping$/gmu) ?? []).length >= 3);
     await cancel();
     const frames = parseFrames(text.slice(0, text.lastIndexOf('\n\n') + 2));
@@ -448,7 +487,9 @@ describe('idempotency', () => {
 
     // The same resume under a new run id: accepted (the same answer), streamed again, refunded once.
     const retried = await readEvents(await post(server, '/agents/refund?speed=0', approval('t', 'r1', 'r3')));
-    expect(retried.find((e) => e.event.type === 'TOOL_CALL_RESULT')?.event).toMatchObject({ toolCallId: 'r1-refund' });
+    expect(retried.find((e) => e.event.type === 'TOOL_CALL_RESULT')?.event).toMatchObject({
+      toolCallId: approvalId('r1').slice(0, -'-approval'.length),
+    });
     // The same request again: a retry, replayed from the start, not run twice.
     const replayed = await readEvents(await post(server, '/agents/refund?speed=0', resume));
     expect(replayed).toEqual(first);
@@ -461,7 +502,7 @@ describe('idempotency', () => {
     await Promise.all(many.map(readEvents));
 
     const effects = await (await fetch(`${server.url}/effects`)).json();
-    expect(effects).toEqual([expect.objectContaining({ kind: 'refund', key: 'r1-refund-approval', runId: 'r2' })]);
+    expect(effects).toEqual([expect.objectContaining({ kind: 'refund', key: approvalId('r1'), runId: 'r2' })]);
     expect(server.effects()).toEqual(effects);
   });
 
@@ -471,7 +512,7 @@ describe('idempotency', () => {
     await firstRun(server, 'b', 'b1');
     await readEvents(await post(server, '/agents/refund?speed=0', approval('a', 'a1', 'a2')));
     await readEvents(await post(server, '/agents/refund?speed=0', approval('b', 'b1', 'b2')));
-    expect(server.effects().map((e) => e.key)).toEqual(['a1-refund-approval', 'b1-refund-approval']);
+    expect(server.effects().map((e) => e.key)).toEqual([approvalId('a1'), approvalId('b1')]);
   });
 
   it('refunds nothing on a rejection', async () => {
@@ -486,8 +527,8 @@ describe('shutdown and restart', () => {
   it('close() ends open streams, resolves, and refuses new connections', async () => {
     const server = await startServer({ heartbeatMs: 5 });
     const streams = await Promise.all([
-      post(server, '/agents/refund?speed=0.01', userInput('a', 'a1')),
-      post(server, '/agents/refund?speed=0.01', userInput('b', 'b1')),
+      post(server, '/agents/refund?speed=0.1', userInput('a', 'a1')),
+      post(server, '/agents/refund?speed=0.1', userInput('b', 'b1')),
     ]);
     const heads = await Promise.all(streams.map((s) => readUntil(s, (t) => t.includes('id: '))));
     await stopServer(server);
@@ -502,7 +543,7 @@ describe('shutdown and restart', () => {
   it('continues a run after a restart on the same data directory', async () => {
     const dataDir = await tempDir();
     const input = userInput('t', 'r1');
-    const before = await startServer({ dataDir });
+    const before = await startServer({ dataDir, nonce: () => NONCE });
     const live = await post(before, '/agents/refund?speed=2', input);
     const { text } = await readUntil(live, (t) => t.includes('id: r1:5\n') && t.endsWith('\n\n'));
     // The server dies mid-run.
@@ -512,7 +553,7 @@ describe('shutdown and restart', () => {
     const all = expected('refund', input);
     expect(got.length).toBeLessThan(all.length);
 
-    const after = await startServer({ dataDir });
+    const after = await startServer({ dataDir, nonce: () => NONCE });
     const rest = await readEvents(await post(after, '/agents/refund?speed=0', input, { 'Last-Event-ID': lastId }));
     expect([...got.map((f) => JSON.parse(f.data ?? '') as unknown), ...rest.map((e) => e.event)]).toEqual(all);
     expect([...got.map((f) => f.id), ...rest.map((e) => e.id)]).toEqual(all.map((_, i) => `r1:${i}`));
@@ -540,9 +581,7 @@ describe('shutdown and restart', () => {
     expect(rest[0]?.event.type).toBe('TOOL_CALL_RESULT');
     expect(rest.at(-1)?.event.type).toBe('RUN_FINISHED');
     await readEvents(await post(second, '/agents/refund?speed=0', approval('t', 'r1', 'r3')));
-    expect(await (await fetch(`${second.url}/effects`)).json()).toEqual([
-      expect.objectContaining({ key: 'r1-refund-approval', runId: 'r2' }),
-    ]);
+    expect(await (await fetch(`${second.url}/effects`)).json()).toEqual([expect.objectContaining({ key: approvalId('r1'), runId: 'r2' })]);
 
     // A third life still remembers: the answer, and the refund made.
     await stopServer(second);
@@ -564,6 +603,6 @@ describe('shutdown and restart', () => {
     const second = await startServer({ dataDir });
     const rest = await readEvents(await post(second, '/agents/refund?speed=0', resume, { 'Last-Event-ID': 'r2:1' }));
     expect(rest.map((e) => e.event)).toEqual(expected('refund', resume).slice(2));
-    expect(second.effects()).toEqual([expect.objectContaining({ key: 'r1-refund-approval', runId: 'r2' })]);
+    expect(second.effects()).toEqual([expect.objectContaining({ key: approvalId('r1'), runId: 'r2' })]);
   });
 });

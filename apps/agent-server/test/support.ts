@@ -30,15 +30,6 @@ export function userInput(threadId: string, runId: string, content = 'My teapot 
   return { threadId, runId, messages: [{ id: `${runId}-user`, role: 'user', content }], tools: [], context: [] };
 }
 
-/** A resume of `threadId` that answers the refund approval of `firstRunId`. */
-export function approval(threadId: string, firstRunId: string, runId: string, approved = true): RunAgentInput {
-  return {
-    ...userInput(threadId, runId),
-    messages: [],
-    resume: [{ interruptId: `${firstRunId}-refund-approval`, status: 'resolved', payload: { approved } }],
-  };
-}
-
 export function post(server: AgentServer, path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(`${server.url}${path}`, {
     method: 'POST',

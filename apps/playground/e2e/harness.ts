@@ -4,7 +4,8 @@
  * loopback, Debian's Chromium, and readers that turn what the page renders
  * back into plain data.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
 import { build, createLogger, type PreviewServer, preview } from 'vite';
 import { CHROMIUM, CHROMIUM_ARGS } from '../../../chromium.js';
-import type { JournalRecord } from '../../agent-server/src/journal.js';
+import type { EffectRecord, RunRecord } from '../../agent-server/src/storage/types.js';
 
 export const PLAYGROUND_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CONFIG_FILE = join(PLAYGROUND_ROOT, 'vite.config.ts');
@@ -246,11 +247,30 @@ export async function readEvents(page: Page): Promise<{ count: string; rows: str
   return read;
 }
 
-/** The journal an agent server keeps in its data directory, one record a line. */
-export async function readJournal(dataDir: string): Promise<JournalRecord[]> {
-  const text = await readFile(join(dataDir, 'journal.jsonl'), 'utf8');
-  return text
-    .split('\n')
-    .filter((line) => line.trim())
-    .map((line) => JSON.parse(line) as JournalRecord);
+/**
+ * What an agent server stored in its data directory (its SQLite database,
+ * read-only while the server runs): every run accepted and every side effect.
+ */
+export function readStored(dataDir: string): { runs: RunRecord[]; effects: EffectRecord[] } {
+  // better-sqlite3 is the agent server's dependency: resolved from there.
+  const require = createRequire(new URL('../../agent-server/package.json', import.meta.url));
+  const Database = require('better-sqlite3') as new (
+    file: string,
+    options: { readonly: boolean },
+  ) => { prepare(sql: string): { pluck(): { all(): string[] } }; close(): void };
+  const db = new Database(join(dataDir, 'agent.db'), { readonly: true });
+  try {
+    const all = <T>(sql: string) =>
+      db
+        .prepare(sql)
+        .pluck()
+        .all()
+        .map((text) => JSON.parse(text) as T);
+    return {
+      runs: all<RunRecord>('SELECT record FROM runs ORDER BY rowid'),
+      effects: all<EffectRecord>('SELECT record FROM effects ORDER BY rowid'),
+    };
+  } finally {
+    db.close();
+  }
 }

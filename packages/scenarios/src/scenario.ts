@@ -4,6 +4,8 @@ import type { TimedEvent } from './script.js';
 export interface ScenarioContext {
   /** The time the run starts (ms since the epoch): the only input besides the RunAgentInput. */
   now: number;
+  /** A per-run secret a server gives, mixed into interrupt ids so they cannot be guessed. */
+  nonce?: string;
 }
 
 /**

@@ -33,6 +33,24 @@ export interface ToolOptions {
   chunks?: number;
   chunkDelayMs?: number;
   subagentRunId?: string;
+  /** The call's id is a secret one (`Script.secretId`): a later run answering it cannot be guessed from the run id. */
+  secret?: boolean;
+}
+
+/**
+ * What a server may add to a scenario's context: a per-run random `nonce`,
+ * mixed into the ids of interrupts (`Script.secretId`) so that nobody who
+ * knows a run id can answer its interrupts. Without it (a scenario played in
+ * the browser) ids are derived from the run id alone.
+ */
+export interface RunSecret {
+  nonce?: string;
+}
+
+/** The nonce of a scenario context, when one was given and is a plain token (letters and digits, 16 to 64 of them). */
+export function nonceOf(context: object): string | undefined {
+  const nonce = (context as RunSecret).nonce;
+  return typeof nonce === 'string' && /^[0-9A-Za-z]{16,64}$/u.test(nonce) ? nonce : undefined;
 }
 
 /** Splits text into tokens the way a model streams it: words with their following space. */
@@ -53,11 +71,25 @@ export class Script {
   private readonly out: TimedEvent[] = [];
   private finished = false;
 
-  constructor(readonly input: RunAgentInput) {}
+  /** `nonce`: the run's secret (see `RunSecret`), mixed into `secretId`s. */
+  constructor(
+    readonly input: RunAgentInput,
+    readonly nonce?: string,
+  ) {}
 
   /** A stable id for something in this run: `<runId>-<name>`. */
   id(name: string): string {
     return `${this.input.runId}-${name}`;
+  }
+
+  /**
+   * An id that must not be guessable from the run id (an interrupt whose
+   * answer makes a side effect): `<runId>.<nonce>-<name>` when the run has a
+   * nonce, `<runId>-<name>` otherwise. Still a pure function of the run's
+   * input and nonce.
+   */
+  secretId(name: string): string {
+    return this.nonce ? `${this.input.runId}.${this.nonce}-${name}` : this.id(name);
   }
 
   emit(event: Record<string, unknown>, delayMs = 0, effect?: SideEffect): this {
@@ -111,7 +143,7 @@ export class Script {
 
   /** A tool call: START, its arguments in `chunks`, END. Returns its id through `onId`. */
   tool(name: string, toolName: string, args: unknown, options: ToolOptions = {}): this {
-    const toolCallId = this.id(name);
+    const toolCallId = options.secret ? this.secretId(name) : this.id(name);
     const sub = options.subagentRunId ? { subagentRunId: options.subagentRunId } : {};
     const text = JSON.stringify(args);
     const chunks = Math.max(1, options.chunks ?? 3);

@@ -1,6 +1,6 @@
 import type { Message, RunAgentInput } from '@aguikit/core';
 import { answerTo, forwardedNumber, type Scenario } from '../scenario.js';
-import { Script, shortHash } from '../script.js';
+import { nonceOf, Script, shortHash } from '../script.js';
 
 const APPROVAL = '-refund-approval';
 
@@ -17,9 +17,14 @@ export const REFUND_SCHEMA = {
 
 const ORDER = { id: 'A-1001', item: 'Ceramic teapot', amount: 42, currency: 'USD', status: 'delivered', deliveredOn: '2026-11-26' };
 
-/** The first run: look the order up, propose the refund, and pause for approval. */
-function request(input: RunAgentInput, now: number) {
-  const s = new Script(input).start();
+/**
+ * The first run: look the order up, propose the refund, and pause for
+ * approval. The refund call and its approval carry the run's nonce when a
+ * server gives one: approving needs the id the run sent, not just its run id.
+ */
+function request(input: RunAgentInput, now: number, nonce: string | undefined) {
+  const s = new Script(input, nonce).start();
+  const callId = s.secretId('refund');
   const intro = 'Let me look up order A-1001 first.';
   const plan = 'The order was delivered broken and cost $42.00. I will refund it to the original card, once a reviewer approves.';
   s.step('Looking up the order', () => {
@@ -30,7 +35,7 @@ function request(input: RunAgentInput, now: number) {
     'refund',
     'refund_order',
     { orderId: ORDER.id, amount: ORDER.amount, currency: ORDER.currency, reason: 'Arrived broken' },
-    { parentMessageId: 'plan', chunkDelayMs: 80 },
+    { parentMessageId: 'plan', chunkDelayMs: 80, secret: true },
   );
   s.delta([{ op: 'replace', path: '/refund', value: { status: 'awaiting_approval', amount: ORDER.amount } }], 100);
   const history: Message[] = [
@@ -50,7 +55,7 @@ function request(input: RunAgentInput, now: number) {
       content: plan,
       toolCalls: [
         {
-          id: s.id('refund'),
+          id: callId,
           type: 'function',
           function: {
             name: 'refund_order',
@@ -70,9 +75,9 @@ function request(input: RunAgentInput, now: number) {
         type: 'interrupt',
         interrupts: [
           {
-            id: s.id(APPROVAL.slice(1)),
+            id: s.secretId(APPROVAL.slice(1)),
             reason: 'tool_call',
-            toolCallId: s.id('refund'),
+            toolCallId: callId,
             message: `Refund $42.00 to the customer's card for order ${ORDER.id}?`,
             responseSchema: REFUND_SCHEMA,
             expiresAt,
@@ -95,9 +100,9 @@ export const refund: Scenario = {
   title: 'Refund with approval',
   description: 'A lookup tool, then a refund paused for a reviewer: approve, reject with a reason, or let it expire.',
   prompt: 'My teapot from order A-1001 arrived broken. Can I get a refund?',
-  run(input, { now }) {
+  run(input, context) {
     const answer = answerTo(input, APPROVAL);
-    if (!answer) return request(input, now);
+    if (!answer) return request(input, context.now, nonceOf(context));
     const callId = `${answer.interruptId.slice(0, -APPROVAL.length)}-refund`;
     const s = new Script(input).start();
     const payload = (answer.payload ?? {}) as { approved?: unknown; comment?: unknown };

@@ -1,0 +1,368 @@
+import type { ServerResponse } from 'node:http';
+import type { BaseEvent } from '@ag-ui/core';
+import { EventEncoder } from '@ag-ui/encoder';
+import type { RunAgentInput } from '@aguikit/core';
+import { findScenario, type Scenario, scenarios, type TimedEvent } from '@aguikit/scenarios';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import { parseEventId, RequestError } from '../request.js';
+import { effectIdempotencyKey } from '../storage/idempotency.js';
+import { type EffectRecord, type RunRecord, type Storage, StorageUnavailable } from '../storage/types.js';
+import { checkResume, nextThread } from '../threads.js';
+import { checkKnobs, speedOf } from './limits.js';
+import type { OriginPolicy } from './origin.js';
+import { checkRunInput, parseJsonBody, runInputSchema, validationError } from './schema.js';
+
+export interface AppOptions {
+  storage: Storage;
+  /** Read on every request: the server's port (and so its allowed hosts) is known only once it listens. */
+  policy: () => OriginPolicy;
+  speed: number;
+  /** Per-request caps on `forwardedProps` knobs. */
+  knobLimits: Readonly<Record<string, number>>;
+  heartbeatMs: number;
+  /** A client whose stream has not drained for this long is disconnected. */
+  drainTimeoutMs: number;
+  maxBodyBytes: number;
+  now: () => number;
+  /** A fresh secret for each run (see `RunRecord.nonce`). */
+  nonce: () => string;
+  logger: NonNullable<FastifyServerOptions['logger']>;
+  /** Called with every effect record the server performed or found already performed. */
+  onEffect: (record: EffectRecord) => void;
+}
+
+export interface App {
+  fastify: FastifyInstance;
+  /** Ends every open stream cleanly (before the run finished: its clients reconnect for the rest). */
+  endStreams(): void;
+}
+
+/** Frames read from storage at a time when a stream replays a run's log. */
+const PAGE = 256;
+/** Conflicting writes to one thread (two requests at once) are retried this often before a 503. */
+const BEGIN_ATTEMPTS = 8;
+
+const SSE_HEADERS = {
+  'Content-Type': 'text/event-stream',
+  'Cache-Control': 'no-cache',
+  'X-Accel-Buffering': 'no',
+};
+
+/** The methods any route answers; others get a 405 before anything is read. */
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'OPTIONS']);
+
+/** `application/json`, with an optional charset: the one body type accepted. */
+const isJson = (type: string | undefined) => /^application\/json\s*(;\s*charset\s*=\s*"?utf-8"?\s*)?$/iu.test(type ?? '');
+
+/** The events of a run, recomputed from its record: scenarios are pure functions of input, clock and nonce. */
+function eventsOf(scenario: Scenario, input: RunAgentInput, now: number, nonce: string): TimedEvent[] {
+  return scenario.run(input, { now, nonce });
+}
+
+/**
+ * The HTTP layer of the agent server on Fastify: origin and host checks,
+ * `application/json` only, a body limit (the connection is closed after a
+ * 413), JSON Schema validation with a nesting limit before anything is
+ * applied, HEAD for every GET, and JSON logs of every request and every 5xx.
+ * Runs stream as SSE written by `@ag-ui/encoder`; every frame is stored
+ * before it is sent, so a reconnect reads the log and continues from it.
+ */
+export function buildApp(options: AppOptions): App {
+  const { storage } = options;
+  const encoder = new EventEncoder();
+  /** The responses streaming now, each with what ends it. */
+  const open = new Map<ServerResponse, () => void>();
+  const fastify = Fastify({
+    logger: options.logger,
+    bodyLimit: options.maxBodyBytes,
+    exposeHeadRoutes: true,
+    forceCloseConnections: true,
+    routerOptions: {
+      // A path whose percent-encoding does not decode (or a target that is no URL at all) is the client's error.
+      onBadUrl: (_path, _request, res) => {
+        res
+          .writeHead(400, { 'Content-Type': 'application/json' })
+          .end(JSON.stringify({ error: { code: 'MALFORMED_URL', message: 'The request target is not a valid URL.' } }));
+      },
+    },
+    // The schema is checked as written: no coercion of `7` into `"7"`, no defaults, nothing removed.
+    ajv: { customOptions: { coerceTypes: false, useDefaults: false, removeAdditional: false, allErrors: false } },
+  });
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, parseJsonBody(body as string));
+    } catch (e) {
+      done(e as Error, undefined);
+    }
+  });
+
+  // Before routing and before the body is read: a request that fails here has done nothing.
+  fastify.addHook('onRequest', async (request, reply) => {
+    reply.header('Vary', 'Origin');
+    const policy = options.policy();
+    const host = request.headers.host ?? '';
+    if (!policy.allowsHost(host)) throw new RequestError(421, 'HOST_NOT_ALLOWED', 'This server does not answer to that Host name.');
+    const origin = request.headers.origin;
+    if (origin !== undefined) {
+      if (!policy.allowsOrigin(origin)) throw new RequestError(403, 'ORIGIN_NOT_ALLOWED', 'Pages of this origin may not call this server.');
+      reply.header('Access-Control-Allow-Origin', origin);
+    }
+    if (request.method === 'OPTIONS') {
+      if (origin !== undefined) {
+        reply.header('Access-Control-Allow-Methods', 'GET, HEAD, POST, OPTIONS');
+        reply.header('Access-Control-Allow-Headers', 'content-type, accept, last-event-id, authorization');
+        reply.header('Access-Control-Max-Age', '600');
+      }
+      return reply.code(204).send();
+    }
+    if (!METHODS.has(request.method))
+      throw new RequestError(405, 'METHOD_NOT_ALLOWED', 'This server answers GET, HEAD and OPTIONS, and POST to /agents/:scenario.');
+    if (request.method === 'POST' && !isJson(request.headers['content-type']))
+      throw new RequestError(415, 'UNSUPPORTED_MEDIA_TYPE', 'POST a body of Content-Type application/json.');
+  });
+
+  fastify.setErrorHandler((error, request, reply) => {
+    const e = asRequestError(error);
+    if (e.status >= 500) request.log.error({ err: error, status: e.status }, 'request failed');
+    // The rest of an oversized upload is not read: the connection closes once the 413 is sent.
+    if (e.status === 413) reply.header('Connection', 'close');
+    return reply
+      .code(e.status)
+      .type('application/json')
+      .send({ error: { code: e.code, message: e.message } });
+  });
+  fastify.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0];
+    return reply
+      .code(404)
+      .type('application/json')
+      .send({ error: { code: 'NOT_FOUND', message: `No route for ${request.method} ${path}.` } });
+  });
+
+  fastify.get('/health', async () => {
+    let bufferedBytes = 0;
+    for (const res of open.keys()) bufferedBytes += res.writableLength;
+    return { ok: true, streams: open.size, bufferedBytes };
+  });
+  fastify.get('/agents', async () =>
+    Object.values(scenarios).map(({ id, title, description, prompt }) => ({ id, title, description, prompt })),
+  );
+  fastify.get('/effects', async () => storage.effects());
+  fastify.get('/agents/:scenario', async () => {
+    throw new RequestError(405, 'METHOD_NOT_ALLOWED', 'POST a RunAgentInput to this endpoint.');
+  });
+
+  fastify.post<{ Params: { scenario: string }; Querystring: { speed?: unknown }; Body: RunAgentInput }>(
+    '/agents/:scenario',
+    {
+      schema: { body: runInputSchema },
+      // An empty body never reaches the JSON parser: it is malformed JSON all the same.
+      preValidation: async (request) => {
+        if (request.body === undefined) throw new RequestError(400, 'MALFORMED_JSON', 'The body is empty: POST a RunAgentInput.');
+      },
+      // Unknown scenarios are refused before the body is parsed or checked.
+      preParsing: async (request) => {
+        scenarioOf(request.params.scenario);
+      },
+    },
+    async (request, reply) => {
+      const scenario = scenarioOf(request.params.scenario);
+      const input = checkRunInput(request.body);
+      checkKnobs(input, options.knobLimits);
+      const query = request.query.speed;
+      const speed = speedOf(typeof query === 'string' ? query : query === undefined ? undefined : '', input, options.speed);
+      const lastEventId = request.headers['last-event-id'];
+      if (typeof lastEventId === 'string' && lastEventId !== '') {
+        const at = parseEventId(lastEventId);
+        if (!at || at.runId !== input.runId)
+          throw new RequestError(400, 'BAD_LAST_EVENT_ID', 'The Last-Event-ID does not belong to this run.');
+        const run = await storage.run(input.runId);
+        if (!run || run.scenarioId !== scenario.id)
+          throw new RequestError(404, 'UNKNOWN_RUN', `Run '${input.runId}' is not known here; start a new run.`);
+        return stream(request, reply, scenario, run, at.index + 1, speed);
+      }
+      for (let attempt = 0; attempt < BEGIN_ATTEMPTS; attempt++) {
+        const existing = await storage.run(input.runId);
+        if (existing) {
+          // The same request again is a client retrying after a drop before its first event: the run from the start.
+          if (existing.scenarioId === scenario.id && JSON.stringify(existing.input) === JSON.stringify(input))
+            return stream(request, reply, scenario, existing, 0, speed);
+          throw new RequestError(
+            409,
+            'RUN_EXISTS',
+            `Run '${input.runId}' already exists with another input: reconnect with Last-Event-ID, or use a new run id.`,
+          );
+        }
+        const startedAt = options.now();
+        const { record, version } = await storage.thread(input.threadId);
+        checkResume(record, input, startedAt);
+        const run: RunRecord = {
+          runId: input.runId,
+          threadId: input.threadId,
+          scenarioId: scenario.id,
+          input,
+          startedAt,
+          nonce: options.nonce(),
+        };
+        const events = eventsOf(scenario, input, startedAt, run.nonce);
+        const outcome = await storage.beginRun(run, nextThread(record, input, events), version);
+        if (outcome === 'created') return stream(request, reply, scenario, run, 0, speed, events);
+        // Another request changed the thread or took the run id meanwhile: look again.
+      }
+      throw new RequestError(503, 'BUSY', 'The thread is being changed by other requests; try again.');
+    },
+  );
+
+  function scenarioOf(id: string): Scenario {
+    if (id === '') throw new RequestError(404, 'NOT_FOUND', 'No route for POST /agents/.');
+    const scenario = findScenario(id);
+    if (!scenario) throw new RequestError(404, 'UNKNOWN_SCENARIO', `No scenario named '${id}'. GET /agents lists them.`);
+    return scenario;
+  }
+
+  /**
+   * Streams a run from event `from`: the frames its log holds first (sent as
+   * they are), then the rest computed from its record, each performed (its
+   * side effect), stored and only then sent. A storage failure before the
+   * first byte is a 503; after it, the stream ends with what was recorded.
+   */
+  async function stream(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    scenario: Scenario,
+    run: RunRecord,
+    from: number,
+    speed: number,
+    fresh?: TimedEvent[],
+  ): Promise<void> {
+    let page = fresh ? [] : await storage.events(run.runId, from, PAGE);
+    const res = reply.raw;
+    reply.hijack();
+    res.writeHead(200, { ...(reply.getHeaders() as Record<string, string>), ...SSE_HEADERS });
+    res.flushHeaders();
+    let closed = false;
+    let wake: (() => void) | undefined;
+    const onClose = () => {
+      closed = true;
+      open.delete(res);
+      // A slow run would otherwise keep its timers (and a stopping process) alive until its next event is due.
+      wake?.();
+    };
+    open.set(res, () => {
+      onClose();
+      res.end();
+    });
+    request.raw.on('close', onClose);
+    res.on('close', onClose);
+    const heartbeat = setInterval(() => closed || res.write(': ping\n\n'), options.heartbeatMs);
+
+    /** Waits for the client to take what was written; false (and the client dropped) when it has not after the drain timeout. */
+    const drained = () =>
+      new Promise<boolean>((resolve) => {
+        const finish = (ok: boolean) => {
+          clearTimeout(timer);
+          res.off('drain', onDrain);
+          wake = undefined;
+          resolve(ok && !closed);
+        };
+        const onDrain = () => finish(true);
+        const timer = setTimeout(() => {
+          request.log.warn({ runId: run.runId, drainTimeoutMs: options.drainTimeoutMs }, 'client stopped reading: disconnected');
+          finish(false);
+          res.destroy();
+        }, options.drainTimeoutMs);
+        res.on('drain', onDrain);
+        wake = () => finish(false);
+      });
+    // A client that reads slower than the run streams holds the run back rather than filling the server's memory.
+    const send = async (frame: string) => !closed && (res.write(frame) || (await drained()));
+
+    let index = from;
+    let sent = 0;
+    try {
+      for (;;) {
+        for (const frame of page) {
+          if (!(await send(frame))) return;
+          index++;
+          sent++;
+        }
+        if (page.length < PAGE || closed) break;
+        page = await storage.events(run.runId, index, PAGE);
+      }
+      page = [];
+      const events = fresh ?? eventsOf(scenario, run.input, run.startedAt, run.nonce);
+      let due = 0;
+      const start = performance.now();
+      for (let i = index; i < events.length && !closed; i++) {
+        const item = events[i] as TimedEvent;
+        due += speed > 0 ? item.delayMs / speed : 0;
+        const wait = due - (performance.now() - start);
+        if (wait >= 4) {
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, wait);
+            wake = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          });
+          wake = undefined;
+        }
+        if (closed) break;
+        if (item.effect) {
+          const effect: EffectRecord = {
+            ...item.effect,
+            idempotencyKey: effectIdempotencyKey(run.threadId, item.effect),
+            runId: run.runId,
+            at: options.now(),
+          };
+          options.onEffect((await storage.performEffect(effect)).record);
+        }
+        const frame = `id: ${run.runId}:${i}\n${encoder.encodeSSE(item.event as unknown as BaseEvent)}`;
+        await storage.appendEvent(run.runId, i, frame);
+        if (!(await send(frame))) return;
+        sent++;
+      }
+    } catch (e) {
+      // Headers are out: the stream ends short, and the client reconnects for the rest once storage is back.
+      request.log.error(
+        { err: e, runId: run.runId, index },
+        e instanceof StorageUnavailable ? 'storage unavailable mid-stream' : 'stream failed',
+      );
+    } finally {
+      clearInterval(heartbeat);
+      open.delete(res);
+      if (!closed) res.end();
+      request.log.info({ runId: run.runId, from, sent, closedByClient: closed }, 'stream ended');
+    }
+  }
+
+  return {
+    fastify,
+    endStreams: () => {
+      for (const end of [...open.values()]) end();
+    },
+  };
+}
+
+/** Any error as the JSON refusal the client gets. */
+function asRequestError(error: unknown): RequestError {
+  if (error instanceof RequestError) return error;
+  if (error instanceof StorageUnavailable)
+    return new RequestError(503, 'STORAGE_UNAVAILABLE', 'Storage is unavailable; nothing was done. Try again.');
+  const e = error as { code?: string; statusCode?: number; validation?: { instancePath: string; keyword: string; message?: string }[] };
+  if (e.validation) return validationError(e.validation);
+  switch (e.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new RequestError(413, 'BODY_TOO_LARGE', 'The body is too large.');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new RequestError(415, 'UNSUPPORTED_MEDIA_TYPE', 'POST a body of Content-Type application/json.');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new RequestError(400, 'MALFORMED_JSON', 'The body is empty: POST a RunAgentInput.');
+    case 'FST_ERR_BAD_URL':
+      return new RequestError(400, 'MALFORMED_URL', 'The request target is not a valid URL.');
+  }
+  if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500)
+    return new RequestError(e.statusCode, 'BAD_REQUEST', error instanceof Error ? error.message : 'Bad request.');
+  return new RequestError(500, 'INTERNAL', 'The server failed to handle the request.');
+}

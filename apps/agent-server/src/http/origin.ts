@@ -1,0 +1,47 @@
+/**
+ * Which browser pages may call the server, and under which host names it may
+ * be reached. A page on any other origin is refused before anything is done
+ * (no CORS headers, never `*`), and a request naming another host (a DNS
+ * rebinding: an attacker's name resolved to 127.0.0.1) is refused too.
+ */
+export interface OriginPolicy {
+  /** Whether an `Origin` header value may call the server. */
+  allowsOrigin(origin: string): boolean;
+  /** Whether a `Host` header value names this server. */
+  allowsHost(host: string): boolean;
+}
+
+/** The playground's origins on loopback (its Vite dev server), and that port of `PLAYGROUND_PORT` when set. */
+export function defaultOrigins(env: NodeJS.ProcessEnv = process.env): string[] {
+  const ports = new Set(['5173']);
+  if (env.PLAYGROUND_PORT && /^\d{1,5}$/.test(env.PLAYGROUND_PORT)) ports.add(env.PLAYGROUND_PORT);
+  return [...ports].flatMap((port) => [`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
+}
+
+const LOOPBACK = ['127.0.0.1', 'localhost', '[::1]'];
+
+/** The loopback names with the server's port, and the address it listens on when that is not a loopback one. */
+export function defaultHosts(port: number, listenHost: string): string[] {
+  const names = new Set(LOOPBACK);
+  if (listenHost !== '0.0.0.0' && listenHost !== '::') names.add(listenHost.includes(':') ? `[${listenHost}]` : listenHost);
+  return [...names].map((name) => `${name}:${port}`);
+}
+
+/** A comma-separated list from the environment, trimmed, empty entries dropped; undefined when unset or empty. */
+export function listFromEnv(value: string | undefined): string[] | undefined {
+  const list = (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return list.length ? list : undefined;
+}
+
+export function originPolicy(allowedOrigins: readonly string[], allowedHosts: readonly string[]): OriginPolicy {
+  // Origins compare as the browser serializes them (scheme, host and port, no path), lower-cased.
+  const origins = new Set(allowedOrigins.map((o) => o.toLowerCase().replace(/\/+$/u, '')));
+  const hosts = new Set(allowedHosts.map((h) => h.toLowerCase()));
+  return {
+    allowsOrigin: (origin) => origins.has(origin.toLowerCase()),
+    allowsHost: (host) => hosts.has(host.toLowerCase()),
+  };
+}

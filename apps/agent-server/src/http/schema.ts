@@ -1,0 +1,107 @@
+import type { RunAgentInput } from '@aguikit/core';
+import { RequestError } from '../request.js';
+
+/** The longest thread, run, message and interrupt id accepted. */
+export const MAX_ID = 200;
+/** The most messages a `RunAgentInput` may carry. */
+export const MAX_MESSAGES = 20_000;
+/** The most tools, context entries and resume entries. */
+export const MAX_ITEMS = 1_000;
+/** How deeply a body may nest (objects and arrays). Real inputs need about 10. */
+export const MAX_DEPTH = 64;
+
+const id = { type: 'string', minLength: 1, maxLength: MAX_ID } as const;
+
+/**
+ * The JSON Schema of a POSTed `RunAgentInput`, checked by Fastify (Ajv)
+ * before the handler sees the body. Fields the server does not read are let
+ * through as they are (a client may send more than it needs to).
+ */
+export const runInputSchema = {
+  type: 'object',
+  required: ['threadId', 'runId', 'messages', 'tools', 'context'],
+  properties: {
+    threadId: id,
+    runId: id,
+    parentRunId: id,
+    messages: {
+      type: 'array',
+      maxItems: MAX_MESSAGES,
+      items: { type: 'object', required: ['id', 'role'], properties: { id, role: { type: 'string', minLength: 1, maxLength: 50 } } },
+    },
+    tools: { type: 'array', maxItems: MAX_ITEMS },
+    context: { type: 'array', maxItems: MAX_ITEMS },
+    resume: {
+      type: 'array',
+      maxItems: MAX_ITEMS,
+      items: {
+        type: 'object',
+        required: ['interruptId', 'status'],
+        properties: { interruptId: id, status: { enum: ['resolved', 'cancelled'] } },
+      },
+    },
+  },
+} as const;
+
+/**
+ * Parses a JSON body, refusing one nested deeper than `MAX_DEPTH` before it
+ * is parsed: the nesting is counted over the text in one pass, so a body of a
+ * hundred thousand brackets costs a scan, never a recursion, and nothing of it
+ * is applied anywhere.
+ */
+export function parseJsonBody(text: string): unknown {
+  if (nesting(text) > MAX_DEPTH)
+    throw new RequestError(400, 'TOO_DEEP', `The body nests deeper than ${MAX_DEPTH} levels of objects and arrays.`);
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new RequestError(400, 'MALFORMED_JSON', `The body is not JSON: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+/** The deepest nesting of `{` and `[` in a JSON text, outside strings (stops counting once past the limit). */
+export function nesting(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      depth++;
+      if (depth > deepest) {
+        deepest = depth;
+        if (deepest > MAX_DEPTH) return deepest;
+      }
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return deepest;
+}
+
+/** Ajv's findings, as one of the server's error codes naming the field. */
+export function validationError(errors: readonly { instancePath: string; keyword: string; message?: string }[]): RequestError {
+  const first = errors[0];
+  const path = first?.instancePath ?? '';
+  const where = path ? path.slice(1).replaceAll('/', '.') : 'the body';
+  if (path === '/threadId' || (path === '' && first?.message?.includes("'threadId'")))
+    return new RequestError(400, 'MISSING_THREAD_ID', `threadId must be a non-empty string of at most ${MAX_ID} characters.`);
+  if (path === '/runId' || (path === '' && first?.message?.includes("'runId'")))
+    return new RequestError(400, 'MISSING_RUN_ID', `runId must be a non-empty string of at most ${MAX_ID} characters.`);
+  if (path === '/messages' && first?.keyword === 'maxItems')
+    return new RequestError(413, 'TOO_MANY_MESSAGES', `At most ${MAX_MESSAGES} messages are accepted.`);
+  if (path === '' && first?.keyword === 'type') return new RequestError(400, 'INVALID_INPUT', 'The body must be a RunAgentInput object.');
+  return new RequestError(400, 'INVALID_INPUT', `${where} ${first?.message ?? 'is invalid'}.`);
+}
+
+/** Checks what a schema cannot say: an interrupt answered twice in one resume. */
+export function checkRunInput(input: RunAgentInput): RunAgentInput {
+  const seen = new Set<string>();
+  for (const r of input.resume ?? []) {
+    if (seen.has(r.interruptId)) throw new RequestError(400, 'DUPLICATE_ANSWER', 'One interrupt is answered twice in the resume.');
+    seen.add(r.interruptId);
+  }
+  return input;
+}

@@ -1,0 +1,348 @@
+import { Redis } from 'ioredis';
+import { type EffectRecord, type RunRecord, type Storage, StorageUnavailable, type ThreadRecord } from './types.js';
+
+export interface RedisStorageOptions {
+  /** Put before every key, so several servers (or tests) can share one Redis without seeing each other. Default `aguikit:`. */
+  keyPrefix?: string;
+  /** How long to wait for the connection (at open and on each reconnect). Default 2 s. */
+  connectTimeoutMs?: number;
+  /** How long a command may wait for its reply before the request fails with `StorageUnavailable`. Default 5 s. */
+  commandTimeoutMs?: number;
+  /** Reconnections a command waits through before it fails with `StorageUnavailable`. Default 1. */
+  maxRetriesPerRequest?: number;
+}
+
+/**
+ * Keys, under the prefix:
+ * - `run:<runId>`: the run's record (JSON).
+ * - `thread:<threadId>`: a hash of `version` (a counter) and `record` (JSON).
+ * - `events:<runId>`: a stream of the run's frames, event `i` at id `<i+1>-0`.
+ * - `effects`: a hash of effect records (JSON) by idempotency key, and
+ *   `effects:order` the keys in the order the effects were done.
+ */
+const KEY = {
+  run: (runId: string) => `run:${runId}`,
+  thread: (threadId: string) => `thread:${threadId}`,
+  events: (runId: string) => `events:${runId}`,
+  effects: 'effects',
+  effectOrder: 'effects:order',
+};
+
+/**
+ * Records a run and its thread's new state in one step, unless the run id is
+ * taken (`exists`) or the thread's version is not the one expected
+ * (`conflict`). A thread key of another type, or a version that is not a
+ * count, reads as version 0 and is replaced.
+ */
+const BEGIN_RUN = `
+if redis.call('EXISTS', KEYS[1]) == 1 then return 'exists' end
+local version = 0
+local kind = redis.call('TYPE', KEYS[2]).ok
+if kind == 'hash' then
+  local raw = redis.call('HGET', KEYS[2], 'version')
+  if raw and string.match(raw, '^%d+$') then version = tonumber(raw) end
+end
+if version ~= tonumber(ARGV[3]) then return 'conflict' end
+if kind ~= 'hash' and kind ~= 'none' then redis.call('DEL', KEYS[2]) end
+redis.call('SET', KEYS[1], ARGV[1])
+redis.call('HSET', KEYS[2], 'version', tostring(version + 1), 'record', ARGV[2])
+return 'created'
+`;
+
+/**
+ * Claims an idempotency key: sets the effect's record unless the key has one
+ * (`HSETNX`), noting the order; answers whether it was set, and the record
+ * the key holds.
+ */
+const PERFORM_EFFECT = `
+if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 1 then
+  redis.call('RPUSH', KEYS[2], ARGV[1])
+  return {1, ARGV[2]}
+end
+return {0, redis.call('HGET', KEYS[1], ARGV[1])}
+`;
+
+type BeginRunScript = (runKey: string, threadKey: string, run: string, thread: string, expected: string) => Promise<string>;
+type PerformEffectScript = (effectsKey: string, orderKey: string, idempotencyKey: string, record: string) => Promise<[number, string]>;
+
+/**
+ * Opens the Redis storage at `url` (`redis://host:port/db`): run event logs
+ * in Redis Streams, written with ids derived from the event index so a second
+ * writer of the same event is turned away; runs and threads in strings and
+ * hashes, a thread's version checked and bumped by a Lua script; side effects
+ * claimed with an atomic set-if-absent (`HSETNX`, in a Lua script that also
+ * notes their order). Several servers on one Redis share everything: a
+ * client can reconnect to any of them, and an answer sent to two of them at
+ * once performs its effect once.
+ *
+ * Fails fast rather than waiting for ever: an unreachable Redis rejects the
+ * open, and a command that cannot be answered (connection lost, a Redis out
+ * of memory or read-only) throws `StorageUnavailable` after a bounded wait,
+ * while the client keeps reconnecting in the background. A record of the
+ * wrong shape (written by something else, or by hand) is skipped when read,
+ * and listed in `skipped`.
+ *
+ * @example
+ * const storage = await openRedisStorage(process.env.REDIS_URL, { keyPrefix: 'agents:' });
+ */
+export async function openRedisStorage(url: string, options: RedisStorageOptions = {}): Promise<Storage> {
+  const connectTimeout = options.connectTimeoutMs ?? 2_000;
+  let client: Redis;
+  try {
+    client = new Redis(url, {
+      lazyConnect: true,
+      connectTimeout,
+      commandTimeout: options.commandTimeoutMs ?? 5_000,
+      maxRetriesPerRequest: options.maxRetriesPerRequest ?? 1,
+      // Reconnect for as long as the storage is open, every 100 to 500 ms: a command waits through one attempt at most.
+      retryStrategy: (times) => Math.min(times * 100, 500),
+      // Concurrent requests share round trips.
+      enableAutoPipelining: true,
+    });
+  } catch (e) {
+    throw new StorageUnavailable(`REDIS_URL is not a Redis URL (redis://host:port/db): ${message(e)}`);
+  }
+  // Without a listener, a lost connection would be reported as an unhandled 'error' event; commands report it instead.
+  client.on('error', () => {});
+  client.defineCommand('aguikitBeginRun', { numberOfKeys: 2, lua: BEGIN_RUN });
+  client.defineCommand('aguikitPerformEffect', { numberOfKeys: 2, lua: PERFORM_EFFECT });
+  try {
+    await withTimeout(client.connect(), connectTimeout + 500);
+    await client.ping();
+  } catch (e) {
+    client.disconnect();
+    throw new StorageUnavailable(`Redis at ${redact(url)} is not reachable: ${message(e)}`);
+  }
+  return new RedisStorage(client, options.keyPrefix ?? 'aguikit:');
+}
+
+class RedisStorage implements Storage {
+  private readonly found: { where: string; reason: string }[] = [];
+  private closed = false;
+
+  constructor(
+    private readonly client: Redis,
+    private readonly prefix: string,
+  ) {}
+
+  get skipped(): readonly { where: string; reason: string }[] {
+    return this.found;
+  }
+
+  async beginRun(run: RunRecord, thread: ThreadRecord, expectedThreadVersion: number): Promise<'created' | 'exists' | 'conflict'> {
+    const begin = (this.client as unknown as { aguikitBeginRun: BeginRunScript }).aguikitBeginRun;
+    const answer = await this.call(() =>
+      begin.call(
+        this.client,
+        this.key(KEY.run(run.runId)),
+        this.key(KEY.thread(thread.threadId)),
+        JSON.stringify(run),
+        JSON.stringify(thread),
+        String(expectedThreadVersion),
+      ),
+    );
+    if (answer !== 'created' && answer !== 'exists' && answer !== 'conflict')
+      throw new StorageUnavailable(`Redis answered '${answer}' to a new run.`);
+    return answer;
+  }
+
+  async run(runId: string): Promise<RunRecord | undefined> {
+    const key = KEY.run(runId);
+    const raw = await this.read(key, () => this.client.get(this.key(key)));
+    if (raw === null || raw === undefined) return undefined;
+    return this.parse(key, raw, isRunRecord, 'not a run record');
+  }
+
+  async thread(threadId: string): Promise<{ record: ThreadRecord | undefined; version: number }> {
+    const key = KEY.thread(threadId);
+    const fields = await this.read(key, () => this.client.hmget(this.key(key), 'version', 'record'));
+    if (!fields) return { record: undefined, version: 0 };
+    const [version, raw] = fields;
+    // The same reading as the Lua script's: anything but a count is version 0.
+    const count = version && /^\d+$/.test(version) ? Number(version) : 0;
+    if (raw === null || raw === undefined) return { record: undefined, version: count };
+    // A record that cannot be read is replaced by the next run on the thread, at the version it is stored under.
+    return { record: this.parse(key, raw, isThreadRecord, 'not a thread record'), version: count };
+  }
+
+  /**
+   * A stream's ids only grow: an index at or below the last one stored is a
+   * no-op (stored, or skipped over). Each writer appends a run's events in
+   * order from where the log stands, so the log has no gap.
+   */
+  async appendEvent(runId: string, index: number, frame: string): Promise<void> {
+    if (!Number.isSafeInteger(index) || index < 0) throw new RangeError(`An event index is a count from 0, not ${index}.`);
+    try {
+      await this.call(() => this.client.xadd(this.key(KEY.events(runId)), `${index + 1}-0`, 'f', frame));
+    } catch (e) {
+      // Redis refuses an id at or below the stream's last: the event is already there (another writer of the same run).
+      if (e instanceof StorageUnavailable && /equal or smaller than the target stream top item/i.test(message(e.cause))) return;
+      throw e;
+    }
+  }
+
+  async events(runId: string, from: number, limit: number): Promise<string[]> {
+    const first = Math.max(0, Math.floor(from));
+    const count = Math.floor(limit);
+    if (!(count > 0)) return [];
+    const key = KEY.events(runId);
+    const entries = await this.read(key, () => this.client.xrange(this.key(key), `${first + 1}-0`, '+', 'COUNT', count));
+    const frames: string[] = [];
+    for (const [id, fields] of entries ?? []) {
+      // Only the next index in order: an entry out of place or of another shape ends what can be streamed.
+      if (id !== `${first + frames.length + 1}-0`) break;
+      if (fields.length !== 2 || fields[0] !== 'f' || typeof fields[1] !== 'string') {
+        this.skip(key, `entry ${id} is not a frame`);
+        break;
+      }
+      frames.push(fields[1]);
+    }
+    return frames;
+  }
+
+  async performEffect(effect: EffectRecord): Promise<{ record: EffectRecord; fresh: boolean }> {
+    const perform = (this.client as unknown as { aguikitPerformEffect: PerformEffectScript }).aguikitPerformEffect;
+    // A script that fails (a Redis out of memory, a key of another type) writes nothing: the effect is then not done.
+    const [set, stored] = await this.call(() =>
+      perform.call(this.client, this.key(KEY.effects), this.key(KEY.effectOrder), effect.idempotencyKey, JSON.stringify(effect)),
+    );
+    if (set === 1) return { record: effect, fresh: true };
+    const earlier = typeof stored === 'string' ? this.parse(KEY.effects, stored, isEffectRecord, 'not an effect record') : undefined;
+    // The key is taken even when its record cannot be read: the effect was done before, and is not done again.
+    return { record: earlier ?? effect, fresh: false };
+  }
+
+  async effects(): Promise<EffectRecord[]> {
+    const order = (await this.read(KEY.effectOrder, () => this.client.lrange(this.key(KEY.effectOrder), 0, -1))) ?? [];
+    const all = (await this.read(KEY.effects, () => this.client.hgetall(this.key(KEY.effects)))) ?? {};
+    const records: EffectRecord[] = [];
+    // In the order done; a record whose key the order does not list (written by hand) comes last.
+    const keys = [...new Set([...order, ...Object.keys(all)])];
+    for (const key of keys) {
+      const raw = all[key];
+      if (raw === undefined) continue;
+      const record = this.parse(KEY.effects, raw, isEffectRecord, 'not an effect record');
+      if (record) records.push(record);
+    }
+    return records;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      await withTimeout(this.client.quit(), 1_000);
+    } catch {
+      // Already gone, or not answering: drop the connection.
+    }
+    this.client.disconnect();
+  }
+
+  private key(name: string): string {
+    return this.prefix + name;
+  }
+
+  /** Runs a command; a failure to get an answer from Redis becomes `StorageUnavailable`, with the Redis error as its cause. */
+  private async call<T>(command: () => Promise<T>): Promise<T> {
+    if (this.closed) throw new StorageUnavailable('The Redis storage is closed.');
+    try {
+      return await command();
+    } catch (e) {
+      const error = new StorageUnavailable(`Redis failed: ${message(e)}`);
+      error.cause = e;
+      throw error;
+    }
+  }
+
+  /** A read of one key; a key of another type (not ours) is skipped and reads as absent. */
+  private async read<T>(key: string, command: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await this.call(command);
+    } catch (e) {
+      if (e instanceof StorageUnavailable && /^WRONGTYPE/.test(message(e.cause))) {
+        this.skip(key, 'a key of another type');
+        return undefined;
+      }
+      throw e;
+    }
+  }
+
+  private parse<T>(key: string, raw: string, check: (v: unknown) => v is T, reason: string): T | undefined {
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      this.skip(key, 'not JSON');
+      return undefined;
+    }
+    if (check(value)) return value;
+    this.skip(key, reason);
+    return undefined;
+  }
+
+  private skip(key: string, reason: string) {
+    const where = `redis ${this.key(key)}`;
+    // Reported once per key and reason, however often the record is read.
+    if (this.found.length < 1_000 && !this.found.some((s) => s.where === where && s.reason === reason)) this.found.push({ where, reason });
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isString = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
+
+function isRunRecord(v: unknown): v is RunRecord {
+  if (!isObject(v) || !isString(v.runId) || !isString(v.threadId) || !isString(v.scenarioId) || typeof v.nonce !== 'string') return false;
+  if (typeof v.startedAt !== 'number' || !Number.isFinite(v.startedAt)) return false;
+  const input = v.input;
+  return (
+    isObject(input) &&
+    input.runId === v.runId &&
+    input.threadId === v.threadId &&
+    Array.isArray(input.messages) &&
+    Array.isArray(input.tools) &&
+    Array.isArray(input.context)
+  );
+}
+
+function isThreadRecord(v: unknown): v is ThreadRecord {
+  if (!isObject(v) || !isString(v.threadId) || !Array.isArray(v.open) || !isObject(v.answered)) return false;
+  if (!v.open.every((it) => isObject(it) && isString(it.id))) return false;
+  return Object.values(v.answered).every(
+    (a) => isObject(a) && (a.status === 'resolved' || a.status === 'cancelled') && typeof a.payload === 'string',
+  );
+}
+
+function isEffectRecord(v: unknown): v is EffectRecord {
+  return (
+    isObject(v) &&
+    isString(v.kind) &&
+    isString(v.key) &&
+    isString(v.idempotencyKey) &&
+    isString(v.runId) &&
+    typeof v.at === 'number' &&
+    Number.isFinite(v.at)
+  );
+}
+
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** The URL without its password, for messages. */
+function redact(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'the given URL';
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,550 @@
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  fstatSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { importJournal, JOURNAL_FILE } from '../journal.js';
+import { type EffectRecord, type RunRecord, type Storage, StorageUnavailable, type ThreadRecord } from './types.js';
+
+export interface SqliteStorageOptions {
+  /** The database's file name in the directory. Default `agent.db`. */
+  file?: string;
+  /** How long a write waits for another process holding the database. Default 5 s. */
+  busyTimeoutMs?: number;
+  /** The clock that names a file moved aside (`<name>.corrupt-<time>`). */
+  now?: () => number;
+  /**
+   * For fault tests only: `<kind>:<n>:<phase>` kills the process with SIGKILL
+   * at the n-th write of that kind (`run`, `event`, `effect`, or `any`), just
+   * `before` its transaction, `inside` it (statements run, not committed) or
+   * `after` its commit; `@<file>` reads the point from that file at every
+   * write (writes are counted from when its text changed). Read from
+   * `AGENT_FAULT_KILL_AT` when not given.
+   */
+  faultKillAt?: string;
+}
+
+/** 'agui': marks a database as this server's, so a foreign SQLite file is never taken for one. */
+const APPLICATION_ID = 0x61677569;
+const SCHEMA_VERSION = 1;
+
+/**
+ * Runs and threads are JSON records; a thread's version counts its accepted
+ * runs. Events are the SSE frames of a run by index; an index is written once
+ * (`INSERT OR IGNORE`). Effects are keyed by their idempotency key. STRICT
+ * tables refuse a value of the wrong type, so only the JSON can be of the
+ * wrong shape, and that is checked on every read.
+ */
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS runs (run_id TEXT PRIMARY KEY, record TEXT NOT NULL) STRICT;
+CREATE TABLE IF NOT EXISTS threads (thread_id TEXT PRIMARY KEY, version INTEGER NOT NULL, record TEXT NOT NULL) STRICT;
+CREATE TABLE IF NOT EXISTS events (run_id TEXT NOT NULL, idx INTEGER NOT NULL, frame TEXT NOT NULL, PRIMARY KEY (run_id, idx)) STRICT, WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS effects (idempotency_key TEXT PRIMARY KEY, run_id TEXT NOT NULL, at REAL NOT NULL, record TEXT NOT NULL) STRICT;
+CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
+`;
+/** The columns of each table, in order, as `pragma_table_info` lists them. */
+const COLUMNS: Record<string, string> = {
+  runs: 'run_id, record',
+  threads: 'thread_id, version, record',
+  events: 'run_id, idx, frame',
+  effects: 'idempotency_key, run_id, at, record',
+  meta: 'name, value',
+};
+
+/** The database is not one of ours, or is damaged: it is moved aside, never written. */
+class Unusable extends Error {}
+
+type WriteKind = 'run' | 'event' | 'effect';
+type Phase = 'before' | 'inside' | 'after';
+
+/**
+ * Opens (or creates) the SQLite storage in `dir`: one database file in WAL
+ * mode. A run and a side effect commit with `synchronous = FULL`: the WAL is
+ * synced before the commit returns, so what the server reports done is on
+ * disk, with every write before it. An event's frame commits with `NORMAL`
+ * (written to the OS, synced with the next run or effect or at checkpoint):
+ * a crash of the process loses nothing, and a power loss can only lose the
+ * latest frames, which are computed again, byte for byte, from their run's
+ * record (scenarios are pure functions of it), so a client reconnecting
+ * still gets no gap and no duplicate; this keeps the thousands of frame
+ * writes from each waiting for a sync. A write cut off by a crash (a torn
+ * WAL frame, a transaction never committed) is rolled back whole when the
+ * database is opened again.
+ *
+ * A side effect's record is one transaction (`INSERT OR IGNORE` by
+ * idempotency key, then `SELECT`): two attempts at the same effect see one
+ * record, and a write that fails (a full disk, an I/O error, a read-only
+ * file) throws `StorageUnavailable` with nothing recorded.
+ *
+ * Opening reads no run (it checks the file with SQLite's `quick_check`):
+ * records are read when asked for, and one of the
+ * wrong shape is skipped and listed in `skipped`. A file that is not SQLite,
+ * or not this server's database, or damaged, does not stop the start: it is
+ * moved aside as `<name>.corrupt-<time>` (with its `-wal`), what can still be
+ * read from a damaged one is copied into a new database, and both are listed
+ * in `skipped`. A `journal.jsonl` of the earlier file-based server is imported
+ * once and renamed `journal.jsonl.imported-<time>`.
+ *
+ * Throws `StorageUnavailable` when the directory or the file cannot be
+ * opened or written at all (missing permission, a full disk).
+ *
+ * @example
+ * const storage = openSqliteStorage('.agent-data');
+ * await storage.performEffect(effect); // { record, fresh: true }, then fresh: false for the same key
+ */
+export function openSqliteStorage(dir: string, options: SqliteStorageOptions = {}): Storage {
+  const now = options.now ?? Date.now;
+  const skipped = new Skipped();
+  const file = join(dir, options.file ?? 'agent.db');
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (e) {
+    throw unavailable(e, `Cannot create the data directory ${dir}`);
+  }
+  let db: Database.Database;
+  try {
+    db = openDatabase(file, options.busyTimeoutMs ?? 5_000);
+  } catch (e) {
+    if (!(e instanceof Unusable || isCorruption(e))) throw unavailable(e, `Cannot open ${file}`);
+    const aside = moveAside(file, now());
+    skipped.add(file, `${e instanceof Error ? e.message : String(e)}: moved aside to ${aside}`);
+    try {
+      db = openDatabase(file, options.busyTimeoutMs ?? 5_000);
+    } catch (again) {
+      throw unavailable(again, `Cannot create ${file}`);
+    }
+    if (!(e instanceof Unusable && e.message.startsWith('foreign'))) salvage(aside, db, skipped);
+  }
+  const storage = new SqliteStorage(db, file, skipped, faultHook(options.faultKillAt ?? process.env.AGENT_FAULT_KILL_AT));
+  try {
+    storage.importJournal(dir, now);
+  } catch (e) {
+    db.close();
+    throw unavailable(e, `Cannot import ${join(dir, JOURNAL_FILE)}`);
+  }
+  return storage;
+}
+
+/** Opens `file`, checks it is this server's database (or a new one) and intact, and sets it up. */
+function openDatabase(file: string, busyTimeoutMs: number): Database.Database {
+  const db = new Database(file);
+  try {
+    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
+    // Read before anything is written: a foreign file must be left as it was found.
+    const id = db.pragma('application_id', { simple: true }) as number;
+    const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").pluck().all() as string[];
+    // Id 0 with none but our tables: a database whose set-up was cut off before the id was written.
+    const unknown = tables.filter((t) => !Object.hasOwn(COLUMNS, t));
+    if ((id !== APPLICATION_ID && id !== 0) || unknown.length) {
+      throw new Unusable(`foreign database (application id ${id}, tables ${tables.join(', ') || 'none'})`);
+    }
+    for (const table of tables) {
+      const columns = (db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all(table) as string[]).join(', ');
+      if (columns !== COLUMNS[table]) throw new Unusable(`foreign database (table ${table} has columns ${columns})`);
+    }
+    const check = db.pragma('quick_check', { simple: true }) as string;
+    if (check !== 'ok') throw new Unusable(`damaged database: ${check}`);
+    db.pragma('journal_mode = WAL');
+    // FULL: the WAL is synced at every commit, so an effect reported done is on disk, not only in the page cache.
+    db.pragma('synchronous = FULL');
+    db.transaction(() => {
+      db.exec(SCHEMA);
+      db.pragma(`application_id = ${APPLICATION_ID}`);
+      db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    })();
+    return db;
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+}
+
+class SqliteStorage implements Storage {
+  private closed = false;
+  private sync = 'FULL';
+  private readonly q;
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly file: string,
+    private readonly found: Skipped,
+    private readonly fault: (kind: WriteKind) => (phase: Phase) => void,
+  ) {
+    this.q = {
+      run: db.prepare<[string], { record: string }>('SELECT record FROM runs WHERE run_id = ?'),
+      insertRun: db.prepare('INSERT INTO runs (run_id, record) VALUES (?, ?)'),
+      thread: db.prepare<[string], { version: number; record: string }>('SELECT version, record FROM threads WHERE thread_id = ?'),
+      putThread: db.prepare(
+        'INSERT INTO threads (thread_id, version, record) VALUES (?, ?, ?) ON CONFLICT (thread_id) DO UPDATE SET version = excluded.version, record = excluded.record',
+      ),
+      appendEvent: db.prepare('INSERT OR IGNORE INTO events (run_id, idx, frame) VALUES (?, ?, ?)'),
+      events: db.prepare<[string, number, number], { idx: number; frame: string }>(
+        'SELECT idx, frame FROM events WHERE run_id = ? AND idx >= ? ORDER BY idx LIMIT ?',
+      ),
+      insertEffect: db.prepare('INSERT OR IGNORE INTO effects (idempotency_key, run_id, at, record) VALUES (?, ?, ?, ?)'),
+      effect: db.prepare<[string], { run_id: string; at: number; record: string }>(
+        'SELECT run_id, at, record FROM effects WHERE idempotency_key = ?',
+      ),
+      effects: db.prepare<[], { idempotency_key: string; record: string }>('SELECT idempotency_key, record FROM effects ORDER BY rowid'),
+    };
+  }
+
+  get skipped(): readonly { where: string; reason: string }[] {
+    return this.found.list;
+  }
+
+  async beginRun(run: RunRecord, thread: ThreadRecord, expectedThreadVersion: number): Promise<'created' | 'exists' | 'conflict'> {
+    return this.write('run', () => {
+      // A run id stays taken even when its record cannot be read: what is stored is never overwritten.
+      if (this.q.run.get(run.runId)) return 'exists';
+      const version = this.q.thread.get(run.threadId)?.version ?? 0;
+      if (version !== expectedThreadVersion) return 'conflict';
+      this.q.insertRun.run(run.runId, JSON.stringify(run));
+      this.q.putThread.run(run.threadId, version + 1, JSON.stringify(thread));
+      return 'created';
+    });
+  }
+
+  async run(runId: string): Promise<RunRecord | undefined> {
+    const row = this.read(() => this.q.run.get(runId));
+    return row && this.parse(`runs '${runId}'`, row.record, isRunRecord, 'not a run record');
+  }
+
+  async thread(threadId: string): Promise<{ record: ThreadRecord | undefined; version: number }> {
+    const row = this.read(() => this.q.thread.get(threadId));
+    if (!row) return { record: undefined, version: 0 };
+    // A record that cannot be read is replaced by the next run on the thread, at the version it is stored under.
+    return { record: this.parse(`threads '${threadId}'`, row.record, isThreadRecord, 'not a thread record'), version: row.version };
+  }
+
+  async appendEvent(runId: string, index: number, frame: string): Promise<void> {
+    if (!Number.isSafeInteger(index) || index < 0) throw new RangeError(`An event index is a count from 0, not ${index}.`);
+    if (typeof frame !== 'string') throw new TypeError('An event frame is a string.');
+    this.write('event', () => this.q.appendEvent.run(runId, index, frame));
+  }
+
+  async events(runId: string, from: number, limit: number): Promise<string[]> {
+    const first = Math.max(0, Math.floor(from));
+    const count = Math.floor(limit);
+    if (!(count > 0) || !Number.isSafeInteger(first)) return [];
+    const rows = this.read(() => this.q.events.all(runId, first, count));
+    const frames: string[] = [];
+    // In order from `from`, up to the first index not written yet.
+    for (const row of rows) {
+      if (row.idx !== first + frames.length) break;
+      frames.push(row.frame);
+    }
+    return frames;
+  }
+
+  async performEffect(effect: EffectRecord): Promise<{ record: EffectRecord; fresh: boolean }> {
+    const text = JSON.stringify(effect);
+    const { fresh, row } = this.write('effect', () => {
+      const fresh = this.q.insertEffect.run(effect.idempotencyKey, effect.runId, effect.at, text).changes === 1;
+      return { fresh, row: this.q.effect.get(effect.idempotencyKey) };
+    });
+    if (!row) throw new StorageUnavailable(`The effect ${effect.idempotencyKey} was not found right after it was recorded.`);
+    const earlier = this.parse(`effects '${effect.idempotencyKey}'`, row.record, isEffectRecord, 'not an effect record');
+    // The key is taken even when its record cannot be read: the effect was done before, and is not done again.
+    return { record: earlier ?? { ...(JSON.parse(text) as EffectRecord), runId: row.run_id, at: row.at }, fresh };
+  }
+
+  async effects(): Promise<EffectRecord[]> {
+    const rows = this.read(() => this.q.effects.all());
+    const records: EffectRecord[] = [];
+    for (const row of rows) {
+      const record = this.parse(`effects '${row.idempotency_key}'`, row.record, isEffectRecord, 'not an effect record');
+      if (record) records.push(record);
+    }
+    return records;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.db.close();
+  }
+
+  /** Imports the earlier server's journal once: its runs, the threads they left, and its effects, in one transaction. */
+  importJournal(dir: string, now: () => number): void {
+    const journal = join(dir, JOURNAL_FILE);
+    if (!existsSync(journal)) return;
+    const done = this.db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE name = ?').get('journal');
+    if (!done) {
+      const imported = importJournal(journal);
+      for (const s of imported.skipped) this.found.add(s.where, s.reason);
+      this.write('run', () => {
+        for (const run of imported.runs)
+          this.db.prepare('INSERT OR IGNORE INTO runs (run_id, record) VALUES (?, ?)').run(run.runId, JSON.stringify(run));
+        for (const { record, version } of imported.threads) this.q.putThread.run(record.threadId, version, JSON.stringify(record));
+        for (const e of imported.effects) this.q.insertEffect.run(e.idempotencyKey, e.runId, e.at, JSON.stringify(e));
+        this.db
+          .prepare('INSERT INTO meta (name, value) VALUES (?, ?)')
+          .run('journal', `${imported.runs.length} runs, ${imported.effects.length} effects, ${imported.skipped.length} lines skipped`);
+      });
+    }
+    // Kept, renamed: the import is done, and the file is there to read.
+    renameSync(journal, `${journal}.imported-${stamp(now())}`);
+  }
+
+  /** Runs `body` in one immediate transaction; a failure rolls it back whole and becomes `StorageUnavailable`. */
+  private write<T>(kind: WriteKind, body: () => T): T {
+    this.open();
+    // See `openSqliteStorage`: an event's commit is not synced on its own, a run's and an effect's are (with all before them).
+    const sync = kind === 'event' ? 'NORMAL' : 'FULL';
+    if (sync !== this.sync) {
+      this.db.pragma(`synchronous = ${sync}`);
+      this.sync = sync;
+    }
+    const at = this.fault(kind);
+    at('before');
+    let result: T;
+    try {
+      result = this.db
+        .transaction(() => {
+          const r = body();
+          at('inside');
+          return r;
+        })
+        .immediate();
+    } catch (e) {
+      throw unavailable(e, `Cannot write to ${this.file}`);
+    }
+    at('after');
+    return result;
+  }
+
+  private read<T>(body: () => T): T {
+    this.open();
+    try {
+      return body();
+    } catch (e) {
+      throw unavailable(e, `Cannot read ${this.file}`);
+    }
+  }
+
+  private open(): void {
+    if (this.closed) throw new StorageUnavailable(`The storage at ${this.file} is closed.`);
+  }
+
+  /** A stored JSON record, or undefined (and listed in `skipped`) when it cannot be read or is of the wrong shape. */
+  private parse<T>(where: string, text: string, is: (v: unknown) => v is T, shape: string): T | undefined {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      this.found.add(`${this.file}: ${where}`, 'not JSON');
+      return undefined;
+    }
+    if (is(value)) return value;
+    this.found.add(`${this.file}: ${where}`, shape);
+    return undefined;
+  }
+}
+
+/** What was skipped, each place once. */
+class Skipped {
+  private readonly byWhere = new Map<string, { where: string; reason: string }>();
+  list: readonly { where: string; reason: string }[] = [];
+
+  add(where: string, reason: string): void {
+    if (this.byWhere.has(`${where}\n${reason}`)) return;
+    this.byWhere.set(`${where}\n${reason}`, { where, reason });
+    this.list = [...this.byWhere.values()];
+  }
+}
+
+function isCorruption(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return e instanceof Database.SqliteError && typeof code === 'string' && /^SQLITE_(NOTADB|CORRUPT)/.test(code);
+}
+
+/** A storage failure as `StorageUnavailable`, with the cause kept; a mistake in the caller's input is thrown as it is. */
+function unavailable(e: unknown, what: string): Error {
+  if (e instanceof StorageUnavailable || e instanceof RangeError || (e instanceof TypeError && !isDatabaseClosed(e))) return e;
+  const code = (e as { code?: unknown } | null)?.code;
+  const error = new StorageUnavailable(
+    `${what}: ${e instanceof Error ? e.message : String(e)}${typeof code === 'string' ? ` (${code})` : ''}`,
+  );
+  error.cause = e;
+  return error;
+}
+
+function isDatabaseClosed(e: TypeError): boolean {
+  return /database connection is not open/i.test(e.message);
+}
+
+function stamp(time: number): string {
+  return new Date(time).toISOString().replace(/[:.]/g, '-');
+}
+
+/** Renames the database and its WAL and shared-memory files to `<name>.corrupt-<time>`; returns the new name. */
+function moveAside(file: string, time: number): string {
+  let aside = `${file}.corrupt-${stamp(time)}`;
+  for (let n = 2; existsSync(aside); n++) aside = `${file}.corrupt-${stamp(time)}-${n}`;
+  try {
+    // The WAL first: the database without it would be read as it was before its last commits.
+    for (const suffix of ['-wal', '-shm']) if (existsSync(file + suffix)) renameSync(file + suffix, aside + suffix);
+    renameSync(file, aside);
+  } catch (e) {
+    throw unavailable(e, `Cannot move ${file} aside`);
+  }
+  return aside;
+}
+
+/** Copies what can still be read from a damaged database into the new one, table by table, effects first. */
+function salvage(aside: string, db: Database.Database, skipped: Skipped): void {
+  let old: Database.Database | undefined;
+  // Read from a copy, so the file moved aside stays as it was found.
+  const copy = `${aside}.salvage`;
+  try {
+    copyFileSync(aside, copy);
+    if (existsSync(`${aside}-wal`)) copyFileSync(`${aside}-wal`, `${copy}-wal`);
+    padToHeaderSize(copy);
+    old = new Database(copy, { readonly: true, fileMustExist: true });
+    const tables = old.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").pluck().all() as string[];
+    for (const table of ['effects', 'runs', 'threads', 'events']) {
+      if (!tables.includes(table)) continue;
+      let copied = 0;
+      try {
+        const columns = (COLUMNS[table] ?? '').split(', ');
+        const insert = db.prepare(`INSERT OR IGNORE INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`);
+        const rows = old
+          .prepare(`SELECT ${columns.join(', ')} FROM ${table}`)
+          .raw()
+          .iterate() as IterableIterator<unknown[]>;
+        let stopped: unknown;
+        db.transaction(() => {
+          try {
+            for (const row of rows) {
+              try {
+                copied += insert.run(...row).changes;
+              } catch {
+                // A row whose values do not fit the table: left in the file moved aside.
+              }
+            }
+          } catch (e) {
+            // A damaged page: what was read before it is kept.
+            stopped = e;
+          }
+        })();
+        if (stopped) throw stopped;
+      } catch (e) {
+        skipped.add(`${aside}: ${table}`, `${copied} rows copied, then reading stopped: ${e instanceof Error ? e.message : String(e)}`);
+        continue;
+      }
+      if (copied) skipped.add(`${aside}: ${table}`, `${copied} rows copied into the new database`);
+    }
+  } catch (e) {
+    skipped.add(aside, `nothing could be copied: ${e instanceof Error ? e.message : String(e)}`);
+  } finally {
+    old?.close();
+    for (const suffix of ['', '-wal', '-shm']) rmSync(copy + suffix, { force: true });
+  }
+}
+
+/**
+ * Extends a database cut short to the size its header gives, with zeros:
+ * SQLite refuses a file shorter than its header says, even to read the pages
+ * it still has; the missing pages then read as damaged, the others as they were.
+ */
+function padToHeaderSize(file: string): void {
+  const header = Buffer.alloc(100);
+  const fd = openSync(file, 'r+');
+  try {
+    if (readSync(fd, header, 0, 100, 0) < 100) return;
+    const raw = header.readUInt16BE(16);
+    const pageSize = raw === 1 ? 65_536 : raw;
+    const pages = header.readUInt32BE(28);
+    const size = fstatSync(fd).size;
+    if (pageSize >= 512 && pages > 0 && pages * pageSize > size && pages * pageSize <= size * 64) ftruncateSync(fd, pages * pageSize);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isString = (v: unknown): v is string => typeof v === 'string';
+
+export function isRunRecord(v: unknown): v is RunRecord {
+  if (!isObject(v) || !isString(v.runId) || !isString(v.threadId) || !isString(v.scenarioId) || !isString(v.nonce)) return false;
+  if (typeof v.startedAt !== 'number' || !Number.isFinite(v.startedAt)) return false;
+  const input = v.input;
+  return (
+    isObject(input) &&
+    input.runId === v.runId &&
+    input.threadId === v.threadId &&
+    Array.isArray(input.messages) &&
+    Array.isArray(input.tools) &&
+    Array.isArray(input.context)
+  );
+}
+
+export function isThreadRecord(v: unknown): v is ThreadRecord {
+  if (!isObject(v) || !isString(v.threadId) || !Array.isArray(v.open) || !isObject(v.answered)) return false;
+  if (!v.open.every((it) => isObject(it) && isString(it.id))) return false;
+  return Object.values(v.answered).every(
+    (a) => isObject(a) && (a.status === 'resolved' || a.status === 'cancelled') && isString(a.payload),
+  );
+}
+
+export function isEffectRecord(v: unknown): v is EffectRecord {
+  return (
+    isObject(v) &&
+    isString(v.idempotencyKey) &&
+    isString(v.kind) &&
+    isString(v.key) &&
+    isString(v.runId) &&
+    typeof v.at === 'number' &&
+    Number.isFinite(v.at)
+  );
+}
+
+/**
+ * The fault hook: kills the process with SIGKILL at a fault point
+ * `<kind>:<n>:<phase>`, or does nothing. `@<file>` reads the point from that
+ * file at every write instead, counting writes from when its text changed,
+ * so one process can serve many fault points one after another.
+ */
+function faultHook(spec: string | undefined): (kind: WriteKind) => (phase: Phase) => void {
+  const none = () => () => {};
+  if (!spec) return none;
+  const file = spec.startsWith('@') ? spec.slice(1) : undefined;
+  let current = file ? '' : spec;
+  let counts = new Map<string, number>();
+  return (kind) => {
+    if (file) {
+      let text = '';
+      try {
+        text = readFileSync(file, 'utf8').trim();
+      } catch {
+        // No file: no fault point.
+      }
+      if (text !== current) {
+        current = text;
+        counts = new Map();
+      }
+    }
+    const m = /^(run|event|effect|any):(\d+):(before|inside|after)$/.exec(current);
+    if (!m) return () => {};
+    const [, target, n, when] = m;
+    const count = (counts.get(kind) ?? 0) + 1;
+    counts.set(kind, count);
+    const any = (counts.get('any') ?? 0) + 1;
+    counts.set('any', any);
+    const hit = (target === 'any' ? any : target === kind ? count : -1) === Number(n);
+    return (phase) => {
+      if (hit && phase === when) process.kill(process.pid, 'SIGKILL');
+    };
+  };
+}

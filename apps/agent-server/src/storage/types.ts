@@ -1,0 +1,71 @@
+import type { Interrupt, ResumeEntry, RunAgentInput } from '@aguikit/core';
+import type { SideEffect } from '@aguikit/scenarios';
+
+/** An accepted run: what its events are computed from (scenarios are pure functions of input and clock). */
+export interface RunRecord {
+  runId: string;
+  threadId: string;
+  scenarioId: string;
+  input: RunAgentInput;
+  /** The clock the run's events were computed with. */
+  startedAt: number;
+  /** The per-run secret that makes the run's interrupt ids unguessable. */
+  nonce: string;
+}
+
+/** What the server knows of a thread after its latest accepted run. */
+export interface ThreadRecord {
+  threadId: string;
+  /** Interrupts still waiting for an answer. */
+  open: Interrupt[];
+  /** Answers accepted, by interrupt id (status and the payload as JSON), so a retried resume is idempotent. */
+  answered: Record<string, { status: ResumeEntry['status']; payload: string }>;
+}
+
+/** A side effect performed, with the record of it. */
+export interface EffectRecord extends SideEffect {
+  /** hash(threadId + businessActionId + toolName + normalizedArguments). */
+  idempotencyKey: string;
+  runId: string;
+  at: number;
+}
+
+/** Storage could not be written or read (full disk, lost connection): the request gets a 503 and nothing is done. */
+export class StorageUnavailable extends Error {
+  readonly code = 'STORAGE_UNAVAILABLE';
+}
+
+/**
+ * Where the agent server keeps runs, their event logs, thread state and side
+ * effects. SQLite (the default, `sqlite.ts`) or Redis (`redis.ts`, chosen by
+ * `REDIS_URL`); `memory.ts` for tests. Every method may throw
+ * `StorageUnavailable`.
+ */
+export interface Storage {
+  /**
+   * Records a new run and the thread's state after it in one transaction.
+   * `expectedThreadVersion` is the version read with `thread()`: when another
+   * writer changed the thread meanwhile, nothing is written and the answer is
+   * `'conflict'`; when the run id is already taken, `'exists'`.
+   */
+  beginRun(run: RunRecord, thread: ThreadRecord, expectedThreadVersion: number): Promise<'created' | 'exists' | 'conflict'>;
+  run(runId: string): Promise<RunRecord | undefined>;
+  /** The thread's state and its version (0 and undefined for a thread never seen). */
+  thread(threadId: string): Promise<{ record: ThreadRecord | undefined; version: number }>;
+  /** Appends the frame of event `index` of a run; writing an index already stored is a no-op (a second instance producing the same run). */
+  appendEvent(runId: string, index: number, frame: string): Promise<void>;
+  /** Up to `limit` stored frames of a run from `from` on, in order. */
+  events(runId: string, from: number, limit: number): Promise<string[]>;
+  /**
+   * Performs a side effect once per `idempotencyKey`: the record is written
+   * in one transaction (or one atomic set-if-absent); the returned `fresh` is
+   * false when the key was already taken, with the earlier record. Throws
+   * `StorageUnavailable` when the record cannot be written: the effect is
+   * then not done.
+   */
+  performEffect(effect: EffectRecord): Promise<{ record: EffectRecord; fresh: boolean }>;
+  effects(): Promise<EffectRecord[]>;
+  /** Records that could not be read at open (torn, corrupt, foreign): skipped, and reported here. */
+  readonly skipped: readonly { where: string; reason: string }[];
+  close(): Promise<void>;
+}

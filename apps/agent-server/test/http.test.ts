@@ -1,0 +1,419 @@
+/**
+ * The HTTP layer's bounds: what one request may cost the server (body size,
+ * nesting, generated events, playback speed, a client that stops reading or
+ * goes away) and what the server says about it (HEAD, JSON logs, 5xx).
+ */
+import { connect, type Socket } from 'node:net';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { AgentServer } from '../src/server.js';
+import { openMemoryStorage } from '../src/storage/memory.js';
+import { type Storage, StorageUnavailable } from '../src/storage/types.js';
+import { interruptsOf, post, readEvents, startServer, userInput } from './support.js';
+
+const sockets: Socket[] = [];
+afterEach(() => {
+  for (const s of sockets.splice(0)) s.destroy();
+});
+
+/** A raw TCP connection to the server, closed after the test. */
+function socketTo(server: AgentServer): Socket {
+  const socket = connect(Number(new URL(server.url).port), '127.0.0.1');
+  sockets.push(socket);
+  return socket;
+}
+
+const health = async (server: AgentServer) =>
+  (await (await fetch(`${server.url}/health`)).json()) as { ok: boolean; streams: number; bufferedBytes: number };
+
+/** The request head of a POST with a JSON body, as a client writes it. */
+function head(server: AgentServer, path: string, length: number | 'chunked', extra = ''): string {
+  const size = length === 'chunked' ? 'Transfer-Encoding: chunked' : `Content-Length: ${length}`;
+  return `POST ${path} HTTP/1.1\r\nHost: ${new URL(server.url).host}\r\nContent-Type: application/json\r\n${size}\r\n${extra}\r\n`;
+}
+
+async function errorCode(response: Response): Promise<string> {
+  return ((await response.json()) as { error: { code: string } }).error.code;
+}
+
+describe('a body is checked whole before anything is applied', () => {
+  const deep = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+
+  it('refuses 100,000 levels of nesting (under the body limit) with 400, and the approval it carried is not half-applied', async () => {
+    const server = await startServer();
+    const first = await readEvents(await post(server, '/agents/refund?speed=0', userInput('t', 'r1')));
+    const id = interruptsOf(first)[0]?.id ?? '';
+    const payload = `{"approved":true,"comment":"ok","extra":${deep(100_000)}}`;
+    const body = `{"threadId":"t","runId":"r2","messages":[],"tools":[],"context":[],"resume":[{"interruptId":${JSON.stringify(id)},"status":"resolved","payload":${payload}}]}`;
+    expect(body.length).toBeLessThan(1024 * 1024);
+    const response = await post(server, '/agents/refund?speed=0', body);
+    expect(response.status).toBe(400);
+    expect(await errorCode(response)).toBe('TOO_DEEP');
+    // Nothing of it happened: no refund, the run id is free, and the approval is still open and works.
+    expect(server.effects()).toEqual([]);
+    const again = await post(server, '/agents/refund?speed=0', {
+      ...userInput('t', 'r2'),
+      messages: [],
+      resume: [{ interruptId: id, status: 'resolved', payload: { approved: true } }],
+    });
+    expect(again.status).toBe(200);
+    await readEvents(again);
+    expect(server.effects()).toHaveLength(1);
+  });
+
+  it('refuses deep nesting anywhere (forwardedProps, messages, tools), and a new run made of it does not exist afterwards', async () => {
+    const server = await startServer();
+    const base = userInput('t', 'r1');
+    for (const [field, value] of [
+      ['forwardedProps', deep(100_000)],
+      ['tools', `[${deep(65)}]`],
+      ['context', `[{"value":${deep(70)}}]`],
+    ] as const) {
+      const rest: Record<string, unknown> = { ...base };
+      delete rest[field];
+      const body = `${JSON.stringify(rest).slice(0, -1)},${JSON.stringify(field)}:${value}}`;
+      const response = await post(server, '/agents/refund?speed=0', body);
+      expect(response.status, field).toBe(400);
+      expect(await errorCode(response)).toBe('TOO_DEEP');
+    }
+    // Brackets inside strings are text, not nesting.
+    const inString = await post(server, '/agents/refund?speed=0', {
+      ...base,
+      messages: [{ id: 'm', role: 'user', content: deep(50_000) }],
+    });
+    expect(inString.status).toBe(200);
+    await readEvents(inString);
+    // The deepest nesting accepted: 64 levels, the body's own object and forwardedProps included; one more is refused.
+    const nested = (levels: number) => ({ ...userInput('t2', `r${levels}`), forwardedProps: JSON.parse(`{"x":${deep(levels)}}`) });
+    const atLimit = await post(server, '/agents/clarification?speed=0', nested(62));
+    expect(atLimit.status).toBe(200);
+    await readEvents(atLimit);
+    const past = await post(server, '/agents/clarification?speed=0', nested(63));
+    expect(past.status).toBe(400);
+    expect(await errorCode(past)).toBe('TOO_DEEP');
+  });
+});
+
+describe('an oversized upload', () => {
+  /** Uploads `total` bytes after `head` as fast as the connection takes them; what the client managed to send, and the answer. */
+  async function upload(socket: Socket, headText: string, total: number, chunked: boolean) {
+    let answer = '';
+    let closed = false;
+    socket.on('data', (chunk: Buffer) => {
+      answer += chunk.toString('latin1');
+    });
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      closed = true;
+    });
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    socket.write(headText);
+    const piece = Buffer.alloc(64 * 1024, 0x20);
+    let sent = 0;
+    while (sent < total && !closed && !socket.destroyed) {
+      const ok = socket.write(
+        chunked ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')]) : piece,
+      );
+      sent += piece.length;
+      if (!ok) {
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            socket.off('drain', done);
+            socket.off('close', done);
+            resolve();
+          };
+          socket.on('drain', done);
+          socket.on('close', done);
+        });
+      }
+    }
+    await vi.waitFor(() => expect(closed).toBe(true), { timeout: 10_000 });
+    return { answer, written: socket.bytesWritten };
+  }
+
+  it('gets a 413 with Connection: close, and the server stops reading it (most of 200 MB never leaves the client)', async () => {
+    const server = await startServer();
+    const total = 200 * 1024 * 1024;
+    const { answer, written } = await upload(socketTo(server), head(server, '/agents/refund', total), total, false);
+    // What the kernel's buffers on both ends take, not the upload: the server stopped reading.
+    expect(written).toBeLessThan(32 * 1024 * 1024);
+    expect(answer).toMatch(/^HTTP\/1\.1 413 /u);
+    expect(answer.toLowerCase()).toContain('connection: close');
+    expect(answer).toContain('"code":"BODY_TOO_LARGE"');
+    expect((await health(server)).ok).toBe(true);
+  }, 30_000);
+
+  it('a chunked upload past the limit too', async () => {
+    const server = await startServer({ maxBodyBytes: 64 * 1024 });
+    const total = 200 * 1024 * 1024;
+    const { answer, written } = await upload(socketTo(server), head(server, '/agents/refund', 'chunked'), total, true);
+    expect(written).toBeLessThan(32 * 1024 * 1024);
+    expect(answer).toMatch(/^HTTP\/1\.1 413 /u);
+    expect(answer.toLowerCase()).toContain('connection: close');
+  }, 30_000);
+});
+
+describe('HEAD', () => {
+  it('answers HEAD on every GET route, with no body', async () => {
+    const server = await startServer();
+    for (const path of ['/health', '/agents', '/effects']) {
+      const response = await fetch(`${server.url}${path}`, { method: 'HEAD' });
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/u);
+      expect(await response.text()).toBe('');
+    }
+    expect((await fetch(`${server.url}/nope`, { method: 'HEAD' })).status).toBe(404);
+  });
+});
+
+describe('speed', () => {
+  it('refuses a speed outside 0.1..100 (0 sends at once) with 400, from the query or forwardedProps', async () => {
+    const server = await startServer();
+    let n = 0;
+    const run = (query: string, forwarded?: unknown) =>
+      post(server, `/agents/clarification${query}`, {
+        ...userInput(`t${++n}`, `r${n}`),
+        ...(forwarded === undefined ? {} : { forwardedProps: { speed: forwarded } }),
+      });
+    for (const speed of ['1e-9', '0.0001', '0.09', '100.5', '1e9', '-1', 'abc', '', 'Infinity', 'NaN', '0x10']) {
+      const response = await run(`?speed=${encodeURIComponent(speed)}`);
+      expect(response.status, speed).toBe(400);
+      expect(await errorCode(response)).toBe('BAD_SPEED');
+    }
+    for (const speed of [1e-9, 0.0001, 1000, -1, 'fast', '1e-9', true]) {
+      const response = await run('', speed);
+      expect(response.status, String(speed)).toBe(400);
+      expect(await errorCode(response)).toBe('BAD_SPEED');
+    }
+    for (const speed of ['0', '0.1', '1', '100']) {
+      const response = await run(`?speed=${speed}`);
+      expect(response.status, speed).toBe(200);
+      await response.body?.cancel();
+    }
+    const forwarded = await run('', 100);
+    expect(forwarded.status).toBe(200);
+    await readEvents(forwarded);
+  });
+
+  it('refuses a server started with a speed out of range', async () => {
+    await expect(startServer({ speed: 1e-9 })).rejects.toThrow(/speed/u);
+  });
+});
+
+describe('what one request can make the server generate', () => {
+  it('refuses forwardedProps knobs past the per-request caps, and takes the cap itself', async () => {
+    const server = await startServer();
+    for (const [scenario, knob, max] of [
+      ['fast-stream', 'tokens', 20_000],
+      ['long-thread', 'messages', 5_000],
+      ['dashboard', 'deltas', 5_000],
+    ] as const) {
+      const over = await post(server, `/agents/${scenario}?speed=0`, {
+        ...userInput(`t-${knob}`, `o-${knob}`),
+        forwardedProps: { [knob]: max + 1 },
+      });
+      expect(over.status, knob).toBe(400);
+      expect(await errorCode(over)).toBe('LIMIT_EXCEEDED');
+      const at = await post(server, `/agents/${scenario}?speed=0`, {
+        ...userInput(`t-${knob}`, `a-${knob}`),
+        forwardedProps: { [knob]: max },
+      });
+      expect(at.status, knob).toBe(200);
+      await at.body?.cancel();
+    }
+  });
+
+  it('does not pin memory for a hostile small request whose client is gone after the headers', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    // The largest stream a request could once ask for: 100,000 tokens, about 13 MB of events.
+    const server = await startServer({ knobLimits: { tokens: 100_000 } });
+    const body = JSON.stringify({ ...userInput('t', 'r0'), forwardedProps: { tokens: 100_000 } });
+    const settle = async () => {
+      for (let i = 0; i < 3; i++) {
+        gc();
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      return process.memoryUsage().heapUsed;
+    };
+    // One request first, so lazily built code and caches are not counted.
+    const hostile = async (i: number) => {
+      const socket = socketTo(server);
+      const text = body.replace('"r0"', `"r${i}"`).replace('"t"', `"t${i}"`);
+      await new Promise<void>((resolve) => {
+        socket.once('data', () => resolve());
+        socket.write(`${head(server, '/agents/fast-stream', Buffer.byteLength(text))}${text}`);
+      });
+      socket.destroy();
+    };
+    await hostile(0);
+    await vi.waitFor(async () => expect((await health(server)).streams).toBe(0));
+    const before = await settle();
+    const COUNT = 20;
+    for (let i = 1; i <= COUNT; i++) await hostile(i);
+    await vi.waitFor(async () => expect((await health(server)).streams).toBe(0), { timeout: 10_000 });
+    const after = await settle();
+    const perRequest = (after - before) / COUNT;
+    // The bar: at most 1 MB left behind by each once its client is gone.
+    expect(perRequest).toBeLessThan(1024 * 1024);
+  }, 60_000);
+});
+
+describe('a client that stops reading', () => {
+  it('is disconnected after the drain timeout, and its stream leaves the server', async () => {
+    const server = await startServer({ drainTimeoutMs: 300, knobLimits: { tokens: 100_000 } });
+    const socket = socketTo(server);
+    let closed = false;
+    socket.on('close', () => {
+      closed = true;
+    });
+    socket.on('error', () => {});
+    const body = JSON.stringify({ ...userInput('t', 'r1'), forwardedProps: { tokens: 100_000, tokenDelayMs: 0 } });
+    await new Promise<void>((resolve) => {
+      socket.once('data', () => resolve());
+      socket.write(`${head(server, '/agents/fast-stream?speed=0', Buffer.byteLength(body))}${body}`);
+    });
+    // The client stops reading: the kernel's buffers fill, then the server's, then the drain timeout runs.
+    socket.pause();
+    const started = performance.now();
+    await vi.waitFor(async () => expect((await health(server)).streams).toBe(0), { timeout: 5_000, interval: 50 });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(250);
+    socket.resume();
+    await vi.waitFor(() => expect(closed).toBe(true), { timeout: 5_000 });
+  }, 20_000);
+
+  it('keeps a slow but reading client (the timeout is per wait, not per stream)', async () => {
+    const server = await startServer({ drainTimeoutMs: 200 });
+    const response = await post(server, '/agents/clarification?speed=1', userInput('t', 'r1'));
+    // The run takes longer than the timeout; the client reads every event as it comes.
+    const events = await readEvents(response);
+    expect(events.at(-1)?.event.type).toBe('RUN_FINISHED');
+  }, 20_000);
+});
+
+/** A log sink: every JSON line the server writes. */
+function logSink() {
+  const lines: Record<string, unknown>[] = [];
+  return { lines, stream: { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) } };
+}
+
+/** Memory storage with one method replaced. */
+function failing(method: keyof Storage, error: () => Error): Storage {
+  const storage = openMemoryStorage();
+  return new Proxy(storage, {
+    get(target, key, receiver) {
+      if (key === method) return async () => Promise.reject(error());
+      return Reflect.get(target, key, receiver);
+    },
+  });
+}
+
+describe('logs', () => {
+  it('logs every request as JSON, and every 5xx with its error', async () => {
+    const log = logSink();
+    const server = await startServer({
+      logLevel: 'info',
+      logStream: log.stream,
+      storage: failing('thread', () => new Error('disk on fire')),
+    });
+    const response = await post(server, '/agents/refund?speed=0', userInput('t', 'r1'));
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({ error: { code: 'INTERNAL', message: 'The server failed to handle the request.' } });
+    await fetch(`${server.url}/health`);
+    await vi.waitFor(() => expect(log.lines.filter((l) => l.msg === 'request completed')).toHaveLength(2));
+    const failed = log.lines.find((l) => l.level === 50);
+    expect(failed).toMatchObject({ msg: 'request failed', status: 500, err: { message: 'disk on fire' }, reqId: expect.any(String) });
+    // The error's stack is logged; the client's answer carries none of it.
+    expect(String((failed?.err as { stack?: string } | undefined)?.stack)).toContain('disk on fire');
+    const completed = log.lines.filter((l) => l.msg === 'request completed').map((l) => (l.res as { statusCode: number }).statusCode);
+    expect(completed).toEqual([500, 200]);
+  });
+
+  it('answers 503 before any byte when storage is unavailable, and logs it', async () => {
+    const log = logSink();
+    const server = await startServer({
+      logLevel: 'info',
+      logStream: log.stream,
+      storage: failing('beginRun', () => new StorageUnavailable('disk full')),
+    });
+    const response = await post(server, '/agents/refund?speed=0', userInput('t', 'r1'));
+    expect(response.status).toBe(503);
+    expect(await errorCode(response)).toBe('STORAGE_UNAVAILABLE');
+    expect(log.lines.find((l) => l.level === 50)).toMatchObject({ status: 503, err: { message: 'disk full' } });
+  });
+
+  it('ends a stream without the event of an effect that could not be recorded, and logs it', async () => {
+    const log = logSink();
+    const storage = failing('performEffect', () => new StorageUnavailable('disk full'));
+    const server = await startServer({ logLevel: 'info', logStream: log.stream, storage });
+    const first = await readEvents(await post(server, '/agents/refund?speed=0', userInput('t', 'r1')));
+    const id = interruptsOf(first)[0]?.id ?? '';
+    const resume = {
+      ...userInput('t', 'r2'),
+      messages: [],
+      resume: [{ interruptId: id, status: 'resolved', payload: { approved: true } }],
+    };
+    const events = await readEvents(await post(server, '/agents/refund?speed=0', resume));
+    expect(events.map((e) => e.event.type)).toEqual(['RUN_STARTED', 'STEP_STARTED']);
+    expect(await storage.effects()).toEqual([]);
+    expect(server.effects()).toEqual([]);
+    expect(log.lines.find((l) => l.level === 50)).toMatchObject({ msg: 'storage unavailable mid-stream', runId: 'r2' });
+  });
+});
+
+describe('the server on its Storage', () => {
+  it('streams a reconnect from the stored log first, then continues producing from the run record', async () => {
+    const storage = openMemoryStorage();
+    const server = await startServer({ storage });
+    const input = userInput('t', 'r1');
+    const all = await readEvents(await post(server, '/agents/clarification?speed=0', input));
+    // A log that says something the scenario would not: what is stored is what is sent.
+    await storage.appendEvent('r1', all.length, 'id: r1:never\ndata: {"type":"CUSTOM","name":"stored"}\n\n');
+    const again = await readEvents(await post(server, '/agents/clarification?speed=0', input, { 'Last-Event-ID': 'r1:2' }));
+    expect(again.map((e) => e.id)).toEqual([...all.slice(3).map((e) => e.id), 'r1:never']);
+
+    // A run whose log holds only its first frames (a server that died): the rest is produced, the same as before.
+    const cut = openMemoryStorage();
+    const run = await storage.run('r1');
+    const thread = await storage.thread('t');
+    if (!run || !thread.record) throw new Error('not stored');
+    expect(await cut.beginRun(run, thread.record, 0)).toBe('created');
+    for (const [i, frame] of (await storage.events('r1', 0, 3)).entries()) await cut.appendEvent('r1', i, frame);
+    const second = await startServer({ storage: cut });
+    const rest = await readEvents(await post(second, '/agents/clarification?speed=0', input, { 'Last-Event-ID': 'r1:0' }));
+    expect(rest).toEqual(all.slice(1));
+    expect(await cut.events('r1', 0, 1000)).toHaveLength(all.length);
+  });
+
+  it('retries a run whose thread changed meanwhile (a conflict), and answers 503 when storage fails before the stream', async () => {
+    const storage = openMemoryStorage();
+    let conflicts = 2;
+    const racing: Storage = new Proxy(storage, {
+      get(target, key, receiver) {
+        if (key === 'beginRun')
+          return async (...args: Parameters<Storage['beginRun']>) => (conflicts-- > 0 ? 'conflict' : target.beginRun(...args));
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    const server = await startServer({ storage: racing });
+    const ok = await post(server, '/agents/clarification?speed=0', userInput('t', 'r1'));
+    expect(ok.status).toBe(200);
+    await readEvents(ok);
+    expect(conflicts).toBe(-1);
+
+    const down = await startServer({ storage: failing('events', () => new StorageUnavailable('connection lost')) });
+    const response = await post(down, '/agents/clarification?speed=0', userInput('t', 'r1'), { 'Last-Event-ID': 'r1:0' });
+    // The run is unknown to this storage, so it is a 404 before the log is read; with the run known, the log read fails.
+    expect(response.status).toBe(404);
+    const known = failing('events', () => new StorageUnavailable('connection lost'));
+    const run = await storage.run('r1');
+    const thread = await storage.thread('t');
+    if (!run || !thread.record) throw new Error('not stored');
+    await known.beginRun(run, thread.record, 0);
+    const third = await startServer({ storage: known });
+    const unavailable = await post(third, '/agents/clarification?speed=0', userInput('t', 'r1'), { 'Last-Event-ID': 'r1:0' });
+    expect(unavailable.status).toBe(503);
+    expect(await errorCode(unavailable)).toBe('STORAGE_UNAVAILABLE');
+  });
+});
