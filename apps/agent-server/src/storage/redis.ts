@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { isEffectRecord, isRunRecord, isThreadRecord } from './records.js';
 import { type EffectRecord, type RunRecord, type Storage, StorageUnavailable, type ThreadRecord } from './types.js';
 
 export interface RedisStorageOptions {
@@ -285,43 +286,6 @@ class RedisStorage implements Storage {
     // Reported once per key and reason, however often the record is read.
     if (this.found.length < 1_000 && !this.found.some((s) => s.where === where && s.reason === reason)) this.found.push({ where, reason });
   }
-}
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isString = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
-
-function isRunRecord(v: unknown): v is RunRecord {
-  if (!isObject(v) || !isString(v.runId) || !isString(v.threadId) || !isString(v.scenarioId) || typeof v.nonce !== 'string') return false;
-  if (typeof v.startedAt !== 'number' || !Number.isFinite(v.startedAt)) return false;
-  const input = v.input;
-  return (
-    isObject(input) &&
-    input.runId === v.runId &&
-    input.threadId === v.threadId &&
-    Array.isArray(input.messages) &&
-    Array.isArray(input.tools) &&
-    Array.isArray(input.context)
-  );
-}
-
-function isThreadRecord(v: unknown): v is ThreadRecord {
-  if (!isObject(v) || !isString(v.threadId) || !Array.isArray(v.open) || !isObject(v.answered)) return false;
-  if (!v.open.every((it) => isObject(it) && isString(it.id))) return false;
-  return Object.values(v.answered).every(
-    (a) => isObject(a) && (a.status === 'resolved' || a.status === 'cancelled') && typeof a.payload === 'string',
-  );
-}
-
-function isEffectRecord(v: unknown): v is EffectRecord {
-  return (
-    isObject(v) &&
-    isString(v.kind) &&
-    isString(v.key) &&
-    isString(v.idempotencyKey) &&
-    isString(v.runId) &&
-    typeof v.at === 'number' &&
-    Number.isFinite(v.at)
-  );
 }
 
 function message(e: unknown): string {

@@ -14,6 +14,7 @@ import {
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { importJournal, JOURNAL_FILE } from '../journal.js';
+import { isEffectRecord, isRunRecord, isThreadRecord } from './records.js';
 import { type EffectRecord, type RunRecord, type Storage, StorageUnavailable, type ThreadRecord } from './types.js';
 
 export interface SqliteStorageOptions {
@@ -471,43 +472,6 @@ function padToHeaderSize(file: string): void {
   } finally {
     closeSync(fd);
   }
-}
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isString = (v: unknown): v is string => typeof v === 'string';
-
-export function isRunRecord(v: unknown): v is RunRecord {
-  if (!isObject(v) || !isString(v.runId) || !isString(v.threadId) || !isString(v.scenarioId) || !isString(v.nonce)) return false;
-  if (typeof v.startedAt !== 'number' || !Number.isFinite(v.startedAt)) return false;
-  const input = v.input;
-  return (
-    isObject(input) &&
-    input.runId === v.runId &&
-    input.threadId === v.threadId &&
-    Array.isArray(input.messages) &&
-    Array.isArray(input.tools) &&
-    Array.isArray(input.context)
-  );
-}
-
-export function isThreadRecord(v: unknown): v is ThreadRecord {
-  if (!isObject(v) || !isString(v.threadId) || !Array.isArray(v.open) || !isObject(v.answered)) return false;
-  if (!v.open.every((it) => isObject(it) && isString(it.id))) return false;
-  return Object.values(v.answered).every(
-    (a) => isObject(a) && (a.status === 'resolved' || a.status === 'cancelled') && isString(a.payload),
-  );
-}
-
-export function isEffectRecord(v: unknown): v is EffectRecord {
-  return (
-    isObject(v) &&
-    isString(v.idempotencyKey) &&
-    isString(v.kind) &&
-    isString(v.key) &&
-    isString(v.runId) &&
-    typeof v.at === 'number' &&
-    Number.isFinite(v.at)
-  );
 }
 
 /**
