@@ -74,6 +74,7 @@ export const projects: TestProjectConfiguration[] = [
     environment: 'node',
     include: ['e2e/**/*.e2e.test.ts'],
     globalSetup: ['./e2e/setup.ts'],
+    setupFiles: ['./e2e/allowOrigin.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     fileParallelism: false,

@@ -11,9 +11,6 @@ import { freePort, servePlayground } from './harness.js';
 export default async function setup(project: TestProject) {
   const agentPort = await freePort();
   const playground = await servePlayground(`http://127.0.0.1:${agentPort}`);
-  // The agent servers the tests start (in their own processes, which inherit this) let the playground's origin call them.
-  const origin = new URL(playground.url).origin;
-  process.env.AGENT_ALLOWED_ORIGINS = [origin, origin.replace('127.0.0.1', 'localhost')].join(',');
   project.provide('playgroundUrl', playground.url);
   project.provide('agentPort', agentPort);
   return () => playground.close();
