@@ -183,10 +183,14 @@ export async function refundFlow(url: string, check?: (page: Page) => Promise<vo
   }
 }
 
-/** An agent server on a free loopback port with a data directory of its own (its side effects are the test's alone). */
-export async function agentServer(): Promise<{ server: AgentServer; close(): Promise<void> }> {
+/**
+ * An agent server on a free loopback port with a data directory of its own
+ * (its side effects are the test's alone). `allowedOrigins`: the app pages
+ * that call it, directly or through a proxy that passes their Origin on.
+ */
+export async function agentServer(allowedOrigins?: readonly string[]): Promise<{ server: AgentServer; close(): Promise<void> }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'aguikit-pack-agent-'));
-  const server = await startAgentServer({ host: '127.0.0.1', port: 0, dataDir, speed: 20 });
+  const server = await startAgentServer({ host: '127.0.0.1', port: 0, dataDir, speed: 20, ...(allowedOrigins ? { allowedOrigins } : {}) });
   return {
     server,
     async close() {

@@ -23,10 +23,13 @@ for (const [label, extra] of [
     let app: Installed;
     let agent: Awaited<ReturnType<typeof agentServer>>;
     let server: AgentServer;
+    // The app's preview port, known before the agent server starts: Vite's proxy passes the page's Origin on.
+    let port: number;
 
     beforeAll(async () => {
       app = await installExample('vite-app', extra);
-      agent = await agentServer();
+      port = await freePort();
+      agent = await agentServer([`http://127.0.0.1:${port}`]);
       server = agent.server;
     });
 
@@ -49,7 +52,6 @@ for (const [label, extra] of [
     });
 
     it('runs the refund flow in Chromium: approved in the generated form, Done, the card settled, one refund', async () => {
-      const port = await freePort();
       const preview = await serve('npx', ['vite', 'preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort'], {
         cwd: app.dir,
         env: { ...process.env, AGENT_URL: `${server.url}/agents/refund` },
