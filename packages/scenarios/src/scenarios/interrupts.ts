@@ -1,5 +1,5 @@
 import { answerTo, type Scenario } from '../scenario.js';
-import { Script } from '../script.js';
+import { nonceOf, Script } from '../script.js';
 
 const CHANNELS = ['email', 'sms', 'phone call'];
 
@@ -9,9 +9,9 @@ export const clarification: Scenario = {
   title: 'Clarification',
   description: 'The agent needs one detail: an input_required interrupt whose schema is an enum.',
   prompt: 'Please let me know when my replacement ships.',
-  run(input) {
+  run(input, context) {
     const answer = answerTo(input, '-channel');
-    const s = new Script(input).start();
+    const s = new Script(input, nonceOf(context)).start();
     if (!answer) {
       s.text('ask', 'I can notify you when it ships. How would you like to be contacted?');
       return s
@@ -20,7 +20,7 @@ export const clarification: Scenario = {
             type: 'interrupt',
             interrupts: [
               {
-                id: s.id('channel'),
+                id: s.secretId('channel'),
                 reason: 'input_required',
                 message: 'How should we contact you about the shipment?',
                 responseSchema: { type: 'string', title: 'Contact channel', enum: CHANNELS, default: 'email' },
@@ -42,9 +42,9 @@ export const escalation: Scenario = {
   title: 'Escalation to manual review',
   description: 'An extension reason, risk:manual_review, with its queue and risk score in metadata.',
   prompt: 'Refund $1,900 for order B-7 to a new card, please.',
-  run(input) {
+  run(input, context) {
     const answer = answerTo(input, '-review');
-    const s = new Script(input).start();
+    const s = new Script(input, nonceOf(context)).start();
     if (!answer) {
       s.text('flag', 'This refund goes to a card that was added today and is above the automatic limit, so it needs a manual review.');
       s.state({ review: { status: 'queued', queue: 'fraud-review' } });
@@ -54,7 +54,7 @@ export const escalation: Scenario = {
             type: 'interrupt',
             interrupts: [
               {
-                id: s.id('review'),
+                id: s.secretId('review'),
                 reason: 'risk:manual_review',
                 message: 'Review a $1,900.00 refund to a card added today.',
                 responseSchema: {
@@ -86,10 +86,10 @@ export const twoInterrupts: Scenario = {
   title: 'Two questions at once',
   description: 'A confirmation and an input_required in the same outcome; one resume must answer both.',
   prompt: 'Cancel my subscription and refund the last month.',
-  run(input) {
+  run(input, context) {
     const confirm = answerTo(input, '-confirm');
     const reason = answerTo(input, '-reason');
-    const s = new Script(input).start();
+    const s = new Script(input, nonceOf(context)).start();
     if (!confirm && !reason) {
       s.text('ask', 'Two things before I go ahead.');
       return s
@@ -97,9 +97,9 @@ export const twoInterrupts: Scenario = {
           outcome: {
             type: 'interrupt',
             interrupts: [
-              { id: s.id('confirm'), reason: 'confirmation', message: 'Cancel the Pro subscription at the end of this month?' },
+              { id: s.secretId('confirm'), reason: 'confirmation', message: 'Cancel the Pro subscription at the end of this month?' },
               {
-                id: s.id('reason'),
+                id: s.secretId('reason'),
                 reason: 'input_required',
                 message: 'Why are you leaving? (optional)',
                 responseSchema: {
