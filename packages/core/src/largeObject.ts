@@ -1,5 +1,5 @@
 import { type IdMap, idMap } from './idMap.js';
-import { LARGE_OBJECT } from './plainJson.js';
+import { LARGE_OBJECT, put } from './plainJson.js';
 
 /**
  * Large objects of the shared state. A JSON Patch that writes into a plain
@@ -85,12 +85,6 @@ function lookup(layer: LargeObject | Base, key: string): unknown {
     layer = layer.under;
   }
   return Object.hasOwn(layer.object, key) ? layer.object[key] : GONE;
-}
-
-/** Sets `key` as an own data member: an own `__proto__` is defined, not assigned, so it never becomes a prototype. */
-function put(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
-  else target[key] = value;
 }
 
 /** A new plain base holding a version's contents, filled a few keys per write. */

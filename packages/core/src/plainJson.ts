@@ -12,7 +12,7 @@ export const isLargeObject = (value: unknown): boolean =>
   typeof value === 'object' && value !== null && (value as { [LARGE_OBJECT]?: unknown })[LARGE_OBJECT] === true;
 
 /** Sets `key` as an own data member: an own `__proto__` is defined, not assigned, so it never becomes a prototype. */
-function put(target: Record<string, unknown>, key: string, value: unknown): void {
+export function put(target: Record<string, unknown>, key: string, value: unknown): void {
   if (key === '__proto__') Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
   else target[key] = value;
 }

@@ -1,7 +1,7 @@
 import type { EventSourceMessage } from 'eventsource-parser';
 import type { AgentCapabilities, RunAgentInput } from '../protocol.js';
-import { type AgentSource, AgentTransportError, type SourceRunOptions } from './source.js';
-import { abortReason, readFrames } from './sseBody.js';
+import { type AgentSource, AgentTransportError, abortReason, type SourceRunOptions } from './source.js';
+import type * as SseBody from './sseBody.js';
 
 export interface HttpSseSourceOptions {
   /** The agent's endpoint: the `RunAgentInput` is POSTed here. */
@@ -30,7 +30,24 @@ export interface HttpSseSourceOptions {
 }
 
 const DEFAULT_MAX_FRAME = 8 * 1024 * 1024;
-const MAX_ERROR_BODY = 64 * 1024;
+
+let bodyReader: Promise<typeof SseBody> | undefined;
+
+/**
+ * What reads an answer (its status and content type, then its SSE frames:
+ * sseBody.ts and eventsource-parser), loaded on demand: asked for as a request
+ * starts, so it loads while the request is on its way, and kept out of an
+ * application's first load. Loading twice loads once.
+ */
+function loadBodyReader(): Promise<typeof SseBody> {
+  bodyReader ??= import('./sseBody.js');
+  const loading = bodyReader;
+  // A chunk that failed to load is loaded again by the next request; this one fails as a dropped connection does.
+  loading.catch(() => {
+    if (bodyReader === loading) bodyReader = undefined;
+  });
+  return loading;
+}
 
 /**
  * An `AgentSource` over AG-UI's mandatory transport, HTTP + Server-Sent
@@ -111,6 +128,7 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
       }
     };
     for (let attempt = 0; ; attempt++) {
+      const reading = loadBodyReader();
       if (attempt === 0) onConnection?.('connecting');
       const headers = typeof options.headers === 'function' ? await options.headers() : (options.headers ?? {});
       let lost: unknown;
@@ -126,6 +144,7 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
           body: JSON.stringify(input),
           ...(signal ? { signal } : {}),
         });
+        const { checkResponse, readFrames } = await reading;
         await checkResponse(response);
         onConnection?.('open');
         await readFrames(response, maxFrame, signal, onFrame, drained);
@@ -168,7 +187,7 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
 
   return {
     run(input: RunAgentInput, runOptions: SourceRunOptions = {}) {
-      return pullEvents((emit, drained, pullOptions) => deliverRun(input, pullOptions, emit, drained), runOptions);
+      return pulled((emit, drained, pullOptions) => deliverRun(input, pullOptions, emit, drained), runOptions);
     },
     deliver(input: RunAgentInput, runOptions: SourceRunOptions, onEvent: (event: unknown) => void) {
       const { onEventId } = runOptions;
@@ -181,108 +200,15 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
   };
 }
 
+/** `pullEvents` (sseBody.ts), loaded with the body reader when the iteration starts. */
+async function* pulled(start: Parameters<typeof SseBody.pullEvents>[0], runOptions: SourceRunOptions): AsyncGenerator<unknown> {
+  const { pullEvents } = await loadBodyReader();
+  yield* pullEvents(start, runOptions);
+}
+
 /** An error thrown by the consumer of the events, carried through the transport's own error handling untouched. */
 class ConsumerFailure {
   constructor(readonly error: unknown) {}
-}
-
-/**
- * The pull form of a push stream: `start` hands events to `emit` and, after
- * each network chunk, awaits `drained` before reading the next, which
- * resolves once the consumer has taken every event handed over (as an async
- * generator reading the body itself would). Each event's SSE id is reported
- * as the event is taken. A consumer that stops early (break, or an error in
- * its loop) aborts the stream through the options' signal, and hears nothing
- * more from it.
- */
-async function* pullEvents(
-  start: (
-    emit: (event: unknown, id: string | undefined) => void,
-    drained: () => Promise<void> | undefined,
-    options: SourceRunOptions,
-  ) => Promise<void>,
-  runOptions: SourceRunOptions,
-): AsyncGenerator<unknown> {
-  const { signal, onConnection, onEventId } = runOptions;
-  const stop = new AbortController();
-  const forward = () => stop.abort(signal?.reason);
-  if (signal?.aborted) forward();
-  else signal?.addEventListener('abort', forward, { once: true });
-  const events: unknown[] = [];
-  const ids: (string | undefined)[] = [];
-  let wake: (() => void) | undefined;
-  let readOn: (() => void) | undefined;
-  let ended: { error?: unknown } | undefined;
-  // The consumer stopped: what the stream reports while it winds down is not its business.
-  let stopped = false;
-  const notify = () => {
-    const w = wake;
-    wake = undefined;
-    w?.();
-  };
-  const emit = (event: unknown, id: string | undefined) => {
-    events.push(event);
-    ids.push(id);
-  };
-  const drained = () =>
-    events.length === 0
-      ? undefined
-      : new Promise<void>((resolve) => {
-          readOn = resolve;
-          notify();
-        });
-  const { lastEventId } = runOptions;
-  const options: SourceRunOptions = {
-    signal: stop.signal,
-    onConnection: (status) => {
-      if (!stopped) onConnection?.(status);
-    },
-    ...(lastEventId !== undefined ? { lastEventId } : {}),
-  };
-  start(emit, drained, options).then(
-    () => {
-      ended = {};
-      notify();
-    },
-    (error: unknown) => {
-      ended = { error };
-      notify();
-    },
-  );
-  try {
-    for (;;) {
-      for (let i = 0; i < events.length; i++) {
-        // Events already parsed are not handed over once the caller aborted.
-        if (signal?.aborted) {
-          stopped = true;
-          onConnection?.('closed');
-          throw abortReason(signal);
-        }
-        const id = ids[i];
-        if (id !== undefined) onEventId?.(id);
-        yield events[i];
-      }
-      events.length = 0;
-      ids.length = 0;
-      const next = readOn;
-      readOn = undefined;
-      next?.();
-      if (ended) {
-        if ('error' in ended) throw ended.error;
-        return;
-      }
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-      });
-    }
-  } finally {
-    signal?.removeEventListener('abort', forward);
-    if (!ended) {
-      stopped = true;
-      stop.abort(signal?.aborted ? signal.reason : new DOMException('The consumer stopped reading', 'AbortError'));
-      readOn?.();
-    }
-  }
 }
 
 /**
@@ -300,38 +226,6 @@ function requestUrl(url: string | URL): string | URL {
     throw new AgentTransportError('INVALID_URL', `The agent's URL cannot be requested: ${JSON.stringify(url)} is not a URL.`);
   }
   return url;
-}
-
-async function checkResponse(response: Response): Promise<void> {
-  if (!response.ok) {
-    const body = await readCapped(response);
-    throw new AgentTransportError(
-      'HTTP_STATUS',
-      `The agent answered HTTP ${response.status}${body ? `: ${body}` : ''}`,
-      response.status,
-      body,
-    );
-  }
-  const type = response.headers.get('content-type') ?? '';
-  if (!type.toLowerCase().startsWith('text/event-stream')) {
-    const body = await readCapped(response);
-    throw new AgentTransportError(
-      'NOT_EVENT_STREAM',
-      `The agent answered ${type || 'without a content type'}, not text/event-stream`,
-      response.status,
-      body,
-    );
-  }
-  if (!response.body) throw new AgentTransportError('NO_BODY', 'The agent answered without a body.', response.status);
-}
-
-async function readCapped(response: Response): Promise<string> {
-  try {
-    const text = await response.text();
-    return text.length > MAX_ERROR_BODY ? `${text.slice(0, MAX_ERROR_BODY)}…` : text;
-  } catch {
-    return '';
-  }
 }
 
 function parseData(data: string): unknown {

@@ -55,3 +55,8 @@ export class AgentTransportError extends Error {
     super(message);
   }
 }
+
+/** What an aborted signal was aborted with, or an AbortError. */
+export function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('Aborted', 'AbortError');
+}

@@ -1,5 +1,45 @@
+/**
+ * What reads an agent's answer, once its response has arrived: its status and
+ * content type, its SSE frames, and the pull form of the push stream. Loaded
+ * on demand by httpSse.ts (with eventsource-parser, which only this module
+ * imports), while the request is on its way.
+ */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { AgentTransportError } from './source.js';
+import { AgentTransportError, abortReason, type SourceRunOptions } from './source.js';
+
+const MAX_ERROR_BODY = 64 * 1024;
+
+export async function checkResponse(response: Response): Promise<void> {
+  if (!response.ok) {
+    const body = await readCapped(response);
+    throw new AgentTransportError(
+      'HTTP_STATUS',
+      `The agent answered HTTP ${response.status}${body ? `: ${body}` : ''}`,
+      response.status,
+      body,
+    );
+  }
+  const type = response.headers.get('content-type') ?? '';
+  if (!type.toLowerCase().startsWith('text/event-stream')) {
+    const body = await readCapped(response);
+    throw new AgentTransportError(
+      'NOT_EVENT_STREAM',
+      `The agent answered ${type || 'without a content type'}, not text/event-stream`,
+      response.status,
+      body,
+    );
+  }
+  if (!response.body) throw new AgentTransportError('NO_BODY', 'The agent answered without a body.', response.status);
+}
+
+async function readCapped(response: Response): Promise<string> {
+  try {
+    const text = await response.text();
+    return text.length > MAX_ERROR_BODY ? `${text.slice(0, MAX_ERROR_BODY)}…` : text;
+  } catch {
+    return '';
+  }
+}
 
 /**
  * Reads the SSE frames of a response body, decoded as a UTF-8 stream, and
@@ -121,10 +161,104 @@ function chunkDecoder(stream: TextDecoder): (chunk: Uint8Array) => string {
   };
 }
 
-/** What an aborted signal was aborted with, or an AbortError. */
-export function abortReason(signal: AbortSignal): unknown {
-  return signal.reason ?? new DOMException('Aborted', 'AbortError');
-}
-
 const STREAM: TextDecodeOptions = { stream: true };
 const BOM_AS_TEXT: TextDecoderOptions = { ignoreBOM: true };
+
+/**
+ * The pull form of a push stream: `start` hands events to `emit` and, after
+ * each network chunk, awaits `drained` before reading the next, which
+ * resolves once the consumer has taken every event handed over (as an async
+ * generator reading the body itself would). Each event's SSE id is reported
+ * as the event is taken. A consumer that stops early (break, or an error in
+ * its loop) aborts the stream through the options' signal, and hears nothing
+ * more from it.
+ */
+export async function* pullEvents(
+  start: (
+    emit: (event: unknown, id: string | undefined) => void,
+    drained: () => Promise<void> | undefined,
+    options: SourceRunOptions,
+  ) => Promise<void>,
+  runOptions: SourceRunOptions,
+): AsyncGenerator<unknown> {
+  const { signal, onConnection, onEventId } = runOptions;
+  const stop = new AbortController();
+  const forward = () => stop.abort(signal?.reason);
+  if (signal?.aborted) forward();
+  else signal?.addEventListener('abort', forward, { once: true });
+  const events: unknown[] = [];
+  const ids: (string | undefined)[] = [];
+  let wake: (() => void) | undefined;
+  let readOn: (() => void) | undefined;
+  let ended: { error?: unknown } | undefined;
+  // The consumer stopped: what the stream reports while it winds down is not its business.
+  let stopped = false;
+  const notify = () => {
+    const w = wake;
+    wake = undefined;
+    w?.();
+  };
+  const emit = (event: unknown, id: string | undefined) => {
+    events.push(event);
+    ids.push(id);
+  };
+  const drained = () =>
+    events.length === 0
+      ? undefined
+      : new Promise<void>((resolve) => {
+          readOn = resolve;
+          notify();
+        });
+  const { lastEventId } = runOptions;
+  const options: SourceRunOptions = {
+    signal: stop.signal,
+    onConnection: (status) => {
+      if (!stopped) onConnection?.(status);
+    },
+    ...(lastEventId !== undefined ? { lastEventId } : {}),
+  };
+  start(emit, drained, options).then(
+    () => {
+      ended = {};
+      notify();
+    },
+    (error: unknown) => {
+      ended = { error };
+      notify();
+    },
+  );
+  try {
+    for (;;) {
+      for (let i = 0; i < events.length; i++) {
+        // Events already parsed are not handed over once the caller aborted.
+        if (signal?.aborted) {
+          stopped = true;
+          onConnection?.('closed');
+          throw abortReason(signal);
+        }
+        const id = ids[i];
+        if (id !== undefined) onEventId?.(id);
+        yield events[i];
+      }
+      events.length = 0;
+      ids.length = 0;
+      const next = readOn;
+      readOn = undefined;
+      next?.();
+      if (ended) {
+        if ('error' in ended) throw ended.error;
+        return;
+      }
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+    }
+  } finally {
+    signal?.removeEventListener('abort', forward);
+    if (!ended) {
+      stopped = true;
+      stop.abort(signal?.aborted ? signal.reason : new DOMException('The consumer stopped reading', 'AbortError'));
+      readOn?.();
+    }
+  }
+}
