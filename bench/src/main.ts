@@ -9,7 +9,7 @@
  */
 
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CaseContext, CaseExtras, CaseSummary } from './case.js';
@@ -19,6 +19,7 @@ import { describeMachine, machine } from './machine.js';
 import { consoleReport } from './report/console.js';
 import { markdownReport } from './report/markdown.js';
 import { runCases } from './runner.js';
+import { serverSectionOf, withServerSection } from './serverSection.js';
 
 interface Options {
   quick: boolean;
@@ -105,7 +106,9 @@ if (write) {
     revision: revision(rootDir),
     seconds,
   };
-  writeFileSync(`${docs}BENCHMARKS.md`, markdownReport(summaries, extras, info));
+  // The agent server's section is pnpm bench:server's: kept as it was.
+  const previous = existsSync(`${docs}BENCHMARKS.md`) ? readFileSync(`${docs}BENCHMARKS.md`, 'utf8') : '';
+  writeFileSync(`${docs}BENCHMARKS.md`, withServerSection(markdownReport(summaries, extras, info), serverSectionOf(previous)));
   for (const extra of extras.values()) for (const file of extra.files ?? []) writeFileSync(`${docs}${file.name}`, file.content);
   process.stdout.write(
     `\nwrote docs/BENCHMARKS.md${[...extras.values()]

@@ -22,17 +22,18 @@
  *
  * Every request asks for `speed=0` (no pauses): the server's own cost is
  * what is measured, not the scenarios' scripted delays. Prints a table and a
- * verdict per bar, writes docs/BENCHMARKS-server.md (a full run, unless
+ * verdict per bar, writes its section of docs/BENCHMARKS.md (a full run, unless
  * --no-write), and exits 1 when a bar is missed.
  */
 import { type ChildProcess, execFileSync, fork } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RunAgentInput } from '@aguikit/core';
 import { scenarioEvents, scenarios } from '@aguikit/scenarios';
 import { describeMachine, machine } from '../machine.js';
+import { withServerSection } from '../serverSection.js';
 import { closeAgent, hitAndRun, pool, quantile, type RunResult, runOnce } from './load.js';
 import { type Bar, consoleReport, type Figures, type LoadRow, markdownReport } from './report.js';
 import type { FromServer, ToServer } from './serve.js';
@@ -330,8 +331,10 @@ const figures: Figures = {
 };
 process.stdout.write(consoleReport(figures));
 if (write) {
-  writeFileSync(join(rootDir, 'docs/BENCHMARKS-server.md'), markdownReport(figures));
-  log('wrote docs/BENCHMARKS-server.md');
+  const file = join(rootDir, 'docs/BENCHMARKS.md');
+  const report = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
+  writeFileSync(file, withServerSection(report, markdownReport(figures)));
+  log('wrote the agent server section of docs/BENCHMARKS.md');
 }
 process.exitCode = bars.every((b) => b.met) ? 0 : 1;
 

@@ -1,4 +1,4 @@
-/** The agent server benchmark's figures, as a console table and as docs/BENCHMARKS-server.md. */
+/** The agent server benchmark's figures, as a console table and as the agent server section of docs/BENCHMARKS.md. */
 
 export interface Bar {
   bar: string;
