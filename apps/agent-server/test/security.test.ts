@@ -239,10 +239,15 @@ describe('interrupts cannot be guessed, and refusals do not list them', () => {
     expect(await effects(a)).toEqual([expect.objectContaining({ kind: 'refund', key: idA })]);
   });
 
-  it('gives every interrupt of every scenario an id with the run\'s nonce, not only the refund approval', async () => {
+  it("gives every interrupt of every scenario an id with the run's nonce, not only the refund approval", async () => {
     const server = await startServer();
     const seen: string[] = [];
-    for (const [scenario, run] of [['clarification', 'c1'], ['escalation', 'e1'], ['two-interrupts', 'w1'], ['refund', 'f1']] as const) {
+    for (const [scenario, run] of [
+      ['clarification', 'c1'],
+      ['escalation', 'e1'],
+      ['two-interrupts', 'w1'],
+      ['refund', 'f1'],
+    ] as const) {
       const response = await post(server, `/agents/${scenario}?speed=0`, userInput(`t-${scenario}`, run));
       const ids = interruptsOf(await readEvents(response)).map((it) => it.id);
       expect(ids.length, scenario).toBeGreaterThan(0);
