@@ -1,5 +1,5 @@
 import type { Interrupt, RunAgentInput } from '@aguikit/core';
-import type { TimedEvent } from '@aguikit/scenarios';
+import type { EventPlan } from '@aguikit/scenarios';
 import { RequestError } from './request.js';
 import type { ThreadRecord } from './storage/types.js';
 
@@ -53,7 +53,7 @@ export function checkResume(thread: ThreadRecord | undefined, input: RunAgentInp
 }
 
 /** The thread after an accepted run: its answers close interrupts, its interrupt outcome opens new ones. */
-export function nextThread(thread: ThreadRecord | undefined, input: RunAgentInput, events: readonly TimedEvent[]): ThreadRecord {
+export function nextThread(thread: ThreadRecord | undefined, input: RunAgentInput, events: EventPlan): ThreadRecord {
   const open = new Map((thread?.open ?? []).map((it) => [it.id, it]));
   const answered = { ...(thread?.answered ?? {}) };
   for (const r of input.resume ?? []) {

@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunAgentInput } from '@aguikit/core';
-import { findScenario, scenarios } from '@aguikit/scenarios';
+import { findScenario, scenarioEvents, scenarios } from '@aguikit/scenarios';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AgentServer } from '../src/server.js';
 import { interruptsOf, NOW, parseFrames, post, readEvents, startServer, stopServer, userInput } from './support.js';
@@ -31,7 +31,7 @@ function expected(scenarioId: string, input: RunAgentInput): unknown[] {
   const scenario = findScenario(scenarioId);
   if (!scenario) throw new Error(`no scenario ${scenarioId}`);
   const context = { now: NOW, nonce: NONCE };
-  return scenario.run(input, context).map((e) => e.event);
+  return scenarioEvents(scenario, input, context).map((e) => e.event);
 }
 
 /** Reads a streaming response until `done` holds for the text so far, then leaves the stream open. */
@@ -473,6 +473,24 @@ describe('the wire', () => {
     const ids = [...seen.map((f) => f.id), ...rest.map((e) => e.id)];
     expect(ids).toEqual(expected('refund', input).map((_, i) => `r1:${i}`));
     expect(rest.at(-1)?.event.type).toBe('RUN_FINISHED');
+  });
+});
+
+describe('long runs, streamed from a plan', () => {
+  it.each([
+    ['fast-stream', { tokens: 400, tokenDelayMs: 5 }],
+    ['dashboard', { deltas: 200 }],
+    ['long-thread', { messages: 300 }],
+  ] as const)('%s: a reconnect in the middle continues with no event lost or doubled', async (scenario, forwardedProps) => {
+    const server = await startServer();
+    const input = { ...userInput('t', 'r1'), forwardedProps };
+    const live = await post(server, `/agents/${scenario}?speed=4`, input);
+    const { text, cancel } = await readUntil(live, (t) => t.includes('id: r1:6\n'));
+    await cancel();
+    const seen = parseFrames(text).filter((f) => f.data !== undefined && text.includes(`${f.data}\n\n`));
+    const rest = await readEvents(await post(server, `/agents/${scenario}?speed=0`, input, { 'Last-Event-ID': seen.at(-1)?.id ?? '' }));
+    const wire = [...seen.map((f) => JSON.parse(f.data ?? 'null')), ...rest.map((e) => e.event)];
+    expect(wire).toEqual(expected(scenario, input));
   });
 });
 

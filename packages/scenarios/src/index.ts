@@ -7,10 +7,10 @@ import { activity, parallelTools, reasoning, subagents } from './scenarios/showc
 import { dashboard, desync } from './scenarios/state.js';
 
 export type { Scenario, ScenarioContext } from './scenario.js';
-export type { SideEffect, TextOptions, TimedEvent, ToolOptions } from './script.js';
+export type { EventPlan, SideEffect, TextOptions, TimedEvent, ToolOptions } from './script.js';
 export { Script, tokens } from './script.js';
 export type { PlayOptions } from './source.js';
-export { play, scenarioEvents, scriptedSource } from './source.js';
+export { eventPlan, play, scenarioEvents, scriptedSource } from './source.js';
 export { REFUND_SCHEMA };
 
 /**

@@ -1,5 +1,5 @@
 import type { ResumeEntry, RunAgentInput } from '@aguikit/core';
-import type { TimedEvent } from './script.js';
+import type { EventPlan } from './script.js';
 
 export interface ScenarioContext {
   /** The time the run starts (ms since the epoch): the only input besides the RunAgentInput. */
@@ -18,7 +18,8 @@ export interface Scenario {
   description: string;
   /** What to type to start it. */
   prompt: string;
-  run(input: RunAgentInput, context: ScenarioContext): TimedEvent[];
+  /** The run's events: an array, or a plan that makes them when asked for (`Script.plan`). */
+  run(input: RunAgentInput, context: ScenarioContext): EventPlan;
 }
 
 /** The answer to the interrupt whose id ends with `suffix`, if this run resumes one. */

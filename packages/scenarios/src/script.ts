@@ -18,6 +18,25 @@ export interface TimedEvent {
   effect?: SideEffect;
 }
 
+/**
+ * A run's events, made when asked for: `length` and every index known at
+ * once, `at(i)` making event `i` (negative counts from the end, as
+ * `Array.prototype.at` does; undefined past either end). An array of
+ * `TimedEvent`s is one.
+ */
+export interface EventPlan {
+  readonly length: number;
+  at(index: number): TimedEvent | undefined;
+}
+
+/** `count` events of a script made on demand by `make(i)`, i from 0 (`Script.lazy`). */
+class Lazy {
+  constructor(
+    readonly count: number,
+    readonly make: (i: number) => TimedEvent,
+  ) {}
+}
+
 export interface TextOptions {
   role?: 'assistant' | 'system' | 'developer' | 'user';
   /** Pause before each token. */
@@ -68,7 +87,11 @@ export function tokens(text: string): string[] {
  * s.events(); // TimedEvent[]
  */
 export class Script {
-  private readonly out: TimedEvent[] = [];
+  /** The events, and runs of events made on demand, in order; `starts[k]`, the index of the first event of `parts[k]`. */
+  private readonly parts: (TimedEvent | Lazy)[] = [];
+  private readonly starts: number[] = [];
+  private count = 0;
+  private lazyParts = false;
   private finished = false;
 
   /** `nonce`: the run's secret (see `RunSecret`), mixed into `secretId`s. */
@@ -93,7 +116,23 @@ export class Script {
   }
 
   emit(event: Record<string, unknown>, delayMs = 0, effect?: SideEffect): this {
-    this.out.push(effect ? { delayMs, event, effect } : { delayMs, event });
+    this.parts.push(effect ? { delayMs, event, effect } : { delayMs, event });
+    this.starts.push(this.count++);
+    return this;
+  }
+
+  /**
+   * `count` events made when asked for, by `make(i)` with i from 0 (a pure
+   * function: asked twice, it makes the same event): what keeps a long run
+   * (thousands of tokens or deltas) from being held as objects while it is
+   * streamed.
+   */
+  lazy(count: number, make: (i: number) => TimedEvent): this {
+    if (count <= 0) return this;
+    this.parts.push(new Lazy(count, make));
+    this.starts.push(this.count);
+    this.count += count;
+    this.lazyParts = true;
     return this;
   }
 
@@ -201,8 +240,31 @@ export class Script {
     return this.emit({ type: 'STEP_FINISHED', stepName: name });
   }
 
+  /** Every event, made now. */
   events(): TimedEvent[] {
-    return this.out;
+    if (!this.lazyParts) return this.parts as TimedEvent[];
+    return Array.from({ length: this.count }, (_, i) => this.at(i) as TimedEvent);
+  }
+
+  /** The events as a plan, each made when asked for (see `lazy`). */
+  plan(): EventPlan {
+    if (!this.lazyParts) return this.parts as TimedEvent[];
+    return { length: this.count, at: (index) => this.at(index) };
+  }
+
+  private at(index: number): TimedEvent | undefined {
+    const i = Math.trunc(index) < 0 ? this.count + Math.trunc(index) : Math.trunc(index);
+    if (!(i >= 0 && i < this.count)) return undefined;
+    // The last part starting at or before i (binary search: parts are few, lazy runs long).
+    let low = 0;
+    let high = this.starts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if ((this.starts[mid] as number) <= i) low = mid;
+      else high = mid - 1;
+    }
+    const part = this.parts[low] as TimedEvent | Lazy;
+    return part instanceof Lazy ? part.make(i - (this.starts[low] as number)) : part;
   }
 
   get isFinished(): boolean {

@@ -1,6 +1,6 @@
 import type { AgentSource, RunAgentInput } from '@aguikit/core';
-import type { Scenario } from './scenario.js';
-import type { TimedEvent } from './script.js';
+import type { Scenario, ScenarioContext } from './scenario.js';
+import type { EventPlan, TimedEvent } from './script.js';
 
 export interface PlayOptions {
   /** Playback speed: 2 is twice as fast, `Infinity` sends everything at once. Default 1. */
@@ -44,9 +44,23 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
-/** The events a scenario answers `input` with, now. */
-export function scenarioEvents(scenario: Scenario, input: RunAgentInput, now = Date.now()): TimedEvent[] {
-  return scenario.run(input, { now });
+/** Every event a scenario answers `input` with, made now: at `now` (ms since the epoch), or in a whole context (a server's nonce). */
+export function scenarioEvents(scenario: Scenario, input: RunAgentInput, now: number | ScenarioContext = Date.now()): TimedEvent[] {
+  const plan = scenario.run(input, typeof now === 'number' ? { now } : now);
+  return Array.isArray(plan) ? plan : Array.from({ length: plan.length }, (_, i) => plan.at(i) as TimedEvent);
+}
+
+/**
+ * The events of a run as a plan: its length and its last event (the run's
+ * outcome) at once, each event made when asked for. What a server streams
+ * from: a run of 100,000 tokens holds a few objects, not 100,000.
+ *
+ * @example
+ * const plan = eventPlan(scenarios['fast-stream'], input, { now: Date.now() });
+ * for (let i = 0; i < plan.length; i++) send(plan.at(i));
+ */
+export function eventPlan(scenario: Scenario, input: RunAgentInput, context: ScenarioContext): EventPlan {
+  return scenario.run(input, context);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { createThreadState, type RunAgentInput, replayEvents, type ThreadState } from '@aguikit/core';
 import { buildResume } from '@aguikit/core/schema';
 import { describe, expect, it } from 'vitest';
-import { scenarios } from '../src/index.js';
+import { scenarioEvents, scenarios } from '../src/index.js';
 import { nonceOf, Script } from '../src/script.js';
 
 const NOW = Date.parse('2026-11-30T12:00:00Z');
@@ -19,7 +19,7 @@ const input = (runId: string, extra: Partial<RunAgentInput> = {}): RunAgentInput
 /** A run of the refund scenario with a server's context (`nonce`), replayed through the real reducer. */
 function turn(thread: ThreadState, runInput: RunAgentInput, nonce?: string): ThreadState {
   const context = { now: NOW, ...(nonce === undefined ? {} : { nonce }) };
-  const events = scenarios.refund.run(runInput, context).map((e) => e.event);
+  const events = scenarioEvents(scenarios.refund, runInput, context).map((e) => e.event);
   return replayEvents(events, { ...thread, diagnostics: [] });
 }
 
@@ -37,7 +37,7 @@ describe('a run secret (nonce) in interrupt ids', () => {
       runId: 'r2',
     });
     if (!resume.ok) throw new Error('resume refused');
-    const events = scenarios.refund.run(resume.input, { now: NOW });
+    const events = scenarioEvents(scenarios.refund, resume.input, { now: NOW });
     // The refund is keyed by the secret id, and reports on the call the first run made.
     expect(events.find((e) => e.effect)?.effect).toMatchObject({ kind: 'refund', key: `r1.${NONCE}-refund-approval` });
     const s2 = turn(s1, resume.input);
@@ -56,9 +56,9 @@ describe('a run secret (nonce) in interrupt ids', () => {
   it('is a pure function of input, clock and nonce: another nonce, other ids; the same, the same events', () => {
     const same = { now: NOW, nonce: NONCE };
     const other = { now: NOW, nonce: 'fedcba9876543210fedcba9876543210' };
-    const a = scenarios.refund.run(input('r1'), same);
-    const b = scenarios.refund.run(input('r1'), same);
-    const c = scenarios.refund.run(input('r1'), other);
+    const a = scenarioEvents(scenarios.refund, input('r1'), same);
+    const b = scenarioEvents(scenarios.refund, input('r1'), same);
+    const c = scenarioEvents(scenarios.refund, input('r1'), other);
     expect(a).toEqual(b);
     expect(JSON.stringify(a)).not.toEqual(JSON.stringify(c));
   });

@@ -45,7 +45,9 @@ describe('every scenario', () => {
     const thread = createThreadState();
     const input = inputFor(thread, 'hi');
     for (const scenario of Object.values(scenarios)) {
-      expect(JSON.stringify(scenario.run(input, { now: NOW }))).toBe(JSON.stringify(scenario.run(structuredClone(input), { now: NOW })));
+      expect(JSON.stringify(scenarioEvents(scenario, input, NOW))).toBe(
+        JSON.stringify(scenarioEvents(scenario, structuredClone(input), NOW)),
+      );
     }
   });
 

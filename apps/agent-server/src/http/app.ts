@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { BaseEvent } from '@ag-ui/core';
 import { EventEncoder } from '@ag-ui/encoder';
 import type { RunAgentInput } from '@aguikit/core';
-import { findScenario, type Scenario, scenarios, type TimedEvent } from '@aguikit/scenarios';
+import { type EventPlan, eventPlan, findScenario, type Scenario, scenarios, type TimedEvent } from '@aguikit/scenarios';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { parseEventId, RequestError } from '../request.js';
 import { effectIdempotencyKey } from '../storage/idempotency.js';
@@ -54,9 +54,13 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'OPTIONS']);
 /** `application/json`, with an optional charset: the one body type accepted. */
 const isJson = (type: string | undefined) => /^application\/json\s*(;\s*charset\s*=\s*"?utf-8"?\s*)?$/iu.test(type ?? '');
 
-/** The events of a run, recomputed from its record: scenarios are pure functions of input, clock and nonce. */
-function eventsOf(scenario: Scenario, input: RunAgentInput, now: number, nonce: string): TimedEvent[] {
-  return scenario.run(input, { now, nonce });
+/**
+ * The events of a run, recomputed from its record (scenarios are pure
+ * functions of input, clock and nonce), as a plan: each event is made as it
+ * is sent, so a long run is not held in memory while it streams.
+ */
+function eventsOf(scenario: Scenario, input: RunAgentInput, now: number, nonce: string): EventPlan {
+  return eventPlan(scenario, input, { now, nonce });
 }
 
 /**
@@ -234,7 +238,7 @@ export function buildApp(options: AppOptions): App {
     run: RunRecord,
     from: number,
     speed: number,
-    fresh?: TimedEvent[],
+    fresh?: EventPlan,
   ): Promise<void> {
     let page = fresh ? [] : await storage.events(run.runId, from, PAGE);
     const res = reply.raw;
@@ -295,7 +299,7 @@ export function buildApp(options: AppOptions): App {
       let due = 0;
       const start = performance.now();
       for (let i = index; i < events.length && !closed; i++) {
-        const item = events[i] as TimedEvent;
+        const item = events.at(i) as TimedEvent;
         due += speed > 0 ? item.delayMs / speed : 0;
         const wait = due - (performance.now() - start);
         if (wait >= 4) {

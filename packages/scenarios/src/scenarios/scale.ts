@@ -11,17 +11,20 @@ export const longThread: Scenario = {
   run(input) {
     const s = new Script(input).start();
     const count = Math.floor(forwardedNumber(input, 'messages', 3000, 0, 20_000));
-    const history: Message[] = [...input.messages];
-    for (let i = 0; i < count; i++) {
-      history.push(
-        i % 2
-          ? { id: s.id(`h${i}`), role: 'assistant', content: `Answer ${i}: the order ${1000 + i} is on its way.` }
-          : { id: s.id(`h${i}`), role: 'user', content: `Question ${i}: where is order ${1000 + i + 1}?` },
-      );
-    }
-    s.emit({ type: 'MESSAGES_SNAPSHOT', messages: history });
+    // The history is made when its event is sent, not held while the run waits to send it.
+    s.lazy(1, () => {
+      const history: Message[] = [...input.messages];
+      for (let i = 0; i < count; i++) {
+        history.push(
+          i % 2
+            ? { id: s.id(`h${i}`), role: 'assistant', content: `Answer ${i}: the order ${1000 + i} is on its way.` }
+            : { id: s.id(`h${i}`), role: 'user', content: `Question ${i}: where is order ${1000 + i + 1}?` },
+        );
+      }
+      return { delayMs: 0, event: { type: 'MESSAGES_SNAPSHOT', messages: history } };
+    });
     s.text('summary', `We talked about ${count / 2} orders; all of them are shipped.`);
-    return s.finish().events();
+    return s.finish().plan();
   },
 };
 
@@ -37,8 +40,8 @@ export const fastStream: Scenario = {
     const perToken = forwardedNumber(input, 'tokenDelayMs', 0.2, 0, 1000);
     const messageId = s.id('count');
     s.emit({ type: 'TEXT_MESSAGE_START', messageId, role: 'assistant' });
-    for (let i = 1; i <= count; i++) s.emit({ type: 'TEXT_MESSAGE_CONTENT', messageId, delta: `${i} ` }, perToken);
+    s.lazy(count, (i) => ({ delayMs: perToken, event: { type: 'TEXT_MESSAGE_CONTENT', messageId, delta: `${i + 1} ` } }));
     s.emit({ type: 'TEXT_MESSAGE_END', messageId });
-    return s.finish().events();
+    return s.finish().plan();
   },
 };

@@ -12,19 +12,18 @@ export const dashboard: Scenario = {
     const count = Math.floor(forwardedNumber(input, 'deltas', 200, 0, 10_000));
     s.state({ title: 'Sales today', orders: 0, revenue: 0, series: [], regions: { eu: 0, us: 0, apac: 0 } });
     const regions = ['eu', 'us', 'apac'];
-    for (let i = 1; i <= count; i++) {
-      s.delta(
-        [
-          { op: 'replace', path: '/orders', value: i },
-          { op: 'replace', path: '/revenue', value: i * 37 },
-          { op: 'add', path: '/series/-', value: (i * 37) % 101 },
-          { op: 'replace', path: `/regions/${regions[i % 3]}`, value: Math.ceil(i / 3) },
-        ],
-        20,
-      );
-    }
+    s.lazy(count, (at) => {
+      const i = at + 1;
+      const delta = [
+        { op: 'replace', path: '/orders', value: i },
+        { op: 'replace', path: '/revenue', value: i * 37 },
+        { op: 'add', path: '/series/-', value: (i * 37) % 101 },
+        { op: 'replace', path: `/regions/${regions[i % 3]}`, value: Math.ceil(i / 3) },
+      ];
+      return { delayMs: 20, event: { type: 'STATE_DELTA', delta } };
+    });
     s.text('done', `That is ${count} orders so far today.`);
-    return s.finish().events();
+    return s.finish().plan();
   },
 };
 
