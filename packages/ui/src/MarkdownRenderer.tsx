@@ -4,6 +4,7 @@ import * as React from 'react';
 import Markdown, { type Components, type Options, type UrlTransform } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import { useLocale } from './locale.js';
+import { markdownPieces, PIECES_FROM } from './markdownPieces.js';
 import { safeLinkHref, safeWebUrl } from './safeUrl.js';
 
 // An agent's text is untrusted (a prompt injection writes it), so URLs are allow-listed: links may be
@@ -89,31 +90,76 @@ const prefixFootnoteLabel = (prefix: string) => () => (tree: HastNode) => {
   walk(tree);
 };
 
+/** What every piece of a reply renders with: the same for the whole text and for each piece. */
+type Render = Pick<Options, 'components' | 'remarkRehypeOptions' | 'rehypePlugins'>;
+
+/** One piece of a reply, parsed again only when its own text changes. */
+const Piece = React.memo(function Piece({ text, render }: { text: string; render: Render }) {
+  return (
+    <Markdown skipHtml urlTransform={urlTransform} remarkPlugins={remarkPlugins} {...render}>
+      {text}
+    </Markdown>
+  );
+});
+
 /**
  * The Markdown renderer `SafeMarkdown` loads on demand (this module, with
  * react-markdown and remark-gfm, is a chunk of its own): raw HTML dropped,
  * URLs allow-listed, images as links, a `#` heading at `headingLevel`
  * (default 3) and the others below it, footnote ids under `idPrefix`.
+ *
+ * A reply of `piecesFrom` characters or more (1,000 by default) renders in
+ * pieces, each memoized on its text (`markdownPieces`): what shows is the
+ * same, and a streaming reply re-parses only its last piece at each frame.
  */
-export function MarkdownBody({ text, idPrefix, headingLevel = 3 }: { text: string; idPrefix: string; headingLevel?: number }) {
+export function MarkdownBody({
+  text,
+  idPrefix,
+  headingLevel = 3,
+  piecesFrom = PIECES_FROM,
+}: {
+  text: string;
+  idPrefix: string;
+  headingLevel?: number;
+  piecesFrom?: number;
+}) {
   const strings = useLocale().messages.messages.markdown;
-  const components = React.useMemo(() => componentsFor(strings, level(headingLevel)), [strings, headingLevel]);
-  const { remarkRehypeOptions, rehypePlugins } = React.useMemo(
-    () => ({ remarkRehypeOptions: { clobberPrefix: idPrefix }, rehypePlugins: [prefixFootnoteLabel(idPrefix)] }),
-    [idPrefix],
+  const render = React.useMemo<Render>(
+    () => ({
+      components: componentsFor(strings, level(headingLevel)),
+      remarkRehypeOptions: { clobberPrefix: idPrefix },
+      rehypePlugins: [prefixFootnoteLabel(idPrefix)],
+    }),
+    [strings, headingLevel, idPrefix],
   );
-  return (
-    <Markdown
-      skipHtml
-      urlTransform={urlTransform}
-      components={components}
-      remarkPlugins={remarkPlugins}
-      remarkRehypeOptions={remarkRehypeOptions}
-      rehypePlugins={rehypePlugins}
-    >
-      {text}
-    </Markdown>
-  );
+  // A run of sentences renders its words only: the paragraph around the runs is drawn once, here.
+  const inline = React.useMemo<Render>(() => ({ ...render, components: { ...render.components, p: InlineRun } }), [render]);
+  const pieces = React.useMemo(() => markdownPieces(text, piecesFrom), [text, piecesFrom]);
+  if (!pieces) return <Piece text={text} render={render} />;
+  return pieces.map((piece, i) => (
+    // biome-ignore lint/suspicious/noArrayIndexKey: pieces only ever grow at the end, so an index names the same piece
+    <React.Fragment key={i}>
+      {/* The line break the whole text's rendering has between two blocks. */}
+      {i ? '\n' : null}
+      {piece.type === 'blocks' ? (
+        <Piece text={piece.text} render={render} />
+      ) : (
+        <p>
+          {piece.sentences.map((sentence, j) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: as above
+            <React.Fragment key={j}>
+              {j ? ' ' : null}
+              <Piece text={sentence} render={inline} />
+            </React.Fragment>
+          ))}
+        </p>
+      )}
+    </React.Fragment>
+  ));
+}
+
+function InlineRun({ children }: { children?: React.ReactNode }) {
+  return children;
 }
 
 type HastText = { type: 'text'; value: string };

@@ -21,6 +21,7 @@ const PURE = new Set([
   'jsonHighlights.ts',
   'lazyChunks.ts',
   'lazyModule.ts',
+  'markdownPieces.ts',
   'safeUrl.ts',
   'timeTravel.ts',
 ]);

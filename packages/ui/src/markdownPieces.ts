@@ -1,0 +1,105 @@
+/**
+ * A long reply cut into pieces that render, one after the other, exactly
+ * what the whole text renders: so that each piece can be memoized on its
+ * text, and a streaming reply re-parses only its last piece rather than all
+ * of it at every frame (Markdown parsing is linear in the text, and remark-gfm
+ * costs tens of milliseconds on a 20 KB reply).
+ *
+ * Two kinds of cut, both conservative (a text that might render differently
+ * is not cut there):
+ *
+ * - Between blocks: at a blank line followed by a line that can only start a
+ *   new block (a letter or digit that is not a list marker, an ATX heading, a
+ *   block quote, a code fence), outside fenced code. After a blank line such
+ *   a line at column 0 ends lists, quotes, tables and indented code.
+ * - Inside a long one-line paragraph: at a single space, once the run so far
+ *   holds no character that can open inline markup spanning a space
+ *   (emphasis, code, strikethrough, links, HTML, escapes), and where the next
+ *   run starts with a letter (so it can never be read as a list, heading or
+ *   quote). Autolinks, entities and the like cannot span a space. The runs
+ *   render inside one paragraph, joined by that space.
+ *
+ * A text holding footnotes, link reference definitions or HTML is never cut:
+ * a line of them changes what renders elsewhere.
+ */
+
+export type MarkdownPiece = { type: 'blocks'; text: string } | { type: 'paragraph'; sentences: string[] };
+
+/** Texts shorter than this render whole: cutting pays off only where parsing costs. */
+export const PIECES_FROM = 1_000;
+/** The shortest run of sentences cut out of a paragraph. */
+const RUN_LENGTH = 200;
+
+const WHOLE = /\[\^|\]:|</;
+const BLOCK_START = /^(?:[\p{L}\p{N}]|#{1,6}(?:[ \t]|$)|>|`{3}|~{3})/u;
+const ORDERED_ITEM = /^\p{N}{1,9}[.)](?:[ \t]|$)/u;
+const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+/** A paragraph line (up to three spaces of indent, which Markdown drops), or the start of a run: a letter. */
+const PLAIN_PARAGRAPH = /^ {0,3}\p{L}/u;
+/** Characters that may open inline markup reaching past a space (`<` never gets here: a text with one renders whole). */
+const OPENS_INLINE = new Set(['*', '_', '`', '~', '[', '\\']);
+
+/**
+ * The pieces of `text`, or undefined when it renders whole (too short, or
+ * holding what must not be cut).
+ *
+ * @example
+ * markdownPieces('Intro.\n\n- a\n- b\n\nOutro.', 0); // blocks 'Intro.', '- a\n- b', 'Outro.'
+ */
+export function markdownPieces(text: string, from = PIECES_FROM): MarkdownPiece[] | undefined {
+  if (text.length < from || WHOLE.test(text) || text.includes('\r')) return undefined;
+  const groups: string[][] = [];
+  let current: string[] = [];
+  let fence: { char: string; length: number } | undefined;
+  let blankBefore = false;
+  for (const line of text.split('\n')) {
+    const blank = line.trim() === '';
+    if (!fence && blankBefore && !blank && BLOCK_START.test(line) && !ORDERED_ITEM.test(line)) {
+      const group = trimBlankEnd(current);
+      if (group.length) groups.push(group);
+      current = [];
+    }
+    current.push(line);
+    const marker = FENCE.exec(line);
+    if (marker) {
+      const [, run = '', rest = ''] = marker;
+      if (!fence) {
+        // A backtick fence's info string holds no backtick; otherwise the line is not a fence.
+        if (!(run[0] === '`' && rest.includes('`'))) fence = { char: run[0] ?? '`', length: run.length };
+      } else if (run[0] === fence.char && run.length >= fence.length && rest.trim() === '') fence = undefined;
+    }
+    blankBefore = blank;
+  }
+  // The last piece keeps its text to the end, as the whole text has it.
+  if (current.some((line) => line.trim() !== '')) groups.push(current);
+  return groups.map((lines) => {
+    const block = lines.join('\n');
+    if (lines.length === 1 && block.length >= 2 * RUN_LENGTH && PLAIN_PARAGRAPH.test(block) && !ORDERED_ITEM.test(block)) {
+      const sentences = runsOf(block);
+      if (sentences.length > 1) return { type: 'paragraph', sentences };
+    }
+    return { type: 'blocks', text: block };
+  });
+}
+
+function trimBlankEnd(lines: string[]): string[] {
+  let end = lines.length;
+  while (end > 0 && (lines[end - 1] ?? '').trim() === '') end--;
+  return lines.slice(0, end);
+}
+
+/** A one-line paragraph cut at single spaces into runs of at least RUN_LENGTH characters, while nothing inline is open. */
+function runsOf(line: string): string[] {
+  const runs: string[] = [];
+  let start = 0;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i] as string;
+    if (OPENS_INLINE.has(c)) break;
+    if (c === ' ' && i - start >= RUN_LENGTH && line[i - 1] !== ' ' && PLAIN_PARAGRAPH.test(line[i + 1] ?? '')) {
+      runs.push(line.slice(start, i));
+      start = i + 1;
+    }
+  }
+  runs.push(line.slice(start));
+  return runs;
+}

@@ -1,0 +1,154 @@
+/**
+ * A long reply is rendered in pieces (blocks between blank lines, and a long
+ * plain paragraph in runs of sentences), each memoized on its text, so that
+ * a streaming reply re-parses only its last piece. The pieces must render
+ * exactly what the whole text renders.
+ */
+import fc from 'fast-check';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { AgentLocaleProvider } from '../src/locale.js';
+import { MarkdownBody } from '../src/MarkdownRenderer.js';
+import { markdownPieces } from '../src/markdownPieces.js';
+
+const html = (text: string, minLength?: number) =>
+  renderToStaticMarkup(
+    <AgentLocaleProvider>
+      <MarkdownBody text={text} idPrefix="p-" {...(minLength === undefined ? {} : { piecesFrom: minLength })} />
+    </AgentLocaleProvider>,
+  );
+
+/** Whole: pieces only from a length no text reaches. */
+const whole = (text: string) => html(text, Number.POSITIVE_INFINITY);
+const pieced = (text: string) => html(text, 0);
+
+const WORDS = [
+  'the',
+  'refund',
+  'Order',
+  'A-1001',
+  'was',
+  'approved,',
+  'and',
+  '3',
+  'days.',
+  '订单',
+  '已退款。',
+  'It',
+  'will',
+  'reach',
+  'you.',
+];
+const MARKUP = [
+  '**bold**',
+  '**open',
+  '_em_',
+  '`code`',
+  '`open',
+  '[link](https://shop.example/o/1)',
+  '[open',
+  '~~gone~~',
+  'www.example.com.',
+  'https://example.com/a_b',
+  'someone@example.com',
+  '<b>x</b>',
+  '\\*',
+  '&amp;',
+  '1.',
+  '3.',
+  '#',
+  '-',
+  '>',
+  '|',
+  '---',
+  '===',
+];
+const BLOCKS = [
+  '\n',
+  '\n\n',
+  '\n\n- ',
+  '\n\n1. ',
+  '\n\n# ',
+  '\n\n> ',
+  '\n\n```\n',
+  '\n```\n',
+  '\n\n    ',
+  '\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n',
+  '\n\n2) ',
+  '  \n',
+];
+
+const token = fc.oneof(
+  { weight: 12, arbitrary: fc.constantFrom(...WORDS) },
+  { weight: 3, arbitrary: fc.constantFrom(...MARKUP) },
+  { weight: 2, arbitrary: fc.constantFrom(...BLOCKS) },
+);
+const text = fc.array(token, { minLength: 1, maxLength: 160 }).map((tokens) => tokens.join(' '));
+
+describe('a long reply in pieces', () => {
+  it('renders exactly what the whole text renders (1,000 random texts of words, inline markup and blocks)', () => {
+    fc.assert(
+      fc.property(text, (t) => {
+        expect(pieced(t)).toBe(whole(t));
+      }),
+      { numRuns: 1_000 },
+    );
+  });
+
+  it('renders exactly what the whole text renders where long paragraphs are cut into runs (300 random texts)', () => {
+    const prose = fc
+      .tuple(
+        // Leading spaces: up to three Markdown drops; four make indented code, which is never cut.
+        fc.constantFrom('', ' ', '   ', '    '),
+        fc.array(
+          fc.oneof(
+            { weight: 150, arbitrary: fc.constantFrom(...WORDS) },
+            { weight: 1, arbitrary: fc.constantFrom(...MARKUP) },
+            { weight: 1, arbitrary: fc.constantFrom('\n\n', '\n\n- ', '\n\n1. ') },
+          ),
+          { minLength: 100, maxLength: 500 },
+        ),
+      )
+      .map(([indent, tokens]) => `${indent}The ${tokens.join(' ')}`);
+    let cut = 0;
+    fc.assert(
+      fc.property(prose, (t) => {
+        if (markdownPieces(t, 0)?.some((p) => p.type === 'paragraph')) cut++;
+        expect(pieced(t)).toBe(whole(t));
+      }),
+      { numRuns: 300 },
+    );
+    // The property is about cut paragraphs: a good share of these texts must have one.
+    expect(cut).toBeGreaterThan(50);
+  });
+
+  it('cuts a long plain paragraph into runs of sentences, each starting with a letter', () => {
+    const words = ' the refund for order A-1001 was approved, and it will reach your card in 3 days.';
+    const paragraph = `The${words.repeat(300)}`.trim();
+    const pieces = markdownPieces(paragraph, 0);
+    expect(pieces).toHaveLength(1);
+    const [piece] = pieces ?? [];
+    expect(piece?.type).toBe('paragraph');
+    const sentences = piece?.type === 'paragraph' ? piece.sentences : [];
+    expect(sentences.length).toBeGreaterThan(50);
+    expect(sentences.join(' ')).toBe(paragraph);
+    for (const s of sentences) expect(s).toMatch(/^\p{L}/u);
+    expect(pieced(paragraph)).toBe(whole(paragraph));
+  });
+
+  it('keeps blocks whole where a blank line does not end them (lists, fences, indented code)', () => {
+    const t = ['Intro line.', '- one', '- two', '', '  still two', '', '```', 'code', '', 'Not a paragraph', '```', '', 'After.'].join(
+      '\n',
+    );
+    const blocks = (markdownPieces(t, 0) ?? []).map((p) => (p.type === 'blocks' ? p.text : p.sentences.join(' ')));
+    expect(blocks).toEqual(['Intro line.\n- one\n- two\n\n  still two', '```\ncode\n\nNot a paragraph\n```', 'After.']);
+    expect(pieced(t)).toBe(whole(t));
+  });
+
+  it('renders whole what a later line could change anywhere: footnotes, link definitions, HTML, short texts', () => {
+    expect(markdownPieces('See [the policy][p].\n\n[p]: https://shop.example/policy', 0)).toBeUndefined();
+    expect(markdownPieces('A claim.[^1]\n\n[^1]: The source.', 0)).toBeUndefined();
+    expect(markdownPieces('<details>\n\nHidden\n\n</details>', 0)).toBeUndefined();
+    expect(markdownPieces('Short.\n\nReply.')).toBeUndefined();
+  });
+});
