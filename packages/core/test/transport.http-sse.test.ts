@@ -710,10 +710,22 @@ describe('httpSseSource: Last-Event-ID reconnect', () => {
       res.end();
     });
     const statuses: ConnectionStatus[] = [];
-    const events = await collect(run(server.url, { reconnect: { attempts: 3, delayMs: 1 } }, { onConnection: (s) => statuses.push(s) }));
+    const attempts: string[] = [];
+    const events = await collect(
+      run(
+        server.url,
+        { reconnect: { attempts: 3, delayMs: 1 } },
+        {
+          onConnection: (s) => statuses.push(s),
+          // Told before each retry which one it is, and how many there are at most, before 'reconnecting' is said.
+          onReconnecting: (attempt, of) => attempts.push(`${attempt}/${of} after ${statuses.at(-1)}`),
+        },
+      ),
+    );
     expect(events).toEqual([started, custom(1), custom(2), custom(3)]);
     expect(server.requests).toHaveLength(4);
     expect(statuses.filter((s) => s === 'reconnecting')).toHaveLength(3);
+    expect(attempts).toEqual(['1/3 after open', '2/3 after open', '3/3 after open']);
     expect(statuses.at(-1)).toBe('closed');
   });
 

@@ -67,6 +67,7 @@ export function createAgentStore<Doc = unknown>(options: RunControllerOptions<Do
   const stateOf = (snap: RunSnapshot): AgentStoreState<Doc> => ({
     thread: snap.thread,
     connection: snap.connection,
+    reconnecting: snap.reconnecting,
     failure: snap.failure,
     refusal: snap.refusal,
     inFlight: snap.inFlight,

@@ -268,13 +268,13 @@ export const ConnectionLostChinese: Story = {
   },
 };
 
-/** The transport tries again by itself after a drop: the status says so. */
+/** The transport tries again by itself after a drop: the status says so, and which attempt it is on. */
 export const Reconnecting: Story = {
   loaders: [async () => ({ store: await reconnectingChat() })],
   play: async ({ canvasElement, loaded }) => {
     const { root, region } = runStatus(canvasElement);
     await expect(root).toHaveAttribute('data-state', 'reconnecting');
-    await expect(region).toHaveTextContent('Reconnecting…');
+    await expect(region).toHaveTextContent('Reconnecting… (attempt 2 of 3)');
     await expect((loaded as Loaded).store.getState().connection).toBe('reconnecting');
   },
 };

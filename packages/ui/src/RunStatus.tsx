@@ -20,6 +20,7 @@ export interface RunStatusProps extends React.ComponentPropsWithoutRef<'div'> {}
 
 const selectStep = (s: { thread: { run: { steps: readonly string[] } } }) => s.thread.run.steps.at(-1);
 const selectRunError = (s: { thread: { run: { error?: { message: string; code?: string } } } }) => s.thread.run.error;
+const selectAttempt = (s: { reconnecting?: { attempt: number; of: number } | undefined }) => s.reconnecting;
 
 /** One sentence on why a request failed, from its typed code (never from the English message). */
 function describeFailure(failure: RunFailure, t: RunStrings): string {
@@ -98,6 +99,7 @@ export const RunStatus = React.forwardRef<HTMLDivElement, RunStatusProps>(functi
   const agent = useAgentRun();
   const step = useAgentSelector(selectStep);
   const runError = useAgentSelector(selectRunError);
+  const attempt = useAgentSelector(selectAttempt);
   const t = useLocale().messages.run;
   const [reconnect, setReconnect] = React.useState<Reconnect>({ phase: 'idle' });
   const { status, connection, failure, refusal, inFlight } = agent;
@@ -167,7 +169,7 @@ export const RunStatus = React.forwardRef<HTMLDivElement, RunStatusProps>(functi
   if (reconnecting) {
     state = 'reconnecting';
     tone = 'info';
-    badge = t.reconnecting();
+    badge = t.reconnecting(attempt?.attempt, attempt?.of);
   } else if (reconnectFailed && (cutOff || status === 'error')) {
     state = 'disconnected';
     tone = 'warning';

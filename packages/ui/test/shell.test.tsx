@@ -120,6 +120,15 @@ describe('RunStatus: connection lost and reconnect, in words', () => {
     act(() => store.getState().stop());
   });
 
+  it('says which attempt the transport is on, and how many it makes', async () => {
+    const store = await failedStore('Refund order A-1001', [{ events: half, reconnecting: { attempt: 2, of: 3 } }]);
+    shell(store);
+    expect(screen.getByRole('status')).toHaveTextContent('Reconnecting… (attempt 2 of 3)');
+    expect(store.getState().reconnecting).toEqual({ attempt: 2, of: 3 });
+    act(() => store.getState().stop());
+    expect(store.getState().reconnecting).toBeUndefined();
+  });
+
   it('moves focus to the composer when Reconnect leaves the page after it worked (never to <body>)', async () => {
     const store = await failedStore('Refund order A-1001', [
       { events: half, ids: true },

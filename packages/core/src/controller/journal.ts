@@ -83,6 +83,8 @@ export function createJournal(machine: ThreadMachine, clock: () => number): Jour
       snapshot = {
         thread: thread(),
         connection: s.connection,
+        // Only while reconnecting: any other state of the connection ends the retry it numbered.
+        reconnecting: s.connection === 'reconnecting' ? s.reconnecting : undefined,
         failure: s.failure,
         refusal: s.refusal,
         inFlight: s.inFlight,

@@ -46,10 +46,15 @@ export function createLane(deps: LaneDeps): Lane {
   const { source, machine } = deps;
   return {
     async deliver(s) {
+      let attempt: { attempt: number; of: number } | undefined;
       const runOptions: SourceRunOptions = {
         signal: s.request.signal,
         onConnection: (connection) => {
-          if (s.live && deps.isCurrent(s)) deps.publish({ connection });
+          if (s.live && deps.isCurrent(s)) deps.publish({ connection, reconnecting: connection === 'reconnecting' ? attempt : undefined });
+        },
+        // Said just before `reconnecting`, which publishes it.
+        onReconnecting: (n, of) => {
+          attempt = { attempt: n, of };
         },
         onEventId: (id) => {
           s.lastEventId = id;

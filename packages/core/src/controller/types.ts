@@ -135,6 +135,8 @@ export interface RunActions<Doc = unknown> {
 export interface RunSnapshot {
   thread: ThreadState;
   connection: ConnectionStatus;
+  /** While the source retries a dropped stream by itself: which retry (from 1), of how many at most. */
+  reconnecting?: { attempt: number; of: number } | undefined;
   /** The last request's failure, until the next request starts. */
   failure?: RunFailure | undefined;
   /** Why the last action was refused, until the next one succeeds. */

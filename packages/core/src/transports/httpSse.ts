@@ -92,7 +92,7 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
     emit: (event: unknown, id: string | undefined) => void,
     drained?: () => Promise<void> | undefined,
   ): Promise<void> {
-    const { signal, onConnection } = runOptions;
+    const { signal, onConnection, onReconnecting } = runOptions;
     const url = requestUrl(options.url);
     const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
     const seen = new Set<string>();
@@ -175,6 +175,7 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
         throw lost;
       }
       // Reported before the delay, so the wait shows as reconnecting rather than as a stream still open.
+      onReconnecting?.(attempt + 1, attempts);
       onConnection?.('reconnecting');
       try {
         await sleep(delayMs * 2 ** attempt, signal);

@@ -6,6 +6,8 @@ export interface SourceRunOptions {
   signal?: AbortSignal;
   /** Told how the connection goes: connecting, open, reconnecting, closed or failed. */
   onConnection?: (status: ConnectionStatus) => void;
+  /** Told, just before each `reconnecting`, which retry it is (from 1) and how many the source makes at most. */
+  onReconnecting?: (attempt: number, attempts: number) => void;
   /** Resume a stream the server identified with SSE ids: only events after this id are wanted (sent as `Last-Event-ID`). */
   lastEventId?: string;
   /** Told the SSE id of each event yielded, so a later `run` can resume after it. */

@@ -209,11 +209,14 @@ export async function* pullEvents(
           readOn = resolve;
           notify();
         });
-  const { lastEventId } = runOptions;
+  const { lastEventId, onReconnecting } = runOptions;
   const options: SourceRunOptions = {
     signal: stop.signal,
     onConnection: (status) => {
       if (!stopped) onConnection?.(status);
+    },
+    onReconnecting: (attempt, of) => {
+      if (!stopped) onReconnecting?.(attempt, of);
     },
     ...(lastEventId !== undefined ? { lastEventId } : {}),
   };

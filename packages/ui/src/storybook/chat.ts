@@ -204,7 +204,7 @@ export const connectionLostChat = (lang: 'en' | 'zh' = 'en', { delayMs = 400 }: 
   ]);
 
 /** The stream dropped and the transport is trying again by itself. */
-export const reconnectingChat = () => failedStore(ASK.en, [{ events: HALF, reconnecting: true }]);
+export const reconnectingChat = () => failedStore(ASK.en, [{ events: HALF, reconnecting: { attempt: 2, of: 3 } }]);
 
 /** The person stopped the reply halfway: it is cut off, and says it may be incomplete. */
 export async function cutOffChat(): Promise<AgentStore> {

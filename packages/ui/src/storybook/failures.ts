@@ -16,8 +16,8 @@ export interface Turn {
   ids?: boolean;
   /** Thrown once the events are sent: a transport error, a `TypeError` (no answer), anything. */
   fail?: unknown;
-  /** Say `reconnecting` and wait (until stopped), as a transport retrying after a drop does. */
-  reconnecting?: boolean;
+  /** Say `reconnecting` (with the attempt, when given) and wait (until stopped), as a transport retrying after a drop does. */
+  reconnecting?: boolean | { attempt: number; of: number };
   /** Keep the stream open (until stopped) once the events are sent. */
   hold?: boolean;
   /** Milliseconds before the request answers. */
@@ -63,6 +63,7 @@ export function turnsSource(turns: Turn[]): AgentSource {
         throw turn.fail;
       }
       if (turn.reconnecting) {
+        if (typeof turn.reconnecting === 'object') options.onReconnecting?.(turn.reconnecting.attempt, turn.reconnecting.of);
         options.onConnection?.('reconnecting');
         await waitForAbort(options.signal);
       }
