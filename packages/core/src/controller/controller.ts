@@ -171,27 +171,15 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
     settled: () => shared.settled(),
   });
 
-  if (options.log?.length) {
-    for (const entry of options.log) record({ ...entry } as SessionEntryBody, entry.at);
-    // Nothing of the saved session streams here: a stream it left open was cut off.
-    if (machine.streaming) record({ type: 'stream_end', open: true });
-  } else {
-    record({
-      type: 'init',
-      threadId,
-      ...(options.initialMessages?.length ? { messages: options.initialMessages } : {}),
-      ...(options.initialState !== undefined ? { state: options.initialState } : {}),
-    });
-  }
-  publish();
+  journal.open(options.log, {
+    type: 'init',
+    threadId,
+    ...(options.initialMessages?.length ? { messages: options.initialMessages } : {}),
+    ...(options.initialState !== undefined ? { state: options.initialState } : {}),
+  });
 
   // Asked once: what the agent supports does not change under a thread.
-  source
-    .capabilities?.()
-    .then((capabilities) => {
-      if (capabilities !== undefined && !destroyed) publish({ capabilities });
-    })
-    .catch(() => undefined);
+  lane.capabilities((capabilities) => destroyed || publish({ capabilities }));
 
   const controller: RunController<Doc> = {
     getSnapshot: () => journal.snapshot,

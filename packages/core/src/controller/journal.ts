@@ -22,6 +22,12 @@ export interface Journal {
   client(entry: SessionEntryBody, current: Stream | undefined): void;
   /** Replaces the snapshot with the thread as it is and `patch`, and tells every listener. */
   publish(patch?: Partial<RunSnapshot>): void;
+  /**
+   * Starts the log: a saved session's entries, applied as they were (a stream
+   * it left open ends cut off: nothing of it streams here), or a new thread's
+   * `init` entry. Then publishes.
+   */
+  open(saved: readonly SessionEntry[] | undefined, init: Extract<SessionEntryBody, { type: 'init' }>): void;
   subscribe(listener: () => void): () => void;
   /** Forgets every listener. */
   close(): void;
@@ -103,6 +109,13 @@ export function createJournal(machine: ThreadMachine, clock: () => number): Jour
     },
     close() {
       listeners.clear();
+    },
+    open(saved, init) {
+      if (saved?.length) {
+        for (const entry of saved) journal.record({ ...entry } as SessionEntryBody, entry.at);
+        if (machine.streaming) journal.record({ type: 'stream_end', open: true });
+      } else journal.record(init);
+      journal.publish();
     },
   };
   return journal;

@@ -1,4 +1,5 @@
 import type { ThreadState } from '../model.js';
+import type { AgentCapabilities } from '../protocol.js';
 import { type AgentSource, AgentTransportError, type SourceRunOptions } from '../transports/source.js';
 import { classifyFailure } from './failure.js';
 import type { ThreadMachine } from './machine.js';
@@ -27,6 +28,8 @@ export interface Ended {
 export interface Lane {
   /** Runs one stream from its request to its end, and records how it ended. */
   deliver(stream: Stream): Promise<Ended>;
+  /** Asks the source what the agent supports; `known` hears an answer (a failure, or none, is no answer). */
+  capabilities(known: (capabilities: AgentCapabilities) => void): void;
 }
 
 const isTerminal = (raw: unknown) => {
@@ -45,6 +48,12 @@ const running = (thread: ThreadState) => thread.run.status === 'running';
 export function createLane(deps: LaneDeps): Lane {
   const { source, machine } = deps;
   return {
+    capabilities(known) {
+      source
+        .capabilities?.()
+        .then((capabilities) => capabilities !== undefined && known(capabilities))
+        .catch(() => undefined);
+    },
     async deliver(s) {
       let attempt: { attempt: number; of: number } | undefined;
       const runOptions: SourceRunOptions = {
