@@ -9,9 +9,10 @@
  * is not cut there):
  *
  * - Between blocks: at a blank line followed by a line that can only start a
- *   new block (a letter or digit that is not a list marker, an ATX heading, a
- *   block quote, a code fence), outside fenced code. After a blank line such
- *   a line at column 0 ends lists, quotes, tables and indented code.
+ *   new paragraph or heading (a letter or digit that is not a list marker, or
+ *   an ATX heading), outside fenced code. After a blank line such a line at
+ *   column 0 ends lists, quotes, tables and indented code. A group keeps the
+ *   blank lines after it: a line of spaces may belong to indented code.
  * - Inside a long one-line paragraph: at a single space, once the run so far
  *   holds no character that can open inline markup spanning a space
  *   (emphasis, code, strikethrough, links, HTML, escapes), and where the next
@@ -31,7 +32,7 @@ export const PIECES_FROM = 1_000;
 const RUN_LENGTH = 200;
 
 const WHOLE = /\[\^|\]:|</;
-const BLOCK_START = /^(?:[\p{L}\p{N}]|#{1,6}(?:[ \t]|$)|>|`{3}|~{3})/u;
+const BLOCK_START = /^(?:[\p{L}\p{N}]|#{1,6}(?:[ \t]|$))/u;
 const ORDERED_ITEM = /^\p{N}{1,9}[.)](?:[ \t]|$)/u;
 const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
 /** A paragraph line (up to three spaces of indent, which Markdown drops), or the start of a run: a letter. */
@@ -55,8 +56,8 @@ export function markdownPieces(text: string, from = PIECES_FROM): MarkdownPiece[
   for (const line of text.split('\n')) {
     const blank = line.trim() === '';
     if (!fence && blankBefore && !blank && BLOCK_START.test(line) && !ORDERED_ITEM.test(line)) {
-      const group = trimBlankEnd(current);
-      if (group.length) groups.push(group);
+      // A group keeps its blank lines: a line of spaces may still belong to its block (indented code).
+      if (current.some((l) => l.trim() !== '')) groups.push(current);
       current = [];
     }
     current.push(line);
@@ -70,22 +71,22 @@ export function markdownPieces(text: string, from = PIECES_FROM): MarkdownPiece[
     }
     blankBefore = blank;
   }
-  // The last piece keeps its text to the end, as the whole text has it.
   if (current.some((line) => line.trim() !== '')) groups.push(current);
   return groups.map((lines) => {
     const block = lines.join('\n');
-    if (lines.length === 1 && block.length >= 2 * RUN_LENGTH && PLAIN_PARAGRAPH.test(block) && !ORDERED_ITEM.test(block)) {
-      const sentences = runsOf(block);
+    const filled = lines.filter((line) => line.trim() !== '');
+    if (
+      filled.length === 1 &&
+      lines[0] === filled[0] &&
+      block.length >= 2 * RUN_LENGTH &&
+      PLAIN_PARAGRAPH.test(block) &&
+      !ORDERED_ITEM.test(block)
+    ) {
+      const sentences = runsOf(lines[0] as string);
       if (sentences.length > 1) return { type: 'paragraph', sentences };
     }
     return { type: 'blocks', text: block };
   });
-}
-
-function trimBlankEnd(lines: string[]): string[] {
-  let end = lines.length;
-  while (end > 0 && (lines[end - 1] ?? '').trim() === '') end--;
-  return lines.slice(0, end);
 }
 
 /** A one-line paragraph cut at single spaces into runs of at least RUN_LENGTH characters, while nothing inline is open. */

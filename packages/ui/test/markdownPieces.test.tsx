@@ -140,9 +140,14 @@ describe('a long reply in pieces', () => {
     const t = ['Intro line.', '- one', '- two', '', '  still two', '', '```', 'code', '', 'Not a paragraph', '```', '', 'After.'].join(
       '\n',
     );
-    const blocks = (markdownPieces(t, 0) ?? []).map((p) => (p.type === 'blocks' ? p.text : p.sentences.join(' ')));
-    expect(blocks).toEqual(['Intro line.\n- one\n- two\n\n  still two', '```\ncode\n\nNot a paragraph\n```', 'After.']);
+    // Each block keeps the blank lines after it.
+    const blocks = (markdownPieces(t, 0) ?? []).map((p) => (p.type === 'blocks' ? p.text : p.sentences.join(' ')).trimEnd());
+    expect(blocks).toEqual(['Intro line.\n- one\n- two\n\n  still two\n\n```\ncode\n\nNot a paragraph\n```', 'After.']);
     expect(pieced(t)).toBe(whole(t));
+  });
+
+  it('keeps a line of spaces with the indented code it may belong to, and a quote with what came before', () => {
+    for (const t of ['\n\n     the \n\n     \n\n#  the', '\n\n     the \n\n>  -']) expect(pieced(t)).toBe(whole(t));
   });
 
   it('renders whole what a later line could change anywhere: footnotes, link definitions, HTML, short texts', () => {
