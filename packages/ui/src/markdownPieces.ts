@@ -29,7 +29,7 @@ export type MarkdownPiece = { type: 'blocks'; text: string } | { type: 'paragrap
 /** Texts shorter than this render whole: cutting pays off only where parsing costs. */
 export const PIECES_FROM = 1_000;
 /** The shortest run of sentences cut out of a paragraph. */
-const RUN_LENGTH = 200;
+const RUN_LENGTH = 600;
 
 const WHOLE = /\[\^|\]:|</;
 const BLOCK_START = /^(?:[\p{L}\p{N}]|#{1,6}(?:[ \t]|$))/u;

@@ -86,7 +86,7 @@ const token = fc.oneof(
 const text = fc.array(token, { minLength: 1, maxLength: 160 }).map((tokens) => tokens.join(' '));
 
 describe('a long reply in pieces', () => {
-  it('renders exactly what the whole text renders (1,000 random texts of words, inline markup and blocks)', () => {
+  it('renders exactly what the whole text renders (1,000 random texts of words, inline markup and blocks)', { timeout: 60_000 }, () => {
     fc.assert(
       fc.property(text, (t) => {
         expect(pieced(t)).toBe(whole(t));
@@ -95,18 +95,18 @@ describe('a long reply in pieces', () => {
     );
   });
 
-  it('renders exactly what the whole text renders where long paragraphs are cut into runs (300 random texts)', () => {
+  it('renders exactly what the whole text renders where long paragraphs are cut into runs (200 random texts)', { timeout: 60_000 }, () => {
     const prose = fc
       .tuple(
         // Leading spaces: up to three Markdown drops; four make indented code, which is never cut.
         fc.constantFrom('', ' ', '   ', '    '),
         fc.array(
           fc.oneof(
-            { weight: 150, arbitrary: fc.constantFrom(...WORDS) },
+            { weight: 1_000, arbitrary: fc.constantFrom(...WORDS) },
             { weight: 1, arbitrary: fc.constantFrom(...MARKUP) },
             { weight: 1, arbitrary: fc.constantFrom('\n\n', '\n\n- ', '\n\n1. ') },
           ),
-          { minLength: 100, maxLength: 500 },
+          { minLength: 300, maxLength: 1_200 },
         ),
       )
       .map(([indent, tokens]) => `${indent}The ${tokens.join(' ')}`);
@@ -116,10 +116,10 @@ describe('a long reply in pieces', () => {
         if (markdownPieces(t, 0)?.some((p) => p.type === 'paragraph')) cut++;
         expect(pieced(t)).toBe(whole(t));
       }),
-      { numRuns: 300 },
+      { numRuns: 200 },
     );
     // The property is about cut paragraphs: a good share of these texts must have one.
-    expect(cut).toBeGreaterThan(50);
+    expect(cut).toBeGreaterThan(40);
   });
 
   it('cuts a long plain paragraph into runs of sentences, each starting with a letter', () => {
@@ -130,7 +130,7 @@ describe('a long reply in pieces', () => {
     const [piece] = pieces ?? [];
     expect(piece?.type).toBe('paragraph');
     const sentences = piece?.type === 'paragraph' ? piece.sentences : [];
-    expect(sentences.length).toBeGreaterThan(50);
+    expect(sentences.length).toBeGreaterThan(20);
     expect(sentences.join(' ')).toBe(paragraph);
     for (const s of sentences) expect(s).toMatch(/^\p{L}/u);
     expect(pieced(paragraph)).toBe(whole(paragraph));
