@@ -1,4 +1,4 @@
-import { parseSession, type SessionEntry, serializeSession } from '@aguikit/core';
+import { loadEngine, parseSession, type SessionEntry, serializeSession } from '@aguikit/core';
 
 /** Offers the session (every agent event and every client entry) as a JSON-lines file. */
 export function downloadSession(entries: readonly SessionEntry[], name: string): void {
@@ -18,8 +18,13 @@ export interface LoadedSession {
   errors: { line: number; message: string }[];
 }
 
-/** Reads a saved session (or an event log of an earlier version: its lines are agent events). */
+/**
+ * Reads a saved session (or an event log of an earlier version: its lines are
+ * agent events), with the engine loaded: the replay's controller applies the
+ * session's agent events as it is made.
+ */
 export async function readSessionFile(file: File): Promise<LoadedSession> {
-  const parsed = parseSession(await file.text());
+  const [text] = await Promise.all([file.text(), loadEngine()]);
+  const parsed = parseSession(text);
   return { name: file.name, ...parsed };
 }

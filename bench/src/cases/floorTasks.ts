@@ -4,7 +4,8 @@
  * in Node (cases/floor.ts) and in Chromium (bench/browser/floor.ts, for
  * cases/floorChromium.ts); only the clock differs.
  */
-import { createEventPipeline, createThreadState, httpSseSource } from '@aguikit/core';
+import { httpSseSource } from '@aguikit/core';
+import { createEventPipeline, createThreadState } from '@aguikit/core/engine';
 import { frameScheduler } from '@aguikit/react';
 import type { Bar, CaseRound, FigureSpec, RatioSpec } from '../case.js';
 import { type StoreDriver, storeDriver } from '../drivers/aguikit.js';

@@ -1,4 +1,4 @@
-import { applyJsonPatch } from '@aguikit/core';
+import { applyJsonPatch } from '@aguikit/core/engine';
 import type { BenchCase, CaseContext, CaseRound, CaseSummary } from '../case.js';
 import { officialDriver } from '../drivers/official.js';
 import { flatDocument } from '../fixtures.js';

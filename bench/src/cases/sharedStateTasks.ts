@@ -3,7 +3,8 @@
  * first delta after a fresh snapshot as a task, and how a round's times
  * become its figures and ratios. Tested in bench/test/sharedState.test.ts.
  */
-import { createEventPipeline, createThreadState, type EventPipeline, isLargeObject } from '@aguikit/core';
+import { type EventPipeline, isLargeObject } from '@aguikit/core';
+import { createEventPipeline, createThreadState } from '@aguikit/core/engine';
 import { LARGE_OBJECT_KEYS } from '@aguikit/core/internal';
 import type { CaseRound } from '../case.js';
 import { flatDocument, THREAD_ID } from '../fixtures.js';

@@ -1,4 +1,4 @@
-import { createEventPipeline, createThreadState } from '@aguikit/core';
+import { createEventPipeline, createThreadState } from '@aguikit/core/engine';
 import { Allow, parse } from 'partial-json';
 // The policy of `useArgsView`, factored out as a pure function; not a public export of @aguikit/ui (yet).
 import { type ArgsView, argsView, EMPTY_ARGS_MEMO } from '../../../packages/ui/src/partialArgs.js';

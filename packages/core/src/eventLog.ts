@@ -1,3 +1,4 @@
+import { readJsonLines } from './jsonLines.js';
 import { applyJsonPatch } from './jsonPatch.js';
 import { isObject } from './validateFields.js';
 
@@ -48,28 +49,6 @@ export interface ParsedEventLog {
   entries: LoggedEvent[];
   /** Lines that could not be read, with the reason; the other lines are kept. */
   errors: { line: number; message: string }[];
-}
-
-/**
- * Reads JSON lines: each non-blank line parsed and handed to `take` with its
- * line number, which returns a problem to report or nothing. A line that is
- * not JSON is reported; nothing throws.
- */
-export function readJsonLines(text: string, take: (value: unknown) => string | undefined): { line: number; message: string }[] {
-  const errors: { line: number; message: string }[] = [];
-  text.split(/\r?\n/).forEach((line, i) => {
-    if (line.trim() === '') return;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch (e) {
-      errors.push({ line: i + 1, message: `not JSON: ${e instanceof Error ? e.message : String(e)}` });
-      return;
-    }
-    const problem = take(value);
-    if (problem) errors.push({ line: i + 1, message: problem });
-  });
-  return errors;
 }
 
 /** Reads JSON lines written by `serializeEventLog`. A bad line is reported and skipped; it never throws. */

@@ -1,11 +1,13 @@
 /**
- * `@aguikit/core`: what applications use. The run controller, the engine's
- * pieces (validate, expand, verify, reduce, replay), the transports and the
- * protocol's constants. What only aguikit's own packages and tests need is in
- * `@aguikit/core/internal`.
+ * `@aguikit/core`: what applications use. The run controller, the session
+ * log, the transports and the protocol's constants. The engine's pieces
+ * (validate, expand, verify, reduce, replay) are in `@aguikit/core/engine`,
+ * which the controller loads on demand; what only aguikit's own packages and
+ * tests need is in `@aguikit/core/internal`.
  */
 export { createRunController } from './controller/controller.js';
-export { replaySession } from './controller/machine.js';
+export type { Engine } from './controller/engineLoader.js';
+export { loadEngine } from './controller/engineLoader.js';
 export { frameScheduler } from './controller/scheduler.js';
 export type {
   AgentEventEntry,
@@ -32,13 +34,11 @@ export type {
   SharedStateRecipe,
 } from './controller/types.js';
 export type { EventLog, LoggedEvent, ParsedEventLog } from './eventLog.js';
-export { compactEvents } from './eventLog.js';
+// The engine's types: its functions are in `@aguikit/core/engine`.
 export type { ExpandedEvent, Expander, ExpandResult } from './expand.js';
-export { createExpander } from './expand.js';
 export { isExpired } from './expiry.js';
 export type { IdMap } from './idMap.js';
 export type { PatchResult } from './jsonPatch.js';
-export { applyJsonPatch, loadLargeObjects } from './jsonPatch.js';
 export type {
   ConnectionStatus,
   CustomRecord,
@@ -60,7 +60,6 @@ export type {
   ToolCallStatus,
 } from './model.js';
 export type { EventPipeline, PipelineOptions, ReplayOptions } from './pipeline.js';
-export { createEventPipeline, replayEvents } from './pipeline.js';
 export { isLargeObject, toPlainJson } from './plainJson.js';
 export type {
   ActivityMessage,
@@ -98,7 +97,6 @@ export type {
 } from './protocol.js';
 export { EVENT_TYPES, isAgUiEvent, PROTOCOL_VERSION } from './protocol.js';
 export type { ThreadStateInit } from './reducer/index.js';
-export { createThreadState, reduceThread } from './reducer/index.js';
 export type { BuildResumeOptions, BuildResumeResult, Decision, PayloadValidator, ResumeRefusal, ResumeResponse } from './resume.js';
 export { loadResumeBuilder } from './resumeLoader.js';
 export type { ToAgUiMessagesOptions } from './toAgUiMessages.js';
@@ -110,6 +108,4 @@ export { httpSseSource } from './transports/httpSse.js';
 export type { AgentSource, SourceRunOptions } from './transports/source.js';
 export { AgentTransportError } from './transports/source.js';
 export type { ValidateOptions, ValidationResult } from './validate.js';
-export { validateEvent } from './validate.js';
 export type { Verifier, VerifierOptions } from './verify.js';
-export { createVerifier } from './verify.js';

@@ -13,5 +13,6 @@ export { type IdMap, idMap } from './idMap.js';
 export { newId } from './ids.js';
 export { LARGE_OBJECT_KEYS } from './jsonPatch.js';
 export { UNDERSTOOD_PROTOCOL_VERSION } from './protocol.js';
-export { addToolResult, appendMessages, cancelRun, markToolCallExecuting, setSharedDocument } from './reducer/local.js';
+export { appendMessages, cancelRun, setSharedDocument } from './reducer/local.js';
 export { recordResume, streamTruncated } from './reducer/run.js';
+export { addToolResult, markToolCallExecuting } from './reducer/toolLocal.js';

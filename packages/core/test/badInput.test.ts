@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { replayEvents } from '../src/index.js';
+import { replayEvents } from '../src/engine.js';
 import { expectConsistent } from './support/consistency.js';
 import { codes, run, text, toolCall } from './support/examples.js';
 

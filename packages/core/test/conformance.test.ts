@@ -23,7 +23,8 @@
  *   each with its reason and an assertion of what aguikit does instead.
  */
 import { describe, expect, it } from 'vitest';
-import { createThreadState, type ExpandedEvent, reduceThread, replayEvents, type ThreadState } from '../src/index.js';
+import { createThreadState, reduceThread, replayEvents } from '../src/engine.js';
+import type { ExpandedEvent, ThreadState } from '../src/index.js';
 import {
   CORPUS,
   check,

@@ -7,13 +7,13 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { replaySession } from '../src/engine.js';
 import {
   type AgentSource,
   createRunController,
   type FrameScheduler,
   parseSession,
   type RunController,
-  replaySession,
   serializeSession,
   type ThreadState,
 } from '../src/index.js';

@@ -7,7 +7,8 @@
  */
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type AgUiEvent, type Message, replayEvents, type ThreadState, toAgUiMessages } from '../src/index.js';
+import { replayEvents } from '../src/engine.js';
+import { type AgUiEvent, type Message, type ThreadState, toAgUiMessages } from '../src/index.js';
 import { validStream } from './support/arbitraries.js';
 import { officialReplay, officialRun } from './support/differential.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compactEvents, replayEvents, toAgUiMessages } from '../src/index.js';
+import { compactEvents, replayEvents } from '../src/engine.js';
+import { toAgUiMessages } from '../src/index.js';
 import { createEventLog, parseEventLog, serializeEventLog } from '../src/internal.js';
 import { run, text, toolCall } from './support/examples.js';
 

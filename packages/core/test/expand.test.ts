@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createExpander, type ValidatedEvent } from '../src/index.js';
+import { createExpander } from '../src/engine.js';
+import type { ValidatedEvent } from '../src/index.js';
 
 /** Expands a list and returns the events (type and id) plus diagnostic codes. */
 function expandAll(events: Record<string, unknown>[]) {

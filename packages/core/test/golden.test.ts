@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { createThreadState, type ResumeResponse, replayEvents, type ThreadState } from '../src/index.js';
+import { createThreadState, replayEvents } from '../src/engine.js';
+import type { ResumeResponse, ThreadState } from '../src/index.js';
 import { buildResume } from '../src/schema.js';
 
 interface Golden {

@@ -16,7 +16,8 @@ afterAll(() => rmSync(outDir, { recursive: true, force: true }));
  * applications) ran or not.
  */
 const CONSUMER = `
-import { createEventPipeline, isLargeObject, loadLargeObjects } from '@aguikit/core';
+import { isLargeObject } from '@aguikit/core';
+import { createEventPipeline, loadLargeObjects } from '@aguikit/core/engine';
 function firstDelta() {
   const doc = {};
   for (let i = 0; i < 100000; i++) doc['k' + i] = i;

@@ -5,7 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compactEvents, type RunStatus, replayEvents, type ThreadState, toAgUiMessages } from '../src/index.js';
+import { compactEvents, replayEvents } from '../src/engine.js';
+import { type RunStatus, type ThreadState, toAgUiMessages } from '../src/index.js';
 import { validStream } from './support/arbitraries.js';
 import { anyValue, mostlyValidStream } from './support/arbitrariesInvalid.js';
 

@@ -5,7 +5,7 @@
  * records, and the message list a MESSAGES_SNAPSHOT restates.
  */
 import { describe, expect, it } from 'vitest';
-import { replayEvents } from '../src/index.js';
+import { replayEvents } from '../src/engine.js';
 import { codes, run } from './support/examples.js';
 
 const started = { type: 'RUN_STARTED', threadId: 't', runId: 'r' };

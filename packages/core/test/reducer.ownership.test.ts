@@ -5,7 +5,8 @@
  * over) cannot change the state.
  */
 import { describe, expect, it } from 'vitest';
-import { createEventPipeline, createThreadState, reduceThread, type ThreadState } from '../src/index.js';
+import { createEventPipeline, createThreadState, reduceThread } from '../src/engine.js';
+import type { ThreadState } from '../src/index.js';
 import { addToolResult, appendMessages, recordResume, setSharedDocument } from '../src/internal.js';
 
 /** Everything the state holds, as plain data (the persistent maps listed), to compare before and after. */

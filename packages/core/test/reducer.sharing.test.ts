@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createThreadState, EVENT_TYPES, type MessageRecord, reduceThread, replayEvents, type ThreadState } from '../src/index.js';
+import { createThreadState, reduceThread, replayEvents } from '../src/engine.js';
+import { EVENT_TYPES, type MessageRecord, type ThreadState } from '../src/index.js';
 import { copyMessage, copyThread, withDiagnostics } from '../src/reducer/helpers.js';
 import { run, text, toolCall, VALID_EXAMPLES } from './support/examples.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createThreadState, reduceThread, replayEvents, toAgUiMessages } from '../src/index.js';
+import { createThreadState, reduceThread, replayEvents } from '../src/engine.js';
+import { toAgUiMessages } from '../src/index.js';
 import { addToolResult, appendMessages } from '../src/internal.js';
 import { run, text, toolCall } from './support/examples.js';
 

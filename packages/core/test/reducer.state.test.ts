@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyJsonPatch, createThreadState, reduceThread, replayEvents } from '../src/index.js';
+import { applyJsonPatch, createThreadState, reduceThread, replayEvents } from '../src/engine.js';
 import { codes, run } from './support/examples.js';
 
 const snapshot = (value: unknown) => ({ type: 'STATE_SNAPSHOT', snapshot: value });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createThreadState, reduceThread, replayEvents } from '../src/index.js';
+import { createThreadState, reduceThread, replayEvents } from '../src/engine.js';
 import { codes, run, text } from './support/examples.js';
 
 describe('reduceThread: text messages', () => {

@@ -5,7 +5,7 @@
  * records none.
  */
 import { describe, expect, it } from 'vitest';
-import { createEventPipeline, createThreadState, reduceThread, replayEvents } from '../src/index.js';
+import { createEventPipeline, createThreadState, reduceThread, replayEvents } from '../src/engine.js';
 import { appendMessages } from '../src/internal.js';
 
 const started = { type: 'RUN_STARTED', threadId: 't', runId: 'r' };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { reduceThread, replayEvents, toAgUiMessages } from '../src/index.js';
+import { reduceThread, replayEvents } from '../src/engine.js';
+import { toAgUiMessages } from '../src/index.js';
 import { codes, run, text, toolCall } from './support/examples.js';
 
 const open = (events: Record<string, unknown>[]) =>

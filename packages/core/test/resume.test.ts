@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isExpired, type ResumeResponse, replayEvents } from '../src/index.js';
+import { replayEvents } from '../src/engine.js';
+import { isExpired, type ResumeResponse } from '../src/index.js';
 import { buildResume, validateResponsePayload } from '../src/schema.js';
 import { text, toolCall } from './support/examples.js';
 

@@ -4,7 +4,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseSession, replaySession, serializeSession } from '../src/index.js';
+import { replaySession } from '../src/engine.js';
+import { parseSession, serializeSession } from '../src/index.js';
 import { serializeEventLog } from '../src/internal.js';
 
 describe('parseSession', () => {

@@ -2,15 +2,8 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HttpAgent } from '@ag-ui/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  type AgUiAgentLike,
-  agUiAgentSource,
-  applyJsonPatch,
-  type ConnectionStatus,
-  createEventPipeline,
-  isLargeObject,
-  type RunAgentInput,
-} from '../src/index.js';
+import { applyJsonPatch, createEventPipeline } from '../src/engine.js';
+import { type AgUiAgentLike, agUiAgentSource, type ConnectionStatus, isLargeObject, type RunAgentInput } from '../src/index.js';
 import { LARGE_OBJECT_KEYS } from '../src/internal.js';
 
 const input: RunAgentInput = {

@@ -2,10 +2,10 @@ import { createServer, type IncomingHttpHeaders, type Server, type ServerRespons
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createEventPipeline } from '../src/engine.js';
 import {
   AgentTransportError,
   type ConnectionStatus,
-  createEventPipeline,
   type HttpSseSourceOptions,
   httpSseSource,
   type RunAgentInput,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { validateEvent } from '../src/engine.js';
 import { EVENT_SHAPES } from '../src/eventShapes.js';
-import { EVENT_TYPES, validateEvent } from '../src/index.js';
+import { EVENT_TYPES } from '../src/index.js';
 import { VALID_EXAMPLES } from './support/examples.js';
 
 describe('validateEvent: every event type', () => {

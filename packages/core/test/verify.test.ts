@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createVerifier, type ExpandedEvent, type VerifierOptions } from '../src/index.js';
+import { createVerifier } from '../src/engine.js';
+import type { ExpandedEvent, VerifierOptions } from '../src/index.js';
 import { run, text, toolCall } from './support/examples.js';
 
 /** Runs the verifier over a list (and its end); returns `code@index` of every diagnostic. */

@@ -3,7 +3,8 @@
  * what a stop, a reset and an unmount leave behind, what the log holds,
  * mutating shared-state edits, and requests that fail before any event.
  */
-import { AgentTransportError, replaySession } from '@aguikit/core';
+import { AgentTransportError } from '@aguikit/core';
+import { replaySession } from '@aguikit/core/engine';
 import { act, render } from '@testing-library/react';
 import { StrictMode } from 'react';
 import { describe, expect, it, vi } from 'vitest';

@@ -1,4 +1,5 @@
-import { createThreadState, type RunAgentInput, replayEvents, type ThreadState } from '@aguikit/core';
+import type { RunAgentInput, ThreadState } from '@aguikit/core';
+import { createThreadState, replayEvents } from '@aguikit/core/engine';
 import { buildResume } from '@aguikit/core/schema';
 import { describe, expect, it } from 'vitest';
 import { scenarioEvents, scenarios } from '../src/index.js';

@@ -1,4 +1,5 @@
-import { createThreadState, type Diagnostic, type RunAgentInput, replayEvents, type ThreadState, toAgUiMessages } from '@aguikit/core';
+import { type Diagnostic, type RunAgentInput, type ThreadState, toAgUiMessages } from '@aguikit/core';
+import { createThreadState, replayEvents } from '@aguikit/core/engine';
 import { buildResume } from '@aguikit/core/schema';
 import { describe, expect, it, vi } from 'vitest';
 import { findScenario, play, type Scenario, scenarioEvents, scenarios } from '../src/index.js';

@@ -43,6 +43,8 @@ function describeFailure(failure: RunFailure, t: RunStrings): string {
       return t.failure.connectionLost;
     case 'SOURCE_ERROR':
       return t.failure.sourceError(failure.message.replace(/^The agent's source failed: /, ''));
+    case 'ENGINE_UNAVAILABLE':
+      return t.failure.engineUnavailable;
   }
 }
 

@@ -1,4 +1,5 @@
-import { applyJsonPatch, isLargeObject, loadLargeObjects } from '@aguikit/core';
+import { isLargeObject } from '@aguikit/core';
+import { applyJsonPatch, loadLargeObjects } from '@aguikit/core/engine';
 import { AgentProvider, type AgentStore } from '@aguikit/react';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';

@@ -1,9 +1,10 @@
 import { newId } from '../ids.js';
 import type { ThreadState } from '../model.js';
 import type { RunAgentInput } from '../protocol.js';
+import { loadedEngine } from './engineLoader.js';
 import { createJournal } from './journal.js';
 import { createLane, type Lane } from './lane.js';
-import { createThreadMachine, replaySession } from './machine.js';
+import { createThreadMachine, replayWith } from './machine.js';
 import { interruptsOpen, refusals } from './refusals.js';
 import { resumeAction } from './resumeAction.js';
 import { runInput, userMessage } from './runInput.js';
@@ -43,6 +44,7 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
   let epoch = 0;
 
   const machine = createThreadMachine({
+    engine: loadedEngine,
     onEvent: (event, index) => {
       options.onEvent?.(event, index);
       if (event.type === 'TOOL_CALL_END' && current) {
@@ -185,7 +187,7 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
     getSnapshot: () => journal.snapshot,
     subscribe: journal.subscribe,
     log,
-    stateAt: (index: number): ThreadState => replaySession(log.entries.slice(0, Math.max(0, index + 1))),
+    stateAt: (index: number): ThreadState => replayWith(log.entries.slice(0, Math.max(0, index + 1)), loadedEngine),
     configure(next) {
       options = { ...options, ...next };
     },

@@ -20,7 +20,7 @@ const NOT_HANDLED = new Set([408, 425, 429, 502, 503, 504]);
  */
 export function isRetryable(code: RunFailureCode, status: number | undefined, eventsReceived: number): boolean {
   if (eventsReceived > 0) return false;
-  return code === 'NETWORK' || (code === 'HTTP_STATUS' && status !== undefined && NOT_HANDLED.has(status));
+  return code === 'NETWORK' || code === 'ENGINE_UNAVAILABLE' || (code === 'HTTP_STATUS' && status !== undefined && NOT_HANDLED.has(status));
 }
 
 const describeStatus = (status: number, body: string | undefined) => {
@@ -71,4 +71,15 @@ export function classifyFailure(error: unknown, eventsReceived: number): RunFail
   }
   if (eventsReceived > 0) return make('CONNECTION_LOST', `The stream failed before the run ended: ${message}`);
   return make('SOURCE_ERROR', `The agent's source failed: ${message}`);
+}
+
+/** The engine could not be loaded, so the request was never sent: it can be sent again (`retry()` loads the engine again). */
+export function engineUnavailable(error: unknown): RunFailure {
+  const detail = error instanceof Error ? error.message : String(error);
+  return {
+    code: 'ENGINE_UNAVAILABLE',
+    message: `aguikit could not load its event engine, so nothing was sent to the agent (${detail}). The network may be offline, or the application was updated: try again, or reload the page.`,
+    retryable: true,
+    eventsReceived: 0,
+  };
 }

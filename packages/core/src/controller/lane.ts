@@ -1,7 +1,8 @@
 import type { ThreadState } from '../model.js';
 import type { AgentCapabilities } from '../protocol.js';
 import { type AgentSource, AgentTransportError, type SourceRunOptions } from '../transports/source.js';
-import { classifyFailure } from './failure.js';
+import { loadEngine, loadedEngine } from './engineLoader.js';
+import { classifyFailure, engineUnavailable } from './failure.js';
 import type { ThreadMachine } from './machine.js';
 import { frameScheduler } from './scheduler.js';
 import type { SessionEntryBody } from './sessionLog.js';
@@ -47,6 +48,8 @@ const running = (thread: ThreadState) => thread.run.status === 'running';
  */
 export function createLane(deps: LaneDeps): Lane {
   const { source, machine } = deps;
+  // Asked for as the controller is made, so it is there by the first run.
+  loadEngine().catch(() => undefined);
   return {
     capabilities(known) {
       source
@@ -84,6 +87,15 @@ export function createLane(deps: LaneDeps): Lane {
       };
       let failure: RunFailure | undefined;
       let threw = false;
+      if (!loadedEngine()) {
+        // The engine applies the events: a first run made before it has loaded waits for it, and is not sent if it cannot load.
+        const unavailable = await loadEngine().then(() => undefined, engineUnavailable);
+        if (!s.live) return { reconnectable: false };
+        if (unavailable) {
+          deps.record({ type: 'failed', failure: unavailable });
+          return { reconnectable: false, failure: unavailable, threw: true };
+        }
+      }
       try {
         // The push form, when the source has it, hands events over without an asynchronous hop per event.
         if (source.deliver) await source.deliver(s.input, runOptions, receive);

@@ -3,17 +3,24 @@
  * changes its thread only through this (appending each entry to its log as it
  * applies it), and `replaySession` runs the same code over a saved log: a
  * replay equals the live thread by construction, not by care.
+ *
+ * The engine (`engineParts.ts`) is given, not imported: the controller loads
+ * it on demand and `replaySession` imports it. Only an agent event and the
+ * entries that follow from events (a client edit of the shared state aside)
+ * need it, and the controller applies none of them before it has loaded.
  */
 import type { ExpandedEvent } from '../expand.js';
 import type { Diagnostic, ThreadState } from '../model.js';
-import { createEventPipeline, type EventPipeline } from '../pipeline.js';
-import { createThreadState } from '../reducer/index.js';
-import { addToolResult, appendMessages, cancelRun, markToolCallExecuting, setSharedDocument } from '../reducer/local.js';
-import { recordResume } from '../reducer/run.js';
+import type { EventPipeline } from '../pipeline.js';
+import { appendMessages, cancelRun, setSharedDocument } from '../reducer/local.js';
+import { createThreadState } from '../reducer/thread.js';
+import type { Engine } from './engineLoader.js';
 import type { SessionEntry, SessionEntryBody } from './sessionLog.js';
-import { clientDelta, requestFailed } from './transitions.js';
+import { requestFailed } from './transitions.js';
 
 export interface MachineCallbacks {
+  /** The engine, or `undefined` while it has not loaded: an entry that needs it then throws. */
+  engine: () => Engine | undefined;
   /** Every event that reaches the reducer, with its index among the thread's agent events. */
   onEvent?: (event: ExpandedEvent, index: number) => void;
   onDiagnostic?: ((diagnostic: Diagnostic) => void) | undefined;
@@ -21,7 +28,7 @@ export interface MachineCallbacks {
 
 export interface ThreadMachine {
   readonly thread: ThreadState;
-  /** A stream is open (events go to its pipeline). */
+  /** A stream is open (its events go to its pipeline, made at its first event). */
   readonly streaming: boolean;
   /** A stream ended inside its run and can go on (`stream_start` with `reconnect`). */
   readonly reconnectable: boolean;
@@ -38,9 +45,11 @@ function fresh(init: Init | undefined): ThreadState {
   return init.messages?.length ? appendMessages(base, init.messages) : base;
 }
 
-export function createThreadMachine(callbacks: MachineCallbacks = {}): ThreadMachine {
+export function createThreadMachine(callbacks: MachineCallbacks): ThreadMachine {
   let init: Init | undefined;
   let thread = fresh(undefined);
+  /** A stream is open; its pipeline is made by its first event. */
+  let opened = false;
   let pipeline: EventPipeline | undefined;
   let dropped: EventPipeline | undefined;
   let runId: string | undefined;
@@ -50,8 +59,17 @@ export function createThreadMachine(callbacks: MachineCallbacks = {}): ThreadMac
     thread = pipeline ? pipeline.update(change) : change(thread);
   };
 
+  const need = (): Engine => {
+    const loaded = callbacks.engine();
+    if (!loaded)
+      throw new Error(
+        'aguikit: this session log holds agent events, which need the engine: await loadEngine() before createRunController({ log }).',
+      );
+    return loaded;
+  };
+
   const open = (): EventPipeline =>
-    createEventPipeline(thread, {
+    need().createEventPipeline(thread, {
       // Diagnostics carry the index the event has among the thread's agent events, across every stream.
       startIndex: events,
       ...(callbacks.onEvent ? { onEvent: callbacks.onEvent } : {}),
@@ -66,6 +84,7 @@ export function createThreadMachine(callbacks: MachineCallbacks = {}): ThreadMac
       case 'event':
         // An event outside any stream (a hand-made log) opens one, as a stream that sent it would have.
         pipeline ??= open();
+        opened = true;
         events++;
         thread = pipeline.push(entry.event, at);
         break;
@@ -73,10 +92,12 @@ export function createThreadMachine(callbacks: MachineCallbacks = {}): ThreadMac
         init = entry;
         thread = fresh(init);
         pipeline = dropped = undefined;
+        opened = false;
         break;
       case 'reset':
         thread = fresh(init);
         pipeline = dropped = undefined;
+        opened = false;
         // Event indexes start again, as the event list does.
         events = 0;
         break;
@@ -85,11 +106,14 @@ export function createThreadMachine(callbacks: MachineCallbacks = {}): ThreadMac
         break;
       case 'stream_start':
         runId = entry.runId;
-        pipeline = entry.reconnect && dropped ? dropped : open();
+        opened = true;
+        // A reconnect goes on with the stream it resumes; a new stream's pipeline is made by its first event.
+        pipeline = entry.reconnect && dropped ? dropped : undefined;
         dropped = undefined;
-        thread = pipeline.state;
+        if (pipeline) thread = pipeline.state;
         break;
       case 'stream_end': {
+        opened = false;
         if (!pipeline) break;
         if (entry.open) {
           const before = pipeline.state.diagnostics.length;
@@ -102,35 +126,39 @@ export function createThreadMachine(callbacks: MachineCallbacks = {}): ThreadMac
         break;
       }
       case 'state_edit':
-        mutate((s) => clientDelta(s, entry.delta));
+        mutate((s) => need().clientDelta(s, entry.delta));
         break;
       case 'state_set':
         mutate((s) => setSharedDocument(s, entry.document));
         break;
       case 'tool_started':
-        mutate((s) => markToolCallExecuting(s, entry.toolCallId));
+        mutate((s) => need().markToolCallExecuting(s, entry.toolCallId));
         break;
       case 'tool_result':
         mutate((s) =>
-          addToolResult(s, {
+          need().addToolResult(s, {
             toolCallId: entry.toolCallId,
             messageId: entry.messageId,
-            content: entry.content as Parameters<typeof addToolResult>[1]['content'],
+            content: entry.content as Parameters<Engine['addToolResult']>[1]['content'],
             ...(entry.error !== undefined ? { error: entry.error } : {}),
             ...(at !== undefined ? { at } : {}),
           }),
         );
         break;
       case 'resume':
-        mutate((s) => recordResume(s, entry.resume, entry.runId));
+        mutate((s) => need().recordResume(s, entry.resume, entry.runId));
         break;
       case 'stop':
         mutate((s) => cancelRun(s, at));
         pipeline = dropped = undefined;
+        opened = false;
         break;
       case 'failed':
         // A request that failed before its first event leaves no stream to go on with.
-        if (entry.failure.eventsReceived === 0) pipeline = undefined;
+        if (entry.failure.eventsReceived === 0) {
+          pipeline = undefined;
+          opened = false;
+        }
         thread = requestFailed(thread, entry.failure, runId);
         break;
     }
@@ -142,7 +170,7 @@ export function createThreadMachine(callbacks: MachineCallbacks = {}): ThreadMac
       return thread;
     },
     get streaming() {
-      return pipeline !== undefined;
+      return opened;
     },
     get reconnectable() {
       return dropped !== undefined;
@@ -154,17 +182,9 @@ export function createThreadMachine(callbacks: MachineCallbacks = {}): ThreadMac
   };
 }
 
-/**
- * The thread a session log leads to: the entries applied in order, as the
- * controller applied them live. A stream still open at the end of the list is
- * left open (a run still running is `running`, not truncated).
- *
- * @example
- * const { entries } = parseSession(text);
- * const thread = replaySession(entries);
- */
-export function replaySession(entries: readonly (SessionEntry | SessionEntryBody)[]): ThreadState {
-  const machine = createThreadMachine();
+/** The thread `entries` lead to, applied in order by a machine with `engine`. */
+export function replayWith(entries: readonly (SessionEntry | SessionEntryBody)[], engine: () => Engine | undefined): ThreadState {
+  const machine = createThreadMachine({ engine });
   for (const entry of entries) machine.apply(entry);
   return machine.thread;
 }

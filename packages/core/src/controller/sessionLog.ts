@@ -9,7 +9,8 @@
  * changes its thread.
  */
 
-import { type LoggedEvent, readJsonLines } from '../eventLog.js';
+import type { LoggedEvent } from '../eventLog.js';
+import { readJsonLines } from '../jsonLines.js';
 import type { ContentPart, JsonPatchOperation, Message, ResumeEntry, UserMessage } from '../protocol.js';
 import type { RunFailure } from './types.js';
 

@@ -2,6 +2,7 @@ import type { Immer, Patch } from 'immer';
 import type { ThreadState } from '../model.js';
 import { toPlainJson } from '../plainJson.js';
 import type { JsonPatchOperation } from '../protocol.js';
+import { loadEngine, loadedEngine } from './engineLoader.js';
 import { refusals } from './refusals.js';
 import type { SessionEntryBody } from './sessionLog.js';
 import type { ActionResult, SharedStateRecipe } from './types.js';
@@ -80,9 +81,15 @@ export function sharedStateActions<Doc>(deps: SharedStateDeps) {
       return Promise.reject(e);
     }
   };
+  // An edit is applied as JSON Patch, by the engine: it waits for the engine as well as for immer.
   const update = (recipe: SharedStateRecipe<Doc>): Promise<ActionResult> => {
     const immer = loaded;
-    return waiting === 0 && immer ? now(() => edit(immer, recipe)) : enqueue(async () => edit(await loadImmer(), recipe));
+    return waiting === 0 && immer && loadedEngine()
+      ? now(() => edit(immer, recipe))
+      : enqueue(async () => {
+          const [ready] = await Promise.all([loadImmer(), loadEngine()]);
+          return edit(ready, recipe);
+        });
   };
   const set = (next: Doc | SharedStateRecipe<Doc>): Promise<ActionResult> => {
     if (typeof next === 'function') return update(next as SharedStateRecipe<Doc>);

@@ -59,7 +59,9 @@ export type RunFailureCode =
   /** The stream dropped after events arrived, inside a run: the run is `unknown`. */
   | 'CONNECTION_LOST'
   /** The source threw something else. */
-  | 'SOURCE_ERROR';
+  | 'SOURCE_ERROR'
+  /** aguikit's engine (a chunk loaded on demand) could not be loaded: nothing was sent. */
+  | 'ENGINE_UNAVAILABLE';
 
 /** A request that failed: what the UI shows and what the user can do about it. */
 export interface RunFailure {

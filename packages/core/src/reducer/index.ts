@@ -1,6 +1,5 @@
 import { warning } from '../diagnostics.js';
 import type { ExpandedEvent } from '../expand.js';
-import { idMap } from '../idMap.js';
 import type { ThreadState } from '../model.js';
 import { type AgUiEvent, isAgUiEvent, type UnknownEvent } from '../protocol.js';
 import { appendBounded, copyThread, defined, withDiagnostics } from './helpers.js';
@@ -12,39 +11,7 @@ import { subagentError, subagentFinished, subagentStarted } from './subagents.js
 import { appendContent, encryptedValue, endMessage, endReasoningSpan, startMessage, startReasoningSpan } from './text.js';
 import { appendArgs, endToolCall, startToolCall, toolResult } from './toolCalls.js';
 
-export interface ThreadStateInit {
-  threadId?: string;
-  /** The shared state document the thread starts from (copied: the state owns its document). */
-  state?: unknown;
-}
-
-/**
- * The state of a thread before any event: run `idle`, no messages, the
- * shared state `in-sync`.
- *
- * @example
- * let state = createThreadState({ threadId: 't1', state: { cart: [] } });
- */
-export function createThreadState(init: ThreadStateInit = {}): ThreadState {
-  return {
-    ...(init.threadId !== undefined ? { threadId: init.threadId } : {}),
-    run: { status: 'idle', steps: [] },
-    runs: {},
-    messages: { ids: [], byId: idMap() },
-    toolCalls: idMap(),
-    sharedState: { document: ownJson(init.state) ?? {}, sync: 'in-sync', version: 0 },
-    interrupts: [],
-    answers: [],
-    subagents: {},
-    reasoning: {},
-    custom: [],
-    raw: [],
-    unknownEvents: [],
-    diagnostics: [],
-    droppedDiagnostics: 0,
-    eventCount: 0,
-  };
-}
+export { createThreadState, type ThreadStateInit } from './thread.js';
 
 /**
  * The time of an event: its `timestamp`, else `receivedAt` (a clock is read

@@ -1,15 +1,13 @@
 /**
  * Transitions a client makes on its own, outside the agent's event stream:
- * the user's message, a stop, a frontend tool running and its result, an edit
- * of the shared state. Pure, like the reducer, so a store stays a thin holder.
+ * the user's message, a stop, an edit of the shared state (a frontend tool's
+ * run and result are in `toolLocal.ts`). Pure, like the reducer, so a store stays a thin holder.
  */
-import { newId } from '../ids.js';
 import type { ThreadState } from '../model.js';
-import type { ContentPart, Message } from '../protocol.js';
-import { defined, putMessage, putToolCall, updateToolCall } from './helpers.js';
+import type { Message } from '../protocol.js';
+import { defined, putMessage, putToolCall } from './helpers.js';
 import { addInputMessages } from './messages.js';
 import { ownJson } from './ownJson.js';
-import { toolResult } from './toolCalls.js';
 
 /**
  * Appends messages the client sends (the user's turn) unless their id is
@@ -42,39 +40,6 @@ export function cancelRun(state: ThreadState, at?: number): ThreadState {
   for (const call of state.toolCalls) {
     if (call.status === 'declared' || call.status === 'args_streaming')
       next = putToolCall(next, { ...call, status: 'failed', failure: 'the run was stopped' });
-  }
-  return next;
-}
-
-/** A frontend tool's handler started running. */
-export function markToolCallExecuting(state: ThreadState, toolCallId: string): ThreadState {
-  return updateToolCall(state, toolCallId, (c) => (c.status === 'ready' ? { ...c, status: 'executing' } : c));
-}
-
-/**
- * Records the result of a tool the client ran (at `at`, when given): a tool
- * message after the calling message, the client's alone until the next run
- * sends it, and the call `succeeded`, or `failed` when `error` is given.
- *
- * @example
- * state = addToolResult(state, { toolCallId: 'c1', content: JSON.stringify(result), at: Date.now() });
- */
-export function addToolResult(
-  state: ThreadState,
-  result: { toolCallId: string; content: string | ContentPart[]; error?: string; messageId?: string; at?: number },
-): ThreadState {
-  const messageId = result.messageId ?? newId('tool-result');
-  const content = ownJson(result.content);
-  let next = toolResult(state, { type: 'TOOL_CALL_RESULT', messageId, toolCallId: result.toolCallId, content }, result.at, 'client');
-  if (result.error !== undefined) {
-    const error = result.error;
-    const message = next.messages.byId.get(messageId);
-    if (message) next = putMessage(next, { ...message, error });
-    next = updateToolCall(next, result.toolCallId, (c) => ({
-      ...c,
-      status: 'failed',
-      ...(c.result ? { result: { ...c.result, error } } : {}),
-    }));
   }
   return next;
 }

@@ -39,6 +39,8 @@ export const en = {
     invalidStream: 'The answer is not an AG-UI event stream.',
     connectionLost: 'The connection to the agent was lost before the run ended.',
     sourceError: (detail: string) => `The agent failed before it answered (${detail}).`,
+    engineUnavailable:
+      "The chat could not load the code that reads the agent's answers, so nothing was sent. The network may be offline, or the app was updated: try again, or reload the page.",
     /** What the agent said along with an HTTP error, quoted. */
     said: (body: string) => `It said: “${body}”`,
   },
@@ -91,6 +93,7 @@ export const zhCN: typeof en = {
     invalidStream: '返回的内容不是 AG-UI 事件流。',
     connectionLost: '运行结束前与智能体的连接已断开。',
     sourceError: (detail) => `智能体在回答前出错（${detail}）。`,
+    engineUnavailable: '无法加载读取智能体回答的代码，因此什么都没有发送。可能网络已断开，或应用已更新：请重试，或刷新页面。',
     said: (body) => `它的回复：“${body}”`,
   },
   hint: {

@@ -1,0 +1,35 @@
+/**
+ * The part of the engine the controller loads on demand (see
+ * `engineLoader.ts`): the event pipeline (validate -> expand -> verify ->
+ * reduce) and the client transitions that need it, the ones that apply JSON
+ * Patch or act on what the agent's events made (tool calls, interrupts).
+ * Everything a controller does before its first run (a new thread, the
+ * user's message, a stop, a failed request) needs none of it.
+ */
+import { applyJsonPatch } from '../jsonPatch.js';
+import type { ThreadState } from '../model.js';
+import type { JsonPatchOperation } from '../protocol.js';
+import { ownJson } from '../reducer/ownJson.js';
+
+export { createEventPipeline } from '../pipeline.js';
+export { recordResume } from '../reducer/run.js';
+export { addToolResult, markToolCallExecuting } from '../reducer/toolLocal.js';
+
+/**
+ * The client's edit of the shared state, as a JSON Patch made against the
+ * document it applies to (by immer, from a recipe): applied as the agent's
+ * deltas are, atomically, its operations kept as `lastDelta` so the inspector
+ * highlights them. A desynced state stays desynced: the edit applies to the
+ * document the client has.
+ */
+export function clientDelta(state: ThreadState, delta: readonly JsonPatchOperation[]): ThreadState {
+  if (delta.length === 0) return state;
+  // The values come from the app's recipe: the state owns copies of them, never the app's objects.
+  const owned = ownJson(delta);
+  const result = applyJsonPatch(state.sharedState.document, owned);
+  if (!result.ok) return state;
+  return {
+    ...state,
+    sharedState: { ...state.sharedState, document: result.document, version: state.sharedState.version + 1, lastDelta: owned },
+  };
+}

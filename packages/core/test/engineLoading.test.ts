@@ -1,0 +1,137 @@
+/**
+ * The engine is not in what an application loads up front: a controller asks
+ * for it as it is made, and its first request waits for it. Each test file is
+ * a fresh module graph, and each test here starts from a fresh one again
+ * (`vi.resetModules`), so the engine has not loaded when it begins.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { AgentSource, RunAgentInput, SessionEntry } from '../src/index.js';
+
+const answer = (input: RunAgentInput) => [
+  { type: 'RUN_STARTED', threadId: input.threadId, runId: input.runId },
+  { type: 'TEXT_MESSAGE_START', messageId: 'm1', role: 'assistant' },
+  { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', delta: '退款已提交' },
+  { type: 'TEXT_MESSAGE_END', messageId: 'm1' },
+  { type: 'RUN_FINISHED', threadId: input.threadId, runId: input.runId },
+];
+
+function scripted(): AgentSource & { requests: number } {
+  const source = {
+    requests: 0,
+    run(input: RunAgentInput) {
+      source.requests++;
+      return (async function* () {
+        yield* answer(input);
+      })();
+    },
+  };
+  return source;
+}
+
+/** A session as a controller with the engine recorded it: a message and the agent's answer. */
+const THREAD = 'thread-0b7c4f1e-5a2d-4c7e-9f1a-2d3e4f5a6b7c';
+const saved: SessionEntry[] = [
+  { type: 'init', threadId: THREAD, at: 1 },
+  { type: 'user_message', message: { id: 'u1', role: 'user', content: '请退款 A-1001' }, at: 2 },
+  { type: 'stream_start', kind: 'run', runId: 'run-1', at: 3 },
+  ...answer({ threadId: THREAD, runId: 'run-1' } as RunAgentInput).map(
+    (event, index): SessionEntry => ({ type: 'event', event, index, at: 4 + index }),
+  ),
+  { type: 'stream_end', open: false, at: 10 },
+];
+
+const fresh = async () => {
+  vi.resetModules();
+  return import('../src/index.js');
+};
+
+const texts = (thread: { messages: { ids: readonly string[]; byId: { get(id: string): { content?: unknown } | undefined } } }) =>
+  thread.messages.ids.map((id) => thread.messages.byId.get(id)?.content);
+
+afterEach(() => {
+  vi.doUnmock('../src/controller/engineParts.js');
+});
+
+describe('a controller made before the engine has loaded', () => {
+  it('refuses a saved log holding agent events, saying what to do, and replays it once loadEngine() has resolved', async () => {
+    const core = await fresh();
+    expect(() => core.createRunController({ source: scripted(), log: saved })).toThrow(
+      /await loadEngine\(\) before createRunController\(\{ log \}\)/,
+    );
+    await core.loadEngine();
+    const thread = core.createRunController({ source: scripted(), log: saved }).getSnapshot().thread;
+    expect(thread.run.status).toBe('success');
+    expect(texts(thread)).toEqual(['请退款 A-1001', '退款已提交']);
+  });
+
+  it('opens a saved log of client entries only (no agent event) at once', async () => {
+    const core = await fresh();
+    const controller = core.createRunController({ source: scripted(), log: saved.slice(0, 2) });
+    expect(texts(controller.getSnapshot().thread)).toEqual(['请退款 A-1001']);
+  });
+
+  it('shows the user message at once, sends the request once the engine is there, and applies every event', async () => {
+    const core = await fresh();
+    const source = scripted();
+    const controller = core.createRunController({ source, threadId: THREAD });
+    const done = controller.run('请退款 A-1001');
+    // The user's message needs no engine: it is on screen before the request goes.
+    expect(texts(controller.getSnapshot().thread)).toEqual(['请退款 A-1001']);
+    expect(controller.getSnapshot().inFlight).toBe('run');
+    await expect(done).resolves.toMatchObject({ ok: true, status: 'success' });
+    expect(source.requests).toBe(1);
+    expect(texts(controller.getSnapshot().thread)).toEqual(['请退款 A-1001', '退款已提交']);
+    expect(controller.log.entries.map((e) => e.type)).toEqual([
+      'init',
+      'user_message',
+      'stream_start',
+      ...Array(5).fill('event'),
+      'stream_end',
+    ]);
+  });
+
+  it('a shared-state edit made before the engine has loaded waits for it, and is sent with the next run', async () => {
+    const core = await fresh();
+    const inputs: RunAgentInput[] = [];
+    const source: AgentSource = {
+      run(input) {
+        inputs.push(input);
+        return (async function* () {
+          yield* answer(input);
+        })();
+      },
+    };
+    const controller = core.createRunController<{ cart: string[] }>({ source, initialState: { cart: [] } });
+    const edited = controller.updateSharedState((draft) => {
+      draft.cart.push('A-1001');
+    });
+    await controller.run('结账');
+    await edited;
+    expect(inputs[0]?.state).toEqual({ cart: ['A-1001'] });
+    expect(controller.getSnapshot().thread.sharedState.lastDelta).toEqual([{ op: 'add', path: '/cart/0', value: 'A-1001' }]);
+  });
+
+  it('an engine that cannot load fails the run with ENGINE_UNAVAILABLE, sends nothing, and retry() loads it and sends', async () => {
+    let fail = true;
+    vi.doMock('../src/controller/engineParts.js', async (original) => {
+      if (fail) throw new TypeError('Failed to fetch dynamically imported module: /assets/engineParts-3f9a.js');
+      return original();
+    });
+    const core = await fresh();
+    const source = scripted();
+    const controller = core.createRunController({ source, threadId: THREAD });
+    const first = await controller.run('请退款 A-1001');
+    expect(first).toMatchObject({ ok: true, status: 'error' });
+    const snap = controller.getSnapshot();
+    expect(source.requests).toBe(0);
+    expect(snap.connection).toBe('failed');
+    expect(snap.failure).toMatchObject({ code: 'ENGINE_UNAVAILABLE', retryable: true, eventsReceived: 0 });
+    expect(snap.failure?.message).toMatch(/could not load its event engine, so nothing was sent/);
+    expect(snap.thread.run).toMatchObject({ status: 'error', error: { code: 'ENGINE_UNAVAILABLE' } });
+
+    fail = false;
+    await expect(controller.retry()).resolves.toMatchObject({ ok: true, status: 'success' });
+    expect(source.requests).toBe(1);
+    expect(texts(controller.getSnapshot().thread)).toEqual(['请退款 A-1001', '退款已提交']);
+  });
+});

@@ -1,0 +1,112 @@
+/**
+ * What an application loads up front when it uses the run controller holds
+ * none of the engine: a bundler (Vite, as an application builds with it) puts
+ * the engine's files in a chunk loaded on demand, and the bundled controller
+ * loads it and runs a conversation with it.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const coreDir = fileURLToPath(new URL('..', import.meta.url));
+const outDir = mkdtempSync(join(tmpdir(), 'aguikit-first-load-'));
+afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+
+const CONSUMER = `
+import { createRunController } from '@aguikit/core';
+export async function run() {
+  const source = {
+    run(input) {
+      return (async function* () {
+        yield { type: 'RUN_STARTED', threadId: input.threadId, runId: input.runId };
+        yield { type: 'TEXT_MESSAGE_START', messageId: 'm1', role: 'assistant' };
+        yield { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', delta: '已为订单 A-1001 提交退款' };
+        yield { type: 'TEXT_MESSAGE_END', messageId: 'm1' };
+        yield { type: 'STATE_DELTA', delta: [{ op: 'add', path: '/refund', value: 'A-1001' }] };
+        yield { type: 'RUN_FINISHED', threadId: input.threadId, runId: input.runId };
+      })();
+    },
+  };
+  const controller = createRunController({ source, initialState: {} });
+  await controller.run('请退款 A-1001');
+  const { thread } = controller.getSnapshot();
+  return { status: thread.run.status, reply: thread.messages.byId.get('m1')?.content, document: thread.sharedState.document };
+}
+`;
+
+/** The engine's files: none of them may be in what loads up front. */
+const ENGINE = [
+  '/src/pipeline.ts',
+  '/src/verify.ts',
+  '/src/validate.ts',
+  '/src/validateFields.ts',
+  '/src/expand.ts',
+  '/src/jsonPatch.ts',
+  '/src/largeObject.ts',
+  '/src/reducer/index.ts',
+  '/src/reducer/run.ts',
+  '/src/reducer/sharedState.ts',
+  '/src/reducer/text.ts',
+  'fast-json-patch',
+];
+
+interface Chunk {
+  type: 'chunk';
+  fileName: string;
+  isEntry: boolean;
+  imports: string[];
+  dynamicImports: string[];
+  moduleIds: string[];
+}
+
+describe('the first load of an application using the run controller', () => {
+  it('holds none of the engine, which a chunk of its own brings when the controller asks for it', async () => {
+    const { build } = await import('vite');
+    const result = await build({
+      root: coreDir,
+      logLevel: 'silent',
+      configFile: false,
+      resolve: { conditions: ['@aguikit/source', 'module', 'browser', 'production', 'default'] },
+      plugins: [
+        {
+          name: 'consumer',
+          resolveId: (id) => (id === 'virtual:consumer' ? '\0consumer.js' : undefined),
+          load: (id) => (id === '\0consumer.js' ? CONSUMER : undefined),
+        },
+      ],
+      build: {
+        outDir,
+        emptyOutDir: true,
+        minify: false,
+        // The bundle runs here, in Node: no <link rel="modulepreload"> helper.
+        modulePreload: false,
+        rollupOptions: {
+          input: 'virtual:consumer',
+          output: { format: 'es', entryFileNames: 'consumer.js' },
+          preserveEntrySignatures: 'exports-only',
+        },
+      },
+    });
+    const output = (Array.isArray(result) ? result[0] : result) as { output: (Chunk | { type: 'asset' })[] };
+    const chunks = new Map(output.output.filter((c): c is Chunk => c.type === 'chunk').map((c) => [c.fileName, c]));
+    const upFront = new Set<string>();
+    const visit = (name: string) => {
+      const chunk = chunks.get(name);
+      if (!chunk || upFront.has(name)) return;
+      upFront.add(name);
+      for (const imported of chunk.imports) visit(imported);
+    };
+    for (const chunk of chunks.values()) if (chunk.isEntry) visit(chunk.fileName);
+    const modulesUpFront = [...upFront].flatMap((name) => chunks.get(name)?.moduleIds ?? []);
+    const lazyModules = [...chunks.values()].filter((c) => !upFront.has(c.fileName)).flatMap((c) => c.moduleIds);
+
+    expect(modulesUpFront.some((id) => id.endsWith('/src/controller/controller.ts'))).toBe(true);
+    expect(ENGINE.filter((file) => modulesUpFront.some((id) => id.includes(file)))).toEqual([]);
+    expect(ENGINE.filter((file) => !lazyModules.some((id) => id.includes(file)))).toEqual([]);
+
+    const bundled = (await import(pathToFileURL(join(outDir, 'consumer.js')).href)) as { run(): Promise<unknown> };
+    expect(await bundled.run()).toEqual({ status: 'success', reply: '已为订单 A-1001 提交退款', document: { refund: 'A-1001' } });
+  }, 60_000);
+});
