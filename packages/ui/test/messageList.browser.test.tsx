@@ -201,12 +201,17 @@ describe('MessageList in Chromium: a message streaming at the end of a virtualiz
     const before = shown();
     expect(before.length).toBeGreaterThan(0);
     expect(before.every((text) => /^(You|Assistant)(Question|Reply) \d+/.test(text))).toBe(true);
+    const steady = performance.now();
     await agent.stream(30);
     await settle();
     expect(log.scrollTop).toBe(held);
     expect(shown()).toEqual(before);
     expect(root).toHaveAttribute('data-scroll', 'paused');
-    expect(rec.mostPerFrame(from)).toBe(1);
+    // Once the scroll is over, at most one commit per frame while the reply grows (none while it is out of
+    // view). The scroll's own commit (the rows it brings in) and the stream's are drawn by the same frame;
+    // which frame interval the count puts the scroll's in depends only on where the stream's flush falls, so
+    // the scroll is left out of the count.
+    expect(rec.mostPerFrame(steady)).toBeLessThanOrEqual(1);
 
     const jump = root.querySelector<HTMLButtonElement>('.agk-messages__jump');
     expect(jump).not.toBeNull();
