@@ -4,15 +4,8 @@
  * the engine's files in a chunk loaded on demand, and the bundled controller
  * loads it and runs a conversation with it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
-
-const coreDir = fileURLToPath(new URL('..', import.meta.url));
-const outDir = mkdtempSync(join(tmpdir(), 'aguikit-first-load-'));
-afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { bundleApplication } from './support/bundle.js';
 
 const CONSUMER = `
 import { createRunController } from '@aguikit/core';
@@ -52,45 +45,11 @@ const ENGINE = [
   'fast-json-patch',
 ];
 
-interface Chunk {
-  type: 'chunk';
-  fileName: string;
-  isEntry: boolean;
-  imports: string[];
-  dynamicImports: string[];
-  moduleIds: string[];
-}
-
 describe('the first load of an application using the run controller', () => {
   it('holds none of the engine, which a chunk of its own brings when the controller asks for it', async () => {
-    const { build } = await import('vite');
-    const result = await build({
-      root: coreDir,
-      logLevel: 'silent',
-      configFile: false,
-      resolve: { conditions: ['@aguikit/source', 'module', 'browser', 'production', 'default'] },
-      plugins: [
-        {
-          name: 'consumer',
-          resolveId: (id) => (id === 'virtual:consumer' ? '\0consumer.js' : undefined),
-          load: (id) => (id === '\0consumer.js' ? CONSUMER : undefined),
-        },
-      ],
-      build: {
-        outDir,
-        emptyOutDir: true,
-        minify: false,
-        // The bundle runs here, in Node: no <link rel="modulepreload"> helper.
-        modulePreload: false,
-        rollupOptions: {
-          input: 'virtual:consumer',
-          output: { format: 'es', entryFileNames: 'consumer.js' },
-          preserveEntrySignatures: 'exports-only',
-        },
-      },
-    });
-    const output = (Array.isArray(result) ? result[0] : result) as { output: (Chunk | { type: 'asset' })[] };
-    const chunks = new Map(output.output.filter((c): c is Chunk => c.type === 'chunk').map((c) => [c.fileName, c]));
+    const bundle = await bundleApplication(CONSUMER);
+    onTestFinished(bundle.remove);
+    const chunks = new Map(bundle.chunks.map((c) => [c.fileName, c]));
     const upFront = new Set<string>();
     const visit = (name: string) => {
       const chunk = chunks.get(name);
@@ -106,7 +65,7 @@ describe('the first load of an application using the run controller', () => {
     expect(ENGINE.filter((file) => modulesUpFront.some((id) => id.includes(file)))).toEqual([]);
     expect(ENGINE.filter((file) => !lazyModules.some((id) => id.includes(file)))).toEqual([]);
 
-    const bundled = (await import(pathToFileURL(join(outDir, 'consumer.js')).href)) as { run(): Promise<unknown> };
+    const bundled = await bundle.load<{ run(): Promise<unknown> }>();
     expect(await bundled.run()).toEqual({ status: 'success', reply: '已为订单 A-1001 提交退款', document: { refund: 'A-1001' } });
   }, 60_000);
 });

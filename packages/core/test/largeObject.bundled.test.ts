@@ -1,12 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
-
-const coreDir = fileURLToPath(new URL('..', import.meta.url));
-const outDir = mkdtempSync(join(tmpdir(), 'aguikit-bundled-'));
-afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { bundleApplication } from './support/bundle.js';
 
 /**
  * What an application does, bundled as an application bundles it: Vite (Rollup)
@@ -37,33 +30,9 @@ export async function run() {
 
 describe('large objects in a bundled application', () => {
   it('the first delta after a 100,000-key snapshot makes it a large object, with or without loadLargeObjects()', async () => {
-    const { build } = await import('vite');
-    await build({
-      root: coreDir,
-      logLevel: 'silent',
-      configFile: false,
-      resolve: { conditions: ['@aguikit/source', 'module', 'browser', 'production', 'default'] },
-      plugins: [
-        {
-          name: 'consumer',
-          resolveId: (id) => (id === 'virtual:consumer' ? '\0consumer.js' : undefined),
-          load: (id) => (id === '\0consumer.js' ? CONSUMER : undefined),
-        },
-      ],
-      build: {
-        outDir,
-        emptyOutDir: true,
-        minify: false,
-        rollupOptions: {
-          input: 'virtual:consumer',
-          output: { format: 'es', entryFileNames: 'consumer.js' },
-          preserveEntrySignatures: 'exports-only',
-        },
-      },
-    });
-    const bundled = (await import(pathToFileURL(join(outDir, 'consumer.js')).href)) as {
-      run(): Promise<{ large: boolean; k7: unknown; keys: number }[]>;
-    };
+    const bundle = await bundleApplication(CONSUMER);
+    onTestFinished(bundle.remove);
+    const bundled = await bundle.load<{ run(): Promise<{ large: boolean; k7: unknown; keys: number }[]> }>();
     const expected = { large: true, k7: 'seven', keys: 100_000 };
     expect(await bundled.run()).toEqual([expected, expected]);
   }, 60_000);
