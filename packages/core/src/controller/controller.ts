@@ -16,11 +16,11 @@ import type { ActionResult, Refusal, RunController, RunControllerOptions, RunReq
 
 /**
  * Creates the headless controller of one thread: the engine (validate ->
- * expand -> verify -> reduce) behind actions that keep the rules a UI must
- * not break, a snapshot any binding can read (`subscribe` / `getSnapshot`,
- * as `useSyncExternalStore` wants them), a session log of every change that
- * replays exactly, and a lifecycle (`destroy`). Events are applied one batch
- * per animation frame (terminal events at once).
+ * expand -> verify -> reduce, loaded on demand) behind actions that keep the
+ * rules a UI must not break, a snapshot any binding can read (`subscribe` /
+ * `getSnapshot`, as `useSyncExternalStore` wants them), a session log of
+ * every change that replays exactly, and a lifecycle (`destroy`). Events are
+ * applied one batch per animation frame (terminal events at once).
  *
  * @example
  * const controller = createRunController({ source: httpSseSource({ url: '/api/agent' }) });

@@ -41,7 +41,9 @@ export interface RunControllerOptions<Doc = unknown> {
    * A saved session (`parseSession`) to start from: its entries become the
    * start of this controller's log and its thread the thread (a stream left
    * open in it is ended as cut off). `threadId`, `initialMessages` and
-   * `initialState` are then the log's own.
+   * `initialState` are then the log's own. Its agent events are applied as
+   * the controller is made, by the engine: `await loadEngine()` first (a log
+   * holding agent events throws otherwise, saying so).
    */
   log?: readonly SessionEntry[];
 }
