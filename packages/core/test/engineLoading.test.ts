@@ -90,6 +90,22 @@ describe('a controller made before the engine has loaded', () => {
     ]);
   });
 
+  it('stop() while the first run waits for the engine sends nothing, and the next run goes', async () => {
+    const core = await fresh();
+    const source = scripted();
+    const controller = core.createRunController({ source, threadId: THREAD });
+    const first = controller.run('请退款 A-1001');
+    controller.stop();
+    await expect(first).resolves.toMatchObject({ ok: true });
+    await core.loadEngine();
+    expect(source.requests).toBe(0);
+    expect(controller.getSnapshot()).toMatchObject({ connection: 'closed', inFlight: undefined });
+    expect(controller.getSnapshot().thread.run.status).toBe('idle');
+    await expect(controller.run('再试一次')).resolves.toMatchObject({ ok: true, status: 'success' });
+    expect(source.requests).toBe(1);
+    expect(texts(controller.getSnapshot().thread)).toEqual(['请退款 A-1001', '再试一次', '退款已提交']);
+  });
+
   it('a shared-state edit made before the engine has loaded waits for it, and is sent with the next run', async () => {
     const core = await fresh();
     const inputs: RunAgentInput[] = [];
