@@ -4,7 +4,7 @@ import { useAgentStore, useMessageIds } from '@aguikit/react';
 import * as React from 'react';
 import { clientContext } from './clientContext.js';
 import { markdownChunk } from './lazyChunks.js';
-import { type AgentMessages, useLocale } from './locale.js';
+import { type LocaleValue, useLocale } from './locale.js';
 import { contentText } from './MessageContent.js';
 import { countWords } from './Reasoning.js';
 
@@ -35,16 +35,16 @@ export const ANNOUNCEMENT_LENGTH = 300;
  * `text` is plain text already (see `markdownToText`).
  *
  * @example
- * announcementText(en.messages, 'Assistant', 'Refund issued.', false); // 'Assistant: Refund issued.'
+ * announcementText(localeValue(en), 'Assistant', 'Refund issued.', false); // 'Assistant: Refund issued.'
  */
-export function announcementText(strings: AgentMessages, author: string, text: string, incomplete: boolean, lang = 'en'): string {
-  const s = strings.messages.announce;
+export function announcementText(locale: LocaleValue, author: string, text: string, incomplete: boolean): string {
+  const s = locale.messages.messages.announce;
   let said = s.said(author, text);
   if (text.length > ANNOUNCEMENT_LENGTH) {
     const space = text.lastIndexOf(' ', ANNOUNCEMENT_LENGTH);
     const cut = space > ANNOUNCEMENT_LENGTH / 2 ? space : ANNOUNCEMENT_LENGTH;
-    const more = countWords(text.slice(cut), lang);
-    said = s.said(author, text.slice(0, cut).trimEnd()) + s.continues(more, new Intl.NumberFormat(lang).format(more));
+    const more = countWords(text.slice(cut), locale.lang);
+    said = s.said(author, text.slice(0, cut).trimEnd()) + s.continues(more, locale.format.number(more));
   }
   return incomplete ? said + s.incomplete : said;
 }
@@ -87,7 +87,7 @@ export function useLiveAnnouncer(): { announcement: string; onSettled: SettledLi
       if (previous === true || (previous === false && !incomplete)) return;
       const message = store.getState().thread.messages.byId.get(id);
       if (message?.role !== 'assistant') return;
-      const { messages, lang } = localeRef.current;
+      const { messages } = localeRef.current;
       const author = message.name ?? messages.messages.roles.assistant;
       announced.current.set(id, incomplete);
       if (previous === false) {
@@ -96,7 +96,7 @@ export function useLiveAnnouncer(): { announcement: string; onSettled: SettledLi
       }
       const text = contentText(message.content).trim();
       if (!text) return;
-      const say = (plain: string) => setAnnouncement(announcementText(messages, author, plain, incomplete, lang));
+      const say = (plain: string) => setAnnouncement(announcementText(localeRef.current, author, plain, incomplete));
       const chunk = markdownChunk.state();
       // In a task of its own: turning a long reply into speech parses all of it again, and in the
       // commit that completed the reply (which has just rendered it) that made one task of both:

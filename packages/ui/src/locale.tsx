@@ -81,19 +81,43 @@ export interface LocaleValue extends AgentLocale {
   format: LocaleFormat;
 }
 
+/**
+ * An `Intl` formatter made on first use and kept: the first formatter of a
+ * page loads the locale data (50–150 ms in Chromium), which a first render
+ * that formats nothing should not pay for. A tag `Intl` refuses formats as
+ * English.
+ */
+function lazy<F>(make: (lang: string) => F, lang: string): () => F {
+  let made: F | undefined;
+  return () => {
+    if (made === undefined) {
+      try {
+        made = make(lang);
+      } catch {
+        made = make('en');
+      }
+    }
+    return made;
+  };
+}
+
 function formatFor(lang: string): LocaleFormat {
-  const number = new Intl.NumberFormat(lang);
-  const time = new Intl.DateTimeFormat(lang, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
-  const dateTime = new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' });
-  const units = (unit: 'hour' | 'minute' | 'second') => new Intl.NumberFormat(lang, { style: 'unit', unit, unitDisplay: 'long' });
+  const number = lazy((l) => new Intl.NumberFormat(l), lang);
+  const time = lazy((l) => new Intl.DateTimeFormat(l, { hour: '2-digit', minute: '2-digit', second: '2-digit' }), lang);
+  const dateTime = lazy((l) => new Intl.DateTimeFormat(l, { dateStyle: 'medium', timeStyle: 'short' }), lang);
+  const units = (unit: 'hour' | 'minute' | 'second') =>
+    lazy((l) => new Intl.NumberFormat(l, { style: 'unit', unit, unitDisplay: 'long' }), lang);
   const hours = units('hour');
   const minutes = units('minute');
   const seconds = units('second');
-  const list = new Intl.ListFormat(lang, { type: 'conjunction' });
+  const list = lazy((l) => new Intl.ListFormat(l, { type: 'conjunction' }), lang);
   const byteUnits = ['byte', 'kilobyte', 'megabyte', 'gigabyte'] as const;
+  const bytes = byteUnits.map((unit, i) =>
+    lazy((l) => new Intl.NumberFormat(l, { style: 'unit', unit, unitDisplay: 'short', maximumFractionDigits: i === 0 ? 0 : 1 }), lang),
+  );
   const pad = (n: number) => String(n).padStart(2, '0');
   return {
-    number: (value) => number.format(value),
+    number: (value) => number().format(value),
     bytes: (value) => {
       let n = Math.max(0, value);
       let i = 0;
@@ -101,15 +125,10 @@ function formatFor(lang: string): LocaleFormat {
         n /= 1024;
         i += 1;
       }
-      return new Intl.NumberFormat(lang, {
-        style: 'unit',
-        unit: byteUnits[i],
-        unitDisplay: 'short',
-        maximumFractionDigits: i === 0 ? 0 : 1,
-      }).format(n);
+      return (bytes[i] ?? number)().format(n);
     },
-    time: (ms) => time.format(ms),
-    dateTime: (ms) => dateTime.format(ms),
+    time: (ms) => time().format(ms),
+    dateTime: (ms) => dateTime().format(ms),
     clock: (total) => {
       const s = Math.max(0, Math.ceil(total));
       const h = Math.floor(s / 3600);
@@ -121,15 +140,15 @@ function formatFor(lang: string): LocaleFormat {
       if (s >= 3600) {
         const h = Math.floor(s / 3600);
         const m = Math.floor((s % 3600) / 60);
-        return m ? list.format([hours.format(h), minutes.format(m)]) : hours.format(h);
+        return m ? list().format([hours().format(h), minutes().format(m)]) : hours().format(h);
       }
       if (s >= 60) {
         const m = Math.floor(s / 60);
-        return s % 60 ? list.format([minutes.format(m), seconds.format(s % 60)]) : minutes.format(m);
+        return s % 60 ? list().format([minutes().format(m), seconds().format(s % 60)]) : minutes().format(m);
       }
-      return seconds.format(s);
+      return seconds().format(s);
     },
-    list: (items) => list.format(items),
+    list: (items) => list().format(items),
   };
 }
 
@@ -139,13 +158,7 @@ const values = new WeakMap<AgentLocale, LocaleValue>();
 export function localeValue(locale: AgentLocale): LocaleValue {
   let value = values.get(locale);
   if (!value) {
-    let format: LocaleFormat;
-    try {
-      format = formatFor(locale.lang);
-    } catch {
-      // An unknown or malformed tag: the strings stay, numbers and dates are formatted as English.
-      format = formatFor('en');
-    }
+    const format = formatFor(locale.lang);
     value = { lang: locale.lang, messages: locale.messages, format };
     values.set(locale, value);
   }

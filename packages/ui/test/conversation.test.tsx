@@ -263,11 +263,11 @@ describe('conversation: announcements', () => {
 
   it('caps a long reply and says how much more there is; a cut reply says it may be incomplete', () => {
     const long = Array.from({ length: 400 }, (_, i) => `word${i}`).join(' ');
-    const capped = announcementText(en.messages, 'Assistant', long, false);
+    const capped = announcementText(localeValue(en), 'Assistant', long, false);
     expect(capped.length).toBeLessThan(400);
     expect(capped).toMatch(/^Assistant: word0 word1 /);
     expect(capped).toMatch(/… \(reply continues, \d+ more words\)$/);
-    expect(announcementText(en.messages, 'Assistant', 'The provider answered with', true)).toBe(
+    expect(announcementText(localeValue(en), 'Assistant', 'The provider answered with', true)).toBe(
       'Assistant: The provider answered with (This reply may be incomplete.)',
     );
   });

@@ -1,9 +1,19 @@
 import { AgentProvider, createAgentStore } from '@aguikit/react';
 import { render, screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { Composer } from '../src/Composer.js';
-import { type AgentLocale, AgentLocaleProvider, type AgentMessages, defineLocale, en, useLocale, zhCN } from '../src/locale.js';
-import { STORY_THREAD } from '../src/storybook/scripted.js';
+import {
+  type AgentLocale,
+  AgentLocaleProvider,
+  type AgentMessages,
+  defineLocale,
+  en,
+  localeValue,
+  useLocale,
+  zhCN,
+} from '../src/locale.js';
+import { MessageList } from '../src/Messages.js';
+import { call, playedStore, runOf, STORY_THREAD, say } from '../src/storybook/scripted.js';
 
 /** Every string of a set, by its path ("chat.composer.send"); functions are called with sample arguments. */
 function leaves(value: unknown, path = ''): Array<[string, string]> {
@@ -143,5 +153,73 @@ describe('locales', () => {
     expect(english?.format.clock(65)).toBe('1:05');
     expect(english?.format.number(12345)).toBe('12,345');
     expect(zh?.format.list(['甲', '乙', '丙'])).toBe('甲、乙和丙');
+  });
+
+  describe('formatters are made when first used', () => {
+    // The first Intl formatter of a page loads the locale data (50–150 ms in Chromium): a first render that formats nothing must not pay for it.
+    const made: string[] = [];
+    const kinds = ['NumberFormat', 'DateTimeFormat', 'ListFormat'] as const;
+    const real = Object.fromEntries(kinds.map((kind) => [kind, Intl[kind]])) as Record<(typeof kinds)[number], unknown>;
+    const spy = () => {
+      for (const kind of kinds) {
+        const counted = new Proxy(Intl[kind], {
+          construct(target, args, newTarget) {
+            made.push(kind);
+            return Reflect.construct(target, args, newTarget);
+          },
+        });
+        Object.defineProperty(Intl, kind, { value: counted, configurable: true, writable: true });
+      }
+    };
+    afterEach(() => {
+      for (const kind of kinds) Object.defineProperty(Intl, kind, { value: real[kind], configurable: true, writable: true });
+      made.length = 0;
+    });
+
+    it('a locale makes no formatter until something is formatted, then one per kind, once', () => {
+      spy();
+      const value = localeValue(defineLocale('fr', {}));
+      expect(made).toEqual([]);
+      expect(value.format.number(1234.5)).toBe(new Intl.NumberFormat('fr').format(1234.5));
+      made.length = 0;
+      value.format.number(2);
+      value.format.number(3);
+      expect(made).toEqual([]);
+      value.format.duration(90);
+      expect(made.filter((k) => k === 'ListFormat')).toHaveLength(1);
+      made.length = 0;
+      value.format.duration(95);
+      expect(made).toEqual([]);
+    });
+
+    it('a malformed language tag still formats, as English', () => {
+      const value = localeValue({ lang: 'not a tag!', messages: en.messages });
+      expect(value.format.number(12345)).toBe('12,345');
+      expect(value.format.list(['a', 'b', 'c'])).toBe('a, b, and c');
+      expect(value.format.duration(60)).toBe('1 minute');
+    });
+
+    it('a conversation renders its first screen without making a formatter', async () => {
+      const store = await playedStore([
+        {
+          say: '退款 A-1001',
+          events: runOf([
+            ...say('m-1', 'Refunded **42 USD** to the card ending 4242.'),
+            ...call('c1', 'lookup_order', { orderId: 'A-1001' }),
+          ]),
+        },
+      ]);
+      spy();
+      render(
+        <AgentProvider store={store}>
+          <AgentLocaleProvider locale={defineLocale('de', {})}>
+            <MessageList />
+            <Composer />
+          </AgentLocaleProvider>
+        </AgentProvider>,
+      );
+      expect(screen.getByText('退款 A-1001')).toBeTruthy();
+      expect(made).toEqual([]);
+    });
   });
 });
