@@ -50,6 +50,7 @@ const texts = (thread: { messages: { ids: readonly string[]; byId: { get(id: str
 
 afterEach(() => {
   vi.doUnmock('../src/controller/engineParts.js');
+  vi.doUnmock('immer');
 });
 
 describe('a controller made before the engine has loaded', () => {
@@ -149,5 +150,30 @@ describe('a controller made before the engine has loaded', () => {
     await expect(controller.retry()).resolves.toMatchObject({ ok: true, status: 'success' });
     expect(source.requests).toBe(1);
     expect(texts(controller.getSnapshot().thread)).toEqual(['请退款 A-1001', '退款已提交']);
+  });
+
+  it('a shared-state edit whose code cannot load is refused, not thrown, and the next edit loads it again', async () => {
+    let fail = true;
+    vi.doMock('immer', async (original) => {
+      if (fail) throw new TypeError('Failed to fetch dynamically imported module: /assets/immer-9c1d.js');
+      return original();
+    });
+    const core = await fresh();
+    const controller = core.createRunController<{ cart: string[] }>({ source: scripted(), threadId: THREAD, initialState: { cart: [] } });
+    const edit = await controller.updateSharedState((draft) => {
+      draft.cart.push('A-1001');
+    });
+    expect(edit).toMatchObject({ ok: false, code: 'ENGINE_UNAVAILABLE' });
+    expect(edit.ok === false && edit.message).toMatch(/nothing was done/);
+    expect(controller.getSnapshot().refusal?.code).toBe('ENGINE_UNAVAILABLE');
+    expect(controller.getSnapshot().thread.sharedState.document).toEqual({ cart: [] });
+
+    fail = false;
+    await expect(
+      controller.updateSharedState((draft) => {
+        draft.cart.push('A-1001');
+      }),
+    ).resolves.toMatchObject({ ok: true });
+    expect(controller.getSnapshot().thread.sharedState.document).toEqual({ cart: ['A-1001'] });
   });
 });

@@ -1,16 +1,16 @@
 import { newId } from '../ids.js';
 import type { ThreadState } from '../model.js';
-import type { RunAgentInput } from '../protocol.js';
+import { stoppable } from '../reducer/local.js';
+import { ownJson } from '../reducer/ownJson.js';
 import { loadedEngine } from './engineLoader.js';
 import { createJournal } from './journal.js';
-import { createLane, type Lane } from './lane.js';
 import { createThreadMachine, replayWith } from './machine.js';
 import { interruptsOpen, refusals } from './refusals.js';
 import { resumeAction } from './resumeAction.js';
 import { runInput, userMessage } from './runInput.js';
 import type { SessionEntryBody } from './sessionLog.js';
 import { sharedStateActions } from './sharedStateEdit.js';
-import { openStream, type Stream } from './stream.js';
+import { createStreams } from './streams.js';
 import { frontendTools } from './tools.js';
 import type { ActionResult, Refusal, RunController, RunControllerOptions, RunRequest } from './types.js';
 
@@ -34,11 +34,6 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
   const saved = initialOptions.log?.find((e) => e.type === 'init');
   const threadId = saved?.type === 'init' ? saved.threadId : (initialOptions.threadId ?? newId('thread'));
   const clock = () => (options.now ?? Date.now)();
-  const streams = new Set<Stream>();
-  let current: Stream | undefined;
-  /** Where the last dropped stream can be resumed from (its SSE id), or the request that can be sent again. */
-  let reconnectFrom: Stream | undefined;
-  let retryable: Stream | undefined;
   let destroyed = false;
   /** Bumped by stop, reset and destroy: a run waiting to start (for edits to apply) that sees it changed does not start. */
   let epoch = 0;
@@ -47,8 +42,8 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
     engine: loadedEngine,
     onEvent: (event, index) => {
       options.onEvent?.(event, index);
-      if (event.type === 'TOOL_CALL_END' && current) {
-        const stream = current;
+      const stream = streams.current;
+      if (event.type === 'TOOL_CALL_END' && stream) {
         const id = String(event.toolCallId);
         queueMicrotask(() => startTool(stream, id));
       }
@@ -61,7 +56,7 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
 
   const journal = createJournal(machine, clock);
   const { log, record, flush, publish } = journal;
-  const client = (entry: SessionEntryBody) => journal.client(entry, current);
+  const client = (entry: SessionEntryBody) => journal.client(entry, streams.current);
 
   const refuse = (refusal: Refusal): ActionResult => {
     publish({ refusal });
@@ -72,53 +67,13 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
 
   const startTool = frontendTools({ thread: () => machine.thread, tools: () => options.tools, client, publish });
 
-  const lane: Lane = createLane({
+  const streams = createStreams({
     source,
     machine,
-    record,
-    flush,
-    publish,
-    isCurrent: (s) => current === s,
+    journal,
     getOptions: () => options as RunControllerOptions,
+    continueRun: () => startRun({}),
   });
-
-  const stream = async (input: RunAgentInput, kind: 'run' | 'resume', from?: Stream): Promise<ActionResult> => {
-    const s = openStream(input, kind, from?.lastEventId);
-    streams.add(s);
-    current = s;
-    reconnectFrom = retryable = undefined;
-    record({ type: 'stream_start', kind, runId: input.runId, ...(from ? { reconnect: true } : {}) });
-    publish({ inFlight: kind, connection: 'connecting', failure: undefined, refusal: undefined });
-    const ended = await lane.deliver(s);
-    if (current === s && s.live) {
-      if (ended.reconnectable) reconnectFrom = s;
-      if (ended.failure?.retryable) retryable = s;
-      // `failed`: the transport broke or the request was refused; a stream that merely ended (even inside its run) is `closed`.
-      const failed = ended.threw || (ended.failure !== undefined && ended.failure.eventsReceived === 0);
-      publish({ inFlight: undefined, connection: failed ? 'failed' : 'closed', failure: ended.failure });
-    }
-    return afterRun(s);
-  };
-
-  /** After a run: wait for its frontend tools, then continue the conversation with their results. */
-  const afterRun = async (s: Stream): Promise<ActionResult> => {
-    const runs = [...s.tools.values()].map((t) => t.done);
-    // A stream torn down (stop, reset, destroy) waits for none of its tools: their results are dropped anyway.
-    if (runs.length) await Promise.race([Promise.all(runs), s.tornDown]);
-    if (s.live) streams.delete(s);
-    const thread = machine.thread;
-    if (
-      !runs.length ||
-      !s.live ||
-      current !== s ||
-      thread.run.status !== 'success' ||
-      thread.interrupts.length ||
-      options.autoContinue === false
-    ) {
-      return { ok: true, status: thread.run.status };
-    }
-    return startRun({});
-  };
 
   /** Starts a run once the shared-state edits asked for before it have applied, so it sends them. */
   const startRun = (request: RunRequest): Promise<ActionResult> => {
@@ -135,26 +90,26 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
   };
 
   const beginRun = (request: RunRequest): Promise<ActionResult> => {
-    if (request.message !== undefined) client({ type: 'user_message', message: userMessage(request.message) });
-    return stream(runInput(threadId, machine.thread, request, options), 'run');
+    if (request.message !== undefined) client({ type: 'user_message', message: ownJson(userMessage(request.message)) });
+    return streams.open(runInput(threadId, machine.thread, request, options), 'run');
   };
 
   const teardownAll = () => {
     epoch++;
-    for (const s of streams) {
-      flush(s);
-      s.teardown();
-    }
-    streams.clear();
-    current = reconnectFrom = retryable = undefined;
+    streams.teardownAll();
   };
 
   const shared = sharedStateActions<Doc>({
-    thread: () => machine.thread,
+    // The document an edit starts from has the events already received applied: the edit lands after them in the log too.
+    thread: () => {
+      if (streams.current) flush(streams.current);
+      return machine.thread;
+    },
     apply: (entry) => {
       client(entry);
       publish();
     },
+    refuse,
     gone: () => destroyed,
   });
   const resume = resumeAction({
@@ -162,6 +117,14 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
     thread: () => machine.thread,
     clock,
     inFlight: () => journal.snapshot.inFlight !== undefined,
+    claim: () => {
+      publish({ inFlight: 'resume', refusal: undefined });
+      return epoch;
+    },
+    still: (at) => at === epoch,
+    release: (at) => {
+      if (at === epoch && !destroyed) publish({ inFlight: undefined });
+    },
     destroyed: () => destroyed,
     refuse,
     gone,
@@ -169,19 +132,20 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
       client(entry);
       publish({ decisions: [...journal.snapshot.decisions, ...decisions] });
     },
-    stream: (input) => stream(input, 'resume'),
+    stream: (input) => streams.open(input, 'resume'),
     settled: () => shared.settled(),
   });
 
   journal.open(options.log, {
     type: 'init',
     threadId,
-    ...(options.initialMessages?.length ? { messages: options.initialMessages } : {}),
-    ...(options.initialState !== undefined ? { state: options.initialState } : {}),
+    // The log keeps copies of what the app handed over: the app changing its objects later rewrites no history.
+    ...(options.initialMessages?.length ? { messages: ownJson(options.initialMessages) } : {}),
+    ...(options.initialState !== undefined ? { state: ownJson(options.initialState) } : {}),
   });
 
   // Asked once: what the agent supports does not change under a thread.
-  lane.capabilities((capabilities) => destroyed || publish({ capabilities }));
+  streams.capabilities((capabilities) => destroyed || publish({ capabilities }));
 
   const controller: RunController<Doc> = {
     getSnapshot: () => journal.snapshot,
@@ -201,10 +165,10 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
       return startRun(typeof request === 'string' ? { message: request } : request);
     },
     stop() {
-      if (destroyed || (!journal.snapshot.inFlight && streams.size === 0)) return;
+      if (destroyed || (!journal.snapshot.inFlight && !streams.any)) return;
       const wasStreaming = machine.streaming;
       teardownAll();
-      if (wasStreaming || machine.thread.run.status === 'running') record({ type: 'stop' });
+      if (wasStreaming || stoppable(machine.thread)) record({ type: 'stop' });
       resume.forget();
       publish({ inFlight: undefined, connection: 'closed' });
     },
@@ -216,19 +180,19 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
       if (destroyed) return refused(gone());
       if (journal.snapshot.inFlight) return refused(refusals.stillConnected);
       // A request that failed before its first event (and may be sent again) reconnects by being sent again.
-      if (!reconnectFrom && retryable) return controller.retry();
-      const from = reconnectFrom;
+      if (!streams.reconnectFrom && streams.retryable) return controller.retry();
+      const from = streams.reconnectFrom;
       if (!from || !machine.reconnectable) return refused(refusals.nothingToReconnect);
       if (from.lastEventId === undefined) return refused(refusals.noResumePoint);
-      return stream(from.input, from.kind, from);
+      return streams.open(from.input, from.kind, from);
     },
     retry() {
       if (destroyed) return refused(gone());
       if (journal.snapshot.inFlight) return refused(refusals.requestInFlight);
-      const from = retryable;
+      const from = streams.retryable;
       if (!from) return refused(refusals.nothingToRetry);
       // The same input, run id included: a server that did start the run behind a failed gateway can tell.
-      return stream(from.input, from.kind);
+      return streams.open(from.input, from.kind);
     },
     reset() {
       if (destroyed) return;

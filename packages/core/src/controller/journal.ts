@@ -72,6 +72,8 @@ export function createJournal(machine: ThreadMachine, clock: () => number): Jour
         const entry: SessionEntry = { type: 'event', event: batch[i], index: log.eventCount, at };
         log.append(entry);
         machine.apply(entry);
+        // A listener of the event (onEvent, onDiagnostic) stopped or reset the run: the rest of the batch is dropped with it.
+        if (!stream.live) break;
       }
       // Emptied by pop, which keeps the array's storage (setting the length to 0 would drop it), for the next batch.
       while (batch.length) batch.pop();

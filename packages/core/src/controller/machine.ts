@@ -56,7 +56,13 @@ export function createThreadMachine(callbacks: MachineCallbacks): ThreadMachine 
   let events = 0;
 
   const mutate = (change: (s: ThreadState) => ThreadState) => {
-    thread = pipeline ? pipeline.update(change) : change(thread);
+    if (pipeline) {
+      thread = pipeline.update(change);
+      return;
+    }
+    thread = change(thread);
+    // A stream cut off inside its run may go on (reconnect): what the client did meanwhile goes on with it.
+    dropped?.update(change);
   };
 
   const need = (): Engine => {

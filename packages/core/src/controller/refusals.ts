@@ -18,3 +18,9 @@ export const interruptsOpen = (count: number): Refusal => ({
   code: 'INTERRUPTS_OPEN',
   message: `The agent is waiting for an answer to ${count} open interrupt(s): answer them (resume) or cancel them before sending a new message.`,
 });
+
+/** Code this action needed, loaded on demand, could not be loaded: nothing was done. */
+export const unavailable = (error: unknown): Refusal => ({
+  code: 'ENGINE_UNAVAILABLE',
+  message: `aguikit could not load the code this needs, so nothing was done (${error instanceof Error ? error.message : String(error)}). The network may be offline, or the application was updated: try again, or reload the page.`,
+});

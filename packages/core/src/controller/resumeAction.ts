@@ -1,8 +1,8 @@
 import type { ThreadState } from '../model.js';
 import type { RunAgentInput } from '../protocol.js';
-import type { Decision, ResumeResponse } from '../resume.js';
+import type { Decision, PayloadValidator, ResumeResponse } from '../resume.js';
 import { loadResumeBuilder } from '../resumeLoader.js';
-import { refusals } from './refusals.js';
+import { refusals, unavailable } from './refusals.js';
 import { toolsInput } from './runInput.js';
 import type { SessionEntryBody } from './sessionLog.js';
 import type { ActionResult, Refusal, RunControllerOptions } from './types.js';
@@ -12,6 +12,12 @@ export interface ResumeDeps {
   thread(): ThreadState;
   clock(): number;
   inFlight(): boolean;
+  /** Claims the controller for the resume being prepared (published at once) and says the epoch it was claimed in. */
+  claim(): number;
+  /** Whether nothing (stop, reset, destroy) ended the claim made in `epoch`. */
+  still(epoch: number): boolean;
+  /** Ends a claim made in `epoch` that sent nothing (a refusal), unless something else ended it first. */
+  release(epoch: number): void;
   destroyed(): boolean;
   refuse(refusal: Refusal): ActionResult;
   gone(): Refusal;
@@ -28,18 +34,22 @@ const noSchema = (): string[] => [];
 /**
  * The resume action: validates the answers (ajv only when one has a schema),
  * records them so nothing can answer the same interrupts twice, and streams
- * the resume. A second call while one is in flight joins it.
+ * the resume. It claims the controller at once (`inFlight: 'resume'`), so a
+ * stop or reset while it prepares sends nothing. A second call while it
+ * prepares joins it; once its answers are recorded, a call is refused until
+ * the resumed run is over.
  */
 export function resumeAction(deps: ResumeDeps) {
-  let inFlight: Promise<ActionResult> | undefined;
+  /** The resume being prepared: a second call joins it until its answers are recorded. */
+  let preparing: { promise: Promise<ActionResult> } | undefined;
   return {
     /** Forgets the resume in flight (stop, reset, destroy tore its stream down). */
     forget() {
-      inFlight = undefined;
+      preparing = undefined;
     },
     resume(responses: ResumeResponse[]): Promise<ActionResult> {
       if (deps.destroyed()) return Promise.resolve(deps.refuse(deps.gone()));
-      if (inFlight) return inFlight;
+      if (preparing) return preparing.promise;
       if (deps.inFlight()) {
         return Promise.resolve(
           deps.refuse({ ...refusals.runInProgress, message: 'A run is already in progress: its interrupts cannot be answered yet.' }),
@@ -49,13 +59,26 @@ export function resumeAction(deps: ResumeDeps) {
       const now = deps.clock();
       const schemaFor = new Map(deps.thread().interrupts.map((it) => [it.id, it.responseSchema]));
       const needsSchema = responses.some((r) => r.status === 'resolved' && schemaFor.get(r.interruptId) !== undefined);
-      // Claimed at once, before any await: a second call (double click, StrictMode) joins this one.
-      const promise = (async (): Promise<ActionResult> => {
-        // Loaded when the interrupt opened (see the preloader); ajv only when an answer has a schema to meet.
-        const { buildResumeWith, loadPayloadValidator } = await loadResumeBuilder();
-        const validate = needsSchema ? await loadPayloadValidator() : noSchema;
+      // Claimed at once, before any await: a second call (double click, StrictMode) joins this one, and a stop ends it.
+      const epoch = deps.claim();
+      const ended = (): ActionResult => ({ ok: true, status: deps.thread().run.status });
+      const claim = {} as { promise: Promise<ActionResult> };
+      claim.promise = (async (): Promise<ActionResult> => {
+        let buildResumeWith: Awaited<ReturnType<typeof loadResumeBuilder>>['buildResumeWith'];
+        let validate: PayloadValidator;
+        try {
+          // Loaded when the interrupt opened (see the preloader); ajv only when an answer has a schema to meet.
+          const builder = await loadResumeBuilder();
+          buildResumeWith = builder.buildResumeWith;
+          validate = needsSchema ? await builder.loadPayloadValidator() : noSchema;
+        } catch (error) {
+          // Nothing was recorded or sent.
+          deps.release(epoch);
+          return deps.refuse(unavailable(error));
+        }
         await deps.settled();
         if (deps.destroyed()) return deps.refuse(deps.gone());
+        if (!deps.still(epoch)) return ended();
         const options = deps.getOptions();
         const built = buildResumeWith(deps.thread(), responses, {
           now,
@@ -65,16 +88,20 @@ export function resumeAction(deps: ResumeDeps) {
           ...(options.forwardedProps !== undefined ? { forwardedProps: options.forwardedProps } : {}),
         });
         if (!built.ok) {
+          deps.release(epoch);
           return deps.refuse({ code: 'RESUME_REFUSED', message: built.errors.map((e) => e.message).join(' '), errors: built.errors });
         }
         for (const decision of built.decisions) options.onDecision?.(decision);
         deps.record({ type: 'resume', runId: built.input.runId, resume: built.input.resume ?? [] }, built.decisions);
+        // Recorded: these interrupts are closed, and what answers the next ones is a new resume.
+        if (preparing === claim) preparing = undefined;
         return deps.stream(built.input);
-      })().finally(() => {
-        if (inFlight === promise) inFlight = undefined;
+      })();
+      preparing = claim;
+      claim.promise.finally(() => {
+        if (preparing === claim) preparing = undefined;
       });
-      inFlight = promise;
-      return promise;
+      return claim.promise;
     },
   };
 }

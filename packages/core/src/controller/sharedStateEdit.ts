@@ -2,10 +2,11 @@ import type { Immer, Patch } from 'immer';
 import type { ThreadState } from '../model.js';
 import { toPlainJson } from '../plainJson.js';
 import type { JsonPatchOperation } from '../protocol.js';
+import { ownJson } from '../reducer/ownJson.js';
 import { loadEngine, loadedEngine } from './engineLoader.js';
-import { refusals } from './refusals.js';
+import { refusals, unavailable } from './refusals.js';
 import type { SessionEntryBody } from './sessionLog.js';
-import type { ActionResult, SharedStateRecipe } from './types.js';
+import type { ActionResult, Refusal, SharedStateRecipe } from './types.js';
 
 let loading: Promise<Immer> | undefined;
 /** immer once loaded: an instance with no state of any thread, shared by every controller. */
@@ -40,6 +41,7 @@ export function toJsonPatch(patch: Patch): JsonPatchOperation {
 export interface SharedStateDeps {
   thread(): ThreadState;
   apply(entry: Extract<SessionEntryBody, { type: 'state_edit' | 'state_set' }>): void;
+  refuse(refusal: Refusal): ActionResult;
   gone(): boolean;
 }
 
@@ -65,12 +67,13 @@ export function sharedStateActions<Doc>(deps: SharedStateDeps) {
     if (deps.gone()) return gone();
     const base = toPlainJson(deps.thread().sharedState.document) as Doc;
     const [, patches] = immer.produceWithPatches(base, recipe as (draft: Doc) => Doc);
-    if (patches.length) deps.apply({ type: 'state_edit', delta: patches.map(toJsonPatch) });
+    // Copied: a value the recipe put in the draft may be one of the app's own objects.
+    if (patches.length) deps.apply({ type: 'state_edit', delta: ownJson(patches.map(toJsonPatch)) });
     return status();
   };
   const replace = (document: Doc): ActionResult => {
     if (deps.gone()) return gone();
-    deps.apply({ type: 'state_set', document });
+    deps.apply({ type: 'state_set', document: ownJson(document, deps.thread().sharedState.document) });
     return status();
   };
   // With nothing waiting (and immer loaded, for a recipe), an edit applies at once: a run started right after it carries it.
@@ -87,7 +90,13 @@ export function sharedStateActions<Doc>(deps: SharedStateDeps) {
     return waiting === 0 && immer && loadedEngine()
       ? now(() => edit(immer, recipe))
       : enqueue(async () => {
-          const [ready] = await Promise.all([loadImmer(), loadEngine()]);
+          let ready: Immer;
+          try {
+            [ready] = await Promise.all([loadImmer(), loadEngine()]);
+          } catch (error) {
+            // Nothing was edited; the next edit loads them again.
+            return deps.refuse(unavailable(error));
+          }
           return edit(ready, recipe);
         });
   };

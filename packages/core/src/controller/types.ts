@@ -56,6 +56,8 @@ export type RunFailureCode =
   | 'NETWORK'
   /** The URL cannot be requested (empty, or not a URL). */
   | 'INVALID_URL'
+  /** The request cannot be built: a header fetch refuses (a line break in a token), or an input that is not JSON. Nothing was sent. */
+  | 'INVALID_REQUEST'
   /** An answer that is not an AG-UI event stream: not `text/event-stream`, no body, or a frame over the size limit. */
   | 'INVALID_STREAM'
   /** The stream dropped after events arrived, inside a run: the run is `unknown`. */
@@ -90,6 +92,8 @@ export type RefusalCode =
   | 'NO_RESUME_POINT'
   | 'RESUME_REFUSED'
   | 'NOTHING_TO_RETRY'
+  /** Code the action needs, loaded on demand (the engine, immer, the resume builder), could not be loaded: nothing was done; try again. */
+  | 'ENGINE_UNAVAILABLE'
   | 'DESTROYED';
 
 /** Why an action did nothing. */

@@ -22,26 +22,41 @@ export function appendMessages(state: ThreadState, messages: readonly Message[],
   return addInputMessages(state, ownJson(messages), at, 'client');
 }
 
-/** The user stopped the run (at `at`, when given): a running run is `cancelled`, and nothing is left streaming. */
+/**
+ * The user stopped the run (at `at`, when given): a running run is
+ * `cancelled`, nothing is left streaming, and no tool call is left waiting:
+ * one whose arguments were streaming, or a frontend tool still running (after
+ * the run's end too), fails as stopped.
+ */
 export function cancelRun(state: ThreadState, at?: number): ThreadState {
-  if (state.run.status !== 'running') return state;
-  const runId = state.run.runId;
-  let next: ThreadState = {
-    ...state,
-    run: { ...state.run, status: 'cancelled', outcome: 'cancelled', steps: [] },
-    ...(runId !== undefined
-      ? { runs: { ...state.runs, [runId]: { ...(state.runs[runId] ?? { runId }), status: 'cancelled' as const } } }
-      : {}),
-  };
-  for (const id of state.messages.ids) {
-    const m = state.messages.byId.get(id);
-    if (m?.streaming) next = putMessage(next, { ...m, streaming: false, ...defined({ endedAt: at }) });
+  const running = state.run.status === 'running';
+  let next = state;
+  if (running) {
+    const runId = state.run.runId;
+    next = {
+      ...state,
+      run: { ...state.run, status: 'cancelled', outcome: 'cancelled', steps: [] },
+      ...(runId !== undefined
+        ? { runs: { ...state.runs, [runId]: { ...(state.runs[runId] ?? { runId }), status: 'cancelled' as const } } }
+        : {}),
+    };
+    for (const id of state.messages.ids) {
+      const m = state.messages.byId.get(id);
+      if (m?.streaming) next = putMessage(next, { ...m, streaming: false, ...defined({ endedAt: at }) });
+    }
   }
   for (const call of state.toolCalls) {
-    if (call.status === 'declared' || call.status === 'args_streaming')
+    if (call.status === 'executing' || (running && (call.status === 'declared' || call.status === 'args_streaming')))
       next = putToolCall(next, { ...call, status: 'failed', failure: 'the run was stopped' });
   }
   return next;
+}
+
+/** Whether a stop changes `state` (see `cancelRun`): its run is running, or a frontend tool is. */
+export function stoppable(state: ThreadState): boolean {
+  if (state.run.status === 'running') return true;
+  for (const call of state.toolCalls) if (call.status === 'executing') return true;
+  return false;
 }
 
 /**

@@ -1,0 +1,388 @@
+/**
+ * The controller's actions racing each other and the stream: a stop, a reset
+ * or a second action arriving while a run waits for its frontend tools, for
+ * the resume builder, for the next frame, or while the stream is cut off.
+ * Each case ends with the live thread equal to the replayed log.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { replaySession } from '../src/engine.js';
+import {
+  type AgentSource,
+  createRunController,
+  type FrameScheduler,
+  loadEngine,
+  type RunAgentInput,
+  type RunController,
+  type ThreadState,
+} from '../src/index.js';
+
+beforeAll(() => loadEngine());
+
+type Emit = (event: Record<string, unknown>, id?: string) => void;
+
+/** A push-form source: `script` plays request n (0-based) of the test; every input is kept. */
+function scripted(script: (n: number, input: RunAgentInput, emit: Emit, signal: AbortSignal) => Promise<void> | void) {
+  const inputs: RunAgentInput[] = [];
+  const source: AgentSource = {
+    async deliver(input, options, onEvent) {
+      const n = inputs.push(input) - 1;
+      await script(
+        n,
+        input,
+        (event, id) => {
+          if (id !== undefined) options.onEventId?.(id);
+          onEvent(event);
+        },
+        options.signal as AbortSignal,
+      );
+    },
+    run() {
+      throw new Error('the push form is used');
+    },
+  };
+  return { source, inputs };
+}
+
+const microScheduler: FrameScheduler = (flush) => {
+  let live = true;
+  queueMicrotask(() => live && flush());
+  return () => {
+    live = false;
+  };
+};
+
+/** A promise the test settles. */
+function held<T = string>() {
+  let settle!: (value: T) => void;
+  const promise = new Promise<T>((resolve) => {
+    settle = resolve;
+  });
+  return { promise, settle };
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+/** Keeps the stream open until the request is aborted. */
+const open = (signal: AbortSignal) =>
+  new Promise<void>((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
+
+const started = (input: RunAgentInput) => ({ type: 'RUN_STARTED', threadId: input.threadId, runId: input.runId });
+const finished = (input: RunAgentInput, extra: Record<string, unknown> = {}) => ({
+  type: 'RUN_FINISHED',
+  threadId: input.threadId,
+  runId: input.runId,
+  ...extra,
+});
+const toolCall = (id: string, name: string, parentMessageId = `a-${id}`) => [
+  { type: 'TOOL_CALL_START', toolCallId: id, toolCallName: name, parentMessageId },
+  { type: 'TOOL_CALL_ARGS', toolCallId: id, delta: '{"orderId":"A-1001"}' },
+  { type: 'TOOL_CALL_END', toolCallId: id },
+];
+
+/** The thread as a person sees it. */
+function view(t: ThreadState) {
+  return {
+    run: t.run,
+    messages: t.messages.ids.map((id) => t.messages.byId.get(id)),
+    toolCalls: [...t.toolCalls],
+    document: t.sharedState.document,
+    interrupts: t.interrupts,
+  };
+}
+
+function expectReplayed(controller: RunController) {
+  expect(view(replaySession(controller.log.entries))).toEqual(view(controller.getSnapshot().thread));
+}
+
+describe('a stream cut off and resumed', () => {
+  it('reconnect() keeps what the client did while the stream was down: a tool result and a shared-state edit', async () => {
+    const { source, inputs } = scripted((n, input, emit) => {
+      if (n === 0) {
+        emit(started(input), '1');
+        for (const [i, e] of toolCall('c1', 'lookup').entries()) emit(e, String(i + 2));
+        return; // dropped inside the run
+      }
+      emit(finished(input), '5');
+    });
+    const controller = createRunController<{ n: number }>({
+      source,
+      initialState: { n: 0 },
+      scheduler: microScheduler,
+      tools: { lookup: { description: 'looks an order up', handler: async () => 'order A-1001: shipped' } },
+    });
+    await controller.run('Where is order A-1001?');
+    await tick();
+    expect(controller.getSnapshot().failure?.code).toBe('CONNECTION_LOST');
+    await controller.updateSharedState((draft) => {
+      draft.n = 42;
+    });
+    expect(controller.getSnapshot().thread.toolCalls.get('c1')?.status).toBe('succeeded');
+
+    await controller.reconnect();
+    await tick();
+    const thread = controller.getSnapshot().thread;
+    expect(thread.sharedState.document).toEqual({ n: 42 });
+    expect(thread.toolCalls.get('c1')?.status).toBe('succeeded');
+    expect(thread.toolCalls.get('c1')?.result?.content).toBe('order A-1001: shipped');
+    // The run the reconnect finished had a frontend tool's result to hand back: the conversation goes on with it.
+    expect(inputs).toHaveLength(3);
+    expect(inputs[2]?.messages.some((m) => m.role === 'tool' && m.toolCallId === 'c1')).toBe(true);
+    expectReplayed(controller);
+  });
+});
+
+describe('stop() while a frontend tool runs', () => {
+  it('the call is not left executing, and its late result is dropped', async () => {
+    const release = held();
+    let signal: AbortSignal | undefined;
+    const { source } = scripted((_n, input, emit, signal) => {
+      emit(started(input));
+      for (const e of toolCall('c1', 'pick')) emit(e);
+      return open(signal);
+    });
+    const controller = createRunController({
+      source,
+      scheduler: microScheduler,
+      tools: {
+        pick: {
+          description: 'asks the user to pick',
+          handler: (_args, _call, context) => {
+            signal = context.signal;
+            return release.promise;
+          },
+        },
+      },
+    });
+    const run = controller.run('Pick a refund method');
+    await tick();
+    expect(controller.getSnapshot().thread.toolCalls.get('c1')?.status).toBe('executing');
+    controller.stop();
+    release.settle('card');
+    await run;
+    await tick();
+    const call = controller.getSnapshot().thread.toolCalls.get('c1');
+    expect(signal?.aborted).toBe(true);
+    expect(call?.status).toBe('failed');
+    expect(call?.failure).toBe('the run was stopped');
+    expect(controller.getSnapshot().thread.run.status).toBe('cancelled');
+    expectReplayed(controller);
+  });
+
+  it('after RUN_FINISHED too: the stop is logged and the call settled', async () => {
+    const release = held();
+    const { source, inputs } = scripted((_n, input, emit) => {
+      emit(started(input));
+      for (const e of toolCall('c1', 'pick')) emit(e);
+      emit(finished(input));
+    });
+    const controller = createRunController({
+      source,
+      scheduler: microScheduler,
+      tools: { pick: { description: 'asks the user to pick', handler: () => release.promise } },
+    });
+    const run = controller.run('Pick a refund method');
+    await tick();
+    controller.stop();
+    release.settle('card');
+    await run;
+    await tick();
+    expect(controller.getSnapshot().thread.toolCalls.get('c1')?.status).toBe('failed');
+    expect(controller.log.entries.some((e) => e.type === 'stop')).toBe(true);
+    expect(inputs).toHaveLength(1);
+    expectReplayed(controller);
+  });
+});
+
+describe('a run whose frontend tools are still running', () => {
+  it('keeps the controller busy: a new run is refused until the tools return and the conversation goes on with their results', async () => {
+    const release = held();
+    const { source, inputs } = scripted((n, input, emit) => {
+      emit(started(input));
+      if (n === 0) for (const e of toolCall('c1', 'pick')) emit(e);
+      emit(finished(input));
+    });
+    const controller = createRunController({
+      source,
+      scheduler: microScheduler,
+      tools: { pick: { description: 'asks the user to pick', handler: () => release.promise } },
+    });
+    const first = controller.run('Refund order A-1001');
+    await tick();
+    expect(controller.getSnapshot().thread.run.status).toBe('success');
+    expect(controller.getSnapshot().inFlight).toBe('run');
+    const second = await controller.run('And order A-1002?');
+    expect(second).toMatchObject({ ok: false, code: 'RUN_IN_PROGRESS' });
+    expect(inputs).toHaveLength(1);
+
+    release.settle('card');
+    await first;
+    await tick();
+    expect(inputs).toHaveLength(2);
+    const sent = inputs[1]?.messages ?? [];
+    expect(sent.at(-1)).toMatchObject({ role: 'tool', toolCallId: 'c1', content: 'card' });
+    expect(controller.getSnapshot().inFlight).toBeUndefined();
+    expectReplayed(controller);
+  });
+});
+
+describe('resume() and what races it', () => {
+  const interrupted = (input: RunAgentInput, id: string) =>
+    finished(input, { outcome: { type: 'interrupt', interrupts: [{ id, reason: 'confirmation', message: 'Refund 42 USD?' }] } });
+
+  it('claims the controller at once: a stop() right after it sends nothing', async () => {
+    const { source, inputs } = scripted((n, input, emit) => {
+      emit(started(input));
+      emit(n === 0 ? interrupted(input, 'i1') : finished(input));
+    });
+    const controller = createRunController({ source, scheduler: microScheduler });
+    await controller.run('Refund order A-1001');
+    const answer = controller.resume([{ interruptId: 'i1', status: 'resolved', payload: { approved: true } }]);
+    expect(controller.getSnapshot().inFlight).toBe('resume');
+    controller.stop();
+    expect(controller.getSnapshot().inFlight).toBeUndefined();
+    await answer;
+    await tick();
+    expect(inputs).toHaveLength(1);
+    // The interrupt is still open: the stop came before the answer was recorded.
+    expect(controller.getSnapshot().thread.interrupts.map((it) => it.id)).toEqual(['i1']);
+    expectReplayed(controller);
+  });
+
+  it('a reset() right after it leaves no refusal behind', async () => {
+    const { source, inputs } = scripted((n, input, emit) => {
+      emit(started(input));
+      emit(n === 0 ? interrupted(input, 'i1') : finished(input));
+    });
+    const controller = createRunController({ source, scheduler: microScheduler });
+    await controller.run('Refund order A-1001');
+    const answer = controller.resume([{ interruptId: 'i1', status: 'resolved', payload: { approved: true } }]);
+    controller.reset();
+    await answer;
+    await tick();
+    expect(controller.getSnapshot().refusal).toBeUndefined();
+    expect(inputs).toHaveLength(1);
+    expect(controller.getSnapshot().thread.messages.ids).toEqual([]);
+  });
+
+  it('a second answer, to the interrupt the resumed run opened, is refused while the first is still busy, and sent once it is not', async () => {
+    const release = held();
+    const { source, inputs } = scripted((n, input, emit) => {
+      emit(started(input));
+      if (n === 0) emit(interrupted(input, 'i1'));
+      else if (n === 1) {
+        for (const e of toolCall('c1', 'note')) emit(e);
+        emit(interrupted(input, 'i2'));
+      } else emit(finished(input));
+    });
+    const controller = createRunController({
+      source,
+      scheduler: microScheduler,
+      tools: { note: { description: 'notes the refund', handler: () => release.promise } },
+    });
+    await controller.run('Refund order A-1001');
+    const first = controller.resume([{ interruptId: 'i1', status: 'resolved', payload: { approved: true } }]);
+    await tick();
+    expect(controller.getSnapshot().thread.interrupts.map((it) => it.id)).toEqual(['i2']);
+    const early = await controller.resume([{ interruptId: 'i2', status: 'resolved', payload: { approved: true } }]);
+    expect(early).toMatchObject({ ok: false, code: 'RUN_IN_PROGRESS' });
+    release.settle('noted');
+    await first;
+    await tick();
+    const later = await controller.resume([{ interruptId: 'i2', status: 'resolved', payload: { approved: true } }]);
+    expect(later).toMatchObject({ ok: true });
+    expect(inputs).toHaveLength(3);
+    expect(inputs[2]?.resume?.map((r) => r.interruptId)).toEqual(['i2']);
+    expectReplayed(controller);
+  });
+});
+
+describe('stop() from inside the stream', () => {
+  it('called by onEvent, it stops the rest of the batch', async () => {
+    const { source } = scripted((_n, input, emit) => {
+      emit(started(input));
+      emit({ type: 'TEXT_MESSAGE_START', messageId: 'm1', role: 'assistant' });
+      emit({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', delta: 'I will now ' });
+      emit({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', delta: 'delete everything' });
+      emit({ type: 'TEXT_MESSAGE_END', messageId: 'm1' });
+      emit(finished(input));
+    });
+    let controller: RunController | undefined;
+    controller = createRunController({
+      source,
+      scheduler: microScheduler,
+      onEvent: (event) => {
+        if (event.type === 'TEXT_MESSAGE_CONTENT') controller?.stop();
+      },
+    });
+    await controller.run('Clean up');
+    await tick();
+    const thread = controller.getSnapshot().thread;
+    expect(thread.run.status).toBe('cancelled');
+    expect(thread.messages.byId.get('m1')?.content).toBe('I will now ');
+    const after = controller.log.entries.slice(controller.log.entries.findIndex((e) => e.type === 'stop') + 1);
+    expect(after.filter((e) => e.type === 'event')).toEqual([]);
+    expectReplayed(controller);
+  });
+});
+
+describe('updateSharedState while agent events wait for the next frame', () => {
+  it('edits the document those events leave, not the one before them', async () => {
+    let frame: (() => void) | undefined;
+    const heldScheduler: FrameScheduler = (flush) => {
+      frame = flush;
+      return () => {
+        frame = undefined;
+      };
+    };
+    const gate = held<void>();
+    const { source } = scripted(async (_n, input, emit) => {
+      emit(started(input));
+      emit({ type: 'STATE_DELTA', delta: [{ op: 'remove', path: '/items/0' }] });
+      await gate.promise;
+      emit(finished(input));
+    });
+    const controller = createRunController<{ items: string[] }>({
+      source,
+      initialState: { items: ['a', 'b', 'c'] },
+      scheduler: heldScheduler,
+    });
+    const run = controller.run('Tidy the list');
+    await tick();
+    // RUN_STARTED and the delta are received; the frame that applies them has not come.
+    expect(frame).toBeDefined();
+    const edit = await controller.updateSharedState((draft) => {
+      draft.items.splice(draft.items.indexOf('b'), 1);
+    });
+    expect(edit.ok).toBe(true);
+    expect(controller.getSnapshot().thread.sharedState.document).toEqual({ items: ['c'] });
+    gate.settle();
+    await run;
+    expect(controller.getSnapshot().thread.sharedState.document).toEqual({ items: ['c'] });
+    expectReplayed(controller);
+  });
+});
+
+describe('the log owns what it records', () => {
+  it("the app changing its own objects later changes neither the log nor stateAt (initial state, setState, a user's message)", async () => {
+    const { source } = scripted((_n, input, emit) => {
+      emit(started(input));
+      emit(finished(input));
+    });
+    const initialState = { cart: ['a'] };
+    const initialMessages = [{ id: 'u0', role: 'user' as const, content: '你好' }];
+    const controller = createRunController({ source, initialState, initialMessages, scheduler: microScheduler });
+    const doc = { cart: ['b'] };
+    await controller.setState(doc);
+    const message = { id: 'u1', role: 'user' as const, content: 'Refund order A-1001' };
+    await controller.run({ message });
+    initialState.cart.push('changed');
+    for (const m of initialMessages as { content: string }[]) m.content = 'changed';
+    doc.cart.push('changed');
+    message.content = 'changed';
+    const last = controller.log.entries.length - 1;
+    expect(view(controller.stateAt(last))).toEqual(view(controller.getSnapshot().thread));
+    expect(controller.stateAt(0).sharedState.document).toEqual({ cart: ['a'] });
+    expect(controller.stateAt(0).messages.byId.get('u0')?.content).toBe('你好');
+    expectReplayed(controller);
+  });
+});
