@@ -464,6 +464,42 @@ describe('httpSseSource: errors', () => {
     expect(received).toEqual([started]);
   });
 
+  it('an error answer whose body never ends is reported from its first 64 KiB, and the rest is not read', async () => {
+    let sent = 0;
+    const server = await serve(async (res, req) => {
+      res.writeHead(502, { 'Content-Type': 'text/html' });
+      let open = true;
+      void req.closed.then(() => {
+        open = false;
+      });
+      const chunk = `<p>${'bad gateway '.repeat(5000)}</p>`;
+      while (open && sent < 64 * 1024 * 1024) {
+        await write(res, chunk).catch(() => {
+          open = false;
+        });
+        sent += chunk.length;
+      }
+    });
+    const error = await rejection(collect(run(server.url)));
+    expect(error).toMatchObject({ code: 'HTTP_STATUS', status: 502 });
+    expect((error as AgentTransportError).body?.length).toBeLessThanOrEqual(64 * 1024 + 1);
+    expect((error as AgentTransportError).body).toMatch(/^<p>bad gateway/);
+    // The response was abandoned, not read to an end it does not have.
+    expect(await server.requests[0]?.closed).toBe(true);
+    expect(sent).toBeLessThan(16 * 1024 * 1024);
+  });
+
+  it('a header value fetch refuses is a request that cannot be built: INVALID_REQUEST, never sent, never retried', async () => {
+    const server = await serve(stream([frame(started), frame(finished)]));
+    const error = await rejection(
+      collect(run(server.url, { headers: () => ({ Authorization: 'Bearer tok\nen' }), reconnect: { attempts: 2, delayMs: 1 } })),
+    );
+    expect(error).toBeInstanceOf(AgentTransportError);
+    expect(error).toMatchObject({ code: 'INVALID_REQUEST' });
+    expect((error as Error).message).toMatch(/header/i);
+    expect(server.requests).toHaveLength(0);
+  });
+
   it('passes many frames each under maxFrameBytes even when their total is far over it', async () => {
     const events = [
       started,
@@ -474,6 +510,18 @@ describe('httpSseSource: errors', () => {
     expect(frames.join('').length).toBeGreaterThan(250 * 1024);
     const server = await serve(stream([frames.slice(0, 150).join(''), frames.slice(150).join('')]));
     expect(await collect(run(server.url, { maxFrameBytes: 1024 }))).toEqual(events);
+  });
+});
+
+describe('httpSseSource: SSE ids', () => {
+  it('an empty id: field is no id: every event arrives, and none is taken for one seen before', async () => {
+    const events = [started, custom(1), custom(2), finished];
+    const server = await serve(stream(events.map((e) => `id: \n${frame(e)}`)));
+    const ids: string[] = [];
+    const received: unknown[] = [];
+    await httpSseSource({ url: server.url }).deliver?.(input, { onEventId: (id) => ids.push(id) }, (e) => received.push(e));
+    expect(received).toEqual(events);
+    expect(ids).toEqual([]);
   });
 });
 

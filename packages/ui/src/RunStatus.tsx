@@ -37,6 +37,8 @@ function describeFailure(failure: RunFailure, t: RunStrings): string {
       return t.failure.network;
     case 'INVALID_URL':
       return t.failure.invalidUrl;
+    case 'INVALID_REQUEST':
+      return t.failure.invalidRequest;
     case 'INVALID_STREAM':
       return t.failure.invalidStream;
     case 'CONNECTION_LOST':

@@ -7,7 +7,7 @@ import { AgentChat } from '../src/AgentChat.js';
 import { Composer } from '../src/Composer.js';
 import { AgentLocaleProvider, zhCN } from '../src/locale.js';
 import { RunStatus } from '../src/RunStatus.js';
-import { failedStore, httpError, invalidUrl, noAnswer, turnsStore } from '../src/storybook/failures.js';
+import { failedStore, httpError, invalidRequest, invalidUrl, noAnswer, turnsStore } from '../src/storybook/failures.js';
 import { runOf, say } from '../src/storybook/scripted.js';
 
 const RUN = '5f0c2a8e-3b1d-4c6a-9e7f-2d4b8a1c6e90';
@@ -49,6 +49,14 @@ describe('RunStatus: a failed request, once, with what helps', () => {
     const store = await failedStore('Hello', [{ fail: invalidUrl() }]);
     shell(store);
     expect(screen.getByRole('status')).toHaveTextContent(/not a valid address.*Check the agent's URL\./);
+  });
+
+  it('a request that cannot be built: says nothing was sent, and offers no Retry', async () => {
+    const store = await failedStore('Hello', [{ fail: invalidRequest() }]);
+    shell(store);
+    expect(screen.getByRole('status')).toHaveTextContent(/could not be built.*nothing was sent/);
+    expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
+    expect(store.getState().failure).toMatchObject({ code: 'INVALID_REQUEST', retryable: false });
   });
 
   it('no answer: Retry, beside the live region (not in it), sends the request again', async () => {

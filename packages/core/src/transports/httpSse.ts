@@ -106,7 +106,9 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
     // Events handed over so far: with none, sending the same request again cannot apply anything twice.
     let delivered = 0;
     const onFrame = (frame: EventSourceMessage) => {
-      if (frame.id !== undefined) {
+      // An empty `id:` is no id: it resets the last event ID (the SSE standard), and identifies nothing.
+      if (frame.id === '') lastId = undefined;
+      else if (frame.id !== undefined) {
         if (seen.has(frame.id)) return;
         seen.add(frame.id);
         lastId = frame.id;
@@ -122,7 +124,7 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
       }
       delivered++;
       try {
-        emit(event, frame.id);
+        emit(event, frame.id || undefined);
       } catch (e) {
         throw new ConsumerFailure(e);
       }
@@ -131,19 +133,15 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
       const reading = loadBodyReader();
       if (attempt === 0) onConnection?.('connecting');
       const headers = typeof options.headers === 'function' ? await options.headers() : (options.headers ?? {});
+      const request = buildRequest(input, {
+        'Content-Type': 'application/json',
+        Accept: 'text/event-stream',
+        ...headers,
+        ...(lastId !== undefined ? { 'Last-Event-ID': lastId } : {}),
+      });
       let lost: unknown;
       try {
-        const response = await doFetch(url, {
-          method: 'POST',
-          headers: {
-            'Content-Type': 'application/json',
-            Accept: 'text/event-stream',
-            ...headers,
-            ...(lastId !== undefined ? { 'Last-Event-ID': lastId } : {}),
-          },
-          body: JSON.stringify(input),
-          ...(signal ? { signal } : {}),
-        });
+        const response = await doFetch(url, { method: 'POST', ...request, ...(signal ? { signal } : {}) });
         const { checkResponse, readFrames } = await reading;
         await checkResponse(response);
         onConnection?.('open');
@@ -227,6 +225,30 @@ function requestUrl(url: string | URL): string | URL {
     throw new AgentTransportError('INVALID_URL', `The agent's URL cannot be requested: ${JSON.stringify(url)} is not a URL.`);
   }
   return url;
+}
+
+/**
+ * The request's headers and body, or an INVALID_REQUEST error before anything
+ * is sent: a header fetch would refuse (a line break in a token, a name that is
+ * not a token), or an input that is not JSON (a cycle, a BigInt). fetch would
+ * throw a TypeError, which reads as "no answer from the network" and is worth
+ * sending again; this is neither.
+ */
+function buildRequest(input: RunAgentInput, headers: Record<string, string>): { headers: Headers; body: string } {
+  let built: Headers;
+  try {
+    built = new Headers(headers);
+  } catch (e) {
+    throw new AgentTransportError('INVALID_REQUEST', `A request header cannot be sent: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  try {
+    return { headers: built, body: JSON.stringify(input) };
+  } catch (e) {
+    throw new AgentTransportError(
+      'INVALID_REQUEST',
+      `The run's input cannot be sent as JSON: ${e instanceof Error ? e.message : String(e)}`,
+    );
+  }
 }
 
 function parseData(data: string): unknown {

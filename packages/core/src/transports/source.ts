@@ -49,7 +49,14 @@ export interface AgentSource {
 export class AgentTransportError extends Error {
   override readonly name = 'AgentTransportError';
   constructor(
-    readonly code: 'HTTP_STATUS' | 'NOT_EVENT_STREAM' | 'FRAME_TOO_LARGE' | 'NO_BODY' | 'CONNECTION_LOST' | 'INVALID_URL',
+    readonly code:
+      | 'HTTP_STATUS'
+      | 'NOT_EVENT_STREAM'
+      | 'FRAME_TOO_LARGE'
+      | 'NO_BODY'
+      | 'CONNECTION_LOST'
+      | 'INVALID_URL'
+      | 'INVALID_REQUEST',
     message: string,
     readonly status?: number,
     readonly body?: string,

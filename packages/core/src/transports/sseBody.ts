@@ -32,13 +32,24 @@ export async function checkResponse(response: Response): Promise<void> {
   if (!response.body) throw new AgentTransportError('NO_BODY', 'The agent answered without a body.', response.status);
 }
 
+/** The start of an answer's body, for the error that quotes it: read up to MAX_ERROR_BODY characters, then abandoned (a body may never end). */
 async function readCapped(response: Response): Promise<string> {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
   try {
-    const text = await response.text();
-    return text.length > MAX_ERROR_BODY ? `${text.slice(0, MAX_ERROR_BODY)}…` : text;
+    while (text.length <= MAX_ERROR_BODY) {
+      const { done, value } = await reader.read();
+      if (done) return text + decoder.decode();
+      text += decoder.decode(value, { stream: true });
+    }
   } catch {
-    return '';
+    return text;
+  } finally {
+    reader.cancel().catch(() => undefined);
   }
+  return `${text.slice(0, MAX_ERROR_BODY)}…`;
 }
 
 /**

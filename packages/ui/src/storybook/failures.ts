@@ -34,6 +34,13 @@ export const noAnswer = () => new TypeError('Failed to fetch');
 /** A URL that cannot be requested. */
 export const invalidUrl = () => new AgentTransportError('INVALID_URL', 'The agent URL "agents/refund" is not an absolute URL.');
 
+/** A request that cannot be built (a header fetch refuses): nothing was sent. */
+export const invalidRequest = () =>
+  new AgentTransportError(
+    'INVALID_REQUEST',
+    'A request header cannot be sent: Headers.append: "Bearer tok\nen" is an invalid header value.',
+  );
+
 const waitForAbort = (signal: AbortSignal | undefined) =>
   new Promise<void>((_, reject) =>
     signal?.addEventListener('abort', () => reject(new DOMException('Aborted', 'AbortError')), { once: true }),
