@@ -2,6 +2,7 @@
 
 import * as React from 'react';
 import { clientContext } from './clientContext.js';
+import { useOwnedStore } from './ownedStore.js';
 import { type AgentStore, createAgentStore } from './store.js';
 import type { AgentStoreOptions } from './types.js';
 
@@ -23,9 +24,11 @@ export type AgentProviderProps<Doc = unknown> = { children?: React.ReactNode } &
  * <AgentProvider options={{ source: httpSseSource({ url: '/api/agent' }) }}><Chat /></AgentProvider>
  */
 export function AgentProvider<Doc = unknown>(props: AgentProviderProps<Doc>) {
-  const [own] = React.useState(() => (props.store ? null : createAgentStore<Doc>(props.options as AgentStoreOptions<Doc>)));
   // A store the provider created is the provider's: destroyed when it unmounts. One passed in is left alone.
-  React.useEffect(() => own?.retain(), [own]);
+  const [creates] = React.useState(() => !props.store);
+  const own = useOwnedStore<Doc>(
+    creates ? (log) => createAgentStore<Doc>({ ...(props.options as AgentStoreOptions<Doc>), ...(log ? { log } : {}) }) : null,
+  );
   // The hooks read documents as `unknown` (or as the type their caller names): the store's own type stays out of the context.
   const store = (props.store ?? own) as AgentStore | null;
   return <AgentStoreContext.Provider value={store}>{props.children}</AgentStoreContext.Provider>;

@@ -4,6 +4,7 @@ import { type AgentSource, httpSseSource, type OpenInterrupt, type RunSnapshot, 
 import * as React from 'react';
 import { useStore } from 'zustand';
 import { useOptionalAgentStore } from './context.js';
+import { useOwnedStore } from './ownedStore.js';
 import { type AgentStore, createAgentStore } from './store.js';
 import type { AgentActions, AgentStoreOptions, AgentStoreState } from './types.js';
 
@@ -49,19 +50,23 @@ const selectInterrupts = (s: RunSnapshot) => s.thread.interrupts;
  */
 export function useAgentRun<Doc = unknown>(options: UseAgentRunOptions<Doc> = {}): AgentRun<Doc> {
   const context = useOptionalAgentStore() as AgentStore<Doc> | null;
-  const [own] = React.useState(() => {
-    const source =
+  // Read once: the source of the first render is the store's for its lifetime.
+  const [source] = React.useState(
+    () =>
       options.source ??
-      (options.url ? httpSseSource({ url: options.url, ...(options.headers ? { headers: options.headers } : {}) }) : undefined);
-    if (!source) return null;
-    const { source: _s, url: _u, headers: _h, ...rest } = options;
-    return createAgentStore<Doc>({ ...rest, source });
-  });
+      (options.url ? httpSseSource({ url: options.url, ...(options.headers ? { headers: options.headers } : {}) }) : undefined),
+  );
+  // The store this hook creates is this component's: destroyed when it unmounts.
+  const own = useOwnedStore<Doc>(
+    source
+      ? (log) => {
+          const { source: _s, url: _u, headers: _h, ...rest } = options;
+          return createAgentStore<Doc>({ ...rest, source, ...(log ? { log } : {}) });
+        }
+      : null,
+  );
   const store = own ?? context;
   if (!store) throw new Error('useAgentRun needs a `source` (or `url`) option, or an <AgentProvider> above it.');
-
-  // The store this hook created is this component's: released (and destroyed) when it unmounts.
-  React.useEffect(() => own?.retain(), [own]);
 
   React.useEffect(() => {
     const { source: _s, url: _u, headers: _h, ...rest } = options;

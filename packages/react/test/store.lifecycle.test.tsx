@@ -6,7 +6,7 @@
 import { AgentTransportError } from '@aguikit/core';
 import { replaySession } from '@aguikit/core/engine';
 import { act, render } from '@testing-library/react';
-import { StrictMode } from 'react';
+import { Activity, StrictMode } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { AgentProvider, createAgentStore, useAgentRun } from '../src/index.js';
 import { manualFrames, manualSource, tick } from './support/sources.js';
@@ -149,6 +149,57 @@ describe('stop, reset and unmount leave nothing running', () => {
     expect(store.getState().destroyed).toBe(true);
     expect(m.channel(0)?.options.signal?.aborted).toBe(true);
     expect(await store.getState().run('again')).toMatchObject({ ok: false, code: 'DESTROYED' });
+  });
+
+  it('a component <Activity> hid, long enough for its store to be destroyed, comes back with its thread and a working store', async () => {
+    const m = manualSource();
+    let agent: ReturnType<typeof useAgentRun> | undefined;
+    function Chat() {
+      agent = useAgentRun({ source: m.source, threadId: 't1' });
+      return <p>{agent.status}</p>;
+    }
+    const at = (mode: 'visible' | 'hidden') => (
+      <Activity mode={mode}>
+        <Chat />
+      </Activity>
+    );
+    const view = render(at('visible'));
+    await act(async () => {
+      void agent?.run('退款 A-1001');
+      await tick();
+      m.push(started('r1'), ...text('a1', 'Refunded.'), finished('r1'));
+      m.end();
+      await tick();
+    });
+    const first = agent?.store;
+    view.rerender(at('hidden'));
+    await act(async () => {
+      await tick();
+      await tick();
+    });
+    // Hidden, its effects are gone: the store it owned was destroyed, its stream with it.
+    expect(first?.getState().destroyed).toBe(true);
+    view.rerender(at('visible'));
+    await act(async () => {
+      await tick();
+    });
+    const store = agent?.store;
+    expect(store?.getState().destroyed).toBe(false);
+    const texts = (s: typeof store) => s?.getState().thread.messages.ids.map((id) => s.getState().thread.messages.byId.get(id)?.content);
+    expect(texts(store)).toEqual(['退款 A-1001', 'Refunded.']);
+    let result: unknown;
+    await act(async () => {
+      const running = agent?.run('And A-1002?');
+      await tick();
+      m.push(started('r2'), ...text('a2', 'Done too.'), finished('r2'));
+      m.end();
+      result = await running;
+    });
+    expect(result).toMatchObject({ ok: true, status: 'success' });
+    expect(texts(agent?.store)).toEqual(['退款 A-1001', 'Refunded.', 'And A-1002?', 'Done too.']);
+    view.unmount();
+    await tick();
+    expect(agent?.store.getState().destroyed).toBe(true);
   });
 
   it('a store passed to AgentProvider is left alone on unmount; one it created from options is destroyed', async () => {

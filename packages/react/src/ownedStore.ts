@@ -1,0 +1,34 @@
+'use client';
+
+import type { SessionEntry } from '@aguikit/core';
+import * as React from 'react';
+import type { AgentStore } from './store.js';
+
+/**
+ * The store a component creates and owns (`useAgentRun` with a source,
+ * `AgentProvider` with options): made once, held while the component is
+ * mounted, destroyed once it unmounts (StrictMode's unmount and mount again
+ * keep it). React's `<Activity>` runs the effect cleanups of a component it
+ * hides but keeps its state: a store destroyed while its component was
+ * hidden is made again when it is shown, from its session log, which replays
+ * exactly, so the conversation is there and the actions work. A stream it
+ * had open was cut off with it and shows so, as after a reload. `create`
+ * makes the store, from `log` when one is given.
+ */
+export function useOwnedStore<Doc>(create: ((log?: readonly SessionEntry[]) => AgentStore<Doc>) | null): AgentStore<Doc> | null {
+  const [own, setOwn] = React.useState(() => create?.() ?? null);
+  const latest = React.useRef(create);
+  React.useEffect(() => {
+    latest.current = create;
+  });
+  React.useEffect(() => {
+    if (!own) return;
+    if (own.getState().destroyed) {
+      const make = latest.current;
+      setOwn(make ? make(own.session.entries) : null);
+      return;
+    }
+    return own.retain();
+  }, [own]);
+  return own;
+}
