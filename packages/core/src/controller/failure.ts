@@ -57,6 +57,8 @@ export function classifyFailure(error: unknown, eventsReceived: number): RunFail
         return make('CONNECTION_LOST', 'The connection to the agent was lost before the run ended.');
       case 'INVALID_URL':
         return make('INVALID_URL', `${error.message} Check the agent's URL.`);
+      case 'READER_UNAVAILABLE':
+        return make('ENGINE_UNAVAILABLE', error.message);
       case 'INVALID_REQUEST':
         return make('INVALID_REQUEST', `${error.message} Nothing was sent: check the headers and the input the app gives the agent.`);
     }

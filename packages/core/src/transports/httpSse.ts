@@ -35,8 +35,8 @@ let bodyReader: Promise<typeof SseBody> | undefined;
 
 /**
  * What reads an answer (its status and content type, then its SSE frames:
- * sseBody.ts and eventsource-parser), loaded on demand: asked for as a request
- * starts, so it loads while the request is on its way, and kept out of an
+ * sseBody.ts and eventsource-parser), loaded on demand: asked for as a source
+ * is made, awaited before a request is sent, and kept out of an
  * application's first load. Loading twice loads once.
  */
 function loadBodyReader(): Promise<typeof SseBody> {
@@ -61,6 +61,8 @@ function loadBodyReader(): Promise<typeof SseBody> {
  * const source = httpSseSource({ url: '/api/agent', headers: () => ({ Authorization: `Bearer ${token()}` }) });
  */
 export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
+  // Asked for as the source is made, so it is there by the first request (which waits for it).
+  loadBodyReader().catch(() => undefined);
   const maxFrame = options.maxFrameBytes ?? DEFAULT_MAX_FRAME;
   const attempts = options.reconnect?.attempts ?? (options.reconnect ? 3 : 0);
   const delayMs = options.reconnect?.delayMs ?? 500;
@@ -130,8 +132,15 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
       }
     };
     for (let attempt = 0; ; attempt++) {
-      const reading = loadBodyReader();
       if (attempt === 0) onConnection?.('connecting');
+      // The reader first: a request whose answer could not be read would leave a run going on the server.
+      let reader: typeof SseBody;
+      try {
+        reader = await bodyReaderOrFail();
+      } catch (e) {
+        onConnection?.('failed');
+        throw e;
+      }
       const headers = typeof options.headers === 'function' ? await options.headers() : (options.headers ?? {});
       const request = buildRequest(input, {
         'Content-Type': 'application/json',
@@ -142,7 +151,7 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
       let lost: unknown;
       try {
         const response = await doFetch(url, { method: 'POST', ...request, ...(signal ? { signal } : {}) });
-        const { checkResponse, readFrames } = await reading;
+        const { checkResponse, readFrames } = reader;
         await checkResponse(response);
         onConnection?.('open');
         await readFrames(response, maxFrame, signal, onFrame, drained);
@@ -199,9 +208,21 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
   };
 }
 
+/** The body reader, or a READER_UNAVAILABLE error: nothing can be sent without it. */
+async function bodyReaderOrFail(): Promise<typeof SseBody> {
+  try {
+    return await loadBodyReader();
+  } catch (e) {
+    throw new AgentTransportError(
+      'READER_UNAVAILABLE',
+      `The code that reads the agent's answer could not be loaded, so nothing was sent (${e instanceof Error ? e.message : String(e)}).`,
+    );
+  }
+}
+
 /** `pullEvents` (sseBody.ts), loaded with the body reader when the iteration starts. */
 async function* pulled(start: Parameters<typeof SseBody.pullEvents>[0], runOptions: SourceRunOptions): AsyncGenerator<unknown> {
-  const { pullEvents } = await loadBodyReader();
+  const { pullEvents } = await bodyReaderOrFail();
   yield* pullEvents(start, runOptions);
 }
 

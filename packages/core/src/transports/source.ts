@@ -56,7 +56,9 @@ export class AgentTransportError extends Error {
       | 'NO_BODY'
       | 'CONNECTION_LOST'
       | 'INVALID_URL'
-      | 'INVALID_REQUEST',
+      | 'INVALID_REQUEST'
+      /** The code that reads an answer (a chunk loaded on demand) could not be loaded: nothing was sent. */
+      | 'READER_UNAVAILABLE',
     message: string,
     readonly status?: number,
     readonly body?: string,
