@@ -36,6 +36,9 @@ describe('examples/next-app from the tarballs', () => {
       url: `http://127.0.0.1:${port}/`,
     });
     try {
+      // Prerendered with cacheComponents (as create-next-app sets it up): the chat is in the HTML, not left for the browser.
+      const html = await (await fetch(next.url)).text();
+      expect(html).toContain('agk-composer__input');
       const flow = await refundFlow(next.url);
       expect(flow.status).toBe('Done');
       expect(flow.problems).toEqual([]);

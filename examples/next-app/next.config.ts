@@ -1,7 +1,8 @@
 import type { NextConfig } from 'next';
 
 const config: NextConfig = {
-  // The route handler streams the agent's SSE through; nothing else to configure.
+  // As create-next-app sets it up: prerendering checks that nothing renders an id or a time it draws itself.
+  cacheComponents: true,
   poweredByHeader: false,
 };
 

@@ -1,8 +1,27 @@
 'use client';
 
-import type { SessionEntry } from '@aguikit/core';
+import type { AgentSource, SessionEntry } from '@aguikit/core';
 import * as React from 'react';
 import type { AgentStore } from './store.js';
+import type { AgentStoreOptions } from './types.js';
+
+/** What a server render's store streams from: nothing (a server render never runs the agent). */
+const SERVER_SOURCE: AgentSource = {
+  async *run() {},
+};
+
+/**
+ * The options of a store made during a server render: it only renders the
+ * thread it starts with, so it sends nothing and asks the agent nothing, and
+ * it draws no id and reads no clock of its own (`threadId` and `now` fixed
+ * unless the app gives them): a prerender (Next.js `cacheComponents`) must
+ * give the same HTML every time. The browser makes the real store as it
+ * hydrates; an empty thread renders the same either way.
+ */
+export function forServerRender<Doc>(options: AgentStoreOptions<Doc>): AgentStoreOptions<Doc> {
+  if (typeof window !== 'undefined') return options;
+  return { ...options, source: SERVER_SOURCE, threadId: options.threadId ?? 'thread-server-render', now: options.now ?? (() => 0) };
+}
 
 /**
  * The store a component creates and owns (`useAgentRun` with a source,

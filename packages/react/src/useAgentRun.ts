@@ -4,7 +4,7 @@ import { type AgentSource, httpSseSource, type OpenInterrupt, type RunSnapshot, 
 import * as React from 'react';
 import { useStore } from 'zustand';
 import { useOptionalAgentStore } from './context.js';
-import { useOwnedStore } from './ownedStore.js';
+import { forServerRender, useOwnedStore } from './ownedStore.js';
 import { type AgentStore, createAgentStore } from './store.js';
 import type { AgentActions, AgentStoreOptions, AgentStoreState } from './types.js';
 
@@ -61,7 +61,7 @@ export function useAgentRun<Doc = unknown>(options: UseAgentRunOptions<Doc> = {}
     source
       ? (log) => {
           const { source: _s, url: _u, headers: _h, ...rest } = options;
-          return createAgentStore<Doc>({ ...rest, source, ...(log ? { log } : {}) });
+          return createAgentStore<Doc>(forServerRender({ ...rest, source, ...(log ? { log } : {}) }));
         }
       : null,
   );

@@ -2,8 +2,7 @@
 // as it comes: the agent's address (and any key it needs) stays on the server.
 const AGENT_URL = process.env.AGENT_URL ?? 'http://127.0.0.1:8787/agents/refund';
 
-export const dynamic = 'force-dynamic';
-
+// A POST handler is dynamic already: no route segment config (which cacheComponents refuses) is needed.
 export async function POST(request: Request): Promise<Response> {
   const headers = new Headers({ 'content-type': 'application/json', accept: 'text/event-stream' });
   // A reconnect resumes after the last event the browser saw.
