@@ -30,9 +30,21 @@ const TONES: Record<ToolDisplayStatus, Tone> = {
 
 const cx = (...names: Array<string | undefined | false>) => names.filter(Boolean).join(' ');
 
-/** The status a call shows: an open interrupt waiting on it wins over `ready`. */
-export function toolDisplayStatus(call: Pick<ToolCallRecord, 'status' | 'interruptId'>): ToolDisplayStatus {
-  return call.interruptId !== undefined && (call.status === 'ready' || call.status === 'executing') ? 'awaiting_decision' : call.status;
+/**
+ * The status a call shows: an open interrupt waiting on it wins over `ready`,
+ * and a call the human rejected or cancelled shows that decision even when
+ * the agent then reported a result (an agent acknowledging the answer:
+ * "refund not issued"). The result itself stays in the card; a result that
+ * is an error shows as failed.
+ */
+export function toolDisplayStatus(call: Pick<ToolCallRecord, 'status' | 'interruptId' | 'answer'>): ToolDisplayStatus {
+  if (call.interruptId !== undefined && (call.status === 'ready' || call.status === 'executing')) return 'awaiting_decision';
+  const answer = call.answer;
+  if (call.status === 'succeeded' && answer) {
+    if (answer.status === 'cancelled') return 'cancelled';
+    if ((answer.payload as { approved?: unknown } | undefined)?.approved === false) return 'denied';
+  }
+  return call.status;
 }
 
 /** A card opens by itself while it needs the reader: a decision is awaited on it, or it failed. */

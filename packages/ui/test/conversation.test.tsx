@@ -82,6 +82,28 @@ describe('conversation: tool calls as chips', () => {
     expect(within(card).getByRole('button', { name: 'refund_order' })).toHaveAttribute('aria-expanded', 'true');
   });
 
+  it('a call the human rejected stays Rejected when the agent then reports a result (it acknowledged the answer), and shows that result', async () => {
+    const store = await playedStore([
+      { say: 'Refund', events: runOf(call('c1', 'refund_order', refundArgs), approval('int-1', 'c1')) },
+      {
+        resume: [{ interruptId: 'int-1', status: 'resolved', payload: { approved: false, comment: 'Not eligible' } }],
+        events: runOf([
+          { type: 'TOOL_CALL_RESULT', toolCallId: 'c1', messageId: 'c1-result', content: 'Refund not issued: rejected by the reviewer.' },
+          ...say('a2', 'I did not issue the refund.'),
+        ]),
+      },
+    ]);
+    const { container } = renderList(store);
+    // The model keeps what the agent said: a result arrived.
+    expect(store.getState().thread.toolCalls.get('c1')?.status).toBe('succeeded');
+    const card = container.querySelector('.agk-toolcall') as HTMLElement;
+    expect(card).toHaveAttribute('data-state', 'denied');
+    expect(within(card).getByText('Rejected')).toBeVisible();
+    expect(within(card).queryByText('Succeeded')).toBeNull();
+    await userEvent.click(within(card).getByRole('button', { name: 'refund_order' }));
+    expect(card).toHaveTextContent('Refund not issued: rejected by the reviewer.');
+  });
+
   it('forwards its ref and passes className, style and DOM props', async () => {
     const store = await playedStore([{ say: 'x', events: runOf(call('c1', 'lookup_order', { orderId: 'A-1' })) }]);
     const ref = React.createRef<HTMLElement>();
