@@ -58,7 +58,8 @@ const preview: Preview = {
   tags: ['autodocs'],
   parameters: {
     // Accessibility violations fail the story tests.
-    a11y: { test: 'error' },
+    // WCAG 2.2 AA: axe's target-size rule (2.5.8, targets of at least 24 by 24 CSS px or spaced so) is off by default.
+    a11y: { test: 'error', config: { rules: [{ id: 'target-size', enabled: true }] } },
     layout: 'fullscreen',
     controls: { expanded: true, matchers: { color: /(background|color)$/i } },
   },
