@@ -70,8 +70,26 @@ function nextPosition(key: string, at: number, found: boolean, length: number): 
  * the timeline and the state history share it.
  */
 export const Listbox = React.forwardRef<HTMLDivElement, ListboxProps>(function Listbox(props, forwardedRef) {
-  const { label, items, selected, onSelect, renderItem, itemData, rowHeight, virtualizeAbove = 300, className, ...rest } = props;
+  const {
+    label,
+    items,
+    selected,
+    onSelect,
+    renderItem,
+    itemData,
+    rowHeight: forBaseFont,
+    virtualizeAbove = 300,
+    className,
+    ...rest
+  } = props;
   const ref = React.useRef<HTMLDivElement>(null);
+  // `rowHeight` is for a 16 px font: rows grow with the page's font size (an 18 px base, a user's larger text).
+  const [fontSize, setFontSize] = React.useState(16);
+  React.useLayoutEffect(() => {
+    const size = ref.current ? Number.parseFloat(getComputedStyle(ref.current).fontSize) : Number.NaN;
+    if (size > 0) setFontSize(size);
+  }, []);
+  const rowHeight = Math.ceil((forBaseFont * Math.max(fontSize, 16)) / 16);
   const setRef = React.useCallback(
     (node: HTMLDivElement | null) => {
       ref.current = node;

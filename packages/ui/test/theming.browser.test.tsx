@@ -3,12 +3,12 @@
 // The Playwright provider types cdp() sessions (its `send`).
 /// <reference types="@vitest/browser-playwright" />
 import { AgentProvider, createAgentStore } from '@aguikit/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { cdp } from 'vitest/browser';
 import { render } from 'vitest-browser-react';
 import { RunStatus } from '../src/RunStatus.js';
 import { StateInspectorPanel } from '../src/StateInspector.js';
-import { scriptedSource } from '../src/storybook/scripted.js';
+import { playedStore, runOf, scriptedSource } from '../src/storybook/scripted.js';
 import '../src/styles.css';
 
 /**
@@ -110,5 +110,52 @@ describe('theming without a wrapper, in Chromium', () => {
     const { status } = await mount(wrapper);
     expect(style(status).color).toBe(DARK_FG);
     expect(style(status).fontFamily).toMatch(/^system-ui/);
+  });
+});
+
+describe("on a page with its own text styles (create-vite's index.css)", () => {
+  it('keeps its own alignment, and history rows grow to fit their text at an 18 px base', async () => {
+    // On the document, as create-vite's :root rule does: rem is 18 px too.
+    const root = document.documentElement;
+    root.style.font = '18px/145% system-ui, sans-serif';
+    onTestFinished(() => {
+      root.style.font = '';
+    });
+    const host = page();
+    host.style.textAlign = 'center';
+    const store = await playedStore([
+      {
+        say: 'Fill the cart',
+        events: runOf([
+          { type: 'STATE_SNAPSHOT', snapshot: { cart: ['A-1001'], note: '你好' } },
+          { type: 'STATE_DELTA', delta: [{ op: 'add', path: '/cart/-', value: 'A-1002' }] },
+          { type: 'STATE_DELTA', delta: [{ op: 'replace', path: '/note', value: 'done' }] },
+        ]),
+      },
+    ]);
+    const screen = await render(
+      <AgentProvider store={store}>
+        <StateInspectorPanel />
+      </AgentProvider>,
+      { container: host },
+    );
+    const inspector = screen.container.querySelector<HTMLElement>('.agk-inspector');
+    const tree = screen.container.querySelector<HTMLElement>('.agk-json');
+    const options = [...screen.container.querySelectorAll<HTMLElement>('.agk-listbox__option')];
+    if (!inspector || !tree) throw new Error('not rendered');
+    expect(style(inspector).textAlign).toBe('start');
+    expect(style(tree).textAlign).toBe('start');
+    expect(options.length).toBeGreaterThan(1);
+    // A row of fixed height squeezes its lines (each clips its own text) or spills them over its edges: check both.
+    const clipped = options.flatMap((o) => {
+      const row = o.getBoundingClientRect();
+      return [...o.children]
+        .filter((line) => {
+          const box = line.getBoundingClientRect();
+          return line.scrollHeight > line.clientHeight + 1 || box.top < row.top - 0.5 || box.bottom > row.bottom + 0.5;
+        })
+        .map((line) => `${line.textContent}: ${line.scrollHeight} in ${line.clientHeight}`);
+    });
+    expect(clipped).toEqual([]);
   });
 });
