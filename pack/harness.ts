@@ -184,6 +184,25 @@ export async function refundFlow(url: string, check?: (page: Page) => Promise<vo
 }
 
 /**
+ * How tall the conversation is on a phone (390 x 844), in CSS px, with the
+ * viewport's height: a chat squeezed to a few lines by a layout that leaves
+ * its parent without a height shows here.
+ */
+export async function conversationOnPhone(url: string): Promise<{ height: number; viewport: number }> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  try {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    await page.goto(url);
+    const log = page.locator('.agk-chat .agk-messages');
+    await log.waitFor();
+    const box = await log.boundingBox();
+    return { height: box?.height ?? 0, viewport: 844 };
+  } finally {
+    await browser.close();
+  }
+}
+
+/**
  * An agent server on a free loopback port with a data directory of its own
  * (its side effects are the test's alone). `allowedOrigins`: the app pages
  * that call it, directly or through a proxy that passes their Origin on.

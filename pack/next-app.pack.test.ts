@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentServer } from '../apps/agent-server/src/server.js';
-import { agentServer, freePort, type Installed, installExample, refundFlow, run, serve } from './harness.js';
+import { agentServer, conversationOnPhone, freePort, type Installed, installExample, refundFlow, run, serve } from './harness.js';
 
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
 
@@ -43,6 +43,9 @@ describe('examples/next-app from the tarballs', () => {
       expect(flow.status).toBe('Done');
       expect(flow.problems).toEqual([]);
       expect(server.effects().map((e) => e.kind)).toEqual(['refund']);
+      // On a phone the conversation keeps most of the screen, not the few lines a parent without a height leaves it.
+      const phone = await conversationOnPhone(next.url);
+      expect(phone.height).toBeGreaterThan(phone.viewport / 2);
     } finally {
       await next.stop();
     }

@@ -11,7 +11,7 @@ import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentServer } from '../apps/agent-server/src/server.js';
 import { CHROMIUM, CHROMIUM_ARGS } from '../chromium.js';
-import { agentServer, freePort, type Installed, installExample, refundFlow, run, serve } from './harness.js';
+import { agentServer, conversationOnPhone, freePort, type Installed, installExample, refundFlow, run, serve } from './harness.js';
 
 const REACT_18 = { react: '^18.3.1', 'react-dom': '^18.3.1', '@types/react': '^18.3.0', '@types/react-dom': '^18.3.0' };
 
@@ -65,6 +65,9 @@ for (const [label, extra] of [
         expect(flow.status).toBe('Done');
         expect(flow.problems).toEqual([]);
         expect(server.effects().map((e) => e.kind)).toEqual(['refund']);
+        // On a phone the conversation keeps most of the screen, not the few lines a parent without a height leaves it.
+        const phone = await conversationOnPhone(preview.url);
+        expect(phone.height).toBeGreaterThan(phone.viewport / 2);
       } finally {
         await preview.stop();
       }
