@@ -50,9 +50,22 @@ function describeFailure(failure: RunFailure, t: RunStrings): string {
   }
 }
 
-/** What helps after a failure, when it is not an action: check the URL, the credentials, the endpoint. */
+/** The typed error code of a JSON error body (`{ "error": { "code": ... } }`, as aguikit's agent server answers), if any. */
+function bodyCode(body: string | undefined): string | undefined {
+  if (!body?.trimStart().startsWith('{')) return undefined;
+  try {
+    const code = (JSON.parse(body) as { error?: { code?: unknown } } | null)?.error?.code;
+    return typeof code === 'string' ? code : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What helps after a failure, when it is not an action: check the URL, the credentials, the allowed origins, the endpoint. */
 function hintFor(failure: RunFailure, t: RunStrings): string | undefined {
   if (failure.code === 'INVALID_URL' || (failure.code === 'HTTP_STATUS' && failure.status === 404)) return t.hint.checkUrl;
+  if (failure.code === 'HTTP_STATUS' && failure.status === 403 && bodyCode(failure.body) === 'ORIGIN_NOT_ALLOWED')
+    return t.hint.allowOrigin;
   if (failure.code === 'HTTP_STATUS' && (failure.status === 401 || failure.status === 403)) return t.hint.checkCredentials;
   if (failure.code === 'INVALID_STREAM') return t.hint.checkEndpoint;
   return undefined;

@@ -51,6 +51,15 @@ describe('RunStatus: a failed request, once, with what helps', () => {
     expect(screen.getByRole('status')).toHaveTextContent(/not a valid address.*Check the agent's URL\./);
   });
 
+  it("a 403 from aguikit's agent server refusing the page's origin says to allow the origin, not to check credentials", async () => {
+    const body = JSON.stringify({ error: { code: 'ORIGIN_NOT_ALLOWED', message: 'Requests from http://localhost:5174 are not allowed.' } });
+    const store = await failedStore('Hello', [{ fail: httpError(403, body) }]);
+    shell(store);
+    const region = screen.getByRole('status');
+    expect(region).toHaveTextContent(/allowed origins/);
+    expect(region).not.toHaveTextContent(/credentials/);
+  });
+
   it('a request that cannot be built: says nothing was sent, and offers no Retry', async () => {
     const store = await failedStore('Hello', [{ fail: invalidRequest() }]);
     shell(store);

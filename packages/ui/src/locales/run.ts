@@ -49,6 +49,9 @@ export const en = {
   hint: {
     checkUrl: "Check the agent's URL.",
     checkCredentials: 'Check the credentials sent with the request.',
+    /** aguikit's agent server refused the page's origin (ORIGIN_NOT_ALLOWED). */
+    allowOrigin:
+      "The agent does not take requests from this page's address: add it to the agent's allowed origins (AGENT_ALLOWED_ORIGINS).",
     checkEndpoint: "Check that the URL is the agent's AG-UI endpoint.",
     noResumePoint: 'This agent cannot resume a stream where it stopped: send your message again.',
     nothingToReconnect: 'There is nothing to reconnect to.',
@@ -101,6 +104,7 @@ export const zhCN: typeof en = {
   hint: {
     checkUrl: '请检查智能体的 URL。',
     checkCredentials: '请检查随请求发送的凭据。',
+    allowOrigin: '智能体不接受来自此页面地址的请求：请把它加入智能体允许的来源（AGENT_ALLOWED_ORIGINS）。',
     checkEndpoint: '请确认该 URL 是智能体的 AG-UI 端点。',
     noResumePoint: '该智能体无法从中断处恢复数据流：请重新发送你的消息。',
     nothingToReconnect: '没有可以重新连接的运行。',
