@@ -264,7 +264,7 @@ describe('the playground against the agent server, in Chromium', () => {
 
     const chat = await readChat(page);
     expect(chat.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'assistant']);
-    expect(chat.messages.at(-1)?.text).toContain('Great: you will get a sms as soon as it ships.');
+    expect(chat.messages.at(-1)?.text).toContain('Great: we will contact you by sms as soon as it ships.');
     expect(resumesOf(o).map((r) => r.body.resume?.map(({ status, payload }) => ({ status, payload })))).toEqual([
       [{ status: 'resolved', payload: 'sms' }],
     ]);
