@@ -73,6 +73,10 @@ function focusAfterDecision(doc: Document, interruptId: string | undefined): () 
  * const store = createAgentStore({ source, now: () => serverTime() });
  * <InterruptDialog initialFocus="none" title="Approvals" />
  */
+
+/** How long an announcement stays in the live region: long enough to be said, then it is cleared. */
+export const ANNOUNCEMENT_CLEAR_MS = 10_000;
+
 export interface InterruptGroupProps extends Omit<React.HTMLAttributes<HTMLElement>, 'title' | 'children'> {
   children?: ReactNode;
   /** The clock expiry is measured with; the store's own clock (`store.now`) by default. */
@@ -135,6 +139,15 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
   );
 
   const announce = React.useCallback((text: string) => setAnnouncement((prev) => ({ text, n: prev.n + 1 })), []);
+  // Said, then cleared: a reader who later visits the region does not find an outcome of a run long gone.
+  React.useEffect(() => {
+    if (!announcement.text) return;
+    const timer = setTimeout(
+      () => setAnnouncement((prev) => (prev.n === announcement.n ? { text: '', n: prev.n } : prev)),
+      ANNOUNCEMENT_CLEAR_MS,
+    );
+    return () => clearTimeout(timer);
+  }, [announcement]);
 
   React.useEffect(() => () => stopWaiting.current(), []);
 

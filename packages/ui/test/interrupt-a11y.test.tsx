@@ -5,6 +5,7 @@ import userEvent from '@testing-library/user-event';
 import * as React from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Interrupt, InterruptDialog } from '../src/InterruptDialog.js';
+import { ANNOUNCEMENT_CLEAR_MS } from '../src/InterruptGroup.js';
 import { preloadInterruptForm } from '../src/lazyChunks.js';
 import { AgentLocaleProvider, zhCN } from '../src/locale.js';
 import { call, runOf, type ScriptEvent, STORY_THREAD, say, scriptedSource } from '../src/storybook/scripted.js';
@@ -246,6 +247,26 @@ describe('interrupt focus', () => {
     log.read();
     expect(log.said).toContain('Answer sent: Approved.');
     log.stop();
+  });
+
+  it('clears what it announced once it had time to be said: the region holds no stale outcome for a later run', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const { store } = await interrupted([refundInterrupt], { before: call('call-refund', 'refund_order', refund) });
+      const { container } = render(<Page store={store} />);
+      await formsLoaded(container);
+      fireEvent.click(screen.getByRole('button', { name: 'Approve' }));
+      await settle();
+      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+      const region = container.querySelector('[data-agk-interrupt-announcer]');
+      expect(region).toHaveTextContent('Answer sent: Approved.');
+      act(() => {
+        vi.advanceTimersByTime(ANNOUNCEMENT_CLEAR_MS);
+      });
+      expect(region).toBeEmptyDOMElement();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('without a composer, focus goes to the decision line once it is rendered', async () => {
