@@ -24,10 +24,18 @@ function readOrder(call: ToolCall): Order | undefined {
   }
 }
 
-/** A card of this app's own for one tool: the order it looked up, or a line while it runs. */
+/** A card of this app's own for one tool: the order it looked up, a line while it runs, or why it has no order. */
 export function OrderCard({ call }: { call: ToolCall }) {
   const order = readOrder(call);
-  if (!order) return <p className="order-card">Looking up the order…</p>;
+  if (!order) {
+    // Only a call still on its way is "looking up": a stopped, failed or refused one says so.
+    const settled = call.status === 'failed' || call.status === 'denied' || call.status === 'cancelled' || call.result !== undefined;
+    return (
+      <p className="order-card" data-status={call.status}>
+        {settled ? `No order to show (${call.failure ?? call.result?.error ?? call.status}).` : 'Looking up the order…'}
+      </p>
+    );
+  }
   const price = new Intl.NumberFormat('en-US', { style: 'currency', currency: order.currency }).format(order.amount);
   return (
     <p className="order-card" data-order={order.id}>
