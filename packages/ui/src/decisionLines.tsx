@@ -19,7 +19,7 @@ export type Row = OutlineItem | { kind: 'decision'; id: string };
 /** What an answered interrupt decided, as the transcript says it. */
 export interface Decision {
   interruptId: string;
-  kind: 'approved' | 'rejected' | 'answered' | 'cancelled';
+  kind: 'approved' | 'rejected' | 'confirmed' | 'answered' | 'cancelled';
   /** The tool the interrupt held, or its message. */
   subject?: string;
   comment?: string;
@@ -107,6 +107,8 @@ function readDecisions(store: AgentStore, answers: readonly InterruptAnswer[], s
       const comment = PROSE.map((key) => payload[key]).find((v): v is string => typeof v === 'string' && v.trim() !== '');
       return { ...base, kind: payload.approved ? 'approved' : 'rejected', ...(comment ? { comment: clip(comment, SUMMARY_LENGTH) } : {}) };
     }
+    // A resolved answer with no payload is a confirmation's Yes: what it confirmed is the interrupt's message (or tool).
+    if (payload === undefined) return { ...base, kind: 'confirmed' };
     const summary = answerSummary(payload, strings);
     return { ...base, kind: 'answered', ...(summary ? { summary } : {}) };
   });
@@ -143,8 +145,8 @@ export const DecisionsContext = clientContext<ReadonlyMap<string, Decision>>(new
 /**
  * The line an answered interrupt leaves in the transcript, after the
  * messages of the run that asked: what was decided ("You approved
- * refund_order", "You rejected refund_order, comment: “…”", "You answered:
- * …", "Cancelled: …") and when, through the locale's `format.time`. It takes
+ * refund_order", "You rejected refund_order, comment: “…”", "You confirmed:
+ * …", "You answered: …", "Cancelled: …") and when, through the locale's `format.time`. It takes
  * focus after a decision (`tabIndex={-1}`), found by
  * `[data-agk-decision="<interruptId>"]`.
  */
@@ -167,9 +169,13 @@ export function DecisionLine({ id }: { id: string }) {
           ? subject
             ? d.cancelled(subject)
             : d.cancelledPlain
-          : decision.summary
-            ? d.answered(decision.summary)
-            : d.answeredPlain;
+          : decision.kind === 'confirmed'
+            ? subject
+              ? d.confirmed(subject)
+              : d.confirmedPlain
+            : decision.summary
+              ? d.answered(decision.summary)
+              : d.answeredPlain;
   return (
     <p className="agk-decision agk-root" data-agk-decision={id} data-status={decision.kind} tabIndex={-1}>
       <span className="agk-decision__icon" aria-hidden="true" />

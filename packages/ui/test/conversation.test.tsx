@@ -269,6 +269,28 @@ describe('conversation: decisions in the transcript', () => {
     expect(text('int-2')).toBe(`You answered: carrier: Parcelo, day: Friday · ${time}`);
     expect(text('int-3')).toBe(`Cancelled: refund_order · ${time}`);
   });
+
+  it('says what a confirmation answered Yes (no payload) confirmed, in English and Chinese', async () => {
+    const played = () =>
+      playedStore([
+        {
+          say: 'Email the invoice',
+          events: runOf([], {
+            outcome: {
+              type: 'interrupt',
+              interrupts: [{ id: 'int-ok', reason: 'confirmation', message: 'Email invoice INV-2041 to 王芳?' }],
+            },
+          }),
+        },
+        { resume: [{ interruptId: 'int-ok', status: 'resolved' }], events: runOf([]) },
+      ]);
+    const { container } = renderList(await played());
+    const line = container.querySelector('[data-agk-decision="int-ok"]');
+    expect(line?.textContent).toBe(`You confirmed: Email invoice INV-2041 to 王芳? · ${time}`);
+    expect(line).toHaveAttribute('data-status', 'confirmed');
+    const zh = renderList(await played(), {}, (node) => <AgentLocaleProvider locale={zhCN}>{node}</AgentLocaleProvider>);
+    expect(zh.container.querySelector('[data-agk-decision="int-ok"]')?.textContent).toMatch(/^你确认了：Email invoice INV-2041 to 王芳\?/);
+  });
 });
 
 describe('conversation: announcements', () => {

@@ -82,6 +82,9 @@ export const en = {
     approvedPlain: 'You approved',
     rejected: (subject: string) => `You rejected ${subject}`,
     rejectedPlain: 'You rejected',
+    /** A confirmation answered Yes; `subject`: its message (or the tool it held). */
+    confirmed: (subject: string) => `You confirmed: ${subject}`,
+    confirmedPlain: 'You confirmed',
     answered: (summary: string) => `You answered: ${summary}`,
     answeredPlain: 'You answered',
     cancelled: (subject: string) => `Cancelled: ${subject}`,
@@ -170,6 +173,8 @@ export const zhCN: typeof en = {
     approvedPlain: '你批准了',
     rejected: (subject: string) => `你拒绝了 ${subject}`,
     rejectedPlain: '你拒绝了',
+    confirmed: (subject: string) => `你确认了：${subject}`,
+    confirmedPlain: '你已确认',
     answered: (summary: string) => `你的回答：${summary}`,
     answeredPlain: '你已回答',
     cancelled: (subject: string) => `已取消：${subject}`,
