@@ -27,5 +27,10 @@ function Messages() {
 
 const Message = memo(function Message({ id }: { id: string }) {
   const message = useMessage(id); // re-renders for its own tokens only
-  return <p data-streaming={message?.streaming}>{String(message?.content ?? '')}</p>;
+  // A tool's JSON result has no spaces to wrap at: anywhere keeps it inside a phone's width.
+  return (
+    <p data-streaming={message?.streaming} style={{ overflowWrap: 'anywhere' }}>
+      {String(message?.content ?? '')}
+    </p>
+  );
 });
