@@ -31,7 +31,10 @@ export const clarification: Scenario = {
         .events();
     }
     const channel = answer.status === 'resolved' && typeof answer.payload === 'string' ? answer.payload : undefined;
-    s.text('done', channel ? `Great: we will contact you by ${channel} as soon as it ships.` : 'No problem, I will not send notifications.');
+    s.text(
+      'done',
+      channel ? `Great: we will contact you by ${channel} as soon as it ships.` : 'No problem, I will not send notifications.',
+    );
     return s.finish().events();
   },
 };
