@@ -128,6 +128,22 @@ describe('a controller made before the engine has loaded', () => {
     expect(controller.getSnapshot().thread.sharedState.lastDelta).toEqual([{ op: 'add', path: '/cart/0', value: 'A-1001' }]);
   });
 
+  it("a run asked for while an edit waits for its code shows the user's message at once, and a stop then keeps it and sends nothing", async () => {
+    const core = await fresh();
+    const source = scripted();
+    const controller = core.createRunController<{ cart: string[] }>({ source, threadId: THREAD, initialState: { cart: [] } });
+    void controller.updateSharedState((draft) => {
+      draft.cart.push('A-1001');
+    });
+    const run = controller.run('结账 A-1001');
+    expect(texts(controller.getSnapshot().thread)).toEqual(['结账 A-1001']);
+    controller.stop();
+    await expect(run).resolves.toMatchObject({ ok: true });
+    expect(source.requests).toBe(0);
+    expect(texts(controller.getSnapshot().thread)).toEqual(['结账 A-1001']);
+    expect(controller.getSnapshot().inFlight).toBeUndefined();
+  });
+
   it('an engine that cannot load fails the run with ENGINE_UNAVAILABLE, sends nothing, and retry() loads it and sends', async () => {
     let fail = true;
     vi.doMock('../src/controller/engineParts.js', async (original) => {

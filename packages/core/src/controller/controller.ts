@@ -77,22 +77,21 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
 
   /** Starts a run once the shared-state edits asked for before it have applied, so it sends them. */
   const startRun = (request: RunRequest): Promise<ActionResult> => {
+    // The user's message is on screen at once, whatever the request waits for (edits, the engine); a stop meanwhile keeps it.
+    if (request.message !== undefined) client({ type: 'user_message', message: ownJson(userMessage(request.message)) });
     const edits = shared.settled();
-    if (!edits) return beginRun(request);
+    if (!edits) return send(request);
     // Claimed now: a second run is refused while the edits apply.
     publish({ inFlight: 'run' });
     const at = epoch;
     return edits.then(() => {
       if (destroyed) return refuse(gone());
       if (at !== epoch) return { ok: true, status: machine.thread.run.status };
-      return beginRun(request);
+      return send(request);
     });
   };
 
-  const beginRun = (request: RunRequest): Promise<ActionResult> => {
-    if (request.message !== undefined) client({ type: 'user_message', message: ownJson(userMessage(request.message)) });
-    return streams.open(runInput(threadId, machine.thread, request, options), 'run');
-  };
+  const send = (request: RunRequest): Promise<ActionResult> => streams.open(runInput(threadId, machine.thread, request, options), 'run');
 
   const teardownAll = () => {
     epoch++;
