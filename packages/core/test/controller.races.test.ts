@@ -79,6 +79,18 @@ const toolCall = (id: string, name: string, parentMessageId = `a-${id}`) => [
   { type: 'TOOL_CALL_END', toolCallId: id },
 ];
 
+/** A controller over `script` whose frontend tool `pick` answers when the test calls `release.settle`. */
+function heldPick(script: Parameters<typeof scripted>[0]) {
+  const release = held();
+  const { source, inputs } = scripted(script);
+  const controller = createRunController({
+    source,
+    scheduler: microScheduler,
+    tools: { pick: { description: 'asks the user to pick', handler: () => release.promise } },
+  });
+  return { controller, release, inputs };
+}
+
 /** The thread as a person sees it. */
 function view(t: ThreadState) {
   return {
@@ -169,16 +181,10 @@ describe('stop() while a frontend tool runs', () => {
   });
 
   it('after RUN_FINISHED too: the stop is logged and the call settled', async () => {
-    const release = held();
-    const { source, inputs } = scripted((_n, input, emit) => {
+    const { controller, release, inputs } = heldPick((_n, input, emit) => {
       emit(started(input));
       for (const e of toolCall('c1', 'pick')) emit(e);
       emit(finished(input));
-    });
-    const controller = createRunController({
-      source,
-      scheduler: microScheduler,
-      tools: { pick: { description: 'asks the user to pick', handler: () => release.promise } },
     });
     const run = controller.run('Pick a refund method');
     await tick();
@@ -195,16 +201,10 @@ describe('stop() while a frontend tool runs', () => {
 
 describe('a run whose frontend tools are still running', () => {
   it('keeps the controller busy: a new run is refused until the tools return and the conversation goes on with their results', async () => {
-    const release = held();
-    const { source, inputs } = scripted((n, input, emit) => {
+    const { controller, release, inputs } = heldPick((n, input, emit) => {
       emit(started(input));
       if (n === 0) for (const e of toolCall('c1', 'pick')) emit(e);
       emit(finished(input));
-    });
-    const controller = createRunController({
-      source,
-      scheduler: microScheduler,
-      tools: { pick: { description: 'asks the user to pick', handler: () => release.promise } },
     });
     const first = controller.run('Refund order A-1001');
     await tick();
@@ -229,7 +229,8 @@ describe('resume() and what races it', () => {
   const interrupted = (input: RunAgentInput, id: string) =>
     finished(input, { outcome: { type: 'interrupt', interrupts: [{ id, reason: 'confirmation', message: 'Refund 42 USD?' }] } });
 
-  it('claims the controller at once: a stop() right after it sends nothing', async () => {
+  /** A controller whose first run asked interrupt i1, and the answer to it, just asked for. */
+  async function answering() {
     const { source, inputs } = scripted((n, input, emit) => {
       emit(started(input));
       emit(n === 0 ? interrupted(input, 'i1') : finished(input));
@@ -237,6 +238,11 @@ describe('resume() and what races it', () => {
     const controller = createRunController({ source, scheduler: microScheduler });
     await controller.run('Refund order A-1001');
     const answer = controller.resume([{ interruptId: 'i1', status: 'resolved', payload: { approved: true } }]);
+    return { controller, inputs, answer };
+  }
+
+  it('claims the controller at once: a stop() right after it sends nothing', async () => {
+    const { controller, inputs, answer } = await answering();
     expect(controller.getSnapshot().inFlight).toBe('resume');
     controller.stop();
     expect(controller.getSnapshot().inFlight).toBeUndefined();
@@ -249,13 +255,7 @@ describe('resume() and what races it', () => {
   });
 
   it('a reset() right after it leaves no refusal behind', async () => {
-    const { source, inputs } = scripted((n, input, emit) => {
-      emit(started(input));
-      emit(n === 0 ? interrupted(input, 'i1') : finished(input));
-    });
-    const controller = createRunController({ source, scheduler: microScheduler });
-    await controller.run('Refund order A-1001');
-    const answer = controller.resume([{ interruptId: 'i1', status: 'resolved', payload: { approved: true } }]);
+    const { controller, inputs, answer } = await answering();
     controller.reset();
     await answer;
     await tick();

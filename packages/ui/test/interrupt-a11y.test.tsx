@@ -235,14 +235,20 @@ describe('interrupt focus', () => {
     log.stop();
   });
 
-  it('after Approve, focus goes to the composer and the outcome is announced', async () => {
-    const log = recordAnnouncements();
+  /** The refund interrupt in the page, approved: the dialog is gone. */
+  async function approvedRefund() {
     const { store } = await interrupted([refundInterrupt], { before: call('call-refund', 'refund_order', refund) });
     const { container } = render(<Page store={store} />);
     await formsLoaded(container);
     fireEvent.click(screen.getByRole('button', { name: 'Approve' }));
     await settle();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    return container;
+  }
+
+  it('after Approve, focus goes to the composer and the outcome is announced', async () => {
+    const log = recordAnnouncements();
+    await approvedRefund();
     expect(screen.getByRole('textbox', { name: 'Message' })).toHaveFocus();
     log.read();
     expect(log.said).toContain('Answer sent: Approved.');
@@ -252,12 +258,7 @@ describe('interrupt focus', () => {
   it('clears what it announced once it had time to be said: the region holds no stale outcome for a later run', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {
-      const { store } = await interrupted([refundInterrupt], { before: call('call-refund', 'refund_order', refund) });
-      const { container } = render(<Page store={store} />);
-      await formsLoaded(container);
-      fireEvent.click(screen.getByRole('button', { name: 'Approve' }));
-      await settle();
-      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+      const container = await approvedRefund();
       const region = container.querySelector('[data-agk-interrupt-announcer]');
       expect(region).toHaveTextContent('Answer sent: Approved.');
       act(() => {
