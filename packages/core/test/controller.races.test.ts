@@ -143,6 +143,34 @@ describe('a stream cut off and resumed', () => {
   });
 });
 
+describe('a reconnect the agent has nothing more for', () => {
+  it('leaves the run cut off as it was (not an error, no reply writing again), and Reconnect stays possible', async () => {
+    const { source, inputs } = scripted((n, input, emit) => {
+      if (n > 0) return; // the agent has nothing after the last id
+      emit(started(input), '1');
+      emit({ type: 'TEXT_MESSAGE_START', messageId: 'm1', role: 'assistant' }, '2');
+      emit({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', delta: 'Your refund of 42 USD ' }, '3');
+    });
+    const controller = createRunController({ source, scheduler: microScheduler });
+    await controller.run('Refund order A-1001');
+    await tick();
+    expect(controller.getSnapshot().thread.run.status).toBe('unknown');
+
+    const again = await controller.reconnect();
+    await tick();
+    expect(inputs).toHaveLength(2);
+    expect(again).toMatchObject({ ok: true, status: 'unknown' });
+    const snap = controller.getSnapshot();
+    expect(snap.thread.run.status).toBe('unknown');
+    expect(snap.thread.messages.byId.get('m1')).toMatchObject({ streaming: false, content: 'Your refund of 42 USD ' });
+    expect(snap.failure?.code).toBe('CONNECTION_LOST');
+    expect(snap.failure?.eventsReceived).toBeGreaterThan(0);
+    await expect(controller.reconnect()).resolves.toMatchObject({ ok: true });
+    expect(inputs).toHaveLength(3);
+    expectReplayed(controller);
+  });
+});
+
 describe('stop() while a frontend tool runs', () => {
   it('the call is not left executing, and its late result is dropped', async () => {
     const release = held();

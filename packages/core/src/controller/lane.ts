@@ -106,21 +106,23 @@ export function createLane(deps: LaneDeps): Lane {
           }
       } catch (e) {
         if (!s.live) return { reconnectable: false };
-        failure = classifyFailure(e, s.received);
+        failure = classifyFailure(e, s.before + s.received);
         threw = true;
       }
       if (!s.live) return { reconnectable: false };
       deps.flush(s);
-      if (s.received === 0) {
+      if (s.before + s.received === 0) {
         // Nothing of the run arrived: the request failed, or the agent answered with an empty stream.
         failure ??= classifyFailure(new AgentTransportError('NOT_EVENT_STREAM', 'the stream ended before its first event.'), 0);
         deps.record({ type: 'failed', failure });
         return { reconnectable: false, failure, threw };
       }
+      // A reconnect the agent had nothing more for ends where the run was: still cut off.
       const open = machine.streaming && running(machine.thread);
       deps.record({ type: 'stream_end', open });
       // A stream that ends inside its run lost the rest of it, whatever the source said.
-      if (open) failure ??= classifyFailure(new AgentTransportError('CONNECTION_LOST', 'The stream ended inside its run.'), s.received);
+      if (open)
+        failure ??= classifyFailure(new AgentTransportError('CONNECTION_LOST', 'The stream ended inside its run.'), s.before + s.received);
       if (failure) deps.record({ type: 'failed', failure });
       return { reconnectable: open, threw, ...(failure ? { failure } : {}) };
     },

@@ -23,6 +23,8 @@ export interface Stream {
   readonly tools: Map<string, ToolRun>;
   lastEventId: string | undefined;
   received: number;
+  /** Events of its run received by the streams it goes on from (a reconnect's): the run exists if any did. */
+  readonly before: number;
   /** False once torn down: its late events, results and settlements are dropped. */
   readonly live: boolean;
   /** Resolves when the stream is torn down: what waits on its tools stops waiting then. */
@@ -31,7 +33,11 @@ export interface Stream {
   teardown(): void;
 }
 
-export function openStream(input: RunAgentInput, kind: 'run' | 'resume', lastEventId?: string): Stream {
+export function openStream(
+  input: RunAgentInput,
+  kind: 'run' | 'resume',
+  from?: Pick<Stream, 'lastEventId' | 'received' | 'before'>,
+): Stream {
   let live = true;
   let resolveTornDown: () => void = () => undefined;
   const tornDown = new Promise<void>((resolve) => {
@@ -45,8 +51,9 @@ export function openStream(input: RunAgentInput, kind: 'run' | 'resume', lastEve
     pending: [],
     cancelFlush: undefined,
     tools: new Map(),
-    lastEventId,
+    lastEventId: from?.lastEventId,
     received: 0,
+    before: from ? from.before + from.received : 0,
     get live() {
       return live;
     },

@@ -89,7 +89,7 @@ export function createStreams(deps: StreamsDeps): Streams {
     },
     capabilities: lane.capabilities,
     async open(input, kind, from) {
-      const s = openStream(input, kind, from?.lastEventId);
+      const s = openStream(input, kind, from);
       // A reconnect goes on with the run it resumes: the frontend tools that run started are its own.
       if (from) for (const [id, tool] of from.tools) s.tools.set(id, tool);
       all.add(s);
