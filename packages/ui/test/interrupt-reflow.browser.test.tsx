@@ -147,4 +147,71 @@ describe('the interrupt reflows', () => {
     const expired = getComputedStyle(card).borderLeftStyle;
     expect(new Set([open, answered, expired]).size).toBe(3);
   });
+
+  for (const [width, height, what] of [
+    [390, 844, 'a phone'],
+    [1366, 768, 'a laptop'],
+  ] as const) {
+    it(`keeps the question in view with the field it focuses, on ${what} (${width}x${height})`, async () => {
+      await page.viewport(width, height);
+      await preloadInterruptForm();
+      const store = await playedStore(
+        [
+          {
+            say: 'My teapot from order A-1001 arrived broken. Can I get a refund?',
+            events: runOf(
+              [
+                ...say(
+                  'a1',
+                  'I found order A-1001: a ceramic teapot, delivered on 26 November. I can refund it to the card it was paid with.',
+                ),
+                ...call('7d1e0c5a-3b2f-4c8e-9a6d-1f0e2d3c4b5a', 'refund_order', { orderId: 'A-1001', amount: 42, currency: 'USD' }),
+              ],
+              {
+                outcome: {
+                  type: 'interrupt',
+                  interrupts: [
+                    {
+                      id: 'a8b9c0d1-e2f3-4a5b-8c6d-7e8f9a0b1c2d',
+                      reason: 'tool_call',
+                      toolCallId: '7d1e0c5a-3b2f-4c8e-9a6d-1f0e2d3c4b5a',
+                      message: "Refund $42.00 to the customer's card for order A-1001?",
+                      responseSchema: {
+                        type: 'object',
+                        required: ['approved'],
+                        properties: {
+                          approved: { type: 'boolean' },
+                          comment: { type: 'string', title: 'Comment for the customer record' },
+                        },
+                      },
+                    },
+                  ],
+                },
+              },
+            ),
+          },
+        ],
+        { now: () => Date.now() },
+      );
+      const screen = await render(
+        <AgentProvider store={store}>
+          <div style={{ height: '100dvh' }}>
+            <AgentChat />
+          </div>
+        </AgentProvider>,
+      );
+      const field = screen.getByRole('textbox', { name: 'Comment for the customer record' });
+      await expect.element(field).toHaveFocus();
+      await new Promise(requestAnimationFrame);
+      const question = document.querySelector('.agk-interrupt__message') as HTMLElement;
+      const region = document.querySelector('.agk-chat > .agk-interrupts') as HTMLElement;
+      const inView = (el: Element, within: DOMRect) => {
+        const box = el.getBoundingClientRect();
+        return box.top >= within.top - 0.5 && box.bottom <= within.bottom + 0.5 && box.top >= 0 && box.bottom <= window.innerHeight + 0.5;
+      };
+      const shown = region.getBoundingClientRect();
+      expect(inView(field.element(), shown), 'the focused field is in view').toBe(true);
+      expect(inView(question, shown), 'the question is in view').toBe(true);
+    });
+  }
 });
