@@ -113,7 +113,12 @@ function formatFor(lang: string): LocaleFormat {
   const list = lazy((l) => new Intl.ListFormat(l, { type: 'conjunction' }), lang);
   const byteUnits = ['byte', 'kilobyte', 'megabyte', 'gigabyte'] as const;
   const bytes = byteUnits.map((unit, i) =>
-    lazy((l) => new Intl.NumberFormat(l, { style: 'unit', unit, unitDisplay: 'short', maximumFractionDigits: i === 0 ? 0 : 1 }), lang),
+    // Bytes in words ("82 bytes": the short form is "82 byte"), larger units short ("1.2 kB").
+    lazy(
+      (l) =>
+        new Intl.NumberFormat(l, { style: 'unit', unit, unitDisplay: i === 0 ? 'long' : 'short', maximumFractionDigits: i === 0 ? 0 : 1 }),
+      lang,
+    ),
   );
   const pad = (n: number) => String(n).padStart(2, '0');
   return {

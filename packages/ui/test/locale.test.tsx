@@ -152,6 +152,9 @@ describe('locales', () => {
     expect(zh?.format.duration(30)).toBe('30秒钟');
     expect(english?.format.clock(65)).toBe('1:05');
     expect(english?.format.number(12345)).toBe('12,345');
+    expect(english?.format.bytes(82)).toBe('82 bytes');
+    expect(english?.format.bytes(1)).toBe('1 byte');
+    expect(english?.format.bytes(2048)).toBe('2 kB');
     expect(zh?.format.list(['甲', '乙', '丙'])).toBe('甲、乙和丙');
   });
 
