@@ -191,6 +191,14 @@ describe('the playground against the agent server, in Chromium', () => {
     await page.locator('.pg__replay .agk-chat .agk-runstatus[data-status="success"]').waitFor();
     const replayed = { chat: await readChat(page), state: await readState(page) };
     expect(replayed).toEqual(live);
+    // A recording is read, not continued: nothing in the replay takes a message.
+    expect(await page.locator('.pg__replay').getByRole('textbox', { name: 'Message' }).count()).toBe(0);
+    // Back to live puts focus where the replay came from, and the same file loads again.
+    await page.getByRole('button', { name: 'Back to live' }).click();
+    await page.getByRole('region', { name: 'Replay' }).waitFor({ state: 'detached' });
+    await expect.poll(() => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.type)).toBe('file');
+    await page.locator('input[type="file"]').setInputFiles(file);
+    await page.getByRole('region', { name: 'Replay' }).waitFor();
   });
 
   it('rejects with a comment: the agent explains, the state is rejected, nothing is refunded', async () => {

@@ -54,6 +54,7 @@ export function App() {
   const [theme, setTheme] = useTheme();
   const [panel, setPanel] = useState<Panel>('state');
   const [replay, setReplay] = useState<LoadedSession | undefined>();
+  const fileInput = useRef<HTMLInputElement>(null);
   const [loadError, setLoadError] = useState<string | undefined>();
   const endpointInput = useRef<HTMLInputElement>(null);
   const ids = useId();
@@ -193,7 +194,16 @@ export function App() {
             </button>
             <label className="agk-button pg__file" data-size="sm">
               {t.loadEvents}
-              <input type="file" accept=".jsonl,.ndjson,.json,application/x-ndjson" onChange={(e) => void onLoad(e.target.files?.[0])} />
+              <input
+                ref={fileInput}
+                type="file"
+                accept=".jsonl,.ndjson,.json,application/x-ndjson"
+                onChange={(e) => {
+                  void onLoad(e.target.files?.[0]);
+                  // Emptied, so choosing the same file again loads it again.
+                  e.target.value = '';
+                }}
+              />
             </label>
             <button
               type="button"
@@ -222,7 +232,15 @@ export function App() {
           </p>
         ) : null}
         {replay ? (
-          <Replay log={replay} t={t} onClose={() => setReplay(undefined)} />
+          <Replay
+            log={replay}
+            t={t}
+            onClose={() => {
+              setReplay(undefined);
+              // Back where the replay was opened from, not on <body>.
+              requestAnimationFrame(() => fileInput.current?.focus());
+            }}
+          />
         ) : (
           <AgentProvider store={store}>
             <main className="pg__main">

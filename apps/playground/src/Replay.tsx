@@ -40,7 +40,8 @@ export function Replay({ log, t, onClose }: { log: LoadedSession; t: PlaygroundM
         </div>
         <main className="pg__main">
           <div className="pg__chat">
-            <AgentChat />
+            {/* A recording is read, not continued: no composer, no forms to answer its interrupts. */}
+            <AgentChat readOnly />
           </div>
           <aside className="pg__side" aria-label={t.devtools}>
             <StateInspectorPanel />

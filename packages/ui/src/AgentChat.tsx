@@ -23,6 +23,8 @@ export interface AgentChatProps extends Omit<React.ComponentPropsWithoutRef<'sec
   label?: string;
   /** The clock interrupt expiry is measured with (the store's `now`, if it has one). */
   now?: () => number;
+  /** A transcript to read (a replayed or archived thread): the status and the conversation, without the composer or forms to answer interrupts. */
+  readOnly?: boolean;
 }
 
 /** What the chat is doing, for styling (`data-state`): `idle`, `running` (a request in flight) or `waiting` (interrupts open). */
@@ -46,7 +48,7 @@ export type AgentChatState = 'idle' | 'running' | 'waiting';
  * <AgentProvider store={agent.store}><AgentChat placeholder="Ask about an order" /></AgentProvider>
  */
 export const AgentChat = React.forwardRef<HTMLElement, AgentChatProps>(function AgentChat(
-  { renderTool, placeholder, sendOn, empty, label, now, className, ...props },
+  { renderTool, placeholder, sendOn, empty, label, now, readOnly = false, className, ...props },
   ref,
 ) {
   const { messages, lang } = useLocale();
@@ -61,15 +63,20 @@ export const AgentChat = React.forwardRef<HTMLElement, AgentChatProps>(function 
       className={className ? `agk-chat agk-root ${className}` : 'agk-chat agk-root'}
       aria-label={label ?? props['aria-label'] ?? messages.chat.chatLabel}
       data-state={state}
+      {...(readOnly ? { 'data-readonly': 'true' } : {})}
     >
       <div className="agk-chat__status">
         <RunStatus />
       </div>
       <MessageList {...(renderTool ? { renderTool } : {})} {...(empty !== undefined ? { empty } : {})} />
-      <InterruptDialog {...(now ? { now } : {})} />
-      <div className="agk-chat__composer">
-        <Composer {...(placeholder !== undefined ? { placeholder } : {})} {...(sendOn !== undefined ? { sendOn } : {})} />
-      </div>
+      {readOnly ? null : (
+        <>
+          <InterruptDialog {...(now ? { now } : {})} />
+          <div className="agk-chat__composer">
+            <Composer {...(placeholder !== undefined ? { placeholder } : {})} {...(sendOn !== undefined ? { sendOn } : {})} />
+          </div>
+        </>
+      )}
     </section>
   );
 });

@@ -8,7 +8,7 @@ import { Composer } from '../src/Composer.js';
 import { AgentLocaleProvider, zhCN } from '../src/locale.js';
 import { RunStatus } from '../src/RunStatus.js';
 import { failedStore, httpError, invalidRequest, invalidUrl, noAnswer, turnsStore } from '../src/storybook/failures.js';
-import { runOf, say } from '../src/storybook/scripted.js';
+import { playedStore, runOf, say } from '../src/storybook/scripted.js';
 
 const RUN = '5f0c2a8e-3b1d-4c6a-9e7f-2d4b8a1c6e90';
 const started = { type: 'RUN_STARTED', threadId: 'story-thread', runId: RUN };
@@ -225,5 +225,28 @@ describe('the shell parts compose', () => {
     expect(chat).toHaveClass('agk-chat', 'mine');
     expect(chat).toHaveStyle({ marginTop: '5px' });
     expect(chat).toHaveAttribute('data-state', 'idle');
+  });
+});
+
+describe('AgentChat readOnly: a transcript to read', () => {
+  it('shows the status and the conversation, with no composer and no form to answer an open interrupt', async () => {
+    const store = await playedStore([
+      {
+        say: '请退款 A-1001',
+        events: runOf(say('a1', 'Two things before I go ahead.'), {
+          outcome: { type: 'interrupt', interrupts: [{ id: 'int-ok', reason: 'confirmation', message: 'Refund 42 USD?' }] },
+        }),
+      },
+    ]);
+    const view = render(
+      <AgentProvider store={store}>
+        <AgentChat readOnly />
+      </AgentProvider>,
+    );
+    expect(screen.getByText('请退款 A-1001')).toBeInTheDocument();
+    expect(view.container.querySelector('.agk-runstatus')).toHaveTextContent('Waiting for you');
+    expect(screen.queryByRole('textbox')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Yes' })).toBeNull();
+    expect(view.container.querySelector('.agk-chat')).toHaveAttribute('data-readonly', 'true');
   });
 });
