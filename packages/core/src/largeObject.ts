@@ -1,5 +1,5 @@
 import { type IdMap, idMap } from './idMap.js';
-import { LARGE_OBJECT, put } from './plainJson.js';
+import { LARGE_OBJECT, LARGE_OBJECT_KEYS, put } from './plainJson.js';
 
 /**
  * Large objects of the shared state. A JSON Patch that writes into a plain
@@ -16,9 +16,10 @@ import { LARGE_OBJECT, put } from './plainJson.js';
  * The code is part of applyJsonPatch, not loaded on demand, so the same events
  * always give the same representation: whether an object becomes an overlay
  * depends on its key count alone. Counting keys costs O(keys), so a document
- * entering the state is measured once as it enters (`noteLargeObjects`, called
- * by the reducer for a STATE_SNAPSHOT and by applyJsonPatch for a value a
- * delta adds), in proportion to its own size; an object that entered
+ * entering the state is measured once as it enters, in proportion to its own
+ * size: by the copy the reducer makes of an event's values (ownEvent.ts,
+ * `noteCopy`), or by `noteLargeObjects` (applyJsonPatch, for a value a delta
+ * adds, which returns at once for such a copy). An object that entered
  * otherwise is counted at its first write, with the same outcome.
  *
  * Key order is a plain object's: the base's keys where they were, a replaced
@@ -54,11 +55,7 @@ import { LARGE_OBJECT, put } from './plainJson.js';
  * that `structuredClone` cannot copy a Proxy: `toPlainJson` gives a plain copy.
  */
 
-/**
- * An object with more keys than this becomes a large object at the first
- * write into it; below it, a plain copy is cheaper than an overlay.
- */
-export const LARGE_OBJECT_KEYS = 128;
+export { LARGE_OBJECT_KEYS };
 
 /** A plain object wrapped read-only, with its keys in the order `Object.keys` gives (or any order whose array indices sort into it). */
 type Base = { readonly object: Record<string, unknown>; readonly keys: readonly string[] };
@@ -269,6 +266,19 @@ function wrap(handler: LargeObject): Record<string, unknown> {
 /** The keys of the plain objects of more than LARGE_OBJECT_KEYS keys that `noteLargeObjects` measured. */
 const measured = new WeakMap<object, readonly string[]>();
 
+/** Values `ownJson` copied, measuring each object of the copy as it made it: `noteLargeObjects` has nothing left to do in them. */
+const measuredCopies = new WeakSet<object>();
+
+/**
+ * Notes what `ownJson` measured while it copied: `large`, the objects of
+ * the copy with more than LARGE_OBJECT_KEYS keys, and `root`, the copy, so
+ * that a value entering the state is walked once, by its copy, not again.
+ */
+export function noteCopy(root: object, large: readonly object[]): void {
+  for (const object of large) measured.set(object, Object.keys(object));
+  measuredCopies.add(root);
+}
+
 /** Objects a walk visits at most: a document that is not JSON (a cycle) cannot hold it up. */
 const WALK_LIMIT = 1 << 24;
 
@@ -283,6 +293,7 @@ const WALK_LIMIT = 1 << 24;
  * noteLargeObjects(event.snapshot); // as a STATE_SNAPSHOT enters the state
  */
 export function noteLargeObjects(value: unknown): void {
+  if (typeof value === 'object' && value !== null && measuredCopies.has(value)) return;
   let budget = WALK_LIMIT;
   const stack = [value];
   while (stack.length && budget-- > 0) {

@@ -7,6 +7,12 @@
 /** Answered `true` by a large object's Proxy, and by nothing else: a JSON document cannot hold a symbol key. */
 export const LARGE_OBJECT: unique symbol = Symbol.for('aguikit.largeObject');
 
+/**
+ * An object with more keys than this becomes a large object at the first
+ * write into it; below it, a plain copy is cheaper than an overlay.
+ */
+export const LARGE_OBJECT_KEYS = 128;
+
 /** Whether `value` is a large object of the shared state (a read-only Proxy over a persistent trie). */
 export const isLargeObject = (value: unknown): boolean =>
   typeof value === 'object' && value !== null && (value as { [LARGE_OBJECT]?: unknown })[LARGE_OBJECT] === true;

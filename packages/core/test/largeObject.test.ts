@@ -105,6 +105,34 @@ describe('one representation, whatever has loaded', () => {
     expect(state.sharedState.sync).toBe('in-sync');
   });
 
+  it('a STATE_SNAPSHOT walks its document once: it copies it and lists the keys of its large objects only', () => {
+    const p = createEventPipeline(createThreadState({ threadId: 't' }));
+    p.push({ type: 'RUN_STARTED', threadId: 't', runId: 'r' });
+    const snapshot = { big: flat(2_000), nested: [{ also: flat(LARGE) }, flat(3)] };
+    const keys = Object.keys;
+    const listed: number[] = [];
+    const spy = vi.spyOn(Object, 'keys').mockImplementation((o: object) => {
+      const all = keys(o);
+      listed.push(all.length);
+      return all;
+    });
+    let state: ReturnType<typeof p.push>;
+    try {
+      state = p.push({ type: 'STATE_SNAPSHOT', snapshot });
+    } finally {
+      spy.mockRestore();
+    }
+    // The records of `big` and `also` (one key each) are copied without listing their keys, and no object is listed twice.
+    expect(listed.filter((n) => n <= LARGE_OBJECT_KEYS).length).toBeLessThan(5);
+    expect(listed.filter((n) => n > LARGE_OBJECT_KEYS).sort((a, b) => a - b)).toEqual([LARGE, 2_000]);
+    const doc = state.sharedState.document as { big: Doc; nested: [{ also: Doc }, Doc] };
+    expect(doc.big).not.toBe(snapshot.big);
+    expect(doc).toEqual(snapshot);
+    const next = p.push({ type: 'STATE_DELTA', delta: [{ op: 'replace', path: '/nested/0/also/k1', value: 'one' }] });
+    const also = (next.sharedState.document as typeof doc).nested[0].also;
+    expect([isLargeObject(also), also.k1, also.k2]).toEqual([true, 'one', { n: 2 }]);
+  });
+
   it('the first write into a measured object, nested or not, reads a handful of its members', () => {
     const { proxy, reads } = counted(flat(100_000));
     const doc = { wrapper: { big: proxy }, small: flat(3) };
