@@ -9,7 +9,7 @@
  * effects and journal are the test's alone) on the port the global setup
  * picked, and fails on any console error or page error it did not expect.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { scenarios } from '@aguikit/scenarios';
@@ -191,6 +191,26 @@ describe('the playground against the agent server, in Chromium', () => {
     await page.locator('.pg__replay .agk-chat .agk-runstatus[data-status="success"]').waitFor();
     const replayed = { chat: await readChat(page), state: await readState(page) };
     expect(replayed).toEqual(live);
+    // The scrubber moves the devtools with the chat: the timeline lists the agent events up to the picked entry, no later one.
+    const entries = (await readFile(file, 'utf8'))
+      .split('\n')
+      .filter((line) => line.trim())
+      .map((line) => JSON.parse(line) as { type: string; event?: { type: string } });
+    const firstEvent = entries.findIndex((e) => e.type === 'event');
+    const replay = page.locator('.pg__replay');
+    const rows = replay.locator('.agk-timeline [role="option"]');
+    const events = entries.filter((e) => e.type === 'event').length;
+    expect(await rows.count()).toBe(events);
+    const scrubber = replay.getByRole('slider');
+    await scrubber.fill(String(firstEvent + 2));
+    await expect.poll(() => rows.count()).toBe(3);
+    // Before the agent's first event: the user's message alone, and no event.
+    await scrubber.fill(String(firstEvent - 1));
+    await expect.poll(() => rows.count()).toBe(0);
+    expect((await readChat(page)).messages.map((m) => m.role)).toEqual(['user']);
+    await scrubber.fill(String(entries.length - 1));
+    await expect.poll(() => rows.count()).toBe(events);
+    expect({ chat: await readChat(page), state: await readState(page) }).toEqual(live);
     // A recording is read, not continued: nothing in the replay takes a message.
     expect(await page.locator('.pg__replay').getByRole('textbox', { name: 'Message' }).count()).toBe(0);
     // Back to live puts focus where the replay came from, and the same file loads again.

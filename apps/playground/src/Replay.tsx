@@ -1,7 +1,7 @@
 import type { AgentSource } from '@aguikit/core';
 import { AgentProvider, createAgentStore } from '@aguikit/react';
 import { AgentChat, EventTimelinePanel, StateInspectorPanel } from '@aguikit/ui';
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useDeferredValue, useEffect, useId, useMemo, useState } from 'react';
 import type { PlaygroundMessages } from './i18n.js';
 import type { LoadedSession } from './recording.js';
 
@@ -14,23 +14,22 @@ const silent: AgentSource = {
 
 /** A recorded session replayed with a scrubber: the thread as it was after any entry of its log. */
 export function Replay({ log, t, onClose }: { log: LoadedSession; t: PlaygroundMessages; onClose: () => void }) {
-  // A controller started from the saved session: its thread is the session's end, and stateAt gives any point.
-  const store = useMemo(() => createAgentStore({ source: silent, log: log.entries }), [log]);
-  useEffect(() => store.retain(), [store]);
-  const last = store.session.entries.length - 1;
+  const last = log.entries.length - 1;
   const [at, setAt] = useState(last);
+  // Replaying costs O(entries): deferred, so the scrubber moves at once and the screen follows when it rests.
+  const shown = useDeferredValue(at);
+  // A controller started from the session up to the picked entry: the chat, the state inspector and the
+  // event timeline all read it, so none of them shows anything that came later.
+  const store = useMemo(() => createAgentStore({ source: silent, log: log.entries.slice(0, shown + 1) }), [log, shown]);
+  useEffect(() => store.retain(), [store]);
   const sliderId = useId();
-
-  useEffect(() => {
-    store.setState({ thread: store.stateAt(at) });
-  }, [at, store]);
 
   return (
     <AgentProvider store={store}>
       <section className="pg__replay" aria-label={t.replay.region}>
         <div className="pg__scrubber">
           <label htmlFor={sliderId}>
-            {t.replay.replaying} <strong>{log.name}</strong>: {t.replay.after(at + 1, last + 1, store.session.entries[at]?.type ?? '')}
+            {t.replay.replaying} <strong>{log.name}</strong>: {t.replay.after(at + 1, last + 1, log.entries[at]?.type ?? '')}
           </label>
           <input id={sliderId} type="range" min={0} max={last} value={at} onChange={(e) => setAt(Number(e.target.value))} />
           <button type="button" className="agk-button" onClick={onClose}>
