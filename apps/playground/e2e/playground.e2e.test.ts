@@ -115,6 +115,9 @@ describe('the playground against the agent server, in Chromium', () => {
     expect(waiting.statusText).toContain('Waiting for you');
     expect(waiting.messages[0]).toMatchObject({ role: 'user', text: expect.stringContaining(REFUND_PROMPT) });
     expect(waiting.messages.map((m) => m.text).join('\n')).toContain('Let me look up order A-1001 first.');
+    // The scenario's Send this is unavailable while the agent waits for an answer, as the composer's Send is.
+    const sendThis = page.getByRole('button', { name: 'Send this' });
+    expect(await sendThis.getAttribute('aria-disabled')).toBe('true');
 
     const lookup = page.locator('.agk-toolcall[data-tool="lookup_order"]');
     expect(await lookup.getAttribute('data-status')).toBe('succeeded');
@@ -145,6 +148,7 @@ describe('the playground against the agent server, in Chromium', () => {
     await dialog.waitFor({ state: 'detached' });
     const done = await readChat(page);
     expect(done.statusText).toBe('Done');
+    expect(await sendThis.getAttribute('aria-disabled')).toBeNull();
     const reply = done.messages.at(-1);
     expect(reply).toMatchObject({ role: 'assistant', status: 'complete' });
     const refundId = APPROVED_REPLY.exec(reply?.text.replace(/^Assistant/, '') ?? '')?.[1];

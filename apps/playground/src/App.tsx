@@ -1,4 +1,4 @@
-import { AgentProvider, type AgentStore, createAgentStore } from '@aguikit/react';
+import { AgentProvider, type AgentStore, createAgentStore, useAgentRun } from '@aguikit/react';
 import { scenarios } from '@aguikit/scenarios';
 import { AgentChat, AgentLocaleProvider, EventTimelinePanel, StateInspectorPanel } from '@aguikit/ui';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
@@ -34,6 +34,29 @@ function useConnectionStore(connection: Connection): AgentStore {
   // The store a swap replaces is destroyed: its stream and tools stop with it.
   useEffect(() => store.retain(), [store]);
   return store;
+}
+
+/**
+ * Sends the scenario's prompt. Unavailable while a run is in flight or the
+ * agent waits for an answer, as the composer's Send is (aria-disabled, so a
+ * keyboard user keeps focus on it).
+ */
+function SendPrompt({ prompt, label }: { prompt: string; label: string }) {
+  const agent = useAgentRun();
+  const unavailable = agent.inFlight !== undefined || agent.interrupts.length > 0;
+  return (
+    <button
+      type="button"
+      className="agk-button"
+      data-size="sm"
+      aria-disabled={unavailable ? true : undefined}
+      onClick={() => {
+        if (!unavailable) void agent.run(prompt);
+      }}
+    >
+      {label}
+    </button>
+  );
 }
 
 /** The address typed, when it is a full http(s) URL; undefined otherwise. */
@@ -251,9 +274,7 @@ export function App() {
                   <p className="pg__hint">
                     <strong>{t.titled(titleOf(scenario.id, scenario.title))}</strong>{' '}
                     {t.scenarios[scenario.id]?.description ?? scenario.description} {t.tryPrompt} <q>{scenario.prompt}</q>{' '}
-                    <button type="button" className="agk-button" data-size="sm" onClick={() => void store.getState().run(scenario.prompt)}>
-                      {t.sendThis}
-                    </button>
+                    <SendPrompt prompt={scenario.prompt} label={t.sendThis} />
                   </p>
                 ) : null}
                 <AgentChat placeholder={connection.mode === 'url' ? t.messageAgent : (scenario?.prompt ?? t.messageAgent)} />
