@@ -108,7 +108,12 @@ export const VIEWPORT = { width: 1280, height: 860 };
 export interface AgentRequest {
   url: string;
   lastEventId: string | undefined;
-  body: { runId?: string; resume?: { interruptId: string; status: string; payload?: unknown }[]; forwardedProps?: unknown };
+  body: {
+    threadId?: string;
+    runId?: string;
+    resume?: { interruptId: string; status: string; payload?: unknown }[];
+    forwardedProps?: unknown;
+  };
 }
 
 export interface OpenPage {

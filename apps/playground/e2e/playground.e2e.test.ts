@@ -225,6 +225,26 @@ describe('the playground against the agent server, in Chromium', () => {
     await page.getByRole('region', { name: 'Replay' }).waitFor();
   });
 
+  it('changing the speed keeps the thread: the next run of the same conversation goes at the new speed', async () => {
+    const o = await open({ mode: 'server', scenario: 'parallel-tools', speed: FAST });
+    const { page, requests } = o;
+    const sendThis = page.getByRole('button', { name: 'Send this' });
+    await sendThis.click();
+    await runStatus(page, 'success').waitFor();
+    const first = await readChat(page);
+    await page.getByLabel('Speed').selectOption('5');
+    expect(await readChat(page)).toEqual(first);
+    await sendThis.click();
+    await expect.poll(() => requests.length).toBe(2);
+    await runStatus(page, 'success').waitFor();
+    const second = await readChat(page);
+    expect(second.messages.slice(0, first.messages.length)).toEqual(first.messages);
+    expect(second.messages.length).toBeGreaterThan(first.messages.length);
+    expect(requests.map((r) => new URL(r.url).searchParams.get('speed'))).toEqual([String(FAST), '5']);
+    // One conversation: the second run carries the first one's messages.
+    expect(requests[1]?.body.threadId).toBe(requests[0]?.body.threadId);
+  });
+
   it('rejects with a comment: the agent explains, the state is rejected, nothing is refunded', async () => {
     const o = await open({ mode: 'server', scenario: 'refund', speed: FAST });
     const { page } = o;

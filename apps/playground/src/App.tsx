@@ -20,13 +20,17 @@ function useTheme(): [Theme, (t: Theme) => void] {
   return [theme, setTheme];
 }
 
-/** One store per connection: changing the scenario or the source starts a new thread. */
+/** One store per connection: changing the scenario or the source starts a new thread; a new speed applies from the next run. */
 function useConnectionStore(connection: Connection): AgentStore {
+  const speed = useRef(connection.speed);
+  useEffect(() => {
+    speed.current = connection.speed;
+  }, [connection.speed]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: the key says when the thread must be new.
   const store = useMemo(
     () =>
       createAgentStore({
-        source: sourceFor(connection),
+        source: sourceFor(connection, () => speed.current),
         ...(connection.approvalWindowMs !== undefined ? { forwardedProps: { approvalWindowMs: connection.approvalWindowMs } } : {}),
       }),
     [connectionKey(connection)],

@@ -13,19 +13,44 @@ export interface Connection {
   approvalWindowMs?: number;
 }
 
-/** Where the playground's runs come from: the scenario in the browser, the agent server, or a typed URL. */
-export function sourceFor(c: Connection): AgentSource {
+/** Where the playground's runs come from, at a given speed: the scenario in the browser, the agent server, or a typed URL. */
+function sourceAt(c: Connection, speed: number): AgentSource {
   if (c.mode === 'url') return httpSseSource({ url: c.url, reconnect: { attempts: 3, delayMs: 300 } });
   if (c.mode === 'server') {
-    return httpSseSource({ url: `/agents/${encodeURIComponent(c.scenarioId)}?speed=${c.speed}`, reconnect: { attempts: 3, delayMs: 300 } });
+    return httpSseSource({ url: `/agents/${encodeURIComponent(c.scenarioId)}?speed=${speed}`, reconnect: { attempts: 3, delayMs: 300 } });
   }
   const scenario = findScenario(c.scenarioId);
   if (!scenario) throw new Error(`Unknown scenario ${c.scenarioId}`);
-  return scriptedSource(scenario, { speed: c.speed });
+  return scriptedSource(scenario, { speed });
 }
 
-/** A stable key: a new key means a new thread. */
-export const connectionKey = (c: Connection) => `${c.mode}|${c.scenarioId}|${c.url}|${c.speed}|${c.approvalWindowMs ?? ''}`;
+/**
+ * The connection's source. Each run goes at the speed `speed()` gives as it
+ * starts, so changing the speed keeps the thread: it applies from the next
+ * run (or reconnect) of the same conversation.
+ */
+export function sourceFor(c: Connection, speed: () => number = () => c.speed): AgentSource {
+  const bySpeed = new Map<number, AgentSource>();
+  const current = (): AgentSource => {
+    const at = c.mode === 'url' ? 0 : speed();
+    let source = bySpeed.get(at);
+    if (!source) {
+      source = sourceAt(c, at);
+      bySpeed.set(at, source);
+    }
+    return source;
+  };
+  // Every source of a mode is of one kind: what the first offers, they all do.
+  const first = current();
+  return {
+    run: (input, options) => current().run(input, options),
+    ...(first.deliver ? { deliver: (input, options, onEvent) => current().deliver?.(input, options, onEvent) ?? Promise.resolve() } : {}),
+    ...(first.capabilities ? { capabilities: () => first.capabilities?.() ?? Promise.resolve(undefined) } : {}),
+  };
+}
+
+/** A stable key: a new key means a new thread. The speed is not in it: a new speed applies from the next run. */
+export const connectionKey = (c: Connection) => `${c.mode}|${c.scenarioId}|${c.url}|${c.approvalWindowMs ?? ''}`;
 
 /** Reads the connection from the page URL, so a link opens the same setup. */
 export function connectionFromLocation(search: string): Connection {
