@@ -77,7 +77,9 @@ export type InterruptDialogProps = Omit<InterruptGroupProps, 'children'>;
  *
  * Keyboard and focus:
  * - When an interrupt opens, focus moves to its first enabled field (once
- *   the form's code is there), or to the interrupt when it has none; not
+ *   the form's code is there), or to the interrupt when it has none, or
+ *   when the field and the interrupt's question cannot both be in view (the
+ *   question is never scrolled away; the field is the next Tab stop); not
  *   while the user is typing in a text field elsewhere (the composer, say):
  *   then a polite announcement says the agent needs a decision, and
  *   Alt+Shift+D goes to it (from anywhere on the page, at any time).

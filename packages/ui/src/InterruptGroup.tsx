@@ -19,6 +19,48 @@ function firstField(element: HTMLElement | undefined): HTMLElement | null {
   return element?.querySelector<HTMLElement>(FIELD) ?? null;
 }
 
+/** The nearest ancestor of `element` that scrolls vertically, if any. */
+function scrollerOf(element: HTMLElement): HTMLElement | null {
+  const win = element.ownerDocument.defaultView;
+  for (let node = element.parentElement; node && win; node = node.parentElement) {
+    const { overflowY } = win.getComputedStyle(node);
+    if ((overflowY === 'auto' || overflowY === 'scroll') && node.scrollHeight > node.clientHeight) return node;
+  }
+  return null;
+}
+
+/**
+ * Focuses `field`, the first field of the interrupt `card`, where it shows
+ * together with the interrupt's start (its title and what it asks); else the
+ * interrupt itself, its start in view. Focus meant for the answer never
+ * scrolls the question out of view: in a decision area a few lines tall (a
+ * phone, a laptop with a page header), the card takes focus and its first
+ * field is the next Tab stop.
+ */
+function focusWithQuestion(card: HTMLElement, field: HTMLElement): void {
+  const win = card.ownerDocument.defaultView;
+  if (!win) {
+    field.focus();
+    return;
+  }
+  const box = scrollerOf(card);
+  const view = box ? box.getBoundingClientRect() : { top: 0, bottom: win.innerHeight };
+  // The area's heading is held at its top edge while it scrolls (run.css): what is under it is not in view.
+  const heading = box?.querySelector(':scope > .agk-interrupts__title');
+  const top =
+    heading && win.getComputedStyle(heading).position === 'sticky' ? Math.max(view.top, heading.getBoundingClientRect().bottom) : view.top;
+  // The card's actions are held at the bottom edge while it scrolls (interrupt.css): a field under them is not in view.
+  const bottom = () => Math.min(view.bottom, card.querySelector('.agk-interrupt__actions')?.getBoundingClientRect().top ?? view.bottom);
+  const fits = () => card.getBoundingClientRect().top >= top - 1 && field.getBoundingClientRect().bottom <= bottom() + 1;
+  if (!fits()) {
+    const by = card.getBoundingClientRect().top - top;
+    if (box) box.scrollTop += by;
+    else win.scrollBy(0, by);
+  }
+  if (fits()) field.focus({ preventScroll: true });
+  else card.focus({ preventScroll: true });
+}
+
 const TEXT_INPUTS = /^(|text|search|email|url|tel|password|number|date|datetime-local|month|time|week)$/;
 
 /** Focus is in a field the user types in (a text box, a content-editable element) outside `region`. */
@@ -83,8 +125,9 @@ export interface InterruptGroupProps extends Omit<React.HTMLAttributes<HTMLEleme
   now?: () => number;
   /**
    * Where focus goes when an interrupt appears: its first enabled field
-   * (default; not while the user is typing elsewhere: then it is announced,
-   * and Alt+Shift+D goes to it), or nowhere.
+   * (default; the interrupt itself where the field and its question cannot
+   * both be in view; not while the user is typing elsewhere: then it is
+   * announced, and Alt+Shift+D goes to it), or nowhere.
    */
   initialFocus?: 'first-field' | 'none';
   /** The region's heading; by default it says how many answers the agent is waiting for. */
@@ -151,7 +194,7 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
 
   React.useEffect(() => () => stopWaiting.current(), []);
 
-  /** Focuses an interrupt's first enabled field; the interrupt itself when it has none; waits while its form's fields load. */
+  /** Focuses an interrupt's first enabled field (with its question in view, else the interrupt: focusWithQuestion); the interrupt itself when it has none; waits while its form's fields load. */
   const focusInterrupt = React.useCallback(
     (interruptId: string) => {
       const element = elements.current.get(interruptId);
@@ -159,7 +202,7 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
       const field = firstField(element);
       if (field) {
         awaitingFields.current.delete(interruptId);
-        field.focus();
+        focusWithQuestion(element, field);
         return;
       }
       const it = store.getState().thread.interrupts.find((i) => i.id === interruptId);
@@ -185,7 +228,9 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
     // Only while focus is still where it was when the interrupt opened: a reader who moved on keeps their place.
     if (active !== before && active !== doc.body && active !== null) return;
     if (typingElsewhere(doc, region.current)) return;
-    (firstField(element) ?? element).focus();
+    const field = firstField(element);
+    if (field) focusWithQuestion(element, field);
+    else element.focus();
   }, []);
 
   const deliver = React.useCallback(
@@ -244,7 +289,9 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
     if (!target) return;
     awaitingFields.current.delete(target.id);
     const element = elements.current.get(target.id);
-    (firstField(element) ?? element)?.focus();
+    const field = firstField(element);
+    if (element && field) focusWithQuestion(element, field);
+    else element?.focus();
   }, [interrupts, answers]);
 
   const session: InterruptSession = {

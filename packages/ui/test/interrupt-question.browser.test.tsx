@@ -1,0 +1,102 @@
+// Vite's client types: they declare the stylesheet import below.
+/// <reference types="vite/client" />
+import { AgentProvider } from '@aguikit/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { page } from 'vitest/browser';
+import { render } from 'vitest-browser-react';
+import { AgentChat } from '../src/AgentChat.js';
+import { preloadInterruptForm } from '../src/lazyChunks.js';
+import { call, playedStore, runOf, say } from '../src/storybook/scripted.js';
+import '../src/styles.css';
+
+/**
+ * What a reviewer sees when an approval opens in the chat, at a laptop's and
+ * a phone's size with the chat below a page's own header (as in the
+ * playground), and on a tall screen: the question asked and the place focus
+ * went are both in view in the decision area, neither under its held heading
+ * nor its held actions.
+ */
+
+const CALL_ID = '5b0e8a4c-2f1d-4c3b-9e7a-6d8f0a1b2c3d';
+const QUESTION = "Refund $42.00 to the customer's card for order A-1001?";
+
+function approvalRun() {
+  return runOf(
+    [
+      ...say(
+        '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+        'Let me look up order A-1001 first. It was delivered on 26 November; the refund needs your approval.',
+      ),
+      ...call(CALL_ID, 'refund_order', { orderId: 'A-1001', amount: 42, currency: 'USD', reason: 'Arrived broken' }),
+    ],
+    {
+      outcome: {
+        type: 'interrupt',
+        interrupts: [
+          {
+            id: 'a3bb189e-8bf9-3888-9912-ace4e6543002',
+            reason: 'tool_call',
+            toolCallId: CALL_ID,
+            message: QUESTION,
+            expiresAt: new Date(Date.now() + 2 * 60_000).toISOString(),
+            responseSchema: {
+              type: 'object',
+              required: ['approved'],
+              properties: { approved: { type: 'boolean' }, comment: { type: 'string', title: 'Comment for the customer record' } },
+            },
+          },
+        ],
+      },
+    },
+  );
+}
+
+/** The part of the decision area nothing is held over: below its heading, above the open interrupt's actions. */
+function clearPart(): { top: number; bottom: number } {
+  const heading = document.querySelector('.agk-chat > .agk-interrupts > .agk-interrupts__title')?.getBoundingClientRect();
+  const actions = document.querySelector('.agk-interrupt__actions')?.getBoundingClientRect();
+  if (!heading || !actions) throw new Error('no decision area');
+  return { top: heading.bottom, bottom: actions.top };
+}
+
+const inside = (box: DOMRect, part: { top: number; bottom: number }) => box.top >= part.top - 0.5 && box.bottom <= part.bottom + 0.5;
+
+afterEach(async () => {
+  await page.viewport(414, 896);
+});
+
+describe('an approval opening in the chat', () => {
+  for (const [width, height, header, what] of [
+    [1366, 768, 190, 'a laptop'],
+    [390, 844, 160, 'a phone'],
+    [1440, 1200, 0, 'a tall screen'],
+  ] as const) {
+    it(`shows its question with the focus it takes on ${what} (${width}x${height})`, async () => {
+      await page.viewport(width, height);
+      await preloadInterruptForm();
+      const store = await playedStore([], { pending: [approvalRun()], now: () => Date.now() });
+      const screen = await render(
+        <AgentProvider store={store}>
+          <div style={{ height: `calc(100vh - ${header}px)`, marginTop: header, display: 'flex', flexDirection: 'column' }}>
+            <AgentChat />
+          </div>
+        </AgentProvider>,
+      );
+      await store.getState().run('My teapot from order A-1001 arrived broken. Can I get a refund?');
+      await expect.element(screen.getByRole('button', { name: 'Approve' })).toBeEnabled();
+      await expect.poll(() => document.querySelector('.agk-interrupt')?.contains(document.activeElement)).toBe(true);
+      await new Promise(requestAnimationFrame);
+      const part = clearPart();
+      const question = document.querySelector('.agk-interrupt__message');
+      expect(question?.textContent).toBe(QUESTION);
+      expect(inside(question?.getBoundingClientRect() as DOMRect, part), 'the question is in view').toBe(true);
+      const focused = document.activeElement as HTMLElement;
+      const box = focused.getBoundingClientRect();
+      // Focus is never hidden: what holds it shows at least its first lines (the interrupt itself may be taller than the area).
+      expect(box.top >= part.top - 0.5 && box.top < part.bottom, `${focused.tagName} is in view`).toBe(true);
+      if (focused.matches('textarea, input, select, button')) expect(inside(box, part), 'the focused field is whole').toBe(true);
+      // Where the area shows the question and the first field at once, the field takes focus; else the interrupt does, the field next in Tab order.
+      expect(focused.tagName).toBe(height - header > 1000 ? 'TEXTAREA' : 'ARTICLE');
+    });
+  }
+});
