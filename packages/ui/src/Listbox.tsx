@@ -181,10 +181,30 @@ function Option({ item, props, style, position }: { item: number; props: Options
   );
 }
 
+/**
+ * Brings `option` into view in its list. Only while the user is in the list
+ * (its keys moved the selection) may the page scroll to it too; a selection
+ * that moved because new data came (the live row of a growing history) never
+ * scrolls the page, which on a phone holds the devtools below the chat.
+ */
+function reveal(option: HTMLElement): void {
+  const list = option.closest<HTMLElement>('[role="listbox"]');
+  if (!list) return;
+  if (list.contains(option.ownerDocument.activeElement)) {
+    option.scrollIntoView?.({ block: 'nearest' });
+    return;
+  }
+  const o = option.getBoundingClientRect();
+  const l = list.getBoundingClientRect();
+  if (o.top < l.top) list.scrollTop -= l.top - o.top;
+  else if (o.bottom > l.bottom) list.scrollTop += Math.min(o.bottom - l.bottom, o.top - l.top);
+}
+
 function PlainOptions(props: OptionsProps) {
   const { selected, optionId } = props;
   React.useEffect(() => {
-    if (selected !== undefined) document.getElementById(optionId(selected))?.scrollIntoView?.({ block: 'nearest' });
+    const option = selected === undefined ? null : document.getElementById(optionId(selected));
+    if (option) reveal(option);
   }, [selected, optionId]);
   return props.items.map((item) => <Option key={item} item={item} props={props} />);
 }

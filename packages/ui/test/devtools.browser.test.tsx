@@ -142,4 +142,26 @@ describe('devtools layout in Chromium', () => {
       await session.send('Emulation.setEmulatedMedia', { features: [] });
     }
   });
+
+  it('new state events never scroll the page to the devtools: a page read at its top stays there', async () => {
+    // A phone's page: the chat fills the screen and the devtools come below it, reached by scrolling.
+    const page = column(390);
+    page.style.height = '600px';
+    const store = await playedStore([], { pending: [events] });
+    await render(
+      <AgentProvider store={store}>
+        <div style={{ height: 600 }}>the chat</div>
+        <StateInspectorPanel />
+        <EventTimelinePanel />
+      </AgentProvider>,
+      { container: page },
+    );
+    await new Promise(requestAnimationFrame);
+    expect(page.scrollTop).toBe(0);
+    await store.getState().run('Where is order A-1001?');
+    await expect.poll(() => store.getState().thread.sharedState.version).toBe(2);
+    await expect.poll(() => store.getState().inFlight).toBeUndefined();
+    await new Promise(requestAnimationFrame);
+    expect(page.scrollTop, 'the page was scrolled by the devtools').toBe(0);
+  });
 });
