@@ -18,6 +18,8 @@ export default defineConfig({
     environment: 'node',
     include: ['e2e/screenshots.ts'],
     globalSetup: ['./e2e/setup.ts'],
+    // The agent server answers the preview's origin, as in the e2e tests.
+    setupFiles: ['./e2e/allowOrigin.ts'],
     testTimeout: 60_000,
     // One browser, one page at a time: the machine's CPUs are shared.
     fileParallelism: false,

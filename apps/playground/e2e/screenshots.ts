@@ -78,10 +78,12 @@ it.for(cases)('screenshots the refund flow: $device, $theme, $lang', async ({ de
     const approval = page.locator('.agk-interrupt[data-answer="none"]');
     const approve = approval.locator('.agk-interrupt__buttons button[data-variant="primary"]:enabled').first();
     await approve.waitFor();
-    await approval.getByLabel('Comment for the customer record').fill(COMMENT[lang]);
-    // The approval as a reviewer meets it: its actions at the bottom of the screen, as much of it as fits above.
-    await approval.locator('.agk-interrupt__buttons').evaluate((buttons) => buttons.scrollIntoView({ block: 'end' }));
+    // The approval as a reviewer meets it: focus on it (Alt+Shift+D from the composer), its question in view,
+    // its actions held below, nothing typed yet.
+    await page.keyboard.press('Alt+Shift+D');
+    await expect.poll(() => approval.evaluate((card) => card.contains(document.activeElement))).toBe(true);
     await page.screenshot({ path: name('approval'), animations: 'disabled' });
+    await approval.getByLabel('Comment for the customer record').fill(COMMENT[lang]);
 
     await approve.click();
     await runStatus(page, 'success').waitFor();
