@@ -16,7 +16,8 @@
  * - Inside a long one-line paragraph: at a single space, once the run so far
  *   holds no character that can open inline markup spanning a space
  *   (emphasis, code, strikethrough, links, HTML, escapes), and where the next
- *   run starts with a letter (so it can never be read as a list, heading or
+ *   run starts with a letter, or a digit that opens no ordered list item
+ *   (so it can never be read as a list, heading or
  *   quote). Autolinks, entities and the like cannot span a space. The runs
  *   render inside one paragraph, joined by that space.
  *
@@ -35,8 +36,8 @@ const WHOLE = /\[\^|\]:|</;
 const BLOCK_START = /^(?:[\p{L}\p{N}]|#{1,6}(?:[ \t]|$))/u;
 const ORDERED_ITEM = /^\p{N}{1,9}[.)](?:[ \t]|$)/u;
 const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
-/** A paragraph line (up to three spaces of indent, which Markdown drops), or the start of a run: a letter. */
-const PLAIN_PARAGRAPH = /^ {0,3}\p{L}/u;
+/** A paragraph line (up to three spaces of indent, which Markdown drops), or the start of a run: a letter or a digit. */
+const PLAIN_PARAGRAPH = /^ {0,3}[\p{L}\p{N}]/u;
 /** Characters that may open inline markup reaching past a space (`<` never gets here: a text with one renders whole). */
 const OPENS_INLINE = new Set(['*', '_', '`', '~', '[', '\\']);
 
@@ -75,18 +76,22 @@ export function markdownPieces(text: string, from = PIECES_FROM): MarkdownPiece[
   return groups.map((lines) => {
     const block = lines.join('\n');
     const filled = lines.filter((line) => line.trim() !== '');
-    if (
-      filled.length === 1 &&
-      lines[0] === filled[0] &&
-      block.length >= 2 * RUN_LENGTH &&
-      PLAIN_PARAGRAPH.test(block) &&
-      !ORDERED_ITEM.test(block)
-    ) {
+    if (filled.length === 1 && lines[0] === filled[0] && block.length >= 2 * RUN_LENGTH && plainStart(block)) {
       const sentences = runsOf(lines[0] as string);
       if (sentences.length > 1) return { type: 'paragraph', sentences };
     }
     return { type: 'blocks', text: block };
   });
+}
+
+/**
+ * Whether `text` starts as nothing but a paragraph can: a letter, or a digit
+ * that does not open an ordered list item (`12. `, `3) `). Given a slice of
+ * the text, it errs on the safe side: a slice that ends right after `12.`
+ * reads as a list item.
+ */
+function plainStart(text: string): boolean {
+  return PLAIN_PARAGRAPH.test(text) && !ORDERED_ITEM.test(text.trimStart());
 }
 
 /** A one-line paragraph cut at single spaces into runs of at least RUN_LENGTH characters, while nothing inline is open. */
@@ -96,7 +101,7 @@ function runsOf(line: string): string[] {
   for (let i = 0; i < line.length; i++) {
     const c = line[i] as string;
     if (OPENS_INLINE.has(c)) break;
-    if (c === ' ' && i - start >= RUN_LENGTH && line[i - 1] !== ' ' && PLAIN_PARAGRAPH.test(line[i + 1] ?? '')) {
+    if (c === ' ' && i - start >= RUN_LENGTH && line[i - 1] !== ' ' && plainStart(line.slice(i + 1, i + 13))) {
       runs.push(line.slice(start, i));
       start = i + 1;
     }

@@ -136,6 +136,37 @@ describe('a long reply in pieces', () => {
     expect(pieced(paragraph)).toBe(whole(paragraph));
   });
 
+  it('cuts a long paragraph of numbers into runs too, never where a run would start an ordered list', () => {
+    // A count, as a fast stream sends it: every run starts with a digit.
+    const count = Array.from({ length: 3_000 }, (_, i) => String(i + 1)).join(' ');
+    const pieces = markdownPieces(count, 0);
+    const [piece] = pieces ?? [];
+    expect(piece?.type).toBe('paragraph');
+    const sentences = piece?.type === 'paragraph' ? piece.sentences : [];
+    expect(sentences.length).toBeGreaterThan(10);
+    expect(sentences.join(' ')).toBe(count);
+    expect(pieced(count)).toBe(whole(count));
+    // "12. " or "3) " would open an ordered list if a run started there: no run does.
+    const figures = `2024 ${Array.from({ length: 400 }, (_, i) => `${i}. ${i % 7}) ${i * 13}`).join(' ')}`;
+    for (const run of (markdownPieces(figures, 0) ?? []).flatMap((p) => (p.type === 'paragraph' ? p.sentences : [])))
+      expect(run).not.toMatch(/^\d{1,9}[.)](?:\s|$)/);
+    expect(pieced(figures)).toBe(whole(figures));
+  });
+
+  it('renders exactly what the whole text renders for paragraphs of numbers (200 random texts)', { timeout: 60_000 }, () => {
+    const NUMBERS = ['1', '42', '2024', '7.', '3)', '1.5', '10.', '99)', '1)x', '8.y', 'and', '-', '+', '#'];
+    const figures = fc.array(fc.constantFrom(...NUMBERS), { minLength: 300, maxLength: 1_500 }).map((tokens) => `1 ${tokens.join(' ')}`);
+    let cut = 0;
+    fc.assert(
+      fc.property(figures, (t) => {
+        if (markdownPieces(t, 0)?.some((p) => p.type === 'paragraph')) cut++;
+        expect(pieced(t)).toBe(whole(t));
+      }),
+      { numRuns: 200 },
+    );
+    expect(cut).toBeGreaterThan(40);
+  });
+
   it('keeps blocks whole where a blank line does not end them (lists, fences, indented code)', () => {
     const t = ['Intro line.', '- one', '- two', '', '  still two', '', '```', 'code', '', 'Not a paragraph', '```', '', 'After.'].join(
       '\n',
