@@ -229,7 +229,18 @@ export const AllBadges: StoryObj = {
   render: () => (
     <div style={{ display: 'flex', gap: 8, flexWrap: 'wrap' }}>
       {(
-        ['declared', 'args_streaming', 'ready', 'executing', 'succeeded', 'failed', 'awaiting_decision', 'denied', 'cancelled'] as const
+        [
+          'declared',
+          'args_streaming',
+          'ready',
+          'executing',
+          'succeeded',
+          'failed',
+          'awaiting_decision',
+          'approved',
+          'denied',
+          'cancelled',
+        ] as const
       ).map((s) => (
         <ToolStatusBadge key={s} status={s} />
       ))}
@@ -245,6 +256,7 @@ export const AllBadges: StoryObj = {
       'Succeeded',
       'Failed',
       'Waiting for your decision',
+      'Approved',
       'Rejected',
       'Cancelled',
     ]);
@@ -265,6 +277,7 @@ export const AllBadgesZhCN: StoryObj = {
       '成功',
       '失败',
       '等待你的决定',
+      '已批准',
       '已拒绝',
       '已取消',
     ]);

@@ -12,8 +12,8 @@ import { type ArgsView, pretty, useArgsView } from './partialArgs.js';
 type Tone = 'neutral' | 'info' | 'success' | 'warning' | 'danger';
 type ToolStrings = typeof toolStrings;
 
-/** What a call's badge says: its status, or that a human decision is awaited. */
-export type ToolDisplayStatus = ToolCallStatus | 'awaiting_decision';
+/** What a call's badge says: its status, that a human decision is awaited, or that it was approved and its result is awaited. */
+export type ToolDisplayStatus = ToolCallStatus | 'awaiting_decision' | 'approved';
 
 const TONES: Record<ToolDisplayStatus, Tone> = {
   declared: 'neutral',
@@ -26,6 +26,7 @@ const TONES: Record<ToolDisplayStatus, Tone> = {
   denied: 'warning',
   cancelled: 'neutral',
   awaiting_decision: 'warning',
+  approved: 'info',
 };
 
 const cx = (...names: Array<string | undefined | false>) => names.filter(Boolean).join(' ');
@@ -40,6 +41,14 @@ const cx = (...names: Array<string | undefined | false>) => names.filter(Boolean
 export function toolDisplayStatus(call: Pick<ToolCallRecord, 'status' | 'interruptId' | 'answer'>): ToolDisplayStatus {
   if (call.interruptId !== undefined && (call.status === 'ready' || call.status === 'executing')) return 'awaiting_decision';
   const answer = call.answer;
+  // Approved, and the agent has not reported what the call did yet: "Ready" would read as if nothing happened.
+  if (
+    call.status === 'ready' &&
+    answer?.status === 'resolved' &&
+    (answer.payload as { approved?: unknown } | undefined)?.approved === true
+  ) {
+    return 'approved';
+  }
   if (call.status === 'succeeded' && answer) {
     if (answer.status === 'cancelled') return 'cancelled';
     if ((answer.payload as { approved?: unknown } | undefined)?.approved === false) return 'denied';
@@ -61,8 +70,9 @@ export interface ToolStatusBadgeProps extends React.HTMLAttributes<HTMLSpanEleme
  * The status of a tool call in words (never color alone), as
  * `data-status` and `data-state`, for every state of the lifecycle
  * `declared -> args_streaming -> ready -> executing -> succeeded | failed`,
- * plus "Waiting for your decision" while an interrupt holds it, and
- * "Rejected" (`denied`) or "Cancelled" once that interrupt was answered so.
+ * plus "Waiting for your decision" while an interrupt holds it, "Approved"
+ * once it was approved and until its result comes, and "Rejected"
+ * (`denied`) or "Cancelled" once that interrupt was answered so.
  *
  * @example
  * <ToolStatusBadge status="awaiting_decision" />

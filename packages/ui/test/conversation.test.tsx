@@ -104,6 +104,23 @@ describe('conversation: tool calls as chips', () => {
     expect(card).toHaveTextContent('Refund not issued: rejected by the reviewer.');
   });
 
+  it('an approved call reads Approved, not Ready, until the agent reports its result', async () => {
+    const store = await playedStore([
+      { say: 'Refund', events: runOf(call('c1', 'refund_order', refundArgs), approval('int-1', 'c1')) },
+      {
+        resume: [{ interruptId: 'int-1', status: 'resolved', payload: { approved: true } }],
+        // The resumed run is still issuing the refund: no result yet.
+        events: runOf(say('a2', 'Issuing the refund now.'), null),
+      },
+    ]);
+    const { container } = renderList(store);
+    expect(store.getState().thread.toolCalls.get('c1')?.status).toBe('ready');
+    const card = container.querySelector('.agk-toolcall') as HTMLElement;
+    expect(card).toHaveAttribute('data-state', 'approved');
+    expect(within(card).getByText('Approved')).toBeVisible();
+    expect(within(card).queryByText('Ready')).toBeNull();
+  });
+
   it('forwards its ref and passes className, style and DOM props', async () => {
     const store = await playedStore([{ say: 'x', events: runOf(call('c1', 'lookup_order', { orderId: 'A-1' })) }]);
     const ref = React.createRef<HTMLElement>();
