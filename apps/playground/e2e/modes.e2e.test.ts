@@ -180,14 +180,17 @@ describe('AG-UI URL mode', () => {
     await composerOf(page).press('Enter');
     const alert = help.getByRole('alert');
     await alert.waitFor();
-    expect(await alert.textContent()).toContain(`The agent at ${bad} did not answer as an AG-UI endpoint.`);
+    // Nothing answered: said as such (not as an answer of the wrong kind), with what to check.
+    expect(await alert.textContent()).toContain(
+      `Nothing answered at ${bad}: check the address, that the agent is running, and that it allows this page (CORS).`,
+    );
     await alert.getByRole('button', { name: 'Edit the URL' }).click();
     const field = page.getByRole('textbox', { name: 'Endpoint' });
     expect(await field.evaluate((el) => el === document.activeElement)).toBe(true);
     expect(await field.evaluate((el: HTMLInputElement) => el.value.slice(el.selectionStart ?? 0, el.selectionEnd ?? 0))).toBe(bad);
   });
 
-  it('an endpoint that answers 404: the same clear error, and a corrected URL runs', async () => {
+  it('an endpoint that answers 404: the status said, and a corrected URL runs', async () => {
     server = await startAgentServer({ host: '127.0.0.1', port: agentPort, speed: FAST });
     const origin = new URL(playgroundUrl).origin;
     const o = await open({ mode: 'url', url: `${origin}/agents/no-such-agent` }, [/404/]);
@@ -196,7 +199,7 @@ describe('AG-UI URL mode', () => {
     await composerOf(page).press('Enter');
     const alert = page.getByRole('region', { name: 'Connect to an AG-UI agent' }).getByRole('alert');
     await alert.waitFor();
-    expect(await alert.textContent()).toContain('did not answer as an AG-UI endpoint');
+    expect(await alert.textContent()).toContain(`The agent at ${origin}/agents/no-such-agent answered with HTTP status 404.`);
     await alert.getByRole('button', { name: 'Edit the URL' }).click();
     await page.keyboard.type(`${origin}/agents/refund`);
     await page.keyboard.press('Enter');

@@ -73,7 +73,7 @@ export function UrlHelp({ t, url, id, onPick, onEdit, titleOf }: UrlHelpProps) {
       <p id={id}>{t.url.explain}</p>
       {failed ? (
         <p role="alert" className="pg__urlerror">
-          <span>{t.url.failed(url)}</span>{' '}
+          <span>{t.url.failed(url, failure.code, failure.status)}</span>{' '}
           <button type="button" className="agk-button" data-size="sm" onClick={onEdit}>
             {t.url.edit}
           </button>

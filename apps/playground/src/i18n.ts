@@ -43,7 +43,13 @@ const en = {
     loading: 'Looking for the local agent server…',
     noServer: 'The local agent server does not answer here (start it with pnpm dev); any other AG-UI endpoint works.',
     invalid: 'Enter a full address that starts with http:// or https://, for example http://127.0.0.1:8787/agents/refund.',
-    failed: (url: string) => `The agent at ${url} did not answer as an AG-UI endpoint.`,
+    /** Why the request to the endpoint failed, by the failure's code: nothing answered, an HTTP error status, or an answer of the wrong kind. */
+    failed: (url: string, code: string, status?: number) =>
+      code === 'NETWORK'
+        ? `Nothing answered at ${url}: check the address, that the agent is running, and that it allows this page (CORS).`
+        : code === 'HTTP_STATUS' && status !== undefined
+          ? `The agent at ${url} answered with HTTP status ${status}.`
+          : `The agent at ${url} did not answer as an AG-UI endpoint.`,
     edit: 'Edit the URL',
     empty: 'No endpoint yet: enter one above, or pick one of the local agent server.',
   },
@@ -89,7 +95,12 @@ const zhCN: PlaygroundMessages = {
     loading: '正在查找本地智能体服务器…',
     noServer: '本地智能体服务器没有应答（用 pnpm dev 启动它）；其他任何 AG-UI 端点都可以使用。',
     invalid: '请输入以 http:// 或 https:// 开头的完整地址，例如 http://127.0.0.1:8787/agents/refund。',
-    failed: (url) => `${url} 上的智能体没有按 AG-UI 端点应答。`,
+    failed: (url, code, status) =>
+      code === 'NETWORK'
+        ? `${url} 没有任何应答：请检查地址、智能体是否在运行，以及它是否允许本页访问（CORS）。`
+        : code === 'HTTP_STATUS' && status !== undefined
+          ? `${url} 上的智能体返回了 HTTP 状态 ${status}。`
+          : `${url} 上的智能体没有按 AG-UI 端点应答。`,
     edit: '修改地址',
     empty: '还没有端点：请在上方输入，或选择本地智能体服务器的一个端点。',
   },
