@@ -85,6 +85,19 @@ const token = fc.oneof(
 );
 const text = fc.array(token, { minLength: 1, maxLength: 160 }).map((tokens) => tokens.join(' '));
 
+/** Checks that 200 texts of `texts` render in pieces what they render whole; returns how many had a paragraph cut into runs. */
+function cutTextsRenderWhole(texts: fc.Arbitrary<string>): number {
+  let cut = 0;
+  fc.assert(
+    fc.property(texts, (t) => {
+      if (markdownPieces(t, 0)?.some((p) => p.type === 'paragraph')) cut++;
+      expect(pieced(t)).toBe(whole(t));
+    }),
+    { numRuns: 200 },
+  );
+  return cut;
+}
+
 describe('a long reply in pieces', () => {
   it('renders exactly what the whole text renders (1,000 random texts of words, inline markup and blocks)', { timeout: 60_000 }, () => {
     fc.assert(
@@ -110,16 +123,8 @@ describe('a long reply in pieces', () => {
         ),
       )
       .map(([indent, tokens]) => `${indent}The ${tokens.join(' ')}`);
-    let cut = 0;
-    fc.assert(
-      fc.property(prose, (t) => {
-        if (markdownPieces(t, 0)?.some((p) => p.type === 'paragraph')) cut++;
-        expect(pieced(t)).toBe(whole(t));
-      }),
-      { numRuns: 200 },
-    );
     // The property is about cut paragraphs: a good share of these texts must have one.
-    expect(cut).toBeGreaterThan(40);
+    expect(cutTextsRenderWhole(prose)).toBeGreaterThan(40);
   });
 
   it('cuts a long plain paragraph into runs of sentences, each starting with a letter', () => {
@@ -156,15 +161,7 @@ describe('a long reply in pieces', () => {
   it('renders exactly what the whole text renders for paragraphs of numbers (200 random texts)', { timeout: 60_000 }, () => {
     const NUMBERS = ['1', '42', '2024', '7.', '3)', '1.5', '10.', '99)', '1)x', '8.y', 'and', '-', '+', '#'];
     const figures = fc.array(fc.constantFrom(...NUMBERS), { minLength: 300, maxLength: 1_500 }).map((tokens) => `1 ${tokens.join(' ')}`);
-    let cut = 0;
-    fc.assert(
-      fc.property(figures, (t) => {
-        if (markdownPieces(t, 0)?.some((p) => p.type === 'paragraph')) cut++;
-        expect(pieced(t)).toBe(whole(t));
-      }),
-      { numRuns: 200 },
-    );
-    expect(cut).toBeGreaterThan(40);
+    expect(cutTextsRenderWhole(figures)).toBeGreaterThan(40);
   });
 
   it('keeps blocks whole where a blank line does not end them (lists, fences, indented code)', () => {
