@@ -208,6 +208,9 @@ describe('the playground against the agent server, in Chromium', () => {
     const scrubber = replay.getByRole('slider');
     await scrubber.fill(String(firstEvent + 2));
     await expect.poll(() => rows.count()).toBe(3);
+    // Mid-run, the run is shown as it was then: running, not cut off.
+    expect(await replay.locator('.agk-runstatus').getAttribute('data-status')).toBe('running');
+    expect(await replay.locator('.agk-timeline').textContent()).not.toContain('STREAM_TRUNCATED');
     // Before the agent's first event: the user's message alone, and no event.
     await scrubber.fill(String(firstEvent - 1));
     await expect.poll(() => rows.count()).toBe(0);

@@ -18,9 +18,10 @@ export function Replay({ log, t, onClose }: { log: LoadedSession; t: PlaygroundM
   const [at, setAt] = useState(last);
   // Replaying costs O(entries): deferred, so the scrubber moves at once and the screen follows when it rests.
   const shown = useDeferredValue(at);
-  // A controller started from the session up to the picked entry: the chat, the state inspector and the
-  // event timeline all read it, so none of them shows anything that came later.
-  const store = useMemo(() => createAgentStore({ source: silent, log: log.entries.slice(0, shown + 1) }), [log, shown]);
+  // A controller started from the session up to the picked entry, as it was then (a run streaming at that
+  // point is shown running, not cut off): the chat, the state inspector and the event timeline all read it,
+  // so none of them shows anything that came later.
+  const store = useMemo(() => createAgentStore({ source: silent, log: log.entries.slice(0, shown + 1), asRecorded: true }), [log, shown]);
   useEffect(() => store.retain(), [store]);
   const sliderId = useId();
 

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { replaySession } from '../src/engine.js';
-import { parseSession, serializeSession } from '../src/index.js';
+import { createRunController, loadEngine, parseSession, serializeSession } from '../src/index.js';
 import { serializeEventLog } from '../src/internal.js';
 
 describe('parseSession', () => {
@@ -70,5 +70,39 @@ describe('parseSession', () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('a controller made from a saved session', () => {
+  const midRun = () =>
+    parseSession(
+      [
+        { type: 'init', at: 1, threadId: 't' },
+        { type: 'user_message', at: 2, message: { id: 'u1', role: 'user', content: 'Count' } },
+        { type: 'stream_start', at: 3, kind: 'run', runId: 'r' },
+        { type: 'event', at: 4, event: { type: 'RUN_STARTED', threadId: 't', runId: 'r' } },
+        { type: 'event', at: 5, event: { type: 'TEXT_MESSAGE_START', messageId: 'm1', role: 'assistant' } },
+        { type: 'event', at: 6, event: { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', delta: '1 2 3' } },
+      ]
+        .map((e) => JSON.stringify(e))
+        .join('\n'),
+    ).entries;
+  const silent = { run: () => (async function* () {})() };
+
+  it('ends a stream left open as cut off: the run it resumes from is unknown', async () => {
+    await loadEngine();
+    const thread = createRunController({ source: silent, log: midRun() }).getSnapshot().thread;
+    expect(thread.run.status).toBe('unknown');
+    expect(thread.diagnostics.map((d) => d.code)).toContain('STREAM_TRUNCATED');
+  });
+
+  it('as recorded, shows the session as it was at its last entry: the run still running, nothing said of a cut', async () => {
+    await loadEngine();
+    const entries = midRun();
+    const controller = createRunController({ source: silent, log: entries, asRecorded: true });
+    const { thread, inFlight } = controller.getSnapshot();
+    expect(thread).toEqual(replaySession(entries));
+    expect([thread.run.status, thread.diagnostics, inFlight]).toEqual(['running', [], undefined]);
+    expect(controller.log.entries.map((e) => e.type)).toEqual(entries.map((e) => e.type));
   });
 });

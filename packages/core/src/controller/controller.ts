@@ -135,13 +135,17 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
     settled: () => shared.settled(),
   });
 
-  journal.open(options.log, {
-    type: 'init',
-    threadId,
-    // The log keeps copies of what the app handed over: the app changing its objects later rewrites no history.
-    ...(options.initialMessages?.length ? { messages: ownJson(options.initialMessages) } : {}),
-    ...(options.initialState !== undefined ? { state: ownJson(options.initialState) } : {}),
-  });
+  journal.open(
+    options.log,
+    {
+      type: 'init',
+      threadId,
+      // The log keeps copies of what the app handed over: the app changing its objects later rewrites no history.
+      ...(options.initialMessages?.length ? { messages: ownJson(options.initialMessages) } : {}),
+      ...(options.initialState !== undefined ? { state: ownJson(options.initialState) } : {}),
+    },
+    options.asRecorded,
+  );
 
   // Asked once: what the agent supports does not change under a thread.
   streams.capabilities((capabilities) => destroyed || publish({ capabilities }));

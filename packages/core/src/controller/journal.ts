@@ -24,10 +24,11 @@ export interface Journal {
   publish(patch?: Partial<RunSnapshot>): void;
   /**
    * Starts the log: a saved session's entries, applied as they were (a stream
-   * it left open ends cut off: nothing of it streams here), or a new thread's
-   * `init` entry. Then publishes.
+   * it left open ends cut off: nothing of it streams here; `asRecorded`
+   * leaves it open, as it was recorded), or a new thread's `init` entry.
+   * Then publishes.
    */
-  open(saved: readonly SessionEntry[] | undefined, init: Extract<SessionEntryBody, { type: 'init' }>): void;
+  open(saved: readonly SessionEntry[] | undefined, init: Extract<SessionEntryBody, { type: 'init' }>, asRecorded?: boolean): void;
   subscribe(listener: () => void): () => void;
   /** Forgets every listener. */
   close(): void;
@@ -112,10 +113,10 @@ export function createJournal(machine: ThreadMachine, clock: () => number): Jour
     close() {
       listeners.clear();
     },
-    open(saved, init) {
+    open(saved, init, asRecorded) {
       if (saved?.length) {
         for (const entry of saved) journal.record({ ...entry } as SessionEntryBody, entry.at);
-        if (machine.streaming) journal.record({ type: 'stream_end', open: true });
+        if (machine.streaming && !asRecorded) journal.record({ type: 'stream_end', open: true });
       } else journal.record(init);
       journal.publish();
     },

@@ -46,6 +46,13 @@ export interface RunControllerOptions<Doc = unknown> {
    * holding agent events throws otherwise, saying so).
    */
   log?: readonly SessionEntry[];
+  /**
+   * Shows `log` as it was recorded at its last entry: a stream left open in
+   * it stays open (its run `running`, as it was then) instead of being ended
+   * as cut off. For a viewer of a recording at any point (the playground's
+   * replay); nothing resumes that stream.
+   */
+  asRecorded?: boolean;
 }
 
 /** Why a request to the agent failed, as a typed value (never read from a message's text). */
