@@ -36,8 +36,14 @@ const WHOLE = /\[\^|\]:|</;
 const BLOCK_START = /^(?:[\p{L}\p{N}]|#{1,6}(?:[ \t]|$))/u;
 const ORDERED_ITEM = /^\p{N}{1,9}[.)](?:[ \t]|$)/u;
 const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
-/** A paragraph line (up to three spaces of indent, which Markdown drops), or the start of a run: a letter or a digit. */
+/** A paragraph line: up to three spaces of indent (which Markdown drops), then a letter or a digit. */
 const PLAIN_PARAGRAPH = /^ {0,3}[\p{L}\p{N}]/u;
+/**
+ * A cut point: a character that is not whitespace, the space, then a letter,
+ * or a digit that opens no ordered list item (`12. `, `3) `; a slice that
+ * ends right after `12.` reads as one, on the safe side).
+ */
+const RUN_START = /^\S (?:\p{L}|(?!\p{N}{1,9}[.)](?:[ \t]|$))\p{N})/u;
 /** Characters that may open inline markup reaching past a space (`<` never gets here: a text with one renders whole). */
 const OPENS_INLINE = new Set(['*', '_', '`', '~', '[', '\\']);
 
@@ -84,12 +90,7 @@ export function markdownPieces(text: string, from = PIECES_FROM): MarkdownPiece[
   });
 }
 
-/**
- * Whether `text` starts as nothing but a paragraph can: a letter, or a digit
- * that does not open an ordered list item (`12. `, `3) `). Given a slice of
- * the text, it errs on the safe side: a slice that ends right after `12.`
- * reads as a list item.
- */
+/** Whether a paragraph starts as nothing but a paragraph can: a letter, or a digit that opens no ordered list item (`12. `, `3) `). */
 function plainStart(text: string): boolean {
   return PLAIN_PARAGRAPH.test(text) && !ORDERED_ITEM.test(text.trimStart());
 }
@@ -101,7 +102,8 @@ function runsOf(line: string): string[] {
   for (let i = 0; i < line.length; i++) {
     const c = line[i] as string;
     if (OPENS_INLINE.has(c)) break;
-    if (c === ' ' && i - start >= RUN_LENGTH && line[i - 1] !== ' ' && plainStart(line.slice(i + 1, i + 13))) {
+    // A single space between two words: whitespace next to it would be dropped at the edge of a run parsed alone.
+    if (c === ' ' && i - start >= RUN_LENGTH && RUN_START.test(line.slice(i - 1, i + 13))) {
       runs.push(line.slice(start, i));
       start = i + 1;
     }

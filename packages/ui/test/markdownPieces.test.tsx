@@ -158,6 +158,18 @@ describe('a long reply in pieces', () => {
     expect(pieced(figures)).toBe(whole(figures));
   });
 
+  it('never cuts where spaces or a tab meet: a run starting after the first of two spaces, or ending in a tab, would lose them', () => {
+    const long = 'Supercalifragilistic'.repeat(33);
+    for (const t of [
+      `${long}  next words ${long}`,
+      `${long}    123456789. item ${long}`,
+      `${long}\t 12 ${long}`,
+      `${long}\t next ${long}`,
+    ]) {
+      expect(pieced(t)).toBe(whole(t));
+    }
+  });
+
   it('renders exactly what the whole text renders for paragraphs of numbers (200 random texts)', { timeout: 60_000 }, () => {
     const NUMBERS = ['1', '42', '2024', '7.', '3)', '1.5', '10.', '99)', '1)x', '8.y', 'and', '-', '+', '#'];
     const figures = fc.array(fc.constantFrom(...NUMBERS), { minLength: 300, maxLength: 1_500 }).map((tokens) => `1 ${tokens.join(' ')}`);
