@@ -19,7 +19,7 @@ import { LARGE_OBJECT, LARGE_OBJECT_KEYS, put } from './plainJson.js';
  * entering the state is measured once as it enters, in proportion to its own
  * size: by the copy the reducer makes of an event's values (ownEvent.ts,
  * `noteCopy`), or by `noteLargeObjects` (applyJsonPatch, for a value a delta
- * adds, which returns at once for such a copy). An object that entered
+ * adds, which skips what such a copy measured). An object that entered
  * otherwise is counted at its first write, with the same outcome.
  *
  * Key order is a plain object's: the base's keys where they were, a replaced
@@ -298,7 +298,8 @@ export function noteLargeObjects(value: unknown): void {
   const stack = [value];
   while (stack.length && budget-- > 0) {
     const node = stack.pop();
-    if (typeof node !== 'object' || node === null || handlers.has(node)) continue;
+    // A measured object was measured with all it holds (by a copy, or by a walk like this one): nothing left to do in it.
+    if (typeof node !== 'object' || node === null || handlers.has(node) || measured.has(node)) continue;
     // An array's elements are walked without listing its indices as strings.
     const keys = Array.isArray(node) ? undefined : Object.keys(node);
     if (keys && keys.length > LARGE_OBJECT_KEYS) measured.set(node, keys);

@@ -133,6 +133,33 @@ describe('one representation, whatever has loaded', () => {
     expect([isLargeObject(also), also.k1, also.k2]).toEqual([true, 'one', { n: 2 }]);
   });
 
+  it("a large value a delta adds, or a run input's state, is listed once as it enters: by its copy, not again by a walk", () => {
+    const p = createEventPipeline(createThreadState({ threadId: 't' }));
+    const keys = Object.keys;
+    let listed = 0;
+    const spy = vi.spyOn(Object, 'keys').mockImplementation((o: object) => {
+      const all = keys(o);
+      // aguikit's own listings (fast-json-patch walks an added value to check it holds no undefined).
+      if (all.length === 2_000 && !new Error().stack?.includes('fast-json-patch')) listed++;
+      return all;
+    });
+    const counts: number[] = [];
+    try {
+      p.push({
+        type: 'RUN_STARTED',
+        threadId: 't',
+        runId: 'r',
+        input: { threadId: 't', runId: 'r', state: { big: flat(2_000) }, messages: [], tools: [], context: [] },
+      });
+      counts.push(listed);
+      p.push({ type: 'STATE_DELTA', delta: [{ op: 'add', path: '/more', value: { nested: flat(2_000) } }] });
+      counts.push(listed);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(counts).toEqual([1, 2]);
+  });
+
   it('the first write into a measured object, nested or not, reads a handful of its members', () => {
     const { proxy, reads } = counted(flat(100_000));
     const doc = { wrapper: { big: proxy }, small: flat(3) };
