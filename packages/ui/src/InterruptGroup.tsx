@@ -57,8 +57,25 @@ function focusWithQuestion(card: HTMLElement, field: HTMLElement): void {
     if (box) box.scrollTop += by;
     else win.scrollBy(0, by);
   }
-  if (fits()) field.focus({ preventScroll: true });
-  else card.focus({ preventScroll: true });
+  const target = fits() ? field : card;
+  target.focus({ preventScroll: true });
+  // The area itself may be off screen (a page that scrolls, the chat below the fold): brought into view as focusing would.
+  if (!startOnScreen(target)) (box ?? card).scrollIntoView?.({ block: 'nearest' });
+}
+
+/** Whether the top edge of `element` is in view: inside the window and every box that scrolls around it. */
+function startOnScreen(element: HTMLElement): boolean {
+  const win = element.ownerDocument.defaultView;
+  if (!win) return true;
+  const top = element.getBoundingClientRect().top;
+  if (top < 0 || top >= win.innerHeight) return false;
+  for (let node = element.parentElement; node; node = node.parentElement) {
+    const { overflowY } = win.getComputedStyle(node);
+    if (overflowY === 'visible' || overflowY === 'clip') continue;
+    const r = node.getBoundingClientRect();
+    if (top < r.top - 1 || top >= r.bottom) return false;
+  }
+  return true;
 }
 
 const TEXT_INPUTS = /^(|text|search|email|url|tel|password|number|date|datetime-local|month|time|week)$/;

@@ -99,4 +99,27 @@ describe('an approval opening in the chat', () => {
       expect(focused.tagName).toBe(height - header > 1000 ? 'TEXTAREA' : 'ARTICLE');
     });
   }
+
+  it('brings the chat into view when the page has it below the fold: focus is never on something off screen', async () => {
+    await page.viewport(1000, 800);
+    await preloadInterruptForm();
+    const store = await playedStore([], { pending: [approvalRun()], now: () => Date.now() });
+    const screen = await render(
+      <AgentProvider store={store}>
+        <div style={{ height: 900 }}>The page above the chat.</div>
+        <div style={{ height: 600, display: 'flex', flexDirection: 'column' }}>
+          <AgentChat />
+        </div>
+      </AgentProvider>,
+    );
+    window.scrollTo(0, 0);
+    await store.getState().run('My teapot from order A-1001 arrived broken. Can I get a refund?');
+    await expect.element(screen.getByRole('button', { name: 'Approve' })).toBeEnabled();
+    await expect.poll(() => document.querySelector('.agk-interrupt')?.contains(document.activeElement)).toBe(true);
+    await new Promise(requestAnimationFrame);
+    const box = (document.activeElement as HTMLElement).getBoundingClientRect();
+    expect(box.top >= 0 && box.top < window.innerHeight, `focus at ${box.top} of a ${window.innerHeight}px window`).toBe(true);
+    const question = document.querySelector('.agk-interrupt__message')?.getBoundingClientRect();
+    expect(question && question.top >= 0 && question.bottom <= window.innerHeight, 'the question is on screen').toBe(true);
+  });
 });
