@@ -44,7 +44,14 @@ function focusWithQuestion(card: HTMLElement, field: HTMLElement): void {
     return;
   }
   const box = scrollerOf(card);
-  const view = box ? box.getBoundingClientRect() : { top: 0, bottom: win.innerHeight };
+  // The page scrolls: its scroll padding is where a fixed header says what is hidden under it.
+  const root = card.ownerDocument.documentElement;
+  const view = box
+    ? box.getBoundingClientRect()
+    : {
+        top: Number.parseFloat(win.getComputedStyle(root).scrollPaddingTop) || 0,
+        bottom: win.innerHeight - (Number.parseFloat(win.getComputedStyle(root).scrollPaddingBottom) || 0),
+      };
   // The area's heading is held at its top edge while it scrolls (run.css): what is under it is not in view.
   const heading = box?.querySelector(':scope > .agk-interrupts__title');
   const top =

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { page } from 'vitest/browser';
 import { render } from 'vitest-browser-react';
 import { AgentChat } from '../src/AgentChat.js';
+import { InterruptDialog } from '../src/InterruptDialog.js';
 import { preloadInterruptForm } from '../src/lazyChunks.js';
 import { call, playedStore, runOf, say } from '../src/storybook/scripted.js';
 import '../src/styles.css';
@@ -121,5 +122,31 @@ describe('an approval opening in the chat', () => {
     expect(box.top >= 0 && box.top < window.innerHeight, `focus at ${box.top} of a ${window.innerHeight}px window`).toBe(true);
     const question = document.querySelector('.agk-interrupt__message')?.getBoundingClientRect();
     expect(question && question.top >= 0 && question.bottom <= window.innerHeight, 'the question is on screen').toBe(true);
+  });
+
+  it("on a page with a fixed header (the page's scroll-padding-top), scrolls the question to below it, not under it", async () => {
+    await page.viewport(1000, 800);
+    document.documentElement.style.scrollPaddingTop = '120px';
+    try {
+      await preloadInterruptForm();
+      const store = await playedStore([], { pending: [approvalRun()], now: () => Date.now() });
+      const screen = await render(
+        <AgentProvider store={store}>
+          <header style={{ position: 'fixed', top: 0, left: 0, right: 0, height: 120, background: 'white', zIndex: 10 }}>Shop</header>
+          <div style={{ height: 1500 }}>The order page.</div>
+          <InterruptDialog />
+          <div style={{ height: 1500 }}>The rest of the page.</div>
+        </AgentProvider>,
+      );
+      window.scrollTo(0, 0);
+      await store.getState().run('My teapot from order A-1001 arrived broken. Can I get a refund?');
+      await expect.element(screen.getByRole('button', { name: 'Approve' })).toBeEnabled();
+      await expect.poll(() => document.querySelector('.agk-interrupt')?.contains(document.activeElement)).toBe(true);
+      await new Promise(requestAnimationFrame);
+      const question = document.querySelector('.agk-interrupt__message')?.getBoundingClientRect();
+      expect(question && question.top >= 120 && question.bottom <= window.innerHeight, `the question at ${question?.top}`).toBe(true);
+    } finally {
+      document.documentElement.style.scrollPaddingTop = '';
+    }
   });
 });
