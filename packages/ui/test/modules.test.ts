@@ -17,6 +17,7 @@ const PURE = new Set([
   'index.ts',
   'clientContext.ts',
   'eventSummary.ts',
+  'interruptFocus.ts',
   'interruptForm.ts',
   'jsonHighlights.ts',
   'lazyChunks.ts',

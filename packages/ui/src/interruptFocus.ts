@@ -1,0 +1,71 @@
+/**
+ * Where focus lands in an interrupt as it opens: on its first field where
+ * the field and the interrupt's question are both in view, else on the
+ * interrupt itself, its question in view, and never on something off screen.
+ */
+
+/** The nearest ancestor of `element` that scrolls vertically, if any. */
+function scrollerOf(element: HTMLElement): HTMLElement | null {
+  const win = element.ownerDocument.defaultView;
+  for (let node = element.parentElement; node && win; node = node.parentElement) {
+    const { overflowY } = win.getComputedStyle(node);
+    if ((overflowY === 'auto' || overflowY === 'scroll') && node.scrollHeight > node.clientHeight) return node;
+  }
+  return null;
+}
+
+/**
+ * Focuses `field`, the first field of the interrupt `card`, where it shows
+ * together with the interrupt's start (its title and what it asks); else the
+ * interrupt itself, its start in view. Focus meant for the answer never
+ * scrolls the question out of view: in a decision area a few lines tall (a
+ * phone, a laptop with a page header), the card takes focus and its first
+ * field is the next Tab stop.
+ */
+export function focusWithQuestion(card: HTMLElement, field: HTMLElement): void {
+  const win = card.ownerDocument.defaultView;
+  if (!win) {
+    field.focus();
+    return;
+  }
+  const box = scrollerOf(card);
+  // The page scrolls: its scroll padding is where a fixed header says what is hidden under it.
+  const root = card.ownerDocument.documentElement;
+  const view = box
+    ? box.getBoundingClientRect()
+    : {
+        top: Number.parseFloat(win.getComputedStyle(root).scrollPaddingTop) || 0,
+        bottom: win.innerHeight - (Number.parseFloat(win.getComputedStyle(root).scrollPaddingBottom) || 0),
+      };
+  // The area's heading is held at its top edge while it scrolls (run.css): what is under it is not in view.
+  const heading = box?.querySelector(':scope > .agk-interrupts__title');
+  const top =
+    heading && win.getComputedStyle(heading).position === 'sticky' ? Math.max(view.top, heading.getBoundingClientRect().bottom) : view.top;
+  // The card's actions are held at the bottom edge while it scrolls (interrupt.css): a field under them is not in view.
+  const bottom = () => Math.min(view.bottom, card.querySelector('.agk-interrupt__actions')?.getBoundingClientRect().top ?? view.bottom);
+  const fits = () => card.getBoundingClientRect().top >= top - 1 && field.getBoundingClientRect().bottom <= bottom() + 1;
+  if (!fits()) {
+    const by = card.getBoundingClientRect().top - top;
+    if (box) box.scrollTop += by;
+    else win.scrollBy(0, by);
+  }
+  const target = fits() ? field : card;
+  target.focus({ preventScroll: true });
+  // The area itself may be off screen (a page that scrolls, the chat below the fold): brought into view as focusing would.
+  if (!startOnScreen(target)) (box ?? card).scrollIntoView?.({ block: 'nearest' });
+}
+
+/** Whether the top edge of `element` is in view: inside the window and every box that scrolls around it. */
+function startOnScreen(element: HTMLElement): boolean {
+  const win = element.ownerDocument.defaultView;
+  if (!win) return true;
+  const top = element.getBoundingClientRect().top;
+  if (top < 0 || top >= win.innerHeight) return false;
+  for (let node = element.parentElement; node; node = node.parentElement) {
+    const { overflowY } = win.getComputedStyle(node);
+    if (overflowY === 'visible' || overflowY === 'clip') continue;
+    const r = node.getBoundingClientRect();
+    if (top < r.top - 1 || top >= r.bottom) return false;
+  }
+  return true;
+}
