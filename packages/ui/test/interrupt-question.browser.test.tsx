@@ -1,6 +1,7 @@
 // Vite's client types: they declare the stylesheet import below.
 /// <reference types="vite/client" />
 import { AgentProvider } from '@aguikit/react';
+import type * as React from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { page } from 'vitest/browser';
 import { render } from 'vitest-browser-react';
@@ -62,6 +63,18 @@ function clearPart(): { top: number; bottom: number } {
 
 const inside = (box: DOMRect, part: { top: number; bottom: number }) => box.top >= part.top - 0.5 && box.bottom <= part.bottom + 0.5;
 
+/** Renders `layout` with a store, sends the refund request from the top of the page, and waits for the approval to take focus. */
+async function openApproval(layout: React.ReactNode): Promise<void> {
+  await preloadInterruptForm();
+  const store = await playedStore([], { pending: [approvalRun()], now: () => Date.now() });
+  const screen = await render(<AgentProvider store={store}>{layout}</AgentProvider>);
+  window.scrollTo(0, 0);
+  await store.getState().run('My teapot from order A-1001 arrived broken. Can I get a refund?');
+  await expect.element(screen.getByRole('button', { name: 'Approve' })).toBeEnabled();
+  await expect.poll(() => document.querySelector('.agk-interrupt')?.contains(document.activeElement)).toBe(true);
+  await new Promise(requestAnimationFrame);
+}
+
 afterEach(async () => {
   await page.viewport(414, 896);
 });
@@ -74,19 +87,11 @@ describe('an approval opening in the chat', () => {
   ] as const) {
     it(`shows its question with the focus it takes on ${what} (${width}x${height})`, async () => {
       await page.viewport(width, height);
-      await preloadInterruptForm();
-      const store = await playedStore([], { pending: [approvalRun()], now: () => Date.now() });
-      const screen = await render(
-        <AgentProvider store={store}>
-          <div style={{ height: `calc(100vh - ${header}px)`, marginTop: header, display: 'flex', flexDirection: 'column' }}>
-            <AgentChat />
-          </div>
-        </AgentProvider>,
+      await openApproval(
+        <div style={{ height: `calc(100vh - ${header}px)`, marginTop: header, display: 'flex', flexDirection: 'column' }}>
+          <AgentChat />
+        </div>,
       );
-      await store.getState().run('My teapot from order A-1001 arrived broken. Can I get a refund?');
-      await expect.element(screen.getByRole('button', { name: 'Approve' })).toBeEnabled();
-      await expect.poll(() => document.querySelector('.agk-interrupt')?.contains(document.activeElement)).toBe(true);
-      await new Promise(requestAnimationFrame);
       const part = clearPart();
       const question = document.querySelector('.agk-interrupt__message');
       expect(question?.textContent).toBe(QUESTION);
@@ -103,21 +108,14 @@ describe('an approval opening in the chat', () => {
 
   it('brings the chat into view when the page has it below the fold: focus is never on something off screen', async () => {
     await page.viewport(1000, 800);
-    await preloadInterruptForm();
-    const store = await playedStore([], { pending: [approvalRun()], now: () => Date.now() });
-    const screen = await render(
-      <AgentProvider store={store}>
+    await openApproval(
+      <>
         <div style={{ height: 900 }}>The page above the chat.</div>
         <div style={{ height: 600, display: 'flex', flexDirection: 'column' }}>
           <AgentChat />
         </div>
-      </AgentProvider>,
+      </>,
     );
-    window.scrollTo(0, 0);
-    await store.getState().run('My teapot from order A-1001 arrived broken. Can I get a refund?');
-    await expect.element(screen.getByRole('button', { name: 'Approve' })).toBeEnabled();
-    await expect.poll(() => document.querySelector('.agk-interrupt')?.contains(document.activeElement)).toBe(true);
-    await new Promise(requestAnimationFrame);
     const box = (document.activeElement as HTMLElement).getBoundingClientRect();
     expect(box.top >= 0 && box.top < window.innerHeight, `focus at ${box.top} of a ${window.innerHeight}px window`).toBe(true);
     const question = document.querySelector('.agk-interrupt__message')?.getBoundingClientRect();
@@ -128,21 +126,14 @@ describe('an approval opening in the chat', () => {
     await page.viewport(1000, 800);
     document.documentElement.style.scrollPaddingTop = '120px';
     try {
-      await preloadInterruptForm();
-      const store = await playedStore([], { pending: [approvalRun()], now: () => Date.now() });
-      const screen = await render(
-        <AgentProvider store={store}>
+      await openApproval(
+        <>
           <header style={{ position: 'fixed', top: 0, left: 0, right: 0, height: 120, background: 'white', zIndex: 10 }}>Shop</header>
           <div style={{ height: 1500 }}>The order page.</div>
           <InterruptDialog />
           <div style={{ height: 1500 }}>The rest of the page.</div>
-        </AgentProvider>,
+        </>,
       );
-      window.scrollTo(0, 0);
-      await store.getState().run('My teapot from order A-1001 arrived broken. Can I get a refund?');
-      await expect.element(screen.getByRole('button', { name: 'Approve' })).toBeEnabled();
-      await expect.poll(() => document.querySelector('.agk-interrupt')?.contains(document.activeElement)).toBe(true);
-      await new Promise(requestAnimationFrame);
       const question = document.querySelector('.agk-interrupt__message')?.getBoundingClientRect();
       expect(question && question.top >= 120 && question.bottom <= window.innerHeight, `the question at ${question?.top}`).toBe(true);
     } finally {
