@@ -5,106 +5,22 @@
  * Each case ends with the live thread equal to the replayed log.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { replaySession } from '../src/engine.js';
+import { createRunController, type FrameScheduler, loadEngine, type RunAgentInput, type RunController } from '../src/index.js';
 import {
-  type AgentSource,
-  createRunController,
-  type FrameScheduler,
-  loadEngine,
-  type RunAgentInput,
-  type RunController,
-  type ThreadState,
-} from '../src/index.js';
+  expectReplayed,
+  finished,
+  held,
+  heldPick,
+  microScheduler,
+  open,
+  scripted,
+  started,
+  tick,
+  toolCall,
+  view,
+} from './support/controllerHarness.js';
 
 beforeAll(() => loadEngine());
-
-type Emit = (event: Record<string, unknown>, id?: string) => void;
-
-/** A push-form source: `script` plays request n (0-based) of the test; every input is kept. */
-function scripted(script: (n: number, input: RunAgentInput, emit: Emit, signal: AbortSignal) => Promise<void> | void) {
-  const inputs: RunAgentInput[] = [];
-  const source: AgentSource = {
-    async deliver(input, options, onEvent) {
-      const n = inputs.push(input) - 1;
-      await script(
-        n,
-        input,
-        (event, id) => {
-          if (id !== undefined) options.onEventId?.(id);
-          onEvent(event);
-        },
-        options.signal as AbortSignal,
-      );
-    },
-    run() {
-      throw new Error('the push form is used');
-    },
-  };
-  return { source, inputs };
-}
-
-const microScheduler: FrameScheduler = (flush) => {
-  let live = true;
-  queueMicrotask(() => live && flush());
-  return () => {
-    live = false;
-  };
-};
-
-/** A promise the test settles. */
-function held<T = string>() {
-  let settle!: (value: T) => void;
-  const promise = new Promise<T>((resolve) => {
-    settle = resolve;
-  });
-  return { promise, settle };
-}
-
-const tick = () => new Promise((r) => setTimeout(r, 0));
-
-/** Keeps the stream open until the request is aborted. */
-const open = (signal: AbortSignal) =>
-  new Promise<void>((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
-
-const started = (input: RunAgentInput) => ({ type: 'RUN_STARTED', threadId: input.threadId, runId: input.runId });
-const finished = (input: RunAgentInput, extra: Record<string, unknown> = {}) => ({
-  type: 'RUN_FINISHED',
-  threadId: input.threadId,
-  runId: input.runId,
-  ...extra,
-});
-const toolCall = (id: string, name: string, parentMessageId = `a-${id}`) => [
-  { type: 'TOOL_CALL_START', toolCallId: id, toolCallName: name, parentMessageId },
-  { type: 'TOOL_CALL_ARGS', toolCallId: id, delta: '{"orderId":"A-1001"}' },
-  { type: 'TOOL_CALL_END', toolCallId: id },
-];
-
-/** A controller over `script` whose frontend tool `pick` answers when the test calls `release.settle`. */
-function heldPick(script: Parameters<typeof scripted>[0]) {
-  const release = held();
-  const { source, inputs } = scripted(script);
-  const controller = createRunController({
-    source,
-    scheduler: microScheduler,
-    tools: { pick: { description: 'asks the user to pick', handler: () => release.promise } },
-  });
-  return { controller, release, inputs };
-}
-
-/** The thread as a person sees it. */
-function view(t: ThreadState) {
-  return {
-    run: t.run,
-    messages: t.messages.ids.map((id) => t.messages.byId.get(id)),
-    toolCalls: [...t.toolCalls],
-    document: t.sharedState.document,
-    interrupts: t.interrupts,
-  };
-}
-
-function expectReplayed(controller: RunController) {
-  expect(view(replaySession(controller.log.entries))).toEqual(view(controller.getSnapshot().thread));
-}
 
 describe('a stream cut off and resumed', () => {
   it('reconnect() keeps what the client did while the stream was down: a tool result and a shared-state edit', async () => {
