@@ -73,6 +73,68 @@ describe('parseSession', () => {
   });
 });
 
+describe('a saved entry of a known type whose fields hold anything', () => {
+  const value = fc.jsonValue();
+  const message = fc.oneof(
+    value,
+    fc.record({
+      id: fc.oneof(fc.string(), value),
+      role: fc.oneof(fc.constantFrom('user', 'assistant', 'tool', 'system'), value),
+      content: value,
+    }),
+  );
+  const resume = fc.oneof(
+    value,
+    fc.record({
+      interruptId: fc.oneof(fc.string(), value),
+      status: fc.oneof(fc.constantFrom('resolved', 'cancelled'), value),
+      payload: value,
+    }),
+  );
+  const entry = fc.oneof(
+    fc.record(
+      { type: fc.constant('init'), threadId: fc.string(), messages: fc.array(message, { maxLength: 3 }), state: value },
+      { requiredKeys: ['type', 'threadId'] },
+    ),
+    fc.record({ type: fc.constant('user_message'), message: fc.record({ id: fc.string(), role: value, content: value }) }),
+    fc.record({ type: fc.constant('stream_start'), kind: fc.constantFrom('run', 'resume'), runId: fc.string(), reconnect: value }),
+    fc.record({ type: fc.constant('stream_end'), open: fc.boolean() }),
+    fc.record({ type: fc.constant('state_edit'), delta: fc.array(value, { maxLength: 3 }) }),
+    fc.record({ type: fc.constant('state_set'), document: value }),
+    fc.record({ type: fc.constant('tool_started'), toolCallId: fc.string() }),
+    fc.record({
+      type: fc.constant('tool_result'),
+      toolCallId: fc.string(),
+      messageId: fc.string(),
+      content: fc.oneof(fc.string(), fc.array(value, { maxLength: 3 })),
+      error: value,
+    }),
+    fc.record({ type: fc.constant('resume'), runId: fc.string(), resume: fc.array(resume, { maxLength: 3 }) }),
+    fc.record({
+      type: fc.constant('failed'),
+      failure: fc.dictionary(fc.constantFrom('code', 'message', 'status', 'retryable', 'eventsReceived'), value),
+    }),
+    fc.constant({ type: 'stop' }),
+    fc.constant({ type: 'reset' }),
+    fc.constant({ type: 'event', event: { type: 'RUN_STARTED', threadId: 't', runId: 'r' } }),
+  );
+
+  it('is kept or named as bad; replaying what was kept, or making a controller of it, never throws', async () => {
+    await loadEngine();
+    const silent = { run: () => (async function* () {})() };
+    fc.assert(
+      fc.property(fc.array(entry, { maxLength: 8 }), (entries) => {
+        const text = entries.map((e) => JSON.stringify({ ...e, at: 1 })).join('\n');
+        const { entries: kept, errors } = parseSession(text);
+        expect(kept.length + errors.length).toBe(entries.length);
+        expect(() => replaySession(kept)).not.toThrow();
+        expect(() => createRunController({ source: silent, log: kept }).destroy()).not.toThrow();
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
 describe('a controller made from a saved session', () => {
   const midRun = () =>
     parseSession(

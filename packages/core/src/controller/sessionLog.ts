@@ -162,6 +162,12 @@ function isEventLogLine(value: unknown): value is { event: unknown; receivedAt?:
   return !('type' in v) && 'event' in v && (v.receivedAt === undefined || typeof v.receivedAt === 'number');
 }
 
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** A message as the thread keeps one: an object with a string id and role (its content is the reducer's to judge). */
+const isMessage = (v: unknown) => isObject(v) && typeof v.id === 'string' && typeof v.role === 'string';
+/** An answer to an interrupt: its id, and whether it was answered or abandoned. */
+const isAnswer = (v: unknown) => isObject(v) && typeof v.interruptId === 'string' && (v.status === 'resolved' || v.status === 'cancelled');
+
 function entryProblem(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not a log entry: expected an object';
   const e = value as Record<string, unknown>;
@@ -172,7 +178,10 @@ function entryProblem(value: unknown): string | undefined {
     case 'event':
       return need('event', 'event' in e);
     case 'init':
-      return need('threadId', typeof e.threadId === 'string') ?? need('messages', e.messages === undefined || Array.isArray(e.messages));
+      return (
+        need('threadId', typeof e.threadId === 'string') ??
+        need('messages', e.messages === undefined || (Array.isArray(e.messages) && e.messages.every(isMessage)))
+      );
     case 'user_message':
       return need('message', typeof e.message === 'object' && e.message !== null && typeof (e.message as { id?: unknown }).id === 'string');
     case 'stream_start':
@@ -192,7 +201,7 @@ function entryProblem(value: unknown): string | undefined {
         need('content', typeof e.content === 'string' || Array.isArray(e.content))
       );
     case 'resume':
-      return need('runId', typeof e.runId === 'string') ?? need('resume', Array.isArray(e.resume));
+      return need('runId', typeof e.runId === 'string') ?? need('resume', Array.isArray(e.resume) && e.resume.every(isAnswer));
     case 'failed':
       return need('failure', typeof e.failure === 'object' && e.failure !== null);
     default:
