@@ -6,6 +6,7 @@ import { loadedEngine } from './engineLoader.js';
 import { createJournal } from './journal.js';
 import { createThreadMachine, replayWith } from './machine.js';
 import { interruptsOpen, refusals } from './refusals.js';
+import { guarded, tellApp } from './report.js';
 import { resumeAction } from './resumeAction.js';
 import { runInput, userMessage } from './runInput.js';
 import type { SessionEntryBody } from './sessionLog.js';
@@ -41,7 +42,7 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
   const machine = createThreadMachine({
     engine: loadedEngine,
     onEvent: (event, index) => {
-      options.onEvent?.(event, index);
+      if (options.onEvent) tellApp(options.onEvent, event, index);
       const stream = streams.current;
       if (event.type === 'TOOL_CALL_END' && stream) {
         const id = String(event.toolCallId);
@@ -50,7 +51,8 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
     },
     // Read as each stream opens: without a listener the pipeline collects no per-event list of new diagnostics.
     get onDiagnostic() {
-      return options.onDiagnostic;
+      const listener = options.onDiagnostic;
+      return listener && guarded(listener);
     },
   });
 
@@ -201,6 +203,7 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
       if (destroyed) return;
       teardownAll();
       resume.forget();
+      shared.forget();
       record({ type: 'reset' });
       publish({ connection: 'idle', failure: undefined, refusal: undefined, inFlight: undefined, decisions: [] });
     },
@@ -209,6 +212,10 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
       destroyed = true;
       teardownAll();
       resume.forget();
+      // The log says how what was in flight ended, for a controller made from it (a remount's): an open stream cut off
+      // (as a reload shows it), a frontend tool stopped (its late result is dropped, as after stop()).
+      if (machine.streaming) record({ type: 'stream_end', open: machine.thread.run.status === 'running' });
+      if (stoppable(machine.thread)) record({ type: 'stop' });
       publish({ inFlight: undefined, connection: 'closed', destroyed: true });
       journal.close();
     },

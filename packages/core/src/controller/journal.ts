@@ -1,6 +1,7 @@
 import type { ThreadState } from '../model.js';
 import type { ThreadMachine } from './machine.js';
 import { resumePreloader } from './preload.js';
+import { tellApp } from './report.js';
 import { createSessionLog, type SessionEntry, type SessionEntryBody, type SessionLog } from './sessionLog.js';
 import type { Stream } from './stream.js';
 import type { RunSnapshot } from './types.js';
@@ -14,7 +15,11 @@ import type { RunSnapshot } from './types.js';
 export interface Journal {
   readonly log: SessionLog;
   readonly snapshot: RunSnapshot;
-  /** Appends an entry and applies it. `entry` must be a fresh object: it becomes the log's. */
+  /**
+   * Appends an entry and applies it. `entry` must be a fresh object: it
+   * becomes the log's. Recorded while another entry applies (an action called
+   * by `onEvent` or `onDiagnostic`), it is applied right after that one.
+   */
   record(entry: SessionEntryBody, at?: number): void;
   /** Applies a stream's waiting events (one clock reading for the batch) and publishes. */
   flush(stream: Stream): void;
@@ -47,6 +52,24 @@ export function createJournal(machine: ThreadMachine, clock: () => number): Jour
     destroyed: false,
   };
   const thread = (): ThreadState => machine.thread;
+  /** An entry is being applied: entries recorded meanwhile wait here for it, in order. */
+  let applying = false;
+  const after: SessionEntry[] = [];
+  const apply = (entry: SessionEntry) => {
+    if (applying) {
+      after.push(entry);
+      return;
+    }
+    applying = true;
+    try {
+      machine.apply(entry);
+      for (let next = after.shift(); next; next = after.shift()) machine.apply(next);
+    } finally {
+      applying = false;
+      // Only when an entry threw (an engine that is not there): what waited on it is not applied out of order later.
+      after.length = 0;
+    }
+  };
   /** An empty list for the next batch: with one flush per event, a list per flush would be an allocation per event. */
   let spare: unknown[] | undefined;
   const journal: Journal = {
@@ -58,7 +81,7 @@ export function createJournal(machine: ThreadMachine, clock: () => number): Jour
       const logged = entry as SessionEntry;
       logged.at = at;
       log.append(logged);
-      machine.apply(logged);
+      apply(logged);
     },
     flush(stream) {
       stream.cancelFlush?.();
@@ -72,7 +95,7 @@ export function createJournal(machine: ThreadMachine, clock: () => number): Jour
       for (let i = 0; i < batch.length; i++) {
         const entry: SessionEntry = { type: 'event', event: batch[i], index: log.eventCount, at };
         log.append(entry);
-        machine.apply(entry);
+        apply(entry);
         // A listener of the event (onEvent, onDiagnostic) stopped or reset the run: the rest of the batch is dropped with it.
         if (!stream.live) break;
       }
@@ -103,8 +126,9 @@ export function createJournal(machine: ThreadMachine, clock: () => number): Jour
         destroyed: s.destroyed,
         capabilities: s.capabilities,
       };
-      if (listeners.size === 1) for (const listener of listeners) listener();
-      else for (const listener of [...listeners]) listener();
+      // A listener's bug is the app's: the others still hear the change, and the stream goes on.
+      if (listeners.size === 1) for (const listener of listeners) tellApp(listener);
+      else for (const listener of [...listeners]) tellApp(listener);
     },
     subscribe(listener) {
       listeners.add(listener);

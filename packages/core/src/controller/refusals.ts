@@ -11,6 +11,10 @@ export const refusals = {
     code: 'NO_RESUME_POINT',
     message: 'The agent sent no event ids, so the run cannot be resumed where it stopped; start a new run.',
   },
+  threadReset: {
+    code: 'THREAD_RESET',
+    message: 'The thread was reset before this edit could apply, so it was dropped: it was an edit of the old conversation.',
+  },
   nothingToRetry: { code: 'NOTHING_TO_RETRY', message: 'No request failed in a way that sending it again could fix.' },
 } as const satisfies Record<string, Refusal>;
 

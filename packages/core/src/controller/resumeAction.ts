@@ -3,6 +3,7 @@ import type { RunAgentInput } from '../protocol.js';
 import type { Decision, PayloadValidator, ResumeResponse } from '../resume.js';
 import { loadResumeBuilder } from '../resumeLoader.js';
 import { refusals, unavailable } from './refusals.js';
+import { tellApp } from './report.js';
 import { toolsInput } from './runInput.js';
 import type { SessionEntryBody } from './sessionLog.js';
 import type { ActionResult, Refusal, RunControllerOptions } from './types.js';
@@ -91,7 +92,7 @@ export function resumeAction(deps: ResumeDeps) {
           deps.release(epoch);
           return deps.refuse({ code: 'RESUME_REFUSED', message: built.errors.map((e) => e.message).join(' '), errors: built.errors });
         }
-        for (const decision of built.decisions) options.onDecision?.(decision);
+        if (options.onDecision) for (const decision of built.decisions) tellApp(options.onDecision, decision);
         deps.record({ type: 'resume', runId: built.input.runId, resume: built.input.resume ?? [] }, built.decisions);
         // Recorded: these interrupts are closed, and what answers the next ones is a new resume.
         if (preparing === claim) preparing = undefined;

@@ -32,10 +32,32 @@ function loadImmer(): Promise<Immer> {
 
 const pointerSegment = (segment: string | number) => String(segment).replaceAll('~', '~0').replaceAll('/', '~1');
 
-/** immer's patch as RFC 6902: the path as a JSON pointer. */
-export function toJsonPatch(patch: Patch): JsonPatchOperation {
+/**
+ * A value as JSON carries it (the rules of `JSON.stringify`: `toJSON`, no
+ * `undefined` or function members, `null` for a number JSON has not);
+ * `undefined` where JSON has no value at all. A BigInt throws, as there.
+ */
+function asJson(value: unknown): unknown {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  const text = JSON.stringify(value);
+  return text === undefined ? undefined : JSON.parse(text);
+}
+
+/**
+ * immer's patch as RFC 6902, its path a JSON pointer and its value as JSON
+ * carries it: the document goes to the agent as JSON, so it holds what JSON
+ * would. A member set to `undefined` (or a function) is no member: its
+ * replace removes it, its add adds nothing (`undefined` is returned); an
+ * array's element (or the document) becomes `null`.
+ */
+export function toJsonPatch(patch: Patch): JsonPatchOperation | undefined {
   const path = patch.path.map((s) => `/${pointerSegment(s)}`).join('');
-  return patch.op === 'remove' ? { op: 'remove', path } : ({ op: patch.op, path, value: patch.value } as JsonPatchOperation);
+  if (patch.op === 'remove') return { op: 'remove', path };
+  const value = asJson(patch.value);
+  if (value !== undefined) return { op: patch.op, path, value } as JsonPatchOperation;
+  if (patch.path.length === 0 || typeof patch.path.at(-1) === 'number') return { op: patch.op, path, value: null } as JsonPatchOperation;
+  return patch.op === 'replace' ? { op: 'remove', path } : undefined;
 }
 
 export interface SharedStateDeps {
@@ -55,24 +77,37 @@ export interface SharedStateDeps {
 export function sharedStateActions<Doc>(deps: SharedStateDeps) {
   let queue: Promise<unknown> = Promise.resolve();
   let waiting = 0;
+  /** Bumped by a reset: an edit asked for before it was an edit of a thread that is gone. */
+  let generation = 0;
   const status = (): ActionResult => ({ ok: true, status: deps.thread().run.status });
   const gone = (): ActionResult => ({ ok: false, ...refusals.destroyed });
-  const enqueue = (work: () => Promise<ActionResult> | ActionResult): Promise<ActionResult> => {
+  /** Why an edit that waited did nothing, or undefined when it may apply. */
+  const stale = (asked: number): ActionResult | undefined =>
+    deps.gone() ? gone() : asked !== generation ? { ok: false, ...refusals.threadReset } : undefined;
+  const enqueue = (work: (asked: number) => Promise<ActionResult> | ActionResult): Promise<ActionResult> => {
     waiting++;
-    const next = queue.then(work).finally(() => waiting--);
+    const asked = generation;
+    const next = queue.then(() => work(asked)).finally(() => waiting--);
     queue = next.catch(() => undefined);
     return next;
   };
-  const edit = (immer: Immer, recipe: SharedStateRecipe<Doc>): ActionResult => {
-    if (deps.gone()) return gone();
+  const edit = (immer: Immer, recipe: SharedStateRecipe<Doc>, asked = generation): ActionResult => {
+    const refused = stale(asked);
+    if (refused) return refused;
     const base = toPlainJson(deps.thread().sharedState.document) as Doc;
     const [, patches] = immer.produceWithPatches(base, recipe as (draft: Doc) => Doc);
-    // Copied: a value the recipe put in the draft may be one of the app's own objects.
-    if (patches.length) deps.apply({ type: 'state_edit', delta: ownJson(patches.map(toJsonPatch)) });
+    // As JSON: a copy, never one of the app's own objects the recipe put in the draft.
+    const delta: JsonPatchOperation[] = [];
+    for (const patch of patches) {
+      const op = toJsonPatch(patch);
+      if (op) delta.push(op);
+    }
+    if (delta.length) deps.apply({ type: 'state_edit', delta });
     return status();
   };
-  const replace = (document: Doc): ActionResult => {
-    if (deps.gone()) return gone();
+  const replace = (document: Doc, asked = generation): ActionResult => {
+    const refused = stale(asked);
+    if (refused) return refused;
     deps.apply({ type: 'state_set', document: ownJson(document, deps.thread().sharedState.document) });
     return status();
   };
@@ -89,7 +124,7 @@ export function sharedStateActions<Doc>(deps: SharedStateDeps) {
     const immer = loaded;
     return waiting === 0 && immer && loadedEngine()
       ? now(() => edit(immer, recipe))
-      : enqueue(async () => {
+      : enqueue(async (asked) => {
           let ready: Immer;
           try {
             [ready] = await Promise.all([loadImmer(), loadEngine()]);
@@ -97,16 +132,20 @@ export function sharedStateActions<Doc>(deps: SharedStateDeps) {
             // Nothing was edited; the next edit loads them again.
             return deps.refuse(unavailable(error));
           }
-          return edit(ready, recipe);
+          return edit(ready, recipe, asked);
         });
   };
   const set = (next: Doc | SharedStateRecipe<Doc>): Promise<ActionResult> => {
     if (typeof next === 'function') return update(next as SharedStateRecipe<Doc>);
-    return waiting === 0 ? now(() => replace(next)) : enqueue(() => replace(next));
+    return waiting === 0 ? now(() => replace(next)) : enqueue((asked) => replace(next, asked));
   };
   return {
     update,
     set,
+    /** The thread was reset: the edits still waiting are dropped (each answers THREAD_RESET). */
+    forget() {
+      generation++;
+    },
     /** Resolves once every edit asked for so far has applied (a run waits for them, so it sends them). */
     settled: (): Promise<void> | undefined => (waiting === 0 ? undefined : queue.then(() => undefined)),
   };

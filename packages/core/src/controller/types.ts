@@ -99,6 +99,8 @@ export type RefusalCode =
   | 'NO_RESUME_POINT'
   | 'RESUME_REFUSED'
   | 'NOTHING_TO_RETRY'
+  /** A shared-state edit waited (for immer, the engine, the edits before it) and the thread was reset meanwhile: it was dropped. */
+  | 'THREAD_RESET'
   /** Code the action needs, loaded on demand (the engine, immer, the resume builder), could not be loaded: nothing was done; try again. */
   | 'ENGINE_UNAVAILABLE'
   | 'DESTROYED';

@@ -1,0 +1,264 @@
+/**
+ * What an application hands the controller and calls on it at awkward
+ * moments: actions called from its own callbacks (`onEvent`, a listener),
+ * callbacks that throw, a reset while an edit waits, an edit holding values
+ * JSON has no place for, and a destroy while a frontend tool runs. Each case
+ * ends with the live thread equal to the replayed log where there is one.
+ */
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createRunController, loadEngine, type RunController } from '../src/index.js';
+import { expectReplayed, finished, held, microScheduler, scripted, started, tick, toolCall } from './support/controllerHarness.js';
+
+beforeAll(() => loadEngine());
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+const reply = (messageId = 'm1') => [
+  { type: 'TEXT_MESSAGE_START', messageId, role: 'assistant' },
+  { type: 'TEXT_MESSAGE_CONTENT', messageId, delta: 'hello' },
+  { type: 'TEXT_MESSAGE_END', messageId },
+];
+
+describe('an action called from onEvent applies after the event that prompted it', () => {
+  it('reset(): the thread is empty and the next run sends none of the old conversation', async () => {
+    const { source, inputs } = scripted((n, input, emit) => {
+      emit(started(input));
+      if (n === 0) for (const e of reply()) emit(e);
+      emit(finished(input));
+    });
+    let controller: RunController | undefined;
+    controller = createRunController({
+      source,
+      scheduler: microScheduler,
+      onEvent: (event) => {
+        if (event.type === 'TEXT_MESSAGE_START') controller?.reset();
+      },
+    });
+    await controller.run('a private question');
+    await tick();
+    const thread = controller.getSnapshot().thread;
+    expect(thread.messages.ids).toEqual([]);
+    expect(thread.run.status).toBe('idle');
+    expectReplayed(controller);
+    await controller.run('a new topic');
+    await tick();
+    expect(inputs[1]?.messages.map((m) => m.content)).toEqual(['a new topic']);
+  });
+
+  it('stop() at a message start: the message stops streaming, live as in the replay', async () => {
+    const { source } = scripted((_n, input, emit) => {
+      emit(started(input));
+      for (const e of reply()) emit(e);
+      emit(finished(input));
+    });
+    let controller: RunController | undefined;
+    controller = createRunController({
+      source,
+      scheduler: microScheduler,
+      onEvent: (event) => {
+        if (event.type === 'TEXT_MESSAGE_START') controller?.stop();
+      },
+    });
+    await controller.run('Clean up');
+    await tick();
+    const thread = controller.getSnapshot().thread;
+    expect(thread.run.status).toBe('cancelled');
+    expect(thread.messages.byId.get('m1')?.streaming).toBe(false);
+    expectReplayed(controller);
+  });
+
+  it('setState() on the agent snapshot it answers: the edit wins, and the log says so in that order', async () => {
+    const { source } = scripted((_n, input, emit) => {
+      emit(started(input));
+      emit({ type: 'STATE_SNAPSHOT', snapshot: { status: 'from the agent' } });
+      emit(finished(input));
+    });
+    let controller: RunController<{ status: string }> | undefined;
+    controller = createRunController<{ status: string }>({
+      source,
+      scheduler: microScheduler,
+      initialState: { status: 'new' },
+      onEvent: (event) => {
+        if (event.type === 'STATE_SNAPSHOT') void controller?.setState({ status: 'acknowledged' });
+      },
+    });
+    await controller.run('go');
+    await tick();
+    expect(controller.getSnapshot().thread.sharedState.document).toEqual({ status: 'acknowledged' });
+    const types = controller.log.entries.map((e) => (e.type === 'event' ? (e.event as { type: string }).type : e.type));
+    expect(types.indexOf('state_set')).toBe(types.indexOf('STATE_SNAPSHOT') + 1);
+    expectReplayed(controller);
+  });
+});
+
+describe("a callback that throws is the app's error, not the run's", () => {
+  it('a listener that throws: the run still succeeds, the other listeners still hear it, and the error is reported', async () => {
+    const reported = vi.fn();
+    vi.stubGlobal('reportError', reported);
+    const { source } = scripted((_n, input, emit) => {
+      emit(started(input));
+      emit(finished(input));
+    });
+    const controller = createRunController({ source, scheduler: microScheduler });
+    const bug = new Error('a render bug');
+    controller.subscribe(() => {
+      if (controller.getSnapshot().thread.run.status === 'success') throw bug;
+    });
+    const heard: string[] = [];
+    controller.subscribe(() => heard.push(controller.getSnapshot().thread.run.status));
+    await controller.run('hi');
+    await tick();
+    expect(controller.getSnapshot().failure).toBeUndefined();
+    expect(controller.getSnapshot().connection).toBe('closed');
+    expect(heard).toContain('success');
+    expect(reported).toHaveBeenCalledWith(bug);
+  });
+
+  it('an onEvent that throws: every event of the batch is applied, live as in the replay', async () => {
+    const reported = vi.fn();
+    vi.stubGlobal('reportError', reported);
+    const { source } = scripted((_n, input, emit) => {
+      emit(started(input));
+      for (const e of reply()) emit(e);
+      emit(finished(input));
+    });
+    const controller = createRunController({
+      source,
+      scheduler: microScheduler,
+      onEvent: (event) => {
+        if (event.type === 'TEXT_MESSAGE_START') throw new Error('a listener bug');
+      },
+      onDiagnostic: () => {
+        throw new Error('never reached: the stream is valid');
+      },
+    });
+    await controller.run('hi');
+    await tick();
+    const thread = controller.getSnapshot().thread;
+    expect(thread.run.status).toBe('success');
+    expect(thread.messages.byId.get('m1')?.content).toBe('hello');
+    expect(reported).toHaveBeenCalledTimes(1);
+    expectReplayed(controller);
+  });
+
+  it('an onDiagnostic that throws: the rest of the stream is applied', async () => {
+    const reported = vi.fn();
+    vi.stubGlobal('reportError', reported);
+    const { source } = scripted((_n, input, emit) => {
+      emit(started(input));
+      emit({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'nobody', delta: 'orphan' });
+      for (const e of reply()) emit(e);
+      emit(finished(input));
+    });
+    const controller = createRunController({
+      source,
+      scheduler: microScheduler,
+      onDiagnostic: () => {
+        throw new Error('a logging bug');
+      },
+    });
+    await controller.run('hi');
+    await tick();
+    expect(controller.getSnapshot().thread.run.status).toBe('success');
+    expect(controller.getSnapshot().thread.messages.byId.get('m1')?.content).toBe('hello');
+    expect(reported).toHaveBeenCalled();
+    expectReplayed(controller);
+  });
+});
+
+describe('updateSharedState with values JSON has no place for', () => {
+  it('a member set to undefined is removed, as JSON.stringify drops it, with the rest of the edit', async () => {
+    const { source, inputs } = scripted((_n, input, emit) => {
+      emit(started(input));
+      emit(finished(input));
+    });
+    const controller = createRunController<{ count: number; note?: string | undefined; list: unknown[] }>({
+      source,
+      scheduler: microScheduler,
+      initialState: { count: 0, note: 'x', list: [1] },
+    });
+    const result = await controller.updateSharedState((draft) => {
+      draft.count = 1;
+      draft.note = undefined;
+      draft.list.push(undefined, () => 'a function');
+    });
+    expect(result.ok).toBe(true);
+    expect(controller.getSnapshot().thread.sharedState.document).toEqual({ count: 1, list: [1, null, null] });
+    await controller.run('go');
+    expect(inputs[0]?.state).toEqual({ count: 1, list: [1, null, null] });
+    expectReplayed(controller);
+  });
+
+  it('a Date becomes its JSON text, a nested undefined member disappears, NaN becomes null', async () => {
+    const controller = createRunController<Record<string, unknown>>({ source: scripted(() => undefined).source, initialState: {} });
+    const at = new Date(Date.UTC(2026, 11, 2));
+    await controller.updateSharedState((draft) => {
+      draft.at = at;
+      draft.nested = { kept: 1, gone: undefined, ratio: Number.NaN };
+    });
+    expect(controller.getSnapshot().thread.sharedState.document).toEqual({
+      at: '2026-12-02T00:00:00.000Z',
+      nested: { kept: 1, ratio: null },
+    });
+  });
+});
+
+describe('destroy() while a frontend tool runs', () => {
+  it('the log says the tool was stopped: a controller made from it shows the call failed and answers it', async () => {
+    const release = held();
+    const { source } = scripted((n, input, emit) => {
+      emit(started(input));
+      if (n === 0) for (const e of toolCall('c1', 'pick')) emit(e);
+      emit(finished(input));
+    });
+    const tools = { pick: { description: 'asks the user to pick', handler: () => release.promise } };
+    const first = createRunController({ source, scheduler: microScheduler, tools });
+    void first.run('Pick a refund method');
+    await tick();
+    expect(first.getSnapshot().thread.toolCalls.get('c1')?.status).toBe('executing');
+    first.destroy();
+    release.settle('card');
+    await tick();
+    const again = createRunController({ source, scheduler: microScheduler, tools, log: first.log.entries });
+    expect(again.getSnapshot().thread.toolCalls.get('c1')).toMatchObject({ status: 'failed' });
+    expectReplayed(again);
+  });
+
+  it('a stream open at destroy ends cut off in the log, as a reload shows it', async () => {
+    const { source } = scripted(async (_n, input, emit, signal) => {
+      emit(started(input));
+      await new Promise((_r, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
+    });
+    const first = createRunController({ source, scheduler: microScheduler });
+    void first.run('hi');
+    await tick();
+    first.destroy();
+    expect(first.log.entries.at(-1)).toMatchObject({ type: 'stream_end', open: true });
+    const again = createRunController({ source, scheduler: microScheduler, log: first.log.entries });
+    expect(again.getSnapshot().thread.run.status).toBe(first.getSnapshot().thread.run.status);
+    expect(again.log.entries.length).toBe(first.log.entries.length);
+  });
+});
+
+describe('reset() while an edit waits for immer and the engine', () => {
+  it('the edit of the old thread is dropped: the fresh thread and its first run never see it', async () => {
+    // Fresh modules: nothing loaded yet, so the edit waits.
+    vi.resetModules();
+    const fresh = await import('../src/index.js');
+    const { source, inputs } = scripted((_n, input, emit) => {
+      emit(started(input));
+      emit(finished(input));
+    });
+    const controller = fresh.createRunController<{ cart: string[] }>({ source, scheduler: microScheduler, initialState: { cart: [] } });
+    const edit = controller.updateSharedState((draft) => {
+      draft.cart.push('an item of the old conversation');
+    });
+    controller.reset();
+    expect(await edit).toMatchObject({ ok: false, code: 'THREAD_RESET' });
+    await controller.run('a fresh start');
+    await tick();
+    expect(controller.getSnapshot().thread.sharedState.document).toEqual({ cart: [] });
+    expect(inputs[0]?.state).toEqual({ cart: [] });
+  });
+});
