@@ -24,6 +24,8 @@ export interface AgentServerOptions {
   maxBodyBytes?: number;
   /** A client that takes nothing of its stream for this long is disconnected. Default 30 s. */
   drainTimeoutMs?: number;
+  /** A request whose headers and body have not all arrived after this long is answered 408 and closed. Default 30 s. */
+  requestTimeoutMs?: number;
   /**
    * Origins whose pages may call the server (env `AGENT_ALLOWED_ORIGINS`,
    * comma-separated). Default: the playground on loopback port 5173 (and on
@@ -86,6 +88,7 @@ export async function startAgentServer(options: AgentServerOptions = {}): Promis
     knobLimits: { ...KNOB_LIMITS, ...options.knobLimits } as Record<string, number>,
     heartbeatMs: options.heartbeatMs ?? 15_000,
     drainTimeoutMs: options.drainTimeoutMs ?? 30_000,
+    requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
     now: options.now ?? Date.now,
     nonce: options.nonce ?? (() => globalThis.crypto.randomUUID().replaceAll('-', '')),

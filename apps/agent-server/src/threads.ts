@@ -1,4 +1,5 @@
 import type { Interrupt, RunAgentInput } from '@aguikit/core';
+import { validateResponsePayload } from '@aguikit/core/schema';
 import type { EventPlan } from '@aguikit/scenarios';
 import { RequestError } from './request.js';
 import type { ThreadRecord } from './storage/types.js';
@@ -34,6 +35,14 @@ export function checkResume(thread: ThreadRecord | undefined, input: RunAgentInp
           `The interrupt of resume[${i}] expired at ${it.expiresAt}: it can only be cancelled.`,
         );
       }
+      // The answer the interrupt asked for, as the client's form checked it: nothing else reaches the scenario.
+      const problems = r.status === 'resolved' ? answerProblems(it, r.payload) : [];
+      if (problems.length)
+        throw new RequestError(
+          422,
+          'INVALID_ANSWER',
+          `The answer in resume[${i}] does not match its interrupt's responseSchema: ${problems.slice(0, 3).join('; ')}.`,
+        );
       return;
     }
     const before = Object.hasOwn(answered, r.interruptId) ? answered[r.interruptId] : undefined;
@@ -50,6 +59,25 @@ export function checkResume(thread: ThreadRecord | undefined, input: RunAgentInp
       'RESUME_INCOMPLETE',
       `The resume must cover every open interrupt; ${missing} of ${open.size} are not answered.`,
     );
+}
+
+/** A compiled validator is kept per schema object: each distinct schema (as JSON) is one object here, however often storage copies it. */
+const schemas = new Map<string, object>();
+/** Far more than the scenarios' few schemas; a bound all the same. */
+const MAX_SCHEMAS = 256;
+
+/** What is wrong with `payload` as an answer to `interrupt` (its `responseSchema`, checked by ajv as the client does); empty when nothing. */
+function answerProblems(interrupt: Interrupt, payload: unknown): string[] {
+  const schema = interrupt.responseSchema;
+  if (!schema || typeof schema !== 'object') return [];
+  const text = JSON.stringify(schema);
+  let shared = schemas.get(text);
+  if (!shared) {
+    if (schemas.size >= MAX_SCHEMAS) schemas.clear();
+    shared = schema;
+    schemas.set(text, shared);
+  }
+  return validateResponsePayload({ ...interrupt, responseSchema: shared }, payload);
 }
 
 /** The thread after an accepted run: its answers close interrupts, its interrupt outcome opens new ones. */

@@ -23,6 +23,8 @@ export interface AppOptions {
   /** A client whose stream has not drained for this long is disconnected. */
   drainTimeoutMs: number;
   maxBodyBytes: number;
+  /** How long a request's headers and body may take to arrive. */
+  requestTimeoutMs: number;
   now: () => number;
   /** A fresh secret for each run (see `RunRecord.nonce`). */
   nonce: () => string;
@@ -63,6 +65,9 @@ function eventsOf(scenario: Scenario, input: RunAgentInput, now: number, nonce: 
   return eventPlan(scenario, input, { now, nonce });
 }
 
+/** The same `RunAgentInput`: the client that started a run sends it again to retry or reconnect. */
+const sameInput = (a: RunAgentInput, b: RunAgentInput) => JSON.stringify(a) === JSON.stringify(b);
+
 /**
  * The HTTP layer of the agent server on Fastify: origin and host checks,
  * `application/json` only, a body limit (the connection is closed after a
@@ -81,6 +86,14 @@ export function buildApp(options: AppOptions): App {
     bodyLimit: options.maxBodyBytes,
     exposeHeadRoutes: true,
     forceCloseConnections: true,
+    // A request (headers and body) must arrive within this time: a body that never finishes does not hold a connection.
+    requestTimeout: options.requestTimeoutMs,
+    http: {
+      // Node checks only a headers timeout no longer than the request timeout (60 s by default).
+      headersTimeout: Math.min(60_000, options.requestTimeoutMs),
+      // Node looks for requests over their time this often (30 s by default, longer than a short timeout).
+      connectionsCheckingInterval: Math.min(30_000, Math.max(50, Math.floor(options.requestTimeoutMs / 4))),
+    },
     routerOptions: {
       // A path whose percent-encoding does not decode (or a target that is no URL at all) is the client's error.
       onBadUrl: (_path, _request, res) => {
@@ -182,7 +195,9 @@ export function buildApp(options: AppOptions): App {
         if (!at || at.runId !== input.runId)
           throw new RequestError(400, 'BAD_LAST_EVENT_ID', 'The Last-Event-ID does not belong to this run.');
         const run = await storage.run(input.runId);
-        if (!run || run.scenarioId !== scenario.id)
+        // A run id is no key: only the input that started the run reads it (its thread id, its interrupts' secret ids).
+        // Another input gets the answer an unknown run gets, so it cannot even tell the run exists.
+        if (!run || run.scenarioId !== scenario.id || !sameInput(run.input, input))
           throw new RequestError(404, 'UNKNOWN_RUN', `Run '${input.runId}' is not known here; start a new run.`);
         return stream(request, reply, scenario, run, at.index + 1, speed);
       }
@@ -190,7 +205,7 @@ export function buildApp(options: AppOptions): App {
         const existing = await storage.run(input.runId);
         if (existing) {
           // The same request again is a client retrying after a drop before its first event: the run from the start.
-          if (existing.scenarioId === scenario.id && JSON.stringify(existing.input) === JSON.stringify(input))
+          if (existing.scenarioId === scenario.id && sameInput(existing.input, input))
             return stream(request, reply, scenario, existing, 0, speed);
           throw new RequestError(
             409,

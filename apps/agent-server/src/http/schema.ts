@@ -10,7 +10,8 @@ export const MAX_ITEMS = 1_000;
 /** How deeply a body may nest (objects and arrays). Real inputs need about 10. */
 export const MAX_DEPTH = 64;
 
-const id = { type: 'string', minLength: 1, maxLength: MAX_ID } as const;
+/** An id is one line of text: no control character (a line break in a run id would end the SSE `id:` line and forge frames). */
+const id = { type: 'string', minLength: 1, maxLength: MAX_ID, pattern: '^[^\\u0000-\\u001f\\u007f]*$' } as const;
 
 /**
  * The JSON Schema of a POSTed `RunAgentInput`, checked by Fastify (Ajv)

@@ -1,0 +1,152 @@
+/**
+ * What an attacker and a failing machine try on the server beyond origins,
+ * hosts and body types (security.test.ts): reading another client's run by
+ * its run id, an id that forges SSE frames, an answer the interrupt's schema
+ * does not allow, a body that never finishes, and a journal of an earlier
+ * version with lines no parser expected.
+ */
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { importJournal } from '../src/journal.js';
+import { interruptsOf, parseFrames, post, readEvents, startServer, userInput } from './support.js';
+
+describe('a run id is not a key to the run', () => {
+  it('a reconnect with a known run id and another input reads nothing: 404, no interrupt id, no thread id', async () => {
+    const server = await startServer();
+    const mine = await post(server, '/agents/refund?speed=0', userInput('victim-thread', 'victim-run'));
+    const [secret] = interruptsOf(await readEvents(mine));
+    expect(secret?.id).toBeTruthy();
+    const peek = await post(server, '/agents/refund?speed=0', userInput('whatever', 'victim-run', 'x'), {
+      'Last-Event-ID': 'victim-run:0',
+    });
+    const text = await peek.text();
+    expect(peek.status).toBe(404);
+    expect(JSON.parse(text)).toMatchObject({ error: { code: 'UNKNOWN_RUN' } });
+    expect(text).not.toContain(String(secret?.id));
+    expect(text).not.toContain('victim-thread');
+  });
+
+  it('the client that started the run reconnects with its own input and gets the rest', async () => {
+    const server = await startServer();
+    const input = userInput('my-thread', 'my-run');
+    const all = await readEvents(await post(server, '/agents/refund?speed=0', input));
+    const rest = await readEvents(await post(server, '/agents/refund?speed=0', input, { 'Last-Event-ID': String(all[1]?.id) }));
+    expect(rest.map((e) => e.id)).toEqual(all.slice(2).map((e) => e.id));
+  });
+});
+
+describe('ids are text without control characters', () => {
+  it.each([
+    ['runId', { runId: 'x\n\ndata: {"type":"RUN_ERROR","message":"forged"}\n\nid: y' }],
+    ['threadId', { threadId: 't\r\nX-Forged: 1' }],
+    ['a message id', { messages: [{ id: 'm\n1', role: 'user', content: 'hi' }] }],
+  ])('an id with a line break (%s) is refused with 400 before anything runs', async (_name, change) => {
+    const server = await startServer();
+    const response = await post(server, '/agents/reasoning?speed=0', { ...userInput('t', 'r'), ...change });
+    expect(response.status).toBe(400);
+    expect(await response.text()).not.toContain('forged');
+    expect(await server.effects()).toEqual([]);
+  });
+
+  it('every id line of a stream is one line', async () => {
+    const server = await startServer();
+    const response = await post(server, '/agents/reasoning?speed=0', userInput('thread-1', 'run-1'));
+    const frames = parseFrames(await response.text()).filter((f) => f.comment === undefined);
+    expect(frames.length).toBeGreaterThan(2);
+    for (const f of frames) expect(f.id).toMatch(/^run-1:\d+$/);
+  });
+});
+
+describe("an answer is checked against the interrupt's responseSchema", () => {
+  it('an answer the schema does not allow is refused with 422 and starts nothing', async () => {
+    const server = await startServer();
+    const [ask] = interruptsOf(await readEvents(await post(server, '/agents/clarification?speed=0', userInput('t', 'c1'))));
+    const answer = (payload: unknown, runId: string) => ({
+      ...userInput('t', runId),
+      messages: [],
+      resume: [{ interruptId: String(ask?.id), status: 'resolved', payload }],
+    });
+    const long = await post(server, '/agents/clarification?speed=0', answer('a '.repeat(200_000), 'c2'));
+    expect(long.status).toBe(422);
+    expect(await long.json()).toMatchObject({ error: { code: 'INVALID_ANSWER' } });
+    const odd = await post(server, '/agents/clarification?speed=0', answer({ toString: 1 }, 'c3'));
+    expect(odd.status).toBe(422);
+    // The interrupt is still open: a valid answer goes through.
+    const good = await post(server, '/agents/clarification?speed=0', answer('email', 'c4'));
+    expect(good.status).toBe(200);
+    expect((await readEvents(good)).at(-1)?.event.type).toBe('RUN_FINISHED');
+  });
+
+  it('a cancel carries no answer to check', async () => {
+    const server = await startServer();
+    const [ask] = interruptsOf(await readEvents(await post(server, '/agents/escalation?speed=0', userInput('t', 'e1'))));
+    const cancel = await post(server, '/agents/escalation?speed=0', {
+      ...userInput('t', 'e2'),
+      messages: [],
+      resume: [{ interruptId: String(ask?.id), status: 'cancelled', payload: { decision: { toString: 1 } } }],
+    });
+    expect(cancel.status).toBe(200);
+  });
+
+  it('an escalation decision that is an object, not one of its choices, is a 422, not a 500', async () => {
+    const server = await startServer();
+    const [ask] = interruptsOf(await readEvents(await post(server, '/agents/escalation?speed=0', userInput('t', 'e1'))));
+    const response = await post(server, '/agents/escalation?speed=0', {
+      ...userInput('t', 'e2'),
+      messages: [],
+      resume: [{ interruptId: String(ask?.id), status: 'resolved', payload: { decision: { toString: 1 } } }],
+    });
+    expect(response.status).toBe(422);
+  });
+});
+
+describe('a body that never finishes', () => {
+  it('is dropped after the request timeout, not held open', async () => {
+    const server = await startServer({ requestTimeoutMs: 300 });
+    const { hostname, port } = new URL(server.url);
+    const socket = connect(Number(port), hostname);
+    const closed = new Promise<number>((resolve) => {
+      const start = Date.now();
+      socket.on('close', () => resolve(Date.now() - start));
+    });
+    socket.on('error', () => undefined);
+    // Read what the server says (its 408): a socket nobody reads never sees the end that follows.
+    socket.resume();
+    socket.write(
+      `POST /agents/reasoning HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"threadId":`,
+    );
+    const after = await Promise.race([closed, new Promise<number>((r) => setTimeout(() => r(-1), 3_000))]);
+    socket.destroy();
+    expect(after).toBeGreaterThan(0);
+  });
+});
+
+describe('a journal of an earlier version with lines no reader expected', () => {
+  it('skips each such line and starts: a resume that is no list, an effect nested 20,000 deep', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aguikit-journal-'));
+    const run = (runId: string, extra: Record<string, unknown> = {}) => ({
+      type: 'run',
+      scenarioId: 'reasoning',
+      now: 0,
+      input: { threadId: `t-${runId}`, runId, messages: [], tools: [], context: [], ...extra },
+    });
+    const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
+    const lines = [
+      JSON.stringify(run('good')),
+      JSON.stringify(run('odd', { resume: {} })),
+      `{"type":"effect","runId":"good","at":0,"effect":{"kind":"refund","key":"k","detail":${deep}}}`,
+    ];
+    writeFileSync(join(dir, 'journal.jsonl'), `${lines.join('\n')}\n`);
+    expect(importJournal(join(dir, 'journal.jsonl')).skipped.map((s) => s.where)).toEqual([
+      expect.stringMatching(/:2$/),
+      expect.stringMatching(/:3$/),
+    ]);
+    const server = await startServer({ dataDir: dir });
+    const replayed = await post(server, '/agents/reasoning?speed=0', run('good').input);
+    expect(replayed.status).toBe(200);
+    expect(readdirSync(dir)).not.toContain('journal.jsonl');
+  });
+});
