@@ -7,7 +7,7 @@ import { isExpired } from './expiry.js';
 import { newId } from './ids.js';
 import type { OpenInterrupt, ThreadState } from './model.js';
 import { type Context, PROTOCOL_VERSION, type ResumeEntry, type RunAgentInput, type Tool } from './protocol.js';
-import { toAgUiMessages } from './toAgUiMessages.js';
+import { requestMessages } from './toAgUiMessages.js';
 
 /** One answer to an open interrupt. Reject is a `resolved` payload; `cancelled` means no answer was given. */
 export interface ResumeResponse {
@@ -135,7 +135,7 @@ export function buildResumeWith(
     protocolVersion: PROTOCOL_VERSION,
     ...(state.run.runId !== undefined ? { parentRunId: state.run.runId } : {}),
     state: state.sharedState.document,
-    messages: toAgUiMessages(state),
+    messages: requestMessages(state),
     tools: options.tools ?? [],
     context: options.context ?? [],
     ...(options.forwardedProps !== undefined ? { forwardedProps: options.forwardedProps } : {}),

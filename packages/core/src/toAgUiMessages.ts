@@ -53,3 +53,32 @@ function toMessage(state: ThreadState, r: MessageRecord): Message {
   if (r.metadata !== undefined) base.metadata = r.metadata;
   return base as unknown as Message;
 }
+
+/**
+ * The history a request to the agent carries: `toAgUiMessages`, and right
+ * after an assistant message, a tool message for each of its calls that
+ * failed here with no result (a frontend tool stopped, a call cut off by a
+ * stop), saying why. A model API refuses a history holding a tool call
+ * nobody answered; the answer is said to the agent, not added to the
+ * thread (the call shows its failure there already).
+ */
+export function requestMessages(state: ThreadState): Message[] {
+  const messages = toAgUiMessages(state);
+  const answered = new Set<string>();
+  let unanswered = false;
+  for (const m of messages) if (m.role === 'tool') answered.add(m.toolCallId);
+  for (const call of state.toolCalls) if (call.status === 'failed' && !answered.has(call.id)) unanswered = true;
+  if (!unanswered) return messages;
+  const out: Message[] = [];
+  for (const m of messages) {
+    out.push(m);
+    if (m.role !== 'assistant' || !m.toolCalls) continue;
+    for (const c of m.toolCalls) {
+      const call = state.toolCalls.get(c.id);
+      if (call?.status !== 'failed' || answered.has(c.id)) continue;
+      const why = call.failure ?? 'the tool call failed';
+      out.push({ id: `${c.id}-failed`, role: 'tool', toolCallId: c.id, content: why, error: why });
+    }
+  }
+  return out;
+}

@@ -207,7 +207,7 @@ describe('updateSharedState with values JSON has no place for', () => {
 describe('destroy() while a frontend tool runs', () => {
   it('the log says the tool was stopped: a controller made from it shows the call failed and answers it', async () => {
     const release = held();
-    const { source } = scripted((n, input, emit) => {
+    const { source, inputs } = scripted((n, input, emit) => {
       emit(started(input));
       if (n === 0) for (const e of toolCall('c1', 'pick')) emit(e);
       emit(finished(input));
@@ -223,6 +223,8 @@ describe('destroy() while a frontend tool runs', () => {
     const again = createRunController({ source, scheduler: microScheduler, tools, log: first.log.entries });
     expect(again.getSnapshot().thread.toolCalls.get('c1')).toMatchObject({ status: 'failed' });
     expectReplayed(again);
+    await again.run('next');
+    expect(inputs[1]?.messages).toContainEqual(expect.objectContaining({ role: 'tool', toolCallId: 'c1' }));
   });
 
   it('a stream open at destroy ends cut off in the log, as a reload shows it', async () => {

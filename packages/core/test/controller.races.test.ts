@@ -143,6 +143,37 @@ describe('stop() while a frontend tool runs', () => {
   });
 });
 
+describe('the run after a stop that failed a tool call', () => {
+  it('answers the call with why it failed: a model API refuses a tool call nobody answered', async () => {
+    const { controller, release, inputs } = heldPick((n, input, emit) => {
+      emit(started(input));
+      if (n === 0) {
+        emit({ type: 'TEXT_MESSAGE_START', messageId: 'a-c1', role: 'assistant' });
+        emit({ type: 'TEXT_MESSAGE_END', messageId: 'a-c1' });
+        for (const e of toolCall('c1', 'pick')) emit(e);
+      }
+      emit(finished(input));
+    });
+    const first = controller.run('Pick a refund method');
+    await tick();
+    controller.stop();
+    release.settle('card');
+    await first;
+    await controller.run('Never mind, refund to the card');
+    await tick();
+    const sent = inputs[1]?.messages ?? [];
+    const call = sent.findIndex((m) => m.role === 'assistant' && m.toolCalls?.some((c) => c.id === 'c1'));
+    expect(call).toBeGreaterThanOrEqual(0);
+    expect(sent[call + 1]).toMatchObject({ role: 'tool', toolCallId: 'c1', content: 'the run was stopped', error: 'the run was stopped' });
+    expect(sent.at(-1)).toMatchObject({ role: 'user', content: 'Never mind, refund to the card' });
+    // The thread itself is as it was: the answer is said to the agent, not added to the conversation.
+    expect(
+      controller.getSnapshot().thread.messages.ids.filter((id) => controller.getSnapshot().thread.messages.byId.get(id)?.role === 'tool'),
+    ).toEqual([]);
+    expectReplayed(controller);
+  });
+});
+
 describe('a run whose frontend tools are still running', () => {
   it('keeps the controller busy: a new run is refused until the tools return and the conversation goes on with their results', async () => {
     const { controller, release, inputs } = heldPick((n, input, emit) => {

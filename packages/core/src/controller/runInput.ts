@@ -1,7 +1,7 @@
 import { newId } from '../ids.js';
 import type { ThreadState } from '../model.js';
 import { PROTOCOL_VERSION, type RunAgentInput, type Tool, type UserMessage } from '../protocol.js';
-import { toAgUiMessages } from '../toAgUiMessages.js';
+import { requestMessages } from '../toAgUiMessages.js';
 import type { RunControllerOptions, RunRequest } from './types.js';
 
 type Options = Pick<RunControllerOptions, 'tools' | 'context' | 'forwardedProps'>;
@@ -24,7 +24,7 @@ export function runInput(threadId: string, thread: ThreadState, request: RunRequ
     protocolVersion: PROTOCOL_VERSION,
     ...(thread.run.runId !== undefined ? { parentRunId: thread.run.runId } : {}),
     state: thread.sharedState.document,
-    messages: toAgUiMessages(thread),
+    messages: requestMessages(thread),
     tools: toolsInput(options.tools),
     context: request.context ?? options.context ?? [],
     ...(forwardedProps !== undefined ? { forwardedProps } : {}),
