@@ -6,7 +6,7 @@
  * ends with the live thread equal to the replayed log where there is one.
  */
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createRunController, loadEngine, type RunController } from '../src/index.js';
+import { createRunController, loadEngine, type RunController, type RunControllerOptions } from '../src/index.js';
 import { expectReplayed, finished, held, microScheduler, scripted, started, tick, toolCall } from './support/controllerHarness.js';
 
 beforeAll(() => loadEngine());
@@ -20,6 +20,18 @@ const reply = (messageId = 'm1') => [
   { type: 'TEXT_MESSAGE_END', messageId },
 ];
 
+/** A controller whose onEvent does `action` to it at every event of type `at`. */
+function actingAt<Doc>(options: RunControllerOptions<Doc>, at: string, action: (controller: RunController<Doc>) => void) {
+  const controller: RunController<Doc> = createRunController<Doc>({
+    scheduler: microScheduler,
+    ...options,
+    onEvent: (event) => {
+      if (event.type === at) action(controller);
+    },
+  });
+  return controller;
+}
+
 describe('an action called from onEvent applies after the event that prompted it', () => {
   it('reset(): the thread is empty and the next run sends none of the old conversation', async () => {
     const { source, inputs } = scripted((n, input, emit) => {
@@ -27,14 +39,7 @@ describe('an action called from onEvent applies after the event that prompted it
       if (n === 0) for (const e of reply()) emit(e);
       emit(finished(input));
     });
-    let controller: RunController | undefined;
-    controller = createRunController({
-      source,
-      scheduler: microScheduler,
-      onEvent: (event) => {
-        if (event.type === 'TEXT_MESSAGE_START') controller?.reset();
-      },
-    });
+    const controller = actingAt({ source }, 'TEXT_MESSAGE_START', (c) => c.reset());
     await controller.run('a private question');
     await tick();
     const thread = controller.getSnapshot().thread;
@@ -52,14 +57,7 @@ describe('an action called from onEvent applies after the event that prompted it
       for (const e of reply()) emit(e);
       emit(finished(input));
     });
-    let controller: RunController | undefined;
-    controller = createRunController({
-      source,
-      scheduler: microScheduler,
-      onEvent: (event) => {
-        if (event.type === 'TEXT_MESSAGE_START') controller?.stop();
-      },
-    });
+    const controller = actingAt({ source }, 'TEXT_MESSAGE_START', (c) => c.stop());
     await controller.run('Clean up');
     await tick();
     const thread = controller.getSnapshot().thread;
@@ -74,20 +72,34 @@ describe('an action called from onEvent applies after the event that prompted it
       emit({ type: 'STATE_SNAPSHOT', snapshot: { status: 'from the agent' } });
       emit(finished(input));
     });
-    let controller: RunController<{ status: string }> | undefined;
-    controller = createRunController<{ status: string }>({
-      source,
-      scheduler: microScheduler,
-      initialState: { status: 'new' },
-      onEvent: (event) => {
-        if (event.type === 'STATE_SNAPSHOT') void controller?.setState({ status: 'acknowledged' });
-      },
+    const controller = actingAt<{ status: string }>({ source, initialState: { status: 'new' } }, 'STATE_SNAPSHOT', (c) => {
+      void c.setState({ status: 'acknowledged' });
     });
     await controller.run('go');
     await tick();
     expect(controller.getSnapshot().thread.sharedState.document).toEqual({ status: 'acknowledged' });
     const types = controller.log.entries.map((e) => (e.type === 'event' ? (e.event as { type: string }).type : e.type));
     expect(types.indexOf('state_set')).toBe(types.indexOf('STATE_SNAPSHOT') + 1);
+    expectReplayed(controller);
+  });
+
+  it('stop() at the first token: the rest of the batch is dropped with the run', async () => {
+    const { source } = scripted((_n, input, emit) => {
+      emit(started(input));
+      emit({ type: 'TEXT_MESSAGE_START', messageId: 'm1', role: 'assistant' });
+      emit({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', delta: 'I will now ' });
+      emit({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', delta: 'delete everything' });
+      emit({ type: 'TEXT_MESSAGE_END', messageId: 'm1' });
+      emit(finished(input));
+    });
+    const controller = actingAt({ source }, 'TEXT_MESSAGE_CONTENT', (c) => c.stop());
+    await controller.run('Clean up');
+    await tick();
+    const thread = controller.getSnapshot().thread;
+    expect(thread.run.status).toBe('cancelled');
+    expect(thread.messages.byId.get('m1')?.content).toBe('I will now ');
+    const after = controller.log.entries.slice(controller.log.entries.findIndex((e) => e.type === 'stop') + 1);
+    expect(after.filter((e) => e.type === 'event')).toEqual([]);
     expectReplayed(controller);
   });
 });
