@@ -135,7 +135,7 @@ export function buildResumeWith(
     protocolVersion: PROTOCOL_VERSION,
     ...(state.run.runId !== undefined ? { parentRunId: state.run.runId } : {}),
     state: state.sharedState.document,
-    messages: requestMessages(state),
+    messages: requestMessages(state, 'resume'),
     tools: options.tools ?? [],
     context: options.context ?? [],
     ...(options.forwardedProps !== undefined ? { forwardedProps: options.forwardedProps } : {}),

@@ -1,4 +1,4 @@
-import type { MessageRecord, ThreadState } from './model.js';
+import type { MessageRecord, ThreadState, ToolCallRecord } from './model.js';
 import type { Message, ToolCall } from './protocol.js';
 
 export interface ToAgUiMessagesOptions {
@@ -54,30 +54,49 @@ function toMessage(state: ThreadState, r: MessageRecord): Message {
   return base as unknown as Message;
 }
 
+/** What a tool message answering a call the run left without a result says, by the call's status. */
+function unanswered(call: ToolCallRecord): string {
+  switch (call.status) {
+    case 'failed':
+      return call.failure ?? 'the tool call failed';
+    case 'cancelled':
+      return 'cancelled: the user gave no answer';
+    case 'denied':
+      return 'denied by the user';
+    default:
+      return 'no result: the run ended before the tool call had one';
+  }
+}
+
 /**
- * The history a request to the agent carries: `toAgUiMessages`, and right
- * after an assistant message, a tool message for each of its calls that
- * failed here with no result (a frontend tool stopped, a call cut off by a
- * stop), saying why. A model API refuses a history holding a tool call
- * nobody answered; the answer is said to the agent, not added to the
- * thread (the call shows its failure there already).
+ * The history a request to the agent carries: `toAgUiMessages`, and, right
+ * after an assistant message, a tool message for each of its calls left
+ * without a result (a frontend tool stopped, a call cut off with its stream,
+ * a result that never came), saying why. A model API refuses a history
+ * holding a tool call nobody answered. A resume answers only the calls that
+ * failed here: the others may be what its answers let the agent go on with.
+ * The answer is said to the agent, not added to the thread (the call shows
+ * its status there already). A call still executing is answered by its
+ * result, before any request is sent.
  */
-export function requestMessages(state: ThreadState): Message[] {
+export function requestMessages(state: ThreadState, kind: 'run' | 'resume' = 'run'): Message[] {
   const messages = toAgUiMessages(state);
   const answered = new Set<string>();
-  let unanswered = false;
   for (const m of messages) if (m.role === 'tool') answered.add(m.toolCallId);
-  for (const call of state.toolCalls) if (call.status === 'failed' && !answered.has(call.id)) unanswered = true;
-  if (!unanswered) return messages;
+  const owed = (call: ToolCallRecord | undefined): call is ToolCallRecord =>
+    call !== undefined && !answered.has(call.id) && call.status !== 'executing' && (kind === 'run' || call.status === 'failed');
+  let any = false;
+  for (const call of state.toolCalls) if (owed(call)) any = true;
+  if (!any) return messages;
   const out: Message[] = [];
   for (const m of messages) {
     out.push(m);
     if (m.role !== 'assistant' || !m.toolCalls) continue;
     for (const c of m.toolCalls) {
       const call = state.toolCalls.get(c.id);
-      if (call?.status !== 'failed' || answered.has(c.id)) continue;
-      const why = call.failure ?? 'the tool call failed';
-      out.push({ id: `${c.id}-failed`, role: 'tool', toolCallId: c.id, content: why, error: why });
+      if (!owed(call)) continue;
+      const why = unanswered(call);
+      out.push({ id: `${c.id}-unanswered`, role: 'tool', toolCallId: c.id, content: why, error: why });
     }
   }
   return out;

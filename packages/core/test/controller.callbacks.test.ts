@@ -6,7 +6,15 @@
  * ends with the live thread equal to the replayed log where there is one.
  */
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createRunController, loadEngine, type RunController, type RunControllerOptions } from '../src/index.js';
+import { replaySession } from '../src/engine.js';
+import {
+  createRunController,
+  loadEngine,
+  parseSession,
+  type RunController,
+  type RunControllerOptions,
+  serializeSession,
+} from '../src/index.js';
 import { expectReplayed, finished, held, microScheduler, scripted, started, tick, toolCall } from './support/controllerHarness.js';
 
 beforeAll(() => loadEngine());
@@ -104,6 +112,67 @@ describe('an action called from onEvent applies after the event that prompted it
   });
 });
 
+describe('what an action from onEvent works on: the thread as the event left it', () => {
+  it('two edits on the agent snapshot they answer each start from the document the one before left', async () => {
+    const { source } = scripted((_n, input, emit) => {
+      emit(started(input));
+      emit({ type: 'STATE_SNAPSHOT', snapshot: { count: 5 } });
+      emit(finished(input));
+    });
+    const controller = actingAt<{ count: number }>({ source, initialState: { count: 0 } }, 'STATE_SNAPSHOT', (c) => {
+      for (let i = 0; i < 2; i++)
+        void c.updateSharedState((draft) => {
+          draft.count++;
+        });
+    });
+    // immer loaded: the edits apply at once, not after a load.
+    await controller.updateSharedState(() => undefined);
+    await controller.run('count');
+    await tick();
+    expect(controller.getSnapshot().thread.sharedState.document).toEqual({ count: 7 });
+    expectReplayed(controller);
+  });
+
+  it('run() right after stop(): the request carries the conversation, the event that prompted it and the new message', async () => {
+    const { source, inputs } = scripted((n, input, emit) => {
+      emit(started(input));
+      if (n === 0) for (const e of reply()) emit(e);
+      emit(finished(input));
+    });
+    const controller = actingAt({ source }, 'TEXT_MESSAGE_START', (c) => {
+      c.stop();
+      void c.run('and now this');
+    });
+    await controller.run('first');
+    await tick();
+    const sent = inputs[1];
+    expect(sent?.messages.map((m) => [m.role, m.content])).toEqual([
+      ['user', 'first'],
+      ['assistant', ''],
+      ['user', 'and now this'],
+    ]);
+    expect(sent?.parentRunId).toBe(inputs[0]?.runId);
+    expectReplayed(controller);
+  });
+
+  it('run() right after reset(): the request carries the new message alone', async () => {
+    const { source, inputs } = scripted((n, input, emit) => {
+      emit(started(input));
+      if (n === 0) for (const e of reply()) emit(e);
+      emit(finished(input));
+    });
+    const controller = actingAt({ source, initialState: { step: 1 } }, 'TEXT_MESSAGE_START', (c) => {
+      c.reset();
+      void c.run('a new topic');
+    });
+    await controller.run('old topic');
+    await tick();
+    expect(inputs[1]?.messages.map((m) => m.content)).toEqual(['a new topic']);
+    expect(inputs[1]?.parentRunId).toBeUndefined();
+    expectReplayed(controller);
+  });
+});
+
 describe("a callback that throws is the app's error, not the run's", () => {
   it('a listener that throws: the run still succeeds, the other listeners still hear it, and the error is reported', async () => {
     const reported = vi.fn();
@@ -125,6 +194,52 @@ describe("a callback that throws is the app's error, not the run's", () => {
     expect(controller.getSnapshot().connection).toBe('closed');
     expect(heard).toContain('success');
     expect(reported).toHaveBeenCalledWith(bug);
+  });
+
+  it('where there is no reportError (Node 20), the error is logged and the process goes on', async () => {
+    vi.stubGlobal('reportError', undefined);
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { source } = scripted((_n, input, emit) => {
+      emit(started(input));
+      emit(finished(input));
+    });
+    const controller = createRunController({ source, scheduler: microScheduler });
+    const bug = new Error('a render bug');
+    controller.subscribe(() => {
+      throw bug;
+    });
+    await controller.run('hi');
+    await new Promise((r) => setTimeout(r, 20));
+    expect(controller.getSnapshot().thread.run.status).toBe('success');
+    expect(logged).toHaveBeenCalledWith(expect.stringContaining('aguikit'), bug);
+    logged.mockRestore();
+  });
+
+  it('a scheduler or a clock of the app that throws: the events are applied all the same', async () => {
+    const reported = vi.fn();
+    vi.stubGlobal('reportError', reported);
+    const { source } = scripted((_n, input, emit) => {
+      emit(started(input));
+      for (const e of reply()) emit(e);
+      emit(finished(input));
+    });
+    let calls = 0;
+    const controller = createRunController({
+      source,
+      scheduler: () => {
+        throw new Error('a scheduler bug');
+      },
+      now: () => {
+        if (++calls > 3) throw new Error('a clock bug');
+        return 1;
+      },
+    });
+    await controller.run('hi');
+    await tick();
+    expect(controller.getSnapshot().thread.run.status).toBe('success');
+    expect(controller.getSnapshot().thread.messages.byId.get('m1')?.content).toBe('hello');
+    expect(controller.getSnapshot().failure).toBeUndefined();
+    expect(reported).toHaveBeenCalled();
   });
 
   it('an onEvent that throws: every event of the batch is applied, live as in the replay', async () => {
@@ -216,6 +331,28 @@ describe('updateSharedState with values JSON has no place for', () => {
   });
 });
 
+describe('setState with values JSON has no place for', () => {
+  it('keeps the document as JSON would, as an edit does, and a saved log replays it', async () => {
+    const controller = createRunController<Record<string, unknown>>({
+      source: scripted(() => undefined).source,
+      initialState: { kept: 1 },
+    });
+    await controller.setState({ kept: 1, gone: undefined, at: new Date(Date.UTC(2026, 11, 2)), ratio: Number.NaN, list: [undefined] });
+    expect(controller.getSnapshot().thread.sharedState.document).toEqual({
+      kept: 1,
+      at: '2026-12-02T00:00:00.000Z',
+      ratio: null,
+      list: [null],
+    });
+    expect(Object.keys(controller.getSnapshot().thread.sharedState.document as object)).toEqual(['kept', 'at', 'ratio', 'list']);
+    await controller.setState(undefined as unknown as Record<string, unknown>);
+    expect(controller.getSnapshot().thread.sharedState.document).toBeNull();
+    const saved = parseSession(serializeSession(controller.log.entries));
+    expect(saved.errors).toEqual([]);
+    expect(replaySession(saved.entries).sharedState.document).toBeNull();
+  });
+});
+
 describe('destroy() while a frontend tool runs', () => {
   it('the log says the tool was stopped: a controller made from it shows the call failed and answers it', async () => {
     const release = held();
@@ -252,6 +389,30 @@ describe('destroy() while a frontend tool runs', () => {
     const again = createRunController({ source, scheduler: microScheduler, log: first.log.entries });
     expect(again.getSnapshot().thread.run.status).toBe(first.getSnapshot().thread.run.status);
     expect(again.log.entries.length).toBe(first.log.entries.length);
+  });
+});
+
+describe('callbacks hear what happens live, never history', () => {
+  it('a destroy mid-stream tells onDiagnostic nothing, and a controller made from the log tells onEvent and onDiagnostic nothing', async () => {
+    const { source } = scripted(async (_n, input, emit, signal) => {
+      emit(started(input));
+      emit({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'nobody', delta: 'orphan' });
+      await new Promise((_r, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
+    });
+    const heard: string[] = [];
+    const callbacks = {
+      onEvent: (e: { type: string }) => heard.push(e.type),
+      onDiagnostic: (d: { code: string }) => heard.push(d.code),
+    };
+    const first = createRunController({ source, scheduler: microScheduler, ...callbacks });
+    void first.run('hi');
+    await tick();
+    const live = [...heard];
+    expect(live).toContain('RUN_STARTED');
+    first.destroy();
+    expect(heard).toEqual(live);
+    createRunController({ source, scheduler: microScheduler, log: first.log.entries, ...callbacks });
+    expect(heard).toEqual(live);
   });
 });
 

@@ -174,6 +174,69 @@ describe('the run after a stop that failed a tool call', () => {
   });
 });
 
+describe('a tool call the run left without a result', () => {
+  const lookup = (emitCalls: (input: RunAgentInput, emit: (e: Record<string, unknown>) => void) => void) =>
+    scripted(async (n, input, emit, signal) => {
+      if (n > 0) {
+        emit(started(input));
+        emit(finished(input));
+        return;
+      }
+      emitCalls(input, emit);
+      if (!signal.aborted) await open(signal);
+    });
+  const answerTo = (input: RunAgentInput | undefined, id: string) =>
+    input?.messages.find((m) => m.role === 'tool' && m.toolCallId === id) as { content?: string } | undefined;
+
+  it('stopped while its result was still to come: the next run answers it as stopped', async () => {
+    const { source, inputs } = lookup((input, emit) => {
+      emit(started(input));
+      for (const e of toolCall('c9', 'lookup_order')) emit(e);
+    });
+    const controller = createRunController({ source, scheduler: microScheduler });
+    void controller.run('Where is my order?');
+    await tick();
+    expect(controller.getSnapshot().thread.toolCalls.get('c9')?.status).toBe('ready');
+    controller.stop();
+    await controller.run('Never mind');
+    expect(answerTo(inputs[1], 'c9')?.content).toMatch(/stopped|no result/);
+  });
+
+  it('cut off with the stream: the next run answers it as left without a result', async () => {
+    const { source, inputs } = scripted((n, input, emit) => {
+      emit(started(input));
+      if (n === 0) for (const e of toolCall('c9', 'lookup_order')) emit(e);
+      else emit(finished(input));
+    });
+    const controller = createRunController({ source, scheduler: microScheduler });
+    await controller.run('Where is my order?');
+    await tick();
+    expect(controller.getSnapshot().thread.run.status).toBe('unknown');
+    await controller.run('Hello?');
+    expect(answerTo(inputs[1], 'c9')?.content).toMatch(/no result/);
+  });
+
+  it("a resume answering the interrupt a call waits on makes up no answer for it: the agent's tool runs on", async () => {
+    const { source, inputs } = scripted((n, input, emit) => {
+      emit(started(input));
+      if (n === 0) {
+        for (const e of toolCall('c1', 'issue_refund')) emit(e);
+        emit(
+          finished(input, {
+            outcome: { type: 'interrupt', interrupts: [{ id: 'i1', reason: 'tool_call', toolCallId: 'c1', message: 'Refund 42 USD?' }] },
+          }),
+        );
+      } else emit(finished(input));
+    });
+    const controller = createRunController({ source, scheduler: microScheduler });
+    await controller.run('Refund order A-1001');
+    await tick();
+    await controller.resume([{ interruptId: 'i1', status: 'resolved', payload: { approved: true } }]);
+    expect(inputs[1]?.resume).toHaveLength(1);
+    expect(answerTo(inputs[1], 'c1')).toBeUndefined();
+  });
+});
+
 describe('a run whose frontend tools are still running', () => {
   it('keeps the controller busy: a new run is refused until the tools return and the conversation goes on with their results', async () => {
     const { controller, release, inputs } = heldPick((n, input, emit) => {

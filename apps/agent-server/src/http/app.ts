@@ -196,7 +196,7 @@ export function buildApp(options: AppOptions): App {
           throw new RequestError(400, 'BAD_LAST_EVENT_ID', 'The Last-Event-ID does not belong to this run.');
         const run = await storage.run(input.runId);
         // A run id is no key: only the input that started the run reads it (its thread id, its interrupts' secret ids).
-        // Another input gets the answer an unknown run gets, so it cannot even tell the run exists.
+        // Another input gets the answer an unknown run gets. (A new run under a taken id says RUN_EXISTS, and no more.)
         if (!run || run.scenarioId !== scenario.id || !sameInput(run.input, input))
           throw new RequestError(404, 'UNKNOWN_RUN', `Run '${input.runId}' is not known here; start a new run.`);
         return stream(request, reply, scenario, run, at.index + 1, speed);

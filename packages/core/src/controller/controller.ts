@@ -1,12 +1,12 @@
 import { newId } from '../ids.js';
-import type { ThreadState } from '../model.js';
+import type { Diagnostic, ThreadState } from '../model.js';
 import { stoppable } from '../reducer/local.js';
 import { ownJson } from '../reducer/ownJson.js';
 import { loadedEngine } from './engineLoader.js';
 import { createJournal } from './journal.js';
 import { createThreadMachine, replayWith } from './machine.js';
 import { interruptsOpen, refusals } from './refusals.js';
-import { guarded, tellApp } from './report.js';
+import { appClock, tellApp } from './report.js';
 import { resumeAction } from './resumeAction.js';
 import { runInput, userMessage } from './runInput.js';
 import type { SessionEntryBody } from './sessionLog.js';
@@ -34,15 +34,17 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
   const source = initialOptions.source;
   const saved = initialOptions.log?.find((e) => e.type === 'init');
   const threadId = saved?.type === 'init' ? saved.threadId : (initialOptions.threadId ?? newId('thread'));
-  const clock = () => (options.now ?? Date.now)();
+  const clock = appClock(() => options.now);
   let destroyed = false;
+  /** Applying a saved log as the controller is made, or destroyed: the app's onEvent and onDiagnostic hear only what happens live. */
+  let quiet = true;
   /** Bumped by stop, reset and destroy: a run waiting to start (for edits to apply) that sees it changed does not start. */
   let epoch = 0;
 
   const machine = createThreadMachine({
     engine: loadedEngine,
     onEvent: (event, index) => {
-      if (options.onEvent) tellApp(options.onEvent, event, index);
+      if (options.onEvent && !quiet) tellApp(options.onEvent, event, index);
       const stream = streams.current;
       if (event.type === 'TOOL_CALL_END' && stream) {
         const id = String(event.toolCallId);
@@ -52,7 +54,7 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
     // Read as each stream opens: without a listener the pipeline collects no per-event list of new diagnostics.
     get onDiagnostic() {
       const listener = options.onDiagnostic;
-      return listener && guarded(listener);
+      return listener && ((diagnostic: Diagnostic) => quiet || tellApp(listener, diagnostic));
     },
   });
 
@@ -77,23 +79,26 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
     continueRun: () => startRun({}),
   });
 
-  /** Starts a run once the shared-state edits asked for before it have applied, so it sends them. */
+  const open = (request: RunRequest) => streams.open(runInput(threadId, machine.thread, request, options), 'run');
+
+  /**
+   * Starts a run once the shared-state edits asked for before it have
+   * applied, so it sends them; asked for from onEvent, once the event has
+   * applied, so the history it sends holds it. Claimed at once either way.
+   */
   const startRun = (request: RunRequest): Promise<ActionResult> => {
     // The user's message is on screen at once, whatever the request waits for (edits, the engine); a stop meanwhile keeps it.
     if (request.message !== undefined) client({ type: 'user_message', message: ownJson(userMessage(request.message)) });
-    const edits = shared.settled();
-    if (!edits) return send(request);
-    // Claimed now: a second run is refused while the edits apply.
+    const ready = shared.settled() ?? (journal.busy ? new Promise<void>((applied) => journal.later(applied)) : undefined);
+    if (!ready) return open(request);
     publish({ inFlight: 'run' });
     const at = epoch;
-    return edits.then(() => {
+    return ready.then(() => {
       if (destroyed) return refuse(gone());
       if (at !== epoch) return { ok: true, status: machine.thread.run.status };
-      return send(request);
+      return open(request);
     });
   };
-
-  const send = (request: RunRequest): Promise<ActionResult> => streams.open(runInput(threadId, machine.thread, request, options), 'run');
 
   const teardownAll = () => {
     epoch++;
@@ -101,6 +106,7 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
   };
 
   const shared = sharedStateActions<Doc>({
+    later: journal.later,
     // The document an edit starts from has the events already received applied: the edit lands after them in the log too.
     thread: () => {
       if (streams.current) flush(streams.current);
@@ -148,6 +154,7 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
     },
     options.asRecorded,
   );
+  quiet = false;
 
   // Asked once: what the agent supports does not change under a thread.
   streams.capabilities((capabilities) => destroyed || publish({ capabilities }));
@@ -210,6 +217,7 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
     destroy() {
       if (destroyed) return;
       destroyed = true;
+      quiet = true;
       teardownAll();
       resume.forget();
       // The log says how what was in flight ended, for a controller made from it (a remount's): an open stream cut off

@@ -25,6 +25,15 @@ export interface Journal {
   flush(stream: Stream): void;
   /** A client change: the current stream's waiting events are applied first, so the log's order is the order things happened. */
   client(entry: SessionEntryBody, current: Stream | undefined): void;
+  /**
+   * Runs `work` now, or, while an entry is being applied (an action called
+   * from `onEvent`), right after it: what the action reads (the document an
+   * edit starts from, the history a request sends) is then the thread that
+   * entry left, and what it records follows it.
+   */
+  later(work: () => void): void;
+  /** An entry is being applied: what an action does now waits for it (see `later`). */
+  readonly busy: boolean;
   /** Replaces the snapshot with the thread as it is and `patch`, and tells every listener. */
   publish(patch?: Partial<RunSnapshot>): void;
   /**
@@ -52,23 +61,31 @@ export function createJournal(machine: ThreadMachine, clock: () => number): Jour
     destroyed: false,
   };
   const thread = (): ThreadState => machine.thread;
-  /** An entry is being applied: entries recorded meanwhile wait here for it, in order. */
+  /**
+   * An entry is being applied (its event's `onEvent` may be running): what an
+   * action does meanwhile waits here, in order, and runs right after it, on
+   * the thread that entry leaves.
+   */
   let applying = false;
-  const after: SessionEntry[] = [];
+  const after: (() => void)[] = [];
   const apply = (entry: SessionEntry) => {
     if (applying) {
-      after.push(entry);
+      after.push(() => apply(entry));
       return;
     }
     applying = true;
     try {
       machine.apply(entry);
-      for (let next = after.shift(); next; next = after.shift()) machine.apply(next);
+    } catch (e) {
+      // An entry that threw (an engine that is not there): what waited on it is not done out of order later.
+      after.length = 0;
+      throw e;
     } finally {
       applying = false;
-      // Only when an entry threw (an engine that is not there): what waited on it is not applied out of order later.
-      after.length = 0;
     }
+    // What was asked for while it applied, in order, on the thread it left; what one of them records applies (and
+    // runs what waits after it) before the next one runs.
+    for (let next = after.shift(); next; next = after.shift()) next();
   };
   /** An empty list for the next batch: with one flush per event, a list per flush would be an allocation per event. */
   let spare: unknown[] | undefined;
@@ -104,6 +121,13 @@ export function createJournal(machine: ThreadMachine, clock: () => number): Jour
       spare = batch;
       preloadResume(thread().interrupts);
       journal.publish();
+    },
+    get busy() {
+      return applying;
+    },
+    later(work) {
+      if (applying) after.push(work);
+      else work();
     },
     client(entry, current) {
       if (current) journal.flush(current);

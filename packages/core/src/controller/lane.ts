@@ -4,6 +4,7 @@ import { type AgentSource, AgentTransportError, type SourceRunOptions } from '..
 import { loadEngine, loadedEngine } from './engineLoader.js';
 import { classifyFailure, engineUnavailable } from './failure.js';
 import type { ThreadMachine } from './machine.js';
+import { reportThrown } from './report.js';
 import { frameScheduler } from './scheduler.js';
 import type { SessionEntryBody } from './sessionLog.js';
 import type { Stream } from './stream.js';
@@ -83,7 +84,15 @@ export function createLane(deps: LaneDeps): Lane {
         s.received++;
         s.pending.push(raw);
         if (isTerminal(raw)) deps.flush(s);
-        else s.cancelFlush ??= (deps.getOptions().scheduler ?? frameScheduler)(scheduled);
+        else if (!s.cancelFlush) {
+          try {
+            s.cancelFlush = (deps.getOptions().scheduler ?? frameScheduler)(scheduled);
+          } catch (e) {
+            // The app's scheduler threw: its bug is reported, and the batch is applied now rather than never.
+            reportThrown(e);
+            deps.flush(s);
+          }
+        }
       };
       let failure: RunFailure | undefined;
       let threw = false;

@@ -1,17 +1,15 @@
 /**
- * An application's callback (a listener, `onEvent`, `onDiagnostic`,
- * `onDecision`) that throws has a bug of its own: the error is reported as
- * an exception of the page (`reportError`, as the DOM does for an event
- * listener; thrown from a fresh task where there is none), and the
+ * An application's function (a listener, `onEvent`, `onDiagnostic`,
+ * `onDecision`, its `scheduler` or `now`) that throws has a bug of its own:
+ * the error is reported as an exception of the page (`reportError`, as the
+ * DOM does for an event listener), or logged with `console.error` where there
+ * is none (Node 20: a server process is not brought down for it), and the
  * controller goes on. The run never fails, and no event is dropped, for it.
  */
 export function reportThrown(error: unknown): void {
   const report = (globalThis as { reportError?: (e: unknown) => void }).reportError;
   if (typeof report === 'function') report(error);
-  else
-    setTimeout(() => {
-      throw error;
-    }, 0);
+  else console.error('aguikit: a function the application gave the controller threw; the controller went on.', error);
 }
 
 /** Calls an application's `callback`; what it throws is reported (`reportThrown`), never thrown into the caller. */
@@ -23,8 +21,19 @@ export function tellApp<A extends unknown[]>(callback: (...args: A) => void, ...
   }
 }
 
-/** `callback` as one that never throws into its caller (see `tellApp`). */
-export const guarded =
-  <A extends unknown[]>(callback: (...args: A) => void) =>
-  (...args: A): void =>
-    tellApp(callback, ...args);
+/**
+ * The clock a controller reads: the app's `now` when it gave one, guarded
+ * (a clock that throws is reported, and the system's time used), else `Date.now`.
+ */
+export function appClock(now: () => (() => number) | undefined): () => number {
+  return () => {
+    const read = now();
+    if (!read) return Date.now();
+    try {
+      return read();
+    } catch (e) {
+      reportThrown(e);
+      return Date.now();
+    }
+  };
+}

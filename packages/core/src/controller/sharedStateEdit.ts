@@ -1,6 +1,6 @@
 import type { Immer, Patch } from 'immer';
 import type { ThreadState } from '../model.js';
-import { toPlainJson } from '../plainJson.js';
+import { isLargeObject, toPlainJson } from '../plainJson.js';
 import type { JsonPatchOperation } from '../protocol.js';
 import { ownJson } from '../reducer/ownJson.js';
 import { loadEngine, loadedEngine } from './engineLoader.js';
@@ -45,6 +45,29 @@ function asJson(value: unknown): unknown {
 }
 
 /**
+ * Whether `value` holds something JSON has no such value for (`undefined`, a
+ * function, a symbol, a BigInt, a number that is not finite, an object with
+ * `toJSON` such as a Date), outside the subtrees it shares with `owned` (the
+ * thread's document, JSON already): a replaced document is usually the last
+ * one with a few members changed, and costs what changed.
+ */
+function needsJson(value: unknown, owned: unknown): boolean {
+  if (value === owned || value === null) return false;
+  const type = typeof value;
+  if (type === 'string' || type === 'boolean') return false;
+  if (type === 'number') return !Number.isFinite(value);
+  if (type !== 'object') return true;
+  // A large object is the thread's own (JSON already); an object with toJSON is what JSON would turn into something else.
+  if (isLargeObject(value)) return false;
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return true;
+  const was = typeof owned === 'object' && owned !== null ? (owned as Record<string, unknown>) : undefined;
+  if (Array.isArray(value)) return value.some((item, i) => needsJson(item, was?.[i]));
+  for (const key in value as Record<string, unknown>)
+    if (needsJson((value as Record<string, unknown>)[key], was && Object.hasOwn(was, key) ? was[key] : undefined)) return true;
+  return false;
+}
+
+/**
  * immer's patch as RFC 6902, its path a JSON pointer and its value as JSON
  * carries it: the document goes to the agent as JSON, so it holds what JSON
  * would. A member set to `undefined` (or a function) is no member: its
@@ -62,6 +85,8 @@ export function toJsonPatch(patch: Patch): JsonPatchOperation | undefined {
 
 export interface SharedStateDeps {
   thread(): ThreadState;
+  /** Runs `work` now, or right after the entry being applied (an edit asked for from `onEvent`: see Journal.later). */
+  later(work: () => void): void;
   apply(entry: Extract<SessionEntryBody, { type: 'state_edit' | 'state_set' }>): void;
   refuse(refusal: Refusal): ActionResult;
   gone(): boolean;
@@ -108,22 +133,30 @@ export function sharedStateActions<Doc>(deps: SharedStateDeps) {
   const replace = (document: Doc, asked = generation): ActionResult => {
     const refused = stale(asked);
     if (refused) return refused;
-    deps.apply({ type: 'state_set', document: ownJson(document, deps.thread().sharedState.document) });
+    const current = deps.thread().sharedState.document;
+    // As JSON, as an edit is: what the agent will get, and what a saved log holds.
+    const json = needsJson(document, current) ? (asJson(document) ?? null) : document;
+    deps.apply({ type: 'state_set', document: ownJson(json, current) });
     return status();
   };
   // With nothing waiting (and immer loaded, for a recipe), an edit applies at once: a run started right after it carries it.
-  const now = (work: () => ActionResult): Promise<ActionResult> => {
-    try {
-      return Promise.resolve(work());
-    } catch (e) {
-      return Promise.reject(e);
-    }
-  };
+  // From onEvent, right after the event: on the document the event left.
+  const now = (work: () => ActionResult): Promise<ActionResult> =>
+    new Promise((resolve, reject) =>
+      deps.later(() => {
+        try {
+          resolve(work());
+        } catch (e) {
+          reject(e);
+        }
+      }),
+    );
   // An edit is applied as JSON Patch, by the engine: it waits for the engine as well as for immer.
   const update = (recipe: SharedStateRecipe<Doc>): Promise<ActionResult> => {
     const immer = loaded;
+    const asked = generation;
     return waiting === 0 && immer && loadedEngine()
-      ? now(() => edit(immer, recipe))
+      ? now(() => edit(immer, recipe, asked))
       : enqueue(async (asked) => {
           let ready: Immer;
           try {
@@ -137,7 +170,8 @@ export function sharedStateActions<Doc>(deps: SharedStateDeps) {
   };
   const set = (next: Doc | SharedStateRecipe<Doc>): Promise<ActionResult> => {
     if (typeof next === 'function') return update(next as SharedStateRecipe<Doc>);
-    return waiting === 0 ? now(() => replace(next)) : enqueue((asked) => replace(next, asked));
+    const asked = generation;
+    return waiting === 0 ? now(() => replace(next, asked)) : enqueue((queued) => replace(next, queued));
   };
   return {
     update,
