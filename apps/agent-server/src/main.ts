@@ -3,7 +3,8 @@ import { listFromEnv } from './http/origin.js';
 import { startAgentServer } from './server.js';
 
 // PORT, AGENT_DATA_DIR (SQLite; apps/agent-server/.data by default), REDIS_URL (Redis, several servers on one store), AGENT_SPEED,
-// AGENT_ALLOWED_ORIGINS and AGENT_ALLOWED_HOSTS (comma-separated), AGENT_LOG_LEVEL (pino's; default info).
+// AGENT_ALLOWED_ORIGINS and AGENT_ALLOWED_HOSTS (comma-separated), AGENT_LOG_LEVEL (pino's; default info),
+// AGENT_RUN_RETENTION_HOURS (how long runs and their event logs are kept; default 168, a week).
 const port = Number(process.env.PORT ?? 8787);
 const origins = listFromEnv(process.env.AGENT_ALLOWED_ORIGINS);
 const hosts = listFromEnv(process.env.AGENT_ALLOWED_HOSTS);
@@ -14,7 +15,15 @@ const options = {
   ...(origins ? { allowedOrigins: origins } : {}),
   ...(hosts ? { allowedHosts: hosts } : {}),
   logLevel: process.env.AGENT_LOG_LEVEL || 'info',
+  ...(process.env.AGENT_RUN_RETENTION_HOURS ? { runRetentionMs: retentionHours(process.env.AGENT_RUN_RETENTION_HOURS) * 3_600_000 } : {}),
 };
+/** AGENT_RUN_RETENTION_HOURS as a number of hours: a mistyped value stops the start rather than keeping runs for ever. */
+function retentionHours(text: string): number {
+  const hours = Number(text);
+  if (!(hours > 0) || !Number.isFinite(hours))
+    throw new Error(`AGENT_RUN_RETENTION_HOURS must be a positive number of hours, not '${text}'.`);
+  return hours;
+}
 const dataDir = process.env.AGENT_DATA_DIR || fileURLToPath(new URL('../.data', import.meta.url));
 
 /** better-sqlite3 is a native addon, an optional dependency: an install that could not build it has none. */

@@ -27,6 +27,15 @@ export interface AgentServerOptions {
   /** A request whose headers and body have not all arrived after this long is answered 408 and closed. Default 30 s. */
   requestTimeoutMs?: number;
   /**
+   * How long a run and its event log are kept after it started (env
+   * `AGENT_RUN_RETENTION_HOURS` in `main.ts`); older ones are dropped, so
+   * storage does not grow with every run until the disk is full. Threads and
+   * side effects are kept. Default 7 days.
+   */
+  runRetentionMs?: number;
+  /** How often old runs are looked for (and once as the server starts). Default the retention's quarter, at most an hour. */
+  pruneEveryMs?: number;
+  /**
    * Origins whose pages may call the server (env `AGENT_ALLOWED_ORIGINS`,
    * comma-separated). Default: the playground on loopback port 5173 (and on
    * `PLAYGROUND_PORT`). Requests without an `Origin` (curl, servers) are let
@@ -109,10 +118,12 @@ export async function startAgentServer(options: AgentServerOptions = {}): Promis
     options.allowedOrigins ?? listFromEnv(process.env.AGENT_ALLOWED_ORIGINS) ?? defaultOrigins(),
     options.allowedHosts ?? listFromEnv(process.env.AGENT_ALLOWED_HOSTS) ?? defaultHosts(port, host),
   );
+  const stopPruning = pruneOldRuns(storage, options, (message, detail) => fastify.log.warn(detail, message));
   return {
     url: `http://${address.includes(':') ? `[${address}]` : address}:${port}`,
     effects: () => [...effects.values()],
     close: async () => {
+      stopPruning();
       endStreams();
       await fastify.close();
       if (owned) await storage.close();
@@ -132,4 +143,34 @@ async function openStorage(options: AgentServerOptions): Promise<Storage> {
     return openSqliteStorage(options.dataDir);
   }
   return openMemoryStorage();
+}
+
+/** A week: long enough to come back to a thread and reconnect, short enough that storage stays bounded. */
+const DEFAULT_RETENTION_MS = 7 * 24 * 3_600_000;
+
+/**
+ * Drops runs older than the retention as the server starts and then every
+ * `pruneEveryMs` (a timer that keeps no process alive); answers what stops it.
+ * A prune that fails (storage away) is logged and tried again next time.
+ */
+function pruneOldRuns(storage: Storage, options: AgentServerOptions, warn: (message: string, detail: object) => void): () => void {
+  const retention = options.runRetentionMs ?? DEFAULT_RETENTION_MS;
+  if (!(retention > 0) || !Number.isFinite(retention)) return () => undefined;
+  const now = options.now ?? Date.now;
+  let running = false;
+  const prune = async () => {
+    if (running) return;
+    running = true;
+    try {
+      await storage.prune(now() - retention);
+    } catch (e) {
+      warn('old runs could not be pruned', { error: e instanceof Error ? e.message : String(e) });
+    } finally {
+      running = false;
+    }
+  };
+  void prune();
+  const timer = setInterval(() => void prune(), Math.max(10, options.pruneEveryMs ?? Math.min(3_600_000, retention / 4)));
+  timer.unref();
+  return () => clearInterval(timer);
 }

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { importJournal } from '../src/journal.js';
-import { interruptsOf, parseFrames, post, readEvents, startServer, userInput } from './support.js';
+import { interruptsOf, NOW, parseFrames, post, readEvents, startServer, userInput } from './support.js';
 
 describe('a run id is not a key to the run', () => {
   it('a reconnect with a known run id and another input reads nothing: 404, no interrupt id, no thread id', async () => {
@@ -148,5 +148,26 @@ describe('a journal of an earlier version with lines no reader expected', () => 
     const replayed = await post(server, '/agents/reasoning?speed=0', run('good').input);
     expect(replayed.status).toBe(200);
     expect(readdirSync(dir)).not.toContain('journal.jsonl');
+  });
+});
+
+describe('runs do not pile up in storage until the disk is full', () => {
+  it('a run started longer ago than runRetentionMs is dropped with its events: a reconnect to it is a 404, the thread goes on', async () => {
+    let clock = NOW;
+    const server = await startServer({ runRetentionMs: 60_000, pruneEveryMs: 20, now: () => clock });
+    const input = userInput('t', 'old-run');
+    const events = await readEvents(await post(server, '/agents/reasoning?speed=0', input));
+    const recent = userInput('t', 'recent-run');
+    clock += 30_000;
+    const recentEvents = await readEvents(await post(server, '/agents/reasoning?speed=0', recent));
+    clock += 31_000;
+    await new Promise((r) => setTimeout(r, 150));
+    const gone = await post(server, '/agents/reasoning?speed=0', input, { 'Last-Event-ID': String(events[0]?.id) });
+    expect(gone.status).toBe(404);
+    await gone.body?.cancel();
+    const kept = await readEvents(
+      await post(server, '/agents/reasoning?speed=0', recent, { 'Last-Event-ID': String(recentEvents[0]?.id) }),
+    );
+    expect(kept.map((e) => e.id)).toEqual(recentEvents.slice(1).map((e) => e.id));
   });
 });

@@ -43,6 +43,7 @@ async function countingStorage(): Promise<Storage> {
       return result;
     },
     effects: () => inner.effects(),
+    prune: (before) => inner.prune(before),
     get skipped() {
       return inner.skipped;
     },

@@ -197,6 +197,29 @@ export function storageContract(name: string, open: () => Promise<Storage>): voi
       });
     });
 
+    describe('prune', () => {
+      it('drops the runs started before the cut, with their events; later runs, threads and effects stay', async () => {
+        const s = await fresh();
+        const start = 1_764_504_000_000;
+        expect(await s.beginRun(runRecord('old', 'thread-1', { startedAt: start }), threadRecord('thread-1'), 0)).toBe('created');
+        expect(await s.beginRun(runRecord('new', 'thread-1', { startedAt: start + 10_000 }), threadRecord('thread-1', ['i-1']), 1)).toBe(
+          'created',
+        );
+        for (const id of ['old', 'new']) for (let i = 0; i < 3; i++) await s.appendEvent(id, i, `${id}-${i}`);
+        await s.performEffect(effectRecord('a', { runId: 'old' }));
+        expect(await s.prune(start + 5_000)).toBe(1);
+        expect(await s.run('old')).toBeUndefined();
+        expect(await s.events('old', 0, 10)).toEqual([]);
+        expect(await s.run('new')).toEqual(runRecord('new', 'thread-1', { startedAt: start + 10_000 }));
+        expect(await s.events('new', 0, 10)).toEqual(['new-0', 'new-1', 'new-2']);
+        expect(await s.thread('thread-1')).toEqual({ record: threadRecord('thread-1', ['i-1']), version: 2 });
+        expect(await s.effects()).toHaveLength(1);
+        expect(await s.prune(start + 5_000)).toBe(0);
+        // The id is free again: the same request starts the run anew (its effects, kept, are not done twice).
+        expect(await s.beginRun(runRecord('old', 'thread-1', { startedAt: start + 20_000 }), threadRecord('thread-1'), 2)).toBe('created');
+      });
+    });
+
     it('has skipped nothing in a new storage', async () => {
       const s = await fresh();
       expect(s.skipped).toEqual([]);

@@ -76,6 +76,17 @@ export function openMemoryStorage(): Storage {
       open();
       return [...effects.values()].map((e) => structuredClone(e));
     },
+    async prune(before) {
+      open();
+      let dropped = 0;
+      for (const [runId, run] of runs) {
+        if (run.startedAt >= before) continue;
+        runs.delete(runId);
+        frames.delete(runId);
+        dropped++;
+      }
+      return dropped;
+    },
     async close() {
       closed = true;
     },

@@ -117,6 +117,17 @@ export async function openRedisStorage(url: string, options: RedisStorageOptions
   return new RedisStorage(client, options.keyPrefix ?? 'aguikit:');
 }
 
+/** A run record's `startedAt`, or undefined when the text is no run record with one. */
+function startedAtOf(raw: string | null | undefined): number | undefined {
+  if (typeof raw !== 'string') return undefined;
+  try {
+    const value = (JSON.parse(raw) as { startedAt?: unknown } | null)?.startedAt;
+    return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 class RedisStorage implements Storage {
   private readonly found: { where: string; reason: string }[] = [];
   private closed = false;
@@ -226,6 +237,31 @@ class RedisStorage implements Storage {
       if (record) records.push(record);
     }
     return records;
+  }
+
+  /** Walks the run keys with SCAN (a few hundred at a time, never blocking Redis), and drops the old ones with their streams. */
+  async prune(before: number): Promise<number> {
+    const match = `${this.prefix.replace(/[*?[\]\\]/g, '\\$&')}${KEY.run('*')}`;
+    const start = this.key(KEY.run(''));
+    let cursor = '0';
+    let dropped = 0;
+    do {
+      const [next, keys] = await this.call(() => this.client.scan(cursor, 'MATCH', match, 'COUNT', 500));
+      cursor = next;
+      if (keys.length === 0) continue;
+      const raws = await this.call(() => this.client.mget(...keys));
+      const old: string[] = [];
+      keys.forEach((key, i) => {
+        const startedAt = startedAtOf(raws[i]);
+        // A record that cannot be read is never pruned: what cannot be read is not judged.
+        if (startedAt !== undefined && startedAt < before) old.push(key, this.key(KEY.events(key.slice(start.length))));
+      });
+      if (old.length) {
+        await this.call(() => this.client.del(...old));
+        dropped += old.length / 2;
+      }
+    } while (cursor !== '0');
+    return dropped;
   }
 
   async close(): Promise<void> {

@@ -206,6 +206,12 @@ class SqliteStorage implements Storage {
         'SELECT run_id, at, record FROM effects WHERE idempotency_key = ?',
       ),
       effects: db.prepare<[], { idempotency_key: string; record: string }>('SELECT idempotency_key, record FROM effects ORDER BY rowid'),
+      // A record that is no JSON (or has no number for `startedAt`) is never pruned: what cannot be read is not judged.
+      oldRuns: db.prepare<[number], string>(
+        "SELECT run_id FROM runs WHERE json_valid(record) AND json_type(record, '$.startedAt') IN ('integer', 'real') AND json_extract(record, '$.startedAt') < ?",
+      ),
+      dropEvents: db.prepare('DELETE FROM events WHERE run_id = ?'),
+      dropRun: db.prepare('DELETE FROM runs WHERE run_id = ?'),
     };
   }
 
@@ -277,6 +283,17 @@ class SqliteStorage implements Storage {
       if (record) records.push(record);
     }
     return records;
+  }
+
+  async prune(before: number): Promise<number> {
+    return this.write('run', () => {
+      const old = this.q.oldRuns.pluck().all(before) as string[];
+      for (const runId of old) {
+        this.q.dropEvents.run(runId);
+        this.q.dropRun.run(runId);
+      }
+      return old.length;
+    });
   }
 
   async close(): Promise<void> {

@@ -65,6 +65,13 @@ export interface Storage {
    */
   performEffect(effect: EffectRecord): Promise<{ record: EffectRecord; fresh: boolean }>;
   effects(): Promise<EffectRecord[]>;
+  /**
+   * Drops the runs started before `before` (ms since the epoch) with their
+   * event logs, and answers how many. Threads and side effects stay: a
+   * thread goes on, and an effect is never done twice. A dropped run id is
+   * free again; a reconnect to it gets 404 and starts a new run.
+   */
+  prune(before: number): Promise<number>;
   /** Records that could not be read at open (torn, corrupt, foreign): skipped, and reported here. */
   readonly skipped: readonly { where: string; reason: string }[];
   close(): Promise<void>;
