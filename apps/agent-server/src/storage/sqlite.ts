@@ -286,6 +286,8 @@ class SqliteStorage implements Storage {
   }
 
   async prune(before: number): Promise<number> {
+    // Looked for first: with nothing to drop (the usual answer), nothing is written.
+    if (this.read(() => this.q.oldRuns.pluck().all(before)).length === 0) return 0;
     return this.write('run', () => {
       const old = this.q.oldRuns.pluck().all(before) as string[];
       for (const runId of old) {
