@@ -35,7 +35,13 @@ export function forServerRender<Doc>(options: AgentStoreOptions<Doc>): AgentStor
  * makes the store, from `log` when one is given.
  */
 export function useOwnedStore<Doc>(create: ((log?: readonly SessionEntry[]) => AgentStore<Doc>) | null): AgentStore<Doc> | null {
-  const [own, setOwn] = React.useState(() => create?.() ?? null);
+  // StrictMode calls a state initializer twice and keeps the first answer: the second call gets that store, rather than
+  // making a controller nobody would destroy (and asking the agent's capabilities twice).
+  const made = React.useRef<AgentStore<Doc> | null>(null);
+  const [own, setOwn] = React.useState(() => {
+    made.current ??= create?.() ?? null;
+    return made.current;
+  });
   const latest = React.useRef(create);
   React.useEffect(() => {
     latest.current = create;

@@ -27,6 +27,9 @@ export interface AgentRun<Doc = unknown> extends AgentActions<Doc> {
   interrupts: readonly OpenInterrupt[];
 }
 
+/** A layout effect in the browser; on a server, where there is no layout (and React warns of one), a plain effect, which never runs there. */
+const useIsomorphicLayoutEffect = typeof window === 'undefined' ? React.useEffect : React.useLayoutEffect;
+
 const pick =
   <K extends keyof RunSnapshot>(key: K) =>
   (s: RunSnapshot) =>
@@ -54,7 +57,10 @@ export function useAgentRun<Doc = unknown>(options: UseAgentRunOptions<Doc> = {}
   const [source] = React.useState(
     () =>
       options.source ??
-      (options.url ? httpSseSource({ url: options.url, ...(options.headers ? { headers: options.headers } : {}) }) : undefined),
+      // An empty URL is a URL all the same: its run fails with INVALID_URL, as the README says, rather than this throwing.
+      (options.url !== undefined
+        ? httpSseSource({ url: options.url, ...(options.headers ? { headers: options.headers } : {}) })
+        : undefined),
   );
   // The store this hook creates is this component's: destroyed when it unmounts.
   const own = useOwnedStore<Doc>(
@@ -68,9 +74,15 @@ export function useAgentRun<Doc = unknown>(options: UseAgentRunOptions<Doc> = {}
   const store = own ?? context;
   if (!store) throw new Error('useAgentRun needs a `source` (or `url`) option, or an <AgentProvider> above it.');
 
-  React.useEffect(() => {
+  // The keys the last render gave: one a render leaves out goes back to the controller's default.
+  const given = React.useRef<readonly string[]>([]);
+  // Before any passive effect of this render's children: an effect that runs the agent sends this render's options.
+  useIsomorphicLayoutEffect(() => {
     const { source: _s, url: _u, headers: _h, ...rest } = options;
-    if (Object.keys(rest).length) store.configure(rest);
+    const next: Record<string, unknown> = { ...rest };
+    for (const key of given.current) if (!Object.hasOwn(next, key)) next[key] = undefined;
+    given.current = Object.keys(rest);
+    if (Object.keys(next).length) store.configure(next);
   });
 
   const state = store.getState();

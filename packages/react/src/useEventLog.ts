@@ -15,7 +15,9 @@ import { useAgentSelector } from './useAgentSelector.js';
 export function useEventLog(): { entries: readonly LoggedEvent[]; count: number } {
   const store = useAgentStore();
   const count = useAgentSelector((s) => s.eventCount);
-  const log = store.log;
-  const entries = React.useMemo(() => log.entries.slice(0, count), [log, count]);
+  // The array itself, not the log that holds it: a reset starts a new one, which may hold as many events as the old by
+  // the time React renders (a count alone would not tell them apart).
+  const all = useAgentSelector(() => store.log.entries);
+  const entries = React.useMemo(() => all.slice(0, count), [all, count]);
   return { entries, count };
 }

@@ -76,10 +76,19 @@ export function useLiveAnnouncer(): { announcement: string; onSettled: SettledLi
   const locale = useLocale();
   const localeRef = React.useRef(locale);
   localeRef.current = locale;
-  const [before] = React.useState(() => new Set(ids));
+  // The messages there when the list met its thread (history, never announced): taken again for a thread the provider
+  // switches to, with what was announced of the last one forgotten and its announcement cleared.
+  const [seen, setSeen] = React.useState(() => ({ store, before: new Set(ids) }));
   const [announcement, setAnnouncement] = React.useState('');
   // Per message announced: whether it was announced as incomplete.
   const announced = React.useRef(new Map<string, boolean>());
+  let before = seen.before;
+  if (seen.store !== store) {
+    before = new Set(ids);
+    setSeen({ store, before });
+    setAnnouncement('');
+    announced.current = new Map();
+  }
   const onSettled = React.useCallback<SettledListener>(
     (id, incomplete) => {
       if (before.has(id)) return;

@@ -194,6 +194,37 @@ describe('MessageList: streaming', () => {
     // Plain text: the Markdown is rendered to words, never read out as `**`.
     await waitFor(() => expect(status.textContent).toBe('Assistant: Hello there'));
   });
+
+  it('never announces the history of a thread the provider switches to', async () => {
+    await preloadMarkdown();
+    const silent: AgentSource = { async *run() {} };
+    const thread = (id: string, reply: string) =>
+      createAgentStore({
+        source: silent,
+        threadId: id,
+        initialMessages: [
+          { id: `${id}-q`, role: 'user', content: 'Where is my order?' },
+          { id: `${id}-a`, role: 'assistant', content: reply },
+        ],
+      });
+    const view = render(
+      <AgentProvider store={thread('a', 'Order A shipped.')}>
+        <MessageList />
+      </AgentProvider>,
+    );
+    await act(tick);
+    expect(screen.getByRole('status').textContent).toBe('');
+    view.rerender(
+      <AgentProvider store={thread('b', 'Order B was refunded.')}>
+        <MessageList />
+      </AgentProvider>,
+    );
+    await act(async () => {
+      await tick();
+      await tick();
+    });
+    expect(screen.getByRole('status').textContent).toBe('');
+  });
 });
 
 describe('Message: content', () => {

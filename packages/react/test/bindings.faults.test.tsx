@@ -1,0 +1,166 @@
+/**
+ * The React bindings as an app uses them at awkward moments: a thread reset
+ * while a devtools tab is hidden, options a later render drops or changes
+ * before a child's effect runs, an empty URL, and StrictMode's double start.
+ */
+import type { AgentSource } from '@aguikit/core';
+import { act, render, screen } from '@testing-library/react';
+import { Activity, StrictMode, useEffect, useState } from 'react';
+import { expect, it, vi } from 'vitest';
+import { AgentProvider, createAgentStore, useAgentRun, useEventLog } from '../src/index.js';
+import { manualSource, tick } from './support/sources.js';
+
+it("useEventLog after a reset while its tab was hidden: the new thread's events, not the old ones of the same count", async () => {
+  const m = manualSource();
+  const store = createAgentStore({ source: m.source, threadId: 't' });
+  function Log() {
+    const { entries } = useEventLog();
+    return <p data-testid="log">{entries.map((e) => (e.event as { runId: string }).runId).join(',')}</p>;
+  }
+  const ui = (mode: 'visible' | 'hidden') => (
+    <AgentProvider store={store}>
+      <Activity mode={mode}>
+        <Log />
+      </Activity>
+    </AgentProvider>
+  );
+  const turn = async (runId: string) => {
+    void store.getState().run('x');
+    await tick();
+    m.push({ type: 'RUN_STARTED', threadId: 't', runId }, { type: 'RUN_FINISHED', threadId: 't', runId });
+    m.end();
+    await tick();
+  };
+  const view = render(ui('visible'));
+  await act(() => turn('old'));
+  view.rerender(ui('hidden'));
+  await act(async () => {
+    store.getState().reset();
+    await turn('new');
+  });
+  view.rerender(ui('visible'));
+  await act(tick);
+  expect(screen.getByTestId('log').textContent).toBe('new,new');
+});
+
+it("useEventLog after a reset and a run in one batch: the new thread's events", async () => {
+  let runId = 'old';
+  const source: AgentSource = {
+    async *run() {},
+    async deliver(_i, _o, onEvent) {
+      onEvent({ type: 'RUN_STARTED', threadId: 't', runId });
+      onEvent({ type: 'RUN_FINISHED', threadId: 't', runId });
+    },
+  };
+  const store = createAgentStore({ source, threadId: 't' });
+  function Log() {
+    const { entries } = useEventLog();
+    return <p data-testid="log">{entries.map((e) => (e.event as { runId: string }).runId).join(',')}</p>;
+  }
+  render(
+    <AgentProvider store={store}>
+      <Log />
+    </AgentProvider>,
+  );
+  await act(async () => void (await store.getState().run('one')));
+  await act(async () => {
+    runId = 'new';
+    store.getState().reset();
+    await store.getState().run('two');
+  });
+  expect(screen.getByTestId('log').textContent).toBe('new,new');
+});
+
+it('an option the latest render no longer passes is no longer in force: no tool, no onEvent', async () => {
+  const m = manualSource();
+  const onEvent = vi.fn();
+  const tools = { lookup: { description: 'Look up an order', handler: () => 'found' } };
+  let agent: ReturnType<typeof useAgentRun> | undefined;
+  function Chat({ debug }: { debug: boolean }) {
+    agent = useAgentRun({ source: m.source, threadId: 't', ...(debug ? { tools, onEvent } : {}) });
+    return null;
+  }
+  const view = render(<Chat debug />);
+  view.rerender(<Chat debug={false} />);
+  await act(async () => {
+    void agent?.run('hi');
+    await tick();
+    const runId = m.requests[0]?.runId ?? '';
+    m.push({ type: 'RUN_STARTED', threadId: 't', runId }, { type: 'RUN_FINISHED', threadId: 't', runId });
+    m.end();
+    await tick();
+  });
+  expect(m.requests[0]?.tools).toEqual([]);
+  expect(onEvent).not.toHaveBeenCalled();
+});
+
+it("a child's effect after a render sends that render's options", async () => {
+  const m = manualSource();
+  function AskOnPage({ page, run }: { page: string; run: ReturnType<typeof useAgentRun>['run'] }) {
+    useEffect(() => {
+      if (page === 'checkout') void run('Anything to know about checkout?');
+    }, [page, run]);
+    return null;
+  }
+  function Page() {
+    const [page, setPage] = useState('home');
+    const agent = useAgentRun({ source: m.source, threadId: 't', context: [{ description: 'page', value: page }] });
+    return (
+      <>
+        <button type="button" onClick={() => setPage('checkout')}>
+          go
+        </button>
+        <AskOnPage page={page} run={agent.run} />
+      </>
+    );
+  }
+  render(<Page />);
+  await act(async () => {
+    screen.getByText('go').click();
+    await tick();
+  });
+  expect(m.requests[0]?.context).toEqual([{ description: 'page', value: 'checkout' }]);
+});
+
+it("useAgentRun({ url: '' }) makes a store whose run fails with INVALID_URL, instead of throwing", async () => {
+  let agent: ReturnType<typeof useAgentRun> | undefined;
+  function Chat() {
+    agent = useAgentRun({ url: '' });
+    return <p>{agent.status}</p>;
+  }
+  expect(() => render(<Chat />)).not.toThrow();
+  await act(async () => void (await agent?.run('hi')));
+  expect(agent?.failure?.code).toBe('INVALID_URL');
+});
+
+it("inside a provider, useAgentRun({ url: '' }) drives a store of its own, not the provider's thread", () => {
+  const other = createAgentStore({ source: manualSource().source, threadId: 'other' });
+  let agent: ReturnType<typeof useAgentRun> | undefined;
+  function Chat() {
+    agent = useAgentRun({ url: '' });
+    return null;
+  }
+  render(
+    <AgentProvider store={other}>
+      <Chat />
+    </AgentProvider>,
+  );
+  expect(agent?.store).not.toBe(other);
+});
+
+it("StrictMode: the agent's capabilities are asked once, not once per controller React made and dropped", async () => {
+  const m = manualSource();
+  const capabilities = vi.fn(async () => ({}));
+  m.source.capabilities = capabilities;
+  function Chat() {
+    useAgentRun({ source: m.source, threadId: 't' });
+    return null;
+  }
+  render(
+    <StrictMode>
+      <Chat />
+    </StrictMode>,
+  );
+  await act(tick);
+  expect(capabilities).toHaveBeenCalledTimes(1);
+});
