@@ -416,6 +416,36 @@ describe('callbacks hear what happens live, never history', () => {
   });
 });
 
+describe('reset() starts a new thread', () => {
+  it('with a thread id of its own: an agent that keeps the old thread (its open interrupts) never sees it again', async () => {
+    const { source, inputs } = scripted((n, input, emit) => {
+      emit(started(input));
+      emit(
+        n === 0
+          ? finished(input, { outcome: { type: 'interrupt', interrupts: [{ id: 'i1', reason: 'confirmation', message: 'Refund?' }] } })
+          : finished(input),
+      );
+    });
+    const controller = createRunController({ source, scheduler: microScheduler, initialState: { cart: [] } });
+    await controller.run('Refund order A-1001');
+    await tick();
+    const first = inputs[0]?.threadId;
+    controller.reset();
+    const fresh = controller.getSnapshot().thread;
+    expect(fresh.threadId).not.toBe(first);
+    expect(fresh.interrupts).toEqual([]);
+    expect(fresh.sharedState.document).toEqual({ cart: [] });
+    await controller.run('Something else');
+    await tick();
+    expect(inputs[1]?.threadId).toBe(fresh.threadId);
+    expect(inputs[1]?.parentRunId).toBeUndefined();
+    expect(inputs[1]?.resume).toBeUndefined();
+    expectReplayed(controller);
+    const again = createRunController({ source, log: parseSession(serializeSession(controller.log.entries)).entries });
+    expect(again.getSnapshot().thread.threadId).toBe(fresh.threadId);
+  });
+});
+
 describe('reset() while an edit waits for immer and the engine', () => {
   it('the edit of the old thread is dropped: the fresh thread and its first run never see it', async () => {
     // Fresh modules: nothing loaded yet, so the edit waits.

@@ -32,8 +32,16 @@ import type { ActionResult, Refusal, RunController, RunControllerOptions, RunReq
 export function createRunController<Doc = unknown>(initialOptions: RunControllerOptions<Doc>): RunController<Doc> {
   let options = initialOptions;
   const source = initialOptions.source;
-  const saved = initialOptions.log?.find((e) => e.type === 'init');
-  const threadId = saved?.type === 'init' ? saved.threadId : (initialOptions.threadId ?? newId('thread'));
+  /** The thread's start: its id, initial messages and document (a saved log's latest). A reset starts the next one. */
+  let start: Extract<SessionEntryBody, { type: 'init' }> = {
+    type: 'init',
+    threadId: initialOptions.threadId ?? newId('thread'),
+    // The log keeps copies of what the app handed over: the app changing its objects later rewrites no history.
+    ...(initialOptions.initialMessages?.length ? { messages: ownJson(initialOptions.initialMessages) } : {}),
+    ...(initialOptions.initialState !== undefined ? { state: ownJson(initialOptions.initialState) } : {}),
+  };
+  for (const entry of initialOptions.log ?? []) if (entry.type === 'init') start = entry;
+  let threadId = start.threadId;
   const clock = appClock(() => options.now);
   let destroyed = false;
   /** Applying a saved log as the controller is made, or destroyed: the app's onEvent and onDiagnostic hear only what happens live. */
@@ -143,17 +151,7 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
     settled: () => shared.settled(),
   });
 
-  journal.open(
-    options.log,
-    {
-      type: 'init',
-      threadId,
-      // The log keeps copies of what the app handed over: the app changing its objects later rewrites no history.
-      ...(options.initialMessages?.length ? { messages: ownJson(options.initialMessages) } : {}),
-      ...(options.initialState !== undefined ? { state: ownJson(options.initialState) } : {}),
-    },
-    options.asRecorded,
-  );
+  journal.open(options.log, start, options.asRecorded);
   quiet = false;
 
   // Asked once: what the agent supports does not change under a thread.
@@ -212,6 +210,11 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
       resume.forget();
       shared.forget();
       record({ type: 'reset' });
+      // A new thread, under an id of its own: the agent may keep the old one (its history, its open interrupts).
+      threadId = newId('thread');
+      const { at: _at, ...rest } = start as typeof start & { at?: number };
+      start = { ...rest, threadId };
+      record(start);
       publish({ connection: 'idle', failure: undefined, refusal: undefined, inFlight: undefined, decisions: [] });
     },
     destroy() {
