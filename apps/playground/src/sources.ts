@@ -13,11 +13,19 @@ export interface Connection {
   approvalWindowMs?: number;
 }
 
+/** How long the agent server may say nothing (not even its 15 s ping) before its stream is taken as lost. */
+export const SERVER_SILENCE_MS = 45_000;
+
 /** Where the playground's runs come from, at a given speed: the scenario in the browser, the agent server, or a typed URL. */
 function sourceAt(c: Connection, speed: number): AgentSource {
   if (c.mode === 'url') return httpSseSource({ url: c.url, reconnect: { attempts: 3, delayMs: 300 } });
   if (c.mode === 'server') {
-    return httpSseSource({ url: `/agents/${encodeURIComponent(c.scenarioId)}?speed=${speed}`, reconnect: { attempts: 3, delayMs: 300 } });
+    return httpSseSource({
+      url: `/agents/${encodeURIComponent(c.scenarioId)}?speed=${speed}`,
+      reconnect: { attempts: 3, delayMs: 300 },
+      // The agent server pings every 15 s: three missed pings is a dead server, whose socket the dev proxy may keep open.
+      idleTimeoutMs: SERVER_SILENCE_MS,
+    });
   }
   const scenario = findScenario(c.scenarioId);
   if (!scenario) throw new Error(`Unknown scenario ${c.scenarioId}`);

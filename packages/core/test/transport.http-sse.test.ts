@@ -612,6 +612,50 @@ describe('httpSseSource: abort and ends', () => {
   });
 });
 
+describe('httpSseSource: a stream that goes silent (idleTimeoutMs)', () => {
+  /** Sends its frames, then keeps the connection open and writes nothing (a dead upstream behind a proxy). */
+  const silentAfter = (frames: string) => async (res: ServerResponse) => {
+    sseHead(res);
+    await write(res, frames);
+    await new Promise<void>((resolve) => res.once('close', resolve));
+  };
+
+  it('ends as a lost connection once nothing arrived for idleTimeoutMs, with the events before it delivered', async () => {
+    const server = await serve(silentAfter(frame(started, '1')));
+    const statuses: ConnectionStatus[] = [];
+    const out: unknown[] = [];
+    const began = Date.now();
+    const error = await rejection(
+      (async () => {
+        for await (const e of run(server.url, { idleTimeoutMs: 80 }, { onConnection: (st) => statuses.push(st) })) out.push(e);
+      })(),
+    );
+    expect(out).toEqual([started]);
+    expect(String((error as Error).message)).toMatch(/nothing arrived/i);
+    expect(error).not.toBeInstanceOf(AgentTransportError);
+    expect(Date.now() - began).toBeLessThan(2_000);
+    expect(statuses.at(-1)).toBe('closed');
+    expect(await server.requests[0]?.closed).toBe(true);
+  });
+
+  it('counts a heartbeat comment as life: a slow stream with pings ends as it should', async () => {
+    const pings = Array.from({ length: 6 }, () => ': ping\n\n');
+    const server = await serve(stream([frame(started), ...pings, frame(finished)], 30));
+    expect(await collect(run(server.url, { idleTimeoutMs: 80 }))).toEqual([started, finished]);
+  });
+
+  it('reconnects after the silence when asked to, from the last id', async () => {
+    const server = await serve(async (res, req, index) => {
+      if (index === 0) return silentAfter(frame(started, '1'))(res);
+      sseHead(res);
+      await write(res, frame(finished, '2'));
+      res.end();
+      expect(req.headers['last-event-id']).toBe('1');
+    });
+    expect(await collect(run(server.url, { idleTimeoutMs: 80, reconnect: { attempts: 1, delayMs: 1 } }))).toEqual([started, finished]);
+  });
+});
+
 describe('httpSseSource: Last-Event-ID reconnect', () => {
   const script = [
     started,

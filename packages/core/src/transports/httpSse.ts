@@ -22,6 +22,15 @@ export interface HttpSseSourceOptions {
    */
   reconnect?: { attempts?: number; delayMs?: number };
   /**
+   * Opt-in: a stream from which nothing arrives for this long (no event, no
+   * `: ping` comment) is taken as lost, as a dropped connection is (and
+   * reconnected when `reconnect` says so). A dead agent behind a proxy may
+   * leave the browser's connection open, saying nothing, for ever. Set it
+   * above the agent's heartbeat (aguikit's reference server pings every
+   * 15 s): an agent that says nothing while it thinks would be cut off.
+   */
+  idleTimeoutMs?: number;
+  /**
    * What the agent supports (AG-UI's `AgentCapabilities`): the object itself,
    * or the URL of an endpoint that answers a GET with it as JSON (sent with
    * the same headers). Read by `source.capabilities()`.
@@ -154,7 +163,7 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
         const { checkResponse, readFrames } = reader;
         await checkResponse(response);
         onConnection?.('open');
-        await readFrames(response, maxFrame, signal, onFrame, drained);
+        await readFrames(response, maxFrame, signal, onFrame, drained, options.idleTimeoutMs);
         if (!runOpen && delivered > 0) {
           onConnection?.('closed');
           return;

@@ -63,8 +63,10 @@ export async function readFrames(
   signal: AbortSignal | undefined,
   onFrame: (frame: EventSourceMessage) => void,
   drained: (() => Promise<void> | undefined) | undefined,
+  idleTimeoutMs?: number,
 ): Promise<void> {
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const read = idleTimeoutMs !== undefined && idleTimeoutMs > 0 ? () => readWithin(reader, idleTimeoutMs) : () => reader.read();
   // The decoders keep every U+FEFF as text; parserInput drops the byte order mark a body may start with.
   const decoder = new TextDecoder('utf-8', BOM_AS_TEXT);
   const text = chunkDecoder(decoder);
@@ -101,7 +103,7 @@ export async function readFrames(
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = await read();
       if (aborted) throw abortReason(signal as AbortSignal);
       const chunk = done ? decoder.decode() : text(value);
       const fed = chunk ? input(chunk) : '';
@@ -124,6 +126,23 @@ export async function readFrames(
     signal?.removeEventListener('abort', onAbort);
     reader.cancel().catch(() => undefined);
   }
+}
+
+/** Nothing arrived for `idleTimeoutMs`: the connection is taken as lost (not an AgentTransportError, so it may be reconnected). */
+export class StreamSilent extends Error {
+  override readonly name = 'StreamSilent';
+}
+
+/** The next chunk, or a StreamSilent error when none comes within `ms` (the reader is then cancelled by the caller). */
+function readWithin(reader: ReadableStreamDefaultReader<Uint8Array>, ms: number): Promise<ReadableStreamReadResult<Uint8Array>> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const silent = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(
+      () => reject(new StreamSilent(`Nothing arrived from the agent for ${ms} ms, not even a heartbeat: the connection is taken as lost.`)),
+      ms,
+    );
+  });
+  return Promise.race([reader.read(), silent]).finally(() => clearTimeout(timer));
 }
 
 /**
