@@ -204,7 +204,8 @@ export interface SubagentRecord {
   parentSubagentRunId?: string;
   parentToolCallId?: string;
   parentMessageId?: string;
-  status: 'running' | 'success' | 'suspended' | 'error';
+  /** `cancelled`: the user stopped the run it belonged to while it ran. */
+  status: 'running' | 'success' | 'suspended' | 'error' | 'cancelled';
   result?: unknown;
   error?: { message: string; code?: string };
   /** Interrupts a suspended subagent waits on. */

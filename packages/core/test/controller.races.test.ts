@@ -237,6 +237,42 @@ describe('a tool call the run left without a result', () => {
   });
 });
 
+describe('what a stopped or failed run leaves open is settled, not left saying it goes on', () => {
+  const open = (input: RunAgentInput, emit: (e: Record<string, unknown>) => void) => {
+    emit(started(input));
+    emit({ type: 'SUBAGENT_STARTED', subagentRunId: 'sa', name: 'researcher' });
+    for (const e of toolCall('c9', 'lookup_order')) emit(e);
+  };
+
+  it('stop(): a call waiting for its result fails as stopped, a running subagent is stopped', async () => {
+    const { source } = scripted(async (_n, input, emit, signal) => {
+      open(input, emit);
+      await new Promise((_r, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
+    });
+    const controller = createRunController({ source, scheduler: microScheduler });
+    void controller.run('Look into order A-1001');
+    await tick();
+    controller.stop();
+    const thread = controller.getSnapshot().thread;
+    expect(thread.toolCalls.get('c9')).toMatchObject({ status: 'failed', failure: 'the run was stopped' });
+    expect(thread.subagents.sa?.status).toBe('cancelled');
+    expectReplayed(controller);
+  });
+
+  it('RUN_ERROR: a running subagent fails with the run', async () => {
+    const { source } = scripted((_n, input, emit) => {
+      open(input, emit);
+      emit({ type: 'RUN_ERROR', message: 'the model is overloaded', code: 'OVERLOADED' });
+    });
+    const controller = createRunController({ source, scheduler: microScheduler });
+    await controller.run('Look into order A-1001');
+    await tick();
+    const thread = controller.getSnapshot().thread;
+    expect(thread.subagents.sa).toMatchObject({ status: 'error', error: { message: 'the model is overloaded', code: 'OVERLOADED' } });
+    expect(thread.toolCalls.get('c9')?.status).toBe('failed');
+  });
+});
+
 describe('a run whose frontend tools are still running', () => {
   it('keeps the controller busy: a new run is refused until the tools return and the conversation goes on with their results', async () => {
     const { controller, release, inputs } = heldPick((n, input, emit) => {

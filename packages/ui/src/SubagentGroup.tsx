@@ -20,6 +20,7 @@ const TONES: Record<SubagentDisplayStatus, Tone> = {
   success: 'success',
   suspended: 'warning',
   error: 'danger',
+  cancelled: 'neutral',
   unknown: 'neutral',
 };
 

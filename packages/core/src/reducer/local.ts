@@ -8,6 +8,7 @@ import type { Message } from '../protocol.js';
 import { defined, putMessage, putToolCall } from './helpers.js';
 import { addInputMessages } from './messages.js';
 import { ownJson } from './ownJson.js';
+import { settleSubagents } from './subagents.js';
 
 /**
  * Appends messages the client sends (the user's turn) unless their id is
@@ -46,9 +47,15 @@ export function cancelRun(state: ThreadState, at?: number): ThreadState {
     }
   }
   for (const call of state.toolCalls) {
-    if (call.status === 'executing' || (running && (call.status === 'declared' || call.status === 'args_streaming')))
+    // A call of the stopped run still waiting for its result (none waiting on an interrupt) will not get one either.
+    const waiting =
+      call.status === 'declared' ||
+      call.status === 'args_streaming' ||
+      (call.status === 'ready' && !call.interruptId && call.runId === state.run.runId);
+    if (call.status === 'executing' || (running && waiting))
       next = putToolCall(next, { ...call, status: 'failed', failure: 'the run was stopped' });
   }
+  if (running) next = settleSubagents(next, { status: 'cancelled' });
   return next;
 }
 

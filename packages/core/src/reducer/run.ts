@@ -5,6 +5,7 @@ import type { EventOf, ResumeEntry, TokenUsage } from '../protocol.js';
 import { defined, entry, putMessage, putToolCall, updateToolCall, withDiagnostics, withMeta, without } from './helpers.js';
 import { addInputMessages } from './messages.js';
 import { ownJson, sameJson } from './ownJson.js';
+import { settleSubagents } from './subagents.js';
 
 export function runStarted(state: ThreadState, event: EventOf<'RUN_STARTED'>, index: number, at?: number): ThreadState {
   const input = event.input;
@@ -169,7 +170,8 @@ export function runError(state: ThreadState, event: EventOf<'RUN_ERROR'>, at?: n
       next = putToolCall(next, { ...call, status: 'failed', failure: `the run failed before the tool returned: ${event.message}` });
     }
   }
-  return next;
+  // Subagents still running fail with it.
+  return settleSubagents(next, { status: 'error', error });
 }
 
 export function stepStarted(state: ThreadState, event: EventOf<'STEP_STARTED'>): ThreadState {

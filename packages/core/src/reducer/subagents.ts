@@ -43,3 +43,10 @@ function current(state: ThreadState, id: string): SubagentRecord {
 function put(state: ThreadState, record: SubagentRecord): ThreadState {
   return { ...state, subagents: { ...state.subagents, [record.subagentRunId]: record } };
 }
+
+/** Every subagent still running, settled as `change` says: the run it belonged to ended (stopped, failed) without saying how it did. */
+export function settleSubagents(state: ThreadState, change: Pick<SubagentRecord, 'status'> & Partial<SubagentRecord>): ThreadState {
+  let next = state;
+  for (const record of Object.values(state.subagents)) if (record.status === 'running') next = put(next, { ...record, ...change });
+  return next;
+}

@@ -72,7 +72,14 @@ export const en = {
     took: (duration: string) => `Thought for ${duration}`,
   },
   subagent: {
-    status: { running: 'Running', success: 'Done', suspended: 'Suspended', error: 'Failed', unknown: 'Not announced' },
+    status: {
+      running: 'Running',
+      success: 'Done',
+      suspended: 'Suspended',
+      error: 'Failed',
+      cancelled: 'Stopped',
+      unknown: 'Not announced',
+    },
     waitingOn: (count: number, formatted: string) => `Waiting on ${formatted} ${count === 1 ? 'answer' : 'answers'}.`,
     empty: 'Nothing yet.',
   },
@@ -164,7 +171,7 @@ export const zhCN: typeof en = {
     took: (duration: string) => `思考了 ${duration}`,
   },
   subagent: {
-    status: { running: '运行中', success: '已完成', suspended: '已暂停', error: '失败', unknown: '未声明' },
+    status: { running: '运行中', success: '已完成', suspended: '已暂停', error: '失败', cancelled: '已停止', unknown: '未声明' },
     waitingOn: (_count: number, formatted: string) => `正在等待 ${formatted} 个回答。`,
     empty: '暂无内容。',
   },
