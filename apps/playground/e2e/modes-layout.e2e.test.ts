@@ -95,3 +95,58 @@ describe('the playground laid out on a laptop and a phone', () => {
     }
   }
 });
+
+describe("the phone's header, which scrolls sideways", () => {
+  const phone = { width: 390, height: 844 } as const;
+
+  it.each(['en', 'zh-CN'])('%s: the alert for an address that is no URL is on screen, whole, wrapped to the width', async (lang) => {
+    const o = await openPlayground(browser, playgroundUrl, { params: { mode: 'url', scenario: 'refund', lang }, viewport: phone });
+    const { page } = o;
+    try {
+      const input = page.locator('.pg__endpoint input');
+      await input.fill('teapot');
+      await input.press('Enter');
+      const alert = page.getByRole('alert');
+      await alert.waitFor();
+      await page.screenshot({ path: `/tmp/aguikit-phone-invalid-url-${lang}.png` });
+      const box = await alert.evaluate((e) => {
+        const r = e.getBoundingClientRect();
+        return { left: r.left, right: r.right, clipped: e.scrollWidth > e.clientWidth + 1 };
+      });
+      expect(box.left).toBeGreaterThanOrEqual(0);
+      expect(box.right).toBeLessThanOrEqual(phone.width);
+      expect(box.clipped).toBe(false);
+      expect(await input.getAttribute('aria-describedby')).toContain(await alert.getAttribute('id'));
+    } finally {
+      await o.close();
+    }
+  });
+
+  it('Tab brings each control of the header whole onto the screen', async () => {
+    const o = await openPlayground(browser, playgroundUrl, { params: { mode: 'server', scenario: 'refund', lang: 'en' }, viewport: phone });
+    const { page } = o;
+    try {
+      await page.locator('.agk-composer__input').waitFor();
+      await page.locator('.pg__bar select').first().focus();
+      const seen: string[] = [];
+      for (let i = 0; i < 12; i++) {
+        const where = await page.evaluate(() => {
+          const e = document.activeElement as HTMLElement | null;
+          if (!e?.closest('.pg__bar')) return undefined;
+          const r = e.getBoundingClientRect();
+          return { name: `${e.tagName} ${e.textContent?.trim() || (e as HTMLInputElement).value || ''}`, left: r.left, right: r.right };
+        });
+        if (!where) break;
+        seen.push(where.name);
+        expect(where.left, `${where.name}: its left edge`).toBeGreaterThanOrEqual(-1);
+        expect(where.right, `${where.name}: its right edge`).toBeLessThanOrEqual(phone.width + 1);
+        await page.keyboard.press('Tab');
+        // Smooth scrolling, where a page asks for it, takes a moment.
+        await page.waitForTimeout(50);
+      }
+      expect(seen.length).toBeGreaterThan(4);
+    } finally {
+      await o.close();
+    }
+  });
+});

@@ -136,7 +136,13 @@ export function App() {
   return (
     <AgentLocaleProvider locale={uiLocaleFor(lang)}>
       <div className="agk-theme pg" data-theme={theme} lang={lang}>
-        <header className="pg__bar">
+        <header
+          className="pg__bar"
+          // On a phone the bar scrolls sideways: a control Tab reaches is brought whole onto the screen, not left half off it.
+          onFocus={(e) => {
+            if (e.target instanceof HTMLElement) e.target.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+          }}
+        >
           <h1 className="pg__title">{t.title}</h1>
           <label className="pg__field">
             {t.scenario}
@@ -189,11 +195,6 @@ export function App() {
               <button type="submit" className="agk-button" data-size="sm">
                 {t.connect}
               </button>
-              {urlInvalid ? (
-                <p id={invalidId} role="alert" className="pg__invalid">
-                  {t.url.invalid}
-                </p>
-              ) : null}
             </form>
           ) : (
             <label className="pg__field">
@@ -253,6 +254,12 @@ export function App() {
             </label>
           </div>
         </header>
+        {connection.mode === 'url' && urlInvalid ? (
+          // Below the bar, not in it: on a phone the bar is one row that scrolls sideways, and the sentence would be cut.
+          <p id={invalidId} role="alert" className="pg__invalid">
+            {t.url.invalid}
+          </p>
+        ) : null}
         {loadError ? (
           <p role="alert" className="pg__error">
             {loadError}
