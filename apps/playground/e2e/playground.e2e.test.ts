@@ -195,6 +195,19 @@ describe('the playground against the agent server, in Chromium', () => {
     await page.locator('.pg__replay .agk-chat .agk-runstatus[data-status="success"]').waitFor();
     const replayed = { chat: await readChat(page), state: await readState(page) };
     expect(replayed).toEqual(live);
+    // Where the scrubber stands, in words: a client entry is named, never by its field value (`stream_end`).
+    const where = await page.locator('.pg__scrubber label').textContent();
+    expect(where).toMatch(/: after entry \d+ of \d+ \(/);
+    expect(where).not.toMatch(
+      /\((init|user_message|stream_start|stream_end|state_edit|state_set|tool_started|tool_result|resume|stop|failed|reset)\)/,
+    );
+    // The live thread is hidden while the recording plays: what acts on it is not offered.
+    for (const control of [
+      page.locator('.pg__bar select').first(),
+      page.getByRole('button', { name: 'New thread' }),
+      page.getByRole('button', { name: 'Download events' }),
+    ])
+      expect(await control.isDisabled()).toBe(true);
     // The scrubber moves the devtools with the chat: the timeline lists the agent events up to the picked entry, no later one.
     const entries = (await readFile(file, 'utf8'))
       .split('\n')

@@ -81,6 +81,8 @@ export function App() {
   const [theme, setTheme] = useTheme();
   const [panel, setPanel] = useState<Panel>('state');
   const [replay, setReplay] = useState<LoadedSession | undefined>();
+  // While a recording plays, the live thread is hidden: what acts on it (its scenario, agent, speed, new thread, download) waits.
+  const replaying = replay !== undefined;
   const fileInput = useRef<HTMLInputElement>(null);
   const [loadError, setLoadError] = useState<string | undefined>();
   const endpointInput = useRef<HTMLInputElement>(null);
@@ -122,7 +124,8 @@ export function App() {
     if (!file) return;
     try {
       const log = await readSessionFile(file);
-      if (log.entries.length === 0) throw new Error(log.errors[0]?.message ?? t.noEvents);
+      // Said in the page's language: the parser's own words are English.
+      if (log.entries.length === 0) throw new Error(log.errors[0] ? t.notASession(log.errors[0].line) : t.noEvents);
       setLoadError(undefined);
       setReplay(log);
     } catch (e) {
@@ -150,7 +153,7 @@ export function App() {
               className="agk-select"
               value={connection.scenarioId}
               onChange={(e) => update({ scenarioId: e.target.value })}
-              disabled={connection.mode === 'url'}
+              disabled={connection.mode === 'url' || replaying}
             >
               {Object.values(scenarios).map((s) => (
                 <option key={s.id} value={s.id}>
@@ -159,7 +162,7 @@ export function App() {
               ))}
             </select>
           </label>
-          <fieldset className="pg__field pg__modes">
+          <fieldset className="pg__field pg__modes" disabled={replaying}>
             <legend>{t.agent}</legend>
             {MODES.map((mode) => (
               <label key={mode}>
@@ -199,7 +202,12 @@ export function App() {
           ) : (
             <label className="pg__field">
               {t.speed}
-              <select className="agk-select" value={connection.speed} onChange={(e) => update({ speed: Number(e.target.value) })}>
+              <select
+                className="agk-select"
+                disabled={replaying}
+                value={connection.speed}
+                onChange={(e) => update({ speed: Number(e.target.value) })}
+              >
                 {SPEEDS.map((s) => (
                   <option key={s} value={s}>
                     {s}×
@@ -209,13 +217,14 @@ export function App() {
             </label>
           )}
           <div className="pg__actions">
-            <button type="button" className="agk-button" data-size="sm" onClick={() => store.getState().reset()}>
+            <button type="button" className="agk-button" data-size="sm" disabled={replaying} onClick={() => store.getState().reset()}>
               {t.newThread}
             </button>
             <button
               type="button"
               className="agk-button"
               data-size="sm"
+              disabled={replaying}
               onClick={() => downloadSession(store.session.entries, `aguikit-${connection.scenarioId}.jsonl`)}
             >
               {t.downloadEvents}

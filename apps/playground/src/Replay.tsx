@@ -12,6 +12,16 @@ const silent: AgentSource = {
   },
 };
 
+/** What a log entry is, in the page's language: an agent event by its AG-UI type, a client entry in words. */
+function entryName(entry: LoadedSession['entries'][number] | undefined, t: PlaygroundMessages): string {
+  if (!entry) return '';
+  if (entry.type === 'event') {
+    const type = (entry.event as { type?: unknown } | null)?.type;
+    return typeof type === 'string' ? type : '?';
+  }
+  return t.replay.entry[entry.type] ?? entry.type;
+}
+
 /** A recorded session replayed with a scrubber: the thread as it was after any entry of its log. */
 export function Replay({ log, t, onClose }: { log: LoadedSession; t: PlaygroundMessages; onClose: () => void }) {
   const last = log.entries.length - 1;
@@ -30,7 +40,9 @@ export function Replay({ log, t, onClose }: { log: LoadedSession; t: PlaygroundM
       <section className="pg__replay" aria-label={t.replay.region}>
         <div className="pg__scrubber">
           <label htmlFor={sliderId}>
-            {t.replay.replaying} <strong>{log.name}</strong>: {t.replay.after(at + 1, last + 1, log.entries[at]?.type ?? '')}
+            {t.replay.replaying} <strong>{log.name}</strong>
+            {t.replay.separator}
+            {t.replay.after(at + 1, last + 1, entryName(log.entries[at], t))}
           </label>
           <input id={sliderId} type="range" min={0} max={last} value={at} onChange={(e) => setAt(Number(e.target.value))} />
           <button type="button" className="agk-button" onClick={onClose}>

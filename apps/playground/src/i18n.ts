@@ -34,6 +34,8 @@ const en = {
   messageAgent: 'Message the agent',
   noEvents: 'The file holds no events.',
   loadFailed: (file: string, why: string) => `Could not load ${file}: ${why}`,
+  /** Why a file is no saved session: the first line that could not be read. */
+  notASession: (line: number) => `line ${line} is not an entry of a saved session`,
   url: {
     heading: 'Connect to an AG-UI agent',
     explain:
@@ -56,7 +58,24 @@ const en = {
   replay: {
     region: 'Replay',
     replaying: 'Replaying',
+    /** Between the file's name and where the scrubber stands. */
+    separator: ': ',
     after: (at: number, total: number, type: string) => `after entry ${at} of ${total} (${type})`,
+    /** A log entry's kind in words; an agent event is named by its AG-UI type. */
+    entry: {
+      init: 'the thread starts',
+      user_message: 'your message',
+      stream_start: 'a stream opens',
+      stream_end: 'the stream ends',
+      state_edit: 'a state edit',
+      state_set: 'the state replaced',
+      tool_started: 'a tool starts',
+      tool_result: "a tool's result",
+      resume: 'your answers sent',
+      stop: 'stopped',
+      failed: 'the request failed',
+      reset: 'a new thread',
+    } as Record<string, string>,
     back: 'Back to live',
     skipped: (count: number) => (count === 1 ? '1 unreadable line skipped' : `${count} unreadable lines skipped`),
   },
@@ -86,6 +105,7 @@ const zhCN: PlaygroundMessages = {
   messageAgent: '给智能体发消息',
   noEvents: '文件中没有事件。',
   loadFailed: (file, why) => `无法载入 ${file}：${why}`,
+  notASession: (line) => `第 ${line} 行不是已保存会话的记录`,
   url: {
     heading: '连接 AG-UI 智能体',
     explain:
@@ -107,7 +127,22 @@ const zhCN: PlaygroundMessages = {
   replay: {
     region: '回放',
     replaying: '正在回放',
+    separator: '：',
     after: (at, total, type) => `第 ${at} 条，共 ${total} 条（${type}）`,
+    entry: {
+      init: '线程开始',
+      user_message: '你的消息',
+      stream_start: '流开始',
+      stream_end: '流结束',
+      state_edit: '状态编辑',
+      state_set: '状态被替换',
+      tool_started: '工具开始运行',
+      tool_result: '工具结果',
+      resume: '你的回答已发送',
+      stop: '已停止',
+      failed: '请求失败',
+      reset: '新线程',
+    },
     back: '回到实时',
     skipped: (count) => `跳过了 ${count} 行无法读取的内容`,
   },

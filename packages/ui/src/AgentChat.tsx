@@ -69,7 +69,15 @@ export const AgentChat = React.forwardRef<HTMLElement, AgentChatProps>(function 
         <RunStatus />
       </div>
       <MessageList {...(renderTool ? { renderTool } : {})} {...(empty !== undefined ? { empty } : {})} />
-      {readOnly ? null : (
+      {readOnly ? (
+        agent.interrupts.length > 0 ? (
+          <ul className="agk-chat__asked" aria-label={messages.chat.waitingOn}>
+            {agent.interrupts.map((it) => (
+              <li key={it.id}>{it.message ?? it.reason}</li>
+            ))}
+          </ul>
+        ) : null
+      ) : (
         <>
           <InterruptDialog {...(now ? { now } : {})} />
           <div className="agk-chat__composer">

@@ -248,5 +248,8 @@ describe('AgentChat readOnly: a transcript to read', () => {
     expect(screen.queryByRole('textbox')).toBeNull();
     expect(screen.queryByRole('button', { name: 'Yes' })).toBeNull();
     expect(view.container.querySelector('.agk-chat')).toHaveAttribute('data-readonly', 'true');
+    // What it waits on is said, read-only: "Waiting for you" with no question anywhere would say nothing.
+    const asked = screen.getByRole('list', { name: 'Waiting for an answer' });
+    expect(asked).toHaveTextContent('Refund 42 USD?');
   });
 });

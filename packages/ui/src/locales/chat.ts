@@ -1,6 +1,8 @@
 /** Strings of the chat shell: the chat region, the composer, the run's status. */
 export const en = {
   chatLabel: 'Agent chat',
+  /** A read-only chat (a replayed recording): the open interrupts' questions, listed since there is no form to answer them. */
+  waitingOn: 'Waiting for an answer',
   composer: {
     label: 'Message',
     placeholder: 'Message the agent',
@@ -19,6 +21,7 @@ export const en = {
 
 export const zhCN: typeof en = {
   chatLabel: '智能体对话',
+  waitingOn: '等待回答',
   composer: {
     label: '消息',
     placeholder: '给智能体发消息',

@@ -197,10 +197,11 @@ export const zhCN: typeof en = {
     desyncTitle: '状态不同步',
     desyncFailed: (index) => `事件 #${index} 无法应用`,
     desyncFailedNoEvent: '有一个增量无法应用',
-    desyncReason: (reason) => `原因：${reason}。`,
+    // The reason is the JSON Patch engine's own words, in English: said so.
+    desyncReason: (reason) => `原因（英文原文）：${reason}。`,
     noReason: '未给出原因',
     desyncWaits: '该增量的任何操作都未应用，之后的增量将等待下一个 STATE_SNAPSHOT。',
-    desyncedAt: (operation, reason) => `此时已不同步：${operation} 失败（${reason}）。`,
+    desyncedAt: (operation, reason) => `此时已不同步：${operation} 失败（英文原文：${reason}）。`,
     history: '历史',
     historyLabel: '状态历史',
     live: '实时',
