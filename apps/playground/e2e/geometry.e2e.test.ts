@@ -18,6 +18,8 @@ import { launchChromium, type OpenOptions, openPlayground, runStatus, unexpected
 const playgroundUrl = inject('playgroundUrl');
 const agentPort = inject('agentPort');
 const FAST = 20;
+/** "Close without answering" in the Chinese interface. */
+const CLOSE_ZH = '不回答并关闭';
 
 const VIEWPORTS = [
   { width: 390, height: 844 },
@@ -78,7 +80,8 @@ async function horizontalOverflow(page: Page): Promise<number> {
 
 /** The composer's text box, scrolled into view by the page (as a user scrolls): inside the viewport and uncovered. */
 async function composerReachable(page: Page): Promise<string | null> {
-  return page.getByRole('textbox', { name: 'Message', exact: true }).evaluate((box) => {
+  // By its class: the name is the interface language's.
+  return page.locator('textarea.agk-composer__input').evaluate((box) => {
     const scroller = document.scrollingElement ?? document.documentElement;
     const before = box.getBoundingClientRect();
     // Scroll the page only (not the chat's own scroll boxes): the box must be reachable that way.
@@ -96,7 +99,7 @@ async function composerReachable(page: Page): Promise<string | null> {
 async function open(params: OpenOptions['params'], viewport: { width: number; height: number }) {
   const opened = await openPlayground(browser, playgroundUrl, { params, viewport });
   const { page } = opened;
-  await page.getByRole('button', { name: 'Send this' }).click();
+  await page.getByRole('button', { name: params?.lang === 'zh-CN' ? '发送这句' : 'Send this' }).click();
   await runStatus(page, 'interrupted').waitFor();
   return opened;
 }
@@ -176,16 +179,29 @@ describe('the playground laid out from 390 to 1920 px, with interrupts open', ()
     });
   }
 
-  for (const viewport of [
-    { width: 1440, height: 900 },
-    { width: 390, height: 844 },
-  ]) {
+  for (const [viewport, lang] of [
+    [{ width: 1440, height: 900 }, 'en'],
+    [{ width: 1366, height: 768 }, 'zh-CN'],
+    [{ width: 390, height: 844 }, 'en'],
+  ] as const) {
     const size = `${viewport.width}x${viewport.height}`;
-    it(`${size}: after expiry, Close without answering (the only button left) is on screen and uncovered`, async () => {
-      const o = await open({ mode: 'server', scenario: 'refund', speed: FAST, approvalWindowMs: 2500 }, viewport);
+    it(`${size}, ${lang}: after expiry, Close without answering (the only button left) is on screen and uncovered`, async () => {
+      const o = await open({ mode: 'server', scenario: 'refund', speed: FAST, approvalWindowMs: 2500, lang }, viewport);
       await o.page.locator('.agk-interrupt[data-state="expired"]').waitFor({ timeout: 5000 });
       await shot(o.page, `expired-${size}`);
-      await expectLaidOut(o.page, ['Close without answering'], `expired at ${size}`);
+      await expectLaidOut(o.page, [lang === 'en' ? 'Close without answering' : CLOSE_ZH], `expired at ${size}`);
+      // What expired is said where it can be read: the card's heading (its title and the Expired badge) is not under the sticky header.
+      const heading = await o.page.locator('.agk-interrupt[data-state="expired"] .agk-interrupt__title').evaluate((h) => {
+        const r = h.getBoundingClientRect();
+        // Its top and bottom edges, not its middle alone: a heading half under the held actions is not readable.
+        for (const y of [r.top + 2, r.bottom - 2]) {
+          const hit = document.elementFromPoint(r.left + Math.min(r.width, 40) / 2, y);
+          if (y < 0 || y > innerHeight || !hit || !h.contains(hit))
+            return `covered at y=${Math.round(y)} by ${hit?.className ?? 'nothing'}`;
+        }
+        return null;
+      });
+      expect(heading, `expired at ${size}: the card's heading`).toBeNull();
       expect(unexpected(o.problems)).toEqual([]);
       await o.close();
     });

@@ -14,20 +14,23 @@ export type InterruptHeaderProps = React.HTMLAttributes<HTMLElement>;
 
 /** The `Interrupt.Header` part: see `Interrupt`. */
 export const InterruptHeader = React.forwardRef<HTMLElement, InterruptHeaderProps>(function InterruptHeader({ className, ...rest }, ref) {
-  const { kind, interrupt, ids } = useInterruptRoot('Header');
+  const { kind, interrupt, ids, state } = useInterruptRoot('Header');
   const t = useLocale().messages.interrupt;
   return (
-    <header {...rest} ref={ref} className={cx('agk-interrupt__header', className)}>
-      <h3 className="agk-interrupt__title" id={ids.title}>
-        {t.titles[kind]}
-      </h3>
-      {kind === 'custom' ? (
-        <span className="agk-badge agk-interrupt__reason" data-tone="neutral" title={t.reason}>
-          {interrupt.reason}
-        </span>
-      ) : null}
-      <Countdown />
-    </header>
+    <>
+      <header {...rest} ref={ref} className={cx('agk-interrupt__header', className)}>
+        <h3 className="agk-interrupt__title" id={ids.title}>
+          {t.titles[kind]}
+        </h3>
+        {kind === 'custom' ? (
+          <span className="agk-badge agk-interrupt__reason" data-tone="neutral" title={t.reason}>
+            {interrupt.reason}
+          </span>
+        ) : null}
+        <Countdown />
+      </header>
+      {state === 'expired' ? <p className="agk-interrupt__why">{t.expiredWhy}</p> : null}
+    </>
   );
 });
 

@@ -224,15 +224,15 @@ export const InterruptErrors = React.forwardRef<HTMLDivElement, InterruptErrorsP
   );
 });
 
+/**
+ * When the interrupt expired, held with the one action left: one line, so that in a decision area a few lines tall
+ * the card's heading (what expired) still shows above it. Why it can no longer be answered is said under the heading.
+ */
 function ExpiredText({ expiresAt }: { expiresAt: string | undefined }) {
   const { messages, format } = useLocale();
   const t = messages.interrupt;
   const at = expiresAt === undefined ? Number.NaN : Date.parse(expiresAt);
-  return (
-    <>
-      {Number.isNaN(at) ? t.expiredNow : t.expiredAt(format.time(at))} <span className="agk-interrupt__why">{t.expiredWhy}</span>
-    </>
-  );
+  return <>{Number.isNaN(at) ? t.expiredNow : t.expiredAt(format.time(at))}</>;
 }
 
 /** Props of `Interrupt.Actions`: DOM props of its `<div>`. */
