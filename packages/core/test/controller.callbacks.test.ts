@@ -28,6 +28,29 @@ const reply = (messageId = 'm1') => [
   { type: 'TEXT_MESSAGE_END', messageId },
 ];
 
+/** A source whose every run starts and finishes, saying nothing. */
+const quiet = () =>
+  scripted((_n, input, emit) => {
+    emit(started(input));
+    emit(finished(input));
+  });
+
+/** A source whose every run replies `hello` (message m1). */
+const replying = () =>
+  scripted((_n, input, emit) => {
+    emit(started(input));
+    for (const e of reply()) emit(e);
+    emit(finished(input));
+  });
+
+/** A source whose first run replies `hello` (message m1), and whose later runs say nothing. */
+const replyingOnce = () =>
+  scripted((n, input, emit) => {
+    emit(started(input));
+    if (n === 0) for (const e of reply()) emit(e);
+    emit(finished(input));
+  });
+
 /** A controller whose onEvent does `action` to it at every event of type `at`. */
 function actingAt<Doc>(options: RunControllerOptions<Doc>, at: string, action: (controller: RunController<Doc>) => void) {
   const controller: RunController<Doc> = createRunController<Doc>({
@@ -42,11 +65,7 @@ function actingAt<Doc>(options: RunControllerOptions<Doc>, at: string, action: (
 
 describe('an action called from onEvent applies after the event that prompted it', () => {
   it('reset(): the thread is empty and the next run sends none of the old conversation', async () => {
-    const { source, inputs } = scripted((n, input, emit) => {
-      emit(started(input));
-      if (n === 0) for (const e of reply()) emit(e);
-      emit(finished(input));
-    });
+    const { source, inputs } = replyingOnce();
     const controller = actingAt({ source }, 'TEXT_MESSAGE_START', (c) => c.reset());
     await controller.run('a private question');
     await tick();
@@ -60,11 +79,7 @@ describe('an action called from onEvent applies after the event that prompted it
   });
 
   it('stop() at a message start: the message stops streaming, live as in the replay', async () => {
-    const { source } = scripted((_n, input, emit) => {
-      emit(started(input));
-      for (const e of reply()) emit(e);
-      emit(finished(input));
-    });
+    const { source } = replying();
     const controller = actingAt({ source }, 'TEXT_MESSAGE_START', (c) => c.stop());
     await controller.run('Clean up');
     await tick();
@@ -134,11 +149,7 @@ describe('what an action from onEvent works on: the thread as the event left it'
   });
 
   it('run() right after stop(): the request carries the conversation, the event that prompted it and the new message', async () => {
-    const { source, inputs } = scripted((n, input, emit) => {
-      emit(started(input));
-      if (n === 0) for (const e of reply()) emit(e);
-      emit(finished(input));
-    });
+    const { source, inputs } = replyingOnce();
     const controller = actingAt({ source }, 'TEXT_MESSAGE_START', (c) => {
       c.stop();
       void c.run('and now this');
@@ -156,11 +167,7 @@ describe('what an action from onEvent works on: the thread as the event left it'
   });
 
   it('run() right after reset(): the request carries the new message alone', async () => {
-    const { source, inputs } = scripted((n, input, emit) => {
-      emit(started(input));
-      if (n === 0) for (const e of reply()) emit(e);
-      emit(finished(input));
-    });
+    const { source, inputs } = replyingOnce();
     const controller = actingAt({ source, initialState: { step: 1 } }, 'TEXT_MESSAGE_START', (c) => {
       c.reset();
       void c.run('a new topic');
@@ -177,11 +184,7 @@ describe("a callback that throws is the app's error, not the run's", () => {
   it('a listener that throws: the run still succeeds, the other listeners still hear it, and the error is reported', async () => {
     const reported = vi.fn();
     vi.stubGlobal('reportError', reported);
-    const { source } = scripted((_n, input, emit) => {
-      emit(started(input));
-      emit(finished(input));
-    });
-    const controller = createRunController({ source, scheduler: microScheduler });
+    const controller = createRunController({ source: quiet().source, scheduler: microScheduler });
     const bug = new Error('a render bug');
     controller.subscribe(() => {
       if (controller.getSnapshot().thread.run.status === 'success') throw bug;
@@ -199,11 +202,7 @@ describe("a callback that throws is the app's error, not the run's", () => {
   it('where there is no reportError (Node 20), the error is logged and the process goes on', async () => {
     vi.stubGlobal('reportError', undefined);
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const { source } = scripted((_n, input, emit) => {
-      emit(started(input));
-      emit(finished(input));
-    });
-    const controller = createRunController({ source, scheduler: microScheduler });
+    const controller = createRunController({ source: quiet().source, scheduler: microScheduler });
     const bug = new Error('a render bug');
     controller.subscribe(() => {
       throw bug;
@@ -218,11 +217,7 @@ describe("a callback that throws is the app's error, not the run's", () => {
   it('a scheduler or a clock of the app that throws: the events are applied all the same', async () => {
     const reported = vi.fn();
     vi.stubGlobal('reportError', reported);
-    const { source } = scripted((_n, input, emit) => {
-      emit(started(input));
-      for (const e of reply()) emit(e);
-      emit(finished(input));
-    });
+    const { source } = replying();
     let calls = 0;
     const controller = createRunController({
       source,
@@ -245,11 +240,7 @@ describe("a callback that throws is the app's error, not the run's", () => {
   it('an onEvent that throws: every event of the batch is applied, live as in the replay', async () => {
     const reported = vi.fn();
     vi.stubGlobal('reportError', reported);
-    const { source } = scripted((_n, input, emit) => {
-      emit(started(input));
-      for (const e of reply()) emit(e);
-      emit(finished(input));
-    });
+    const { source } = replying();
     const controller = createRunController({
       source,
       scheduler: microScheduler,
