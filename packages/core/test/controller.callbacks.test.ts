@@ -435,6 +435,14 @@ describe('reset() starts a new thread', () => {
     const again = createRunController({ source, log: parseSession(serializeSession(controller.log.entries)).entries });
     expect(again.getSnapshot().thread.threadId).toBe(fresh.threadId);
   });
+
+  it('a thread the app named keeps its name', async () => {
+    const controller = createRunController({ source: quiet().source, scheduler: microScheduler, threadId: 'order-A-1001' });
+    await controller.run('hi');
+    controller.reset();
+    expect(controller.getSnapshot().thread.threadId).toBe('order-A-1001');
+    expect(controller.getSnapshot().thread.messages.ids).toEqual([]);
+  });
 });
 
 describe('reset() while an edit waits for immer and the engine', () => {

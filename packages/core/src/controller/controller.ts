@@ -211,7 +211,8 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
       shared.forget();
       record({ type: 'reset' });
       // A new thread, under an id of its own: the agent may keep the old one (its history, its open interrupts).
-      threadId = newId('thread');
+      // A thread the app named keeps its name: a new one under another name is the app's to make.
+      if (options.threadId === undefined) threadId = newId('thread');
       const { at: _at, ...rest } = start as typeof start & { at?: number };
       start = { ...rest, threadId };
       record(start);

@@ -144,7 +144,7 @@ export interface RunActions<Doc = unknown> {
   reconnect(): Promise<ActionResult>;
   /** Sends again a request that failed before the agent could start (`failure.retryable`). */
   retry(): Promise<ActionResult>;
-  /** Starts a new thread: a new `threadId`, with the initial messages and state (the agent may keep the old thread). */
+  /** Starts a new thread with the initial messages and state, under a new `threadId` unless the app named it (`threadId`). */
   reset(): void;
 }
 
