@@ -1,7 +1,7 @@
 import { AgentProvider, type AgentStore, createAgentStore, useAgentRun } from '@aguikit/react';
 import { scenarios } from '@aguikit/scenarios';
 import { AgentChat, AgentLocaleProvider, EventTimelinePanel, StateInspectorPanel } from '@aguikit/ui';
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { LANGS, type Lang, langFromSearch, messagesFor, uiLocaleFor } from './i18n.js';
 import { Replay } from './Replay.js';
 import { downloadSession, type LoadedSession, readSessionFile } from './recording.js';
@@ -38,6 +38,24 @@ function useConnectionStore(connection: Connection): AgentStore {
   // The store a swap replaces is destroyed: its stream and tools stop with it.
   useEffect(() => store.retain(), [store]);
   return store;
+}
+
+/**
+ * For a bar that scrolls sideways (the phone's header): a control Tab reaches
+ * is brought whole onto the screen, not left half off it. A ref callback.
+ */
+function useWholeOnFocus<T extends HTMLElement>(): (node: T | null) => void {
+  const off = useRef<(() => void) | undefined>(undefined);
+  return useCallback((node: T | null) => {
+    off.current?.();
+    off.current = undefined;
+    if (!node) return;
+    const onFocusIn = (e: FocusEvent) => {
+      if (e.target instanceof HTMLElement) e.target.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    };
+    node.addEventListener('focusin', onFocusIn);
+    off.current = () => node.removeEventListener('focusin', onFocusIn);
+  }, []);
 }
 
 /**
@@ -81,6 +99,7 @@ export function App() {
   const [theme, setTheme] = useTheme();
   const [panel, setPanel] = useState<Panel>('state');
   const [replay, setReplay] = useState<LoadedSession | undefined>();
+  const barRef = useWholeOnFocus<HTMLElement>();
   // While a recording plays, the live thread is hidden: what acts on it (its scenario, agent, speed, new thread, download) waits.
   const replaying = replay !== undefined;
   const fileInput = useRef<HTMLInputElement>(null);
@@ -139,13 +158,7 @@ export function App() {
   return (
     <AgentLocaleProvider locale={uiLocaleFor(lang)}>
       <div className="agk-theme pg" data-theme={theme} lang={lang}>
-        <header
-          className="pg__bar"
-          // On a phone the bar scrolls sideways: a control Tab reaches is brought whole onto the screen, not left half off it.
-          onFocus={(e) => {
-            if (e.target instanceof HTMLElement) e.target.scrollIntoView({ block: 'nearest', inline: 'nearest' });
-          }}
-        >
+        <header className="pg__bar" ref={barRef}>
           <h1 className="pg__title">{t.title}</h1>
           <label className="pg__field">
             {t.scenario}
