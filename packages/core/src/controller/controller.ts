@@ -212,10 +212,13 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
       record({ type: 'reset' });
       // A new thread, under an id of its own: the agent may keep the old one (its history, its open interrupts).
       // A thread the app named keeps its name: a new one under another name is the app's to make.
-      if (options.threadId === undefined) threadId = newId('thread');
-      const { at: _at, ...rest } = start as typeof start & { at?: number };
-      start = { ...rest, threadId };
-      record(start);
+      // (The reset entry has already rebuilt the thread from the last start: a new start is logged only for a new id.)
+      if (options.threadId === undefined) {
+        threadId = newId('thread');
+        const { at: _at, ...rest } = start as typeof start & { at?: number };
+        start = { ...rest, threadId };
+        record(start);
+      }
       publish({ connection: 'idle', failure: undefined, refusal: undefined, inFlight: undefined, decisions: [] });
     },
     destroy() {
