@@ -67,7 +67,7 @@ const schemas = new Map<string, object>();
 const MAX_SCHEMAS = 256;
 
 /** What is wrong with `payload` as an answer to `interrupt` (its `responseSchema`, checked by ajv as the client does); empty when nothing. */
-function answerProblems(interrupt: Interrupt, payload: unknown): string[] {
+function answerProblems(interrupt: Interrupt, payload: unknown): readonly string[] {
   const schema = interrupt.responseSchema;
   if (!schema || typeof schema !== 'object') return [];
   const text = JSON.stringify(schema);
@@ -77,7 +77,9 @@ function answerProblems(interrupt: Interrupt, payload: unknown): string[] {
     shared = schema;
     schemas.set(text, shared);
   }
-  return validateResponsePayload({ ...interrupt, responseSchema: shared }, payload);
+  const found = validateResponsePayload({ ...interrupt, responseSchema: shared }, payload);
+  // A schema no answer can meet (as the client finds it too): only a cancel gets through.
+  return 'schemaInvalid' in found ? [found.schemaInvalid] : found;
 }
 
 /** The thread after an accepted run: its answers close interrupts, its interrupt outcome opens new ones. */

@@ -97,7 +97,15 @@ export type {
 } from './protocol.js';
 export { EVENT_TYPES, isAgUiEvent, PROTOCOL_VERSION } from './protocol.js';
 export type { ThreadStateInit } from './reducer/index.js';
-export type { BuildResumeOptions, BuildResumeResult, Decision, PayloadValidator, ResumeRefusal, ResumeResponse } from './resume.js';
+export type {
+  BuildResumeOptions,
+  BuildResumeResult,
+  Decision,
+  PayloadCheck,
+  PayloadValidator,
+  ResumeRefusal,
+  ResumeResponse,
+} from './resume.js';
 export { loadResumeBuilder } from './resumeLoader.js';
 export type { ToAgUiMessagesOptions } from './toAgUiMessages.js';
 export { toAgUiMessages } from './toAgUiMessages.js';

@@ -17,8 +17,17 @@ export interface ResumeResponse {
   metadata?: Record<string, unknown>;
 }
 
-/** Checks an answer against its interrupt's `responseSchema`: the problems as readable strings, empty when fine. */
-export type PayloadValidator = (interrupt: Pick<OpenInterrupt, 'responseSchema'>, payload: unknown) => string[];
+/**
+ * Checks an answer against its interrupt's `responseSchema`: the answer's
+ * problems as readable strings (empty when fine), or `{ schemaInvalid }` when
+ * the schema itself cannot be used (it does not compile, or refers to itself
+ * without end), so no answer can be checked and only a cancel is possible.
+ * A validator that throws is taken as `{ schemaInvalid }` with its message.
+ */
+export type PayloadValidator = (interrupt: Pick<OpenInterrupt, 'responseSchema'>, payload: unknown) => PayloadCheck;
+
+/** What a `PayloadValidator` found. */
+export type PayloadCheck = readonly string[] | { readonly schemaInvalid: string };
 
 export interface BuildResumeOptions {
   /** The time the decision is made (ms or Date), to check `expiresAt`. */
@@ -82,6 +91,7 @@ export function buildResumeWith(
   responses: readonly ResumeResponse[],
   options: BuildResumeOptions & { validate: PayloadValidator },
 ): BuildResumeResult {
+  if (!Number.isFinite(+options.now)) throw new TypeError(`buildResumeWith: options.now is not a time (${String(options.now)}).`);
   const errors: ResumeRefusal[] = [];
   const threadId = state.threadId;
   if (threadId === undefined) errors.push({ code: 'NO_THREAD', message: 'The thread has no id yet: there is nothing to resume.' });
@@ -106,11 +116,11 @@ export function buildResumeWith(
       refuse('EXPIRED', `Interrupt '${r.interruptId}' expired at ${it.expiresAt}: it can only be cancelled.`);
       continue;
     }
-    const problems = options.validate(it, r.payload);
-    if (problems.length) {
-      const code = problems[0]?.startsWith("the interrupt's responseSchema cannot") ? 'SCHEMA_INVALID' : 'PAYLOAD_INVALID';
-      refuse(code, `Interrupt '${r.interruptId}': the answer does not match its responseSchema: ${problems.join('; ')}.`);
-    }
+    const found = check(options.validate, it, r.payload);
+    if ('schemaInvalid' in found)
+      refuse('SCHEMA_INVALID', `Interrupt '${r.interruptId}': ${found.schemaInvalid}; it can only be cancelled.`);
+    else if (found.length)
+      refuse('PAYLOAD_INVALID', `Interrupt '${r.interruptId}': the answer does not match its responseSchema: ${found.join('; ')}.`);
   }
   for (const id of open.keys()) {
     if (!seen.has(id))
@@ -159,6 +169,14 @@ export function buildResumeWith(
     };
   });
   return { ok: true, input, decisions };
+}
+
+function check(validate: PayloadValidator, interrupt: OpenInterrupt, payload: unknown): PayloadCheck {
+  try {
+    return validate(interrupt, payload);
+  } catch (e) {
+    return { schemaInvalid: `the answer cannot be checked against its responseSchema: ${e instanceof Error ? e.message : String(e)}` };
+  }
 }
 
 /**

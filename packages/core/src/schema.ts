@@ -11,15 +11,22 @@ import { type BuildResumeOptions, type BuildResumeResult, buildResumeWith, type 
 let ajv: Ajv | undefined;
 let compiled: WeakMap<object, ValidateFunction | Error> | undefined;
 
+const ENDLESS = 'it refers to itself without end';
+
 function validatorFor(schema: object): ValidateFunction | Error {
   compiled ??= new WeakMap();
   let v = compiled.get(schema);
   if (!v) {
+    // One ajv for every schema (a new one costs ~25 ms), which keeps none of them: a schema's `$id` is not
+    // registered (two interrupts may carry the same `$id`, and one cannot reach the other's schema by it),
+    // and each compiled schema is removed from ajv's cache, so it lives only as long as its interrupt.
+    ajv ??= new Ajv({ allErrors: true, strict: false, logger: false });
     try {
-      ajv ??= new Ajv({ allErrors: true, strict: false, logger: false });
       v = ajv.compile(schema);
     } catch (e) {
-      v = e instanceof Error ? e : new Error(String(e));
+      v = e instanceof RangeError ? new Error(ENDLESS) : e instanceof Error ? e : new Error(String(e));
+    } finally {
+      ajv.removeSchema(schema);
     }
     compiled.set(schema, v);
   }
@@ -27,14 +34,22 @@ function validatorFor(schema: object): ValidateFunction | Error {
 }
 
 /**
- * Validates an interrupt's answer against its `responseSchema` (ajv); returns
- * the problems as readable strings, empty when the payload is acceptable.
+ * Validates an interrupt's answer against its `responseSchema` (ajv): the
+ * answer's problems as readable strings, empty when it is acceptable, or
+ * `{ schemaInvalid }` when the schema cannot be compiled or refers to itself
+ * without end (`{ "$ref": "#" }`): never throws.
  */
 export const validateResponsePayload: PayloadValidator = (interrupt, payload) => {
   if (!interrupt.responseSchema) return [];
   const v = validatorFor(interrupt.responseSchema);
-  if (v instanceof Error) return [`the interrupt's responseSchema cannot be compiled: ${v.message}`];
-  if (v(payload)) return [];
+  if (v instanceof Error) return { schemaInvalid: `the interrupt's responseSchema cannot be compiled: ${v.message}` };
+  // A stack overflow is the only way ajv's code meets a schema that refers to itself without end.
+  try {
+    if (v(payload)) return [];
+  } catch (e) {
+    const why = e instanceof RangeError ? ENDLESS : e instanceof Error ? e.message : String(e);
+    return { schemaInvalid: `the interrupt's responseSchema cannot be checked: ${why}` };
+  }
   return (v.errors ?? []).map((e) => `${e.instancePath || '(payload)'} ${e.message ?? 'is invalid'}`);
 };
 

@@ -466,3 +466,52 @@ describe('reset() while an edit waits for immer and the engine', () => {
     expect(inputs[0]?.state).toEqual({ cart: [] });
   });
 });
+
+describe('what an agent names or asks that could trip the controller', () => {
+  const asking = (responseSchema: unknown) =>
+    scripted((n, input, emit) => {
+      emit(started(input));
+      emit(
+        n === 0
+          ? finished(input, { outcome: { type: 'interrupt', interrupts: [{ id: 'i1', reason: 'x', responseSchema }] } })
+          : finished(input),
+      );
+    });
+
+  it('an interrupt whose schema refers to itself without end: the answer is refused, and a cancel still goes through', async () => {
+    const { source, inputs } = asking({ allOf: [{ $ref: '#' }] });
+    const controller = createRunController({ source, scheduler: microScheduler });
+    await controller.run('hi');
+    const answer = await controller.resume([{ interruptId: 'i1', status: 'resolved', payload: { approved: true } }]);
+    expect(answer).toMatchObject({ ok: false, code: 'RESUME_REFUSED', errors: [{ code: 'SCHEMA_INVALID' }] });
+    expect(controller.getSnapshot().inFlight).toBeUndefined();
+    expect(await controller.resume([{ interruptId: 'i1', status: 'cancelled' }])).toMatchObject({ ok: true });
+    expect(inputs[1]?.resume).toEqual([{ interruptId: 'i1', status: 'cancelled' }]);
+    expectReplayed(controller);
+  });
+
+  it("a clock of the app that gives no time is reported, and the system's time is used", async () => {
+    const reported = vi.fn();
+    vi.stubGlobal('reportError', reported);
+    const { source, inputs } = asking({ type: 'object' });
+    const controller = createRunController({ source, scheduler: microScheduler, now: () => Number.NaN });
+    await controller.run('hi');
+    expect(await controller.resume([{ interruptId: 'i1', status: 'resolved', payload: {} }])).toMatchObject({ ok: true });
+    expect(inputs).toHaveLength(2);
+    expect(reported).toHaveBeenCalledWith(expect.objectContaining({ message: expect.stringMatching(/now\(\).*NaN/) }));
+  });
+
+  it('a tool call named after a member every object has (toString, constructor) is not run as a frontend tool', async () => {
+    const { source, inputs } = scripted((n, input, emit) => {
+      emit(started(input));
+      if (n === 0) for (const name of ['toString', 'constructor', '__proto__']) for (const e of toolCall(`c-${name}`, name)) emit(e);
+      emit(finished(input));
+    });
+    const controller = createRunController({ source, scheduler: microScheduler, tools: {} });
+    await controller.run('hi');
+    await tick();
+    const calls = controller.getSnapshot().thread.toolCalls;
+    expect(['toString', 'constructor', '__proto__'].map((name) => calls.get(`c-${name}`)?.status)).toEqual(['ready', 'ready', 'ready']);
+    expect(inputs).toHaveLength(1);
+  });
+});

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { replayEvents } from '../src/engine.js';
-import { isExpired, type ResumeResponse } from '../src/index.js';
+import { isExpired, type PayloadValidator, type ResumeResponse } from '../src/index.js';
+import { buildResumeWith } from '../src/resume.js';
 import { buildResume, validateResponsePayload } from '../src/schema.js';
 import { text, toolCall } from './support/examples.js';
 
@@ -147,8 +148,76 @@ describe('buildResume', () => {
 
   it('refuses a payload when the responseSchema itself is broken, but lets it be cancelled', () => {
     const broken = { responseSchema: { type: 'object', properties: { a: { type: 'no-such-type' } } } };
-    expect(validateResponsePayload(broken, {})[0]).toMatch(/cannot be compiled/);
+    expect(validateResponsePayload(broken, {})).toEqual({ schemaInvalid: expect.stringMatching(/cannot be compiled/) });
     expect(validateResponsePayload({}, { anything: true })).toEqual([]);
+  });
+
+  it("checks each interrupt's answer against its own schema, whatever $id two schemas share", () => {
+    const withId = (answer: string) => ({
+      responseSchema: { $id: 'https://agent.example/approval.json', type: 'string', enum: [answer] },
+    });
+    expect(validateResponsePayload(withId('yes'), 'yes')).toEqual([]);
+    expect(validateResponsePayload(withId('oui'), 'oui')).toEqual([]);
+    expect(validateResponsePayload(withId('oui'), 'yes')).toHaveLength(1);
+    // A schema that refers to itself to describe a tree is a fine one.
+    const tree = { type: 'object', properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#' } } } };
+    expect(validateResponsePayload({ responseSchema: tree }, { name: 'a', children: [{ name: 'b', children: [] }] })).toEqual([]);
+    expect(validateResponsePayload({ responseSchema: tree }, { children: [{ name: 1 }] })).toHaveLength(1);
+    // A schema cannot reach another interrupt's schema by its $id.
+    const reach = validateResponsePayload({ responseSchema: { $ref: 'https://agent.example/approval.json' } }, 'yes');
+    expect(reach).toEqual({ schemaInvalid: expect.stringMatching(/cannot be compiled/) });
+  });
+
+  it('refuses, never throws, an answer to a schema that refers to itself without end', () => {
+    for (const responseSchema of [{ $ref: '#' }, { allOf: [{ $ref: '#' }] }, { $defs: { a: { $ref: '#/$defs/a' } }, $ref: '#/$defs/a' }]) {
+      expect(validateResponsePayload({ responseSchema }, {})).toEqual({ schemaInvalid: expect.stringMatching(/refers to itself/) });
+    }
+    const loop = replayEvents([
+      { type: 'RUN_STARTED', threadId: 't', runId: 'r' },
+      {
+        type: 'RUN_FINISHED',
+        threadId: 't',
+        runId: 'r',
+        outcome: { type: 'interrupt', interrupts: [{ id: 'i', reason: 'x', responseSchema: { $ref: '#' } }] },
+      },
+    ]);
+    const r = buildResume(loop, [{ interruptId: 'i', status: 'resolved', payload: 1 }], { now });
+    expect(r.ok ? [] : r.errors.map((e) => e.code)).toEqual(['SCHEMA_INVALID']);
+    expect(buildResume(loop, [{ interruptId: 'i', status: 'cancelled' }], { now }).ok).toBe(true);
+  });
+
+  it('gives the code from what the validator found, not from the words of its message', () => {
+    const says = (problems: ReturnType<PayloadValidator>) =>
+      buildResumeWith(
+        interrupted,
+        [
+          { interruptId: 'approve', status: 'resolved', payload: {} },
+          { interruptId: 'note', status: 'cancelled' },
+        ],
+        {
+          now,
+          validate: () => problems,
+        },
+      );
+    const codes = (r: ReturnType<typeof says>) => (r.ok ? [] : r.errors.map((e) => e.code));
+    expect(codes(says(["the interrupt's responseSchema cannot be compiled"]))).toEqual(['PAYLOAD_INVALID']);
+    expect(codes(says({ schemaInvalid: 'no' }))).toEqual(['SCHEMA_INVALID']);
+    const throwing = buildResumeWith(interrupted, both, {
+      now,
+      validate: () => {
+        throw new Error('validator bug');
+      },
+    });
+    expect(throwing.ok ? [] : throwing.errors.map((e) => `${e.code} ${e.message}`)).toEqual([
+      expect.stringMatching(/^SCHEMA_INVALID .*validator bug/),
+      expect.stringMatching(/^SCHEMA_INVALID .*validator bug/),
+    ]);
+    expect(throwing.ok ? [] : throwing.errors.map((e) => e.interruptId)).toEqual(['approve', 'note']);
+  });
+
+  it('refuses a clock that is not a time', () => {
+    expect(() => buildResume(interrupted, both, { now: new Date('garbage') })).toThrow(/now.*not a time/);
+    expect(() => buildResume(interrupted, both, { now: Number.NaN })).toThrow(/now.*not a time/);
   });
 
   it('does not let a hostile payload pollute prototypes', () => {

@@ -23,17 +23,22 @@ export function tellApp<A extends unknown[]>(callback: (...args: A) => void, ...
 
 /**
  * The clock a controller reads: the app's `now` when it gave one, guarded
- * (a clock that throws is reported, and the system's time used), else `Date.now`.
+ * (a clock that throws or gives no finite time is reported, and the system's
+ * time used), else `Date.now`.
  */
 export function appClock(now: () => (() => number) | undefined): () => number {
   return () => {
     const read = now();
     if (!read) return Date.now();
     try {
-      return read();
+      const time = read();
+      if (Number.isFinite(time)) return time;
+      reportThrown(
+        new TypeError(`aguikit: the now() the application gave returned ${String(time)}, not a time in ms; the system's time is used.`),
+      );
     } catch (e) {
       reportThrown(e);
-      return Date.now();
     }
+    return Date.now();
   };
 }

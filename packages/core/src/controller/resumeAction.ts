@@ -30,7 +30,7 @@ export interface ResumeDeps {
 }
 
 /** The validator of answers none of which has a schema to meet. */
-const noSchema = (): string[] => [];
+const noSchema: PayloadValidator = () => [];
 
 /**
  * The resume action: validates the answers (ajv only when one has a schema),
@@ -81,13 +81,20 @@ export function resumeAction(deps: ResumeDeps) {
         if (deps.destroyed()) return deps.refuse(deps.gone());
         if (!deps.still(epoch)) return ended();
         const options = deps.getOptions();
-        const built = buildResumeWith(deps.thread(), responses, {
-          now,
-          validate,
-          tools: toolsInput(options.tools),
-          context: options.context ?? [],
-          ...(options.forwardedProps !== undefined ? { forwardedProps: options.forwardedProps } : {}),
-        });
+        let built: ReturnType<typeof buildResumeWith>;
+        try {
+          built = buildResumeWith(deps.thread(), responses, {
+            now,
+            validate,
+            tools: toolsInput(options.tools),
+            context: options.context ?? [],
+            ...(options.forwardedProps !== undefined ? { forwardedProps: options.forwardedProps } : {}),
+          });
+        } catch (error) {
+          // Nothing was recorded or sent, and the controller is free for the next answer.
+          deps.release(epoch);
+          throw error;
+        }
         if (!built.ok) {
           deps.release(epoch);
           return deps.refuse({ code: 'RESUME_REFUSED', message: built.errors.map((e) => e.message).join(' '), errors: built.errors });

@@ -22,7 +22,9 @@ export interface ToolDeps {
 export function frontendTools(deps: ToolDeps): (stream: Stream, toolCallId: string) => void {
   return (stream, toolCallId) => {
     const call = deps.thread().toolCalls.get(toolCallId);
-    const tool = call ? deps.tools()?.[call.name] : undefined;
+    const tools = deps.tools();
+    // Only the app's own tools: a call named `toString` or `constructor` is not one of Object's members.
+    const tool = call && tools && Object.hasOwn(tools, call.name) ? tools[call.name] : undefined;
     if (!call || !tool || !stream.live || stream.tools.has(toolCallId) || call.status !== 'ready') return;
     deps.client({ type: 'tool_started', toolCallId });
     deps.publish();
