@@ -14,5 +14,6 @@ export { newId } from './ids.js';
 export { LARGE_OBJECT_KEYS } from './jsonPatch.js';
 export { UNDERSTOOD_PROTOCOL_VERSION } from './protocol.js';
 export { appendMessages, cancelRun, setSharedDocument } from './reducer/local.js';
+export { MAX_JSON_DEPTH } from './reducer/ownJson.js';
 export { recordResume, streamTruncated } from './reducer/run.js';
 export { addToolResult, markToolCallExecuting } from './reducer/toolLocal.js';

@@ -9,6 +9,7 @@
  */
 import { applyOperation, type Operation, validator as operationShape, type Validator } from 'fast-json-patch/module/core.mjs';
 import { noteLargeObjects, seal, writableCopy } from './largeObject.js';
+import { MAX_JSON_DEPTH, nestsWithin } from './reducer/ownJson.js';
 
 export { LARGE_OBJECT_KEYS, noteLargeObjects } from './largeObject.js';
 
@@ -40,15 +41,34 @@ function segments(pointer: string): string[] {
         .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
-/** Whether `pointer` names a member `document` has: own members of objects, indices inside arrays. */
-function resolves(document: unknown, pointer: string): boolean {
+/** An array index as RFC 6901 writes it: no sign, no leading zero, no exponent. */
+const INDEX = /^(?:0|[1-9]\d*)$/;
+
+const SIX_OPS = new Set(['add', 'remove', 'replace', 'move', 'copy', 'test']);
+
+/** The value `pointer` names in `document` (own members of objects, indices inside arrays), or NOWHERE. */
+function valueAt(document: unknown, pointer: string): unknown {
   let node = document;
   for (const key of segments(pointer)) {
-    if (!isContainer(node)) return false;
-    if (Array.isArray(node) ? !/^(?:0|[1-9]\d*)$/.test(key) || Number(key) >= node.length : !Object.hasOwn(node, key)) return false;
+    if (!isContainer(node)) return NOWHERE;
+    if (Array.isArray(node) ? !INDEX.test(key) || Number(key) >= node.length : !Object.hasOwn(node, key)) return NOWHERE;
     node = (node as Record<string, unknown>)[key];
   }
-  return true;
+  return node;
+}
+const NOWHERE = Symbol('nowhere');
+
+/**
+ * Why an operation cannot apply before its path is walked: an op that is not
+ * one of RFC 6902's six, or a value that would make the document deeper
+ * than MAX_JSON_DEPTH.
+ */
+function refusal(document: unknown, op: Operation): string | undefined {
+  if (!SIX_OPS.has(op.op)) return `unknown operation ${JSON.stringify(String(op.op)).slice(0, 40)}`;
+  if (op.op !== 'add' && op.op !== 'replace' && op.op !== 'move' && op.op !== 'copy') return undefined;
+  const value = op.op === 'add' || op.op === 'replace' ? op.value : valueAt(document, op.from);
+  const levels = typeof op.path === 'string' ? segments(op.path).length : 0;
+  return nestsWithin(value, MAX_JSON_DEPTH - levels) ? undefined : `the document would be nested deeper than ${MAX_JSON_DEPTH} levels`;
 }
 
 /**
@@ -77,7 +97,7 @@ const validator: Validator<unknown> = (operation, index, document, existingPathF
       break;
     case 'move':
     case 'copy':
-      if (!resolves(document, operation.from)) fail('Cannot perform the operation from a path that does not exist');
+      if (valueAt(document, operation.from) === NOWHERE) fail('Cannot perform the operation from a path that does not exist');
       break;
   }
 };
@@ -112,7 +132,8 @@ export function applyJsonPatch(document: unknown, operations: readonly unknown[]
   const box: { document: unknown } = { document };
   const owned = new WeakSet<object>([box]);
   const copies: object[] = [];
-  const own = (pointer: string): string | undefined => {
+  // `creates`: the pointer may name a member or element that does not exist yet (an add's, a copy's, a move's target).
+  const own = (pointer: string, creates: boolean): string | undefined => {
     const path = segments(pointer);
     let parent: Container = box;
     let key = 'document';
@@ -129,9 +150,16 @@ export function applyJsonPatch(document: unknown, operations: readonly unknown[]
       }
       parent = copy;
       key = path[i] as string;
-      // Only the document's own members are walked through: an inherited one (`constructor`) is not part of it.
-      if (i < path.length - 1 && !Array.isArray(parent) && !Object.hasOwn(parent, key))
-        return `Cannot perform the operation at a path that does not exist (${pointer})`;
+      const last = i === path.length - 1;
+      if (Array.isArray(parent)) {
+        // An index as RFC 6901 writes it (not `01`, `''` or `4294967297`), inside the array; one past its end, or `-`, only for a new element.
+        const adds = last && creates;
+        if (!(INDEX.test(key) && Number(key) < parent.length + (adds ? 1 : 0)) && !(adds && key === '-'))
+          return `Cannot perform the operation at a path that does not exist (${pointer}: not an index of the array)`;
+      } else if ((!last || (!creates && key in Object.prototype)) && !Object.hasOwn(parent, key))
+        // Only the document's own members are walked through or replaced: an inherited one (`constructor`) is not part of it.
+        // (A last key no object inherits is checked by fast-json-patch, which reads it anyway.)
+        return `Cannot perform the operation at a path that does not exist${last ? '' : ` (${pointer})`}`;
     }
     return undefined;
   };
@@ -140,7 +168,11 @@ export function applyJsonPatch(document: unknown, operations: readonly unknown[]
     for (; at < operations.length; at++) {
       const op = operations[at] as Operation;
       // A test writes nothing; a move also writes where it takes from.
-      const refused = op.op === 'test' ? undefined : (own(op.path) ?? (op.op === 'move' ? own(op.from) : undefined));
+      const refused =
+        refusal(box.document, op) ??
+        (op.op === 'test'
+          ? undefined
+          : (own(op.path, op.op !== 'replace' && op.op !== 'remove') ?? (op.op === 'move' ? own(op.from, false) : undefined)));
       if (refused) return { ok: false, operationIndex: at, operation: op, message: refused };
       // A value the patch brings in is measured now, in proportion to its own size (see largeObject.ts).
       if (op.op === 'add' || op.op === 'replace') noteLargeObjects(op.value);

@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { replayEvents } from '../src/engine.js';
+import { MAX_JSON_DEPTH } from '../src/internal.js';
 import { expectConsistent } from './support/consistency.js';
 import { codes, run, text, toolCall } from './support/examples.js';
 
 type Raw = Record<string, unknown> | unknown;
+/** A JSON value nested `depth` arrays deep, as `JSON.parse` makes it from `[[[...]]]`. */
+const nested = (depth: number): unknown => JSON.parse('['.repeat(depth) + ']'.repeat(depth));
 const kept = text('kept', 'still ', 'here');
 
 /** Each case: a stream with one kind of bad input around a message that must survive, and the diagnostic it yields. */
@@ -42,6 +45,17 @@ const cases: [string, Raw[], string][] = [
       { type: 'TEXT_MESSAGE_END', messageId: 'big' },
     ],
     'LARGE_DELTA',
+  ],
+  ['a snapshot nested 5,000 deep', [{ type: 'STATE_SNAPSHOT', snapshot: nested(5000) }], 'TOO_DEEP'],
+  [
+    'a delta whose value is nested 5,000 deep',
+    [{ type: 'STATE_DELTA', delta: [{ op: 'add', path: '/x', value: nested(5000) }] }],
+    'TOO_DEEP',
+  ],
+  [
+    'a message snapshot nested 5,000 deep',
+    [{ type: 'ACTIVITY_SNAPSHOT', messageId: 'act', activityType: 'plan', content: { steps: nested(5000) } }],
+    'TOO_DEEP',
   ],
   ['an unknown event type', [{ type: 'FUTURE_EVENT' }], 'UNKNOWN_EVENT_TYPE'],
   ['a chunk without id', [{ type: 'TEXT_MESSAGE_CHUNK', delta: 'x' }], 'CHUNK_WITHOUT_ID'],
@@ -106,6 +120,29 @@ describe('bad input yields a diagnostic and a consistent state, losing nothing',
     expect(s.run.status).toBe('unknown');
     expect(s.messages.byId.get('cut')?.content).toBe('half a sent');
     expectConsistent(s);
+  });
+
+  it('a value nested past the limit is refused whole, the document before it kept, and one at the limit is taken', () => {
+    const s = replayEvents(
+      run([
+        { type: 'STATE_SNAPSHOT', snapshot: { a: 1 } },
+        { type: 'STATE_SNAPSHOT', snapshot: { deep: nested(MAX_JSON_DEPTH) } },
+        { type: 'STATE_DELTA', delta: [{ op: 'add', path: '/b', value: 2 }] },
+      ]),
+    );
+    expect(codes(s)).toEqual(['TOO_DEEP']);
+    expect(s.diagnostics[0]?.message).toMatch(/STATE_SNAPSHOT.*nested deeper than 512/);
+    expect(s.sharedState).toMatchObject({ sync: 'in-sync', document: { a: 1, b: 2 } });
+    const fits = replayEvents(run([{ type: 'STATE_SNAPSHOT', snapshot: { deep: nested(MAX_JSON_DEPTH - 1) } }]));
+    expect(codes(fits)).toEqual([]);
+  });
+
+  it('tool arguments nested past the limit are kept as text, and the call says why they are not used', () => {
+    const args = `{"steps":${'['.repeat(5000)}${']'.repeat(5000)}}`;
+    const s = replayEvents(run(toolCall('deep', 'plan', [args])));
+    expect(s.toolCalls.get('deep')).toMatchObject({ status: 'ready', argsError: expect.stringMatching(/nested deeper than 512/) });
+    expect(s.toolCalls.get('deep')?.args).toBeUndefined();
+    expect(s.toolCalls.get('deep')?.argsText).toBe(args);
   });
 
   it('a hostile STATE_SNAPSHOT with a __proto__ key does not pollute prototypes', () => {

@@ -322,6 +322,44 @@ describe('updateSharedState with values JSON has no place for', () => {
   });
 });
 
+describe('edits the document cannot take are refused, never reported done', () => {
+  const nested = (depth: number): unknown => JSON.parse('['.repeat(depth) + ']'.repeat(depth));
+
+  it('an edit through a member the document only inherits: EDIT_REFUSED, nothing logged, the document as it was', async () => {
+    await loadEngine();
+    const initialState = JSON.parse('{"constructor":{"prototype":{"x":1}}}') as Record<string, { prototype: { x: number } }>;
+    const controller = createRunController<typeof initialState>({ source: quiet().source, initialState });
+    const entries = controller.log.entries.length;
+    const result = await controller.updateSharedState((draft) => {
+      (draft.constructor as { prototype: { x: number } }).prototype.x = 2;
+    });
+    expect(result).toMatchObject({ ok: false, code: 'EDIT_REFUSED', message: expect.stringMatching(/prototype/) });
+    expect(controller.getSnapshot().thread.sharedState.document).toEqual({ constructor: { prototype: { x: 1 } } });
+    expect(controller.log.entries).toHaveLength(entries);
+  });
+
+  it('a value nested too deep, by setState or by an edit: EDIT_REFUSED, and the next run sends the document it had', async () => {
+    await loadEngine();
+    const { source, inputs } = quiet();
+    const controller = createRunController<Record<string, unknown>>({ source, scheduler: microScheduler, initialState: { kept: 1 } });
+    for (const depth of [600, 5000]) {
+      expect(await controller.setState({ deep: nested(depth) })).toMatchObject({
+        ok: false,
+        code: 'EDIT_REFUSED',
+        message: expect.stringMatching(/deep/),
+      });
+      const edit = await controller.updateSharedState((draft) => {
+        draft.deep = nested(depth);
+      });
+      expect(edit).toMatchObject({ ok: false, code: 'EDIT_REFUSED', message: expect.stringMatching(/deep/) });
+    }
+    expect(controller.getSnapshot().thread.sharedState.document).toEqual({ kept: 1 });
+    expect(await controller.run('go')).toMatchObject({ ok: true });
+    expect(inputs[0]?.state).toEqual({ kept: 1 });
+    expectReplayed(controller);
+  });
+});
+
 describe('setState with values JSON has no place for', () => {
   it('keeps the document as JSON would, as an edit does, and a saved log replays it', async () => {
     const controller = createRunController<Record<string, unknown>>({
@@ -499,6 +537,31 @@ describe('what an agent names or asks that could trip the controller', () => {
     expect(await controller.resume([{ interruptId: 'i1', status: 'resolved', payload: {} }])).toMatchObject({ ok: true });
     expect(inputs).toHaveLength(2);
     expect(reported).toHaveBeenCalledWith(expect.objectContaining({ message: expect.stringMatching(/now\(\).*NaN/) }));
+  });
+
+  it('a snapshot nested 5,000 deep is refused; the rest of the stream is applied, and the session saves and reopens', async () => {
+    const deep = JSON.parse(`{"type":"STATE_SNAPSHOT","snapshot":${'['.repeat(5000)}${']'.repeat(5000)}}`) as Record<string, unknown>;
+    const { source } = scripted((_n, input, emit) => {
+      emit(started(input));
+      emit({ type: 'STATE_SNAPSHOT', snapshot: { kept: true } });
+      emit(deep);
+      for (const e of reply()) emit(e);
+      emit(finished(input));
+    });
+    const controller = createRunController({ source, scheduler: microScheduler });
+    await controller.run('hi');
+    const { thread } = controller.getSnapshot();
+    expect(thread.run.status).toBe('success');
+    expect(thread.messages.byId.get('m1')?.content).toBe('hello');
+    expect(thread.sharedState.document).toEqual({ kept: true });
+    expect(thread.diagnostics.map((d) => d.code)).toEqual(['TOO_DEEP']);
+    const saved = serializeSession(controller.log.entries);
+    const reopened = parseSession(saved);
+    expect(reopened.errors).toEqual([]);
+    const again = createRunController({ source, log: reopened.entries });
+    expect(again.getSnapshot().thread.sharedState.document).toEqual({ kept: true });
+    expect(again.getSnapshot().thread.diagnostics.map((d) => d.code)).toEqual(['TOO_DEEP']);
+    expectReplayed(controller);
   });
 
   it('a tool call named after a member every object has (toString, constructor) is not run as a frontend tool', async () => {

@@ -189,6 +189,52 @@ describe('applyJsonPatch: copy-on-write', () => {
   });
 });
 
+describe('applyJsonPatch: pointers RFC 6901 does not allow', () => {
+  const doc = { arr: ['a', 'b'], obj: { n: 1 } };
+  it.each([
+    ['an empty array index', { op: 'add', path: '/arr/', value: 'X' }],
+    ['an index with a leading zero', { op: 'add', path: '/arr/01', value: 'X' }],
+    ['an index that wraps around 2^32', { op: 'add', path: '/arr/4294967297', value: 'X' }],
+    ['an index past the end', { op: 'add', path: '/arr/3', value: 'X' }],
+    ['a replace past the last element', { op: 'replace', path: '/arr/2', value: 'X' }],
+    ['a remove of "-"', { op: 'remove', path: '/arr/-' }],
+    ['a move to a wrapped index', { op: 'move', from: '/obj/n', path: '/arr/4294967297' }],
+    ['a walk through a non-canonical index', { op: 'replace', path: '/arr/00', value: 'X' }],
+    ['a remove of an inherited member', { op: 'remove', path: '/obj/toString' }],
+    ['a replace of an inherited member', { op: 'replace', path: '/obj/constructor', value: 1 }],
+    ['a replace of a member the object lacks', { op: 'replace', path: '/obj/hasOwnProperty', value: 1 }],
+    ['an op that is not one of the six', { op: '_get', path: '/obj/n', value: 0 }],
+  ])('refuses %s, changing nothing', (_what, op) => {
+    const before = JSON.stringify({ doc, op });
+    expect(applyJsonPatch(doc, [op])).toMatchObject({ ok: false, operationIndex: 0 });
+    expect(JSON.stringify({ doc, op })).toBe(before);
+  });
+
+  it('takes the pointers it allows: "-" to append, an index at the end, an own member', () => {
+    const r = applyJsonPatch(doc, [
+      { op: 'add', path: '/arr/-', value: 'c' },
+      { op: 'add', path: '/arr/3', value: 'd' },
+      { op: 'add', path: '/arr/0', value: 'z' },
+      { op: 'replace', path: '/arr/4', value: 'D' },
+      { op: 'remove', path: '/obj/n' },
+      { op: 'add', path: '/obj/toString', value: 'own' },
+      { op: 'replace', path: '/obj/toString', value: 'mine' },
+    ]);
+    expect(r).toEqual({ ok: true, document: { arr: ['z', 'a', 'b', 'c', 'D'], obj: { toString: 'mine' } } });
+  });
+
+  it('refuses a value that would make the document deeper than the limit', () => {
+    const path = `/${Array.from({ length: 300 }, () => 'a').join('/')}`;
+    let document: Record<string, unknown> = {};
+    for (let i = 0; i < 300; i++) document = { a: document };
+    const value = JSON.parse('['.repeat(300) + ']'.repeat(300)) as unknown;
+    expect(applyJsonPatch(document, [{ op: 'add', path, value }])).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/deeper than 512/),
+    });
+  });
+});
+
 describe('applyJsonPatch: own __proto__ members', () => {
   it('copies an own __proto__ member as data, never as the prototype', () => {
     const doc = JSON.parse('{"__proto__":{"admin":true},"n":1}') as Record<string, unknown>;

@@ -22,6 +22,14 @@ export { addToolResult, markToolCallExecuting } from '../reducer/toolLocal.js';
  * highlights them. A desynced state stays desynced: the edit applies to the
  * document the client has.
  */
+/** Why the client's edit cannot apply to the thread's document (RFC 6902's rules, aguikit's limits), or undefined when it can. */
+export function clientDeltaRefusal(state: ThreadState, delta: readonly JsonPatchOperation[]): string | undefined {
+  const result = applyJsonPatch(state.sharedState.document, delta);
+  return result.ok
+    ? undefined
+    : `operation ${result.operationIndex} (${result.operation === undefined ? '' : JSON.stringify(result.operation).slice(0, 120)}): ${result.message}`;
+}
+
 export function clientDelta(state: ThreadState, delta: readonly JsonPatchOperation[]): ThreadState {
   if (delta.length === 0) return state;
   // The values come from the app's recipe: the state owns copies of them, never the app's objects.

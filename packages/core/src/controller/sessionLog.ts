@@ -12,6 +12,7 @@
 import type { LoggedEvent } from '../eventLog.js';
 import { readJsonLines } from '../jsonLines.js';
 import type { ContentPart, JsonPatchOperation, Message, ResumeEntry, UserMessage } from '../protocol.js';
+import { MAX_JSON_DEPTH } from '../reducer/ownJson.js';
 import type { RunFailure } from './types.js';
 
 export type ClientEntry =
@@ -107,9 +108,41 @@ export function createSessionLog(): SessionLog {
   };
 }
 
-/** The session as JSON lines, one entry per line: what the playground downloads. */
+/**
+ * The session as JSON lines, one entry per line: what the playground
+ * downloads. An entry holding a value nested too deep for `JSON.stringify`
+ * (an agent's hostile event, which the thread refused as `TOO_DEEP`) is
+ * written cut short, still deeper than MAX_JSON_DEPTH: replayed, it is
+ * refused the same way.
+ */
 export function serializeSession(entries: readonly SessionEntry[]): string {
-  return entries.map((e) => JSON.stringify(e)).join('\n') + (entries.length ? '\n' : '');
+  return entries.map(entryLine).join('\n') + (entries.length ? '\n' : '');
+}
+
+function entryLine(entry: SessionEntry): string {
+  try {
+    return JSON.stringify(entry);
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    return JSON.stringify(cutShort(entry, MAX_JSON_DEPTH + 8));
+  }
+}
+
+/** `value` with what lies deeper than `levels` objects and arrays replaced by empty arrays. */
+function cutShort(value: unknown, levels: number): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (levels === 0) return [];
+  if (Array.isArray(value)) return value.map((item) => cutShort(item, levels - 1));
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    Object.defineProperty(out, key, {
+      value: cutShort((value as Record<string, unknown>)[key], levels - 1),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return out;
 }
 
 const ENTRY_TYPES = new Set([

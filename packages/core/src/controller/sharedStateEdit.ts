@@ -2,8 +2,8 @@ import type { Immer, Patch } from 'immer';
 import type { ThreadState } from '../model.js';
 import { isLargeObject, toPlainJson } from '../plainJson.js';
 import type { JsonPatchOperation } from '../protocol.js';
-import { ownJson } from '../reducer/ownJson.js';
-import { loadEngine, loadedEngine } from './engineLoader.js';
+import { JsonTooDeep, MAX_JSON_DEPTH, ownJson } from '../reducer/ownJson.js';
+import { type Engine, loadEngine, loadedEngine } from './engineLoader.js';
 import { refusals, unavailable } from './refusals.js';
 import type { SessionEntryBody } from './sessionLog.js';
 import type { ActionResult, Refusal, SharedStateRecipe } from './types.js';
@@ -29,6 +29,11 @@ function loadImmer(): Promise<Immer> {
   });
   return loading;
 }
+
+const tooDeep = (): Refusal => ({
+  code: 'EDIT_REFUSED',
+  message: `The edit was not applied: the document would be nested deeper than ${MAX_JSON_DEPTH} levels of objects and arrays.`,
+});
 
 const pointerSegment = (segment: string | number) => String(segment).replaceAll('~', '~0').replaceAll('/', '~1');
 
@@ -123,20 +128,36 @@ export function sharedStateActions<Doc>(deps: SharedStateDeps) {
     const [, patches] = immer.produceWithPatches(base, recipe as (draft: Doc) => Doc);
     // As JSON: a copy, never one of the app's own objects the recipe put in the draft.
     const delta: JsonPatchOperation[] = [];
-    for (const patch of patches) {
-      const op = toJsonPatch(patch);
-      if (op) delta.push(op);
+    try {
+      for (const patch of patches) {
+        const op = toJsonPatch(patch);
+        if (op) delta.push(op);
+      }
+    } catch (e) {
+      if (e instanceof RangeError) return deps.refuse(tooDeep());
+      throw e;
     }
-    if (delta.length) deps.apply({ type: 'state_edit', delta });
+    if (delta.length === 0) return status();
+    // Checked before it is logged: an edit the document cannot take (through a member it only inherits, or nested too deep) is refused, not recorded as done.
+    const why = (loadedEngine() as Engine).clientDeltaRefusal(deps.thread(), delta);
+    if (why) return deps.refuse({ code: 'EDIT_REFUSED', message: `The edit was not applied: ${why}.` });
+    deps.apply({ type: 'state_edit', delta });
     return status();
   };
   const replace = (document: Doc, asked = generation): ActionResult => {
     const refused = stale(asked);
     if (refused) return refused;
     const current = deps.thread().sharedState.document;
-    // As JSON, as an edit is: what the agent will get, and what a saved log holds.
-    const json = needsJson(document, current) ? (asJson(document) ?? null) : document;
-    deps.apply({ type: 'state_set', document: ownJson(json, current) });
+    let owned: unknown;
+    try {
+      // As JSON, as an edit is: what the agent will get, and what a saved log holds.
+      const json = needsJson(document, current) ? (asJson(document) ?? null) : document;
+      owned = ownJson(json, current);
+    } catch (e) {
+      if (e instanceof RangeError || e instanceof JsonTooDeep) return deps.refuse(tooDeep());
+      throw e;
+    }
+    deps.apply({ type: 'state_set', document: owned });
     return status();
   };
   // With nothing waiting (and immer loaded, for a recipe), an edit applies at once: a run started right after it carries it.

@@ -101,6 +101,8 @@ export type RefusalCode =
   | 'NOTHING_TO_RETRY'
   /** A shared-state edit waited (for immer, the engine, the edits before it) and the thread was reset meanwhile: it was dropped. */
   | 'THREAD_RESET'
+  /** A shared-state edit the document cannot take: a path through a member it only inherits, an index it lacks, a value nested past MAX_JSON_DEPTH. Nothing changed. */
+  | 'EDIT_REFUSED'
   /** Code the action needs, loaded on demand (the engine, immer, the resume builder), could not be loaded: nothing was done; try again. */
   | 'ENGINE_UNAVAILABLE'
   | 'DESTROYED';

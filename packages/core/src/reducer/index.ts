@@ -1,11 +1,11 @@
-import { warning } from '../diagnostics.js';
+import { error, warning } from '../diagnostics.js';
 import type { ExpandedEvent } from '../expand.js';
 import type { ThreadState } from '../model.js';
 import { type AgUiEvent, isAgUiEvent, type UnknownEvent } from '../protocol.js';
 import { appendBounded, copyThread, defined, withDiagnostics } from './helpers.js';
 import { messagesSnapshot } from './messages.js';
 import { ownEvent } from './ownEvent.js';
-import { ownJson } from './ownJson.js';
+import { JsonTooDeep, ownJson } from './ownJson.js';
 import { runError, runFinished, runStarted, stepFinished, stepStarted } from './run.js';
 import { activityDelta, activitySnapshot, stateDelta, stateSnapshot } from './sharedState.js';
 import { subagentError, subagentFinished, subagentStarted } from './subagents.js';
@@ -35,7 +35,8 @@ function timeOf(state: ThreadState, event: ExpandedEvent | AgUiEvent, receivedAt
  * AG-UI 1.0 event type; an unknown type is kept in `unknownEvents`. It never
  * throws and never mutates `state`: every record the event does not change
  * keeps its identity, and finding a message or tool call costs O(1) at any
- * thread length. Feed it expanded events (see `createExpander`); `index` is
+ * thread length. An event holding a value nested deeper than MAX_JSON_DEPTH
+ * is not applied (a `TOO_DEEP` diagnostic says so). Feed it expanded events (see `createExpander`); `index` is
  * the event's arrival index, written into the diagnostics it adds.
  *
  * It reads no clock of its own: the time of an event is its `timestamp`,
@@ -54,7 +55,14 @@ export function reduceThread(
   index: number = state.eventCount,
   receivedAt?: number | (() => number),
 ): ThreadState {
-  const next = apply(state, event, index, timeOf(state, event, receivedAt));
+  let next: ThreadState;
+  try {
+    next = apply(state, event, index, timeOf(state, event, receivedAt));
+  } catch (e) {
+    // A value nested past MAX_JSON_DEPTH: nothing of the event is taken (the reducer is pure: `state` is as it was).
+    if (!(e instanceof JsonTooDeep)) throw e;
+    next = withDiagnostics(state, [error(index, event.type, 'TOO_DEEP', `${event.type}: a value ${e.message}; the event is not applied.`)]);
+  }
   if (next === state) {
     const copy = copyThread(state);
     copy.eventCount = state.eventCount + 1;

@@ -17,15 +17,43 @@ import { isLargeObject, LARGE_OBJECT_KEYS } from '../plainJson.js';
  * const document = ownJson(event.snapshot);
  */
 export function ownJson<T>(value: T, owned?: unknown, large?: object[]): T {
-  return copy(value, owned, large);
+  return copy(value, owned, large, 1);
 }
 
-function copy<T>(value: T, owned: unknown, large: object[] | undefined): T {
+/**
+ * How deep a JSON value the state takes: objects and arrays within one
+ * another, the outermost counting one. Far past what any document needs, and
+ * well short of what the call stack of a copy, a comparison or
+ * `JSON.stringify` can hold (about 4,000 levels in V8).
+ */
+export const MAX_JSON_DEPTH = 512;
+
+/** What `ownJson` throws for a value nested deeper than MAX_JSON_DEPTH: the reducer refuses the event (`TOO_DEEP`). */
+export class JsonTooDeep extends Error {
+  constructor() {
+    super(`nested deeper than ${MAX_JSON_DEPTH} levels of objects and arrays`);
+    this.name = 'JsonTooDeep';
+  }
+}
+
+/** Whether `value` nests at most `levels` objects and arrays deep (a number or a string: 0). */
+export function nestsWithin(value: unknown, levels: number): boolean {
+  if (typeof value !== 'object' || value === null) return true;
+  if (levels === 0) return false;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (!nestsWithin(value[i], levels - 1)) return false;
+  } else for (const key in value) if (!nestsWithin((value as Record<string, unknown>)[key], levels - 1)) return false;
+  return true;
+}
+
+function copy<T>(value: T, owned: unknown, large: object[] | undefined, depth: number): T {
   if (value === owned || typeof value !== 'object' || value === null || isLargeObject(value)) return value;
+  if (depth > MAX_JSON_DEPTH) throw new JsonTooDeep();
+  const inner = depth + 1;
   const was = typeof owned === 'object' && owned !== null ? (owned as Record<string, unknown>) : undefined;
   if (Array.isArray(value)) {
     const out: unknown[] = [];
-    for (let i = 0; i < value.length; i++) out.push(copy(value[i], was?.[i], large));
+    for (let i = 0; i < value.length; i++) out.push(copy(value[i], was?.[i], large, inner));
     return out as T;
   }
   const out: Record<string, unknown> = {};
@@ -33,7 +61,7 @@ function copy<T>(value: T, owned: unknown, large: object[] | undefined): T {
   // A JSON object has no inherited enumerable members: `for in` walks its own, without the array Object.keys makes.
   for (const key in value) {
     keys++;
-    const item = copy(value[key], was === undefined || !Object.hasOwn(was, key) ? undefined : was[key], large);
+    const item = copy(value[key], was === undefined || !Object.hasOwn(was, key) ? undefined : was[key], large, inner);
     // An own `__proto__` member is defined, not assigned: it stays data and never becomes the prototype.
     if (key === '__proto__') Object.defineProperty(out, key, { value: item, writable: true, enumerable: true, configurable: true });
     else out[key] = item;

@@ -13,6 +13,7 @@ import {
   updateMessage,
   updateToolCall,
 } from './helpers.js';
+import { JsonTooDeep, MAX_JSON_DEPTH, nestsWithin } from './ownJson.js';
 
 /**
  * START declares the call and attaches it to its parent assistant message,
@@ -94,7 +95,10 @@ export function endToolCall(state: ThreadState, event: EventOf<'TOOL_CALL_END'>)
 export function parseArgs(text: string): Pick<ToolCallRecord, 'args' | 'argsError'> {
   if (text.trim() === '') return { args: {} };
   try {
-    return { args: JSON.parse(text) as unknown };
+    const args = JSON.parse(text) as unknown;
+    // Parsed as deep as it is written; the state keeps no value deeper than it copies (ownJson.ts).
+    if (!nestsWithin(args, MAX_JSON_DEPTH)) return { argsError: `arguments are ${new JsonTooDeep().message}` };
+    return { args };
   } catch (e) {
     return { argsError: `arguments are not valid JSON: ${e instanceof Error ? e.message : String(e)}` };
   }
