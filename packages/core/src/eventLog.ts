@@ -1,6 +1,6 @@
 import { readJsonLines } from './jsonLines.js';
 import { applyJsonPatch } from './jsonPatch.js';
-import { isObject } from './validateFields.js';
+import { isObject } from './messageShape.js';
 
 /** One raw event as it arrived, with its arrival index. */
 export interface LoggedEvent {

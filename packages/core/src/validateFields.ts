@@ -5,6 +5,7 @@
  */
 import { describe, warning } from './diagnostics.js';
 import type { FieldKind } from './eventShapes.js';
+import { isObject, messageProblem, partProblem, UNKNOWN_PART } from './messageShape.js';
 import type { Diagnostic } from './model.js';
 
 export type Obj = Record<string, unknown>;
@@ -16,12 +17,9 @@ export interface Ctx {
 export type Fix = { value: unknown } | { drop: true } | { error: string } | undefined;
 
 const TEXT_ROLES = new Set(['developer', 'system', 'assistant', 'user']);
-const MESSAGE_ROLES = new Set(['developer', 'system', 'assistant', 'user', 'tool', 'activity', 'reasoning']);
 const PATCH_OPS = new Set(['add', 'remove', 'replace', 'move', 'copy', 'test']);
-const SOURCE_TYPES = new Set(['data', 'url', 'file']);
-const MEDIA_PARTS = new Set(['image', 'audio', 'video', 'document']);
 
-export const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+export { isObject };
 
 const expected = (what: string, value: unknown): Fix => ({ error: `must be ${what}, got ${describe(value)}` });
 
@@ -88,19 +86,14 @@ function checkContent(value: unknown, path: string, ctx: Ctx): Fix {
   if (typeof value === 'string') return undefined;
   if (!Array.isArray(value)) return expected('a string or an array of content parts', value);
   return filterList(value, (part, i) => {
-    if (!isObject(part) || typeof part.type !== 'string') return `has a content part at ${path}/${i} that is not an object with a type`;
-    if (part.type === 'text') return typeof part.text === 'string' || `has a text part at ${path}/${i} without a string \`text\``;
-    if (MEDIA_PARTS.has(part.type)) {
-      const source = part.source;
-      if (isObject(source) && SOURCE_TYPES.has(source.type as string) && typeof source.value === 'string') return true;
-      return `has a ${part.type} part at ${path}/${i} without a valid source`;
-    }
+    const problem = partProblem(part, `${path}/${i}`);
+    if (problem !== UNKNOWN_PART) return problem ?? true;
     ctx.warnings.push(
       warning(
         ctx.index,
         ctx.type,
         'UNKNOWN_CONTENT_PART',
-        `${ctx.type}: content part of unknown type ${describe(part.type)} at ${path}/${i}; dropped.`,
+        `${ctx.type}: content part of unknown type ${describe((part as Obj).type)} at ${path}/${i}; dropped.`,
       ),
     );
     return false;
@@ -130,30 +123,15 @@ function checkMessages(value: unknown, path: string, ctx: Ctx): Fix {
   if (!Array.isArray(value)) return expected('an array of messages', value);
   return mapList(value, (message, i) => {
     const at = `${path}/${i}`;
-    if (!isObject(message)) return { error: `has a message at ${at} that is not an object` };
-    if (typeof message.id !== 'string') return { error: `has a message at ${at} without a string \`id\`` };
-    if (!MESSAGE_ROLES.has(message.role as string)) return { error: `has a message at ${at} with unknown role ${describe(message.role)}` };
-    if (message.role === 'tool' && typeof message.toolCallId !== 'string')
-      return { error: `has a tool message at ${at} without a string \`toolCallId\`` };
-    if (message.role === 'assistant' && message.toolCalls !== undefined && !isToolCallList(message.toolCalls))
-      return { error: `has an assistant message at ${at} whose \`toolCalls\` are not calls with a string id, function name and arguments` };
-    if (message.content === undefined || message.role === 'activity') return undefined;
-    const fix = checkContent(message.content, `${at}/content`, ctx);
-    if (fix && 'value' in fix) return { value: { ...message, content: fix.value } };
+    const problem = messageProblem(message, at);
+    if (problem) return { error: problem };
+    const m = message as Obj;
+    if (m.content === undefined || m.role === 'activity') return undefined;
+    const fix = checkContent(m.content, `${at}/content`, ctx);
+    if (fix && 'value' in fix) return { value: { ...m, content: fix.value } };
     return fix;
   });
 }
-
-const isToolCallList = (value: unknown): boolean =>
-  Array.isArray(value) &&
-  value.every(
-    (call) =>
-      isObject(call) &&
-      typeof call.id === 'string' &&
-      isObject(call.function) &&
-      typeof call.function.name === 'string' &&
-      typeof call.function.arguments === 'string',
-  );
 
 /** The parts of a RUN_STARTED input the client reads: the history it restates and the resume it carries. */
 function checkRunInput(value: unknown, path: string, ctx: Ctx): Fix {

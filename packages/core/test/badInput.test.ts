@@ -57,6 +57,19 @@ const cases: [string, Raw[], string][] = [
     [{ type: 'ACTIVITY_SNAPSHOT', messageId: 'act', activityType: 'plan', content: { steps: nested(5000) } }],
     'TOO_DEEP',
   ],
+  [
+    'a message snapshot whose user message carries tool calls that are not calls',
+    [
+      {
+        type: 'MESSAGES_SNAPSHOT',
+        messages: [
+          { id: 'kept', role: 'assistant', content: 'still here' },
+          { id: 'u', role: 'user', content: 'x', toolCalls: 'abc' },
+        ],
+      },
+    ],
+    'INVALID_FIELD',
+  ],
   ['an unknown event type', [{ type: 'FUTURE_EVENT' }], 'UNKNOWN_EVENT_TYPE'],
   ['a chunk without id', [{ type: 'TEXT_MESSAGE_CHUNK', delta: 'x' }], 'CHUNK_WITHOUT_ID'],
 ];

@@ -30,6 +30,33 @@ describe('parseSession', () => {
     expect(replaySession(entries).run.status).toBe('running');
   });
 
+  it('names a message whose tool calls or content the thread could not hold, in an init or a user_message entry', () => {
+    const text = [
+      JSON.stringify({ type: 'init', at: 1, threadId: 't', messages: [{ id: 'a', role: 'assistant', toolCalls: [{}] }] }),
+      JSON.stringify({ type: 'init', at: 1, threadId: 't', messages: [{ id: 'a', role: 'tool', content: 'no call id' }] }),
+      JSON.stringify({ type: 'user_message', at: 2, message: { id: 'u', role: 'user', content: 'hi', toolCalls: 'abc' } }),
+      JSON.stringify({ type: 'user_message', at: 2, message: { id: 'u', role: 'user', content: [{ type: 'text' }] } }),
+      JSON.stringify({ type: 'user_message', at: 2, message: { id: 'u', role: 'assistant', content: 'not the user' } }),
+      JSON.stringify({ type: 'user_message', at: 3, message: { id: 'u2', role: 'user', content: [{ type: 'text', text: '你好' }] } }),
+    ].join('\n');
+    const { entries, errors } = parseSession(text);
+    expect(errors.map((e) => e.line)).toEqual([1, 2, 3, 4, 5]);
+    expect(errors[0]?.message).toMatch(/messages.*toolCalls/);
+    expect(entries).toHaveLength(1);
+    expect(() => replaySession(entries)).not.toThrow();
+  });
+
+  it('reads a file saved with a byte order mark, or with CRLF line ends, from its first line', () => {
+    const lines = [JSON.stringify({ type: 'init', at: 1, threadId: 't' }), JSON.stringify({ type: 'stop', at: 2 })];
+    expect(parseSession(`\uFEFF${lines.join('\r\n')}\r\n`)).toEqual({
+      entries: [
+        { type: 'init', at: 1, threadId: 't' },
+        { type: 'stop', at: 2 },
+      ],
+      errors: [],
+    });
+  });
+
   it('reads an event log of an earlier version as agent events', () => {
     const text = serializeEventLog([
       { index: 0, receivedAt: 10, event: { type: 'RUN_STARTED', threadId: 't', runId: 'r' } },
@@ -77,11 +104,16 @@ describe('a saved entry of a known type whose fields hold anything', () => {
   const value = fc.jsonValue();
   const message = fc.oneof(
     value,
-    fc.record({
-      id: fc.oneof(fc.string(), value),
-      role: fc.oneof(fc.constantFrom('user', 'assistant', 'tool', 'system'), value),
-      content: value,
-    }),
+    fc.record(
+      {
+        id: fc.oneof(fc.string(), value),
+        role: fc.oneof(fc.constantFrom('user', 'assistant', 'tool', 'system'), value),
+        content: value,
+        toolCallId: fc.oneof(fc.string(), value),
+        toolCalls: fc.oneof(value, fc.array(fc.oneof(value, fc.record({ id: fc.string(), function: value })), { maxLength: 2 })),
+      },
+      { requiredKeys: ['id', 'role', 'content'] },
+    ),
   );
   const resume = fc.oneof(
     value,
@@ -96,7 +128,7 @@ describe('a saved entry of a known type whose fields hold anything', () => {
       { type: fc.constant('init'), threadId: fc.string(), messages: fc.array(message, { maxLength: 3 }), state: value },
       { requiredKeys: ['type', 'threadId'] },
     ),
-    fc.record({ type: fc.constant('user_message'), message: fc.record({ id: fc.string(), role: value, content: value }) }),
+    fc.record({ type: fc.constant('user_message'), message }),
     fc.record({ type: fc.constant('stream_start'), kind: fc.constantFrom('run', 'resume'), runId: fc.string(), reconnect: value }),
     fc.record({ type: fc.constant('stream_end'), open: fc.boolean() }),
     fc.record({ type: fc.constant('state_edit'), delta: fc.array(value, { maxLength: 3 }) }),

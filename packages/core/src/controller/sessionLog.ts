@@ -11,6 +11,7 @@
 
 import type { LoggedEvent } from '../eventLog.js';
 import { readJsonLines } from '../jsonLines.js';
+import { isObject, storedMessageProblem } from '../messageShape.js';
 import type { ContentPart, JsonPatchOperation, Message, ResumeEntry, UserMessage } from '../protocol.js';
 import { MAX_JSON_DEPTH } from '../reducer/ownJson.js';
 import type { RunFailure } from './types.js';
@@ -195,9 +196,6 @@ function isEventLogLine(value: unknown): value is { event: unknown; receivedAt?:
   return !('type' in v) && 'event' in v && (v.receivedAt === undefined || typeof v.receivedAt === 'number');
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-/** A message as the thread keeps one: an object with a string id and role (its content is the reducer's to judge). */
-const isMessage = (v: unknown) => isObject(v) && typeof v.id === 'string' && typeof v.role === 'string';
 /** An answer to an interrupt: its id, and whether it was answered or abandoned. */
 const isAnswer = (v: unknown) => isObject(v) && typeof v.interruptId === 'string' && (v.status === 'resolved' || v.status === 'cancelled');
 
@@ -210,13 +208,21 @@ function entryProblem(value: unknown): string | undefined {
   switch (e.type) {
     case 'event':
       return need('event', 'event' in e);
-    case 'init':
-      return (
-        need('threadId', typeof e.threadId === 'string') ??
-        need('messages', e.messages === undefined || (Array.isArray(e.messages) && e.messages.every(isMessage)))
-      );
-    case 'user_message':
-      return need('message', typeof e.message === 'object' && e.message !== null && typeof (e.message as { id?: unknown }).id === 'string');
+    case 'init': {
+      if (typeof e.threadId !== 'string') return need('threadId', false);
+      if (e.messages === undefined) return undefined;
+      if (!Array.isArray(e.messages)) return need('messages', false);
+      for (let i = 0; i < e.messages.length; i++) {
+        const problem = storedMessageProblem(e.messages[i], `/messages/${i}`);
+        if (problem) return `an init entry's messages: ${problem}`;
+      }
+      return undefined;
+    }
+    case 'user_message': {
+      const problem = storedMessageProblem(e.message, '/message');
+      if (problem) return `a user_message entry ${problem}`;
+      return need('message', (e.message as { role?: unknown }).role === 'user');
+    }
     case 'stream_start':
       return need('kind', e.kind === 'run' || e.kind === 'resume') ?? need('runId', typeof e.runId === 'string');
     case 'stream_end':
