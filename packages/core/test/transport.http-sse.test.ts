@@ -644,6 +644,33 @@ describe('httpSseSource: a stream that goes silent (idleTimeoutMs)', () => {
     expect(await collect(run(server.url, { idleTimeoutMs: 80 }))).toEqual([started, finished]);
   });
 
+  it('a server that never answers the request: lost within idleTimeoutMs, and asked again when reconnect allows', async () => {
+    const server = await serve(async (res, _req, index) => {
+      if (index === 0) return new Promise<void>((resolve) => res.once('close', resolve));
+      sseHead(res);
+      await write(res, frame(started) + frame(finished));
+      res.end();
+    });
+    const began = Date.now();
+    const error = await rejection(collect(run(server.url, { idleTimeoutMs: 80 })));
+    expect(String((error as Error).message)).toMatch(/no answer.*80 ms/i);
+    expect(Date.now() - began).toBeLessThan(2_000);
+    expect(await server.requests[0]?.closed).toBe(true);
+    expect(await collect(run(server.url, { idleTimeoutMs: 80, reconnect: { attempts: 1, delayMs: 1 } }))).toEqual([started, finished]);
+  });
+
+  it('an error answer whose body never ends: HTTP_STATUS within idleTimeoutMs, with the body that came', async () => {
+    const server = await serve(async (res) => {
+      res.writeHead(502, { 'Content-Type': 'text/plain' });
+      await write(res, 'Bad gateway: upstream ');
+      await new Promise<void>((resolve) => res.once('close', resolve));
+    });
+    const began = Date.now();
+    const error = await rejection(collect(run(server.url, { idleTimeoutMs: 80 })));
+    expect(error).toMatchObject({ code: 'HTTP_STATUS', status: 502, body: 'Bad gateway: upstream ' });
+    expect(Date.now() - began).toBeLessThan(2_000);
+  });
+
   it('reconnects after the silence when asked to, from the last id', async () => {
     const server = await serve(async (res, req, index) => {
       if (index === 0) return silentAfter(frame(started, '1'))(res);

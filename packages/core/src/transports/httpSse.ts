@@ -23,7 +23,8 @@ export interface HttpSseSourceOptions {
   reconnect?: { attempts?: number; delayMs?: number };
   /**
    * Opt-in: a stream from which nothing arrives for this long (no event, no
-   * `: ping` comment) is taken as lost, as a dropped connection is (and
+   * `: ping` comment), or a request whose answer has not begun by then (or
+   * an error answer whose body stops), is taken as lost, as a dropped connection is (and
    * reconnected when `reconnect` says so). A dead agent behind a proxy may
    * leave the browser's connection open, saying nothing, for ever. Set it
    * above the agent's heartbeat (aguikit's reference server pings every
@@ -88,6 +89,7 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
     try {
       const headers = typeof options.headers === 'function' ? await options.headers() : (options.headers ?? {});
       const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+      const idle = options.idleTimeoutMs !== undefined && options.idleTimeoutMs > 0 ? options.idleTimeoutMs : undefined;
       const response = await doFetch(capabilities, { headers: { Accept: 'application/json', ...headers } });
       if (!response.ok) return undefined;
       const body = (await response.json()) as unknown;
@@ -106,6 +108,7 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
     const { signal, onConnection, onReconnecting } = runOptions;
     const url = requestUrl(options.url);
     const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+    const idle = options.idleTimeoutMs !== undefined && options.idleTimeoutMs > 0 ? options.idleTimeoutMs : undefined;
     const seen = new Set<string>();
     let lastId = runOptions.lastEventId;
     // A server may replay from the id it was given, inclusive: the caller already has that event.
@@ -158,18 +161,22 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
         ...(lastId !== undefined ? { 'Last-Event-ID': lastId } : {}),
       });
       let lost: unknown;
+      const answer = awaitAnswer(reader, signal, idle);
       try {
-        const response = await doFetch(url, { method: 'POST', ...request, ...(signal ? { signal } : {}) });
+        const response = await doFetch(url, { method: 'POST', ...request, ...(answer.signal ? { signal: answer.signal } : {}) });
+        answer.arrived();
         const { checkResponse, readFrames } = reader;
-        await checkResponse(response);
+        await checkResponse(response, idle);
         onConnection?.('open');
-        await readFrames(response, maxFrame, signal, onFrame, drained, options.idleTimeoutMs);
+        await readFrames(response, maxFrame, signal, onFrame, drained, idle);
         if (!runOpen && delivered > 0) {
           onConnection?.('closed');
           return;
         }
         lost = new AgentTransportError('CONNECTION_LOST', 'The stream ended inside a run, without RUN_FINISHED or RUN_ERROR.');
-      } catch (e) {
+      } catch (caught) {
+        // No answer within idleTimeoutMs: the request is taken as lost, as a stream gone silent is.
+        const e = answer.silence() ?? caught;
         // The consumer failed on an event: its error ends the stream, not a reconnect.
         if (e instanceof ConsumerFailure) throw e.error;
         if (signal?.aborted || e instanceof AgentTransportError) {
@@ -182,6 +189,8 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
           return;
         }
         lost = e;
+      } finally {
+        answer.done();
       }
       // The connection dropped inside a run (or before its first event): reconnect if asked to, after the
       // last id the server gave, or from the start when nothing was handed over yet.
@@ -214,6 +223,33 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
       });
     },
     ...(capabilities !== undefined ? { capabilities: readCapabilities } : {}),
+  };
+}
+
+/**
+ * The signal of one request, which also ends it when its answer (the status
+ * and headers) has not come within `idle` ms: `silence()` is then the
+ * StreamSilent error that says so. Without `idle`, the caller's signal as it is.
+ */
+function awaitAnswer(reader: typeof SseBody, signal: AbortSignal | undefined, idle: number | undefined) {
+  if (idle === undefined) return { signal, arrived() {}, silence: () => undefined, done() {} };
+  const request = new AbortController();
+  const follow = () => request.abort(signal?.reason);
+  signal?.addEventListener('abort', follow, { once: true });
+  if (signal?.aborted) follow();
+  let silent: Error | undefined;
+  const timer = setTimeout(() => {
+    silent = new reader.StreamSilent(`No answer from the agent within ${idle} ms: the request is taken as lost.`);
+    request.abort(silent);
+  }, idle);
+  return {
+    signal: request.signal,
+    arrived: () => clearTimeout(timer),
+    silence: () => silent,
+    done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', follow);
+    },
   };
 }
 

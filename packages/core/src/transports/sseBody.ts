@@ -9,9 +9,10 @@ import { AgentTransportError, abortReason, type SourceRunOptions } from './sourc
 
 const MAX_ERROR_BODY = 64 * 1024;
 
-export async function checkResponse(response: Response): Promise<void> {
+/** Throws the error an answer that is not an event stream makes, quoting its body as far as it came within `idleTimeoutMs`. */
+export async function checkResponse(response: Response, idleTimeoutMs?: number): Promise<void> {
   if (!response.ok) {
-    const body = await readCapped(response);
+    const body = await readCapped(response, idleTimeoutMs);
     throw new AgentTransportError(
       'HTTP_STATUS',
       `The agent answered HTTP ${response.status}${body ? `: ${body}` : ''}`,
@@ -21,7 +22,7 @@ export async function checkResponse(response: Response): Promise<void> {
   }
   const type = response.headers.get('content-type') ?? '';
   if (!type.toLowerCase().startsWith('text/event-stream')) {
-    const body = await readCapped(response);
+    const body = await readCapped(response, idleTimeoutMs);
     throw new AgentTransportError(
       'NOT_EVENT_STREAM',
       `The agent answered ${type || 'without a content type'}, not text/event-stream`,
@@ -32,15 +33,20 @@ export async function checkResponse(response: Response): Promise<void> {
   if (!response.body) throw new AgentTransportError('NO_BODY', 'The agent answered without a body.', response.status);
 }
 
-/** The start of an answer's body, for the error that quotes it: read up to MAX_ERROR_BODY characters, then abandoned (a body may never end). */
-async function readCapped(response: Response): Promise<string> {
+/**
+ * The start of an answer's body, for the error that quotes it: read up to
+ * MAX_ERROR_BODY characters, or until nothing came for `idleTimeoutMs`, then
+ * abandoned (a body may never end).
+ */
+async function readCapped(response: Response, idleTimeoutMs?: number): Promise<string> {
   if (!response.body) return '';
   const reader = response.body.getReader();
+  const read = idleTimeoutMs === undefined ? () => reader.read() : () => readWithin(reader, idleTimeoutMs);
   const decoder = new TextDecoder();
   let text = '';
   try {
     while (text.length <= MAX_ERROR_BODY) {
-      const { done, value } = await reader.read();
+      const { done, value } = await read();
       if (done) return text + decoder.decode();
       text += decoder.decode(value, { stream: true });
     }
