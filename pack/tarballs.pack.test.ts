@@ -8,7 +8,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { run, tarballs } from './harness.js';
+import { REPO, run, tarballs } from './harness.js';
 
 let dir: string;
 let packed: Record<string, string>;
@@ -66,6 +66,34 @@ describe('the packed packages', () => {
     expect(css).not.toMatch(/@import/);
     // One rule from each of the files styles.css gathers.
     for (const selector of ['.agk-runstatus', '.agk-message', '.agk-interrupt', '.agk-inspector']) expect(css).toContain(selector);
+  });
+
+  it("type-checks the README's stylesheet import where side-effect imports are checked (TypeScript 7's default)", async () => {
+    await writeFile(
+      join(dir, 'styles-import.ts'),
+      "import '@aguikit/ui/styles.css';\nimport { AgentChat } from '@aguikit/ui';\nexport { AgentChat };\n",
+    );
+    await writeFile(
+      join(dir, 'tsconfig.styles.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          module: 'esnext',
+          moduleResolution: 'bundler',
+          jsx: 'react-jsx',
+          types: [],
+          noUncheckedSideEffectImports: true,
+        },
+        files: ['styles-import.ts'],
+      }),
+    );
+    const r = await run('node', [join(REPO, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.styles.json'], {
+      cwd: dir,
+      allowFailure: true,
+    });
+    expect(r.output).not.toMatch(/error TS/);
   });
 
   it('imports @aguikit/react and @aguikit/ui under the react-server condition without throwing', async () => {

@@ -73,11 +73,9 @@ for (const [label, extra] of [
       }
     });
 
-    if (label === 'React 19') {
-      it('renders AgentChat on the server and hydrates it in the browser without a warning', async () => {
-        await hydrationCheck(app.dir);
-      });
-    }
+    it('renders AgentChat on the server and hydrates it in the browser without a warning', async () => {
+      await hydrationCheck(app.dir);
+    });
   });
 }
 

@@ -108,6 +108,10 @@ function ownProblems(files) {
   if (!pkg.main || !pkg.types) problems.push('top-level "main" and "types" (for moduleResolution node10) are missing');
   for (const [name, range] of Object.entries(pkg.dependencies ?? {})) {
     if (!range.startsWith('^')) problems.push(`dependency ${name} is "${range}", not a caret range`);
+    // @aguikit/react holds the React context AgentProvider fills: a second copy of it (which a plain dependency
+    // gets when the versions drift apart) is a provider the components never see.
+    if (name === '@aguikit/react' || name === 'react' || name === 'react-dom')
+      problems.push(`${name} is a dependency: it must be a peer dependency, so that the application has one copy of it`);
   }
   const named = [pkg.main, pkg.types, pkg.typings, pkg.module, ...targets(pkg.exports), ...targets(pkg.typesVersions)];
   for (const path of named.filter((p) => typeof p === 'string' && !p.includes('*'))) {

@@ -4,13 +4,16 @@ import { useAgentSelector } from './useAgentSelector.js';
 
 /**
  * A slice of the shared state document. The selector receives the document,
- * typed as `Doc` (the type the thread's store was created with; `unknown`
- * when not named), and must return existing values, not new objects.
+ * typed as `Doc` (the type the thread's store was created with), and must
+ * return existing values, not new objects. Type the selector's parameter and
+ * both types are inferred, or name both: naming `Doc` alone does not compile
+ * (TypeScript would not infer the slice's type, which would be `unknown`).
  *
  * @example
  * type Doc = { refund?: { status: string } };
- * const status = useAgentState<Doc, string | undefined>((doc) => doc.refund?.status);
+ * const status = useAgentState((doc: Doc) => doc.refund?.status);
+ * const same = useAgentState<Doc, string | undefined>((doc) => doc.refund?.status);
  */
-export function useAgentState<Doc = unknown, T = unknown>(selector: (document: Doc) => T): T {
+export function useAgentState<Doc, T>(selector: (document: Doc) => T): T {
   return useAgentSelector((s) => selector(s.thread.sharedState.document as Doc));
 }

@@ -1,7 +1,7 @@
 import type { SharedState } from '@aguikit/core';
 import { act, render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { AgentProvider, createAgentStore, useSharedState } from '../src/index.js';
+import { AgentProvider, createAgentStore, useAgentState, useSharedState } from '../src/index.js';
 import { manualFrames, manualSource, tick } from './support/sources.js';
 
 describe('useSharedState', () => {
@@ -52,5 +52,20 @@ describe('useSharedState', () => {
     await push({ type: 'STATE_SNAPSHOT', snapshot: { n: 5 } });
     expect(screen.getByTestId('sync').textContent).toBe('in-sync');
     expect(seen.at(-1)?.failure).toBeUndefined();
+  });
+});
+
+describe('useAgentState types', () => {
+  type Doc = { cart: string[] };
+  it('gives the slice its type: inferred from a typed selector, or both named; one type argument alone does not compile', () => {
+    // Type-checked only (`pnpm typecheck`): never rendered.
+    function Slices() {
+      const inferred: string[] = useAgentState((doc: Doc) => doc.cart);
+      const named: string[] = useAgentState<Doc, string[]>((doc) => doc.cart);
+      // @ts-expect-error: with only Doc named, the slice would silently be `unknown`: the call asks for both.
+      const half = useAgentState<Doc>((doc) => doc.cart);
+      return inferred.length + named.length + (half === undefined ? 0 : 1);
+    }
+    expect(typeof Slices).toBe('function');
   });
 });

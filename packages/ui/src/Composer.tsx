@@ -4,6 +4,7 @@ import { useAgentRun } from '@aguikit/react';
 import type { FormEvent, KeyboardEvent } from 'react';
 import * as React from 'react';
 import { useLocale } from './locale.js';
+import { useBrowserLayoutEffect } from './useBrowserLayoutEffect.js';
 
 export interface ComposerProps extends Omit<React.ComponentPropsWithoutRef<'form'>, 'onSubmit' | 'children'> {
   /** The text box's placeholder (the locale's by default). */
@@ -92,7 +93,7 @@ export const Composer = React.forwardRef<HTMLFormElement, ComposerProps>(functio
     if (!node && previous?.ownerDocument.activeElement === previous) refocus.current = true;
     stopNode.current = node;
   }, []);
-  React.useLayoutEffect(() => {
+  useBrowserLayoutEffect(() => {
     if (!busy && refocus.current) {
       refocus.current = false;
       inputRef.current?.focus();

@@ -16,6 +16,7 @@ import {
 } from './interruptContext.js';
 import { type AnswerShape, answerShape, formAnswerText, type InterruptMessages, reasonKind, type ValueWords } from './interruptForm.js';
 import { type LocaleFormat, useLocale } from './locale.js';
+import { useBrowserLayoutEffect } from './useBrowserLayoutEffect.js';
 
 const EXPIRED: Expiry = { state: 'expired', remainingMs: 0 };
 
@@ -112,7 +113,7 @@ export const InterruptRoot = React.forwardRef<HTMLElement, InterruptRootProps>(f
   }, [formReady, fieldsReady, interrupt.id]);
 
   // At expiry the answer controls go (or are disabled): focus that was on one moves to the action that remains.
-  React.useLayoutEffect(() => {
+  useBrowserLayoutEffect(() => {
     const card = element.current;
     if (expiry.state !== 'expired' || !card || !focusInside.current) return;
     const doc = card.ownerDocument;

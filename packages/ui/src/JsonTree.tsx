@@ -4,6 +4,7 @@ import * as React from 'react';
 import { clientContext } from './clientContext.js';
 import { type Highlights, highlightsOf, type Mark, pointerSegment, unescapeSegment } from './jsonHighlights.js';
 import { type LocaleValue, useLocale } from './locale.js';
+import { useBrowserLayoutEffect } from './useBrowserLayoutEffect.js';
 
 /**
  * The kind of a JSON value, as a tree node's `data-type`.
@@ -192,7 +193,7 @@ function Children({ value, pointer, depth }: { value: unknown; pointer: string; 
   const list = React.useRef<HTMLUListElement>(null);
   // Where focus goes once the next page has rendered: the button it was on may be gone (the last page).
   const [focusAt, setFocusAt] = React.useState<number>();
-  React.useLayoutEffect(() => {
+  useBrowserLayoutEffect(() => {
     if (focusAt === undefined) return;
     focusItem(list.current, focusAt);
     setFocusAt(undefined);

@@ -11,6 +11,7 @@ import {
 import type { KeyboardEvent, MouseEvent, ReactNode, RefObject } from 'react';
 import * as React from 'react';
 import * as ReactDOM from 'react-dom';
+import { useBrowserLayoutEffect } from './useBrowserLayoutEffect.js';
 
 export interface ListboxProps extends Omit<React.HTMLAttributes<HTMLDivElement>, 'onSelect' | 'children'> {
   label: string;
@@ -85,7 +86,7 @@ export const Listbox = React.forwardRef<HTMLDivElement, ListboxProps>(function L
   const ref = React.useRef<HTMLDivElement>(null);
   // `rowHeight` is for a 16 px font: rows grow with the page's font size (an 18 px base, a user's larger text).
   const [fontSize, setFontSize] = React.useState(16);
-  React.useLayoutEffect(() => {
+  useBrowserLayoutEffect(() => {
     const size = ref.current ? Number.parseFloat(getComputedStyle(ref.current).fontSize) : Number.NaN;
     if (size > 0) setFontSize(size);
   }, []);
@@ -236,8 +237,8 @@ function useRowVirtualizer(options: RowVirtualizerOptions): Virtualizer<HTMLDivE
   };
   const [virtualizer] = React.useState(() => new Virtualizer<HTMLDivElement, Element>(resolved));
   virtualizer.setOptions(resolved);
-  React.useLayoutEffect(() => virtualizer._didMount(), [virtualizer]);
-  React.useLayoutEffect(() => virtualizer._willUpdate());
+  useBrowserLayoutEffect(() => virtualizer._didMount(), [virtualizer]);
+  useBrowserLayoutEffect(() => virtualizer._willUpdate());
   return virtualizer;
 }
 

@@ -21,6 +21,7 @@ import * as React from 'react';
 import { useInterruptRoot } from './interruptContext.js';
 import { formSchema, formUiSchema, humanizeKey, type InterruptMessages, transformErrors } from './interruptForm.js';
 import { useLocale } from './locale.js';
+import { useBrowserLayoutEffect } from './useBrowserLayoutEffect.js';
 
 /**
  * A field with its label. The required marker "*" is hidden from assistive
@@ -151,7 +152,7 @@ function fieldName(error: RJSFValidationError, schema: Readonly<Record<string, u
  * interrupt's heading.
  */
 function useFieldAttributes(form: React.RefObject<HTMLDivElement | null>, titleId: string) {
-  React.useLayoutEffect(() => {
+  useBrowserLayoutEffect(() => {
     const root = form.current;
     if (!root) return;
     for (const field of root.querySelectorAll('input[required], select[required], textarea[required]')) {

@@ -4,6 +4,7 @@ import type { RunFailure } from '@aguikit/core';
 import { useAgentRun, useAgentSelector } from '@aguikit/react';
 import * as React from 'react';
 import { useLocale } from './locale.js';
+import { useBrowserLayoutEffect } from './useBrowserLayoutEffect.js';
 
 type Tone = 'neutral' | 'info' | 'success' | 'warning' | 'danger';
 type RunStrings = ReturnType<typeof useLocale>['messages']['run'];
@@ -136,7 +137,7 @@ export const RunStatus = React.forwardRef<HTMLDivElement, RunStatusProps>(functi
     const active = rootRef.current?.ownerDocument.activeElement;
     if (active?.classList.contains('agk-runstatus__action') && rootRef.current?.contains(active)) refocus.current = true;
   }, []);
-  React.useLayoutEffect(() => {
+  useBrowserLayoutEffect(() => {
     if (!refocus.current || !rootRef.current) return;
     const { activeElement, body } = rootRef.current.ownerDocument;
     refocus.current = false;

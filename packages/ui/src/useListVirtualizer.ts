@@ -13,6 +13,7 @@ import {
 } from '@tanstack/virtual-core';
 import * as React from 'react';
 import * as ReactDOM from 'react-dom';
+import { useBrowserLayoutEffect } from './useBrowserLayoutEffect.js';
 
 /** What a list passes: everything but how the virtualizer observes, scrolls, reports and picks rows, which this hook owns. */
 export type ListVirtualizerOptions = Omit<
@@ -69,15 +70,15 @@ export function useListVirtualizer(options: ListVirtualizerOptions): ListVirtual
   });
   const items = virtualizer.getVirtualItems();
 
-  React.useLayoutEffect(() => {
+  useBrowserLayoutEffect(() => {
     const cleanup = virtualizer._didMount();
     return () => {
       binding.dispose();
       cleanup();
     };
   }, [virtualizer, binding]);
-  React.useLayoutEffect(() => store.subscribe(binding.onStoreChange), [store, binding]);
-  React.useLayoutEffect(() => {
+  useBrowserLayoutEffect(() => store.subscribe(binding.onStoreChange), [store, binding]);
+  useBrowserLayoutEffect(() => {
     virtualizer._willUpdate();
     binding.committed(items);
   });
