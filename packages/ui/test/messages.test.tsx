@@ -376,6 +376,16 @@ describe('Message: content', () => {
     expect(safeImageSrc({ type: 'url', value: 'file:///etc/passwd' })).toBeUndefined();
   });
 
+  it('judges a long image value in time proportional to its length, whitespace and all', () => {
+    const padded = ' \n'.repeat(100_000);
+    const began = performance.now();
+    expect(safeImageSrc({ type: 'url', value: `data:image/png;base64,${padded}!` })).toBeUndefined();
+    expect(safeImageSrc({ type: 'data', value: `${padded}!`, mimeType: 'image/png' })).toBeUndefined();
+    expect(safeImageSrc({ type: 'url', value: `data:image/png;base64,AAAA${padded}` })).toBe(`data:image/png;base64,AAAA${padded}`);
+    expect(safeImageSrc({ type: 'data', value: `AA${padded}AA==`, mimeType: 'image/png' })).toBe('data:image/png;base64,AAAA==');
+    expect(performance.now() - began).toBeLessThan(200);
+  });
+
   it('shows metadata on demand, per message', async () => {
     const user = userEvent.setup();
     const { store } = drivenStore([
