@@ -50,7 +50,7 @@ function ToolFacts({ toolCallId }: { toolCallId: string }) {
         <div className="agk-interrupt__fact" data-wide="true">
           <dt>{t.arguments}</dt>
           <dd>
-            <pre className="agk-code">{view.kind === 'parsed' ? pretty(view.value) : view.text}</pre>
+            <pre className="agk-code">{view.kind === 'parsed' ? pretty(view.value, call?.argsText) : view.text}</pre>
           </dd>
         </div>
       )}

@@ -4,7 +4,7 @@ import * as React from 'react';
 import Markdown, { type Components, type Options, type UrlTransform } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import { useLocale } from './locale.js';
-import { markdownPieces, PIECES_FROM } from './markdownPieces.js';
+import { markdownPieces, nestsTooDeep, PIECES_FROM } from './markdownPieces.js';
 import { safeLinkHref, safeWebUrl } from './safeUrl.js';
 
 // An agent's text is untrusted (a prompt injection writes it), so URLs are allow-listed: links may be
@@ -96,11 +96,32 @@ type Render = Pick<Options, 'components' | 'remarkRehypeOptions' | 'rehypePlugin
 /** One piece of a reply, parsed again only when its own text changes. */
 const Piece = React.memo(function Piece({ text, render }: { text: string; render: Render }) {
   return (
-    <Markdown skipHtml urlTransform={urlTransform} remarkPlugins={remarkPlugins} {...render}>
-      {text}
-    </Markdown>
+    <PieceBoundary text={text}>
+      <Markdown skipHtml urlTransform={urlTransform} remarkPlugins={remarkPlugins} {...render}>
+        {text}
+      </Markdown>
+    </PieceBoundary>
   );
 });
+
+/**
+ * Shows a piece as plain text when its Markdown throws as it renders (a
+ * construct the parser's recursion cannot take that `nestsTooDeep` did not
+ * foresee): one reply reads as text, rather than an uncaught error
+ * unmounting the application. A new text is tried as Markdown again.
+ */
+export class PieceBoundary extends React.Component<{ text: string; children: React.ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+  static getDerivedStateFromError(): { failed: boolean } {
+    return { failed: true };
+  }
+  override componentDidUpdate(previous: { text: string }): void {
+    if (this.state.failed && previous.text !== this.props.text) this.setState({ failed: false });
+  }
+  override render(): React.ReactNode {
+    return this.state.failed ? <span className="agk-markdown__plain">{this.props.text}</span> : this.props.children;
+  }
+}
 
 /**
  * The Markdown renderer `SafeMarkdown` loads on demand (this module, with
@@ -108,7 +129,8 @@ const Piece = React.memo(function Piece({ text, render }: { text: string; render
  * URLs allow-listed, images as links, a `#` heading at `headingLevel`
  * (default 3) and the others below it, footnote ids under `idPrefix`.
  *
- * A reply of `piecesFrom` characters or more (1,000 by default) renders in
+ * A reply that nests quotes or lists more than 32 deep renders as plain text
+ * (`nestsTooDeep`). A reply of `piecesFrom` characters or more (1,000 by default) renders in
  * pieces, each memoized on its text (`markdownPieces`): what shows is the
  * same, and a streaming reply re-parses only its last piece at each frame.
  */
@@ -134,7 +156,9 @@ export function MarkdownBody({
   );
   // A run of sentences renders its words only: the paragraph around the runs is drawn once, here.
   const inline = React.useMemo<Render>(() => ({ ...render, components: { ...render.components, p: InlineRun } }), [render]);
-  const pieces = React.useMemo(() => markdownPieces(text, piecesFrom), [text, piecesFrom]);
+  const deep = React.useMemo(() => nestsTooDeep(text), [text]);
+  const pieces = React.useMemo(() => (deep ? undefined : markdownPieces(text, piecesFrom)), [deep, text, piecesFrom]);
+  if (deep) return <p className="agk-markdown__plain">{text}</p>;
   if (!pieces) return <Piece text={text} render={render} />;
   return pieces.map((piece, i) => (
     // biome-ignore lint/suspicious/noArrayIndexKey: pieces only ever grow at the end, so an index names the same piece
@@ -198,12 +222,18 @@ function spoken(node: HastAny): string {
  * markdownToText('**Refund issued** for [order A-1001](https://shop.example/o/1).'); // 'Refund issued for order A-1001.'
  */
 export function markdownToText(text: string): string {
+  if (nestsTooDeep(text)) return text;
   let tree: HastAny | undefined;
   const capture = () => (root: HastAny) => {
     tree = root;
   };
-  // The synchronous renderer runs its whole pipeline when called; the tree is taken before it becomes React elements.
-  Markdown({ children: text, skipHtml: true, urlTransform, remarkPlugins, rehypePlugins: [capture] });
+  try {
+    // The synchronous renderer runs its whole pipeline when called; the tree is taken before it becomes React elements.
+    Markdown({ children: text, skipHtml: true, urlTransform, remarkPlugins, rehypePlugins: [capture] });
+  } catch {
+    // Markdown the parser cannot take (see PieceBoundary) is spoken as the text it is.
+    return text;
+  }
   if (!tree) return text;
   return spoken(tree)
     .split('\n')

@@ -306,7 +306,7 @@ const Args = React.forwardRef<HTMLDivElement, React.HTMLAttributes<HTMLDivElemen
         <p className="agk-toolcall__empty">{messages.tools.noArguments}</p>
       ) : (
         <pre className="agk-code" data-partial={partial ? 'true' : 'false'}>
-          {view.kind === 'parsed' ? pretty(view.value) : view.text}
+          {view.kind === 'parsed' ? pretty(view.value, call?.argsText) : view.text}
         </pre>
       )}
       {view.kind === 'raw' && view.error ? <p className="agk-error-text">{view.error}</p> : null}
@@ -355,7 +355,7 @@ function prettyIfJson(text: string): string {
   const first = text.trimStart()[0];
   if (first !== '{' && first !== '[') return text;
   try {
-    return pretty(JSON.parse(text) as unknown);
+    return pretty(JSON.parse(text) as unknown, text);
   } catch {
     return text;
   }

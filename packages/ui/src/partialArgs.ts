@@ -65,7 +65,16 @@ export function useArgsView(call: Pick<ToolCallRecord, 'argsText' | 'args' | 'ar
   return view;
 }
 
-/** Pretty JSON for display; never throws (cycles and BigInt cannot occur in parsed JSON). */
-export function pretty(value: unknown): string {
-  return typeof value === 'string' ? value : (JSON.stringify(value, null, 2) ?? String(value));
+/**
+ * Pretty JSON for display, or `text` (what it was parsed from) when it
+ * cannot be written back: a value parsed from text nested thousands deep
+ * overflows `JSON.stringify`. Never throws.
+ */
+export function pretty(value: unknown, text = ''): string {
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value, null, 2) ?? String(value);
+  } catch {
+    return text;
+  }
 }

@@ -310,6 +310,57 @@ describe('conversation: decisions in the transcript', () => {
   });
 });
 
+describe('conversation: replies built to break the renderer', () => {
+  const quoted = `${'>'.repeat(3000)} the innermost words`;
+
+  it('a reply quoted 3,000 levels deep shows as plain text, and the replies around it still render as Markdown', async () => {
+    await preloadMarkdown();
+    const store = await playedStore([], {
+      pending: [runOf([...say('a1', 'Before **it**.'), ...say('a2', quoted), ...say('a3', 'After **it**.')])],
+    });
+    const began = performance.now();
+    renderList(store);
+    await store.getState().run('Go');
+    await waitFor(() => expect(screen.getByText(/the innermost words/)).toBeInTheDocument());
+    expect(performance.now() - began).toBeLessThan(2_000);
+    expect(screen.getAllByText('it', { selector: 'strong' })).toHaveLength(2);
+  });
+
+  it('tool arguments nested 6,000 deep, streaming and complete, show as text in their card', async () => {
+    const deep = `{"plan":${'['.repeat(6000)}${']'.repeat(6000)}}`;
+    const args = (toolCallId: string) => [
+      { type: 'TOOL_CALL_START', toolCallId, toolCallName: 'plan' },
+      { type: 'TOOL_CALL_ARGS', toolCallId, delta: deep.slice(0, 7000) },
+    ];
+    const store = await playedStore([], {
+      pending: [
+        runOf(
+          [
+            ...args('done'),
+            { type: 'TOOL_CALL_ARGS', toolCallId: 'done', delta: deep.slice(7000) },
+            { type: 'TOOL_CALL_END', toolCallId: 'done' },
+            ...args('streaming'),
+          ],
+          null,
+        ),
+      ],
+    });
+    renderList(store);
+    await store.getState().run('Plan');
+    const user = userEvent.setup();
+    await waitFor(() => expect(screen.getAllByRole('button', { name: /plan/i }).length).toBeGreaterThanOrEqual(2));
+    for (const toggle of screen.getAllByRole('button', { name: /plan/i })) await user.click(toggle);
+    expect(document.body.textContent).toContain('[[[[');
+  });
+
+  it('a reply whose Markdown the renderer cannot take shows as plain text, not a blank chat', async () => {
+    const markdown = await import('../src/MarkdownRenderer.js');
+    const text = `${'- '.repeat(2500)}deep`;
+    expect(() => markdown.markdownToText(text)).not.toThrow();
+    expect(markdown.markdownToText(quoted)).toContain('the innermost words');
+  });
+});
+
 describe('conversation: announcements', () => {
   it('speaks plain text: no Markdown syntax, tables as cells', async () => {
     const markdown = await import('../src/MarkdownRenderer.js');

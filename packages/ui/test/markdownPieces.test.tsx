@@ -4,12 +4,14 @@
  * a streaming reply re-parses only its last piece. The pieces must render
  * exactly what the whole text renders.
  */
+
+import { render } from '@testing-library/react';
 import fc from 'fast-check';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { AgentLocaleProvider } from '../src/locale.js';
-import { MarkdownBody } from '../src/MarkdownRenderer.js';
-import { markdownPieces } from '../src/markdownPieces.js';
+import { MarkdownBody, PieceBoundary } from '../src/MarkdownRenderer.js';
+import { markdownPieces, nestsTooDeep } from '../src/markdownPieces.js';
 
 const html = (text: string, minLength?: number) =>
   renderToStaticMarkup(
@@ -195,5 +197,54 @@ describe('a long reply in pieces', () => {
     expect(markdownPieces('A claim.[^1]\n\n[^1]: The source.', 0)).toBeUndefined();
     expect(markdownPieces('<details>\n\nHidden\n\n</details>', 0)).toBeUndefined();
     expect(markdownPieces('Short.\n\nReply.')).toBeUndefined();
+  });
+});
+
+describe('a reply built to make the parser recurse or backtrack', () => {
+  it.each([
+    ['3,000 quotes within one another', `${'>'.repeat(3000)} x`],
+    ['33 list items within one another', `${'- '.repeat(33)}x`],
+    ['a list indented 40 levels', Array.from({ length: 40 }, (_, i) => `${' '.repeat(i * 2)}- a`).join('\n')],
+    ['33 images within one another', `${'!['.repeat(33)}x${'](u)'.repeat(33)}`],
+    ['a run of 101 emphasis marks', `${'*'.repeat(101)}x`],
+    ['1,001 emphasis marks on a line', '*_'.repeat(501)],
+  ])('%s: plain text', (_what, text) => {
+    expect(nestsTooDeep(text)).toBe(true);
+  });
+
+  it.each([
+    ['a quote in a list in a quote', '> - > a\n> - b'],
+    ['32 quotes', `${'>'.repeat(32)} x`],
+    ['an indented code line', `${' '.repeat(200)}deep code`],
+    ['a ruled line of 80 stars', `${'*'.repeat(80)}\ntext`],
+    ['numbers that are not list items', '2026. 12. 02. 3.14 10)'],
+    ['many bold words on many lines', Array.from({ length: 400 }, (_, i) => `**word ${i}**`).join('\n')],
+    ['links side by side', '[a](u) '.repeat(200)],
+  ])('%s: Markdown', (_what, text) => {
+    expect(nestsTooDeep(text)).toBe(false);
+  });
+
+  it('a piece whose Markdown throws as it renders shows its text, and a new text is tried as Markdown again', () => {
+    const Throws = ({ text }: { text: string }) => {
+      if (text.startsWith('bad')) throw new RangeError('Maximum call stack size exceeded');
+      return <em>{text}</em>;
+    };
+    const spy = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const { container, rerender } = render(
+        <PieceBoundary text="bad *text*">
+          <Throws text="bad *text*" />
+        </PieceBoundary>,
+      );
+      expect(container.textContent).toBe('bad *text*');
+      rerender(
+        <PieceBoundary text="good">
+          <Throws text="good" />
+        </PieceBoundary>,
+      );
+      expect(container.querySelector('em')?.textContent).toBe('good');
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
