@@ -197,7 +197,7 @@ export const MessageList = React.forwardRef<HTMLDivElement, MessageListProps>(fu
         </button>
       ) : null}
       <p className="agk-visually-hidden" role="status">
-        {announcement}
+        {announcement.text ? <span key={announcement.n}>{announcement.text}</span> : null}
       </p>
     </div>
   );

@@ -61,6 +61,14 @@ function roughText(markdown: string): string {
     .trim();
 }
 
+/** What the live region says, numbered: the region keys its node on `n`. */
+export interface Announcement {
+  text: string;
+  n: number;
+}
+
+const SILENCE: Announcement = { text: '', n: 0 };
+
 /**
  * What a list's polite live region says: each assistant reply once it is
  * complete, as "Assistant: text" in plain text (Markdown rendered to text, by
@@ -70,7 +78,7 @@ function roughText(markdown: string): string {
  * nor a row the virtualizer remounts is read out again; tokens are never
  * announced one by one.
  */
-export function useLiveAnnouncer(): { announcement: string; onSettled: SettledListener } {
+export function useLiveAnnouncer(): { announcement: Announcement; onSettled: SettledListener } {
   const store = useAgentStore();
   const ids = useMessageIds();
   const locale = useLocale();
@@ -79,7 +87,12 @@ export function useLiveAnnouncer(): { announcement: string; onSettled: SettledLi
   // The messages there when the list met its thread (history, never announced): taken again for a thread the provider
   // switches to, with what was announced of the last one forgotten and its announcement cleared.
   const [seen, setSeen] = React.useState(() => ({ store, before: new Set(ids) }));
-  const [announcement, setAnnouncement] = React.useState('');
+  // Numbered: the region renders each announcement as a node of its own, so a reply the same as the last one is heard again.
+  const [announcement, setAnnouncementState] = React.useState<Announcement>(SILENCE);
+  const setAnnouncement = React.useCallback(
+    (text: string) => setAnnouncementState((last) => (text === '' ? SILENCE : { text, n: last.n + 1 })),
+    [],
+  );
   // Per message announced: whether it was announced as incomplete.
   const announced = React.useRef(new Map<string, boolean>());
   let before = seen.before;
@@ -117,7 +130,7 @@ export function useLiveAnnouncer(): { announcement: string; onSettled: SettledLi
           () => say(roughText(text)),
         );
     },
-    [before, store],
+    [before, store, setAnnouncement],
   );
   return { announcement, onSettled };
 }

@@ -392,6 +392,20 @@ describe('conversation: announcements', () => {
     await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('Assistant: Your refund is issued.'));
   });
 
+  it('announces a reply the same as the one before it again: a screen reader hears a new node, not an unchanged one', async () => {
+    await preloadMarkdown();
+    const store = await playedStore([], { pending: [runOf(say('a1', 'Done.')), runOf(say('a2', 'Done.'))] });
+    renderList(store);
+    await store.getState().run('Cancel order A-1001');
+    const status = screen.getByRole('status');
+    await waitFor(() => expect(status).toHaveTextContent('Assistant: Done.'));
+    const first = status.firstElementChild;
+    expect(first).not.toBeNull();
+    await store.getState().run('Cancel order A-1002');
+    await waitFor(() => expect(status.firstElementChild).not.toBe(first));
+    expect(status).toHaveTextContent('Assistant: Done.');
+  });
+
   it('announces a reply its run cut short with the incomplete note', async () => {
     await preloadMarkdown();
     const store = await playedStore([], {
