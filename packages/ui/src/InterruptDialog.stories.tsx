@@ -414,7 +414,7 @@ export const RefusedByTheStore: Story = {
   play: async ({ canvasElement }) => {
     const card = within(canvasElement).getByRole('article', { name: 'Approval needed' });
     const alert = within(card).getByRole('alert');
-    await expect(alert).toHaveTextContent(/does not match its responseSchema/);
+    await expect(alert).toHaveTextContent('The answer does not match what the agent asked for.');
     await expect(alert.querySelector('[data-code="PAYLOAD_INVALID"]')).not.toBeNull();
   },
 };

@@ -6,6 +6,7 @@ import type { ReactNode } from 'react';
 import * as React from 'react';
 import { type InterruptSession, NO_REFUSALS, SessionContext, useSession } from './interruptContext.js';
 import { focusWithQuestion } from './interruptFocus.js';
+import { refusalText } from './interruptForm.js';
 import { useLocale } from './locale.js';
 
 const NO_ANSWERS: ReadonlyMap<string, ResumeResponse> = new Map();
@@ -412,7 +413,7 @@ export const InterruptSend = React.forwardRef<HTMLElement, InterruptSendProps>(f
         <ul role="alert" className="agk-interrupt__errors">
           {general.map((e) => (
             <li key={`${e.code}:${e.message}`} data-code={e.code}>
-              {e.message}
+              {refusalText(t, e)}
             </li>
           ))}
         </ul>

@@ -14,7 +14,15 @@ import {
   useInterruptRoot,
   useSession,
 } from './interruptContext.js';
-import { type AnswerShape, answerShape, formAnswerText, type InterruptMessages, reasonKind, type ValueWords } from './interruptForm.js';
+import {
+  type AnswerShape,
+  answerShape,
+  formAnswerText,
+  type InterruptMessages,
+  reasonKind,
+  refusalText,
+  type ValueWords,
+} from './interruptForm.js';
 import { type LocaleFormat, useLocale } from './locale.js';
 import { useBrowserLayoutEffect } from './useBrowserLayoutEffect.js';
 
@@ -217,7 +225,7 @@ export const InterruptErrors = React.forwardRef<HTMLDivElement, InterruptErrorsP
       <ul>
         {errors.map((e) => (
           <li key={`${e.code}:${e.message}`} data-code={e.code}>
-            {e.message}
+            {refusalText(t, e)}
           </li>
         ))}
       </ul>

@@ -14,12 +14,13 @@ import {
   replaceStringParameters,
   type TemplatesType,
   TranslatableString,
+  type UnsupportedFieldProps,
 } from '@rjsf/utils';
 import validator from '@rjsf/validator-ajv8';
 import type { ReactNode } from 'react';
 import * as React from 'react';
 import { useInterruptRoot } from './interruptContext.js';
-import { formSchema, formUiSchema, humanizeKey, type InterruptMessages, transformErrors } from './interruptForm.js';
+import { formCanHold, formSchema, formUiSchema, humanizeKey, type InterruptMessages, transformErrors } from './interruptForm.js';
 import { useLocale } from './locale.js';
 import { useBrowserLayoutEffect } from './useBrowserLayoutEffect.js';
 
@@ -99,10 +100,26 @@ const MoveDownButton = (props: IconButtonProps) => <TextButton {...props} label=
 const MoveUpButton = (props: IconButtonProps) => <TextButton {...props} label={TranslatableString.MoveUpButton} />;
 const RemoveButton = (props: IconButtonProps) => <TextButton {...props} label={TranslatableString.RemoveButton} />;
 
+/**
+ * A field of a type no form can ask for: said in the locale's words only.
+ * rjsf's own template renders the field's name and the schema's `type` as
+ * Markdown, and both are the agent's text (a Markdown image there would load).
+ */
+function UnsupportedFieldTemplate({ registry }: UnsupportedFieldProps) {
+  return <p className="agk-error-text agk-field__unsupported">{registry.translateString(TranslatableString.UnsupportedField)}</p>;
+}
+
+/** Says why the form cannot be shown, and leaves the interrupt to be closed (what FormBoundary does for a form that throws). */
+function FormUnusable({ onFailure, message }: { onFailure: () => void; message: string }) {
+  React.useEffect(() => onFailure(), [onFailure]);
+  return <p className="agk-error-text">{message}</p>;
+}
+
 const templates: Partial<Omit<TemplatesType, 'ButtonTemplates'>> & { ButtonTemplates: Partial<TemplatesType['ButtonTemplates']> } = {
   DescriptionFieldTemplate,
   FieldTemplate,
   FieldErrorTemplate,
+  UnsupportedFieldTemplate,
   ButtonTemplates: { AddButton, CopyButton, MoveDownButton, MoveUpButton, RemoveButton },
 };
 
@@ -198,7 +215,11 @@ export const ResponseForm = React.forwardRef<HTMLDivElement, React.HTMLAttribute
   const wrapper = React.useRef<HTMLDivElement>(null);
   const raw = root.interrupt.responseSchema;
   const { shape } = root;
-  const schema = React.useMemo(() => (raw === undefined ? undefined : formSchema(raw, t.yourAnswerField)), [raw, t.yourAnswerField]);
+  const usable = React.useMemo(() => formCanHold(raw), [raw]);
+  const schema = React.useMemo(
+    () => (raw === undefined || !usable ? undefined : formSchema(raw, t.yourAnswerField)),
+    [raw, usable, t.yourAnswerField],
+  );
   const uiSchema = React.useMemo(() => (raw === undefined ? undefined : formUiSchema(raw, shape, t.choose)), [raw, shape, t.choose]);
   const translateString = React.useMemo(() => translator(t.rjsf), [t.rjsf]);
   const transform = React.useCallback((errors: RJSFValidationError[]) => transformErrors(errors, t.errors), [t.errors]);
@@ -225,6 +246,7 @@ export const ResponseForm = React.forwardRef<HTMLDivElement, React.HTMLAttribute
     reportFormReady(true);
     return () => reportFormReady(false);
   }, [schema, reportFormReady]);
+  if (!usable) return <FormUnusable onFailure={root.reportFormFailure} message={t.formUnsupported} />;
   if (schema === undefined || uiSchema === undefined) return null;
   const hasRequired = Array.isArray(schema.required) && schema.required.some((name) => !(shape === 'approval' && name === 'approved'));
 
@@ -277,7 +299,10 @@ export const ResponseForm = React.forwardRef<HTMLDivElement, React.HTMLAttribute
             setAttempted(true);
             root.intent.current = undefined;
             const names = [...new Set(errors.map((e) => fieldName(e, schema)).filter(Boolean))];
-            const text = t.errorSummary(names.length || errors.length, format.list(names));
+            // Problems of the whole answer (at least one field filled in, say) name no field: they are said as they are.
+            const text = names.length
+              ? t.errorSummary(names.length, format.list(names))
+              : t.answerSummary([...new Set(errors.map((e) => e.message ?? ''))].join(' '));
             setSummary((prev) => ({ text, n: prev.n + 1 }));
           }}
           onSubmit={onSubmit}

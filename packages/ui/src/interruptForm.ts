@@ -67,6 +67,22 @@ export function formSchema(schema: Readonly<Record<string, unknown>>, untitled =
   return allowsType(schema, 'object') || isRecord(schema.properties) || titled ? { ...schema } : { ...schema, title: untitled };
 }
 
+/**
+ * Whether a form can hold the answers `schema` asks for: a property named
+ * `__proto__` cannot be a field of one (an object's `__proto__` is its
+ * prototype, so the field would be dropped, and a `required` check of it
+ * would pass on the inherited member). Such an interrupt can only be closed.
+ */
+export function formCanHold(schema: unknown, depth = 0): boolean {
+  if (typeof schema !== 'object' || schema === null) return true;
+  if (depth > 64) return false;
+  if (Array.isArray(schema)) return schema.every((item) => item !== '__proto__' && formCanHold(item, depth + 1));
+  for (const key of Object.keys(schema)) {
+    if (key === '__proto__' || !formCanHold((schema as Record<string, unknown>)[key], depth + 1)) return false;
+  }
+  return true;
+}
+
 /** Free-text fields people write a sentence in, typically on a reject. */
 const PROSE = /^(comment|comments|reason|note|notes|explanation|justification|feedback|message)$/i;
 
@@ -147,8 +163,28 @@ export function transformErrors(errors: RJSFValidationError[], t: InterruptMessa
         return { ...e, message: t.format };
       case 'pattern':
         return { ...e, message: t.pattern };
+      case 'minProperties':
+        return { ...e, message: t.minProperties(limit) };
+      case 'maxProperties':
+        return { ...e, message: t.maxProperties(limit) };
+      case 'minItems':
+        return { ...e, message: t.minItems(limit) };
+      case 'maxItems':
+        return { ...e, message: t.maxItems(limit) };
+      case 'uniqueItems':
+        return { ...e, message: t.uniqueItems };
+      case 'multipleOf':
+        return { ...e, message: t.multipleOf(String((e.params as { multipleOf?: unknown } | undefined)?.multipleOf ?? '')) };
+      case 'const':
+        return { ...e, message: t.const };
+      case 'additionalProperties':
+        return { ...e, message: t.additionalProperties };
+      case 'oneOf':
+      case 'anyOf':
+        return { ...e, message: t.oneOf };
       default:
-        return e;
+        // ajv's own words are English and technical ("must match "then" schema"): the locale's, however general.
+        return { ...e, message: t.invalid };
     }
   });
 }
@@ -213,4 +249,13 @@ export function formAnswerText(
     parts.push(t.field(title, plainValue(value, words) ?? JSON.stringify(value)));
   }
   return parts.length > 0 ? words.list(parts) : t.empty;
+}
+
+/**
+ * A refusal of a resume in the locale's words, by its code; the store's own
+ * message (English, naming ids and schema paths) only for a code the locale
+ * does not know.
+ */
+export function refusalText(t: InterruptMessages, refusal: { code: string; message: string }): string {
+  return Object.hasOwn(t.refusals, refusal.code) ? t.refusals[refusal.code as keyof InterruptMessages['refusals']] : refusal.message;
 }

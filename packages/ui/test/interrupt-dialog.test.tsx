@@ -461,6 +461,63 @@ describe('InterruptDialog: expiry', () => {
   });
 });
 
+describe('InterruptDialog: schemas built to mislead the form', () => {
+  it("a field of a type the form does not know says so in the locale's words, never rendering the schema's text as Markdown", async () => {
+    const { store } = await interrupted([
+      {
+        id: 'int-odd',
+        reason: 'input_required',
+        responseSchema: {
+          type: 'object',
+          properties: {
+            f: { type: '![t](https://attacker.example/pixel.png?leak=1) [Verify your account](https://evil.example/login)' },
+            'x` ![p](https://attacker.example/p2.png) `': { type: 'nonsense' },
+          },
+        },
+      },
+    ]);
+    const { container } = await showForms(store);
+    expect(container.querySelector('img, a')).toBeNull();
+    // The schema's `type` is not shown at all; a property's name is a label, as text.
+    expect(container.textContent).not.toMatch(/pixel\.png|evil\.example/);
+    expect(screen.getAllByText('This field cannot be shown: its type is not one a form can ask for.')).toHaveLength(2);
+  });
+
+  it('a property named __proto__ (no form can hold it) leaves Close without answering only', async () => {
+    const { store } = await interrupted([
+      {
+        id: 'int-proto',
+        reason: 'input_required',
+        responseSchema: JSON.parse('{"type":"object","required":["__proto__"],"properties":{"__proto__":{"type":"string"}}}') as Record<
+          string,
+          unknown
+        >,
+      },
+    ]);
+    await showForms(store);
+    expect(screen.getByText(/cannot show/)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Submit' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Close without answering' })).toBeEnabled();
+  });
+
+  it('an error of the whole answer, not of one field, gets a summary that reads as a sentence, in the locale', async () => {
+    const user = userEvent.setup();
+    const { store, resume } = await interrupted([
+      {
+        id: 'int-any',
+        reason: 'input_required',
+        responseSchema: { type: 'object', minProperties: 1, properties: { email: { type: 'string' }, phone: { type: 'string' } } },
+      },
+    ]);
+    await showForms(store);
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    const summary = await screen.findByRole('alert');
+    expect(summary.textContent).not.toMatch(/: \.$/);
+    expect(summary).toHaveTextContent('The answer needs attention: Fill in at least one field.');
+    expect(resume).not.toHaveBeenCalled();
+  });
+});
+
 describe('InterruptDialog: refusals from the store', () => {
   it('shows a PAYLOAD_INVALID refusal next to the interrupt it concerns', async () => {
     const { store } = await interrupted([refundInterrupt, { id: 'int-note', reason: 'confirmation', message: 'Notify the customer?' }], {
@@ -475,7 +532,8 @@ describe('InterruptDialog: refusals from the store', () => {
     });
     const card = screen.getByRole('article', { name: 'Approval needed' });
     const alert = within(card).getByRole('alert');
-    expect(alert).toHaveTextContent(/does not match its responseSchema/);
+    // In the locale's words, not the store's technical English.
+    expect(alert).toHaveTextContent('The answer does not match what the agent asked for.');
     expect(alert.querySelector('[data-code="PAYLOAD_INVALID"]')).not.toBeNull();
     expect(within(screen.getByRole('article', { name: 'Confirmation needed' })).queryByRole('alert')).toBeNull();
   });

@@ -1,4 +1,5 @@
 import { AgentProvider, createAgentStore } from '@aguikit/react';
+import { TranslatableString } from '@rjsf/utils';
 import { render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Composer } from '../src/Composer.js';
@@ -76,6 +77,33 @@ describe('locales', () => {
       ([key, text]) => !/[\u3400-\u9fff]/.test(text) && !(same.test(text) && text === english.get(key)),
     );
     expect(untranslated).toEqual([]);
+  });
+
+  it("every string rjsf can show in a form has the locale's words, in English and in Chinese", () => {
+    const rjsfKeys = Object.keys(TranslatableString);
+    expect(rjsfKeys.filter((key) => !Object.hasOwn(en.messages.interrupt.rjsf, key))).toEqual([]);
+    expect(rjsfKeys.filter((key) => !Object.hasOwn(zhCN.messages.interrupt.rjsf, key))).toEqual([]);
+    // None is Markdown: rjsf renders some of them through its Markdown component, and the words are the locale's alone.
+    const strings = Object.values(zhCN.messages.interrupt.rjsf).concat(Object.values(en.messages.interrupt.rjsf));
+    expect(strings.filter((text) => /[*_`[\]]/.test(text))).toEqual([]);
+  });
+
+  it('every code a resume can be refused with has its sentence in the locale', () => {
+    const codes = [
+      'NO_THREAD',
+      'NO_OPEN_INTERRUPTS',
+      'UNKNOWN_INTERRUPT',
+      'DUPLICATE_RESPONSE',
+      'MISSING_RESPONSE',
+      'INVALID_STATUS',
+      'EXPIRED',
+      'SCHEMA_INVALID',
+      'PAYLOAD_INVALID',
+    ] as const;
+    for (const code of codes) {
+      expect(zhCN.messages.interrupt.refusals[code]).toMatch(/[\u3400-\u9fff]/);
+      expect(en.messages.interrupt.refusals[code]).toMatch(/\w/);
+    }
   });
 
   it('English, with no provider', () => {
