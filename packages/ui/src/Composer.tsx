@@ -77,7 +77,9 @@ export const Composer = React.forwardRef<HTMLFormElement, ComposerProps>(functio
     send();
   };
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (e.key !== 'Enter' || e.nativeEvent.isComposing) return;
+    // The Enter that confirms an input method's composition (Chinese, Japanese) is not a send: Safari reports
+    // it after the composition ended, with isComposing false, and keyCode 229 the only sign.
+    if (e.key !== 'Enter' || e.nativeEvent.isComposing || e.keyCode === 229) return;
     const mod = e.ctrlKey || e.metaKey;
     if (sendOn === 'mod-enter' ? mod : !e.shiftKey) {
       e.preventDefault();

@@ -1,6 +1,6 @@
 import type { AgentSource } from '@aguikit/core';
 import { AgentProvider, type AgentStore, createAgentStore } from '@aguikit/react';
-import { act, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { Composer, type ComposerProps } from '../src/Composer.js';
@@ -109,6 +109,20 @@ describe('Composer: sendOn', () => {
     const input = screen.getByRole('textbox', { name: 'Message' });
     await userEvent.type(input, 'one{Shift>}{Enter}{/Shift}two{Enter}');
     expect(sent(store)).toEqual(['one\ntwo']);
+    await finish();
+  });
+
+  it('never sends on the Enter that confirms a Chinese or Japanese composition, as Safari reports it too (keyCode 229)', async () => {
+    const { store, finish } = gatedStore(aReply);
+    renderComposer(store);
+    const input = screen.getByRole('textbox', { name: 'Message' });
+    await userEvent.type(input, '退款');
+    // Chrome and Firefox say isComposing; Safari ends the composition first and sends the Enter with keyCode 229.
+    fireEvent.keyDown(input, { key: 'Enter', isComposing: true });
+    fireEvent.keyDown(input, { key: 'Enter', keyCode: 229 });
+    expect(sent(store)).toEqual([]);
+    await userEvent.type(input, '{Enter}');
+    expect(sent(store)).toEqual(['退款']);
     await finish();
   });
 
