@@ -286,3 +286,18 @@ describe('reduceThread: an answered approval settles its call', () => {
     expect(s.toolCalls.get('c')).toMatchObject({ status: 'succeeded', result: { content: 'not refunded' } });
   });
 });
+
+describe('a terminal event for a run that has already ended', () => {
+  it('a second RUN_FINISHED (a duplicate a reconnect replayed, say) is reported and changes nothing: the run stays interrupted, its interrupts open', () => {
+    const interrupt = { type: 'interrupt', interrupts: [{ id: 'i1', reason: 'confirmation' }] };
+    const now = () => 1_796_205_544_785;
+    const once = replayEvents([started(), finished('r1', { outcome: interrupt })], undefined, { now });
+    for (const late of [finished(), finished('r1', { outcome: interrupt }), finished('r1', { outcome: { type: 'cancelled' } })]) {
+      const twice = replayEvents([started(), finished('r1', { outcome: interrupt }), late], undefined, { now });
+      expect(codes(twice)).toEqual(['EVENT_AFTER_RUN_END']);
+      expect(twice.run).toEqual(once.run);
+      expect(twice.runs).toEqual(once.runs);
+      expect(twice.interrupts).toEqual(once.interrupts);
+    }
+  });
+});

@@ -122,7 +122,13 @@ export function recordResume(state: ThreadState, resume: readonly ResumeEntry[],
   return { ...next, interrupts: stillOpen, answers: [...state.answers, ...answers] };
 }
 
+/** How a run that has ended ended: a second terminal event of the same run changes none of it. */
+const ENDED: ReadonlySet<RunStatus> = new Set(['success', 'interrupted', 'cancelled', 'error']);
+
 export function runFinished(state: ThreadState, event: EventOf<'RUN_FINISHED'>, at?: number): ThreadState {
+  // A RUN_FINISHED of the run that has already ended (a duplicate, which a reconnect may replay) is the verifier's to
+  // report: the run ended once. A run left `unknown` by a cut is still open to it: its reconnect delivers the end.
+  if (state.run.runId === event.runId && ENDED.has(state.run.status)) return state;
   const outcome = event.outcome;
   const status: RunStatus = outcome?.type === 'interrupt' ? 'interrupted' : outcome?.type === 'cancelled' ? 'cancelled' : 'success';
   const runs = settleRun(state, event.runId, status, at, event);
