@@ -57,4 +57,21 @@ describe('capabilities', () => {
       server.close();
     }
   });
+
+  it('with idleTimeoutMs, an endpoint that never answers gives none within it, instead of a promise that never settles', async () => {
+    const server = createServer(() => undefined);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const address = server.address();
+    const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    try {
+      const began = Date.now();
+      expect(
+        await httpSseSource({ url: `${base}/agent`, capabilities: `${base}/caps`, idleTimeoutMs: 100 }).capabilities?.(),
+      ).toBeUndefined();
+      expect(Date.now() - began).toBeLessThan(2_000);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
 });

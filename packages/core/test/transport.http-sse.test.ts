@@ -659,6 +659,20 @@ describe('httpSseSource: a stream that goes silent (idleTimeoutMs)', () => {
     expect(await collect(run(server.url, { idleTimeoutMs: 80, reconnect: { attempts: 1, delayMs: 1 } }))).toEqual([started, finished]);
   });
 
+  it('a fetch that ignores its signal and never settles: lost within idleTimeoutMs all the same', async () => {
+    const source = httpSseSource({
+      url: 'http://127.0.0.1:1/agent',
+      idleTimeoutMs: 80,
+      fetch: () => new Promise<Response>(() => undefined),
+    });
+    const began = Date.now();
+    const error = await rejection(
+      collect(source.run({ threadId: 't', runId: 'r', messages: [], tools: [], context: [], state: {} } as never)),
+    );
+    expect(String((error as Error).message)).toMatch(/no answer.*80 ms/i);
+    expect(Date.now() - began).toBeLessThan(2_000);
+  });
+
   it('an error answer whose body never ends: HTTP_STATUS within idleTimeoutMs, with the body that came', async () => {
     const server = await serve(async (res) => {
       res.writeHead(502, { 'Content-Type': 'text/plain' });

@@ -90,7 +90,11 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
       const headers = typeof options.headers === 'function' ? await options.headers() : (options.headers ?? {});
       const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
       const idle = options.idleTimeoutMs !== undefined && options.idleTimeoutMs > 0 ? options.idleTimeoutMs : undefined;
-      const response = await doFetch(capabilities, { headers: { Accept: 'application/json', ...headers } });
+      // Bounded as a run's request is: an endpoint that never answers gives no capabilities, not a wait for ever.
+      const response = await doFetch(capabilities, {
+        headers: { Accept: 'application/json', ...headers },
+        ...(idle === undefined ? {} : { signal: AbortSignal.timeout(idle) }),
+      });
       if (!response.ok) return undefined;
       const body = (await response.json()) as unknown;
       return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as AgentCapabilities) : undefined;
@@ -163,7 +167,9 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
       let lost: unknown;
       const answer = awaitAnswer(reader, signal, idle);
       try {
-        const response = await doFetch(url, { method: 'POST', ...request, ...(answer.signal ? { signal: answer.signal } : {}) });
+        const response = await answer.race(
+          doFetch(url, { method: 'POST', ...request, ...(answer.signal ? { signal: answer.signal } : {}) }),
+        );
         answer.arrived();
         const { checkResponse, readFrames } = reader;
         await checkResponse(response, idle);
@@ -176,7 +182,7 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
         lost = new AgentTransportError('CONNECTION_LOST', 'The stream ended inside a run, without RUN_FINISHED or RUN_ERROR.');
       } catch (caught) {
         // No answer within idleTimeoutMs: the request is taken as lost, as a stream gone silent is.
-        const e = answer.silence() ?? caught;
+        const e = signal?.aborted ? caught : (answer.silence() ?? caught);
         // The consumer failed on an event: its error ends the stream, not a reconnect.
         if (e instanceof ConsumerFailure) throw e.error;
         if (signal?.aborted || e instanceof AgentTransportError) {
@@ -232,7 +238,7 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
  * StreamSilent error that says so. Without `idle`, the caller's signal as it is.
  */
 function awaitAnswer(reader: typeof SseBody, signal: AbortSignal | undefined, idle: number | undefined) {
-  if (idle === undefined) return { signal, arrived() {}, silence: () => undefined, done() {} };
+  if (idle === undefined) return { signal, race: <T>(answer: Promise<T>) => answer, arrived() {}, silence: () => undefined, done() {} };
   const request = new AbortController();
   const follow = () => request.abort(signal?.reason);
   signal?.addEventListener('abort', follow, { once: true });
@@ -242,8 +248,14 @@ function awaitAnswer(reader: typeof SseBody, signal: AbortSignal | undefined, id
     silent = new reader.StreamSilent(`No answer from the agent within ${idle} ms: the request is taken as lost.`);
     request.abort(silent);
   }, idle);
+  // Also raced, for a `fetch` that does not honour its signal (some polyfills do not).
+  const ended = new Promise<never>((_resolve, reject) => {
+    request.signal.addEventListener('abort', () => reject(request.signal.reason), { once: true });
+  });
+  ended.catch(() => undefined);
   return {
     signal: request.signal,
+    race: <T>(answer: Promise<T>): Promise<T> => Promise.race([answer, ended]),
     arrived: () => clearTimeout(timer),
     silence: () => silent,
     done() {
