@@ -7,6 +7,7 @@ import { isExpired } from './expiry.js';
 import { newId } from './ids.js';
 import type { OpenInterrupt, ThreadState } from './model.js';
 import { type Context, PROTOCOL_VERSION, type ResumeEntry, type RunAgentInput, type Tool } from './protocol.js';
+import { MAX_JSON_DEPTH, nestsWithin } from './reducer/ownJson.js';
 import { requestMessages } from './toAgUiMessages.js';
 
 /** One answer to an open interrupt. Reject is a `resolved` payload; `cancelled` means no answer was given. */
@@ -114,6 +115,13 @@ export function buildResumeWith(
     if (r.status === 'cancelled') continue;
     if (isExpired(it, options.now)) {
       refuse('EXPIRED', `Interrupt '${r.interruptId}' expired at ${it.expiresAt}: it can only be cancelled.`);
+      continue;
+    }
+    if (!nestsWithin(r.payload, MAX_JSON_DEPTH)) {
+      refuse(
+        'PAYLOAD_INVALID',
+        `Interrupt '${r.interruptId}': the answer is nested deeper than ${MAX_JSON_DEPTH} levels of objects and arrays.`,
+      );
       continue;
     }
     const found = check(options.validate, it, r.payload);

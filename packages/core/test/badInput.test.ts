@@ -139,15 +139,40 @@ describe('bad input yields a diagnostic and a consistent state, losing nothing',
     const s = replayEvents(
       run([
         { type: 'STATE_SNAPSHOT', snapshot: { a: 1 } },
-        { type: 'STATE_SNAPSHOT', snapshot: { deep: nested(MAX_JSON_DEPTH) } },
+        { type: 'STATE_SNAPSHOT', snapshot: { deep: nested(MAX_JSON_DEPTH + 20) } },
         { type: 'STATE_DELTA', delta: [{ op: 'add', path: '/b', value: 2 }] },
       ]),
     );
     expect(codes(s)).toEqual(['TOO_DEEP']);
     expect(s.diagnostics[0]?.message).toMatch(/STATE_SNAPSHOT.*nested deeper than 512/);
     expect(s.sharedState).toMatchObject({ sync: 'in-sync', document: { a: 1, b: 2 } });
-    const fits = replayEvents(run([{ type: 'STATE_SNAPSHOT', snapshot: { deep: nested(MAX_JSON_DEPTH - 1) } }]));
+    // At the limit, wherever the value travels: a snapshot's document, a delta's value, a run input's state.
+    const fits = replayEvents([
+      {
+        type: 'RUN_STARTED',
+        threadId: 't1',
+        runId: 'r1',
+        input: { threadId: 't1', runId: 'r1', state: nested(MAX_JSON_DEPTH), messages: [], tools: [], context: [] },
+      },
+      { type: 'STATE_SNAPSHOT', snapshot: nested(MAX_JSON_DEPTH) },
+      { type: 'STATE_DELTA', delta: [{ op: 'replace', path: '', value: nested(MAX_JSON_DEPTH) }] },
+      { type: 'STATE_DELTA', delta: [{ op: 'replace', path: '', value: { deep: nested(MAX_JSON_DEPTH - 1) } }] },
+      { type: 'RUN_FINISHED', threadId: 't1', runId: 'r1' },
+    ]);
     expect(codes(fits)).toEqual([]);
+    expect(fits.sharedState.sync).toBe('in-sync');
+  });
+
+  it('a run that ends with a result nested past the limit still ends as it did: the result is dropped, with a warning', () => {
+    const s = replayEvents(
+      run(kept)
+        .slice(0, -1)
+        .concat({ type: 'RUN_FINISHED', threadId: 't1', runId: 'r1', result: { data: nested(5000) } }),
+    );
+    expect(s.run.status).toBe('success');
+    expect(s.run.result).toBeUndefined();
+    expect(s.diagnostics.map((d) => [d.code, d.severity])).toEqual([['TOO_DEEP', 'warning']]);
+    expect(s.diagnostics[0]?.message).toMatch(/^RUN_FINISHED: result nested deeper than 512/);
   });
 
   it('tool arguments nested past the limit are kept as text, and the call says why they are not used', () => {

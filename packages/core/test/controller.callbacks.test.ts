@@ -338,11 +338,29 @@ describe('edits the document cannot take are refused, never reported done', () =
     expect(controller.log.entries).toHaveLength(entries);
   });
 
+  it('a value at the limit, by setState or by an edit, is taken, and the session saves and reopens', async () => {
+    await loadEngine();
+    const controller = createRunController<Record<string, unknown>>({
+      source: quiet().source,
+      scheduler: microScheduler,
+      initialState: {},
+    });
+    expect(
+      await controller.updateSharedState((draft) => {
+        draft.deep = nested(511);
+      }),
+    ).toMatchObject({ ok: true });
+    expect(await controller.setState({ other: nested(511) })).toMatchObject({ ok: true });
+    const again = createRunController({ source: quiet().source, log: parseSession(serializeSession(controller.log.entries)).entries });
+    expect(again.getSnapshot().thread.sharedState.document).toEqual({ other: nested(511) });
+    expectReplayed(controller);
+  });
+
   it('a value nested too deep, by setState or by an edit: EDIT_REFUSED, and the next run sends the document it had', async () => {
     await loadEngine();
     const { source, inputs } = quiet();
     const controller = createRunController<Record<string, unknown>>({ source, scheduler: microScheduler, initialState: { kept: 1 } });
-    for (const depth of [600, 5000]) {
+    for (const depth of [513, 600, 5000]) {
       expect(await controller.setState({ deep: nested(depth) })).toMatchObject({
         ok: false,
         code: 'EDIT_REFUSED',
@@ -525,6 +543,20 @@ describe('what an agent names or asks that could trip the controller', () => {
     expect(controller.getSnapshot().inFlight).toBeUndefined();
     expect(await controller.resume([{ interruptId: 'i1', status: 'cancelled' }])).toMatchObject({ ok: true });
     expect(inputs[1]?.resume).toEqual([{ interruptId: 'i1', status: 'cancelled' }]);
+    expectReplayed(controller);
+  });
+
+  it('an answer nested past the limit is refused before anything is recorded, and a cancel still goes through', async () => {
+    const { source, inputs } = asking(undefined);
+    const controller = createRunController({ source, scheduler: microScheduler });
+    await controller.run('hi');
+    const entries = controller.log.entries.length;
+    const deep = JSON.parse(`{"v":${'['.repeat(600)}${']'.repeat(600)}}`) as unknown;
+    const answer = await controller.resume([{ interruptId: 'i1', status: 'resolved', payload: deep }]);
+    expect(answer).toMatchObject({ ok: false, code: 'RESUME_REFUSED', errors: [{ code: 'PAYLOAD_INVALID' }] });
+    expect(controller.log.entries).toHaveLength(entries);
+    expect(await controller.resume([{ interruptId: 'i1', status: 'cancelled' }])).toMatchObject({ ok: true });
+    expect(inputs).toHaveLength(2);
     expectReplayed(controller);
   });
 

@@ -176,6 +176,19 @@ describe('one representation, whatever has loaded', () => {
     expect(isLargeObject(next.small)).toBe(false);
   });
 
+  it('a move of a large object to a place no deeper reads a handful of its members, not every key', () => {
+    const { proxy, reads } = counted(flat(100_000));
+    const doc = { a: { big: proxy }, b: {} };
+    noteLargeObjects(doc);
+    const entered = reads();
+    const next = patched(doc, [
+      { op: 'move', from: '/a/big', path: '/b/big' },
+      { op: 'move', from: '/b/big', path: '/top' },
+    ]);
+    expect(reads() - entered).toBeLessThan(20);
+    expect((next.top as Doc).k1).toEqual({ n: 1 });
+  });
+
   it('an object nobody measured is counted at its first write, with the same outcome', () => {
     const { proxy, reads } = counted(flat(LARGE));
     const next = patched({ big: proxy }, [{ op: 'replace', path: '/big/k1', value: 1 }]);

@@ -13,7 +13,7 @@ import type { LoggedEvent } from '../eventLog.js';
 import { readJsonLines } from '../jsonLines.js';
 import { isObject, storedMessageProblem } from '../messageShape.js';
 import type { ContentPart, JsonPatchOperation, Message, ResumeEntry, UserMessage } from '../protocol.js';
-import { MAX_JSON_DEPTH } from '../reducer/ownJson.js';
+import { COPY_DEPTH } from '../reducer/ownJson.js';
 import type { RunFailure } from './types.js';
 
 export type ClientEntry =
@@ -113,7 +113,7 @@ export function createSessionLog(): SessionLog {
  * The session as JSON lines, one entry per line: what the playground
  * downloads. An entry holding a value nested too deep for `JSON.stringify`
  * (an agent's hostile event, which the thread refused as `TOO_DEEP`) is
- * written cut short, still deeper than MAX_JSON_DEPTH: replayed, it is
+ * written cut short, still deeper than COPY_DEPTH: replayed, it is
  * refused the same way.
  */
 export function serializeSession(entries: readonly SessionEntry[]): string {
@@ -125,7 +125,8 @@ function entryLine(entry: SessionEntry): string {
     return JSON.stringify(entry);
   } catch (e) {
     if (!(e instanceof RangeError)) throw e;
-    return JSON.stringify(cutShort(entry, MAX_JSON_DEPTH + 8));
+    // Cut where the value is still deeper than a copy takes, whatever the levels of the entry around it.
+    return JSON.stringify(cutShort(entry, COPY_DEPTH + 16));
   }
 }
 

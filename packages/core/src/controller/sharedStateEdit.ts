@@ -2,7 +2,7 @@ import type { Immer, Patch } from 'immer';
 import type { ThreadState } from '../model.js';
 import { isLargeObject, toPlainJson } from '../plainJson.js';
 import type { JsonPatchOperation } from '../protocol.js';
-import { JsonTooDeep, MAX_JSON_DEPTH, ownJson } from '../reducer/ownJson.js';
+import { JsonTooDeep, MAX_JSON_DEPTH, nestsWithin, ownJson } from '../reducer/ownJson.js';
 import { type Engine, loadEngine, loadedEngine } from './engineLoader.js';
 import { refusals, unavailable } from './refusals.js';
 import type { SessionEntryBody } from './sessionLog.js';
@@ -152,6 +152,7 @@ export function sharedStateActions<Doc>(deps: SharedStateDeps) {
     try {
       // As JSON, as an edit is: what the agent will get, and what a saved log holds.
       const json = needsJson(document, current) ? (asJson(document) ?? null) : document;
+      if (!nestsWithin(json, MAX_JSON_DEPTH, current)) return deps.refuse(tooDeep());
       owned = ownJson(json, current);
     } catch (e) {
       if (e instanceof RangeError || e instanceof JsonTooDeep) return deps.refuse(tooDeep());

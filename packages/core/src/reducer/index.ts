@@ -5,7 +5,7 @@ import { type AgUiEvent, isAgUiEvent, type UnknownEvent } from '../protocol.js';
 import { appendBounded, copyThread, defined, withDiagnostics } from './helpers.js';
 import { messagesSnapshot } from './messages.js';
 import { ownEvent } from './ownEvent.js';
-import { JsonTooDeep, ownJson } from './ownJson.js';
+import { COPY_DEPTH, JsonTooDeep, nestsWithin, ownJson } from './ownJson.js';
 import { runError, runFinished, runStarted, stepFinished, stepStarted } from './run.js';
 import { activityDelta, activitySnapshot, stateDelta, stateSnapshot } from './sharedState.js';
 import { subagentError, subagentFinished, subagentStarted } from './subagents.js';
@@ -55,13 +55,13 @@ export function reduceThread(
   index: number = state.eventCount,
   receivedAt?: number | (() => number),
 ): ThreadState {
+  const at = timeOf(state, event, receivedAt);
   let next: ThreadState;
   try {
-    next = apply(state, event, index, timeOf(state, event, receivedAt));
+    next = apply(state, event, index, at);
   } catch (e) {
-    // A value nested past MAX_JSON_DEPTH: nothing of the event is taken (the reducer is pure: `state` is as it was).
     if (!(e instanceof JsonTooDeep)) throw e;
-    next = withDiagnostics(state, [error(index, event.type, 'TOO_DEEP', `${event.type}: a value ${e.message}; the event is not applied.`)]);
+    next = tooDeep(state, event, index, at, e);
   }
   if (next === state) {
     const copy = copyThread(state);
@@ -71,6 +71,45 @@ export function reduceThread(
   // Every aspect returns a fresh object when it changes anything: counting on it spares a second copy of the state.
   (next as { eventCount: number }).eventCount = state.eventCount + 1;
   return next;
+}
+
+/** Events that start or end a run: one of them lost would leave the run's status wrong. */
+const LIFECYCLE: ReadonlySet<string> = new Set(['RUN_STARTED', 'RUN_FINISHED', 'RUN_ERROR']);
+/** What such an event says of the run itself, kept whatever else of it is dropped. */
+const ESSENTIAL: ReadonlySet<string> = new Set(['type', 'threadId', 'runId', 'parentRunId', 'outcome', 'message', 'code', 'timestamp']);
+
+/**
+ * An event holding a value nested past COPY_DEPTH. The reducer is pure, so
+ * `state` is as it was: the event is refused whole (`TOO_DEEP`), except a
+ * run's start or end, which applies without its too-deep extras (a result, a
+ * run input, metadata), so that a finished run is not taken for a lost one.
+ */
+function tooDeep(
+  state: ThreadState,
+  event: ExpandedEvent | AgUiEvent,
+  index: number,
+  at: number | undefined,
+  why: JsonTooDeep,
+): ThreadState {
+  const refused = () =>
+    withDiagnostics(state, [error(index, event.type, 'TOO_DEEP', `${event.type}: a value ${why.message}; the event is not applied.`)]);
+  if (!LIFECYCLE.has(event.type)) return refused();
+  const fields = event as unknown as Record<string, unknown>;
+  const kept: Record<string, unknown> = {};
+  const dropped: string[] = [];
+  for (const key of Object.keys(fields)) {
+    if (ESSENTIAL.has(key) || nestsWithin(fields[key], COPY_DEPTH - 1)) kept[key] = fields[key];
+    else dropped.push(key);
+  }
+  if (dropped.length === 0) return refused();
+  try {
+    const next = apply(state, kept as unknown as AgUiEvent, index, at);
+    const said = `${event.type}: ${dropped.join(', ')} ${why.message}; dropped, and the rest of the event applied.`;
+    return withDiagnostics(next, [warning(index, event.type, 'TOO_DEEP', said)]);
+  } catch (e) {
+    if (e instanceof JsonTooDeep) return refused();
+    throw e;
+  }
 }
 
 function apply(state: ThreadState, raw: ExpandedEvent | AgUiEvent, index: number, at: number | undefined): ThreadState {

@@ -28,7 +28,16 @@ export function ownJson<T>(value: T, owned?: unknown, large?: object[]): T {
  */
 export const MAX_JSON_DEPTH = 512;
 
-/** What `ownJson` throws for a value nested deeper than MAX_JSON_DEPTH: the reducer refuses the event (`TOO_DEEP`). */
+/**
+ * How deep `ownJson` copies: MAX_JSON_DEPTH, and the few levels an event or
+ * a log entry wraps a value in (a delta's list and operation, a run input's
+ * state), so that a value within the limit is never refused for where it
+ * travels. The document's own depth is held to MAX_JSON_DEPTH by each patch
+ * (jsonPatch.ts) and by each edit before it is recorded.
+ */
+export const COPY_DEPTH = MAX_JSON_DEPTH + 8;
+
+/** What `ownJson` throws for a value nested deeper than COPY_DEPTH: the reducer refuses the event (`TOO_DEEP`). */
 export class JsonTooDeep extends Error {
   constructor() {
     super(`nested deeper than ${MAX_JSON_DEPTH} levels of objects and arrays`);
@@ -36,19 +45,29 @@ export class JsonTooDeep extends Error {
   }
 }
 
-/** Whether `value` nests at most `levels` objects and arrays deep (a number or a string: 0). */
-export function nestsWithin(value: unknown, levels: number): boolean {
-  if (typeof value !== 'object' || value === null) return true;
+/**
+ * Whether `value` nests at most `levels` objects and arrays deep (a number or
+ * a string: 0). A subtree it shares with `owned` (the thread's document, at
+ * the same place) or a large object, both the thread's already, is not walked.
+ */
+export function nestsWithin(value: unknown, levels: number, owned?: unknown): boolean {
+  if (value === owned || typeof value !== 'object' || value === null || isLargeObject(value)) return true;
   if (levels === 0) return false;
+  const was = typeof owned === 'object' && owned !== null ? (owned as Record<string, unknown>) : undefined;
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) if (!nestsWithin(value[i], levels - 1)) return false;
-  } else for (const key in value) if (!nestsWithin((value as Record<string, unknown>)[key], levels - 1)) return false;
+    for (let i = 0; i < value.length; i++) if (!nestsWithin(value[i], levels - 1, was?.[i])) return false;
+  } else {
+    for (const key in value) {
+      const under = was !== undefined && Object.hasOwn(was, key) ? was[key] : undefined;
+      if (!nestsWithin((value as Record<string, unknown>)[key], levels - 1, under)) return false;
+    }
+  }
   return true;
 }
 
 function copy<T>(value: T, owned: unknown, large: object[] | undefined, depth: number): T {
   if (value === owned || typeof value !== 'object' || value === null || isLargeObject(value)) return value;
-  if (depth > MAX_JSON_DEPTH) throw new JsonTooDeep();
+  if (depth > COPY_DEPTH) throw new JsonTooDeep();
   const inner = depth + 1;
   const was = typeof owned === 'object' && owned !== null ? (owned as Record<string, unknown>) : undefined;
   if (Array.isArray(value)) {
