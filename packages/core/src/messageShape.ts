@@ -48,9 +48,11 @@ export function messageProblem(message: unknown, at: string): string | undefined
  * never passed the validator must be.
  */
 export function storedMessageProblem(message: unknown, at: string): string | undefined {
-  const problem = messageProblem(message, at);
+  // A history as model APIs write it: `null` for an absent member (an assistant's content beside its tool calls).
+  const m = isObject(message) && (message.content === null || message.toolCalls === null) ? withoutNulls(message) : message;
+  const problem = messageProblem(m, at);
   if (problem) return problem;
-  const { content, role } = message as Record<string, unknown>;
+  const { content, role } = m as Record<string, unknown>;
   if (role === 'activity') return isObject(content) ? undefined : `has an activity message at ${at} without an object \`content\``;
   if (content === undefined || typeof content === 'string') return undefined;
   if (!Array.isArray(content)) return `has a message at ${at} whose content is neither text nor a list of parts`;
@@ -71,3 +73,9 @@ const isToolCallList = (value: unknown): boolean =>
       typeof call.function.name === 'string' &&
       typeof call.function.arguments === 'string',
   );
+
+function withoutNulls(message: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(message)) if (message[key] !== null) out[key] = message[key];
+  return out;
+}

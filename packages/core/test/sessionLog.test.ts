@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { replaySession } from '../src/engine.js';
-import { createRunController, loadEngine, parseSession, serializeSession } from '../src/index.js';
+import { createRunController, loadEngine, type Message, parseSession, serializeSession } from '../src/index.js';
 import { serializeEventLog } from '../src/internal.js';
 
 describe('parseSession', () => {
@@ -44,6 +44,30 @@ describe('parseSession', () => {
     expect(errors[0]?.message).toMatch(/messages.*toolCalls/);
     expect(entries).toHaveLength(1);
     expect(() => replaySession(entries)).not.toThrow();
+  });
+
+  it('keeps a history in the shape model APIs write it: an assistant message with null content and tool calls', async () => {
+    await loadEngine();
+    const initialMessages = [
+      { id: 'u1', role: 'user', content: 'Refund A-1001' },
+      {
+        id: 'a1',
+        role: 'assistant',
+        content: null,
+        toolCalls: [{ id: 'c1', type: 'function', function: { name: 'refund', arguments: '{"order":"A-1001"}' } }],
+      },
+      { id: 't1', role: 'tool', toolCallId: 'c1', content: 'done', toolCalls: null },
+    ] as unknown as Message[];
+    const controller = createRunController({ source: { run: () => (async function* () {})() }, initialMessages });
+    const { entries, errors } = parseSession(serializeSession(controller.log.entries));
+    expect(errors).toEqual([]);
+    expect(replaySession(entries).messages.ids).toEqual(['u1', 'a1', 't1']);
+  });
+
+  it('refuses, as it is made, a controller given messages no saved session could hold', () => {
+    const source = { run: () => (async function* () {})() };
+    const bad = [{ id: 'a', role: 'assistant', toolCalls: [{}] }] as unknown as Message[];
+    expect(() => createRunController({ source, initialMessages: bad })).toThrow(/initialMessages.*toolCalls/);
   });
 
   it('reads a file saved with a byte order mark, or with CRLF line ends, from its first line', () => {

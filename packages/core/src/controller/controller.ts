@@ -1,4 +1,5 @@
 import { newId } from '../ids.js';
+import { storedMessageProblem } from '../messageShape.js';
 import type { Diagnostic, ThreadState } from '../model.js';
 import { stoppable } from '../reducer/local.js';
 import { ownJson } from '../reducer/ownJson.js';
@@ -30,6 +31,11 @@ import type { ActionResult, Refusal, RunController, RunControllerOptions, RunReq
  * controller.destroy();
  */
 export function createRunController<Doc = unknown>(initialOptions: RunControllerOptions<Doc>): RunController<Doc> {
+  // Checked as a saved session's are: a history the thread (or a reload of its log) could not hold is the app's error, said now.
+  initialOptions.initialMessages?.forEach((message, i) => {
+    const problem = storedMessageProblem(message, `/${i}`);
+    if (problem) throw new TypeError(`createRunController: initialMessages ${problem}.`);
+  });
   let options = initialOptions;
   const source = initialOptions.source;
   /** The thread's start: its id, initial messages and document (a saved log's latest). A reset starts the next one. */
