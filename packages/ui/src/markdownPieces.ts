@@ -112,69 +112,78 @@ function runsOf(line: string): string[] {
   return runs;
 }
 
-/** How many containers (quotes, list items) or brackets deep a reply may open before it is shown as plain text. */
+/** How many containers (quotes, list items) or brackets deep one line of a reply may open before it is shown as plain text. */
 export const MAX_MARKDOWN_NESTING = 32;
-/** The longest run of one emphasis mark (`*`, `_`, `~`) a reply may hold before it is shown as plain text. */
-const MAX_DELIMITER_RUN = 100;
-/** The most emphasis marks one line may hold (their pairing is worked out in time that grows faster than their count). */
+/** The most emphasis marks (`*`, `_`) one line may hold: their pairing is worked out in time that grows with the square of their count. */
 const MAX_LINE_DELIMITERS = 1_000;
 
 /**
- * Whether a line of `text` opens more than MAX_MARKDOWN_NESTING containers
- * (`> > > …`, `- - - …`, or a list indented that far), or the text opens
- * that many brackets within one another, or holds a run of more than 100 of
- * one emphasis mark (or more than 1,000 on a line): Markdown's parsers and their tree transforms recurse
- * once per level, or backtrack over the run, so 3,000 `>` overflow the stack
- * and a few thousand `![` take seconds. No reply a person reads is written
- * so; one that is shows as the text it is. One pass, no backtracking.
+ * Whether a line of `text` (outside fenced code) opens more than
+ * MAX_MARKDOWN_NESTING containers (`> > > …`, `- - - …`, or a list indented
+ * that far, four columns a level), or opens that many brackets within one
+ * another (`![![![…`), or holds more than 1,000 emphasis marks: Markdown's
+ * parsers and their tree transforms recurse once per level, or pair the
+ * marks in quadratic time, so 3,000 `>` overflow the stack and a few
+ * thousand `![` take seconds. No reply a person reads is written so; one
+ * that is shows as the text it is. One pass, no backtracking.
  */
 export function nestsTooDeep(text: string): boolean {
+  let fence = '';
+  for (let start = 0; start <= text.length; ) {
+    let end = text.indexOf('\n', start);
+    if (end === -1) end = text.length;
+    const line = text.slice(start, end);
+    start = end + 1;
+    const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (fence) {
+      // A fence closes on a line of at least as many of its own marks.
+      if (marker && marker[0] === fence[0] && marker.length >= fence.length) fence = '';
+      continue;
+    }
+    if (marker) {
+      fence = marker;
+      continue;
+    }
+    if (lineTooDeep(line)) return true;
+  }
+  return false;
+}
+
+function lineTooDeep(line: string): boolean {
   let depth = 0;
   let columns = 0;
-  let atStart = true;
-  // Links and images within one another (`![![![…`), and runs of emphasis marks, cost the parser
-  // time that grows faster than the text: they count too.
+  let leading = true;
   let brackets = 0;
-  let run = 0;
   let marks = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
     if (c === 91 /* [ */ && ++brackets > MAX_MARKDOWN_NESTING) return true;
     if (c === 93 /* ] */ && brackets > 0) brackets--;
-    if (c === 42 || c === 95 || c === 126 /* * _ ~ */) {
-      if (++marks > MAX_LINE_DELIMITERS) return true;
-      run = c === text.charCodeAt(i - 1) ? run + 1 : 1;
-      if (run > MAX_DELIMITER_RUN) return true;
-    } else run = 0;
-    if (c === 10 /* \n */) {
-      depth = 0;
-      columns = 0;
-      marks = 0;
-      atStart = true;
-      continue;
-    }
-    if (!atStart) continue;
+    if ((c === 42 || c === 95) /* * _ */ && ++marks > MAX_LINE_DELIMITERS) return true;
+    if (!leading) continue;
     if (c === 32 /* space */ || c === 9 /* tab */) {
-      columns += c === 9 ? 4 : 1;
+      // Only the indentation before the first marker nests a list; spaces between `>` marks do not.
+      if (depth === 0) columns += c === 9 ? 4 : 1;
       continue;
     }
-    if (c === 62 /* > */ || ((c === 45 || c === 42 || c === 43) /* - * + */ && isBlank(text.charCodeAt(i + 1)))) depth++;
+    if (c === 62 /* > */ || ((c === 45 || c === 42 || c === 43) /* - * + */ && isBlank(line.charCodeAt(i + 1)))) depth++;
     else if (c >= 48 && c <= 57 /* a digit */) {
       let j = i;
-      while (j < text.length && j - i < 9 && text.charCodeAt(j) >= 48 && text.charCodeAt(j) <= 57) j++;
-      const mark = text.charCodeAt(j);
-      if (!((mark === 46 || mark === 41) /* . ) */ && isBlank(text.charCodeAt(j + 1)))) {
-        atStart = false;
+      while (j < line.length && j - i < 9 && line.charCodeAt(j) >= 48 && line.charCodeAt(j) <= 57) j++;
+      const mark = line.charCodeAt(j);
+      if (!((mark === 46 || mark === 41) /* . ) */ && isBlank(line.charCodeAt(j + 1)))) {
+        leading = false;
         continue;
       }
       depth++;
       i = j;
     } else {
-      atStart = false;
+      leading = false;
       continue;
     }
-    // A container opened: a list item nested by indentation takes two columns a level (an indented line of text opens none).
-    if (depth + columns / 2 > MAX_MARKDOWN_NESTING) return true;
+    // A container opened; a list nested by indentation takes at least two columns a level, counted here as four
+    // so that an indented code line (a comment's ` * ` in it) is not taken for one.
+    if (depth + columns / 4 > MAX_MARKDOWN_NESTING) return true;
   }
   return false;
 }

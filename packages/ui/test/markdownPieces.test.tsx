@@ -204,10 +204,11 @@ describe('a reply built to make the parser recurse or backtrack', () => {
   it.each([
     ['3,000 quotes within one another', `${'>'.repeat(3000)} x`],
     ['33 list items within one another', `${'- '.repeat(33)}x`],
-    ['a list indented 40 levels', Array.from({ length: 40 }, (_, i) => `${' '.repeat(i * 2)}- a`).join('\n')],
+    ['a list indented 400 levels', Array.from({ length: 400 }, (_, i) => `${' '.repeat(i * 2)}- a`).join('\n')],
     ['33 images within one another', `${'!['.repeat(33)}x${'](u)'.repeat(33)}`],
-    ['a run of 101 emphasis marks', `${'*'.repeat(101)}x`],
+    ['two runs of 600 stars around a word', `${'*'.repeat(600)}x${'*'.repeat(600)}`],
     ['1,001 emphasis marks on a line', '*_'.repeat(501)],
+    ['deep quotes after a fence that closed', `\`\`\`\ncode\n\`\`\`\n${'>'.repeat(40)} x`],
   ])('%s: plain text', (_what, text) => {
     expect(nestsTooDeep(text)).toBe(true);
   });
@@ -220,6 +221,12 @@ describe('a reply built to make the parser recurse or backtrack', () => {
     ['numbers that are not list items', '2026. 12. 02. 3.14 10)'],
     ['many bold words on many lines', Array.from({ length: 400 }, (_, i) => `**word ${i}**`).join('\n')],
     ['links side by side', '[a](u) '.repeat(200)],
+    ['a table of 40 half-open intervals', Array.from({ length: 40 }, (_, i) => `| [${i}, ${i + 1}) | x |`).join('\n')],
+    ['40 log lines in a fence', `\`\`\`\n${Array.from({ length: 40 }, (_, i) => `[worker-${i} started`).join('\n')}\n\`\`\``],
+    ['a blank of 120 underscores to fill in', `Name: ${'_'.repeat(120)}`],
+    ['a comment line indented 16 tabs', `${'\t'.repeat(16)} * comment`],
+    ['"> > " 22 times', `${'> '.repeat(22)}x`],
+    ['a fence holding 40 quote marks', `~~~\n${'>'.repeat(40)}\n~~~`],
   ])('%s: Markdown', (_what, text) => {
     expect(nestsTooDeep(text)).toBe(false);
   });
