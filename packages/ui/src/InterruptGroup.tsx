@@ -6,7 +6,7 @@ import type { ReactNode } from 'react';
 import * as React from 'react';
 import { type InterruptSession, NO_REFUSALS, SessionContext, useSession } from './interruptContext.js';
 import { focusWithQuestion } from './interruptFocus.js';
-import { refusalText } from './interruptForm.js';
+import { DETAILED_REFUSALS, refusalText } from './interruptForm.js';
 import { useLocale } from './locale.js';
 
 const NO_ANSWERS: ReadonlyMap<string, ResumeResponse> = new Map();
@@ -414,6 +414,11 @@ export const InterruptSend = React.forwardRef<HTMLElement, InterruptSendProps>(f
           {general.map((e) => (
             <li key={`${e.code}:${e.message}`} data-code={e.code}>
               {refusalText(t, e)}
+              {DETAILED_REFUSALS.has(e.code) ? (
+                <span className="agk-interrupt__error-detail" lang="en">
+                  {e.message}
+                </span>
+              ) : null}
             </li>
           ))}
         </ul>

@@ -17,6 +17,7 @@ import {
 import {
   type AnswerShape,
   answerShape,
+  DETAILED_REFUSALS,
   formAnswerText,
   type InterruptMessages,
   reasonKind,
@@ -226,6 +227,11 @@ export const InterruptErrors = React.forwardRef<HTMLDivElement, InterruptErrorsP
         {errors.map((e) => (
           <li key={`${e.code}:${e.message}`} data-code={e.code}>
             {refusalText(t, e)}
+            {DETAILED_REFUSALS.has(e.code) ? (
+              <span className="agk-interrupt__error-detail" lang="en">
+                {e.message}
+              </span>
+            ) : null}
           </li>
         ))}
       </ul>

@@ -76,11 +76,12 @@ export function formSchema(schema: Readonly<Record<string, unknown>>, untitled =
 export function formCanHold(schema: unknown, depth = 0): boolean {
   if (typeof schema !== 'object' || schema === null) return true;
   if (depth > 64) return false;
-  if (Array.isArray(schema)) return schema.every((item) => item !== '__proto__' && formCanHold(item, depth + 1));
-  for (const key of Object.keys(schema)) {
-    if (key === '__proto__' || !formCanHold((schema as Record<string, unknown>)[key], depth + 1)) return false;
-  }
-  return true;
+  if (Array.isArray(schema)) return schema.every((item) => formCanHold(item, depth + 1));
+  const node = schema as Record<string, unknown>;
+  // A field named `__proto__`, or one required: an enum value or an example that reads "__proto__" is only text.
+  if (isRecord(node.properties) && Object.hasOwn(node.properties, '__proto__')) return false;
+  if (Array.isArray(node.required) && node.required.includes('__proto__')) return false;
+  return Object.keys(node).every((key) => formCanHold(node[key], depth + 1));
 }
 
 /** Free-text fields people write a sentence in, typically on a reject. */
@@ -183,8 +184,8 @@ export function transformErrors(errors: RJSFValidationError[], t: InterruptMessa
       case 'anyOf':
         return { ...e, message: t.oneOf };
       default:
-        // ajv's own words are English and technical ("must match "then" schema"): the locale's, however general.
-        return { ...e, message: t.invalid };
+        // ajv's own words are English: a locale that has no words of its own for the check says so generally.
+        return { ...e, message: t.invalid(e.message ?? '') };
     }
   });
 }
@@ -259,3 +260,6 @@ export function formAnswerText(
 export function refusalText(t: InterruptMessages, refusal: { code: string; message: string }): string {
   return Object.hasOwn(t.refusals, refusal.code) ? t.refusals[refusal.code as keyof InterruptMessages['refusals']] : refusal.message;
 }
+
+/** Refusals whose store message holds what a person can act on (which field, what the schema wanted): shown after the sentence. */
+export const DETAILED_REFUSALS: ReadonlySet<string> = new Set(['PAYLOAD_INVALID', 'SCHEMA_INVALID']);

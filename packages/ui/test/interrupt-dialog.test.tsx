@@ -483,6 +483,18 @@ describe('InterruptDialog: schemas built to mislead the form', () => {
     expect(screen.getAllByText('This field cannot be shown: its type is not one a form can ask for.')).toHaveLength(2);
   });
 
+  it('a choice whose value reads "__proto__" is only text: the form is shown', async () => {
+    const { store } = await interrupted([
+      {
+        id: 'int-enum',
+        reason: 'input_required',
+        responseSchema: { type: 'object', properties: { key: { type: 'string', enum: ['__proto__', 'a'] } } },
+      },
+    ]);
+    await showForms(store);
+    expect(screen.getByRole('button', { name: 'Submit' })).toBeEnabled();
+  });
+
   it('a property named __proto__ (no form can hold it) leaves Close without answering only', async () => {
     const { store } = await interrupted([
       {
@@ -532,8 +544,9 @@ describe('InterruptDialog: refusals from the store', () => {
     });
     const card = screen.getByRole('article', { name: 'Approval needed' });
     const alert = within(card).getByRole('alert');
-    // In the locale's words, not the store's technical English.
+    // In the locale's words, then what the store found exactly (which field, what the schema wanted).
     expect(alert).toHaveTextContent('The answer does not match what the agent asked for.');
+    expect(alert.querySelector('[lang="en"]')).toHaveTextContent(/approved must be boolean/);
     expect(alert.querySelector('[data-code="PAYLOAD_INVALID"]')).not.toBeNull();
     expect(within(screen.getByRole('article', { name: 'Confirmation needed' })).queryByRole('alert')).toBeNull();
   });

@@ -106,7 +106,8 @@ export const en = {
     const: 'This value must be the one the agent expects.',
     additionalProperties: 'This answer holds a field the agent did not ask for.',
     oneOf: 'Fill in the fields of one of the choices.',
-    invalid: 'This value is not valid.',
+    /** A check the locale has no words of its own for; `english` is the validator's own message. */
+    invalid: (english: string) => (english ? `This value is not valid: it ${english}.` : 'This value is not valid.'),
   },
   /** rjsf's own strings (by `TranslatableString` key; `%1`, `%2` are its parameters), never Markdown. */
   rjsf: {
@@ -245,7 +246,7 @@ export const zhCN: typeof en = {
     const: '此值必须是智能体要求的值。',
     additionalProperties: '此回答包含智能体未要求的字段。',
     oneOf: '请填写其中一个选项的字段。',
-    invalid: '此值无效。',
+    invalid: () => '此值无效。',
   },
   rjsf: {
     ArrayItemTitle: '项',
