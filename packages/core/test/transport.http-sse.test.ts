@@ -627,7 +627,7 @@ describe('httpSseSource: a stream that goes silent (idleTimeoutMs)', () => {
     const began = Date.now();
     const error = await rejection(
       (async () => {
-        for await (const e of run(server.url, { idleTimeoutMs: 80 }, { onConnection: (st) => statuses.push(st) })) out.push(e);
+        for await (const e of run(server.url, { idleTimeoutMs: 400 }, { onConnection: (st) => statuses.push(st) })) out.push(e);
       })(),
     );
     expect(out).toEqual([started]);
@@ -639,9 +639,9 @@ describe('httpSseSource: a stream that goes silent (idleTimeoutMs)', () => {
   });
 
   it('counts a heartbeat comment as life: a slow stream with pings ends as it should', async () => {
-    const pings = Array.from({ length: 6 }, () => ': ping\n\n');
+    const pings = Array.from({ length: 20 }, () => ': ping\n\n');
     const server = await serve(stream([frame(started), ...pings, frame(finished)], 30));
-    expect(await collect(run(server.url, { idleTimeoutMs: 80 }))).toEqual([started, finished]);
+    expect(await collect(run(server.url, { idleTimeoutMs: 400 }))).toEqual([started, finished]);
   });
 
   it('a server that never answers the request: lost within idleTimeoutMs, and asked again when reconnect allows', async () => {
@@ -652,24 +652,24 @@ describe('httpSseSource: a stream that goes silent (idleTimeoutMs)', () => {
       res.end();
     });
     const began = Date.now();
-    const error = await rejection(collect(run(server.url, { idleTimeoutMs: 80 })));
-    expect(String((error as Error).message)).toMatch(/no answer.*80 ms/i);
+    const error = await rejection(collect(run(server.url, { idleTimeoutMs: 400 })));
+    expect(String((error as Error).message)).toMatch(/no answer.*400 ms/i);
     expect(Date.now() - began).toBeLessThan(2_000);
     expect(await server.requests[0]?.closed).toBe(true);
-    expect(await collect(run(server.url, { idleTimeoutMs: 80, reconnect: { attempts: 1, delayMs: 1 } }))).toEqual([started, finished]);
+    expect(await collect(run(server.url, { idleTimeoutMs: 400, reconnect: { attempts: 1, delayMs: 1 } }))).toEqual([started, finished]);
   });
 
   it('a fetch that ignores its signal and never settles: lost within idleTimeoutMs all the same', async () => {
     const source = httpSseSource({
       url: 'http://127.0.0.1:1/agent',
-      idleTimeoutMs: 80,
+      idleTimeoutMs: 400,
       fetch: () => new Promise<Response>(() => undefined),
     });
     const began = Date.now();
     const error = await rejection(
       collect(source.run({ threadId: 't', runId: 'r', messages: [], tools: [], context: [], state: {} } as never)),
     );
-    expect(String((error as Error).message)).toMatch(/no answer.*80 ms/i);
+    expect(String((error as Error).message)).toMatch(/no answer.*400 ms/i);
     expect(Date.now() - began).toBeLessThan(2_000);
   });
 
@@ -680,7 +680,7 @@ describe('httpSseSource: a stream that goes silent (idleTimeoutMs)', () => {
       await new Promise<void>((resolve) => res.once('close', resolve));
     });
     const began = Date.now();
-    const error = await rejection(collect(run(server.url, { idleTimeoutMs: 80 })));
+    const error = await rejection(collect(run(server.url, { idleTimeoutMs: 400 })));
     expect(error).toMatchObject({ code: 'HTTP_STATUS', status: 502, body: 'Bad gateway: upstream ' });
     expect(Date.now() - began).toBeLessThan(2_000);
   });
@@ -693,7 +693,7 @@ describe('httpSseSource: a stream that goes silent (idleTimeoutMs)', () => {
       res.end();
       expect(req.headers['last-event-id']).toBe('1');
     });
-    expect(await collect(run(server.url, { idleTimeoutMs: 80, reconnect: { attempts: 1, delayMs: 1 } }))).toEqual([started, finished]);
+    expect(await collect(run(server.url, { idleTimeoutMs: 400, reconnect: { attempts: 1, delayMs: 1 } }))).toEqual([started, finished]);
   });
 });
 
