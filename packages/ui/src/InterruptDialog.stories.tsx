@@ -104,7 +104,8 @@ export const Confirmation: Story = {
   play: async ({ canvasElement }) => {
     const card = within(canvasElement).getByRole('article', { name: 'Confirmation needed' });
     await expect(card).toHaveAttribute('data-reason', 'confirmation');
-    await expect(within(card).getByRole('button', { name: 'Approve' })).toBeEnabled();
+    // The buttons act once the form is in the page, a moment after the card (the form's code loads on demand).
+    await waitFor(() => expect(within(card).getByRole('button', { name: 'Approve' })).toBeEnabled());
     await expect(within(card).getByRole('button', { name: 'Reject' })).toBeEnabled();
   },
 };
@@ -129,7 +130,7 @@ export const Clarification: Story = {
   loaders: [clarification],
   play: async ({ canvasElement }) => {
     const dialog = within(canvasElement).getByRole('dialog', { name: 'The agent is waiting for your answer' });
-    await expect(within(dialog).getByRole('combobox', { name: /Order/ })).toHaveFocus();
+    await waitFor(() => expect(within(dialog).getByRole('combobox', { name: /Order/ })).toHaveFocus());
   },
 };
 
@@ -368,7 +369,7 @@ export const UnknownReason: Story = {
     const card = within(canvasElement).getByRole('article', { name: 'Action needed' });
     await expect(within(card).getByText('legal_hold')).toBeInTheDocument();
     await expect(within(card).getByText('LH-2231')).toBeInTheDocument();
-    await expect(within(card).getByRole('button', { name: 'Submit' })).toBeEnabled();
+    await waitFor(() => expect(within(card).getByRole('button', { name: 'Submit' })).toBeEnabled());
   },
 };
 
@@ -550,9 +551,9 @@ export const ChineseRefundApproval: Story = {
     const canvas = within(canvasElement);
     await expect(canvas.getByRole('dialog', { name: '智能体正在等待你的回答' })).toBeInTheDocument();
     const card = within(canvas.getByRole('article', { name: '需要批准' }));
-    await expect(card.getByRole('textbox', { name: '备注' })).toHaveFocus();
+    await waitFor(() => expect(card.getByRole('textbox', { name: '备注' })).toHaveFocus());
     await expect(card.getByRole('timer')).toHaveTextContent(/^剩余 (10:00|\d:\d\d)$/);
-    for (const name of ['批准', '拒绝', '不回答并关闭']) await expect(card.getByRole('button', { name })).toBeEnabled();
+    for (const name of ['批准', '拒绝', '不回答并关闭']) await waitFor(() => expect(card.getByRole('button', { name })).toBeEnabled());
     await expect(card.getByText('风险评分').nextElementSibling).toHaveTextContent('0.12');
   },
 };
@@ -636,7 +637,7 @@ export const ThemedControlsDark: Story = {
   ],
   play: async ({ canvasElement }) => {
     const card = within(within(canvasElement).getByRole('article', { name: 'Input needed' }));
-    await expect(card.getByRole('combobox', { name: 'Carrier' })).toHaveFocus();
+    await waitFor(() => expect(card.getByRole('combobox', { name: 'Carrier' })).toHaveFocus());
     await expect(card.getByRole('spinbutton', { name: 'Boxes' })).toHaveValue(1);
     await userEvent.click(card.getByRole('checkbox', { name: 'Gift wrap the replacement' }));
     await expect(card.getByRole('checkbox', { name: 'Gift wrap the replacement' })).toBeChecked();

@@ -270,7 +270,7 @@ export const ChineseLocale: Story = {
     await expect(first).toHaveTextContent('replace /退款/状态');
     await userEvent.click(first as HTMLElement);
     await waitFor(() => expect(valueAt(canvasElement, '退款', '状态')).toHaveTextContent('"等待审批"'));
-    await expect(canvas.getByRole('status')).toHaveTextContent(/^正在显示事件 #\d+（共 \d+ 个）之后的状态$/);
+    await waitFor(() => expect(canvas.getByRole('status')).toHaveTextContent(/^正在显示事件 #\d+（共 \d+ 个）之后的状态$/));
     await userEvent.click(canvas.getByRole('button', { name: '回到实时' }));
     await expect(canvas.getByRole('listbox', { name: '状态历史' })).toHaveFocus();
     await waitFor(() => expect(canvas.getByRole('status')).toHaveTextContent('已回到实时状态'));
