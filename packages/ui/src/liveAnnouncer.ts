@@ -1,6 +1,6 @@
 'use client';
 
-import { useAgentStore, useMessageIds } from '@aguikit/react';
+import { type AgentStore, useAgentStore, useMessageIds } from '@aguikit/react';
 import * as React from 'react';
 import { clientContext } from './clientContext.js';
 import { markdownChunk } from './lazyChunks.js';
@@ -61,6 +61,16 @@ function roughText(markdown: string): string {
     .trim();
 }
 
+/**
+ * The messages a list finds when it meets its thread that are history, never
+ * announced: all but a reply still streaming, which is announced when it
+ * completes (a chat panel opened mid-reply still tells its reader).
+ */
+function history(store: AgentStore, ids: readonly string[]): Set<string> {
+  const { byId } = store.getState().thread.messages;
+  return new Set(ids.filter((id) => byId.get(id)?.streaming !== true));
+}
+
 /** What the live region says, numbered: the region keys its node on `n`. */
 export interface Announcement {
   text: string;
@@ -86,7 +96,7 @@ export function useLiveAnnouncer(): { announcement: Announcement; onSettled: Set
   localeRef.current = locale;
   // The messages there when the list met its thread (history, never announced): taken again for a thread the provider
   // switches to, with what was announced of the last one forgotten and its announcement cleared.
-  const [seen, setSeen] = React.useState(() => ({ store, before: new Set(ids) }));
+  const [seen, setSeen] = React.useState(() => ({ store, before: history(store, ids) }));
   // Numbered: the region renders each announcement as a node of its own, so a reply the same as the last one is heard again.
   const [announcement, setAnnouncementState] = React.useState<Announcement>(SILENCE);
   const setAnnouncement = React.useCallback(
@@ -97,7 +107,7 @@ export function useLiveAnnouncer(): { announcement: Announcement; onSettled: Set
   const announced = React.useRef(new Map<string, boolean>());
   let before = seen.before;
   if (seen.store !== store) {
-    before = new Set(ids);
+    before = history(store, ids);
     setSeen({ store, before });
     setAnnouncement('');
     announced.current = new Map();

@@ -406,6 +406,20 @@ describe('conversation: announcements', () => {
     expect(status).toHaveTextContent('Assistant: Done.');
   });
 
+  it('announces a reply that was still streaming when the list mounted, once it completes (history stays unread)', async () => {
+    await preloadMarkdown();
+    const store = await playedStore([{ say: 'Hello', events: runOf(say('a0', 'Earlier reply.')) }], {
+      pending: [runOf(say('a1', 'Your refund is issued.', 6))],
+      delayMs: 40,
+    });
+    const running = store.getState().run('Refund');
+    await waitFor(() => expect(store.getState().thread.messages.byId.get('a1')?.streaming).toBe(true));
+    renderList(store);
+    await running;
+    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('Assistant: Your refund is issued.'));
+    expect(screen.getByRole('status')).not.toHaveTextContent('Earlier reply');
+  });
+
   it('announces a reply its run cut short with the incomplete note', async () => {
     await preloadMarkdown();
     const store = await playedStore([], {
