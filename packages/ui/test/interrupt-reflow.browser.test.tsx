@@ -47,7 +47,12 @@ async function longApproval(): Promise<AgentStore> {
                   responseSchema: {
                     type: 'object',
                     required: ['approved'],
-                    properties: { approved: { type: 'boolean' }, comment: { type: 'string', title: 'Comment for the customer record' } },
+                    properties: {
+                      approved: { type: 'boolean' },
+                      comment: { type: 'string', title: 'Comment for the customer record' },
+                      // A field named by its key, one long word: its label wraps rather than widen the page.
+                      Kundenbeziehungsverwaltungsreferenznummer: { type: 'string' },
+                    },
                   },
                 },
               ],
