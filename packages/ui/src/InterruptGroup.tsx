@@ -6,8 +6,8 @@ import type { ReactNode } from 'react';
 import * as React from 'react';
 import { type InterruptSession, NO_REFUSALS, SessionContext, useSession } from './interruptContext.js';
 import { focusWithQuestion } from './interruptFocus.js';
-import { DETAILED_REFUSALS, refusalText } from './interruptForm.js';
 import { useLocale } from './locale.js';
+import { RefusalItems } from './RefusalItems.js';
 
 const NO_ANSWERS: ReadonlyMap<string, ResumeResponse> = new Map();
 const FIELD = 'input:not([type="hidden"]):not(:disabled), select:not(:disabled), textarea:not(:disabled)';
@@ -411,16 +411,7 @@ export const InterruptSend = React.forwardRef<HTMLElement, InterruptSendProps>(f
     >
       {general.length > 0 ? (
         <ul role="alert" className="agk-interrupt__errors">
-          {general.map((e) => (
-            <li key={`${e.code}:${e.message}`} data-code={e.code}>
-              {refusalText(t, e)}
-              {DETAILED_REFUSALS.has(e.code) ? (
-                <span className="agk-interrupt__error-detail" lang="en">
-                  {e.message}
-                </span>
-              ) : null}
-            </li>
-          ))}
+          <RefusalItems errors={general} />
         </ul>
       ) : null}
       {mode === 'collect' ? (

@@ -14,17 +14,9 @@ import {
   useInterruptRoot,
   useSession,
 } from './interruptContext.js';
-import {
-  type AnswerShape,
-  answerShape,
-  DETAILED_REFUSALS,
-  formAnswerText,
-  type InterruptMessages,
-  reasonKind,
-  refusalText,
-  type ValueWords,
-} from './interruptForm.js';
+import { type AnswerShape, answerShape, formAnswerText, type InterruptMessages, reasonKind, type ValueWords } from './interruptForm.js';
 import { type LocaleFormat, useLocale } from './locale.js';
+import { RefusalItems } from './RefusalItems.js';
 import { useBrowserLayoutEffect } from './useBrowserLayoutEffect.js';
 
 const EXPIRED: Expiry = { state: 'expired', remainingMs: 0 };
@@ -224,16 +216,7 @@ export const InterruptErrors = React.forwardRef<HTMLDivElement, InterruptErrorsP
     <div role="alert" {...rest} ref={ref} className={cx('agk-interrupt__errors', className)}>
       <p className="agk-interrupt__errors-title">{t.notAccepted}</p>
       <ul>
-        {errors.map((e) => (
-          <li key={`${e.code}:${e.message}`} data-code={e.code}>
-            {refusalText(t, e)}
-            {DETAILED_REFUSALS.has(e.code) ? (
-              <span className="agk-interrupt__error-detail" lang="en">
-                {e.message}
-              </span>
-            ) : null}
-          </li>
-        ))}
+        <RefusalItems errors={errors} />
       </ul>
     </div>
   );

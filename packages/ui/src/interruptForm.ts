@@ -251,15 +251,3 @@ export function formAnswerText(
   }
   return parts.length > 0 ? words.list(parts) : t.empty;
 }
-
-/**
- * A refusal of a resume in the locale's words, by its code; the store's own
- * message (English, naming ids and schema paths) only for a code the locale
- * does not know.
- */
-export function refusalText(t: InterruptMessages, refusal: { code: string; message: string }): string {
-  return Object.hasOwn(t.refusals, refusal.code) ? t.refusals[refusal.code as keyof InterruptMessages['refusals']] : refusal.message;
-}
-
-/** Refusals whose store message holds what a person can act on (which field, what the schema wanted): shown after the sentence. */
-export const DETAILED_REFUSALS: ReadonlySet<string> = new Set(['PAYLOAD_INVALID', 'SCHEMA_INVALID']);

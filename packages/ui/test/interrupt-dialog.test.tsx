@@ -551,6 +551,23 @@ describe('InterruptDialog: refusals from the store', () => {
     expect(within(screen.getByRole('article', { name: 'Confirmation needed' })).queryByRole('alert')).toBeNull();
   });
 
+  it('shows a refusal no open interrupt holds in the footer, in the locale, with no English detail', async () => {
+    const { store } = await interrupted([refundInterrupt], { before: call('call-refund', 'refund_order', refund) });
+    await showForms(store);
+    await act(async () => {
+      await store.getState().resume([
+        { interruptId: 'int-refund', status: 'cancelled' },
+        { interruptId: 'int-gone', status: 'resolved', payload: {} },
+      ]);
+    });
+    const footer = screen.getByRole('alert', { name: '' }).closest('footer');
+    expect(footer).not.toBeNull();
+    const item = (footer as HTMLElement).querySelector('li[data-code="UNKNOWN_INTERRUPT"]');
+    expect(item).toHaveTextContent('This question is no longer open.');
+    expect(item?.querySelector('[lang="en"]')).toBeNull();
+    expect(within(screen.getByRole('article', { name: 'Approval needed' })).queryByRole('alert')).toBeNull();
+  });
+
   it('turns an interrupt the store found expired into Close without answering only', async () => {
     const user = userEvent.setup();
     const later = Date.now() + 10 * 60_000;
