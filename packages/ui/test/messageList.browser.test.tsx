@@ -224,4 +224,25 @@ describe('MessageList in Chromium: a message streaming at the end of a virtualiz
     expect(rec.rerendered(from)).toEqual([]);
     await agent.finish();
   });
+  it('keeps a scroll the list saw no input for (the scrollbar dragged, a script) while the reply grows before the scroll event', async () => {
+    rec = recorder();
+    const agent = streamingAgent();
+    const store = createAgentStore({ source: agent.source, threadId: 't', initialMessages: history });
+    const { root, log } = await mount(store, rec);
+    await settle();
+    void store.getState().run();
+    await agent.stream(20);
+    await settle();
+    expect(atEnd(log)).toBe(true);
+
+    // No wheel, key or touch: only scrollTop moves, and the next words commit before the scroll event is dispatched.
+    log.scrollTop = 0;
+    await agent.stream(30);
+    await settle();
+
+    expect(root).toHaveAttribute('data-scroll', 'paused');
+    expect(log.scrollTop).toBeLessThan(log.clientHeight);
+    expect(log.textContent).toContain('Question 0');
+    await agent.finish();
+  });
 });
