@@ -34,8 +34,21 @@ const withLocale: Decorator = (Story, context) => {
   );
 };
 
+/** The page's direction (`globals: { dir: 'rtl' }` in a story pins it): the components' start and end follow it. */
+const withDirection: Decorator = (Story, context) => {
+  const dir = context.globals.dir === 'rtl' ? 'rtl' : 'ltr';
+  useEffect(() => {
+    document.documentElement.dir = dir;
+  }, [dir]);
+  return (
+    <div dir={dir}>
+      <Story />
+    </div>
+  );
+};
+
 const preview: Preview = {
-  decorators: [withLocale, withTheme],
+  decorators: [withDirection, withLocale, withTheme],
   globalTypes: {
     theme: {
       description: 'Color theme',
@@ -53,8 +66,20 @@ const preview: Preview = {
         dynamicTitle: true,
       },
     },
+    dir: {
+      description: 'Direction of the page',
+      toolbar: {
+        title: 'Direction',
+        icon: 'transfer',
+        items: [
+          { value: 'ltr', title: 'Left to right' },
+          { value: 'rtl', title: 'Right to left' },
+        ],
+        dynamicTitle: true,
+      },
+    },
   },
-  initialGlobals: { theme: 'light', locale: 'en' },
+  initialGlobals: { theme: 'light', locale: 'en', dir: 'ltr' },
   tags: ['autodocs'],
   parameters: {
     // Accessibility violations fail the story tests.

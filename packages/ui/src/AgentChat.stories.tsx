@@ -3,6 +3,8 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { AgentChat } from './AgentChat.js';
 import { preloadInterruptForm } from './lazyChunks.js';
+import { AgentLocaleProvider } from './locale.js';
+import { arabic } from './storybook/arabic.js';
 import {
   agentErrorChat,
   connectionLostChat,
@@ -156,6 +158,37 @@ export const InterruptOpenDark: Story = {
   play: async ({ canvasElement }) => {
     await expect(within(canvasElement).getByRole('button', { name: 'Approve' })).toBeVisible();
     await expect(runStatus(canvasElement).root).toHaveAttribute('data-state', 'waiting');
+  },
+};
+
+/**
+ * A right-to-left page: the decision in Arabic, in the application's own locale (`defineLocale`). The person's bubble
+ * sits at the left, rules and chevrons mirror, and nothing scrolls sideways.
+ */
+export const InterruptOpenRightToLeft: Story = {
+  globals: { dir: 'rtl' },
+  loaders: [async () => ({ store: await interruptChat('ar') })],
+  render: (args, { loaded }) => (
+    <AgentLocaleProvider locale={arabic}>
+      <AgentProvider store={(loaded as Loaded).store}>
+        <div lang="ar" style={{ height: 'calc(100vh - 32px)', minHeight: 420 }}>
+          <AgentChat {...args} placeholder="اسأل عن طلب أو استرداد أو توصيل" />
+        </div>
+      </AgentProvider>
+    </AgentLocaleProvider>
+  ),
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const dialog = canvas.getByRole('dialog', { name: 'الوكيل ينتظر إجابتك' });
+    await expect(within(dialog).getByRole('button', { name: 'موافقة' })).toBeVisible();
+    await expect(runStatus(canvasElement).region).toHaveTextContent('بانتظارك');
+    const list = canvasElement.querySelector('.agk-messages')?.getBoundingClientRect();
+    const bubble = canvasElement.querySelector('.agk-message[data-role="user"]')?.getBoundingClientRect();
+    if (!list || !bubble) throw new Error('no conversation');
+    // At the end of the line: the left.
+    await expect(bubble.left - list.left).toBeLessThan(list.right - bubble.right);
+    const page = document.scrollingElement ?? document.documentElement;
+    await expect(page.scrollWidth).toBeLessThanOrEqual(page.clientWidth);
   },
 };
 

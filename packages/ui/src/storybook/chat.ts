@@ -3,7 +3,8 @@
  * every state a person meets (idle, streaming, a tool at work, decisions
  * open or expired, failures, a reconnect, a long history), with ids as real
  * agents send them (UUIDs) and text of realistic length, in English and
- * Simplified Chinese. Not part of the package's API.
+ * Simplified Chinese (and, for a right-to-left page, the open decision in
+ * Arabic). Not part of the package's API.
  */
 import type { AgentStore } from '@aguikit/react';
 import { openRunStore } from './conversations.js';
@@ -35,32 +36,40 @@ export const IDS = {
   run: uuid(7),
 } as const;
 
-/** What the customer asks, in the stories' two languages. */
+/** The stories' languages. */
+export type Lang = 'en' | 'zh' | 'ar';
+
+/** What the customer asks, in the stories' languages. */
 export const ASK = {
   en: 'Order A-1001 arrived broken (the lid of the espresso machine is cracked). Can I get my money back?',
   zh: '订单 A-1001 的咖啡机到货时已损坏（盖子裂了），可以退款吗？',
+  ar: 'وصل الطلب A-1001 مكسورًا (غطاء ماكينة الإسبريسو متشقق). هل يمكنني استرداد أموالي؟',
 } as const;
 
 const REPLY = {
   en: 'I found order A-1001 (one Bellarossa espresso machine, 249.00 EUR, delivered on 27 November). A refund of the full amount needs your approval because it is over the 200 EUR limit I may refund on my own.',
   zh: '我找到了订单 A-1001（一台 Bellarossa 咖啡机，249.00 欧元，11 月 27 日送达）。全额退款超过了我可以自行处理的 200 欧元上限，需要你批准。',
+  ar: 'وجدت الطلب A-1001 (ماكينة إسبريسو واحدة من Bellarossa بسعر 249.00 يورو، سُلِّمت في 27 نوفمبر). استرداد المبلغ كاملًا يحتاج إلى موافقتك لأنه يتجاوز حد 200 يورو الذي يمكنني ردّه بنفسي.',
 } as const;
 
 const ORDER = { orderId: 'A-1001', customerId: uuid(9), amount: 249, currency: 'EUR', reason: 'Arrived broken: cracked lid' };
 
-const approvalSchema = {
+const approvalSchema = (lang: Lang) => ({
   type: 'object',
   required: ['approved'],
   properties: {
     approved: { type: 'boolean' },
-    comment: { type: 'string', title: 'Comment', description: 'Sent to the agent with your decision.' },
+    comment:
+      lang === 'ar'
+        ? { type: 'string', title: 'تعليق', description: 'يُرسَل إلى الوكيل مع قرارك.' }
+        : { type: 'string', title: 'Comment', description: 'Sent to the agent with your decision.' },
   },
-};
+});
 
 const inMinutes = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString();
 
 /** The agent's lookup and its proposal, before it asks for the approval. */
-function lookup(lang: 'en' | 'zh'): ScriptEvent[] {
+function lookup(lang: Lang): ScriptEvent[] {
   return [
     ...call(IDS.lookup, 'lookup_order', { orderId: 'A-1001' }, { result: { status: 'delivered', deliveredAt: '2026-11-27', total: 249 } }),
     ...say(IDS.reply, REPLY[lang], 3),
@@ -69,16 +78,17 @@ function lookup(lang: 'en' | 'zh'): ScriptEvent[] {
 }
 
 /** The refund approval (a tool call held for a decision). */
-function refundInterrupt(lang: 'en' | 'zh', extra: Record<string, unknown> = {}) {
+function refundInterrupt(lang: Lang, extra: Record<string, unknown> = {}) {
   return {
     id: IDS.refundInterrupt,
     reason: 'tool_call',
     toolCallId: IDS.refund,
-    message:
-      lang === 'en'
-        ? 'Refund 249.00 EUR to the customer for order A-1001 (over the 200 EUR limit)?'
-        : '是否为订单 A-1001 向客户退款 249.00 欧元（超过 200 欧元上限）？',
-    responseSchema: approvalSchema,
+    message: {
+      en: 'Refund 249.00 EUR to the customer for order A-1001 (over the 200 EUR limit)?',
+      zh: '是否为订单 A-1001 向客户退款 249.00 欧元（超过 200 欧元上限）？',
+      ar: 'هل تُردّ 249.00 يورو إلى العميل عن الطلب A-1001 (أكثر من حد 200 يورو)؟',
+    }[lang],
+    responseSchema: approvalSchema(lang),
     expiresAt: inMinutes(10),
     ...extra,
   };
@@ -96,13 +106,15 @@ const notifyInterrupt = (lang: 'en' | 'zh') => ({
 });
 
 /** The run the stories answer a sent message or a resume with. */
-const thanks = (lang: 'en' | 'zh') =>
+const thanks = (lang: Lang) =>
   runOf(
     say(
       IDS.followUp,
-      lang === 'en'
-        ? 'Done: the refund of 249.00 EUR is on its way (3 to 5 business days).'
-        : '已完成：249.00 欧元的退款正在处理中（3 至 5 个工作日）。',
+      {
+        en: 'Done: the refund of 249.00 EUR is on its way (3 to 5 business days).',
+        zh: '已完成：249.00 欧元的退款正在处理中（3 至 5 个工作日）。',
+        ar: 'تم: استرداد 249.00 يورو في طريقه إليك (من 3 إلى 5 أيام عمل).',
+      }[lang],
     ),
   );
 
@@ -140,7 +152,7 @@ export const toolRunningChat = () =>
   );
 
 /** The run ended on the refund approval. */
-export const interruptChat = (lang: 'en' | 'zh' = 'en', extra: Record<string, unknown> = {}) =>
+export const interruptChat = (lang: Lang = 'en', extra: Record<string, unknown> = {}) =>
   playedStore(
     [{ say: ASK[lang], events: runOf(lookup(lang), { outcome: { type: 'interrupt', interrupts: [refundInterrupt(lang, extra)] } }) }],
     {
