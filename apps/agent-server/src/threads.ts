@@ -1,4 +1,5 @@
-import type { Interrupt, RunAgentInput } from '@aguikit/core';
+import { createHash } from 'node:crypto';
+import type { Interrupt, ResumeEntry, RunAgentInput } from '@aguikit/core';
 import { validateResponsePayload } from '@aguikit/core/schema';
 import type { EventPlan } from '@aguikit/scenarios';
 import { RequestError } from './request.js';
@@ -47,7 +48,7 @@ export function checkResume(thread: ThreadRecord | undefined, input: RunAgentInp
     }
     const before = Object.hasOwn(answered, r.interruptId) ? answered[r.interruptId] : undefined;
     if (!before) throw new RequestError(422, 'UNKNOWN_INTERRUPT', `resume[${i}] answers an interrupt that is not open on this thread.`);
-    if (before.status !== r.status || before.payload !== JSON.stringify(r.payload ?? null)) {
+    if (before.status !== r.status || (r.status === 'resolved' && !sameAnswer(before.payload, r))) {
       throw new RequestError(409, 'ALREADY_ANSWERED', `The interrupt of resume[${i}] was already answered differently.`);
     }
   });
@@ -60,6 +61,27 @@ export function checkResume(thread: ThreadRecord | undefined, input: RunAgentInp
       `The resume must cover every open interrupt; ${missing} of ${open.size} are not answered.`,
     );
 }
+
+/**
+ * What a thread keeps of an answer's payload: a SHA-256 of its JSON, so a
+ * retried resume is recognised without the thread's record growing with
+ * what clients send. A cancel's payload means nothing and is not kept.
+ */
+function fingerprint(r: ResumeEntry): string {
+  return r.status === 'resolved'
+    ? createHash('sha256')
+        .update(JSON.stringify(r.payload ?? null))
+        .digest('hex')
+    : '';
+}
+
+/** `kept` is this resolved answer's fingerprint, or (a record written before fingerprints) its JSON. */
+function sameAnswer(kept: string, r: ResumeEntry): boolean {
+  return kept === fingerprint(r) || kept === JSON.stringify(r.payload ?? null);
+}
+
+/** The answers a thread remembers, newest kept: a retry of an older one is refused as unknown, its run long done. */
+export const MAX_ANSWERED = 1_024;
 
 /** A compiled validator is kept per schema object: each distinct schema (as JSON) is one object here, however often storage copies it. */
 const schemas = new Map<string, object>();
@@ -87,8 +109,10 @@ export function nextThread(thread: ThreadRecord | undefined, input: RunAgentInpu
   const open = new Map((thread?.open ?? []).map((it) => [it.id, it]));
   const answered = { ...(thread?.answered ?? {}) };
   for (const r of input.resume ?? []) {
-    if (open.delete(r.interruptId)) answered[r.interruptId] = { status: r.status, payload: JSON.stringify(r.payload ?? null) };
+    if (open.delete(r.interruptId)) answered[r.interruptId] = { status: r.status, payload: fingerprint(r) };
   }
+  const ids = Object.keys(answered);
+  for (const id of ids.slice(0, Math.max(0, ids.length - MAX_ANSWERED))) delete answered[id];
   const last = events.at(-1)?.event as { type?: string; outcome?: { type?: string; interrupts?: Interrupt[] } } | undefined;
   if (last?.type === 'RUN_FINISHED' && last.outcome?.type === 'interrupt') {
     for (const it of last.outcome.interrupts ?? []) open.set(it.id, it);

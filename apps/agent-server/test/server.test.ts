@@ -6,6 +6,8 @@ import type { RunAgentInput } from '@aguikit/core';
 import { findScenario, scenarioEvents, scenarios } from '@aguikit/scenarios';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AgentServer } from '../src/server.js';
+import { openMemoryStorage } from '../src/storage/memory.js';
+import { nextThread } from '../src/threads.js';
 import { interruptsOf, NOW, parseFrames, post, readEvents, startServer, stopServer, userInput } from './support.js';
 
 /** Checks a refusal: its status, a JSON `{ error: { code, message } }` body, no CORS grant, and a server still healthy. */
@@ -317,6 +319,40 @@ describe('bad input gets a 4xx with a JSON error, and never crashes the server',
     expect(ok.status).toBe(200);
     await readEvents(ok);
     expect(server.effects()).toHaveLength(1);
+  });
+
+  it("keeps a thread's record small however large the answers were: a fingerprint of each, and the newest 1,024", async () => {
+    const storage = openMemoryStorage();
+    const server = await startServer({ storage });
+    await firstRun(server, 't', 'r1');
+    // A cancel's payload means nothing; 600 KB of it is not kept either.
+    const cancel = {
+      ...approval('t', 'r1', 'r2'),
+      resume: [{ interruptId: approvalId('r1'), status: 'cancelled' as const, payload: 'x'.repeat(600_000) }],
+    };
+    const ok = await post(server, '/agents/refund?speed=0', cancel);
+    expect(ok.status).toBe(200);
+    await readEvents(ok);
+    const { record } = await storage.thread('t');
+    expect(JSON.stringify(record).length).toBeLessThan(2_000);
+    // The same cancel retried (whatever it carries) is the same answer; a resolved one is not.
+    const again = await post(server, '/agents/refund?speed=0', { ...cancel, runId: 'r3', resume: [{ ...cancel.resume[0], payload: 1 }] });
+    expect(again.status).toBe(200);
+    await readEvents(again);
+    await expectError(server, await post(server, '/agents/refund', approval('t', 'r1', 'r4')), 409, 'ALREADY_ANSWERED');
+
+    const many = Object.fromEntries(
+      Array.from({ length: 1_100 }, (_, i) => [`old-${i}`, { status: 'cancelled' as const, payload: 'null' }]),
+    );
+    const open = [{ id: 'newest', reason: 'confirmation' }];
+    const next = nextThread(
+      { threadId: 't', open, answered: many },
+      { ...userInput('t', 'r9'), resume: [{ interruptId: 'newest', status: 'cancelled' }] },
+      [],
+    );
+    expect(Object.keys(next.answered)).toHaveLength(1_024);
+    expect(Object.keys(next.answered).at(-1)).toBe('newest');
+    expect(Object.hasOwn(next.answered, 'old-0')).toBe(false);
   });
 
   it('refuses the same interrupt answered differently with 409', async () => {

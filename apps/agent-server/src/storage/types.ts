@@ -18,7 +18,7 @@ export interface ThreadRecord {
   threadId: string;
   /** Interrupts still waiting for an answer. */
   open: Interrupt[];
-  /** Answers accepted, by interrupt id (status and the payload as JSON), so a retried resume is idempotent. */
+  /** The newest answers accepted (threads.ts's MAX_ANSWERED), by interrupt id: status and a fingerprint of the payload, so a retried resume is idempotent. */
   answered: Record<string, { status: ResumeEntry['status']; payload: string }>;
 }
 
