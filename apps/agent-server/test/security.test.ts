@@ -6,6 +6,7 @@
 import { request as httpRequest } from 'node:http';
 import type { RunAgentInput } from '@aguikit/core';
 import { afterEach, describe, expect, it } from 'vitest';
+import { defaultHosts, defaultOrigins, originPolicy } from '../src/http/origin.js';
 import type { AgentServer } from '../src/server.js';
 import { interruptsOf, post, readEvents, startServer, userInput } from './support.js';
 
@@ -166,6 +167,31 @@ describe('the Host header names this server (DNS rebinding)', () => {
     const fresh = await post(server, '/agents/refund?speed=0', userInput('t', 'r1', 'another input'));
     expect(fresh.status).toBe(200);
     await readEvents(fresh);
+  });
+
+  it("names a host or an origin on its scheme's default port with the port or without, as browsers send them", () => {
+    // On port 80 a browser sends `Host: localhost` and `Origin: http://localhost`.
+    const onEighty = originPolicy(defaultOrigins({ PLAYGROUND_PORT: '80' }), defaultHosts(80, '127.0.0.1'));
+    for (const host of ['127.0.0.1', 'localhost', '[::1]', 'localhost:80']) expect(onEighty.allowsHost(host), host).toBe(true);
+    for (const host of ['evil.example', '127.0.0.1:8080', 'localhost:443:80', 'localhost:'])
+      expect(onEighty.allowsHost(host), host).toBe(false);
+    expect(onEighty.allowsOrigin('http://localhost')).toBe(true);
+    expect(onEighty.allowsOrigin('https://localhost')).toBe(false);
+    // Configured with the default port written out, or in capitals, or with a path.
+    const configured = originPolicy(
+      ['https://App.Example.com:443/', 'http://dev.example:8080'],
+      ['agents.example.com:443', 'agents.example.com:80'],
+    );
+    expect(configured.allowsOrigin('https://app.example.com')).toBe(true);
+    // An Origin header is compared as a browser sends it, not parsed: what no browser sends is refused.
+    expect(configured.allowsOrigin('https://app.example.com:443')).toBe(false);
+    expect(configured.allowsOrigin('https://evil@app.example.com')).toBe(false);
+    expect(configured.allowsOrigin('http://app.example.com')).toBe(false);
+    expect(configured.allowsOrigin('http://dev.example:8080')).toBe(true);
+    expect(configured.allowsOrigin('http://dev.example')).toBe(false);
+    expect(configured.allowsOrigin('null')).toBe(false);
+    expect(configured.allowsHost('agents.example.com')).toBe(true);
+    expect(configured.allowsHost('agents.example.com:8443')).toBe(false);
   });
 
   it('takes its allowed hosts from the option, or from AGENT_ALLOWED_HOSTS', async () => {

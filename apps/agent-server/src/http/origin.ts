@@ -36,12 +36,32 @@ export function listFromEnv(value: string | undefined): string[] | undefined {
   return list.length ? list : undefined;
 }
 
+/**
+ * An origin as a browser serializes it: scheme, host and port, lower-cased,
+ * the scheme's default port left out (`https://a.example:443/` is
+ * `https://a.example`). What is not a URL (`null`) stays as it is.
+ */
+function canonicalOrigin(origin: string): string {
+  try {
+    const url = new URL(origin);
+    if (url.origin !== 'null') return url.origin;
+  } catch {
+    // Not a URL: compared as written.
+  }
+  return origin.toLowerCase().replace(/\/+$/u, '');
+}
+
+/** A Host value, lower-cased, without `:80` or `:443`: a browser leaves out the port of its scheme's default. */
+function canonicalHost(host: string): string {
+  return host.toLowerCase().replace(/:(?:80|443)$/u, '');
+}
+
 export function originPolicy(allowedOrigins: readonly string[], allowedHosts: readonly string[]): OriginPolicy {
-  // Origins compare as the browser serializes them (scheme, host and port, no path), lower-cased.
-  const origins = new Set(allowedOrigins.map((o) => o.toLowerCase().replace(/\/+$/u, '')));
-  const hosts = new Set(allowedHosts.map((h) => h.toLowerCase()));
+  const origins = new Set(allowedOrigins.map(canonicalOrigin));
+  const hosts = new Set(allowedHosts.map(canonicalHost));
   return {
+    // A browser's Origin is already serialized: compared as sent (lower-cased), never parsed into something else.
     allowsOrigin: (origin) => origins.has(origin.toLowerCase()),
-    allowsHost: (host) => hosts.has(host.toLowerCase()),
+    allowsHost: (host) => hosts.has(canonicalHost(host)),
   };
 }
