@@ -51,6 +51,20 @@ describe('ids are text without control characters', () => {
     expect(await server.effects()).toEqual([]);
   });
 
+  it.each([
+    ['threadId', { threadId: 'ts\ud800' }],
+    ['runId', { runId: 'r\udfff' }],
+    ['an interrupt id', { resume: [{ interruptId: 'i\udc00', status: 'cancelled' }] }],
+  ])('an id with a lone surrogate (%s), which storage and the wire would turn into U+FFFD, is refused with 400', async (_name, change) => {
+    const server = await startServer();
+    const response = await post(server, '/agents/reasoning?speed=0', { ...userInput('t', 'r'), ...change });
+    expect(response.status).toBe(400);
+    // An id of emoji (surrogate pairs, well formed) is an ordinary id.
+    const emoji = await post(server, '/agents/reasoning?speed=0', userInput('🧵'.repeat(50), '🏃'.repeat(50)));
+    expect(emoji.status).toBe(200);
+    expect(parseFrames(await emoji.text()).find((f) => f.id)?.id).toBe(`${'🏃'.repeat(50)}:0`);
+  });
+
   it('every id line of a stream is one line', async () => {
     const server = await startServer();
     const response = await post(server, '/agents/reasoning?speed=0', userInput('thread-1', 'run-1'));

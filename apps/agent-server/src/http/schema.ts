@@ -10,8 +10,12 @@ export const MAX_ITEMS = 1_000;
 /** How deeply a body may nest (objects and arrays). Real inputs need about 10. */
 export const MAX_DEPTH = 64;
 
-/** An id is one line of text: no control character (a line break in a run id would end the SSE `id:` line and forge frames). */
-const id = { type: 'string', minLength: 1, maxLength: MAX_ID, pattern: '^[^\\u0000-\\u001f\\u007f]*$' } as const;
+/**
+ * An id is one line of well-formed text: no control character (a line break in a run id would end the SSE `id:` line
+ * and forge frames), no lone surrogate (UTF-8 storage and the wire would write it as U+FFFD, so two ids would be one,
+ * and a run's own event ids would not name it). Ajv's patterns are Unicode: a surrogate pair is one code point.
+ */
+const id = { type: 'string', minLength: 1, maxLength: MAX_ID, pattern: '^[^\\u0000-\\u001f\\u007f\\ud800-\\udfff]*$' } as const;
 
 /**
  * The JSON Schema of a POSTed `RunAgentInput`, checked by Fastify (Ajv)
@@ -88,9 +92,17 @@ export function validationError(errors: readonly { instancePath: string; keyword
   const path = first?.instancePath ?? '';
   const where = path ? path.slice(1).replaceAll('/', '.') : 'the body';
   if (path === '/threadId' || (path === '' && first?.message?.includes("'threadId'")))
-    return new RequestError(400, 'MISSING_THREAD_ID', `threadId must be a non-empty string of at most ${MAX_ID} characters.`);
+    return new RequestError(
+      400,
+      'MISSING_THREAD_ID',
+      `threadId must be one line of text, 1 to ${MAX_ID} characters (no control character, no lone surrogate).`,
+    );
   if (path === '/runId' || (path === '' && first?.message?.includes("'runId'")))
-    return new RequestError(400, 'MISSING_RUN_ID', `runId must be a non-empty string of at most ${MAX_ID} characters.`);
+    return new RequestError(
+      400,
+      'MISSING_RUN_ID',
+      `runId must be one line of text, 1 to ${MAX_ID} characters (no control character, no lone surrogate).`,
+    );
   if (path === '/messages' && first?.keyword === 'maxItems')
     return new RequestError(413, 'TOO_MANY_MESSAGES', `At most ${MAX_MESSAGES} messages are accepted.`);
   if (path === '' && first?.keyword === 'type') return new RequestError(400, 'INVALID_INPUT', 'The body must be a RunAgentInput object.');
