@@ -3,7 +3,7 @@
 import { AgentProvider } from '@aguikit/react';
 import type * as React from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { page } from 'vitest/browser';
+import { page, userEvent } from 'vitest/browser';
 import { render } from 'vitest-browser-react';
 import { AgentChat } from '../src/AgentChat.js';
 import { InterruptDialog } from '../src/InterruptDialog.js';
@@ -105,6 +105,43 @@ describe('an approval opening in the chat', () => {
       expect(focused.tagName).toBe(height - header > 1000 ? 'TEXTAREA' : 'ARTICLE');
     });
   }
+
+  for (const [width, height, header, what] of [
+    [1366, 768, 190, 'a laptop'],
+    [390, 844, 160, 'a phone'],
+  ] as const) {
+    it(`shows a field Tab reaches with its label, neither under the held heading nor the actions, on ${what}`, async () => {
+      await page.viewport(width, height);
+      await openApproval(
+        <div style={{ height: `calc(100vh - ${header}px)`, marginTop: header, display: 'flex', flexDirection: 'column' }}>
+          <AgentChat />
+        </div>,
+      );
+      for (let i = 0; i < 12 && !(document.activeElement instanceof HTMLTextAreaElement); i++) await userEvent.tab();
+      const field = document.activeElement as HTMLElement;
+      expect(field.tagName).toBe('TEXTAREA');
+      await new Promise(requestAnimationFrame);
+      const label = document.querySelector(`label[for="${field.id}"]`)?.getBoundingClientRect();
+      const part = clearPart();
+      expect(label && inside(label, part), `label ${label?.top}-${label?.bottom} within ${part.top}-${part.bottom}`).toBe(true);
+      expect(field.getBoundingClientRect().top < part.bottom, 'the field begins in view').toBe(true);
+    });
+  }
+
+  it('gives an open decision the room the conversation can spare, down to a fifth of the chat for the conversation', async () => {
+    await page.viewport(1366, 768);
+    await openApproval(
+      <div style={{ height: 'calc(100vh - 190px)', marginTop: 190, display: 'flex', flexDirection: 'column' }}>
+        <AgentChat />
+      </div>,
+    );
+    const chat = document.querySelector('.agk-chat')?.getBoundingClientRect().height ?? 0;
+    const conversation = document.querySelector('.agk-chat > .agk-messages')?.getBoundingClientRect().height ?? 0;
+    expect(conversation).toBeLessThanOrEqual(Math.max(0.2 * chat, 112) + 1);
+    const part = clearPart();
+    // The question, the arguments' first lines and a field fit between the held heading and the held actions.
+    expect(part.bottom - part.top).toBeGreaterThan(160);
+  });
 
   it('brings the chat into view when the page has it below the fold: focus is never on something off screen', async () => {
     await page.viewport(1000, 800);
