@@ -159,3 +159,24 @@ describe("on a page with its own text styles (create-vite's index.css)", () => {
     expect(clipped).toEqual([]);
   });
 });
+
+describe('text for screen readers only, in Chromium', () => {
+  it('never makes the page scroll, inside a scroll box that is not positioned', async () => {
+    const host = page();
+    const store = await playedStore([{ events: runOf([{ type: 'STATE_SNAPSHOT', snapshot: { order: { id: 'A-1001' } } }]) }]);
+    await render(
+      <AgentProvider store={store}>
+        <div style={{ height: 300, overflow: 'auto' }}>
+          <div style={{ height: 2_000 }}>A long page of the app.</div>
+          <RunStatus />
+          <StateInspectorPanel />
+        </div>
+      </AgentProvider>,
+      { container: host },
+    );
+    await new Promise(requestAnimationFrame);
+    expect(host.querySelectorAll('.agk-visually-hidden').length).toBeGreaterThan(0);
+    const doc = document.scrollingElement as HTMLElement;
+    expect(doc.scrollHeight).toBeLessThanOrEqual(window.innerHeight);
+  });
+});
