@@ -132,6 +132,7 @@ export const Composer = React.forwardRef<HTMLFormElement, ComposerProps>(functio
           ref={inputRef}
           id={inputId}
           className="agk-composer__input"
+          dir="auto"
           value={text}
           placeholder={placeholder ?? t.placeholder}
           rows={2}

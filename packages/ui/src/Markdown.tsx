@@ -52,7 +52,9 @@ export const SafeMarkdown = React.memo(function SafeMarkdown({ children }: { chi
 export function PlainMarkdown({ text, failed = false }: { text: string; failed?: boolean }) {
   return (
     <div className="agk-markdown agk-root" data-markdown={failed ? 'failed' : 'loading'}>
-      <p className="agk-markdown__plain">{text}</p>
+      <p className="agk-markdown__plain" dir="auto">
+        {text}
+      </p>
     </div>
   );
 }

@@ -1,7 +1,7 @@
 'use client';
 
 import * as React from 'react';
-import Markdown, { type Components, type Options, type UrlTransform } from 'react-markdown';
+import Markdown, { type Components, type ExtraProps, type Options, type UrlTransform } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import { useLocale } from './locale.js';
 import { markdownPieces, nestsTooDeep, PIECES_FROM } from './markdownPieces.js';
@@ -20,9 +20,20 @@ const level = (n: number): Level => Math.min(6, Math.max(1, n)) as Level;
 function componentsFor(strings: MarkdownStrings, base: Level): Components {
   const heading = (depth: number) => {
     const Tag = `h${level(base + depth - 1)}` as const;
-    return ({ node: _node, ...rest }: React.HTMLAttributes<HTMLHeadingElement> & { node?: unknown }) => <Tag {...rest} />;
+    return ({ node: _node, ...rest }: React.HTMLAttributes<HTMLHeadingElement> & { node?: unknown }) => <Tag dir="auto" {...rest} />;
   };
+  // Each block of text takes the direction of its own first letters: an Arabic paragraph after an English one reads
+  // right to left. Only blocks that hold their text themselves: an element whose text is all in children with a `dir`
+  // of their own would find none and read left to right (a quote; a list item of paragraphs). Those follow the page.
+  const auto =
+    <Tag extends 'p' | 'li' | 'td' | 'th'>(Tag: Tag) =>
+    ({ node, ...rest }: React.HTMLAttributes<HTMLElement> & ExtraProps) =>
+      React.createElement(Tag, { ...(holdsParagraphs(node) ? {} : { dir: 'auto' }), ...rest });
   return {
+    p: auto('p'),
+    li: auto('li'),
+    td: auto('td'),
+    th: auto('th'),
     a: ({ node: _node, href, children, ...rest }) =>
       href ? (
         <a {...rest} href={href} target="_blank" rel="noopener noreferrer">
@@ -70,7 +81,10 @@ function componentsFor(strings: MarkdownStrings, base: Level): Components {
 
 const remarkPlugins: Options['remarkPlugins'] = [remarkGfm];
 
-type HastNode = { properties?: Record<string, unknown>; children?: HastNode[] };
+type HastNode = { tagName?: string; properties?: Record<string, unknown>; children?: HastNode[] };
+
+const holdsParagraphs = (node: { children?: readonly object[] } | undefined) =>
+  node?.children?.some((child) => (child as HastNode).tagName === 'p') ?? false;
 const FOOTNOTE_LABEL = 'footnote-label';
 
 /**
@@ -158,7 +172,12 @@ export function MarkdownBody({
   const inline = React.useMemo<Render>(() => ({ ...render, components: { ...render.components, p: InlineRun } }), [render]);
   const deep = React.useMemo(() => nestsTooDeep(text), [text]);
   const pieces = React.useMemo(() => (deep ? undefined : markdownPieces(text, piecesFrom)), [deep, text, piecesFrom]);
-  if (deep) return <p className="agk-markdown__plain">{text}</p>;
+  if (deep)
+    return (
+      <p className="agk-markdown__plain" dir="auto">
+        {text}
+      </p>
+    );
   if (!pieces) return <Piece text={text} render={render} />;
   return pieces.map((piece, i) => (
     // biome-ignore lint/suspicious/noArrayIndexKey: pieces only ever grow at the end, so an index names the same piece
@@ -168,7 +187,7 @@ export function MarkdownBody({
       {piece.type === 'blocks' ? (
         <Piece text={piece.text} render={render} />
       ) : (
-        <p>
+        <p dir="auto">
           {piece.sentences.map((sentence, j) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: as above
             <React.Fragment key={j}>

@@ -28,7 +28,13 @@ export function contentText(content: MessageRecord['content']): string {
 /** The text of a message, as Markdown or verbatim. */
 export function MessageText({ text, format }: { text: string; format: TextFormat }) {
   if (text === '') return null;
-  return format === 'markdown' ? <SafeMarkdown>{text}</SafeMarkdown> : <p className="agk-message__plain">{text}</p>;
+  return format === 'markdown' ? (
+    <SafeMarkdown>{text}</SafeMarkdown>
+  ) : (
+    <p className="agk-message__plain" dir="auto">
+      {text}
+    </p>
+  );
 }
 
 /** Content parts in order: text, images that pass the URL policy, and a labelled placeholder for anything else. */

@@ -53,11 +53,16 @@ function Part({ part }: { part: SummaryPart }) {
   const locale = useLocale();
   switch (part.kind) {
     case 'text':
-      return <span className="agk-devtools__text">“{part.text}”</span>;
+      // The agent's text is isolated from the summary around it: an Arabic delta in an English list, or the reverse, keeps its quotes.
+      return (
+        <span className="agk-devtools__text">
+          “<bdi>{part.text}</bdi>”
+        </span>
+      );
     case 'json':
       return <code className="agk-devtools__json">{part.text}</code>;
     case 'name':
-      return <span className="agk-devtools__name">{part.text}</span>;
+      return <bdi className="agk-devtools__name">{part.text}</bdi>;
     case 'op':
       return (
         <span className="agk-devtools__patch">

@@ -3,6 +3,7 @@
 import { AgentProvider, type AgentStore } from '@aguikit/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { render } from 'vitest-browser-react';
+import { Composer } from '../src/Composer.js';
 import inspectorCss from '../src/inspector.css?raw';
 import interruptCss from '../src/interrupt.css?raw';
 import { preloadMarkdown } from '../src/lazyChunks.js';
@@ -46,6 +47,7 @@ async function mount(store: AgentStore, dir: 'rtl' | 'ltr') {
         <MessageList />
       </div>
       <StateInspectorPanel />
+      <Composer />
     </AgentProvider>,
     { container: host },
   );
@@ -95,18 +97,15 @@ describe('a right-to-left page, in Chromium', () => {
       expect(getComputedStyle(code).direction).toBe('ltr');
       expect(getComputedStyle(root.querySelector('.agk-message p code') as Element).direction).toBe('ltr');
 
-      // The inspector's nested values: their guide line runs down the start side.
+      // JSON is code: the inspector's tree reads left to right on any page, its nesting guide on the left.
       const nested = await until(() => root.querySelector('.agk-inspector .agk-json__children'));
-      expect(px(nested, `border-${start}-width`)).toBeGreaterThan(0);
-      expect(px(nested, `border-${end}-width`)).toBe(0);
+      expect(getComputedStyle(nested).direction).toBe('ltr');
+      expect(px(nested, 'border-left-width')).toBeGreaterThan(0);
 
-      // A closed disclosure's chevron points the way the line reads; the JSON tree's ▸ is mirrored.
+      // A closed disclosure's chevron points the way the line reads.
       const chevron = await until(() => root.querySelector('.agk-reasoning [data-state="closed"] > .agk-chevron'));
       const [a] = new DOMMatrix(getComputedStyle(chevron).transform).toFloat64Array();
       expect(Math.sign(a ?? 0)).toBe(dir === 'rtl' ? -1 : 1);
-      const triangles = [...root.querySelectorAll('.agk-json__chevron')].map((c) => new DOMMatrix(getComputedStyle(c).transform).a);
-      expect(triangles.length).toBeGreaterThan(0);
-      expect(new Set(triangles)).toEqual(new Set([dir === 'rtl' ? -1 : 1]));
     });
 
     it(`puts a person's bubble at the end of the line, its tail at the bottom ${end} (dir="${dir}")`, async () => {
@@ -122,6 +121,22 @@ describe('a right-to-left page, in Chromium', () => {
       expect(px(bubble, `border-bottom-${end}-radius`)).toBeLessThan(px(bubble, `border-bottom-${start}-radius`));
     });
   }
+
+  it('gives each paragraph of a reply, a message sent and the text being typed the direction of their own first letters', async () => {
+    const store = await playedStore([
+      { say: 'Where is my order?', events: runOf(say('a-2', 'The order ships today.\n\nسيصل الطلب غدًا.\n\n- first item\n- البند الثاني')) },
+    ]);
+    const root = await mount(store, 'rtl');
+    const paragraphs = await until(() => {
+      const found = [...root.querySelectorAll('.agk-message[data-role="assistant"] :is(p, li)')];
+      return found.length >= 4 ? found : null;
+    });
+    expect(paragraphs.map((p) => getComputedStyle(p).direction)).toEqual(['ltr', 'rtl', 'ltr', 'rtl']);
+    const user = root.querySelector('.agk-message[data-role="user"] p') as HTMLElement;
+    expect(getComputedStyle(user).direction).toBe('ltr');
+    const input = root.querySelector('textarea') as HTMLTextAreaElement;
+    expect(input.dir).toBe('auto');
+  });
 
   it('writes no left or right in its stylesheets, only start and end (a centred or symmetric shape aside)', () => {
     const physical =
