@@ -32,6 +32,8 @@ interface Layout {
   side: { top: number; bottom: number; left: number; right: number };
   composerBottom: number;
   height: number;
+  /** How far the page itself scrolls down (only its main area should). */
+  vertical: number;
 }
 
 function layout(page: Page): Promise<Layout> {
@@ -51,6 +53,7 @@ function layout(page: Page): Promise<Layout> {
       side: box('.pg__side'),
       composerBottom: box('.agk-composer__input').bottom,
       height: innerHeight,
+      vertical: document.documentElement.scrollHeight - innerHeight,
     };
   });
 }
@@ -75,6 +78,7 @@ describe('the playground laid out on a laptop and a phone', () => {
             const l = await layout(page);
             expect(l.wide, `${what}: what sticks out`).toEqual([]);
             expect(l.overflow, `${what}: horizontal overflow (px)`).toBeLessThanOrEqual(0);
+            expect(l.vertical, `${what}: the page scrolls (px), not only its main area`).toBeLessThanOrEqual(0);
             if (viewport.width < 900) expect(l.side.top, 'the devtools start below the chat').toBeGreaterThanOrEqual(l.chat.bottom);
             else {
               expect(l.side.left, 'the devtools start right of the chat').toBeGreaterThanOrEqual(l.chat.right);
@@ -94,6 +98,44 @@ describe('the playground laid out on a laptop and a phone', () => {
       }
     }
   }
+});
+
+describe('the Events tab beside the chat on a laptop', () => {
+  it('1366x768: the event chosen with the keyboard has its detail on screen, and the list its whole focus ring', async () => {
+    const o = await openPlayground(browser, playgroundUrl, {
+      params: { mode: 'server', scenario: 'refund', lang: 'en', speed: 20 },
+      viewport: { width: 1366, height: 768 },
+    });
+    const { page } = o;
+    try {
+      await page.getByRole('button', { name: 'Send this' }).click();
+      await page.getByRole('button', { name: 'Approve' }).waitFor();
+      await page.getByRole('tab', { name: 'Events' }).click();
+      const list = page.getByRole('listbox');
+      await list.focus();
+      for (let i = 0; i < 3; i++) await list.press('ArrowDown');
+      await page.screenshot({ path: '/tmp/aguikit-events-1366.png' });
+      const seen = await page.evaluate(() => {
+        const title = document.querySelector('.agk-timeline__detail-title')?.getBoundingClientRect();
+        const box = document.querySelector('[role="listbox"]') as HTMLElement;
+        const ring = box.getBoundingClientRect();
+        const width = Number.parseFloat(getComputedStyle(box).outlineWidth) + Number.parseFloat(getComputedStyle(box).outlineOffset || '0');
+        const panel = (box.closest('.pg__panel') as HTMLElement).getBoundingClientRect();
+        return {
+          title: title ? title.bottom : Number.NaN,
+          ring: { top: ring.top - width, left: ring.left - width, right: ring.right + width },
+          panel: { top: panel.top, left: panel.left, right: panel.right },
+        };
+      });
+      expect(seen.title, 'the detail title is above the bottom of the screen').toBeLessThanOrEqual(768);
+      expect(seen.ring.top).toBeGreaterThanOrEqual(seen.panel.top);
+      expect(seen.ring.left).toBeGreaterThanOrEqual(seen.panel.left);
+      expect(seen.ring.right).toBeLessThanOrEqual(seen.panel.right);
+      expect(unexpected(o.problems)).toEqual([]);
+    } finally {
+      await o.close();
+    }
+  });
 });
 
 describe("the phone's header, which scrolls sideways", () => {
