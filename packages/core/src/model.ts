@@ -145,6 +145,8 @@ export interface MessageRecord {
    * for a message cut off by a truncated stream (its end is not known).
    */
   endedAt?: number;
+  /** The run was stopped (`stop()`) while this message streamed: its text may be cut short. */
+  stopped?: true;
   /**
    * `client`: the client added it (`appendMessages`, `addToolResult`) and no
    * run input or MESSAGES_SNAPSHOT has restated it yet, so a snapshot that

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createThreadState, reduceThread, replayEvents } from '../src/engine.js';
-import { recordResume } from '../src/internal.js';
+import { cancelRun, recordResume } from '../src/internal.js';
 import { codes, run, text, toolCall } from './support/examples.js';
 
 const started = (runId = 'r1', extra: Record<string, unknown> = {}) => ({ type: 'RUN_STARTED', threadId: 't1', runId, ...extra });
@@ -299,5 +299,23 @@ describe('a terminal event for a run that has already ended', () => {
       expect(twice.runs).toEqual(once.runs);
       expect(twice.interrupts).toEqual(once.interrupts);
     }
+  });
+});
+
+describe('a stop while a reply streams', () => {
+  it('marks the reply it cut short as stopped, and no message that had ended', () => {
+    const events = [
+      { type: 'RUN_STARTED', threadId: 't1', runId: 'r1' },
+      ...text('a1', 'The order shipped.'),
+      { type: 'TEXT_MESSAGE_START', messageId: 'a2', role: 'assistant' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'a2', delta: 'I will refund' },
+    ];
+    // Reduced one by one: `replayEvents` ends a stream left open as cut off.
+    const stopped = cancelRun(
+      events.reduce((state, event) => reduceThread(state, event), createThreadState()),
+      1_000,
+    );
+    expect(stopped.messages.byId.get('a2')).toMatchObject({ streaming: false, stopped: true, endedAt: 1_000 });
+    expect(stopped.messages.byId.get('a1')?.stopped).toBeUndefined();
   });
 });

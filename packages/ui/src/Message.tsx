@@ -46,6 +46,8 @@ const cx = (...names: Array<string | undefined | false>) => names.filter(Boolean
 function messageStatus(message: MessageRecord, runStatus: RunStatus | undefined, lastReply: boolean): MessageStatus {
   if (message.streaming) return 'streaming';
   if (message.error !== undefined) return 'error';
+  // Stopped while it streamed: what came is shown, and said to be perhaps not all.
+  if (message.stopped) return 'error';
   // A run that failed, or whose stream was cut, may have cut its last reply short.
   if (lastReply && (runStatus === 'error' || runStatus === 'unknown')) return 'error';
   return 'complete';

@@ -1,5 +1,5 @@
 import { AgentProvider, type AgentStore } from '@aguikit/react';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import * as React from 'react';
 import { describe, expect, it } from 'vitest';
@@ -9,6 +9,7 @@ import { AgentLocaleProvider, en, localeValue, zhCN } from '../src/locale.js';
 import { Message } from '../src/Message.js';
 import { MessageList, type MessageListProps } from '../src/Messages.js';
 import { Reasoning } from '../src/Reasoning.js';
+import { openRunStore } from '../src/storybook/conversations.js';
 import { call, playedStore, runOf, say } from '../src/storybook/scripted.js';
 import { ToolCallCard } from '../src/ToolCall.js';
 
@@ -180,6 +181,25 @@ describe('conversation: one sentence per state', () => {
     expect(cut).toHaveAttribute('data-state', 'incomplete');
     expect(cut).toHaveTextContent('This reply may be incomplete.');
     expect(screen.getByText('Checking the payment.').closest('article')).toHaveAttribute('data-state', 'complete');
+  });
+
+  it('marks a reply stopped mid-stream as possibly incomplete, and not a reply that had ended before the stop', async () => {
+    const store = await openRunStore(
+      [
+        ...say('a1', 'The order shipped on Monday.'),
+        { type: 'TEXT_MESSAGE_START', messageId: 'a2', role: 'assistant' },
+        { type: 'TEXT_MESSAGE_CONTENT', messageId: 'a2', delta: 'The order was delivered broken, so I will refund' },
+      ],
+      { say: 'Refund' },
+    );
+    renderList(store);
+    await act(async () => {
+      await store.getState().stop();
+    });
+    const cut = screen.getByText(/so I will refund/).closest('article') as HTMLElement;
+    expect(cut).toHaveAttribute('data-state', 'incomplete');
+    expect(cut).toHaveTextContent('This reply may be incomplete.');
+    expect(screen.getByText('The order shipped on Monday.').closest('article')).toHaveAttribute('data-state', 'complete');
   });
 
   it('shows an activity plan as a checklist in words, not JSON', async () => {

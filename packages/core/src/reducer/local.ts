@@ -43,7 +43,7 @@ export function cancelRun(state: ThreadState, at?: number): ThreadState {
     };
     for (const id of state.messages.ids) {
       const m = state.messages.byId.get(id);
-      if (m?.streaming) next = putMessage(next, { ...m, streaming: false, ...defined({ endedAt: at }) });
+      if (m?.streaming) next = putMessage(next, { ...m, streaming: false, stopped: true, ...defined({ endedAt: at }) });
     }
   }
   for (const call of state.toolCalls) {
