@@ -152,6 +152,12 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
     return () => clearTimeout(timer);
   }, [announcement]);
 
+  // A new thread (reset) has nothing of the last one: what was said of it is cleared at once.
+  const fresh = useAgentSelector((s) => s.thread.messages.ids.length === 0 && s.thread.interrupts.length === 0);
+  React.useEffect(() => {
+    if (fresh) setAnnouncement((prev) => (prev.text ? { text: '', n: prev.n } : prev));
+  }, [fresh]);
+
   React.useEffect(() => () => stopWaiting.current(), []);
 
   /** Focuses an interrupt's first enabled field (with its question in view, else the interrupt: focusWithQuestion); the interrupt itself when it has none; waits while its form's fields load. */

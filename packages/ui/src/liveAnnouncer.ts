@@ -75,6 +75,8 @@ function history(store: AgentStore, ids: readonly string[]): Set<string> {
 export interface Announcement {
   text: string;
   n: number;
+  /** The message it speaks of: once the thread no longer has it (a new thread), the region is silent again. */
+  messageId?: string;
 }
 
 const SILENCE: Announcement = { text: '', n: 0 };
@@ -100,7 +102,8 @@ export function useLiveAnnouncer(): { announcement: Announcement; onSettled: Set
   // Numbered: the region renders each announcement as a node of its own, so a reply the same as the last one is heard again.
   const [announcement, setAnnouncementState] = React.useState<Announcement>(SILENCE);
   const setAnnouncement = React.useCallback(
-    (text: string) => setAnnouncementState((last) => (text === '' ? SILENCE : { text, n: last.n + 1 })),
+    (text: string, messageId?: string) =>
+      setAnnouncementState((last) => (text === '' ? SILENCE : { text, n: last.n + 1, ...(messageId === undefined ? {} : { messageId }) })),
     [],
   );
   // Per message announced: whether it was announced as incomplete.
@@ -123,12 +126,12 @@ export function useLiveAnnouncer(): { announcement: Announcement; onSettled: Set
       const author = message.name ?? messages.messages.roles.assistant;
       announced.current.set(id, incomplete);
       if (previous === false) {
-        setAnnouncement(messages.messages.announce.becameIncomplete(author));
+        setAnnouncement(messages.messages.announce.becameIncomplete(author), id);
         return;
       }
       const text = contentText(message.content).trim();
       if (!text) return;
-      const say = (plain: string) => setAnnouncement(announcementText(localeRef.current, author, plain, incomplete));
+      const say = (plain: string) => setAnnouncement(announcementText(localeRef.current, author, plain, incomplete), id);
       const chunk = markdownChunk.state();
       // In a task of its own: turning a long reply into speech parses all of it again, and in the
       // commit that completed the reply (which has just rendered it) that made one task of both:
@@ -142,5 +145,7 @@ export function useLiveAnnouncer(): { announcement: Announcement; onSettled: Set
     },
     [before, store, setAnnouncement],
   );
-  return { announcement, onSettled };
+  // What was said of a thread the reader left (New thread) is not left in the region for a screen reader to find.
+  const current = announcement.messageId === undefined || ids.includes(announcement.messageId);
+  return { announcement: current ? announcement : SILENCE, onSettled };
 }

@@ -440,6 +440,19 @@ describe('conversation: announcements', () => {
     expect(screen.getByRole('status')).not.toHaveTextContent('Earlier reply');
   });
 
+  it('clears what it said of a thread the reader left for a new one (New thread)', async () => {
+    await preloadMarkdown();
+    const store = await playedStore([], { pending: [runOf(say('a1', 'Your refund is issued.'))] });
+    renderList(store);
+    await store.getState().run('Refund');
+    const status = screen.getByRole('status');
+    await waitFor(() => expect(status).toHaveTextContent('Assistant: Your refund is issued.'));
+    await act(async () => {
+      store.getState().reset();
+    });
+    expect(status).toHaveTextContent('');
+  });
+
   it('announces a reply its run cut short with the incomplete note', async () => {
     await preloadMarkdown();
     const store = await playedStore([], {

@@ -243,7 +243,7 @@ describe('interrupt focus', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Approve' }));
     await settle();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    return container;
+    return { container, store };
   }
 
   it('after Approve, focus goes to the composer and the outcome is announced', async () => {
@@ -258,7 +258,7 @@ describe('interrupt focus', () => {
   it('clears what it announced once it had time to be said: the region holds no stale outcome for a later run', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {
-      const container = await approvedRefund();
+      const { container } = await approvedRefund();
       const region = container.querySelector('[data-agk-interrupt-announcer]');
       expect(region).toHaveTextContent('Answer sent: Approved.');
       act(() => {
@@ -268,6 +268,16 @@ describe('interrupt focus', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('clears what it announced when the reader starts a new thread, before the time it waits otherwise', async () => {
+    const { container, store } = await approvedRefund();
+    const region = container.querySelector('[data-agk-interrupt-announcer]');
+    expect(region).toHaveTextContent('Answer sent: Approved.');
+    await act(async () => {
+      store.getState().reset();
+    });
+    expect(region).toBeEmptyDOMElement();
   });
 
   it('without a composer, focus goes to the decision line once it is rendered', async () => {
