@@ -75,6 +75,37 @@ describe('the conversation in Chromium', () => {
     expect(overflowing(root)).toEqual([]);
   });
 
+  it('keeps the mark of a decision on the first line of its text when the line wraps, and its text inside its corners', async () => {
+    const store = await playedStore([
+      {
+        say: 'Refund order A-1001, please.',
+        events: runOf([...call('call-refund', 'refund_order', { orderId: 'A-1001' })], {
+          outcome: { type: 'interrupt', interrupts: [{ id: 'int-refund', reason: 'tool_call', toolCallId: 'call-refund' }] },
+        }),
+      },
+      {
+        resume: [{ interruptId: 'int-refund', status: 'resolved', payload: { approved: true, comment: '客户说盖子裂了，照片已上传 ok' } }],
+        events: runOf(say('a2', 'Refunded.')),
+      },
+    ]);
+    const root = await mount(store, 320);
+    const line = root.querySelector('[data-agk-decision="int-refund"]') as HTMLElement;
+    const icon = (line.querySelector('.agk-decision__icon') as HTMLElement).getBoundingClientRect();
+    const box = line.getBoundingClientRect();
+    const style = getComputedStyle(line);
+    const lineHeight = Number.parseFloat(style.lineHeight) || 1.25 * Number.parseFloat(style.fontSize);
+    // It wraps: more than one line of text.
+    expect(box.height).toBeGreaterThan(2 * lineHeight);
+    // The mark sits on the first line, beside the text, not on a line of its own.
+    const range = document.createRange();
+    range.selectNodeContents(line);
+    const first = [...range.getClientRects()].find((r) => r.width > 20 && !(r.left >= icon.left && r.right <= icon.right + 1));
+    expect(first).toBeDefined();
+    expect(Math.abs((first as DOMRect).top - icon.top)).toBeLessThan(lineHeight / 2);
+    // The corners round no more than a line's half: wrapped text does not run under a curve.
+    expect(Number.parseFloat(style.borderTopLeftRadius)).toBeLessThanOrEqual(lineHeight);
+  });
+
   it('animates the streaming dots only without a reduced-motion preference', async () => {
     const store = await openRunStore([{ type: 'TEXT_MESSAGE_START', messageId: 'live', role: 'assistant' }]);
     const session = cdp();
