@@ -312,7 +312,7 @@ describe('a stop while a reply streams', () => {
     ];
     // Reduced one by one: `replayEvents` ends a stream left open as cut off.
     const stopped = cancelRun(
-      events.reduce((state, event) => reduceThread(state, event), createThreadState()),
+      events.reduce((state, event) => reduceThread(state, event as Parameters<typeof reduceThread>[1]), createThreadState()),
       1_000,
     );
     expect(stopped.messages.byId.get('a2')).toMatchObject({ streaming: false, stopped: true, endedAt: 1_000 });

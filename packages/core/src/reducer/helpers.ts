@@ -123,6 +123,7 @@ const MESSAGE_OPTIONAL = [
   'toolCallIds',
   'startedAt',
   'endedAt',
+  'stopped',
   'source',
 ] as const satisfies readonly OptionalKeys<MessageRecord>[];
 // Fails to compile when MessageRecord gains an optional field that copyMessage does not copy.
@@ -136,8 +137,21 @@ void everyOptionalCopied;
  * order `fromAgUiMessage` writes them.
  */
 export function copyMessage(m: MessageRecord): Mutable<MessageRecord> {
-  const { name, toolCallId, error, activityType, encryptedValue, subagentRunId, runId, metadata, toolCallIds, startedAt, endedAt, source } =
-    m;
+  const {
+    name,
+    toolCallId,
+    error,
+    activityType,
+    encryptedValue,
+    subagentRunId,
+    runId,
+    metadata,
+    toolCallIds,
+    startedAt,
+    endedAt,
+    stopped,
+    source,
+  } = m;
   // A message streamed in a run carries its run, its start and nothing else optional: written whole in one
   // literal, since a field added to a literal takes storage of its own, on every delta.
   if (
@@ -151,6 +165,7 @@ export function copyMessage(m: MessageRecord): Mutable<MessageRecord> {
     metadata === undefined &&
     toolCallIds === undefined &&
     endedAt === undefined &&
+    stopped === undefined &&
     source === undefined
   )
     return startedAt === undefined
@@ -168,6 +183,7 @@ export function copyMessage(m: MessageRecord): Mutable<MessageRecord> {
   if (toolCallIds !== undefined) copy.toolCallIds = toolCallIds;
   if (startedAt !== undefined) copy.startedAt = startedAt;
   if (endedAt !== undefined) copy.endedAt = endedAt;
+  if (stopped !== undefined) copy.stopped = stopped;
   if (source !== undefined) copy.source = source;
   return copy;
 }
