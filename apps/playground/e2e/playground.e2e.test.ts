@@ -241,6 +241,25 @@ describe('the playground against the agent server, in Chromium', () => {
     await page.getByRole('region', { name: 'Replay' }).waitFor();
   });
 
+  it('a file that is no session: its alert goes with the next thing done, or when dismissed', async () => {
+    const o = await open({ mode: 'server', scenario: 'refund', speed: FAST });
+    const { page } = o;
+    const bad = { name: 'bad.jsonl', mimeType: 'application/json', buffer: Buffer.from('{"not":"a session"}\n') };
+    const alert = page.locator('.pg__error');
+    await page.locator('input[type="file"]').setInputFiles(bad);
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain('Could not load bad.jsonl');
+    await page.getByRole('button', { name: 'New thread' }).click();
+    await alert.waitFor({ state: 'detached' });
+    await page.locator('input[type="file"]').setInputFiles([]);
+    await page.locator('input[type="file"]').setInputFiles(bad);
+    await alert.waitFor();
+    await alert.getByRole('button', { name: 'Dismiss' }).click();
+    await alert.waitFor({ state: 'detached' });
+    // Focus is not lost with the alert: it goes back to the file control.
+    await expect.poll(() => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.type)).toBe('file');
+  });
+
   it('changing the speed keeps the thread: the next run of the same conversation goes at the new speed', async () => {
     const o = await open({ mode: 'server', scenario: 'parallel-tools', speed: FAST });
     const { page, requests } = o;

@@ -119,7 +119,19 @@ export function App() {
     document.title = t.title;
   }, [lang, t]);
 
-  const update = (patch: Partial<Connection>) => setConnection((c) => ({ ...c, ...patch }));
+  // A file's load error is about that attempt: whatever the reader does next (another agent, a new thread) ends it.
+  const update = (patch: Partial<Connection>) => {
+    setLoadError(undefined);
+    setConnection((c) => ({ ...c, ...patch }));
+  };
+  const newThread = () => {
+    setLoadError(undefined);
+    store.getState().reset();
+  };
+  const dismissLoadError = () => {
+    setLoadError(undefined);
+    fileInput.current?.focus();
+  };
 
   const connectTo = (typed: string) => {
     const url = endpointUrl(typed);
@@ -230,7 +242,7 @@ export function App() {
             </label>
           )}
           <div className="pg__actions">
-            <button type="button" className="agk-button" data-size="sm" disabled={replaying} onClick={() => store.getState().reset()}>
+            <button type="button" className="agk-button" data-size="sm" disabled={replaying} onClick={newThread}>
               {t.newThread}
             </button>
             <button
@@ -283,9 +295,12 @@ export function App() {
           </p>
         ) : null}
         {loadError ? (
-          <p role="alert" className="pg__error">
-            {loadError}
-          </p>
+          <div className="pg__error">
+            <p role="alert">{loadError}</p>
+            <button type="button" className="agk-button" data-size="sm" onClick={dismissLoadError}>
+              {t.dismiss}
+            </button>
+          </div>
         ) : null}
         {replay ? (
           <Replay

@@ -34,6 +34,8 @@ const en = {
   messageAgent: 'Message the agent',
   noEvents: 'The file holds no events.',
   loadFailed: (file: string, why: string) => `Could not load ${file}: ${why}`,
+  /** Closes the alert of a file that could not be loaded. */
+  dismiss: 'Dismiss',
   /** Why a file is no saved session: the first line that could not be read. */
   notASession: (line: number) => `line ${line} is not an entry of a saved session`,
   url: {
@@ -105,6 +107,7 @@ const zhCN: PlaygroundMessages = {
   messageAgent: '给智能体发消息',
   noEvents: '文件中没有事件。',
   loadFailed: (file, why) => `无法载入 ${file}：${why}`,
+  dismiss: '关闭',
   notASession: (line) => `第 ${line} 行不是已保存会话的记录`,
   url: {
     heading: '连接 AG-UI 智能体',
