@@ -1,6 +1,6 @@
 import type { AgentSource } from '@aguikit/core';
 import { AgentProvider, createAgentStore } from '@aguikit/react';
-import { AgentChat, EventTimelinePanel, StateInspectorPanel } from '@aguikit/ui';
+import { AgentChat, AgentLocaleProvider, EventTimelinePanel, StateInspectorPanel } from '@aguikit/ui';
 import { useDeferredValue, useEffect, useId, useMemo, useState } from 'react';
 import type { PlaygroundMessages } from './i18n.js';
 import type { LoadedSession } from './recording.js';
@@ -34,6 +34,7 @@ export function Replay({ log, t, onClose }: { log: LoadedSession; t: PlaygroundM
   const store = useMemo(() => createAgentStore({ source: silent, log: log.entries.slice(0, shown + 1), asRecorded: true }), [log, shown]);
   useEffect(() => store.retain(), [store]);
   const sliderId = useId();
+  const devtoolsWords = useMemo(() => ({ devtools: { inspector: t.replay.inspector } }), [t]);
 
   return (
     <AgentProvider store={store}>
@@ -56,8 +57,10 @@ export function Replay({ log, t, onClose }: { log: LoadedSession; t: PlaygroundM
             <AgentChat readOnly />
           </div>
           <aside className="pg__side" aria-label={t.devtools}>
-            <StateInspectorPanel />
-            <EventTimelinePanel />
+            <AgentLocaleProvider messages={devtoolsWords}>
+              <StateInspectorPanel />
+              <EventTimelinePanel />
+            </AgentLocaleProvider>
           </aside>
         </main>
       </section>

@@ -63,6 +63,11 @@ const en = {
     /** Between the file's name and where the scrubber stands. */
     separator: ': ',
     after: (at: number, total: number, type: string) => `after entry ${at} of ${total} (${type})`,
+    /** The inspector's words for its newest state, which in a replay is the scrubber's entry, not anything live. */
+    inspector: {
+      liveTitle: (version: string) => `Document at this entry, version ${version}`,
+      live: 'At this entry',
+    },
     /** A log entry's kind in words; an agent event is named by its AG-UI type. */
     entry: {
       init: 'the thread starts',
@@ -132,6 +137,10 @@ const zhCN: PlaygroundMessages = {
     replaying: '正在回放',
     separator: '：',
     after: (at, total, type) => `第 ${at} 条，共 ${total} 条（${type}）`,
+    inspector: {
+      liveTitle: (version) => `此条目时的文档，版本 ${version}`,
+      live: '此条目',
+    },
     entry: {
       init: '线程开始',
       user_message: '你的消息',
