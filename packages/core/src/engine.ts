@@ -10,7 +10,7 @@ export { replaySession } from './controller/replay.js';
 export { compactEvents } from './eventLog.js';
 export type { ExpandedEvent, Expander, ExpandResult } from './expand.js';
 export { createExpander } from './expand.js';
-export type { PatchResult } from './jsonPatch.js';
+export type { PatchFailureCode, PatchResult } from './jsonPatch.js';
 export { applyJsonPatch, loadLargeObjects } from './jsonPatch.js';
 export type { EventPipeline, PipelineOptions, ReplayOptions } from './pipeline.js';
 export { createEventPipeline, replayEvents } from './pipeline.js';

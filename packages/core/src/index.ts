@@ -38,7 +38,7 @@ export type { EventLog, LoggedEvent, ParsedEventLog } from './eventLog.js';
 export type { ExpandedEvent, Expander, ExpandResult } from './expand.js';
 export { isExpired } from './expiry.js';
 export type { IdMap } from './idMap.js';
-export type { PatchResult } from './jsonPatch.js';
+export type { PatchFailureCode, PatchResult } from './jsonPatch.js';
 export type {
   ConnectionStatus,
   CustomRecord,

@@ -23,7 +23,52 @@ export { LARGE_OBJECT_KEYS, noteLargeObjects } from './largeObject.js';
  */
 export const loadLargeObjects = (): Promise<void> => Promise.resolve();
 
-export type PatchResult = { ok: true; document: unknown } | { ok: false; operationIndex: number; operation: unknown; message: string };
+/**
+ * Why an operation could not apply, as a value a UI can put in its own words:
+ * not an object, a path into an object's prototype, an op RFC 6902 does not
+ * have, an operation of the wrong shape (a path that is not a string, an add
+ * without a value), a path or `from` the document does not have, a `test`
+ * that does not hold, or a value that would nest the document too deep.
+ */
+export type PatchFailureCode =
+  | 'NOT_AN_OPERATION'
+  | 'FORBIDDEN_PATH'
+  | 'UNKNOWN_OPERATION'
+  | 'INVALID_OPERATION'
+  | 'NO_SUCH_PATH'
+  | 'TEST_FAILED'
+  | 'TOO_DEEP';
+
+export type PatchResult =
+  | { ok: true; document: unknown }
+  | { ok: false; operationIndex: number; operation: unknown; code: PatchFailureCode; message: string };
+
+/** An error of this module's own checks, with its code. */
+class PatchRefused extends Error {
+  constructor(
+    readonly code: PatchFailureCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** fast-json-patch's error names, by what they mean here. */
+function codeOf(error: unknown): PatchFailureCode {
+  if (error instanceof PatchRefused) return error.code;
+  const name = (error as { name?: unknown } | null)?.name;
+  if (name === 'TEST_OPERATION_FAILED') return 'TEST_FAILED';
+  if (name === 'OPERATION_OP_INVALID') return 'UNKNOWN_OPERATION';
+  if (
+    name === 'OPERATION_PATH_UNRESOLVABLE' ||
+    name === 'OPERATION_FROM_UNRESOLVABLE' ||
+    name === 'OPERATION_PATH_CANNOT_ADD' ||
+    name === 'OPERATION_VALUE_OUT_OF_BOUNDS' ||
+    name === 'OPERATION_PATH_ILLEGAL_ARRAY_INDEX'
+  )
+    return 'NO_SUCH_PATH';
+  return 'INVALID_OPERATION';
+}
 
 const FORBIDDEN = /(^|\/)__proto__(\/|$)|(^|\/)constructor\/prototype(\/|$)/;
 
@@ -63,8 +108,8 @@ const NOWHERE = Symbol('nowhere');
  * one of RFC 6902's six, or a value that would make the document deeper
  * than MAX_JSON_DEPTH.
  */
-function refusal(document: unknown, op: Operation): string | undefined {
-  if (!SIX_OPS.has(op.op)) return `unknown operation ${JSON.stringify(String(op.op)).slice(0, 40)}`;
+function refusal(document: unknown, op: Operation): PatchRefused | undefined {
+  if (!SIX_OPS.has(op.op)) return new PatchRefused('UNKNOWN_OPERATION', `unknown operation ${JSON.stringify(String(op.op)).slice(0, 40)}`);
   if (op.op !== 'add' && op.op !== 'replace' && op.op !== 'move' && op.op !== 'copy') return undefined;
   const levels = typeof op.path === 'string' ? segments(op.path).length : 0;
   let value: unknown;
@@ -75,7 +120,9 @@ function refusal(document: unknown, op: Operation): string | undefined {
     if (typeof op.from !== 'string' || levels <= segments(op.from).length) return undefined;
     value = valueAt(document, op.from);
   }
-  return nestsWithin(value, MAX_JSON_DEPTH - levels) ? undefined : `the document would be nested deeper than ${MAX_JSON_DEPTH} levels`;
+  return nestsWithin(value, MAX_JSON_DEPTH - levels)
+    ? undefined
+    : new PatchRefused('TOO_DEEP', `the document would be nested deeper than ${MAX_JSON_DEPTH} levels`);
 }
 
 /**
@@ -88,7 +135,7 @@ const validator: Validator<unknown> = (operation, index, document, existingPathF
   // The operation's own shape; without a document, an error does not serialize one.
   operationShape(operation, index);
   const fail = (message: string): never => {
-    throw new Error(message);
+    throw new PatchRefused('NO_SUCH_PATH', message);
   };
   switch (operation.op) {
     case 'add': {
@@ -126,10 +173,17 @@ const validator: Validator<unknown> = (operation, index, document, existingPathF
 export function applyJsonPatch(document: unknown, operations: readonly unknown[]): PatchResult {
   for (let i = 0; i < operations.length; i++) {
     const op = operations[i] as { path?: unknown; from?: unknown } | null | undefined;
-    if (typeof op !== 'object' || op === null) return { ok: false, operationIndex: i, operation: op, message: 'not an operation object' };
+    if (typeof op !== 'object' || op === null)
+      return { ok: false, operationIndex: i, operation: op, code: 'NOT_AN_OPERATION', message: 'not an operation object' };
     for (const pointer of [op.path, op.from]) {
       if (typeof pointer === 'string' && FORBIDDEN.test(pointer)) {
-        return { ok: false, operationIndex: i, operation: op, message: `path ${pointer} would modify an object prototype; refused` };
+        return {
+          ok: false,
+          operationIndex: i,
+          operation: op,
+          code: 'FORBIDDEN_PATH',
+          message: `path ${pointer} would modify an object prototype; refused`,
+        };
       }
     }
   }
@@ -140,7 +194,7 @@ export function applyJsonPatch(document: unknown, operations: readonly unknown[]
   const owned = new WeakSet<object>([box]);
   const copies: object[] = [];
   // `creates`: the pointer may name a member or element that does not exist yet (an add's, a copy's, a move's target).
-  const own = (pointer: string, creates: boolean): string | undefined => {
+  const own = (pointer: string, creates: boolean): PatchRefused | undefined => {
     const path = segments(pointer);
     let parent: Container = box;
     let key = 'document';
@@ -162,11 +216,14 @@ export function applyJsonPatch(document: unknown, operations: readonly unknown[]
         // An index as RFC 6901 writes it (not `01`, `''` or `4294967297`), inside the array; one past its end, or `-`, only for a new element.
         const adds = last && creates;
         if (!(INDEX.test(key) && Number(key) < parent.length + (adds ? 1 : 0)) && !(adds && key === '-'))
-          return `Cannot perform the operation at a path that does not exist (${pointer}: not an index of the array)`;
+          return new PatchRefused(
+            'NO_SUCH_PATH',
+            `Cannot perform the operation at a path that does not exist (${pointer}: not an index of the array)`,
+          );
       } else if ((!last || (!creates && key in Object.prototype)) && !Object.hasOwn(parent, key))
         // Only the document's own members are walked through or replaced: an inherited one (`constructor`) is not part of it.
         // (A last key no object inherits is checked by fast-json-patch, which reads it anyway.)
-        return `Cannot perform the operation at a path that does not exist${last ? '' : ` (${pointer})`}`;
+        return new PatchRefused('NO_SUCH_PATH', `Cannot perform the operation at a path that does not exist${last ? '' : ` (${pointer})`}`);
     }
     return undefined;
   };
@@ -180,7 +237,7 @@ export function applyJsonPatch(document: unknown, operations: readonly unknown[]
         (op.op === 'test'
           ? undefined
           : (own(op.path, op.op !== 'replace' && op.op !== 'remove') ?? (op.op === 'move' ? own(op.from, false) : undefined)));
-      if (refused) return { ok: false, operationIndex: at, operation: op, message: refused };
+      if (refused) return { ok: false, operationIndex: at, operation: op, code: refused.code, message: refused.message };
       // A value the patch brings in is measured now, in proportion to its own size (see largeObject.ts).
       if (op.op === 'add' || op.op === 'replace') noteLargeObjects(op.value);
       box.document = applyOperation(box.document, op, validator, true, true, at).newDocument;
@@ -189,6 +246,6 @@ export function applyJsonPatch(document: unknown, operations: readonly unknown[]
     return { ok: true, document: box.document };
   } catch (e) {
     const message = e instanceof Error ? (e.message.split('\n')[0] ?? e.message) : String(e);
-    return { ok: false, operationIndex: at, operation: operations[at], message };
+    return { ok: false, operationIndex: at, operation: operations[at], code: codeOf(e), message };
   }
 }

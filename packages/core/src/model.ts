@@ -50,7 +50,9 @@
  *   reopens it and appends, as the protocol says of replayed history. The
  *   verifier still reports the reused id (DUPLICATE_TOOL_CALL_START).
  */
+
 import type { IdMap } from './idMap.js';
+import type { PatchFailureCode } from './jsonPatch.js';
 import type { ContentPart, Context, Interrupt, TokenUsage, Tool, UnknownEvent } from './protocol.js';
 
 export type RunStatus = 'idle' | 'running' | 'success' | 'interrupted' | 'cancelled' | 'error' | 'unknown';
@@ -183,8 +185,8 @@ export interface SharedState {
   /** The JSON document; `STATE_SNAPSHOT` replaces it whole. */
   document: unknown;
   sync: 'in-sync' | 'desynced';
-  /** Why the state is desynced: the operation that failed. Deltas wait for a snapshot. */
-  failure?: { index: number; operation: unknown; message: string };
+  /** Why the state is desynced: the operation that failed, why as a code, and in English. Deltas wait for a snapshot. */
+  failure?: { index: number; operation: unknown; code: PatchFailureCode; message: string };
   /** Bumps on every change of the document or of `sync`. */
   version: number;
   /** The operations of the last delta that applied, to highlight them. */

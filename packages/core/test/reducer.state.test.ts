@@ -247,3 +247,34 @@ describe('applyJsonPatch: own __proto__ members', () => {
     expect(next.n).toBe(2);
   });
 });
+
+describe('applyJsonPatch: why an operation failed, as a code', () => {
+  const deep = (levels: number): unknown => (levels === 0 ? 1 : { d: deep(levels - 1) });
+  it.each([
+    ['not an operation', [null], 'NOT_AN_OPERATION'],
+    ['a path through __proto__', [{ op: 'add', path: '/__proto__/polluted', value: 1 }], 'FORBIDDEN_PATH'],
+    ['an op RFC 6902 does not have', [{ op: 'frobnicate', path: '/a' }], 'UNKNOWN_OPERATION'],
+    ['an add without a value', [{ op: 'add', path: '/b' }], 'INVALID_OPERATION'],
+    ['a path that is not a string', [{ op: 'add', path: 5, value: 1 }], 'INVALID_OPERATION'],
+    ['a replace of a member that is not there', [{ op: 'replace', path: '/missing', value: 1 }], 'NO_SUCH_PATH'],
+    ['a move from a member that is not there', [{ op: 'move', from: '/missing', path: '/b' }], 'NO_SUCH_PATH'],
+    ['an index RFC 6901 does not allow', [{ op: 'replace', path: '/list/01', value: 1 }], 'NO_SUCH_PATH'],
+    ['a test that does not hold', [{ op: 'test', path: '/a', value: 2 }], 'TEST_FAILED'],
+    ['a value too deep', [{ op: 'add', path: '/b', value: deep(600) }], 'TOO_DEEP'],
+  ])('%s', (_what, operations, code) => {
+    const result = applyJsonPatch({ a: 1, list: [1, 2] }, operations);
+    expect(result.ok).toBe(false);
+    expect(result.ok ? undefined : result.code).toBe(code);
+  });
+
+  it('gives the desynced state the code, beside the message', () => {
+    const state = replayEvents(
+      run([
+        { type: 'STATE_SNAPSHOT', snapshot: { a: 1 } },
+        { type: 'STATE_DELTA', delta: [{ op: 'test', path: '/a', value: 2 }] },
+      ]),
+    );
+    expect(state.sharedState.failure).toMatchObject({ code: 'TEST_FAILED', index: 2 });
+    expect(state.sharedState.failure?.message).toMatch(/test/i);
+  });
+});

@@ -146,6 +146,19 @@ export const Desynced: Story = {
   },
 };
 
+/** The same desync in Simplified Chinese: the reason in Chinese, by its code, the engine's English words kept under it. */
+export const DesyncedChinese: Story = {
+  globals: { locale: 'zh-CN' },
+  loaders: Desynced.loaders ?? [],
+  play: async ({ canvasElement }) => {
+    const alert = within(canvasElement).getByRole('alert');
+    await expect(alert).toHaveTextContent('状态不同步');
+    await expect(alert).toHaveTextContent('原因：文档中没有该路径（或其来源路径）。');
+    await expect(alert.querySelector('[lang="en"]')).toHaveTextContent(/path that does not exist/);
+    await expectInert(canvasElement);
+  },
+};
+
 export const HealedBySnapshot: Story = {
   loaders: [played([snapshot(order), failing, snapshot({ ...order, refund: { status: 'approved', approved: true, note: null } })])],
   play: async ({ canvasElement }) => {

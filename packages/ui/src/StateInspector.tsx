@@ -7,7 +7,7 @@ import { clientContext } from './clientContext.js';
 import { eventType, summarizeEvent } from './eventSummary.js';
 import { JsonTree } from './JsonTree.js';
 import { Listbox } from './Listbox.js';
-import { useLocale } from './locale.js';
+import { type AgentMessages, useLocale } from './locale.js';
 import { EventSummaryView } from './TimelineDetail.js';
 import { type LogPoint, stillValid } from './timeTravel.js';
 
@@ -146,11 +146,35 @@ const SyncBanner = React.forwardRef<HTMLDivElement, React.HTMLAttributes<HTMLDiv
         {failure ? strings.desyncFailed(String(failure.index)) : strings.desyncFailedNoEvent}{' '}
         <code className="agk-inspector__op">{describeOperation(failure?.operation, messages.devtools.json.from)}</code>
       </p>
-      <p>{strings.desyncReason(failure?.message ?? strings.noReason)}</p>
+      <p>
+        {strings.desyncReason(reasonText(strings, failure))}
+        {failure && knownReason(strings, failure) ? (
+          <>
+            {' '}
+            <span className="agk-inspector__detail" lang="en">
+              {failure.message}
+            </span>
+          </>
+        ) : null}
+      </p>
       <p>{strings.desyncWaits}</p>
     </div>
   );
 });
+
+type InspectorStrings = AgentMessages['devtools']['inspector'];
+type Failure = NonNullable<SharedState['failure']>;
+
+/** Whether the locale has words for the failure's code (a state from an older version may have none). */
+function knownReason(strings: InspectorStrings, failure: Failure): boolean {
+  return typeof failure.code === 'string' && Object.hasOwn(strings.reasons, failure.code);
+}
+
+/** Why a delta failed, in the locale's words by its code; the engine's English message where the locale has none. */
+function reasonText(strings: InspectorStrings, failure: Failure | undefined): string {
+  if (!failure) return strings.noReason;
+  return knownReason(strings, failure) ? strings.reasons[failure.code] : failure.message;
+}
 
 function isEmptyObject(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
@@ -207,7 +231,7 @@ const Document = React.forwardRef<HTMLDivElement, React.HTMLAttributes<HTMLDivEl
         <p className="agk-inspector__note" data-sync="desynced">
           {strings.desyncedAt(
             describeOperation(past.shared.failure?.operation, messages.devtools.json.from),
-            past.shared.failure?.message ?? strings.noReason,
+            reasonText(strings, past.shared.failure),
           )}
         </p>
       ) : null}

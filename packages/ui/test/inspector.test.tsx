@@ -5,6 +5,7 @@ import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { JsonTree } from '../src/JsonTree.js';
+import { AgentLocaleProvider, zhCN } from '../src/locale.js';
 import { StateInspectorPanel } from '../src/StateInspector.js';
 import { playedStore, runOf, type ScriptEvent } from '../src/storybook/scripted.js';
 
@@ -172,6 +173,23 @@ describe('StateInspectorPanel', () => {
     expect(screen.queryByRole('alert')).toBeNull();
     expect(document.querySelector('.agk-inspector')).toHaveAttribute('data-sync', 'in-sync');
     expect(valueAt('refund', 'status')).toBe('"approved"');
+  });
+
+  it('says why a delta failed in the locale, by its code, with the engine\u2019s English words kept as detail', async () => {
+    const store = await playedStore([
+      { say: 'go', events: runOf([snapshot(doc), delta({ op: 'test', path: '/refund/status', value: 'approved' })]) },
+    ]);
+    render(
+      <AgentLocaleProvider locale={zhCN}>
+        <AgentProvider store={store}>
+          <StateInspectorPanel />
+        </AgentProvider>
+      </AgentLocaleProvider>,
+    );
+    const alert = screen.getByRole('alert');
+    expect(alert).toHaveTextContent('原因：test 操作的条件不成立。');
+    expect(alert.querySelector('[lang="en"]')).toHaveTextContent(/test/i);
+    expect(alert).not.toHaveTextContent('英文原文');
   });
 
   it('shows the document as it was after a history event, by click and by keyboard, and goes back to live', async () => {

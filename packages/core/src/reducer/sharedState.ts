@@ -57,7 +57,7 @@ export function stateDelta(state: ThreadState, event: EventOf<'STATE_DELTA'>, in
       sharedState: {
         ...kept,
         sync: 'desynced',
-        failure: { index, operation: result.operation, message: result.message },
+        failure: { index, operation: result.operation, code: result.code, message: result.message },
         version: shared.version + 1,
       },
     },
