@@ -558,6 +558,36 @@ export const ChineseRefundApproval: Story = {
   },
 };
 
+/** The Chinese approval after its deadline: said expired in Chinese, only 不回答并关闭 left. */
+export const ChineseRefundApprovalExpired: Story = {
+  globals: { locale: 'zh-CN' },
+  loaders: [
+    interrupted(
+      [
+        {
+          id: '9d3c2f4e-1b7a-4f0e-8c61-5a2e7b9d0c34',
+          reason: 'tool_call',
+          toolCallId: '3f1e9a7c-2d4b-4c8e-9f06-7b1a5c3d2e80',
+          message: '是否向客户退款 ¥298.00（订单 A-1001，茶壶到货时已破损）？',
+          responseSchema: { type: 'object', required: ['approved'], properties: { approved: { type: 'boolean' } } },
+          expiresAt: inMinutes(-2),
+        },
+      ],
+      call('3f1e9a7c-2d4b-4c8e-9f06-7b1a5c3d2e80', 'refund_order', { orderId: 'A-1001', amount: 298, currency: 'CNY', reason: '到货破损' }),
+    ),
+  ],
+  play: async ({ canvasElement }) => {
+    const card = within(canvasElement).getByRole('article', { name: '需要批准' });
+    await expect(card).toHaveAttribute('data-state', 'expired');
+    await expect(within(card).getByRole('timer')).toHaveTextContent('已过期');
+    await expect(
+      within(card)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['不回答并关闭']);
+  },
+};
+
 const longReason = Array.from(
   { length: 14 },
   (_, i) =>

@@ -1,6 +1,7 @@
 import { AgentProvider, type AgentStore, createAgentStore } from '@aguikit/react';
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, userEvent, within } from 'storybook/test';
+import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { openRunStore } from './storybook/conversations.js';
 import { call, playedStore, runOf, STORY_THREAD, scriptedSource, waitForState } from './storybook/scripted.js';
 import { ToolCallCard, ToolStatusBadge, toolRenderers } from './ToolCall.js';
 
@@ -184,6 +185,77 @@ export const RejectedOnItsInterrupt: Story = {
   play: async ({ canvasElement }) => {
     const badge = within(canvasElement).getByText('Rejected');
     await expect(badge).toHaveAttribute('data-status', 'denied');
+  },
+};
+
+/** The person closed the interrupt without answering (a cancelled resume): the call is `cancelled`, never run. */
+export const CancelledOnItsInterrupt: Story = {
+  loaders: [
+    async () => ({
+      store: await playedStore([
+        {
+          say: 'Refund',
+          events: runOf(call('call-refund', 'refund_order', refundArgs), {
+            outcome: {
+              type: 'interrupt',
+              interrupts: [{ id: 'int-1', reason: 'tool_call', toolCallId: 'call-refund', message: 'Approve?' }],
+            },
+          }),
+        },
+        { resume: [{ interruptId: 'int-1', status: 'cancelled' }], events: runOf([]) },
+      ]),
+    }),
+  ],
+  play: async ({ canvasElement }) => {
+    const badge = within(canvasElement).getByText('Cancelled');
+    await expect(badge).toHaveAttribute('data-status', 'cancelled');
+    await expect(canvasElement.textContent).not.toContain('Succeeded');
+  },
+};
+
+/** The reader pressed Stop while the call's arguments were still coming: it failed with its run, and says so once. */
+export const StoppedByTheReader: Story = {
+  loaders: [
+    async () => {
+      const store = await openRunStore(call('call-refund', 'refund_order', refundArgs, { parts: 3, end: false }).slice(0, 3), {
+        say: 'Refund my order',
+      });
+      await store.getState().stop();
+      return { store };
+    },
+  ],
+  play: async ({ canvasElement }) => {
+    const card = within(canvasElement);
+    await expect(card.getByText('Failed')).toHaveAttribute('data-status', 'failed');
+    await expect(card.getByText('The run was stopped before this tool returned.')).toBeVisible();
+  },
+};
+
+/** A frontend tool whose handler threw: the call failed with the handler's message (the next run tells the agent). */
+export const FrontendToolFailed: Story = {
+  args: { id: 'call-locate' },
+  loaders: [
+    async () => ({
+      store: await playedStore(
+        [{ say: 'Where is my parcel?', events: runOf(call('call-locate', 'locate_parcel', { parcel: 'PX-88213' })) }],
+        {
+          autoContinue: false,
+          tools: {
+            locate_parcel: {
+              description: "Reads the parcel's position from the carrier's page open in this tab.",
+              handler: () => {
+                throw new Error('The carrier page is not open in this browser.');
+              },
+            },
+          },
+        },
+      ),
+    }),
+  ],
+  play: async ({ canvasElement }) => {
+    const card = within(canvasElement);
+    await waitFor(() => expect(card.getByText('Failed')).toHaveAttribute('data-status', 'failed'));
+    await expect(card.getByText(/The carrier page is not open in this browser/)).toBeVisible();
   },
 };
 
