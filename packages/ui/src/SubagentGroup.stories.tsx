@@ -56,7 +56,8 @@ export const Concurrent: Story = {
   loaders: [async () => ({ store: await openRunStore(CONCURRENT_SUBAGENTS) })],
   render: (_args, { loaded }) => (
     <AgentProvider store={(loaded as Loaded).store}>
-      <div style={{ display: 'grid', gap: 12, gridTemplateColumns: '1fr 1fr', maxWidth: 900 }}>
+      {/* Side by side where both fit, one under the other on a phone. */}
+      <div style={{ display: 'grid', gap: 12, gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 18rem), 1fr))', maxWidth: 900 }}>
         <SubagentGroup id="sa-policy" />
         <SubagentGroup id="sa-carrier" />
       </div>
