@@ -104,11 +104,27 @@ export const Listbox = React.forwardRef<HTMLDivElement, ListboxProps>(function L
   const at = selected === undefined ? -1 : lowerBound(items, selected);
   const found = selected !== undefined && items[at] === selected;
   const virtual = items.length > virtualizeAbove;
+  // With nothing chosen, focus points at a row without choosing it (choosing may change what the app shows):
+  // the first row when the list takes focus, then wherever the keys move the choice.
+  const [active, setActive] = React.useState<number | undefined>(undefined);
+  const activeAt = selected === undefined && active !== undefined ? lowerBound(items, active) : -1;
+  const activeFound = activeAt >= 0 && items[activeAt] === active;
+  const pointedAt = found ? at : activeFound ? activeAt : -1;
+  const pointed = pointedAt >= 0 ? items[pointedAt] : undefined;
+
+  const onFocus = () => {
+    if (selected === undefined && !activeFound && items.length > 0) setActive(items[0]);
+  };
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (items.length === 0) return;
-    const from = selected === undefined ? (event.key === 'ArrowUp' ? items.length : -1) : at;
-    const to = nextPosition(event.key, from, found || selected === undefined, items.length);
+    if ((event.key === 'Enter' || event.key === ' ') && !found && activeFound && active !== undefined) {
+      event.preventDefault();
+      onSelect(active);
+      return;
+    }
+    const from = found || activeFound ? pointedAt : selected === undefined ? (event.key === 'ArrowUp' ? items.length : -1) : at;
+    const to = nextPosition(event.key, from, found || activeFound || selected === undefined, items.length);
     if (to === undefined) return;
     event.preventDefault();
     const item = items[Math.max(0, Math.min(items.length - 1, to))];
@@ -124,7 +140,7 @@ export const Listbox = React.forwardRef<HTMLDivElement, ListboxProps>(function L
     event.currentTarget.focus();
   };
 
-  const shared = { items, selected, renderItem, itemData, optionId, rowHeight };
+  const shared = { items, selected, active: found ? undefined : pointed, renderItem, itemData, optionId, rowHeight };
   return (
     <div
       {...rest}
@@ -132,9 +148,13 @@ export const Listbox = React.forwardRef<HTMLDivElement, ListboxProps>(function L
       role="listbox"
       tabIndex={0}
       aria-label={label}
-      aria-activedescendant={found && selected !== undefined ? optionId(selected) : undefined}
+      aria-activedescendant={pointed === undefined ? undefined : optionId(pointed)}
       className={`agk-listbox${className ? ` ${className}` : ''}`}
       data-virtual={virtual ? 'true' : 'false'}
+      onFocus={(event) => {
+        rest.onFocus?.(event);
+        if (event.target === event.currentTarget) onFocus();
+      }}
       onKeyDown={(event) => {
         rest.onKeyDown?.(event);
         if (!event.defaultPrevented) onKeyDown(event);
@@ -144,11 +164,7 @@ export const Listbox = React.forwardRef<HTMLDivElement, ListboxProps>(function L
         if (!event.defaultPrevented) onClick(event);
       }}
     >
-      {virtual ? (
-        <VirtualOptions {...shared} scroller={ref} selectedAt={found ? at : -1} />
-      ) : (
-        <PlainOptions {...shared} selectedAt={found ? at : -1} />
-      )}
+      {virtual ? <VirtualOptions {...shared} scroller={ref} selectedAt={pointedAt} /> : <PlainOptions {...shared} selectedAt={pointedAt} />}
     </div>
   );
 });
@@ -156,6 +172,8 @@ export const Listbox = React.forwardRef<HTMLDivElement, ListboxProps>(function L
 interface OptionsProps {
   items: readonly number[];
   selected: number | undefined;
+  /** The row focus points at while nothing is chosen. */
+  active: number | undefined;
   selectedAt: number;
   renderItem: (item: number) => ReactNode;
   itemData: ListboxProps['itemData'];
@@ -170,6 +188,7 @@ function Option({ item, props, style, position }: { item: number; props: Options
       id={props.optionId(item)}
       aria-selected={item === props.selected}
       data-state={item === props.selected ? 'selected' : 'unselected'}
+      {...(item === props.active ? { 'data-active': 'true' } : {})}
       tabIndex={-1}
       data-item={item}
       className="agk-listbox__option"

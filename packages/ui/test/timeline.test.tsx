@@ -153,8 +153,13 @@ describe('EventTimelinePanel', () => {
     const user = userEvent.setup();
     show(await playedStore([{ say: 'go', events: run }]));
     const list = screen.getByRole('listbox', { name: 'Events' });
+    // Focus with nothing chosen points at the first row (a screen reader names it), and chooses nothing yet:
+    // choosing an event turns the devtools to the past.
     list.focus();
-    await user.keyboard('{ArrowDown}');
+    await waitFor(() => expect(list).toHaveAttribute('aria-activedescendant', row(0)?.id));
+    expect(row(0)).toHaveAttribute('aria-selected', 'false');
+    expect(row(0)).toHaveAttribute('data-active', 'true');
+    await user.keyboard('{Enter}');
     expect(row(0)).toHaveAttribute('aria-selected', 'true');
     expect(list).toHaveAttribute('aria-activedescendant', row(0)?.id);
     await user.keyboard('{ArrowDown}{ArrowDown}');
@@ -174,6 +179,17 @@ describe('EventTimelinePanel', () => {
     await user.keyboard('{ArrowUp}');
     expect(row(0)).toHaveAttribute('aria-selected', 'true');
     await waitFor(() => expect(screen.getByRole('region', { name: 'After event #0 (RUN_STARTED)' })).toBeInTheDocument());
+  });
+
+  it('moves on from the row focus pointed at: ArrowDown from the first row chooses the second', async () => {
+    const user = userEvent.setup();
+    show(await playedStore([{ say: 'go', events: run }]));
+    const list = screen.getByRole('listbox', { name: 'Events' });
+    list.focus();
+    await waitFor(() => expect(list).toHaveAttribute('aria-activedescendant', row(0)?.id));
+    await user.keyboard('{ArrowDown}');
+    expect(row(1)).toHaveAttribute('aria-selected', 'true');
+    expect(list).toHaveAttribute('aria-activedescendant', row(1)?.id);
   });
 
   it('renders only a window of a long log', async () => {
