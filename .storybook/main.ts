@@ -11,6 +11,18 @@ const config: StorybookConfig = {
   viteFinal: (vite) => ({
     ...vite,
     resolve: { ...vite.resolve, conditions: ['@aguikit/source', ...defaultClientConditions] },
+    build: {
+      ...vite.build,
+      rolldownOptions: {
+        ...vite.build?.rolldownOptions,
+        // The components' 'use client' marks them for React Server Components apps; Storybook is a browser app, where
+        // the directive means nothing, so its "may not be preserved" warning (one per component) is noise here.
+        onwarn(warning, warn) {
+          if (warning.code === 'MODULE_LEVEL_DIRECTIVE') return;
+          warn(warning);
+        },
+      },
+    },
   }),
 };
 
