@@ -3,7 +3,7 @@ import { defaultClientConditions } from 'vite';
 
 const config: StorybookConfig = {
   stories: ['../packages/*/src/**/*.stories.tsx'],
-  addons: ['@storybook/addon-vitest', '@storybook/addon-a11y'],
+  addons: ['@storybook/addon-vitest', '@storybook/addon-a11y', '@storybook/addon-docs'],
   framework: { name: '@storybook/react-vite', options: {} },
   typescript: { reactDocgen: 'react-docgen' },
   core: { disableTelemetry: true },

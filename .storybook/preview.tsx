@@ -15,7 +15,12 @@ const withTheme: Decorator = (Story, context) => {
     document.body.classList.add('agk-canvas');
   }, [theme]);
   return (
-    <div className="agk-theme agk-canvas" data-theme={theme} style={{ padding: 16, minHeight: '100vh', boxSizing: 'border-box' }}>
+    // The whole canvas in a story; in a docs page each story is a preview as tall as it is.
+    <div
+      className="agk-theme agk-canvas"
+      data-theme={theme}
+      style={{ padding: 16, minHeight: context.viewMode === 'docs' ? undefined : '100vh', boxSizing: 'border-box' }}
+    >
       <Story />
     </div>
   );
@@ -87,6 +92,11 @@ const preview: Preview = {
     a11y: { test: 'error', config: { rules: [{ id: 'target-size', enabled: true }] } },
     layout: 'fullscreen',
     controls: { expanded: true, matchers: { color: /(background|color)$/i } },
+    docs: {
+      // A component's doc comment, without its @example (whose code react-docgen drops, leaving the tag alone): the stories are the examples.
+      extractComponentDescription: (component: { __docgenInfo?: { description?: string } } | undefined) =>
+        component?.__docgenInfo?.description?.split(/\n?@example\b/)[0]?.trim() ?? null,
+    },
   },
 };
 
