@@ -516,37 +516,34 @@ export const FormFailedToLoad: Story = {
   },
 };
 
+/** The refund approval in Simplified Chinese, with its deadline. */
+const chineseApproval = (expiresAt: string) =>
+  interrupted(
+    [
+      {
+        id: '9d3c2f4e-1b7a-4f0e-8c61-5a2e7b9d0c34',
+        reason: 'tool_call',
+        toolCallId: '3f1e9a7c-2d4b-4c8e-9f06-7b1a5c3d2e80',
+        message: '是否向客户退款 ¥298.00（订单 A-1001，茶壶到货时已破损）？',
+        responseSchema: {
+          type: 'object',
+          required: ['approved'],
+          properties: {
+            approved: { type: 'boolean' },
+            comment: { type: 'string', title: '备注', description: '会随你的决定一起发送给智能体。' },
+          },
+        },
+        metadata: { 客服队列: '售后退款', 风险评分: 0.12, 标签: ['老客户', '有照片'] },
+        expiresAt,
+      },
+    ],
+    call('3f1e9a7c-2d4b-4c8e-9f06-7b1a5c3d2e80', 'refund_order', { orderId: 'A-1001', amount: 298, currency: 'CNY', reason: '到货破损' }),
+  );
+
 /** The refund approval in Simplified Chinese: the question, the tool's arguments and the form's field in Chinese. */
 export const ChineseRefundApproval: Story = {
   globals: { locale: 'zh-CN' },
-  loaders: [
-    interrupted(
-      [
-        {
-          id: '9d3c2f4e-1b7a-4f0e-8c61-5a2e7b9d0c34',
-          reason: 'tool_call',
-          toolCallId: '3f1e9a7c-2d4b-4c8e-9f06-7b1a5c3d2e80',
-          message: '是否向客户退款 ¥298.00（订单 A-1001，茶壶到货时已破损）？',
-          responseSchema: {
-            type: 'object',
-            required: ['approved'],
-            properties: {
-              approved: { type: 'boolean' },
-              comment: { type: 'string', title: '备注', description: '会随你的决定一起发送给智能体。' },
-            },
-          },
-          metadata: { 客服队列: '售后退款', 风险评分: 0.12, 标签: ['老客户', '有照片'] },
-          expiresAt: inMinutes(10),
-        },
-      ],
-      call('3f1e9a7c-2d4b-4c8e-9f06-7b1a5c3d2e80', 'refund_order', {
-        orderId: 'A-1001',
-        amount: 298,
-        currency: 'CNY',
-        reason: '到货破损',
-      }),
-    ),
-  ],
+  loaders: [chineseApproval(inMinutes(10))],
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await expect(canvas.getByRole('dialog', { name: '智能体正在等待你的回答' })).toBeInTheDocument();
@@ -561,21 +558,7 @@ export const ChineseRefundApproval: Story = {
 /** The Chinese approval after its deadline: said expired in Chinese, only 不回答并关闭 left. */
 export const ChineseRefundApprovalExpired: Story = {
   globals: { locale: 'zh-CN' },
-  loaders: [
-    interrupted(
-      [
-        {
-          id: '9d3c2f4e-1b7a-4f0e-8c61-5a2e7b9d0c34',
-          reason: 'tool_call',
-          toolCallId: '3f1e9a7c-2d4b-4c8e-9f06-7b1a5c3d2e80',
-          message: '是否向客户退款 ¥298.00（订单 A-1001，茶壶到货时已破损）？',
-          responseSchema: { type: 'object', required: ['approved'], properties: { approved: { type: 'boolean' } } },
-          expiresAt: inMinutes(-2),
-        },
-      ],
-      call('3f1e9a7c-2d4b-4c8e-9f06-7b1a5c3d2e80', 'refund_order', { orderId: 'A-1001', amount: 298, currency: 'CNY', reason: '到货破损' }),
-    ),
-  ],
+  loaders: [chineseApproval(inMinutes(-2))],
   play: async ({ canvasElement }) => {
     const card = within(canvasElement).getByRole('article', { name: '需要批准' });
     await expect(card).toHaveAttribute('data-state', 'expired');

@@ -1,3 +1,4 @@
+import type { ResumeResponse } from '@aguikit/core';
 import { AgentProvider, type AgentStore, createAgentStore } from '@aguikit/react';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
@@ -36,6 +37,17 @@ async function openRun(events: Record<string, unknown>[]): Promise<AgentStore> {
   // The script ends without a terminal: the run is reported unknown, the call keeps the state it reached.
   await store.getState().run('Refund my order');
   return store;
+}
+
+/** The refund held for a decision on its interrupt `int-1`, and, when given, the answer the person sent. */
+function heldForDecision(answer?: ResumeResponse): Promise<AgentStore> {
+  const asked = {
+    say: 'Refund',
+    events: runOf(call('call-refund', 'refund_order', refundArgs), {
+      outcome: { type: 'interrupt', interrupts: [{ id: 'int-1', reason: 'tool_call', toolCallId: 'call-refund', message: 'Approve?' }] },
+    }),
+  };
+  return playedStore(answer ? [asked, { resume: [answer], events: runOf([]) }] : [asked]);
 }
 
 export const Declared: Story = {
@@ -143,17 +155,7 @@ export const FailedWithTheRun: Story = {
 export const WaitingForDecision: Story = {
   loaders: [
     async () => ({
-      store: await playedStore([
-        {
-          say: 'Refund',
-          events: runOf(call('call-refund', 'refund_order', refundArgs), {
-            outcome: {
-              type: 'interrupt',
-              interrupts: [{ id: 'int-1', reason: 'tool_call', toolCallId: 'call-refund', message: 'Approve?' }],
-            },
-          }),
-        },
-      ]),
+      store: await heldForDecision(),
     }),
   ],
   play: async ({ canvasElement }) => {
@@ -168,18 +170,7 @@ export const WaitingForDecision: Story = {
 export const RejectedOnItsInterrupt: Story = {
   loaders: [
     async () => ({
-      store: await playedStore([
-        {
-          say: 'Refund',
-          events: runOf(call('call-refund', 'refund_order', refundArgs), {
-            outcome: {
-              type: 'interrupt',
-              interrupts: [{ id: 'int-1', reason: 'tool_call', toolCallId: 'call-refund', message: 'Approve?' }],
-            },
-          }),
-        },
-        { resume: [{ interruptId: 'int-1', status: 'resolved', payload: { approved: false } }], events: runOf([]) },
-      ]),
+      store: await heldForDecision({ interruptId: 'int-1', status: 'resolved', payload: { approved: false } }),
     }),
   ],
   play: async ({ canvasElement }) => {
@@ -192,18 +183,7 @@ export const RejectedOnItsInterrupt: Story = {
 export const CancelledOnItsInterrupt: Story = {
   loaders: [
     async () => ({
-      store: await playedStore([
-        {
-          say: 'Refund',
-          events: runOf(call('call-refund', 'refund_order', refundArgs), {
-            outcome: {
-              type: 'interrupt',
-              interrupts: [{ id: 'int-1', reason: 'tool_call', toolCallId: 'call-refund', message: 'Approve?' }],
-            },
-          }),
-        },
-        { resume: [{ interruptId: 'int-1', status: 'cancelled' }], events: runOf([]) },
-      ]),
+      store: await heldForDecision({ interruptId: 'int-1', status: 'cancelled' }),
     }),
   ],
   play: async ({ canvasElement }) => {
