@@ -141,12 +141,17 @@ async function settle(frames = 10) {
   for (let i = 0; i < frames; i++) await nextFrame();
 }
 
+/** The history in a list, recorded, and an agent ready to stream a reply into it. */
+async function streamingList() {
+  rec = recorder();
+  const agent = streamingAgent();
+  const store = createAgentStore({ source: agent.source, threadId: 't', initialMessages: history });
+  return { agent, store, ...(await mount(store, rec)) };
+}
+
 describe('MessageList in Chromium: a message streaming at the end of a virtualized thread', () => {
   it('commits at most once per animation frame, follows the text, and re-renders no other message', async () => {
-    rec = recorder();
-    const agent = streamingAgent();
-    const store = createAgentStore({ source: agent.source, threadId: 't', initialMessages: history });
-    const { root, log } = await mount(store, rec);
+    const { agent, store, root, log } = await streamingList();
     await settle();
     expect(root).toHaveAttribute('data-virtualization', 'on');
     expect(root.querySelectorAll('article').length).toBeLessThan(60);
@@ -169,10 +174,7 @@ describe('MessageList in Chromium: a message streaming at the end of a virtualiz
   });
 
   it('stops following when the reader scrolls up mid-stream, brings in the rows scrolled to, and follows again on "Jump to latest"', async () => {
-    rec = recorder();
-    const agent = streamingAgent();
-    const store = createAgentStore({ source: agent.source, threadId: 't', initialMessages: history });
-    const { root, log } = await mount(store, rec);
+    const { agent, store, root, log } = await streamingList();
     await settle();
     void store.getState().run();
     await agent.stream(40);
@@ -225,10 +227,7 @@ describe('MessageList in Chromium: a message streaming at the end of a virtualiz
     await agent.finish();
   });
   it('keeps a scroll the list saw no input for (the scrollbar dragged, a script) while the reply grows before the scroll event', async () => {
-    rec = recorder();
-    const agent = streamingAgent();
-    const store = createAgentStore({ source: agent.source, threadId: 't', initialMessages: history });
-    const { root, log } = await mount(store, rec);
+    const { agent, store, root, log } = await streamingList();
     await settle();
     void store.getState().run();
     await agent.stream(20);
