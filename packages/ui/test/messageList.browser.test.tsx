@@ -143,15 +143,16 @@ async function settle(frames = 10) {
 
 /** The history in a list, recorded, and an agent ready to stream a reply into it. */
 async function streamingList() {
-  rec = recorder();
+  const record = recorder();
+  rec = record;
   const agent = streamingAgent();
   const store = createAgentStore({ source: agent.source, threadId: 't', initialMessages: history });
-  return { agent, store, ...(await mount(store, rec)) };
+  return { agent, store, rec: record, ...(await mount(store, record)) };
 }
 
 describe('MessageList in Chromium: a message streaming at the end of a virtualized thread', () => {
   it('commits at most once per animation frame, follows the text, and re-renders no other message', async () => {
-    const { agent, store, root, log } = await streamingList();
+    const { agent, store, root, log, rec } = await streamingList();
     await settle();
     expect(root).toHaveAttribute('data-virtualization', 'on');
     expect(root.querySelectorAll('article').length).toBeLessThan(60);
@@ -174,7 +175,7 @@ describe('MessageList in Chromium: a message streaming at the end of a virtualiz
   });
 
   it('stops following when the reader scrolls up mid-stream, brings in the rows scrolled to, and follows again on "Jump to latest"', async () => {
-    const { agent, store, root, log } = await streamingList();
+    const { agent, store, root, log, rec } = await streamingList();
     await settle();
     void store.getState().run();
     await agent.stream(40);
