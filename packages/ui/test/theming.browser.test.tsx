@@ -6,6 +6,7 @@ import { AgentProvider, createAgentStore } from '@aguikit/react';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { cdp } from 'vitest/browser';
 import { render } from 'vitest-browser-react';
+import { Composer } from '../src/Composer.js';
 import { RunStatus } from '../src/RunStatus.js';
 import { StateInspectorPanel } from '../src/StateInspector.js';
 import { playedStore, runOf, scriptedSource } from '../src/storybook/scripted.js';
@@ -179,4 +180,38 @@ describe('text for screen readers only, in Chromium', () => {
     const doc = document.scrollingElement as HTMLElement;
     expect(doc.scrollHeight).toBeLessThanOrEqual(window.innerHeight);
   });
+});
+
+describe('the composer placeholder, in Chromium', () => {
+  const rgb = (color: string) => (color.match(/\d+(\.\d+)?/g) ?? []).slice(0, 3).map(Number);
+  const luminance = (color: string) => {
+    const [r = 0, g = 0, b = 0] = rgb(color).map((c) => {
+      const v = c / 255;
+      return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const contrast = (a: string, b: string) => {
+    const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+    return ((hi ?? 0) + 0.05) / ((lo ?? 0) + 0.05);
+  };
+
+  for (const theme of ['light', 'dark']) {
+    it(`${theme}: reads as a hint, not as typed text, and is still legible (4.5:1)`, async () => {
+      const store = createAgentStore({ source: scriptedSource([]) });
+      const screen = await render(
+        <AgentProvider store={store}>
+          <Composer placeholder="Ask about an order" />
+        </AgentProvider>,
+        { container: page({ 'data-theme': theme }) },
+      );
+      const input = screen.container.querySelector('textarea') as HTMLTextAreaElement;
+      const hint = getComputedStyle(input, '::placeholder').color;
+      const text = getComputedStyle(input).color;
+      const behind = getComputedStyle(input.closest('.agk-composer__row') ?? input).backgroundColor;
+      expect(contrast(hint, behind)).toBeGreaterThanOrEqual(4.5);
+      // Far enough from the text's own color to tell the two apart.
+      expect(contrast(hint, text)).toBeGreaterThanOrEqual(2.5);
+    });
+  }
 });
