@@ -197,7 +197,7 @@ export const HistorySelection: Story = {
     await userEvent.keyboard('{ArrowUp}');
     await expect(first).toHaveAttribute('aria-selected', 'true');
     await waitFor(() => expect(value()).toBe('"idle"'));
-    await waitFor(() => expect(canvas.getByRole('status')).toHaveTextContent(/^Showing the state after event #\d+ of \d+$/));
+    await waitFor(() => expect(canvas.getByRole('status')).toHaveTextContent(/^Showing the state after event #\d+ \(of \d+ events\)$/));
     await expect(canvasElement.querySelector('.agk-inspector')).toHaveAttribute('data-state', 'past');
     await userEvent.click(canvas.getByRole('button', { name: 'Back to live' }));
     await waitFor(() => expect(value()).toBe('"approved"'));

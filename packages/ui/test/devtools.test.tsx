@@ -97,7 +97,7 @@ describe('timeline rows lead with what changed', () => {
     timeline(store);
     await user.click(row(4) as HTMLElement);
     const total = store.log.entries.length;
-    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent(`Showing the thread after event #4 of ${total}`));
+    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent(`Showing the thread after event #4 (of ${total} events)`));
   });
 });
 
@@ -177,7 +177,7 @@ describe('state inspector time travel', () => {
     await user.click(screen.getAllByRole('option')[2] as HTMLElement);
     await waitFor(() => expect(inspector).toHaveAttribute('data-state', 'past'));
     const total = store.log.entries.length;
-    expect(within(inspector).getByRole('status')).toHaveTextContent(`Showing the state after event #2 of ${total}`);
+    expect(within(inspector).getByRole('status')).toHaveTextContent(`Showing the state after event #2 (of ${total} events)`);
     await user.click(screen.getByRole('button', { name: 'Back to live' }));
     await waitFor(() => expect(inspector).toHaveAttribute('data-state', 'live'));
     expect(screen.queryByRole('button', { name: 'Back to live' })).toBeNull();

@@ -30,7 +30,8 @@ export const en = {
     selectHint: 'Select an event to see the thread as it was right after it.',
     replaying: 'Replaying…',
     /** Said politely when a picked event's replay is shown. */
-    showingAfter: (index: string, total: string) => `Showing the thread after event #${index} of ${total}`,
+    // Events are numbered from #0: the count is said as a count, so the last one does not read as one short of the end.
+    showingAfter: (index: string, total: string) => `Showing the thread after event #${index} (of ${total} events)`,
   },
   detail: {
     title: (index: string, type: string) => `After event #${index} (${type})`,
@@ -109,7 +110,7 @@ export const en = {
     live: 'Live',
     version: (version: string) => `version ${version}`,
     /** Said politely when the document of a picked event is shown. */
-    showingAfter: (index: string, total: string) => `Showing the state after event #${index} of ${total}`,
+    showingAfter: (index: string, total: string) => `Showing the state after event #${index} (of ${total} events)`,
     /** Said politely when the live document is shown again. */
     backToLiveDone: 'Back to live',
   },
