@@ -173,7 +173,7 @@ describe('the Host header names this server (DNS rebinding)', () => {
     // On port 80 a browser sends `Host: localhost` and `Origin: http://localhost`.
     const onEighty = originPolicy(defaultOrigins({ PLAYGROUND_PORT: '80' }), defaultHosts(80, '127.0.0.1'));
     for (const host of ['127.0.0.1', 'localhost', '[::1]', 'localhost:80']) expect(onEighty.allowsHost(host), host).toBe(true);
-    for (const host of ['evil.example', '127.0.0.1:8080', 'localhost:443:80', 'localhost:'])
+    for (const host of ['evil.example', '127.0.0.1:8080', 'localhost:443:80', 'localhost:', 'localhost:443'])
       expect(onEighty.allowsHost(host), host).toBe(false);
     expect(onEighty.allowsOrigin('http://localhost')).toBe(true);
     expect(onEighty.allowsOrigin('https://localhost')).toBe(false);
@@ -192,6 +192,9 @@ describe('the Host header names this server (DNS rebinding)', () => {
     expect(configured.allowsOrigin('null')).toBe(false);
     expect(configured.allowsHost('agents.example.com')).toBe(true);
     expect(configured.allowsHost('agents.example.com:8443')).toBe(false);
+    // Allowed on 443 only: a request naming port 80 is not for it.
+    expect(originPolicy([], ['api.example.com:443']).allowsHost('api.example.com:80')).toBe(false);
+    expect(originPolicy([], ['api.example.com:443']).allowsHost('api.example.com')).toBe(true);
   });
 
   it('takes its allowed hosts from the option, or from AGENT_ALLOWED_HOSTS', async () => {

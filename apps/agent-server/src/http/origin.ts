@@ -51,17 +51,23 @@ function canonicalOrigin(origin: string): string {
   return origin.toLowerCase().replace(/\/+$/u, '');
 }
 
-/** A Host value, lower-cased, without `:80` or `:443`: a browser leaves out the port of its scheme's default. */
-function canonicalHost(host: string): string {
-  return host.toLowerCase().replace(/:(?:80|443)$/u, '');
+/**
+ * The Host values an allowed host stands for, lower-cased: itself, and, when it names a scheme's default port
+ * (`:80`, `:443`), its bare name too, which is what a browser sends for that port. A Host with a port must name it
+ * exactly: `localhost:443` is not `localhost:80`.
+ */
+function hostForms(host: string): string[] {
+  const name = host.toLowerCase();
+  const bare = name.replace(/:(?:80|443)$/u, '');
+  return bare === name ? [name] : [name, bare];
 }
 
 export function originPolicy(allowedOrigins: readonly string[], allowedHosts: readonly string[]): OriginPolicy {
   const origins = new Set(allowedOrigins.map(canonicalOrigin));
-  const hosts = new Set(allowedHosts.map(canonicalHost));
+  const hosts = new Set(allowedHosts.flatMap(hostForms));
   return {
     // A browser's Origin is already serialized: compared as sent (lower-cased), never parsed into something else.
     allowsOrigin: (origin) => origins.has(origin.toLowerCase()),
-    allowsHost: (host) => hosts.has(canonicalHost(host)),
+    allowsHost: (host) => hosts.has(host.toLowerCase()),
   };
 }
