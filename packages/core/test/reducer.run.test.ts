@@ -318,4 +318,20 @@ describe('a stop while a reply streams', () => {
     expect(stopped.messages.byId.get('a2')).toMatchObject({ streaming: false, stopped: true, endedAt: 1_000 });
     expect(stopped.messages.byId.get('a1')?.stopped).toBeUndefined();
   });
+
+  it('drops the mark when a later run reopens the message and ends it', () => {
+    const reduce = (state: ReturnType<typeof createThreadState>, events: Record<string, unknown>[]) =>
+      events.reduce((s, event) => reduceThread(s, event as Parameters<typeof reduceThread>[1]), state);
+    const cut = cancelRun(
+      reduce(createThreadState(), [
+        { type: 'RUN_STARTED', threadId: 't1', runId: 'r1' },
+        { type: 'TEXT_MESSAGE_START', messageId: 'a2', role: 'assistant' },
+        { type: 'TEXT_MESSAGE_CONTENT', messageId: 'a2', delta: 'I will ' },
+      ]),
+      1_000,
+    );
+    const finished = reduce(cut, run([...text('a2', 'refund.')], 'r2'));
+    expect(finished.messages.byId.get('a2')).toMatchObject({ content: 'I will refund.', streaming: false });
+    expect(finished.messages.byId.get('a2')?.stopped).toBeUndefined();
+  });
 });

@@ -25,7 +25,8 @@ export function startMessage(state: ThreadState, event: Opening, at?: number): T
   const existing = state.messages.byId.get(event.messageId);
   if (existing) {
     if (existing.streaming && event.metadata === undefined) return state;
-    return putMessage(state, withMeta({ ...without(existing, 'endedAt'), streaming: true }, event.metadata));
+    // Reopened, it goes on: it was not cut short where it stopped (`stopped`), and its end is still to come.
+    return putMessage(state, withMeta({ ...without(without(existing, 'endedAt'), 'stopped'), streaming: true }, event.metadata));
   }
   const role: MessageRole = event.type === 'REASONING_MESSAGE_START' ? 'reasoning' : (event.role ?? 'assistant');
   const record: MessageRecord = {
