@@ -145,7 +145,12 @@ export function useLiveAnnouncer(): { announcement: Announcement; onSettled: Set
     },
     [before, store, setAnnouncement],
   );
-  // What was said of a thread the reader left (New thread) is not left in the region for a screen reader to find.
-  const current = announcement.messageId === undefined || ids.includes(announcement.messageId);
-  return { announcement: current ? announcement : SILENCE, onSettled };
+  // The thread no longer has the message last said (New thread): what was said of the old thread is not left in the
+  // region for a screen reader to find, and what it announced is forgotten, so a new message under a reused id is said.
+  if (announcement.messageId !== undefined && !ids.includes(announcement.messageId)) {
+    const kept = new Set(ids);
+    announced.current = new Map([...announced.current].filter(([id]) => kept.has(id)));
+    setAnnouncementState(SILENCE);
+  }
+  return { announcement: announcement.messageId === undefined || ids.includes(announcement.messageId) ? announcement : SILENCE, onSettled };
 }

@@ -453,6 +453,22 @@ describe('conversation: announcements', () => {
     expect(status).toHaveTextContent('');
   });
 
+  it('announces the first reply of the new thread, even under an id the last thread used', async () => {
+    await preloadMarkdown();
+    const store = await playedStore([], {
+      pending: [runOf(say('a1', 'Your refund is issued.')), runOf(say('a1', 'Hello in the new thread.'))],
+    });
+    renderList(store);
+    await store.getState().run('Refund');
+    const status = screen.getByRole('status');
+    await waitFor(() => expect(status).toHaveTextContent('Assistant: Your refund is issued.'));
+    await act(async () => {
+      store.getState().reset();
+    });
+    await store.getState().run('Hi');
+    await waitFor(() => expect(status).toHaveTextContent('Assistant: Hello in the new thread.'));
+  });
+
   it('announces a reply its run cut short with the incomplete note', async () => {
     await preloadMarkdown();
     const store = await playedStore([], {
