@@ -4,6 +4,7 @@ import { useAgentRun } from '@aguikit/react';
 import type { FormEvent, KeyboardEvent } from 'react';
 import * as React from 'react';
 import { useLocale } from './locale.js';
+import { autoDir } from './textDirection.js';
 import { useBrowserLayoutEffect } from './useBrowserLayoutEffect.js';
 
 export interface ComposerProps extends Omit<React.ComponentPropsWithoutRef<'form'>, 'onSubmit' | 'children'> {
@@ -132,7 +133,7 @@ export const Composer = React.forwardRef<HTMLFormElement, ComposerProps>(functio
           ref={inputRef}
           id={inputId}
           className="agk-composer__input"
-          dir="auto"
+          dir={autoDir(text)}
           value={text}
           placeholder={placeholder ?? t.placeholder}
           rows={2}

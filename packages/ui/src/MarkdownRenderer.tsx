@@ -6,6 +6,7 @@ import remarkGfm from 'remark-gfm';
 import { useLocale } from './locale.js';
 import { markdownPieces, nestsTooDeep, PIECES_FROM } from './markdownPieces.js';
 import { safeLinkHref, safeWebUrl } from './safeUrl.js';
+import { autoDir, holdsLetter } from './textDirection.js';
 
 // An agent's text is untrusted (a prompt injection writes it), so URLs are allow-listed: links may be
 // http(s) or mailto, image sources http(s) only; anything else loses its URL and renders as plain text.
@@ -22,13 +23,14 @@ function componentsFor(strings: MarkdownStrings, base: Level): Components {
     const Tag = `h${level(base + depth - 1)}` as const;
     return ({ node: _node, ...rest }: React.HTMLAttributes<HTMLHeadingElement> & { node?: unknown }) => <Tag dir="auto" {...rest} />;
   };
-  // Each block of text takes the direction of its own first letters: an Arabic paragraph after an English one reads
-  // right to left. Only blocks that hold their text themselves: an element whose text is all in children with a `dir`
-  // of their own would find none and read left to right (a quote; a list item of paragraphs). Those follow the page.
+  // Each block of text takes the direction of its own first letter: an Arabic paragraph after an English one reads
+  // right to left. Only blocks that hold a letter themselves: one with none (a number, an emoji), or whose text is all
+  // in children with a `dir` of their own (a quote; a list item of paragraphs), would read left to right whatever the
+  // page; those follow the page (textDirection.ts).
   const auto =
     <Tag extends 'p' | 'li' | 'td' | 'th'>(Tag: Tag) =>
     ({ node, ...rest }: React.HTMLAttributes<HTMLElement> & ExtraProps) =>
-      React.createElement(Tag, { ...(holdsParagraphs(node) ? {} : { dir: 'auto' }), ...rest });
+      React.createElement(Tag, { ...(holdsLetter(node) && !holdsParagraphs(node) ? { dir: 'auto' } : {}), ...rest });
   return {
     p: auto('p'),
     li: auto('li'),
@@ -174,7 +176,7 @@ export function MarkdownBody({
   const pieces = React.useMemo(() => (deep ? undefined : markdownPieces(text, piecesFrom)), [deep, text, piecesFrom]);
   if (deep)
     return (
-      <p className="agk-markdown__plain" dir="auto">
+      <p className="agk-markdown__plain" dir={autoDir(text)}>
         {text}
       </p>
     );
@@ -187,7 +189,7 @@ export function MarkdownBody({
       {piece.type === 'blocks' ? (
         <Piece text={piece.text} render={render} />
       ) : (
-        <p dir="auto">
+        <p dir={autoDir(piece.sentences[0] ?? '')}>
           {piece.sentences.map((sentence, j) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: as above
             <React.Fragment key={j}>

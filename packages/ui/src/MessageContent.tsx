@@ -4,6 +4,7 @@ import type { ContentPart, MessageRecord } from '@aguikit/core';
 import { useLocale } from './locale.js';
 import { SafeMarkdown } from './Markdown.js';
 import { safeImageSrc } from './safeUrl.js';
+import { autoDir } from './textDirection.js';
 
 /** How a message's text is shown: Markdown for agent text, verbatim for what a person or a system wrote. */
 export type TextFormat = 'markdown' | 'plain';
@@ -31,7 +32,7 @@ export function MessageText({ text, format }: { text: string; format: TextFormat
   return format === 'markdown' ? (
     <SafeMarkdown>{text}</SafeMarkdown>
   ) : (
-    <p className="agk-message__plain" dir="auto">
+    <p className="agk-message__plain" dir={autoDir(text)}>
       {text}
     </p>
   );

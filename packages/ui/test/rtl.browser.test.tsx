@@ -2,6 +2,7 @@
 /// <reference types="vite/client" />
 import { AgentProvider, type AgentStore } from '@aguikit/react';
 import { afterEach, describe, expect, it } from 'vitest';
+import { userEvent } from 'vitest/browser';
 import { render } from 'vitest-browser-react';
 import { Composer } from '../src/Composer.js';
 import inspectorCss from '../src/inspector.css?raw';
@@ -135,7 +136,21 @@ describe('a right-to-left page, in Chromium', () => {
     const user = root.querySelector('.agk-message[data-role="user"] p') as HTMLElement;
     expect(getComputedStyle(user).direction).toBe('ltr');
     const input = root.querySelector('textarea') as HTMLTextAreaElement;
-    expect(input.dir).toBe('auto');
+    // Empty, it follows the page (the caret and an Arabic placeholder on the right); typed English reads left to right.
+    expect(getComputedStyle(input).direction).toBe('rtl');
+    await userEvent.type(input, 'Where is my parcel?');
+    expect(getComputedStyle(input).direction).toBe('ltr');
+  });
+
+  it('leaves a reply of no letters (a number, an emoji) in the direction of the page', async () => {
+    const store = await playedStore([{ say: '👍', events: runOf(say('a-3', '42 👍\n\n- 3\n- 🙂')) }]);
+    const root = await mount(store, 'rtl');
+    const blocks = await until(() => {
+      const found = [...root.querySelectorAll('.agk-message[data-role="assistant"] :is(p, li)')];
+      return found.length >= 3 ? found : null;
+    });
+    expect(blocks.map((b) => getComputedStyle(b).direction)).toEqual(['rtl', 'rtl', 'rtl']);
+    expect(getComputedStyle(root.querySelector('.agk-message[data-role="user"] p') as Element).direction).toBe('rtl');
   });
 
   it('writes no left or right in its stylesheets, only start and end (a centred or symmetric shape aside)', () => {
