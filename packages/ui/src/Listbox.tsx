@@ -104,17 +104,26 @@ export const Listbox = React.forwardRef<HTMLDivElement, ListboxProps>(function L
   const at = selected === undefined ? -1 : lowerBound(items, selected);
   const found = selected !== undefined && items[at] === selected;
   const virtual = items.length > virtualizeAbove;
-  // With nothing chosen, focus points at a row without choosing it (choosing may change what the app shows):
-  // the first row when the list takes focus, then wherever the keys move the choice.
+  // With nothing chosen, focus points at a row without choosing it (choosing may change what the app shows): the
+  // first row in view when the list takes focus (nothing scrolls), then wherever the keys move the choice.
   const [active, setActive] = React.useState<number | undefined>(undefined);
+  const focused = React.useRef(false);
   const activeAt = selected === undefined && active !== undefined ? lowerBound(items, active) : -1;
   const activeFound = activeAt >= 0 && items[activeAt] === active;
   const pointedAt = found ? at : activeFound ? activeAt : -1;
   const pointed = pointedAt >= 0 ? items[pointedAt] : undefined;
-
-  const onFocus = () => {
-    if (selected === undefined && !activeFound && items.length > 0) setActive(items[0]);
-  };
+  /** The first row wholly in view (rows are `rowHeight` tall). */
+  const firstInView = React.useCallback(
+    () => items[Math.min(items.length - 1, Math.ceil((ref.current?.scrollTop ?? 0) / rowHeight))],
+    [items, rowHeight],
+  );
+  const pointIfNone = React.useCallback(() => {
+    if (selected === undefined && !activeFound && items.length > 0) setActive(firstInView());
+  }, [selected, activeFound, items, firstInView]);
+  // Rows that come, or a row filtered away, while the list has focus: it points at one again.
+  React.useEffect(() => {
+    if (focused.current) pointIfNone();
+  }, [pointIfNone]);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (items.length === 0) return;
@@ -153,7 +162,13 @@ export const Listbox = React.forwardRef<HTMLDivElement, ListboxProps>(function L
       data-virtual={virtual ? 'true' : 'false'}
       onFocus={(event) => {
         rest.onFocus?.(event);
-        if (event.target === event.currentTarget) onFocus();
+        if (event.target !== event.currentTarget) return;
+        focused.current = true;
+        pointIfNone();
+      }}
+      onBlur={(event) => {
+        rest.onBlur?.(event);
+        if (event.target === event.currentTarget) focused.current = false;
       }}
       onKeyDown={(event) => {
         rest.onKeyDown?.(event);
@@ -164,7 +179,11 @@ export const Listbox = React.forwardRef<HTMLDivElement, ListboxProps>(function L
         if (!event.defaultPrevented) onClick(event);
       }}
     >
-      {virtual ? <VirtualOptions {...shared} scroller={ref} selectedAt={pointedAt} /> : <PlainOptions {...shared} selectedAt={pointedAt} />}
+      {virtual ? (
+        <VirtualOptions {...shared} scroller={ref} selectedAt={found ? at : -1} pointedAt={pointedAt} />
+      ) : (
+        <PlainOptions {...shared} selectedAt={found ? at : -1} pointedAt={pointedAt} />
+      )}
     </div>
   );
 });
@@ -174,7 +193,10 @@ interface OptionsProps {
   selected: number | undefined;
   /** The row focus points at while nothing is chosen. */
   active: number | undefined;
+  /** Where the chosen row is: brought into view when it changes. */
   selectedAt: number;
+  /** Where the row aria-activedescendant names is (chosen or not): kept rendered. */
+  pointedAt: number;
   renderItem: (item: number) => ReactNode;
   itemData: ListboxProps['itemData'];
   optionId: (item: number) => string;
@@ -249,7 +271,10 @@ function useRowVirtualizer(options: RowVirtualizerOptions): Virtualizer<HTMLDivE
   const [, rerender] = React.useReducer((n: number) => n + 1, 0);
   const resolved = {
     ...options,
-    observeElementRect,
+    // A list not laid out (a hidden tab, a test without layout) measures 0 by 0: it renders a first screenful, as
+    // before it was measured, rather than nothing.
+    observeElementRect: (instance: Virtualizer<HTMLDivElement, Element>, report: (rect: { width: number; height: number }) => void) =>
+      observeElementRect(instance, (rect) => report(rect.width > 0 || rect.height > 0 ? rect : options.initialRect)),
     observeElementOffset,
     scrollToFn: elementScroll,
     onChange: (_: Virtualizer<HTMLDivElement, Element>, sync: boolean) => (sync ? ReactDOM.flushSync(rerender) : rerender()),
@@ -258,11 +283,17 @@ function useRowVirtualizer(options: RowVirtualizerOptions): Virtualizer<HTMLDivE
   virtualizer.setOptions(resolved);
   useBrowserLayoutEffect(() => virtualizer._didMount(), [virtualizer]);
   useBrowserLayoutEffect(() => virtualizer._willUpdate());
+  // The scroller is the list's own element, whose ref React attaches after this component's layout effects: at the
+  // first commit the layout effect above finds no element yet. Taken here, once everything is attached: else the
+  // virtualizer met it only at the next render, and then scrolled the list back to where it had started (the top).
+  React.useEffect(() => {
+    virtualizer._willUpdate();
+  }, [virtualizer]);
   return virtualizer;
 }
 
 function VirtualOptions(props: OptionsProps & { scroller: RefObject<HTMLDivElement | null> }) {
-  const { items, selectedAt, scroller, rowHeight } = props;
+  const { items, selectedAt, pointedAt, scroller, rowHeight } = props;
   const virtualizer = useRowVirtualizer({
     count: items.length,
     getScrollElement: () => scroller.current,
@@ -270,10 +301,10 @@ function VirtualOptions(props: OptionsProps & { scroller: RefObject<HTMLDivEleme
     overscan: 8,
     // The scroller is measured after mount: until then, assume a screenful so the first paint is not an empty list.
     initialRect: { width: 0, height: rowHeight * 16 },
-    // The selected option stays mounted wherever the list is scrolled, so aria-activedescendant always names an element.
+    // The option aria-activedescendant names stays mounted wherever the list is scrolled, so it always names an element.
     rangeExtractor: (range) => {
       const rows = defaultRangeExtractor(range);
-      return selectedAt < 0 || rows.includes(selectedAt) ? rows : [...rows, selectedAt].sort((a, b) => a - b);
+      return pointedAt < 0 || rows.includes(pointedAt) ? rows : [...rows, pointedAt].sort((a, b) => a - b);
     },
   });
   React.useEffect(() => {

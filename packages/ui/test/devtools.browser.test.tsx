@@ -164,4 +164,34 @@ describe('devtools layout in Chromium', () => {
     await new Promise(requestAnimationFrame);
     expect(page.scrollTop, 'the page was scrolled by the devtools').toBe(0);
   });
+  for (const [what, count] of [
+    ['a plain list', 120],
+    ['a virtual list', 1_200],
+  ] as const) {
+    it(`in ${what} read further down, focus points at a row in view and scrolls nothing`, async () => {
+      const many: ScriptEvent[] = [
+        { type: 'RUN_STARTED', threadId: 'story-thread', runId: RUN },
+        { type: 'TEXT_MESSAGE_START', messageId: MESSAGE, role: 'assistant' },
+        ...Array.from({ length: count }, (_, i) => ({ type: 'TEXT_MESSAGE_CONTENT', messageId: MESSAGE, delta: `word${i} ` })),
+      ];
+      const host = column(480);
+      await mount(await playedStore([{ say: 'go', events: many }]), host);
+      const list = host.querySelector('[role="listbox"]') as HTMLElement;
+      list.scrollTop = list.scrollHeight / 2;
+      await new Promise(requestAnimationFrame);
+      const top = list.scrollTop;
+      list.focus();
+      await new Promise(requestAnimationFrame);
+      await new Promise(requestAnimationFrame);
+      expect(list.scrollTop).toBe(top);
+      const pointed = document.getElementById(list.getAttribute('aria-activedescendant') ?? '');
+      expect(pointed).not.toBeNull();
+      const box = (pointed as HTMLElement).getBoundingClientRect();
+      const frame = list.getBoundingClientRect();
+      expect(box.top >= frame.top - 1 && box.bottom <= frame.bottom + 1, 'the row focus points at is in view').toBe(true);
+      // Enter chooses it.
+      await userEvent.keyboard('{Enter}');
+      expect(pointed).toHaveAttribute('aria-selected', 'true');
+    });
+  }
 });
