@@ -5,7 +5,7 @@ import { useAgentSelector, useAgentStore, useInterrupts } from '@aguikit/react';
 import type { ReactNode } from 'react';
 import * as React from 'react';
 import { type InterruptSession, NO_REFUSALS, SessionContext, useSession } from './interruptContext.js';
-import { focusWithQuestion } from './interruptFocus.js';
+import { focusWithQuestion, revealLabel } from './interruptFocus.js';
 import { useLocale } from './locale.js';
 import { RefusalItems } from './RefusalItems.js';
 
@@ -359,6 +359,7 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
     onFocus?.(e);
     const from = e.relatedTarget as HTMLElement | null;
     if (from && !e.currentTarget.contains(from)) returnTo.current = from;
+    if (e.target.matches(FIELD)) revealLabel(e.target);
   };
 
   const heading = title ?? (interrupts.length === 1 ? t.waitingOne : t.waitingMany(interrupts.length));

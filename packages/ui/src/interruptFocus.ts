@@ -69,3 +69,19 @@ function startOnScreen(element: HTMLElement): boolean {
   }
   return true;
 }
+
+/**
+ * Brings the label of `field`, focused in the decision area, out from under the area's held heading: the browser
+ * scrolls a focused field into view, not the label above it, so Tab (or a failed submit) could land on a field whose
+ * label the heading hides.
+ */
+export function revealLabel(field: HTMLElement): void {
+  const win = field.ownerDocument.defaultView;
+  const box = scrollerOf(field);
+  const heading = box?.querySelector(':scope > .agk-interrupts__title');
+  if (!win || !box || !heading || win.getComputedStyle(heading).position !== 'sticky') return;
+  const label = (field as HTMLInputElement).labels?.[0] ?? field.closest('fieldset')?.querySelector<HTMLElement>(':scope > legend') ?? null;
+  if (!label) return;
+  const hidden = heading.getBoundingClientRect().bottom - label.getBoundingClientRect().top;
+  if (hidden > 0) box.scrollTop -= hidden;
+}

@@ -128,21 +128,6 @@ describe('an approval opening in the chat', () => {
     });
   }
 
-  it('gives an open decision the room the conversation can spare, down to a fifth of the chat for the conversation', async () => {
-    await page.viewport(1366, 768);
-    await openApproval(
-      <div style={{ height: 'calc(100vh - 190px)', marginTop: 190, display: 'flex', flexDirection: 'column' }}>
-        <AgentChat />
-      </div>,
-    );
-    const chat = document.querySelector('.agk-chat')?.getBoundingClientRect().height ?? 0;
-    const conversation = document.querySelector('.agk-chat > .agk-messages')?.getBoundingClientRect().height ?? 0;
-    expect(conversation).toBeLessThanOrEqual(Math.max(0.2 * chat, 112) + 1);
-    const part = clearPart();
-    // The question, the arguments' first lines and a field fit between the held heading and the held actions.
-    expect(part.bottom - part.top).toBeGreaterThan(160);
-  });
-
   it('brings the chat into view when the page has it below the fold: focus is never on something off screen', async () => {
     await page.viewport(1000, 800);
     await openApproval(
