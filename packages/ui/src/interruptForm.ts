@@ -192,18 +192,24 @@ export function transformErrors(errors: RJSFValidationError[], t: InterruptMessa
 
 /**
  * A metadata key or property name as a label: `riskScore` and `risk_score`
- * read "Risk score".
+ * read "Risk score". An acronym inside a key keeps its capitals (`orderID`,
+ * `SLAMinutes`, `SKU`: "Order ID", "SLA minutes", "SKU"); words all in
+ * capitals (`MAX_AMOUNT`) are a constant's name and read as words ("Max
+ * amount").
  *
  * @example
- * humanizeKey('slaMinutes'); // 'Sla minutes'
+ * humanizeKey('SLAMinutes'); // 'SLA minutes'
  */
 export function humanizeKey(key: string): string {
   const words = key
     .replace(/([a-z\d])([A-Z])/g, '$1 $2')
-    .replace(/[_-]+/g, ' ')
-    .trim()
-    .toLowerCase();
-  return words ? (words[0] ?? '').toUpperCase() + words.slice(1) : key;
+    .replace(/([A-Z])(?=[A-Z][a-z])/g, '$1 ')
+    .split(/[\s_-]+/)
+    .filter(Boolean);
+  if (words.length === 0) return key;
+  const shouting = words.length > 1 && words.every((w) => w === w.toUpperCase());
+  const said = words.map((w) => (!shouting && w.length > 1 && w === w.toUpperCase() ? w : w.toLowerCase())).join(' ');
+  return (said[0] ?? '').toUpperCase() + said.slice(1);
 }
 
 /** How values are said: numbers and lists through `Intl`, booleans as words. */
