@@ -114,6 +114,8 @@ describe('the Events tab beside the chat on a laptop', () => {
       const list = page.getByRole('listbox');
       await list.focus();
       for (let i = 0; i < 3; i++) await list.press('ArrowDown');
+      // The detail says "Replaying…" until the state at the chosen event is computed.
+      await page.locator('.agk-timeline__detail-title').waitFor();
       await page.screenshot({ path: '/tmp/aguikit-events-1366.png' });
       const seen = await page.evaluate(() => {
         const title = document.querySelector('.agk-timeline__detail-title')?.getBoundingClientRect();

@@ -47,11 +47,17 @@ function streamingAgent() {
       yield { type: 'RUN_FINISHED', threadId: 't', runId: input.runId };
     },
   };
-  /** Streams `batches` batches of words, one every few milliseconds (several per frame). */
+  /**
+   * Streams `batches` batches of words, one every few milliseconds (several per frame). Each batch waits for the
+   * agent to be ready for it: a busy machine may still be starting the run, and a batch released to nobody is lost.
+   */
   const stream = async (batches: number) => {
     for (let b = 0; b < batches; b++) {
       await new Promise((resolve) => setTimeout(resolve, 3));
-      release?.();
+      while (!release) await new Promise((resolve) => setTimeout(resolve, 1));
+      const go = release;
+      release = undefined;
+      go();
     }
   };
   const finish = async () => {
