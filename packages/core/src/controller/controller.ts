@@ -3,6 +3,7 @@ import { storedMessageProblem } from '../messageShape.js';
 import type { Diagnostic, ThreadState } from '../model.js';
 import { stoppable } from '../reducer/local.js';
 import { ownJson } from '../reducer/ownJson.js';
+import { createAgentClock } from './agentClock.js';
 import { loadedEngine } from './engineLoader.js';
 import { createJournal } from './journal.js';
 import { createThreadMachine, replayWith } from './machine.js';
@@ -48,7 +49,9 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
   };
   for (const entry of initialOptions.log ?? []) if (entry.type === 'init') start = entry;
   let threadId = start.threadId;
-  const clock = appClock(() => options.now);
+  // The app's clock when it gave one; else the agent's, as far as its stamped events tell it.
+  const agentTime = createAgentClock();
+  const clock = appClock(() => options.now ?? agentTime.now);
   let destroyed = false;
   /** Applying a saved log as the controller is made, or destroyed: the app's onEvent and onDiagnostic hear only what happens live. */
   let quiet = true;
@@ -90,6 +93,7 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
     machine,
     journal,
     getOptions: () => options as RunControllerOptions,
+    heard: agentTime.heard,
     continueRun: () => startRun({}),
   });
 

@@ -18,6 +18,8 @@ export interface LaneDeps {
   publish(patch?: Partial<RunSnapshot>): void;
   isCurrent(stream: Stream): boolean;
   getOptions(): RunControllerOptions;
+  /** Hears every event received, as it arrives. */
+  heard(event: unknown): void;
 }
 
 /** How a stream ended: whether it can be resumed where it dropped, what failed, and whether the transport threw. */
@@ -81,6 +83,7 @@ export function createLane(deps: LaneDeps): Lane {
       const receive = (raw: unknown) => {
         // A stream that was torn down (stop, reset, destroy) was aborted with it: its last events are ignored.
         if (!s.live) return;
+        deps.heard(raw);
         s.received++;
         s.pending.push(raw);
         if (isTerminal(raw)) deps.flush(s);

@@ -11,6 +11,8 @@ export interface StreamsDeps {
   machine: ThreadMachine;
   journal: Journal;
   getOptions(): RunControllerOptions;
+  /** Hears every event received, as it arrives (the agent's clock reads its stamps). */
+  heard(event: unknown): void;
   /** Goes on with the conversation once a run's frontend tools have returned (a new run that sends their results). */
   continueRun(): Promise<ActionResult>;
 }
@@ -57,6 +59,7 @@ export function createStreams(deps: StreamsDeps): Streams {
     publish,
     isCurrent: (s) => current === s,
     getOptions: deps.getOptions,
+    heard: deps.heard,
   });
 
   /** After a run: wait for its frontend tools, then continue the conversation with their results. */

@@ -35,7 +35,11 @@ export interface RunControllerOptions<Doc = unknown> {
   autoContinue?: boolean;
   /** When batches flush; one animation frame by default. */
   scheduler?: FrameScheduler;
-  /** The clock used for interrupt expiry and the log's times. */
+  /**
+   * The clock used for interrupt expiry and the log's times. Without it, the
+   * agent's clock as far as its stamped events (`timestamp`) tell it, else
+   * `Date.now` (see `RunController.now`).
+   */
   now?: () => number;
   /**
    * A saved session (`parseSession`) to start from: its entries become the
@@ -184,7 +188,12 @@ export interface RunController<Doc = unknown> extends RunActions<Doc> {
   stateAt(index: number): ThreadState;
   /** Replaces callbacks, tools, context and the like without recreating the controller (the source stays). */
   configure(options: Partial<Omit<RunControllerOptions<Doc>, 'source'>>): void;
-  /** The controller's clock. */
+  /**
+   * The controller's clock: the app's `now`; else the agent's time, from the
+   * `timestamp` (ms since the epoch) of the events it sends, so a machine
+   * whose clock is minutes off measures `expiresAt` as the agent set it; else
+   * `Date.now()`.
+   */
   now(): number;
   /** Aborts what streams, drops late tool results, forgets listeners; every later action is refused. */
   destroy(): void;

@@ -1,0 +1,127 @@
+/**
+ * The clock interrupt expiry is measured with, on a machine whose own clock
+ * is wrong: a laptop minutes fast or slow. An agent that stamps its events
+ * (AG-UI `timestamp`, ms since the epoch) says what time it is where its
+ * `expiresAt` was set, and the controller keeps to that clock.
+ */
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createRunController, loadEngine, type RunAgentInput } from '../src/index.js';
+import { expectReplayed, finished, microScheduler, scripted, started } from './support/controllerHarness.js';
+
+beforeAll(() => loadEngine());
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+const MINUTE = 60_000;
+
+/**
+ * An agent whose clock is `skew` ms off the machine's (positive: ahead); its
+ * first run asks for approval within `windowMs` of its own now, and stamps
+ * every event (`stamp: false`: none) with its own time.
+ */
+function agentAt(skew: number, windowMs = 2 * MINUTE, stamp: boolean | ((n: number) => number | undefined) = true) {
+  const agentNow = () => Date.now() + skew;
+  const at = (n: number) => (typeof stamp === 'function' ? stamp(n) : stamp ? agentNow() : undefined);
+  return scripted((n, input: RunAgentInput, emit) => {
+    const t = at(n);
+    const stamped = (e: Record<string, unknown>) => (t === undefined ? e : { ...e, timestamp: t });
+    emit(stamped(started(input)));
+    const expiresAt = new Date(agentNow() + windowMs).toISOString();
+    emit(
+      stamped(
+        n === 0
+          ? finished(input, { outcome: { type: 'interrupt', interrupts: [{ id: 'i1', reason: 'confirmation', expiresAt }] } })
+          : finished(input),
+      ),
+    );
+  });
+}
+
+const approve = [{ interruptId: 'i1', status: 'resolved' as const, payload: { approved: true } }];
+
+describe("the controller's clock keeps to the agent's, as its stamped events show it", () => {
+  it('a machine 5 minutes fast can still approve within a 2-minute window', async () => {
+    const { source, inputs } = agentAt(-5 * MINUTE);
+    const controller = createRunController({ source, scheduler: microScheduler });
+    await controller.run('refund');
+    expect(controller.getSnapshot().thread.interrupts).toHaveLength(1);
+    const lag = Date.now() - 5 * MINUTE - controller.now();
+    // The agent's time, give or take the time the events took to arrive.
+    expect(Math.abs(lag)).toBeLessThan(1_000);
+    expect(await controller.resume(approve)).toMatchObject({ ok: true });
+    expect(inputs[1]?.resume).toEqual(approve);
+    expectReplayed(controller);
+  });
+
+  it('a machine 5 minutes slow cannot approve what expired on the agent a minute ago (only cancel it)', async () => {
+    const { source, inputs } = agentAt(5 * MINUTE, -MINUTE);
+    const controller = createRunController({ source, scheduler: microScheduler });
+    await controller.run('refund');
+    expect(await controller.resume(approve)).toMatchObject({ ok: false, errors: [{ code: 'EXPIRED' }] });
+    expect(await controller.resume([{ interruptId: 'i1', status: 'cancelled' }])).toMatchObject({ ok: true });
+    expect(inputs).toHaveLength(2);
+  });
+
+  it('an agent that stamps nothing leaves the machine clock as it is', async () => {
+    const { source } = agentAt(-5 * MINUTE, 2 * MINUTE, false);
+    const controller = createRunController({ source, scheduler: microScheduler });
+    await controller.run('refund');
+    expect(Math.abs(controller.now() - Date.now())).toBeLessThan(50);
+    // The machine's clock says the window closed three minutes ago.
+    expect(await controller.resume(approve)).toMatchObject({ ok: false, errors: [{ code: 'EXPIRED' }] });
+  });
+
+  it.each([
+    ['in seconds since the epoch', () => Math.floor(Date.now() / 1000)],
+    ['in microseconds since the epoch', () => Date.now() * 1000],
+    ['of zero', () => 0],
+    ['before 2000', () => Date.parse('1999-12-31T23:59:59Z')],
+    ['after 2200', () => Date.parse('2200-01-02T00:00:00Z')],
+  ])('a stamp %s is no reading of a clock in ms, and changes nothing', async (_name, stampOf) => {
+    const { source } = agentAt(0, 2 * MINUTE, () => stampOf());
+    const controller = createRunController({ source, scheduler: microScheduler });
+    await controller.run('refund');
+    expect(Math.abs(controller.now() - Date.now())).toBeLessThan(50);
+  });
+
+  it('older events (a replay, a buffer) do not pull the clock back: the freshest reading wins', async () => {
+    let late = false;
+    const { source } = agentAt(-5 * MINUTE, 2 * MINUTE, (n) => (late && n > 0 ? Date.now() - 60 * MINUTE : Date.now() - 5 * MINUTE));
+    const controller = createRunController({ source, scheduler: microScheduler });
+    await controller.run('refund');
+    late = true;
+    expect(await controller.resume(approve)).toMatchObject({ ok: true });
+    expect(Math.abs(Date.now() - 5 * MINUTE - controller.now())).toBeLessThan(1_000);
+  });
+
+  it("the machine's clock set an hour later (a sync) drops the reading, until the agent's next stamp gives it again", async () => {
+    const wall = Date.now;
+    const { source } = agentAt(-5 * MINUTE, 2 * MINUTE, () => wall() - 5 * MINUTE);
+    const controller = createRunController({ source, scheduler: microScheduler });
+    await controller.run('refund');
+    vi.spyOn(Date, 'now').mockImplementation(() => wall() + 60 * MINUTE);
+    // The lead the agent's clock had on this one is wrong by the hour now: the machine's clock, as without stamps.
+    expect(Math.abs(controller.now() - Date.now())).toBeLessThan(1_000);
+    // The answer is refused by the machine's clock; a cancel goes, and its stamped events give the agent's time again.
+    expect(await controller.resume(approve)).toMatchObject({ ok: false, errors: [{ code: 'EXPIRED' }] });
+    expect(await controller.resume([{ interruptId: 'i1', status: 'cancelled' }])).toMatchObject({ ok: true });
+    expect(Math.abs(wall() - 5 * MINUTE - controller.now())).toBeLessThan(1_000);
+  });
+
+  it("an application's own now() is the clock, whatever the agent stamps", async () => {
+    const fixed = Date.parse('2026-11-30T12:00:00Z');
+    const { source } = agentAt(-5 * MINUTE);
+    const controller = createRunController({ source, scheduler: microScheduler, now: () => fixed });
+    await controller.run('refund');
+    expect(controller.now()).toBe(fixed);
+  });
+
+  it('a new thread (reset) forgets nothing it needs: the agent is the same agent', async () => {
+    const { source } = agentAt(-5 * MINUTE);
+    const controller = createRunController({ source, scheduler: microScheduler });
+    await controller.run('refund');
+    controller.reset();
+    expect(Math.abs(Date.now() - 5 * MINUTE - controller.now())).toBeLessThan(1_000);
+  });
+});
