@@ -29,11 +29,12 @@ async function expectError(server: AgentServer, response: Response, status: numb
 const NONCE = '0123456789abcdef0123456789abcdef';
 
 /** The events a scenario produces for `input` at the test clock and `NONCE`: what the wire must carry. */
+/** The scenario's events as the server sends them: each stamped with the server's time as it goes out (its clock is NOW here). */
 function expected(scenarioId: string, input: RunAgentInput): unknown[] {
   const scenario = findScenario(scenarioId);
   if (!scenario) throw new Error(`no scenario ${scenarioId}`);
   const context = { now: NOW, nonce: NONCE };
-  return scenarioEvents(scenario, input, context).map((e) => e.event);
+  return scenarioEvents(scenario, input, context).map((e) => ({ ...e.event, timestamp: NOW }));
 }
 
 /** Reads a streaming response until `done` holds for the text so far, then leaves the stream open. */
@@ -391,6 +392,18 @@ describe('bad input gets a 4xx with a JSON error, and never crashes the server',
 });
 
 describe('the wire', () => {
+  it("stamps each event with the server's time as it goes out, and a reconnect gets the stamps they went out with", async () => {
+    let clock = NOW;
+    const server = await startServer({ nonce: () => NONCE, now: () => clock++ });
+    const input = userInput('t', 'r1');
+    const first = await readEvents(await post(server, '/agents/refund?speed=0', input));
+    const stamps = first.map((e) => e.event.timestamp as number);
+    // Read as each event is sent, not once for the run: each later than the one before.
+    expect(stamps.every((t, i) => i === 0 || t > (stamps[i - 1] ?? t))).toBe(true);
+    expect(stamps[0]).toBeGreaterThan(NOW);
+    const again = await readEvents(await post(server, '/agents/refund?speed=0', input, { 'Last-Event-ID': 'r1:2' }));
+    expect(again.map((e) => e.event.timestamp)).toEqual(stamps.slice(3));
+  });
   it('streams the refund flow with an id on every event, in order, ending with RUN_FINISHED', async () => {
     const server = await startServer({ nonce: () => NONCE });
     const input = userInput('t', 'r1');
@@ -413,7 +426,7 @@ describe('the wire', () => {
     const second = await readEvents(await post(server, '/agents/refund?speed=0', resume));
     expect(second.map((e) => e.id)).toEqual(second.map((_, i) => `r2:${i}`));
     expect(second.map((e) => e.event)).toEqual(expected('refund', resume));
-    expect(second.at(-1)?.event).toEqual({ type: 'RUN_FINISHED', threadId: 't', runId: 'r2' });
+    expect(second.at(-1)?.event).toEqual({ type: 'RUN_FINISHED', threadId: 't', runId: 'r2', timestamp: NOW });
     expect(second.find((e) => e.event.type === 'TOOL_CALL_RESULT')?.event).toMatchObject({ toolCallId: `r1.${NONCE}-refund` });
     expect(server.effects()).toEqual([
       expect.objectContaining({

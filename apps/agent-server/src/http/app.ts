@@ -337,7 +337,9 @@ export function buildApp(options: AppOptions): App {
           };
           options.onEffect((await storage.performEffect(effect)).record);
         }
-        const frame = `id: ${run.runId}:${i}\n${encoder.encodeSSE(item.event as unknown as BaseEvent)}`;
+        // Stamped with the server's time as it is sent: a client whose own clock is off measures expiresAt by it.
+        const event = { ...(item.event as unknown as BaseEvent), timestamp: options.now() };
+        const frame = `id: ${run.runId}:${i}\n${encoder.encodeSSE(event)}`;
         await storage.appendEvent(run.runId, i, frame);
         if (!(await send(frame))) return;
         sent++;
