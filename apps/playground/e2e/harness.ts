@@ -132,6 +132,8 @@ export interface OpenOptions {
   viewport?: { width: number; height: number };
   /** Makes `crypto.randomUUID` count from 1, so two pages that do the same things send and show the same ids. */
   pinIds?: boolean;
+  /** How far this machine's clock is off (ms; positive: fast): `Date` in the page reads that much later. */
+  clockSkewMs?: number;
 }
 
 /** Opens the playground in a fresh browser context, recording problems and agent requests from the first byte. */
@@ -158,6 +160,22 @@ export async function openPlayground(browser: Browser, baseUrl: string, options:
       let n = 0;
       crypto.randomUUID = () => `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`;
     });
+  }
+  if (options.clockSkewMs) {
+    await page.addInitScript((skew: number) => {
+      const Real = Date;
+      const now = () => Real.now() + skew;
+      class Skewed extends Real {
+        constructor(...args: unknown[]) {
+          if (args.length === 0) super(now());
+          else super(...(args as [string]));
+        }
+        static override now() {
+          return now();
+        }
+      }
+      globalThis.Date = Skewed as DateConstructor;
+    }, options.clockSkewMs);
   }
   const search = new URLSearchParams(Object.entries(options.params).map(([k, v]) => [k, String(v)]));
   await page.goto(`${baseUrl}?${search}`);

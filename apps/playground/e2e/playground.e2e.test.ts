@@ -106,6 +106,20 @@ async function askForRefund(o: OpenPage) {
 }
 
 describe('the playground against the agent server, in Chromium', () => {
+  it("on a machine whose clock runs 5 minutes fast: the approval has its two minutes (the server's time, from its stamps), and Approve refunds", async () => {
+    const o = await open({ mode: 'server', scenario: 'refund', speed: FAST }, { clockSkewMs: 5 * 60_000 });
+    const { page } = o;
+    expect(await page.evaluate(() => Date.now() - performance.timeOrigin - performance.now())).toBeGreaterThan(4 * 60_000);
+    const dialog = await askForRefund(o);
+    const approval = dialog.locator('.agk-interrupt');
+    expect(await approval.getAttribute('data-state')).toBe('open');
+    expect(await approval.getByRole('timer').textContent()).toMatch(/^Expires in (2:00|1:5\d)$/);
+    await approval.getByRole('button', { name: 'Approve' }).click();
+    await runStatus(page, 'success').waitFor();
+    expect(resumesOf(o).map((r) => r.body.resume?.[0]?.status)).toEqual(['resolved']);
+    expect(await page.locator('.agk-toolcall[data-tool="refund_order"]').getAttribute('data-status')).toBe('succeeded');
+  });
+
   it('runs the refund flow: the call and its arguments, approval in the generated form, the result, state refunded, one refund', async () => {
     const o = await open({ mode: 'server', scenario: 'refund', speed: FAST });
     const { page } = o;
