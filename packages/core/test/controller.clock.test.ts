@@ -4,13 +4,17 @@
  * (AG-UI `timestamp`, ms since the epoch) says what time it is where its
  * `expiresAt` was set, and the controller keeps to that clock.
  */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createRunController, loadEngine, type RunAgentInput } from '../src/index.js';
+import { createRunController, httpSseSource, loadEngine, type RunAgentInput } from '../src/index.js';
 import { expectReplayed, finished, microScheduler, scripted, started } from './support/controllerHarness.js';
 
 beforeAll(() => loadEngine());
-afterEach(() => {
+const servers: Server[] = [];
+afterEach(async () => {
   vi.restoreAllMocks();
+  for (const server of servers.splice(0)) await new Promise((closed) => server.close(closed));
 });
 
 const MINUTE = 60_000;
@@ -123,5 +127,55 @@ describe("the controller's clock keeps to the agent's, as its stamped events sho
     await controller.run('refund');
     controller.reset();
     expect(Math.abs(Date.now() - 5 * MINUTE - controller.now())).toBeLessThan(1_000);
+  });
+});
+
+describe("an agent that stamps nothing: its HTTP answer's Date header", () => {
+  /** An SSE agent whose clock is `skew` ms off the machine's: its Date header says so, its events carry no stamp. */
+  async function sseAgentAt(skew: number) {
+    const requests: RunAgentInput[] = [];
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      req.on('end', () => {
+        const input = JSON.parse(body) as RunAgentInput;
+        const n = requests.push(input) - 1;
+        const agentNow = Date.now() + skew;
+        res.writeHead(200, { 'Content-Type': 'text/event-stream', Date: new Date(agentNow).toUTCString() });
+        const expiresAt = new Date(agentNow + 2 * MINUTE).toISOString();
+        const events = [
+          started(input),
+          n === 0
+            ? finished(input, { outcome: { type: 'interrupt', interrupts: [{ id: 'i1', reason: 'confirmation', expiresAt }] } })
+            : finished(input),
+        ];
+        res.end(events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join(''));
+      });
+    });
+    servers.push(server);
+    await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+    const { port } = server.address() as AddressInfo;
+    return { source: httpSseSource({ url: `http://127.0.0.1:${port}/agent` }), requests };
+  }
+
+  it('a machine 5 minutes fast keeps to the server time the Date header gives, to the second', async () => {
+    const { source, requests } = await sseAgentAt(-5 * MINUTE);
+    const controller = createRunController({ source, scheduler: microScheduler });
+    await controller.run('refund');
+    const lag = Date.now() - 5 * MINUTE - controller.now();
+    // The header is whole seconds: the reading is at most a second (and the trip) behind.
+    expect(lag).toBeGreaterThanOrEqual(-50);
+    expect(lag).toBeLessThan(2_000);
+    expect(await controller.resume(approve)).toMatchObject({ ok: true });
+    expect(requests).toHaveLength(2);
+  });
+
+  it("a Date header within two seconds of the machine's clock changes nothing (it is read to the second)", async () => {
+    const { source } = await sseAgentAt(0);
+    const controller = createRunController({ source, scheduler: microScheduler });
+    await controller.run('refund');
+    expect(Math.abs(controller.now() - Date.now())).toBeLessThan(50);
   });
 });

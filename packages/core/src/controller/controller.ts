@@ -93,7 +93,7 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
     machine,
     journal,
     getOptions: () => options as RunControllerOptions,
-    heard: agentTime.heard,
+    agentClock: agentTime,
     continueRun: () => startRun({}),
   });
 

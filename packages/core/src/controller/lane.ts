@@ -1,6 +1,7 @@
 import type { ThreadState } from '../model.js';
 import type { AgentCapabilities } from '../protocol.js';
 import { type AgentSource, AgentTransportError, type SourceRunOptions } from '../transports/source.js';
+import type { AgentClock } from './agentClock.js';
 import { loadEngine, loadedEngine } from './engineLoader.js';
 import { classifyFailure, engineUnavailable } from './failure.js';
 import type { ThreadMachine } from './machine.js';
@@ -18,8 +19,8 @@ export interface LaneDeps {
   publish(patch?: Partial<RunSnapshot>): void;
   isCurrent(stream: Stream): boolean;
   getOptions(): RunControllerOptions;
-  /** Hears every event received, as it arrives. */
-  heard(event: unknown): void;
+  /** Reads the stamps of the events received, and the time the answers give. */
+  agentClock: AgentClock;
 }
 
 /** How a stream ended: whether it can be resumed where it dropped, what failed, and whether the transport threw. */
@@ -74,6 +75,7 @@ export function createLane(deps: LaneDeps): Lane {
         onEventId: (id) => {
           s.lastEventId = id;
         },
+        onServerTime: deps.agentClock.answered,
         ...(s.lastEventId !== undefined ? { lastEventId: s.lastEventId } : {}),
       };
       const scheduled = () => {
@@ -83,7 +85,7 @@ export function createLane(deps: LaneDeps): Lane {
       const receive = (raw: unknown) => {
         // A stream that was torn down (stop, reset, destroy) was aborted with it: its last events are ignored.
         if (!s.live) return;
-        deps.heard(raw);
+        deps.agentClock.heard(raw);
         s.received++;
         s.pending.push(raw);
         if (isTerminal(raw)) deps.flush(s);

@@ -1,5 +1,6 @@
 import type { RunAgentInput } from '../protocol.js';
 import type { AgentSource } from '../transports/source.js';
+import type { AgentClock } from './agentClock.js';
 import type { Journal } from './journal.js';
 import { createLane } from './lane.js';
 import type { ThreadMachine } from './machine.js';
@@ -11,8 +12,8 @@ export interface StreamsDeps {
   machine: ThreadMachine;
   journal: Journal;
   getOptions(): RunControllerOptions;
-  /** Hears every event received, as it arrives (the agent's clock reads its stamps). */
-  heard(event: unknown): void;
+  /** Reads the stamps of the events received, and the time the answers give. */
+  agentClock: AgentClock;
   /** Goes on with the conversation once a run's frontend tools have returned (a new run that sends their results). */
   continueRun(): Promise<ActionResult>;
 }
@@ -59,7 +60,7 @@ export function createStreams(deps: StreamsDeps): Streams {
     publish,
     isCurrent: (s) => current === s,
     getOptions: deps.getOptions,
-    heard: deps.heard,
+    agentClock: deps.agentClock,
   });
 
   /** After a run: wait for its frontend tools, then continue the conversation with their results. */

@@ -245,7 +245,7 @@ export async function* pullEvents(
           readOn = resolve;
           notify();
         });
-  const { lastEventId, onReconnecting } = runOptions;
+  const { lastEventId, onReconnecting, onServerTime } = runOptions;
   const options: SourceRunOptions = {
     signal: stop.signal,
     onConnection: (status) => {
@@ -255,6 +255,7 @@ export async function* pullEvents(
       if (!stopped) onReconnecting?.(attempt, of);
     },
     ...(lastEventId !== undefined ? { lastEventId } : {}),
+    ...(onServerTime ? { onServerTime } : {}),
   };
   start(emit, drained, options).then(
     () => {
