@@ -196,6 +196,24 @@ describe('speed', () => {
     await readEvents(forwarded);
   });
 
+  it('refuses a hostile 500,000-digit speed at once, and stays responsive', async () => {
+    const server = await startServer();
+    const started = performance.now();
+    const response = await post(server, '/agents/clarification', {
+      ...userInput('t', 'r'),
+      forwardedProps: { speed: `${'1'.repeat(500_000)}x` },
+    });
+    expect(response.status).toBe(400);
+    expect(await errorCode(response)).toBe('BAD_SPEED');
+    // A backtracking check took minutes here, the whole server frozen meanwhile.
+    expect(performance.now() - started).toBeLessThan(2_000);
+    for (const speed of ['.5', '0.5', '5.', '1e1', '1E+1', '2.5e-1']) {
+      const ok = await post(server, `/agents/clarification?speed=${encodeURIComponent(speed)}`, userInput(`t${speed}`, `r${speed}`));
+      expect(ok.status, speed).toBe(speed === '5.' ? 400 : 200);
+      await ok.body?.cancel();
+    }
+  });
+
   it('refuses a server started with a speed out of range', async () => {
     await expect(startServer({ speed: 1e-9 })).rejects.toThrow(/speed/u);
   });

@@ -21,7 +21,8 @@ export function speedOf(query: string | undefined, input: RunAgentInput, fallbac
   return speed;
 }
 
-const DECIMAL = /^\d*\.?\d+(e[+-]?\d+)?$/iu;
+// One way through each string (no backtracking): a hostile 1 MB speed is refused in linear time.
+const DECIMAL = /^(?:\d+|\d*\.\d+)(?:e[+-]?\d+)?$/iu;
 
 /** 0, or a finite number in `[MIN_SPEED, MAX_SPEED]`. */
 export function isSpeed(speed: number): boolean {
