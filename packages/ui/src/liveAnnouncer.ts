@@ -49,15 +49,21 @@ export function announcementText(locale: LocaleValue, author: string, text: stri
   return incomplete ? said + s.incomplete : said;
 }
 
-/** Markdown stripped of its most common syntax: what is said when the renderer could not be loaded. */
-function roughText(markdown: string): string {
+/**
+ * Markdown stripped of its most common syntax: what is said when the renderer
+ * could not be loaded. Each pattern has one way through a string, so a
+ * hostile text (spaces without end, brackets never closed) costs linear time.
+ */
+export function roughText(markdown: string): string {
   return markdown
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/!?\[([^\][]*)\]\([^()]*\)/g, '$1')
     .replace(/^\s{0,3}(#{1,6}|>|[-*+]|\d+[.)])\s+/gm, '')
-    .replace(/^\s*\|?[\s:|-]+\|?\s*$/gm, '')
-    .replace(/\s*\|\s*/g, ', ')
+    .split('\n')
+    .filter((line) => !(line.includes('-') && /^[ \t:|-]+$/.test(line)))
+    .join('\n')
     .replace(/(\*\*|__|~~|`+|\*|_)/g, '')
     .replace(/\s+/g, ' ')
+    .replace(/ ?\| ?/g, ', ')
     .trim();
 }
 
