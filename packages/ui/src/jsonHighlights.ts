@@ -74,12 +74,22 @@ export function highlightsOf(operations: readonly unknown[] | undefined, documen
   const at = new Map<string, Mark[]>();
   const inside = new Set<string>();
   const removed = new Map<string, Removed[]>();
+  // Each container above the pointer, nearest first; one already open has every container above it open too.
   const openTo = (pointer: string) => {
-    const segments = splitPointer(pointer);
-    for (let i = 0; i < segments.length; i++) inside.add(i === 0 ? '' : `/${segments.slice(0, i).join('/')}`);
+    let above = pointer;
+    for (let cut = above.lastIndexOf('/'); cut >= 0; cut = above.lastIndexOf('/')) {
+      above = above.slice(0, cut);
+      if (inside.has(above)) return;
+      inside.add(above);
+    }
+  };
+  const push = <T>(map: Map<string, T[]>, key: string, item: T) => {
+    const list = map.get(key);
+    if (list) list.push(item);
+    else map.set(key, [item]);
   };
   const markAt = (pointer: string, mark: Mark) => {
-    at.set(pointer, [...(at.get(pointer) ?? []), mark]);
+    push(at, pointer, mark);
     openTo(pointer);
   };
   const markRemoved = (pointer: string, mark: Mark) => {
@@ -87,7 +97,7 @@ export function highlightsOf(operations: readonly unknown[] | undefined, documen
     const last = segments.pop();
     if (last === undefined) return markAt(pointer, mark);
     const parent = segments.length ? `/${segments.join('/')}` : '';
-    removed.set(parent, [...(removed.get(parent) ?? []), { key: unescapeSegment(last), mark }]);
+    push(removed, parent, { key: unescapeSegment(last), mark });
     openTo(pointer);
   };
   for (const [i, operation] of operations.entries()) {
