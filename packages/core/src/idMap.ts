@@ -22,8 +22,16 @@ type Node<V> = { slots: Slot<V>[] };
 
 const BITS = 5;
 const WIDTH = 1 << BITS;
-/** Depth at which the hash's bits run out: a bucket there grows instead of splitting. */
-const MAX_DEPTH = 6;
+/** Depth at which the first hash's bits run out: deeper, a second hash, seeded per page load, takes over. */
+const FIRST_DEPTH = 6;
+/**
+ * Depth at which both hashes' bits run out: a bucket there grows instead of
+ * splitting. The first hash is known to anyone: an agent can choose thousands
+ * of ids that share it (in under a second), and a bucket holding them all made
+ * every write copy and every read scan the lot. The second one cannot be
+ * chosen for, so the ids part below the first hash's depth.
+ */
+const MAX_DEPTH = 12;
 /**
  * Entries a bucket holds before it splits into a node. A thread of a few
  * messages is then one short list, and a token copies that list instead of a
@@ -42,6 +50,24 @@ function hash(key: string): number {
   lastKey = key;
   lastHash = h >>> 0;
   return lastHash;
+}
+
+const SEED = (Math.random() * 0x100000000) >>> 0;
+
+/** The second hash, for depths past the first's: FNV-1a from a random basis, then mixed (murmur3's finalizer). */
+function deepHash(key: string): number {
+  let h = 0x811c9dc5 ^ SEED;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+/** The slot of a node at `depth` that `key` (first hash `h`) goes in. */
+function indexAt(h: number, key: string, depth: number): number {
+  return depth < FIRST_DEPTH ? (h >>> (depth * BITS)) & (WIDTH - 1) : (deepHash(key) >>> ((depth - FIRST_DEPTH) * BITS)) & (WIDTH - 1);
 }
 
 const isBucket = Array.isArray as <V>(slot: Slot<V>) => slot is Leaf<V>[];
@@ -66,7 +92,7 @@ class TrieMap<V> implements IdMap<V> {
         const at = find(slot, id);
         return at < 0 ? undefined : (slot[at] as Leaf<V>).value;
       }
-      slot = slot.slots[(h >>> (depth * BITS)) & (WIDTH - 1)];
+      slot = slot.slots[indexAt(h, id, depth)];
     }
     return undefined;
   }
@@ -123,7 +149,7 @@ function setIn<V>(slot: Slot<V>, h: number, key: string, value: V, depth: number
     // A full bucket splits into a node at its own depth.
     return setIn(split(slot, depth), h, key, value, depth);
   }
-  const i = (h >>> (depth * BITS)) & (WIDTH - 1);
+  const i = indexAt(h, key, depth);
   const child = slot.slots[i];
   const next = setIn(child, h, key, value, depth + 1);
   if (next === child) return slot;
@@ -145,7 +171,7 @@ function deleteIn<V>(slot: Slot<V>, h: number, key: string, depth: number): Slot
     const rest = slot.filter((leaf) => leaf.key !== key);
     return rest.length ? rest : undefined;
   }
-  const i = (h >>> (depth * BITS)) & (WIDTH - 1);
+  const i = indexAt(h, key, depth);
   const slots = slot.slots.slice();
   slots[i] = deleteIn(slot.slots[i], h, key, depth + 1);
   return { slots };
@@ -188,7 +214,7 @@ function insertInPlace<V>(slot: Node<V> | Leaf<V>[], h: number, key: string, val
     }
     return insertInPlace(split(slot, depth), h, key, value, depth);
   }
-  const i = (h >>> (depth * BITS)) & (WIDTH - 1);
+  const i = indexAt(h, key, depth);
   slot.slots[i] = insertInPlace(slot.slots[i] ?? [], h, key, value, depth + 1);
   return slot;
 }

@@ -131,3 +131,61 @@ describe('idMap', () => {
     expect([m.get('__proto__'), m.get('constructor'), m.get(''), m.get('toString')]).toEqual([1, 2, 3, undefined]);
   });
 });
+
+/**
+ * `n` ids whose 32-bit FNV-1a hashes (the first hash of the map, known to
+ * anyone) agree in the 30 bits the map's first six levels use: what an agent
+ * that wanted to slow the client down could send as message ids. Each is a
+ * prefix and two chosen characters: the last two steps of FNV-1a can be
+ * solved for the second character.
+ */
+function collidingIds(n: number): string[] {
+  const P = 0x01000193;
+  let inverse = P;
+  for (let i = 0; i < 5; i++) inverse = Math.imul(inverse, 2 - Math.imul(P, inverse));
+  const fnv = (s: string, h = 0x811c9dc5) => {
+    for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), P);
+    return h;
+  };
+  const LOW = 0x3fffffff;
+  const want = Math.imul(fnv('msg-target'), inverse) & LOW;
+  const ids: string[] = [];
+  for (let p = 0; ids.length < n; p++) {
+    const prefix = `msg-${p}-`;
+    const state = fnv(prefix);
+    for (let c1 = 0x20; c1 < 0xd800 && ids.length < n; c1++) {
+      const c2 = (Math.imul(state ^ c1, P) ^ want) & LOW;
+      if (c2 >= 0x20 && c2 < 0xd800) ids.push(prefix + String.fromCharCode(c1, c2));
+    }
+  }
+  return ids;
+}
+
+describe('idMap under ids chosen to collide', () => {
+  it('the ids do collide in the first hash', () => {
+    const ids = collidingIds(50);
+    const low = (s: string) => {
+      let h = 0x811c9dc5;
+      for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+      return h & 0x3fffffff;
+    };
+    expect(new Set(ids.map(low)).size).toBe(1);
+    expect(new Set(ids).size).toBe(50);
+  });
+
+  it('holds 30,000 of them, and a token written into the last costs what it costs in any map', () => {
+    const ids = collidingIds(30_000);
+    const started = performance.now();
+    let m = idMap<number>();
+    for (const [i, id] of ids.entries()) m = m.set(id, i);
+    const last = ids.at(-1) as string;
+    for (let t = 0; t < 1_000; t++) m = m.set(last, t);
+    // One bucket of all of them made this 7.8 s: each write copied it, each read scanned it.
+    expect(performance.now() - started).toBeLessThan(1_500);
+    expect(m.size).toBe(30_000);
+    expect(m.get(last)).toBe(999);
+    for (let i = 0; i < ids.length; i += 1_999) expect(m.get(ids[i] as string)).toBe(i);
+    expect(m.delete(ids[0] as string).get(ids[0] as string)).toBeUndefined();
+    expect(idMap(ids.map((id, i) => [id, i] as const)).get(ids[12_345] as string)).toBe(12_345);
+  });
+});
