@@ -29,7 +29,7 @@ export interface AgentStore<Doc = unknown> extends StoreApi<AgentStoreState<Doc>
   stateAfterEvent(index: number): ThreadState;
   /** Replaces callbacks, tools, context and the like without recreating the store (the source stays). */
   configure(options: Partial<Omit<RunControllerOptions<Doc>, 'source'>>): void;
-  /** The store's clock (its `now` option, or `Date.now`): what interrupt expiry is measured with. */
+  /** The store's clock (its `now` option, else the agent's time as it says it, else `Date.now`: see `RunController.now`): what interrupt expiry is measured with. */
   now(): number;
   /** Stops everything the thread runs and refuses every later action. */
   destroy(): void;

@@ -171,11 +171,11 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
           doFetch(url, { method: 'POST', ...request, ...(answer.signal ? { signal: answer.signal } : {}) }),
         );
         answer.arrived();
+        const { checkResponse, readFrames } = reader;
+        await checkResponse(response, idle);
         // What time the server says it is (a cross-origin page reads Date only where the server exposes it).
         const date = Date.parse(response.headers.get('date') ?? '');
         if (Number.isFinite(date)) runOptions.onServerTime?.(date);
-        const { checkResponse, readFrames } = reader;
-        await checkResponse(response, idle);
         onConnection?.('open');
         await readFrames(response, maxFrame, signal, onFrame, drained, idle);
         if (!runOpen && delivered > 0) {

@@ -13,8 +13,8 @@ export interface SourceRunOptions {
   /** Told the SSE id of each event yielded, so a later `run` can resume after it. */
   onEventId?: (id: string) => void;
   /**
-   * Told the server's time as an answer states it (ms since the epoch, to the
-   * second: the HTTP `Date` header, where the page may read it).
+   * Told the server's time as a successful answer states it (ms since the
+   * epoch, to the second: the HTTP `Date` header, where the page may read it).
    */
   onServerTime?: (time: number) => void;
 }
