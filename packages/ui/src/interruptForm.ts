@@ -203,13 +203,21 @@ export function transformErrors(errors: RJSFValidationError[], t: InterruptMessa
 export function humanizeKey(key: string): string {
   const words = key
     .replace(/([a-z\d])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z])(?=[A-Z][a-z])/g, '$1 ')
+    // An acronym meets the next word where a capital starts a lowercase run, but not its plural's "s" (`IDs`, `URLs`).
+    .replace(/([A-Z])(?=[A-Z](?!s(?:[^a-z]|$))[a-z])/g, '$1 ')
     .split(/[\s_-]+/)
     .filter(Boolean);
   if (words.length === 0) return key;
-  const shouting = words.length > 1 && words.every((w) => w === w.toUpperCase());
-  const said = words.map((w) => (!shouting && w.length > 1 && w === w.toUpperCase() ? w : w.toLowerCase())).join(' ');
+  const lettered = words.filter((w) => /\p{L}/u.test(w));
+  const shouting = lettered.length > 1 && lettered.every((w) => w === w.toUpperCase());
+  const said = words.map((w) => (!shouting && isAcronym(w) ? w : w.toLowerCase())).join(' ');
   return (said[0] ?? '').toUpperCase() + said.slice(1);
+}
+
+/** Two or more characters in capitals (one a letter), and maybe a plural's "s": `ID`, `SLA`, `IDs`, `URLs`. */
+function isAcronym(word: string): boolean {
+  const stem = word.length > 2 && word.endsWith('s') ? word.slice(0, -1) : word;
+  return stem.length > 1 && stem === stem.toUpperCase() && stem !== stem.toLowerCase();
 }
 
 /** How values are said: numbers and lists through `Intl`, booleans as words. */

@@ -56,10 +56,10 @@ export function announcementText(locale: LocaleValue, author: string, text: stri
  */
 export function roughText(markdown: string): string {
   return markdown
-    .replace(/!?\[([^\][]*)\]\([^()]*\)/g, '$1')
+    .replace(/!?\[([^\][]*)\]\((?:[^()]|\([^()]*\))*\)/g, '$1')
     .replace(/^\s{0,3}(#{1,6}|>|[-*+]|\d+[.)])\s+/gm, '')
     .split('\n')
-    .filter((line) => !(line.includes('-') && /^[ \t:|-]+$/.test(line)))
+    .filter((line) => !(line.includes('-') && /^[ \t:|-]+\r?$/.test(line)))
     .join('\n')
     .replace(/(\*\*|__|~~|`+|\*|_)/g, '')
     .replace(/\s+/g, ' ')
