@@ -28,8 +28,10 @@ async function expectError(server: AgentServer, response: Response, status: numb
 /** A pinned run secret, for the tests that compare the wire with `expected` (a server draws a fresh one per run). */
 const NONCE = '0123456789abcdef0123456789abcdef';
 
-/** The events a scenario produces for `input` at the test clock and `NONCE`: what the wire must carry. */
-/** The scenario's events as the server sends them: each stamped with the server's time as it goes out (its clock is NOW here). */
+/**
+ * The events a scenario produces for `input` at the test clock and `NONCE`, as the server sends them: each
+ * stamped with the server's time as it goes out (its clock is NOW here). What the wire must carry.
+ */
 function expected(scenarioId: string, input: RunAgentInput): unknown[] {
   const scenario = findScenario(scenarioId);
   if (!scenario) throw new Error(`no scenario ${scenarioId}`);

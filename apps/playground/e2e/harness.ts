@@ -165,16 +165,15 @@ export async function openPlayground(browser: Browser, baseUrl: string, options:
     await page.addInitScript((skew: number) => {
       const Real = Date;
       const now = () => Real.now() + skew;
-      class Skewed extends Real {
-        constructor(...args: unknown[]) {
-          if (args.length === 0) super(now());
-          else super(...(args as [string]));
-        }
-        static override now() {
-          return now();
-        }
-      }
-      globalThis.Date = Skewed as DateConstructor;
+      // Called with new: a date (now, when given nothing); called bare: the time as text, as Date() is.
+      const Skewed = function (this: unknown, ...args: unknown[]) {
+        if (!new.target) return new Real(now()).toString();
+        return args.length === 0 ? new Real(now()) : new Real(...(args as [string]));
+      } as unknown as DateConstructor;
+      Object.setPrototypeOf(Skewed, Real);
+      Object.defineProperty(Skewed, 'prototype', { value: Real.prototype });
+      Object.defineProperty(Skewed, 'now', { value: now });
+      globalThis.Date = Skewed;
     }, options.clockSkewMs);
   }
   const search = new URLSearchParams(Object.entries(options.params).map(([k, v]) => [k, String(v)]));
