@@ -4,7 +4,7 @@ import * as React from 'react';
 import Markdown, { type Components, type ExtraProps, type Options, type UrlTransform } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import { useLocale } from './locale.js';
-import { markdownPieces, nestsTooDeep, PIECES_FROM } from './markdownPieces.js';
+import { type MarkdownPiece, markdownPieces, nestsTooDeep, PIECES_FROM } from './markdownPieces.js';
 import { safeLinkHref, safeWebUrl } from './safeUrl.js';
 import { autoDir, holdsLetter } from './textDirection.js';
 
@@ -56,14 +56,8 @@ function componentsFor(strings: MarkdownStrings, base: Level): Components {
       ) : (
         <span className="agk-markdown__unlinked">{alt ? strings.image(alt) : strings.imageUntitled}</span>
       ),
-    pre: ({ node: _node, ...rest }) => <pre {...rest} className="agk-code agk-markdown__code" />,
-    // A wide table scrolls inside the reply; the keyboard reaches the scroll area too.
-    table: ({ node: _node, ...rest }) => (
-      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be focusable to be scrolled without a mouse
-      <section className="agk-markdown__table" aria-label={strings.table} tabIndex={0}>
-        <table {...rest} />
-      </section>
-    ),
+    pre: ({ node: _node, ...rest }) => <CodeFrame {...rest} />,
+    table: ({ node: _node, ...rest }) => <TableFrame {...rest} label={strings.table} />,
     // A task list's box says whether the item is done; it is not a control anyone can tick.
     input: ({ type, checked }) =>
       type === 'checkbox' ? (
@@ -79,6 +73,21 @@ function componentsFor(strings: MarkdownStrings, base: Level): Components {
     h5: heading(5),
     h6: heading(6),
   };
+}
+
+/** A code block's frame. */
+function CodeFrame(props: React.HTMLAttributes<HTMLPreElement>) {
+  return <pre {...props} className="agk-code agk-markdown__code" />;
+}
+
+/** A table's frame: a wide table scrolls inside the reply; the keyboard reaches the scroll area too. */
+function TableFrame({ label, ...rest }: React.TableHTMLAttributes<HTMLTableElement> & { label: string }) {
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be focusable to be scrolled without a mouse
+    <section className="agk-markdown__table" aria-label={label} tabIndex={0}>
+      <table {...rest} />
+    </section>
+  );
 }
 
 const remarkPlugins: Options['remarkPlugins'] = [remarkGfm];
@@ -108,6 +117,21 @@ const prefixFootnoteLabel = (prefix: string) => () => (tree: HastNode) => {
 
 /** What every piece of a reply renders with: the same for the whole text and for each piece. */
 type Render = Pick<Options, 'components' | 'remarkRehypeOptions' | 'rehypePlugins'>;
+
+/**
+ * A rehype plugin that keeps, in place of the tree, the elements found
+ * along `path` (a tag name a level): a list's items, a table's head or its
+ * row, drawn inside a frame the reply draws once. A path that finds nothing
+ * leaves the tree as it is, so no text is ever lost.
+ */
+const pick = (path: readonly string[]) => () => (tree: HastNode) => {
+  let nodes: HastNode[] = [tree];
+  for (const tag of path) nodes = nodes.flatMap((node) => (node.children ?? []).filter((child) => child.tagName === tag));
+  if (nodes.length) tree.children = nodes;
+};
+
+/** The renderings of a reply's pieces: whole blocks, runs of a paragraph, list items, a table's head and rows. */
+type Renders = Record<'blocks' | 'inline' | 'ul' | 'ol' | 'head' | 'row', Render> & { tableLabel: string };
 
 /** One piece of a reply, parsed again only when its own text changes. */
 const Piece = React.memo(function Piece({ text, render }: { text: string; render: Render }) {
@@ -146,61 +170,126 @@ export class PieceBoundary extends React.Component<{ text: string; children: Rea
  * (default 3) and the others below it, footnote ids under `idPrefix`.
  *
  * A reply that nests quotes or lists more than 32 deep renders as plain text
- * (`nestsTooDeep`). A reply of `piecesFrom` characters or more (1,000 by default) renders in
- * pieces, each memoized on its text (`markdownPieces`): what shows is the
- * same, and a streaming reply re-parses only its last piece at each frame.
+ * (`nestsTooDeep`). A growing reply of `piecesFrom` characters or more (1,000
+ * by default) renders in pieces, each memoized on its text
+ * (`markdownPieces`): what shows is the same, and a streaming reply
+ * re-parses only its last piece at each frame. A reply that has not changed
+ * since it was first shown (a conversation opened) renders whole: each piece
+ * costs a parse of its own, about as much again as its text's, and pieces
+ * pay off only while the text grows (`piecedAtOnce` cuts it from the start).
  */
 export function MarkdownBody({
   text,
   idPrefix,
   headingLevel = 3,
   piecesFrom = PIECES_FROM,
+  piecedAtOnce = false,
 }: {
   text: string;
   idPrefix: string;
   headingLevel?: number;
   piecesFrom?: number;
+  piecedAtOnce?: boolean;
 }) {
+  const [firstText] = React.useState(text);
+  const growing = piecedAtOnce || text !== firstText;
   const strings = useLocale().messages.messages.markdown;
-  const render = React.useMemo<Render>(
-    () => ({
+  const renders = React.useMemo<Renders>(() => {
+    const blocks: Render = {
       components: componentsFor(strings, level(headingLevel)),
       remarkRehypeOptions: { clobberPrefix: idPrefix },
       rehypePlugins: [prefixFootnoteLabel(idPrefix)],
-    }),
-    [strings, headingLevel, idPrefix],
-  );
-  // A run of sentences renders its words only: the paragraph around the runs is drawn once, here.
-  const inline = React.useMemo<Render>(() => ({ ...render, components: { ...render.components, p: InlineRun } }), [render]);
+    };
+    const within = (path: string[]): Render => ({ ...blocks, rehypePlugins: [prefixFootnoteLabel(idPrefix), pick(path)] });
+    return {
+      blocks,
+      // A run of sentences renders its words only: the paragraph around the runs is drawn once.
+      inline: { ...blocks, components: { ...blocks.components, p: InlineRun } },
+      ul: within(['ul', 'li']),
+      ol: within(['ol', 'li']),
+      head: within(['table', 'thead']),
+      row: within(['table', 'tbody', 'tr']),
+      tableLabel: strings.table,
+    };
+  }, [strings, headingLevel, idPrefix]);
   const deep = React.useMemo(() => nestsTooDeep(text), [text]);
-  const pieces = React.useMemo(() => (deep ? undefined : markdownPieces(text, piecesFrom)), [deep, text, piecesFrom]);
+  const pieces = React.useMemo(() => (deep || !growing ? undefined : markdownPieces(text, piecesFrom)), [deep, growing, text, piecesFrom]);
   if (deep)
     return (
       <p className="agk-markdown__plain" dir={autoDir(text)}>
         {text}
       </p>
     );
-  if (!pieces) return <Piece text={text} render={render} />;
+  if (!pieces) return <Piece text={text} render={renders.blocks} />;
   return pieces.map((piece, i) => (
     // biome-ignore lint/suspicious/noArrayIndexKey: pieces only ever grow at the end, so an index names the same piece
     <React.Fragment key={i}>
       {/* The line break the whole text's rendering has between two blocks. */}
       {i ? '\n' : null}
-      {piece.type === 'blocks' ? (
-        <Piece text={piece.text} render={render} />
-      ) : (
+      <PieceView piece={piece} renders={renders} />
+    </React.Fragment>
+  ));
+}
+
+/** One piece of a reply, in the frame the whole text's rendering gives it; the parts inside are memoized on their text. */
+function PieceView({ piece, renders }: { piece: MarkdownPiece; renders: Renders }): React.ReactNode {
+  // Parts only ever grow at the end, so an index names the same part (the keys below).
+  switch (piece.type) {
+    case 'blocks':
+      return <Piece text={piece.text} render={renders.blocks} />;
+    case 'paragraph':
+      return (
         <p dir={autoDir(piece.sentences[0] ?? '')}>
           {piece.sentences.map((sentence, j) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: as above
             <React.Fragment key={j}>
               {j ? ' ' : null}
-              <Piece text={sentence} render={inline} />
+              <Piece text={sentence} render={renders.inline} />
             </React.Fragment>
           ))}
         </p>
-      )}
-    </React.Fragment>
-  ));
+      );
+    case 'list': {
+      const items = piece.items.map((item, j) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: as above
+        <React.Fragment key={j}>
+          {'\n'}
+          <Piece text={item} render={piece.ordered ? renders.ol : renders.ul} />
+        </React.Fragment>
+      ));
+      return piece.ordered ? (
+        <ol start={piece.start === 1 ? undefined : piece.start}>
+          {items}
+          {'\n'}
+        </ol>
+      ) : (
+        <ul>
+          {items}
+          {'\n'}
+        </ul>
+      );
+    }
+    case 'table':
+      return (
+        <TableFrame label={renders.tableLabel}>
+          <Piece text={piece.head} render={renders.head} />
+          {piece.rows.length ? (
+            <tbody>
+              {piece.rows.map((row, j) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: as above
+                <Piece key={j} text={`${piece.head}\n${row}`} render={renders.row} />
+              ))}
+            </tbody>
+          ) : null}
+        </TableFrame>
+      );
+    case 'code':
+      return (
+        <CodeFrame>
+          <code className={piece.language ? `language-${piece.language}` : undefined}>{piece.code}</code>
+        </CodeFrame>
+      );
+  }
 }
 
 function InlineRun({ children }: { children?: React.ReactNode }) {

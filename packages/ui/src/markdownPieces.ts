@@ -3,29 +3,52 @@
  * what the whole text renders: so that each piece can be memoized on its
  * text, and a streaming reply re-parses only its last piece rather than all
  * of it at every frame (Markdown parsing is linear in the text, and remark-gfm
- * costs tens of milliseconds on a 20 KB reply).
+ * costs tens of milliseconds on a 20 KB reply, most of a second on a 100 KB
+ * list or table).
  *
- * Two kinds of cut, both conservative (a text that might render differently
- * is not cut there):
+ * Every cut is conservative: a text that might render differently is not
+ * cut there. Blocks are cut apart, outside fenced code:
  *
- * - Between blocks: at a blank line followed by a line that can only start a
- *   new paragraph or heading (a letter or digit that is not a list marker, or
- *   an ATX heading), outside fenced code. After a blank line such a line at
- *   column 0 ends lists, quotes, tables and indented code. A group keeps the
- *   blank lines after it: a line of spaces may belong to indented code.
- * - Inside a long one-line paragraph: at a single space, once the run so far
- *   holds no character that can open inline markup spanning a space
- *   (emphasis, code, strikethrough, links, HTML, escapes), and where the next
- *   run starts with a letter, or a digit that opens no ordered list item
- *   (so it can never be read as a list, heading or
- *   quote). Autolinks, entities and the like cannot span a space. The runs
- *   render inside one paragraph, joined by that space.
+ * - before a line at column 0 that starts a paragraph, a heading or a table
+ *   (a letter or digit that is not a list marker, `#`, `|`) after a blank
+ *   line: such a line ends lists, quotes, tables and indented code;
+ * - before and after an ATX heading or a fence at column 0: nothing
+ *   continues them, and they interrupt everything;
+ * - before a list item at column 0 after a blank line, unless an item of the
+ *   same kind (bullet, or number and delimiter) began at column 0 in the
+ *   block so far: it would continue that list; and after lines of a plain
+ *   paragraph, where the item may interrupt one (a bullet with text, or the
+ *   number 1).
+ *
+ * A block keeps the blank lines after it: a line of spaces may belong to
+ * indented code. Then a block is cut inside:
+ *
+ * - a tight list (no blank line inside; every line an item of the first
+ *   item's kind, or indented into the item above; no task items, which give
+ *   the list a class) into its items, the list element drawn around them;
+ * - a table (a header whose cells hold no escape or code, a delimiter row
+ *   with as many cells, rows that each start with `|`) into its rows, each
+ *   parsed under the header;
+ * - a fenced code block at column 0 with a one-word language is not parsed
+ *   at all: its lines are its text;
+ * - a long one-line paragraph at single spaces, once the run so far holds no
+ *   character that can open inline markup spanning a space (emphasis, code,
+ *   strikethrough, links, HTML, escapes), and where the next run starts with
+ *   a letter, or a digit that opens no ordered list item (so it can never be
+ *   read as a list, heading or quote). Autolinks, entities and the like
+ *   cannot span a space. The runs render inside one paragraph, joined by
+ *   that space.
  *
  * A text holding footnotes, link reference definitions or HTML is never cut:
  * a line of them changes what renders elsewhere.
  */
 
-export type MarkdownPiece = { type: 'blocks'; text: string } | { type: 'paragraph'; sentences: string[] };
+export type MarkdownPiece =
+  | { type: 'blocks'; text: string }
+  | { type: 'paragraph'; sentences: string[] }
+  | { type: 'list'; ordered: boolean; start: number; items: string[] }
+  | { type: 'table'; head: string; rows: string[] }
+  | { type: 'code'; language: string; code: string };
 
 /** Texts shorter than this render whole: cutting pays off only where parsing costs. */
 export const PIECES_FROM = 1_000;
@@ -33,11 +56,24 @@ export const PIECES_FROM = 1_000;
 const RUN_LENGTH = 600;
 
 const WHOLE = /\[\^|\]:|</;
-const BLOCK_START = /^(?:[\p{L}\p{N}]|#{1,6}(?:[ \t]|$))/u;
+const BLOCK_START = /^(?:[\p{L}\p{N}|]|#{1,6}(?:[ \t]|$))/u;
+const HEADING = /^#{1,6}(?:[ \t]|$)/;
 const ORDERED_ITEM = /^\p{N}{1,9}[.)](?:[ \t]|$)/u;
-const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+const FENCE = /^( {0,3})(`{3,}|~{3,})(.*)$/;
+/** A fence at column 0 whose info string is one plain word (or none): its language needs no decoding. */
+const PLAIN_FENCE = /^(`{3,}|~{3,})[ \t]*([\w+#.-]*)[ \t]*$/;
+/** A list item at column 0: its marker (a bullet, or up to nine digits and a delimiter), then one space and its text, or nothing yet. */
+const LIST_ITEM = /^(?:([-*+])|([0-9]{1,9})([.)]))(?:$| $| (?=\S))/;
+/** Anything Markdown may read as a list item (up to three spaces, a marker, then whitespace or nothing), and its kind. */
+const LIST_MARKER = /^ {0,3}(?:([-*+])|[0-9]{1,9}([.)]))(?:[ \t]|$)/;
+/** A thematic break (`- - -`, `***`): it is not a list item, and ends a list. */
+const THEMATIC_BREAK = /^ {0,3}([-*_])[ \t]*(?:\1[ \t]*){2,}$/;
+/** A line four columns in, or with a tab in its indent: it may be indented code. */
+const INDENTED = /^(?: {4}| {0,3}\t)/;
 /** A paragraph line: up to three spaces of indent (which Markdown drops), then a letter or a digit. */
 const PLAIN_PARAGRAPH = /^ {0,3}[\p{L}\p{N}]/u;
+/** A line that can only go on a paragraph begun by lines like it. */
+const PLAIN_LINE = /^[\p{L}\p{N}]/u;
 /**
  * A cut point: a character that is not whitespace, the space, then a letter,
  * or a digit that opens no ordered list item (`12. `, `3) `; a slice that
@@ -47,47 +83,203 @@ const RUN_START = /^\S (?:\p{L}|(?!\p{N}{1,9}[.)](?:[ \t]|$))\p{N})/u;
 /** Characters that may open inline markup reaching past a space (`<` never gets here: a text with one renders whole). */
 const OPENS_INLINE = new Set(['*', '_', '`', '~', '[', '\\']);
 
+const filled = (line: string) => line.trim() !== '';
+
+/** A fence that never closes: where the text is read in more ways than one, nothing after is cut. */
+const UNDECIDED = { char: '', length: Number.POSITIVE_INFINITY, indent: 0 };
+
+type ListItem = { kind: string; ordered: boolean; start: number; width: number; text: boolean };
+
+function listItem(line: string): ListItem | undefined {
+  const m = LIST_ITEM.exec(line);
+  if (!m || THEMATIC_BREAK.test(line)) return undefined;
+  const [marker, bullet, digits = '', delimiter = ''] = m;
+  const width = (bullet ?? digits + delimiter).length + 1;
+  return { kind: bullet ?? delimiter, ordered: !bullet, start: Number(digits), width, text: marker.length < line.length };
+}
+
 /**
  * The pieces of `text`, or undefined when it renders whole (too short, or
  * holding what must not be cut).
  *
  * @example
- * markdownPieces('Intro.\n\n- a\n- b\n\nOutro.', 0); // blocks 'Intro.', '- a\n- b', 'Outro.'
+ * markdownPieces('Intro.\n\n- a\n- b\n\nOutro.', 0); // blocks 'Intro.', a list of 'a' and 'b', blocks 'Outro.'
  */
 export function markdownPieces(text: string, from = PIECES_FROM): MarkdownPiece[] | undefined {
-  if (text.length < from || WHOLE.test(text) || text.includes('\r')) return undefined;
+  if (text.length < from || WHOLE.test(text) || text.includes('\r') || text.includes('\0')) return undefined;
   const groups: string[][] = [];
   let current: string[] = [];
-  let fence: { char: string; length: number } | undefined;
+  /** Whether the current block holds a line that is not blank. */
+  let holdsText = false;
+  /** The list kinds begun at column 0 in the current block. */
+  let kinds = new Set<string>();
+  /** Whether the current block so far is lines of a plain paragraph. */
+  let plain = true;
+  let fence: { char: string; length: number; indent: number } | undefined;
   let blankBefore = false;
+  /** Whether the last line that was not blank ended a block nothing continues: an ATX heading, or a fence closed at column 0. */
+  let ended = false;
+  /** Whether the last line that was not blank may be indented code (four columns in). */
+  let afterCode = false;
   for (const line of text.split('\n')) {
-    const blank = line.trim() === '';
-    if (!fence && blankBefore && !blank && BLOCK_START.test(line) && !ORDERED_ITEM.test(line)) {
-      // A group keeps its blank lines: a line of spaces may still belong to its block (indented code).
-      if (current.some((l) => l.trim() !== '')) groups.push(current);
-      current = [];
+    const blank = !filled(line);
+    const item = blank ? undefined : listItem(line);
+    if (!fence && !blank && holdsText) {
+      const cut =
+        ended ||
+        HEADING.test(line) ||
+        opensFence(line, 0) ||
+        (blankBefore && BLOCK_START.test(line) && !ORDERED_ITEM.test(line)) ||
+        // Only an item that could interrupt a paragraph (a bullet with text, or the number 1), whose text starts
+        // no list of its own, and not right after indented code: where a list interrupts a paragraph, or follows
+        // indented code and a blank line, Markdown reads the list in its first line as interrupting too (`- 3.`
+        // holds the paragraph "3." there, and a list alone).
+        (item?.text &&
+          (!item.ordered || item.start === 1) &&
+          !LIST_MARKER.test(line.slice(item.width)) &&
+          (blankBefore ? !kinds.has(item.kind) && !afterCode : plain));
+      if (cut) {
+        groups.push(current);
+        current = [];
+        holdsText = false;
+        kinds = new Set();
+        plain = true;
+      }
     }
     current.push(line);
-    const marker = FENCE.exec(line);
-    if (marker) {
-      const [, run = '', rest = ''] = marker;
-      if (!fence) {
-        // A backtick fence's info string holds no backtick; otherwise the line is not a fence.
-        if (!(run[0] === '`' && rest.includes('`'))) fence = { char: run[0] ?? '`', length: run.length };
-      } else if (run[0] === fence.char && run.length >= fence.length && rest.trim() === '') fence = undefined;
+    if (!blank) {
+      holdsText = true;
+      ended = false;
+      afterCode = INDENTED.test(line);
     }
+    plain &&= PLAIN_LINE.test(line) && !ORDERED_ITEM.test(line);
+    const kind = fence ? undefined : LIST_MARKER.exec(line);
+    if (kind) kinds.add(kind[1] ?? kind[2] ?? '');
+    const marker = FENCE.exec(line);
+    const indent = line.length - line.trimStart().length;
+    if (fence && fence.indent > 0 && !blank && indent < fence.indent) {
+      // A fence opened indented may be in a list item, which a line less indented ends, and the fence with it (a
+      // fence-like line then opens a new one); or it stands alone and goes on. Which, only the items' indents
+      // tell: nothing is cut after this.
+      fence = UNDECIDED;
+    } else if (marker) {
+      const [, spaces = '', run = '', rest = ''] = marker;
+      if (!fence) {
+        if (opensFence(line, spaces.length)) fence = { char: run[0] ?? '`', length: run.length, indent: spaces.length };
+      } else if (run[0] === fence.char && run.length >= fence.length && rest.trim() === '') {
+        ended = fence.indent === 0;
+        fence = undefined;
+      }
+    } else if (!fence && HEADING.test(line)) ended = true;
     blankBefore = blank;
   }
-  if (current.some((line) => line.trim() !== '')) groups.push(current);
-  return groups.map((lines) => {
-    const block = lines.join('\n');
-    const filled = lines.filter((line) => line.trim() !== '');
-    if (filled.length === 1 && lines[0] === filled[0] && block.length >= 2 * RUN_LENGTH && plainStart(block)) {
-      const sentences = runsOf(lines[0] as string);
-      if (sentences.length > 1) return { type: 'paragraph', sentences };
-    }
-    return { type: 'blocks', text: block };
+  if (holdsText) groups.push(current);
+  return groups.map(
+    (lines) => codeOf(lines) ?? listOf(lines) ?? tableOf(lines) ?? paragraphOf(lines) ?? { type: 'blocks', text: lines.join('\n') },
+  );
+}
+
+/** Whether `line` opens a fence indented `indent` spaces (a backtick fence's info string holds no backtick). */
+function opensFence(line: string, indent: number): boolean {
+  const marker = FENCE.exec(line);
+  if (!marker || marker[1]?.length !== indent) return false;
+  const [, , run = '', rest = ''] = marker;
+  return !(run[0] === '`' && rest.includes('`'));
+}
+
+/** A fenced code block at column 0, closed or running to the end of the text: its code is its lines. */
+function codeOf(lines: string[]): MarkdownPiece | undefined {
+  const open = PLAIN_FENCE.exec(lines[0] ?? '');
+  if (!open) return undefined;
+  const [, run = '', language = ''] = open;
+  const body = lines.slice(1);
+  const end = body.findIndex((line) => {
+    const close = FENCE.exec(line);
+    return close?.[2]?.[0] === run[0] && (close?.[2]?.length ?? 0) >= run.length && close?.[3]?.trim() === '';
   });
+  let code: string[];
+  if (end === -1) {
+    // A fence still open at the end of the text: its code is the rest, less the text's last line ending.
+    code = body.at(-1) === '' ? body.slice(0, -1) : body;
+  } else {
+    if (body.slice(end + 1).some(filled)) return undefined;
+    code = body.slice(0, end);
+  }
+  const value = code.join('\n');
+  return { type: 'code', language, code: value ? `${value}\n` : '' };
+}
+
+/** The lines of `lines` before the blank lines it ends with. */
+function withoutTrailingBlanks(lines: string[]): string[] {
+  let last = lines.length;
+  while (last > 0 && !filled(lines[last - 1] as string)) last--;
+  return lines.slice(0, last);
+}
+
+/** A tight list: every line an item of the first item's kind at column 0, or indented into the item above it. */
+function listOf(lines: string[]): MarkdownPiece | undefined {
+  const first = listItem(lines[0] ?? '');
+  if (!first) return undefined;
+  const items: string[][] = [];
+  let indent = '';
+  const body = withoutTrailingBlanks(lines);
+  for (const line of body) {
+    const item = listItem(line);
+    if (item?.kind === first.kind) {
+      // A task item's box gives the whole list a class: such a list renders whole.
+      if (line.charAt(item.width) === '[') return undefined;
+      items.push([line]);
+      indent = ' '.repeat(item.width);
+    } else if (filled(line) && line.startsWith(indent)) items.at(-1)?.push(line);
+    else if (first.ordered && /^[0-9]{1,9}$/.test(line) && lazyAfter(items.at(-1))) {
+      // The number of the next item, its delimiter still to come: it goes on the paragraph above until then.
+      items.at(-1)?.push(line);
+    } else return undefined;
+  }
+  // A fence open in the last item holds the blank lines after it.
+  const last = items.at(-1);
+  if (last?.some((line) => FENCE.test(line))) last.push(...lines.slice(body.length));
+  return { type: 'list', ordered: first.ordered, start: first.start, items: items.map((item) => item.join('\n')) };
+}
+
+/** Whether a line goes on the paragraph of `item`: an item of one line whose text starts as nothing but a paragraph can. */
+function lazyAfter(item: string[] | undefined): boolean {
+  const [line, ...more] = item ?? [];
+  const marker = line === undefined ? undefined : listItem(line);
+  if (!line || !marker || more.length) return false;
+  const text = line.slice(marker.width);
+  return PLAIN_LINE.test(text) && !LIST_MARKER.test(text);
+}
+
+/** The cells of a table row between its pipes (a row's edge pipes are optional). */
+function cellsOf(row: string): string[] {
+  let inner = row.trim();
+  if (inner.startsWith('|')) inner = inner.slice(1);
+  if (inner.endsWith('|')) inner = inner.slice(0, -1);
+  return inner.split('|');
+}
+
+/** A table: a header, a delimiter row with as many cells, then rows that each start with `|`. */
+function tableOf(lines: string[]): MarkdownPiece | undefined {
+  const [head = '', delimiter = '', ...rest] = withoutTrailingBlanks(lines);
+  // Escapes and code spans decide which pipes part cells: a header with either renders whole.
+  // A delimiter row without a pipe may underline a heading.
+  if (!head.startsWith('|') || /[\\`]/.test(head) || !/^[|:-]/.test(delimiter) || !delimiter.includes('|')) return undefined;
+  const cells = cellsOf(delimiter);
+  // A header of nothing but pipes is a paragraph.
+  if (!cellsOf(head).join('').trim()) return undefined;
+  if (!cells.every((cell) => /^:?-+:?$/.test(cell.trim())) || cellsOf(head).length !== cells.length) return undefined;
+  if (!rest.every((row) => row.startsWith('|'))) return undefined;
+  return { type: 'table', head: `${head}\n${delimiter}`, rows: rest };
+}
+
+/** A long one-line paragraph, cut into runs of sentences. */
+function paragraphOf(lines: string[]): MarkdownPiece | undefined {
+  const block = lines.join('\n');
+  const [line = ''] = lines;
+  if (lines.filter(filled).length !== 1 || !filled(line) || block.length < 2 * RUN_LENGTH || !plainStart(block)) return undefined;
+  const sentences = runsOf(line);
+  return sentences.length > 1 ? { type: 'paragraph', sentences } : undefined;
 }
 
 /** Whether a paragraph starts as nothing but a paragraph can: a letter, or a digit that opens no ordered list item (`12. `, `3) `). */

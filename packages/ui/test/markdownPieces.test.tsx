@@ -16,7 +16,7 @@ import { markdownPieces, nestsTooDeep } from '../src/markdownPieces.js';
 const html = (text: string, minLength?: number) =>
   renderToStaticMarkup(
     <AgentLocaleProvider>
-      <MarkdownBody text={text} idPrefix="p-" {...(minLength === undefined ? {} : { piecesFrom: minLength })} />
+      <MarkdownBody text={text} idPrefix="p-" piecedAtOnce {...(minLength === undefined ? {} : { piecesFrom: minLength })} />
     </AgentLocaleProvider>,
   );
 
@@ -87,6 +87,113 @@ const token = fc.oneof(
 );
 const text = fc.array(token, { minLength: 1, maxLength: 160 }).map((tokens) => tokens.join(' '));
 
+/** Where a line may start: list markers of each kind, indents, headings, quotes, fences, table rows, breaks. */
+const LINE_STARTS = [
+  '',
+  '',
+  '',
+  '- ',
+  '- ',
+  '* ',
+  '+ ',
+  '1. ',
+  '2. ',
+  '1) ',
+  '10. ',
+  '-',
+  '1.',
+  '  ',
+  '   ',
+  '    ',
+  '  - ',
+  '   - ',
+  '    - ',
+  '\t',
+  '# ',
+  '## ',
+  '> ',
+  '```',
+  '```js',
+  '``` js x',
+  '  ```',
+  '   ```',
+  '~~~',
+  '| ',
+  '|',
+  '|---|---|',
+  '| --- | :-: |',
+  '|-',
+  '- [ ] ',
+  '- [x] ',
+  '- - -',
+  '---',
+  '===',
+  '***',
+];
+const line = fc
+  .tuple(
+    fc.constantFrom(...LINE_STARTS),
+    fc.array(fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...WORDS) }, { weight: 2, arbitrary: fc.constantFrom(...MARKUP) }), {
+      maxLength: 6,
+    }),
+  )
+  .map(([start, words]) => start + words.join(' '));
+const words = fc.array(
+  fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...WORDS) }, { weight: 1, arbitrary: fc.constantFrom(...MARKUP) }),
+  {
+    minLength: 1,
+    maxLength: 5,
+  },
+);
+/** A list of one kind, its items now and then holding an indented line. */
+const list = fc
+  .tuple(
+    fc.constantFrom('- ', '* ', '1. ', '3) ', '-', '1.'),
+    fc.array(fc.tuple(words, fc.constantFrom('', '', '\n  - ', '\n   ', '\n    ', '\nlazy ', '\n\n  ')), { minLength: 1, maxLength: 6 }),
+    // The next item's number as it streams in, before its delimiter.
+    fc.constantFrom('', '', '\n7', '\n12'),
+  )
+  .map(
+    ([marker, items, next]) =>
+      items
+        .map(([item, more], i) => `${marker.replace(/\d+/, (n) => String(Number(n) + i))}${item.join(' ')}${more}${more ? 'more' : ''}`)
+        .join('\n') + next,
+  );
+const table = fc
+  .tuple(
+    fc.constantFrom('| a | b |', '|a|b|', '| 订单 | 金额 |', '| a |'),
+    fc.constantFrom('|---|---|', '| :-- | --: |', '|-|', '|---|'),
+    fc.array(words, { maxLength: 4 }),
+  )
+  .map(([head, delimiter, rows]) => [head, delimiter, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n'));
+const fence = fc
+  .tuple(
+    fc.constantFrom('```', '```ts', '~~~', '````md'),
+    fc.array(
+      fc.oneof(
+        words.map((w) => w.join(' ')),
+        fc.constantFrom('', '  ', '```', '~~~~'),
+      ),
+    ),
+    fc.boolean(),
+  )
+  .map(([open, lines, closed]) => [open, ...lines, ...(closed ? [open.replace(/[a-z]+/, '')] : [])].join('\n'));
+/** Texts shaped like replies: lists, tables, fences and loose lines, apart or together, now and then with a blank line. */
+const structured = fc
+  .array(
+    fc.tuple(
+      fc.oneof(
+        { weight: 3, arbitrary: line },
+        { weight: 2, arbitrary: list },
+        { weight: 1, arbitrary: table },
+        { weight: 1, arbitrary: fence },
+      ),
+      fc.constantFrom('\n', '\n\n', '\n\n'),
+    ),
+    { minLength: 1, maxLength: 12 },
+  )
+  .map((blocks) => blocks.map(([block, gap]) => block + gap).join(''));
+
 /** Checks that 200 texts of `texts` render in pieces what they render whole; returns how many had a paragraph cut into runs. */
 function cutTextsRenderWhole(texts: fc.Arbitrary<string>): number {
   let cut = 0;
@@ -108,6 +215,21 @@ describe('a long reply in pieces', () => {
       }),
       { numRuns: 1_000 },
     );
+  });
+
+  it('renders exactly what the whole text renders (1,000 random texts of lines: lists, tables, fences, headings)', {
+    timeout: 120_000,
+  }, () => {
+    let cut = 0;
+    fc.assert(
+      fc.property(structured, (t) => {
+        if (markdownPieces(t, 0)?.some((piece) => piece.type === 'list' || piece.type === 'table' || piece.type === 'code')) cut++;
+        expect(pieced(t)).toBe(whole(t));
+      }),
+      { numRuns: 1_000 },
+    );
+    // The property is about lists, tables and fences cut apart: a good share of the texts must have one.
+    expect(cut).toBeGreaterThan(300);
   });
 
   it('renders exactly what the whole text renders where long paragraphs are cut into runs (200 random texts)', { timeout: 60_000 }, () => {
@@ -182,9 +304,55 @@ describe('a long reply in pieces', () => {
     const t = ['Intro line.', '- one', '- two', '', '  still two', '', '```', 'code', '', 'Not a paragraph', '```', '', 'After.'].join(
       '\n',
     );
-    // Each block keeps the blank lines after it.
-    const blocks = (markdownPieces(t, 0) ?? []).map((p) => (p.type === 'blocks' ? p.text : p.sentences.join(' ')).trimEnd());
-    expect(blocks).toEqual(['Intro line.\n- one\n- two\n\n  still two\n\n```\ncode\n\nNot a paragraph\n```', 'After.']);
+    // Each block keeps the blank lines after it; the list holds a blank line, so it is not cut into items.
+    expect(markdownPieces(t, 0)).toEqual([
+      { type: 'blocks', text: 'Intro line.' },
+      { type: 'blocks', text: '- one\n- two\n\n  still two\n' },
+      { type: 'code', language: '', code: 'code\n\nNot a paragraph\n' },
+      { type: 'blocks', text: 'After.' },
+    ]);
+    expect(pieced(t)).toBe(whole(t));
+  });
+
+  it("cuts a tight list into its items, a table into its rows, and takes a fence's lines as its code", () => {
+    const t = [
+      '## Steps',
+      '1. **Open** the order',
+      '   - check the `status`',
+      '2. Refund it',
+      '',
+      '| Order | 金额 |',
+      '|:--|--:|',
+      '| A-1001 | ¥128.00 |',
+      '| A-1002 |',
+      '```ts',
+      'const refund = await api.refund("A-1001");',
+      '```',
+      'Done.',
+    ].join('\n');
+    expect(markdownPieces(t, 0)).toEqual([
+      { type: 'blocks', text: '## Steps' },
+      { type: 'list', ordered: true, start: 1, items: ['1. **Open** the order\n   - check the `status`', '2. Refund it'] },
+      { type: 'table', head: '| Order | 金额 |\n|:--|--:|', rows: ['| A-1001 | ¥128.00 |', '| A-1002 |'] },
+      { type: 'code', language: 'ts', code: 'const refund = await api.refund("A-1001");\n' },
+      { type: 'blocks', text: 'Done.' },
+    ]);
+    expect(pieced(t)).toBe(whole(t));
+    const started = '3) first\n4) second\n\nThen: - not a list';
+    expect(markdownPieces(started, 0)?.[0]).toEqual({ type: 'list', ordered: true, start: 3, items: ['3) first', '4) second'] });
+    expect(pieced(started)).toBe(whole(started));
+  });
+
+  it('keeps whole a list whose items a line outside them could join or split (lazy lines, loose items, task boxes, a new bullet)', () => {
+    for (const t of ['- a\nlazy line\n- b', '- a\n\n- b', '- [ ] to do\n- [x] done', '- a\n* b', '- a\n - b\n- c', '1. a\n- - -\n2. b']) {
+      expect(markdownPieces(t, 0)?.some((piece) => piece.type === 'list')).toBe(false);
+      expect(pieced(t)).toBe(whole(t));
+    }
+  });
+
+  it('renders the fence a list item opened and a fence at column 0 closed as the whole text does', () => {
+    // The fence inside the item is closed by the item's end; the line at column 0 opens a new fence, which holds the rest.
+    const t = '1. Run:\n   ```sh\n   pnpm install\n```\n\nThen open the page.\n\n```\nmore\n```\n';
     expect(pieced(t)).toBe(whole(t));
   });
 

@@ -1,0 +1,115 @@
+/**
+ * A streaming reply re-parses only what changed: one more token at the end
+ * of a long list parses its last item, of a long table its last row, of a
+ * long code block nothing at all. Each of these parsed the whole reply at
+ * every token (800 ms a frame for a 100 KB list or table). A reply that is
+ * not growing is parsed once, whole: pieces cost a parse each.
+ */
+
+import { render } from '@testing-library/react';
+import type { Options } from 'react-markdown';
+import { describe, expect, it, vi } from 'vitest';
+import { AgentLocaleProvider } from '../src/locale.js';
+import { MarkdownBody } from '../src/MarkdownRenderer.js';
+
+const parsed: string[] = [];
+vi.mock('react-markdown', async (original) => {
+  const markdown = await original<typeof import('react-markdown')>();
+  return {
+    ...markdown,
+    default: (options: Options) => {
+      parsed.push(options.children ?? '');
+      return markdown.default(options);
+    },
+  };
+});
+
+const view = (text: string) => (
+  <AgentLocaleProvider>
+    <MarkdownBody text={text} idPrefix="m-" />
+  </AgentLocaleProvider>
+);
+
+/**
+ * Streams `before` (its first half, then all of it), then `after` as the next
+ * frame; returns what that last frame parsed and the reply's element.
+ */
+function stream(before: string, after: string): { parsed: string[]; container: HTMLElement } {
+  const { container, rerender } = render(view(before.slice(0, before.length / 2)));
+  rerender(view(before));
+  parsed.length = 0;
+  rerender(view(after));
+  return { parsed: [...parsed], container };
+}
+
+const steps = Array.from(
+  { length: 200 },
+  (_, i) => `- **Refund order A-${1000 + i}** (订单 ${i}): check the \`status\`, then issue it\n  - amount: ¥${i}.00`,
+).join('\n');
+
+describe('a streaming reply parses only what changed', () => {
+  it('a long reply shown as it is (a conversation opened) parses once, whole', () => {
+    const prose = Array.from({ length: 100 }, (_, i) => `Paragraph ${i}: the refund for order A-${1000 + i} was **approved** today.`).join(
+      '\n\n',
+    );
+    for (const text of [prose, steps]) {
+      parsed.length = 0;
+      const { container, unmount } = render(view(text));
+      expect(parsed).toEqual([text]);
+      expect(container.textContent).toContain('A-1099');
+      unmount();
+    }
+  });
+
+  it('a token at the end of a 200-item list parses its last item; a new item parses the new item', () => {
+    const longer = `${steps} and notify`;
+    const frame = stream(steps, longer);
+    expect(frame.parsed).toEqual([
+      '- **Refund order A-1199** (订单 199): check the `status`, then issue it\n  - amount: ¥199.00 and notify',
+    ]);
+    expect(frame.container.querySelectorAll('div > ul > li')).toHaveLength(200);
+    expect(frame.container.querySelector('div > ul > li:last-child')?.textContent).toContain('¥199.00 and notify');
+    expect(stream(steps, `${steps}\n- Close the ticket`).parsed).toEqual(['- Close the ticket']);
+  });
+
+  it('the next number of an ordered list, token by token, parses the item it goes on, then the new item', () => {
+    const list = Array.from({ length: 60 }, (_, i) => `${i + 1}. Refund order A-${1000 + i} for ¥${i}.00`).join('\n');
+    const tokens = ['\n', '61', '.', ' Close', ' the ticket'];
+    const frames: string[][] = [];
+    const { rerender } = render(view(list.slice(0, 500)));
+    rerender(view(list));
+    let text = list;
+    for (const token of tokens) {
+      text += token;
+      parsed.length = 0;
+      rerender(view(text));
+      frames.push([...parsed]);
+    }
+    // Until its delimiter comes, "61" goes on item 60's paragraph, as Markdown reads it.
+    expect(frames).toEqual([
+      [],
+      ['60. Refund order A-1059 for ¥59.00\n61'],
+      ['60. Refund order A-1059 for ¥59.00', '61.'],
+      ['61. Close'],
+      ['61. Close the ticket'],
+    ]);
+  });
+
+  it('a token at the end of a 300-row table parses its last row, under the header', () => {
+    const head = '| Order | 金额 | Status |\n|:--|--:|:-:|';
+    const table = `${head}\n${Array.from({ length: 300 }, (_, i) => `| A-${1000 + i} | ¥${i}.00 | **refunded** |`).join('\n')}`;
+    const frame = stream(table, `${table.slice(0, -2)} today |`);
+    expect(frame.parsed).toEqual([`${head}\n| A-1299 | ¥299.00 | **refunded** today |`]);
+    expect(frame.container.querySelectorAll('tbody > tr')).toHaveLength(300);
+    expect(frame.container.querySelector('tbody > tr:last-child')?.textContent).toBe('A-1299¥299.00refunded today');
+  });
+
+  it('a token at the end of a 2,000-line code block parses nothing: its lines are its code', () => {
+    const code = `\`\`\`ts\n${Array.from({ length: 2_000 }, (_, i) => `const refund${i} = await api.refund("A-${i}");`).join('\n')}`;
+    const frame = stream(code, `${code} // done`);
+    expect(frame.parsed).toEqual([]);
+    const shown = frame.container.querySelector('pre > code.language-ts')?.textContent ?? '';
+    expect(shown.split('\n')).toHaveLength(2_001);
+    expect(shown.endsWith('await api.refund("A-1999"); // done\n')).toBe(true);
+  });
+});
