@@ -239,7 +239,8 @@ function PieceView({ piece, renders }: { piece: MarkdownPiece; renders: Renders 
       return <Piece text={piece.text} render={renders.blocks} />;
     case 'paragraph':
       return (
-        <p dir={autoDir(piece.sentences[0] ?? '')}>
+        // A paragraph is cut into runs only where its plain runs hold a letter (markdownPieces).
+        <p dir="auto">
           {piece.sentences.map((sentence, j) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: as above
             <React.Fragment key={j}>

@@ -59,9 +59,15 @@ const WHOLE = /\[\^|\]:|</;
 const BLOCK_START = /^(?:[\p{L}\p{N}|]|#{1,6}(?:[ \t]|$))/u;
 const HEADING = /^#{1,6}(?:[ \t]|$)/;
 const ORDERED_ITEM = /^\p{N}{1,9}[.)](?:[ \t]|$)/u;
-const FENCE = /^( {0,3})(`{3,}|~{3,})(.*)$/;
-/** A fence at column 0 whose info string is one plain word (or none): its language needs no decoding. */
-const PLAIN_FENCE = /^(`{3,}|~{3,})[ \t]*([\w+#.-]*)[ \t]*$/;
+const FENCE = /^( {0,3})(`{3,}|~{3,})(.*)$/s;
+/** An info string of one plain word (or none): its language needs no decoding. */
+const PLAIN_INFO = /^[\w+#.-]*$/;
+/** A list marker, where a line's containers are read one by one (`fenceInItem`). */
+const MARKER_AT = /(?:[-*+]|[0-9]{1,9}[.)])(?=[ \t])/y;
+/** A fence's run of marks, where a line's containers end. */
+const FENCE_AT = /`{3,}|~{3,}/y;
+/** What an item's text must not start with to be cut before where it interrupts: a quote or a list of its own. */
+const NESTED_START = /^(?:>|(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|$))/;
 /** A list item at column 0: its marker (a bullet, or up to nine digits and a delimiter), then one space and its text, or nothing yet. */
 const LIST_ITEM = /^(?:([-*+])|([0-9]{1,9})([.)]))(?:$| $| (?=\S))/;
 /** Anything Markdown may read as a list item (up to three spaces, a marker, then whitespace or nothing), and its kind. */
@@ -81,21 +87,79 @@ const PLAIN_LINE = /^[\p{L}\p{N}]/u;
  */
 const RUN_START = /^\S (?:\p{L}|(?!\p{N}{1,9}[.)](?:[ \t]|$))\p{N})/u;
 /** Characters that may open inline markup reaching past a space (`<` never gets here: a text with one renders whole). */
-const OPENS_INLINE = new Set(['*', '_', '`', '~', '[', '\\']);
+const OPENS_INLINE = new Set(['*', '_', '`', '~', '[', '\\', '&']);
 
-const filled = (line: string) => line.trim() !== '';
+/** A blank line, to Markdown: spaces and tabs only (a no-break or an ideographic space is text). */
+const BLANK = /^[ \t]*$/;
+const filled = (line: string) => !BLANK.test(line);
+
+/** `text` without the spaces and tabs at its ends (what Markdown trims; `trim()` takes more). */
+function trimBlank(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && (text[start] === ' ' || text[start] === '\t')) start++;
+  while (end > start && (text[end - 1] === ' ' || text[end - 1] === '\t')) end--;
+  return text.slice(start, end);
+}
+
+/** How many spaces `line` starts with. */
+function leadingSpaces(line: string): number {
+  let n = 0;
+  while (line.charCodeAt(n) === 32) n++;
+  return n;
+}
+
+/**
+ * A fence opened on a list item's line (`1. ```bash`), after its markers
+ * (and quotes): the column its code starts at, and whether a quote holds it;
+ * undefined when the line opens none.
+ */
+function fenceInItem(line: string): { char: string; length: number; indent: number; quoted: boolean } | undefined {
+  let i = 0;
+  let items = 0;
+  let quoted = false;
+  for (;;) {
+    const spaces = leadingSpaces(line.slice(i, i + 4));
+    if (spaces > 3) break;
+    i += spaces;
+    if (line[i] === '>') {
+      quoted = true;
+      i++;
+      if (line[i] === ' ' || line[i] === '\t') i++;
+      continue;
+    }
+    MARKER_AT.lastIndex = i;
+    const marker = MARKER_AT.exec(line);
+    if (!marker) break;
+    items++;
+    i += marker[0].length;
+    while (line[i] === ' ' || line[i] === '\t') i++;
+  }
+  FENCE_AT.lastIndex = i;
+  const run = items > 0 ? FENCE_AT.exec(line)?.[0] : undefined;
+  if (!run || (run[0] === '`' && line.includes('`', i + run.length))) return undefined;
+  return { char: run[0] as string, length: run.length, indent: i, quoted };
+}
 
 /** A fence that never closes: where the text is read in more ways than one, nothing after is cut. */
 const UNDECIDED = { char: '', length: Number.POSITIVE_INFINITY, indent: 0 };
 
-type ListItem = { kind: string; ordered: boolean; start: number; width: number; text: boolean };
+/** A list item's line: its kind, whether numbered and from what (`one`: numbered exactly `1`), its marker's width, whether it has text. */
+type ListItem = { kind: string; ordered: boolean; start: number; one: boolean; width: number; text: boolean };
 
 function listItem(line: string): ListItem | undefined {
   const m = LIST_ITEM.exec(line);
   if (!m || THEMATIC_BREAK.test(line)) return undefined;
   const [marker, bullet, digits = '', delimiter = ''] = m;
   const width = (bullet ?? digits + delimiter).length + 1;
-  return { kind: bullet ?? delimiter, ordered: !bullet, start: Number(digits), width, text: marker.length < line.length };
+  return {
+    kind: bullet ?? delimiter,
+    ordered: !bullet,
+    start: Number(digits),
+    one: digits === '1',
+    width,
+    text: marker.length < line.length,
+  };
 }
 
 /**
@@ -106,7 +170,8 @@ function listItem(line: string): ListItem | undefined {
  * markdownPieces('Intro.\n\n- a\n- b\n\nOutro.', 0); // blocks 'Intro.', a list of 'a' and 'b', blocks 'Outro.'
  */
 export function markdownPieces(text: string, from = PIECES_FROM): MarkdownPiece[] | undefined {
-  if (text.length < from || WHOLE.test(text) || text.includes('\r') || text.includes('\0')) return undefined;
+  // A byte order mark is dropped at the start of whatever text is parsed: each piece would drop one.
+  if (text.length < from || WHOLE.test(text) || /[\r\0\ufeff]/.test(text)) return undefined;
   const groups: string[][] = [];
   let current: string[] = [];
   /** Whether the current block holds a line that is not blank. */
@@ -130,13 +195,13 @@ export function markdownPieces(text: string, from = PIECES_FROM): MarkdownPiece[
         HEADING.test(line) ||
         opensFence(line, 0) ||
         (blankBefore && BLOCK_START.test(line) && !ORDERED_ITEM.test(line)) ||
-        // Only an item that could interrupt a paragraph (a bullet with text, or the number 1), whose text starts
-        // no list of its own, and not right after indented code: where a list interrupts a paragraph, or follows
-        // indented code and a blank line, Markdown reads the list in its first line as interrupting too (`- 3.`
-        // holds the paragraph "3." there, and a list alone).
+        // Only an item that could interrupt a paragraph (a bullet with text, or the number 1, not 01), whose text
+        // starts no quote or list of its own, and not right after indented code: where a list interrupts a
+        // paragraph, or follows indented code and a blank line, Markdown reads what its first line opens as
+        // interrupting too (`- 3.` holds the paragraph "3." there, and a list alone).
         (item?.text &&
-          (!item.ordered || item.start === 1) &&
-          !LIST_MARKER.test(line.slice(item.width)) &&
+          (!item.ordered || item.one) &&
+          !NESTED_START.test(line.slice(item.width)) &&
           (blankBefore ? !kinds.has(item.kind) && !afterCode : plain));
       if (cut) {
         groups.push(current);
@@ -156,17 +221,20 @@ export function markdownPieces(text: string, from = PIECES_FROM): MarkdownPiece[
     const kind = fence ? undefined : LIST_MARKER.exec(line);
     if (kind) kinds.add(kind[1] ?? kind[2] ?? '');
     const marker = FENCE.exec(line);
-    const indent = line.length - line.trimStart().length;
-    if (fence && fence.indent > 0 && !blank && indent < fence.indent) {
+    const inItem = fence || marker ? undefined : fenceInItem(line);
+    if (fence && fence.indent > 0 && !blank && leadingSpaces(line) < fence.indent) {
       // A fence opened indented may be in a list item, which a line less indented ends, and the fence with it (a
       // fence-like line then opens a new one); or it stands alone and goes on. Which, only the items' indents
       // tell: nothing is cut after this.
       fence = UNDECIDED;
+    } else if (inItem) {
+      // A fence in a quote in an item ends where either does: which, only the text's containers tell.
+      fence = inItem.quoted ? UNDECIDED : inItem;
     } else if (marker) {
       const [, spaces = '', run = '', rest = ''] = marker;
       if (!fence) {
         if (opensFence(line, spaces.length)) fence = { char: run[0] ?? '`', length: run.length, indent: spaces.length };
-      } else if (run[0] === fence.char && run.length >= fence.length && rest.trim() === '') {
+      } else if (run[0] === fence.char && run.length >= fence.length && BLANK.test(rest)) {
         ended = fence.indent === 0;
         fence = undefined;
       }
@@ -189,13 +257,14 @@ function opensFence(line: string, indent: number): boolean {
 
 /** A fenced code block at column 0, closed or running to the end of the text: its code is its lines. */
 function codeOf(lines: string[]): MarkdownPiece | undefined {
-  const open = PLAIN_FENCE.exec(lines[0] ?? '');
-  if (!open) return undefined;
-  const [, run = '', language = ''] = open;
+  const first = lines[0] ?? '';
+  const run = /^(?:`{3,}|~{3,})/.exec(first)?.[0];
+  const language = run ? trimBlank(first.slice(run.length)) : '';
+  if (!run || !PLAIN_INFO.test(language)) return undefined;
   const body = lines.slice(1);
   const end = body.findIndex((line) => {
     const close = FENCE.exec(line);
-    return close?.[2]?.[0] === run[0] && (close?.[2]?.length ?? 0) >= run.length && close?.[3]?.trim() === '';
+    return close?.[2]?.[0] === run[0] && (close?.[2]?.length ?? 0) >= run.length && BLANK.test(close?.[3] ?? '');
   });
   let code: string[];
   if (end === -1) {
@@ -238,7 +307,7 @@ function listOf(lines: string[]): MarkdownPiece | undefined {
   }
   // A fence open in the last item holds the blank lines after it.
   const last = items.at(-1);
-  if (last?.some((line) => FENCE.test(line))) last.push(...lines.slice(body.length));
+  if (last?.some((line) => FENCE.test(line) || fenceInItem(line))) last.push(...lines.slice(body.length));
   return { type: 'list', ordered: first.ordered, start: first.start, items: items.map((item) => item.join('\n')) };
 }
 
@@ -253,7 +322,7 @@ function lazyAfter(item: string[] | undefined): boolean {
 
 /** The cells of a table row between its pipes (a row's edge pipes are optional). */
 function cellsOf(row: string): string[] {
-  let inner = row.trim();
+  let inner = trimBlank(row);
   if (inner.startsWith('|')) inner = inner.slice(1);
   if (inner.endsWith('|')) inner = inner.slice(0, -1);
   return inner.split('|');
@@ -264,11 +333,13 @@ function tableOf(lines: string[]): MarkdownPiece | undefined {
   const [head = '', delimiter = '', ...rest] = withoutTrailingBlanks(lines);
   // Escapes and code spans decide which pipes part cells: a header with either renders whole.
   // A delimiter row without a pipe may underline a heading.
-  if (!head.startsWith('|') || /[\\`]/.test(head) || !/^[|:-]/.test(delimiter) || !delimiter.includes('|')) return undefined;
+  // A delimiter row that is a list item (`- | -`) is one.
+  if (!head.startsWith('|') || /[\\`]/.test(head) || !/^[|:-]/.test(delimiter) || !delimiter.includes('|') || LIST_MARKER.test(delimiter))
+    return undefined;
   const cells = cellsOf(delimiter);
   // A header of nothing but pipes is a paragraph.
-  if (!cellsOf(head).join('').trim()) return undefined;
-  if (!cells.every((cell) => /^:?-+:?$/.test(cell.trim())) || cellsOf(head).length !== cells.length) return undefined;
+  if (!trimBlank(cellsOf(head).join(''))) return undefined;
+  if (!cells.every((cell) => /^:?-+:?$/.test(trimBlank(cell))) || cellsOf(head).length !== cells.length) return undefined;
   if (!rest.every((row) => row.startsWith('|'))) return undefined;
   return { type: 'table', head: `${head}\n${delimiter}`, rows: rest };
 }
@@ -279,7 +350,9 @@ function paragraphOf(lines: string[]): MarkdownPiece | undefined {
   const [line = ''] = lines;
   if (lines.filter(filled).length !== 1 || !filled(line) || block.length < 2 * RUN_LENGTH || !plainStart(block)) return undefined;
   const sentences = runsOf(line);
-  return sentences.length > 1 ? { type: 'paragraph', sentences } : undefined;
+  // The paragraph reads in the direction of its first letter (`dir="auto"`) when it holds one. The runs before
+  // the last are plain text, shown as written: a letter there settles it; otherwise it renders whole.
+  return sentences.length > 1 && /\p{L}/u.test(sentences.slice(0, -1).join('')) ? { type: 'paragraph', sentences } : undefined;
 }
 
 /** Whether a paragraph starts as nothing but a paragraph can: a letter, or a digit that opens no ordered list item (`12. `, `3) `). */

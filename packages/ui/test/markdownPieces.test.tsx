@@ -129,6 +129,16 @@ const LINE_STARTS = [
   '---',
   '===',
   '***',
+  // Spaces Markdown takes for text, a byte order mark, a number that is not 1, items opening quotes and fences.
+  '\u3000',
+  '\u00a0',
+  '\ufeff',
+  '01. ',
+  '- > ',
+  '1. > 3. ',
+  '1. ```bash',
+  '- ~~~',
+  '- | ',
 ];
 const line = fc
   .tuple(
@@ -266,8 +276,8 @@ describe('a long reply in pieces', () => {
   });
 
   it('cuts a long paragraph of numbers into runs too, never where a run would start an ordered list', () => {
-    // A count, as a fast stream sends it: every run starts with a digit.
-    const count = Array.from({ length: 3_000 }, (_, i) => String(i + 1)).join(' ');
+    // A count, as a fast stream sends it: every run after the first starts with a digit.
+    const count = `Counting: ${Array.from({ length: 3_000 }, (_, i) => String(i + 1)).join(' ')}`;
     const pieces = markdownPieces(count, 0);
     const [piece] = pieces ?? [];
     expect(piece?.type).toBe('paragraph');
@@ -276,10 +286,14 @@ describe('a long reply in pieces', () => {
     expect(sentences.join(' ')).toBe(count);
     expect(pieced(count)).toBe(whole(count));
     // "12. " or "3) " would open an ordered list if a run started there: no run does.
-    const figures = `2024 ${Array.from({ length: 400 }, (_, i) => `${i}. ${i % 7}) ${i * 13}`).join(' ')}`;
-    for (const run of (markdownPieces(figures, 0) ?? []).flatMap((p) => (p.type === 'paragraph' ? p.sentences : [])))
-      expect(run).not.toMatch(/^\d{1,9}[.)](?:\s|$)/);
+    const figures = `Year 2024 ${Array.from({ length: 400 }, (_, i) => `${i}. ${i % 7}) ${i * 13}`).join(' ')}`;
+    const runs = (markdownPieces(figures, 0) ?? []).flatMap((p) => (p.type === 'paragraph' ? p.sentences : []));
+    expect(runs.length).toBeGreaterThan(5);
+    for (const run of runs.slice(1)) expect(run).not.toMatch(/^\d{1,9}[.)](?:\s|$)/);
     expect(pieced(figures)).toBe(whole(figures));
+    // Without a letter, whether the paragraph reads in a direction of its own depends on all of it: it renders whole.
+    const digits = count.slice('Counting: '.length);
+    expect(markdownPieces(digits, 0)).toEqual([{ type: 'blocks', text: digits }]);
   });
 
   it('never cuts where spaces or a tab meet: a run starting after the first of two spaces, or ending in a tab, would lose them', () => {
@@ -354,6 +368,75 @@ describe('a long reply in pieces', () => {
     // The fence inside the item is closed by the item's end; the line at column 0 opens a new fence, which holds the rest.
     const t = '1. Run:\n   ```sh\n   pnpm install\n```\n\nThen open the page.\n\n```\nmore\n```\n';
     expect(pieced(t)).toBe(whole(t));
+  });
+
+  it.each([
+    ['an item numbered 01 after a paragraph line (only the number 1 interrupts one)', 'a\n01. b'],
+    ['an item opening a quote that holds a list, after a paragraph line', 'word\n- > 2. x'],
+    ['an item opening two quotes', 'word\n- > > 2) x'],
+    ['an ordered item opening a quote', 'word\n1. > 3. x'],
+    ['an item opening a quote with a bare marker', 'word\n- > -'],
+    ['a delimiter row that is a list item', '|---|---|\n- | -'],
+    ['a header, then a list item for its delimiter row', '| a | b |\n- | - |\n| 1 | 2 |'],
+    ['a line of an ideographic space (not blank to Markdown)', 'a\n\u3000\nb'],
+    ['an item going on with an ideographic space', '- a\n\u3000'],
+    ['a table row of an ideographic space', '| a |\n|---|\n| 1 |\n\u3000'],
+    ['a no-break space after a code block', '```\nx\n```\n\u00a0'],
+    ['a text of one no-break space', '\u00a0'],
+    ['a header ending in a no-break space', '| a | b |\u00a0\n|---|---|\n| 1 | 2 |'],
+    ['a delimiter row with no-break spaces', '| a |\n|\u00a0-\u00a0|\n| 1 |'],
+    ['a fence opened on an item line, streaming', '1. ```bash\n   npm i\n\n'],
+    ['a fence opened on an item line, then blank lines and a new list', '1. ```a\n\n\n- b'],
+    ['a fence opened on an indented item line', '   1. ~~~\n\n\n1) b'],
+    ['a byte order mark after a heading', '# h\n\ufeffx'],
+    ['a byte order mark after a code block', '```\n```\n\ufeffx'],
+    ['600 numbers, then words: the paragraph holds letters', `${Array.from({ length: 600 }, (_, i) => i).join(' ')} hello world`],
+    ['numbers and entities: the paragraph holds no letter', Array.from({ length: 300 }, (_, i) => `${i} &amp;`).join(' ')],
+  ])('renders %s as the whole text does', (_what, t) => {
+    expect(pieced(t)).toBe(whole(t));
+  });
+
+  it('renders every frame of a streaming reply as the whole text does (a reply with steps, nested items, code and a table)', {
+    timeout: 60_000,
+  }, () => {
+    const reply = [
+      '## 退款步骤 (Refund steps)',
+      'Here is what I will do for order **A-1001**:',
+      '1. Look up the order',
+      '   - status: `delivered`',
+      '   - 金额: ¥128.00',
+      '2. Issue the refund:',
+      '   ```ts',
+      '   await api.refund({ orderId: "A-1001", amount: 12800 });',
+      '   ```',
+      '3. Tell the customer',
+      '',
+      '| Step | Owner | 状态 |',
+      '|:--|:-:|--:|',
+      '| Lookup | agent | done |',
+      '| Refund | reviewer | waiting |',
+      '',
+      '```json',
+      '{ "orderId": "A-1001", "refund": true }',
+      '```',
+      '- [ ] notify the warehouse',
+      '- [x] log the decision',
+      '',
+      '> The reviewer has two minutes to decide.',
+      '',
+      'Done. 完成。',
+    ].join('\n');
+    for (let end = 1; end <= reply.length; end += 2) {
+      const frame = reply.slice(0, end);
+      expect(pieced(frame), JSON.stringify(frame)).toBe(whole(frame));
+    }
+  });
+
+  it('cuts a text of 100,000 spaces after a fence in linear time', () => {
+    const began = performance.now();
+    for (const gap of [' ', '\t']) markdownPieces(`\`\`\`${gap.repeat(100_000)}!\ncode\n\`\`\`\n\nAfter.`, 0);
+    // It backtracked: 8 s at 100,000 spaces.
+    expect(performance.now() - began).toBeLessThan(1_000);
   });
 
   it('keeps a line of spaces with the indented code it may belong to, and a quote with what came before', () => {
