@@ -174,6 +174,9 @@ describe('reflow', () => {
 
       await page.getByRole('button', { name: 'Send this' }).click();
       await runStatus(page, 'interrupted').waitFor();
+      // The interrupt takes focus as it opens, which scrolls the page: the composer is measured once that is done.
+      await page.waitForFunction(() => document.activeElement?.closest('.agk-interrupt') !== null);
+      await expect.poll(async () => (await reflow(page)).composerShown, { timeout: 5_000 }).toBe(true);
       const open = await reflow(page);
       expect(open.overflow, `interrupt open: horizontal overflow (${open.wide.join(', ')})`).toBeLessThanOrEqual(0);
       expect(open.conversation, 'interrupt open: the conversation (px)').toBeGreaterThan(0);
