@@ -72,7 +72,7 @@ const FOLD_STEP = 16;
 
 /** A canonical array index ("0", "17"): JavaScript lists these keys first, in numeric order. */
 const ARRAY_INDEX = /^(?:0|[1-9]\d{0,9})$/;
-const isArrayIndex = (key: string) => ARRAY_INDEX.test(key) && Number(key) < 4294967295;
+export const isArrayIndex = (key: string) => ARRAY_INDEX.test(key) && Number(key) < 4294967295;
 
 /** The value of `key` in `layer`, or GONE. */
 function lookup(layer: LargeObject | Base, key: string): unknown {
@@ -339,4 +339,25 @@ export function writableCopy(source: Record<string, unknown>): Record<string, un
 export function seal(value: object): void {
   const handler = handlers.get(value);
   if (handler) handler.sealed = true;
+}
+
+/**
+ * `source` with the members of `incoming` set, as a new read-only object that
+ * leaves `source` as it was: a plain copy up to `LARGE_OBJECT_KEYS` keys, past
+ * that a large object over it. So a record that grows by a key per event (a
+ * message's metadata named anew at each chunk, a thread's subagents or
+ * reasoning spans) costs O(log keys) a key rather than a copy of every key
+ * it holds. Key order is the spread's: `{ ...source, ...incoming }`.
+ */
+export function withKeys<T>(source: Readonly<Record<string, T>>, incoming: Readonly<Record<string, T>>): Readonly<Record<string, T>> {
+  let handler = handlers.get(source);
+  if (!handler) {
+    const keys = measured.get(source) ?? (keyCountOver(source, LARGE_OBJECT_KEYS) ? Object.keys(source) : undefined);
+    if (!keys) return { ...source, ...incoming };
+    handler = new LargeObject({ object: source as Record<string, unknown>, keys }, NONE, NONE, 0, undefined, true);
+  }
+  const next = handler.copy();
+  for (const key of Object.keys(incoming)) next.write(key, incoming[key]);
+  next.sealed = true;
+  return wrap(next) as Readonly<Record<string, T>>;
 }

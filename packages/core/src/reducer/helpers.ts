@@ -1,29 +1,15 @@
-import type { Diagnostic, MessageRecord, RecordMetadata, ThreadState, ToolCallRecord } from '../model.js';
+import type { Diagnostic, MessageRecord, SubagentRecord, ThreadState, ToolCallRecord } from '../model.js';
 
 /** Diagnostics kept on the state; past this only a count is kept (the event log keeps everything). */
 const MAX_DIAGNOSTICS = 1000;
 /** CUSTOM, RAW and unknown events kept on the state, newest last. */
 const MAX_PASSTHROUGH = 200;
 
-export type Meta = RecordMetadata | undefined;
-
-/** Merges metadata per key, last write wins; arrays and objects are replaced, not merged. */
-export function mergeMetadata(existing: Meta, incoming: Meta): Meta {
-  if (incoming === undefined) return existing;
-  if (existing === undefined) return incoming;
-  return { ...existing, ...incoming };
-}
-
 /** `fields` without the members that are undefined (which exactOptionalPropertyTypes forbids writing), to spread into a record. */
 export function defined<T extends object>(fields: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
   const out: Record<string, unknown> = {};
   for (const key in fields) if (fields[key] !== undefined) out[key] = fields[key];
   return out as { [K in keyof T]?: Exclude<T[K], undefined> };
-}
-
-/** `record` with `incoming` merged into its metadata (see mergeMetadata); `record` itself when there is none. */
-export function withMeta<T extends { metadata?: RecordMetadata }>(record: T, incoming: Meta): T {
-  return incoming === undefined ? record : { ...record, metadata: { ...record.metadata, ...incoming } };
 }
 
 /** The times of a message made at `at`: started and, unless it streams, ended then; nothing when the time is not known. */
@@ -247,4 +233,22 @@ export function origin(event: { subagentRunId?: string | undefined }, state: Thr
   if (event.subagentRunId !== undefined) out.subagentRunId = event.subagentRunId;
   if (state.run.runId !== undefined) out.runId = state.run.runId;
   return out;
+}
+
+/** Every subagent still running, settled as `change` says: the run it belonged to ended (stopped, failed) without saying how it did. */
+export function settleSubagents(state: ThreadState, change: Pick<SubagentRecord, 'status'> & Partial<SubagentRecord>): ThreadState {
+  const settled: Record<string, SubagentRecord> = {};
+  let any = false;
+  for (const record of Object.values(state.subagents)) {
+    if (record.status !== 'running') continue;
+    Object.defineProperty(settled, record.subagentRunId, {
+      value: { ...record, ...change },
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+    any = true;
+  }
+  // One copy for all of them, not one each (10,000 subagents took 65 s).
+  return any ? { ...state, subagents: { ...state.subagents, ...settled } } : state;
 }

@@ -10,7 +10,8 @@ import { runError, runFinished, runStarted, stepFinished, stepStarted } from './
 import { activityDelta, activitySnapshot, stateDelta, stateSnapshot } from './sharedState.js';
 import { subagentError, subagentFinished, subagentStarted } from './subagents.js';
 import { appendContent, encryptedValue, endMessage, endReasoningSpan, startMessage, startReasoningSpan } from './text.js';
-import { appendArgs, endToolCall, startToolCall, toolResult } from './toolCalls.js';
+import { appendArgs, endToolCall, startToolCall } from './toolCalls.js';
+import { toolResult } from './toolResult.js';
 
 export { createThreadState, type ThreadStateInit } from './thread.js';
 

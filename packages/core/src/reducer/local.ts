@@ -5,10 +5,9 @@
  */
 import type { ThreadState } from '../model.js';
 import type { Message } from '../protocol.js';
-import { defined, putMessage, putToolCall } from './helpers.js';
+import { defined, putMessage, putToolCall, settleSubagents } from './helpers.js';
 import { addInputMessages } from './messages.js';
 import { ownJson } from './ownJson.js';
-import { settleSubagents } from './subagents.js';
 
 /**
  * Appends messages the client sends (the user's turn) unless their id is

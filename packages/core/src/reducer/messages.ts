@@ -3,7 +3,7 @@ import type { MessageRecord, ThreadState, ToolCallRecord } from '../model.js';
 import type { EventOf, Message } from '../protocol.js';
 import { defined, putToolCall, stamp, without } from './helpers.js';
 import { sameJson } from './ownJson.js';
-import { parseArgs } from './toolCalls.js';
+import { parseArgs } from './toolResult.js';
 
 /** The client record of an AG-UI message (from a snapshot or a run's input), which came in at `at`. */
 export function fromAgUiMessage(message: Message, at?: number): MessageRecord {

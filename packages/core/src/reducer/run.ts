@@ -1,11 +1,20 @@
 import { warning } from '../diagnostics.js';
 import { noteLargeObjects } from '../jsonPatch.js';
-import type { InterruptAnswer, OpenInterrupt, RunState, RunStatus, RunSummary, ThreadState, ToolCallRecord } from '../model.js';
+import type {
+  InterruptAnswer,
+  OpenInterrupt,
+  RecordMetadata,
+  RunState,
+  RunStatus,
+  RunSummary,
+  ThreadState,
+  ToolCallRecord,
+} from '../model.js';
 import type { EventOf, ResumeEntry, TokenUsage } from '../protocol.js';
-import { defined, entry, putMessage, putToolCall, updateToolCall, withDiagnostics, withMeta, without } from './helpers.js';
+import { mergeMetadata, withKey, withMeta } from './grow.js';
+import { defined, entry, putMessage, putToolCall, settleSubagents, updateToolCall, withDiagnostics, without } from './helpers.js';
 import { addInputMessages } from './messages.js';
 import { ownJson, sameJson } from './ownJson.js';
-import { settleSubagents } from './subagents.js';
 
 export function runStarted(state: ThreadState, event: EventOf<'RUN_STARTED'>, index: number, at?: number): ThreadState {
   const input = event.input;
@@ -30,14 +39,11 @@ export function runStarted(state: ThreadState, event: EventOf<'RUN_STARTED'>, in
     ...state,
     threadId: state.threadId ?? event.threadId,
     run,
-    runs: {
-      ...runs,
-      [event.runId]: {
-        runId: event.runId,
-        status: 'running',
-        ...defined({ parentRunId: event.parentRunId, startedAt: at, metadata: event.metadata }),
-      },
-    },
+    runs: withKey(runs, event.runId, {
+      runId: event.runId,
+      status: 'running',
+      ...defined({ parentRunId: event.parentRunId, startedAt: at, metadata: event.metadata }),
+    }),
   };
   if (input?.messages?.length) next = addInputMessages(next, input.messages, at);
   if (input?.resume?.length) next = recordResume(next, input.resume, event.runId);
@@ -200,7 +206,8 @@ export function stepFinished(state: ThreadState, event: EventOf<'STEP_FINISHED'>
 function step(state: ThreadState, event: EventOf<'STEP_STARTED'> | EventOf<'STEP_FINISHED'>, steps: readonly string[]): ThreadState {
   const all = state.run.stepMetadata ?? {};
   const run: RunState = { ...state.run, steps };
-  if (event.metadata !== undefined) run.stepMetadata = { ...all, [event.stepName]: { ...entry(all, event.stepName), ...event.metadata } };
+  if (event.metadata !== undefined)
+    run.stepMetadata = withKey(all, event.stepName, mergeMetadata(entry(all, event.stepName), event.metadata) as RecordMetadata);
   return { ...state, run };
 }
 
@@ -212,14 +219,7 @@ function settleRun(
   event?: { metadata?: Record<string, unknown>; usage?: TokenUsage[]; result?: unknown },
 ): ThreadState['runs'] {
   const summary: RunSummary = withMeta(entry(state.runs, runId) ?? { runId, status }, event?.metadata);
-  return {
-    ...state.runs,
-    [runId]: {
-      ...summary,
-      status,
-      ...defined({ finishedAt: at, usage: event?.usage, result: event?.result }),
-    },
-  };
+  return withKey(state.runs, runId, { ...summary, status, ...defined({ finishedAt: at, usage: event?.usage, result: event?.result }) });
 }
 
 /** At a run's end nothing may still look live: streaming messages close (ending then), half-streamed calls fail. */
@@ -263,7 +263,7 @@ export function streamTruncated(state: ThreadState): ThreadState {
   const runs =
     runId === undefined
       ? state.runs
-      : { ...state.runs, [runId]: { ...(entry(state.runs, runId) ?? { runId }), status: 'unknown' as const } };
+      : withKey(state.runs, runId, { ...(entry(state.runs, runId) ?? { runId }), status: 'unknown' as const });
   let next: ThreadState = { ...state, run: { ...state.run, status: 'unknown' }, runs };
   for (const id of state.messages.ids) {
     const m = state.messages.byId.get(id);

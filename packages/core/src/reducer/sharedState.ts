@@ -2,7 +2,8 @@ import { describe, warning } from '../diagnostics.js';
 import { applyJsonPatch, noteLargeObjects } from '../jsonPatch.js';
 import type { MessageRecord, ThreadState } from '../model.js';
 import type { EventOf } from '../protocol.js';
-import { origin, putMessage, stamp, withDiagnostics, withMeta, without } from './helpers.js';
+import { withMeta } from './grow.js';
+import { origin, putMessage, stamp, withDiagnostics, without } from './helpers.js';
 
 /** STATE_SNAPSHOT replaces the whole document (never a merge) and heals a desynced state. */
 export function stateSnapshot(state: ThreadState, event: EventOf<'STATE_SNAPSHOT'>): ThreadState {

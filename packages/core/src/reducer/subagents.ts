@@ -1,6 +1,7 @@
 import type { SubagentRecord, ThreadState } from '../model.js';
 import type { EventOf } from '../protocol.js';
-import { defined, entry, withMeta } from './helpers.js';
+import { withKey, withMeta } from './grow.js';
+import { defined, entry } from './helpers.js';
 
 export function subagentStarted(state: ThreadState, event: EventOf<'SUBAGENT_STARTED'>): ThreadState {
   const { subagentRunId, name, description, parentSubagentRunId, parentToolCallId, parentMessageId, metadata } = event;
@@ -41,12 +42,5 @@ function current(state: ThreadState, id: string): SubagentRecord {
 }
 
 function put(state: ThreadState, record: SubagentRecord): ThreadState {
-  return { ...state, subagents: { ...state.subagents, [record.subagentRunId]: record } };
-}
-
-/** Every subagent still running, settled as `change` says: the run it belonged to ended (stopped, failed) without saying how it did. */
-export function settleSubagents(state: ThreadState, change: Pick<SubagentRecord, 'status'> & Partial<SubagentRecord>): ThreadState {
-  let next = state;
-  for (const record of Object.values(state.subagents)) if (record.status === 'running') next = put(next, { ...record, ...change });
-  return next;
+  return { ...state, subagents: withKey(state.subagents, record.subagentRunId, record) };
 }

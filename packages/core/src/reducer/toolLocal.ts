@@ -9,7 +9,7 @@ import type { ThreadState } from '../model.js';
 import type { ContentPart } from '../protocol.js';
 import { putMessage, updateToolCall } from './helpers.js';
 import { ownJson } from './ownJson.js';
-import { toolResult } from './toolCalls.js';
+import { toolResult } from './toolResult.js';
 
 /** A frontend tool's handler started running. */
 export function markToolCallExecuting(state: ThreadState, toolCallId: string): ThreadState {

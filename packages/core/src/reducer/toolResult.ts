@@ -1,0 +1,64 @@
+/**
+ * A tool call's arguments parsed, and its result: what the client's own
+ * transitions (a frontend tool's result, a run's input) share with the
+ * event stream, apart from the streaming reducers of toolCalls.ts.
+ */
+import type { MessageRecord, ThreadState, ToolCallRecord } from '../model.js';
+import type { EventOf } from '../protocol.js';
+import { defined, earlier, keyFor, origin, putMessage, stamp, updateToolCall } from './helpers.js';
+import { JsonTooDeep, MAX_JSON_DEPTH, nestsWithin } from './ownJson.js';
+
+export function parseArgs(text: string): Pick<ToolCallRecord, 'args' | 'argsError'> {
+  if (text.trim() === '') return { args: {} };
+  try {
+    const args = JSON.parse(text) as unknown;
+    // Parsed as deep as it is written; the state keeps no value deeper than it copies (ownJson.ts).
+    if (!nestsWithin(args, MAX_JSON_DEPTH)) return { argsError: `arguments are ${new JsonTooDeep().message}` };
+    return { args };
+  } catch (e) {
+    return { argsError: `arguments are not valid JSON: ${e instanceof Error ? e.message : String(e)}` };
+  }
+}
+
+/**
+ * RESULT mints a tool message placed after the assistant message that made
+ * the call (after the tool messages already there), and settles the call
+ * (a failed tool reports its failure in the content; 1.0 results carry no error field).
+ * A message id an earlier run's message holds gives the result a message of
+ * its own, under `<id>#<runId>`.
+ */
+export function toolResult(state: ThreadState, event: EventOf<'TOOL_CALL_RESULT'>, at?: number, source?: 'client'): ThreadState {
+  const known = state.messages.byId.get(event.messageId);
+  const id = known && earlier(known, state) ? keyFor(event.messageId, state.run.runId, (k) => state.messages.byId.has(k)) : event.messageId;
+  const message: MessageRecord = {
+    id,
+    role: 'tool',
+    content: event.content,
+    streaming: false,
+    toolCallId: event.toolCallId,
+    ...origin(event, state),
+    ...defined({ metadata: event.metadata, source }),
+    ...stamp(at),
+  };
+  let next = state.messages.byId.has(id) ? putMessage(state, message) : insertAfterCaller(state, message);
+  next = updateToolCall(next, event.toolCallId, (c) => {
+    const { interruptId: _answered, ...rest } = c;
+    return {
+      ...rest,
+      status: 'succeeded',
+      result: { messageId: id, content: event.content },
+    };
+  });
+  return next;
+}
+
+function insertAfterCaller(state: ThreadState, message: MessageRecord): ThreadState {
+  const call = state.toolCalls.get(message.toolCallId ?? '');
+  const { ids, byId } = state.messages;
+  let at = call?.parentMessageId === undefined ? -1 : ids.lastIndexOf(call.parentMessageId);
+  if (at === -1) return putMessage(state, message);
+  at++;
+  while (at < ids.length && byId.get(ids[at] as string)?.role === 'tool') at++;
+  const nextIds = [...ids.slice(0, at), message.id, ...ids.slice(at)];
+  return { ...state, messages: { ...state.messages, ids: nextIds, byId: byId.set(message.id, message) } };
+}

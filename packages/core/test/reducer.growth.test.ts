@@ -1,0 +1,107 @@
+/**
+ * A record that grows by one key per event (an agent that names each chunk's
+ * metadata anew, opens thousands of reasoning spans, subagents or steps)
+ * grows in linear time: each event copies what it changes, not every key the
+ * record holds so far. Each case below took 8-65 s when each event spread
+ * the whole record.
+ */
+import { describe, expect, it } from 'vitest';
+import { replayEvents } from '../src/engine.js';
+
+const N = 10_000;
+const started = { type: 'RUN_STARTED', threadId: 't', runId: 'r' };
+const opened = { type: 'TEXT_MESSAGE_START', messageId: 'm', role: 'assistant' };
+const each = (make: (i: number) => object) => Array.from({ length: N }, (_, i) => make(i));
+/** The budget of a replay of 10,000 to 20,000 events: tens of milliseconds when linear, seconds to tens of seconds when quadratic. */
+const BUDGET_MS = 1_500;
+
+function timed(events: object[]) {
+  const began = performance.now();
+  const state = replayEvents(events as never);
+  return { state, ms: performance.now() - began };
+}
+
+describe('records that grow by a key per event', () => {
+  it.each([
+    [
+      'a message',
+      () => [opened, ...each((i) => ({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: 'x', metadata: { [`k${i}`]: i } }))],
+    ],
+    [
+      'a tool call',
+      () => [
+        { type: 'TOOL_CALL_START', toolCallId: 'c', toolCallName: 'lookup' },
+        ...each((i) => ({ type: 'TOOL_CALL_ARGS', toolCallId: 'c', delta: '', metadata: { [`k${i}`]: i } })),
+      ],
+    ],
+    ['the shared state', () => each((i) => ({ type: 'STATE_DELTA', delta: [], metadata: { [`k${i}`]: i } }))],
+  ])('merges 10,000 new metadata keys into %s in linear time', (_name, make) => {
+    const { state, ms } = timed([started, ...make()]);
+    expect(ms).toBeLessThan(BUDGET_MS);
+    const metadata = state.messages.byId.get('m')?.metadata ?? state.toolCalls.get('c')?.metadata ?? state.sharedState.metadata;
+    expect(metadata).toBeDefined();
+    const keys = Object.keys(metadata as object);
+    expect(keys).toHaveLength(N);
+    expect(keys.slice(0, 3)).toEqual(['k0', 'k1', 'k2']);
+    expect((metadata as Record<string, unknown>).k9999).toBe(9_999);
+  });
+
+  it('opens 10,000 reasoning spans in linear time', () => {
+    const { state, ms } = timed([started, ...each((i) => ({ type: 'REASONING_START', messageId: `r${i}` }))]);
+    expect(ms).toBeLessThan(BUDGET_MS);
+    expect(Object.keys(state.reasoning)).toHaveLength(N);
+    expect(state.reasoning.r9999?.status).toBe('open');
+  });
+
+  it('gives each of 4,000 reasoning messages the span open as it starts, in linear time', () => {
+    const spans = Array.from({ length: 4_000 }, (_, i) => [
+      { type: 'REASONING_START', messageId: `span${i}` },
+      { type: 'REASONING_MESSAGE_START', messageId: `r${i}`, role: 'reasoning' },
+      { type: 'REASONING_MESSAGE_CONTENT', messageId: `r${i}`, delta: '思考中' },
+      { type: 'REASONING_MESSAGE_END', messageId: `r${i}` },
+      { type: 'REASONING_END', messageId: `span${i}` },
+    ]).flat();
+    const { state, ms } = timed([started, ...spans]);
+    expect(ms).toBeLessThan(BUDGET_MS);
+    expect(state.reasoning.span0?.messageIds).toEqual(['r0']);
+    expect(state.reasoning.span3999).toEqual({ id: 'span3999', status: 'closed', messageIds: ['r3999'] });
+  });
+
+  it('gives a reasoning message the first open span in key order, an array-index id first, a reopened span where it stood', () => {
+    const open = (id: string) => ({ type: 'REASONING_START', messageId: id });
+    const close = (id: string) => ({ type: 'REASONING_END', messageId: id });
+    const message = (id: string) => ({ type: 'REASONING_MESSAGE_START', messageId: id, role: 'reasoning' });
+    const owner = (events: object[], id: string) => {
+      const state = replayEvents([started, ...events] as never);
+      return Object.values(state.reasoning).find((span) => span.messageIds.includes(id))?.id;
+    };
+    // JavaScript lists an array-index key before the others.
+    expect(owner([open('plan'), message('m0'), open('7'), message('m1')], 'm1')).toBe('7');
+    // A span opened again keeps its place before a span that began after it.
+    expect(owner([open('a'), message('m0'), close('a'), open('b'), message('m1'), open('a'), message('m2')], 'm2')).toBe('a');
+    expect(owner([open('a'), message('m0'), close('a'), open('b'), message('m1'), close('b'), message('m2')], 'm2')).toBeUndefined();
+  });
+
+  it('starts 10,000 subagents and settles them as the run fails, in linear time', () => {
+    const { state, ms } = timed([
+      started,
+      ...each((i) => ({ type: 'SUBAGENT_STARTED', subagentRunId: `s${i}`, name: 'researcher' })),
+      { type: 'RUN_ERROR', message: 'The agent crashed.' },
+    ]);
+    expect(ms).toBeLessThan(BUDGET_MS);
+    expect(Object.keys(state.subagents)).toHaveLength(N);
+    expect(Object.values(state.subagents).every((s) => s.status !== 'running')).toBe(true);
+  });
+
+  it('keeps the metadata of 10,000 steps in linear time', () => {
+    const steps = each((i) => [
+      { type: 'STEP_STARTED', stepName: `step ${i}`, metadata: { i } },
+      { type: 'STEP_FINISHED', stepName: `step ${i}`, metadata: { done: true } },
+    ]).flat();
+    const { state, ms } = timed([started, ...steps]);
+    expect(ms).toBeLessThan(BUDGET_MS);
+    expect(state.run.steps).toEqual([]);
+    expect(Object.keys(state.run.stepMetadata ?? {})).toHaveLength(N);
+    expect(state.run.stepMetadata?.['step 9999']).toEqual({ i: 9_999, done: true });
+  });
+});
