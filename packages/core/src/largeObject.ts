@@ -199,7 +199,7 @@ class LargeObject implements ProxyHandler<Record<string, unknown>> {
 
   private refuse(key: string | symbol): never {
     throw new TypeError(
-      `Cannot change '${String(key)}': the shared state is read-only; change it with a STATE_DELTA from the agent or the store's setState.`,
+      `Cannot change '${String(key)}': the thread's state is read-only; the shared state changes with a STATE_DELTA from the agent or the controller's setState.`,
     );
   }
 

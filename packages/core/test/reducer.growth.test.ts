@@ -6,7 +6,7 @@
  * the whole record.
  */
 import { describe, expect, it } from 'vitest';
-import { replayEvents } from '../src/engine.js';
+import { createThreadState, reduceThread, replayEvents } from '../src/engine.js';
 
 const N = 10_000;
 const started = { type: 'RUN_STARTED', threadId: 't', runId: 'r' };
@@ -103,5 +103,37 @@ describe('records that grow by a key per event', () => {
     expect(state.run.steps).toEqual([]);
     expect(Object.keys(state.run.stepMetadata ?? {})).toHaveLength(N);
     expect(state.run.stepMetadata?.['step 9999']).toEqual({ i: 9_999, done: true });
+  });
+});
+
+describe('a record grown past 128 keys', () => {
+  it('reads as a plain object, refuses writes, and keeps the earlier state as it was', () => {
+    const events = [
+      started,
+      opened,
+      ...each((i) => ({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: 'x', metadata: { [`k${i}`]: i } })),
+    ];
+    let state = createThreadState();
+    let before: Record<string, unknown> | undefined;
+    for (const [i, event] of [
+      ...events,
+      { type: 'TEXT_MESSAGE_END', messageId: 'm', metadata: JSON.parse('{"k0": "again", "__proto__": "odd"}') },
+    ].entries()) {
+      state = reduceThread(state, event as never);
+      if (i === 201) before = state.messages.byId.get('m')?.metadata as Record<string, unknown>;
+    }
+    const after = state.messages.byId.get('m')?.metadata as Record<string, unknown>;
+    if (!before) throw new Error('no metadata after 200 chunks');
+    expect(Object.keys(before)).toHaveLength(200);
+    expect(before.k0).toBe(0);
+    expect(after.k0).toBe('again');
+    expect(Object.keys(after)).toEqual([...Array.from({ length: N }, (_, i) => `k${i}`), '__proto__']);
+    expect(Object.getPrototypeOf(after)).toBe(Object.prototype);
+    expect(JSON.parse(JSON.stringify(after)).k9999).toBe(9_999);
+    expect({ ...after }.k5).toBe(5);
+    expect(() => {
+      after.k1 = 'changed';
+    }).toThrow(/read-only/);
+    expect(after.k1).toBe(1);
   });
 });
