@@ -278,7 +278,7 @@ function PieceView({ piece, renders }: { piece: MarkdownPiece; renders: Renders 
             <tbody>
               {piece.rows.map((row, j) => (
                 // biome-ignore lint/suspicious/noArrayIndexKey: as above
-                <Piece key={j} text={`${piece.head}\n${row}`} render={renders.row} />
+                <Piece key={j} text={`${piece.frame}\n${row}`} render={renders.row} />
               ))}
             </tbody>
           ) : null}

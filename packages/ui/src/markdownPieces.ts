@@ -28,7 +28,8 @@
  *   the list a class) into its items, the list element drawn around them;
  * - a table (a header whose cells hold no escape or code, a delimiter row
  *   with as many cells, rows that each start with `|`) into its rows, each
- *   parsed under the header;
+ *   parsed under a header of the table's columns and alignments alone (the
+ *   header's text bears on no row);
  * - a fenced code block at column 0 with a one-word language is not parsed
  *   at all: its lines are its text;
  * - a long one-line paragraph at single spaces, once the run so far holds no
@@ -47,7 +48,7 @@ export type MarkdownPiece =
   | { type: 'blocks'; text: string }
   | { type: 'paragraph'; sentences: string[] }
   | { type: 'list'; ordered: boolean; start: number; items: string[] }
-  | { type: 'table'; head: string; rows: string[] }
+  | { type: 'table'; head: string; frame: string; rows: string[] }
   | { type: 'code'; language: string; code: string };
 
 /** Texts shorter than this render whole: cutting pays off only where parsing costs. */
@@ -64,6 +65,8 @@ const FENCE = /^( {0,3})(`{3,}|~{3,})(.*)$/s;
 const PLAIN_INFO = /^[\w+#.-]*$/;
 /** A list marker, where a line's containers are read one by one (`fenceInItem`). */
 const MARKER_AT = /(?:[-*+]|[0-9]{1,9}[.)])(?=[ \t])/y;
+/** A run of marks that may open a fence, anywhere in a line. */
+const FENCE_MARKS = /`{3}|~{3}/;
 /** A fence's run of marks, where a line's containers end. */
 const FENCE_AT = /`{3,}|~{3,}/y;
 /** What an item's text must not start with to be cut before where it interrupts: a quote or a list of its own. */
@@ -305,9 +308,11 @@ function listOf(lines: string[]): MarkdownPiece | undefined {
       items.at(-1)?.push(line);
     } else return undefined;
   }
-  // A fence open in the last item holds the blank lines after it.
+  // A fence open in the last item holds the blank lines after it. A fence may open at any depth of nesting, four
+  // columns in or more under a wide marker, after a tab: any run of fence marks keeps them (at the end of the
+  // text, blank lines an item does not need change nothing).
   const last = items.at(-1);
-  if (last?.some((line) => FENCE.test(line) || fenceInItem(line))) last.push(...lines.slice(body.length));
+  if (last?.some((line) => FENCE_MARKS.test(line))) last.push(...lines.slice(body.length));
   return { type: 'list', ordered: first.ordered, start: first.start, items: items.map((item) => item.join('\n')) };
 }
 
@@ -341,7 +346,12 @@ function tableOf(lines: string[]): MarkdownPiece | undefined {
   if (!trimBlank(cellsOf(head).join(''))) return undefined;
   if (!cells.every((cell) => /^:?-+:?$/.test(trimBlank(cell))) || cellsOf(head).length !== cells.length) return undefined;
   if (!rest.every((row) => row.startsWith('|'))) return undefined;
-  return { type: 'table', head: `${head}\n${delimiter}`, rows: rest };
+  // Only the columns and their alignments of the header bear on a row: a row is parsed under a header of those alone.
+  const aligns = cells.map((cell) => {
+    const mark = trimBlank(cell);
+    return `${mark.startsWith(':') ? ':' : ''}-${mark.endsWith(':') ? ':' : ''}`;
+  });
+  return { type: 'table', head: `${head}\n${delimiter}`, frame: `|${'x|'.repeat(cells.length)}\n|${aligns.join('|')}|`, rows: rest };
 }
 
 /** A long one-line paragraph, cut into runs of sentences. */

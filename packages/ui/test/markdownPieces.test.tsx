@@ -347,7 +347,7 @@ describe('a long reply in pieces', () => {
     expect(markdownPieces(t, 0)).toEqual([
       { type: 'blocks', text: '## Steps' },
       { type: 'list', ordered: true, start: 1, items: ['1. **Open** the order\n   - check the `status`', '2. Refund it'] },
-      { type: 'table', head: '| Order | 金额 |\n|:--|--:|', rows: ['| A-1001 | ¥128.00 |', '| A-1002 |'] },
+      { type: 'table', head: '| Order | 金额 |\n|:--|--:|', frame: '|x|x|\n|:-|-:|', rows: ['| A-1001 | ¥128.00 |', '| A-1002 |'] },
       { type: 'code', language: 'ts', code: 'const refund = await api.refund("A-1001");\n' },
       { type: 'blocks', text: 'Done.' },
     ]);
@@ -388,6 +388,12 @@ describe('a long reply in pieces', () => {
     ['a fence opened on an item line, streaming', '1. ```bash\n   npm i\n\n'],
     ['a fence opened on an item line, then blank lines and a new list', '1. ```a\n\n\n- b'],
     ['a fence opened on an indented item line', '   1. ~~~\n\n\n1) b'],
+    ['a fence four columns in under a two-digit marker, streaming', '10. a\n    ```\n    x\n\n'],
+    ['a tilde fence four columns in, two blank lines', '10. a\n    ~~~\n    x\n\n\n'],
+    ['a fence opened on a nested item line, streaming', '- a\n    - ```\n      x\n\n'],
+    ['a fence on the next line of a nested item, streaming', '- a\n  - b\n    ```\n    x\n\n'],
+    ['a fence in a nested item of an ordered list, streaming', '1. Step\n   - sub:\n     ```bash\n     npm i\n\n'],
+    ['a fence indented with a tab, streaming', '- a\n  \t```\n  \tx\n\n'],
     ['a byte order mark after a heading', '# h\n\ufeffx'],
     ['a byte order mark after a code block', '```\n```\n\ufeffx'],
     ['600 numbers, then words: the paragraph holds letters', `${Array.from({ length: 600 }, (_, i) => i).join(' ')} hello world`],
@@ -429,6 +435,21 @@ describe('a long reply in pieces', () => {
     for (let end = 1; end <= reply.length; end += 2) {
       const frame = reply.slice(0, end);
       expect(pieced(frame), JSON.stringify(frame)).toBe(whole(frame));
+    }
+  });
+
+  it('parses each row of a table under a header of its columns alone, not the header text (a 6 KB header was parsed again for each row)', () => {
+    const t = `| ${'word '.repeat(1_200)}| 金额 |\n|:---------|----------:|\n${'| 1 | ¥128.00 |\n'.repeat(1_200)}`;
+    const pieces = markdownPieces(t, 0);
+    expect(pieces?.[0]).toMatchObject({ type: 'table', frame: '|x|x|\n|:-|-:|' });
+    const began = performance.now();
+    const rendered = pieced(t);
+    // 10 s when each row was parsed under the whole header.
+    expect(performance.now() - began).toBeLessThan(3_000);
+    expect(rendered).toBe(whole(t));
+    for (const head of ['|a|b|c|\n|:-:|-|:--|', '| a |\n|---|', '|x|y|\n:-|-:']) {
+      const rows = `${head}\n| 1 | 2 | 3 |\n| ok |\n|  |  | x | extra |\n`;
+      expect(pieced(rows), head).toBe(whole(rows));
     }
   });
 
