@@ -27,7 +27,8 @@
  *   item's kind, or indented into the item above; no task items, which give
  *   the list a class) into its items, the list element drawn around them;
  * - a table (a header whose cells hold no escape or code, a delimiter row
- *   with as many cells, rows that each start with `|`) into its rows, each
+ *   with as many cells, rows that each start with `|`), after the plain
+ *   lines of a paragraph it interrupts or alone, into its rows, each
  *   parsed under a header of the table's columns and alignments alone (the
  *   header's text bears on no row);
  * - a fenced code block at column 0 with a one-word language is not parsed
@@ -245,9 +246,24 @@ export function markdownPieces(text: string, from = PIECES_FROM): MarkdownPiece[
     blankBefore = blank;
   }
   if (holdsText) groups.push(current);
-  return groups.map(
-    (lines) => codeOf(lines) ?? listOf(lines) ?? tableOf(lines) ?? paragraphOf(lines) ?? { type: 'blocks', text: lines.join('\n') },
-  );
+  return groups.flatMap((lines) => introAndTable(lines) ?? [blockOf(lines)]);
+}
+
+function blockOf(lines: string[]): MarkdownPiece {
+  return codeOf(lines) ?? listOf(lines) ?? tableOf(lines) ?? paragraphOf(lines) ?? { type: 'blocks', text: lines.join('\n') };
+}
+
+/**
+ * A paragraph of plain lines, then a table that interrupts it (a header row and
+ * its delimiter row end a paragraph): the paragraph, and the table cut into
+ * its rows.
+ */
+function introAndTable(lines: string[]): MarkdownPiece[] | undefined {
+  const at = lines.findIndex((line) => line.startsWith('|'));
+  const intro = lines.slice(0, at);
+  if (at < 1 || !intro.every((line) => PLAIN_LINE.test(line) && !ORDERED_ITEM.test(line) && !line.includes('|'))) return undefined;
+  const table = tableOf(lines.slice(at));
+  return table && [blockOf(intro), table];
 }
 
 /** Whether `line` opens a fence indented `indent` spaces (a backtick fence's info string holds no backtick). */

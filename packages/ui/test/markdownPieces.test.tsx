@@ -242,6 +242,30 @@ describe('a long reply in pieces', () => {
     expect(cut).toBeGreaterThan(300);
   });
 
+  it('renders exactly what the whole text renders where a table interrupts a paragraph (150 random texts, every third prefix of each)', {
+    timeout: 120_000,
+  }, () => {
+    const intro = fc.array(
+      fc
+        .tuple(fc.constantFrom('', '', '', '', '', '', '', '', '1) ', '# ', '> ', '- ', '  ', '2024 ', '订单 '), words)
+        .map(([start, w]) => start + w.join(' ')),
+      { minLength: 1, maxLength: 3 },
+    );
+    let cut = 0;
+    fc.assert(
+      fc.property(intro, table, fc.constantFrom('', '\n', '\nAfter the table.', '\n\nAfter.'), (lines, rows, after) => {
+        const t = `${lines.join('\n')}\n${rows}${after}`;
+        if (markdownPieces(t, 0)?.some((piece) => piece.type === 'table')) cut++;
+        for (let end = 1; end <= t.length; end += 3)
+          expect(pieced(t.slice(0, end)), JSON.stringify(t.slice(0, end))).toBe(whole(t.slice(0, end)));
+        expect(pieced(t)).toBe(whole(t));
+      }),
+      { numRuns: 150 },
+    );
+    // The property is about a table cut out of a paragraph: a good share of the texts must have one.
+    expect(cut).toBeGreaterThan(10);
+  });
+
   it('renders exactly what the whole text renders where long paragraphs are cut into runs (200 random texts)', { timeout: 60_000 }, () => {
     const prose = fc
       .tuple(

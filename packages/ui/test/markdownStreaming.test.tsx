@@ -104,6 +104,16 @@ describe('a streaming reply parses only what changed', () => {
     expect(frame.container.querySelector('tbody > tr:last-child')?.textContent).toBe('A-1299¥299.00refunded today');
   });
 
+  it('a token at the end of a table right under the line that introduces it parses its last row', () => {
+    const intro = 'Here are the refunds of this week,\nby order:';
+    const head = '| Order | 金额 | Status |\n|:--|--:|:-:|';
+    const table = `${intro}\n${head}\n${Array.from({ length: 300 }, (_, i) => `| A-${1000 + i} | ¥${i}.00 | **refunded** |`).join('\n')}`;
+    const frame = stream(table, `${table.slice(0, -2)} today |`);
+    expect(frame.parsed).toEqual(['|x|x|x|\n|:-|-:|:-:|\n| A-1299 | ¥299.00 | **refunded** today |']);
+    expect(frame.container.querySelector('p')?.textContent).toBe('Here are the refunds of this week,\nby order:');
+    expect(frame.container.querySelectorAll('tbody > tr')).toHaveLength(300);
+  });
+
   it('a token at the end of a 2,000-line code block parses nothing: its lines are its code', () => {
     const code = `\`\`\`ts\n${Array.from({ length: 2_000 }, (_, i) => `const refund${i} = await api.refund("A-${i}");`).join('\n')}`;
     const frame = stream(code, `${code} // done`);
