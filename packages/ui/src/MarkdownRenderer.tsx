@@ -124,14 +124,17 @@ type Render = Pick<Options, 'components' | 'remarkRehypeOptions' | 'rehypePlugin
  * row, drawn inside a frame the reply draws once. A path that finds nothing
  * leaves the tree as it is, so no text is ever lost.
  */
-const pick = (path: readonly string[]) => () => (tree: HastNode) => {
-  let nodes: HastNode[] = [tree];
-  for (const tag of path) nodes = nodes.flatMap((node) => (node.children ?? []).filter((child) => child.tagName === tag));
-  if (nodes.length) tree.children = nodes;
-};
+const pick =
+  (path: readonly string[], first = false) =>
+  () =>
+  (tree: HastNode) => {
+    let nodes: HastNode[] = [tree];
+    for (const tag of path) nodes = nodes.flatMap((node) => (node.children ?? []).filter((child) => child.tagName === tag));
+    if (nodes.length) tree.children = first ? nodes.slice(0, 1) : nodes;
+  };
 
 /** The renderings of a reply's pieces: whole blocks, runs of a paragraph, list items, a table's head and rows. */
-type Renders = Record<'blocks' | 'inline' | 'ul' | 'ol' | 'head' | 'row', Render> & { tableLabel: string };
+type Renders = Record<'blocks' | 'inline' | 'ul' | 'ol' | 'looseUl' | 'looseOl' | 'head' | 'row', Render> & { tableLabel: string };
 
 /** One piece of a reply, parsed again only when its own text changes. */
 const Piece = React.memo(function Piece({ text, render }: { text: string; render: Render }) {
@@ -200,13 +203,19 @@ export function MarkdownBody({
       remarkRehypeOptions: { clobberPrefix: idPrefix },
       rehypePlugins: [prefixFootnoteLabel(idPrefix)],
     };
-    const within = (path: string[]): Render => ({ ...blocks, rehypePlugins: [prefixFootnoteLabel(idPrefix), pick(path)] });
+    const within = (path: string[], first = false): Render => ({
+      ...blocks,
+      rehypePlugins: [prefixFootnoteLabel(idPrefix), pick(path, first)],
+    });
     return {
       blocks,
       // A run of sentences renders its words only: the paragraph around the runs is drawn once.
       inline: { ...blocks, components: { ...blocks.components, p: InlineRun } },
       ul: within(['ul', 'li']),
       ol: within(['ol', 'li']),
+      // An item of a loose list is parsed with an item after it (markdownPieces): the first is the one.
+      looseUl: within(['ul', 'li'], true),
+      looseOl: within(['ol', 'li'], true),
       head: within(['table', 'thead']),
       row: within(['table', 'tbody', 'tr']),
       tableLabel: strings.table,
@@ -255,7 +264,11 @@ function PieceView({ piece, renders }: { piece: MarkdownPiece; renders: Renders 
         // biome-ignore lint/suspicious/noArrayIndexKey: as above
         <React.Fragment key={j}>
           {'\n'}
-          <Piece text={item} render={piece.ordered ? renders.ol : renders.ul} />
+          {piece.loose ? (
+            <Piece text={`${item}\n\n${piece.loose.follower}`} render={piece.ordered ? renders.looseOl : renders.looseUl} />
+          ) : (
+            <Piece text={item} render={piece.ordered ? renders.ol : renders.ul} />
+          )}
         </React.Fragment>
       ));
       return piece.ordered ? (

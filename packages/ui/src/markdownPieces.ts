@@ -26,6 +26,8 @@
  * - a tight list (no blank line inside; every line an item of the first
  *   item's kind, or indented into the item above; no task items, which give
  *   the list a class) into its items, the list element drawn around them;
+ *   a loose list likewise, each item parsed in a loose list of its own
+ *   (where its lines hold no fence, quote, lazy line or indented code);
  * - a table (a header whose cells hold no escape or code, a delimiter row
  *   with as many cells, rows that each start with `|`), after the plain
  *   lines of a paragraph it interrupts or alone, into its rows, each
@@ -48,7 +50,7 @@
 export type MarkdownPiece =
   | { type: 'blocks'; text: string }
   | { type: 'paragraph'; sentences: string[] }
-  | { type: 'list'; ordered: boolean; start: number; items: string[] }
+  | { type: 'list'; ordered: boolean; start: number; items: string[]; loose?: { follower: string } }
   | { type: 'table'; head: string; frame: string; rows: string[] }
   | { type: 'code'; language: string; code: string };
 
@@ -250,7 +252,13 @@ export function markdownPieces(text: string, from = PIECES_FROM): MarkdownPiece[
 }
 
 function blockOf(lines: string[]): MarkdownPiece {
-  return codeOf(lines) ?? listOf(lines) ?? tableOf(lines) ?? paragraphOf(lines) ?? { type: 'blocks', text: lines.join('\n') };
+  return (
+    codeOf(lines) ??
+    listOf(lines) ??
+    looseListOf(lines) ??
+    tableOf(lines) ??
+    paragraphOf(lines) ?? { type: 'blocks', text: lines.join('\n') }
+  );
 }
 
 /**
@@ -330,6 +338,44 @@ function listOf(lines: string[]): MarkdownPiece | undefined {
   const last = items.at(-1);
   if (last?.some((line) => FENCE_MARKS.test(line))) last.push(...lines.slice(body.length));
   return { type: 'list', ordered: first.ordered, start: first.start, items: items.map((item) => item.join('\n')) };
+}
+
+/**
+ * A loose list: items of the first item's kind at column 0, a blank line
+ * between two of them (which makes every item's paragraphs `<p>`), every
+ * other line blank or indented into its item by less than four columns more
+ * (no lazy line, no indented code), no fence, quote or task box. Each item is
+ * parsed with a blank line and `loose.follower`, an item of the same kind
+ * after it, so that it is read in a loose list as in the whole text.
+ */
+function looseListOf(lines: string[]): MarkdownPiece | undefined {
+  const first = listItem(lines[0] ?? '');
+  if (!first) return undefined;
+  const items: string[][] = [];
+  let indent = '';
+  let separated = false;
+  for (const line of withoutTrailingBlanks(lines)) {
+    if (FENCE_MARKS.test(line)) return undefined;
+    const item = listItem(line);
+    if (item?.kind === first.kind) {
+      const text = line.slice(item.width);
+      if (!item.text || text.startsWith('[') || NESTED_START.test(text)) return undefined;
+      const above = items.at(-1);
+      if (above && !filled(above.at(-1) ?? '')) separated = true;
+      items.push([line]);
+      indent = ' '.repeat(item.width);
+    } else if (!filled(line) || (line.startsWith(indent) && leadingSpaces(line) < indent.length + 4 && !line.includes('\t')))
+      items.at(-1)?.push(line);
+    else return undefined;
+  }
+  if (!separated) return undefined;
+  return {
+    type: 'list',
+    ordered: first.ordered,
+    start: first.start,
+    items: items.map((item) => withoutTrailingBlanks(item).join('\n')),
+    loose: { follower: first.ordered ? `1${first.kind} x` : `${first.kind} x` },
+  };
 }
 
 /** Whether a line goes on the paragraph of `item`: an item of one line whose text starts as nothing but a paragraph can. */

@@ -266,6 +266,48 @@ describe('a long reply in pieces', () => {
     expect(cut).toBeGreaterThan(10);
   });
 
+  it('renders exactly what the whole text renders where a list is loose (150 random texts, every third prefix of each)', {
+    timeout: 120_000,
+  }, () => {
+    const item = fc
+      .tuple(
+        words,
+        fc.constantFrom(
+          '',
+          '',
+          '\n   more',
+          '\n\n   next paragraph',
+          '\n   - nested',
+          '\n   - nested\n\n   - loose nested',
+          '\n       code',
+          '\nlazy',
+          '\n   > quote',
+        ),
+      )
+      .map(([w, more]) => w.join(' ') + more);
+    let cut = 0;
+    fc.assert(
+      fc.property(
+        fc.constantFrom('- ', '* ', '1. ', '3) '),
+        fc.array(fc.tuple(item, fc.constantFrom('\n', '\n\n', '\n\n', '\n\n\n')), { minLength: 1, maxLength: 5 }),
+        fc.constantFrom('', '\n\nAfter the list.', '\n- other'),
+        (marker, items, after) => {
+          const t =
+            items
+              .map(([text, gap], i) => `${marker.replace(/\d+/, (n) => String(Number(n) + i))}${text}${i < items.length - 1 ? gap : ''}`)
+              .join('') + after;
+          if (markdownPieces(t, 0)?.some((piece) => piece.type === 'list' && piece.loose)) cut++;
+          for (let end = 1; end <= t.length; end += 3)
+            expect(pieced(t.slice(0, end)), JSON.stringify(t.slice(0, end))).toBe(whole(t.slice(0, end)));
+          expect(pieced(t), JSON.stringify(t)).toBe(whole(t));
+        },
+      ),
+      { numRuns: 150 },
+    );
+    // The property is about loose lists cut into items: a good share of the texts must have one.
+    expect(cut).toBeGreaterThan(10);
+  });
+
   it('renders exactly what the whole text renders where long paragraphs are cut into runs (200 random texts)', { timeout: 60_000 }, () => {
     const prose = fc
       .tuple(
@@ -381,9 +423,21 @@ describe('a long reply in pieces', () => {
     expect(pieced(started)).toBe(whole(started));
   });
 
-  it('keeps whole a list whose items a line outside them could join or split (lazy lines, loose items, task boxes, a new bullet)', () => {
-    for (const t of ['- a\nlazy line\n- b', '- a\n\n- b', '- [ ] to do\n- [x] done', '- a\n* b', '- a\n - b\n- c', '1. a\n- - -\n2. b']) {
-      expect(markdownPieces(t, 0)?.some((piece) => piece.type === 'list')).toBe(false);
+  it('keeps whole a list whose items a line outside them could join or split (lazy lines, task boxes, a new bullet, fences and quotes in a loose list)', () => {
+    for (const t of [
+      '- a\nlazy line\n- b',
+      '- [ ] to do\n- [x] done',
+      '- a\n* b',
+      '- a\n - b\n- c',
+      '1. a\n- - -\n2. b',
+      '- a\n  ```\n  x\n\n- b',
+      '- a\n\n- > b',
+      '- a\n\n      code\n\n- b',
+    ]) {
+      expect(
+        markdownPieces(t, 0)?.some((piece) => piece.type === 'list'),
+        t,
+      ).toBe(false);
       expect(pieced(t)).toBe(whole(t));
     }
   });

@@ -104,6 +104,19 @@ describe('a streaming reply parses only what changed', () => {
     expect(frame.container.querySelector('tbody > tr:last-child')?.textContent).toBe('A-1299¥299.00refunded today');
   });
 
+  it('a token at the end of a long loose list (a blank line between its items) parses its last item', () => {
+    const items = Array.from({ length: 60 }, (_, i) => {
+      const indent = ' '.repeat(`${i + 1}. `.length);
+      return `${i + 1}. **Refund order A-${1000 + i}** (订单 ${i})\n\n${indent}Check the \`status\`, then issue ¥${i}.00.\n${indent}- amount: ¥${i}.00\n${indent}- reason: damaged`;
+    }).join('\n\n');
+    const frame = stream(items, `${items} today`);
+    expect(frame.parsed).toEqual([
+      '60. **Refund order A-1059** (订单 59)\n\n    Check the `status`, then issue ¥59.00.\n    - amount: ¥59.00\n    - reason: damaged today\n\n1. x',
+    ]);
+    expect(frame.container.querySelectorAll('ol > li')).toHaveLength(60);
+    expect(frame.container.querySelector('ol > li:last-child > p')?.textContent).toBe('Refund order A-1059 (订单 59)');
+  });
+
   it('a token at the end of a table right under the line that introduces it parses its last row', () => {
     const intro = 'Here are the refunds of this week,\nby order:';
     const head = '| Order | 金额 | Status |\n|:--|--:|:-:|';
