@@ -125,12 +125,12 @@ type Render = Pick<Options, 'components' | 'remarkRehypeOptions' | 'rehypePlugin
  * leaves the tree as it is, so no text is ever lost.
  */
 const pick =
-  (path: readonly string[], first = false) =>
+  (path: readonly string[], last = false) =>
   () =>
   (tree: HastNode) => {
     let nodes: HastNode[] = [tree];
     for (const tag of path) nodes = nodes.flatMap((node) => (node.children ?? []).filter((child) => child.tagName === tag));
-    if (nodes.length) tree.children = first ? nodes.slice(0, 1) : nodes;
+    if (nodes.length) tree.children = last ? nodes.slice(-1) : nodes;
   };
 
 /** The renderings of a reply's pieces: whole blocks, runs of a paragraph, list items, a table's head and rows. */
@@ -203,9 +203,9 @@ export function MarkdownBody({
       remarkRehypeOptions: { clobberPrefix: idPrefix },
       rehypePlugins: [prefixFootnoteLabel(idPrefix)],
     };
-    const within = (path: string[], first = false): Render => ({
+    const within = (path: string[], last = false): Render => ({
       ...blocks,
-      rehypePlugins: [prefixFootnoteLabel(idPrefix), pick(path, first)],
+      rehypePlugins: [prefixFootnoteLabel(idPrefix), pick(path, last)],
     });
     return {
       blocks,
@@ -213,7 +213,7 @@ export function MarkdownBody({
       inline: { ...blocks, components: { ...blocks.components, p: InlineRun } },
       ul: within(['ul', 'li']),
       ol: within(['ol', 'li']),
-      // An item of a loose list is parsed with an item after it (markdownPieces): the first is the one.
+      // An item of a loose list is parsed after an item that makes the list loose (markdownPieces): the last is the one.
       looseUl: within(['ul', 'li'], true),
       looseOl: within(['ol', 'li'], true),
       head: within(['table', 'thead']),
@@ -265,7 +265,7 @@ function PieceView({ piece, renders }: { piece: MarkdownPiece; renders: Renders 
         <React.Fragment key={j}>
           {'\n'}
           {piece.loose ? (
-            <Piece text={`${item}\n\n${piece.loose.follower}`} render={piece.ordered ? renders.looseOl : renders.looseUl} />
+            <Piece text={`${piece.loose.leader}\n\n${item}`} render={piece.ordered ? renders.looseOl : renders.looseUl} />
           ) : (
             <Piece text={item} render={piece.ordered ? renders.ol : renders.ul} />
           )}

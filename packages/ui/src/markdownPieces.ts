@@ -27,7 +27,8 @@
  *   item's kind, or indented into the item above; no task items, which give
  *   the list a class) into its items, the list element drawn around them;
  *   a loose list likewise, each item parsed in a loose list of its own
- *   (where its lines hold no fence, quote, lazy line or indented code);
+ *   (where its lines hold no quote, lazy line or indented code, and its
+ *   fences close within their item);
  * - a table (a header whose cells hold no escape or code, a delimiter row
  *   with as many cells, rows that each start with `|`), after the plain
  *   lines of a paragraph it interrupts or alone, into its rows, each
@@ -50,7 +51,7 @@
 export type MarkdownPiece =
   | { type: 'blocks'; text: string }
   | { type: 'paragraph'; sentences: string[] }
-  | { type: 'list'; ordered: boolean; start: number; items: string[]; loose?: { follower: string } }
+  | { type: 'list'; ordered: boolean; start: number; items: string[]; loose?: { leader: string } }
   | { type: 'table'; head: string; frame: string; rows: string[] }
   | { type: 'code'; language: string; code: string };
 
@@ -344,9 +345,11 @@ function listOf(lines: string[]): MarkdownPiece | undefined {
  * A loose list: items of the first item's kind at column 0, a blank line
  * between two of them (which makes every item's paragraphs `<p>`), every
  * other line blank or indented into its item by less than four columns more
- * (no lazy line, no indented code), no fence, quote or task box. Each item is
- * parsed with a blank line and `loose.follower`, an item of the same kind
- * after it, so that it is read in a loose list as in the whole text.
+ * (no lazy line, no indented code), no quote or task box, and fences only at
+ * the column of the item's text, each closed in its item but in the last.
+ * Each item is parsed after `loose.leader`, an item of the same kind, and a
+ * blank line, so that it is read in a loose list, and ends where the text
+ * does, as the last one does in the whole text.
  */
 function looseListOf(lines: string[]): MarkdownPiece | undefined {
   const first = listItem(lines[0] ?? '');
@@ -354,27 +357,42 @@ function looseListOf(lines: string[]): MarkdownPiece | undefined {
   const items: string[][] = [];
   let indent = '';
   let separated = false;
-  for (const line of withoutTrailingBlanks(lines)) {
-    if (FENCE_MARKS.test(line)) return undefined;
+  let fence: { char: string; length: number } | undefined;
+  const body = withoutTrailingBlanks(lines);
+  for (const line of body) {
     const item = listItem(line);
     if (item?.kind === first.kind) {
       const text = line.slice(item.width);
-      if (!item.text || text.startsWith('[') || NESTED_START.test(text)) return undefined;
+      // An item would end a fence open in the item above, with the blank lines it holds.
+      if (fence || !item.text || text.startsWith('[') || NESTED_START.test(text) || FENCE_MARKS.test(text)) return undefined;
       const above = items.at(-1);
       if (above && !filled(above.at(-1) ?? '')) separated = true;
       items.push([line]);
       indent = ' '.repeat(item.width);
-    } else if (!filled(line) || (line.startsWith(indent) && leadingSpaces(line) < indent.length + 4 && !line.includes('\t')))
+    } else if (fence) {
+      if (filled(line) && !line.startsWith(indent)) return undefined;
+      const close = /^(`{3,}|~{3,})[ \t]*$/.exec(line.slice(indent.length))?.[1];
+      if (close && close[0] === fence.char && close.length >= fence.length) fence = undefined;
       items.at(-1)?.push(line);
-    else return undefined;
+    } else if (!filled(line)) items.at(-1)?.push(line);
+    else if (line.startsWith(indent) && leadingSpaces(line) < indent.length + 4 && !line.includes('\t')) {
+      if (FENCE_MARKS.test(line)) {
+        const open = /^(`{3,}|~{3,})(.*)$/.exec(line.slice(indent.length));
+        if (!open?.[1] || (open[1][0] === '`' && open[2]?.includes('`'))) return undefined;
+        fence = { char: open[1][0] as string, length: open[1].length };
+      }
+      items.at(-1)?.push(line);
+    } else return undefined;
   }
   if (!separated) return undefined;
+  // A fence still open in the last item holds the blank lines after it.
+  if (fence) items.at(-1)?.push(...lines.slice(body.length));
   return {
     type: 'list',
     ordered: first.ordered,
     start: first.start,
-    items: items.map((item) => withoutTrailingBlanks(item).join('\n')),
-    loose: { follower: first.ordered ? `1${first.kind} x` : `${first.kind} x` },
+    items: items.map((item, i) => (fence && i === items.length - 1 ? item : withoutTrailingBlanks(item)).join('\n')),
+    loose: { leader: first.ordered ? `1${first.kind} x` : `${first.kind} x` },
   };
 }
 

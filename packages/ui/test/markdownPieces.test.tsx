@@ -282,6 +282,11 @@ describe('a long reply in pieces', () => {
           '\n       code',
           '\nlazy',
           '\n   > quote',
+          '\n\n   ```sh\n   npm i\n\n   npm test\n   ```',
+          '\n   ~~~\n   x\n  ~~~',
+          '\n\n   ```\n   open to the end\n\n',
+          '\n  ```\n  two columns in\n  ```',
+          '\n\n   ````md\n   ```\n   ````',
         ),
       )
       .map(([w, more]) => w.join(' ') + more);
@@ -431,6 +436,8 @@ describe('a long reply in pieces', () => {
       '- a\n - b\n- c',
       '1. a\n- - -\n2. b',
       '- a\n  ```\n  x\n\n- b',
+      '- a\n\n- b\n  ```\n  x\n\n- c',
+      '1. a\n\n2. b ```x```',
       '- a\n\n- > b',
       '- a\n\n      code\n\n- b',
     ]) {
@@ -514,6 +521,40 @@ describe('a long reply in pieces', () => {
       const frame = reply.slice(0, end);
       expect(pieced(frame), JSON.stringify(frame)).toBe(whole(frame));
     }
+  });
+
+  it('renders every frame of a streaming loose list with code in its items as the whole text does', { timeout: 60_000 }, () => {
+    const reply = [
+      'To set it up:',
+      '',
+      '1. **Install** the packages:',
+      '',
+      '   ```bash',
+      '   pnpm add @aguikit/react @aguikit/ui',
+      '',
+      '   pnpm install',
+      '   ```',
+      '',
+      '2. **Create** a controller (订单页面):',
+      '',
+      '   ```ts',
+      '   const controller = createRunController({ source });',
+      '   useAgentRun({ controller });',
+      '   ```',
+      '   - keep one controller per thread',
+      '   - destroy it on unmount',
+      '',
+      '3. Run `pnpm dev` and open the page.',
+      '',
+      'Done.',
+    ].join('\n');
+    let cut = 0;
+    for (let end = 1; end <= reply.length; end += 2) {
+      const frame = reply.slice(0, end);
+      if (markdownPieces(frame, 0)?.some((piece) => piece.type === 'list' && piece.loose)) cut++;
+      expect(pieced(frame), JSON.stringify(frame)).toBe(whole(frame));
+    }
+    expect(cut).toBeGreaterThan(100);
   });
 
   it('parses each row of a table under a header of its columns alone, not the header text (a 6 KB header was parsed again for each row)', () => {

@@ -111,7 +111,7 @@ describe('a streaming reply parses only what changed', () => {
     }).join('\n\n');
     const frame = stream(items, `${items} today`);
     expect(frame.parsed).toEqual([
-      '60. **Refund order A-1059** (订单 59)\n\n    Check the `status`, then issue ¥59.00.\n    - amount: ¥59.00\n    - reason: damaged today\n\n1. x',
+      '1. x\n\n60. **Refund order A-1059** (订单 59)\n\n    Check the `status`, then issue ¥59.00.\n    - amount: ¥59.00\n    - reason: damaged today',
     ]);
     expect(frame.container.querySelectorAll('ol > li')).toHaveLength(60);
     expect(frame.container.querySelector('ol > li:last-child > p')?.textContent).toBe('Refund order A-1059 (订单 59)');
