@@ -165,6 +165,22 @@ describe('state and scale scenarios', () => {
     expect((s.sharedState.document as { series: unknown[] }).series).toHaveLength(50);
   });
 
+  it("long thread restates the earlier conversation before the user's question, each answer about the order its question names", () => {
+    const t0 = createThreadState();
+    const s = turn(scenarios['long-thread'], t0, inputFor(t0, 'Summarise our conversation.', { forwardedProps: { messages: 6 } }));
+    const texts = s.messages.ids.map((id) => s.messages.byId.get(id)?.content);
+    expect(texts).toEqual([
+      'Question 1: where is order 1000?',
+      'Answer 1: the order 1000 is on its way.',
+      'Question 2: where is order 1001?',
+      'Answer 2: the order 1001 is on its way.',
+      'Question 3: where is order 1002?',
+      'Answer 3: the order 1002 is on its way.',
+      'Summarise our conversation.',
+      'We talked about 3 orders; all of them are shipped.',
+    ]);
+  });
+
   it('long thread restates thousands of messages; fast stream sends thousands of tokens', () => {
     const t0 = createThreadState();
     expect(turn(scenarios['long-thread'], t0, inputFor(t0, 'x')).messages.ids.length).toBeGreaterThan(3000);

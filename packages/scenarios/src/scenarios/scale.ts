@@ -11,19 +11,22 @@ export const longThread: Scenario = {
   run(input) {
     const s = new Script(input).start();
     const count = Math.floor(forwardedNumber(input, 'messages', 3000, 0, 20_000));
-    // The history is made when its event is sent, not held while the run waits to send it.
+    // The history is made when its event is sent, not held while the run waits to send it. It is the conversation
+    // before this run's input: the snapshot's order is the thread's, so the user's question comes last.
     s.lazy(1, () => {
-      const history: Message[] = [...input.messages];
+      const history: Message[] = [];
       for (let i = 0; i < count; i++) {
+        const pair = Math.floor(i / 2);
         history.push(
           i % 2
-            ? { id: s.id(`h${i}`), role: 'assistant', content: `Answer ${i}: the order ${1000 + i} is on its way.` }
-            : { id: s.id(`h${i}`), role: 'user', content: `Question ${i}: where is order ${1000 + i + 1}?` },
+            ? { id: s.id(`h${i}`), role: 'assistant', content: `Answer ${pair + 1}: the order ${1000 + pair} is on its way.` }
+            : { id: s.id(`h${i}`), role: 'user', content: `Question ${pair + 1}: where is order ${1000 + pair}?` },
         );
       }
+      history.push(...input.messages);
       return { delayMs: 0, event: { type: 'MESSAGES_SNAPSHOT', messages: history } };
     });
-    s.text('summary', `We talked about ${count / 2} orders; all of them are shipped.`);
+    s.text('summary', `We talked about ${Math.ceil(count / 2)} orders; all of them are shipped.`);
     return s.finish().plan();
   },
 };
