@@ -3,9 +3,9 @@
 import { useToolCall } from '@aguikit/react';
 import * as React from 'react';
 import { Countdown } from './Countdown.js';
-import { cx, valueWords } from './InterruptRoot.js';
+import { cx } from './InterruptRoot.js';
 import { useInterruptRoot } from './interruptContext.js';
-import { humanizeKey, plainValue, type ValueWords } from './interruptForm.js';
+import { humanizeKey, plainValue, type ValueWords, valueWords } from './interruptForm.js';
 import { useLocale } from './locale.js';
 import { pretty, useArgsView } from './partialArgs.js';
 

@@ -14,8 +14,16 @@ import {
   useInterruptRoot,
   useSession,
 } from './interruptContext.js';
-import { type AnswerShape, answerShape, formAnswerText, type InterruptMessages, reasonKind, type ValueWords } from './interruptForm.js';
-import { type LocaleFormat, useLocale } from './locale.js';
+import {
+  type AnswerShape,
+  answerShape,
+  formAnswerText,
+  type InterruptMessages,
+  reasonKind,
+  type ValueWords,
+  valueWords,
+} from './interruptForm.js';
+import { useLocale } from './locale.js';
 import { RefusalItems } from './RefusalItems.js';
 import { useBrowserLayoutEffect } from './useBrowserLayoutEffect.js';
 
@@ -24,11 +32,6 @@ const EXPIRED: Expiry = { state: 'expired', remainingMs: 0 };
 /** `a` and `b` as one class list. */
 export function cx(a: string, b: string | undefined): string {
   return b ? `${a} ${b}` : a;
-}
-
-/** The words an answer is said in: numbers and lists through the locale's `Intl`. */
-export function valueWords(t: InterruptMessages, format: LocaleFormat): ValueWords {
-  return { yes: t.yes, no: t.no, number: format.number, list: format.list };
 }
 
 /**

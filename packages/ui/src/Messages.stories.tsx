@@ -672,7 +672,7 @@ export const Decisions: Story = {
     await expect(rejected).toHaveTextContent(/^You rejected refund_order, comment: “The customer already got a voucher/);
     await expect(rejected).toHaveAttribute('tabindex', '-1');
     await expect(rejected.querySelector('time')).not.toBeNull();
-    await expect(line('f0e1d2c3-b4a5-4968-8778-695a4b3c2d1e')).toHaveTextContent(/^You answered: carrier: Parcelo, day: Friday · /);
+    await expect(line('f0e1d2c3-b4a5-4968-8778-695a4b3c2d1e')).toHaveTextContent(/^You answered: Carrier: Parcelo and Day: Friday · /);
     rejected.focus();
     await expect(rejected).toHaveFocus();
   },

@@ -4,7 +4,8 @@ import type { InterruptAnswer, ThreadState } from '@aguikit/core';
 import { type AgentStore, useAgentSelector } from '@aguikit/react';
 import * as React from 'react';
 import { clientContext } from './clientContext.js';
-import { type AgentMessages, useLocale } from './locale.js';
+import { formAnswerText, type InterruptMessages, type ValueWords, valueWords } from './interruptForm.js';
+import { useLocale } from './locale.js';
 import type { OutlineItem } from './useMessageOutline.js';
 
 /**
@@ -32,7 +33,9 @@ export interface Decision {
   answeredIn: string;
 }
 
-type RawInterrupt = { id?: unknown; message?: unknown; toolCallId?: unknown };
+type RawInterrupt = { id?: unknown; message?: unknown; toolCallId?: unknown; responseSchema?: unknown };
+/** How an answer is said: its values, and the interrupt panel's phrases. */
+type AnswerWords = { words: ValueWords; answer: InterruptMessages['answer'] };
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const PROSE = ['comment', 'comments', 'reason', 'note', 'notes', 'feedback', 'message', 'explanation'];
@@ -40,30 +43,12 @@ const SUBJECT_LENGTH = 80;
 const SUMMARY_LENGTH = 160;
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
-/** An answer's payload in words: `key: value` pairs, booleans as yes/no, nested values shortened. */
-function answerSummary(payload: unknown, strings: AgentMessages['messages']['decision']): string {
-  const word = (value: unknown): string => {
-    if (typeof value === 'boolean') return value ? strings.yes : strings.no;
-    if (Array.isArray(value)) return value.map(word).join(', ');
-    if (isRecord(value)) return '{…}';
-    return String(value);
-  };
-  if (payload === undefined || payload === null || payload === '') return '';
-  const text = isRecord(payload)
-    ? Object.entries(payload)
-        .filter(([, v]) => v !== undefined && v !== null && v !== '')
-        .map(([k, v]) => `${k}: ${word(v)}`)
-        .join(', ')
-    : word(payload);
-  return clip(text, SUMMARY_LENGTH);
-}
-
 /**
  * What each answer decided, with the interrupt it answered: the interrupt's
  * data comes from the run outcome that raised it (in the store's session log),
  * the tool from the call it held, the time from the resume entry that sent it.
  */
-function readDecisions(store: AgentStore, answers: readonly InterruptAnswer[], strings: AgentMessages['messages']['decision']): Decision[] {
+function readDecisions(store: AgentStore, answers: readonly InterruptAnswer[], say: AnswerWords): Decision[] {
   if (answers.length === 0) return [];
   const thread = store.getState().thread;
   const raised = new Map<string, { interrupt: RawInterrupt; runId?: string }>();
@@ -109,7 +94,9 @@ function readDecisions(store: AgentStore, answers: readonly InterruptAnswer[], s
     }
     // A resolved answer with no payload is a confirmation's Yes: what it confirmed is the interrupt's message (or tool).
     if (payload === undefined) return { ...base, kind: 'confirmed' };
-    const summary = answerSummary(payload, strings);
+    // In the words the interrupt's own panel says it in ("Your answer: …"): its fields by the titles its form gave them.
+    const schema = found && isRecord(found.interrupt.responseSchema) ? found.interrupt.responseSchema : undefined;
+    const summary = payload === null || payload === '' ? '' : clip(formAnswerText(payload, schema, say.words, say.answer), SUMMARY_LENGTH);
     return { ...base, kind: 'answered', ...(summary ? { summary } : {}) };
   });
 }
@@ -196,9 +183,13 @@ export function useDecisionRows(
   store: AgentStore,
   outlineRows: readonly OutlineItem[],
 ): { rows: readonly Row[]; decisionsById: ReadonlyMap<string, Decision> } {
-  const strings = useLocale().messages.messages.decision;
+  const { messages, format } = useLocale();
+  const say = React.useMemo(
+    () => ({ words: valueWords(messages.interrupt, format), answer: messages.interrupt.answer }),
+    [messages, format],
+  );
   const answers = useAgentSelector((s) => s.thread.answers);
-  const decisions = React.useMemo(() => readDecisions(store, answers, strings), [store, answers, strings]);
+  const decisions = React.useMemo(() => readDecisions(store, answers, say), [store, answers, say]);
   const decisionsById = React.useMemo(() => new Map(decisions.map((d) => [d.interruptId, d])), [decisions]);
   const rows = React.useMemo(() => placeDecisions(outlineRows, decisions, store.getState().thread), [outlineRows, decisions, store]);
   return { rows, decisionsById };

@@ -1,4 +1,5 @@
 import type { RJSFSchema, RJSFValidationError, UiSchema } from '@rjsf/utils';
+import type { LocaleFormat } from './locale.js';
 import type { en } from './locales/interrupt.js';
 
 /** The strings of the interrupt area. */
@@ -226,6 +227,11 @@ export interface ValueWords {
   no: string;
   number(value: number): string;
   list(items: readonly string[]): string;
+}
+
+/** The words an answer is said in: numbers and lists through the locale's `Intl`. */
+export function valueWords(t: InterruptMessages, format: LocaleFormat): ValueWords {
+  return { yes: t.yes, no: t.no, number: format.number, list: format.list };
 }
 
 /** A scalar or a list of scalars as words; undefined for anything that needs more structure (objects, nested lists). */

@@ -303,8 +303,38 @@ describe('conversation: decisions in the transcript', () => {
     const { container } = renderList(store);
     const text = (id: string) => container.querySelector(`[data-agk-decision="${id}"]`)?.textContent;
     expect(text('int-1')).toBe(`You rejected refund_order, comment: “Wrong amount” · ${time}`);
-    expect(text('int-2')).toBe(`You answered: carrier: Parcelo, day: Friday · ${time}`);
+    // In the words the interrupt's panel says it in ("Your answer: …"): each field by its label, in a list.
+    expect(text('int-2')).toBe(`You answered: Carrier: Parcelo and Day: Friday · ${time}`);
     expect(text('int-3')).toBe(`Cancelled: refund_order · ${time}`);
+  });
+
+  it("says an answer's fields by the titles its form gave them", async () => {
+    const store = await playedStore([
+      {
+        say: 'Cancel and refund',
+        events: runOf([], {
+          outcome: {
+            type: 'interrupt',
+            interrupts: [
+              {
+                id: 'int-9',
+                reason: 'input_required',
+                message: 'Why are you cancelling?',
+                responseSchema: {
+                  type: 'object',
+                  properties: { reason: { type: 'string', title: 'Reason', enum: ['price', 'other'] }, refund_months: { type: 'integer' } },
+                },
+              },
+            ],
+          },
+        }),
+      },
+      { resume: [{ interruptId: 'int-9', status: 'resolved', payload: { reason: 'other', refund_months: 1200 } }], events: runOf([]) },
+    ]);
+    const { container } = renderList(store);
+    expect(container.querySelector('[data-agk-decision="int-9"]')?.textContent).toBe(
+      `You answered: Reason: other and Refund months: 1,200 · ${time}`,
+    );
   });
 
   it('says what a confirmation answered Yes (no payload) confirmed, in English and Chinese', async () => {
