@@ -172,7 +172,7 @@ const zhCN: PlaygroundMessages = {
     subagents: { title: '子智能体', description: '研究员和嵌套的写作者同时流式输出；每个事件都归属于其子智能体。' },
     reasoning: { title: '推理', description: '一段带一条消息的推理，然后是回答。' },
     activity: { title: '活动：一个计划', description: 'ACTIVITY_SNAPSHOT 创建计划；ACTIVITY_DELTA 逐项勾选步骤。' },
-    dashboard: { title: '状态密集的仪表盘', description: '先是快照，然后是一长串单操作增量，更新计数器和序列。' },
+    dashboard: { title: '状态密集的仪表盘', description: '先是快照，然后是一长串小增量（每个四个操作），更新计数器、地区和序列。' },
     desync: {
       title: '失步与恢复',
       description: '一个增量替换了不存在的路径：状态被标为失步（而不是悄悄出错），直到快照到来。',

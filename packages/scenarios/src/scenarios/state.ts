@@ -5,7 +5,7 @@ import { Script } from '../script.js';
 export const dashboard: Scenario = {
   id: 'dashboard',
   title: 'State-heavy dashboard',
-  description: 'A snapshot, then a long run of one-operation deltas updating counters and a series.',
+  description: 'A snapshot, then a long run of small deltas (four operations each) updating counters, regions and a series.',
   prompt: 'Show me live sales for today.',
   run(input) {
     const s = new Script(input).start();
