@@ -159,6 +159,26 @@ function reflow(page: Page) {
   });
 }
 
+describe('the composer', () => {
+  it('stays where it is as a run starts and ends (1366x768): the note it shows meanwhile has its room', async () => {
+    const o = await openPlayground(browser, playgroundUrl, {
+      params: { mode: 'browser', scenario: 'fast-stream', speed: 1 },
+      viewport: { width: 1366, height: 768 },
+    });
+    const { page } = o;
+    const top = () => page.locator('.agk-chat .agk-composer__input').evaluate((el) => Math.round(el.getBoundingClientRect().top));
+    const idle = await top();
+    await page.getByRole('button', { name: 'Send this' }).click();
+    await runStatus(page, 'running').waitFor();
+    await page.locator('.agk-chat .agk-composer__note').filter({ hasText: /\S/ }).waitFor();
+    expect(await top(), 'while the run streams').toBe(idle);
+    await runStatus(page, 'success').waitFor({ timeout: 30_000 });
+    expect(await top(), 'once it has ended').toBe(idle);
+    expect(unexpected(o.problems)).toEqual([]);
+    await o.close();
+  });
+});
+
 describe('reflow', () => {
   for (const [what, viewport] of [
     ['320 CSS px', { width: 320, height: 640 }],

@@ -159,11 +159,10 @@ export const Composer = React.forwardRef<HTMLFormElement, ComposerProps>(functio
           </button>
         </div>
       </div>
-      {note ? (
-        <p id={noteId} className="agk-composer__note">
-          {note}
-        </p>
-      ) : null}
+      {/* Always there, empty while idle: the line it takes is kept, so the box does not move as a run starts and ends. */}
+      <p id={noteId} className="agk-composer__note">
+        {note}
+      </p>
     </form>
   );
 });
