@@ -179,6 +179,28 @@ describe('the composer', () => {
   });
 });
 
+describe('the composer text box', () => {
+  it('grows with what is typed (and its hint) up to 40% of the window, on a phone and a laptop', async () => {
+    for (const viewport of [
+      { width: 390, height: 844 },
+      { width: 1366, height: 768 },
+    ]) {
+      const o = await openPlayground(browser, playgroundUrl, { params: { mode: 'browser', scenario: 'refund', speed: FAST }, viewport });
+      const box = o.page.locator('.agk-chat .agk-composer__input');
+      const size = () => box.evaluate((el) => ({ height: el.clientHeight, content: el.scrollHeight }));
+      const empty = await size();
+      await box.fill(Array.from({ length: 5 }, (_, i) => `Line ${i + 1}: the teapot from order A-1001 arrived broken.`).join('\n'));
+      const five = await size();
+      expect(five.height, `${viewport.width}: five lines`).toBeGreaterThan(empty.height);
+      expect(five.content, `${viewport.width}: five lines, nothing scrolled out of sight`).toBeLessThanOrEqual(five.height + 1);
+      await box.fill('word '.repeat(2_000));
+      expect((await size()).height, `${viewport.width}: a long text`).toBeLessThanOrEqual(Math.ceil(viewport.height * 0.4) + 1);
+      expect(unexpected(o.problems)).toEqual([]);
+      await o.close();
+    }
+  });
+});
+
 describe('reflow', () => {
   for (const [what, viewport] of [
     ['320 CSS px', { width: 320, height: 640 }],
