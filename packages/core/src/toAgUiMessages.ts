@@ -1,4 +1,5 @@
-import type { MessageRecord, ThreadState, ToolCallRecord } from './model.js';
+import type { MessageRecord, RecordMetadata, ThreadState, ToolCallRecord } from './model.js';
+import { isLargeObject, toPlainJson } from './plainJson.js';
 import type { Message, ToolCall } from './protocol.js';
 
 export interface ToAgUiMessagesOptions {
@@ -36,7 +37,7 @@ function toMessage(state: ThreadState, r: MessageRecord): Message {
         type: 'function',
         function: { name: c.name, arguments: c.argsText },
         ...(c.encryptedValue !== undefined ? { encryptedValue: c.encryptedValue } : {}),
-        ...(c.metadata !== undefined ? { metadata: c.metadata } : {}),
+        ...(c.metadata !== undefined ? { metadata: plain(c.metadata) } : {}),
       });
     }
     if (typeof r.content === 'string' && (r.content !== '' || calls.length === 0)) base.content = r.content;
@@ -50,9 +51,12 @@ function toMessage(state: ThreadState, r: MessageRecord): Message {
   if (r.name !== undefined) base.name = r.name;
   if (r.encryptedValue !== undefined) base.encryptedValue = r.encryptedValue;
   if (r.subagentRunId !== undefined) base.subagentRunId = r.subagentRunId;
-  if (r.metadata !== undefined) base.metadata = r.metadata;
+  if (r.metadata !== undefined) base.metadata = plain(r.metadata);
   return base as unknown as Message;
 }
+
+/** Metadata grown past 128 keys is a large object (reducer/grow.ts): a run's input carries it plain, for an agent that clones its input. */
+const plain = (metadata: RecordMetadata): RecordMetadata => (isLargeObject(metadata) ? toPlainJson(metadata) : metadata);
 
 /** What a tool message answering a call the run left without a result says, by the call's status. */
 function unanswered(call: ToolCallRecord): string {

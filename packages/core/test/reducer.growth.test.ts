@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createThreadState, reduceThread, replayEvents } from '../src/engine.js';
+import { toAgUiMessages } from '../src/index.js';
 
 const N = 10_000;
 const started = { type: 'RUN_STARTED', threadId: 't', runId: 'r' };
@@ -135,5 +136,26 @@ describe('a record grown past 128 keys', () => {
       after.k1 = 'changed';
     }).toThrow(/read-only/);
     expect(after.k1).toBe(1);
+  });
+});
+
+describe('a grown record leaving the state', () => {
+  it('goes into the messages of a run input as plain JSON, which structuredClone takes', () => {
+    const state = replayEvents([
+      started,
+      opened,
+      ...Array.from({ length: 200 }, (_, i) => ({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: 'x', metadata: { [`k${i}`]: i } })),
+      { type: 'TEXT_MESSAGE_END', messageId: 'm' },
+      { type: 'TOOL_CALL_START', toolCallId: 'c', toolCallName: 'lookup', parentMessageId: 'm' },
+      ...Array.from({ length: 200 }, (_, i) => ({ type: 'TOOL_CALL_ARGS', toolCallId: 'c', delta: '', metadata: { [`k${i}`]: i } })),
+      { type: 'TOOL_CALL_END', toolCallId: 'c' },
+      { type: 'RUN_FINISHED', threadId: 't', runId: 'r' },
+    ] as never);
+    const messages = toAgUiMessages(state);
+    const copy = structuredClone(messages) as typeof messages;
+    expect(copy).toEqual(messages);
+    const [message] = copy as { metadata?: Record<string, unknown>; toolCalls?: { metadata?: Record<string, unknown> }[] }[];
+    expect(Object.keys(message?.metadata ?? {})).toHaveLength(200);
+    expect(message?.toolCalls?.[0]?.metadata?.k199).toBe(199);
   });
 });
