@@ -90,7 +90,7 @@ export async function startAgentServer(options: AgentServerOptions = {}): Promis
     level: options.logLevel ?? 'silent',
     ...(options.logStream ? { stream: options.logStream } : {}),
   };
-  const { fastify, endStreams } = buildApp({
+  const { fastify, endStreams, settled } = buildApp({
     storage,
     policy: () => policy,
     speed: options.speed ?? 1,
@@ -126,6 +126,8 @@ export async function startAgentServer(options: AgentServerOptions = {}): Promis
       stopPruning();
       endStreams();
       await fastify.close();
+      // A run whose client went is produced to its end (its side effects, its log) before storage closes.
+      await settled();
       if (owned) await storage.close();
     },
   };

@@ -659,19 +659,63 @@ describe('shutdown and restart', () => {
     expect(third.effects()).toHaveLength(1);
   });
 
-  it('makes the refund after a restart when the server died before making it', async () => {
+  it('makes the approved refund when the approver goes before it streams, with no one reconnecting', async () => {
+    const server = await startServer({ nonce: () => NONCE });
+    await firstRun(server, 't', 'r1');
+    const resume = approval('t', 'r1', 'r2');
+    const leave = new AbortController();
+    const live = await fetch(`${server.url}/agents/refund?speed=20`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(resume),
+      signal: leave.signal,
+    });
+    expect(live.status).toBe(200);
+    // The tab closes as the answer is accepted: the thread has taken it, the refund is still to come.
+    leave.abort();
+    expect(server.effects()).toEqual([]);
+    await vi.waitFor(() => expect(server.effects()).toEqual([expect.objectContaining({ key: approvalId('r1'), runId: 'r2' })]), {
+      timeout: 5_000,
+    });
+    // The run went on to its end: a reconnect later gets the rest from the log, stamped as it was produced.
+    const rest = await readEvents(await post(server, '/agents/refund?speed=0', resume, { 'Last-Event-ID': 'r2:0' }));
+    expect(rest.map((e) => e.event)).toEqual(expected('refund', resume).slice(1));
+    await vi.waitFor(async () => expect(await (await fetch(`${server.url}/health`)).json()).toMatchObject({ streams: 0, runs: 0 }));
+  });
+
+  it('sends a retry that overlaps the first stream of a run the frames stored, stamps and all', async () => {
+    let clock = NOW;
+    const server = await startServer({ now: () => clock++ });
+    const input = userInput('t', 'r1');
+    const first = await post(server, '/agents/refund?speed=5', input);
+    const head = await readUntil(first, (t) => t.includes('id: r1:1\n'));
+    // The same request again while the first still streams: a client that retried after a drop it only thought it saw.
+    const [firstText, retried] = await Promise.all([
+      head.rest().then((rest) => head.text + rest),
+      post(server, '/agents/refund?speed=5', input).then((r) => r.text()),
+    ]);
+    const stored = await (await post(server, '/agents/refund?speed=0', input)).text();
+    const frames = (text: string) => text.replaceAll(/^: ping\n\n/gm, '');
+    expect(frames(retried)).toBe(stored);
+    expect(frames(firstText)).toBe(stored);
+  });
+
+  it('close() finishes the runs whose clients went, their side effects and logs, before it closes storage', async () => {
     const dataDir = await tempDir();
-    const first = await startServer({ dataDir });
+    const first = await startServer({ dataDir, nonce: () => NONCE });
     await firstRun(first, 't', 'r1');
     const resume = approval('t', 'r1', 'r2');
-    const live = await post(first, '/agents/refund?speed=0.5', resume);
-    await readUntil(live, (t) => t.includes('id: r2:1\n'));
+    const live = await post(first, '/agents/refund?speed=0.1', resume);
+    const { cancel } = await readUntil(live, (t) => t.includes('id: r2:0\n'));
+    await cancel();
+    expect((await (await fetch(`${first.url}/health`)).json()) as unknown).toMatchObject({ runs: 1 });
+    // Paced at a tenth of the speed, the refund would come seconds later: close() makes it now, unpaced.
     await stopServer(first);
-    expect(first.effects()).toEqual([]);
+    expect(first.effects()).toEqual([expect.objectContaining({ key: approvalId('r1'), runId: 'r2' })]);
 
-    const second = await startServer({ dataDir });
-    const rest = await readEvents(await post(second, '/agents/refund?speed=0', resume, { 'Last-Event-ID': 'r2:1' }));
-    expect(rest.map((e) => e.event)).toEqual(expected('refund', resume).slice(2));
-    expect(second.effects()).toEqual([expect.objectContaining({ key: approvalId('r1'), runId: 'r2' })]);
+    const second = await startServer({ dataDir, nonce: () => NONCE });
+    expect(second.effects()).toEqual(first.effects());
+    const rest = await readEvents(await post(second, '/agents/refund?speed=0', resume, { 'Last-Event-ID': 'r2:0' }));
+    expect(rest.map((e) => e.event)).toEqual(expected('refund', resume).slice(1));
   });
 });

@@ -130,12 +130,12 @@ export function storageContract(name: string, open: () => Promise<Storage>): voi
         expect(await s.events('other-run', 0, 100)).toEqual([]);
       });
 
-      it('writes an index once: a second write of it is a no-op and keeps the first frame', async () => {
+      it('writes an index once: a second write of it is a no-op that keeps the first frame, and says so', async () => {
         const s = await fresh();
-        await s.appendEvent('run-1', 0, 'first');
-        await s.appendEvent('run-1', 0, 'second');
-        await s.appendEvent('run-1', 1, 'next');
-        await s.appendEvent('run-1', 1, 'next');
+        expect(await s.appendEvent('run-1', 0, 'first')).toBe(true);
+        expect(await s.appendEvent('run-1', 0, 'second')).toBe(false);
+        expect(await s.appendEvent('run-1', 1, 'next')).toBe(true);
+        expect(await s.appendEvent('run-1', 1, 'next')).toBe(false);
         expect(await s.events('run-1', 0, 10)).toEqual(['first', 'next']);
       });
 

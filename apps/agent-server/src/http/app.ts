@@ -1,15 +1,12 @@
-import type { ServerResponse } from 'node:http';
-import type { BaseEvent } from '@ag-ui/core';
-import { EventEncoder } from '@ag-ui/encoder';
 import type { RunAgentInput } from '@aguikit/core';
-import { type EventPlan, eventPlan, findScenario, type Scenario, scenarios, type TimedEvent } from '@aguikit/scenarios';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import { findScenario, type Scenario, scenarios } from '@aguikit/scenarios';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { parseEventId, RequestError } from '../request.js';
-import { effectIdempotencyKey } from '../storage/idempotency.js';
 import { type EffectRecord, type RunRecord, type Storage, StorageUnavailable } from '../storage/types.js';
 import { checkResume, nextThread } from '../threads.js';
 import { checkKnobs, speedOf } from './limits.js';
 import type { OriginPolicy } from './origin.js';
+import { eventsOf, runStreams } from './runStreams.js';
 import { checkRunInput, parseJsonBody, runInputSchema, validationError } from './schema.js';
 
 export interface AppOptions {
@@ -35,35 +32,20 @@ export interface AppOptions {
 
 export interface App {
   fastify: FastifyInstance;
-  /** Ends every open stream cleanly (before the run finished: its clients reconnect for the rest). */
+  /** Ends every open stream cleanly (before the run finished: its clients reconnect for the rest); the runs go on, unpaced. */
   endStreams(): void;
+  /** Resolves once every run accepted has been produced to its end (or storage failed). */
+  settled(): Promise<void>;
 }
 
-/** Frames read from storage at a time when a stream replays a run's log. */
-const PAGE = 256;
 /** Conflicting writes to one thread (two requests at once) are retried this often before a 503. */
 const BEGIN_ATTEMPTS = 8;
-
-const SSE_HEADERS = {
-  'Content-Type': 'text/event-stream',
-  'Cache-Control': 'no-cache',
-  'X-Accel-Buffering': 'no',
-};
 
 /** The methods any route answers; others get a 405 before anything is read. */
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'OPTIONS']);
 
 /** `application/json`, with an optional charset: the one body type accepted. */
 const isJson = (type: string | undefined) => /^application\/json\s*(;\s*charset\s*=\s*"?utf-8"?\s*)?$/iu.test(type ?? '');
-
-/**
- * The events of a run, recomputed from its record (scenarios are pure
- * functions of input, clock and nonce), as a plan: each event is made as it
- * is sent, so a long run is not held in memory while it streams.
- */
-function eventsOf(scenario: Scenario, input: RunAgentInput, now: number, nonce: string): EventPlan {
-  return eventPlan(scenario, input, { now, nonce });
-}
 
 /** The same `RunAgentInput`: the client that started a run sends it again to retry or reconnect. */
 const sameInput = (a: RunAgentInput, b: RunAgentInput) => JSON.stringify(a) === JSON.stringify(b);
@@ -78,9 +60,8 @@ const sameInput = (a: RunAgentInput, b: RunAgentInput) => JSON.stringify(a) === 
  */
 export function buildApp(options: AppOptions): App {
   const { storage } = options;
-  const encoder = new EventEncoder();
-  /** The responses streaming now, each with what ends it. */
-  const open = new Map<ServerResponse, () => void>();
+  const streams = runStreams(options);
+  const { stream } = streams;
   const fastify = Fastify({
     logger: options.logger,
     bodyLimit: options.maxBodyBytes,
@@ -157,11 +138,7 @@ export function buildApp(options: AppOptions): App {
       .send({ error: { code: 'NOT_FOUND', message: `No route for ${request.method} ${path}.` } });
   });
 
-  fastify.get('/health', async () => {
-    let bufferedBytes = 0;
-    for (const res of open.keys()) bufferedBytes += res.writableLength;
-    return { ok: true, streams: open.size, bufferedBytes };
-  });
+  fastify.get('/health', async () => ({ ok: true, ...streams.health() }));
   fastify.get('/agents', async () =>
     Object.values(scenarios).map(({ id, title, description, prompt }) => ({ id, title, description, prompt })),
   );
@@ -240,130 +217,7 @@ export function buildApp(options: AppOptions): App {
     return scenario;
   }
 
-  /**
-   * Streams a run from event `from`: the frames its log holds first (sent as
-   * they are), then the rest computed from its record, each performed (its
-   * side effect), stored and only then sent. A storage failure before the
-   * first byte is a 503; after it, the stream ends with what was recorded.
-   */
-  async function stream(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    scenario: Scenario,
-    run: RunRecord,
-    from: number,
-    speed: number,
-    fresh?: EventPlan,
-  ): Promise<void> {
-    let page = fresh ? [] : await storage.events(run.runId, from, PAGE);
-    const res = reply.raw;
-    reply.hijack();
-    res.writeHead(200, { ...(reply.getHeaders() as Record<string, string>), ...SSE_HEADERS });
-    res.flushHeaders();
-    let closed = false;
-    let wake: (() => void) | undefined;
-    const onClose = () => {
-      closed = true;
-      open.delete(res);
-      // A slow run would otherwise keep its timers (and a stopping process) alive until its next event is due.
-      wake?.();
-    };
-    open.set(res, () => {
-      onClose();
-      res.end();
-    });
-    request.raw.on('close', onClose);
-    res.on('close', onClose);
-    const heartbeat = setInterval(() => closed || res.write(': ping\n\n'), options.heartbeatMs);
-
-    /** Waits for the client to take what was written; false (and the client dropped) when it has not after the drain timeout. */
-    const drained = () =>
-      new Promise<boolean>((resolve) => {
-        const finish = (ok: boolean) => {
-          clearTimeout(timer);
-          res.off('drain', onDrain);
-          wake = undefined;
-          resolve(ok && !closed);
-        };
-        const onDrain = () => finish(true);
-        const timer = setTimeout(() => {
-          request.log.warn({ runId: run.runId, drainTimeoutMs: options.drainTimeoutMs }, 'client stopped reading: disconnected');
-          finish(false);
-          res.destroy();
-        }, options.drainTimeoutMs);
-        res.on('drain', onDrain);
-        wake = () => finish(false);
-      });
-    // A client that reads slower than the run streams holds the run back rather than filling the server's memory.
-    const send = async (frame: string) => !closed && (res.write(frame) || (await drained()));
-
-    let index = from;
-    let sent = 0;
-    try {
-      for (;;) {
-        for (const frame of page) {
-          if (!(await send(frame))) return;
-          index++;
-          sent++;
-        }
-        if (page.length < PAGE || closed) break;
-        page = await storage.events(run.runId, index, PAGE);
-      }
-      page = [];
-      const events = fresh ?? eventsOf(scenario, run.input, run.startedAt, run.nonce);
-      let due = 0;
-      const start = performance.now();
-      for (let i = index; i < events.length && !closed; i++) {
-        const item = events.at(i) as TimedEvent;
-        due += speed > 0 ? item.delayMs / speed : 0;
-        const wait = due - (performance.now() - start);
-        if (wait >= 4) {
-          await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, wait);
-            wake = () => {
-              clearTimeout(timer);
-              resolve();
-            };
-          });
-          wake = undefined;
-        }
-        if (closed) break;
-        if (item.effect) {
-          const effect: EffectRecord = {
-            ...item.effect,
-            idempotencyKey: effectIdempotencyKey(run.threadId, item.effect),
-            runId: run.runId,
-            at: options.now(),
-          };
-          options.onEffect((await storage.performEffect(effect)).record);
-        }
-        // Stamped with the server's time as it is sent: a client whose own clock is off measures expiresAt by it.
-        const event = { ...(item.event as unknown as BaseEvent), timestamp: options.now() };
-        const frame = `id: ${run.runId}:${i}\n${encoder.encodeSSE(event)}`;
-        await storage.appendEvent(run.runId, i, frame);
-        if (!(await send(frame))) return;
-        sent++;
-      }
-    } catch (e) {
-      // Headers are out: the stream ends short, and the client reconnects for the rest once storage is back.
-      request.log.error(
-        { err: e, runId: run.runId, index },
-        e instanceof StorageUnavailable ? 'storage unavailable mid-stream' : 'stream failed',
-      );
-    } finally {
-      clearInterval(heartbeat);
-      open.delete(res);
-      if (!closed) res.end();
-      request.log.info({ runId: run.runId, from, sent, closedByClient: closed }, 'stream ended');
-    }
-  }
-
-  return {
-    fastify,
-    endStreams: () => {
-      for (const end of [...open.values()]) end();
-    },
-  };
+  return { fastify, endStreams: streams.endStreams, settled: streams.settled };
 }
 
 /** Any error as the JSON refusal the client gets. */

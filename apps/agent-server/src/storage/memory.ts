@@ -51,7 +51,9 @@ export function openMemoryStorage(): Storage {
         frames.set(runId, list);
       }
       // A sparse array: an index already written keeps its first frame.
-      if (list[index] === undefined) list[index] = frame;
+      if (list[index] !== undefined) return false;
+      list[index] = frame;
+      return true;
     },
     async events(runId, from, limit) {
       open();

@@ -182,13 +182,14 @@ class RedisStorage implements Storage {
    * no-op (stored, or skipped over). Each writer appends a run's events in
    * order from where the log stands, so the log has no gap.
    */
-  async appendEvent(runId: string, index: number, frame: string): Promise<void> {
+  async appendEvent(runId: string, index: number, frame: string): Promise<boolean> {
     if (!Number.isSafeInteger(index) || index < 0) throw new RangeError(`An event index is a count from 0, not ${index}.`);
     try {
       await this.call(() => this.client.xadd(this.key(KEY.events(runId)), `${index + 1}-0`, 'f', frame));
+      return true;
     } catch (e) {
       // Redis refuses an id at or below the stream's last: the event is already there (another writer of the same run).
-      if (e instanceof StorageUnavailable && /equal or smaller than the target stream top item/i.test(message(e.cause))) return;
+      if (e instanceof StorageUnavailable && /equal or smaller than the target stream top item/i.test(message(e.cause))) return false;
       throw e;
     }
   }

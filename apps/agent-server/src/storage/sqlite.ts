@@ -243,10 +243,10 @@ class SqliteStorage implements Storage {
     return { record: this.parse(`threads '${threadId}'`, row.record, isThreadRecord, 'not a thread record'), version: row.version };
   }
 
-  async appendEvent(runId: string, index: number, frame: string): Promise<void> {
+  async appendEvent(runId: string, index: number, frame: string): Promise<boolean> {
     if (!Number.isSafeInteger(index) || index < 0) throw new RangeError(`An event index is a count from 0, not ${index}.`);
     if (typeof frame !== 'string') throw new TypeError('An event frame is a string.');
-    this.write('event', () => this.q.appendEvent.run(runId, index, frame));
+    return this.write('event', () => this.q.appendEvent.run(runId, index, frame).changes === 1);
   }
 
   async events(runId: string, from: number, limit: number): Promise<string[]> {

@@ -52,8 +52,13 @@ export interface Storage {
   run(runId: string): Promise<RunRecord | undefined>;
   /** The thread's state and its version (0 and undefined for a thread never seen). */
   thread(threadId: string): Promise<{ record: ThreadRecord | undefined; version: number }>;
-  /** Appends the frame of event `index` of a run; writing an index already stored is a no-op (a second instance producing the same run). */
-  appendEvent(runId: string, index: number, frame: string): Promise<void>;
+  /**
+   * Appends the frame of event `index` of a run, and answers true; writing an
+   * index already stored is a no-op that answers false (another stream or
+   * instance producing the same run stored it first, and its frame is the one
+   * to send).
+   */
+  appendEvent(runId: string, index: number, frame: string): Promise<boolean>;
   /** Up to `limit` stored frames of a run from `from` on, in order. */
   events(runId: string, from: number, limit: number): Promise<string[]>;
   /**

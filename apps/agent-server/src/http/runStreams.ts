@@ -1,0 +1,216 @@
+import type { ServerResponse } from 'node:http';
+import type { BaseEvent } from '@ag-ui/core';
+import { EventEncoder } from '@ag-ui/encoder';
+import type { RunAgentInput } from '@aguikit/core';
+import { type EventPlan, eventPlan, type Scenario, type TimedEvent } from '@aguikit/scenarios';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { effectIdempotencyKey } from '../storage/idempotency.js';
+import { type EffectRecord, type RunRecord, type Storage, StorageUnavailable } from '../storage/types.js';
+
+export interface RunStreamOptions {
+  storage: Storage;
+  heartbeatMs: number;
+  /** A client whose stream has not drained for this long is disconnected. */
+  drainTimeoutMs: number;
+  now: () => number;
+  onEffect: (record: EffectRecord) => void;
+}
+
+export interface RunStreams {
+  /**
+   * Streams a run from event `from`: the frames its log holds first (sent as
+   * they are), then the rest produced from its record, each performed (its
+   * side effect), stored and only then sent. The run is produced to its end
+   * whether or not its client stays: a client that goes (a closed tab, a
+   * dropped connection) leaves the agent working, as a real one would, and a
+   * reconnect reads what it did from the log. Resolves once the run is
+   * produced (or storage failed); a storage failure before the first byte is
+   * thrown (a 503), after it the stream ends with what was recorded.
+   */
+  stream(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    scenario: Scenario,
+    run: RunRecord,
+    from: number,
+    speed: number,
+    fresh?: EventPlan,
+  ): Promise<void>;
+  /** Ends every open response now; the runs go on, no longer paced, and `settled()` says when they are done. */
+  endStreams(): void;
+  /** Resolves once no run is being produced. */
+  settled(): Promise<void>;
+  /** Responses open, the bytes they hold unsent, and runs being produced (with or without a client). */
+  health(): { streams: number; bufferedBytes: number; runs: number };
+}
+
+/** Frames read from storage at a time when a stream replays a run's log. */
+const PAGE = 256;
+
+const SSE_HEADERS = {
+  'Content-Type': 'text/event-stream',
+  'Cache-Control': 'no-cache',
+  'X-Accel-Buffering': 'no',
+};
+
+/**
+ * The events of a run, recomputed from its record (scenarios are pure
+ * functions of input, clock and nonce), as a plan: each event is made as it
+ * is sent, so a long run is not held in memory while it streams.
+ */
+export function eventsOf(scenario: Scenario, input: RunAgentInput, now: number, nonce: string): EventPlan {
+  return eventPlan(scenario, input, { now, nonce });
+}
+
+export function runStreams(options: RunStreamOptions): RunStreams {
+  const { storage } = options;
+  const encoder = new EventEncoder();
+  /** The responses streaming now, each with what ends it. */
+  const open = new Map<ServerResponse, () => void>();
+  /** The runs being produced. */
+  const producing = new Set<Promise<void>>();
+  /** What wakes each paced wait early, once the server stops. */
+  const wakers = new Set<() => void>();
+  let stopping = false;
+
+  /** A pause of the run's pacing: `ms`, or none once the server stops (what is left is produced at once). */
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      if (stopping) return resolve();
+      const done = () => {
+        clearTimeout(timer);
+        wakers.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      wakers.add(done);
+    });
+
+  async function produce(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    scenario: Scenario,
+    run: RunRecord,
+    from: number,
+    speed: number,
+    fresh: EventPlan | undefined,
+  ): Promise<void> {
+    let page = fresh ? [] : await storage.events(run.runId, from, PAGE);
+    const res = reply.raw;
+    reply.hijack();
+    res.writeHead(200, { ...(reply.getHeaders() as Record<string, string>), ...SSE_HEADERS });
+    res.flushHeaders();
+    let closed = false;
+    let wakeDrain: (() => void) | undefined;
+    const heartbeat = setInterval(() => closed || res.write(': ping\n\n'), options.heartbeatMs);
+    const onClose = () => {
+      closed = true;
+      open.delete(res);
+      clearInterval(heartbeat);
+      wakeDrain?.();
+    };
+    open.set(res, () => {
+      onClose();
+      res.end();
+    });
+    request.raw.on('close', onClose);
+    res.on('close', onClose);
+
+    /** Waits for the client to take what was written; false (and the client dropped) when it has not after the drain timeout. */
+    const drained = () =>
+      new Promise<boolean>((resolve) => {
+        const finish = (ok: boolean) => {
+          clearTimeout(timer);
+          res.off('drain', onDrain);
+          wakeDrain = undefined;
+          resolve(ok && !closed);
+        };
+        const onDrain = () => finish(true);
+        const timer = setTimeout(() => {
+          request.log.warn({ runId: run.runId, drainTimeoutMs: options.drainTimeoutMs }, 'client stopped reading: disconnected');
+          finish(false);
+          res.destroy();
+        }, options.drainTimeoutMs);
+        res.on('drain', onDrain);
+        wakeDrain = () => finish(false);
+      });
+    let sent = 0;
+    // A client that reads slower than the run streams holds the run back rather than filling the server's memory.
+    const send = async (frame: string) => {
+      if (closed) return;
+      if (res.write(frame) || (await drained())) sent++;
+      else onClose();
+    };
+
+    let index = from;
+    try {
+      for (;;) {
+        for (const frame of page) {
+          await send(frame);
+          index++;
+        }
+        if (page.length < PAGE) break;
+        page = await storage.events(run.runId, index, PAGE);
+      }
+      page = [];
+      const events = fresh ?? eventsOf(scenario, run.input, run.startedAt, run.nonce);
+      let due = 0;
+      const start = performance.now();
+      for (let i = index; i < events.length; i++) {
+        const item = events.at(i) as TimedEvent;
+        due += speed > 0 ? item.delayMs / speed : 0;
+        const wait = due - (performance.now() - start);
+        if (wait >= 4) await pause(wait);
+        if (item.effect) {
+          const effect: EffectRecord = {
+            ...item.effect,
+            idempotencyKey: effectIdempotencyKey(run.threadId, item.effect),
+            runId: run.runId,
+            at: options.now(),
+          };
+          options.onEffect((await storage.performEffect(effect)).record);
+        }
+        // Stamped with the server's time as it is produced: a client whose own clock is off measures expiresAt by it.
+        const event = { ...(item.event as unknown as BaseEvent), timestamp: options.now() };
+        const frame = `id: ${run.runId}:${i}\n${encoder.encodeSSE(event)}`;
+        // Another stream of the run (a retry, another instance) may have stored this event first: its frame is the one sent.
+        const stored = await storage.appendEvent(run.runId, i, frame);
+        if (!closed) await send(stored ? frame : ((await storage.events(run.runId, i, 1))[0] ?? frame));
+        index = i + 1;
+      }
+    } catch (e) {
+      // Headers are out: the stream ends short, and the client reconnects for the rest once storage is back.
+      request.log.error(
+        { err: e, runId: run.runId, index },
+        e instanceof StorageUnavailable ? 'storage unavailable mid-stream' : 'stream failed',
+      );
+    } finally {
+      const gone = closed;
+      onClose();
+      if (!gone) res.end();
+      request.log.info({ runId: run.runId, from, to: index, sent, closedByClient: gone }, 'stream ended');
+    }
+  }
+
+  return {
+    stream(...args) {
+      const run = produce(...args);
+      const tracked = run.catch(() => {}).finally(() => producing.delete(tracked));
+      producing.add(tracked);
+      return run;
+    },
+    endStreams() {
+      stopping = true;
+      for (const wake of [...wakers]) wake();
+      for (const end of [...open.values()]) end();
+    },
+    async settled() {
+      while (producing.size > 0) await Promise.all(producing);
+    },
+    health() {
+      let bufferedBytes = 0;
+      for (const res of open.keys()) bufferedBytes += res.writableLength;
+      return { streams: open.size, bufferedBytes, runs: producing.size };
+    },
+  };
+}
