@@ -3,6 +3,7 @@ import type { Interrupt, ResumeEntry, RunAgentInput } from '@aguikit/core';
 import { validateResponsePayload } from '@aguikit/core/schema';
 import type { EventPlan } from '@aguikit/scenarios';
 import { RequestError } from './request.js';
+import { canonicalJson } from './storage/idempotency.js';
 import type { ThreadRecord } from './storage/types.js';
 
 /**
@@ -68,16 +69,21 @@ export function checkResume(thread: ThreadRecord | undefined, input: RunAgentInp
  * what clients send. A cancel's payload means nothing and is not kept.
  */
 function fingerprint(r: ResumeEntry): string {
-  return r.status === 'resolved'
-    ? createHash('sha256')
-        .update(JSON.stringify(r.payload ?? null))
-        .digest('hex')
-    : '';
+  return r.status === 'resolved' ? sha256(canonicalJson(r.payload ?? null)) : '';
 }
 
-/** `kept` is this resolved answer's fingerprint, or (a record written before fingerprints) its JSON. */
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/**
+ * `kept` is this resolved answer's fingerprint: of its canonical JSON (keys
+ * in order, so the same answer retried with its keys in another order is
+ * the same answer), of its JSON as sent (a record of an earlier version), or
+ * its JSON itself (a record written before fingerprints).
+ */
 function sameAnswer(kept: string, r: ResumeEntry): boolean {
-  return kept === fingerprint(r) || kept === JSON.stringify(r.payload ?? null);
+  if (kept === fingerprint(r)) return true;
+  const sent = JSON.stringify(r.payload ?? null);
+  return kept === sha256(sent) || kept === sent;
 }
 
 /** The answers a thread remembers, newest kept: a retry of an older one is refused as unknown, its run long done. */

@@ -95,43 +95,41 @@ describe('a body is checked whole before anything is applied', () => {
   });
 });
 
-describe('an oversized upload', () => {
-  /** Uploads `total` bytes after `head` as fast as the connection takes them; what the client managed to send, and the answer. */
-  async function upload(socket: Socket, headText: string, total: number, chunked: boolean) {
-    let answer = '';
-    let closed = false;
-    socket.on('data', (chunk: Buffer) => {
-      answer += chunk.toString('latin1');
-    });
-    socket.on('error', () => {});
-    socket.on('close', () => {
-      closed = true;
-    });
-    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
-    socket.write(headText);
-    const piece = Buffer.alloc(64 * 1024, 0x20);
-    let sent = 0;
-    while (sent < total && !closed && !socket.destroyed) {
-      const ok = socket.write(
-        chunked ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')]) : piece,
-      );
-      sent += piece.length;
-      if (!ok) {
-        await new Promise<void>((resolve) => {
-          const done = () => {
-            socket.off('drain', done);
-            socket.off('close', done);
-            resolve();
-          };
-          socket.on('drain', done);
-          socket.on('close', done);
-        });
-      }
+/** Uploads `total` bytes after `head` as fast as the connection takes them; what the client managed to send, and the answer. */
+async function upload(socket: Socket, headText: string, total: number, chunked: boolean) {
+  let answer = '';
+  let closed = false;
+  socket.on('data', (chunk: Buffer) => {
+    answer += chunk.toString('latin1');
+  });
+  socket.on('error', () => {});
+  socket.on('close', () => {
+    closed = true;
+  });
+  await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+  socket.write(headText);
+  const piece = Buffer.alloc(64 * 1024, 0x20);
+  let sent = 0;
+  while (sent < total && !closed && !socket.destroyed) {
+    const ok = socket.write(chunked ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')]) : piece);
+    sent += piece.length;
+    if (!ok) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          socket.off('drain', done);
+          socket.off('close', done);
+          resolve();
+        };
+        socket.on('drain', done);
+        socket.on('close', done);
+      });
     }
-    await vi.waitFor(() => expect(closed).toBe(true), { timeout: 10_000 });
-    return { answer, written: socket.bytesWritten };
   }
+  await vi.waitFor(() => expect(closed).toBe(true), { timeout: 10_000 });
+  return { answer, written: socket.bytesWritten };
+}
 
+describe('an oversized upload', () => {
   it('gets a 413 with Connection: close, and the server stops reading it (most of 200 MB never leaves the client)', async () => {
     const server = await startServer();
     const total = 200 * 1024 * 1024;
@@ -152,6 +150,41 @@ describe('an oversized upload', () => {
     expect(answer).toMatch(/^HTTP\/1\.1 413 /u);
     expect(answer.toLowerCase()).toContain('connection: close');
   }, 30_000);
+});
+
+describe('a refusal before the body is read', () => {
+  const total = 200 * 1024 * 1024;
+  it.each([
+    [
+      '415, a body that is not JSON',
+      415,
+      (server: AgentServer) => head(server, '/agents/refund', total).replace('application/json', 'text/plain'),
+    ],
+    ['404, an unknown scenario', 404, (server: AgentServer) => head(server, '/agents/no-such-scenario', total)],
+    [
+      '403, a page of another origin',
+      403,
+      (server: AgentServer) => head(server, '/agents/refund', total, 'Origin: https://evil.example\r\n'),
+    ],
+    [
+      '421, a Host that is not the server',
+      421,
+      (server: AgentServer) => head(server, '/agents/refund', total).replace(/Host: [^\r]+/u, 'Host: rebound.example'),
+    ],
+    ['415, chunked', 415, (server: AgentServer) => head(server, '/agents/refund', 'chunked').replace('application/json', 'text/plain')],
+  ] as const)(
+    '%s: closes the connection, and the rest of 200 MB is not read',
+    async (_name, status, request) => {
+      const server = await startServer();
+      const text = request(server);
+      const { answer, written } = await upload(socketTo(server), text, total, text.includes('chunked'));
+      expect(answer).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `, 'u'));
+      expect(answer.toLowerCase()).toContain('connection: close');
+      expect(written).toBeLessThan(32 * 1024 * 1024);
+      expect((await health(server)).ok).toBe(true);
+    },
+    30_000,
+  );
 });
 
 describe('HEAD', () => {

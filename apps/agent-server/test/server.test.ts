@@ -358,6 +358,30 @@ describe('bad input gets a 4xx with a JSON error, and never crashes the server',
     expect(Object.hasOwn(next.answered, 'old-0')).toBe(false);
   });
 
+  it('takes a retried answer or run whatever the order of its keys: the same JSON is the same request', async () => {
+    const server = await startServer();
+    await firstRun(server, 't', 'r1');
+    const answer = (runId: string, payload: object) => ({
+      ...userInput('t', runId),
+      messages: [],
+      resume: [{ interruptId: approvalId('r1'), status: 'resolved' as const, payload }],
+    });
+    expect(
+      (await readEvents(await post(server, '/agents/refund?speed=0', answer('r2', { approved: true, comment: 'ok' })))).at(-1)?.event.type,
+    ).toBe('RUN_FINISHED');
+    const again = await post(server, '/agents/refund?speed=0', answer('r3', { comment: 'ok', approved: true }));
+    expect(again.status).toBe(200);
+    await readEvents(again);
+    expect(server.effects()).toHaveLength(1);
+
+    const run = { threadId: 'k', runId: 'rk', messages: [], tools: [], context: [] };
+    const first = await readEvents(await post(server, '/agents/refund?speed=0', run));
+    const { runId, threadId, ...rest } = run;
+    const reordered = await post(server, '/agents/refund?speed=0', { runId, ...rest, threadId });
+    expect(reordered.status).toBe(200);
+    expect(await readEvents(reordered)).toEqual(first);
+  });
+
   it('refuses the same interrupt answered differently with 409', async () => {
     const server = await startServer();
     await firstRun(server, 't', 'r1');
@@ -510,6 +534,17 @@ describe('the wire', () => {
     // After the last event there is nothing left to send, and the stream ends.
     expect(await readEvents(await post(server, '/agents/refund?speed=0', input, { 'Last-Event-ID': `r1:${all.length - 1}` }))).toEqual([]);
     expect(await readEvents(await post(server, '/agents/refund?speed=0', input, { 'Last-Event-ID': 'r1:9999' }))).toEqual([]);
+  });
+
+  it('reconnects a run whose id is not ASCII: Last-Event-ID is read as the UTF-8 bytes a client sends', async () => {
+    const server = await startServer();
+    const input = userInput('线程-1', '运行-1');
+    const all = await readEvents(await post(server, '/agents/refund?speed=0', input));
+    expect(all[2]?.id).toBe('运行-1:2');
+    // What EventSource (and aguikit's client) put on the wire; fetch takes a header only as bytes, one per character.
+    const bytes = String.fromCharCode(...new TextEncoder().encode('运行-1:2'));
+    const rest = await readEvents(await post(server, '/agents/refund?speed=0', input, { 'Last-Event-ID': bytes }));
+    expect(rest).toEqual(all.slice(3));
   });
 
   it('reconnects to a run still streaming', async () => {

@@ -889,6 +889,17 @@ describe('httpSseSource: Last-Event-ID reconnect', () => {
     expect(ids).toEqual(['6', '7']);
   });
 
+  it('sends an id that is not ASCII as its UTF-8 bytes, as EventSource does (fetch refuses such a header as text)', async () => {
+    const server = await serve(async (res) => {
+      sseHead(res);
+      res.end();
+    });
+    await collect(run(server.url, {}, { lastEventId: '运行-1:2' }));
+    expect(server.requests).toHaveLength(1);
+    const raw = server.requests[0]?.headers['last-event-id'] as string;
+    expect(Buffer.from(raw, 'latin1').toString('utf8')).toBe('运行-1:2');
+  });
+
   it('an abort during the reconnect delay ends with an AbortError and reports closed', async () => {
     const controller = new AbortController();
     const server = await serve(async (res) => {

@@ -1,7 +1,8 @@
 import type { RunAgentInput } from '@aguikit/core';
 import { findScenario, type Scenario, scenarios } from '@aguikit/scenarios';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { parseEventId, RequestError } from '../request.js';
+import { canonicalJson } from '../storage/idempotency.js';
 import { type EffectRecord, type RunRecord, type Storage, StorageUnavailable } from '../storage/types.js';
 import { checkResume, nextThread } from '../threads.js';
 import { checkKnobs, speedOf } from './limits.js';
@@ -47,8 +48,8 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'OPTIONS']);
 /** `application/json`, with an optional charset: the one body type accepted. */
 const isJson = (type: string | undefined) => /^application\/json\s*(;\s*charset\s*=\s*"?utf-8"?\s*)?$/iu.test(type ?? '');
 
-/** The same `RunAgentInput`: the client that started a run sends it again to retry or reconnect. */
-const sameInput = (a: RunAgentInput, b: RunAgentInput) => JSON.stringify(a) === JSON.stringify(b);
+/** The same `RunAgentInput` (the same JSON, keys in any order): the client that started a run sends it again to retry or reconnect. */
+const sameInput = (a: RunAgentInput, b: RunAgentInput) => canonicalJson(a) === canonicalJson(b);
 
 /**
  * The HTTP layer of the agent server on Fastify: origin and host checks,
@@ -123,14 +124,14 @@ export function buildApp(options: AppOptions): App {
   fastify.setErrorHandler((error, request, reply) => {
     const e = asRequestError(error);
     if (e.status >= 500) request.log.error({ err: error, status: e.status }, 'request failed');
-    // The rest of an oversized upload is not read: the connection closes once the 413 is sent.
-    if (e.status === 413) reply.header('Connection', 'close');
+    closeUnread(request, reply);
     return reply
       .code(e.status)
       .type('application/json')
       .send({ error: { code: e.code, message: e.message } });
   });
   fastify.setNotFoundHandler((request, reply) => {
+    closeUnread(request, reply);
     const path = request.url.split('?')[0];
     return reply
       .code(404)
@@ -166,7 +167,7 @@ export function buildApp(options: AppOptions): App {
       checkKnobs(input, options.knobLimits);
       const query = request.query.speed;
       const speed = speedOf(typeof query === 'string' ? query : query === undefined ? undefined : '', input, options.speed);
-      const lastEventId = request.headers['last-event-id'];
+      const lastEventId = utf8Header(request.headers['last-event-id']);
       if (typeof lastEventId === 'string' && lastEventId !== '') {
         const at = parseEventId(lastEventId);
         if (!at || at.runId !== input.runId)
@@ -218,6 +219,27 @@ export function buildApp(options: AppOptions): App {
   }
 
   return { fastify, endStreams: streams.endStreams, settled: streams.settled };
+}
+
+/**
+ * A header's value read as the UTF-8 bytes clients send (EventSource sends a
+ * `Last-Event-ID` so, and a run id may be any text); Node hands a header over
+ * one character per byte. Bytes that are not UTF-8 are left as they came.
+ */
+function utf8Header(value: string | string[] | undefined): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const bytes = Buffer.from(value, 'latin1');
+  const text = bytes.toString('utf8');
+  return Buffer.from(text, 'utf8').equals(bytes) ? text : value;
+}
+
+/**
+ * A refusal sent before the request's body was read whole (an oversized
+ * upload, a 415, an unknown scenario, a foreign origin or host) closes the
+ * connection once it is sent: the rest of the upload is not read.
+ */
+function closeUnread(request: FastifyRequest, reply: FastifyReply): void {
+  if (!request.raw.complete) reply.header('Connection', 'close');
 }
 
 /** Any error as the JSON refusal the client gets. */

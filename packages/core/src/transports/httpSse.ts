@@ -162,7 +162,7 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
         'Content-Type': 'application/json',
         Accept: 'text/event-stream',
         ...headers,
-        ...(lastId !== undefined ? { 'Last-Event-ID': lastId } : {}),
+        ...(lastId !== undefined ? { 'Last-Event-ID': headerBytes(lastId) } : {}),
       });
       let lost: unknown;
       const answer = awaitAnswer(reader, signal, idle);
@@ -352,4 +352,17 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
       { once: true },
     );
   });
+}
+
+/**
+ * A header value as its UTF-8 bytes, one character per byte: how EventSource
+ * sends a `Last-Event-ID` that is not ASCII (an id is any text the server
+ * chose), and the only way fetch takes it (a header is a byte string).
+ */
+function headerBytes(value: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: ASCII is exactly U+0000..U+007F.
+  if (/^[\u0000-\u007f]*$/u.test(value)) return value;
+  let bytes = '';
+  for (const byte of new TextEncoder().encode(value)) bytes += String.fromCharCode(byte);
+  return bytes;
 }
