@@ -54,7 +54,12 @@ export function classifyFailure(error: unknown, eventsReceived: number): RunFail
           ...(error.status !== undefined ? { status: error.status } : {}),
         });
       case 'CONNECTION_LOST':
-        return make('CONNECTION_LOST', 'The connection to the agent was lost before the run ended.');
+        return make(
+          'CONNECTION_LOST',
+          eventsReceived === 0
+            ? 'The connection to the agent dropped after it answered, before its first event: the run may have started, so it is not sent again on its own.'
+            : 'The connection to the agent was lost before the run ended.',
+        );
       case 'INVALID_URL':
         return make('INVALID_URL', `${error.message} Check the agent's URL.`);
       case 'READER_UNAVAILABLE':

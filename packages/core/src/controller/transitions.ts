@@ -8,13 +8,16 @@ import type { RunFailure } from './types.js';
 
 /**
  * A request to the agent failed. Before any event of its run arrived, the
- * run is an `error` with the failure's code (the agent never said a word);
+ * run is an `error` with the failure's code (the agent never said a word),
+ * or `unknown` when the agent answered and the connection broke after it;
  * after events arrived, the run keeps the status its stream left it in
  * (`unknown` when it was cut) and the failure says why.
  */
 export function requestFailed(state: ThreadState, failure: RunFailure, runId: string | undefined): ThreadState {
   const error = { message: failure.message, code: failure.code };
   if (failure.eventsReceived > 0) return { ...state, run: { ...state.run, error } };
-  const runs = runId === undefined ? state.runs : { ...state.runs, [runId]: { runId, status: 'error' as const } };
-  return { ...state, run: { ...(runId !== undefined ? { runId } : {}), status: 'error', error, steps: [] }, runs };
+  // The agent answered before the connection broke: it may be running the request, so its run is not known to have failed.
+  const status = failure.code === 'CONNECTION_LOST' ? ('unknown' as const) : ('error' as const);
+  const runs = runId === undefined ? state.runs : { ...state.runs, [runId]: { runId, status } };
+  return { ...state, run: { ...(runId !== undefined ? { runId } : {}), status, error, steps: [] }, runs };
 }

@@ -1,6 +1,6 @@
 import { toPlainJson } from '../plainJson.js';
 import type { AgentCapabilities, RunAgentInput } from '../protocol.js';
-import type { AgentSource, SourceRunOptions } from './source.js';
+import { type AgentSource, AgentTransportError, type SourceRunOptions } from './source.js';
 
 /** The part of an `@ag-ui/client` `AbstractAgent` this adapter uses: `run(input)` returning an Observable of events. */
 export interface AgUiAgentLike {
@@ -89,7 +89,7 @@ async function* observableToIterable(
       }
       if (failure) {
         onConnection?.('failed');
-        throw failure.error;
+        throw statusError(failure.error);
       }
       if (finished) {
         onConnection?.('closed');
@@ -103,4 +103,17 @@ async function* observableToIterable(
     signal?.removeEventListener('abort', onAbort);
     subscription.unsubscribe();
   }
+}
+
+/**
+ * An error that carries the HTTP status the agent answered (as `HttpAgent`'s
+ * do: `status`, and the body as `payload`), as the HTTP_STATUS error
+ * `httpSseSource` throws for the same answer; anything else as it is.
+ */
+function statusError(error: unknown): unknown {
+  if (error instanceof AgentTransportError || typeof error !== 'object' || error === null) return error;
+  const { status, payload, message } = error as { status?: unknown; payload?: unknown; message?: unknown };
+  if (typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 599) return error;
+  const body = typeof payload === 'string' ? payload : payload === undefined ? undefined : JSON.stringify(payload);
+  return new AgentTransportError('HTTP_STATUS', typeof message === 'string' ? message : `HTTP ${status}`, status, body?.slice(0, 2000));
 }

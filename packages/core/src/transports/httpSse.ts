@@ -87,7 +87,7 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
     if (capabilities === undefined) return undefined;
     if (typeof capabilities === 'object' && !(capabilities instanceof URL)) return capabilities;
     try {
-      const headers = typeof options.headers === 'function' ? await options.headers() : (options.headers ?? {});
+      const headers = await headersOrFail(options.headers);
       const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
       const idle = options.idleTimeoutMs !== undefined && options.idleTimeoutMs > 0 ? options.idleTimeoutMs : undefined;
       // Bounded as a run's request is: an endpoint that never answers gives no capabilities, not a wait for ever.
@@ -114,6 +114,9 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
     const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
     const idle = options.idleTimeoutMs !== undefined && options.idleTimeoutMs > 0 ? options.idleTimeoutMs : undefined;
     const seen = new Set<string>();
+    // Ids are compared only once the stream was resumed (a reconnect, or a lastEventId given): a server may give
+    // several events one id, which on a first connection drops nothing.
+    let resumed = runOptions.lastEventId !== undefined;
     let lastId = runOptions.lastEventId;
     // A server may replay from the id it was given, inclusive: the caller already has that event.
     if (lastId !== undefined) seen.add(lastId);
@@ -127,7 +130,7 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
       // An empty `id:` is no id: it resets the last event ID (the SSE standard), and identifies nothing.
       if (frame.id === '') lastId = undefined;
       else if (frame.id !== undefined) {
-        if (seen.has(frame.id)) return;
+        if (resumed && seen.has(frame.id)) return;
         seen.add(frame.id);
         lastId = frame.id;
       }
@@ -157,7 +160,7 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
         onConnection?.('failed');
         throw e;
       }
-      const headers = typeof options.headers === 'function' ? await options.headers() : (options.headers ?? {});
+      const headers = await headersOrFail(options.headers);
       const request = buildRequest(input, {
         'Content-Type': 'application/json',
         Accept: 'text/event-stream',
@@ -165,12 +168,14 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
         ...(lastId !== undefined ? { 'Last-Event-ID': headerBytes(lastId) } : {}),
       });
       let lost: unknown;
+      let answered = false;
       const answer = awaitAnswer(reader, signal, idle);
       try {
         const response = await answer.race(
           doFetch(url, { method: 'POST', ...request, ...(answer.signal ? { signal: answer.signal } : {}) }),
         );
         answer.arrived();
+        answered = true;
         const { checkResponse, readFrames } = reader;
         await checkResponse(response, idle);
         // What time the server says it is (a cross-origin page reads Date only where the server exposes it).
@@ -206,8 +211,15 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
       if (attempt >= attempts || (lastId === undefined && delivered > 0)) {
         onConnection?.('closed');
         if (lost instanceof AgentTransportError) return;
+        // The agent answered, then the connection broke before any event: it took the request, which is not "unreachable".
+        if (answered && delivered === 0)
+          throw new AgentTransportError(
+            'CONNECTION_LOST',
+            `The connection dropped after the agent answered, before its first event (${lost instanceof Error ? lost.message : String(lost)}).`,
+          );
         throw lost;
       }
+      resumed = true;
       // Reported before the delay, so the wait shows as reconnecting rather than as a stream still open.
       onReconnecting?.(attempt + 1, attempts);
       onConnection?.('reconnecting');
@@ -241,7 +253,23 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
  * StreamSilent error that says so. Without `idle`, the caller's signal as it is.
  */
 function awaitAnswer(reader: typeof SseBody, signal: AbortSignal | undefined, idle: number | undefined) {
-  if (idle === undefined) return { signal, race: <T>(answer: Promise<T>) => answer, arrived() {}, silence: () => undefined, done() {} };
+  if (idle === undefined) {
+    // The caller's abort is raced too, for a `fetch` that does not honour its signal (some polyfills do not).
+    let stop = () => {};
+    const aborted = new Promise<never>((_resolve, reject) => {
+      stop = () => reject(signal?.reason ?? new DOMException('Aborted', 'AbortError'));
+      if (signal?.aborted) stop();
+      else signal?.addEventListener('abort', stop, { once: true });
+    });
+    aborted.catch(() => undefined);
+    return {
+      signal,
+      race: <T>(answer: Promise<T>): Promise<T> => (signal ? Promise.race([answer, aborted]) : answer),
+      arrived() {},
+      silence: () => undefined,
+      done: () => signal?.removeEventListener('abort', stop),
+    };
+  }
   const request = new AbortController();
   const follow = () => request.abort(signal?.reason);
   signal?.addEventListener('abort', follow, { once: true });
@@ -297,15 +325,33 @@ class ConsumerFailure {
  * parse (relative ones against the page's address where there is a page).
  */
 function requestUrl(url: string | URL): string | URL {
-  if (typeof url !== 'string') return url;
-  if (url.trim() === '') throw new AgentTransportError('INVALID_URL', "The agent's URL is empty.");
+  if (typeof url === 'string' && url.trim() === '') throw new AgentTransportError('INVALID_URL', "The agent's URL is empty.");
   const base = (globalThis as { location?: { href?: string } }).location?.href;
+  let parsed: URL;
   try {
-    new URL(url, base);
+    parsed = typeof url === 'string' ? new URL(url, base) : url;
   } catch {
     throw new AgentTransportError('INVALID_URL', `The agent's URL cannot be requested: ${JSON.stringify(url)} is not a URL.`);
   }
+  // What fetch refuses before sending anything, said as what it is rather than as a network failure.
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new AgentTransportError('INVALID_URL', `The agent's URL must be http: or https:, not ${parsed.protocol}`);
+  if (parsed.username !== '' || parsed.password !== '')
+    throw new AgentTransportError(
+      'INVALID_URL',
+      "The agent's URL carries a user name or password, which fetch refuses: send credentials in a header (the `headers` option).",
+    );
   return url;
+}
+
+/** The app's headers (a function is called for each request), or an INVALID_REQUEST error when it throws: nothing was sent. */
+async function headersOrFail(headers: HttpSseSourceOptions['headers']): Promise<Record<string, string>> {
+  if (typeof headers !== 'function') return headers ?? {};
+  try {
+    return await headers();
+  } catch (e) {
+    throw new AgentTransportError('INVALID_REQUEST', `The app's headers() failed: ${e instanceof Error ? e.message : String(e)}.`);
+  }
 }
 
 /**

@@ -1,0 +1,146 @@
+/**
+ * How a request that goes wrong on the wire ends, through the controller: the
+ * failure's code, whether `retry()` is offered, and what a person reads. A
+ * real HTTP server on the loopback interface writes each answer.
+ */
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { HttpAgent } from '@ag-ui/client';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { agUiAgentSource, createRunController, httpSseSource, loadEngine } from '../src/index.js';
+
+const servers: Server[] = [];
+beforeAll(() => loadEngine());
+afterEach(async () => {
+  for (const s of servers.splice(0)) {
+    s.closeAllConnections();
+    await new Promise<void>((resolve) => s.close(() => resolve()));
+  }
+});
+
+/** A server that hands each POSTed input to `handler`; `posts()` counts the requests it took. */
+async function serve(handler: (res: ServerResponse, input: { threadId: string; runId: string }) => unknown) {
+  let posts = 0;
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => {
+      body += chunk;
+    });
+    req.on('end', () => {
+      posts++;
+      Promise.resolve(handler(res, JSON.parse(body || '{}'))).catch(() => res.destroy());
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/agent`, posts: () => posts };
+}
+
+const sse = (event: unknown, id?: string) => `${id === undefined ? '' : `id: ${id}\n`}data: ${JSON.stringify(event)}\n\n`;
+
+describe('a request that fails on the wire', () => {
+  it('a connection dropped after the agent answered 200 is not "could not be reached", and is not retried', async () => {
+    const server = await serve((res) => {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      res.write(': ping\n\n');
+      setTimeout(() => res.socket?.destroy(), 50);
+    });
+    const c = createRunController({ threadId: 't1', source: httpSseSource({ url: server.url }) });
+    await c.run('Refund order 42');
+    const { failure, thread } = c.getSnapshot();
+    expect(failure).toMatchObject({ code: 'CONNECTION_LOST', retryable: false, eventsReceived: 0 });
+    expect(failure?.message).toMatch(/after it answered/);
+    // The agent took the request: whether its run went on is not known, so the run does not say it failed.
+    expect(thread.run.status).toBe('unknown');
+    expect(await c.retry()).toMatchObject({ ok: false, code: 'NOTHING_TO_RETRY' });
+    expect(server.posts()).toBe(1);
+  });
+
+  it('a server that gives every event of a run the same SSE id loses none of them', async () => {
+    const server = await serve((res, { threadId, runId }) => {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      res.end(
+        [
+          { type: 'RUN_STARTED', threadId, runId },
+          { type: 'TEXT_MESSAGE_START', messageId: 'm1', role: 'assistant' },
+          { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', delta: 'Refund approved.' },
+          { type: 'TEXT_MESSAGE_END', messageId: 'm1' },
+          { type: 'RUN_FINISHED', threadId, runId },
+        ]
+          .map((e) => sse(e, runId))
+          .join(''),
+      );
+    });
+    const c = createRunController({ threadId: 't1', source: httpSseSource({ url: server.url }) });
+    expect(await c.run('Refund order 42')).toMatchObject({ ok: true, status: 'success' });
+    expect(c.getSnapshot().eventCount).toBe(5);
+  });
+
+  it.each([
+    [503, true],
+    [404, false],
+  ])(
+    'an HTTP %i through @ag-ui/client is HTTP_STATUS with its status (retryable: %s), as through httpSseSource',
+    async (status, retryable) => {
+      const server = await serve((res) => {
+        res.writeHead(status, { 'Content-Type': 'text/plain' });
+        res.end('upstream busy');
+      });
+      const c = createRunController({ threadId: 't1', source: agUiAgentSource(new HttpAgent({ url: server.url })) });
+      await c.run('hi');
+      expect(c.getSnapshot().failure).toMatchObject({ code: 'HTTP_STATUS', status, retryable });
+    },
+  );
+
+  it('stop() settles run() when the app’s fetch ignores its signal', async () => {
+    const c = createRunController({
+      threadId: 't1',
+      source: httpSseSource({ url: 'http://127.0.0.1:9/agent', fetch: () => new Promise<Response>(() => undefined) }),
+    });
+    const run = c.run('x');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    c.stop();
+    const settled = await Promise.race([run.then(() => 'settled'), new Promise((resolve) => setTimeout(() => resolve('pending'), 1000))]);
+    expect(settled).toBe('settled');
+    expect(c.getSnapshot().inFlight).toBeUndefined();
+  });
+
+  it.each(['http://user:pw@127.0.0.1:9/agent', 'ftp://127.0.0.1/agent', 'javascript:alert(1)'])(
+    'the URL %s, which fetch refuses before sending, is INVALID_URL and not retryable',
+    async (url) => {
+      let fetched = 0;
+      const c = createRunController({
+        threadId: 't1',
+        source: httpSseSource({
+          url,
+          fetch: (...args) => {
+            fetched++;
+            return globalThis.fetch(...args);
+          },
+        }),
+      });
+      await c.run('x');
+      expect(c.getSnapshot().failure).toMatchObject({ code: 'INVALID_URL', retryable: false });
+      expect(fetched).toBe(0);
+    },
+  );
+
+  it('a headers() function that throws is INVALID_REQUEST: nothing was sent, and sending again would fail the same way', async () => {
+    let fetched = 0;
+    const session: { user?: { token: string } } = {};
+    const source = httpSseSource({
+      url: 'http://agent.test/run',
+      fetch: async () => {
+        fetched++;
+        throw new Error('unreached');
+      },
+      headers: () => ({ Authorization: `Bearer ${(session.user as { token: string }).token}` }),
+    });
+    const c = createRunController({ threadId: 't1', source });
+    await c.run('hi');
+    expect(fetched).toBe(0);
+    const { failure } = c.getSnapshot();
+    expect(failure).toMatchObject({ code: 'INVALID_REQUEST', retryable: false });
+    expect(failure?.message).toMatch(/headers/);
+  });
+});
