@@ -1,5 +1,4 @@
 import { newId } from '../ids.js';
-import { storedMessageProblem } from '../messageShape.js';
 import type { Diagnostic, ThreadState } from '../model.js';
 import { stoppable } from '../reducer/local.js';
 import { ownJson } from '../reducer/ownJson.js';
@@ -10,7 +9,7 @@ import { createThreadMachine, replayWith } from './machine.js';
 import { interruptsOpen, refusals } from './refusals.js';
 import { appClock, tellApp } from './report.js';
 import { resumeAction } from './resumeAction.js';
-import { runInput, userMessage } from './runInput.js';
+import { runInput, threadStart, userMessage } from './runInput.js';
 import type { SessionEntryBody } from './sessionLog.js';
 import { sharedStateActions } from './sharedStateEdit.js';
 import { createStreams } from './streams.js';
@@ -32,22 +31,10 @@ import type { ActionResult, Refusal, RunController, RunControllerOptions, RunReq
  * controller.destroy();
  */
 export function createRunController<Doc = unknown>(initialOptions: RunControllerOptions<Doc>): RunController<Doc> {
-  // Checked as a saved session's are: a history the thread (or a reload of its log) could not hold is the app's error, said now.
-  initialOptions.initialMessages?.forEach((message, i) => {
-    const problem = storedMessageProblem(message, `/${i}`);
-    if (problem) throw new TypeError(`createRunController: initialMessages ${problem}.`);
-  });
   let options = initialOptions;
   const source = initialOptions.source;
   /** The thread's start: its id, initial messages and document (a saved log's latest). A reset starts the next one. */
-  let start: Extract<SessionEntryBody, { type: 'init' }> = {
-    type: 'init',
-    threadId: initialOptions.threadId ?? newId('thread'),
-    // The log keeps copies of what the app handed over: the app changing its objects later rewrites no history.
-    ...(initialOptions.initialMessages?.length ? { messages: ownJson(initialOptions.initialMessages) } : {}),
-    ...(initialOptions.initialState !== undefined ? { state: ownJson(initialOptions.initialState) } : {}),
-  };
-  for (const entry of initialOptions.log ?? []) if (entry.type === 'init') start = entry;
+  let start = threadStart(initialOptions);
   let threadId = start.threadId;
   // The app's clock when it gave one; else the agent's, as far as its stamped events tell it.
   const agentTime = createAgentClock();
@@ -163,6 +150,11 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
 
   journal.open(options.log, start, options.asRecorded);
   quiet = false;
+  // A saved event log has no init line: its thread is the one its events name, and runs and resumes go on under it.
+  if (!initialOptions.threadId && options.log?.length && !options.log.some((e) => e.type === 'init')) {
+    threadId = machine.thread.threadId ?? threadId;
+    start = { ...start, threadId };
+  }
 
   // Asked once: what the agent supports does not change under a thread.
   streams.capabilities((capabilities) => destroyed || publish({ capabilities }));

@@ -90,8 +90,14 @@ export function createLane(deps: LaneDeps): Lane {
         s.pending.push(raw);
         if (isTerminal(raw)) deps.flush(s);
         else if (!s.cancelFlush) {
+          let ran = false;
           try {
-            s.cancelFlush = (deps.getOptions().scheduler ?? frameScheduler)(scheduled);
+            const cancel = (deps.getOptions().scheduler ?? frameScheduler)(() => {
+              ran = true;
+              scheduled();
+            });
+            // A scheduler that flushed at once (no batching) left nothing to cancel: the next event schedules again.
+            if (!ran) s.cancelFlush = cancel;
           } catch (e) {
             // The app's scheduler threw: its bug is reported, and the batch is applied now rather than never.
             reportThrown(e);

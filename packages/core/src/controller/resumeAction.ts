@@ -1,6 +1,7 @@
 import type { ThreadState } from '../model.js';
 import type { RunAgentInput } from '../protocol.js';
-import type { Decision, PayloadValidator, ResumeResponse } from '../resume.js';
+import { MAX_JSON_DEPTH, nestsWithin } from '../reducer/ownJson.js';
+import type { Decision, PayloadValidator, ResumeRefusal, ResumeResponse } from '../resume.js';
 import { loadResumeBuilder } from '../resumeLoader.js';
 import { refusals, unavailable } from './refusals.js';
 import { tellApp } from './report.js';
@@ -56,6 +57,10 @@ export function resumeAction(deps: ResumeDeps) {
           deps.refuse({ ...refusals.runInProgress, message: 'A run is already in progress: its interrupts cannot be answered yet.' }),
         );
       }
+      // The answers as the JSON the agent gets: what is checked, recorded and sent is one value, the app's objects left behind.
+      const json = asJsonAnswers(responses);
+      if (!Array.isArray(json)) return Promise.resolve(deps.refuse(json));
+      responses = json;
       // The decision's time is the call's, however long the validator takes to load.
       const now = deps.clock();
       const schemaFor = new Map(deps.thread().interrupts.map((it) => [it.id, it.responseSchema]));
@@ -112,4 +117,35 @@ export function resumeAction(deps: ResumeDeps) {
       return claim.promise;
     },
   };
+}
+
+/**
+ * Each answer's payload and metadata as JSON carries them (a Date as its ISO
+ * text, no `undefined` members), copies the app cannot change afterwards; a
+ * refusal naming each answer that is no JSON (a cycle, a BigInt) or whose
+ * metadata nests past the limit (a payload's depth is the builder's check).
+ */
+function asJsonAnswers(responses: readonly ResumeResponse[]): ResumeResponse[] | Refusal {
+  const errors: ResumeRefusal[] = [];
+  const answers = responses.map((r) => {
+    const { payload, metadata, ...rest } = r;
+    const answer: ResumeResponse = { ...rest };
+    try {
+      const p = JSON.stringify(payload);
+      const m = JSON.stringify(metadata);
+      if (p !== undefined) answer.payload = JSON.parse(p);
+      if (m !== undefined) answer.metadata = JSON.parse(m) as Record<string, unknown>;
+      if (!nestsWithin(answer.metadata, MAX_JSON_DEPTH)) throw new TypeError(`its metadata nests deeper than ${MAX_JSON_DEPTH} levels`);
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      errors.push({
+        interruptId: r.interruptId,
+        code: 'PAYLOAD_INVALID',
+        message: `Interrupt '${r.interruptId}': the answer is no JSON (${why}).`,
+      });
+    }
+    return answer;
+  });
+  if (!errors.length) return answers;
+  return { code: 'RESUME_REFUSED', message: `${errors.map((e) => e.message).join(' ')} Nothing was sent.`, errors };
 }

@@ -1,7 +1,10 @@
 import { newId } from '../ids.js';
+import { storedMessageProblem } from '../messageShape.js';
 import type { ThreadState } from '../model.js';
 import { PROTOCOL_VERSION, type RunAgentInput, type Tool, type UserMessage } from '../protocol.js';
+import { ownJson } from '../reducer/ownJson.js';
 import { requestMessages } from '../toAgUiMessages.js';
+import type { SessionEntryBody } from './sessionLog.js';
 import type { RunControllerOptions, RunRequest } from './types.js';
 
 type Options = Pick<RunControllerOptions, 'tools' | 'context' | 'forwardedProps'>;
@@ -34,4 +37,26 @@ export function runInput(threadId: string, thread: ThreadState, request: RunRequ
 /** The user's message as the thread keeps it: text or content parts get an id; a whole message is taken as it is. */
 export function userMessage(message: NonNullable<RunRequest['message']>): UserMessage {
   return typeof message === 'object' && !Array.isArray(message) ? message : { id: newId('msg'), role: 'user', content: message };
+}
+
+/**
+ * A thread's start as the controller is made: the app's id (or a new one),
+ * copies of its initial messages and document (the app changing its objects
+ * later rewrites no history), or a saved log's latest start. The initial
+ * messages are checked as a saved session's are: a history the thread could
+ * not hold is the app's error, said now.
+ */
+export function threadStart<Doc>(options: RunControllerOptions<Doc>): Extract<SessionEntryBody, { type: 'init' }> {
+  options.initialMessages?.forEach((message, i) => {
+    const problem = storedMessageProblem(message, `/${i}`);
+    if (problem) throw new TypeError(`createRunController: initialMessages ${problem}.`);
+  });
+  let start: Extract<SessionEntryBody, { type: 'init' }> = {
+    type: 'init',
+    threadId: options.threadId ?? newId('thread'),
+    ...(options.initialMessages?.length ? { messages: ownJson(options.initialMessages) } : {}),
+    ...(options.initialState !== undefined ? { state: ownJson(options.initialState) } : {}),
+  };
+  for (const entry of options.log ?? []) if (entry.type === 'init') start = entry;
+  return start;
 }

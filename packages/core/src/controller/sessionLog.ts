@@ -13,7 +13,7 @@ import type { LoggedEvent } from '../eventLog.js';
 import { readJsonLines } from '../jsonLines.js';
 import { isObject, storedMessageProblem } from '../messageShape.js';
 import type { ContentPart, JsonPatchOperation, Message, ResumeEntry, UserMessage } from '../protocol.js';
-import { COPY_DEPTH } from '../reducer/ownJson.js';
+import { COPY_DEPTH, MAX_JSON_DEPTH, nestsWithin } from '../reducer/ownJson.js';
 import type { RunFailure } from './types.js';
 
 export type ClientEntry =
@@ -206,12 +206,12 @@ function entryProblem(value: unknown): string | undefined {
   if (typeof e.type !== 'string' || !ENTRY_TYPES.has(e.type)) return `not a log entry: unknown type ${JSON.stringify(e.type)}`;
   if (typeof e.at !== 'number' || !Number.isFinite(e.at)) return 'not a log entry: `at` must be a number';
   const need = (field: string, ok: boolean) => (ok ? undefined : `a ${e.type} entry needs a valid \`${field}\``);
+  // An agent's event is validated (and refused past the limit) as live; what the client recorded is checked here.
+  if (e.type === 'event') return need('event', 'event' in e);
+  if (!nestsWithin(e, COPY_DEPTH)) return `a ${e.type} entry nests a value deeper than ${MAX_JSON_DEPTH} levels`;
   switch (e.type) {
-    case 'event':
-      return need('event', 'event' in e);
     case 'init': {
-      if (typeof e.threadId !== 'string') return need('threadId', false);
-      if (e.messages === undefined) return undefined;
+      if (typeof e.threadId !== 'string' || e.messages === undefined) return need('threadId', typeof e.threadId === 'string');
       if (!Array.isArray(e.messages)) return need('messages', false);
       for (let i = 0; i < e.messages.length; i++) {
         const problem = storedMessageProblem(e.messages[i], `/messages/${i}`);

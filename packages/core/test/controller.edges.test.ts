@@ -1,0 +1,114 @@
+/**
+ * The controller at its edges: an answer the app changes after sending it, a
+ * session file nested past what the engine takes, a controller made of an
+ * event log without its `init`, and a scheduler that flushes at once.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { replaySession } from '../src/engine.js';
+import { serializeEventLog } from '../src/eventLog.js';
+import { createRunController, loadEngine, parseSession, serializeSession } from '../src/index.js';
+import { finished, held, microScheduler, scripted, started, tick } from './support/controllerHarness.js';
+
+beforeAll(() => loadEngine());
+const interrupt = { outcome: { type: 'interrupt', interrupts: [{ id: 'i1', reason: 'confirmation' }] } };
+
+describe('the controller at its edges', () => {
+  it('records an answer as the JSON sent: the app changing its object afterwards rewrites nothing, and live equals replayed', async () => {
+    const { source, inputs } = scripted((n, input, emit) => {
+      emit(started(input));
+      emit(finished(input, n === 0 ? interrupt : {}));
+    });
+    const c = createRunController({ source, scheduler: microScheduler });
+    await c.run('refund');
+    const payload = { approved: true, note: 'ok', when: new Date(0) };
+    await c.resume([{ interruptId: 'i1', status: 'resolved', payload }]);
+    const live = c.getSnapshot().thread.answers;
+    payload.note = 'edited after the fact';
+    expect(live).toEqual(replaySession(parseSession(serializeSession(c.log.entries)).entries).answers);
+    expect(JSON.stringify(live)).toContain('"note":"ok"');
+    expect(JSON.stringify(live)).toContain('"when":"1970-01-01T00:00:00.000Z"');
+    // What the agent got is what the log holds.
+    expect(JSON.stringify(inputs[1]?.resume)).toBe(
+      JSON.stringify([
+        { interruptId: 'i1', status: 'resolved', payload: { approved: true, note: 'ok', when: '1970-01-01T00:00:00.000Z' } },
+      ]),
+    );
+  });
+
+  it('refuses an answer that is no JSON (a cycle) or nests past 512 levels, and sends nothing', async () => {
+    const { source, inputs } = scripted((n, input, emit) => {
+      emit(started(input));
+      emit(finished(input, n === 0 ? interrupt : {}));
+    });
+    const c = createRunController({ source, scheduler: microScheduler });
+    await c.run('refund');
+    const cycle: Record<string, unknown> = {};
+    cycle.self = cycle;
+    let deep: unknown = 1;
+    for (let i = 0; i < 600; i++) deep = { a: deep };
+    for (const payload of [cycle, deep, { n: 10n }]) {
+      expect(await c.resume([{ interruptId: 'i1', status: 'resolved', payload }])).toMatchObject({ ok: false, code: 'RESUME_REFUSED' });
+    }
+    expect(inputs).toHaveLength(1);
+    expect(c.getSnapshot().thread.interrupts.map((i) => i.id)).toEqual(['i1']);
+  });
+
+  it('refuses, line by line, a session whose client values nest past 512 levels: replaying the rest never throws', () => {
+    const deep = `${'{"a":'.repeat(600)}1${'}'.repeat(600)}`;
+    const lines = [
+      `{"type":"init","at":1,"threadId":"t","state":${deep}}`,
+      `{"type":"state_set","at":2,"document":${deep}}`,
+      `{"type":"user_message","at":3,"message":{"id":"u1","role":"user","content":"hi","metadata":${deep}}}`,
+    ];
+    for (const line of lines) {
+      const { entries, errors } = parseSession(line);
+      expect(errors, line.slice(0, 30)).toHaveLength(1);
+      expect(errors[0]?.message).toMatch(/nest/);
+      expect(() => replaySession(entries)).not.toThrow();
+      const silent = { run: () => (async function* () {})() };
+      expect(() => createRunController({ source: silent, log: entries })).not.toThrow();
+    }
+  });
+
+  it('a controller made of an event log (no init line) runs and resumes under the thread the log names', async () => {
+    const { entries } = parseSession(
+      serializeEventLog([
+        { index: 0, event: { type: 'RUN_STARTED', threadId: 't-old', runId: 'r1' } },
+        { index: 1, event: { type: 'RUN_FINISHED', threadId: 't-old', runId: 'r1' } },
+      ]),
+    );
+    const { source, inputs } = scripted((n, input, emit) => {
+      emit(started(input));
+      emit(finished(input, n === 0 ? interrupt : {}));
+    });
+    const c = createRunController({ source, scheduler: microScheduler, log: entries });
+    await c.run('refund');
+    await c.resume([{ interruptId: 'i1', status: 'cancelled' }]);
+    expect(inputs.map((i) => i.threadId)).toEqual(['t-old', 't-old']);
+    expect(c.getSnapshot().thread.diagnostics.map((d) => d.code)).not.toContain('THREAD_MISMATCH');
+  });
+
+  it('a scheduler that flushes at once applies every event as it comes', async () => {
+    const gate = held<void>();
+    const { source } = scripted(async (_n, input, emit) => {
+      emit(started(input));
+      await tick();
+      emit({ type: 'TEXT_MESSAGE_START', messageId: 'm1', role: 'assistant' });
+      emit({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', delta: 'hello' });
+      await gate.promise;
+      emit({ type: 'TEXT_MESSAGE_END', messageId: 'm1' });
+      emit(finished(input));
+    });
+    const atOnce = (flush: () => void) => {
+      flush();
+      return () => undefined;
+    };
+    const c = createRunController({ source, scheduler: atOnce });
+    const done = c.run('hi');
+    for (let i = 0; i < 5; i++) await tick();
+    expect(c.getSnapshot().eventCount).toBe(3);
+    gate.settle();
+    await done;
+    expect(c.getSnapshot().eventCount).toBe(5);
+  });
+});
