@@ -4,12 +4,40 @@
  * through `loadPayloadValidator`, so an application that never needs it never loads ajv.
  */
 import Ajv, { type ValidateFunction } from 'ajv';
+import Ajv2019 from 'ajv/dist/2019.js';
+import Ajv2020 from 'ajv/dist/2020.js';
 import type { ThreadState } from './model.js';
 import { type BuildResumeOptions, type BuildResumeResult, buildResumeWith, type PayloadValidator, type ResumeResponse } from './resume.js';
 
 // Created on first use: a module without top-level work is one a bundler can leave out when it is not used.
-let ajv: Ajv | undefined;
+let ajvs: Map<Draft, Ajv> | undefined;
 let compiled: WeakMap<object, ValidateFunction | Error> | undefined;
+
+type Draft = '07' | '2019-09' | '2020-12';
+
+/**
+ * The JSON Schema draft a schema declares in `$schema` (zod 4, for one, writes
+ * 2020-12 by default), or draft-07 when it declares none or another. Each
+ * draft has its ajv; every one of them reads inherited members as absent
+ * (`ownProperties`): an answer without `toString` lacks it.
+ */
+function schemaDraft(schema: object): Draft {
+  const uri = (schema as { $schema?: unknown }).$schema;
+  if (typeof uri !== 'string') return '07';
+  return uri.includes('2020-12') ? '2020-12' : uri.includes('2019-09') ? '2019-09' : '07';
+}
+
+function ajvFor(schema: object): Ajv {
+  ajvs ??= new Map();
+  const draft = schemaDraft(schema);
+  let ajv = ajvs.get(draft);
+  if (!ajv) {
+    const options = { allErrors: true, strict: false, logger: false, ownProperties: true } as const;
+    ajv = draft === '2020-12' ? new Ajv2020(options) : draft === '2019-09' ? new Ajv2019(options) : new Ajv(options);
+    ajvs.set(draft, ajv);
+  }
+  return ajv;
+}
 
 const ENDLESS = 'it refers to itself without end';
 
@@ -20,7 +48,7 @@ function validatorFor(schema: object): ValidateFunction | Error {
     // One ajv for every schema (a new one costs ~25 ms), which keeps none of them: a schema's `$id` is not
     // registered (two interrupts may carry the same `$id`, and one cannot reach the other's schema by it),
     // and each compiled schema is removed from ajv's cache, so it lives only as long as its interrupt.
-    ajv ??= new Ajv({ allErrors: true, strict: false, logger: false });
+    const ajv = ajvFor(schema);
     try {
       v = ajv.compile(schema);
     } catch (e) {

@@ -152,6 +152,41 @@ describe('buildResume', () => {
     expect(validateResponsePayload({}, { anything: true })).toEqual([]);
   });
 
+  it('checks an answer against a schema of JSON Schema 2020-12 or 2019-09 (as zod 4 writes them) by its own draft', () => {
+    for (const $schema of ['https://json-schema.org/draft/2020-12/schema', 'https://json-schema.org/draft/2019-09/schema']) {
+      const interrupt = {
+        responseSchema: {
+          $schema,
+          type: 'object',
+          properties: { items: { type: 'array', items: { $ref: '#/$defs/name' } } },
+          required: ['items'],
+          $defs: { name: { type: 'string' } },
+        },
+      };
+      expect(validateResponsePayload(interrupt, { items: ['a'] }), $schema).toEqual([]);
+      expect(validateResponsePayload(interrupt, {}), $schema).toEqual([expect.stringMatching(/items/)]);
+      expect(validateResponsePayload(interrupt, { items: [1] }), $schema).toEqual([expect.stringMatching(/string/)]);
+    }
+    // 2020-12's prefixItems: a second item is refused.
+    const tuple = {
+      responseSchema: {
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
+        type: 'array',
+        prefixItems: [{ type: 'string' }],
+        items: false,
+      },
+    };
+    expect(validateResponsePayload(tuple, ['a', 'b'])).not.toEqual([]);
+  });
+
+  it('does not take a member every object inherits for an answer to a required field', () => {
+    const interrupt = {
+      responseSchema: { type: 'object', required: ['toString', 'constructor'], properties: { toString: {}, constructor: {} } },
+    };
+    expect(validateResponsePayload(interrupt, {})).toHaveLength(2);
+    expect(validateResponsePayload(interrupt, { toString: 'a', constructor: 'b' })).toEqual([]);
+  });
+
   it("checks each interrupt's answer against its own schema, whatever $id two schemas share", () => {
     const withId = (answer: string) => ({
       responseSchema: { $id: 'https://agent.example/approval.json', type: 'string', enum: [answer] },

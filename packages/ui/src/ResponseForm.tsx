@@ -16,7 +16,10 @@ import {
   TranslatableString,
   type UnsupportedFieldProps,
 } from '@rjsf/utils';
-import validator from '@rjsf/validator-ajv8';
+import { customizeValidator } from '@rjsf/validator-ajv8';
+import Ajv from 'ajv';
+import Ajv2019 from 'ajv/dist/2019.js';
+import Ajv2020 from 'ajv/dist/2020.js';
 import type { ReactNode } from 'react';
 import * as React from 'react';
 import { useInterruptRoot } from './interruptContext.js';
@@ -283,7 +286,7 @@ export const ResponseForm = React.forwardRef<HTMLDivElement, React.HTMLAttribute
           className="agk-interrupt__form"
           schema={schema}
           uiSchema={uiSchema}
-          validator={validator}
+          validator={validatorFor(schema)}
           templates={templates}
           translateString={translateString}
           noHtml5Validate
@@ -317,3 +320,25 @@ export const ResponseForm = React.forwardRef<HTMLDivElement, React.HTMLAttribute
     </FormBoundary>
   );
 });
+
+type FormValidator = ReturnType<typeof customizeValidator>;
+const validators = new Map<string, FormValidator>();
+
+/**
+ * The form's validator for the JSON Schema draft `schema` declares in
+ * `$schema` (2020-12 and 2019-09 have ajv classes of their own; zod 4 writes
+ * 2020-12 by default), draft-07 otherwise, as the resume's own check in
+ * `@aguikit/core/schema` picks it. Inherited members are absent
+ * (`ownProperties`): a required `toString` left empty is missing.
+ */
+function validatorFor(schema: object): FormValidator {
+  const uri = (schema as { $schema?: unknown }).$schema;
+  const draft = typeof uri !== 'string' ? '07' : uri.includes('2020-12') ? '2020-12' : uri.includes('2019-09') ? '2019-09' : '07';
+  let validator = validators.get(draft);
+  if (!validator) {
+    const AjvClass = draft === '2020-12' ? Ajv2020 : draft === '2019-09' ? Ajv2019 : Ajv;
+    validator = customizeValidator({ AjvClass, ajvOptionsOverrides: { ownProperties: true } });
+    validators.set(draft, validator);
+  }
+  return validator;
+}

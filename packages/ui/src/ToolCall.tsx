@@ -299,9 +299,15 @@ const Args = React.forwardRef<HTMLDivElement, React.HTMLAttributes<HTMLDivElemen
   const { messages } = useLocale();
   const view = useArgsView(call);
   const partial = view.kind === 'parsed' && view.partial;
+  const label =
+    view.kind === 'parsed' && view.incomplete
+      ? messages.tools.argumentsIncomplete
+      : partial
+        ? messages.tools.argumentsStreaming
+        : messages.tools.arguments;
   return (
     <div {...rest} ref={ref} className={cx('agk-toolcall__section', className)}>
-      <p className="agk-label">{partial ? messages.tools.argumentsStreaming : messages.tools.arguments}</p>
+      <p className="agk-label">{label}</p>
       {view.kind === 'empty' ? (
         <p className="agk-toolcall__empty">{messages.tools.noArguments}</p>
       ) : (
@@ -309,7 +315,11 @@ const Args = React.forwardRef<HTMLDivElement, React.HTMLAttributes<HTMLDivElemen
           {view.kind === 'parsed' ? pretty(view.value, call?.argsText) : view.text}
         </pre>
       )}
-      {view.kind === 'raw' && view.error ? <p className="agk-error-text">{view.error}</p> : null}
+      {view.kind === 'raw' && view.error ? (
+        <p className="agk-error-text">
+          {messages.tools.argumentsNotJson} <span lang="en">{view.error}</span>
+        </p>
+      ) : null}
     </div>
   );
 });

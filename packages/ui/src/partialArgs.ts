@@ -6,7 +6,8 @@ import * as React from 'react';
 
 export type ArgsView =
   | { kind: 'empty' }
-  | { kind: 'parsed'; value: unknown; partial: boolean }
+  /** `partial` while the call streams; `incomplete` once it stopped before its arguments were whole (its run ended). */
+  | { kind: 'parsed'; value: unknown; partial: boolean; incomplete?: true }
   | { kind: 'raw'; text: string; error?: string };
 
 const GROWTH = 1.25;
@@ -39,10 +40,14 @@ export function argsView(
   if (call.args !== undefined) return { view: { kind: 'parsed', value: call.args, partial: false }, memo };
   if (call.argsError !== undefined) return { view: { kind: 'raw', text: call.argsText, error: call.argsError }, memo };
   const text = call.argsText;
-  if (text.length < memo.length || text.length >= Math.max(1, memo.length * GROWTH)) {
+  // A call no longer streaming without whole arguments was cut off (its run ended): all it received, parsed once.
+  const streaming = call.status === 'declared' || call.status === 'args_streaming';
+  const stale = !streaming && (text.length !== memo.length || memo.view.kind !== 'parsed' || !memo.view.incomplete);
+  if (stale || text.length < memo.length || text.length >= Math.max(1, memo.length * GROWTH)) {
     let view: ArgsView;
     try {
-      view = { kind: 'parsed', value: parse(text, Allow.ALL) as unknown, partial: true };
+      const value = parse(text, Allow.ALL) as unknown;
+      view = streaming ? { kind: 'parsed', value, partial: true } : { kind: 'parsed', value, partial: false, incomplete: true };
     } catch {
       view = { kind: 'raw', text };
     }

@@ -137,6 +137,61 @@ describe('conversation: tool calls as chips', () => {
   });
 });
 
+describe('conversation: arguments that never completed', () => {
+  it('a call cut off mid-arguments shows all it received, labelled as cut off, not as still streaming', async () => {
+    const store = await playedStore([
+      {
+        say: 'Refund it',
+        events: runOf(
+          [
+            { type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'refund_order' },
+            // Parsed leniently at 30 characters; the last 3 are under a quarter more, and the run dies before TOOL_CALL_END.
+            { type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '{"orderId":"A-1001","amount":4' },
+            { type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '200' },
+            { type: 'RUN_ERROR', message: 'The model provider went away.' },
+          ],
+          null,
+        ),
+      },
+    ]);
+    expect(store.getState().thread.toolCalls.get('c1')).toMatchObject({ status: 'failed', argsText: '{"orderId":"A-1001","amount":4200' });
+    const view = render(
+      <AgentProvider store={store}>
+        <ToolCallCard id="c1" defaultOpen />
+      </AgentProvider>,
+    );
+    expect(view.container.querySelector('.agk-toolcall__summary')?.textContent).toContain('4200');
+    expect(view.container.querySelector('pre')?.textContent).toContain('"amount": 4200');
+    expect(screen.queryByText('Arguments (streaming)')).toBeNull();
+    expect(screen.getByText(en.messages.tools.argumentsIncomplete)).toBeInTheDocument();
+  });
+
+  it('arguments that are not JSON are said so in the locale, the parser’s own words kept apart in English', async () => {
+    const store = await playedStore([
+      {
+        say: 'go',
+        events: runOf([
+          { type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'refund' },
+          { type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: "{orderId: 'A-1'}" },
+          { type: 'TOOL_CALL_END', toolCallId: 'c1' },
+        ]),
+      },
+    ]);
+    const view = render(
+      <AgentLocaleProvider locale={zhCN}>
+        <AgentProvider store={store}>
+          <ToolCallCard id="c1" defaultOpen />
+        </AgentProvider>
+      </AgentLocaleProvider>,
+    );
+    const error = view.container.querySelector('.agk-error-text');
+    expect(error?.textContent).toContain(zhCN.messages.tools.argumentsNotJson);
+    const detail = error?.querySelector('[lang="en"]');
+    expect(detail?.textContent).toMatch(/JSON/);
+    expect(error?.textContent?.replace(detail?.textContent ?? '', '')).not.toMatch(/not valid JSON/);
+  });
+});
+
 describe('conversation: one sentence per state', () => {
   it('does not repeat a tool result under its card, nor under a custom renderer', async () => {
     const store = await playedStore([

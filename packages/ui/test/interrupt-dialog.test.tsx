@@ -512,6 +512,52 @@ describe('InterruptDialog: schemas built to mislead the form', () => {
     expect(screen.getByRole('button', { name: 'Close without answering' })).toBeEnabled();
   });
 
+  it.each([
+    ['2020-12', 'https://json-schema.org/draft/2020-12/schema'],
+    ['2019-09', 'https://json-schema.org/draft/2019-09/schema'],
+  ])('a responseSchema of JSON Schema %s (what zod 4 writes) can be answered', async (_draft, $schema) => {
+    const user = userEvent.setup();
+    const { store, requests } = await interrupted([
+      {
+        id: 'int-2020',
+        reason: 'input_required',
+        responseSchema: {
+          $schema,
+          type: 'object',
+          properties: { name: { type: 'string', title: 'Name' } },
+          required: ['name'],
+          additionalProperties: false,
+        },
+      },
+    ]);
+    await showForms(store);
+    await user.type(screen.getByLabelText(/Name/), 'Ann');
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    await settle();
+    expect(screen.queryByText(/needs attention/)).toBeNull();
+    expect(requests.map((r) => r.resume)).toEqual([[{ interruptId: 'int-2020', status: 'resolved', payload: { name: 'Ann' } }]]);
+  });
+
+  it('a required field named after a member every object inherits (toString, constructor) is required all the same', async () => {
+    const user = userEvent.setup();
+    const { store, resume } = await interrupted([
+      {
+        id: 'int-inherited',
+        reason: 'input_required',
+        responseSchema: {
+          type: 'object',
+          required: ['toString', 'constructor'],
+          properties: { toString: { type: 'string', title: 'Label' }, constructor: { type: 'string', title: 'Maker' } },
+        },
+      },
+    ]);
+    await showForms(store);
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    await settle();
+    expect(resume).not.toHaveBeenCalled();
+    expect(screen.getAllByText('This field is required.')).toHaveLength(2);
+  });
+
   it('an error of the whole answer, not of one field, gets a summary that reads as a sentence, in the locale', async () => {
     const user = userEvent.setup();
     const { store, resume } = await interrupted([

@@ -18,6 +18,14 @@ describe('argsView, the policy behind useArgsView', () => {
     expect(grown.memo.length).toBe(15);
   });
 
+  it('once the call stopped streaming without complete arguments (its run died), parses all it received and says it is incomplete', () => {
+    const memo = argsView(streaming('{"orderId":"A-1001","amount":4'), EMPTY_ARGS_MEMO).memo;
+    const cut = argsView({ argsText: '{"orderId":"A-1001","amount":4200', status: 'failed' }, memo);
+    expect(cut.view).toEqual({ kind: 'parsed', value: { orderId: 'A-1001', amount: 4200 }, partial: false, incomplete: true });
+    // Parsed once: the next render keeps it.
+    expect(argsView({ argsText: '{"orderId":"A-1001","amount":4200', status: 'failed' }, cut.memo).view).toBe(cut.view);
+  });
+
   it('re-parses when the text is shorter than the last parse (another call)', () => {
     const long = argsView(streaming('{"query": "refund order A-1001"'), EMPTY_ARGS_MEMO);
     const other = argsView(streaming('{"id": 7'), long.memo);

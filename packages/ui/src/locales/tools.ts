@@ -19,6 +19,10 @@ export const en = {
   nth: (name: string, n: string) => `${name} (${n})`,
   arguments: 'Arguments',
   argumentsStreaming: 'Arguments (streaming)',
+  /** Arguments the call stopped receiving before they were whole (its run ended): what arrived, parsed leniently. */
+  argumentsIncomplete: 'Arguments (incomplete: the call ended before they all arrived)',
+  /** Arguments that are not JSON; the parser's own words follow in English. */
+  argumentsNotJson: 'The arguments are not valid JSON.',
   noArguments: 'No arguments.',
   result: 'Result',
   error: 'Error',
@@ -49,6 +53,8 @@ export const zhCN: typeof en = {
   nth: (name: string, n: string) => `${name}（第 ${n} 次）`,
   arguments: '参数',
   argumentsStreaming: '参数（接收中）',
+  argumentsIncomplete: '参数（不完整：调用在参数全部到达前结束）',
+  argumentsNotJson: '参数不是有效的 JSON。',
   noArguments: '没有参数。',
   result: '结果',
   error: '错误',
