@@ -229,10 +229,12 @@ export const ResponseForm = React.forwardRef<HTMLDivElement, React.HTMLAttribute
   const { reportFormReady } = root;
   const fieldsId = root.ids.fields;
   // rjsf's own focusOnFirstError picks a <select>'s first <option> (it has a length): the field is found by its id here.
+  /** Set while the errors are worded again in a new language: nothing is focused or announced anew. */
+  const rewording = React.useRef(false);
   const focusFirstError = React.useCallback(
     (error: RJSFValidationError) => {
       const container = wrapper.current;
-      if (!container) return;
+      if (!container || rewording.current) return;
       const path = (error.property ?? '').replace(/^\./, '').split('.').filter(Boolean);
       const id = [fieldsId, ...path].join('_');
       const field =
@@ -243,6 +245,20 @@ export const ResponseForm = React.forwardRef<HTMLDivElement, React.HTMLAttribute
     [fieldsId],
   );
   useFieldAttributes(wrapper, root.ids.title);
+  // The errors shown were worded when the form was checked: a new language checks it again, to word them in it.
+  const wordedIn = React.useRef(t);
+  const { form } = root;
+  React.useEffect(() => {
+    if (wordedIn.current === t) return;
+    wordedIn.current = t;
+    if (!attempted) return;
+    rewording.current = true;
+    try {
+      form.current?.validateForm();
+    } finally {
+      rewording.current = false;
+    }
+  }, [t, attempted, form]);
   // After the fields are in the DOM (and after a schema rjsf cannot build has been caught): the buttons may act.
   React.useEffect(() => {
     if (schema === undefined) return;
@@ -306,7 +322,9 @@ export const ResponseForm = React.forwardRef<HTMLDivElement, React.HTMLAttribute
             const text = names.length
               ? t.errorSummary(names.length, format.list(names))
               : t.answerSummary([...new Set(errors.map((e) => e.message ?? ''))].join(' '));
-            setSummary((prev) => ({ text, n: prev.n + 1 }));
+            // The same problems in another language are not a new alert.
+            const again = rewording.current ? 0 : 1;
+            setSummary((prev) => ({ text, n: prev.n + again }));
           }}
           onSubmit={onSubmit}
         />

@@ -2,10 +2,12 @@ import type { AgentSource, RunAgentInput } from '@aguikit/core';
 import { AgentProvider, type AgentStore, createAgentStore } from '@aguikit/react';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import * as React from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Interrupt, InterruptDialog } from '../src/InterruptDialog.js';
 import { answerShape, reasonKind } from '../src/interruptForm.js';
 import { preloadInterruptForm } from '../src/lazyChunks.js';
+import { type AgentLocale, AgentLocaleProvider, en, zhCN } from '../src/locale.js';
 import { call, runOf, type ScriptEvent, STORY_THREAD, say, scriptedSource } from '../src/storybook/scripted.js';
 
 type Raised = Record<string, unknown> & { id: string; reason: string };
@@ -556,6 +558,47 @@ describe('InterruptDialog: schemas built to mislead the form', () => {
     await settle();
     expect(resume).not.toHaveBeenCalled();
     expect(screen.getAllByText('This field is required.')).toHaveLength(2);
+  });
+
+  it('a language switched after a failed submit re-words the errors and their summary, focus left where it is', async () => {
+    const user = userEvent.setup();
+    const { store } = await interrupted([
+      {
+        id: 'int-lang',
+        reason: 'input_required',
+        responseSchema: {
+          type: 'object',
+          required: ['name'],
+          properties: { name: { type: 'string', title: 'Name' }, note: { type: 'string' } },
+        },
+      },
+    ]);
+    let setLocale: (locale: AgentLocale) => void = () => {};
+    function App() {
+      const [locale, set] = React.useState(en);
+      setLocale = set;
+      return (
+        <AgentLocaleProvider locale={locale}>
+          <AgentProvider store={store}>
+            <InterruptDialog />
+          </AgentProvider>
+        </AgentLocaleProvider>
+      );
+    }
+    const view = render(<App />);
+    await waitFor(() => expect(view.container.querySelector('.agk-interrupt__form-placeholder')).toBeNull(), { timeout: 10_000 });
+    await act(async () => undefined);
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(await screen.findByText('This field is required.')).toBeInTheDocument();
+    const note = view.container.querySelector<HTMLElement>('textarea, input[id$="note"]');
+    note?.focus();
+    await act(async () => setLocale(zhCN));
+    await settle();
+    expect(screen.getByRole('button', { name: '提交' })).toBeInTheDocument();
+    expect(view.container.textContent).not.toContain('This field is required.');
+    expect(view.container.textContent).not.toContain('needs attention');
+    expect(view.container.textContent).toContain(zhCN.messages.interrupt.errors.required);
+    expect(document.activeElement).toBe(note);
   });
 
   it('an error of the whole answer, not of one field, gets a summary that reads as a sentence, in the locale', async () => {
