@@ -3,11 +3,11 @@
  * session file nested past what the engine takes, a controller made of an
  * event log without its `init`, and a scheduler that flushes at once.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { replaySession } from '../src/engine.js';
 import { serializeEventLog } from '../src/eventLog.js';
 import { createRunController, loadEngine, parseSession, serializeSession } from '../src/index.js';
-import { finished, held, microScheduler, scripted, started, tick } from './support/controllerHarness.js';
+import { finished, held, microScheduler, scripted, started, tick, toolCall } from './support/controllerHarness.js';
 
 beforeAll(() => loadEngine());
 const interrupt = { outcome: { type: 'interrupt', interrupts: [{ id: 'i1', reason: 'confirmation' }] } };
@@ -110,5 +110,54 @@ describe('the controller at its edges', () => {
     gate.settle();
     await done;
     expect(c.getSnapshot().eventCount).toBe(5);
+  });
+
+  it('a clock of the app past the last date JavaScript has is reported, and the system time is used: resume() still answers', async () => {
+    const { source, inputs } = scripted((n, input, emit) => {
+      emit(started(input));
+      emit(finished(input, n === 0 ? interrupt : {}));
+    });
+    const reported = vi.fn();
+    vi.stubGlobal('reportError', reported);
+    try {
+      const c = createRunController({ source, scheduler: microScheduler, now: () => 1e16 });
+      await c.run('refund');
+      expect(await c.resume([{ interruptId: 'i1', status: 'cancelled' }])).toMatchObject({ ok: true });
+      expect(inputs).toHaveLength(2);
+      expect(reported).toHaveBeenCalledWith(expect.objectContaining({ message: expect.stringMatching(/now\(\)/) }));
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('a frontend tool that returns what JSON has no form for (a function) gets an error result, which the saved session keeps', async () => {
+    const { source } = scripted((n, input, emit) => {
+      emit(started(input));
+      if (n === 0) for (const e of toolCall('c1', 'pick')) emit(e);
+      emit(finished(input));
+    });
+    const c = createRunController({
+      source,
+      scheduler: microScheduler,
+      tools: { pick: { description: 'Picks', handler: () => () => 'a function' } },
+    });
+    await c.run('go');
+    await vi.waitFor(() => expect(c.getSnapshot().thread.toolCalls.get('c1')?.status).toBe('failed'));
+    const { entries, errors } = parseSession(serializeSession(c.log.entries));
+    expect(errors).toEqual([]);
+    expect(replaySession(entries).toolCalls.get('c1')?.status).toBe('failed');
+  });
+
+  it('a message whose id the thread already holds is refused, not dropped while the run goes ahead without it', async () => {
+    const { source, inputs } = scripted((_n, input, emit) => {
+      emit(started(input));
+      emit(finished(input));
+    });
+    const c = createRunController({ source, scheduler: microScheduler });
+    expect(await c.run({ message: { id: 'u1', role: 'user', content: 'first' } })).toMatchObject({ ok: true });
+    const again = await c.run({ message: { id: 'u1', role: 'user', content: 'second' } });
+    expect(again).toMatchObject({ ok: false, code: 'MESSAGE_ID_TAKEN' });
+    expect(inputs).toHaveLength(1);
+    expect(c.getSnapshot().thread.messages.byId.get('u1')).toMatchObject({ content: 'first' });
   });
 });

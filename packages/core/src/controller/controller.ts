@@ -6,7 +6,7 @@ import { createAgentClock } from './agentClock.js';
 import { loadedEngine } from './engineLoader.js';
 import { createJournal } from './journal.js';
 import { createThreadMachine, replayWith } from './machine.js';
-import { interruptsOpen, refusals } from './refusals.js';
+import { interruptsOpen, messageIdTaken, refusals } from './refusals.js';
 import { appClock, tellApp } from './report.js';
 import { resumeAction } from './resumeAction.js';
 import { runInput, threadStart, userMessage } from './runInput.js';
@@ -174,7 +174,12 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
       if (journal.snapshot.inFlight) return refused(refusals.runInProgress);
       const open = machine.thread.interrupts.length;
       if (open) return refused(interruptsOpen(open));
-      return startRun(typeof request === 'string' ? { message: request } : request);
+      const asked = typeof request === 'string' ? { message: request } : request;
+      const { message } = asked;
+      // A message under an id the thread holds would be dropped as a duplicate, and the run would go ahead without it.
+      if (message && typeof message === 'object' && !Array.isArray(message) && machine.thread.messages.byId.has(message.id))
+        return refused(messageIdTaken(message.id));
+      return startRun(asked);
     },
     stop() {
       if (destroyed || (!journal.snapshot.inFlight && !streams.any)) return;

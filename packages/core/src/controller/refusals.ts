@@ -23,6 +23,11 @@ export const interruptsOpen = (count: number): Refusal => ({
   message: `The agent is waiting for an answer to ${count} open interrupt(s): answer them (resume) or cancel them before sending a new message.`,
 });
 
+export const messageIdTaken = (id: string): Refusal => ({
+  code: 'MESSAGE_ID_TAKEN',
+  message: `The thread already holds a message with id ${JSON.stringify(id)}: give the new message an id of its own. Nothing was sent.`,
+});
+
 /** Code this action needed, loaded on demand, could not be loaded: nothing was done. */
 export const unavailable = (error: unknown): Refusal => ({
   code: 'ENGINE_UNAVAILABLE',

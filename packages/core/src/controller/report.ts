@@ -32,7 +32,8 @@ export function appClock(now: () => (() => number) | undefined): () => number {
     if (!read) return Date.now();
     try {
       const time = read();
-      if (Number.isFinite(time)) return time;
+      // A Date holds ±8.64e15 ms: past that, a decision's time could not be written down.
+      if (Number.isFinite(time) && Math.abs(time) <= 8.64e15) return time;
       reportThrown(
         new TypeError(`aguikit: the now() the application gave returned ${String(time)}, not a time in ms; the system's time is used.`),
       );

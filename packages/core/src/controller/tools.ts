@@ -33,7 +33,9 @@ export function frontendTools(deps: ToolDeps): (stream: Stream, toolCallId: stri
       let result: { content: string; error?: string };
       try {
         const value = await tool.handler(call.args, call, { signal: abort.signal });
-        result = { content: typeof value === 'string' ? value : JSON.stringify(value ?? null) };
+        const content = typeof value === 'string' ? value : JSON.stringify(value ?? null);
+        if (content === undefined) throw new TypeError(`The tool returned a ${typeof value}, which has no JSON form.`);
+        result = { content };
       } catch (e) {
         const message = e instanceof Error ? e.message : String(e);
         result = { content: message, error: message };

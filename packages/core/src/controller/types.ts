@@ -109,6 +109,8 @@ export type RefusalCode =
   | 'EDIT_REFUSED'
   /** Code the action needs, loaded on demand (the engine, immer, the resume builder), could not be loaded: nothing was done; try again. */
   | 'ENGINE_UNAVAILABLE'
+  /** The message asked to be sent has the id of one the thread already holds: nothing was sent. */
+  | 'MESSAGE_ID_TAKEN'
   | 'DESTROYED';
 
 /** Why an action did nothing. */
