@@ -78,8 +78,14 @@ export function importJournal(file: string): ImportedJournal {
     try {
       value = JSON.parse(line);
     } catch {
-      skip(lastLine ? 'a last line cut off mid-write' : 'not JSON');
-      return;
+      // The earlier server appended after a torn end without repairing it: a whole record may follow the torn one on its line.
+      const next = lastLine ? undefined : appendedRecord(line);
+      if (next === undefined) {
+        skip(lastLine ? 'a last line cut off mid-write' : 'not JSON');
+        return;
+      }
+      skip('a record cut off mid-write, with the next record written after it on its line: the next one was read');
+      value = next;
     }
     if (!isJournalRecord(value)) {
       skip('not a run or effect record');
@@ -128,4 +134,16 @@ export function importJournal(file: string): ImportedJournal {
     out.runs.push({ runId: input.runId, threadId: input.threadId, scenarioId, input, startedAt: now, nonce: '' });
     threads.set(input.threadId, thread);
   }
+}
+
+/** The record written after a torn one on the same line: JSON from the last `{"type":` on that parses whole, if any. */
+function appendedRecord(line: string): unknown {
+  for (let at = line.lastIndexOf('{"type":'); at > 0; at = line.lastIndexOf('{"type":', at - 1)) {
+    try {
+      return JSON.parse(line.slice(at));
+    } catch {
+      // An earlier start: the record may hold `{"type":` inside it.
+    }
+  }
+  return undefined;
 }

@@ -286,6 +286,48 @@ describe('records and files the SQLite storage cannot use', () => {
     expect(await again.effects()).toHaveLength(1);
   });
 
+  it('imports a record the earlier server appended onto a line a crash had cut off (that server never repaired a torn end)', async () => {
+    const dir = tempDir();
+    const now = Date.parse('2026-11-30T12:00:00Z');
+    const input = {
+      threadId: 'old-thread',
+      runId: 'old-1',
+      messages: [{ id: 'm1', role: 'user', content: 'A refund?' }],
+      tools: [],
+      context: [],
+    };
+    const resume = {
+      ...input,
+      runId: 'old-2',
+      messages: [],
+      resume: [{ interruptId: 'old-1-refund-approval', status: 'resolved', payload: { approved: true } }],
+    };
+    const effect = JSON.stringify({
+      type: 'effect',
+      effect: {
+        kind: 'refund',
+        key: 'old-1-refund-approval',
+        detail: { refundId: 'RF-x', orderId: 'A-1001', amount: 42, currency: 'USD' },
+      },
+      at: now + 1,
+      runId: 'old-2',
+    });
+    const lines = [
+      JSON.stringify({ type: 'run', scenarioId: 'refund', input, now }),
+      JSON.stringify({ type: 'run', scenarioId: 'refund', input: resume, now }),
+      // The first write of the refund was cut at 40 bytes; the retry after the restart went on the same line.
+      effect.slice(0, 40) + effect,
+      '',
+    ];
+    writeFileSync(join(dir, 'journal.jsonl'), lines.join('\n'));
+    const storage = open(dir);
+    expect(await storage.effects()).toEqual([expect.objectContaining({ key: 'old-1-refund-approval', runId: 'old-2' })]);
+    expect(storage.skipped.map((s) => [s.where.replace(`${dir}/`, ''), s.reason])).toEqual([
+      ['journal.jsonl:3', 'a record cut off mid-write, with the next record written after it on its line: the next one was read'],
+    ]);
+    await storage.close();
+  });
+
   it('refuses to start, naming the file, only when the directory cannot be used at all', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'not-a-dir'), 'x');
