@@ -256,7 +256,10 @@ export const ArgumentsThatAreNotJson: Story = {
   ],
   play: async ({ canvasElement }) => {
     await userEvent.click(within(canvasElement).getByRole('button', { name: 'refund_order' }));
-    await expect(within(canvasElement).getByText(/not valid JSON/)).toBeVisible();
+    // The sentence in the reader's language, with the parser's own words (in English) after it.
+    const said = within(canvasElement).getByText(/^The arguments are not valid JSON\./);
+    await expect(said).toBeVisible();
+    await expect(within(said).getByText(/Unexpected token/)).toHaveAttribute('lang', 'en');
   },
 };
 

@@ -272,21 +272,26 @@ describe('a long reply in pieces', () => {
     const item = fc
       .tuple(
         words,
-        fc.constantFrom(
-          '',
-          '',
-          '\n   more',
-          '\n\n   next paragraph',
-          '\n   - nested',
-          '\n   - nested\n\n   - loose nested',
-          '\n       code',
-          '\nlazy',
-          '\n   > quote',
-          '\n\n   ```sh\n   npm i\n\n   npm test\n   ```',
-          '\n   ~~~\n   x\n  ~~~',
-          '\n\n   ```\n   open to the end\n\n',
-          '\n  ```\n  two columns in\n  ```',
-          '\n\n   ````md\n   ```\n   ````',
+        // Mostly items a loose list is cut into; one in four holds what keeps its list whole (nesting, code, a
+        // quote, a lazy line), so that the property sees both (about 10% of the texts had a loose list cut into
+        // items when every ending was equally likely, and the count below fell under its floor on one seed in ten).
+        fc.oneof(
+          { weight: 3, arbitrary: fc.constantFrom('', '\n   more', '\n\n   next paragraph') },
+          {
+            weight: 1,
+            arbitrary: fc.constantFrom(
+              '\n   - nested',
+              '\n   - nested\n\n   - loose nested',
+              '\n       code',
+              '\nlazy',
+              '\n   > quote',
+              '\n\n   ```sh\n   npm i\n\n   npm test\n   ```',
+              '\n   ~~~\n   x\n  ~~~',
+              '\n\n   ```\n   open to the end\n\n',
+              '\n  ```\n  two columns in\n  ```',
+              '\n\n   ````md\n   ```\n   ````',
+            ),
+          },
         ),
       )
       .map(([w, more]) => w.join(' ') + more);
