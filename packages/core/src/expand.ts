@@ -43,8 +43,10 @@ const END_OF: Record<OpenStream['kind'], 'TEXT_MESSAGE_END' | 'TOOL_CALL_END' | 
  *   become START / CONTENT (ARGS) / END. A chunk with an id opens a chunk
  *   stream in its lane (the lane is the `subagentRunId`, or the main agent); a
  *   chunk without an id continues the open one. Any other event of the lane
- *   closes it (RAW stands aside), a run's terminal closes every lane, and a
- *   subagent's terminal closes its own. A continuing chunk without `delta`
+ *   closes it (RAW, an activity, an encrypted reasoning value and a
+ *   subagent's start stand aside), a run's start or terminal and a
+ *   MESSAGES_SNAPSHOT close every lane, and a subagent's terminal closes its
+ *   own. A continuing chunk without `delta`
  *   that carries metadata becomes an empty CONTENT (ARGS) carrying it, so
  *   that the metadata reaches the message (call).
  * - The retired `THINKING_*` events become `REASONING_*`, with a warning;
@@ -194,10 +196,10 @@ export function createExpander(): Expander {
         expandChunk(event as EventOf<ChunkType>, index, out, diagnostics);
       } else if (type.startsWith('THINKING_') && THINKING.has(type)) {
         translateThinking(event as ThinkingEvent, index, out, diagnostics);
-      } else if (type === 'RAW') {
+      } else if (STANDS_ASIDE.has(type)) {
         out.push(event as ExpandedEvent);
       } else {
-        if (type === 'RUN_STARTED' || type === 'RUN_FINISHED' || type === 'RUN_ERROR') {
+        if (type === 'RUN_STARTED' || type === 'RUN_FINISHED' || type === 'RUN_ERROR' || type === 'MESSAGES_SNAPSHOT') {
           closeAll(out);
           if (type === 'RUN_STARTED') runId = String((event as EventOf<'RUN_STARTED'>).runId);
         } else {
@@ -223,6 +225,13 @@ export function createExpander(): Expander {
 function passesThrough(type: string): boolean {
   return !type.endsWith('_CHUNK') && !type.startsWith('THINKING_') && type !== 'RUN_STARTED';
 }
+
+/**
+ * Events that say nothing about the message or call a chunk stream is writing
+ * (a raw passthrough, an activity, an encrypted reasoning value, a subagent's
+ * start), so an open stream goes on across them, as in `@ag-ui/client`.
+ */
+const STANDS_ASIDE = new Set(['RAW', 'ACTIVITY_SNAPSHOT', 'ACTIVITY_DELTA', 'REASONING_ENCRYPTED_VALUE', 'SUBAGENT_STARTED']);
 
 const THINKING = new Set([
   'THINKING_START',

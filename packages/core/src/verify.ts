@@ -1,7 +1,7 @@
 import { error, warning } from './diagnostics.js';
 import type { ExpandedEvent } from './expand.js';
 import type { Diagnostic } from './model.js';
-import { type Interrupt, isAgUiEvent, UNDERSTOOD_PROTOCOL_VERSION } from './protocol.js';
+import { type Interrupt, isAgUiEvent, type Message, UNDERSTOOD_PROTOCOL_VERSION } from './protocol.js';
 
 export interface VerifierOptions {
   /** The thread the stream belongs to; otherwise taken from its first RUN_STARTED. */
@@ -82,6 +82,13 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
     map.delete(id);
   };
 
+  /** Remembers the calls a restated history holds, so a result for one of them is not a stranger's. */
+  const learnCalls = (messages: readonly Message[] | undefined) => {
+    for (const m of messages ?? []) {
+      if (m.role === 'assistant') for (const call of m.toolCalls ?? []) knownTools.add(call.id);
+    }
+  };
+
   const closeAll = () => {
     openMap = undefined;
     openText.clear();
@@ -158,7 +165,10 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
         runId = event.runId;
         phase = 'active';
         checkVersion(event.protocolVersion, warn);
-        if (event.input) checkResume(event.input.resume, interrupts, (id) => answeredBy.get(id) === event.runId, err, warn);
+        if (event.input) {
+          checkResume(event.input.resume, interrupts, (id) => answeredBy.get(id) === event.runId, err, warn);
+          learnCalls(event.input.messages);
+        }
         return out;
       }
       case 'RUN_FINISHED': {
@@ -282,9 +292,7 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
           err('SUBAGENT_NOT_STARTED', `${type} for subagent '${event.subagentRunId}', which was never announced with SUBAGENT_STARTED.`);
         return out;
       case 'MESSAGES_SNAPSHOT':
-        for (const m of event.messages) {
-          if (m.role === 'assistant') for (const call of m.toolCalls ?? []) knownTools.add(call.id);
-        }
+        learnCalls(event.messages);
         return out;
       default:
         return out;

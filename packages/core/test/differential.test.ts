@@ -283,6 +283,21 @@ const CASES: { name: string; events: AgUiEvent[] }[] = [
     ],
   },
   {
+    name: 'a chunk stream goes on across an activity, an encrypted value and a subagent start',
+    events: [
+      start(),
+      { type: 'TOOL_CALL_CHUNK', toolCallId: 'c1', toolCallName: 'f', delta: '{"城市":' },
+      { type: 'ACTIVITY_SNAPSHOT', messageId: 'a1', activityType: 'PLAN', content: { steps: ['look up'] } },
+      { type: 'TOOL_CALL_CHUNK', delta: '"北京"' },
+      { type: 'ACTIVITY_DELTA', messageId: 'a1', activityType: 'PLAN', patch: [{ op: 'add', path: '/steps/-', value: 'answer' }] },
+      { type: 'REASONING_ENCRYPTED_VALUE', subtype: 'tool-call', entityId: 'c1', encryptedValue: 'enc-1' },
+      { type: 'SUBAGENT_STARTED', subagentRunId: 'sa1', name: 'researcher' },
+      { type: 'TOOL_CALL_CHUNK', delta: '}' },
+      { type: 'SUBAGENT_FINISHED', subagentRunId: 'sa1' },
+      finish(),
+    ],
+  },
+  {
     name: 'subagent-attributed messages keep their subagentRunId',
     events: [
       start(),

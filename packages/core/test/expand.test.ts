@@ -66,6 +66,42 @@ describe('createExpander: TEXT_MESSAGE_CHUNK', () => {
     expect(closed.codes).toEqual(['CHUNK_WITHOUT_ID']);
   });
 
+  it('lets activity, encrypted reasoning and a subagent start pass an open stream, as RAW does', () => {
+    const between = [
+      { type: 'ACTIVITY_SNAPSHOT', messageId: 'act-1', activityType: 'PLAN', content: { steps: [] } },
+      { type: 'ACTIVITY_DELTA', messageId: 'act-1', activityType: 'PLAN', patch: [] },
+      { type: 'REASONING_ENCRYPTED_VALUE', subtype: 'message', entityId: 'r1', encryptedValue: 'opaque' },
+      { type: 'SUBAGENT_STARTED', subagentRunId: 'sub-1', name: 'researcher' },
+    ];
+    for (const event of between) {
+      const { types, codes } = expandAll([
+        { type: 'TOOL_CALL_CHUNK', toolCallId: 'tc-1', toolCallName: 'search', delta: '{"q":' },
+        event,
+        { type: 'TOOL_CALL_CHUNK', delta: '"北京"}' },
+        { type: 'RUN_FINISHED', threadId: 't', runId: 'r' },
+      ]);
+      expect(codes, event.type).toEqual([]);
+      expect(types, event.type).toEqual([
+        'TOOL_CALL_START',
+        'TOOL_CALL_ARGS',
+        event.type,
+        'TOOL_CALL_ARGS',
+        'TOOL_CALL_END',
+        'RUN_FINISHED',
+      ]);
+    }
+  });
+
+  it('closes every lane, subagent lanes too, on a MESSAGES_SNAPSHOT', () => {
+    const { out } = expandAll([
+      { type: 'TEXT_MESSAGE_CHUNK', messageId: 'main', delta: 'm' },
+      { type: 'TEXT_MESSAGE_CHUNK', messageId: 'sub', delta: 's', subagentRunId: 'sub-1' },
+      { type: 'MESSAGES_SNAPSHOT', messages: [] },
+    ]);
+    expect(out.filter((e) => e.type === 'TEXT_MESSAGE_END').map((e) => e.messageId)).toEqual(['main', 'sub']);
+    expect(out.at(-1)?.type).toBe('MESSAGES_SNAPSHOT');
+  });
+
   it('does not emit a second END when the stream closes with its own explicit END', () => {
     const { types } = expandAll([
       { type: 'TEXT_MESSAGE_CHUNK', messageId: 'm', delta: 'a' },

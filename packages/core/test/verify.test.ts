@@ -156,6 +156,18 @@ describe('createVerifier: tool calls', () => {
     expect(verify(run([...toolCall('c', 'n', []), ...toolCall('c', 'n', [])]))).toEqual(['DUPLICATE_TOOL_CALL_START@3']);
   });
 
+  it("knows the calls a RUN_STARTED's input restates, as it knows a MESSAGES_SNAPSHOT's", () => {
+    const call = { id: 'call_0b6f9c1e', type: 'function', function: { name: 'lookup', arguments: '{}' } };
+    const input = { threadId: 't', runId: 'r', messages: [{ id: 'a1', role: 'assistant', toolCalls: [call] }] };
+    expect(
+      verify([
+        { type: 'RUN_STARTED', threadId: 't', runId: 'r', input },
+        { type: 'TOOL_CALL_RESULT', messageId: 'tm1', toolCallId: 'call_0b6f9c1e', content: '42' },
+        { type: 'RUN_FINISHED', threadId: 't', runId: 'r' },
+      ]),
+    ).toEqual([]);
+  });
+
   it('requires a RESULT to name a known, ended call', () => {
     expect(verify(run([{ type: 'TOOL_CALL_RESULT', messageId: 't', toolCallId: 'ghost', content: '' }]))).toEqual([
       'RESULT_FOR_UNKNOWN_CALL@1',
