@@ -7,6 +7,7 @@
 
 export { classifyFailure, isRetryable } from './controller/failure.js';
 export { createThreadMachine, type MachineCallbacks, type ThreadMachine } from './controller/machine.js';
+export { reportThrown, tellApp } from './controller/report.js';
 export { createSessionLog } from './controller/sessionLog.js';
 export { createEventLog, parseEventLog, serializeEventLog } from './eventLog.js';
 export { type IdMap, idMap } from './idMap.js';

@@ -7,7 +7,9 @@ import {
   type SessionLog,
   type ThreadState,
 } from '@aguikit/core';
+import { tellApp } from '@aguikit/core/internal';
 import { createStore, type StoreApi } from 'zustand/vanilla';
+import { type OptionsLayer, optionLayers, type StoreSettings } from './layers.js';
 import type { AgentStoreState } from './types.js';
 
 /**
@@ -28,7 +30,14 @@ export interface AgentStore<Doc = unknown> extends StoreApi<AgentStoreState<Doc>
   /** The thread as it was right after agent event `index` of `log.entries`. */
   stateAfterEvent(index: number): ThreadState;
   /** Replaces callbacks, tools, context and the like without recreating the store (the source stays). */
-  configure(options: Partial<Omit<RunControllerOptions<Doc>, 'source'>>): void;
+  configure(options: StoreSettings<Doc>): void;
+  /**
+   * Options a component adds while it is mounted (what `useAgentRun(options)`
+   * under a provider does): tools by name and context entries on top of the
+   * store's, its `onEvent`, `onDiagnostic` and `onDecision` called beside the
+   * store's, any other option overriding the store's until `remove()`.
+   */
+  layer(): OptionsLayer<Doc>;
   /** The store's clock (its `now` option, else the agent's time as it says it, else `Date.now`: see `RunController.now`): what interrupt expiry is measured with. */
   now(): number;
   /** Stops everything the thread runs and refuses every later action. */
@@ -52,6 +61,8 @@ export interface AgentStore<Doc = unknown> extends StoreApi<AgentStoreState<Doc>
  */
 export function createAgentStore<Doc = unknown>(options: RunControllerOptions<Doc>): AgentStore<Doc> {
   const controller = createRunController<Doc>(options);
+  const { source: _source, log: _log, ...settings } = options;
+  const layers = optionLayers<Doc>(settings, controller.configure);
   const actions = {
     run: controller.run,
     stop: controller.stop,
@@ -88,6 +99,10 @@ export function createAgentStore<Doc = unknown>(options: RunControllerOptions<Do
   });
   let last = stateOf(controller.getSnapshot());
   const store = createStore<AgentStoreState<Doc>>()(() => last);
+  // zustand tells its listeners in one loop: one of the app's that throws would leave the rest, the components'
+  // among them, untold. Each is called on its own; what it throws is reported as the controller reports its own.
+  const listen = store.subscribe;
+  store.subscribe = (listener) => listen((state, previous) => tellApp(listener, state, previous));
   controller.subscribe(() => {
     // The state as the last update left it is replaced by a literal; one an app changed with setState is merged into, keeping its fields.
     if (store.getState() === last) {
@@ -121,7 +136,8 @@ export function createAgentStore<Doc = unknown>(options: RunControllerOptions<Do
     session: controller.log,
     stateAt: controller.stateAt,
     stateAfterEvent: (index: number) => controller.stateAt(controller.log.entryOf(index) ?? controller.log.entries.length - 1),
-    configure: controller.configure,
+    configure: layers.configure,
+    layer: layers.layer,
     now: controller.now,
     destroy: controller.destroy,
     retain,

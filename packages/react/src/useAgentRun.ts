@@ -4,6 +4,7 @@ import { type AgentSource, httpSseSource, type OpenInterrupt, type RunSnapshot, 
 import * as React from 'react';
 import { useStore } from 'zustand';
 import { useOptionalAgentStore } from './context.js';
+import type { OptionsLayer } from './layers.js';
 import { forServerRender, useOwnedStore } from './ownedStore.js';
 import { type AgentStore, createAgentStore } from './store.js';
 import type { AgentActions, AgentStoreOptions, AgentStoreState } from './types.js';
@@ -76,9 +77,23 @@ export function useAgentRun<Doc = unknown>(options: UseAgentRunOptions<Doc> = {}
 
   // The keys the last render gave: one a render leaves out goes back to the controller's default.
   const given = React.useRef<readonly string[]>([]);
+  // A provider's store is not this component's: its options go on top of the provider's while it is mounted.
+  const layer = React.useRef<OptionsLayer<Doc> | undefined>(undefined);
+  useIsomorphicLayoutEffect(() => {
+    if (own) return;
+    layer.current = store.layer();
+    return () => {
+      layer.current?.remove();
+      layer.current = undefined;
+    };
+  }, [own, store]);
   // Before any passive effect of this render's children: an effect that runs the agent sends this render's options.
   useIsomorphicLayoutEffect(() => {
     const { source: _s, url: _u, headers: _h, ...rest } = options;
+    if (!own) {
+      layer.current?.set(rest);
+      return;
+    }
     const next: Record<string, unknown> = { ...rest };
     for (const key of given.current) if (!Object.hasOwn(next, key)) next[key] = undefined;
     given.current = Object.keys(rest);

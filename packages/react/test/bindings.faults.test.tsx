@@ -164,3 +164,79 @@ it("StrictMode: the agent's capabilities are asked once, not once per controller
   await act(tick);
   expect(capabilities).toHaveBeenCalledTimes(1);
 });
+
+it("a store listener of the app's that throws is reported, and the components and the app's other listeners still update", async () => {
+  const reported = vi.fn();
+  vi.stubGlobal('reportError', reported);
+  try {
+    const m = manualSource();
+    const store = createAgentStore({ source: m.source, threadId: 't' });
+    const bug = new Error('listener bug');
+    store.subscribe(() => {
+      throw bug;
+    });
+    const seen: string[] = [];
+    store.subscribe((s) => seen.push(s.thread.run.status));
+    function Status() {
+      const { status } = useAgentRun();
+      return <p data-testid="status">{status}</p>;
+    }
+    render(
+      <AgentProvider store={store}>
+        <Status />
+      </AgentProvider>,
+    );
+    await act(async () => {
+      void store.getState().run('退款 A-1001');
+      await tick();
+      m.push({ type: 'RUN_STARTED', threadId: 't', runId: 'r1' }, { type: 'RUN_FINISHED', threadId: 't', runId: 'r1' });
+      m.end();
+      await tick();
+    });
+    expect(screen.getByTestId('status').textContent).toBe('success');
+    expect(seen.at(-1)).toBe('success');
+    expect(reported).toHaveBeenCalledWith(bug);
+  } finally {
+    vi.unstubAllGlobals();
+  }
+});
+
+it("a child's useAgentRun options under a provider add to the provider's and leave with the child", async () => {
+  const m = manualSource();
+  const appEvents = vi.fn();
+  const childEvents = vi.fn();
+  const lookup = { description: 'Look up an order', handler: () => 'found' };
+  const locate = { description: '查找附近的门店', handler: () => 'Shanghai' };
+  const store = createAgentStore({ source: m.source, threadId: 't', tools: { lookup }, onEvent: appEvents });
+  function MapPanel({ extra }: { extra: boolean }) {
+    useAgentRun({ tools: { locate }, onEvent: childEvents, ...(extra ? { context: [{ description: 'page', value: 'map' }] } : {}) });
+    return null;
+  }
+  const ui = (shown: boolean, extra = true) => <AgentProvider store={store}>{shown ? <MapPanel extra={extra} /> : null}</AgentProvider>;
+  const turn = async (runId: string) => {
+    await act(async () => {
+      void store.getState().run('hi');
+      await tick();
+      m.push({ type: 'RUN_STARTED', threadId: 't', runId }, { type: 'RUN_FINISHED', threadId: 't', runId });
+      m.end();
+      await tick();
+    });
+  };
+  const view = render(ui(true));
+  await turn('r1');
+  expect(m.requests[0]?.tools.map((t) => t.name).sort()).toEqual(['locate', 'lookup']);
+  expect(m.requests[0]?.context).toEqual([{ description: 'page', value: 'map' }]);
+  expect(appEvents).toHaveBeenCalledTimes(2);
+  expect(childEvents).toHaveBeenCalledTimes(2);
+  // A later render without `context` takes the child's context away, and nothing of the provider's.
+  view.rerender(ui(true, false));
+  await turn('r2');
+  expect(m.requests[1]?.tools.map((t) => t.name).sort()).toEqual(['locate', 'lookup']);
+  expect(m.requests[1]?.context).toEqual([]);
+  // Once the child is gone, the provider's options are what they were.
+  view.rerender(ui(false));
+  await turn('r3');
+  expect(m.requests[2]?.tools.map((t) => t.name)).toEqual(['lookup']);
+  expect(appEvents).toHaveBeenCalledTimes(6);
+  expect(childEvents).toHaveBeenCalledTimes(4);
+});

@@ -14,8 +14,8 @@ const modules = readdirSync(src)
   .filter((file) => /\.tsx?$/.test(file))
   .map((file) => ({ file, text: readFileSync(join(src, file), 'utf8') }));
 
-/** The barrel, the store and its types, and the context helper: nothing in them runs React on the client. */
-const PURE = new Set(['index.ts', 'clientContext.ts', 'store.ts', 'types.ts']);
+/** The barrel, the store, its option layers and its types, and the context helper: nothing in them runs React on the client. */
+const PURE = new Set(['index.ts', 'clientContext.ts', 'layers.ts', 'store.ts', 'types.ts']);
 
 describe("'use client'", () => {
   it('starts every hook and component module, and no other', () => {
