@@ -153,6 +153,8 @@ describe('AG-UI URL mode', () => {
     const alert = page.locator('.pg__bar + [role="alert"]');
     await alert.waitFor();
     expect(await alert.textContent()).toMatch(/starts with http:\/\/ or https:\/\//);
+    // The example is an address that works from this page: the local server's refund endpoint on the page's own origin.
+    expect(await alert.textContent()).toContain(`for example ${new URL('/agents/refund', playgroundUrl).href}.`);
     expect(await field.getAttribute('aria-invalid')).toBe('true');
     expect(await field.evaluate((el) => el === document.activeElement)).toBe(true);
     expect(

@@ -241,6 +241,10 @@ describe('the playground against the agent server, in Chromium', () => {
     const scrubber = replay.getByRole('slider');
     await scrubber.fill(String(firstEvent + 2));
     await expect.poll(() => rows.count()).toBe(3);
+    // A screen reader hears the entry as the label counts it (from 1, with its kind), not the slider's index from 0.
+    expect(await scrubber.getAttribute('aria-valuetext')).toBe(
+      `after entry ${firstEvent + 3} of ${entries.length} (${entries[firstEvent + 2]?.event?.type ?? ''})`,
+    );
     // Mid-run, the run is shown as it was then: running, not cut off.
     expect(await replay.locator('.agk-runstatus').getAttribute('data-status')).toBe('running');
     expect(await replay.locator('.agk-timeline').textContent()).not.toContain('STREAM_TRUNCATED');
@@ -312,7 +316,7 @@ describe('the playground against the agent server, in Chromium', () => {
     const reply = (await readChat(page)).messages.at(-1);
     expect(reply?.role).toBe('assistant');
     expect(reply?.text).toContain(
-      `The reviewer did not approve the refund: "${comment}". Nothing was charged back. I can open a replacement order instead, if you like.`,
+      `The reviewer did not approve the refund: "${comment}" Nothing was charged back. I can open a replacement order instead, if you like.`,
     );
     const card = page.locator('.agk-toolcall[data-tool="refund_order"]');
     expect(JSON.parse((await card.locator('pre.agk-code').nth(1).textContent()) ?? '')).toEqual({ status: 'rejected', reason: comment });
@@ -484,6 +488,40 @@ describe('the playground against the agent server, in Chromium', () => {
 });
 
 describe('the playground’s own controls', () => {
+  it('an arrow key on the scenario or the agent asks before it discards a conversation; declined, the thread and its approval stay', async () => {
+    const o = await open({ mode: 'server', scenario: 'refund', speed: FAST });
+    const { page } = o;
+    const dialog = await askForRefund(o);
+    const before = await readChat(page);
+    const asked: string[] = [];
+    let accept = false;
+    page.on('dialog', (d) => {
+      asked.push(d.message());
+      void (accept ? d.accept() : d.dismiss());
+    });
+    const scenario = page.getByRole('combobox', { name: 'Scenario' });
+    await scenario.focus();
+    await scenario.press('ArrowDown');
+    await page.getByRole('radio', { name: 'Agent server' }).focus();
+    await page.keyboard.press('ArrowRight');
+    expect(asked).toHaveLength(2);
+    expect(asked[0]).toContain('discarded');
+    expect(await scenario.inputValue()).toBe('refund');
+    expect(await page.getByRole('radio', { name: 'Agent server' }).isChecked()).toBe(true);
+    expect(await readChat(page)).toEqual(before);
+    expect(await dialog.isVisible()).toBe(true);
+    // Accepted: a new thread of the next scenario.
+    accept = true;
+    await scenario.focus();
+    await scenario.press('ArrowDown');
+    await expect.poll(() => scenario.inputValue()).not.toBe('refund');
+    await expect.poll(async () => (await readChat(page)).messages.length).toBe(0);
+    // An empty thread has nothing to lose: no question.
+    await scenario.press('ArrowUp');
+    await expect.poll(() => scenario.inputValue()).toBe('refund');
+    expect(asked).toHaveLength(3);
+  });
+
   it('devtools tabs: arrow keys, Home and End move and select (one tab in the Tab order), every aria-controls exists', async () => {
     const o = await open({ mode: 'server', scenario: 'refund', speed: FAST });
     const { page } = o;

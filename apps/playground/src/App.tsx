@@ -124,6 +124,16 @@ export function App() {
     setLoadError(undefined);
     setConnection((c) => ({ ...c, ...patch }));
   };
+  /**
+   * Another scenario or agent is a new thread. An arrow key on the select or
+   * the radios changes it at once, so a thread that holds anything is only
+   * discarded once the reader says so.
+   */
+  const switchTo = (patch: Partial<Connection>) => {
+    const { thread, inFlight } = store.getState();
+    if ((thread.messages.ids.length > 0 || inFlight !== undefined) && !window.confirm(t.discardThread)) return;
+    update(patch);
+  };
   const newThread = () => {
     setLoadError(undefined);
     store.getState().reset();
@@ -177,7 +187,7 @@ export function App() {
             <select
               className="agk-select"
               value={connection.scenarioId}
-              onChange={(e) => update({ scenarioId: e.target.value })}
+              onChange={(e) => switchTo({ scenarioId: e.target.value })}
               disabled={connection.mode === 'url' || replaying}
             >
               {Object.values(scenarios).map((s) => (
@@ -191,7 +201,7 @@ export function App() {
             <legend>{t.agent}</legend>
             {MODES.map((mode) => (
               <label key={mode}>
-                <input type="radio" name="mode" checked={connection.mode === mode} onChange={() => update({ mode })} />
+                <input type="radio" name="mode" checked={connection.mode === mode} onChange={() => switchTo({ mode })} />
                 {t.modes[mode]}
               </label>
             ))}
@@ -291,7 +301,7 @@ export function App() {
         {connection.mode === 'url' && urlInvalid ? (
           // Below the bar, not in it: on a phone the bar is one row that scrolls sideways, and the sentence would be cut.
           <p id={invalidId} role="alert" className="pg__invalid">
-            {t.url.invalid}
+            {t.url.invalid(new URL('/agents/refund', window.location.origin).href)}
           </p>
         ) : null}
         {loadError ? (

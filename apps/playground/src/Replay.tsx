@@ -34,6 +34,7 @@ export function Replay({ log, t, onClose }: { log: LoadedSession; t: PlaygroundM
   const store = useMemo(() => createAgentStore({ source: silent, log: log.entries.slice(0, shown + 1), asRecorded: true }), [log, shown]);
   useEffect(() => store.retain(), [store]);
   const sliderId = useId();
+  const where = t.replay.after(at + 1, last + 1, entryName(log.entries[at], t));
   const devtoolsWords = useMemo(() => ({ devtools: { inspector: t.replay.inspector } }), [t]);
 
   return (
@@ -43,9 +44,18 @@ export function Replay({ log, t, onClose }: { log: LoadedSession; t: PlaygroundM
           <label htmlFor={sliderId}>
             {t.replay.replaying} <strong>{log.name}</strong>
             {t.replay.separator}
-            {t.replay.after(at + 1, last + 1, entryName(log.entries[at], t))}
+            {where}
           </label>
-          <input id={sliderId} type="range" min={0} max={last} value={at} onChange={(e) => setAt(Number(e.target.value))} />
+          {/* Its value is an index from 0; what a screen reader says is the entry as the label counts it. */}
+          <input
+            id={sliderId}
+            type="range"
+            min={0}
+            max={last}
+            value={at}
+            aria-valuetext={where}
+            onChange={(e) => setAt(Number(e.target.value))}
+          />
           <button type="button" className="agk-button" onClick={onClose}>
             {t.replay.back}
           </button>

@@ -22,6 +22,8 @@ const en = {
   speed: 'Speed',
   language: 'Language',
   newThread: 'New thread',
+  /** Asked before another scenario or agent discards a conversation. */
+  discardThread: 'Another scenario or agent starts a new thread: this conversation, and any answer it waits for, will be discarded. Go on?',
   downloadEvents: 'Download events',
   loadEvents: 'Load events…',
   darkTheme: 'Dark theme',
@@ -46,7 +48,8 @@ const en = {
     choose: 'Choose an endpoint…',
     loading: 'Looking for the local agent server…',
     noServer: 'The local agent server does not answer here (start it with pnpm dev); any other AG-UI endpoint works.',
-    invalid: 'Enter a full address that starts with http:// or https://, for example http://127.0.0.1:8787/agents/refund.',
+    /** Said with an address that works from this page: the local server's refund endpoint on the page's origin. */
+    invalid: (example: string) => `Enter a full address that starts with http:// or https://, for example ${example}.`,
     /** Why the request to the endpoint failed, by the failure's code: nothing answered, an HTTP error status, or an answer of the wrong kind. */
     failed: (url: string, code: string, status?: number) =>
       code === 'NETWORK'
@@ -101,6 +104,7 @@ const zhCN: PlaygroundMessages = {
   speed: '速度',
   language: '语言',
   newThread: '新会话',
+  discardThread: '切换场景或智能体会开始新会话：当前对话及其等待中的回答将被丢弃。继续吗？',
   downloadEvents: '下载事件',
   loadEvents: '载入事件…',
   darkTheme: '深色主题',
@@ -122,7 +126,7 @@ const zhCN: PlaygroundMessages = {
     choose: '选择一个端点…',
     loading: '正在查找本地智能体服务器…',
     noServer: '本地智能体服务器没有应答（用 pnpm dev 启动它）；其他任何 AG-UI 端点都可以使用。',
-    invalid: '请输入以 http:// 或 https:// 开头的完整地址，例如 http://127.0.0.1:8787/agents/refund。',
+    invalid: (example: string) => `请输入以 http:// 或 https:// 开头的完整地址，例如 ${example}。`,
     failed: (url, code, status) =>
       code === 'NETWORK'
         ? `${url} 没有任何应答：请检查地址、智能体是否在运行，以及它是否允许本页访问（CORS）。`

@@ -101,6 +101,17 @@ describe('refund', () => {
     expect(last?.content).toContain('Photo does not show damage');
   });
 
+  it('reject: a comment that ends its own sentence gets no second full stop', () => {
+    const reply = (comment: string) => {
+      const s0 = first();
+      const s = resumeWith(s0, [{ interruptId: s0.interrupts[0]?.id ?? '', status: 'resolved', payload: { approved: false, comment } }]);
+      return String(s.messages.byId.get(s.messages.ids.at(-1) ?? '')?.content);
+    };
+    expect(reply('Already replaced.')).toContain('refund: "Already replaced." Nothing was charged back.');
+    expect(reply('客户已接受换货。')).toContain('refund: "客户已接受换货。" Nothing was charged back.');
+    expect(reply('Photo does not show damage')).toContain('refund: "Photo does not show damage". Nothing was charged back.');
+  });
+
   it('expiry: only a cancel is accepted, and nothing is refunded', () => {
     const s0 = first();
     const id = s0.interrupts[0]?.id ?? '';

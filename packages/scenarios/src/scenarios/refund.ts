@@ -127,7 +127,7 @@ export const refund: Scenario = {
       s.delta([{ op: 'replace', path: '/refund/status', value: 'rejected' }]);
       s.text(
         'done',
-        `The reviewer did not approve the refund${comment ? `: "${comment}"` : ''}. Nothing was charged back. I can open a replacement order instead, if you like.`,
+        `The reviewer did not approve the refund${quoted(comment)} Nothing was charged back. I can open a replacement order instead, if you like.`,
       );
     } else {
       s.resultFor(callId, { status: 'cancelled', reason: 'no approval was given' });
@@ -137,3 +137,9 @@ export const refund: Scenario = {
     return s.finish().events();
   },
 };
+
+/** The reviewer's comment quoted to end the sentence: a comment that ends its own sentence gets no second full stop. */
+function quoted(comment: string | undefined): string {
+  if (!comment) return '.';
+  return /[.!?。！？…]$/u.test(comment.trim()) ? `: "${comment}"` : `: "${comment}".`;
+}
