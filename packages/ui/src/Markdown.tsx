@@ -2,6 +2,7 @@
 
 import * as React from 'react';
 import { clientContext } from './clientContext.js';
+import { LONG_TEXT, LongText } from './LongText.js';
 import { markdownChunk } from './lazyChunks.js';
 import { autoDir } from './textDirection.js';
 import { useLazyModule } from './useLazyModule.js';
@@ -53,9 +54,13 @@ export const SafeMarkdown = React.memo(function SafeMarkdown({ children }: { chi
 export function PlainMarkdown({ text, failed = false }: { text: string; failed?: boolean }) {
   return (
     <div className="agk-markdown agk-root" data-markdown={failed ? 'failed' : 'loading'}>
-      <p className="agk-markdown__plain" dir={autoDir(text)}>
-        {text}
-      </p>
+      {text.length > LONG_TEXT ? (
+        <LongText text={text} />
+      ) : (
+        <p className="agk-markdown__plain" dir={autoDir(text)}>
+          {text}
+        </p>
+      )}
     </div>
   );
 }

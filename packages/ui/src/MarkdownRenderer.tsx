@@ -3,6 +3,7 @@
 import * as React from 'react';
 import Markdown, { type Components, type ExtraProps, type Options, type UrlTransform } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
+import { LONG_TEXT, LongText } from './LongText.js';
 import { useLocale } from './locale.js';
 import { type MarkdownPiece, markdownPieces, nestsTooDeep, PIECES_FROM } from './markdownPieces.js';
 import { safeLinkHref, safeWebUrl } from './safeUrl.js';
@@ -221,8 +222,12 @@ export function MarkdownBody({
       tableLabel: strings.table,
     };
   }, [strings, headingLevel, idPrefix]);
-  const deep = React.useMemo(() => nestsTooDeep(text), [text]);
+  const long = !growing && text.length > LONG_TEXT;
+  const deep = React.useMemo(() => !long && nestsTooDeep(text), [long, text]);
   const pieces = React.useMemo(() => (deep || !growing ? undefined : markdownPieces(text, piecesFrom)), [deep, growing, text, piecesFrom]);
+  // Opened whole and too long to parse and lay out at once: its beginning as text, the rest on demand. A reply that
+  // grew to that length as it streamed stays in its pieces, each parsed once.
+  if (long) return <LongText text={text} />;
   if (deep)
     return (
       <p className="agk-markdown__plain" dir={autoDir(text)}>

@@ -1,6 +1,7 @@
 'use client';
 
 import type { ContentPart, MessageRecord } from '@aguikit/core';
+import { LONG_TEXT, LongText } from './LongText.js';
 import { useLocale } from './locale.js';
 import { SafeMarkdown } from './Markdown.js';
 import { safeImageSrc } from './safeUrl.js';
@@ -29,6 +30,8 @@ export function contentText(content: MessageRecord['content']): string {
 /** The text of a message, as Markdown or verbatim. */
 export function MessageText({ text, format }: { text: string; format: TextFormat }) {
   if (text === '') return null;
+  // Verbatim text too long to lay out at once is cut (Markdown decides in its renderer, where it knows whether the text grows).
+  if (format === 'plain' && text.length > LONG_TEXT) return <LongText text={text} />;
   return format === 'markdown' ? (
     <SafeMarkdown>{text}</SafeMarkdown>
   ) : (

@@ -91,6 +91,41 @@ export const Conversation: Story = {
 };
 
 /**
+ * A reply too long to lay out at once (an export of 2,000 order lines,
+ * opened whole): its first 100,000 characters as plain text, and *Show all*.
+ */
+export const ReplyTooLong: Story = {
+  loaders: [
+    async () => ({
+      store: await playedStore([
+        {
+          say: '把 2026 年的全部退款导出给我',
+          events: runOf(
+            say(
+              'a1',
+              Array.from(
+                { length: 2_000 },
+                (_, i) =>
+                  `| ${crypto.randomUUID()} | A-${10_000 + i} | ¥${(i * 7.31).toFixed(2)} | 已退款 · refunded to the original card, arrives within 5 business days |`,
+              ).join('\n'),
+            ),
+          ),
+        },
+      ]),
+    }),
+  ],
+  play: async ({ canvasElement }) => {
+    const [, reply] = messages(canvasElement);
+    const text = reply?.querySelector('.agk-longtext__text');
+    await expect(text?.textContent?.length).toBeLessThanOrEqual(100_001);
+    await expect(reply).toHaveTextContent(/Showing the first 100,000 of [\d,]+ characters, as plain text\./);
+    await userEvent.click(within(reply as HTMLElement).getByRole('button', { name: 'Show all' }));
+    await expect(text?.textContent?.length).toBeGreaterThan(200_000);
+    await waitFor(() => expect(text).toHaveFocus());
+  },
+};
+
+/**
  * Agent text before the Markdown renderer has loaded (the first reply of a
  * page that did not preload it): the text as it came, as plain text with its
  * line breaks, then Markdown once the renderer is there.

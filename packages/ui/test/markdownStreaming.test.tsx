@@ -6,11 +6,12 @@
  * not growing is parsed once, whole: pieces cost a parse each.
  */
 
-import { render } from '@testing-library/react';
+import { act, render } from '@testing-library/react';
 import type { Options } from 'react-markdown';
 import { describe, expect, it, vi } from 'vitest';
-import { AgentLocaleProvider } from '../src/locale.js';
+import { AgentLocaleProvider, zhCN } from '../src/locale.js';
 import { MarkdownBody } from '../src/MarkdownRenderer.js';
+import { MessageText } from '../src/MessageContent.js';
 
 const parsed: string[] = [];
 vi.mock('react-markdown', async (original) => {
@@ -134,5 +135,51 @@ describe('a streaming reply parses only what changed', () => {
     const shown = frame.container.querySelector('pre > code.language-ts')?.textContent ?? '';
     expect(shown.split('\n')).toHaveLength(2_001);
     expect(shown.endsWith('await api.refund("A-1999"); // done\n')).toBe(true);
+  });
+});
+
+describe('a reply too long to lay out at once', () => {
+  const huge = Array.from({ length: 40_000 }, (_, i) => `**第 ${i} 行** refund A-${1000 + i}\n`).join('');
+
+  it('opened whole, shows its first 100,000 characters as text, parses nothing, and shows the rest on demand', async () => {
+    expect(huge.length).toBeGreaterThan(1_000_000);
+    parsed.length = 0;
+    const { container } = render(view(huge));
+    expect(parsed).toEqual([]);
+    const shown = container.querySelector('.agk-longtext__text')?.textContent ?? '';
+    expect(shown.length).toBeLessThanOrEqual(100_001);
+    expect(huge.startsWith(shown.replace(/…$/, ''))).toBe(true);
+    expect(container.textContent).toContain(`Showing the first 100,000 of ${huge.length.toLocaleString('en')} characters`);
+    const all = container.querySelector('button');
+    expect(all?.textContent).toBe('Show all');
+    await act(async () => all?.click());
+    expect(container.querySelector('.agk-longtext__text')?.textContent).toBe(huge);
+    expect(container.querySelector('button')).toBeNull();
+    expect(parsed).toEqual([]);
+  });
+
+  it("what a person wrote, verbatim, is cut the same way, in the reader's language", () => {
+    const { container } = render(
+      <AgentLocaleProvider locale={zhCN}>
+        <MessageText text={huge} format="plain" />
+      </AgentLocaleProvider>,
+    );
+    expect(container.querySelector('.agk-longtext__text')?.textContent?.length).toBeLessThanOrEqual(100_001);
+    expect(container.textContent).toContain(`仅以纯文本显示前 100,000 个字符，共 ${huge.length.toLocaleString('zh-CN')} 个。`);
+    expect(container.querySelector('button')?.textContent).toBe('全部显示');
+    expect(parsed).toEqual([]);
+  });
+
+  it('cuts no character in two: an emoji astride the limit is left out whole', () => {
+    const text = `${'a'.repeat(99_999)}😀${'b'.repeat(200_000)}`;
+    const { container } = render(view(text));
+    expect(container.querySelector('.agk-longtext__text')?.textContent).toBe(`${'a'.repeat(99_999)}…`);
+  });
+
+  it('a streaming reply that grows past the limit stays Markdown, in pieces', () => {
+    const before = huge.slice(0, 60_000);
+    const frame = stream(before, `${before}**more**`);
+    expect(frame.container.querySelector('.agk-longtext__text')).toBeNull();
+    expect(frame.parsed.length).toBeGreaterThan(0);
   });
 });

@@ -63,6 +63,11 @@ export const en = {
     taskDone: 'done',
     taskNotDone: 'not done',
   },
+  /** A text too long to lay out at once (`LongText`): counts already formatted for the language. */
+  longText: {
+    cut: (shown: string, total: string) => `Showing the first ${shown} of ${total} characters, as plain text.`,
+    showAll: 'Show all',
+  },
   reasoning: {
     thinking: 'Thinking…',
     encrypted: 'Reasoning (encrypted, not shown)',
@@ -163,6 +168,10 @@ export const zhCN: typeof en = {
     table: '表格',
     taskDone: '已完成',
     taskNotDone: '未完成',
+  },
+  longText: {
+    cut: (shown: string, total: string) => `仅以纯文本显示前 ${shown} 个字符，共 ${total} 个。`,
+    showAll: '全部显示',
   },
   reasoning: {
     thinking: '思考中…',

@@ -1,0 +1,55 @@
+'use client';
+
+import * as React from 'react';
+import { useLocale } from './locale.js';
+import { autoDir } from './textDirection.js';
+
+/**
+ * How many characters of a text are laid out at first. Longer, a text is
+ * shown cut at this length, as plain text, with the rest on demand: a reply
+ * of a few megabytes took Markdown tens of seconds to parse and the browser
+ * seconds to lay out, with the page frozen all that time.
+ */
+export const LONG_TEXT = 100_000;
+
+/** The first `LONG_TEXT` characters of `text`, never half of a surrogate pair. */
+function head(text: string): string {
+  const end = /[\uD800-\uDBFF]/.test(text.charAt(LONG_TEXT - 1)) ? LONG_TEXT - 1 : LONG_TEXT;
+  return text.slice(0, end);
+}
+
+/**
+ * A text over `LONG_TEXT` characters: its beginning as plain text, how much
+ * is shown, and *Show all*, which shows the whole text (still plain: it is
+ * never parsed as Markdown). Focus stays on the text when the button goes.
+ */
+export function LongText({ text }: { text: string }) {
+  const { messages, format } = useLocale();
+  const strings = messages.messages.longText;
+  const [whole, setWhole] = React.useState(false);
+  const shown = React.useRef<HTMLParagraphElement>(null);
+  return (
+    <>
+      <p ref={shown} className="agk-message__plain agk-longtext__text" dir={autoDir(text)} tabIndex={whole ? -1 : undefined}>
+        {whole ? text : `${head(text)}…`}
+      </p>
+      {whole ? null : (
+        <p className="agk-message__note agk-longtext__note">
+          {strings.cut(format.number(LONG_TEXT), format.number(text.length))}{' '}
+          <button
+            type="button"
+            className="agk-button"
+            data-size="sm"
+            onClick={() => {
+              setWhole(true);
+              // The button goes with the cut: focus would fall to the page.
+              requestAnimationFrame(() => shown.current?.focus({ preventScroll: true }));
+            }}
+          >
+            {strings.showAll}
+          </button>
+        </p>
+      )}
+    </>
+  );
+}
