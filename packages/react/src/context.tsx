@@ -33,6 +33,10 @@ export function AgentProvider<Doc = unknown>(props: AgentProviderProps<Doc>) {
   );
   // The hooks read documents as `unknown` (or as the type their caller names): the store's own type stays out of the context.
   const store = (props.store ?? own) as AgentStore | null;
+  if (!store)
+    throw new Error(
+      'AgentProvider was given a `store` when it mounted and now has none: it keeps the store it started with and makes none from later `options`. Keep passing the store, or give the provider a new `key` to start over with `options`.',
+    );
   return <AgentStoreContext.Provider value={store}>{props.children}</AgentStoreContext.Provider>;
 }
 

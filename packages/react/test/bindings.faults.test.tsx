@@ -240,3 +240,28 @@ it("a child's useAgentRun options under a provider add to the provider's and lea
   expect(appEvents).toHaveBeenCalledTimes(6);
   expect(childEvents).toHaveBeenCalledTimes(4);
 });
+
+it('an AgentProvider given a store, then options, says what went wrong and how to start over', () => {
+  const store = createAgentStore({ source: manualSource().source, threadId: 't' });
+  function Chat() {
+    useAgentRun();
+    return null;
+  }
+  const view = render(
+    <AgentProvider store={store}>
+      <Chat />
+    </AgentProvider>,
+  );
+  const quiet = vi.spyOn(console, 'error').mockImplementation(() => {});
+  try {
+    expect(() =>
+      view.rerender(
+        <AgentProvider options={{ source: manualSource().source }}>
+          <Chat />
+        </AgentProvider>,
+      ),
+    ).toThrow(/AgentProvider was given a `store` when it mounted.*`key`/);
+  } finally {
+    quiet.mockRestore();
+  }
+});
