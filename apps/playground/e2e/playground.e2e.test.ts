@@ -284,6 +284,27 @@ describe('the playground against the agent server, in Chromium', () => {
     await expect.poll(() => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.type)).toBe('file');
   });
 
+  it('loads a stream another tool saved as one JSON array of AG-UI events, as the file picker offers .json', async () => {
+    const o = await open({ mode: 'server', scenario: 'refund', speed: FAST });
+    const { page } = o;
+    const threadId = '0d9c4f1e-7a2b-4c3d-8e5f-6a7b8c9d0e1f';
+    const stream = [
+      { type: 'RUN_STARTED', threadId, runId: 'run-1' },
+      { type: 'TEXT_MESSAGE_CHUNK', messageId: 'msg-1', delta: '订单 A-1001 已退款。' },
+      { type: 'STATE_SNAPSHOT', snapshot: { order: { id: 'A-1001', status: 'refunded' } } },
+      { type: 'RUN_FINISHED', threadId, runId: 'run-1' },
+    ];
+    const file = { name: 'stream.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(stream, null, 2)) };
+    await page.locator('input[type="file"]').setInputFiles(file);
+    const replay = page.getByRole('region', { name: 'Replay' });
+    await replay.waitFor();
+    await expect
+      .poll(async () => (await readChat(page)).messages.map((m) => [m.role, m.text.endsWith('订单 A-1001 已退款。')]))
+      .toEqual([['assistant', true]]);
+    expect(await replay.locator('.agk-timeline [role="option"]').count()).toBe(stream.length);
+    expect(await page.locator('.pg__error').count()).toBe(0);
+  });
+
   it('changing the speed keeps the thread: the next run of the same conversation goes at the new speed', async () => {
     const o = await open({ mode: 'server', scenario: 'parallel-tools', speed: FAST });
     const { page, requests } = o;

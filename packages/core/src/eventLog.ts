@@ -51,6 +51,27 @@ export interface ParsedEventLog {
   errors: { line: number; message: string }[];
 }
 
+/**
+ * What a line of a saved session is when it is no entry of its own: a line of
+ * an event log (`serializeEventLog`: `{ event, receivedAt }`) or a bare AG-UI
+ * event (an upper-case `type`), as another tool saves a stream, becomes an
+ * agent event entry (its time the event's `timestamp`, else 0). Anything else
+ * is returned as it is.
+ */
+export function asSessionLine(value: unknown): unknown {
+  if (!isObject(value)) return value;
+  if (!('type' in value) && 'event' in value && (value.receivedAt === undefined || typeof value.receivedAt === 'number'))
+    return { type: 'event', at: value.receivedAt ?? 0, event: value.event, index: 0 };
+  if (typeof value.type === 'string' && /^[A-Z][A-Z0-9_]*$/.test(value.type))
+    return {
+      type: 'event',
+      at: typeof value.timestamp === 'number' && Number.isFinite(value.timestamp) ? value.timestamp : 0,
+      event: value,
+      index: 0,
+    };
+  return value;
+}
+
 /** Reads JSON lines written by `serializeEventLog`. A bad line is reported and skipped; it never throws. */
 export function parseEventLog(text: string): ParsedEventLog {
   const entries: LoggedEvent[] = [];

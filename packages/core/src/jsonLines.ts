@@ -2,11 +2,21 @@
  * Reads JSON lines: each non-blank line parsed and handed to `take` with its
  * line number, which returns a problem to report or nothing. A line that is
  * not JSON is reported; nothing throws. A leading byte order mark is skipped.
+ * A text that is one JSON array is read item by item instead, each numbered
+ * from 1 as a line would be.
  */
 export function readJsonLines(text: string, take: (value: unknown) => string | undefined): { line: number; message: string }[] {
   const errors: { line: number; message: string }[] = [];
   // A byte order mark (an editor on Windows writes one) is not part of the first line.
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const items = wholeArray(body);
+  if (items) {
+    items.forEach((item, i) => {
+      const problem = take(item);
+      if (problem) errors.push({ line: i + 1, message: `item ${i + 1}: ${problem}` });
+    });
+    return errors;
+  }
   body.split(/\r?\n/).forEach((line, i) => {
     if (line.trim() === '') return;
     let value: unknown;
@@ -20,4 +30,18 @@ export function readJsonLines(text: string, take: (value: unknown) => string | u
     if (problem) errors.push({ line: i + 1, message: problem });
   });
   return errors;
+}
+
+/**
+ * The items of a text that is one JSON array (a stream saved by a tool that
+ * writes JSON rather than JSON lines); undefined for anything else.
+ */
+function wholeArray(body: string): unknown[] | undefined {
+  if (!/^\s*\[/.test(body)) return undefined;
+  try {
+    const value: unknown = JSON.parse(body);
+    return Array.isArray(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }

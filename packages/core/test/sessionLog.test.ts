@@ -95,6 +95,38 @@ describe('parseSession', () => {
     expect(replaySession(entries).run.status).toBe('success');
   });
 
+  it('reads a stream saved elsewhere: bare AG-UI events, one a line or in one JSON array, and an array of entries', () => {
+    const events = [
+      { type: 'RUN_STARTED', threadId: '5f0c2a8e-3b1d-4c6e-9a7f-1d2e3f4a5b6c', runId: 'r1', timestamp: 1_764_000_000_000 },
+      { type: 'TEXT_MESSAGE_CHUNK', messageId: 'm1', delta: '退款已批准。' },
+      { type: 'RUN_FINISHED', threadId: '5f0c2a8e-3b1d-4c6e-9a7f-1d2e3f4a5b6c', runId: 'r1' },
+    ];
+    const lines = parseSession(events.map((e) => JSON.stringify(e)).join('\n'));
+    const array = parseSession(JSON.stringify(events, null, 2));
+    for (const { entries, errors } of [lines, array]) {
+      expect(errors).toEqual([]);
+      expect(entries.map((e) => [e.type, e.at, e.type === 'event' ? e.index : -1])).toEqual([
+        ['event', 1_764_000_000_000, 0],
+        ['event', 0, 1],
+        ['event', 0, 2],
+      ]);
+      const thread = replaySession(entries);
+      expect(thread.run.status).toBe('success');
+      expect(thread.messages.byId.get('m1')?.content).toBe('退款已批准。');
+    }
+    const saved = [
+      { type: 'init', at: 1, threadId: 't' },
+      { type: 'user_message', at: 2, message: { id: 'u1', role: 'user', content: 'hi' } },
+    ];
+    expect(parseSession(JSON.stringify(saved))).toEqual({ entries: saved, errors: [] });
+    // An item that is neither is named by its place in the array.
+    expect(parseSession(JSON.stringify([events[0], 42])).errors).toEqual([
+      { line: 2, message: 'item 2: not a log entry: expected an object' },
+    ]);
+    // A lower-case type is no AG-UI event: still not an entry.
+    expect(parseSession('{"type":"run_started","at":0}').errors[0]?.message).toMatch(/unknown type "run_started"/);
+  });
+
   it('round-trips what it serializes', () => {
     const entries = [
       { type: 'init' as const, at: 1, threadId: 't', state: { a: [1, 'two'] } },

@@ -9,7 +9,7 @@
  * changes its thread.
  */
 
-import type { LoggedEvent } from '../eventLog.js';
+import { asSessionLine, type LoggedEvent } from '../eventLog.js';
 import { readJsonLines } from '../jsonLines.js';
 import { isObject, storedMessageProblem } from '../messageShape.js';
 import type { ContentPart, JsonPatchOperation, Message, ResumeEntry, UserMessage } from '../protocol.js';
@@ -170,16 +170,17 @@ export interface ParsedSession {
 }
 
 /**
- * Reads JSON lines written by `serializeSession`. A line that is not JSON or
- * not an entry is reported and skipped; it never throws. An agent event's
+ * Reads JSON lines written by `serializeSession` (or one JSON array of
+ * entries; bare AG-UI events and event-log lines are agent events). A line
+ * that is not JSON or not an entry is reported and skipped; it never throws. An agent event's
  * content is not judged here: replaying validates it as the live stream did.
  */
 export function parseSession(text: string): ParsedSession {
   const entries: SessionEntry[] = [];
   let events = 0;
   const errors = readJsonLines(text, (read) => {
-    // A line of an event log (`serializeEventLog`): an agent event with no `type` of its own.
-    const value = isEventLogLine(read) ? { type: 'event', at: read.receivedAt ?? 0, event: read.event, index: 0 } : read;
+    // A line of an event log, or a bare AG-UI event: an agent event.
+    const value = asSessionLine(read);
     const problem = entryProblem(value);
     if (problem) return problem;
     const entry = value as SessionEntry;
@@ -189,12 +190,6 @@ export function parseSession(text: string): ParsedSession {
     return undefined;
   });
   return { entries, errors };
-}
-
-function isEventLogLine(value: unknown): value is { event: unknown; receivedAt?: number } {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const v = value as Record<string, unknown>;
-  return !('type' in v) && 'event' in v && (v.receivedAt === undefined || typeof v.receivedAt === 'number');
 }
 
 /** An answer to an interrupt: its id, and whether it was answered or abandoned. */
