@@ -166,6 +166,31 @@ describe("the phone's header, which scrolls sideways", () => {
     }
   });
 
+  it('a header wider than the phone says it goes on: its hidden side fades, and the fade follows the scroll', async () => {
+    const o = await openPlayground(browser, playgroundUrl, {
+      params: { mode: 'server', scenario: 'refund', lang: 'zh-CN' },
+      viewport: phone,
+    });
+    const { page } = o;
+    try {
+      await page.locator('.agk-composer__input').waitFor();
+      const bar = page.locator('.pg__bar');
+      const fade = () => bar.evaluate((el) => getComputedStyle(el).maskImage || getComputedStyle(el).webkitMaskImage);
+      await expect.poll(() => bar.getAttribute('data-more')).toBe('end');
+      expect(await fade()).toContain('linear-gradient');
+      await bar.evaluate((el) => el.scrollTo({ left: el.scrollWidth / 3, behavior: 'instant' }));
+      await expect.poll(() => bar.getAttribute('data-more')).toBe('start end');
+      await bar.evaluate((el) => el.scrollTo({ left: el.scrollWidth, behavior: 'instant' }));
+      await expect.poll(() => bar.getAttribute('data-more')).toBe('start');
+      // On a laptop the bar wraps: nothing is hidden, nothing fades.
+      await page.setViewportSize({ width: 1366, height: 768 });
+      await expect.poll(() => bar.getAttribute('data-more')).toBe('');
+      expect(await fade()).toBe('none');
+    } finally {
+      await o.close();
+    }
+  });
+
   it('Tab brings each control of the header whole onto the screen', async () => {
     const o = await openPlayground(browser, playgroundUrl, { params: { mode: 'server', scenario: 'refund', lang: 'en' }, viewport: phone });
     const { page } = o;
@@ -182,8 +207,10 @@ describe("the phone's header, which scrolls sideways", () => {
         });
         if (!where) break;
         seen.push(where.name);
-        expect(where.left, `${where.name}: its left edge`).toBeGreaterThanOrEqual(-1);
-        expect(where.right, `${where.name}: its right edge`).toBeLessThanOrEqual(phone.width + 1);
+        // Whole, and clear of the faded edge that says the bar goes on (scroll-padding keeps it out).
+        const more = (await page.locator('.pg__bar').getAttribute('data-more')) ?? '';
+        expect(where.left, `${where.name}: its left edge`).toBeGreaterThanOrEqual(more.includes('start') ? 24 : -1);
+        expect(where.right, `${where.name}: its right edge`).toBeLessThanOrEqual(phone.width - (more.includes('end') ? 24 : -1));
         await page.keyboard.press('Tab');
         // Smooth scrolling, where a page asks for it, takes a moment.
         await page.waitForTimeout(50);

@@ -41,10 +41,12 @@ function useConnectionStore(connection: Connection): AgentStore {
 }
 
 /**
- * For a bar that scrolls sideways (the phone's header): a control Tab reaches
- * is brought whole onto the screen, not left half off it. A ref callback.
+ * For a bar that scrolls sideways (the phone's header): `data-more` says on
+ * which side it goes on (`start`, `end`, both or neither), which the CSS
+ * shows as a fade, and a control Tab reaches is brought whole onto the
+ * screen, clear of the fade, not left half off it. A ref callback.
  */
-function useWholeOnFocus<T extends HTMLElement>(): (node: T | null) => void {
+function useSidewaysBar<T extends HTMLElement>(): (node: T | null) => void {
   const off = useRef<(() => void) | undefined>(undefined);
   return useCallback((node: T | null) => {
     off.current?.();
@@ -53,8 +55,21 @@ function useWholeOnFocus<T extends HTMLElement>(): (node: T | null) => void {
     const onFocusIn = (e: FocusEvent) => {
       if (e.target instanceof HTMLElement) e.target.scrollIntoView({ block: 'nearest', inline: 'nearest' });
     };
+    const mark = () => {
+      const start = node.scrollLeft > 1;
+      const end = node.scrollLeft + node.clientWidth < node.scrollWidth - 1;
+      node.dataset.more = [start ? 'start' : '', end ? 'end' : ''].filter(Boolean).join(' ');
+    };
+    mark();
     node.addEventListener('focusin', onFocusIn);
-    off.current = () => node.removeEventListener('focusin', onFocusIn);
+    node.addEventListener('scroll', mark, { passive: true });
+    const resized = new ResizeObserver(mark);
+    resized.observe(node);
+    off.current = () => {
+      node.removeEventListener('focusin', onFocusIn);
+      node.removeEventListener('scroll', mark);
+      resized.disconnect();
+    };
   }, []);
 }
 
@@ -99,7 +114,7 @@ export function App() {
   const [theme, setTheme] = useTheme();
   const [panel, setPanel] = useState<Panel>('state');
   const [replay, setReplay] = useState<LoadedSession | undefined>();
-  const barRef = useWholeOnFocus<HTMLElement>();
+  const barRef = useSidewaysBar<HTMLElement>();
   // While a recording plays, the live thread is hidden: what acts on it (its scenario, agent, speed, new thread, download) waits.
   const replaying = replay !== undefined;
   const fileInput = useRef<HTMLInputElement>(null);
