@@ -1,5 +1,5 @@
 import type { RunControllerOptions } from '@aguikit/core';
-import { tellApp } from '@aguikit/core/internal';
+import { tellApp } from '@aguikit/core/bindings';
 
 /** The options a store can change after it is made: all but the source. */
 export type StoreSettings<Doc = unknown> = Partial<Omit<RunControllerOptions<Doc>, 'source'>>;

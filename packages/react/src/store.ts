@@ -7,7 +7,7 @@ import {
   type SessionLog,
   type ThreadState,
 } from '@aguikit/core';
-import { tellApp } from '@aguikit/core/internal';
+import { tellApp } from '@aguikit/core/bindings';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { type OptionsLayer, optionLayers, type StoreSettings } from './layers.js';
 import type { AgentStoreState } from './types.js';

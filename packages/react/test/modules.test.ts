@@ -31,4 +31,10 @@ describe("'use client'", () => {
   it('never imports @aguikit/core/schema (ajv): the store loads what answers need through loadResumeBuilder', () => {
     expect(modules.filter((m) => m.text.includes("'@aguikit/core/schema'")).map((m) => m.file)).toEqual([]);
   });
+
+  it('never imports @aguikit/core/internal: a bundler that splits by file would load the engine it reaches up front', () => {
+    // esbuild with splitting puts a file every entry reaches in a chunk loaded up front, whichever export is used:
+    // internal reaches the JSON Patch applier and the session log, which the controller loads on demand.
+    expect(modules.filter((m) => m.text.includes("'@aguikit/core/internal'")).map((m) => m.file)).toEqual([]);
+  });
 });
