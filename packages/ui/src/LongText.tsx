@@ -12,18 +12,18 @@ import { autoDir } from './textDirection.js';
  */
 export const LONG_TEXT = 100_000;
 
-/** The first `LONG_TEXT` characters of `text`, never half of a surrogate pair. */
-function head(text: string): string {
-  const end = /[\uD800-\uDBFF]/.test(text.charAt(LONG_TEXT - 1)) ? LONG_TEXT - 1 : LONG_TEXT;
+/** The first `limit` characters of `text`, never half of a surrogate pair. */
+function head(text: string, limit: number): string {
+  const end = /[\uD800-\uDBFF]/.test(text.charAt(limit - 1)) ? limit - 1 : limit;
   return text.slice(0, end);
 }
 
 /**
- * A text over `LONG_TEXT` characters: its beginning as plain text, how much
+ * A text over `limit` characters (`LONG_TEXT` by default): its beginning as plain text, how much
  * is shown, and *Show all*, which shows the whole text (still plain: it is
  * never parsed as Markdown). Focus stays on the text when the button goes.
  */
-export function LongText({ text }: { text: string }) {
+export function LongText({ text, limit = LONG_TEXT }: { text: string; limit?: number }) {
   const { messages, format } = useLocale();
   const strings = messages.messages.longText;
   const [whole, setWhole] = React.useState(false);
@@ -31,11 +31,11 @@ export function LongText({ text }: { text: string }) {
   return (
     <>
       <p ref={shown} className="agk-message__plain agk-longtext__text" dir={autoDir(text)} tabIndex={whole ? -1 : undefined}>
-        {whole ? text : `${head(text)}…`}
+        {whole ? text : `${head(text, limit)}…`}
       </p>
       {whole ? null : (
         <p className="agk-message__note agk-longtext__note">
-          {strings.cut(format.number(LONG_TEXT), format.number(text.length))}{' '}
+          {strings.cut(format.number(limit), format.number(text.length))}{' '}
           <button
             type="button"
             className="agk-button"

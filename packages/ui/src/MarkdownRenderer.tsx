@@ -181,6 +181,12 @@ export class PieceBoundary extends React.Component<{ text: string; children: Rea
  * since it was first shown (a conversation opened) renders whole: each piece
  * costs a parse of its own, about as much again as its text's, and pieces
  * pay off only while the text grows (`piecedAtOnce` cuts it from the start).
+ *
+ * A text over `longFrom` characters (`LONG_TEXT`, 100,000, by default) shows
+ * its beginning as plain text with *Show all* (`LongText`), unless the last
+ * text this rendered as Markdown differs from it only in its last `longFrom`
+ * characters: a streaming reply stays Markdown, one opened whole or replaced
+ * at once is never parsed.
  */
 export function MarkdownBody({
   text,
@@ -188,15 +194,19 @@ export function MarkdownBody({
   headingLevel = 3,
   piecesFrom = PIECES_FROM,
   piecedAtOnce = false,
+  longFrom = LONG_TEXT,
 }: {
   text: string;
   idPrefix: string;
   headingLevel?: number;
   piecesFrom?: number;
   piecedAtOnce?: boolean;
+  longFrom?: number;
 }) {
   const [firstText] = React.useState(text);
   const growing = piecedAtOnce || text !== firstText;
+  // The text the last commit parsed as Markdown, if it did: what a new text may differ from and stay Markdown.
+  const parsedLast = React.useRef<string | undefined>(undefined);
   const strings = useLocale().messages.messages.markdown;
   const renders = React.useMemo<Renders>(() => {
     const blocks: Render = {
@@ -222,12 +232,15 @@ export function MarkdownBody({
       tableLabel: strings.table,
     };
   }, [strings, headingLevel, idPrefix]);
-  const long = !growing && text.length > LONG_TEXT;
+  const long = text.length > longFrom && !(parsedLast.current !== undefined && littleChanged(parsedLast.current, text, longFrom));
   const deep = React.useMemo(() => !long && nestsTooDeep(text), [long, text]);
   const pieces = React.useMemo(() => (deep || !growing ? undefined : markdownPieces(text, piecesFrom)), [deep, growing, text, piecesFrom]);
-  // Opened whole and too long to parse and lay out at once: its beginning as text, the rest on demand. A reply that
-  // grew to that length as it streamed stays in its pieces, each parsed once.
-  if (long) return <LongText text={text} />;
+  React.useEffect(() => {
+    parsedLast.current = long || deep ? undefined : text;
+  });
+  // Too long to parse and lay out at once: its beginning as text, the rest on demand. A reply that grew to that
+  // length as it streamed stays in its pieces, each parsed once; one shown cut stays cut whatever comes next.
+  if (long) return <LongText text={text} limit={longFrom} />;
   if (deep)
     return (
       <p className="agk-markdown__plain" dir={autoDir(text)}>
@@ -243,6 +256,17 @@ export function MarkdownBody({
       <PieceView piece={piece} renders={renders} />
     </React.Fragment>
   ));
+}
+
+/**
+ * Whether `text` differs from `before` only in the last `limit` characters of
+ * the longer: parsing what changed costs no more than parsing a text of
+ * `limit` characters (a token, a step of the replay scrubber), unlike a text
+ * that arrived whole or was replaced.
+ */
+function littleChanged(before: string, text: string, limit: number): boolean {
+  const kept = Math.max(before.length, text.length) - limit;
+  return kept <= 0 || (Math.min(before.length, text.length) >= kept && text.startsWith(before.slice(0, kept)));
 }
 
 /** One piece of a reply, in the frame the whole text's rendering gives it; the parts inside are memoized on their text. */

@@ -181,5 +181,46 @@ describe('a reply too long to lay out at once', () => {
     const frame = stream(before, `${before}**more**`);
     expect(frame.container.querySelector('.agk-longtext__text')).toBeNull();
     expect(frame.parsed.length).toBeGreaterThan(0);
+    // Past the limit itself (lowered so that jsdom parses it in time): the next token still parses its last piece.
+    const limited = (text: string) => (
+      <AgentLocaleProvider>
+        <MarkdownBody text={text} idPrefix="m-" longFrom={10_000} />
+      </AgentLocaleProvider>
+    );
+    expect(steps.length).toBeGreaterThan(11_000);
+    const { container, rerender } = render(limited(steps.slice(0, 5_000)));
+    for (const end of [9_000, 9_900, 10_300, 10_600]) rerender(limited(steps.slice(0, end)));
+    expect(container.querySelector('.agk-longtext__text')).toBeNull();
+    expect(container.querySelector('li strong')?.textContent).toBe('Refund order A-1000');
+    parsed.length = 0;
+    rerender(limited(steps.slice(0, 10_700)));
+    expect(container.querySelector('.agk-longtext__text')).toBeNull();
+    expect(parsed.join('').length).toBeLessThan(200);
+  });
+
+  it('shown cut, it stays cut when its text changes: the replay scrubber stepping back parses nothing', () => {
+    const { container, rerender } = render(view(huge));
+    parsed.length = 0;
+    rerender(view(huge.slice(0, -30)));
+    rerender(view(`${huge}**more**`));
+    expect(parsed).toEqual([]);
+    expect(container.querySelector('.agk-longtext__text')?.textContent?.length).toBeLessThanOrEqual(100_001);
+  });
+
+  it('a short text that becomes a megabyte at once (one frame brought it all) is cut, not parsed', () => {
+    const { container, rerender } = render(view('a'));
+    parsed.length = 0;
+    rerender(view(huge));
+    expect(parsed).toEqual([]);
+    expect(container.querySelector('.agk-longtext__text')).not.toBeNull();
+  });
+
+  it('shown whole (Show all), a token more keeps it whole and plain', async () => {
+    const { container, rerender } = render(view(huge));
+    await act(async () => container.querySelector('button')?.click());
+    parsed.length = 0;
+    rerender(view(`${huge}done`));
+    expect(parsed).toEqual([]);
+    expect(container.querySelector('.agk-longtext__text')?.textContent).toBe(`${huge}done`);
   });
 });
