@@ -87,7 +87,7 @@ export function createEventPipeline(initial: ThreadState = createThreadState(), 
     options.onEvent?.(event, at);
     const before = state.diagnostics.length;
     state = reduceThread(state, event, at, time);
-    if (options.onDiagnostic) for (const d of state.diagnostics.slice(before)) options.onDiagnostic(d);
+    if (options.onDiagnostic && state.diagnostics.length > before) for (const d of state.diagnostics.slice(before)) options.onDiagnostic(d);
   };
 
   return {

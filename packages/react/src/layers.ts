@@ -36,6 +36,11 @@ export function layered(base: Settings, layers: Iterable<Settings>): Settings {
   return out;
 }
 
+function sameOptions(a: Settings, b: Settings): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && Object.is(a[k], b[k]));
+}
+
 /** A component's own options over a store it does not own: `set` them on each render, `remove` them on unmount. */
 export interface OptionsLayer<Doc = unknown> {
   set(options: StoreSettings<Doc>): void;
@@ -72,7 +77,9 @@ export function optionLayers<Doc>(own: StoreSettings<Doc>, configure: (options: 
       layers.set(key, {});
       return {
         set(options) {
-          if (!layers.has(key)) return;
+          const before = layers.get(key);
+          // The same options as the last render's (a bare `useAgentRun()`, stable callbacks): nothing to hand over.
+          if (!before || sameOptions(before, options)) return;
           layers.set(key, { ...options });
           apply();
         },

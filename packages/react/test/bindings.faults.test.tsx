@@ -8,7 +8,7 @@ import { act, render, screen } from '@testing-library/react';
 import { Activity, StrictMode, useEffect, useState } from 'react';
 import { expect, it, vi } from 'vitest';
 import { AgentProvider, createAgentStore, useAgentRun, useEventLog } from '../src/index.js';
-import { manualSource, tick } from './support/sources.js';
+import { manualFrames, manualSource, tick } from './support/sources.js';
 
 it("useEventLog after a reset while its tab was hidden: the new thread's events, not the old ones of the same count", async () => {
   const m = manualSource();
@@ -239,6 +239,76 @@ it("a child's useAgentRun options under a provider add to the provider's and lea
   expect(m.requests[2]?.tools.map((t) => t.name)).toEqual(['lookup']);
   expect(appEvents).toHaveBeenCalledTimes(6);
   expect(childEvents).toHaveBeenCalledTimes(4);
+});
+
+it("a child's onDiagnostic is heard from its mount to its unmount, mid-stream too", async () => {
+  const m = manualSource();
+  const frames = manualFrames();
+  const store = createAgentStore({ source: m.source, threadId: 't', scheduler: frames.scheduler });
+  const heard = vi.fn();
+  function Inspector() {
+    useAgentRun({ onDiagnostic: (d) => heard(d.code) });
+    return null;
+  }
+  const ui = (shown: boolean) => <AgentProvider store={store}>{shown ? <Inspector /> : null}</AgentProvider>;
+  // Arguments of a tool call that never started: a diagnostic each.
+  const stray = (n: number) => ({ type: 'TOOL_CALL_ARGS', toolCallId: `ghost-${n}`, delta: 'x' });
+  const view = render(ui(false));
+  await act(async () => {
+    void store.getState().run('hi');
+    await tick();
+    m.push({ type: 'RUN_STARTED', threadId: 't', runId: 'r1' });
+    await tick();
+    frames.frame();
+  });
+  // Mounted after the stream opened with no one listening: it hears what comes next.
+  view.rerender(ui(true));
+  await act(async () => {
+    m.push(stray(1));
+    await tick();
+    frames.frame();
+  });
+  expect(heard).toHaveBeenCalledTimes(1);
+  // Gone: the stream goes on without calling it.
+  view.rerender(ui(false));
+  await act(async () => {
+    m.push(stray(2), { type: 'RUN_FINISHED', threadId: 't', runId: 'r1' });
+    m.end();
+    await tick();
+  });
+  expect(store.getState().thread.diagnostics.length).toBeGreaterThanOrEqual(2);
+  expect(heard).toHaveBeenCalledTimes(1);
+});
+
+it('a bare useAgentRun() under a provider leaves options set on the controller itself in force, render after render', async () => {
+  const m = manualSource();
+  const first = vi.fn();
+  const store = createAgentStore({ source: m.source, threadId: 't', onEvent: first });
+  const seen = vi.fn();
+  function Status() {
+    useAgentRun();
+    return null;
+  }
+  const view = render(
+    <AgentProvider store={store}>
+      <Status />
+    </AgentProvider>,
+  );
+  store.controller.configure({ onEvent: seen });
+  view.rerender(
+    <AgentProvider store={store}>
+      <Status />
+    </AgentProvider>,
+  );
+  await act(async () => {
+    void store.getState().run('hi');
+    await tick();
+    m.push({ type: 'RUN_STARTED', threadId: 't', runId: 'r1' }, { type: 'RUN_FINISHED', threadId: 't', runId: 'r1' });
+    m.end();
+    await tick();
+  });
+  expect(seen).toHaveBeenCalledTimes(2);
+  expect(first).not.toHaveBeenCalled();
 });
 
 it('an AgentProvider given a store, then options, says what went wrong and how to start over', () => {

@@ -55,10 +55,9 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
         queueMicrotask(() => startTool(stream, id));
       }
     },
-    // Read as each stream opens: without a listener the pipeline collects no per-event list of new diagnostics.
-    get onDiagnostic() {
-      const listener = options.onDiagnostic;
-      return listener && ((diagnostic: Diagnostic) => quiet || tellApp(listener, diagnostic));
+    // The listener in force when the diagnostic is found: one configured mid-stream hears the rest of it, one taken away no more.
+    onDiagnostic: (diagnostic: Diagnostic) => {
+      if (options.onDiagnostic && !quiet) tellApp(options.onDiagnostic, diagnostic);
     },
   });
 
