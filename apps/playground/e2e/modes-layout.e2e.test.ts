@@ -191,6 +191,56 @@ describe("the phone's header, which scrolls sideways", () => {
     }
   });
 
+  it("the header's fade follows what the bar holds, not only its size: a language or mode that changes its width", async () => {
+    const o = await openPlayground(browser, playgroundUrl, {
+      params: { mode: 'server', scenario: 'refund', lang: 'zh-CN' },
+      viewport: phone,
+    });
+    const { page } = o;
+    try {
+      await page.locator('.agk-composer__input').waitFor();
+      const bar = page.locator('.pg__bar');
+      // What the fade should say: whether the bar hides anything on either side.
+      const state = () =>
+        bar.evaluate((el) => {
+          const truth = [el.scrollLeft > 1 ? 'start' : '', el.scrollLeft + el.clientWidth < el.scrollWidth - 1 ? 'end' : '']
+            .filter(Boolean)
+            .join(' ');
+          return { shown: el.getAttribute('data-more'), truth, width: el.scrollWidth };
+        });
+      await bar.evaluate((el) => el.scrollTo({ left: el.scrollWidth, behavior: 'instant' }));
+      await expect.poll(() => bar.getAttribute('data-more')).toBe('start');
+      const before = (await state()).width;
+      // English words are longer: the bar grows under the scroll position, which stays where it was.
+      await bar.locator('select').last().selectOption('en');
+      await expect.poll(async () => (await state()).width).not.toBe(before);
+      await expect
+        .poll(async () => {
+          const s = await state();
+          return s.shown === s.truth;
+        })
+        .toBe(true);
+      // Scrolled to the end again, a mode whose controls are wider (an address field) is picked without focus coming
+      // into the bar (a click from script, as a change from outside the bar would be): nothing scrolls, the end hides.
+      await bar.evaluate((el) => el.scrollTo({ left: el.scrollWidth, behavior: 'instant' }));
+      await expect.poll(() => bar.getAttribute('data-more')).toBe('start');
+      await page
+        .locator('.pg__modes input')
+        .nth(2)
+        .evaluate((el) => (el as HTMLInputElement).click());
+      await page.locator('.pg__endpoint input').waitFor();
+      expect((await state()).truth).toBe('start end');
+      await expect
+        .poll(async () => {
+          const s = await state();
+          return s.shown === s.truth;
+        })
+        .toBe(true);
+    } finally {
+      await o.close();
+    }
+  });
+
   it('Tab brings each control of the header whole onto the screen', async () => {
     const o = await openPlayground(browser, playgroundUrl, { params: { mode: 'server', scenario: 'refund', lang: 'en' }, viewport: phone });
     const { page } = o;

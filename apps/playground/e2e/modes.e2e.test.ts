@@ -131,6 +131,35 @@ describe('AG-UI URL mode', () => {
     expect(server.effects()).toHaveLength(1);
   });
 
+  it('connecting to another endpoint asks before it discards a conversation; declined, the thread and the address stay', async () => {
+    server = await startAgentServer({ host: '127.0.0.1', port: agentPort, speed: FAST });
+    const origin = new URL(playgroundUrl).origin;
+    const o = await open({ mode: 'url', url: `${origin}/agents/refund` });
+    const { page } = o;
+    await refundApproved(page);
+    const messages = () => page.locator('.agk-messages__content .agk-message').count();
+    const before = await messages();
+    const asked: string[] = [];
+    let accept = false;
+    page.on('dialog', (d) => {
+      asked.push(d.message());
+      void (accept ? d.accept() : d.dismiss());
+    });
+    const endpoint = page.getByRole('textbox', { name: 'Endpoint' });
+    await endpoint.fill(`${origin}/agents/clarification`);
+    await endpoint.press('Enter');
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toContain('discarded');
+    expect(new URL(page.url()).searchParams.get('url')).toBe(`${origin}/agents/refund`);
+    expect(await messages()).toBe(before);
+    // Accepted: a new thread with the other agent.
+    accept = true;
+    await endpoint.press('Enter');
+    await expect.poll(() => new URL(page.url()).searchParams.get('url')).toBe(`${origin}/agents/clarification`);
+    await expect.poll(messages).toBe(0);
+    expect(asked).toHaveLength(2);
+  });
+
   it('runs against an endpoint typed in full, on another origin (the agent server itself)', async () => {
     server = await startAgentServer({ host: '127.0.0.1', port: agentPort, speed: FAST });
     const o = await open({ mode: 'url' });
@@ -205,8 +234,15 @@ describe('AG-UI URL mode', () => {
     expect(await alert.textContent()).toContain(`The agent at ${origin}/agents/no-such-agent answered with HTTP status 404.`);
     await alert.getByRole('button', { name: 'Edit the URL' }).click();
     await page.keyboard.type(`${origin}/agents/refund`);
+    // The thread holds the message sent: another agent discards it once the reader says so.
+    const asked: string[] = [];
+    page.on('dialog', (d) => {
+      asked.push(d.message());
+      void d.accept();
+    });
     await page.keyboard.press('Enter');
     await alert.waitFor({ state: 'detached' });
+    expect(asked).toHaveLength(1);
     await refundApproved(page);
   });
 });

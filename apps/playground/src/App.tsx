@@ -65,10 +65,14 @@ function useSidewaysBar<T extends HTMLElement>(): (node: T | null) => void {
     node.addEventListener('scroll', mark, { passive: true });
     const resized = new ResizeObserver(mark);
     resized.observe(node);
+    // What the bar holds changes its width under a scroll position that stays (a mode's controls, a language's words).
+    const changed = new MutationObserver(mark);
+    changed.observe(node, { childList: true, subtree: true, characterData: true });
     off.current = () => {
       node.removeEventListener('focusin', onFocusIn);
       node.removeEventListener('scroll', mark);
       resized.disconnect();
+      changed.disconnect();
     };
   }, []);
 }
@@ -144,10 +148,13 @@ export function App() {
    * the radios changes it at once, so a thread that holds anything is only
    * discarded once the reader says so.
    */
-  const switchTo = (patch: Partial<Connection>) => {
+  /** Whether the thread may go: it holds nothing, or the reader confirms that it is discarded. */
+  const keepsNothing = () => {
     const { thread, inFlight } = store.getState();
-    if ((thread.messages.ids.length > 0 || inFlight !== undefined) && !window.confirm(t.discardThread)) return;
-    update(patch);
+    return (thread.messages.ids.length === 0 && inFlight === undefined) || window.confirm(t.discardThread);
+  };
+  const switchTo = (patch: Partial<Connection>) => {
+    if (keepsNothing()) update(patch);
   };
   const newThread = () => {
     setLoadError(undefined);
@@ -168,6 +175,7 @@ export function App() {
     setUrlDraft(url);
     // The same address again is a new thread too: a fresh start after a failure.
     if (url === connection.url) store.getState().reset();
+    else if (!keepsNothing()) return;
     update({ url });
   };
 
