@@ -188,6 +188,16 @@ export function unexpected(problems: readonly string[], expected: readonly RegEx
 }
 
 /** The run status as shown: its `data-status` (idle, running, success, interrupted, unknown, …). */
+/** Answers the page's `confirm()` dialogs: declined until `accept` is set; `asked` holds their messages. */
+export function confirmDialogs(page: Page, accept = false): { asked: string[]; accept: boolean } {
+  const dialogs = { asked: [] as string[], accept };
+  page.on('dialog', (d) => {
+    dialogs.asked.push(d.message());
+    void (dialogs.accept ? d.accept() : d.dismiss());
+  });
+  return dialogs;
+}
+
 export const runStatus = (page: Page, status: string) => page.locator(`.agk-chat .agk-runstatus[data-status="${status}"]`);
 
 /** The shared state document as the StateInspector renders it, read back from its JSON tree. */

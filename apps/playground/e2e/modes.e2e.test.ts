@@ -10,7 +10,16 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 // By path: the agent server is an app, not a dependency of the playground.
 import { type AgentServer, startAgentServer } from '../../agent-server/src/server.js';
-import { freePort, launchChromium, type OpenOptions, type OpenPage, openPlayground, runStatus, unexpected } from './harness.js';
+import {
+  confirmDialogs,
+  freePort,
+  launchChromium,
+  type OpenOptions,
+  type OpenPage,
+  openPlayground,
+  runStatus,
+  unexpected,
+} from './harness.js';
 
 const playgroundUrl = inject('playgroundUrl');
 const agentPort = inject('agentPort');
@@ -139,12 +148,8 @@ describe('AG-UI URL mode', () => {
     await refundApproved(page);
     const messages = () => page.locator('.agk-messages__content .agk-message').count();
     const before = await messages();
-    const asked: string[] = [];
-    let accept = false;
-    page.on('dialog', (d) => {
-      asked.push(d.message());
-      void (accept ? d.accept() : d.dismiss());
-    });
+    const dialogs = confirmDialogs(page);
+    const asked = dialogs.asked;
     const endpoint = page.getByRole('textbox', { name: 'Endpoint' });
     await endpoint.fill(`${origin}/agents/clarification`);
     await endpoint.press('Enter');
@@ -153,7 +158,7 @@ describe('AG-UI URL mode', () => {
     expect(new URL(page.url()).searchParams.get('url')).toBe(`${origin}/agents/refund`);
     expect(await messages()).toBe(before);
     // Accepted: a new thread with the other agent.
-    accept = true;
+    dialogs.accept = true;
     await endpoint.press('Enter');
     await expect.poll(() => new URL(page.url()).searchParams.get('url')).toBe(`${origin}/agents/clarification`);
     await expect.poll(messages).toBe(0);
@@ -235,11 +240,7 @@ describe('AG-UI URL mode', () => {
     await alert.getByRole('button', { name: 'Edit the URL' }).click();
     await page.keyboard.type(`${origin}/agents/refund`);
     // The thread holds the message sent: another agent discards it once the reader says so.
-    const asked: string[] = [];
-    page.on('dialog', (d) => {
-      asked.push(d.message());
-      void d.accept();
-    });
+    const { asked } = confirmDialogs(page, true);
     await page.keyboard.press('Enter');
     await alert.waitFor({ state: 'detached' });
     expect(asked).toHaveLength(1);

@@ -18,6 +18,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, i
 // By path: the agent server is an app, not a dependency of the playground.
 import { type AgentServer, startAgentServer } from '../../agent-server/src/server.js';
 import {
+  confirmDialogs,
   launchChromium,
   type OpenOptions,
   type OpenPage,
@@ -514,12 +515,8 @@ describe('the playground’s own controls', () => {
     const { page } = o;
     const dialog = await askForRefund(o);
     const before = await readChat(page);
-    const asked: string[] = [];
-    let accept = false;
-    page.on('dialog', (d) => {
-      asked.push(d.message());
-      void (accept ? d.accept() : d.dismiss());
-    });
+    const dialogs = confirmDialogs(page);
+    const asked = dialogs.asked;
     const scenario = page.getByRole('combobox', { name: 'Scenario' });
     await scenario.focus();
     await scenario.press('ArrowDown');
@@ -532,7 +529,7 @@ describe('the playground’s own controls', () => {
     expect(await readChat(page)).toEqual(before);
     expect(await dialog.isVisible()).toBe(true);
     // Accepted: a new thread of the next scenario.
-    accept = true;
+    dialogs.accept = true;
     await scenario.focus();
     await scenario.press('ArrowDown');
     await expect.poll(() => scenario.inputValue()).not.toBe('refund');
