@@ -183,10 +183,10 @@ export class PieceBoundary extends React.Component<{ text: string; children: Rea
  * pay off only while the text grows (`piecedAtOnce` cuts it from the start).
  *
  * A text over `longFrom` characters (`LONG_TEXT`, 100,000, by default) shows
- * its beginning as plain text with *Show all* (`LongText`), unless the last
- * text this rendered as Markdown differs from it only in its last `longFrom`
- * characters: a streaming reply stays Markdown, one opened whole or replaced
- * at once is never parsed.
+ * its beginning as plain text with *Show all* (`LongText`), unless all but
+ * its last `longFrom` characters begin the last text this rendered as
+ * Markdown: a streaming reply stays Markdown, one opened whole or replaced at
+ * once is never parsed.
  */
 export function MarkdownBody({
   text,
@@ -205,8 +205,9 @@ export function MarkdownBody({
 }) {
   const [firstText] = React.useState(text);
   const growing = piecedAtOnce || text !== firstText;
-  // The text the last commit parsed as Markdown, if it did: what a new text may differ from and stay Markdown.
-  const parsedLast = React.useRef<string | undefined>(undefined);
+  // The text the last render showed as Markdown, if it did: what a new text may differ from and stay Markdown. Kept
+  // in state set while rendering (not in an effect), so a render inside a hidden Activity, whose effects wait, counts.
+  const [parsedLast, setParsedLast] = React.useState<string | undefined>(undefined);
   const strings = useLocale().messages.messages.markdown;
   const renders = React.useMemo<Renders>(() => {
     const blocks: Render = {
@@ -232,12 +233,11 @@ export function MarkdownBody({
       tableLabel: strings.table,
     };
   }, [strings, headingLevel, idPrefix]);
-  const long = text.length > longFrom && !(parsedLast.current !== undefined && littleChanged(parsedLast.current, text, longFrom));
+  const long = text.length > longFrom && !(parsedLast !== undefined && littleChanged(parsedLast, text, longFrom));
   const deep = React.useMemo(() => !long && nestsTooDeep(text), [long, text]);
   const pieces = React.useMemo(() => (deep || !growing ? undefined : markdownPieces(text, piecesFrom)), [deep, growing, text, piecesFrom]);
-  React.useEffect(() => {
-    parsedLast.current = long || deep ? undefined : text;
-  });
+  const shownAs = long || deep ? undefined : text;
+  if (shownAs !== parsedLast) setParsedLast(shownAs);
   // Too long to parse and lay out at once: its beginning as text, the rest on demand. A reply that grew to that
   // length as it streamed stays in its pieces, each parsed once; one shown cut stays cut whatever comes next.
   if (long) return <LongText text={text} limit={longFrom} />;
@@ -259,14 +259,14 @@ export function MarkdownBody({
 }
 
 /**
- * Whether `text` differs from `before` only in the last `limit` characters of
- * the longer: parsing what changed costs no more than parsing a text of
- * `limit` characters (a token, a step of the replay scrubber), unlike a text
- * that arrived whole or was replaced.
+ * Whether all but the last `limit` characters of `text` begin `before`: the
+ * pieces are memoized on their text, so parsing it costs no more than
+ * parsing `limit` characters (a token, a step of the replay scrubber either
+ * way), unlike a text that arrived whole or was replaced.
  */
 function littleChanged(before: string, text: string, limit: number): boolean {
-  const kept = Math.max(before.length, text.length) - limit;
-  return kept <= 0 || (Math.min(before.length, text.length) >= kept && text.startsWith(before.slice(0, kept)));
+  const kept = text.length - limit;
+  return kept <= 0 || (before.length >= kept && text.startsWith(before.slice(0, kept)));
 }
 
 /** One piece of a reply, in the frame the whole text's rendering gives it; the parts inside are memoized on their text. */

@@ -7,6 +7,7 @@
  */
 
 import { act, render } from '@testing-library/react';
+import { Activity } from 'react';
 import type { Options } from 'react-markdown';
 import { describe, expect, it, vi } from 'vitest';
 import { AgentLocaleProvider, zhCN } from '../src/locale.js';
@@ -176,17 +177,14 @@ describe('a reply too long to lay out at once', () => {
     expect(container.querySelector('.agk-longtext__text')?.textContent).toBe(`${'a'.repeat(99_999)}…`);
   });
 
+  // The limit lowered so that jsdom parses what streams past it in time.
+  const limited = (text: string, longFrom = 10_000) => (
+    <AgentLocaleProvider>
+      <MarkdownBody text={text} idPrefix="m-" longFrom={longFrom} />
+    </AgentLocaleProvider>
+  );
+
   it('a streaming reply that grows past the limit stays Markdown, in pieces', () => {
-    const before = huge.slice(0, 60_000);
-    const frame = stream(before, `${before}**more**`);
-    expect(frame.container.querySelector('.agk-longtext__text')).toBeNull();
-    expect(frame.parsed.length).toBeGreaterThan(0);
-    // Past the limit itself (lowered so that jsdom parses it in time): the next token still parses its last piece.
-    const limited = (text: string) => (
-      <AgentLocaleProvider>
-        <MarkdownBody text={text} idPrefix="m-" longFrom={10_000} />
-      </AgentLocaleProvider>
-    );
     expect(steps.length).toBeGreaterThan(11_000);
     const { container, rerender } = render(limited(steps.slice(0, 5_000)));
     for (const end of [9_000, 9_900, 10_300, 10_600]) rerender(limited(steps.slice(0, end)));
@@ -196,6 +194,27 @@ describe('a reply too long to lay out at once', () => {
     rerender(limited(steps.slice(0, 10_700)));
     expect(container.querySelector('.agk-longtext__text')).toBeNull();
     expect(parsed.join('').length).toBeLessThan(200);
+  });
+
+  it('streamed past the limit, a step back of more than the limit (the replay scrubber) stays Markdown, and so does the way forward', () => {
+    const { container, rerender } = render(limited(steps.slice(0, 2_000), 4_000));
+    for (let end = 5_000; end <= 17_000; end += 3_000) rerender(limited(steps.slice(0, end), 4_000));
+    expect(container.querySelector('.agk-longtext__text')).toBeNull();
+    rerender(limited(steps.slice(0, 5_000), 4_000));
+    expect(container.querySelector('.agk-longtext__text')).toBeNull();
+    rerender(limited(steps.slice(0, 8_000), 4_000));
+    expect(container.querySelector('.agk-longtext__text')).toBeNull();
+    expect(container.querySelector('li strong')?.textContent).toBe('Refund order A-1000');
+  });
+
+  it('streamed past the limit while hidden (a devtools tab in a hidden Activity), it is Markdown when shown', () => {
+    const at = (end: number, mode: 'visible' | 'hidden') => <Activity mode={mode}>{limited(steps.slice(0, end), 4_000)}</Activity>;
+    const { container, rerender } = render(at(2_000, 'visible'));
+    rerender(at(2_000, 'hidden'));
+    for (let end = 3_000; end <= 8_000; end += 1_000) rerender(at(end, 'hidden'));
+    rerender(at(8_000, 'visible'));
+    expect(container.querySelector('.agk-longtext__text')).toBeNull();
+    expect(container.querySelector('li strong')?.textContent).toBe('Refund order A-1000');
   });
 
   it('shown cut, it stays cut when its text changes: the replay scrubber stepping back parses nothing', () => {
