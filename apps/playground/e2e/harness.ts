@@ -187,7 +187,6 @@ export function unexpected(problems: readonly string[], expected: readonly RegEx
   return problems.filter((p) => !expected.some((e) => e.test(p)));
 }
 
-/** The run status as shown: its `data-status` (idle, running, success, interrupted, unknown, …). */
 /** Answers the page's `confirm()` dialogs: declined until `accept` is set; `asked` holds their messages. */
 export function confirmDialogs(page: Page, accept = false): { asked: string[]; accept: boolean } {
   const dialogs = { asked: [] as string[], accept };
@@ -198,6 +197,7 @@ export function confirmDialogs(page: Page, accept = false): { asked: string[]; a
   return dialogs;
 }
 
+/** The run status as shown: its `data-status` (idle, running, success, interrupted, unknown, …). */
 export const runStatus = (page: Page, status: string) => page.locator(`.agk-chat .agk-runstatus[data-status="${status}"]`);
 
 /** The shared state document as the StateInspector renders it, read back from its JSON tree. */

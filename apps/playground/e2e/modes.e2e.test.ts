@@ -156,9 +156,12 @@ describe('AG-UI URL mode', () => {
     expect(asked).toHaveLength(1);
     expect(asked[0]).toContain('discarded');
     expect(new URL(page.url()).searchParams.get('url')).toBe(`${origin}/agents/refund`);
+    // The field shows the address in use, not the one declined.
+    expect(await endpoint.inputValue()).toBe(`${origin}/agents/refund`);
     expect(await messages()).toBe(before);
     // Accepted: a new thread with the other agent.
     dialogs.accept = true;
+    await endpoint.fill(`${origin}/agents/clarification`);
     await endpoint.press('Enter');
     await expect.poll(() => new URL(page.url()).searchParams.get('url')).toBe(`${origin}/agents/clarification`);
     await expect.poll(messages).toBe(0);

@@ -143,16 +143,16 @@ export function App() {
     setLoadError(undefined);
     setConnection((c) => ({ ...c, ...patch }));
   };
-  /**
-   * Another scenario or agent is a new thread. An arrow key on the select or
-   * the radios changes it at once, so a thread that holds anything is only
-   * discarded once the reader says so.
-   */
   /** Whether the thread may go: it holds nothing, or the reader confirms that it is discarded. */
   const keepsNothing = () => {
     const { thread, inFlight } = store.getState();
     return (thread.messages.ids.length === 0 && inFlight === undefined) || window.confirm(t.discardThread);
   };
+  /**
+   * Another scenario or agent is a new thread. An arrow key on the select or
+   * the radios changes it at once, so a thread that holds anything is only
+   * discarded once the reader says so.
+   */
   const switchTo = (patch: Partial<Connection>) => {
     if (keepsNothing()) update(patch);
   };
@@ -172,10 +172,14 @@ export function App() {
       endpointInput.current?.focus();
       return;
     }
-    setUrlDraft(url);
     // The same address again is a new thread too: a fresh start after a failure.
     if (url === connection.url) store.getState().reset();
-    else if (!keepsNothing()) return;
+    else if (!keepsNothing()) {
+      // Declined: the field shows the address in use, as the connection does.
+      setUrlDraft(connection.url);
+      return;
+    }
+    setUrlDraft(url);
     update({ url });
   };
 
