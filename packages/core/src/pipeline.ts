@@ -113,15 +113,13 @@ export function createEventPipeline(initial: ThreadState = createThreadState(), 
     },
     end() {
       const found = endDiagnostics();
-      if (found.length) {
-        report(found);
-        state = streamTruncated(state);
-      }
+      report(found);
+      state = streamTruncated(state);
       return state;
     },
     truncated() {
       const found = endDiagnostics();
-      return found.length ? streamTruncated(withDiagnostics(state, found)) : state;
+      return streamTruncated(found.length ? withDiagnostics(state, found) : state);
     },
     update(change) {
       state = change(state);

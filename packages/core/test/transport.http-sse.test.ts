@@ -136,6 +136,9 @@ function run(url: string, options: Omit<HttpSseSourceOptions, 'url'> = {}, runOp
   return httpSseSource({ url, ...options }).run(input, runOptions);
 }
 
+/** Half of a surrogate pair, alone (a paired one is one code point, which \p{Cs} does not match). */
+const LONE_SURROGATE = /\p{Cs}/u;
+
 describe('httpSseSource: the request', () => {
   it('POSTs the input as JSON with Accept: text/event-stream and Content-Type: application/json', async () => {
     const server = await serve(stream([frame(started), frame(finished)]));
@@ -487,6 +490,18 @@ describe('httpSseSource: errors', () => {
     // The response was abandoned, not read to an end it does not have.
     expect(await server.requests[0]?.closed).toBe(true);
     expect(sent).toBeLessThan(16 * 1024 * 1024);
+  });
+
+  it('an error body cut at 64 KiB is cut at a whole character: never half of a surrogate pair', async () => {
+    // 'a' then pairs: unit 65,535 is the first half of a pair.
+    const server = await serve(async (res) => {
+      res.writeHead(502, { 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end(`a${'😀'.repeat(40_000)}`);
+    });
+    const error = (await rejection(collect(run(server.url)))) as AgentTransportError;
+    expect(error).toMatchObject({ code: 'HTTP_STATUS', status: 502 });
+    expect(error.body).not.toMatch(LONE_SURROGATE);
+    expect(error.body?.length).toBe(65_535 + 1);
   });
 
   it('a header value fetch refuses is a request that cannot be built: INVALID_REQUEST, never sent, never retried', async () => {

@@ -1,3 +1,4 @@
+import { textHead } from '../textHead.js';
 import { AgentTransportError } from '../transports/source.js';
 import type { RunFailure, RunFailureCode } from './types.js';
 
@@ -24,7 +25,7 @@ export function isRetryable(code: RunFailureCode, status: number | undefined, ev
 }
 
 const describeStatus = (status: number, body: string | undefined) => {
-  const said = body?.trim() ? ` It said: ${body.trim().slice(0, 200)}` : '';
+  const said = body?.trim() ? ` It said: ${textHead(body.trim(), 200)}` : '';
   if (status === 404) return `The agent's URL was not found (HTTP 404): check the URL.${said}`;
   if (status === 401 || status === 403) return `The agent refused the request (HTTP ${status}): check the credentials sent with it.${said}`;
   if (NOT_HANDLED.has(status)) return `The agent could not take the request (HTTP ${status}); try again.${said}`;
@@ -45,7 +46,7 @@ export function classifyFailure(error: unknown, eventsReceived: number): RunFail
       case 'HTTP_STATUS':
         return make('HTTP_STATUS', describeStatus(error.status ?? 0, error.body), {
           ...(error.status !== undefined ? { status: error.status } : {}),
-          ...(error.body !== undefined ? { body: error.body.slice(0, 2000) } : {}),
+          ...(error.body !== undefined ? { body: textHead(error.body, 2000) } : {}),
         });
       case 'NOT_EVENT_STREAM':
       case 'NO_BODY':

@@ -253,18 +253,21 @@ function openInterrupts(state: ThreadState, list: readonly OpenInterrupt[], runI
 }
 
 /**
- * The stream ended while a run was open: the run's status is `unknown` (never
- * `success`), and no message is left looking live (when they ended is not
- * known: they get no `endedAt`).
+ * The stream ended: no message is left looking live (when they ended is not
+ * known: they get no `endedAt`), whether its run was open or the agent opened
+ * it after the run ended; and a run still open has the status `unknown`
+ * (never `success`).
  */
 export function streamTruncated(state: ThreadState): ThreadState {
-  if (state.run.status !== 'running') return state;
-  const runId = state.run.runId;
-  const runs =
-    runId === undefined
-      ? state.runs
-      : withKey(state.runs, runId, { ...(entry(state.runs, runId) ?? { runId }), status: 'unknown' as const });
-  let next: ThreadState = { ...state, run: { ...state.run, status: 'unknown' }, runs };
+  let next = state;
+  if (state.run.status === 'running') {
+    const runId = state.run.runId;
+    const runs =
+      runId === undefined
+        ? state.runs
+        : withKey(state.runs, runId, { ...(entry(state.runs, runId) ?? { runId }), status: 'unknown' as const });
+    next = { ...state, run: { ...state.run, status: 'unknown' }, runs };
+  }
   for (const id of state.messages.ids) {
     const m = state.messages.byId.get(id);
     if (m?.streaming) next = putMessage(next, { ...m, streaming: false });

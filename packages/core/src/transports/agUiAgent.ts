@@ -1,5 +1,6 @@
 import { toPlainJson } from '../plainJson.js';
 import type { AgentCapabilities, RunAgentInput } from '../protocol.js';
+import { textHead } from '../textHead.js';
 import { type AgentSource, AgentTransportError, type SourceRunOptions } from './source.js';
 
 /** The part of an `@ag-ui/client` `AbstractAgent` this adapter uses: `run(input)` returning an Observable of events. */
@@ -115,5 +116,10 @@ function statusError(error: unknown): unknown {
   const { status, payload, message } = error as { status?: unknown; payload?: unknown; message?: unknown };
   if (typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 599) return error;
   const body = typeof payload === 'string' ? payload : payload === undefined ? undefined : JSON.stringify(payload);
-  return new AgentTransportError('HTTP_STATUS', typeof message === 'string' ? message : `HTTP ${status}`, status, body?.slice(0, 2000));
+  return new AgentTransportError(
+    'HTTP_STATUS',
+    typeof message === 'string' ? message : `HTTP ${status}`,
+    status,
+    body === undefined ? undefined : textHead(body, 2000),
+  );
 }

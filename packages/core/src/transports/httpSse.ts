@@ -160,7 +160,13 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
         onConnection?.('failed');
         throw e;
       }
-      const headers = await headersOrFail(options.headers);
+      let headers: Record<string, string>;
+      try {
+        headers = await untilAborted(headersOrFail(options.headers), signal);
+      } catch (e) {
+        onConnection?.(signal?.aborted ? 'closed' : 'failed');
+        throw e;
+      }
       const request = buildRequest(input, {
         'Content-Type': 'application/json',
         Accept: 'text/event-stream',
@@ -345,6 +351,18 @@ function requestUrl(url: string | URL): string | URL {
 }
 
 /** The app's headers (a function is called for each request), or an INVALID_REQUEST error when it throws: nothing was sent. */
+/** `promise`, or the abort's reason as soon as `signal` aborts: an app's promise that never settles does not hold a stopped run. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(abortReason(signal));
+  let stop = () => {};
+  const aborted = new Promise<never>((_resolve, reject) => {
+    stop = () => reject(abortReason(signal));
+    signal.addEventListener('abort', stop, { once: true });
+  });
+  return Promise.race([promise, aborted]).finally(() => signal.removeEventListener('abort', stop));
+}
+
 async function headersOrFail(headers: HttpSseSourceOptions['headers']): Promise<Record<string, string>> {
   if (typeof headers !== 'function') return headers ?? {};
   try {

@@ -5,6 +5,7 @@
  * imports), while the request is on its way.
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { textHead } from '../textHead.js';
 import { AgentTransportError, abortReason, type SourceRunOptions } from './source.js';
 
 const MAX_ERROR_BODY = 64 * 1024;
@@ -55,7 +56,7 @@ async function readCapped(response: Response, idleTimeoutMs?: number): Promise<s
   } finally {
     reader.cancel().catch(() => undefined);
   }
-  return `${text.slice(0, MAX_ERROR_BODY)}…`;
+  return `${textHead(text, MAX_ERROR_BODY)}…`;
 }
 
 /**
