@@ -23,7 +23,7 @@ import {
 beforeAll(() => loadEngine());
 
 describe('a stream cut off and resumed', () => {
-  it('reconnect() keeps what the client did while the stream was down: a tool result and a shared-state edit', async () => {
+  it("reconnect() keeps what the client did while the stream was down (a shared-state edit); the run's frontend tool runs once the run finishes", async () => {
     const { source, inputs } = scripted((n, input, emit) => {
       if (n === 0) {
         emit(started(input), '1');
@@ -44,7 +44,8 @@ describe('a stream cut off and resumed', () => {
     await controller.updateSharedState((draft) => {
       draft.n = 42;
     });
-    expect(controller.getSnapshot().thread.toolCalls.get('c1')?.status).toBe('succeeded');
+    // The run is not over: its tool waits for the run's end, which the reconnect delivers.
+    expect(controller.getSnapshot().thread.toolCalls.get('c1')?.status).toBe('ready');
 
     await controller.reconnect();
     await tick();
@@ -88,13 +89,47 @@ describe('a reconnect the agent has nothing more for', () => {
 });
 
 describe('stop() while a frontend tool runs', () => {
-  it('the call is not left executing, and its late result is dropped', async () => {
-    const release = held();
-    let signal: AbortSignal | undefined;
+  it('a tool whose run is still streaming has not started: stop() settles its call and it never runs', async () => {
+    let calls = 0;
     const { source } = scripted((_n, input, emit, signal) => {
       emit(started(input));
       for (const e of toolCall('c1', 'pick')) emit(e);
       return open(signal);
+    });
+    const controller = createRunController({
+      source,
+      scheduler: microScheduler,
+      tools: {
+        pick: {
+          description: 'asks the user to pick',
+          handler: () => {
+            calls++;
+            return 'card';
+          },
+        },
+      },
+    });
+    const run = controller.run('Pick a refund method');
+    await tick();
+    expect(controller.getSnapshot().thread.toolCalls.get('c1')?.status).toBe('ready');
+    controller.stop();
+    await run;
+    await tick();
+    expect(calls).toBe(0);
+    const call = controller.getSnapshot().thread.toolCalls.get('c1');
+    expect(call?.status).toBe('failed');
+    expect(call?.failure).toBe('the run was stopped');
+    expect(controller.getSnapshot().thread.run.status).toBe('cancelled');
+    expectReplayed(controller);
+  });
+
+  it('the call is not left executing, and its late result is dropped', async () => {
+    const release = held();
+    let signal: AbortSignal | undefined;
+    const { source } = scripted((_n, input, emit) => {
+      emit(started(input));
+      for (const e of toolCall('c1', 'pick')) emit(e);
+      emit(finished(input));
     });
     const controller = createRunController({
       source,
@@ -120,7 +155,7 @@ describe('stop() while a frontend tool runs', () => {
     expect(signal?.aborted).toBe(true);
     expect(call?.status).toBe('failed');
     expect(call?.failure).toBe('the run was stopped');
-    expect(controller.getSnapshot().thread.run.status).toBe('cancelled');
+    expect(controller.getSnapshot().thread.run.status).toBe('success');
     expectReplayed(controller);
   });
 

@@ -22,6 +22,190 @@ const approve = (approved: boolean) => [{ interruptId: 'i1', status: 'resolved' 
 /** Half of a surrogate pair, alone (a paired one is one code point, which \p{Cs} does not match). */
 const LONE_SURROGATE = /\p{Cs}/u;
 
+describe('a resume that fails before any event', () => {
+  it("keeps its interrupts open when the app's headers() throws: answering again sends it", async () => {
+    let tokenExpired = false;
+    const posted: RunAgentInput[] = [];
+    const source = httpSseSource({
+      url: 'http://agent.test/run',
+      headers: () => {
+        if (tokenExpired) throw new Error('token expired');
+        return { authorization: 'Bearer t' };
+      },
+      fetch: async (_url, init) => {
+        const input = JSON.parse(String(init?.body)) as RunAgentInput;
+        posted.push(input);
+        return sse(posted.length === 1 ? [started(input), interrupted(input, 'i1')] : [started(input), finished(input)]);
+      },
+    });
+    const c = createRunController({ source, scheduler: microScheduler });
+    await c.run('Refund order A-1001');
+    expect(c.getSnapshot().thread.interrupts.map((i) => i.id)).toEqual(['i1']);
+    tokenExpired = true;
+    const failed = await c.resume(approve(true));
+    expect(failed).toMatchObject({ status: 'error' });
+    expect(c.getSnapshot().failure?.code).toBe('INVALID_REQUEST');
+    expect(posted).toHaveLength(1);
+    // The agent never got the answer: the question is still open, and the thread says so.
+    expect(c.getSnapshot().thread.interrupts.map((i) => i.id)).toEqual(['i1']);
+    expectReplayed(c);
+    tokenExpired = false;
+    const again = await c.resume(approve(true));
+    expect(again.ok).toBe(true);
+    expect(posted).toHaveLength(2);
+    expect(posted[1]?.resume).toEqual(approve(true));
+    expect(c.getSnapshot().thread.interrupts).toEqual([]);
+    expect(c.getSnapshot().thread.run.status).toBe('success');
+    expectReplayed(c);
+  });
+
+  it('keeps its interrupts open when the agent answers 422 to the resume', async () => {
+    const posted: RunAgentInput[] = [];
+    const source = httpSseSource({
+      url: 'http://agent.test/run',
+      fetch: async (_url, init) => {
+        const input = JSON.parse(String(init?.body)) as RunAgentInput;
+        posted.push(input);
+        if (posted.length === 2) return new Response('payload.approved is required', { status: 422 });
+        return sse(posted.length === 1 ? [started(input), interrupted(input, 'i1')] : [started(input), finished(input)]);
+      },
+    });
+    const c = createRunController({ source, scheduler: microScheduler });
+    await c.run('Refund order A-1001');
+    expect(await c.resume([{ interruptId: 'i1', status: 'resolved', payload: {} }])).toMatchObject({ status: 'error' });
+    expect(c.getSnapshot().failure).toMatchObject({ code: 'HTTP_STATUS', status: 422 });
+    expect(c.getSnapshot().thread.interrupts.map((i) => i.id)).toEqual(['i1']);
+    expectReplayed(c);
+    expect((await c.resume(approve(true))).ok).toBe(true);
+    expect(posted).toHaveLength(3);
+    expect(c.getSnapshot().thread.interrupts).toEqual([]);
+    expectReplayed(c);
+  });
+});
+
+describe('a resume the agent could not take, sent again', () => {
+  const agent = (answers: (input: RunAgentInput, n: number) => Response) => {
+    const posted: RunAgentInput[] = [];
+    const source = httpSseSource({
+      url: 'http://agent.test/run',
+      fetch: async (_url, init) => {
+        const input = JSON.parse(String(init?.body)) as RunAgentInput;
+        posted.push(input);
+        return answers(input, posted.length);
+      },
+    });
+    return { posted, c: createRunController({ source, scheduler: microScheduler }) };
+  };
+
+  it('retry() after a 503 sends the same answers again, closing the interrupts again, with one decision each', async () => {
+    const { c, posted } = agent((input, n) =>
+      n === 2 ? new Response('busy', { status: 503 }) : sse([started(input), n === 1 ? interrupted(input, 'i1') : finished(input)]),
+    );
+    await c.run('Refund order A-1001');
+    await c.resume(approve(true));
+    expect(c.getSnapshot().failure).toMatchObject({ code: 'HTTP_STATUS', status: 503, retryable: true });
+    expect(c.getSnapshot().thread.interrupts.map((i) => i.id)).toEqual(['i1']);
+    expect(c.getSnapshot().thread.answers).toEqual([]);
+    expect((await c.retry()).ok).toBe(true);
+    expect(posted).toHaveLength(3);
+    expect(posted[2]).toEqual(posted[1]);
+    const t = c.getSnapshot().thread;
+    expect(t.interrupts).toEqual([]);
+    expect(t.answers.map((a) => a.interruptId)).toEqual(['i1']);
+    expect(t.run.status).toBe('success');
+    expect(c.getSnapshot().decisions.map((d) => d.interruptId)).toEqual(['i1']);
+    expectReplayed(c);
+  });
+
+  it('answering again after a failed resume keeps one decision per interrupt: the last', async () => {
+    const { c } = agent((input, n) =>
+      n === 2 ? new Response('no', { status: 422 }) : sse([started(input), n === 1 ? interrupted(input, 'i1') : finished(input)]),
+    );
+    await c.run('Refund order A-1001');
+    await c.resume(approve(false));
+    await c.resume(approve(true));
+    expect(c.getSnapshot().decisions.map((d) => [d.interruptId, (d.payload as { approved: boolean }).approved])).toEqual([['i1', true]]);
+  });
+
+  it('a resume the agent answered with a stream that broke before its first event stays answered: the agent may be acting on it', async () => {
+    const { c } = agent((input, n) =>
+      n === 2
+        ? new Response(
+            new ReadableStream({
+              start(controller) {
+                controller.error(new Error('socket hang up'));
+              },
+            }),
+            { headers: { 'content-type': 'text/event-stream' } },
+          )
+        : sse([started(input), interrupted(input, 'i1')]),
+    );
+    await c.run('Refund order A-1001');
+    await c.resume(approve(true));
+    expect(c.getSnapshot().failure?.code).toBe('CONNECTION_LOST');
+    expect(c.getSnapshot().thread.interrupts).toEqual([]);
+    expect(c.getSnapshot().thread.answers.map((a) => a.interruptId)).toEqual(['i1']);
+    expectReplayed(c);
+  });
+});
+
+describe('a frontend tool an interrupt holds', () => {
+  const charging = () => {
+    let charged = 0;
+    const { source, inputs } = scripted((n, input, emit) => {
+      emit(started(input));
+      if (n === 0) {
+        for (const e of toolCall('c1', 'charge_card')) emit(e);
+        emit(interrupted(input, 'i1', 'c1'));
+      } else emit(finished(input));
+    });
+    const c = createRunController({
+      source,
+      scheduler: microScheduler,
+      tools: {
+        charge_card: {
+          description: 'charges the card on file',
+          handler: () => {
+            charged++;
+            return { charged: true };
+          },
+        },
+      },
+    });
+    return { c, inputs, charged: () => charged };
+  };
+
+  it('does not run before the user answers, and a denial settles it as denied without running it', async () => {
+    const { c, charged, inputs } = charging();
+    await c.run('Charge the card');
+    await tick();
+    expect(charged()).toBe(0);
+    expect(c.getSnapshot().thread.toolCalls.get('c1')?.status).not.toBe('succeeded');
+    expect(c.getSnapshot().thread.interrupts.map((i) => i.id)).toEqual(['i1']);
+    await c.resume(approve(false));
+    await tick();
+    expect(charged()).toBe(0);
+    expect(c.getSnapshot().thread.toolCalls.get('c1')?.status).toBe('denied');
+    expect(inputs).toHaveLength(2);
+    expectReplayed(c);
+  });
+
+  it('runs once the user approves, and its result goes to the agent', async () => {
+    const { c, charged, inputs } = charging();
+    await c.run('Charge the card');
+    await tick();
+    expect(charged()).toBe(0);
+    await c.resume(approve(true));
+    for (let i = 0; i < 5 && inputs.length < 3; i++) await tick();
+    expect(charged()).toBe(1);
+    expect(c.getSnapshot().thread.toolCalls.get('c1')?.status).toBe('succeeded');
+    // The approval went out first; the tool's result continues the thread after it.
+    expect(inputs[1]?.resume).toEqual(approve(true));
+    expect(inputs[2]?.messages.some((m) => m.role === 'tool' && m.toolCallId === 'c1')).toBe(true);
+    expectReplayed(c);
+  });
+});
+
 describe("stop() while the app's headers() is pending", () => {
   it('settles run() at once, and sends nothing', async () => {
     let fetched = 0;

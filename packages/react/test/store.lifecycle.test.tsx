@@ -55,7 +55,8 @@ describe('stop, reset and unmount leave nothing running', () => {
     const first = s.store.getState().run('one');
     await tick();
     const runId = s.m.requests[0]?.runId ?? '';
-    s.m.push(started(runId), ...toolCall('c1', 'lookup', '{}'));
+    // The run finished on its frontend tool, which runs until the stop.
+    s.m.push(started(runId), ...toolCall('c1', 'lookup', '{}'), finished(runId));
     await tick();
     s.frames.frame();
     await tick();
@@ -112,7 +113,7 @@ describe('stop, reset and unmount leave nothing running', () => {
     void s.store.getState().run('one');
     await tick();
     const runId = s.m.requests[0]?.runId ?? '';
-    s.m.push(started(runId), ...toolCall('c1', 'lookup', '{}'));
+    s.m.push(started(runId), ...toolCall('c1', 'lookup', '{}'), finished(runId));
     await tick();
     s.frames.frame();
     await tick();

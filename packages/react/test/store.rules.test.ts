@@ -309,7 +309,7 @@ describe.each(['pull', 'push'] as const)('over a source the store %ss from', (f)
   });
 
   describe('createAgentStore: frontend tools and shared state', () => {
-    it('runs a frontend tool in the browser and sends its result in the next run, even when it lands before the run ends', async () => {
+    it('runs a frontend tool in the browser once its run has finished (never at TOOL_CALL_END), and sends its result in the next run', async () => {
       const handler = vi.fn((args: unknown) => ({ color: 'red', for: args }));
       const s = setup({ tools: { pick_color: { description: 'Pick', handler } } });
       const done = s.store.getState().run('pick a color');
@@ -324,16 +324,19 @@ describe.each(['pull', 'push'] as const)('over a source the store %ss from', (f)
       await tick();
       s.frames.frame();
       await tick();
+      // The arguments are complete, the run is not over: an interrupt may still come to hold the call.
+      expect(handler).not.toHaveBeenCalled();
+      expect(s.store.getState().thread.toolCalls.get('c1')?.status).toBe('ready');
+      s.m.push(finished(runId, 't1', { outcome: { type: 'success', pendingToolCallIds: ['c1'] } }));
+      s.m.end();
+      await tick();
+      await tick();
       expect(handler).toHaveBeenCalledWith(
         { shade: 'dark' },
         expect.objectContaining({ id: 'c1' }),
         expect.objectContaining({ signal: expect.any(AbortSignal) }),
       );
       expect(s.store.getState().thread.toolCalls.get('c1')?.status).toBe('succeeded');
-      s.m.push(finished(runId, 't1', { outcome: { type: 'success', pendingToolCallIds: ['c1'] } }));
-      s.m.end();
-      await tick();
-      await tick();
       const next = s.m.requests[1];
       expect(next?.messages.at(-1)).toMatchObject({ role: 'tool', toolCallId: 'c1', content: '{"color":"red","for":{"shade":"dark"}}' });
       s.m.push(started(next?.runId ?? '', 't1'), finished(next?.runId ?? '', 't1'));

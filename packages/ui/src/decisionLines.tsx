@@ -55,7 +55,8 @@ function readDecisions(store: AgentStore, answers: readonly InterruptAnswer[], s
   const sentAt = new Map<string, number>();
   for (const entry of store.session.entries) {
     if (entry.type === 'resume') {
-      for (const r of entry.resume) if (!sentAt.has(r.interruptId)) sentAt.set(r.interruptId, entry.at);
+      // The last resume that answered it: an answer the agent never took was given again later.
+      for (const r of entry.resume) sentAt.set(r.interruptId, entry.at);
     } else if (entry.type === 'event' && isRecord(entry.event) && entry.event.type === 'RUN_FINISHED') {
       const { outcome, runId } = entry.event;
       if (!isRecord(outcome) || outcome.type !== 'interrupt' || !Array.isArray(outcome.interrupts)) continue;

@@ -50,9 +50,10 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
     onEvent: (event, index) => {
       if (options.onEvent && !quiet) tellApp(options.onEvent, event, index);
       const stream = streams.current;
-      if (event.type === 'TOOL_CALL_END' && stream) {
-        const id = String(event.toolCallId);
-        queueMicrotask(() => startTool(stream, id));
+      // Once the event has applied (and the rest of its batch, which may hold interrupts that hold its calls).
+      if (event.type === 'RUN_FINISHED' && stream) {
+        const runId = String(event.runId);
+        queueMicrotask(() => startTools(stream, runId));
       }
     },
     // The listener in force when the diagnostic is found: one configured mid-stream hears the rest of it, one taken away no more.
@@ -72,7 +73,7 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
   const refused = (refusal: Refusal) => Promise.resolve(refuse(refusal));
   const gone = (): Refusal => refusals.destroyed;
 
-  const startTool = frontendTools({ thread: () => machine.thread, tools: () => options.tools, client, publish });
+  const startTools = frontendTools({ thread: () => machine.thread, tools: () => options.tools, client, publish });
 
   const streams = createStreams({
     source,
@@ -141,7 +142,9 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
     gone,
     record: (entry, decisions) => {
       client(entry);
-      publish({ decisions: [...journal.snapshot.decisions, ...decisions] });
+      // An interrupt answered again (its first answer never reached the agent) keeps only its last decision.
+      const again = new Set(decisions.map((d) => d.interruptId));
+      publish({ decisions: [...journal.snapshot.decisions.filter((d) => !again.has(d.interruptId)), ...decisions] });
     },
     stream: (input) => streams.open(input, 'resume'),
     settled: () => shared.settled(),
@@ -205,10 +208,7 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
     retry() {
       if (destroyed) return refused(gone());
       if (journal.snapshot.inFlight) return refused(refusals.requestInFlight);
-      const from = streams.retryable;
-      if (!from) return refused(refusals.nothingToRetry);
-      // The same input, run id included: a server that did start the run behind a failed gateway can tell.
-      return streams.open(from.input, from.kind);
+      return streams.retry() ?? refused(refusals.nothingToRetry);
     },
     reset() {
       if (destroyed) return;

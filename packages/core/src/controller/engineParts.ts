@@ -12,7 +12,7 @@ import type { JsonPatchOperation } from '../protocol.js';
 import { ownJson } from '../reducer/ownJson.js';
 
 export { createEventPipeline } from '../pipeline.js';
-export { recordResume } from '../reducer/run.js';
+export { recordResume, reopenInterrupts, resumeTaken } from '../reducer/run.js';
 export { addToolResult, markToolCallExecuting } from '../reducer/toolLocal.js';
 
 /**

@@ -13,10 +13,11 @@ import type { ExpandedEvent } from '../expand.js';
 import type { Diagnostic, ThreadState } from '../model.js';
 import type { EventPipeline } from '../pipeline.js';
 import { appendMessages, cancelRun, setSharedDocument } from '../reducer/local.js';
+import type { ResumeTaken } from '../reducer/run.js';
 import { createThreadState } from '../reducer/thread.js';
 import type { Engine } from './engineLoader.js';
 import type { SessionEntry, SessionEntryBody } from './sessionLog.js';
-import { requestFailed } from './transitions.js';
+import { notTaken, requestFailed } from './transitions.js';
 
 export interface MachineCallbacks {
   /** The engine, or `undefined` while it has not loaded: an entry that needs it then throws. */
@@ -54,6 +55,8 @@ export function createThreadMachine(callbacks: MachineCallbacks): ThreadMachine 
   let dropped: EventPipeline | undefined;
   let runId: string | undefined;
   let events = 0;
+  /** What the last resume closed, until its stream's first event: a resume the agent never took gives it back. */
+  let answering: ResumeTaken | undefined;
 
   const mutate = (change: (s: ThreadState) => ThreadState) => {
     if (pipeline) {
@@ -92,17 +95,18 @@ export function createThreadMachine(callbacks: MachineCallbacks): ThreadMachine 
         pipeline ??= open();
         opened = true;
         events++;
+        answering = undefined;
         thread = pipeline.push(entry.event, at);
         break;
       case 'init':
         init = entry;
         thread = fresh(init);
-        pipeline = dropped = undefined;
+        pipeline = dropped = answering = undefined;
         opened = false;
         break;
       case 'reset':
         thread = fresh(init);
-        pipeline = dropped = undefined;
+        pipeline = dropped = answering = undefined;
         opened = false;
         // Event indexes start again, as the event list does.
         events = 0;
@@ -112,6 +116,7 @@ export function createThreadMachine(callbacks: MachineCallbacks): ThreadMachine 
         break;
       case 'stream_start':
         runId = entry.runId;
+        if (entry.kind !== 'resume' || entry.runId !== answering?.runId) answering = undefined;
         opened = true;
         // A reconnect goes on with the stream it resumes; a new stream's pipeline is made by its first event.
         pipeline = entry.reconnect && dropped ? dropped : undefined;
@@ -152,11 +157,12 @@ export function createThreadMachine(callbacks: MachineCallbacks): ThreadMachine 
         );
         break;
       case 'resume':
+        answering = need().resumeTaken(thread, entry.resume, entry.runId);
         mutate((s) => need().recordResume(s, entry.resume, entry.runId));
         break;
       case 'stop':
         mutate((s) => cancelRun(s, at));
-        pipeline = dropped = undefined;
+        pipeline = dropped = answering = undefined;
         opened = false;
         break;
       case 'failed':
@@ -166,6 +172,8 @@ export function createThreadMachine(callbacks: MachineCallbacks): ThreadMachine 
           opened = false;
         }
         thread = requestFailed(thread, entry.failure, runId);
+        if (answering && notTaken(entry.failure)) thread = need().reopenInterrupts(thread, answering);
+        answering = undefined;
         break;
     }
     return thread;

@@ -38,6 +38,13 @@ export interface Streams {
    * succeeded. `from`: the stream a reconnect goes on with.
    */
   open(input: RunAgentInput, kind: 'run' | 'resume', from?: Stream): Promise<ActionResult>;
+  /**
+   * Sends the request that failed again (see `retryable`), run id included:
+   * a server that did start the run behind a failed gateway can tell. A
+   * resume's answers are recorded again first (the thread gave their
+   * interrupts back when it failed). Undefined when there is nothing to send.
+   */
+  retry(): Promise<ActionResult> | undefined;
   /** Tears every stream down (its waiting events applied first): nothing of them writes afterwards. */
   teardownAll(): void;
   /** Asks the source what the agent supports (see Lane). */
@@ -78,7 +85,7 @@ export function createStreams(deps: StreamsDeps): Streams {
     return { ok: true, status: thread.run.status };
   };
 
-  return {
+  const streams: Streams = {
     get current() {
       return current;
     },
@@ -114,6 +121,17 @@ export function createStreams(deps: StreamsDeps): Streams {
       }
       return afterRun(s);
     },
+    retry() {
+      const from = retryable;
+      if (!from) return undefined;
+      if (from.kind === 'resume') {
+        const answers = from.input.resume ?? [];
+        const open = new Set(machine.thread.interrupts.map((it) => it.id));
+        if (!answers.every((a) => open.has(a.interruptId))) return undefined;
+        journal.client({ type: 'resume', runId: from.input.runId, resume: answers }, current);
+      }
+      return streams.open(from.input, from.kind);
+    },
     teardownAll() {
       for (const s of all) {
         flush(s);
@@ -123,4 +141,5 @@ export function createStreams(deps: StreamsDeps): Streams {
       current = reconnectFrom = retryable = undefined;
     },
   };
+  return streams;
 }

@@ -1,5 +1,5 @@
 import { newId } from '../ids.js';
-import type { ThreadState } from '../model.js';
+import type { ThreadState, ToolCallRecord } from '../model.js';
 import type { SessionEntryBody } from './sessionLog.js';
 import type { Stream } from './stream.js';
 import type { FrontendTool } from './types.js';
@@ -13,19 +13,20 @@ export interface ToolDeps {
 }
 
 /**
- * Runs frontend tools: once a call's arguments are complete (TOOL_CALL_END)
- * and the app has a tool of that name, its handler runs with an AbortSignal;
- * the call is `executing` meanwhile, and its result (or error) is recorded
- * whenever it lands, unless the stream that started it was torn down (stop,
- * reset, destroy), which also aborts the signal.
+ * Runs frontend tools once their run has finished (`RUN_FINISHED`: the
+ * agent's turn is over and it waits for their results): each call of that
+ * run that is `ready` and that the app has a tool for, except one an open
+ * interrupt holds (it waits for the answer); and each call an answer of the
+ * stream's resume released (a rejection made it `denied`, a cancellation
+ * `cancelled`: neither runs). A call that arrives after its run ended belongs
+ * to no run, and does not run. The handler gets an AbortSignal; the call is
+ * `executing` meanwhile, and its result (or error) is recorded whenever it
+ * lands, unless the stream that started it was torn down (stop, reset,
+ * destroy), which also aborts the signal.
  */
-export function frontendTools(deps: ToolDeps): (stream: Stream, toolCallId: string) => void {
-  return (stream, toolCallId) => {
-    const call = deps.thread().toolCalls.get(toolCallId);
-    const tools = deps.tools();
-    // Only the app's own tools: a call named `toString` or `constructor` is not one of Object's members.
-    const tool = call && tools && Object.hasOwn(tools, call.name) ? tools[call.name] : undefined;
-    if (!call || !tool || !stream.live || stream.tools.has(toolCallId) || call.status !== 'ready') return;
+export function frontendTools(deps: ToolDeps): (stream: Stream, runId: string) => void {
+  const start = (stream: Stream, call: ToolCallRecord, tool: FrontendTool) => {
+    const toolCallId = call.id;
     deps.client({ type: 'tool_started', toolCallId });
     deps.publish();
     const abort = new AbortController();
@@ -45,5 +46,17 @@ export function frontendTools(deps: ToolDeps): (stream: Stream, toolCallId: stri
       deps.publish();
     })();
     stream.tools.set(toolCallId, { done, abort });
+  };
+  return (stream, runId) => {
+    const thread = deps.thread();
+    const tools = deps.tools();
+    const { run } = thread;
+    if (!tools || !stream.live || run.runId !== runId || (run.status !== 'success' && run.status !== 'interrupted')) return;
+    for (const call of thread.toolCalls) {
+      if (call.status !== 'ready' || call.interruptId !== undefined || stream.tools.has(call.id)) continue;
+      if (call.runId !== runId && call.answer?.runId !== stream.input.runId) continue;
+      // Only the app's own tools: a call named `toString` or `constructor` is not one of Object's members.
+      if (Object.hasOwn(tools, call.name)) start(stream, call, tools[call.name] as FrontendTool);
+    }
   };
 }

@@ -21,3 +21,12 @@ export function requestFailed(state: ThreadState, failure: RunFailure, runId: st
   const runs = runId === undefined ? state.runs : { ...state.runs, [runId]: { runId, status } };
   return { ...state, run: { ...(runId !== undefined ? { runId } : {}), status, error, steps: [] }, runs };
 }
+
+/**
+ * The agent cannot have taken the request: no event came, and what answered
+ * was no event stream that broke (a refusal, an error status, a page that is
+ * no stream, or nothing at all). A resume it did not take gives its
+ * interrupts back; one that broke after an event stream answered may be
+ * under way at the agent, so it does not.
+ */
+export const notTaken = (failure: RunFailure): boolean => failure.eventsReceived === 0 && failure.code !== 'CONNECTION_LOST';

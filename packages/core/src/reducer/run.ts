@@ -128,6 +128,46 @@ export function recordResume(state: ThreadState, resume: readonly ResumeEntry[],
   return { ...next, interrupts: stillOpen, answers: [...state.answers, ...answers] };
 }
 
+/** What a resume closed: its interrupts and the calls they held, as they were before it. */
+export interface ResumeTaken {
+  runId: string;
+  interrupts: readonly OpenInterrupt[];
+  calls: readonly ToolCallRecord[];
+}
+
+/** What `recordResume(state, resume, runId)` closes, read before it does. */
+export function resumeTaken(state: ThreadState, resume: readonly ResumeEntry[], runId: string): ResumeTaken | undefined {
+  const answered = new Set(resume.map((r) => r.interruptId));
+  const interrupts = state.interrupts.filter((it) => answered.has(it.id));
+  if (!interrupts.length) return undefined;
+  const calls: ToolCallRecord[] = [];
+  for (const it of interrupts) {
+    const call = it.toolCallId === undefined ? undefined : state.toolCalls.get(it.toolCallId);
+    if (call) calls.push(call);
+  }
+  return { runId, interrupts, calls };
+}
+
+/**
+ * A resume the agent never took (its request failed before any event): the
+ * interrupts it answered are open again, ahead of any opened since, the
+ * calls they held are held again as they were (unless a result settled them
+ * meanwhile), and its answers are gone. The user answers again.
+ */
+export function reopenInterrupts(state: ThreadState, taken: ResumeTaken): ThreadState {
+  const ids = new Set(taken.interrupts.map((it) => it.id));
+  let next: ThreadState = {
+    ...state,
+    interrupts: [...taken.interrupts, ...state.interrupts.filter((it) => !ids.has(it.id))],
+    answers: state.answers.filter((a) => a.runId !== taken.runId || !ids.has(a.interruptId)),
+  };
+  for (const call of taken.calls) {
+    const now = next.toolCalls.get(call.id);
+    if (now && now.status !== 'succeeded' && now.status !== 'failed') next = putToolCall(next, call);
+  }
+  return next;
+}
+
 /** How a run that has ended ended: a second terminal event of the same run changes none of it. */
 const ENDED: ReadonlySet<RunStatus> = new Set(['success', 'interrupted', 'cancelled', 'error']);
 
