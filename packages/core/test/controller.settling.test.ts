@@ -83,6 +83,36 @@ describe('a resume that fails before any event', () => {
   });
 });
 
+describe('a resume stopped before its first event', () => {
+  it('gives its interrupts back: the agent never said it took the answer, and the user may answer otherwise', async () => {
+    const posted: RunAgentInput[] = [];
+    const source = httpSseSource({
+      url: 'http://agent.test/run',
+      fetch: (_url, init) => {
+        const input = JSON.parse(String(init?.body)) as RunAgentInput;
+        posted.push(input);
+        if (posted.length === 2)
+          return new Promise<Response>((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)));
+        return Promise.resolve(sse([started(input), posted.length === 1 ? interrupted(input, 'i1', 'c1') : finished(input)]));
+      },
+    });
+    const c = createRunController({ source, scheduler: microScheduler });
+    await c.run('Refund order A-1001');
+    const resuming = c.resume(approve(true));
+    await tick();
+    expect(c.getSnapshot().thread.interrupts).toEqual([]);
+    c.stop();
+    await resuming;
+    expect(c.getSnapshot().thread.interrupts.map((i) => i.id)).toEqual(['i1']);
+    expect(c.getSnapshot().thread.answers).toEqual([]);
+    expectReplayed(c);
+    expect((await c.resume(approve(false))).ok).toBe(true);
+    expect(posted[2]?.resume).toEqual(approve(false));
+    expect(c.getSnapshot().thread.interrupts).toEqual([]);
+    expectReplayed(c);
+  });
+});
+
 describe('a resume the agent could not take, sent again', () => {
   const agent = (answers: (input: RunAgentInput, n: number) => Response) => {
     const posted: RunAgentInput[] = [];
@@ -202,6 +232,29 @@ describe('a frontend tool an interrupt holds', () => {
     // The approval went out first; the tool's result continues the thread after it.
     expect(inputs[1]?.resume).toEqual(approve(true));
     expect(inputs[2]?.messages.some((m) => m.role === 'tool' && m.toolCallId === 'c1')).toBe(true);
+    expectReplayed(c);
+  });
+});
+
+describe('a tool call the agent sends after its run ended', () => {
+  it('belongs to no run: its frontend tool does not run, and no run is started for it', async () => {
+    let charged = 0;
+    const { source, inputs } = scripted((_n, input, emit) => {
+      emit(started(input));
+      emit(finished(input));
+      for (const e of toolCall('c9', 'charge_card')) emit(e);
+    });
+    const c = createRunController({
+      source,
+      scheduler: microScheduler,
+      tools: { charge_card: { description: 'charges the card on file', handler: () => ++charged } },
+    });
+    await c.run('hello');
+    await tick();
+    await tick();
+    expect(charged).toBe(0);
+    expect(inputs).toHaveLength(1);
+    expect(c.getSnapshot().thread.run.status).toBe('success');
     expectReplayed(c);
   });
 });

@@ -160,11 +160,14 @@ export function createThreadMachine(callbacks: MachineCallbacks): ThreadMachine 
         answering = need().resumeTaken(thread, entry.resume, entry.runId);
         mutate((s) => need().recordResume(s, entry.resume, entry.runId));
         break;
-      case 'stop':
-        mutate((s) => cancelRun(s, at));
+      case 'stop': {
+        // A resume stopped before its first event: the agent never said it took the answers, which go back to the user.
+        const taken = answering;
+        mutate((s) => (taken ? need().reopenInterrupts(cancelRun(s, at), taken) : cancelRun(s, at)));
         pipeline = dropped = answering = undefined;
         opened = false;
         break;
+      }
       case 'failed':
         // A request that failed before its first event leaves no stream to go on with.
         if (entry.failure.eventsReceived === 0) {
