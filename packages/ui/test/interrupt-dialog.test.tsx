@@ -8,6 +8,9 @@ import { Interrupt, InterruptDialog } from '../src/InterruptDialog.js';
 import { answerShape, reasonKind } from '../src/interruptForm.js';
 import { preloadInterruptForm } from '../src/lazyChunks.js';
 import { type AgentLocale, AgentLocaleProvider, en, zhCN } from '../src/locale.js';
+import { MessageList } from '../src/Messages.js';
+import { RunStatus } from '../src/RunStatus.js';
+import { httpError } from '../src/storybook/failures.js';
 import { call, runOf, type ScriptEvent, STORY_THREAD, say, scriptedSource } from '../src/storybook/scripted.js';
 
 type Raised = Record<string, unknown> & { id: string; reason: string };
@@ -17,12 +20,20 @@ type Raised = Record<string, unknown> & { id: string; reason: string };
  * its source records every request after that, and answers a resume with a
  * short run.
  */
-async function interrupted(interrupts: Raised[], { before = [] as ScriptEvent[], now = () => Date.now() } = {}) {
+async function interrupted(
+  interrupts: Raised[],
+  { before = [] as ScriptEvent[], now = () => Date.now(), firstResumeFails = undefined as unknown } = {},
+) {
   const inner = scriptedSource([runOf(before, { outcome: { type: 'interrupt', interrupts } }), runOf(say('done', 'Done'))]);
   const requests: RunAgentInput[] = [];
   const source: AgentSource = {
     run(input, options) {
       requests.push(input);
+      if (firstResumeFails !== undefined && input.resume && requests.length === 1)
+        return (async function* () {
+          yield* [];
+          throw firstResumeFails;
+        })();
       return inner.run(input, options);
     },
   };
@@ -216,6 +227,39 @@ describe('InterruptDialog: approve, reject, cancel', () => {
     expect(requests).toHaveLength(1);
     expect(requests[0]?.resume).toEqual([{ interruptId: 'int-refund', status: 'resolved', payload: { approved: true } }]);
     expect(store.getState().decisions).toMatchObject([{ interruptId: 'int-refund', toolName: 'refund_order', status: 'resolved' }]);
+  });
+
+  it('an approval the agent could not take (HTTP 503) asks again, and Retry sends it once more: one decision in the transcript', async () => {
+    const user = userEvent.setup();
+    const { store, requests } = await interrupted([refundInterrupt], {
+      before: call('call-refund', 'refund_order', refund),
+      firstResumeFails: httpError(503, 'busy'),
+    });
+    const view = render(
+      <AgentProvider store={store}>
+        <MessageList />
+        <RunStatus />
+        <InterruptDialog />
+      </AgentProvider>,
+    );
+    await waitFor(() => expect(view.container.querySelector('.agk-interrupt__form-placeholder')).toBeNull(), { timeout: 10_000 });
+    await act(async () => undefined);
+    await user.click(within(screen.getByRole('article', { name: 'Approval needed' })).getByRole('button', { name: 'Approve' }));
+    await settle();
+    expect(requests).toHaveLength(1);
+    // The agent never got the answer: the question is asked again, with why, and no decision is shown as made.
+    await waitFor(() => expect(screen.getByRole('article', { name: 'Approval needed' })).toHaveAttribute('data-state', 'open'));
+    const live = () => view.container.querySelector('.agk-runstatus__live') as HTMLElement;
+    expect(live()).toHaveTextContent(/could not take the request \(HTTP 503\)/);
+    expect(view.container.querySelector('[data-agk-decision]')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Retry' }));
+    await settle();
+    await waitFor(() => expect(live()).toHaveTextContent('Done'));
+    expect(requests).toHaveLength(2);
+    expect(requests[1]?.resume).toEqual(requests[0]?.resume);
+    expect(screen.queryByRole('article', { name: 'Approval needed' })).toBeNull();
+    expect(view.container.querySelectorAll('[data-agk-decision="int-refund"]')).toHaveLength(1);
+    expect(store.getState().decisions).toHaveLength(1);
   });
 
   it('sends a reject as a resolved answer with approved false and the comment, not as cancelled', async () => {
