@@ -90,24 +90,10 @@ describe('a reconnect the agent has nothing more for', () => {
 
 describe('stop() while a frontend tool runs', () => {
   it('a tool whose run is still streaming has not started: stop() settles its call and it never runs', async () => {
-    let calls = 0;
-    const { source } = scripted((_n, input, emit, signal) => {
+    const { controller } = heldPick((_n, input, emit, signal) => {
       emit(started(input));
       for (const e of toolCall('c1', 'pick')) emit(e);
       return open(signal);
-    });
-    const controller = createRunController({
-      source,
-      scheduler: microScheduler,
-      tools: {
-        pick: {
-          description: 'asks the user to pick',
-          handler: () => {
-            calls++;
-            return 'card';
-          },
-        },
-      },
     });
     const run = controller.run('Pick a refund method');
     await tick();
@@ -115,7 +101,7 @@ describe('stop() while a frontend tool runs', () => {
     controller.stop();
     await run;
     await tick();
-    expect(calls).toBe(0);
+    expect(controller.log.entries.some((e) => e.type === 'tool_started')).toBe(false);
     const call = controller.getSnapshot().thread.toolCalls.get('c1');
     expect(call?.status).toBe('failed');
     expect(call?.failure).toBe('the run was stopped');

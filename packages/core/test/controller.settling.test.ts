@@ -6,7 +6,7 @@
  * when the stream ends, and a quoted error body is whole text.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createRunController, httpSseSource, loadEngine, type RunAgentInput } from '../src/index.js';
+import { createRunController, type HttpSseSourceOptions, httpSseSource, loadEngine, type RunAgentInput } from '../src/index.js';
 import { expectReplayed, finished, microScheduler, scripted, started, tick, toolCall } from './support/controllerHarness.js';
 
 beforeAll(() => loadEngine());
@@ -22,23 +22,36 @@ const approve = (approved: boolean) => [{ interruptId: 'i1', status: 'resolved' 
 /** Half of a surrogate pair, alone (a paired one is one code point, which \p{Cs} does not match). */
 const LONE_SURROGATE = /\p{Cs}/u;
 
+/** A controller over an HTTP agent whose n-th request (from 1) gets `answer`; every request's input is kept. */
+function httpAgent(
+  answer: (input: RunAgentInput, n: number, init: RequestInit | undefined) => Response | Promise<Response>,
+  options: Partial<HttpSseSourceOptions> = {},
+) {
+  const posted: RunAgentInput[] = [];
+  const source = httpSseSource({
+    url: 'http://agent.test/run',
+    ...options,
+    fetch: async (_url, init) => {
+      const input = JSON.parse(String(init?.body)) as RunAgentInput;
+      posted.push(input);
+      return answer(input, posted.length, init);
+    },
+  });
+  return { posted, c: createRunController({ source, scheduler: microScheduler }) };
+}
+
 describe('a resume that fails before any event', () => {
   it("keeps its interrupts open when the app's headers() throws: answering again sends it", async () => {
     let tokenExpired = false;
-    const posted: RunAgentInput[] = [];
-    const source = httpSseSource({
-      url: 'http://agent.test/run',
-      headers: () => {
-        if (tokenExpired) throw new Error('token expired');
-        return { authorization: 'Bearer t' };
+    const { c, posted } = httpAgent(
+      (input, n) => sse(n === 1 ? [started(input), interrupted(input, 'i1')] : [started(input), finished(input)]),
+      {
+        headers: () => {
+          if (tokenExpired) throw new Error('token expired');
+          return { authorization: 'Bearer t' };
+        },
       },
-      fetch: async (_url, init) => {
-        const input = JSON.parse(String(init?.body)) as RunAgentInput;
-        posted.push(input);
-        return sse(posted.length === 1 ? [started(input), interrupted(input, 'i1')] : [started(input), finished(input)]);
-      },
-    });
-    const c = createRunController({ source, scheduler: microScheduler });
+    );
     await c.run('Refund order A-1001');
     expect(c.getSnapshot().thread.interrupts.map((i) => i.id)).toEqual(['i1']);
     tokenExpired = true;
@@ -60,17 +73,11 @@ describe('a resume that fails before any event', () => {
   });
 
   it('keeps its interrupts open when the agent answers 422 to the resume', async () => {
-    const posted: RunAgentInput[] = [];
-    const source = httpSseSource({
-      url: 'http://agent.test/run',
-      fetch: async (_url, init) => {
-        const input = JSON.parse(String(init?.body)) as RunAgentInput;
-        posted.push(input);
-        if (posted.length === 2) return new Response('payload.approved is required', { status: 422 });
-        return sse(posted.length === 1 ? [started(input), interrupted(input, 'i1')] : [started(input), finished(input)]);
-      },
-    });
-    const c = createRunController({ source, scheduler: microScheduler });
+    const { c, posted } = httpAgent((input, n) =>
+      n === 2
+        ? new Response('payload.approved is required', { status: 422 })
+        : sse([started(input), n === 1 ? interrupted(input, 'i1') : finished(input)]),
+    );
     await c.run('Refund order A-1001');
     expect(await c.resume([{ interruptId: 'i1', status: 'resolved', payload: {} }])).toMatchObject({ status: 'error' });
     expect(c.getSnapshot().failure).toMatchObject({ code: 'HTTP_STATUS', status: 422 });
@@ -85,18 +92,11 @@ describe('a resume that fails before any event', () => {
 
 describe('a resume stopped before its first event', () => {
   it('gives its interrupts back: the agent never said it took the answer, and the user may answer otherwise', async () => {
-    const posted: RunAgentInput[] = [];
-    const source = httpSseSource({
-      url: 'http://agent.test/run',
-      fetch: (_url, init) => {
-        const input = JSON.parse(String(init?.body)) as RunAgentInput;
-        posted.push(input);
-        if (posted.length === 2)
-          return new Promise<Response>((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)));
-        return Promise.resolve(sse([started(input), posted.length === 1 ? interrupted(input, 'i1', 'c1') : finished(input)]));
-      },
-    });
-    const c = createRunController({ source, scheduler: microScheduler });
+    const { c, posted } = httpAgent((input, n, init) =>
+      n === 2
+        ? new Promise<Response>((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)))
+        : sse([started(input), n === 1 ? interrupted(input, 'i1', 'c1') : finished(input)]),
+    );
     await c.run('Refund order A-1001');
     const resuming = c.resume(approve(true));
     await tick();
@@ -114,21 +114,8 @@ describe('a resume stopped before its first event', () => {
 });
 
 describe('a resume the agent could not take, sent again', () => {
-  const agent = (answers: (input: RunAgentInput, n: number) => Response) => {
-    const posted: RunAgentInput[] = [];
-    const source = httpSseSource({
-      url: 'http://agent.test/run',
-      fetch: async (_url, init) => {
-        const input = JSON.parse(String(init?.body)) as RunAgentInput;
-        posted.push(input);
-        return answers(input, posted.length);
-      },
-    });
-    return { posted, c: createRunController({ source, scheduler: microScheduler }) };
-  };
-
   it('retry() after a 503 sends the same answers again, closing the interrupts again, with one decision each', async () => {
-    const { c, posted } = agent((input, n) =>
+    const { c, posted } = httpAgent((input, n) =>
       n === 2 ? new Response('busy', { status: 503 }) : sse([started(input), n === 1 ? interrupted(input, 'i1') : finished(input)]),
     );
     await c.run('Refund order A-1001');
@@ -148,7 +135,7 @@ describe('a resume the agent could not take, sent again', () => {
   });
 
   it('answering again after a failed resume keeps one decision per interrupt: the last', async () => {
-    const { c } = agent((input, n) =>
+    const { c } = httpAgent((input, n) =>
       n === 2 ? new Response('no', { status: 422 }) : sse([started(input), n === 1 ? interrupted(input, 'i1') : finished(input)]),
     );
     await c.run('Refund order A-1001');
@@ -158,7 +145,7 @@ describe('a resume the agent could not take, sent again', () => {
   });
 
   it('a resume the agent answered with a stream that broke before its first event stays answered: the agent may be acting on it', async () => {
-    const { c } = agent((input, n) =>
+    const { c } = httpAgent((input, n) =>
       n === 2
         ? new Response(
             new ReadableStream({
