@@ -2,7 +2,7 @@
 
 import * as React from 'react';
 import { clientContext } from './clientContext.js';
-import { forServerRender, useOwnedStore } from './ownedStore.js';
+import { ownedOptions, useOwnedStore } from './ownedStore.js';
 import { type AgentStore, createAgentStore } from './store.js';
 import type { AgentStoreOptions } from './types.js';
 
@@ -26,11 +26,9 @@ export type AgentProviderProps<Doc = unknown> = { children?: React.ReactNode } &
 export function AgentProvider<Doc = unknown>(props: AgentProviderProps<Doc>) {
   // A store the provider created is the provider's: destroyed when it unmounts. One passed in is left alone.
   const [creates] = React.useState(() => !props.store);
-  const own = useOwnedStore<Doc>(
-    creates
-      ? (log) => createAgentStore<Doc>(forServerRender({ ...(props.options as AgentStoreOptions<Doc>), ...(log ? { log } : {}) }))
-      : null,
-  );
+  // Read once: a store made again (after a hidden <Activity>) is made from the first options too, not from later ones.
+  const [options] = React.useState(() => props.options as AgentStoreOptions<Doc>);
+  const own = useOwnedStore<Doc>(creates ? (log) => createAgentStore<Doc>(ownedOptions({ ...options, ...(log ? { log } : {}) })) : null);
   // The hooks read documents as `unknown` (or as the type their caller names): the store's own type stays out of the context.
   const store = (props.store ?? own) as AgentStore | null;
   if (!store)

@@ -11,16 +11,19 @@ const SERVER_SOURCE: AgentSource = {
 };
 
 /**
- * The options of a store made during a server render: it only renders the
+ * The options of a store a component makes while rendering. It asks the
+ * agent nothing until it is held (`askCapabilities: 'when-held'`): a render
+ * React throws away sends nothing. In a server render it only renders the
  * thread it starts with, so it sends nothing and asks the agent nothing, and
  * it draws no id and reads no clock of its own (`threadId` and `now` fixed
  * unless the app gives them): a prerender (Next.js `cacheComponents`) must
  * give the same HTML every time. The browser makes the real store as it
  * hydrates; an empty thread renders the same either way.
  */
-export function forServerRender<Doc>(options: AgentStoreOptions<Doc>): AgentStoreOptions<Doc> {
-  if (typeof window !== 'undefined') return options;
-  return { ...options, source: SERVER_SOURCE, threadId: options.threadId ?? 'thread-server-render', now: options.now ?? (() => 0) };
+export function ownedOptions<Doc>(options: AgentStoreOptions<Doc>): AgentStoreOptions<Doc> {
+  const held: AgentStoreOptions<Doc> = { ...options, askCapabilities: 'when-held' };
+  if (typeof window !== 'undefined') return held;
+  return { ...held, source: SERVER_SOURCE, threadId: options.threadId ?? 'thread-server-render', now: options.now ?? (() => 0) };
 }
 
 /**
@@ -36,7 +39,8 @@ export function forServerRender<Doc>(options: AgentStoreOptions<Doc>): AgentStor
  */
 export function useOwnedStore<Doc>(create: ((log?: readonly SessionEntry[]) => AgentStore<Doc>) | null): AgentStore<Doc> | null {
   // StrictMode calls a state initializer twice and keeps the first answer: the second call gets that store, rather than
-  // making a controller nobody would destroy (and asking the agent's capabilities twice).
+  // making a second controller. A store made here asks the agent nothing until it is held (a render React throws away,
+  // a suspended mount or a hidden <Activity>, sends nothing).
   const made = React.useRef<AgentStore<Doc> | null>(null);
   const [own, setOwn] = React.useState(() => {
     made.current ??= create?.() ?? null;
@@ -46,11 +50,16 @@ export function useOwnedStore<Doc>(create: ((log?: readonly SessionEntry[]) => A
   React.useEffect(() => {
     latest.current = create;
   });
+  /** The store made again for a destroyed one: StrictMode runs the effect twice for it, and the second run takes the first's. */
+  const remade = React.useRef<{ from: AgentStore<Doc>; to: AgentStore<Doc> | null } | null>(null);
   React.useEffect(() => {
     if (!own) return;
     if (own.getState().destroyed) {
-      const make = latest.current;
-      setOwn(make ? make(own.session.entries) : null);
+      if (remade.current?.from !== own) {
+        const make = latest.current;
+        remade.current = { from: own, to: make ? make(own.session.entries) : null };
+      }
+      setOwn(remade.current.to);
       return;
     }
     return own.retain();

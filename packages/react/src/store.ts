@@ -114,6 +114,8 @@ export function createAgentStore<Doc = unknown>(options: RunControllerOptions<Do
   let holders = 0;
   let pendingDestroy: ReturnType<typeof setTimeout> | undefined;
   const retain = () => {
+    // Held: a store made while rendering (`askCapabilities: 'when-held'`) asks the agent now, once.
+    controller.askCapabilities();
     holders++;
     if (pendingDestroy !== undefined) clearTimeout(pendingDestroy);
     pendingDestroy = undefined;

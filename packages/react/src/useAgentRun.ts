@@ -5,7 +5,7 @@ import * as React from 'react';
 import { useStore } from 'zustand';
 import { useOptionalAgentStore } from './context.js';
 import type { OptionsLayer } from './layers.js';
-import { forServerRender, useOwnedStore } from './ownedStore.js';
+import { ownedOptions, useOwnedStore } from './ownedStore.js';
 import { type AgentStore, createAgentStore } from './store.js';
 import type { AgentActions, AgentStoreOptions, AgentStoreState } from './types.js';
 
@@ -28,8 +28,13 @@ export interface AgentRun<Doc = unknown> extends AgentActions<Doc> {
   interrupts: readonly OpenInterrupt[];
 }
 
-/** A layout effect in the browser; on a server, where there is no layout (and React warns of one), a plain effect, which never runs there. */
-const useIsomorphicLayoutEffect = typeof window === 'undefined' ? React.useEffect : React.useLayoutEffect;
+/**
+ * An insertion effect in the browser: it runs before every layout effect of
+ * the commit, a child's included, so a child's layout or passive effect that
+ * runs the agent sends this render's options. On a server, a plain effect,
+ * which never runs there.
+ */
+const useBeforeChildEffects = typeof window === 'undefined' ? React.useEffect : React.useInsertionEffect;
 
 const pick =
   <K extends keyof RunSnapshot>(key: K) =>
@@ -68,7 +73,7 @@ export function useAgentRun<Doc = unknown>(options: UseAgentRunOptions<Doc> = {}
     source
       ? (log) => {
           const { source: _s, url: _u, headers: _h, ...rest } = options;
-          return createAgentStore<Doc>(forServerRender({ ...rest, source, ...(log ? { log } : {}) }));
+          return createAgentStore<Doc>(ownedOptions({ ...rest, source, ...(log ? { log } : {}) }));
         }
       : null,
   );
@@ -79,7 +84,7 @@ export function useAgentRun<Doc = unknown>(options: UseAgentRunOptions<Doc> = {}
   const given = React.useRef<readonly string[]>([]);
   // A provider's store is not this component's: its options go on top of the provider's while it is mounted.
   const layer = React.useRef<OptionsLayer<Doc> | undefined>(undefined);
-  useIsomorphicLayoutEffect(() => {
+  useBeforeChildEffects(() => {
     if (own) return;
     layer.current = store.layer();
     return () => {
@@ -87,8 +92,8 @@ export function useAgentRun<Doc = unknown>(options: UseAgentRunOptions<Doc> = {}
       layer.current = undefined;
     };
   }, [own, store]);
-  // Before any passive effect of this render's children: an effect that runs the agent sends this render's options.
-  useIsomorphicLayoutEffect(() => {
+  // Before any effect of this render's children: an effect that runs the agent sends this render's options.
+  useBeforeChildEffects(() => {
     const { source: _s, url: _u, headers: _h, ...rest } = options;
     if (!own) {
       layer.current?.set(rest);

@@ -158,8 +158,8 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
     start = { ...start, threadId };
   }
 
-  // Asked once: what the agent supports does not change under a thread.
-  streams.capabilities((capabilities) => destroyed || publish({ capabilities }));
+  const askCapabilities = () => destroyed || streams.capabilities((capabilities) => destroyed || publish({ capabilities }));
+  if (options.askCapabilities !== 'when-held') askCapabilities();
 
   const controller: RunController<Doc> = {
     getSnapshot: () => journal.snapshot,
@@ -170,6 +170,7 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
       options = { ...options, ...next };
     },
     now: clock,
+    askCapabilities: () => void askCapabilities(),
 
     run(request = {}) {
       if (destroyed) return refused(gone());

@@ -33,7 +33,7 @@ export interface Ended {
 export interface Lane {
   /** Runs one stream from its request to its end, and records how it ended. */
   deliver(stream: Stream): Promise<Ended>;
-  /** Asks the source what the agent supports; `known` hears an answer (a failure, or none, is no answer). */
+  /** Asks the source what the agent supports, the first time only; `known` hears an answer (a failure, or none, is no answer). */
   capabilities(known: (capabilities: AgentCapabilities) => void): void;
 }
 
@@ -54,8 +54,12 @@ export function createLane(deps: LaneDeps): Lane {
   const { source, machine } = deps;
   // Asked for as the controller is made, so it is there by the first run.
   loadEngine().catch(() => undefined);
+  // Asked once: what the agent supports does not change under a thread.
+  let asked = false;
   return {
     capabilities(known) {
+      if (asked) return;
+      asked = true;
       source
         .capabilities?.()
         .then((capabilities) => capabilities !== undefined && known(capabilities))

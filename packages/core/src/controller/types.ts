@@ -57,6 +57,14 @@ export interface RunControllerOptions<Doc = unknown> {
    * replay); nothing resumes that stream.
    */
   asRecorded?: boolean;
+  /**
+   * When to ask the agent what it supports (`source.capabilities()`): as the
+   * controller is made (`'at-once'`, the default), or only once
+   * `askCapabilities()` is called (`'when-held'`). A binding that makes
+   * controllers while rendering asks once one is held, so a render React
+   * throws away (a suspended mount, a hidden `<Activity>`) sends nothing.
+   */
+  askCapabilities?: 'at-once' | 'when-held';
 }
 
 /** Why a request to the agent failed, as a typed value (never read from a message's text). */
@@ -197,6 +205,8 @@ export interface RunController<Doc = unknown> extends RunActions<Doc> {
    * `Date.now()`.
    */
   now(): number;
+  /** Asks the agent what it supports, once (see `askCapabilities` in the options); later calls do nothing. */
+  askCapabilities(): void;
   /** Aborts what streams, drops late tool results, forgets listeners; every later action is refused. */
   destroy(): void;
 }

@@ -1,0 +1,223 @@
+/**
+ * The stores the bindings make while rendering: one per component however
+ * React renders it (StrictMode, `<Activity>`, a suspended mount), none that
+ * asks the agent anything before it is held, all destroyed once shown and
+ * unmounted; the provider's store made again from its first options; and a
+ * child's layout effect that runs the agent sending that render's options.
+ */
+import { act, render, screen } from '@testing-library/react';
+import { Activity, StrictMode, Suspense, useLayoutEffect, useState } from 'react';
+import { describe, expect, it, vi } from 'vitest';
+import { AgentProvider, createAgentStore, useAgentRun } from '../src/index.js';
+import { manualSource, tick } from './support/sources.js';
+
+// Every store the bindings make, to see which were destroyed (createAgentStore, wrapped).
+const made = vi.hoisted(() => [] as { getState(): { destroyed: boolean } }[]);
+vi.mock('../src/store.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../src/store.js')>();
+  return {
+    ...original,
+    createAgentStore: (options: Parameters<typeof original.createAgentStore>[0]) => {
+      const store = original.createAgentStore(options);
+      made.push(store);
+      return store;
+    },
+  };
+});
+
+const settle = () =>
+  act(async () => {
+    await tick();
+    await tick();
+  });
+
+/** A source whose `capabilities()` the test counts. */
+function counted() {
+  const m = manualSource();
+  const capabilities = vi.fn(async () => ({}));
+  m.source.capabilities = capabilities;
+  return { m, capabilities };
+}
+
+describe('the store a component makes', () => {
+  it('under StrictMode, hidden by <Activity> until destroyed and shown again, is made again once: every store made is destroyed after unmount', async () => {
+    const { m, capabilities } = counted();
+    made.length = 0;
+    function Chat() {
+      const agent = useAgentRun({ source: m.source, threadId: 't1' });
+      return <p>{agent.status}</p>;
+    }
+    const at = (mode: 'visible' | 'hidden') => (
+      <StrictMode>
+        <Activity mode={mode}>
+          <Chat />
+        </Activity>
+      </StrictMode>
+    );
+    const view = render(at('visible'));
+    await act(tick);
+    view.rerender(at('hidden'));
+    await settle();
+    expect(made[0]?.getState().destroyed).toBe(true);
+    view.rerender(at('visible'));
+    await settle();
+    expect(made).toHaveLength(2);
+    view.unmount();
+    await settle();
+    expect(made.map((s) => s.getState().destroyed)).toEqual([true, true]);
+    // One question per store held: the first, and the one made again.
+    expect(capabilities).toHaveBeenCalledTimes(2);
+  });
+
+  it('in a mount React throws away (a sibling suspends) asks the agent nothing: only the store shown does, and it is destroyed after unmount', async () => {
+    const { m, capabilities } = counted();
+    made.length = 0;
+    let ready = false;
+    let resolve: () => void = () => undefined;
+    const gate = new Promise<void>((r) => {
+      resolve = () => {
+        ready = true;
+        r();
+      };
+    });
+    function Chat() {
+      useAgentRun({ source: m.source, threadId: 't' });
+      return null;
+    }
+    function Slow() {
+      if (!ready) throw gate;
+      return <p>ready</p>;
+    }
+    const view = render(
+      <Suspense fallback={<p>loading</p>}>
+        <Chat />
+        <Slow />
+      </Suspense>,
+    );
+    await act(async () => {
+      resolve();
+      await gate;
+      await tick();
+    });
+    expect(screen.getByText('ready')).toBeInTheDocument();
+    expect(capabilities).toHaveBeenCalledTimes(1);
+    view.unmount();
+    await settle();
+    expect(capabilities).toHaveBeenCalledTimes(1);
+    expect(made.at(-1)?.getState().destroyed).toBe(true);
+  });
+
+  it('pre-rendered in a hidden <Activity> and removed before it was shown asks the agent nothing', async () => {
+    const { m, capabilities } = counted();
+    made.length = 0;
+    function Chat() {
+      useAgentRun({ source: m.source, threadId: 't' });
+      return null;
+    }
+    const view = render(
+      <Activity mode="hidden">
+        <Chat />
+      </Activity>,
+    );
+    await act(tick);
+    view.rerender(<p>other tab</p>);
+    view.unmount();
+    await settle();
+    expect(made).toHaveLength(1);
+    expect(capabilities).not.toHaveBeenCalled();
+    expect(m.requests).toHaveLength(0);
+  });
+
+  it('createAgentStore, made by the app, asks the agent what it supports at once', async () => {
+    const { m, capabilities } = counted();
+    const store = createAgentStore({ source: m.source });
+    expect(capabilities).toHaveBeenCalledTimes(1);
+    store.retain()();
+    expect(capabilities).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe("AgentProvider's options", () => {
+  it('are read once: a later source is ignored, before and after <Activity> brought the store back', async () => {
+    const a = manualSource();
+    const b = manualSource();
+    let agent: ReturnType<typeof useAgentRun> | undefined;
+    function Chat() {
+      agent = useAgentRun();
+      return null;
+    }
+    const at = (mode: 'visible' | 'hidden', source: typeof a.source) => (
+      <Activity mode={mode}>
+        <AgentProvider options={{ source, threadId: 't' }}>
+          <Chat />
+        </AgentProvider>
+      </Activity>
+    );
+    const finish = (runId: string) => {
+      a.push({ type: 'RUN_STARTED', threadId: 't', runId }, { type: 'RUN_FINISHED', threadId: 't', runId });
+      a.end();
+    };
+    const view = render(at('visible', a.source));
+    view.rerender(at('visible', b.source));
+    await act(async () => {
+      void agent?.run('one');
+      await tick();
+      finish(a.requests[0]?.runId ?? '');
+      await tick();
+    });
+    expect([a.requests.length, b.requests.length]).toEqual([1, 0]);
+    view.rerender(at('hidden', b.source));
+    await settle();
+    view.rerender(at('visible', b.source));
+    await act(tick);
+    await act(async () => {
+      void agent?.run('two');
+      await tick();
+    });
+    expect([a.requests.length, b.requests.length]).toEqual([2, 0]);
+    // The thread came back with the store: the first run's message is in the second request.
+    expect(a.requests[1]?.messages.map((msg) => msg.content)).toContain('one');
+  });
+});
+
+describe("a child's layout effect that runs the agent", () => {
+  it("sends the options of the render that ran it (the store's own, and a provider's)", async () => {
+    for (const provided of [false, true]) {
+      const m = manualSource();
+      function AskOnPage({ page, run }: { page: string; run: ReturnType<typeof useAgentRun>['run'] }) {
+        useLayoutEffect(() => {
+          if (page === 'checkout') void run('Anything to know about checkout?');
+        }, [page, run]);
+        return null;
+      }
+      function Page() {
+        const [page, setPage] = useState('home');
+        const context = [{ description: 'page', value: page }];
+        const agent = useAgentRun(provided ? { context } : { source: m.source, threadId: 't', context });
+        return (
+          <>
+            <button type="button" onClick={() => setPage('checkout')}>
+              go
+            </button>
+            <AskOnPage page={page} run={agent.run} />
+          </>
+        );
+      }
+      const view = render(
+        provided ? (
+          <AgentProvider options={{ source: m.source, threadId: 't' }}>
+            <Page />
+          </AgentProvider>
+        ) : (
+          <Page />
+        ),
+      );
+      await act(async () => {
+        screen.getByText('go').click();
+        await tick();
+      });
+      expect(m.requests[0]?.context).toEqual([{ description: 'page', value: 'checkout' }]);
+      view.unmount();
+    }
+  });
+});
