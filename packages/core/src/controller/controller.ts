@@ -6,10 +6,10 @@ import { createAgentClock } from './agentClock.js';
 import { loadedEngine } from './engineLoader.js';
 import { createJournal } from './journal.js';
 import { createThreadMachine, replayWith } from './machine.js';
-import { interruptsOpen, messageIdTaken, refusals } from './refusals.js';
+import { interruptsOpen, messageIdTaken, messageInvalid, refusals } from './refusals.js';
 import { appClock, tellApp } from './report.js';
 import { resumeAction } from './resumeAction.js';
-import { runInput, threadStart, userMessage } from './runInput.js';
+import { runInput, threadStart, userMessage, userMessageProblem } from './runInput.js';
 import type { SessionEntryBody } from './sessionLog.js';
 import { sharedStateActions } from './sharedStateEdit.js';
 import { createStreams } from './streams.js';
@@ -179,9 +179,13 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
       if (open) return refused(interruptsOpen(open));
       const asked = typeof request === 'string' ? { message: request } : request;
       const { message } = asked;
-      // A message under an id the thread holds would be dropped as a duplicate, and the run would go ahead without it.
-      if (message && typeof message === 'object' && !Array.isArray(message) && machine.thread.messages.byId.has(message.id))
-        return refused(messageIdTaken(message.id));
+      if (message !== undefined) {
+        const problem = userMessageProblem(message);
+        if (problem) return refused(messageInvalid(problem));
+        // A message under an id the thread holds would be dropped as a duplicate, and the run would go ahead without it.
+        if (typeof message === 'object' && !Array.isArray(message) && machine.thread.messages.byId.has(message.id))
+          return refused(messageIdTaken(message.id));
+      }
       return startRun(asked);
     },
     stop() {
@@ -219,9 +223,11 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
       record({ type: 'reset' });
       // A new thread, under an id of its own: the agent may keep the old one (its history, its open interrupts).
       // A thread the app named keeps its name: a new one under another name is the app's to make.
-      // (The reset entry has already rebuilt the thread from the last start: a new start is logged only for a new id.)
-      if (options.threadId === undefined) {
-        threadId = newId('thread');
+      // (The reset entry has already rebuilt the thread from the last start: a start is logged for a new id, or when
+      // the log has none, an event log's.)
+      const named = options.threadId !== undefined;
+      if (!named) threadId = newId('thread');
+      if (!named || !machine.started) {
         const { at: _at, ...rest } = start as typeof start & { at?: number };
         start = { ...rest, threadId };
         record(start);
@@ -234,10 +240,8 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
       quiet = true;
       teardownAll();
       resume.forget();
-      // The log says how what was in flight ended, for a controller made from it (a remount's): an open stream cut off
-      // (as a reload shows it), a frontend tool stopped (its late result is dropped, as after stop()).
-      if (machine.streaming) record({ type: 'stream_end', open: machine.thread.run.status === 'running' });
-      if (stoppable(machine.thread)) record({ type: 'stop' });
+      // The log says how what was in flight ended, for a controller made from it (a remount's).
+      journal.endLeftOpen(machine.thread.run.status === 'running');
       publish({ inFlight: undefined, connection: 'closed', destroyed: true });
       journal.close();
     },

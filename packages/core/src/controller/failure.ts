@@ -93,3 +93,18 @@ export function engineUnavailable(error: unknown): RunFailure {
     eventsReceived: 0,
   };
 }
+
+/** A failure as a session log holds it (`failed` entries): what the UI shows is text, what it counts a number. */
+export function isRecordedFailure(value: unknown): value is RunFailure {
+  if (typeof value !== 'object' || value === null) return false;
+  const { code, message, retryable, eventsReceived, status, body } = value as Partial<Record<keyof RunFailure, unknown>>;
+  const count = (n: unknown) => Number.isSafeInteger(n) && (n as number) >= 0;
+  return (
+    typeof code === 'string' &&
+    typeof message === 'string' &&
+    typeof retryable === 'boolean' &&
+    count(eventsReceived) &&
+    (status === undefined || count(status)) &&
+    (body === undefined || typeof body === 'string')
+  );
+}

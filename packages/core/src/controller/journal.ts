@@ -1,4 +1,5 @@
 import type { ThreadState } from '../model.js';
+import { stoppable } from '../reducer/local.js';
 import type { ThreadMachine } from './machine.js';
 import { resumePreloader } from './preload.js';
 import { tellApp } from './report.js';
@@ -43,6 +44,14 @@ export interface Journal {
    * Then publishes.
    */
   open(saved: readonly SessionEntry[] | undefined, init: Extract<SessionEntryBody, { type: 'init' }>, asRecorded?: boolean): void;
+  /**
+   * Ends what the log leaves under way, for a controller made from it (a
+   * remount's, a reload's): an open stream (`open`: cut off inside its run,
+   * as a reload shows it), a frontend tool (stopped: its handler runs no
+   * more, and the next request answers its call), a resume with no event
+   * yet (its interrupts given back, as `stop()` gives them).
+   */
+  endLeftOpen(open: boolean): void;
   subscribe(listener: () => void): () => void;
   /** Forgets every listener. */
   close(): void;
@@ -161,10 +170,15 @@ export function createJournal(machine: ThreadMachine, clock: () => number): Jour
     close() {
       listeners.clear();
     },
+    endLeftOpen(open) {
+      const answers = machine.resumeAwaiting;
+      if (machine.streaming) journal.record({ type: 'stream_end', open });
+      if (answers || stoppable(machine.thread)) journal.record({ type: 'stop' });
+    },
     open(saved, init, asRecorded) {
       if (saved?.length) {
         for (const entry of saved) journal.record({ ...entry } as SessionEntryBody, entry.at);
-        if (machine.streaming && !asRecorded) journal.record({ type: 'stream_end', open: true });
+        if (!asRecorded) journal.endLeftOpen(true);
       } else journal.record(init);
       journal.publish();
     },

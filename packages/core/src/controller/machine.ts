@@ -35,6 +35,10 @@ export interface ThreadMachine {
   readonly reconnectable: boolean;
   /** How many agent events were applied. */
   readonly eventCount: number;
+  /** An `init` entry was applied: a reset starts the thread again from it. */
+  readonly started: boolean;
+  /** A resume's answers wait for its stream's first event: a stop (or a failure the agent cannot have taken) gives them back. */
+  readonly resumeAwaiting: boolean;
   apply(entry: SessionEntryBody): ThreadState;
 }
 
@@ -194,6 +198,12 @@ export function createThreadMachine(callbacks: MachineCallbacks): ThreadMachine 
     },
     get eventCount() {
       return events;
+    },
+    get started() {
+      return init !== undefined;
+    },
+    get resumeAwaiting() {
+      return answering !== undefined;
     },
     apply,
   };

@@ -28,6 +28,11 @@ export const messageIdTaken = (id: string): Refusal => ({
   message: `The thread already holds a message with id ${JSON.stringify(id)}: give the new message an id of its own. Nothing was sent.`,
 });
 
+export const messageInvalid = (problem: string): Refusal => ({
+  code: 'MESSAGE_INVALID',
+  message: `The message ${problem}: give it an id, the role user, and text or content parts. Nothing was sent.`,
+});
+
 /** Code this action needed, loaded on demand, could not be loaded: nothing was done. */
 export const unavailable = (error: unknown): Refusal => ({
   code: 'ENGINE_UNAVAILABLE',

@@ -34,6 +34,18 @@ export function runInput(threadId: string, thread: ThreadState, request: RunRequ
   };
 }
 
+/**
+ * Why `message` cannot be the user's message (the shape a saved session is
+ * read back with: a message the log could not give back would vanish from a
+ * replay), or undefined when it can.
+ */
+export function userMessageProblem(message: unknown): string | undefined {
+  if (typeof message === 'string') return undefined;
+  const whole = typeof message === 'object' && message !== null && !Array.isArray(message);
+  const m = whole ? message : { id: 'new', role: 'user', content: message };
+  return storedMessageProblem(m, '/message') ?? ((m as { role?: unknown }).role === 'user' ? undefined : 'is not a user message');
+}
+
 /** The user's message as the thread keeps it: text or content parts get an id; a whole message is taken as it is. */
 export function userMessage(message: NonNullable<RunRequest['message']>): UserMessage {
   return typeof message === 'object' && !Array.isArray(message) ? message : { id: newId('msg'), role: 'user', content: message };

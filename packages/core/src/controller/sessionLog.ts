@@ -14,6 +14,7 @@ import { readJsonLines } from '../jsonLines.js';
 import { isObject, storedMessageProblem } from '../messageShape.js';
 import type { ContentPart, JsonPatchOperation, Message, ResumeEntry, UserMessage } from '../protocol.js';
 import { COPY_DEPTH, MAX_JSON_DEPTH, nestsWithin } from '../reducer/ownJson.js';
+import { isRecordedFailure } from './failure.js';
 import type { RunFailure } from './types.js';
 
 export type ClientEntry =
@@ -233,12 +234,13 @@ function entryProblem(value: unknown): string | undefined {
       return (
         need('toolCallId', typeof e.toolCallId === 'string') ??
         need('messageId', typeof e.messageId === 'string') ??
-        need('content', typeof e.content === 'string' || Array.isArray(e.content))
+        need('content', typeof e.content === 'string' || Array.isArray(e.content)) ??
+        need('error', e.error === undefined || typeof e.error === 'string')
       );
     case 'resume':
       return need('runId', typeof e.runId === 'string') ?? need('resume', Array.isArray(e.resume) && e.resume.every(isAnswer));
     case 'failed':
-      return need('failure', typeof e.failure === 'object' && e.failure !== null);
+      return need('failure', isRecordedFailure(e.failure));
     default:
       return undefined;
   }

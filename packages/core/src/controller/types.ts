@@ -119,6 +119,8 @@ export type RefusalCode =
   | 'ENGINE_UNAVAILABLE'
   /** The message asked to be sent has the id of one the thread already holds: nothing was sent. */
   | 'MESSAGE_ID_TAKEN'
+  /** The message asked to be sent is no user message the log can keep (no id, content neither text nor parts, another role): nothing was sent. */
+  | 'MESSAGE_INVALID'
   | 'DESTROYED';
 
 /** Why an action did nothing. */
