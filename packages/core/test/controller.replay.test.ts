@@ -2,7 +2,7 @@
  * The session log replays exactly: for any interleaving of agent events
  * (valid or not, cut off or not) and client actions (messages, stops,
  * shared-state edits and replacements, frontend tool results, answers to
- * interrupts, resets), `replaySession(controller.log.entries)` is the thread
+ * interrupts and resumes the agent refused, retries, resets), `replaySession(controller.log.entries)` is the thread
  * the controller shows, and `stateAt(i)` is the thread after entry i.
  */
 import fc from 'fast-check';
@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { replaySession } from '../src/engine.js';
 import {
   type AgentSource,
+  AgentTransportError,
   createRunController,
   type FrameScheduler,
   parseSession,
@@ -27,14 +28,16 @@ type Step =
   | { kind: 'snapshot'; value: number }
   | { kind: 'junk' }
   | { kind: 'yield' };
-type Ending = 'finish' | 'interrupt' | 'error' | 'cut';
+/** `refuse`: the first request fails before any event (HTTP 503); sent again (`retry()`), it finishes. */
+type Ending = 'finish' | 'interrupt' | 'error' | 'cut' | 'refuse';
 
 type Command =
   | { kind: 'run'; message: string; steps: Step[]; ending: Ending }
   | { kind: 'stop' }
   | { kind: 'edit'; key: string; value: number }
   | { kind: 'set'; value: number }
-  | { kind: 'answer'; approve: boolean }
+  | { kind: 'answer'; approve: boolean; ending: Ending }
+  | { kind: 'retry' }
   | { kind: 'reset' }
   | { kind: 'settle' };
 
@@ -60,13 +63,21 @@ const command: fc.Arbitrary<Command> = fc.oneof(
       kind: fc.constant('run' as const),
       message: fc.string({ maxLength: 6 }),
       steps: fc.array(step, { maxLength: 8 }),
-      ending: fc.constantFrom<Ending>('finish', 'interrupt', 'error', 'cut'),
+      ending: fc.constantFrom<Ending>('finish', 'interrupt', 'error', 'cut', 'refuse'),
     }),
   },
   { weight: 1, arbitrary: fc.constant({ kind: 'stop' as const }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('edit' as const), key: fc.constantFrom('a', 'b', 'c'), value: fc.integer() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('set' as const), value: fc.integer() }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('answer' as const), approve: fc.boolean() }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('answer' as const),
+      approve: fc.boolean(),
+      ending: fc.constantFrom<Ending>('finish', 'refuse', 'cut', 'interrupt'),
+    }),
+  },
+  { weight: 1, arbitrary: fc.constant({ kind: 'retry' as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'reset' as const }) },
   { weight: 2, arbitrary: fc.constant({ kind: 'settle' as const }) },
 );
@@ -105,11 +116,17 @@ function* eventsOf(runId: string, threadId: string, steps: readonly Step[], endi
   }
   if (ending === 'finish') yield { type: 'RUN_FINISHED', threadId, runId };
   else if (ending === 'interrupt') {
+    // Held on the run's first tool call, when it has one: its frontend tool waits for the answer.
+    const held = steps.find((s) => s.kind === 'tool');
+    const toolCallId = held?.kind === 'tool' ? `${runId}-c${held.id}` : undefined;
     yield {
       type: 'RUN_FINISHED',
       threadId,
       runId,
-      outcome: { type: 'interrupt', interrupts: [{ id: `${runId}-i`, reason: 'confirmation', message: 'Sure?' }] },
+      outcome: {
+        type: 'interrupt',
+        interrupts: [{ id: `${runId}-i`, reason: 'confirmation', message: 'Sure?', ...(toolCallId ? { toolCallId } : {}) }],
+      },
     };
   } else if (ending === 'error') yield { type: 'RUN_ERROR', message: 'boom' };
 }
@@ -126,8 +143,10 @@ function scriptedSource(
       if (!script) {
         script = next();
         scripts.set(input.runId, script);
+        if (script.ending === 'refuse') throw new AgentTransportError('HTTP_STATUS', 'The agent answered HTTP 503.', 503, 'busy');
       }
-      for (const event of eventsOf(input.runId, input.threadId, script.steps, script.ending)) {
+      const ending = script.ending === 'refuse' ? 'finish' : script.ending;
+      for (const event of eventsOf(input.runId, input.threadId, script.steps, ending)) {
         await Promise.resolve();
         if (options.signal?.aborted) throw new DOMException('Aborted', 'AbortError');
         if (event !== 'yield') onEvent(event);
@@ -196,11 +215,14 @@ async function play(commands: readonly Command[]): Promise<RunController> {
       case 'answer': {
         const open = controller.getSnapshot().thread.interrupts;
         if (open.length) {
-          queue.push({ steps: [], ending: 'finish' });
+          queue.push({ steps: [], ending: c.ending });
           pending.push(controller.resume(open.map((it) => ({ interruptId: it.id, status: 'resolved', payload: { approved: c.approve } }))));
         }
         break;
       }
+      case 'retry':
+        pending.push(controller.retry());
+        break;
       case 'reset':
         controller.reset();
         break;
