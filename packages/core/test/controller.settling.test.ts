@@ -301,3 +301,51 @@ describe('the body an HTTP error quotes', () => {
     }
   });
 });
+
+describe('reset() from onDiagnostic as a stream is found cut off', () => {
+  it('starts a thread that carries nothing of the old run, and the snapshot shows it', async () => {
+    const { source } = scripted((n, input, emit) => {
+      emit(started(input), '1');
+      if (n > 0) emit(finished(input));
+      // The first stream is cut inside its run.
+    });
+    let resets = 0;
+    const c = createRunController({
+      source,
+      scheduler: microScheduler,
+      onDiagnostic: (d) => {
+        if (d.code === 'STREAM_TRUNCATED' && resets++ === 0) c.reset();
+      },
+    });
+    await c.run('Refund order A-1001');
+    await tick();
+    expect(resets).toBe(1);
+    const t = c.getSnapshot().thread;
+    expect(t.messages.ids).toEqual([]);
+    expect(t.run).toMatchObject({ status: 'idle' });
+    expect(t.run.error).toBeUndefined();
+    expect(c.log.entries.at(-1)?.type).toBe('init');
+    expectReplayed(c);
+  });
+});
+
+describe('an agent that resets its last event id (an empty `id:`) before the stream is cut', () => {
+  it('leaves reconnect() no point to resume after: it never sends the id the agent reset', async () => {
+    const lastIds: (string | null)[] = [];
+    const { c } = httpAgent((input, n, init) => {
+      lastIds.push(new Headers(init?.headers).get('last-event-id'));
+      const message = { type: 'TEXT_MESSAGE_START', messageId: 'm1', role: 'assistant' };
+      return new Response(
+        n === 1
+          ? `id: 1\ndata: ${JSON.stringify(started(input))}\n\nid:\ndata: ${JSON.stringify(message)}\n\n`
+          : `data: ${JSON.stringify(finished(input))}\n\n`,
+        { headers: { 'content-type': 'text/event-stream' } },
+      );
+    });
+    await c.run('hi');
+    await tick();
+    expect(c.getSnapshot().failure?.code).toBe('CONNECTION_LOST');
+    expect(await c.reconnect()).toMatchObject({ ok: false, code: 'NO_RESUME_POINT' });
+    expect(lastIds).toEqual([null]);
+  });
+});

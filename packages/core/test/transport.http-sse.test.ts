@@ -529,14 +529,15 @@ describe('httpSseSource: errors', () => {
 });
 
 describe('httpSseSource: SSE ids', () => {
-  it('an empty id: field is no id: every event arrives, and none is taken for one seen before', async () => {
+  it('an empty id: field is no id: every event arrives, none is taken for one seen before, and the consumer is told the id was reset', async () => {
     const events = [started, custom(1), custom(2), finished];
     const server = await serve(stream(events.map((e) => `id: \n${frame(e)}`)));
     const ids: string[] = [];
     const received: unknown[] = [];
     await httpSseSource({ url: server.url }).deliver?.(input, { onEventId: (id) => ids.push(id) }, (e) => received.push(e));
     expect(received).toEqual(events);
-    expect(ids).toEqual([]);
+    // As EventSource's lastEventId: '' once the agent reset it.
+    expect(ids).toEqual(['', '', '', '']);
   });
 });
 

@@ -143,6 +143,9 @@ export function createJournal(machine: ThreadMachine, clock: () => number): Jour
       journal.record(entry);
     },
     publish(patch) {
+      // Published from an action an entry's listener called: what it recorded applies after that entry, and then
+      // the thread is published again, so the snapshot is never left showing the thread from before it.
+      if (applying) after.push(() => journal.publish());
       const s = patch ? { ...snapshot, ...patch } : snapshot;
       // A literal of every field: one object per publish, however often a stream publishes.
       snapshot = {

@@ -76,8 +76,9 @@ export function createLane(deps: LaneDeps): Lane {
         onReconnecting: (n, of) => {
           attempt = { attempt: n, of };
         },
+        // An empty id is the agent resetting it (the SSE standard): there is no point to resume after.
         onEventId: (id) => {
-          s.lastEventId = id;
+          s.lastEventId = id === '' ? undefined : id;
         },
         onServerTime: deps.agentClock.answered,
         ...(s.lastEventId !== undefined ? { lastEventId: s.lastEventId } : {}),
@@ -144,6 +145,8 @@ export function createLane(deps: LaneDeps): Lane {
       // A reconnect the agent had nothing more for ends where the run was: still cut off.
       const open = machine.streaming && running(machine.thread);
       deps.record({ type: 'stream_end', open });
+      // Its diagnostic's listener stopped or reset the thread: nothing more of this stream is written.
+      if (!s.live) return { reconnectable: false };
       // A stream that ends inside its run lost the rest of it, whatever the source said.
       if (open)
         failure ??= classifyFailure(new AgentTransportError('CONNECTION_LOST', 'The stream ended inside its run.'), s.before + s.received);

@@ -145,7 +145,8 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
       }
       delivered++;
       try {
-        emit(event, frame.id || undefined);
+        // An empty id goes on to `onEventId`: the agent reset its last event id, and a resume point with it.
+        emit(event, frame.id);
       } catch (e) {
         throw new ConsumerFailure(e);
       }

@@ -10,7 +10,7 @@ export interface SourceRunOptions {
   onReconnecting?: (attempt: number, attempts: number) => void;
   /** Resume a stream the server identified with SSE ids: only events after this id are wanted (sent as `Last-Event-ID`). */
   lastEventId?: string;
-  /** Told the SSE id of each event yielded, so a later `run` can resume after it. */
+  /** Told the SSE id of each event yielded, so a later `run` can resume after it; `''` when the agent reset it (nothing to resume after). */
   onEventId?: (id: string) => void;
   /**
    * Told the server's time as a successful answer states it (ms since the
