@@ -349,3 +349,139 @@ describe('an agent that resets its last event id (an empty `id:`) before the str
     expect(lastIds).toEqual([null]);
   });
 });
+
+describe('a resume given back, then', () => {
+  it('retry() does not send an approval of an interrupt that expired meanwhile: it can only be cancelled', async () => {
+    let now = Date.parse('2026-12-04T10:00:00Z');
+    const posted: RunAgentInput[] = [];
+    const source = httpSseSource({
+      url: 'http://agent.test/run',
+      fetch: async (_url, init) => {
+        const input = JSON.parse(String(init?.body)) as RunAgentInput;
+        posted.push(input);
+        if (posted.length === 2) return new Response('busy', { status: 503 });
+        const expiresAt = new Date(now + 120_000).toISOString();
+        return sse([
+          started(input),
+          finished(input, { outcome: { type: 'interrupt', interrupts: [{ id: 'i1', reason: 'confirmation', expiresAt }] } }),
+        ]);
+      },
+    });
+    const c = createRunController({ source, scheduler: microScheduler, now: () => now });
+    await c.run('Transfer 500 EUR');
+    await c.resume(approve(true));
+    expect(c.getSnapshot().failure?.retryable).toBe(true);
+    now += 180_000;
+    expect(await c.retry()).toMatchObject({ ok: false, code: 'RESUME_REFUSED' });
+    expect(posted).toHaveLength(2);
+    expect(c.getSnapshot().thread.interrupts.map((i) => i.id)).toEqual(['i1']);
+    expect((await c.cancelInterrupts()).ok).toBe(true);
+    expect(posted[2]?.resume).toEqual([{ interruptId: 'i1', status: 'cancelled' }]);
+  });
+
+  it('answered again, keeps the decisions the agent did take: an id the agent raises again in a later run keeps its first', async () => {
+    const { c } = httpAgent((input, n) =>
+      n === 3 ? new Response('busy', { status: 503 }) : sse([started(input), n === 4 ? finished(input) : interrupted(input, 'i1')]),
+    );
+    await c.run('Refund order A-1001');
+    await c.resume(approve(true)); // taken: the agent asks again under the same id
+    await c.resume(approve(false)); // 503: given back
+    await c.resume(approve(true));
+    const decisions = c.getSnapshot().decisions.map((d) => [d.interruptId, (d.payload as { approved: boolean }).approved]);
+    expect(decisions).toEqual([
+      ['i1', true],
+      ['i1', true],
+    ]);
+  });
+
+  it('keeps the order its interrupts were asked in', async () => {
+    const { c } = httpAgent((input, n) =>
+      n === 2
+        ? new Response('busy', { status: 503 })
+        : sse([
+            started(input),
+            n === 1
+              ? finished(input, {
+                  outcome: {
+                    type: 'interrupt',
+                    interrupts: [
+                      { id: 'i1', reason: 'confirmation' },
+                      { id: 'i2', reason: 'confirmation' },
+                    ],
+                  },
+                })
+              : finished(input),
+          ]),
+    );
+    await c.run('Two questions');
+    await c.resume([
+      { interruptId: 'i1', status: 'resolved', payload: { approved: true } },
+      { interruptId: 'i2', status: 'cancelled' },
+    ]);
+    expect(c.getSnapshot().thread.interrupts.map((i) => i.id)).toEqual(['i1', 'i2']);
+    expectReplayed(c);
+  });
+});
+
+describe('frontend tools started together', () => {
+  it('a stop() from the first tool starts no other: nothing is left executing', async () => {
+    const started2: string[] = [];
+    let c: ReturnType<typeof createRunController> | undefined;
+    const { source } = scripted((_n, input, emit) => {
+      emit(started(input));
+      for (const e of toolCall('c1', 'first')) emit(e);
+      for (const e of toolCall('c2', 'second')) emit(e);
+      emit(finished(input));
+    });
+    c = createRunController({
+      source,
+      scheduler: microScheduler,
+      tools: {
+        first: {
+          description: 'stops the run',
+          handler: () => {
+            started2.push('first');
+            c?.stop();
+            return 'stopped';
+          },
+        },
+        second: {
+          description: 'another',
+          handler: () => {
+            started2.push('second');
+            return 'ok';
+          },
+        },
+      },
+    });
+    await c.run('Go');
+    await tick();
+    expect(started2).toEqual(['first']);
+    expect([...c.getSnapshot().thread.toolCalls].filter((t) => t.status === 'executing')).toEqual([]);
+    expectReplayed(c);
+  });
+});
+
+describe('a tool call the agent sends after its run ended, applied at once (a scheduler that flushes at once)', () => {
+  it('does not run', async () => {
+    let charged = 0;
+    const { source, inputs } = scripted((n, input, emit) => {
+      emit(started(input));
+      emit(finished(input));
+      if (n === 0) for (const e of toolCall('c9', 'charge_card')) emit(e);
+    });
+    const c = createRunController({
+      source,
+      scheduler: (flush) => {
+        flush();
+        return () => undefined;
+      },
+      tools: { charge_card: { description: 'charges the card on file', handler: () => ++charged } },
+    });
+    await c.run('hello');
+    await tick();
+    await tick();
+    expect(charged).toBe(0);
+    expect(inputs).toHaveLength(1);
+  });
+});

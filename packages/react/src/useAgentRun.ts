@@ -35,6 +35,8 @@ export interface AgentRun<Doc = unknown> extends AgentActions<Doc> {
  * which never runs there.
  */
 const useBeforeChildEffects = typeof window === 'undefined' ? React.useEffect : React.useInsertionEffect;
+/** A layout effect in the browser (React undoes it when `<Activity>` hides the component); a plain effect on a server. */
+const useIsomorphicLayoutEffect = typeof window === 'undefined' ? React.useEffect : React.useLayoutEffect;
 
 const pick =
   <K extends keyof RunSnapshot>(key: K) =>
@@ -82,11 +84,14 @@ export function useAgentRun<Doc = unknown>(options: UseAgentRunOptions<Doc> = {}
 
   // The keys the last render gave: one a render leaves out goes back to the controller's default.
   const given = React.useRef<readonly string[]>([]);
-  // A provider's store is not this component's: its options go on top of the provider's while it is mounted.
+  // A provider's store is not this component's: its options go on top of the provider's while it is shown (a layout
+  // effect, which <Activity> undoes as it hides the component, where an insertion effect would stay).
   const layer = React.useRef<OptionsLayer<Doc> | undefined>(undefined);
-  useBeforeChildEffects(() => {
+  const latest = React.useRef<Partial<AgentStoreOptions<Doc>>>({});
+  useIsomorphicLayoutEffect(() => {
     if (own) return;
     layer.current = store.layer();
+    layer.current.set(latest.current);
     return () => {
       layer.current?.remove();
       layer.current = undefined;
@@ -96,6 +101,7 @@ export function useAgentRun<Doc = unknown>(options: UseAgentRunOptions<Doc> = {}
   useBeforeChildEffects(() => {
     const { source: _s, url: _u, headers: _h, ...rest } = options;
     if (!own) {
+      latest.current = rest;
       layer.current?.set(rest);
       return;
     }

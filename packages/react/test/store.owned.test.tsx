@@ -221,3 +221,49 @@ describe("a child's layout effect that runs the agent", () => {
     }
   });
 });
+
+describe('a child below a provider, hidden by <Activity>', () => {
+  it("adds nothing to the provider's runs while hidden, pre-rendered or hidden after it was shown", async () => {
+    const m = manualSource();
+    let run: ReturnType<typeof useAgentRun>['run'] | undefined;
+    function Tab({ name }: { name: string }) {
+      const agent = useAgentRun({
+        tools: { [name]: { description: `the ${name} tab's tool`, handler: () => name } },
+        context: [{ description: 'tab', value: name }],
+      });
+      run = agent.run;
+      return null;
+    }
+    const at = (shown: 'orders' | 'billing') => (
+      <AgentProvider options={{ source: m.source, threadId: 't' }}>
+        <Activity mode={shown === 'orders' ? 'visible' : 'hidden'}>
+          <Tab name="orders" />
+        </Activity>
+        <Activity mode={shown === 'billing' ? 'visible' : 'hidden'}>
+          <Tab name="billing" />
+        </Activity>
+      </AgentProvider>
+    );
+    const view = render(at('orders'));
+    await act(tick);
+    const ask = async () => {
+      await act(async () => {
+        void run?.('hi');
+        await tick();
+      });
+      const input = m.requests.at(-1);
+      const runId = input?.runId ?? '';
+      await act(async () => {
+        m.push({ type: 'RUN_STARTED', threadId: 't', runId }, { type: 'RUN_FINISHED', threadId: 't', runId });
+        m.end();
+        await tick();
+      });
+      return { tools: input?.tools.map((t) => t.name), context: input?.context.map((c) => c.value) };
+    };
+    expect(await ask()).toEqual({ tools: ['orders'], context: ['orders'] });
+    view.rerender(at('billing'));
+    await act(tick);
+    expect(await ask()).toEqual({ tools: ['billing'], context: ['billing'] });
+    view.unmount();
+  });
+});

@@ -55,8 +55,8 @@ function readDecisions(store: AgentStore, answers: readonly InterruptAnswer[], s
   const sentAt = new Map<string, number>();
   for (const entry of store.session.entries) {
     if (entry.type === 'resume') {
-      // The last resume that answered it: an answer the agent never took was given again later.
-      for (const r of entry.resume) sentAt.set(r.interruptId, entry.at);
+      // The last resume that sent the answer: one the agent could not take is sent again (retry()) under its run id.
+      for (const r of entry.resume) sentAt.set(`${entry.runId} ${r.interruptId}`, entry.at);
     } else if (entry.type === 'event' && isRecord(entry.event) && entry.event.type === 'RUN_FINISHED') {
       const { outcome, runId } = entry.event;
       if (!isRecord(outcome) || outcome.type !== 'interrupt' || !Array.isArray(outcome.interrupts)) continue;
@@ -79,7 +79,7 @@ function readDecisions(store: AgentStore, answers: readonly InterruptAnswer[], s
     const message = found && typeof found.interrupt.message === 'string' ? found.interrupt.message : undefined;
     const subject = held?.name || (message ? clip(message, SUBJECT_LENGTH) : undefined);
     const askedIn = found?.runId ?? held?.runId;
-    const at = sentAt.get(answer.interruptId) ?? thread.runs[answer.runId]?.startedAt;
+    const at = sentAt.get(`${answer.runId} ${answer.interruptId}`) ?? thread.runs[answer.runId]?.startedAt;
     const base = {
       interruptId: answer.interruptId,
       answeredIn: answer.runId,

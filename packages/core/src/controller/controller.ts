@@ -50,11 +50,7 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
     onEvent: (event, index) => {
       if (options.onEvent && !quiet) tellApp(options.onEvent, event, index);
       const stream = streams.current;
-      // Once the event has applied (and the rest of its batch, which may hold interrupts that hold its calls).
-      if (event.type === 'RUN_FINISHED' && stream) {
-        const runId = String(event.runId);
-        queueMicrotask(() => startTools(stream, runId));
-      }
+      if (event.type === 'RUN_FINISHED' && stream) runFinished(stream, String(event.runId));
     },
     // The listener in force when the diagnostic is found: one configured mid-stream hears the rest of it, one taken away no more.
     onDiagnostic: (diagnostic: Diagnostic) => {
@@ -73,7 +69,7 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
   const refused = (refusal: Refusal) => Promise.resolve(refuse(refusal));
   const gone = (): Refusal => refusals.destroyed;
 
-  const startTools = frontendTools({ thread: () => machine.thread, tools: () => options.tools, client, publish });
+  const runFinished = frontendTools({ thread: () => machine.thread, tools: () => options.tools, client, publish });
 
   const streams = createStreams({
     source,
@@ -141,10 +137,11 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
     refuse,
     gone,
     record: (entry, decisions) => {
+      // A decision whose answer the thread gave back (the agent never took it) gives way to the new one.
+      const taken = new Set(machine.thread.answers.map((a) => `${a.runId} ${a.interruptId}`));
+      const kept = journal.snapshot.decisions.filter((d) => taken.has(`${d.runId} ${d.interruptId}`));
       client(entry);
-      // An interrupt answered again (its first answer never reached the agent) keeps only its last decision.
-      const again = new Set(decisions.map((d) => d.interruptId));
-      publish({ decisions: [...journal.snapshot.decisions.filter((d) => !again.has(d.interruptId)), ...decisions] });
+      publish({ decisions: [...kept, ...decisions] });
     },
     stream: (input) => streams.open(input, 'resume'),
     settled: () => shared.settled(),
@@ -213,7 +210,8 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
     retry() {
       if (destroyed) return refused(gone());
       if (journal.snapshot.inFlight) return refused(refusals.requestInFlight);
-      return streams.retry() ?? refused(refusals.nothingToRetry);
+      const again = streams.retry(clock());
+      return again === undefined ? refused(refusals.nothingToRetry) : 'code' in again ? refused(again) : again;
     },
     reset() {
       if (destroyed) return;

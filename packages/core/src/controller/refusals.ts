@@ -28,6 +28,12 @@ export const messageIdTaken = (id: string): Refusal => ({
   message: `The thread already holds a message with id ${JSON.stringify(id)}: give the new message an id of its own. Nothing was sent.`,
 });
 
+export const expiredSince = (interruptId: string): Refusal => ({
+  code: 'RESUME_REFUSED',
+  message: `Interrupt '${interruptId}' expired since it was answered, so the answer is not sent again: it can only be cancelled now.`,
+  errors: [{ interruptId, code: 'EXPIRED', message: `Interrupt '${interruptId}' has expired: it can only be cancelled.` }],
+});
+
 export const messageInvalid = (problem: string): Refusal => ({
   code: 'MESSAGE_INVALID',
   message: `The message ${problem}: give it an id, the role user, and text or content parts. Nothing was sent.`,

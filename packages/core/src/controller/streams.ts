@@ -1,11 +1,13 @@
+import { isExpired } from '../expiry.js';
 import type { RunAgentInput } from '../protocol.js';
 import type { AgentSource } from '../transports/source.js';
 import type { AgentClock } from './agentClock.js';
 import type { Journal } from './journal.js';
 import { createLane } from './lane.js';
 import type { ThreadMachine } from './machine.js';
+import { expiredSince } from './refusals.js';
 import { openStream, type Stream } from './stream.js';
-import type { ActionResult, RunControllerOptions } from './types.js';
+import type { ActionResult, Refusal, RunControllerOptions } from './types.js';
 
 export interface StreamsDeps {
   source: AgentSource;
@@ -42,9 +44,10 @@ export interface Streams {
    * Sends the request that failed again (see `retryable`), run id included:
    * a server that did start the run behind a failed gateway can tell. A
    * resume's answers are recorded again first (the thread gave their
-   * interrupts back when it failed). Undefined when there is nothing to send.
+   * interrupts back when it failed), unless one of them has expired since
+   * (it can only be cancelled now). Undefined when there is nothing to send.
    */
-  retry(): Promise<ActionResult> | undefined;
+  retry(now: number): Promise<ActionResult> | Refusal | undefined;
   /** Tears every stream down (its waiting events applied first): nothing of them writes afterwards. */
   teardownAll(): void;
   /** Asks the source what the agent supports (see Lane). */
@@ -121,13 +124,15 @@ export function createStreams(deps: StreamsDeps): Streams {
       }
       return afterRun(s);
     },
-    retry() {
+    retry(now) {
       const from = retryable;
       if (!from) return undefined;
       if (from.kind === 'resume') {
         const answers = from.input.resume ?? [];
-        const open = new Set(machine.thread.interrupts.map((it) => it.id));
+        const open = new Map(machine.thread.interrupts.map((it) => [it.id, it]));
         if (!answers.every((a) => open.has(a.interruptId))) return undefined;
+        const expired = answers.find((a) => a.status === 'resolved' && isExpired(open.get(a.interruptId) ?? {}, now));
+        if (expired) return expiredSince(expired.interruptId);
         journal.client({ type: 'resume', runId: from.input.runId, resume: answers }, current);
       }
       return streams.open(from.input, from.kind);

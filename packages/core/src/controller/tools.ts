@@ -26,6 +26,8 @@ export interface ToolDeps {
  */
 export function frontendTools(deps: ToolDeps): (stream: Stream, runId: string) => void {
   const start = (stream: Stream, call: ToolCallRecord, tool: FrontendTool) => {
+    // A tool started before it (or a listener it told) may have stopped the run: then nothing more starts.
+    if (!stream.live) return;
     const toolCallId = call.id;
     deps.client({ type: 'tool_started', toolCallId });
     deps.publish();
@@ -47,16 +49,24 @@ export function frontendTools(deps: ToolDeps): (stream: Stream, runId: string) =
     })();
     stream.tools.set(toolCallId, { done, abort });
   };
-  return (stream, runId) => {
+  const startAll = (stream: Stream, runId: string, known: ReadonlySet<string>) => {
     const thread = deps.thread();
     const tools = deps.tools();
     const { run } = thread;
     if (!tools || !stream.live || run.runId !== runId || (run.status !== 'success' && run.status !== 'interrupted')) return;
     for (const call of thread.toolCalls) {
       if (call.status !== 'ready' || call.interruptId !== undefined || stream.tools.has(call.id)) continue;
-      if (call.runId !== runId && call.answer?.runId !== stream.input.runId) continue;
+      if (!known.has(call.id) && call.answer?.runId !== stream.input.runId) continue;
       // Only the app's own tools: a call named `toString` or `constructor` is not one of Object's members.
       if (Object.hasOwn(tools, call.name)) start(stream, call, tools[call.name] as FrontendTool);
     }
+  };
+  // Told of RUN_FINISHED before it applies: the calls there are now are the run's (one sent after it is no call of
+  // the run, however soon it applies). They start once it has applied, with the rest of its batch, which may hold
+  // interrupts that hold them.
+  return (stream, runId) => {
+    const known = new Set<string>();
+    for (const call of deps.thread().toolCalls) if (call.runId === runId) known.add(call.id);
+    queueMicrotask(() => startAll(stream, runId, known));
   };
 }

@@ -133,6 +133,8 @@ export interface ResumeTaken {
   runId: string;
   interrupts: readonly OpenInterrupt[];
   calls: readonly ToolCallRecord[];
+  /** The ids of the interrupts open then, in their order. */
+  order: readonly string[];
 }
 
 /** What `recordResume(state, resume, runId)` closes, read before it does. */
@@ -145,20 +147,26 @@ export function resumeTaken(state: ThreadState, resume: readonly ResumeEntry[], 
     const call = it.toolCallId === undefined ? undefined : state.toolCalls.get(it.toolCallId);
     if (call) calls.push(call);
   }
-  return { runId, interrupts, calls };
+  return { runId, interrupts, calls, order: state.interrupts.map((it) => it.id) };
 }
 
 /**
  * A resume the agent never took (its request failed before any event): the
- * interrupts it answered are open again, ahead of any opened since, the
- * calls they held are held again as they were (unless a result settled them
- * meanwhile), and its answers are gone. The user answers again.
+ * interrupts it answered are open again, in the order they had, ahead of
+ * any opened since, the calls they held are held again as they were (unless
+ * a result settled them meanwhile), and its answers are gone. The user
+ * answers again.
  */
 export function reopenInterrupts(state: ThreadState, taken: ResumeTaken): ThreadState {
   const ids = new Set(taken.interrupts.map((it) => it.id));
+  const place = (id: string) => {
+    const at = taken.order.indexOf(id);
+    return at < 0 ? taken.order.length : at;
+  };
+  const interrupts = [...taken.interrupts, ...state.interrupts.filter((it) => !ids.has(it.id))];
   let next: ThreadState = {
     ...state,
-    interrupts: [...taken.interrupts, ...state.interrupts.filter((it) => !ids.has(it.id))],
+    interrupts: interrupts.sort((a, b) => place(a.id) - place(b.id)),
     answers: state.answers.filter((a) => a.runId !== taken.runId || !ids.has(a.interruptId)),
   };
   for (const call of taken.calls) {
