@@ -113,6 +113,31 @@ describe('a resume stopped before its first event', () => {
   });
 });
 
+describe('a resume stopped once the agent answered, before its first event', () => {
+  it('stays answered: the agent took the answers and may be acting on them', async () => {
+    const { c, posted } = httpAgent((input, n, init) => {
+      if (n !== 2) return sse([started(input), interrupted(input, 'i1')]);
+      // The agent answers at once and is quiet while it works.
+      const body = new ReadableStream({
+        start(controller) {
+          init?.signal?.addEventListener('abort', () => controller.error(init.signal?.reason));
+        },
+      });
+      return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+    });
+    await c.run('Transfer 500 EUR');
+    const resuming = c.resume(approve(true));
+    for (let i = 0; i < 20 && c.getSnapshot().connection !== 'open'; i++) await tick();
+    expect(c.getSnapshot().connection).toBe('open');
+    c.stop();
+    await resuming;
+    expect(c.getSnapshot().thread.interrupts).toEqual([]);
+    expect(c.getSnapshot().thread.answers.map((a) => a.interruptId)).toEqual(['i1']);
+    expect(posted).toHaveLength(2);
+    expectReplayed(c);
+  });
+});
+
 describe('a resume the agent could not take, sent again', () => {
   it('retry() after a 503 sends the same answers again, closing the interrupts again, with one decision each', async () => {
     const { c, posted } = httpAgent((input, n) =>

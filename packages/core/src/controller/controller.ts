@@ -189,7 +189,7 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
       if (destroyed || (!journal.snapshot.inFlight && !streams.any)) return;
       const wasStreaming = machine.streaming;
       teardownAll();
-      if (wasStreaming || stoppable(machine.thread)) record({ type: 'stop' });
+      if (wasStreaming || stoppable(machine.thread)) journal.stop();
       resume.forget();
       publish({ inFlight: undefined, connection: 'closed' });
     },

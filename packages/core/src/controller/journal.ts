@@ -52,6 +52,8 @@ export interface Journal {
    * yet (its interrupts given back, as `stop()` gives them).
    */
   endLeftOpen(open: boolean): void;
+  /** Records a stop, saying whether the agent had answered a resume that has had no event yet (it then keeps the answers). */
+  stop(): void;
   subscribe(listener: () => void): () => void;
   /** Forgets every listener. */
   close(): void;
@@ -176,7 +178,10 @@ export function createJournal(machine: ThreadMachine, clock: () => number): Jour
     endLeftOpen(open) {
       const answers = machine.resumeAwaiting;
       if (machine.streaming) journal.record({ type: 'stream_end', open });
-      if (answers || stoppable(machine.thread)) journal.record({ type: 'stop' });
+      if (answers || stoppable(machine.thread)) journal.stop();
+    },
+    stop() {
+      journal.record({ type: 'stop', ...(machine.resumeAwaiting && snapshot.connection === 'open' ? { answered: true } : {}) });
     },
     open(saved, init, asRecorded) {
       if (saved?.length) {

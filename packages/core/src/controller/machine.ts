@@ -165,8 +165,9 @@ export function createThreadMachine(callbacks: MachineCallbacks): ThreadMachine 
         mutate((s) => need().recordResume(s, entry.resume, entry.runId));
         break;
       case 'stop': {
-        // A resume stopped before its first event: the agent never said it took the answers, which go back to the user.
-        const taken = answering;
+        // A resume stopped before its first event and before the agent answered: it never took the answers, which go
+        // back to the user. Once it answered (`answered`), it has them, and may be acting on them.
+        const taken = entry.answered ? undefined : answering;
         mutate((s) => (taken ? need().reopenInterrupts(cancelRun(s, at), taken) : cancelRun(s, at)));
         pipeline = dropped = answering = undefined;
         opened = false;

@@ -37,7 +37,7 @@ export type ClientEntry =
   /** Answers to open interrupts, recorded as the resume that carries them is sent. */
   | { type: 'resume'; runId: string; resume: readonly ResumeEntry[] }
   /** The user stopped the run. */
-  | { type: 'stop' }
+  | { type: 'stop'; answered?: boolean }
   /** A request failed before any event of its run arrived. */
   | { type: 'failed'; failure: RunFailure }
   /** Back to the start (the entry after it is the new `init`). */
@@ -239,6 +239,8 @@ function entryProblem(value: unknown): string | undefined {
       );
     case 'resume':
       return need('runId', typeof e.runId === 'string') ?? need('resume', Array.isArray(e.resume) && e.resume.every(isAnswer));
+    case 'stop':
+      return need('answered', e.answered === undefined || typeof e.answered === 'boolean');
     case 'failed':
       return need('failure', isRecordedFailure(e.failure));
     default:
