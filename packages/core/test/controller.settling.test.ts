@@ -6,7 +6,14 @@
  * when the stream ends, and a quoted error body is whole text.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createRunController, type HttpSseSourceOptions, httpSseSource, loadEngine, type RunAgentInput } from '../src/index.js';
+import {
+  createRunController,
+  type FrameScheduler,
+  type HttpSseSourceOptions,
+  httpSseSource,
+  loadEngine,
+  type RunAgentInput,
+} from '../src/index.js';
 import { expectReplayed, finished, microScheduler, scripted, started, tick, toolCall } from './support/controllerHarness.js';
 
 beforeAll(() => loadEngine());
@@ -249,16 +256,23 @@ describe('a frontend tool an interrupt holds', () => {
 });
 
 describe('a tool call the agent sends after its run ended', () => {
-  it('belongs to no run: its frontend tool does not run, and no run is started for it', async () => {
+  const atOnce: FrameScheduler = (flush) => {
+    flush();
+    return () => undefined;
+  };
+  it.each([
+    ['a frame', microScheduler],
+    ['at once', atOnce],
+  ])('belongs to no run: its frontend tool does not run, and no run is started for it (events applied %s)', async (_name, scheduler) => {
     let charged = 0;
-    const { source, inputs } = scripted((_n, input, emit) => {
+    const { source, inputs } = scripted((n, input, emit) => {
       emit(started(input));
       emit(finished(input));
-      for (const e of toolCall('c9', 'charge_card')) emit(e);
+      if (n === 0) for (const e of toolCall('c9', 'charge_card')) emit(e);
     });
     const c = createRunController({
       source,
-      scheduler: microScheduler,
+      scheduler,
       tools: { charge_card: { description: 'charges the card on file', handler: () => ++charged } },
     });
     await c.run('hello');
@@ -484,29 +498,5 @@ describe('frontend tools started together', () => {
     expect(started2).toEqual(['first']);
     expect([...c.getSnapshot().thread.toolCalls].filter((t) => t.status === 'executing')).toEqual([]);
     expectReplayed(c);
-  });
-});
-
-describe('a tool call the agent sends after its run ended, applied at once (a scheduler that flushes at once)', () => {
-  it('does not run', async () => {
-    let charged = 0;
-    const { source, inputs } = scripted((n, input, emit) => {
-      emit(started(input));
-      emit(finished(input));
-      if (n === 0) for (const e of toolCall('c9', 'charge_card')) emit(e);
-    });
-    const c = createRunController({
-      source,
-      scheduler: (flush) => {
-        flush();
-        return () => undefined;
-      },
-      tools: { charge_card: { description: 'charges the card on file', handler: () => ++charged } },
-    });
-    await c.run('hello');
-    await tick();
-    await tick();
-    expect(charged).toBe(0);
-    expect(inputs).toHaveLength(1);
   });
 });
