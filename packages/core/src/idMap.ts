@@ -5,6 +5,10 @@
  * up to eight for a short thread). This is
  * what keeps one streaming token O(1) in the length of the thread, where
  * spreading a plain object of N messages would cost O(N) per token.
+ *
+ * A map made with a `watch` predicate also keeps the ids of the entries it
+ * holds true for (`watched`), updated as each entry is written: the few
+ * messages still streaming among thousands are found without reading them all.
  */
 export interface IdMap<V> extends Iterable<V> {
   get(id: string): V | undefined;
@@ -14,7 +18,16 @@ export interface IdMap<V> extends Iterable<V> {
   /** A new map without `id`; returns this map when `id` is absent. */
   delete(id: string): IdMap<V>;
   readonly size: number;
+  /**
+   * The ids of the entries `watch` holds true for, for a map made with one
+   * (`idMap(entries, watch)`, and every map `set` and `delete` derive from
+   * it), in the order they came to hold it; `undefined` for a map made without.
+   */
+  readonly watched: readonly string[] | undefined;
 }
+
+/** Tells which entries a map keeps the ids of (`IdMap.watched`). */
+export type Watch<V> = (value: V) => boolean;
 
 type Leaf<V> = { key: string; value: V };
 type Slot<V> = Node<V> | Leaf<V>[] | undefined;
@@ -81,6 +94,8 @@ class TrieMap<V> implements IdMap<V> {
   constructor(
     private readonly root: Node<V> | Leaf<V>[],
     readonly size: number,
+    private readonly watch: Watch<V> | undefined,
+    readonly watched: readonly string[] | undefined,
   ) {}
 
   get(id: string): V | undefined {
@@ -103,15 +118,25 @@ class TrieMap<V> implements IdMap<V> {
 
   set(id: string, value: V): IdMap<V> {
     added = 0;
+    replaced = undefined;
     // A list with room left takes the entry without splitting, so without the hash.
     const h = isBucket(this.root) && this.root.length < BUCKET ? 0 : hash(id);
     const root = setIn(this.root, h, id, value, 0) as Node<V> | Leaf<V>[];
-    return root === this.root ? this : new TrieMap(root, this.size + added);
+    if (root === this.root) return this;
+    const { watch, watched } = this;
+    if (!watch || !watched) return new TrieMap(root, this.size + added, undefined, undefined);
+    // `replaced` is the entry's value before (undefined when the id is new: values are never undefined).
+    const now = watch(value);
+    const before = replaced !== undefined && watch(replaced as V);
+    replaced = undefined;
+    const ids = now === before ? watched : now ? [...watched, id] : watched.filter((w) => w !== id);
+    return new TrieMap(root, this.size + added, watch, ids);
   }
 
   delete(id: string): IdMap<V> {
     if (!this.has(id)) return this;
-    return new TrieMap(deleteIn(this.root, hash(id), id, 0) ?? [], this.size - 1);
+    const watched = this.watched?.includes(id) ? this.watched.filter((w) => w !== id) : this.watched;
+    return new TrieMap(deleteIn(this.root, hash(id), id, 0) ?? [], this.size - 1, this.watch, watched);
   }
 
   *[Symbol.iterator](): Iterator<V> {
@@ -127,6 +152,8 @@ class TrieMap<V> implements IdMap<V> {
 
 /** Entries the last `set` added (0 or 1): a counter of the module's rather than an object per call. */
 let added = 0;
+/** The value the last `set` replaced, read and cleared by `set` itself. */
+let replaced: unknown;
 
 /** `slot` (a node or a bucket at `depth`) with `key` set, copying only what changes; `slot` itself when nothing does. */
 function setIn<V>(slot: Slot<V>, h: number, key: string, value: V, depth: number): Slot<V> {
@@ -138,6 +165,7 @@ function setIn<V>(slot: Slot<V>, h: number, key: string, value: V, depth: number
     const at = find(slot, key);
     if (at >= 0) {
       if (Object.is((slot[at] as Leaf<V>).value, value)) return slot;
+      replaced = (slot[at] as Leaf<V>).value;
       const next = slot.slice();
       next[at] = { key, value };
       return next;
@@ -177,26 +205,34 @@ function deleteIn<V>(slot: Slot<V>, h: number, key: string, depth: number): Slot
   return { slots };
 }
 
-const EMPTY = new TrieMap<never>([], 0);
+const EMPTY = new TrieMap<never>([], 0, undefined, undefined);
 
 /**
- * An empty `IdMap`, or one holding `entries`.
+ * An empty `IdMap`, or one holding `entries`; given `watch`, one that keeps
+ * the ids of the entries `watch` holds true for (`watched`).
  *
  * @example
  * const byId = idMap<Message>().set('m1', message);
  * byId.get('m1') === message; // true
  */
-export function idMap<V>(entries?: Iterable<readonly [string, V]>): IdMap<V> {
-  if (!entries) return EMPTY as IdMap<V>;
+export function idMap<V>(entries?: Iterable<readonly [string, V]>, watch?: Watch<V>): IdMap<V> {
+  if (!entries && !watch) return EMPTY as IdMap<V>;
   // Every node and bucket is new and unshared while the map is built, so entries go in without copying paths.
   let root: Node<V> | Leaf<V>[] = [];
   let size = 0;
-  for (const [id, value] of entries) {
+  const ids: string[] = [];
+  for (const [id, value] of entries ?? []) {
     added = 0;
     root = insertInPlace(root, hash(id), id, value, 0);
     size += added;
+    if (watch) ids.push(id);
   }
-  return size ? new TrieMap(root, size) : (EMPTY as IdMap<V>);
+  if (!watch) return size ? new TrieMap(root, size, undefined, undefined) : (EMPTY as IdMap<V>);
+  const watched: string[] = [];
+  const map = new TrieMap(root, size, watch, watched);
+  // Read back from the map: an id given twice counts once, with its last value.
+  for (const id of new Set(ids)) if (watch(map.get(id) as V)) watched.push(id);
+  return map;
 }
 
 /** `setIn` for a slot this build owns: mutates it, and returns it or the node a full bucket became. */

@@ -88,21 +88,25 @@ describe('idMap', () => {
     expect([built.size, built.get('k0'), built.get('k1'), built.get('k9')]).toEqual([10, 10, 11, 9]);
   });
 
-  it('agrees with a Map after any sequence of sets and deletes, every version kept intact', () => {
+  it('agrees with a Map after any sequence of sets and deletes, every version kept intact, watched ids included', () => {
     // Up to 400 distinct keys, so that lists split into nodes two levels deep, and sequences hit the same entries again.
     const key = fc.integer({ min: 0, max: 399 }).map((n) => `k${n}`);
     const op = fc.oneof(
       { arbitrary: fc.record({ set: key, value: fc.integer() }), weight: 4 },
       { arbitrary: fc.record({ remove: key }), weight: 1 },
     );
+    const even = (value: number) => value % 2 === 0;
     const same = (map: IdMap<number>, model: Map<string, number>) => {
       expect(map.size).toBe(model.size);
       for (let n = 0; n < 400; n++) expect(map.get(`k${n}`)).toBe(model.get(`k${n}`));
       expect([...map].sort((a, b) => a - b)).toEqual([...model.values()].sort((a, b) => a - b));
+      // A map made to watch even values knows the ids of exactly those, each once.
+      const watched = [...model].filter(([, v]) => even(v)).map(([k]) => k);
+      expect([...(map.watched ?? [])].sort()).toEqual(watched.sort());
     };
     fc.assert(
       fc.property(fc.array(op, { minLength: 300, maxLength: 800, size: 'max' }), (ops) => {
-        let map = idMap<number>();
+        let map = idMap<number>(undefined, even);
         const model = new Map<string, number>();
         // Every 100th version, checked again at the end: a later write must not have changed it.
         const kept: { map: IdMap<number>; model: Map<string, number> }[] = [];
@@ -120,7 +124,9 @@ describe('idMap', () => {
         for (const version of kept) same(version.map, version.model);
         // Built in one go from the same writes, a key written twice keeps its last value.
         const writes = ops.flatMap((o) => ('set' in o ? [[o.set, o.value] as const] : []));
-        same(idMap(writes), new Map(writes));
+        same(idMap(writes, even), new Map(writes));
+        // Made without `watch`, a map watches nothing, whatever it derives.
+        expect(idMap(writes).set('k0', 2).watched).toBeUndefined();
       }),
       { numRuns: 30 },
     );

@@ -107,6 +107,31 @@ describe('records that grow by a key per event', () => {
   });
 });
 
+describe('a long thread', () => {
+  it("ends each of 4,000 runs in time independent of the thread's length (9,000 messages, 4,000 tool calls)", () => {
+    const runs = Array.from({ length: 4_000 }, (_, i) => [
+      { type: 'RUN_STARTED', threadId: 't', runId: `r${i}` },
+      { type: 'TEXT_MESSAGE_START', messageId: `a${i}`, role: 'assistant' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: `a${i}`, delta: '好的' },
+      { type: 'TEXT_MESSAGE_END', messageId: `a${i}` },
+      { type: 'TOOL_CALL_START', toolCallId: `c${i}`, toolCallName: 'lookup', parentMessageId: `a${i}` },
+      { type: 'TOOL_CALL_ARGS', toolCallId: `c${i}`, delta: '{}' },
+      { type: 'TOOL_CALL_END', toolCallId: `c${i}` },
+      { type: 'TOOL_CALL_RESULT', messageId: `t${i}`, toolCallId: `c${i}`, content: 'found' },
+      // Every fourth run ends with its reply still open: the end closes it.
+      ...(i % 4 === 0 ? [{ type: 'TEXT_MESSAGE_START', messageId: `b${i}`, role: 'assistant' }] : []),
+      { type: 'RUN_FINISHED', threadId: 't', runId: `r${i}` },
+    ]).flat();
+    const { state, ms } = timed(runs);
+    expect(ms).toBeLessThan(BUDGET_MS);
+    expect(state.messages.ids).toHaveLength(9_000);
+    expect(state.messages.byId.get('b0')?.streaming).toBe(false);
+    expect(state.messages.byId.get('b3996')?.streaming).toBe(false);
+    expect([...state.messages.byId].some((m) => m.streaming)).toBe(false);
+    expect(state.toolCalls.get('c3999')?.status).toBe('succeeded');
+  });
+});
+
 describe('a record grown past 128 keys', () => {
   it('reads as a plain object, refuses writes, and keeps the earlier state as it was', () => {
     const events = [

@@ -179,6 +179,11 @@ export function appendBounded<T>(list: readonly T[], item: T): readonly T[] {
   return list.length < MAX_PASSTHROUGH ? [...list, item] : [...list.slice(list.length - MAX_PASSTHROUGH + 1), item];
 }
 
+/** The ids of the messages that may be streaming: those the map watches (thread.ts), or, in a map made without, all. */
+export function streamingIds(state: ThreadState): readonly string[] {
+  return state.messages.byId.watched ?? state.messages.ids;
+}
+
 /** Puts a message record: replaces it in place when the id exists, appends it otherwise. */
 export function putMessage(state: ThreadState, record: MessageRecord): ThreadState {
   const { byId, metadata } = state.messages;

@@ -5,7 +5,7 @@
  */
 import type { ThreadState } from '../model.js';
 import type { Message } from '../protocol.js';
-import { defined, putMessage, putToolCall, settleSubagents } from './helpers.js';
+import { defined, putMessage, putToolCall, settleSubagents, streamingIds } from './helpers.js';
 import { addInputMessages } from './messages.js';
 import { ownJson } from './ownJson.js';
 
@@ -40,7 +40,7 @@ export function cancelRun(state: ThreadState, at?: number): ThreadState {
         ? { runs: { ...state.runs, [runId]: { ...(state.runs[runId] ?? { runId }), status: 'cancelled' as const } } }
         : {}),
     };
-    for (const id of state.messages.ids) {
+    for (const id of streamingIds(state)) {
       const m = state.messages.byId.get(id);
       if (m?.streaming) next = putMessage(next, { ...m, streaming: false, stopped: true, ...defined({ endedAt: at }) });
     }

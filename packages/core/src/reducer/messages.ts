@@ -1,8 +1,8 @@
-import { idMap } from '../idMap.js';
 import type { MessageRecord, ThreadState, ToolCallRecord } from '../model.js';
 import type { EventOf, Message } from '../protocol.js';
 import { defined, putToolCall, stamp, without } from './helpers.js';
 import { sameJson } from './ownJson.js';
+import { noMessages } from './thread.js';
 import { parseArgs } from './toolResult.js';
 
 /** The client record of an AG-UI message (from a snapshot or a run's input), which came in at `at`. */
@@ -107,7 +107,7 @@ export function messagesSnapshot(state: ThreadState, event: EventOf<'MESSAGES_SN
   }
   const ids = [...(following.get(undefined) ?? [])];
   for (const id of incoming.keys()) ids.push(id, ...(following.get(id) ?? []));
-  let byId = idMap<MessageRecord>();
+  let byId = noMessages();
   for (const id of ids) {
     const replacement = incoming.get(id);
     byId = byId.set(id, replacement ? reuse(old.get(id), replacement) : (old.get(id) as MessageRecord));
@@ -124,7 +124,6 @@ export function messagesSnapshot(state: ThreadState, event: EventOf<'MESSAGES_SN
  */
 export function addInputMessages(state: ThreadState, messages: readonly Message[], at?: number, source?: 'client'): ThreadState {
   let byId = state.messages.byId;
-  const ids = [...state.messages.ids];
   const fresh: Message[] = [];
   for (const m of messages) {
     const known = byId.get(m.id);
@@ -132,10 +131,11 @@ export function addInputMessages(state: ThreadState, messages: readonly Message[
       if (known.source && !source) byId = byId.set(m.id, without(known, 'source'));
       continue;
     }
-    ids.push(m.id);
     fresh.push(m);
     byId = byId.set(m.id, source ? { ...fromAgUiMessage(m, at), source } : fromAgUiMessage(m, at));
   }
   if (byId === state.messages.byId) return state;
-  return withToolCalls({ ...state, messages: { ...state.messages, ids: fresh.length ? ids : state.messages.ids, byId } }, fresh);
+  // A run's input restates the whole history: the ids are copied only when it holds a message not known yet.
+  const ids = fresh.length ? state.messages.ids.concat(fresh.map((m) => m.id)) : state.messages.ids;
+  return withToolCalls({ ...state, messages: { ...state.messages, ids, byId } }, fresh);
 }

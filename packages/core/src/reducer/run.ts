@@ -12,7 +12,17 @@ import type {
 } from '../model.js';
 import type { EventOf, ResumeEntry, TokenUsage } from '../protocol.js';
 import { mergeMetadata, withKey, withMeta } from './grow.js';
-import { defined, entry, putMessage, putToolCall, settleSubagents, updateToolCall, withDiagnostics, without } from './helpers.js';
+import {
+  defined,
+  entry,
+  putMessage,
+  putToolCall,
+  settleSubagents,
+  streamingIds,
+  updateToolCall,
+  withDiagnostics,
+  without,
+} from './helpers.js';
 import { addInputMessages } from './messages.js';
 import { ownJson, sameJson } from './ownJson.js';
 
@@ -273,11 +283,12 @@ function settleRun(
 /** At a run's end nothing may still look live: streaming messages close (ending then), half-streamed calls fail. */
 function closeOpenWork(state: ThreadState, why: string, at: number | undefined): ThreadState {
   let next = state;
-  for (const id of state.messages.ids) {
+  for (const id of streamingIds(state)) {
     const m = state.messages.byId.get(id);
     if (m?.streaming) next = putMessage(next, { ...m, streaming: false, ...defined({ endedAt: at }) });
   }
-  for (const call of state.toolCalls) {
+  const calls = state.toolCalls;
+  for (const call of calls.watched ? calls.watched.map((id) => calls.get(id) as ToolCallRecord) : calls) {
     if (call.status === 'declared' || call.status === 'args_streaming') {
       next = putToolCall(next, { ...call, status: 'failed', failure: why });
     }
@@ -316,7 +327,7 @@ export function streamTruncated(state: ThreadState): ThreadState {
         : withKey(state.runs, runId, { ...(entry(state.runs, runId) ?? { runId }), status: 'unknown' as const });
     next = { ...state, run: { ...state.run, status: 'unknown' }, runs };
   }
-  for (const id of state.messages.ids) {
+  for (const id of streamingIds(state)) {
     const m = state.messages.byId.get(id);
     if (m?.streaming) next = putMessage(next, { ...m, streaming: false });
   }

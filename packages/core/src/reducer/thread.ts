@@ -1,6 +1,6 @@
 /** A thread before any event. Apart from the reducer: the controller makes one before it loads the engine. */
-import { idMap } from '../idMap.js';
-import type { ThreadState } from '../model.js';
+import { type IdMap, idMap } from '../idMap.js';
+import type { MessageRecord, ThreadState, ToolCallRecord } from '../model.js';
 import { ownJson } from './ownJson.js';
 
 export interface ThreadStateInit {
@@ -8,6 +8,16 @@ export interface ThreadStateInit {
   /** The shared state document the thread starts from (copied: the state owns its document). */
   state?: unknown;
 }
+
+/**
+ * The thread's maps keep the ids of what is still open (`IdMap.watched`):
+ * the messages streaming and the calls whose arguments are not complete,
+ * which a run's or a stream's end closes without reading every record.
+ */
+export const noMessages = (): IdMap<MessageRecord> => idMap<MessageRecord>(undefined, streaming);
+const noToolCalls = (): IdMap<ToolCallRecord> => idMap<ToolCallRecord>(undefined, argsOpen);
+const streaming = (m: MessageRecord) => m.streaming;
+const argsOpen = (c: ToolCallRecord) => c.status === 'declared' || c.status === 'args_streaming';
 
 /**
  * The state of a thread before any event: run `idle`, no messages, the
@@ -21,8 +31,8 @@ export function createThreadState(init: ThreadStateInit = {}): ThreadState {
     ...(init.threadId !== undefined ? { threadId: init.threadId } : {}),
     run: { status: 'idle', steps: [] },
     runs: {},
-    messages: { ids: [], byId: idMap() },
-    toolCalls: idMap(),
+    messages: { ids: [], byId: noMessages() },
+    toolCalls: noToolCalls(),
     sharedState: { document: ownJson(init.state) ?? {}, sync: 'in-sync', version: 0 },
     interrupts: [],
     answers: [],
