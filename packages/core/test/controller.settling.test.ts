@@ -145,6 +145,123 @@ describe('a resume stopped once the agent answered, before its first event', () 
   });
 });
 
+describe('a resume the agent answered, then lost and being retried by the source (reconnect)', () => {
+  /** A 200 event stream that breaks before its first event. */
+  const broken = () =>
+    new Response(
+      new ReadableStream({
+        start(controller) {
+          controller.error(new Error('socket hang up'));
+        },
+      }),
+      { headers: { 'content-type': 'text/event-stream' } },
+    );
+  const hanging = (init: RequestInit | undefined) =>
+    new Promise<Response>((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)));
+
+  it.each([
+    ['waiting for the next attempt', 200, 2],
+    ['waiting for the next attempt to be answered', 1, 3],
+  ])(
+    'stays answered when stop() comes %s: the agent took the answers, and a second answer is refused',
+    async (_when, delayMs, requests) => {
+      const { c, posted } = httpAgent(
+        (input, n, init) => (n === 1 ? sse([started(input), interrupted(input, 'i1')]) : n === 2 ? broken() : hanging(init)),
+        { reconnect: { attempts: 3, delayMs } },
+      );
+      await c.run('Transfer 500 EUR');
+      const resuming = c.resume(approve(true));
+      for (let i = 0; i < 50 && posted.length < requests; i++) await tick();
+      for (let i = 0; i < 50 && c.getSnapshot().connection !== 'reconnecting'; i++) await tick();
+      expect([posted.length, c.getSnapshot().connection]).toEqual([requests, 'reconnecting']);
+      c.stop();
+      await resuming;
+      expect(c.getSnapshot().thread.interrupts).toEqual([]);
+      expect(c.getSnapshot().thread.answers.map((a) => a.interruptId)).toEqual(['i1']);
+      expect((await c.resume(approve(false))).ok).toBe(false);
+      expect(posted.filter((p) => p.resume)).toHaveLength(requests - 1);
+      expectReplayed(c);
+    },
+  );
+
+  it('stays answered when destroy() comes meanwhile: a controller made from the log shows it answered', async () => {
+    const { c } = httpAgent(
+      (input, n, init) => (n === 1 ? sse([started(input), interrupted(input, 'i1')]) : n === 2 ? broken() : hanging(init)),
+      { reconnect: { attempts: 3, delayMs: 200 } },
+    );
+    await c.run('Transfer 500 EUR');
+    const resuming = c.resume(approve(true));
+    for (let i = 0; i < 50 && c.getSnapshot().connection !== 'reconnecting'; i++) await tick();
+    c.destroy();
+    await resuming;
+    const again = createRunController({ source: httpSseSource({ url: 'http://agent.test/run' }), log: c.log.entries });
+    expect(again.getSnapshot().thread.interrupts).toEqual([]);
+    expect(again.getSnapshot().thread.answers.map((a) => a.interruptId)).toEqual(['i1']);
+  });
+
+  it('ends as CONNECTION_LOST, not a NETWORK failure to retry, when the later attempts cannot reach the agent', async () => {
+    const { c, posted } = httpAgent(
+      (input, n) => {
+        if (n === 1) return sse([started(input), interrupted(input, 'i1')]);
+        if (n === 2) return broken();
+        throw new TypeError('fetch failed');
+      },
+      { reconnect: { attempts: 2, delayMs: 1 } },
+    );
+    await c.run('Transfer 500 EUR');
+    await c.resume(approve(true));
+    expect(posted).toHaveLength(4);
+    expect(c.getSnapshot().failure).toMatchObject({ code: 'CONNECTION_LOST', retryable: false });
+    expect(c.getSnapshot().thread.interrupts).toEqual([]);
+    expect((await c.retry()).ok).toBe(false);
+    expect(posted).toHaveLength(4);
+    expectReplayed(c);
+  });
+
+  it('gives its interrupts back when stopped while retrying a request the agent never answered', async () => {
+    const { c } = httpAgent(
+      (input, n, init) => {
+        if (n === 1) return sse([started(input), interrupted(input, 'i1')]);
+        if (n === 2) throw new TypeError('fetch failed');
+        return hanging(init);
+      },
+      { reconnect: { attempts: 3, delayMs: 200 } },
+    );
+    await c.run('Transfer 500 EUR');
+    const resuming = c.resume(approve(true));
+    for (let i = 0; i < 50 && c.getSnapshot().connection !== 'reconnecting'; i++) await tick();
+    c.stop();
+    await resuming;
+    expect(c.getSnapshot().thread.interrupts.map((i) => i.id)).toEqual(['i1']);
+    expectReplayed(c);
+  });
+});
+
+describe('a run the agent answered, then lost, whose later attempts cannot reach the agent', () => {
+  it('ends as CONNECTION_LOST, not a NETWORK failure to retry: the agent may have started it', async () => {
+    const { c, posted } = httpAgent(
+      (_input, n) => {
+        if (n === 1)
+          return new Response(
+            new ReadableStream({
+              start(controller) {
+                controller.error(new Error('socket hang up'));
+              },
+            }),
+            { headers: { 'content-type': 'text/event-stream' } },
+          );
+        throw new TypeError('fetch failed');
+      },
+      { reconnect: { attempts: 2, delayMs: 1 } },
+    );
+    await c.run('Transfer 500 EUR');
+    expect(posted).toHaveLength(3);
+    expect(c.getSnapshot().failure).toMatchObject({ code: 'CONNECTION_LOST', retryable: false });
+    expect((await c.retry()).ok).toBe(false);
+    expect(posted).toHaveLength(3);
+  });
+});
+
 describe('a resume the agent could not take, sent again', () => {
   it('retry() after a 503 sends the same answers again, closing the interrupts again, with one decision each', async () => {
     const { c, posted } = httpAgent((input, n) =>

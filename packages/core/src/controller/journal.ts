@@ -72,6 +72,8 @@ export function createJournal(machine: ThreadMachine, clock: () => number): Jour
     destroyed: false,
   };
   const thread = (): ThreadState => machine.thread;
+  /** The agent answered the current stream's request (its connection was `open`): a stop then leaves it the answers. */
+  let answered = false;
   /**
    * An entry is being applied (its event's `onEvent` may be running): what an
    * action does meanwhile waits here, in order, and runs right after it, on
@@ -149,6 +151,9 @@ export function createJournal(machine: ThreadMachine, clock: () => number): Jour
       // the thread is published again, so the snapshot is never left showing the thread from before it.
       if (applying) after.push(() => journal.publish());
       const s = patch ? { ...snapshot, ...patch } : snapshot;
+      // Whether the agent answered this stream's request: open once, it stays so while the source retries.
+      if (s.connection === 'open') answered = true;
+      else if (s.connection === 'connecting') answered = false;
       // A literal of every field: one object per publish, however often a stream publishes.
       snapshot = {
         thread: thread(),
@@ -181,7 +186,7 @@ export function createJournal(machine: ThreadMachine, clock: () => number): Jour
       if (answers || stoppable(machine.thread)) journal.stop();
     },
     stop() {
-      journal.record({ type: 'stop', ...(machine.resumeAwaiting && snapshot.connection === 'open' ? { answered: true } : {}) });
+      journal.record({ type: 'stop', ...(machine.resumeAwaiting && answered ? { answered: true } : {}) });
     },
     open(saved, init, asRecorded) {
       if (saved?.length) {

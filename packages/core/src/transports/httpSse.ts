@@ -151,6 +151,8 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
         throw new ConsumerFailure(e);
       }
     };
+    // The agent answered one of the attempts: it took the request, whatever the later attempts meet.
+    let answered = false;
     for (let attempt = 0; ; attempt++) {
       if (attempt === 0) onConnection?.('connecting');
       // The reader first: a request whose answer could not be read would leave a run going on the server.
@@ -175,7 +177,6 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
         ...(lastId !== undefined ? { 'Last-Event-ID': headerBytes(lastId) } : {}),
       });
       let lost: unknown;
-      let answered = false;
       const answer = awaitAnswer(reader, signal, idle);
       try {
         const response = await answer.race(
@@ -218,7 +219,8 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
       if (attempt >= attempts || (lastId === undefined && delivered > 0)) {
         onConnection?.('closed');
         if (lost instanceof AgentTransportError) return;
-        // The agent answered, then the connection broke before any event: it took the request, which is not "unreachable".
+        // The agent answered, then the connection broke before any event (and no later attempt reached it): it took the
+        // request, which is not "unreachable".
         if (answered && delivered === 0)
           throw new AgentTransportError(
             'CONNECTION_LOST',
