@@ -452,3 +452,27 @@ describe('the log owns what it records', () => {
     expectReplayed(controller);
   });
 });
+
+describe('stop() or destroy() from a listener as a request starts', () => {
+  const each = [
+    ['stop()', (c: ReturnType<typeof createRunController>) => c.stop()],
+    ['destroy()', (c: ReturnType<typeof createRunController>) => c.destroy()],
+  ] as const;
+  it.each(each)('%s sends nothing: the source is never asked, and run() settles', async (_name, end) => {
+    const { source, inputs } = scripted((_n, input, emit) => {
+      emit(started(input));
+      emit(finished(input));
+    });
+    const c = createRunController({ source, scheduler: microScheduler });
+    const off = c.subscribe(() => {
+      if (c.getSnapshot().connection !== 'connecting') return;
+      off();
+      end(c);
+    });
+    const result = await c.run('Transfer 500 EUR');
+    expect(result.ok).toBe(true);
+    expect(inputs).toHaveLength(0);
+    expect(c.getSnapshot().inFlight).toBeUndefined();
+    expectReplayed(c);
+  });
+});

@@ -121,6 +121,8 @@ export function createLane(deps: LaneDeps): Lane {
           return { reconnectable: false, failure: unavailable, threw: true };
         }
       }
+      // Torn down before the request went out (a listener of the stream's start stopped it): nothing is sent.
+      if (!s.live) return { reconnectable: false };
       try {
         // The push form, when the source has it, hands events over without an asynchronous hop per event.
         if (source.deliver) await source.deliver(s.input, runOptions, receive);
