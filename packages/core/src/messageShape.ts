@@ -5,6 +5,7 @@
  * apart from the validator, which only the engine loads.
  */
 import { describe } from './diagnostics.js';
+import { put } from './plainJson.js';
 
 export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -74,8 +75,9 @@ const isToolCallList = (value: unknown): boolean =>
       typeof call.function.arguments === 'string',
   );
 
+/** The message without its null members; an own `__proto__` member stays one (never the copy's prototype). */
 function withoutNulls(message: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(message)) if (message[key] !== null) out[key] = message[key];
+  for (const key of Object.keys(message)) if (message[key] !== null) put(out, key, message[key]);
   return out;
 }

@@ -46,6 +46,20 @@ describe('parseSession', () => {
     expect(() => replaySession(entries)).not.toThrow();
   });
 
+  it('names a message whose id or role is only in a member named __proto__, where a null member is dropped for the check', () => {
+    // JSON.parse makes `__proto__` an own member: a check that copies the message must copy it as one, not as a prototype.
+    const text = [
+      '{"type":"init","at":1,"threadId":"t","messages":[{"content":null,"__proto__":{"id":"u9","role":"user"}}]}',
+      '{"type":"user_message","at":2,"message":{"role":"user","content":null,"__proto__":{"id":"u9"}}}',
+      '{"type":"user_message","at":3,"message":{"id":"u1","role":"user","content":"hi","toolCalls":null,"__proto__":{"x":1}}}',
+    ].join('\n');
+    const { entries, errors } = parseSession(text);
+    expect(errors.map((e) => e.line)).toEqual([1, 2]);
+    expect(errors[0]?.message).toMatch(/messages\/0/);
+    expect(entries.map((e) => e.type)).toEqual(['user_message']);
+    expect(replaySession(entries).messages.ids).toEqual(['u1']);
+  });
+
   it('keeps a history in the shape model APIs write it: an assistant message with null content and tool calls', async () => {
     await loadEngine();
     const initialMessages = [
