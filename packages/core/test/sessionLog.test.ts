@@ -141,6 +141,26 @@ describe('parseSession', () => {
     expect(parseSession('{"type":"run_started","at":0}').errors[0]?.message).toMatch(/unknown type "run_started"/);
   });
 
+  it("writes every entry a live log can hold: an event with a cycle or a BigInt (an in-process agent's) does not stop the rest", () => {
+    const cyclic: Record<string, unknown> = { type: 'CUSTOM', name: 'loop' };
+    cyclic.value = cyclic;
+    const entries = [
+      { type: 'init', at: 1, threadId: 't' },
+      { type: 'event', at: 2, index: 0, event: cyclic },
+      { type: 'event', at: 3, index: 1, event: { type: 'CUSTOM', name: 'big', value: { n: 12345678901234567890n } } },
+      { type: 'user_message', at: 4, message: { id: 'u1', role: 'user', content: '你好' } },
+    ] as unknown as Parameters<typeof serializeSession>[0];
+    const text = serializeSession(entries);
+    const parsed = parseSession(text);
+    expect(parsed.errors).toEqual([]);
+    expect(parsed.entries.map((e) => e.type)).toEqual(['init', 'event', 'event', 'user_message']);
+    // A BigInt is written as its digits, a cycle cut short (replayed, it is refused as too deep, as it was live).
+    expect((parsed.entries[2] as { event: { value: unknown } }).event.value).toEqual({ n: '12345678901234567890' });
+    const thread = replaySession(parsed.entries);
+    expect(thread.diagnostics.map((d) => d.code)).toContain('TOO_DEEP');
+    expect(thread.messages.ids).toEqual(['u1']);
+  });
+
   it('round-trips what it serializes', () => {
     const entries = [
       { type: 'init' as const, at: 1, threadId: 't', state: { a: [1, 'two'] } },

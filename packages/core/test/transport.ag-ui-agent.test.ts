@@ -95,6 +95,44 @@ describe('agUiAgentSource', () => {
     expect(unsubscribe).toHaveBeenCalled();
   });
 
+  it('hands over each event as JSON would carry it, a copy the agent cannot change afterwards', async () => {
+    const state: Record<string, unknown> = { items: ['a'] };
+    const { agent } = fakeAgent((o) => {
+      o.next(started);
+      o.next({ type: 'STATE_SNAPSHOT', snapshot: state });
+      // What JSON cannot hold goes as JSON writes it: NaN as null, an undefined member left out (in a list, null).
+      o.next({ type: 'STATE_DELTA', delta: [{ op: 'add', path: '/n', value: Number.NaN }], metadata: undefined });
+      o.next({ type: 'CUSTOM', name: 'odd', value: { gone: undefined, list: [undefined, Number.POSITIVE_INFINITY] } });
+      o.next(finished);
+      o.complete();
+      // The agent goes on with its own object once it emitted it.
+      (state.items as string[]).push('b');
+    });
+    const events = await collect(agUiAgentSource(agent).run(input));
+    expect(events).toEqual([
+      started,
+      { type: 'STATE_SNAPSHOT', snapshot: { items: ['a'] } },
+      { type: 'STATE_DELTA', delta: [{ op: 'add', path: '/n', value: null }] },
+      { type: 'CUSTOM', name: 'odd', value: { list: [null, null] } },
+      finished,
+    ]);
+    expect(Object.keys(events[2] as object)).toEqual(['type', 'delta']);
+  });
+
+  it('hands over as it is an event JSON cannot write (a cycle, a BigInt), for the thread to refuse or keep', async () => {
+    const cyclic: Record<string, unknown> = { type: 'CUSTOM', name: 'loop' };
+    cyclic.value = cyclic;
+    const big = { type: 'CUSTOM', name: 'big', value: 10n };
+    const { agent } = fakeAgent((o) => {
+      o.next(cyclic);
+      o.next(big);
+      o.complete();
+    });
+    const events = await collect(agUiAgentSource(agent).run(input));
+    expect(events[0]).toBe(cyclic);
+    expect(events[1]).toBe(big);
+  });
+
   it('hands the agent a plain copy of a shared state that holds a large object, which structuredClone accepts', async () => {
     const big = Object.fromEntries(Array.from({ length: LARGE_OBJECT_KEYS + 1 }, (_, i) => [`k${i}`, i]));
     const patched = applyJsonPatch({ big }, [{ op: 'replace', path: '/big/k0', value: 'zero' }]);

@@ -113,9 +113,10 @@ export function createSessionLog(): SessionLog {
 /**
  * The session as JSON lines, one entry per line: what the playground
  * downloads. An entry holding a value nested too deep for `JSON.stringify`
- * (an agent's hostile event, which the thread refused as `TOO_DEEP`) is
- * written cut short, still deeper than COPY_DEPTH: replayed, it is
- * refused the same way.
+ * or in a cycle (an agent's hostile event, which the thread refused as
+ * `TOO_DEEP`) is written cut short, still deeper than COPY_DEPTH: replayed,
+ * it is refused the same way. A BigInt (which only an in-process agent can
+ * send) is written as its digits. It never throws.
  */
 export function serializeSession(entries: readonly SessionEntry[]): string {
   return entries.map(entryLine).join('\n') + (entries.length ? '\n' : '');
@@ -124,15 +125,16 @@ export function serializeSession(entries: readonly SessionEntry[]): string {
 function entryLine(entry: SessionEntry): string {
   try {
     return JSON.stringify(entry);
-  } catch (e) {
-    if (!(e instanceof RangeError)) throw e;
-    // Cut where the value is still deeper than a copy takes, whatever the levels of the entry around it.
+  } catch {
+    // Too deep, or a cycle or a BigInt (an in-process agent's event): cut where the value is still deeper than a copy
+    // takes, whatever the levels of the entry around it; a BigInt is written as its digits.
     return JSON.stringify(cutShort(entry, COPY_DEPTH + 16));
   }
 }
 
-/** `value` with what lies deeper than `levels` objects and arrays replaced by empty arrays. */
+/** `value` with what lies deeper than `levels` objects and arrays replaced by empty arrays, and a BigInt by its digits. */
 function cutShort(value: unknown, levels: number): unknown {
+  if (typeof value === 'bigint') return String(value);
   if (typeof value !== 'object' || value === null) return value;
   if (levels === 0) return [];
   if (Array.isArray(value)) return value.map((item) => cutShort(item, levels - 1));

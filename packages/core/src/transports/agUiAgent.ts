@@ -40,6 +40,22 @@ export function agUiAgentSource(agent: AgUiAgentLike): AgentSource {
   return source;
 }
 
+/**
+ * The event as JSON would carry it from an agent across the network (NaN as
+ * null, an undefined member left out), and a copy of its own: an in-process
+ * agent that goes on changing an object it emitted (its state, a list it
+ * grows) changes neither the thread nor the session log, which then replays
+ * as it was shown. An event JSON cannot write (a cycle, a BigInt) goes as it
+ * is, for the thread to refuse (too deep) or keep.
+ */
+function asSent(event: unknown): unknown {
+  try {
+    return JSON.parse(JSON.stringify(event));
+  } catch {
+    return event;
+  }
+}
+
 async function* observableToIterable(
   agent: AgUiAgentLike,
   input: RunAgentInput,
@@ -59,7 +75,7 @@ async function* observableToIterable(
   const state = toPlainJson(input.state);
   const subscription = agent.run(state === input.state ? input : { ...input, state }).subscribe({
     next: (event) => {
-      queue.push(event);
+      queue.push(asSent(event));
       notify();
     },
     error: (error) => {

@@ -22,7 +22,10 @@ export interface SourceRunOptions {
 /**
  * Where events come from: one call per run. It yields raw event objects as
  * they arrive (validation happens downstream, so a source never judges them),
- * ends when the stream ends, and throws when the transport fails.
+ * ends when the stream ends, and throws when the transport fails. Each event
+ * it yields is the controller's from then on: the session log keeps it as it
+ * was handed over, so a source must not change it afterwards (objects parsed
+ * from the wire never are; `agUiAgentSource` hands over copies).
  *
  * @example
  * for await (const raw of source.run(input, { signal })) pipeline.push(raw);
