@@ -5,7 +5,8 @@ import type { AgentStoreState } from './types.js';
 import { useAgentSelector } from './useAgentSelector.js';
 
 const NONE: ReadonlyMap<string, string> = new Map();
-// Keyed by the ids array: it is replaced when a message is added or removed and kept while one streams.
+// Keyed by the ids array: it is replaced when a message is added or removed, or an activity is replaced under another
+// agent, and kept while one streams.
 const cache = new WeakMap<readonly string[], ReadonlyMap<string, string>>();
 
 function attribution({ ids, byId }: ThreadState['messages']): ReadonlyMap<string, string> {
@@ -26,9 +27,9 @@ const select = (s: AgentStoreState) => attribution(s.thread.messages);
 /**
  * Which subagent each message came from: message id -> `subagentRunId`, for
  * the attributed messages only (the main agent's are absent). Recomputed when
- * a message is added or removed, not for a token (a message's attribution is
- * fixed when it is created), so a list can group by subagent and still not
- * re-render while a message streams.
+ * a message is added or removed, or an activity is replaced under another
+ * agent (the only way a message changes agents), not for a token, so a list
+ * can group by subagent and still not re-render while a message streams.
  *
  * @example
  * const attribution = useMessageAttribution();

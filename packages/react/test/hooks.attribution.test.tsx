@@ -63,6 +63,39 @@ describe('useSubagents and useMessageAttribution', () => {
     expect(subagents['sa-2']).toMatchObject({ status: 'error', error: { message: 'quota exceeded' }, parentSubagentRunId: 'sa-1' });
   });
 
+  it('follows an activity replaced under another agent: the map says who sent it last, both ways', async () => {
+    const { m, store, push } = await openRun();
+    let seen: ReadonlyMap<string, string> | undefined;
+    function Probe() {
+      seen = useMessageAttribution();
+      return null;
+    }
+    render(
+      <AgentProvider store={store}>
+        <Probe />
+      </AgentProvider>,
+    );
+    await act(async () => {
+      void store.getState().run('go');
+      await tick();
+    });
+    const runId = m.requests[0]?.runId ?? '';
+    const plan = (steps: string[], subagentRunId?: string) => ({
+      type: 'ACTIVITY_SNAPSHOT',
+      messageId: 'plan',
+      activityType: 'PLAN',
+      content: { steps },
+      ...(subagentRunId ? { subagentRunId } : {}),
+    });
+    await push({ type: 'RUN_STARTED', threadId: 't', runId }, plan(['查询订单']));
+    expect(seen && [...seen]).toEqual([]);
+    await push({ type: 'SUBAGENT_STARTED', subagentRunId: 'sa-1', name: 'Planner' }, plan(['查询订单', '退款'], 'sa-1'));
+    expect(store.getState().thread.messages.byId.get('plan')?.subagentRunId).toBe('sa-1');
+    expect(seen && [...seen]).toEqual([['plan', 'sa-1']]);
+    await push(plan(['完成']));
+    expect(seen && [...seen]).toEqual([]);
+  });
+
   it('gives the same empty map to a thread without subagents', () => {
     const store = createAgentStore({ source: manualSource().source, initialMessages: [{ id: 'u', role: 'user', content: 'hi' }] });
     const maps: ReadonlyMap<string, string>[] = [];

@@ -96,7 +96,11 @@ export function activitySnapshot(state: ThreadState, event: EventOf<'ACTIVITY_SN
     ...(existing?.metadata ? { metadata: existing.metadata } : {}),
     ...stamp(existing?.startedAt ?? at),
   };
-  return putMessage(state, withMeta(record, event.metadata));
+  const next = putMessage(state, withMeta(record, event.metadata));
+  // Replaced under another agent: the list of ids is new too, as when a message comes or goes, so what is worked out
+  // from the list once (which agent each message is from) is worked out again.
+  if (!existing || existing.subagentRunId === record.subagentRunId) return next;
+  return { ...next, messages: { ...next.messages, ids: [...next.messages.ids] } };
 }
 
 /** ACTIVITY_DELTA patches an activity's content atomically; a missing target invents nothing. */
