@@ -60,25 +60,36 @@ export interface ParsedEventLog {
  */
 export function asSessionLine(value: unknown): unknown {
   if (!isObject(value)) return value;
-  if (!('type' in value) && 'event' in value && (value.receivedAt === undefined || typeof value.receivedAt === 'number'))
-    return { type: 'event', at: value.receivedAt ?? 0, event: value.event, index: 0 };
+  // Its time when the line gives one a session can hold; else 0, as for a bare event without one (its event is kept).
+  if (!('type' in value) && 'event' in value)
+    return { type: 'event', at: finite(value.receivedAt) ? value.receivedAt : 0, event: value.event, index: 0 };
   if (typeof value.type === 'string' && /^[A-Z][A-Z0-9_]*$/.test(value.type))
     return {
       type: 'event',
-      at: typeof value.timestamp === 'number' && Number.isFinite(value.timestamp) ? value.timestamp : 0,
+      at: finite(value.timestamp) ? value.timestamp : 0,
       event: value,
       index: 0,
     };
   return value;
 }
 
-/** Reads JSON lines written by `serializeEventLog`. A bad line is reported and skipped; it never throws. */
+const finite = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+
+/**
+ * Reads JSON lines written by `serializeEventLog`. A bad line is reported and
+ * skipped; it never throws. An entry keeps the index the file gives it when
+ * that is a whole number, not negative and not given before; else its index is
+ * its position.
+ */
 export function parseEventLog(text: string): ParsedEventLog {
   const entries: LoggedEvent[] = [];
+  const taken = new Set<number>();
   const errors = readJsonLines(text, (value) => {
     if (!isObject(value) || !('event' in value)) return 'not a log entry: expected an object with `event`';
-    const index = typeof value.index === 'number' ? value.index : entries.length;
-    const receivedAt = typeof value.receivedAt === 'number' ? { receivedAt: value.receivedAt } : {};
+    const given = value.index;
+    const index = Number.isSafeInteger(given) && (given as number) >= 0 && !taken.has(given as number) ? (given as number) : entries.length;
+    taken.add(index);
+    const receivedAt = finite(value.receivedAt) ? { receivedAt: value.receivedAt } : {};
     entries.push({ index, event: value.event, ...receivedAt });
     return undefined;
   });

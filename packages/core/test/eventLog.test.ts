@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compactEvents, replayEvents } from '../src/engine.js';
-import { toAgUiMessages } from '../src/index.js';
+import { parseSession, toAgUiMessages } from '../src/index.js';
 import { createEventLog, parseEventLog, serializeEventLog } from '../src/internal.js';
 import { run, text, toolCall } from './support/examples.js';
 
@@ -32,6 +32,28 @@ describe('event log', () => {
       { index: 1, event: { type: 'CUSTOM' } },
     ]);
     expect(parsed.errors.map((e) => e.line)).toEqual([2, 3]);
+  });
+});
+
+describe('an event log read as a session', () => {
+  it('keeps every event whatever its time says (none, NaN written as null, a number past a double), each at a time a session can hold', () => {
+    const event = { type: 'RUN_STARTED', threadId: 't', runId: 'r' };
+    const lines = [
+      serializeEventLog([{ index: 0, receivedAt: Number.NaN, event }]).trim(),
+      `{"index":1,"receivedAt":1e400,"event":${JSON.stringify(event)}}`,
+      `{"index":2,"receivedAt":"yesterday","event":${JSON.stringify(event)}}`,
+      `{"index":3,"receivedAt":1700000000000,"event":${JSON.stringify(event)}}`,
+    ];
+    for (const line of lines) expect(parseEventLog(line).entries).toHaveLength(1);
+    const { entries, errors } = parseSession(lines.join('\n'));
+    expect(errors).toEqual([]);
+    expect(entries.map((e) => e.at)).toEqual([0, 0, 0, 1700000000000]);
+  });
+
+  it('gives each event read an index of its own: one the file gives twice, negative or not whole is its position', () => {
+    const event = JSON.stringify({ type: 'CUSTOM', name: 'n', value: 1 });
+    const text = [0, 0, -3.5, '1e400', 7].map((index) => `{"index":${index},"event":${event}}`).join('\n');
+    expect(parseEventLog(text).entries.map((e) => e.index)).toEqual([0, 1, 2, 3, 7]);
   });
 });
 
