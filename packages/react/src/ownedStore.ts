@@ -32,10 +32,13 @@ export function ownedOptions<Doc>(options: AgentStoreOptions<Doc>): AgentStoreOp
  * mounted, destroyed once it unmounts (StrictMode's unmount and mount again
  * keep it). React's `<Activity>` runs the effect cleanups of a component it
  * hides but keeps its state: a store destroyed while its component was
- * hidden is made again when it is shown, from its session log, which replays
- * exactly, so the conversation is there and the actions work. A stream it
- * had open was cut off with it and shows so, as after a reload. `create`
- * makes the store, from `log` when one is given.
+ * hidden is made again, from its session log, which replays exactly, so the
+ * conversation is there and the actions work. A stream it had open was cut
+ * off with it and shows so, as after a reload. It is made again as the
+ * component renders once it sees the store destroyed (hidden, or as it is
+ * shown), so its children render with the new store before any effect runs
+ * as they are shown: an effect of theirs that runs the agent then does so on
+ * the new store. `create` makes the store, from `log` when one is given.
  */
 export function useOwnedStore<Doc>(create: ((log?: readonly SessionEntry[]) => AgentStore<Doc>) | null): AgentStore<Doc> | null {
   // StrictMode calls a state initializer twice and keeps the first answer: the second call gets that store, rather than
@@ -50,19 +53,32 @@ export function useOwnedStore<Doc>(create: ((log?: readonly SessionEntry[]) => A
   React.useEffect(() => {
     latest.current = create;
   });
-  /** The store made again for a destroyed one: StrictMode runs the effect twice for it, and the second run takes the first's. */
+  /** The store made again for a destroyed one: StrictMode renders twice for it, and the second render takes the first's. */
   const remade = React.useRef<{ from: AgentStore<Doc>; to: AgentStore<Doc> | null } | null>(null);
+  // The store's destruction re-renders the component (hidden, React renders it when idle, else as it shows it).
+  const destroyed = React.useSyncExternalStore(own ? own.subscribe : noStore, () => own?.getState().destroyed ?? false, notDestroyed);
+  // Made again while rendering: React renders the component again at once, with the new store, before its children.
+  if (own && destroyed) setOwn(madeAgain(remade, own, create));
   React.useEffect(() => {
     if (!own) return;
     if (own.getState().destroyed) {
-      if (remade.current?.from !== own) {
-        const make = latest.current;
-        remade.current = { from: own, to: make ? make(own.session.entries) : null };
-      }
-      setOwn(remade.current.to);
+      setOwn(madeAgain(remade, own, latest.current));
       return;
     }
     return own.retain();
   }, [own]);
   return own;
 }
+
+/** The store made again for `from`, made once (kept in `remade`) however often React renders or runs the effect. */
+function madeAgain<Doc>(
+  remade: React.RefObject<{ from: AgentStore<Doc>; to: AgentStore<Doc> | null } | null>,
+  from: AgentStore<Doc>,
+  make: ((log?: readonly SessionEntry[]) => AgentStore<Doc>) | null,
+): AgentStore<Doc> | null {
+  if (remade.current?.from !== from) remade.current = { from, to: make ? make(from.session.entries) : null };
+  return remade.current.to;
+}
+
+const noStore = () => () => undefined;
+const notDestroyed = () => false;

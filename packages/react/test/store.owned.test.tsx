@@ -6,7 +6,7 @@
  * child's layout effect that runs the agent sending that render's options.
  */
 import { act, render, screen } from '@testing-library/react';
-import { Activity, StrictMode, Suspense, useLayoutEffect, useState } from 'react';
+import { Activity, StrictMode, Suspense, useEffect, useLayoutEffect, useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { AgentProvider, createAgentStore, useAgentRun } from '../src/index.js';
 import { manualSource, tick } from './support/sources.js';
@@ -68,6 +68,60 @@ describe('the store a component makes', () => {
     // One question per store held: the first, and the one made again.
     expect(capabilities).toHaveBeenCalledTimes(2);
   });
+
+  it.each([
+    ['useAgentRun({ source })', 'mount'],
+    ['useAgentRun({ source })', 'run'],
+    ['AgentProvider options', 'mount'],
+    ['AgentProvider options', 'run'],
+  ] as const)(
+    "made by %s, destroyed while hidden: a child's effect (deps: %s) that runs the agent as it is shown uses the store made again",
+    async (owner, deps) => {
+      const m = manualSource();
+      const results: string[] = [];
+      function Ask({ run }: { run: ReturnType<typeof useAgentRun>['run'] }) {
+        const effect = () => {
+          void run('你好').then((r) => results.push(r.ok ? 'ok' : r.code));
+        };
+        // biome-ignore lint/correctness/useExhaustiveDependencies: a mount effect, as an app writes one to greet once
+        useEffect(effect, deps === 'mount' ? [] : [run]);
+        return null;
+      }
+      function Child() {
+        return <Ask run={useAgentRun().run} />;
+      }
+      function Own() {
+        return <Ask run={useAgentRun({ source: m.source, threadId: 't' }).run} />;
+      }
+      const at = (mode: 'visible' | 'hidden') => (
+        <Activity mode={mode}>
+          {owner === 'AgentProvider options' ? (
+            <AgentProvider options={{ source: m.source, threadId: 't' }}>
+              <Child />
+            </AgentProvider>
+          ) : (
+            <Own />
+          )}
+        </Activity>
+      );
+      const view = render(at('visible'));
+      await act(async () => {
+        await tick();
+        const runId = m.requests[0]?.runId ?? '';
+        m.push({ type: 'RUN_STARTED', threadId: 't', runId }, { type: 'RUN_FINISHED', threadId: 't', runId });
+        m.end();
+        await tick();
+      });
+      view.rerender(at('hidden'));
+      await settle();
+      view.rerender(at('visible'));
+      await settle();
+      expect(results).toEqual(['ok']);
+      expect(m.requests).toHaveLength(2);
+      expect(m.requests[1]?.messages.map((message) => message.content)).toEqual(['你好', '你好']);
+      view.unmount();
+    },
+  );
 
   it('in a mount React throws away (a sibling suspends) asks the agent nothing: only the store shown does, and it is destroyed after unmount', async () => {
     const { m, capabilities } = counted();
