@@ -56,9 +56,13 @@ export interface OptionsLayer<Doc = unknown> {
 export function optionLayers<Doc>(own: StoreSettings<Doc>, configure: (options: StoreSettings<Doc>) => void) {
   let base: Settings = { ...own };
   const layers = new Map<object, Settings>();
+  /** Where each key first joined: a layer removed and added again (a component hidden and shown) goes back there. */
+  const places = new WeakMap<object, number>();
+  let joined = 0;
+  const inPlace = () => [...layers.keys()].sort((a, b) => (places.get(a) ?? 0) - (places.get(b) ?? 0)).map((k) => layers.get(k) ?? {});
   let applied: Settings = base;
   const apply = () => {
-    const next = layered(base, layers.values());
+    const next = layered(base, inPlace());
     for (const key of Object.keys(applied)) if (!Object.hasOwn(next, key)) next[key] = undefined;
     applied = next;
     configure(next as StoreSettings<Doc>);
@@ -72,8 +76,8 @@ export function optionLayers<Doc>(own: StoreSettings<Doc>, configure: (options: 
         configure(options);
       }
     },
-    layer(): OptionsLayer<Doc> {
-      const key = {};
+    layer(key: object = {}): OptionsLayer<Doc> {
+      if (!places.has(key)) places.set(key, joined++);
       layers.set(key, {});
       return {
         set(options) {

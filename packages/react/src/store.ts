@@ -35,9 +35,11 @@ export interface AgentStore<Doc = unknown> extends StoreApi<AgentStoreState<Doc>
    * Options a component adds while it is mounted (what `useAgentRun(options)`
    * under a provider does): tools by name and context entries on top of the
    * store's, its `onEvent`, `onDiagnostic` and `onDecision` called beside the
-   * store's, any other option overriding the store's until `remove()`.
+   * store's, any other option overriding the store's until `remove()`. Layers
+   * apply in the order they joined; one added again under the same `key` (a
+   * component `<Activity>` hid and shows again) takes the place it first had.
    */
-  layer(): OptionsLayer<Doc>;
+  layer(key?: object): OptionsLayer<Doc>;
   /** The store's clock (its `now` option, else the agent's time as it says it, else `Date.now`: see `RunController.now`): what interrupt expiry is measured with. */
   now(): number;
   /** Stops everything the thread runs and refuses every later action. */

@@ -87,10 +87,12 @@ export function useAgentRun<Doc = unknown>(options: UseAgentRunOptions<Doc> = {}
   // A provider's store is not this component's: its options go on top of the provider's while it is shown (a layout
   // effect, which <Activity> undoes as it hides the component, where an insertion effect would stay).
   const layer = React.useRef<OptionsLayer<Doc> | undefined>(undefined);
+  // This component's key among the layers: shown again, it goes back to where it first joined.
+  const place = React.useRef({});
   const latest = React.useRef<Partial<AgentStoreOptions<Doc>>>({});
   useIsomorphicLayoutEffect(() => {
     if (own) return;
-    layer.current = store.layer();
+    layer.current = store.layer(place.current);
     layer.current.set(latest.current);
     return () => {
       layer.current?.remove();

@@ -321,3 +321,34 @@ describe('a child below a provider, hidden by <Activity>', () => {
     view.unmount();
   });
 });
+
+describe('children below a provider, one hidden by <Activity> and shown again', () => {
+  it('keep the order they first joined in: tools and context go out as before the child was hidden', async () => {
+    const m = manualSource();
+    const store = createAgentStore({ source: m.source, threadId: 't' });
+    function Child({ name }: { name: string }) {
+      useAgentRun({ tools: { [name]: { description: name, handler: () => name } }, context: [{ description: name, value: name }] });
+      return null;
+    }
+    const at = (mode: 'visible' | 'hidden') => (
+      <AgentProvider store={store}>
+        <Activity mode={mode}>
+          <Child name="订单" />
+        </Activity>
+        <Child name="billing" />
+      </AgentProvider>
+    );
+    const view = render(at('visible'));
+    view.rerender(at('hidden'));
+    await act(tick);
+    view.rerender(at('visible'));
+    await act(async () => {
+      void store.getState().run('x');
+      await tick();
+    });
+    expect(m.requests[0]?.context.map((c) => c.description)).toEqual(['订单', 'billing']);
+    expect(m.requests[0]?.tools.map((t) => t.name)).toEqual(['订单', 'billing']);
+    view.unmount();
+    store.destroy();
+  });
+});
