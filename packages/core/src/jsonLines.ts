@@ -3,7 +3,9 @@
  * line number, which returns a problem to report or nothing. A line that is
  * not JSON is reported; nothing throws. A leading byte order mark is skipped.
  * A text that is one JSON array is read item by item instead, each numbered
- * from 1 as a line would be.
+ * from 1 as a line would be; one that opens an array but is no whole one (cut
+ * off as it was written) is read as lines, its brackets and each line's
+ * trailing comma aside, so the items written one a line before the cut are kept.
  */
 export function readJsonLines(text: string, take: (value: unknown) => string | undefined): { line: number; message: string }[] {
   const errors: { line: number; message: string }[] = [];
@@ -17,11 +19,18 @@ export function readJsonLines(text: string, take: (value: unknown) => string | u
     });
     return errors;
   }
+  let opening = /^\s*\[/.test(body);
+  const inArray = opening;
   body.split(/\r?\n/).forEach((line, i) => {
-    if (line.trim() === '') return;
+    let text = line;
+    if (inArray) {
+      text = arrayLine(line, opening);
+      if (line.trim() !== '') opening = false;
+    }
+    if (text.trim() === '') return;
     let value: unknown;
     try {
-      value = JSON.parse(line);
+      value = JSON.parse(text);
     } catch (e) {
       errors.push({ line: i + 1, message: `not JSON: ${e instanceof Error ? e.message : String(e)}` });
       return;
@@ -44,4 +53,16 @@ function wholeArray(body: string): unknown[] | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A line of an array written one item a line: its item, without the comma
+ * after it (and, on the `first` line, the bracket that opens the array);
+ * nothing for a bracket alone.
+ */
+function arrayLine(line: string, first: boolean): string {
+  const text = line.trim();
+  if (text === '[' || text === ']') return '';
+  const item = first && text.startsWith('[') ? text.slice(1) : text;
+  return item.endsWith(',') ? item.slice(0, -1) : item;
 }

@@ -161,6 +161,24 @@ describe('parseSession', () => {
     expect(thread.messages.ids).toEqual(['u1']);
   });
 
+  it('keeps the items of a JSON array written one a line and cut off (a tool that died writing it), naming only the cut one', () => {
+    const events = [
+      { type: 'RUN_STARTED', threadId: 't', runId: 'r1' },
+      { type: 'TEXT_MESSAGE_START', messageId: 'm1', role: 'assistant' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', delta: '退款已批准。' },
+      { type: 'TEXT_MESSAGE_END', messageId: 'm1' },
+      { type: 'RUN_FINISHED', threadId: 't', runId: 'r1' },
+    ];
+    const whole = `[\n${events.map((e) => JSON.stringify(e)).join(',\n')}\n]\n`;
+    const torn = whole.slice(0, whole.indexOf('"RUN_FINISHED"') + 5);
+    const { entries, errors } = parseSession(torn);
+    expect(entries.map((e) => (e.type === 'event' ? (e.event as { type: string }).type : e.type))).toEqual(
+      events.slice(0, 4).map((e) => e.type),
+    );
+    expect(errors.map((e) => e.line)).toEqual([6]);
+    expect(replaySession(entries).messages.byId.get('m1')?.content).toBe('退款已批准。');
+  });
+
   it('round-trips what it serializes', () => {
     const entries = [
       { type: 'init' as const, at: 1, threadId: 't', state: { a: [1, 'two'] } },
