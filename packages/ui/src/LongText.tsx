@@ -2,6 +2,7 @@
 
 import * as React from 'react';
 import { useLocale } from './locale.js';
+import { textHead } from './textCut.js';
 import { autoDir } from './textDirection.js';
 
 /**
@@ -11,12 +12,6 @@ import { autoDir } from './textDirection.js';
  * seconds to lay out, with the page frozen all that time.
  */
 export const LONG_TEXT = 100_000;
-
-/** The first `limit` characters of `text`, never half of a surrogate pair. */
-function head(text: string, limit: number): string {
-  const end = /[\uD800-\uDBFF]/.test(text.charAt(limit - 1)) ? limit - 1 : limit;
-  return text.slice(0, end);
-}
 
 /**
  * A text over `limit` characters (`LONG_TEXT` by default): its beginning as plain text, how much
@@ -31,7 +26,7 @@ export function LongText({ text, limit = LONG_TEXT }: { text: string; limit?: nu
   return (
     <>
       <p ref={shown} className="agk-message__plain agk-longtext__text" dir={autoDir(text)} tabIndex={whole ? -1 : undefined}>
-        {whole ? text : `${head(text, limit)}…`}
+        {whole ? text : `${textHead(text, limit)}…`}
       </p>
       {whole ? null : (
         <p className="agk-message__note agk-longtext__note">

@@ -8,6 +8,7 @@ import { clientContext } from './clientContext.js';
 import { useLocale } from './locale.js';
 import type { en as toolStrings } from './locales/tools.js';
 import { type ArgsView, pretty, useArgsView } from './partialArgs.js';
+import { clip } from './textCut.js';
 
 type Tone = 'neutral' | 'info' | 'success' | 'warning' | 'danger';
 type ToolStrings = typeof toolStrings;
@@ -174,20 +175,16 @@ const SUMMARY_LENGTH = 60;
 /** A one-line summary of the arguments: `key: value` pairs, shortened. */
 function argsSummary(view: ArgsView): string {
   if (view.kind === 'empty') return '';
-  if (view.kind === 'raw') return clip(view.text.replace(/\s+/g, ' '));
+  if (view.kind === 'raw') return clip(view.text.replace(/\s+/g, ' '), SUMMARY_LENGTH);
   const value = view.value;
-  if (value === null || typeof value !== 'object') return clip(String(value));
+  if (value === null || typeof value !== 'object') return clip(String(value), SUMMARY_LENGTH);
   const pairs = Object.entries(value as Record<string, unknown>).map(([key, v]) => `${key}: ${scalar(v)}`);
-  return clip(pairs.join(', '));
+  return clip(pairs.join(', '), SUMMARY_LENGTH);
 }
 
 function scalar(value: unknown): string {
   if (value === null || typeof value !== 'object') return String(value);
   return Array.isArray(value) ? '[…]' : '{…}';
-}
-
-function clip(text: string): string {
-  return text.length > SUMMARY_LENGTH ? `${text.slice(0, SUMMARY_LENGTH - 1)}…` : text;
 }
 
 /** Props of `ToolCall.Root`: the call, its open state (controlled or not), and any prop of an `article`. */

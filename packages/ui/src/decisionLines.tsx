@@ -6,6 +6,7 @@ import * as React from 'react';
 import { clientContext } from './clientContext.js';
 import { formAnswerText, type InterruptMessages, type ValueWords, valueWords } from './interruptForm.js';
 import { useLocale } from './locale.js';
+import { clip } from './textCut.js';
 import type { OutlineItem } from './useMessageOutline.js';
 
 /**
@@ -41,7 +42,6 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 const PROSE = ['comment', 'comments', 'reason', 'note', 'notes', 'feedback', 'message', 'explanation'];
 const SUBJECT_LENGTH = 80;
 const SUMMARY_LENGTH = 160;
-const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 /**
  * What each answer decided, with the interrupt it answered: the interrupt's

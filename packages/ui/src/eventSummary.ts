@@ -1,4 +1,5 @@
 import type { PatchOp } from './jsonHighlights.js';
+import { clip } from './textCut.js';
 
 /**
  * The kinds of event the timeline filters by, as a row's `data-group`.
@@ -105,10 +106,6 @@ export interface EventSummary {
 /** Past this length a delta or a message is cut in a summary: the row shows one line of it, the detail all of it. */
 const CLIP = 160;
 
-function clip(value: string, max = CLIP): string {
-  return value.length > max ? `${value.slice(0, max - 1)}…` : value;
-}
-
 const OPS: ReadonlySet<string> = new Set(['add', 'replace', 'remove', 'move', 'copy', 'test']);
 
 /** Operations named in a STATE_DELTA row before the rest are counted. */
@@ -187,7 +184,7 @@ export function summarizeEvent(event: unknown, toolNames?: ToolNames): EventSumm
     }
     case 'RUN_ERROR': {
       const message = text(e, 'message');
-      if (message) lead.push({ kind: 'text', text: clip(message) });
+      if (message) lead.push({ kind: 'text', text: clip(message, CLIP) });
       name(text(e, 'code'));
       break;
     }
@@ -210,18 +207,18 @@ export function summarizeEvent(event: unknown, toolNames?: ToolNames): EventSumm
       if (type.startsWith('TOOL_CALL_')) {
         name(toolName);
         if (delta !== undefined) {
-          lead.push({ kind: 'json', text: clip(delta) });
+          lead.push({ kind: 'json', text: clip(delta, CLIP) });
           meta.push({ kind: 'count', unit: 'chars', n: delta.length });
         }
         const content = text(e, 'content');
-        if (content !== undefined) lead.push({ kind: 'text', text: clip(content) });
+        if (content !== undefined) lead.push({ kind: 'text', text: clip(content, CLIP) });
         id('toolCall', toolCallId);
         id('parent', text(e, 'parentMessageId'));
         id('message', text(e, 'messageId'));
         break;
       }
       if (delta !== undefined) {
-        lead.push({ kind: 'text', text: clip(delta) });
+        lead.push({ kind: 'text', text: clip(delta, CLIP) });
         meta.push({ kind: 'count', unit: 'chars', n: delta.length });
       }
       name(text(e, 'stepName') ?? text(e, 'name') ?? text(e, 'activityType'));

@@ -7,6 +7,7 @@ import { markdownChunk } from './lazyChunks.js';
 import { type LocaleValue, useLocale } from './locale.js';
 import { contentText } from './MessageContent.js';
 import { countWords } from './Reasoning.js';
+import { textHead } from './textCut.js';
 
 /** Told by each message once it has settled (complete, not streaming), and whether it may be incomplete; decides whether to announce it. */
 export type SettledListener = (messageId: string, incomplete: boolean) => void;
@@ -42,7 +43,7 @@ export function announcementText(locale: LocaleValue, author: string, text: stri
   let said = s.said(author, text);
   if (text.length > ANNOUNCEMENT_LENGTH) {
     const space = text.lastIndexOf(' ', ANNOUNCEMENT_LENGTH);
-    const cut = space > ANNOUNCEMENT_LENGTH / 2 ? space : ANNOUNCEMENT_LENGTH;
+    const cut = space > ANNOUNCEMENT_LENGTH / 2 ? space : textHead(text, ANNOUNCEMENT_LENGTH).length;
     const more = countWords(text.slice(cut), locale.lang);
     said = s.said(author, text.slice(0, cut).trimEnd()) + s.continues(more, locale.format.number(more));
   }

@@ -24,6 +24,7 @@ const PURE = new Set([
   'lazyModule.ts',
   'markdownPieces.ts',
   'safeUrl.ts',
+  'textCut.ts',
   'textDirection.ts',
   'timeTravel.ts',
 ]);

@@ -1,0 +1,75 @@
+/**
+ * Every place that cuts a text short (a summary, a live announcement) cuts
+ * between whole characters: never half of an emoji or a rare CJK character.
+ */
+import { AgentProvider } from '@aguikit/react';
+import { render, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { summarizeEvent } from '../src/eventSummary.js';
+import { announcementText } from '../src/liveAnnouncer.js';
+import { en, localeValue } from '../src/locale.js';
+import { MessageList } from '../src/Messages.js';
+import { call, playedStore, runOf, say } from '../src/storybook/scripted.js';
+
+/** Half of a surrogate pair, alone. */
+const LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const EMOJI = '😀';
+
+describe('text cut short for a summary or an announcement', () => {
+  it('the live announcement of a long reply (cut at 300 characters)', () => {
+    // No space before 300 (CJK text, emoji): the cut is at 300 exactly, between the halves of the emoji.
+    const text = `${'字'.repeat(299)}${EMOJI}${'字'.repeat(50)}`;
+    const said = announcementText(localeValue(en), 'Assistant', text, false);
+    expect(said).not.toMatch(LONE);
+  });
+
+  it('the event timeline summary of a delta (clipped at 160)', () => {
+    const delta = `${'a'.repeat(158)}${EMOJI}${'b'.repeat(20)}`;
+    const summary = summarizeEvent({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', delta });
+    const texts = summary.lead.flatMap((p) => (p.kind === 'text' ? [p.text] : []));
+    expect(texts.length).toBe(1);
+    expect(texts[0]).not.toMatch(LONE);
+  });
+
+  it("a tool call chip's one-line argument summary (clipped at 60)", async () => {
+    // "note: " is 6 characters: the emoji's first half is the 59th character of the summary, the last one kept.
+    const store = await playedStore([
+      {
+        say: 'go',
+        events: runOf([...say('a1', 'ok'), ...call('c1', 'save_note', { note: `${'a'.repeat(52)}${EMOJI}tail` }, { parent: 'a1' })]),
+      },
+    ]);
+    const view = render(
+      <AgentProvider store={store}>
+        <MessageList />
+      </AgentProvider>,
+    );
+    const summary = view.container.querySelector('.agk-toolcall__summary')?.textContent ?? '';
+    expect(summary.endsWith('…')).toBe(true);
+    expect(summary).not.toMatch(LONE);
+    expect(screen.getByRole('button', { name: 'save_note' })).toBeInTheDocument();
+  });
+
+  it("a decision line's comment (clipped at 160)", async () => {
+    const store = await playedStore([
+      {
+        say: 'refund',
+        events: runOf(say('a1', 'Checking'), {
+          outcome: { type: 'interrupt', interrupts: [{ id: 'i1', reason: 'confirmation', message: 'Refund 42 USD?' }] },
+        }),
+      },
+      {
+        resume: [{ interruptId: 'i1', status: 'resolved', payload: { approved: false, comment: `${'a'.repeat(158)}${EMOJI}more` } }],
+        events: runOf(say('a2', 'Not refunded')),
+      },
+    ]);
+    const view = render(
+      <AgentProvider store={store}>
+        <MessageList />
+      </AgentProvider>,
+    );
+    const line = view.container.querySelector('[data-agk-decision]')?.textContent ?? '';
+    expect(line).toContain('aaaa');
+    expect(line).not.toMatch(LONE);
+  });
+});
