@@ -55,18 +55,18 @@ export interface ParsedEventLog {
  * What a line of a saved session is when it is no entry of its own: a line of
  * an event log (`serializeEventLog`: `{ event, receivedAt }`) or a bare AG-UI
  * event (an upper-case `type`), as another tool saves a stream, becomes an
- * agent event entry (its time the event's `timestamp`, else 0). Anything else
- * is returned as it is.
+ * agent event entry (its time the event's `timestamp`, else 0; 0 too for a
+ * time no Date holds, such as nanoseconds). Anything else is returned as it is.
  */
 export function asSessionLine(value: unknown): unknown {
   if (!isObject(value)) return value;
   // Its time when the line gives one a session can hold; else 0, as for a bare event without one (its event is kept).
   if (!('type' in value) && 'event' in value)
-    return { type: 'event', at: finite(value.receivedAt) ? value.receivedAt : 0, event: value.event, index: 0 };
+    return { type: 'event', at: isTime(value.receivedAt) ? value.receivedAt : 0, event: value.event, index: 0 };
   if (typeof value.type === 'string' && /^[A-Z][A-Z0-9_]*$/.test(value.type))
     return {
       type: 'event',
-      at: finite(value.timestamp) ? value.timestamp : 0,
+      at: isTime(value.timestamp) ? value.timestamp : 0,
       event: value,
       index: 0,
     };
@@ -74,6 +74,9 @@ export function asSessionLine(value: unknown): unknown {
 }
 
 const finite = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+
+/** Milliseconds since the epoch that a Date can hold (±8.64e15): a time a session entry may carry. */
+export const isTime = (value: unknown): value is number => finite(value) && Math.abs(value) <= 8.64e15;
 
 /**
  * Reads JSON lines written by `serializeEventLog`. A bad line is reported and

@@ -179,6 +179,27 @@ describe('parseSession', () => {
     expect(replaySession(entries).messages.byId.get('m1')?.content).toBe('退款已批准。');
   });
 
+  it('names an entry whose time no Date can hold (nanoseconds, by another tool), and reads a foreign event so timed at 0', () => {
+    const event = { type: 'RUN_STARTED', threadId: 't', runId: 'r' };
+    const text = [
+      JSON.stringify({ type: 'init', at: 1_764_000_000_000, threadId: 't' }),
+      JSON.stringify({ type: 'user_message', at: 1_764_000_000_000_000_000, message: { id: 'u1', role: 'user', content: 'hi' } }),
+      JSON.stringify({ type: 'reset', at: -8.7e15 }),
+      JSON.stringify({ ...event, timestamp: 1_764_000_000_000_000_000 }),
+      JSON.stringify({ event, receivedAt: 1_764_000_000_000_000_000 }),
+      JSON.stringify({ type: 'reset', at: 8.64e15 }),
+    ].join('\n');
+    const { entries, errors } = parseSession(text);
+    expect(errors.map((e) => e.line)).toEqual([2, 3]);
+    expect(errors[0]?.message).toMatch(/`at`/);
+    expect(entries.map((e) => [e.type, e.at])).toEqual([
+      ['init', 1_764_000_000_000],
+      ['event', 0],
+      ['event', 0],
+      ['reset', 8.64e15],
+    ]);
+  });
+
   it('round-trips what it serializes', () => {
     const entries = [
       { type: 'init' as const, at: 1, threadId: 't', state: { a: [1, 'two'] } },

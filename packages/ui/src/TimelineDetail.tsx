@@ -2,6 +2,7 @@
 
 import type { Diagnostic, LoggedEvent, RunStatus } from '@aguikit/core';
 import * as React from 'react';
+import { isDatable } from './dates.js';
 import { type EventSummary, eventType, type IdRole, type SummaryPart, shortId } from './eventSummary.js';
 import { JsonTree } from './JsonTree.js';
 import { type LocaleValue, useLocale } from './locale.js';
@@ -217,7 +218,7 @@ export const Detail = React.forwardRef<HTMLElement, DetailProps>(function Detail
         <dd data-fact="sync" data-sync={thread.sharedState.sync}>
           {strings.sync[thread.sharedState.sync]}
         </dd>
-        {entry.receivedAt === undefined ? null : (
+        {!isDatable(entry.receivedAt) ? null : (
           <>
             <dt>{strings.received}</dt>
             <dd data-fact="received">

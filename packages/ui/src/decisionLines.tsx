@@ -4,6 +4,7 @@ import type { InterruptAnswer, ThreadState } from '@aguikit/core';
 import { type AgentStore, useAgentSelector } from '@aguikit/react';
 import * as React from 'react';
 import { clientContext } from './clientContext.js';
+import { isDatable } from './dates.js';
 import { formAnswerText, type InterruptMessages, type ValueWords, valueWords } from './interruptForm.js';
 import { useLocale } from './locale.js';
 import { clip } from './textCut.js';
@@ -169,7 +170,7 @@ export function DecisionLine({ id }: { id: string }) {
       <span className="agk-decision__icon" aria-hidden="true" />
       {main}
       {decision.comment ? d.comment(decision.comment) : null}
-      {decision.at !== undefined ? (
+      {isDatable(decision.at) ? (
         <>
           {' · '}
           <time dateTime={new Date(decision.at).toISOString()}>{format.time(decision.at)}</time>

@@ -1,4 +1,4 @@
-import { AgentProvider, type AgentStore } from '@aguikit/react';
+import { AgentProvider, type AgentStore, createAgentStore } from '@aguikit/react';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import * as React from 'react';
@@ -317,6 +317,20 @@ describe('conversation: decisions in the transcript', () => {
     events: runOf(call(toolCallId, 'refund_order', refundArgs), approval(id, toolCallId)),
   });
   const time = localeValue(en).format.time(NOW);
+
+  it('leaves out a time no Date holds (a log the app made with nanoseconds), rather than taking the list down', async () => {
+    const played = await playedStore([
+      raised('int-1', 'c1'),
+      { resume: [{ interruptId: 'int-1', status: 'resolved', payload: { approved: true } }], events: runOf(say('a9', 'Refund issued.')) },
+    ]);
+    const log = played.session.entries.map((entry) => ({ ...entry, at: entry.at * 1_000_000 }));
+    const store = createAgentStore({ source: { async *run() {} }, log, asRecorded: true });
+    const { container } = renderList(store);
+    const line = container.querySelector('[data-agk-decision="int-1"]') as HTMLElement;
+    expect(line).toHaveTextContent(/^You approved refund_order$/);
+    expect(line.querySelector('time')).toBeNull();
+    expect(screen.getByText('Refund issued.')).toBeInTheDocument();
+  });
 
   it('says what was approved, when, after the messages of the run that asked', async () => {
     const store = await playedStore([

@@ -16,6 +16,7 @@ const modules = readdirSync(src)
 const PURE = new Set([
   'index.ts',
   'clientContext.ts',
+  'dates.ts',
   'eventSummary.ts',
   'interruptFocus.ts',
   'interruptForm.ts',

@@ -9,7 +9,7 @@
  * changes its thread.
  */
 
-import { asSessionLine, type LoggedEvent } from '../eventLog.js';
+import { asSessionLine, isTime, type LoggedEvent } from '../eventLog.js';
 import { readJsonLines } from '../jsonLines.js';
 import { isObject, storedMessageProblem } from '../messageShape.js';
 import type { ContentPart, JsonPatchOperation, Message, ResumeEntry, UserMessage } from '../protocol.js';
@@ -202,7 +202,7 @@ function entryProblem(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not a log entry: expected an object';
   const e = value as Record<string, unknown>;
   if (typeof e.type !== 'string' || !ENTRY_TYPES.has(e.type)) return `not a log entry: unknown type ${JSON.stringify(e.type)}`;
-  if (typeof e.at !== 'number' || !Number.isFinite(e.at)) return 'not a log entry: `at` must be a number';
+  if (!isTime(e.at)) return 'not a log entry: `at` must be a time in milliseconds, within what a Date holds (±8.64e15)';
   const need = (field: string, ok: boolean) => (ok ? undefined : `a ${e.type} entry needs a valid \`${field}\``);
   // An agent's event is validated (and refused past the limit) as live; what the client recorded is checked here.
   if (e.type === 'event') return need('event', 'event' in e);

@@ -1,0 +1,2 @@
+/** Whether `ms` (milliseconds since the epoch) is a time a Date holds (±8.64e15): one a `<time>` can show. */
+export const isDatable = (ms: number | undefined): ms is number => ms !== undefined && Number.isFinite(ms) && Math.abs(ms) <= 8.64e15;
