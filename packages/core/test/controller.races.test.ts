@@ -5,7 +5,7 @@
  * Each case ends with the live thread equal to the replayed log.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createRunController, type FrameScheduler, loadEngine, type RunAgentInput } from '../src/index.js';
+import { createRunController, type FrameScheduler, loadEngine, type RunAgentInput, type RunController } from '../src/index.js';
 import {
   expectReplayed,
   finished,
@@ -473,6 +473,67 @@ describe('stop() or destroy() from a listener as a request starts', () => {
     expect(result.ok).toBe(true);
     expect(inputs).toHaveLength(0);
     expect(c.getSnapshot().inFlight).toBeUndefined();
+    expectReplayed(c);
+  });
+});
+
+describe('a frontend tool whose run is stopped as it starts', () => {
+  const charging = () =>
+    scripted((n, input, emit) => {
+      emit(started(input));
+      if (n === 0) for (const e of toolCall('c1', 'charge_card')) emit(e);
+      emit(finished(input));
+    });
+
+  it.each([
+    ['stop()', (c: ReturnType<typeof createRunController>) => c.stop()],
+    ['reset()', (c: ReturnType<typeof createRunController>) => c.reset()],
+    ['destroy()', (c: ReturnType<typeof createRunController>) => c.destroy()],
+  ] as const)('by %s from a listener that sees the call executing: its handler is never called', async (_name, end) => {
+    let charged = 0;
+    const { source, inputs } = charging();
+    const c = createRunController({
+      source,
+      scheduler: microScheduler,
+      tools: { charge_card: { description: 'Charges the card', handler: () => ++charged } },
+    });
+    let ended = false;
+    c.subscribe(() => {
+      if (ended || c.getSnapshot().thread.toolCalls.get('c1')?.status !== 'executing') return;
+      ended = true;
+      end(c);
+    });
+    await c.run('Charge 500 EUR');
+    for (let i = 0; i < 5; i++) await tick();
+    expect(ended).toBe(true);
+    expect(charged).toBe(0);
+    expect(inputs).toHaveLength(1);
+    expectReplayed(c);
+  });
+
+  it('by stop() from its own handler: its signal is aborted at once', async () => {
+    const seen: boolean[] = [];
+    const { source } = charging();
+    const c: RunController = createRunController({
+      source,
+      scheduler: microScheduler,
+      tools: {
+        charge_card: {
+          description: 'Charges the card',
+          handler: async (_args, _call, { signal }) => {
+            c.stop();
+            seen.push(signal.aborted);
+            await tick();
+            seen.push(signal.aborted);
+            return 'charged';
+          },
+        },
+      },
+    });
+    await c.run('Charge 500 EUR');
+    for (let i = 0; i < 5; i++) await tick();
+    expect(seen).toEqual([true, true]);
+    expect(c.getSnapshot().thread.toolCalls.get('c1')?.status).toBe('failed');
     expectReplayed(c);
   });
 });

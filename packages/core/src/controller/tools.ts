@@ -29,10 +29,18 @@ export function frontendTools(deps: ToolDeps): (stream: Stream, runId: string) =
     // A tool started before it (or a listener it told) may have stopped the run: then nothing more starts.
     if (!stream.live) return;
     const toolCallId = call.id;
+    // The stream holds the run before anyone hears of it: a stop from then on (a listener's, the handler's own) aborts it.
+    const abort = new AbortController();
+    let finished: () => void = () => undefined;
+    stream.tools.set(toolCallId, { done: new Promise<void>((resolve) => (finished = resolve)), abort });
     deps.client({ type: 'tool_started', toolCallId });
     deps.publish();
-    const abort = new AbortController();
-    const done = (async () => {
+    // A listener told the call is executing stopped the run: the handler is not called at all.
+    if (!stream.live) {
+      finished();
+      return;
+    }
+    void (async () => {
       let result: { content: string; error?: string };
       try {
         const value = await tool.handler(call.args, call, { signal: abort.signal });
@@ -43,11 +51,15 @@ export function frontendTools(deps: ToolDeps): (stream: Stream, runId: string) =
         const message = e instanceof Error ? e.message : String(e);
         result = { content: message, error: message };
       }
-      if (!stream.live || abort.signal.aborted) return;
-      deps.client({ type: 'tool_result', toolCallId, messageId: newId('tool-result'), ...result });
-      deps.publish();
+      try {
+        if (stream.live && !abort.signal.aborted) {
+          deps.client({ type: 'tool_result', toolCallId, messageId: newId('tool-result'), ...result });
+          deps.publish();
+        }
+      } finally {
+        finished();
+      }
     })();
-    stream.tools.set(toolCallId, { done, abort });
   };
   const startAll = (stream: Stream, runId: string, known: ReadonlySet<string>) => {
     const thread = deps.thread();
