@@ -617,3 +617,33 @@ describe('frontend tools started together', () => {
     expectReplayed(c);
   });
 });
+
+describe('a frontend tool called with arguments that are not JSON', () => {
+  it('does not run: the call fails with why, and the agent is told in the next request', async () => {
+    let ran = 0;
+    const { source, inputs } = scripted((n, input, emit) => {
+      emit(started(input));
+      if (n === 0) {
+        emit({ type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'refund_order' });
+        emit({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '{"orderId": "A-10' });
+        emit({ type: 'TOOL_CALL_END', toolCallId: 'c1' });
+      }
+      emit(finished(input));
+    });
+    const c = createRunController({
+      source,
+      scheduler: microScheduler,
+      tools: { refund_order: { description: 'Refunds an order', handler: () => `refunded ${++ran}` } },
+    });
+    await c.run('Refund A-1001');
+    for (let i = 0; i < 5; i++) await tick();
+    expect(ran).toBe(0);
+    const call = c.getSnapshot().thread.toolCalls.get('c1');
+    expect(call?.status).toBe('failed');
+    expect(inputs).toHaveLength(2);
+    const told = inputs[1]?.messages.find((m) => m.role === 'tool');
+    expect(told).toMatchObject({ toolCallId: 'c1' });
+    expect(String(told?.content)).toMatch(/did not run.*not valid JSON/);
+    expectReplayed(c);
+  });
+});

@@ -22,13 +22,22 @@ export interface ToolDeps {
  * to no run, and does not run. The handler gets an AbortSignal; the call is
  * `executing` meanwhile, and its result (or error) is recorded whenever it
  * lands, unless the stream that started it was torn down (stop, reset,
- * destroy), which also aborts the signal.
+ * destroy), which also aborts the signal. A call whose arguments are not JSON
+ * does not run: it fails, and the agent is told why.
  */
 export function frontendTools(deps: ToolDeps): (stream: Stream, runId: string) => void {
   const start = (stream: Stream, call: ToolCallRecord, tool: FrontendTool) => {
     // A tool started before it (or a listener it told) may have stopped the run: then nothing more starts.
     if (!stream.live) return;
     const toolCallId = call.id;
+    if (call.argsError !== undefined) {
+      // Arguments that are not JSON (or too deep) are no call the handler can take: it fails, and the agent hears why.
+      const message = `The tool did not run: its ${call.argsError}.`;
+      stream.tools.set(toolCallId, { done: Promise.resolve(), abort: new AbortController() });
+      deps.client({ type: 'tool_result', toolCallId, messageId: newId('tool-result'), content: message, error: message });
+      deps.publish();
+      return;
+    }
     // The stream holds the run before anyone hears of it: a stop from then on (a listener's, the handler's own) aborts it.
     const abort = new AbortController();
     let finished: () => void = () => undefined;
