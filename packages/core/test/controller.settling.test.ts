@@ -647,3 +647,38 @@ describe('a frontend tool called with arguments that are not JSON', () => {
     expectReplayed(c);
   });
 });
+
+describe('an agent that calls a frontend tool in every run', () => {
+  const looping = () =>
+    scripted((n, input, emit) => {
+      emit(started(input));
+      for (const e of toolCall(`c${n}`, 'lookup_order')) emit(e);
+      emit(finished(input));
+    });
+
+  it.each([
+    [undefined, 10],
+    [3, 3],
+  ])('is continued %s times at most (default 10): then the results wait for the next run, and the refusal says why', async (max, followUps) => {
+    const { source, inputs } = looping();
+    const c = createRunController({
+      source,
+      scheduler: microScheduler,
+      ...(max !== undefined ? { maxFollowUps: max } : {}),
+      tools: { lookup_order: { description: 'Looks an order up', handler: () => '{"status":"shipped"}' } },
+    });
+    const result = await c.run('Where is A-1001?');
+    expect(result.ok).toBe(true);
+    expect(inputs).toHaveLength(1 + followUps);
+    const s = c.getSnapshot();
+    expect(s.inFlight).toBeUndefined();
+    expect(s.refusal?.code).toBe('FOLLOW_UPS_EXHAUSTED');
+    expect(s.refusal?.message).toMatch(new RegExp(`${followUps} runs`));
+    expect(s.thread.toolCalls.get(`c${followUps}`)?.status).toBe('succeeded');
+    // The user's next message starts the count again, and carries the last result.
+    await c.run('And B-2002?');
+    expect(inputs).toHaveLength(2 + 2 * followUps);
+    expect(inputs[1 + followUps]?.messages.some((m) => m.role === 'tool' && m.toolCallId === `c${followUps}`)).toBe(true);
+    expectReplayed(c);
+  });
+});

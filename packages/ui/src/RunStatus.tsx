@@ -245,6 +245,7 @@ export const RunStatus = React.forwardRef<HTMLDivElement, RunStatusProps>(functi
     if (reconnect.phase === 'done') detail = t.reconnected;
   }
   if (!detail && !reconnecting && refusal?.code === 'NO_RESUME_POINT') detail = t.hint.noResumePoint;
+  if (!detail && !reconnecting && refusal?.code === 'FOLLOW_UPS_EXHAUSTED') detail = t.hint.followUpsExhausted;
 
   // Reconnect stays (unavailable) while the reconnect it started goes on, so focus on it is kept.
   const canReconnect = (cutOff && !reconnectFailed?.final) || pending || canTryAgain;

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { Composer } from '../src/Composer.js';
 import { RunStatus } from '../src/RunStatus.js';
-import { liveStore, playedStore, runOf, say } from '../src/storybook/scripted.js';
+import { call, liveStore, playedStore, runOf, say } from '../src/storybook/scripted.js';
 
 describe('Composer', () => {
   it('sends with Enter, keeps Shift+Enter as a new line, and clears after a run starts', async () => {
@@ -81,6 +81,28 @@ describe('RunStatus', () => {
     expect(region).toHaveTextContent('Connection lost');
     expect(region).not.toHaveTextContent('Done');
     expect(screen.getByRole('button', { name: 'Reconnect' })).toBeEnabled();
+  });
+
+  it('says when the agent asked for its tools in more runs in a row than the controller starts by itself', async () => {
+    const looked = (n: number) => ({
+      say: n === 0 ? 'Where is A-1001?' : undefined,
+      events: runOf(call(`c${n}`, 'lookup_order', { order: 'A-1001' })),
+    });
+    const store = await playedStore([looked(0)], {
+      pending: [1, 2].map((n) => looked(n).events),
+      maxFollowUps: 2,
+      tools: { lookup_order: { description: 'Looks an order up', handler: () => 'shipped' } },
+    });
+    await act(async () => {
+      for (let i = 0; i < 10 && store.getState().refusal === undefined; i++) await new Promise((r) => setTimeout(r, 5));
+    });
+    render(
+      <AgentProvider store={store}>
+        <RunStatus />
+      </AgentProvider>,
+    );
+    expect(store.getState().refusal?.code).toBe('FOLLOW_UPS_EXHAUSTED');
+    expect(screen.getByRole('status')).toHaveTextContent(/Done.*run after run.*next message/);
   });
 
   it('shows the error code and message of a failed run', async () => {

@@ -39,6 +39,11 @@ export const messageInvalid = (problem: string): Refusal => ({
   message: `The message ${problem}: give it an id, the role user, and text or content parts. Nothing was sent.`,
 });
 
+export const followUpsExhausted = (max: number): Refusal => ({
+  code: 'FOLLOW_UPS_EXHAUSTED',
+  message: `aguikit started ${max} runs in a row by itself to send the agent its tools' results, and the agent asked for more: the last results go out with the next run (maxFollowUps allows more).`,
+});
+
 /** Code this action needed, loaded on demand, could not be loaded: nothing was done. */
 export const unavailable = (error: unknown): Refusal => ({
   code: 'ENGINE_UNAVAILABLE',

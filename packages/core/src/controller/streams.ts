@@ -5,7 +5,7 @@ import type { AgentClock } from './agentClock.js';
 import type { Journal } from './journal.js';
 import { createLane } from './lane.js';
 import type { ThreadMachine } from './machine.js';
-import { expiredSince } from './refusals.js';
+import { expiredSince, followUpsExhausted } from './refusals.js';
 import { openStream, type Stream } from './stream.js';
 import type { ActionResult, Refusal, RunControllerOptions } from './types.js';
 
@@ -73,7 +73,12 @@ export function createStreams(deps: StreamsDeps): Streams {
     agentClock: deps.agentClock,
   });
 
-  /** After a run: wait for its frontend tools, then continue the conversation with their results. */
+  /** Runs started by the controller itself in a row (to send tool results) since one the user asked for. */
+  let followUps = 0;
+  /** The next stream opened is such a run. */
+  let continuing = false;
+
+  /** After a run: wait for its frontend tools, then continue the conversation with their results (`maxFollowUps` times in a row). */
   const afterRun = async (s: Stream): Promise<ActionResult> => {
     const runs = [...s.tools.values()].map((t) => t.done);
     // A stream torn down (stop, reset, destroy) waits for none of its tools: their results are dropped anyway.
@@ -81,8 +86,16 @@ export function createStreams(deps: StreamsDeps): Streams {
     if (s.live) all.delete(s);
     const thread = machine.thread;
     const mine = s.live && current === s;
-    if (runs.length && mine && thread.run.status === 'success' && !thread.interrupts.length && deps.getOptions().autoContinue !== false) {
-      return deps.continueRun();
+    const options = deps.getOptions();
+    if (runs.length && mine && thread.run.status === 'success' && !thread.interrupts.length && options.autoContinue !== false) {
+      const max = options.maxFollowUps ?? 10;
+      if (followUps < max) {
+        followUps++;
+        continuing = true;
+        return deps.continueRun();
+      }
+      publish({ inFlight: undefined, refusal: followUpsExhausted(max) });
+      return { ok: true, status: thread.run.status };
     }
     if (runs.length && mine && journal.snapshot.inFlight === s.kind) publish({ inFlight: undefined });
     return { ok: true, status: thread.run.status };
@@ -104,6 +117,9 @@ export function createStreams(deps: StreamsDeps): Streams {
     capabilities: lane.capabilities,
     async open(input, kind, from) {
       const s = openStream(input, kind, from);
+      // A stream the user asked for (a run, a resume, a retry, a reconnect) starts the count of follow-ups again.
+      if (!continuing) followUps = 0;
+      continuing = false;
       // A reconnect goes on with the run it resumes: the frontend tools that run started are its own.
       if (from) for (const [id, tool] of from.tools) s.tools.set(id, tool);
       all.add(s);
@@ -144,6 +160,8 @@ export function createStreams(deps: StreamsDeps): Streams {
       }
       all.clear();
       current = reconnectFrom = retryable = undefined;
+      followUps = 0;
+      continuing = false;
     },
   };
   return streams;

@@ -33,6 +33,14 @@ export interface RunControllerOptions<Doc = unknown> {
   onDiagnostic?: (diagnostic: Diagnostic) => void;
   /** Start the next run by itself once the frontend tools of a finished run have results. Default true. */
   autoContinue?: boolean;
+  /**
+   * How many runs in a row the controller starts by itself to send frontend
+   * tool results, after one action of the user's (default 10): an agent that
+   * calls a tool in every run is not sent its results for ever. Past it, the
+   * results wait for the next run, and `refusal` says so
+   * (`FOLLOW_UPS_EXHAUSTED`).
+   */
+  maxFollowUps?: number;
   /** When batches flush; one animation frame by default. */
   scheduler?: FrameScheduler;
   /**
@@ -121,6 +129,8 @@ export type RefusalCode =
   | 'MESSAGE_ID_TAKEN'
   /** The message asked to be sent is no user message the log can keep (no id, content neither text nor parts, another role): nothing was sent. */
   | 'MESSAGE_INVALID'
+  /** The controller started `maxFollowUps` runs in a row by itself to send tool results, and started no more: the results wait for the next run. */
+  | 'FOLLOW_UPS_EXHAUSTED'
   | 'DESTROYED';
 
 /** Why an action did nothing. */

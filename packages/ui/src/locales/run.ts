@@ -55,6 +55,8 @@ export const en = {
     checkEndpoint: "Check that the URL is the agent's AG-UI endpoint.",
     noResumePoint: 'This agent cannot resume a stream where it stopped: send your message again.',
     nothingToReconnect: 'There is nothing to reconnect to.',
+    /** The controller started as many runs by itself to send tool results as it may (FOLLOW_UPS_EXHAUSTED). */
+    followUpsExhausted: 'The agent asked for its tools run after run: the last results go out with your next message.',
   },
   actions: {
     retry: 'Retry',
@@ -108,6 +110,7 @@ export const zhCN: typeof en = {
     checkEndpoint: '请确认该 URL 是智能体的 AG-UI 端点。',
     noResumePoint: '该智能体无法从中断处恢复数据流：请重新发送你的消息。',
     nothingToReconnect: '没有可以重新连接的运行。',
+    followUpsExhausted: '智能体一次又一次地请求调用工具：最后的结果将随你的下一条消息发送。',
   },
   actions: {
     retry: '重试',
