@@ -84,12 +84,9 @@ describe('RunStatus', () => {
   });
 
   it('says when the agent asked for its tools in more runs in a row than the controller starts by itself', async () => {
-    const looked = (n: number) => ({
-      say: n === 0 ? 'Where is A-1001?' : undefined,
-      events: runOf(call(`c${n}`, 'lookup_order', { order: 'A-1001' })),
-    });
-    const store = await playedStore([looked(0)], {
-      pending: [1, 2].map((n) => looked(n).events),
+    const looked = (n: number) => runOf(call(`c${n}`, 'lookup_order', { order: 'A-1001' }));
+    const store = await playedStore([{ say: 'Where is A-1001?', events: looked(0) }], {
+      pending: [looked(1), looked(2)],
       maxFollowUps: 2,
       tools: { lookup_order: { description: 'Looks an order up', handler: () => 'shipped' } },
     });
