@@ -280,6 +280,25 @@ describe('what a stopped or failed run leaves open is settled, not left saying i
     expectReplayed(controller);
   });
 
+  it('stop() of an agent that never said RUN_STARTED: its reply stops streaming, marked stopped, and its half-sent call fails', async () => {
+    const { source } = scripted(async (_n, _input, emit, signal) => {
+      emit({ type: 'TEXT_MESSAGE_START', messageId: 'a1', role: 'assistant' });
+      emit({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'a1', delta: '正在查询订单' });
+      emit({ type: 'TOOL_CALL_START', toolCallId: 'c9', toolCallName: 'lookup_order', parentMessageId: 'a1' });
+      emit({ type: 'TOOL_CALL_ARGS', toolCallId: 'c9', delta: '{"order":' });
+      await new Promise((_r, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
+    });
+    const controller = createRunController({ source, scheduler: microScheduler });
+    void controller.run('Look into order A-1001');
+    await tick();
+    expect(controller.getSnapshot().thread.messages.byId.get('a1')?.streaming).toBe(true);
+    controller.stop();
+    const thread = controller.getSnapshot().thread;
+    expect(thread.messages.byId.get('a1')).toMatchObject({ streaming: false, stopped: true });
+    expect(thread.toolCalls.get('c9')).toMatchObject({ status: 'failed', failure: 'the run was stopped' });
+    expectReplayed(controller);
+  });
+
   it('RUN_ERROR: a running subagent fails with the run', async () => {
     const { source } = scripted((_n, input, emit) => {
       open(input, emit);

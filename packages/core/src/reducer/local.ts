@@ -24,9 +24,10 @@ export function appendMessages(state: ThreadState, messages: readonly Message[],
 
 /**
  * The user stopped the run (at `at`, when given): a running run is
- * `cancelled`, nothing is left streaming, and no tool call is left waiting:
- * one whose arguments were streaming, or a frontend tool still running (after
- * the run's end too), fails as stopped.
+ * `cancelled`, nothing is left streaming (in a run or not: an agent may
+ * stream without RUN_STARTED), and no tool call is left waiting: one whose
+ * arguments were streaming, or a frontend tool still running (after the
+ * run's end too), fails as stopped.
  */
 export function cancelRun(state: ThreadState, at?: number): ThreadState {
   const running = state.run.status === 'running';
@@ -40,25 +41,24 @@ export function cancelRun(state: ThreadState, at?: number): ThreadState {
         ? { runs: { ...state.runs, [runId]: { ...(state.runs[runId] ?? { runId }), status: 'cancelled' as const } } }
         : {}),
     };
-    for (const id of streamingIds(state)) {
-      const m = state.messages.byId.get(id);
-      if (m?.streaming) next = putMessage(next, { ...m, streaming: false, stopped: true, ...defined({ endedAt: at }) });
-    }
+  }
+  // Whatever the agent was still sending stops, in a run or not (an agent that never said RUN_STARTED).
+  for (const id of streamingIds(state)) {
+    const m = state.messages.byId.get(id);
+    if (m?.streaming) next = putMessage(next, { ...m, streaming: false, stopped: true, ...defined({ endedAt: at }) });
   }
   for (const call of state.toolCalls) {
     // A call of the stopped run still waiting for its result (none waiting on an interrupt) will not get one either.
-    const waiting =
-      call.status === 'declared' ||
-      call.status === 'args_streaming' ||
-      (call.status === 'ready' && !call.interruptId && call.runId === state.run.runId);
-    if (call.status === 'executing' || (running && waiting))
+    const waiting = call.status === 'ready' && !call.interruptId && call.runId === state.run.runId;
+    const halfSent = call.status === 'declared' || call.status === 'args_streaming';
+    if (call.status === 'executing' || halfSent || (running && waiting))
       next = putToolCall(next, { ...call, status: 'failed', failure: 'the run was stopped' });
   }
   if (running) next = settleSubagents(next, { status: 'cancelled' });
   return next;
 }
 
-/** Whether a stop changes `state` (see `cancelRun`): its run is running, or a frontend tool is. */
+/** Whether a stop changes `state` (see `cancelRun`) once no stream is open: its run is running, or a frontend tool is. */
 export function stoppable(state: ThreadState): boolean {
   if (state.run.status === 'running') return true;
   for (const call of state.toolCalls) if (call.status === 'executing') return true;
