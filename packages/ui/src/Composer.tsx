@@ -26,6 +26,11 @@ export interface ComposerProps extends Omit<React.ComponentPropsWithoutRef<'form
 /** What the composer is doing, for styling (`data-state`): `ready`, `busy` (a run streams) or `waiting` (interrupts open). */
 export type ComposerState = 'ready' | 'busy' | 'waiting';
 
+/** Characters a reader cannot see that `trim` keeps: zero-width spaces and joiners, the word joiner, a byte order mark. */
+const INVISIBLE = /[\u200b-\u200d\u2060\ufeff]/g;
+/** A text with nothing a reader can see: nothing is sent for it. */
+const blank = (text: string) => text.replace(INVISIBLE, '').trim() === '';
+
 /**
  * The user's input: type, send with Enter (Shift+Enter for a new line; or
  * Ctrl/Cmd+Enter with `sendOn="mod-enter"`), stop the run in flight with a
@@ -53,11 +58,11 @@ export const Composer = React.forwardRef<HTMLFormElement, ComposerProps>(functio
   const noteId = React.useId();
   const busy = agent.inFlight !== undefined;
   const waiting = agent.interrupts.length > 0;
-  const empty = text.trim() === '';
+  const empty = blank(text);
 
   const send = () => {
     const message = text.trim();
-    if (!message) return;
+    if (blank(message)) return;
     // The store is the judge: it refuses while a run is in flight or interrupts are open.
     const before = agent.store.getState().inFlight;
     const result = agent.run(message);

@@ -112,6 +112,25 @@ describe('Composer: sendOn', () => {
     await finish();
   });
 
+  it('never sends a text of nothing a reader can see: spaces, zero-width characters, a byte order mark', async () => {
+    const { store, finish } = gatedStore(aReply);
+    renderComposer(store);
+    const input = screen.getByRole('textbox', { name: 'Message' });
+    for (const blank of ['\u200b\u200b', '\u00a0\u3000 ', '\ufeff\u2060\u200d\u200c']) {
+      fireEvent.change(input, { target: { value: blank } });
+      expect(screen.getByRole('button', { name: 'Send' })).toHaveAttribute('aria-disabled', 'true');
+      fireEvent.keyDown(input, { key: 'Enter' });
+    }
+    expect(sent(store)).toEqual([]);
+    // A zero-width joiner inside an emoji is part of what is sent.
+    fireEvent.change(input, { target: { value: '\u200b👩\u200d💻 ' } });
+    fireEvent.keyDown(input, { key: 'Enter' });
+    expect(sent(store)).toEqual(['\u200b👩\u200d💻']);
+    // The run reaches the agent before it is let finish.
+    await act(() => waitForState(store, (s) => s.connection === 'open'));
+    await finish();
+  });
+
   it('never sends on the Enter that confirms a Chinese or Japanese composition, as Safari reports it too (keyCode 229)', async () => {
     const { store, finish } = gatedStore(aReply);
     renderComposer(store);
