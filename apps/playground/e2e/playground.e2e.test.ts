@@ -240,6 +240,13 @@ describe('the playground against the agent server, in Chromium', () => {
     const events = entries.filter((e) => e.type === 'event').length;
     expect(await rows.count()).toBe(events);
     const scrubber = replay.getByRole('slider');
+    // The slider stays where it is while the label above it names each entry: it never moves under the pointer.
+    const box = async () => JSON.stringify(await scrubber.boundingBox());
+    const first = await box();
+    for (const at of [0, firstEvent, entries.length - 1]) {
+      await scrubber.fill(String(at));
+      expect(await box()).toBe(first);
+    }
     await scrubber.fill(String(firstEvent + 2));
     await expect.poll(() => rows.count()).toBe(3);
     // A screen reader hears the entry as the label counts it (from 1, with its kind), not the slider's index from 0.
