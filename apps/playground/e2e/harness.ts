@@ -210,7 +210,7 @@ export interface RenderedState {
 
 /** Reads the StateInspector (the "Shared state" tab must be open). */
 export function readState(page: Page): Promise<RenderedState> {
-  return page.locator('.agk-inspector').evaluate((inspector) => {
+  return page.locator('.agk-inspector:visible').evaluate((inspector) => {
     const parseNode = (li: Element): [string | undefined, unknown] => {
       const head = li.querySelector(':scope > .agk-json__toggle, :scope > .agk-json__leaf');
       const keyText = head?.querySelector(':scope > .agk-json__key')?.textContent ?? undefined;
@@ -250,7 +250,7 @@ export interface RenderedChat {
 
 /** Reads the chat: the run status line and every message, in order. */
 export function readChat(page: Page): Promise<RenderedChat> {
-  return page.locator('.agk-chat').evaluate((chat) => {
+  return page.locator('.agk-chat:visible').evaluate((chat) => {
     const status = chat.querySelector('.agk-runstatus');
     return {
       status: status?.getAttribute('data-status') ?? null,
@@ -267,7 +267,7 @@ export function readChat(page: Page): Promise<RenderedChat> {
 /** Reads the Events tab (opening it, then returning to the state tab): the count line and one line per event. */
 export async function readEvents(page: Page): Promise<{ count: string; rows: string[]; streamDiagnostics: string }> {
   await page.getByRole('tab', { name: 'Events' }).click();
-  const timeline = page.locator('.agk-timeline');
+  const timeline = page.locator('.agk-timeline:visible');
   await timeline.waitFor();
   const read = await timeline.evaluate((t) => ({
     count: t.querySelector('.agk-timeline__count')?.textContent ?? '',
@@ -275,7 +275,7 @@ export async function readEvents(page: Page): Promise<{ count: string; rows: str
     streamDiagnostics: t.querySelector('.agk-timeline__stream')?.textContent ?? '',
   }));
   await page.getByRole('tab', { name: 'Shared state' }).click();
-  await page.locator('.agk-inspector').waitFor();
+  await page.locator('.agk-inspector:visible').waitFor();
   return read;
 }
 

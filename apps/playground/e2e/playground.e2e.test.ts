@@ -202,6 +202,8 @@ describe('the playground against the agent server, in Chromium', () => {
     await runStatus(page, 'success').waitFor();
     const live = { chat: await readChat(page), state: await readState(page) };
     expect(live.chat.messages[0]).toMatchObject({ role: 'user' });
+    // A draft the user has not sent waits through the replay.
+    await page.getByRole('textbox', { name: 'Message' }).fill('还有一个问题：运费也退吗？');
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download events' }).click()]);
     const file = await download.path();
@@ -269,6 +271,8 @@ describe('the playground against the agent server, in Chromium', () => {
     await page.getByRole('button', { name: 'Back to live' }).click();
     await page.getByRole('region', { name: 'Replay' }).waitFor({ state: 'detached' });
     await expect.poll(() => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.type)).toBe('file');
+    expect(await page.getByRole('textbox', { name: 'Message' }).inputValue()).toBe('还有一个问题：运费也退吗？');
+    expect(await readChat(page)).toEqual(live.chat);
     await page.locator('input[type="file"]').setInputFiles(file);
     await page.getByRole('region', { name: 'Replay' }).waitFor();
   });

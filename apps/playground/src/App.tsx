@@ -1,7 +1,7 @@
 import { AgentProvider, type AgentStore, createAgentStore, useAgentRun } from '@aguikit/react';
 import { scenarios } from '@aguikit/scenarios';
 import { AgentChat, AgentLocaleProvider, EventTimelinePanel, StateInspectorPanel } from '@aguikit/ui';
-import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { Activity, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { LANGS, type Lang, langFromSearch, messagesFor, uiLocaleFor } from './i18n.js';
 import { Replay } from './Replay.js';
 import { downloadSession, type LoadedSession, readSessionFile } from './recording.js';
@@ -349,7 +349,9 @@ export function App() {
               requestAnimationFrame(() => fileInput.current?.focus());
             }}
           />
-        ) : (
+        ) : null}
+        {/* Hidden, not unmounted, while a recording plays: back to live, the draft and what was open are as they were. */}
+        <Activity mode={replay ? 'hidden' : 'visible'}>
           <AgentProvider store={store}>
             <main className="pg__main">
               <div className="pg__chat">
@@ -379,7 +381,7 @@ export function App() {
               </aside>
             </main>
           </AgentProvider>
-        )}
+        </Activity>
       </div>
     </AgentLocaleProvider>
   );
