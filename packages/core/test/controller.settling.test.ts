@@ -25,6 +25,19 @@ const interrupted = (input: RunAgentInput, id: string, toolCallId?: string) =>
     outcome: { type: 'interrupt', interrupts: [{ id, reason: 'confirmation', message: 'ok?', ...(toolCallId ? { toolCallId } : {}) }] },
   });
 const approve = (approved: boolean) => [{ interruptId: 'i1', status: 'resolved' as const, payload: { approved } }];
+/** The agent's answer: a 200 event stream that breaks before its first event. */
+const broken = () =>
+  new Response(
+    new ReadableStream({
+      start(controller) {
+        controller.error(new Error('socket hang up'));
+      },
+    }),
+    { headers: { 'content-type': 'text/event-stream' } },
+  );
+/** No answer until the request is aborted. */
+const hanging = (init: RequestInit | undefined) =>
+  new Promise<Response>((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)));
 
 /** Half of a surrogate pair, alone (a paired one is one code point, which \p{Cs} does not match). */
 const LONE_SURROGATE = /\p{Cs}/u;
@@ -146,19 +159,6 @@ describe('a resume stopped once the agent answered, before its first event', () 
 });
 
 describe('a resume the agent answered, then lost and being retried by the source (reconnect)', () => {
-  /** A 200 event stream that breaks before its first event. */
-  const broken = () =>
-    new Response(
-      new ReadableStream({
-        start(controller) {
-          controller.error(new Error('socket hang up'));
-        },
-      }),
-      { headers: { 'content-type': 'text/event-stream' } },
-    );
-  const hanging = (init: RequestInit | undefined) =>
-    new Promise<Response>((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)));
-
   it.each([
     ['waiting for the next attempt', 200, 2],
     ['waiting for the next attempt to be answered', 1, 3],
@@ -241,15 +241,7 @@ describe('a run the agent answered, then lost, whose later attempts cannot reach
   it('ends as CONNECTION_LOST, not a NETWORK failure to retry: the agent may have started it', async () => {
     const { c, posted } = httpAgent(
       (_input, n) => {
-        if (n === 1)
-          return new Response(
-            new ReadableStream({
-              start(controller) {
-                controller.error(new Error('socket hang up'));
-              },
-            }),
-            { headers: { 'content-type': 'text/event-stream' } },
-          );
+        if (n === 1) return broken();
         throw new TypeError('fetch failed');
       },
       { reconnect: { attempts: 2, delayMs: 1 } },
@@ -294,18 +286,7 @@ describe('a resume the agent could not take, sent again', () => {
   });
 
   it('a resume the agent answered with a stream that broke before its first event stays answered: the agent may be acting on it', async () => {
-    const { c } = httpAgent((input, n) =>
-      n === 2
-        ? new Response(
-            new ReadableStream({
-              start(controller) {
-                controller.error(new Error('socket hang up'));
-              },
-            }),
-            { headers: { 'content-type': 'text/event-stream' } },
-          )
-        : sse([started(input), interrupted(input, 'i1')]),
-    );
+    const { c } = httpAgent((input, n) => (n === 2 ? broken() : sse([started(input), interrupted(input, 'i1')])));
     await c.run('Refund order A-1001');
     await c.resume(approve(true));
     expect(c.getSnapshot().failure?.code).toBe('CONNECTION_LOST');
@@ -659,26 +640,29 @@ describe('an agent that calls a frontend tool in every run', () => {
   it.each([
     [undefined, 10],
     [3, 3],
-  ])('is continued %s times at most (default 10): then the results wait for the next run, and the refusal says why', async (max, followUps) => {
-    const { source, inputs } = looping();
-    const c = createRunController({
-      source,
-      scheduler: microScheduler,
-      ...(max !== undefined ? { maxFollowUps: max } : {}),
-      tools: { lookup_order: { description: 'Looks an order up', handler: () => '{"status":"shipped"}' } },
-    });
-    const result = await c.run('Where is A-1001?');
-    expect(result.ok).toBe(true);
-    expect(inputs).toHaveLength(1 + followUps);
-    const s = c.getSnapshot();
-    expect(s.inFlight).toBeUndefined();
-    expect(s.refusal?.code).toBe('FOLLOW_UPS_EXHAUSTED');
-    expect(s.refusal?.message).toMatch(new RegExp(`${followUps} runs`));
-    expect(s.thread.toolCalls.get(`c${followUps}`)?.status).toBe('succeeded');
-    // The user's next message starts the count again, and carries the last result.
-    await c.run('And B-2002?');
-    expect(inputs).toHaveLength(2 + 2 * followUps);
-    expect(inputs[1 + followUps]?.messages.some((m) => m.role === 'tool' && m.toolCallId === `c${followUps}`)).toBe(true);
-    expectReplayed(c);
-  });
+  ])(
+    'is continued %s times at most (default 10): then the results wait for the next run, and the refusal says why',
+    async (max, followUps) => {
+      const { source, inputs } = looping();
+      const c = createRunController({
+        source,
+        scheduler: microScheduler,
+        ...(max !== undefined ? { maxFollowUps: max } : {}),
+        tools: { lookup_order: { description: 'Looks an order up', handler: () => '{"status":"shipped"}' } },
+      });
+      const result = await c.run('Where is A-1001?');
+      expect(result.ok).toBe(true);
+      expect(inputs).toHaveLength(1 + followUps);
+      const s = c.getSnapshot();
+      expect(s.inFlight).toBeUndefined();
+      expect(s.refusal?.code).toBe('FOLLOW_UPS_EXHAUSTED');
+      expect(s.refusal?.message).toMatch(new RegExp(`${followUps} runs`));
+      expect(s.thread.toolCalls.get(`c${followUps}`)?.status).toBe('succeeded');
+      // The user's next message starts the count again, and carries the last result.
+      await c.run('And B-2002?');
+      expect(inputs).toHaveLength(2 + 2 * followUps);
+      expect(inputs[1 + followUps]?.messages.some((m) => m.role === 'tool' && m.toolCallId === `c${followUps}`)).toBe(true);
+      expectReplayed(c);
+    },
+  );
 });

@@ -18,25 +18,29 @@ async function openRun() {
   return { m, store, push, frames };
 }
 
+/** `Probe` rendered over a store whose first run has started: the store, the run's id and a way to push its events. */
+async function runUnder(Probe: () => null) {
+  const { m, store, push } = await openRun();
+  render(
+    <AgentProvider store={store}>
+      <Probe />
+    </AgentProvider>,
+  );
+  await act(async () => {
+    void store.getState().run('go');
+    await tick();
+  });
+  return { store, push, runId: m.requests[0]?.runId ?? '' };
+}
+
 describe('useSubagents and useMessageAttribution', () => {
   it('attribute each message to its subagent and stay the same objects while a message streams', async () => {
-    const { m, store, push } = await openRun();
     const seen = { subagents: [] as unknown[], attribution: [] as ReadonlyMap<string, string>[] };
-    function Probe() {
+    const { push, runId } = await runUnder(() => {
       seen.subagents.push(useSubagents());
       seen.attribution.push(useMessageAttribution());
       return null;
-    }
-    render(
-      <AgentProvider store={store}>
-        <Probe />
-      </AgentProvider>,
-    );
-    await act(async () => {
-      void store.getState().run('go');
-      await tick();
     });
-    const runId = m.requests[0]?.runId ?? '';
     await push(
       { type: 'RUN_STARTED', threadId: 't', runId },
       { type: 'SUBAGENT_STARTED', subagentRunId: 'sa-1', name: 'Researcher' },
@@ -64,22 +68,11 @@ describe('useSubagents and useMessageAttribution', () => {
   });
 
   it('follows an activity replaced under another agent: the map says who sent it last, both ways', async () => {
-    const { m, store, push } = await openRun();
     let seen: ReadonlyMap<string, string> | undefined;
-    function Probe() {
+    const { store, push, runId } = await runUnder(() => {
       seen = useMessageAttribution();
       return null;
-    }
-    render(
-      <AgentProvider store={store}>
-        <Probe />
-      </AgentProvider>,
-    );
-    await act(async () => {
-      void store.getState().run('go');
-      await tick();
     });
-    const runId = m.requests[0]?.runId ?? '';
     const plan = (steps: string[], subagentRunId?: string) => ({
       type: 'ACTIVITY_SNAPSHOT',
       messageId: 'plan',
