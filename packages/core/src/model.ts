@@ -195,10 +195,12 @@ export interface SharedState {
   metadata?: RecordMetadata;
   /**
    * What last restated the whole document: a STATE_SNAPSHOT, or a run's
-   * input (`RUN_STARTED.input.state`, taken while no snapshot has come).
+   * input (`RUN_STARTED.input.state`, taken while no snapshot has come), or
+   * the client, which edited it since (its edits go out with the next run:
+   * a run's input, which it may have sent before them, does not undo them).
    * Absent: the thread's initial document.
    */
-  basis?: 'snapshot' | 'input';
+  basis?: 'snapshot' | 'input' | 'client';
 }
 
 export interface SubagentRecord {

@@ -610,3 +610,116 @@ describe('what an agent names or asks that could trip the controller', () => {
     expect(inputs).toHaveLength(1);
   });
 });
+
+describe('shared-state edits at the edges of the controller', () => {
+  type Doc = Record<string, unknown>;
+
+  it.each(['destroy()', 'reset()'] as const)(
+    'an edit asked for while events wait for the frame, whose flush runs an onEvent that calls %s, is refused and logs nothing',
+    async (how) => {
+      let c!: RunController<Doc>;
+      const frames: (() => void)[] = [];
+      const { source } = scripted(async (_n, input, emit, signal) => {
+        emit(started(input));
+        emit({ type: 'STATE_DELTA', delta: [{ op: 'add', path: '/warm', value: 1 }] });
+        await new Promise((_r, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
+      });
+      c = createRunController<Doc>({
+        source,
+        initialState: { base: 1 },
+        scheduler: (flush) => {
+          frames.push(flush);
+          return () => undefined;
+        },
+        onEvent: (event) => {
+          if (event.type !== 'STATE_DELTA') return;
+          if (how === 'destroy()') c.destroy();
+          else c.reset();
+        },
+      });
+      await c.updateSharedState((d) => void (d.first = 1));
+      void c.run('go');
+      for (let i = 0; i < 5 && frames.length === 0; i++) await tick();
+      const length = () => c.log.entries.length;
+      const result = await c.updateSharedState((d) => void (d.late = 1));
+      expect(result).toMatchObject({ ok: false, code: how === 'destroy()' ? 'DESTROYED' : 'THREAD_RESET' });
+      expect(c.getSnapshot().thread.sharedState.document).not.toHaveProperty('late');
+      const before = length();
+      expect((await c.setState({ replaced: true })).ok).toBe(how === 'reset()');
+      expect(length() - before).toBe(how === 'reset()' ? 1 : 0);
+    },
+  );
+
+  it('an edit made while the run request is in flight is kept when RUN_STARTED restates the input the client sent before it', async () => {
+    const gate = held<void>();
+    const { source, inputs } = scripted(async (_n, input, emit) => {
+      await gate.promise;
+      emit({ type: 'RUN_STARTED', threadId: input.threadId, runId: input.runId, input: { ...input } });
+      emit(finished(input));
+    });
+    const c = createRunController<Doc>({ source, scheduler: microScheduler, initialState: { cart: [] } });
+    const run = c.run('Add the teapot');
+    await tick();
+    expect(inputs).toHaveLength(1);
+    expect((await c.updateSharedState((d) => void (d.note = '送货前请来电'))).ok).toBe(true);
+    gate.settle();
+    await run;
+    expect(c.getSnapshot().thread.sharedState.document).toEqual({ cart: [], note: '送货前请来电' });
+    expect(c.getSnapshot().thread.diagnostics).toEqual([]);
+    await c.run('And a cup');
+    expect(inputs[1]?.state).toEqual({ cart: [], note: '送货前请来电' });
+    expectReplayed(c);
+  });
+
+  it('setState from onEvent, applied after the event, takes the document as it was given: the app changing its object afterwards changes nothing', async () => {
+    let c!: RunController<Doc>;
+    const { source } = scripted((_n, input, emit) => {
+      emit(started(input));
+      emit(finished(input));
+    });
+    c = createRunController<Doc>({
+      source,
+      scheduler: microScheduler,
+      initialState: {},
+      onEvent: (event) => {
+        if (event.type !== 'RUN_STARTED') return;
+        const doc = { items: ['a'] as string[], n: 1 };
+        void c.setState(doc);
+        doc.items.push('changed later');
+        doc.n = 99;
+      },
+    });
+    await c.run('go');
+    expect(c.getSnapshot().thread.sharedState.document).toEqual({ items: ['a'], n: 1 });
+    expectReplayed(c);
+  });
+
+  it('initialState, setState and edits keep what JSON would: a Date as its text, no undefined member, no hole, no inherited member', async () => {
+    const at = new Date(Date.UTC(2026, 11, 4));
+    const c = createRunController<Doc>({
+      source: scripted(() => undefined).source,
+      initialState: { at, gone: undefined, ratio: Number.NaN },
+    });
+    expect(c.getSnapshot().thread.sharedState.document).toEqual({ at: '2026-12-04T00:00:00.000Z', ratio: null });
+    expect(Object.keys(c.getSnapshot().thread.sharedState.document as Doc)).toEqual(['at', 'ratio']);
+    expect((await c.updateSharedState((d) => void (d.gone = 1))).ok).toBe(true);
+    // biome-ignore lint/suspicious/noSparseArray: a hole is what is tested
+    const list = [1, , 3];
+    const inherited = Object.assign(Object.create({ secret: 1 }) as Doc, { own: 2 });
+    expect((await c.setState({ list, inherited })).ok).toBe(true);
+    expect(c.getSnapshot().thread.sharedState.document).toEqual({ list: [1, null, 3], inherited: { own: 2 } });
+    expect(Object.keys((c.getSnapshot().thread.sharedState.document as { inherited: object }).inherited)).toEqual(['own']);
+    expect((await c.updateSharedState((d) => void ((d.list as number[])[1] = 2))).ok).toBe(true);
+    expect((c.getSnapshot().thread.sharedState.document as { list: number[] }).list).toEqual([1, 2, 3]);
+    expectReplayed(c);
+  });
+
+  it('an edit that puts a cycle in the document is refused, never thrown', async () => {
+    const c = createRunController<Doc>({ source: scripted(() => undefined).source, initialState: {} });
+    const loop: Doc = { name: 'loop' };
+    loop.self = loop;
+    const result = await c.updateSharedState((d) => void (d.loop = loop));
+    expect(result).toMatchObject({ ok: false, code: 'EDIT_REFUSED' });
+    expect(c.getSnapshot().thread.sharedState.document).toEqual({});
+  });
+});

@@ -38,6 +38,12 @@ export function clientDelta(state: ThreadState, delta: readonly JsonPatchOperati
   if (!result.ok) return state;
   return {
     ...state,
-    sharedState: { ...state.sharedState, document: result.document, version: state.sharedState.version + 1, lastDelta: owned },
+    sharedState: {
+      ...state.sharedState,
+      document: result.document,
+      version: state.sharedState.version + 1,
+      lastDelta: owned,
+      basis: 'client',
+    },
   };
 }

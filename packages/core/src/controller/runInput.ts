@@ -5,6 +5,7 @@ import { PROTOCOL_VERSION, type RunAgentInput, type Tool, type UserMessage } fro
 import { ownJson } from '../reducer/ownJson.js';
 import { requestMessages } from '../toAgUiMessages.js';
 import type { SessionEntryBody } from './sessionLog.js';
+import { jsonDocument } from './sharedStateEdit.js';
 import type { RunControllerOptions, RunRequest } from './types.js';
 
 type Options = Pick<RunControllerOptions, 'tools' | 'context' | 'forwardedProps'>;
@@ -67,7 +68,8 @@ export function threadStart<Doc>(options: RunControllerOptions<Doc>): Extract<Se
     type: 'init',
     threadId: options.threadId ?? newId('thread'),
     ...(options.initialMessages?.length ? { messages: ownJson(options.initialMessages) } : {}),
-    ...(options.initialState !== undefined ? { state: ownJson(options.initialState) } : {}),
+    // As JSON carries it, as setState takes a document: what the agent gets, and what a saved log holds.
+    ...(options.initialState !== undefined ? { state: ownJson(jsonDocument(options.initialState)) } : {}),
   };
   for (const entry of options.log ?? []) if (entry.type === 'init') start = entry;
   return start;

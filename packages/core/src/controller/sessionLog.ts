@@ -12,6 +12,7 @@
 import { asSessionLine, isTime, type LoggedEvent } from '../eventLog.js';
 import { readJsonLines } from '../jsonLines.js';
 import { isObject, storedMessageProblem } from '../messageShape.js';
+import { put } from '../plainJson.js';
 import type { ContentPart, JsonPatchOperation, Message, ResumeEntry, UserMessage } from '../protocol.js';
 import { COPY_DEPTH, MAX_JSON_DEPTH, nestsWithin } from '../reducer/ownJson.js';
 import { isRecordedFailure } from './failure.js';
@@ -139,14 +140,7 @@ function cutShort(value: unknown, levels: number): unknown {
   if (levels === 0) return [];
   if (Array.isArray(value)) return value.map((item) => cutShort(item, levels - 1));
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) {
-    Object.defineProperty(out, key, {
-      value: cutShort((value as Record<string, unknown>)[key], levels - 1),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  }
+  for (const key of Object.keys(value)) put(out, key, cutShort((value as Record<string, unknown>)[key], levels - 1));
   return out;
 }
 

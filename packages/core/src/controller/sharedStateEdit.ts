@@ -66,10 +66,22 @@ function needsJson(value: unknown, owned: unknown): boolean {
   if (isLargeObject(value)) return false;
   if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return true;
   const was = typeof owned === 'object' && owned !== null ? (owned as Record<string, unknown>) : undefined;
-  if (Array.isArray(value)) return value.some((item, i) => needsJson(item, was?.[i]));
+  if (Array.isArray(value)) {
+    // A hole is no element JSON has: it writes null there.
+    for (let i = 0; i < value.length; i++) if (!(i in value) || needsJson(value[i], was?.[i])) return true;
+    return false;
+  }
+  // An object made from another prototype (a class's, Object.create's) may have members it only inherits, which JSON leaves out.
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return true;
   for (const key in value as Record<string, unknown>)
     if (needsJson((value as Record<string, unknown>)[key], was && Object.hasOwn(was, key) ? was[key] : undefined)) return true;
   return false;
+}
+
+/** A document the app gives (`initialState`, `setState`) as JSON carries it; itself when it holds nothing JSON has not. */
+export function jsonDocument(value: unknown, owned?: unknown): unknown {
+  return needsJson(value, owned) ? (asJson(value) ?? null) : value;
 }
 
 /**
@@ -122,9 +134,11 @@ export function sharedStateActions<Doc>(deps: SharedStateDeps) {
     return next;
   };
   const edit = (immer: Immer, recipe: SharedStateRecipe<Doc>, asked = generation): ActionResult => {
+    // The thread first: reading it applies the events waiting for the frame, whose onEvent may destroy or reset it.
+    const document = deps.thread().sharedState.document;
     const refused = stale(asked);
     if (refused) return refused;
-    const base = toPlainJson(deps.thread().sharedState.document) as Doc;
+    const base = toPlainJson(document) as Doc;
     const [, patches] = immer.produceWithPatches(base, recipe as (draft: Doc) => Doc);
     // As JSON: a copy, never one of the app's own objects the recipe put in the draft.
     const delta: JsonPatchOperation[] = [];
@@ -135,6 +149,8 @@ export function sharedStateActions<Doc>(deps: SharedStateDeps) {
       }
     } catch (e) {
       if (e instanceof RangeError) return deps.refuse(tooDeep());
+      // What JSON cannot write (a cycle, a BigInt) is no edit of a JSON document: refused, as the rest are.
+      if (e instanceof TypeError) return deps.refuse({ code: 'EDIT_REFUSED', message: `The edit was not applied: ${e.message}.` });
       throw e;
     }
     if (delta.length === 0) return status();
@@ -145,13 +161,13 @@ export function sharedStateActions<Doc>(deps: SharedStateDeps) {
     return status();
   };
   const replace = (document: Doc, asked = generation): ActionResult => {
+    const current = deps.thread().sharedState.document;
     const refused = stale(asked);
     if (refused) return refused;
-    const current = deps.thread().sharedState.document;
     let owned: unknown;
     try {
       // As JSON, as an edit is: what the agent will get, and what a saved log holds.
-      const json = needsJson(document, current) ? (asJson(document) ?? null) : document;
+      const json = jsonDocument(document, current);
       if (!nestsWithin(json, MAX_JSON_DEPTH, current)) return deps.refuse(tooDeep());
       owned = ownJson(json, current);
     } catch (e) {
@@ -193,7 +209,23 @@ export function sharedStateActions<Doc>(deps: SharedStateDeps) {
   const set = (next: Doc | SharedStateRecipe<Doc>): Promise<ActionResult> => {
     if (typeof next === 'function') return update(next as SharedStateRecipe<Doc>);
     const asked = generation;
-    return waiting === 0 ? now(() => replace(next, asked)) : enqueue((queued) => replace(next, queued));
+    let document = next;
+    let applied = false;
+    const apply = (at: number) => {
+      applied = true;
+      return replace(document, at);
+    };
+    const result = waiting === 0 ? now(() => apply(asked)) : enqueue(apply);
+    // Applied later (after edits waiting, or after the event whose onEvent asked): the document as the app gave it now,
+    // whatever the app does with its object meanwhile. One JSON cannot copy (a cycle) goes as it is, to be refused.
+    if (!applied) {
+      try {
+        document = (asJson(next) ?? null) as Doc;
+      } catch {
+        document = next;
+      }
+    }
+    return result;
   };
   return {
     update,

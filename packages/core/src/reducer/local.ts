@@ -73,5 +73,5 @@ export function stoppable(state: ThreadState): boolean {
 export function setSharedDocument(state: ThreadState, document: unknown): ThreadState {
   if (Object.is(document, state.sharedState.document)) return state;
   const owned = ownJson(document, state.sharedState.document);
-  return { ...state, sharedState: { ...state.sharedState, document: owned, version: state.sharedState.version + 1 } };
+  return { ...state, sharedState: { ...state.sharedState, document: owned, version: state.sharedState.version + 1, basis: 'client' } };
 }

@@ -65,11 +65,13 @@ export function runStarted(state: ThreadState, event: EventOf<'RUN_STARTED'>, in
  * A run's input restates the document it starts from: it becomes the
  * document while no STATE_SNAPSHOT has come (a snapshot is the agent's word,
  * and wins), and a document that differs from one the thread had changed, or
- * from a snapshot's, is reported.
+ * from a snapshot's, is reported. A document the client edited since its
+ * last restatement stays: the client sent the input before those edits
+ * (while its request was on the way), which go out with the next run.
  */
 function inputState(state: ThreadState, document: unknown, index: number): ThreadState {
   const shared = state.sharedState;
-  if (sameJson(document, shared.document)) return state;
+  if (shared.basis === 'client' || sameJson(document, shared.document)) return state;
   const snapshot = shared.basis === 'snapshot';
   // Measured as it enters, as a snapshot is (largeObject.ts).
   if (!snapshot) noteLargeObjects(document);
