@@ -1,8 +1,25 @@
 import type { OpenInterrupt } from './model.js';
 
-/** Whether `interrupt` has expired at `now` (an unreadable `expiresAt` never expires). */
+/** A date and time with no offset (`Z`, `+08:00`): JavaScript would read it in the local time zone. */
+const NO_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$/;
+
+/**
+ * When an interrupt's `expiresAt` falls, in ms since the epoch; NaN for what
+ * is no ISO 8601 time. A time without an offset is the agent's in UTC (what
+ * Python's `isoformat()` writes for a naive UTC time), never the local time
+ * of the machine that reads it.
+ *
+ * @example
+ * expiryTime('2026-12-04T10:00:00') === Date.parse('2026-12-04T10:00:00Z'); // true, in any time zone
+ */
+export function expiryTime(expiresAt: string): number {
+  // Date.parse reads milliseconds only: digits past them are cut.
+  return Date.parse(NO_OFFSET.test(expiresAt) ? `${expiresAt.replace(/(\.\d{3})\d+$/, '$1')}Z` : expiresAt);
+}
+
+/** Whether `interrupt` has expired at `now` (an unreadable `expiresAt` never expires; see `expiryTime`). */
 export function isExpired(interrupt: Pick<OpenInterrupt, 'expiresAt'>, now: number | Date): boolean {
   if (interrupt.expiresAt === undefined) return false;
-  const at = Date.parse(interrupt.expiresAt);
+  const at = expiryTime(interrupt.expiresAt);
   return !Number.isNaN(at) && +now >= at;
 }

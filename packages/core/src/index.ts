@@ -36,7 +36,7 @@ export type {
 export type { EventLog, LoggedEvent, ParsedEventLog } from './eventLog.js';
 // The engine's types: its functions are in `@aguikit/core/engine`.
 export type { ExpandedEvent, Expander, ExpandResult } from './expand.js';
-export { isExpired } from './expiry.js';
+export { expiryTime, isExpired } from './expiry.js';
 export type { IdMap } from './idMap.js';
 export type { PatchFailureCode, PatchResult } from './jsonPatch.js';
 export type {

@@ -41,6 +41,15 @@ function ajvFor(schema: object): Ajv {
 
 const ENDLESS = 'it refers to itself without end';
 
+/** Whether ajv holds a schema under `id` (a meta-schema's, with or without its empty fragment). */
+function holds(ajv: Ajv, id: string): boolean {
+  try {
+    return ajv.getSchema(id.replace(/#$/, '')) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
 function validatorFor(schema: object): ValidateFunction | Error {
   compiled ??= new WeakMap();
   let v = compiled.get(schema);
@@ -49,12 +58,20 @@ function validatorFor(schema: object): ValidateFunction | Error {
     // registered (two interrupts may carry the same `$id`, and one cannot reach the other's schema by it),
     // and each compiled schema is removed from ajv's cache, so it lives only as long as its interrupt.
     const ajv = ajvFor(schema);
-    try {
-      v = ajv.compile(schema);
-    } catch (e) {
-      v = e instanceof RangeError ? new Error(ENDLESS) : e instanceof Error ? e : new Error(String(e));
-    } finally {
-      ajv.removeSchema(schema);
+    const id = (schema as { $id?: unknown }).$id;
+    // An `$id` ajv holds already (a meta-schema's): compiling fails, and removing the schema by its `$id` afterwards
+    // would remove the meta-schema, which every later schema of every controller needs.
+    if (typeof id === 'string' && holds(ajv, id)) v = new Error(`its $id ${JSON.stringify(id)} names a schema the validator holds already`);
+    else {
+      try {
+        v = ajv.compile(schema);
+        // An asynchronous schema's check answers with a promise, later: no answer is taken that was not checked.
+        if ((v as { $async?: unknown }).$async === true) v = new Error('asynchronous schemas ($async) are not supported');
+      } catch (e) {
+        v = e instanceof RangeError ? new Error(ENDLESS) : e instanceof Error ? e : new Error(String(e));
+      } finally {
+        ajv.removeSchema(schema);
+      }
     }
     compiled.set(schema, v);
   }

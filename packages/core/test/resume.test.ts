@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { replayEvents } from '../src/engine.js';
-import { isExpired, type PayloadValidator, type ResumeResponse } from '../src/index.js';
+import { expiryTime, isExpired, type PayloadValidator, type ResumeResponse } from '../src/index.js';
 import { buildResumeWith } from '../src/resume.js';
 import { buildResume, validateResponsePayload } from '../src/schema.js';
 import { text, toolCall } from './support/examples.js';
@@ -136,6 +136,28 @@ describe('buildResume', () => {
     expect(buildResume(interrupted, [{ interruptId: 'approve', status: 'cancelled' }, noteAnswer], { now: later }).ok).toBe(true);
   });
 
+  it("reads an expiresAt without an offset (a naive UTC time, as Python's isoformat() writes it) as UTC, whatever the local time zone", () => {
+    const zone = process.env.TZ;
+    try {
+      for (const tz of ['UTC', 'America/Los_Angeles', 'Asia/Shanghai']) {
+        process.env.TZ = tz;
+        const deadline = Date.parse('2026-12-04T10:00:00Z');
+        for (const expiresAt of ['2026-12-04T10:00:00', '2026-12-04T10:00:00.000', '2026-12-04T10:00:00.123456']) {
+          expect(expiryTime(expiresAt), `${expiresAt} in ${tz}`).toBe(deadline + (expiresAt.endsWith('123456') ? 123 : 0));
+          expect(isExpired({ expiresAt }, deadline - 1), `${expiresAt} in ${tz}`).toBe(false);
+          expect(isExpired({ expiresAt }, deadline + 200), `${expiresAt} in ${tz}`).toBe(true);
+        }
+        // An offset, a Z, a date alone (UTC in JavaScript already) read as they say; what is no time never expires.
+        expect(expiryTime('2026-12-04T10:00:00+08:00')).toBe(Date.parse('2026-12-04T02:00:00Z'));
+        expect(expiryTime('2026-12-04')).toBe(Date.parse('2026-12-04T00:00:00Z'));
+        expect(expiryTime('soon')).toBeNaN();
+        expect(isExpired({ expiresAt: 'soon' }, deadline)).toBe(false);
+      }
+    } finally {
+      process.env.TZ = zone;
+    }
+  });
+
   it('refuses an invalid status and a thread with nothing open', () => {
     const r = buildResume(interrupted, [{ interruptId: 'approve', status: 'approved' as never }, noteAnswer], { now });
     expect(r.ok ? [] : r.errors.map((e) => e.code)).toEqual(['INVALID_STATUS']);
@@ -201,6 +223,38 @@ describe('buildResume', () => {
     // A schema cannot reach another interrupt's schema by its $id.
     const reach = validateResponsePayload({ responseSchema: { $ref: 'https://agent.example/approval.json' } }, 'yes');
     expect(reach).toEqual({ schemaInvalid: expect.stringMatching(/cannot be compiled/) });
+  });
+
+  it("refuses a schema whose $id is one ajv holds already (a meta-schema's): the schemas that come after it still check answers", () => {
+    const ordinary = { type: 'object', required: ['approved'] };
+    expect(validateResponsePayload({ responseSchema: ordinary }, { approved: true })).toEqual([]);
+    for (const $id of ['http://json-schema.org/draft-07/schema', 'http://json-schema.org/draft-07/schema#']) {
+      expect(validateResponsePayload({ responseSchema: { $id, type: 'string' } }, 'x')).toEqual({
+        schemaInvalid: expect.stringMatching(/cannot be compiled/),
+      });
+    }
+    expect(
+      validateResponsePayload(
+        {
+          responseSchema: {
+            $schema: 'https://json-schema.org/draft/2020-12/schema',
+            $id: 'https://json-schema.org/draft/2020-12/schema',
+            type: 'string',
+          },
+        },
+        'x',
+      ),
+    ).toEqual({ schemaInvalid: expect.stringMatching(/cannot be compiled/) });
+    expect(validateResponsePayload({ responseSchema: { ...ordinary } }, { approved: true })).toEqual([]);
+    expect(validateResponsePayload({ responseSchema: { ...ordinary } }, {})).toHaveLength(1);
+    const later = { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'string' };
+    expect(validateResponsePayload({ responseSchema: later }, 'ok')).toEqual([]);
+  });
+
+  it('refuses an asynchronous schema ($async), whose check would answer later: never takes an answer it did not check', () => {
+    const responseSchema = { $async: true, type: 'object', required: ['approved'] };
+    expect(validateResponsePayload({ responseSchema }, 'garbage')).toEqual({ schemaInvalid: expect.stringMatching(/\$async/) });
+    expect(validateResponsePayload({ responseSchema }, { approved: true })).toEqual({ schemaInvalid: expect.stringMatching(/\$async/) });
   });
 
   it('refuses, never throws, an answer to a schema that refers to itself without end', () => {

@@ -1,6 +1,6 @@
 'use client';
 
-import { isExpired } from '@aguikit/core';
+import { expiryTime, isExpired } from '@aguikit/core';
 import * as React from 'react';
 import { useInterruptRoot } from './interruptContext.js';
 import { useLocale } from './locale.js';
@@ -24,7 +24,7 @@ export interface Expiry {
  * if (expiry.state === 'expired') showCancelOnly();
  */
 export function useExpiry(expiresAt: string | undefined, now: () => number): Expiry {
-  const deadline = expiresAt === undefined ? Number.NaN : Date.parse(expiresAt);
+  const deadline = expiresAt === undefined ? Number.NaN : expiryTime(expiresAt);
   const [time, setTime] = React.useState(now);
   const known = !Number.isNaN(deadline);
   const expired = expiresAt !== undefined && known && isExpired({ expiresAt }, time);
@@ -95,7 +95,7 @@ export const Countdown = React.forwardRef<HTMLSpanElement, CountdownProps>(funct
   if (expiry.state === 'none') return null;
   const tone = expiry.state === 'expired' ? 'danger' : expiry.remainingMs <= 60_000 ? 'warning' : 'info';
   const reached = expiry.state === 'running' ? milestone(expiry.remainingMs) : undefined;
-  const at = interrupt.expiresAt === undefined ? Number.NaN : Date.parse(interrupt.expiresAt);
+  const at = interrupt.expiresAt === undefined ? Number.NaN : expiryTime(interrupt.expiresAt);
   const said =
     expiry.state === 'expired'
       ? Number.isNaN(at)

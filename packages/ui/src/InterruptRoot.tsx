@@ -1,6 +1,6 @@
 'use client';
 
-import type { OpenInterrupt, ResumeResponse } from '@aguikit/core';
+import { expiryTime, type OpenInterrupt, type ResumeResponse } from '@aguikit/core';
 import { useAgentSelector } from '@aguikit/react';
 import type Form from '@rjsf/core';
 import type { ReactNode } from 'react';
@@ -232,7 +232,7 @@ export const InterruptErrors = React.forwardRef<HTMLDivElement, InterruptErrorsP
 function ExpiredText({ expiresAt }: { expiresAt: string | undefined }) {
   const { messages, format } = useLocale();
   const t = messages.interrupt;
-  const at = expiresAt === undefined ? Number.NaN : Date.parse(expiresAt);
+  const at = expiresAt === undefined ? Number.NaN : expiryTime(expiresAt);
   return <>{Number.isNaN(at) ? t.expiredNow : t.expiredAt(format.time(at))}</>;
 }
 

@@ -443,6 +443,24 @@ describe('InterruptDialog: expiry', () => {
     return made;
   }
 
+  it('counts down to an expiresAt written without an offset as a UTC time, in a browser in another time zone', async () => {
+    const zone = process.env.TZ;
+    process.env.TZ = 'Asia/Shanghai';
+    try {
+      const made = await interrupted([{ ...refundInterrupt, expiresAt: new Date(start + 90_000).toISOString().replace('Z', '') }], {
+        before: call('call-refund', 'refund_order', refund),
+      });
+      await preloadInterruptForm();
+      vi.useFakeTimers({ now: start });
+      show(made.store);
+      const card = screen.getByRole('article', { name: 'Approval needed' });
+      expect(within(card).getByRole('timer')).toHaveTextContent('Expires in 1:30');
+      expect(card).not.toHaveAttribute('data-state', 'expired');
+    } finally {
+      process.env.TZ = zone;
+    }
+  });
+
   it('counts down every second and turns into Close without answering only at expiry; a resolved answer cannot be sent', async () => {
     const { store, requests, resume } = await expiring(3);
     const { container } = show(store);
