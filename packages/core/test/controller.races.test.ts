@@ -355,6 +355,28 @@ describe('resume() and what races it', () => {
     return { controller, inputs, answer };
   }
 
+  it('a cancelInterrupts() right after an answer its schema refuses is not lost: the cancel goes out', async () => {
+    const { source, inputs } = scripted((n, input, emit) => {
+      emit(started(input));
+      emit(
+        n === 0
+          ? finished(input, {
+              outcome: { type: 'interrupt', interrupts: [{ id: 'i1', reason: 'input_required', responseSchema: { type: 'string' } }] },
+            })
+          : finished(input),
+      );
+    });
+    const controller = createRunController({ source, scheduler: microScheduler });
+    await controller.run('Refund order A-1001');
+    const answer = controller.resume([{ interruptId: 'i1', status: 'resolved', payload: 42 }]);
+    const cancel = controller.cancelInterrupts();
+    expect(await answer).toMatchObject({ ok: false, code: 'RESUME_REFUSED' });
+    expect((await cancel).ok).toBe(true);
+    expect(inputs).toHaveLength(2);
+    expect(inputs[1]?.resume).toEqual([{ interruptId: 'i1', status: 'cancelled' }]);
+    expectReplayed(controller);
+  });
+
   it('claims the controller at once: a stop() right after it sends nothing', async () => {
     const { controller, inputs, answer } = await answering();
     expect(controller.getSnapshot().inFlight).toBe('resume');

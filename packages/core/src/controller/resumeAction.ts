@@ -38,20 +38,23 @@ const noSchema: PayloadValidator = () => [];
  * records them so nothing can answer the same interrupts twice, and streams
  * the resume. It claims the controller at once (`inFlight: 'resume'`), so a
  * stop or reset while it prepares sends nothing. A second call while it
- * prepares joins it; once its answers are recorded, a call is refused until
- * the resumed run is over.
+ * prepares joins it (and, when its answers are refused, goes on with its own:
+ * a cancel right after an answer the schema refuses is not lost); once its
+ * answers are recorded, a call is refused until the resumed run is over.
  */
 export function resumeAction(deps: ResumeDeps) {
   /** The resume being prepared: a second call joins it until its answers are recorded. */
   let preparing: { promise: Promise<ActionResult> } | undefined;
-  return {
+  const action = {
     /** Forgets the resume in flight (stop, reset, destroy tore its stream down). */
     forget() {
       preparing = undefined;
     },
     resume(responses: ResumeResponse[]): Promise<ActionResult> {
       if (deps.destroyed()) return Promise.resolve(deps.refuse(deps.gone()));
-      if (preparing) return preparing.promise;
+      // Joins the resume being prepared; one whose answers were refused leaves the interrupts open: this call's go then.
+      if (preparing)
+        return preparing.promise.then((joined) => (joined.ok || joined.code !== 'RESUME_REFUSED' ? joined : action.resume(responses)));
       if (deps.inFlight()) {
         return Promise.resolve(
           deps.refuse({ ...refusals.runInProgress, message: 'A run is already in progress: its interrupts cannot be answered yet.' }),
@@ -117,6 +120,7 @@ export function resumeAction(deps: ResumeDeps) {
       return claim.promise;
     },
   };
+  return action;
 }
 
 /**
