@@ -259,7 +259,6 @@ describe.each(['pull', 'push'] as const)('over a source the store %ss from', (f)
       ];
       const a = s.store.getState().resume(answers);
       const b = s.store.getState().resume(answers);
-      expect(b).toBe(a);
       // The answer has a schema: the first resume loads the validator (a dynamic import) before it sends.
       await vi.waitFor(() => expect(s.m.requests).toHaveLength(2));
       const input = s.m.requests[1];
@@ -269,6 +268,7 @@ describe.each(['pull', 'push'] as const)('over a source the store %ss from', (f)
       s.m.push(started(input?.runId ?? '', 't1'), finished(input?.runId ?? '', 't1'));
       s.m.end();
       expect(await a).toEqual({ ok: true, status: 'success' });
+      expect(await b).toEqual({ ok: true, status: 'success' });
       expect(s.store.getState().thread.interrupts).toEqual([]);
       expect(s.store.getState().decisions.map((d) => d.interruptId)).toEqual(['i1', 'i2']);
       await tick();
