@@ -1,6 +1,6 @@
 import type { Immer, Patch } from 'immer';
 import type { ThreadState } from '../model.js';
-import { isLargeObject, toPlainJson } from '../plainJson.js';
+import { isLargeObject } from '../plainJson.js';
 import type { JsonPatchOperation } from '../protocol.js';
 import { JsonTooDeep, MAX_JSON_DEPTH, nestsWithin, ownJson } from '../reducer/ownJson.js';
 import { type Engine, loadEngine, loadedEngine } from './engineLoader.js';
@@ -138,7 +138,9 @@ export function sharedStateActions<Doc>(deps: SharedStateDeps) {
     const document = deps.thread().sharedState.document;
     const refused = stale(asked);
     if (refused) return refused;
-    const base = toPlainJson(document) as Doc;
+    // The document as it is: immer drafts only what the recipe touches, so an edit beside a large object never copies
+    // it, and one inside it copies that object alone (read through its overlay, which reads as a plain object).
+    const base = document as Doc;
     const [, patches] = immer.produceWithPatches(base, recipe as (draft: Doc) => Doc);
     // As JSON: a copy, never one of the app's own objects the recipe put in the draft.
     const delta: JsonPatchOperation[] = [];
