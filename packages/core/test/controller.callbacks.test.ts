@@ -637,11 +637,15 @@ describe('shared-state edits at the edges of the controller', () => {
           else c.reset();
         },
       });
-      await c.updateSharedState((d) => void (d.first = 1));
+      await c.updateSharedState((d) => {
+        d.first = 1;
+      });
       void c.run('go');
       for (let i = 0; i < 5 && frames.length === 0; i++) await tick();
       const length = () => c.log.entries.length;
-      const result = await c.updateSharedState((d) => void (d.late = 1));
+      const result = await c.updateSharedState((d) => {
+        d.late = 1;
+      });
       expect(result).toMatchObject({ ok: false, code: how === 'destroy()' ? 'DESTROYED' : 'THREAD_RESET' });
       expect(c.getSnapshot().thread.sharedState.document).not.toHaveProperty('late');
       const before = length();
@@ -661,7 +665,13 @@ describe('shared-state edits at the edges of the controller', () => {
     const run = c.run('Add the teapot');
     await tick();
     expect(inputs).toHaveLength(1);
-    expect((await c.updateSharedState((d) => void (d.note = '送货前请来电'))).ok).toBe(true);
+    expect(
+      (
+        await c.updateSharedState((d) => {
+          d.note = '送货前请来电';
+        })
+      ).ok,
+    ).toBe(true);
     gate.settle();
     await run;
     expect(c.getSnapshot().thread.sharedState.document).toEqual({ cart: [], note: '送货前请来电' });
@@ -702,14 +712,26 @@ describe('shared-state edits at the edges of the controller', () => {
     });
     expect(c.getSnapshot().thread.sharedState.document).toEqual({ at: '2026-12-04T00:00:00.000Z', ratio: null });
     expect(Object.keys(c.getSnapshot().thread.sharedState.document as Doc)).toEqual(['at', 'ratio']);
-    expect((await c.updateSharedState((d) => void (d.gone = 1))).ok).toBe(true);
+    expect(
+      (
+        await c.updateSharedState((d) => {
+          d.gone = 1;
+        })
+      ).ok,
+    ).toBe(true);
     // biome-ignore lint/suspicious/noSparseArray: a hole is what is tested
     const list = [1, , 3];
     const inherited = Object.assign(Object.create({ secret: 1 }) as Doc, { own: 2 });
     expect((await c.setState({ list, inherited })).ok).toBe(true);
     expect(c.getSnapshot().thread.sharedState.document).toEqual({ list: [1, null, 3], inherited: { own: 2 } });
     expect(Object.keys((c.getSnapshot().thread.sharedState.document as { inherited: object }).inherited)).toEqual(['own']);
-    expect((await c.updateSharedState((d) => void ((d.list as number[])[1] = 2))).ok).toBe(true);
+    expect(
+      (
+        await c.updateSharedState((d) => {
+          (d.list as number[])[1] = 2;
+        })
+      ).ok,
+    ).toBe(true);
     expect((c.getSnapshot().thread.sharedState.document as { list: number[] }).list).toEqual([1, 2, 3]);
     expectReplayed(c);
   });
@@ -718,7 +740,9 @@ describe('shared-state edits at the edges of the controller', () => {
     const c = createRunController<Doc>({ source: scripted(() => undefined).source, initialState: {} });
     const loop: Doc = { name: 'loop' };
     loop.self = loop;
-    const result = await c.updateSharedState((d) => void (d.loop = loop));
+    const result = await c.updateSharedState((d) => {
+      d.loop = loop;
+    });
     expect(result).toMatchObject({ ok: false, code: 'EDIT_REFUSED' });
     expect(c.getSnapshot().thread.sharedState.document).toEqual({});
   });
@@ -741,7 +765,13 @@ describe('an edit of a document that holds a 100,000-key object', () => {
     expect((await c.updateSharedState((d) => void d.cart.items.push('茶壶'))).ok).toBe(true);
     const beside = performance.now() - began;
     began = performance.now();
-    expect((await c.updateSharedState((d) => void (d.big.k5 = 'five'))).ok).toBe(true);
+    expect(
+      (
+        await c.updateSharedState((d) => {
+          d.big.k5 = 'five';
+        })
+      ).ok,
+    ).toBe(true);
     const inside = performance.now() - began;
     const document = c.getSnapshot().thread.sharedState.document as { big: Record<string, unknown>; cart: { items: string[] } };
     expect(document.cart.items).toEqual(['warm', '茶壶']);
