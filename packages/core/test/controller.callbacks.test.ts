@@ -782,3 +782,25 @@ describe('an edit of a document that holds a 100,000-key object', () => {
     expectReplayed(c);
   });
 });
+
+describe('a client edit and the run inputs that restate the document after it', () => {
+  it('stops holding off the inputs once a run restated it: a later input that differs becomes the document, as without an edit', async () => {
+    const { source, inputs } = scripted((n, input, emit) => {
+      // The first run restates what the client sent; the second, the agent's own version.
+      emit({
+        type: 'RUN_STARTED',
+        threadId: input.threadId,
+        runId: input.runId,
+        input: { ...input, state: n === 0 ? input.state : { a: 2 } },
+      });
+      emit(finished(input));
+    });
+    const c = createRunController({ source, scheduler: microScheduler });
+    await c.setState({ a: 1 });
+    await c.run('one');
+    expect(inputs[0]?.state).toEqual({ a: 1 });
+    await c.run('two');
+    expect(c.getSnapshot().thread.sharedState).toMatchObject({ document: { a: 2 }, basis: 'input' });
+    expectReplayed(c);
+  });
+});

@@ -71,7 +71,10 @@ export function runStarted(state: ThreadState, event: EventOf<'RUN_STARTED'>, in
  */
 function inputState(state: ThreadState, document: unknown, index: number): ThreadState {
   const shared = state.sharedState;
-  if (shared.basis === 'client' || sameJson(document, shared.document)) return state;
+  // The same document: restated, the client's edits among it (a later input that differs is taken again).
+  if (sameJson(document, shared.document))
+    return shared.basis === 'client' ? { ...state, sharedState: { ...shared, basis: 'input' } } : state;
+  if (shared.basis === 'client') return state;
   const snapshot = shared.basis === 'snapshot';
   // Measured as it enters, as a snapshot is (largeObject.ts).
   if (!snapshot) noteLargeObjects(document);
