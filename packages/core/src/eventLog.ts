@@ -82,7 +82,7 @@ export const isTime = (value: unknown): value is number => finite(value) && Math
  * Reads JSON lines written by `serializeEventLog`. A bad line is reported and
  * skipped; it never throws. An entry keeps the index the file gives it when
  * that is a whole number, not negative and not given before; else its index is
- * its position.
+ * its position, or the first free one after it.
  */
 export function parseEventLog(text: string): ParsedEventLog {
   const entries: LoggedEvent[] = [];
@@ -90,7 +90,8 @@ export function parseEventLog(text: string): ParsedEventLog {
   const errors = readJsonLines(text, (value) => {
     if (!isObject(value) || !('event' in value)) return 'not a log entry: expected an object with `event`';
     const given = value.index;
-    const index = Number.isSafeInteger(given) && (given as number) >= 0 && !taken.has(given as number) ? (given as number) : entries.length;
+    let index = Number.isSafeInteger(given) && (given as number) >= 0 && !taken.has(given as number) ? (given as number) : entries.length;
+    while (taken.has(index)) index++;
     taken.add(index);
     const receivedAt = finite(value.receivedAt) ? { receivedAt: value.receivedAt } : {};
     entries.push({ index, event: value.event, ...receivedAt });

@@ -63,6 +63,15 @@ function wholeArray(body: string): unknown[] | undefined {
 function arrayLine(line: string, first: boolean): string {
   const text = line.trim();
   if (text === '[' || text === ']') return '';
-  const item = first && text.startsWith('[') ? text.slice(1) : text;
+  const item = first && text.startsWith('[') && !isJson(text) ? text.slice(1) : text;
   return item.endsWith(',') ? item.slice(0, -1) : item;
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }

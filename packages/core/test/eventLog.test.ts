@@ -54,6 +54,9 @@ describe('an event log read as a session', () => {
     const event = JSON.stringify({ type: 'CUSTOM', name: 'n', value: 1 });
     const text = [0, 0, -3.5, '1e400', 7].map((index) => `{"index":${index},"event":${event}}`).join('\n');
     expect(parseEventLog(text).entries.map((e) => e.index)).toEqual([0, 1, 2, 3, 7]);
+    // A position an earlier entry gave itself is taken: the next free one.
+    const taken = [1, 1, undefined].map((index) => (index === undefined ? `{"event":${event}}` : `{"index":${index},"event":${event}}`));
+    expect(parseEventLog(taken.join('\n')).entries.map((e) => e.index)).toEqual([1, 2, 3]);
   });
 });
 

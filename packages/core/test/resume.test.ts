@@ -142,7 +142,14 @@ describe('buildResume', () => {
       for (const tz of ['UTC', 'America/Los_Angeles', 'Asia/Shanghai']) {
         process.env.TZ = tz;
         const deadline = Date.parse('2026-12-04T10:00:00Z');
-        for (const expiresAt of ['2026-12-04T10:00:00', '2026-12-04T10:00:00.000', '2026-12-04T10:00:00.123456']) {
+        for (const expiresAt of [
+          '2026-12-04T10:00:00',
+          '2026-12-04T10:00:00.000',
+          '2026-12-04T10:00:00.123456',
+          // Python's str(datetime) and SQL write a space; RFC 3339 allows a lower-case t.
+          '2026-12-04 10:00:00',
+          '2026-12-04t10:00:00',
+        ]) {
           expect(expiryTime(expiresAt), `${expiresAt} in ${tz}`).toBe(deadline + (expiresAt.endsWith('123456') ? 123 : 0));
           expect(isExpired({ expiresAt }, deadline - 1), `${expiresAt} in ${tz}`).toBe(false);
           expect(isExpired({ expiresAt }, deadline + 200), `${expiresAt} in ${tz}`).toBe(true);

@@ -177,6 +177,10 @@ describe('parseSession', () => {
     );
     expect(errors.map((e) => e.line)).toEqual([6]);
     expect(replaySession(entries).messages.byId.get('m1')?.content).toBe('退款已批准。');
+    // A first line that is a whole JSON array is judged as that array, as anywhere else in the file.
+    const first = parseSession(`[1,2]\n${JSON.stringify({ type: 'init', at: 1, threadId: 't' })}`);
+    expect(first.entries.map((e) => e.type)).toEqual(['init']);
+    expect(first.errors).toEqual([{ line: 1, message: expect.not.stringMatching(/^not JSON/) }]);
   });
 
   it('names an entry whose time no Date can hold (nanoseconds, by another tool), and reads a foreign event so timed at 0', () => {
