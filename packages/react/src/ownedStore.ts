@@ -55,17 +55,25 @@ export function useOwnedStore<Doc>(create: ((log?: readonly SessionEntry[]) => A
   });
   /** The store made again for a destroyed one: StrictMode renders twice for it, and the second render takes the first's. */
   const remade = React.useRef<{ from: AgentStore<Doc>; to: AgentStore<Doc> | null } | null>(null);
+  /** The component holds its store (shown): a store the app destroys then stays destroyed. */
+  const holding = React.useRef(false);
   // The store's destruction re-renders the component (hidden, React renders it when idle, else as it shows it).
   const destroyed = React.useSyncExternalStore(own ? own.subscribe : noStore, () => own?.getState().destroyed ?? false, notDestroyed);
-  // Made again while rendering: React renders the component again at once, with the new store, before its children.
-  if (own && destroyed) setOwn(madeAgain(remade, own, create));
+  // Destroyed while not held (hidden): made again while rendering, so React renders the component again at once, with
+  // the new store, before its children.
+  if (own && destroyed && !holding.current) setOwn(madeAgain(remade, own, create));
   React.useEffect(() => {
     if (!own) return;
     if (own.getState().destroyed) {
       setOwn(madeAgain(remade, own, latest.current));
       return;
     }
-    return own.retain();
+    holding.current = true;
+    const release = own.retain();
+    return () => {
+      holding.current = false;
+      release();
+    };
   }, [own]);
   return own;
 }

@@ -123,6 +123,26 @@ describe('the store a component makes', () => {
     },
   );
 
+  it('destroyed by the app while shown, stays destroyed: only one destroyed while hidden is made again', async () => {
+    const m = manualSource();
+    const seen: ReturnType<typeof useAgentRun>['store'][] = [];
+    function Chat() {
+      const agent = useAgentRun({ source: m.source, threadId: 't1' });
+      seen.push(agent.store);
+      return <p>{agent.status}</p>;
+    }
+    const view = render(<Chat />);
+    await act(tick);
+    const first = seen.at(-1);
+    await act(async () => {
+      first?.destroy();
+      await tick();
+    });
+    expect(seen.at(-1)).toBe(first);
+    expect(first?.getState().destroyed).toBe(true);
+    view.unmount();
+  });
+
   it('in a mount React throws away (a sibling suspends) asks the agent nothing: only the store shown does, and it is destroyed after unmount', async () => {
     const { m, capabilities } = counted();
     made.length = 0;
