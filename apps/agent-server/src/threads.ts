@@ -10,7 +10,8 @@ import type { ThreadRecord } from './storage/types.js';
  * Refuses an input that does not answer the thread's open interrupts as the
  * protocol requires. A resume that repeats an answer already accepted (the
  * same interrupt, status and payload) is let through: retried requests are
- * idempotent. Errors say how many interrupts are open, never which: their ids
+ * idempotent. One that mixes such answers with answers to open interrupts is
+ * refused (409 `RESUME_MIXED`). Errors say how many interrupts are open, never which: their ids
  * are what a resume needs, and only the client that ran the thread has them.
  */
 export function checkResume(thread: ThreadRecord | undefined, input: RunAgentInput, now: number): void {
@@ -54,6 +55,15 @@ export function checkResume(thread: ThreadRecord | undefined, input: RunAgentInp
     }
   });
   const covered = new Set(resume.map((r) => r.interruptId));
+  // A retry repeats every answer of the resume it retries; one that repeats a closed interrupt's answer beside an open
+  // one's is no retry, and the scenario would take the old answer for the new.
+  const repeated = resume.filter((r) => !open.has(r.interruptId)).length;
+  if (repeated > 0 && repeated < resume.length)
+    throw new RequestError(
+      409,
+      'RESUME_MIXED',
+      `resume repeats ${repeated} answer${repeated === 1 ? '' : 's'} already taken beside answers to open interrupts: answer the open interrupts alone.`,
+    );
   const missing = [...open.keys()].filter((id) => !covered.has(id)).length;
   if (missing)
     throw new RequestError(

@@ -396,6 +396,32 @@ describe('bad input gets a 4xx with a JSON error, and never crashes the server',
     expect(server.effects()).toHaveLength(1);
   });
 
+  it('refuses a resume that repeats an answer already taken beside an answer to an open interrupt: the new approval is never lost', async () => {
+    const server = await startServer();
+    await firstRun(server, 't', 'r1');
+    await readEvents(await post(server, '/agents/refund?speed=0', approval('t', 'r1', 'r2')));
+    expect(server.effects()).toHaveLength(1);
+    const [second] = interruptsOf(await readEvents(await post(server, '/agents/refund?speed=0', userInput('t', 'r3', '另一个茶壶也碎了'))));
+    const mixed = {
+      ...approval('t', 'r1', 'r4'),
+      resume: [
+        { interruptId: approvalId('r1'), status: 'resolved', payload: { approved: true } },
+        { interruptId: String(second?.id), status: 'resolved', payload: { approved: true } },
+      ],
+    };
+    await expectError(server, await post(server, '/agents/refund', mixed), 409, 'RESUME_MIXED');
+    // The open approval is still open: answered alone, it is carried out.
+    const alone = {
+      ...approval('t', 'r1', 'r5'),
+      resume: [{ interruptId: String(second?.id), status: 'resolved', payload: { approved: true } }],
+    };
+    await readEvents(await post(server, '/agents/refund?speed=0', alone));
+    expect(server.effects().map((e) => e.key)).toEqual([
+      expect.stringContaining(approvalId('r1')),
+      expect.stringContaining(String(second?.id)),
+    ]);
+  });
+
   it('refuses a Last-Event-ID of another run with 400, and of an unknown run with 404', async () => {
     const server = await startServer();
     await firstRun(server, 't', 'r1');
