@@ -90,7 +90,7 @@ export async function startAgentServer(options: AgentServerOptions = {}): Promis
     level: options.logLevel ?? 'silent',
     ...(options.logStream ? { stream: options.logStream } : {}),
   };
-  const { fastify, endStreams, settled } = buildApp({
+  const { fastify, endStreams, settled, oldestProducing } = buildApp({
     storage,
     policy: () => policy,
     speed: options.speed ?? 1,
@@ -118,7 +118,7 @@ export async function startAgentServer(options: AgentServerOptions = {}): Promis
     options.allowedOrigins ?? listFromEnv(process.env.AGENT_ALLOWED_ORIGINS) ?? defaultOrigins(),
     options.allowedHosts ?? listFromEnv(process.env.AGENT_ALLOWED_HOSTS) ?? defaultHosts(port, host),
   );
-  const stopPruning = pruneOldRuns(storage, options, (message, detail) => fastify.log.warn(detail, message));
+  const stopPruning = pruneOldRuns(storage, options, oldestProducing, (message, detail) => fastify.log.warn(detail, message));
   return {
     url: `http://${address.includes(':') ? `[${address}]` : address}:${port}`,
     effects: () => [...effects.values()],
@@ -153,9 +153,16 @@ const DEFAULT_RETENTION_MS = 7 * 24 * 3_600_000;
 /**
  * Drops runs older than the retention as the server starts and then every
  * `pruneEveryMs` (a timer that keeps no process alive); answers what stops it.
- * A prune that fails (storage away) is logged and tried again next time.
+ * A run still being produced is never dropped, however long ago it started:
+ * its later events would be stored for a record that is gone. A prune that
+ * fails (storage away) is logged and tried again next time.
  */
-function pruneOldRuns(storage: Storage, options: AgentServerOptions, warn: (message: string, detail: object) => void): () => void {
+function pruneOldRuns(
+  storage: Storage,
+  options: AgentServerOptions,
+  oldestProducing: () => number | undefined,
+  warn: (message: string, detail: object) => void,
+): () => void {
   const retention = options.runRetentionMs ?? DEFAULT_RETENTION_MS;
   if (!(retention > 0) || !Number.isFinite(retention)) return () => undefined;
   const now = options.now ?? Date.now;
@@ -164,7 +171,7 @@ function pruneOldRuns(storage: Storage, options: AgentServerOptions, warn: (mess
     if (running) return;
     running = true;
     try {
-      await storage.prune(now() - retention);
+      await storage.prune(Math.min(now() - retention, oldestProducing() ?? Number.POSITIVE_INFINITY));
     } catch (e) {
       warn('old runs could not be pruned', { error: e instanceof Error ? e.message : String(e) });
     } finally {

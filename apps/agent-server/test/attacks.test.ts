@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { importJournal } from '../src/journal.js';
-import { interruptsOf, NOW, parseFrames, post, readEvents, startServer, userInput } from './support.js';
+import { openMemoryStorage } from '../src/storage/memory.js';
+import { interruptsOf, NOW, parseFrames, post, readEvents, startServer, stopServer, userInput } from './support.js';
 
 describe('a run id is not a key to the run', () => {
   it('a reconnect with a known run id and another input reads nothing: 404, no interrupt id, no thread id', async () => {
@@ -183,5 +184,23 @@ describe('runs do not pile up in storage until the disk is full', () => {
       await post(server, '/agents/reasoning?speed=0', recent, { 'Last-Event-ID': String(recentEvents[0]?.id) }),
     );
     expect(kept.map((e) => e.id)).toEqual(recentEvents.slice(1).map((e) => e.id));
+  });
+
+  it('a run still being produced is never pruned, however long it lasts: none of its events is left behind for a run that takes its id', async () => {
+    const storage = openMemoryStorage();
+    const server = await startServer({ storage, runRetentionMs: 200, pruneEveryMs: 20, now: Date.now });
+    // About 1.2 s of tokens: longer than the retention.
+    const a = { ...userInput('thread-A', 'shared-run', 'secret of A'), forwardedProps: { tokens: 60, tokenDelayMs: 20 } };
+    const eventsA = await readEvents(await post(server, '/agents/fast-stream?speed=1', a));
+    expect(eventsA.at(-1)?.event.type).toBe('RUN_FINISHED');
+    // Pruned once it ended and aged, with every event of it.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await storage.run('shared-run')).toBeUndefined();
+    for (let i = 0; i < eventsA.length; i++) expect(await storage.events('shared-run', i, 1)).toEqual([]);
+    // Another thread's run under the same id gets its own events only.
+    const b = { ...userInput('thread-B', 'shared-run', 'hello from B'), forwardedProps: { tokens: 5, tokenDelayMs: 0 } };
+    const eventsB = await readEvents(await post(server, '/agents/fast-stream?speed=0', b));
+    expect(eventsB.filter((e) => JSON.stringify(e.event).includes('thread-A'))).toEqual([]);
+    await stopServer(server);
   });
 });

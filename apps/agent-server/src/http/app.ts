@@ -37,6 +37,8 @@ export interface App {
   endStreams(): void;
   /** Resolves once every run accepted has been produced to its end (or storage failed). */
   settled(): Promise<void>;
+  /** When the oldest run still being produced started; undefined when none is. */
+  oldestProducing(): number | undefined;
 }
 
 /** Conflicting writes to one thread (two requests at once) are retried this often before a 503. */
@@ -218,7 +220,7 @@ export function buildApp(options: AppOptions): App {
     return scenario;
   }
 
-  return { fastify, endStreams: streams.endStreams, settled: streams.settled };
+  return { fastify, endStreams: streams.endStreams, settled: streams.settled, oldestProducing: streams.oldestProducing };
 }
 
 /**

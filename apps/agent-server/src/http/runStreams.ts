@@ -40,6 +40,8 @@ export interface RunStreams {
   endStreams(): void;
   /** Resolves once no run is being produced. */
   settled(): Promise<void>;
+  /** When the oldest run being produced started (its record's `startedAt`); undefined when none is. */
+  oldestProducing(): number | undefined;
   /** Responses open, the bytes they hold unsent, and runs being produced (with or without a client). */
   health(): { streams: number; bufferedBytes: number; runs: number };
 }
@@ -69,6 +71,8 @@ export function runStreams(options: RunStreamOptions): RunStreams {
   const open = new Map<ServerResponse, () => void>();
   /** The runs being produced. */
   const producing = new Set<Promise<void>>();
+  /** The start of each run being produced: retention never prunes one of them. */
+  const starts = new Map<Promise<void>, number>();
   /** What wakes each paced wait early, once the server stops. */
   const wakers = new Set<() => void>();
   let stopping = false;
@@ -195,8 +199,14 @@ export function runStreams(options: RunStreamOptions): RunStreams {
   return {
     stream(...args) {
       const run = produce(...args);
-      const tracked = run.catch(() => {}).finally(() => producing.delete(tracked));
+      const tracked = run
+        .catch(() => {})
+        .finally(() => {
+          producing.delete(tracked);
+          starts.delete(tracked);
+        });
       producing.add(tracked);
+      starts.set(tracked, args[3].startedAt);
       return run;
     },
     endStreams() {
@@ -206,6 +216,11 @@ export function runStreams(options: RunStreamOptions): RunStreams {
     },
     async settled() {
       while (producing.size > 0) await Promise.all(producing);
+    },
+    oldestProducing() {
+      let oldest: number | undefined;
+      for (const at of starts.values()) if (oldest === undefined || at < oldest) oldest = at;
+      return oldest;
     },
     health() {
       let bufferedBytes = 0;
