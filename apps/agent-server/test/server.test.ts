@@ -441,6 +441,24 @@ describe('bad input gets a 4xx with a JSON error, and never crashes the server',
     }
     await expectError(server, await post(server, '/agents/refund', userInput('t', 'r9'), { 'Last-Event-ID': 'r9:3' }), 404, 'UNKNOWN_RUN');
   });
+
+  it('refuses a Last-Event-ID of an event the run has not sent yet with 400: a reconnect never skips what it never got', async () => {
+    const server = await startServer();
+    const input = { ...userInput('t', 'r1'), forwardedProps: { tokens: 400, tokenDelayMs: 5 } };
+    const live = await post(server, '/agents/fast-stream?speed=1', input);
+    const { cancel } = await readUntil(live, (t) => t.includes('id: r1:2\n'));
+    await cancel();
+    // The run goes on without its client; an id far ahead of what it has made names no event it sent.
+    await expectError(
+      server,
+      await post(server, '/agents/fast-stream?speed=0', input, { 'Last-Event-ID': 'r1:300' }),
+      400,
+      'BAD_LAST_EVENT_ID',
+    );
+    const rest = await readEvents(await post(server, '/agents/fast-stream?speed=0', input, { 'Last-Event-ID': 'r1:2' }));
+    expect(rest[0]?.id).toBe('r1:3');
+    expect(rest.at(-1)?.event.type).toBe('RUN_FINISHED');
+  });
 });
 
 describe('the wire', () => {

@@ -179,6 +179,11 @@ export function buildApp(options: AppOptions): App {
         // Another input gets the answer an unknown run gets. (A new run under a taken id says RUN_EXISTS, and no more.)
         if (!run || run.scenarioId !== scenario.id || !sameInput(run.input, input))
           throw new RequestError(404, 'UNKNOWN_RUN', `Run '${input.runId}' is not known here; start a new run.`);
+        // Every event is stored before it is sent: one of the run's that the log does not hold was never sent, and
+        // resuming after it would skip what comes before it (a side effect among it). Past the run's end, nothing is left.
+        const planned = eventsOf(scenario, run.input, run.startedAt, run.nonce).length;
+        if (at.index < planned - 1 && (await storage.events(input.runId, at.index, 1)).length === 0)
+          throw new RequestError(400, 'BAD_LAST_EVENT_ID', 'The Last-Event-ID names an event this run has not sent.');
         return stream(request, reply, scenario, run, at.index + 1, speed);
       }
       for (let attempt = 0; attempt < BEGIN_ATTEMPTS; attempt++) {
