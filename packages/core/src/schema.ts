@@ -8,6 +8,9 @@ import Ajv2019 from 'ajv/dist/2019.js';
 import Ajv2020 from 'ajv/dist/2020.js';
 import type { ThreadState } from './model.js';
 import { type BuildResumeOptions, type BuildResumeResult, buildResumeWith, type PayloadValidator, type ResumeResponse } from './resume.js';
+import { SCHEMA_SIZE_LIMIT, schemaSize } from './schemaSize.js';
+
+export { SCHEMA_SIZE_LIMIT, schemaSize };
 
 // Created on first use: a module without top-level work is one a bundler can leave out when it is not used.
 let ajvs: Map<Draft, Ajv> | undefined;
@@ -40,6 +43,7 @@ function ajvFor(schema: object): Ajv {
 }
 
 const ENDLESS = 'it refers to itself without end';
+const TOO_LARGE = `it is too large to check: its $refs expand it to more than ${SCHEMA_SIZE_LIMIT.toLocaleString('en-US')} subschemas`;
 
 /** Whether ajv holds a schema under `id` (a meta-schema's, with or without its empty fragment). */
 function holds(ajv: Ajv, id: string): boolean {
@@ -62,6 +66,7 @@ function validatorFor(schema: object): ValidateFunction | Error {
     // An `$id` ajv holds already (a meta-schema's): compiling fails, and removing the schema by its `$id` afterwards
     // would remove the meta-schema, which every later schema of every controller needs.
     if (typeof id === 'string' && holds(ajv, id)) v = new Error(`its $id ${JSON.stringify(id)} names a schema the validator holds already`);
+    else if (!Number.isFinite(schemaSize(schema))) v = new Error(TOO_LARGE);
     else {
       try {
         v = ajv.compile(schema);

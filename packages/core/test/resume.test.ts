@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { replayEvents } from '../src/engine.js';
 import { expiryTime, isExpired, type PayloadValidator, type ResumeResponse } from '../src/index.js';
 import { buildResumeWith } from '../src/resume.js';
-import { buildResume, validateResponsePayload } from '../src/schema.js';
+import { buildResume, schemaSize, validateResponsePayload } from '../src/schema.js';
 import { text, toolCall } from './support/examples.js';
 
 const schema = {
@@ -280,6 +280,110 @@ describe('buildResume', () => {
     const r = buildResume(loop, [{ interruptId: 'i', status: 'resolved', payload: 1 }], { now });
     expect(r.ok ? [] : r.errors.map((e) => e.code)).toEqual(['SCHEMA_INVALID']);
     expect(buildResume(loop, [{ interruptId: 'i', status: 'cancelled' }], { now }).ok).toBe(true);
+  });
+
+  it('refuses at once a small schema whose $refs expand without bound: checking an answer neither hangs nor runs out of memory', () => {
+    // Each definition refers to the one before three times: 1.4 KB at 16 levels is 3^16 subschemas to apply, and every
+    // failing branch leaves an error (800,000 of them at 12 levels; at 16 the tab runs out of memory).
+    const chain = (
+      levels: number,
+      name: (i: number) => string,
+      ref: (i: number) => string,
+      wrap: (defs: Record<string, unknown>) => object,
+    ) => {
+      const defs: Record<string, unknown> = { [name(0)]: { type: 'string' } };
+      for (let i = 1; i <= levels; i++)
+        defs[name(i)] = { anyOf: [{ $ref: ref(i - 1) }, { allOf: [{ $ref: ref(i - 1) }, { $ref: ref(i - 1) }] }] };
+      return wrap(defs);
+    };
+    const bombs = [
+      chain(
+        12,
+        (i) => `d${i}`,
+        (i) => `#/definitions/d${i}`,
+        (definitions) => ({ definitions, $ref: '#/definitions/d12' }),
+      ),
+      chain(
+        40,
+        (i) => `d${i}`,
+        (i) => `#/definitions/d${i}`,
+        (definitions) => ({ definitions, $ref: '#/definitions/d40' }),
+      ),
+      // The same through $id and anchors, in draft 2020-12.
+      chain(
+        40,
+        (i) => `d${i}`,
+        (i) => `https://agent.example/defs.json#d${i}`,
+        (defs) => ({
+          $schema: 'https://json-schema.org/draft/2020-12/schema',
+          $defs: {
+            all: {
+              $id: 'https://agent.example/defs.json',
+              $defs: Object.fromEntries(Object.entries(defs).map(([k, v]) => [k, { ...(v as object), $anchor: k }])),
+            },
+          },
+          $ref: 'https://agent.example/defs.json#d40',
+        }),
+      ),
+      // And through a JSON pointer into a schema named by a relative $id.
+      chain(
+        40,
+        (i) => `d${i}`,
+        (i) => `defs.json#/$defs/d${i}`,
+        (defs) => ({
+          $id: 'https://agent.example/root.json',
+          $defs: { all: { $id: 'defs.json', $defs: defs } },
+          $ref: 'defs.json#/$defs/d40',
+        }),
+      ),
+    ];
+    for (const responseSchema of bombs) {
+      expect(validateResponsePayload({ responseSchema }, 1)).toEqual({ schemaInvalid: expect.stringMatching(/too large to check/) });
+      expect(validateResponsePayload({ responseSchema }, 'a')).toEqual({ schemaInvalid: expect.stringMatching(/too large to check/) });
+    }
+    // A large honest form: 300 fields, each an address of shared definitions, is checked as before.
+    const address = {
+      type: 'object',
+      properties: { street: { type: 'string' }, city: { type: 'string' }, zip: { $ref: '#/$defs/zip' } },
+      required: ['city'],
+    };
+    const form = {
+      type: 'object',
+      $defs: { zip: { type: 'string', pattern: '^[0-9]{5}$' }, address },
+      properties: Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`field${i}`, { $ref: '#/$defs/address' }])),
+      required: ['field0'],
+    };
+    expect(validateResponsePayload({ responseSchema: form }, { field0: { city: 'Lyon', zip: '69001' } })).toEqual([]);
+    expect(validateResponsePayload({ responseSchema: form }, { field0: { zip: 'x' }, field1: {} })).toHaveLength(3);
+  });
+
+  it('sizes a schema by what it applies: each $ref as a copy of what it names, a $ref back into itself once, data never', () => {
+    expect(schemaSize({ type: 'string' })).toBe(1);
+    // A definition named three times counts three times; one named by nothing does not count.
+    expect(
+      schemaSize({
+        $defs: { a: { type: 'string' }, unused: { type: 'string' } },
+        allOf: [{ $ref: '#/$defs/a' }, { $ref: '#/$defs/a' }, { $ref: '#/$defs/a' }],
+      }),
+    ).toBe(7);
+    // Draft 7 anchors ($id "#name") and 2019-09+ anchors ($anchor) are followed like pointers.
+    expect(schemaSize({ definitions: { a: { $id: '#a', type: 'string' } }, allOf: [{ $ref: '#a' }, { $ref: '#a' }] })).toBe(5);
+    expect(schemaSize({ $defs: { a: { $anchor: 'a', type: 'string' } }, allOf: [{ $ref: '#a' }] })).toBe(3);
+    // A tree refers to itself: how often depends on the answer, so once. A $ref to nothing counts once.
+    expect(schemaSize({ type: 'object', properties: { children: { type: 'array', items: { $ref: '#' } } } })).toBe(4);
+    expect(schemaSize({ $ref: 'https://elsewhere.example/s.json' })).toBe(2);
+    // enum, const, default and examples are data: a value shaped like a schema inside one is not counted.
+    expect(schemaSize({ enum: [{ $ref: '#' }], default: { allOf: [{}, {}] }, const: { type: 'x' } })).toBe(1);
+    // ...but a property that happens to be named "enum" is a schema.
+    expect(schemaSize({ properties: { enum: { type: 'string' } } })).toBe(2);
+    // A chain of refs deeper than the stack, or nesting deeper than it, is past any limit and never throws.
+    const defs: Record<string, unknown> = { d0: { type: 'string' } };
+    for (let i = 1; i <= 100_000; i++) defs[`d${i}`] = { $ref: `#/$defs/d${i - 1}` };
+    expect(schemaSize({ $defs: defs, $ref: '#/$defs/d100000' }, Number.MAX_SAFE_INTEGER)).toBe(Number.POSITIVE_INFINITY);
+    let deep: Record<string, unknown> = { type: 'string' };
+    for (let i = 0; i < 100_000; i++) deep = { items: deep };
+    expect(schemaSize(deep, Number.MAX_SAFE_INTEGER)).toBe(Number.POSITIVE_INFINITY);
+    expect(schemaSize(deep)).toBe(Number.POSITIVE_INFINITY);
   });
 
   it('gives the code from what the validator found, not from the words of its message', () => {

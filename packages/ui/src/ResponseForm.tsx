@@ -1,5 +1,6 @@
 'use client';
 
+import { schemaSize } from '@aguikit/core/schema';
 import Form, { type IChangeEvent } from '@rjsf/core';
 import {
   type DescriptionFieldProps,
@@ -218,7 +219,8 @@ export const ResponseForm = React.forwardRef<HTMLDivElement, React.HTMLAttribute
   const wrapper = React.useRef<HTMLDivElement>(null);
   const raw = root.interrupt.responseSchema;
   const { shape } = root;
-  const usable = React.useMemo(() => formCanHold(raw), [raw]);
+  // A schema whose $refs expand past what can be checked is refused by the resume too; rjsf would expand it to draw it.
+  const usable = React.useMemo(() => formCanHold(raw) && Number.isFinite(schemaSize(raw)), [raw]);
   const schema = React.useMemo(
     () => (raw === undefined || !usable ? undefined : formSchema(raw, t.yourAnswerField)),
     [raw, usable, t.yourAnswerField],

@@ -576,6 +576,25 @@ describe('InterruptDialog: schemas built to mislead the form', () => {
     expect(screen.getByRole('button', { name: 'Close without answering' })).toBeEnabled();
   });
 
+  it('a small schema whose $refs expand without bound (a schema bomb) is not drawn: Close without answering only', async () => {
+    const definitions: Record<string, unknown> = { d0: { type: 'string' } };
+    for (let i = 1; i <= 10; i++) {
+      const before = { $ref: `#/definitions/d${i - 1}` };
+      definitions[`d${i}`] = { anyOf: [before, { allOf: [before, before] }] };
+    }
+    const { store } = await interrupted([
+      {
+        id: 'int-bomb',
+        reason: 'input_required',
+        responseSchema: { type: 'object', definitions, properties: { note: { $ref: '#/definitions/d10' } }, required: ['note'] },
+      },
+    ]);
+    await showForms(store);
+    expect(screen.getByText(/cannot show/)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Submit' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Close without answering' })).toBeEnabled();
+  });
+
   it.each([
     ['2020-12', 'https://json-schema.org/draft/2020-12/schema'],
     ['2019-09', 'https://json-schema.org/draft/2019-09/schema'],
