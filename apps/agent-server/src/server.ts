@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyServerOptions } from 'fastify';
 import { buildApp } from './http/app.js';
-import { isSpeed, KNOB_LIMITS, MAX_SPEED, MIN_SPEED } from './http/limits.js';
+import { isSpeed, KNOB_LIMITS, MAX_PLAYBACK_MS, MAX_SPEED, MIN_SPEED } from './http/limits.js';
 import { defaultHosts, defaultOrigins, listFromEnv, type OriginPolicy, originPolicy } from './http/origin.js';
 import { openMemoryStorage } from './storage/memory.js';
 import type { EffectRecord, Storage } from './storage/types.js';
@@ -50,6 +50,8 @@ export interface AgentServerOptions {
   logStream?: { write(line: string): unknown };
   /** Per-request caps on what `forwardedProps` may ask a scenario to generate (see `KNOB_LIMITS`). */
   knobLimits?: Partial<Record<string, number>>;
+  /** The longest a run may take to play at the speed its request asks for; a longer one is refused (400). Default 30 minutes. */
+  maxPlaybackMs?: number;
   /** A fresh per-run secret, mixed into the run's interrupt ids. Default 128 random bits (Web Crypto), as hex. */
   nonce?: () => string;
   now?: () => number;
@@ -81,6 +83,8 @@ export async function startAgentServer(options: AgentServerOptions = {}): Promis
   const host = options.host ?? '127.0.0.1';
   if (options.speed !== undefined && !isSpeed(options.speed))
     throw new RangeError(`speed must be 0 (no pauses) or a number from ${MIN_SPEED} to ${MAX_SPEED}, not ${options.speed}.`);
+  if (options.maxPlaybackMs !== undefined && !(Number.isFinite(options.maxPlaybackMs) && options.maxPlaybackMs >= 0))
+    throw new RangeError(`maxPlaybackMs must be a number of milliseconds, 0 or more, not ${options.maxPlaybackMs}.`);
   const storage = options.storage ?? (await openStorage(options));
   const owned = options.storage === undefined;
   const effects = new Map<string, EffectRecord>();
@@ -95,6 +99,7 @@ export async function startAgentServer(options: AgentServerOptions = {}): Promis
     policy: () => policy,
     speed: options.speed ?? 1,
     knobLimits: { ...KNOB_LIMITS, ...options.knobLimits } as Record<string, number>,
+    maxPlaybackMs: options.maxPlaybackMs ?? MAX_PLAYBACK_MS,
     heartbeatMs: options.heartbeatMs ?? 15_000,
     drainTimeoutMs: options.drainTimeoutMs ?? 30_000,
     requestTimeoutMs: options.requestTimeoutMs ?? 30_000,

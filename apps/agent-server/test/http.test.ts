@@ -275,6 +275,40 @@ describe('what one request can make the server generate', () => {
     }
   });
 
+  it('refuses a run that would play for longer than maxPlaybackMs, whichever knobs and speed make it so', async () => {
+    const server = await startServer();
+    // 20,000 tokens a second apart: 5.5 hours of a run produced with no client, retention held back all along.
+    const slow = await post(server, '/agents/fast-stream', {
+      ...userInput('t-slow', 'r-slow'),
+      forwardedProps: { tokens: 20_000, tokenDelayMs: 1000 },
+    });
+    expect(slow.status).toBe(400);
+    expect(await errorCode(slow)).toBe('LIMIT_EXCEEDED');
+    // The largest dashboard is 100 s at speed 1: at the slowest speed, 17 minutes, which is taken.
+    const dashboard = await post(server, '/agents/dashboard?speed=0.1', {
+      ...userInput('t-dash', 'r-dash'),
+      forwardedProps: { deltas: 5_000 },
+    });
+    expect(dashboard.status).toBe(200);
+    await dashboard.body?.cancel();
+    // A speed of 0 has no pauses at all.
+    const fast = await post(server, '/agents/fast-stream?speed=0', {
+      ...userInput('t-fast', 'r-fast'),
+      forwardedProps: { tokens: 20_000, tokenDelayMs: 1000 },
+    });
+    expect(fast.status).toBe(200);
+    await fast.body?.cancel();
+    // A reconnect cannot stretch a run it joins: the same run asked again at a tenth of the speed is refused.
+    const strict = await startServer({ maxPlaybackMs: 5_000 });
+    const ok = await post(strict, '/agents/refund', userInput('t-r', 'r-r'));
+    expect(ok.status).toBe(200);
+    const first = (await ok.text()).match(/^id: (.+)$/mu)?.[1] ?? '';
+    const stretched = await post(strict, '/agents/refund?speed=0.1', userInput('t-r', 'r-r'), { 'last-event-id': first });
+    expect(stretched.status).toBe(400);
+    expect(await errorCode(stretched)).toBe('LIMIT_EXCEEDED');
+    await expect(startServer({ maxPlaybackMs: -1 })).rejects.toThrow(/maxPlaybackMs/u);
+  });
+
   it('does not pin memory for a hostile small request whose client is gone after the headers', async () => {
     setFlagsFromString('--expose-gc');
     const gc = runInNewContext('gc') as () => void;

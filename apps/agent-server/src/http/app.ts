@@ -5,7 +5,7 @@ import { parseEventId, RequestError } from '../request.js';
 import { canonicalJson } from '../storage/idempotency.js';
 import { type EffectRecord, type RunRecord, type Storage, StorageUnavailable } from '../storage/types.js';
 import { checkResume, nextThread } from '../threads.js';
-import { checkKnobs, speedOf } from './limits.js';
+import { checkKnobs, checkPlayback, speedOf } from './limits.js';
 import type { OriginPolicy } from './origin.js';
 import { eventsOf, runStreams } from './runStreams.js';
 import { checkRunInput, parseJsonBody, runInputSchema, validationError } from './schema.js';
@@ -17,6 +17,8 @@ export interface AppOptions {
   speed: number;
   /** Per-request caps on `forwardedProps` knobs. */
   knobLimits: Readonly<Record<string, number>>;
+  /** The longest a run may take to play at the speed its request asks for. */
+  maxPlaybackMs: number;
   heartbeatMs: number;
   /** A client whose stream has not drained for this long is disconnected. */
   drainTimeoutMs: number;
@@ -181,17 +183,20 @@ export function buildApp(options: AppOptions): App {
           throw new RequestError(404, 'UNKNOWN_RUN', `Run '${input.runId}' is not known here; start a new run.`);
         // Every event is stored before it is sent: one of the run's that the log does not hold was never sent, and
         // resuming after it would skip what comes before it (a side effect among it). Past the run's end, nothing is left.
-        const planned = eventsOf(scenario, run.input, run.startedAt, run.nonce).length;
-        if (at.index < planned - 1 && (await storage.events(input.runId, at.index, 1)).length === 0)
+        const plan = eventsOf(scenario, run.input, run.startedAt, run.nonce);
+        if (at.index < plan.length - 1 && (await storage.events(input.runId, at.index, 1)).length === 0)
           throw new RequestError(400, 'BAD_LAST_EVENT_ID', 'The Last-Event-ID names an event this run has not sent.');
+        checkPlayback(plan, at.index + 1, speed, options.maxPlaybackMs);
         return stream(request, reply, scenario, run, at.index + 1, speed);
       }
       for (let attempt = 0; attempt < BEGIN_ATTEMPTS; attempt++) {
         const existing = await storage.run(input.runId);
         if (existing) {
           // The same request again is a client retrying after a drop before its first event: the run from the start.
-          if (existing.scenarioId === scenario.id && sameInput(existing.input, input))
+          if (existing.scenarioId === scenario.id && sameInput(existing.input, input)) {
+            checkPlayback(eventsOf(scenario, existing.input, existing.startedAt, existing.nonce), 0, speed, options.maxPlaybackMs);
             return stream(request, reply, scenario, existing, 0, speed);
+          }
           throw new RequestError(
             409,
             'RUN_EXISTS',
@@ -210,6 +215,7 @@ export function buildApp(options: AppOptions): App {
           nonce: options.nonce(),
         };
         const events = eventsOf(scenario, input, startedAt, run.nonce);
+        checkPlayback(events, 0, speed, options.maxPlaybackMs);
         const outcome = await storage.beginRun(run, nextThread(record, input, events), version);
         if (outcome === 'created') return stream(request, reply, scenario, run, 0, speed, events);
         // Another request changed the thread or took the run id meanwhile: look again.

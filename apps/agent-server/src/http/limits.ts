@@ -1,4 +1,5 @@
 import type { RunAgentInput } from '@aguikit/core';
+import type { EventPlan } from '@aguikit/scenarios';
 import { RequestError } from '../request.js';
 
 /** The slowest playback a request may ask for: a 2 s run takes at most 20 s. */
@@ -47,3 +48,28 @@ export function checkKnobs(input: RunAgentInput, limits: Readonly<Record<string,
       throw new RequestError(400, 'LIMIT_EXCEEDED', `forwardedProps.${knob} may be at most ${max} on this server.`);
   }
 }
+
+/** The longest a run may take to play by default: the largest dashboard at the slowest speed takes 17 minutes. */
+export const MAX_PLAYBACK_MS = 30 * 60_000;
+
+/**
+ * Refuses a run whose events from `from` on would take longer than `maxMs` to
+ * play at `speed`. A run is produced to its end whether or not its client
+ * stays, and retention never prunes a run being produced: one request for
+ * 20,000 tokens a second apart would hold both for hours.
+ */
+export function checkPlayback(events: EventPlan, from: number, speed: number, maxMs: number): void {
+  if (speed === 0) return;
+  let ms = 0;
+  for (let i = from; i < events.length; i++) {
+    ms += (events.at(i)?.delayMs ?? 0) / speed;
+    if (ms > maxMs)
+      throw new RequestError(
+        400,
+        'LIMIT_EXCEEDED',
+        `This run would take more than ${minutes(maxMs)} to play at speed ${speed}, the most this server allows: ask for fewer events, shorter pauses or a higher speed.`,
+      );
+  }
+}
+
+const minutes = (ms: number): string => (ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 1000)} s`);
