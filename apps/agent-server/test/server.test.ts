@@ -195,6 +195,26 @@ describe('bad input gets a 4xx with a JSON error, and never crashes the server',
     await expectError(server, await fetch(`${server.url}/agents/refund`, { method: 'DELETE' }), 405, 'METHOD_NOT_ALLOWED');
   });
 
+  it('says with Allow which methods a resource takes when it answers 405; a method on no resource is a 404', async () => {
+    const server = await startServer();
+    for (const [path, method, allow] of [
+      ['/agents/refund', 'GET', 'POST, OPTIONS'],
+      ['/agents/refund', 'PUT', 'POST, OPTIONS'],
+      ['/agents/refund', 'DELETE', 'POST, OPTIONS'],
+      ['/health', 'POST', 'GET, HEAD, OPTIONS'],
+      ['/agents', 'POST', 'GET, HEAD, OPTIONS'],
+      ['/effects', 'DELETE', 'GET, HEAD, OPTIONS'],
+    ] as const) {
+      const response = await fetch(`${server.url}${path}`, {
+        method,
+        ...(method === 'POST' ? { body: '{}', headers: { 'content-type': 'application/json' } } : {}),
+      });
+      expect(response.headers.get('allow'), `${method} ${path}`).toBe(allow);
+      await expectError(server, response, 405, 'METHOD_NOT_ALLOWED');
+    }
+    await expectError(server, await fetch(`${server.url}/nope`, { method: 'PUT', body: '{}' }), 404, 'NOT_FOUND');
+  });
+
   it('survives what is not HTTP or not a valid request target', async () => {
     const server = await startServer();
     const { port } = new URL(server.url);

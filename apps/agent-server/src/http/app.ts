@@ -10,6 +10,15 @@ import type { OriginPolicy } from './origin.js';
 import { eventsOf, runStreams } from './runStreams.js';
 import { checkRunInput, parseJsonBody, runInputSchema, validationError } from './schema.js';
 
+const pathOf = (url: string): string => url.split('?')[0] ?? url;
+
+/** The methods the resource at `url` takes (a 405's `Allow`), or undefined when there is no resource there. */
+function allowedMethods(url: string): string | undefined {
+  const path = pathOf(url);
+  if (path === '/health' || path === '/agents' || path === '/effects') return 'GET, HEAD, OPTIONS';
+  return /^\/agents\/[^/]+$/u.test(path) ? 'POST, OPTIONS' : undefined;
+}
+
 export interface AppOptions {
   storage: Storage;
   /** Read on every request: the server's port (and so its allowed hosts) is known only once it listens. */
@@ -119,8 +128,12 @@ export function buildApp(options: AppOptions): App {
       }
       return reply.code(204).send();
     }
-    if (!METHODS.has(request.method))
+    if (!METHODS.has(request.method)) {
+      const allow = allowedMethods(request.url);
+      if (allow === undefined) throw new RequestError(404, 'NOT_FOUND', `No route for ${request.method} ${pathOf(request.url)}.`);
+      reply.header('Allow', allow);
       throw new RequestError(405, 'METHOD_NOT_ALLOWED', 'This server answers GET, HEAD and OPTIONS, and POST to /agents/:scenario.');
+    }
     if (request.method === 'POST' && !isJson(request.headers['content-type']))
       throw new RequestError(415, 'UNSUPPORTED_MEDIA_TYPE', 'POST a body of Content-Type application/json.');
   });
@@ -136,11 +149,13 @@ export function buildApp(options: AppOptions): App {
   });
   fastify.setNotFoundHandler((request, reply) => {
     closeUnread(request, reply);
-    const path = request.url.split('?')[0];
-    return reply
-      .code(404)
-      .type('application/json')
-      .send({ error: { code: 'NOT_FOUND', message: `No route for ${request.method} ${path}.` } });
+    const allow = allowedMethods(request.url);
+    if (allow !== undefined) reply.header('Allow', allow);
+    const [status, code, message] =
+      allow === undefined
+        ? [404, 'NOT_FOUND', `No route for ${request.method} ${pathOf(request.url)}.`]
+        : [405, 'METHOD_NOT_ALLOWED', `${pathOf(request.url)} answers ${allow}.`];
+    return reply.code(status).type('application/json').send({ error: { code, message } });
   });
 
   fastify.get('/health', async () => ({ ok: true, ...streams.health() }));
@@ -148,7 +163,8 @@ export function buildApp(options: AppOptions): App {
     Object.values(scenarios).map(({ id, title, description, prompt }) => ({ id, title, description, prompt })),
   );
   fastify.get('/effects', async () => storage.effects());
-  fastify.get('/agents/:scenario', async () => {
+  fastify.get('/agents/:scenario', async (_request, reply) => {
+    reply.header('Allow', allowedMethods('/agents/:scenario'));
     throw new RequestError(405, 'METHOD_NOT_ALLOWED', 'POST a RunAgentInput to this endpoint.');
   });
 
