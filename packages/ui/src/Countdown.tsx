@@ -4,20 +4,27 @@ import { expiryTime, isExpired } from '@aguikit/core';
 import * as React from 'react';
 import { useInterruptRoot } from './interruptContext.js';
 import { useLocale } from './locale.js';
+import { useHydrated, useTimeText } from './useHydrated.js';
 
-/** `none`: no (readable) `expiresAt`, it never expires. */
-export type ExpiryState = 'none' | 'running' | 'expired';
+/**
+ * `none`: no (readable) `expiresAt`, it never expires. `pending`: the time
+ * now is not known yet (a server render, and the browser's hydration of it).
+ */
+export type ExpiryState = 'none' | 'pending' | 'running' | 'expired';
 
 export interface Expiry {
   state: ExpiryState;
-  /** Milliseconds left (0 once expired, Infinity without an expiry). */
+  /** Milliseconds left (0 once expired, Infinity without an expiry, NaN while pending). */
   remainingMs: number;
 }
+
+const PENDING: Expiry = { state: 'pending', remainingMs: Number.NaN };
 
 /**
  * The live time left before `expiresAt`, read from `now` once a second and
  * with the same rule as the store (`isExpired`): an unreadable date never
- * expires. The timer stops at expiry and on unmount.
+ * expires. The timer stops at expiry and on unmount. A server render, and
+ * the browser's hydration of its HTML, read no clock: `pending` until hydrated.
  *
  * @example
  * const expiry = useExpiry(interrupt.expiresAt, Date.now);
@@ -26,6 +33,7 @@ export interface Expiry {
 export function useExpiry(expiresAt: string | undefined, now: () => number): Expiry {
   const deadline = expiresAt === undefined ? Number.NaN : expiryTime(expiresAt);
   const [time, setTime] = React.useState(now);
+  const hydrated = useHydrated();
   const known = !Number.isNaN(deadline);
   const expired = expiresAt !== undefined && known && isExpired({ expiresAt }, time);
 
@@ -48,6 +56,7 @@ export function useExpiry(expiresAt: string | undefined, now: () => number): Exp
   }, [known, expired, deadline, now]);
 
   if (!known) return { state: 'none', remainingMs: Number.POSITIVE_INFINITY };
+  if (!hydrated) return PENDING;
   return expired ? { state: 'expired', remainingMs: 0 } : { state: 'running', remainingMs: deadline - time };
 }
 
@@ -88,11 +97,16 @@ export type CountdownProps = React.HTMLAttributes<HTMLSpanElement>;
  */
 export const Countdown = React.forwardRef<HTMLSpanElement, CountdownProps>(function Countdown({ className, ...rest }, ref) {
   const { expiry, interrupt } = useInterruptRoot('Countdown');
-  const { messages, format } = useLocale();
+  const { messages, format, lang } = useLocale();
+  const time = useTimeText(format, lang);
   const t = messages.interrupt;
-  // Only milestones reached while it is on screen are said: one already passed when it opened is shown, not announced.
-  const [first] = React.useState(() => (expiry.state === 'running' ? milestone(expiry.remainingMs) : undefined));
-  if (expiry.state === 'none') return null;
+  // Only milestones reached while it is on screen are said: one already passed when it opened (or when the time was
+  // first known, once hydrated) is shown, not announced.
+  const opened = React.useRef<{ first: number | undefined } | null>(null);
+  if (opened.current === null && expiry.state !== 'pending')
+    opened.current = { first: expiry.state === 'running' ? milestone(expiry.remainingMs) : undefined };
+  const first = opened.current?.first;
+  if (expiry.state === 'none' || expiry.state === 'pending') return null;
   const tone = expiry.state === 'expired' ? 'danger' : expiry.remainingMs <= 60_000 ? 'warning' : 'info';
   const reached = expiry.state === 'running' ? milestone(expiry.remainingMs) : undefined;
   const at = interrupt.expiresAt === undefined ? Number.NaN : expiryTime(interrupt.expiresAt);
@@ -100,7 +114,7 @@ export const Countdown = React.forwardRef<HTMLSpanElement, CountdownProps>(funct
     expiry.state === 'expired'
       ? Number.isNaN(at)
         ? t.expiredNow
-        : t.expiredAt(format.time(at))
+        : t.expiredAt(time(at))
       : reached !== undefined && reached !== first
         ? t.timeLeft(format.duration(reached))
         : '';

@@ -26,6 +26,7 @@ import {
 import { useLocale } from './locale.js';
 import { RefusalItems } from './RefusalItems.js';
 import { useBrowserLayoutEffect } from './useBrowserLayoutEffect.js';
+import { useTimeText } from './useHydrated.js';
 
 const EXPIRED: Expiry = { state: 'expired', remainingMs: 0 };
 
@@ -230,10 +231,11 @@ export const InterruptErrors = React.forwardRef<HTMLDivElement, InterruptErrorsP
  * the card's heading (what expired) still shows above it. Why it can no longer be answered is said under the heading.
  */
 function ExpiredText({ expiresAt }: { expiresAt: string | undefined }) {
-  const { messages, format } = useLocale();
+  const { messages, format, lang } = useLocale();
+  const time = useTimeText(format, lang);
   const t = messages.interrupt;
   const at = expiresAt === undefined ? Number.NaN : expiryTime(expiresAt);
-  return <>{Number.isNaN(at) ? t.expiredNow : t.expiredAt(format.time(at))}</>;
+  return <>{Number.isNaN(at) ? t.expiredNow : t.expiredAt(time(at))}</>;
 }
 
 /** Props of `Interrupt.Actions`: DOM props of its `<div>`. */

@@ -112,20 +112,28 @@ const Root = React.forwardRef<HTMLElement, MessageRootProps>(function MessageRoo
   );
 });
 
-/** The first letter of a name, for an avatar (a whole character, so "助" and emoji stay whole). */
-function initialOf(name: string): string {
-  return (Array.from(name.trim())[0] ?? '').toLocaleUpperCase();
+/**
+ * The first letter of a name, for an avatar (a whole character, so "助" and emoji stay whole), upper-cased by the
+ * rules of the components' language: never the machine's, so a server and a browser set to Turkish and English agree.
+ */
+function initialOf(name: string, lang: string): string {
+  const first = Array.from(name.trim())[0] ?? '';
+  try {
+    return first.toLocaleUpperCase(lang);
+  } catch {
+    return first.toUpperCase();
+  }
 }
 
 const Header = React.forwardRef<HTMLElement, React.HTMLAttributes<HTMLElement>>(function MessageHeader({ className, ...rest }, ref) {
   const { message, status, label, authorId, details } = useMessagePart('Header');
-  const { messages } = useLocale();
+  const { messages, lang } = useLocale();
   const strings = messages.messages;
   const hasDetails = message.metadata !== undefined && Object.keys(message.metadata).length > 0;
   return (
     <header {...rest} ref={ref} className={cx('agk-message__header', className)}>
       {message.role === 'assistant' ? (
-        <span className="agk-message__avatar" aria-hidden="true" data-initial={initialOf(message.name ?? strings.roles.assistant)} />
+        <span className="agk-message__avatar" aria-hidden="true" data-initial={initialOf(message.name ?? strings.roles.assistant, lang)} />
       ) : null}
       {message.role === 'tool' ? null : (
         <span

@@ -7,6 +7,7 @@ import { type EventSummary, eventType, type IdRole, type SummaryPart, shortId } 
 import { JsonTree } from './JsonTree.js';
 import { type LocaleValue, useLocale } from './locale.js';
 import { rowOf, useTimeline } from './timelineContext.js';
+import { useTimeText } from './useHydrated.js';
 
 const RUN_TONES: Record<RunStatus, string> = {
   idle: 'neutral',
@@ -172,7 +173,8 @@ export interface DetailProps extends React.HTMLAttributes<HTMLElement> {
  */
 export const Detail = React.forwardRef<HTMLElement, DetailProps>(function Detail({ headingLevel = 2, className, ...rest }, ref) {
   const { travel, diagnosticsAt, selected, toolNames } = useTimeline('Detail');
-  const { messages, format } = useLocale();
+  const { messages, format, lang } = useLocale();
+  const time = useTimeText(format, lang);
   const strings = messages.devtools.detail;
   const classes = (own: string) => (className ? `${own} ${className}` : own);
   if (!travel) {
@@ -222,7 +224,7 @@ export const Detail = React.forwardRef<HTMLElement, DetailProps>(function Detail
           <>
             <dt>{strings.received}</dt>
             <dd data-fact="received">
-              <time dateTime={new Date(entry.receivedAt).toISOString()}>{format.time(entry.receivedAt)}</time>
+              <time dateTime={new Date(entry.receivedAt).toISOString()}>{time(entry.receivedAt)}</time>
             </dd>
           </>
         )}

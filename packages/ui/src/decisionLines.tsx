@@ -8,6 +8,7 @@ import { isDatable } from './dates.js';
 import { formAnswerText, type InterruptMessages, type ValueWords, valueWords } from './interruptForm.js';
 import { useLocale } from './locale.js';
 import { clip } from './textCut.js';
+import { useTimeText } from './useHydrated.js';
 import type { OutlineItem } from './useMessageOutline.js';
 
 /**
@@ -141,7 +142,8 @@ export const DecisionsContext = clientContext<ReadonlyMap<string, Decision>>(new
  */
 export function DecisionLine({ id }: { id: string }) {
   const decision = React.useContext(DecisionsContext).get(id);
-  const { messages, format } = useLocale();
+  const { messages, format, lang } = useLocale();
+  const time = useTimeText(format, lang);
   if (!decision) return null;
   const d = messages.messages.decision;
   const { subject } = decision;
@@ -173,7 +175,7 @@ export function DecisionLine({ id }: { id: string }) {
       {isDatable(decision.at) ? (
         <>
           {' · '}
-          <time dateTime={new Date(decision.at).toISOString()}>{format.time(decision.at)}</time>
+          <time dateTime={new Date(decision.at).toISOString()}>{time(decision.at)}</time>
         </>
       ) : null}
     </p>

@@ -5,7 +5,7 @@ import * as React from 'react';
 import { describe, expect, it } from 'vitest';
 import { preloadMarkdown } from '../src/lazyChunks.js';
 import { announcementText } from '../src/liveAnnouncer.js';
-import { AgentLocaleProvider, en, localeValue, zhCN } from '../src/locale.js';
+import { AgentLocaleProvider, defineLocale, en, localeValue, zhCN } from '../src/locale.js';
 import { Message } from '../src/Message.js';
 import { MessageList, type MessageListProps } from '../src/Messages.js';
 import { Reasoning } from '../src/Reasoning.js';
@@ -189,6 +189,30 @@ describe('conversation: arguments that never completed', () => {
     const detail = error?.querySelector('[lang="en"]');
     expect(detail?.textContent).toMatch(/JSON/);
     expect(error?.textContent?.replace(detail?.textContent ?? '', '')).not.toMatch(/not valid JSON/);
+  });
+});
+
+describe("conversation: an avatar's initial", () => {
+  it("is upper-cased by the components' language, not the machine's: a Turkish page and an English one each by its own rules", async () => {
+    const store = createAgentStore({
+      source: { async *run() {} },
+      initialMessages: [{ id: '5b1f0c8e-8a4c-4d0e-9a53-0c6f5d2b7e41', role: 'assistant', name: 'ıslak işçi', content: 'Merhaba' }],
+    });
+    const initial = (view: ReturnType<typeof render>) => view.container.querySelector('.agk-message__avatar')?.getAttribute('data-initial');
+    const english = renderList(store);
+    // English has no dotless i: "ı" upper-cases to "I".
+    expect(initial(english)).toBe('I');
+    english.unmount();
+    const turkish = renderList(store, {}, (list) => <AgentLocaleProvider locale={defineLocale('tr', {})}>{list}</AgentLocaleProvider>);
+    expect(initial(turkish)).toBe('I');
+    turkish.unmount();
+    const dotted = createAgentStore({
+      source: { async *run() {} },
+      initialMessages: [{ id: 'm2', role: 'assistant', name: 'işçi', content: 'x' }],
+    });
+    expect(
+      initial(renderList(dotted, {}, (list) => <AgentLocaleProvider locale={defineLocale('tr', {})}>{list}</AgentLocaleProvider>)),
+    ).toBe('İ');
   });
 });
 
