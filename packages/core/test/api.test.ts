@@ -26,6 +26,9 @@ describe('the public API', () => {
     const names = Object.keys(core);
     expect(names.length).toBeLessThanOrEqual(30);
     expect(names).toContain('createRunController');
+    // The README gives the count.
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    expect(readme).toContain(`The main entry holds what applications use (${names.length} runtime names,`);
   });
 
   it.each(INTERNAL_ONLY)('%s is in @aguikit/core/internal, not the main entry', (name) => {
