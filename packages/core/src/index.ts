@@ -56,6 +56,7 @@ export type {
   SharedState,
   SubagentRecord,
   ThreadState,
+  ToolCallFailureCode,
   ToolCallRecord,
   ToolCallStatus,
 } from './model.js';

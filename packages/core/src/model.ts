@@ -64,6 +64,13 @@ export type ConnectionStatus = 'idle' | 'connecting' | 'open' | 'closed' | 'reco
  * interrupt can get). A later TOOL_CALL_RESULT still settles a denied or
  * cancelled call (`succeeded`): the result is what the agent did.
  */
+/**
+ * Why a call failed without a result of its own: `ARGS_INCOMPLETE`, its run
+ * finished before the arguments were complete; `RUN_FAILED`, its run failed
+ * (`RUN_ERROR`) first; `STOPPED`, the run was stopped (`stop()`) first.
+ */
+export type ToolCallFailureCode = 'ARGS_INCOMPLETE' | 'RUN_FAILED' | 'STOPPED';
+
 export type ToolCallStatus = 'declared' | 'args_streaming' | 'ready' | 'executing' | 'succeeded' | 'failed' | 'denied' | 'cancelled';
 /** Metadata as kept on a record: merged per key from every event that carried it. */
 export type RecordMetadata = Readonly<Record<string, unknown>>;
@@ -169,8 +176,10 @@ export interface ToolCallRecord {
   argsError?: string;
   status: ToolCallStatus;
   result?: { messageId: string; content: string | readonly ContentPart[]; error?: string };
-  /** Why a call failed without a result of its own (its run failed, or ended mid-arguments). */
+  /** Why a call failed without a result of its own (its run failed, or ended mid-arguments), in English for logs. */
   failure?: string;
+  /** The same as a value to switch on (and to word in the reader's language). */
+  failureCode?: ToolCallFailureCode;
   /** An open interrupt waits on this call. */
   interruptId?: string;
   /** The answer to the interrupt that held the call (its status says what the answer did: `denied`, `cancelled`). */

@@ -275,7 +275,7 @@ describe('what a stopped or failed run leaves open is settled, not left saying i
     await tick();
     controller.stop();
     const thread = controller.getSnapshot().thread;
-    expect(thread.toolCalls.get('c9')).toMatchObject({ status: 'failed', failure: 'the run was stopped' });
+    expect(thread.toolCalls.get('c9')).toMatchObject({ status: 'failed', failure: 'the run was stopped', failureCode: 'STOPPED' });
     expect(thread.subagents.sa?.status).toBe('cancelled');
     expectReplayed(controller);
   });

@@ -115,7 +115,10 @@ describe('reduceThread: tool-call lifecycle', () => {
       ]),
     );
     expect(s.toolCalls.get('c')).toMatchObject({ status: 'failed', argsText: '{"a' });
-    expect(s.toolCalls.get('c')?.failure).toMatch(/before the arguments were complete/);
+    expect(s.toolCalls.get('c')).toMatchObject({
+      failure: expect.stringMatching(/before the arguments were complete/),
+      failureCode: 'ARGS_INCOMPLETE',
+    });
   });
 
   it('fails calls still waiting for a backend result when the run errors', () => {
@@ -124,7 +127,11 @@ describe('reduceThread: tool-call lifecycle', () => {
       ...toolCall('c', 'n', ['{}']),
       { type: 'RUN_ERROR', message: 'upstream down' },
     ]);
-    expect(s.toolCalls.get('c')).toMatchObject({ status: 'failed', failure: 'the run failed before the tool returned: upstream down' });
+    expect(s.toolCalls.get('c')).toMatchObject({
+      status: 'failed',
+      failure: 'the run failed before the tool returned: upstream down',
+      failureCode: 'RUN_FAILED',
+    });
   });
 
   it('creates a call for ARGS without START rather than dropping the arguments', () => {

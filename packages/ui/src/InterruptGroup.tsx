@@ -8,6 +8,7 @@ import { type InterruptSession, NO_REFUSALS, SessionContext, useSession } from '
 import { focusWithQuestion, revealLabel } from './interruptFocus.js';
 import { useLocale } from './locale.js';
 import { RefusalItems } from './RefusalItems.js';
+import { useBrowserLayoutEffect } from './useBrowserLayoutEffect.js';
 
 const NO_ANSWERS: ReadonlyMap<string, ResumeResponse> = new Map();
 const FIELD = 'input:not([type="hidden"]):not(:disabled), select:not(:disabled), textarea:not(:disabled)';
@@ -96,7 +97,7 @@ export interface InterruptGroupProps extends Omit<React.HTMLAttributes<HTMLEleme
 
 /** The `Interrupt.Group` part: see `Interrupt`. */
 export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>(function InterruptGroup(
-  { children, now: nowProp, initialFocus = 'first-field', title, className, onKeyDown, onFocus, ...rest },
+  { children, now: nowProp, initialFocus = 'first-field', title, className, onKeyDown, onFocus, onBlur, ...rest },
   forwardedRef,
 ) {
   const store = useAgentStore();
@@ -117,6 +118,9 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
   /** Where focus was before it came into the region: Escape takes it back there. */
   const returnTo = React.useRef<HTMLElement | null>(null);
   const stopWaiting = React.useRef<() => void>(() => undefined);
+  /** Focus is in the region (a control removed with focus in it fires no blur): its going hands focus on. */
+  const focusInside = React.useRef(false);
+  const announcer = React.useRef<HTMLDivElement>(null);
   const sendButton = React.useRef<HTMLButtonElement>(null);
   const headingId = React.useId();
   const mode = interrupts.length > 1 ? 'collect' : 'immediate';
@@ -355,12 +359,30 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
     target.focus();
   };
 
+  const onRegionBlur = (e: React.FocusEvent<HTMLElement>) => {
+    onBlur?.(e);
+    if (!e.currentTarget.contains(e.relatedTarget as Node | null)) focusInside.current = false;
+  };
+
   const onRegionFocus = (e: React.FocusEvent<HTMLElement>) => {
     onFocus?.(e);
+    focusInside.current = true;
     const from = e.relatedTarget as HTMLElement | null;
     if (from && !e.currentTarget.contains(from)) returnTo.current = from;
     if (e.target.matches(FIELD)) revealLabel(e.target);
   };
+
+  // The region goes with its last interrupt, answered or not (a reset, a stop, another thread): focus that was in it
+  // goes to the composer, else the chat, never to the page body. An answer has moved it already (focusAfterDecision).
+  const none = interrupts.length === 0;
+  useBrowserLayoutEffect(() => {
+    if (!none || !focusInside.current) return;
+    focusInside.current = false;
+    const doc = announcer.current?.ownerDocument;
+    const active = doc?.activeElement;
+    if (!doc || (active && active !== doc.body && active.isConnected)) return;
+    (doc.querySelector<HTMLElement>(COMPOSER) ?? doc.querySelector<HTMLElement>(CHAT))?.focus();
+  }, [none]);
 
   const heading = title ?? (interrupts.length === 1 ? t.waitingOne : t.waitingMany(interrupts.length));
   return (
@@ -378,6 +400,7 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
           data-mode={mode}
           onKeyDown={onRegionKeyDown}
           onFocus={onRegionFocus}
+          onBlur={onRegionBlur}
         >
           <h2 id={headingId} className="agk-interrupts__title">
             {heading}
@@ -386,7 +409,14 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
         </section>
       ) : null}
       {/* Outside the region, so what is said when the last answer goes (the region with it) is still heard. */}
-      <div className="agk-visually-hidden" role="status" aria-live="polite" aria-atomic="true" data-agk-interrupt-announcer="">
+      <div
+        ref={announcer}
+        className="agk-visually-hidden"
+        role="status"
+        aria-live="polite"
+        aria-atomic="true"
+        data-agk-interrupt-announcer=""
+      >
         {announcement.text ? <span key={announcement.n}>{announcement.text}</span> : null}
       </div>
     </SessionContext.Provider>

@@ -4,6 +4,7 @@ import type { RunFailure } from '@aguikit/core';
 import { useAgentRun, useAgentSelector } from '@aguikit/react';
 import * as React from 'react';
 import { useLocale } from './locale.js';
+import { textHead } from './textCut.js';
 import { useBrowserLayoutEffect } from './useBrowserLayoutEffect.js';
 
 type Tone = 'neutral' | 'info' | 'success' | 'warning' | 'danger';
@@ -28,7 +29,7 @@ function describeFailure(failure: RunFailure, t: RunStrings): string {
   const { status } = failure;
   switch (failure.code) {
     case 'HTTP_STATUS': {
-      const said = failure.body?.trim() ? ` ${t.failure.said(failure.body.trim().slice(0, 200))}` : '';
+      const said = failure.body?.trim() ? ` ${t.failure.said(textHead(failure.body.trim(), 200))}` : '';
       if (status === 404) return t.failure.notFound + said;
       if (status === 401 || status === 403) return t.failure.refused(status) + said;
       if (status !== undefined && [408, 425, 429, 502, 503, 504].includes(status)) return t.failure.notHandled(status) + said;
@@ -269,7 +270,8 @@ export const RunStatus = React.forwardRef<HTMLDivElement, RunStatusProps>(functi
         {hint ? <span className="agk-runstatus__detail agk-runstatus__hint">{hint}</span> : null}
       </div>
       {canRetry || canReconnect ? (
-        <div className="agk-runstatus__actions">
+        // biome-ignore lint/a11y/useSemanticElements: a fieldset groups a form's fields; these are two actions beside a status
+        <div className="agk-runstatus__actions" role="group" aria-label={t.actions.label}>
           {canRetry ? (
             <button
               ref={actionRef}

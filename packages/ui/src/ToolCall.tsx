@@ -1,6 +1,6 @@
 'use client';
 
-import type { ContentPart, ThreadState, ToolCallRecord, ToolCallStatus } from '@aguikit/core';
+import type { ContentPart, ThreadState, ToolCallFailureCode, ToolCallRecord, ToolCallStatus } from '@aguikit/core';
 import { useAgentSelector, useRunSummary, useToolCall } from '@aguikit/react';
 import type { ReactNode } from 'react';
 import * as React from 'react';
@@ -327,19 +327,26 @@ function resultText(content: string | readonly ContentPart[], strings: ToolStrin
 }
 
 /**
- * Why a call failed, said once: when its run ended before it returned, the
- * run's own error is the run status's to show, and the card says only that.
+ * Why a call failed, said once and in the reader's language, from its typed
+ * code (the record's `failure` is English, for logs): when its run ended
+ * before it returned, the run's own error is the run status's to show, and
+ * the card says only that.
  */
-function failureText(failure: string, runStatus: string | undefined, strings: ToolStrings): string {
+function failureText(code: ToolCallFailureCode | undefined, runStatus: string | undefined, strings: ToolStrings): string {
   if (runStatus === 'error' || runStatus === 'cancelled' || runStatus === 'unknown') return strings.endedWithRun[runStatus];
-  return failure;
+  if (code === 'ARGS_INCOMPLETE') return strings.argsIncomplete;
+  if (code === 'STOPPED') return strings.endedWithRun.cancelled;
+  if (code === 'RUN_FAILED') return strings.endedWithRun.error;
+  return strings.failedPlain;
 }
 
 const Result = React.forwardRef<HTMLDivElement, React.HTMLAttributes<HTMLDivElement>>(function ToolCallResult({ className, ...rest }, ref) {
   const { call } = useCall('Result');
   const { messages } = useLocale();
   const runStatus = useRunSummary(call.runId)?.status;
-  const error = call.result?.error ?? (call.failure === undefined ? undefined : failureText(call.failure, runStatus, messages.tools));
+  const error =
+    call.result?.error ??
+    (call.failure === undefined && call.failureCode === undefined ? undefined : failureText(call.failureCode, runStatus, messages.tools));
   if (error !== undefined) {
     return (
       <div {...rest} ref={ref} className={cx('agk-toolcall__section', className)} data-result="error">

@@ -52,7 +52,7 @@ export function cancelRun(state: ThreadState, at?: number): ThreadState {
     const waiting = call.status === 'ready' && !call.interruptId && call.runId === state.run.runId;
     const halfSent = call.status === 'declared' || call.status === 'args_streaming';
     if (call.status === 'executing' || halfSent || (running && waiting))
-      next = putToolCall(next, { ...call, status: 'failed', failure: 'the run was stopped' });
+      next = putToolCall(next, { ...call, status: 'failed', failure: 'the run was stopped', failureCode: 'STOPPED' });
   }
   if (running) next = settleSubagents(next, { status: 'cancelled' });
   return next;

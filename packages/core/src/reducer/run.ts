@@ -8,6 +8,7 @@ import type {
   RunStatus,
   RunSummary,
   ThreadState,
+  ToolCallFailureCode,
   ToolCallRecord,
 } from '../model.js';
 import type { EventOf, ResumeEntry, TokenUsage } from '../protocol.js';
@@ -219,7 +220,7 @@ export function runFinished(state: ThreadState, event: EventOf<'RUN_FINISHED'>, 
     },
     event.metadata,
   );
-  let next = closeOpenWork({ ...state, run, runs }, 'the run finished before the arguments were complete', at);
+  let next = closeOpenWork({ ...state, run, runs }, 'ARGS_INCOMPLETE', 'the run finished before the arguments were complete', at);
   if (outcome?.type === 'interrupt') next = openInterrupts(next, outcome.interrupts, event.runId);
   return next;
 }
@@ -238,11 +239,16 @@ export function runError(state: ThreadState, event: EventOf<'RUN_ERROR'>, at?: n
     event.metadata,
   );
   const runs = runId === undefined ? state.runs : settleRun(state, runId, 'error', at, event);
-  let next = closeOpenWork({ ...state, run, runs }, `the run failed before the tool returned: ${event.message}`, at);
+  let next = closeOpenWork({ ...state, run, runs }, 'RUN_FAILED', `the run failed before the tool returned: ${event.message}`, at);
   // Calls of this run that were waiting for a backend result will not get one.
   for (const call of next.toolCalls) {
     if (call.runId === runId && (call.status === 'ready' || call.status === 'executing') && !call.interruptId) {
-      next = putToolCall(next, { ...call, status: 'failed', failure: `the run failed before the tool returned: ${event.message}` });
+      next = putToolCall(next, {
+        ...call,
+        status: 'failed',
+        failure: `the run failed before the tool returned: ${event.message}`,
+        failureCode: 'RUN_FAILED',
+      });
     }
   }
   // Subagents still running fail with it.
@@ -286,7 +292,7 @@ function settleRun(
 }
 
 /** At a run's end nothing may still look live: streaming messages close (ending then), half-streamed calls fail. */
-function closeOpenWork(state: ThreadState, why: string, at: number | undefined): ThreadState {
+function closeOpenWork(state: ThreadState, code: ToolCallFailureCode, why: string, at: number | undefined): ThreadState {
   let next = state;
   for (const id of streamingIds(state)) {
     const m = state.messages.byId.get(id);
@@ -295,7 +301,7 @@ function closeOpenWork(state: ThreadState, why: string, at: number | undefined):
   const calls = state.toolCalls;
   for (const call of calls.watched ? calls.watched.map((id) => calls.get(id) as ToolCallRecord) : calls) {
     if (call.status === 'declared' || call.status === 'args_streaming') {
-      next = putToolCall(next, { ...call, status: 'failed', failure: why });
+      next = putToolCall(next, { ...call, status: 'failed', failure: why, failureCode: code });
     }
   }
   return next;

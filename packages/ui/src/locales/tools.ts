@@ -32,6 +32,10 @@ export const en = {
     cancelled: 'The run was stopped before this tool returned.',
     unknown: 'The connection was lost before this tool returned.',
   },
+  /** Why a call failed when its run finished before the call's arguments were complete. */
+  argsIncomplete: "The run finished before this call's arguments were complete: the tool was not called.",
+  /** A call that failed for a reason this version does not know. */
+  failedPlain: 'This tool call failed.',
   /** Arguments that are still streaming or not JSON, said as such. */
   contentPart: (type: string) => `[${type}]`,
 };
@@ -63,5 +67,7 @@ export const zhCN: typeof en = {
     cancelled: '运行在此工具返回前被停止。',
     unknown: '连接在此工具返回前中断。',
   },
+  argsIncomplete: '此调用的参数尚未完整，运行就已结束：工具没有被调用。',
+  failedPlain: '此工具调用失败。',
   contentPart: (type: string) => `[${type} 内容]`,
 };
