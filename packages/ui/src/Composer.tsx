@@ -30,6 +30,8 @@ export type ComposerState = 'ready' | 'busy' | 'waiting';
 const INVISIBLE = /[\u200b-\u200d\u2060\ufeff]/g;
 /** A text with nothing a reader can see: nothing is sent for it. */
 const blank = (text: string) => text.replace(INVISIBLE, '').trim() === '';
+/** Spaces and invisible characters at either end, which `trim` alone leaves: a message starts and ends with what a reader sees. */
+const EDGES = /^[\s\u200b-\u200d\u2060\ufeff]+|[\s\u200b-\u200d\u2060\ufeff]+$/g;
 
 /**
  * The user's input: type, send with Enter (Shift+Enter for a new line; or
@@ -61,7 +63,7 @@ export const Composer = React.forwardRef<HTMLFormElement, ComposerProps>(functio
   const empty = blank(text);
 
   const send = () => {
-    const message = text.trim();
+    const message = text.replace(EDGES, '');
     if (blank(message)) return;
     // The store is the judge: it refuses while a run is in flight or interrupts are open.
     const before = agent.store.getState().inFlight;

@@ -122,10 +122,11 @@ describe('Composer: sendOn', () => {
       fireEvent.keyDown(input, { key: 'Enter' });
     }
     expect(sent(store)).toEqual([]);
-    // A zero-width joiner inside an emoji is part of what is sent.
-    fireEvent.change(input, { target: { value: '\u200b👩\u200d💻 ' } });
+    // A zero-width joiner inside an emoji is part of what is sent; invisible characters around the text are trimmed with
+    // the spaces.
+    fireEvent.change(input, { target: { value: '\ufeff \u200b👩\u200d💻 \u2060\u200b\n' } });
     fireEvent.keyDown(input, { key: 'Enter' });
-    expect(sent(store)).toEqual(['\u200b👩\u200d💻']);
+    expect(sent(store)).toEqual(['👩\u200d💻']);
     // The run reaches the agent before it is let finish.
     await act(() => waitForState(store, (s) => s.connection === 'open'));
     await finish();
