@@ -197,13 +197,13 @@ export function buildApp(options: AppOptions): App {
         // Another input gets the answer an unknown run gets. (A new run under a taken id says RUN_EXISTS, and no more.)
         if (!run || run.scenarioId !== scenario.id || !sameInput(run.input, input))
           throw new RequestError(404, 'UNKNOWN_RUN', `Run '${input.runId}' is not known here; start a new run.`);
-        // Every event is stored before it is sent: one of the run's that the log does not hold was never sent, and
-        // resuming after it would skip what comes before it (a side effect among it). Past the run's end, nothing is left.
         const plan = eventsOf(scenario, run.input, run.startedAt, run.nonce);
-        if (at.index < plan.length - 1 && (await storage.events(input.runId, at.index, 1)).length === 0)
-          throw new RequestError(400, 'BAD_LAST_EVENT_ID', 'The Last-Event-ID names an event this run has not sent.');
         checkPlayback(plan, at.index + 1, speed, options.maxPlaybackMs);
-        return stream(request, reply, scenario, run, at.index + 1, speed);
+        // An event of the run the log does not hold: lost with the unsynced end of the log (a power cut), or never
+        // made. What comes before it is made again from the run's record, performed and stored, never skipped (a
+        // side effect among it); the client gets what comes after it. Past the run's end, nothing is left.
+        const held = at.index >= plan.length - 1 || (await storage.events(input.runId, at.index, 1)).length > 0;
+        return stream(request, reply, scenario, run, at.index + 1, speed, held ? {} : { readFrom: 0 });
       }
       for (let attempt = 0; attempt < BEGIN_ATTEMPTS; attempt++) {
         const existing = await storage.run(input.runId);
@@ -233,7 +233,10 @@ export function buildApp(options: AppOptions): App {
         const events = eventsOf(scenario, input, startedAt, run.nonce);
         checkPlayback(events, 0, speed, options.maxPlaybackMs);
         const outcome = await storage.beginRun(run, nextThread(record, input, events), version);
-        if (outcome === 'created') return stream(request, reply, scenario, run, 0, speed, events);
+        if (outcome === 'created') return stream(request, reply, scenario, run, 0, speed, { fresh: events });
+        // The id is taken by a record storage cannot read (skipped as damaged): no attempt will ever get past it.
+        if (outcome === 'exists' && !(await storage.run(input.runId)))
+          throw new RequestError(409, 'RUN_EXISTS', `Run '${input.runId}' exists, but its record cannot be read: use a new run id.`);
         // Another request changed the thread or took the run id meanwhile: look again.
       }
       throw new RequestError(503, 'BUSY', 'The thread is being changed by other requests; try again.');

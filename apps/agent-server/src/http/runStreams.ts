@@ -26,6 +26,10 @@ export interface RunStreams {
    * reconnect reads what it did from the log. Resolves once the run is
    * produced (or storage failed); a storage failure before the first byte is
    * thrown (a 503), after it the stream ends with what was recorded.
+   * `fresh`: the plan of a run just begun (nothing stored yet). `readFrom`:
+   * read and produce from this earlier index, sending only from `from` (a
+   * client that has events the log lost or never held: they are made,
+   * performed and stored, not sent).
    */
   stream(
     request: FastifyRequest,
@@ -34,7 +38,7 @@ export interface RunStreams {
     run: RunRecord,
     from: number,
     speed: number,
-    fresh?: EventPlan,
+    extra?: { fresh?: EventPlan; readFrom?: number },
   ): Promise<void>;
   /** Ends every open response now; the runs go on, no longer paced, and `settled()` says when they are done. */
   endStreams(): void;
@@ -97,9 +101,11 @@ export function runStreams(options: RunStreamOptions): RunStreams {
     run: RunRecord,
     from: number,
     speed: number,
-    fresh: EventPlan | undefined,
+    extra: { fresh?: EventPlan; readFrom?: number } = {},
   ): Promise<void> {
-    let page = fresh ? [] : await storage.events(run.runId, from, PAGE);
+    const { fresh } = extra;
+    const readFrom = Math.min(from, extra.readFrom ?? from);
+    let page = fresh ? [] : await storage.events(run.runId, readFrom, PAGE);
     const res = reply.raw;
     reply.hijack();
     res.writeHead(200, { ...(reply.getHeaders() as Record<string, string>), ...SSE_HEADERS });
@@ -146,11 +152,11 @@ export function runStreams(options: RunStreamOptions): RunStreams {
       else onClose();
     };
 
-    let index = from;
+    let index = readFrom;
     try {
       for (;;) {
         for (const frame of page) {
-          await send(frame);
+          if (index >= from) await send(frame);
           index++;
         }
         if (page.length < PAGE) break;
@@ -162,9 +168,12 @@ export function runStreams(options: RunStreamOptions): RunStreams {
       const start = performance.now();
       for (let i = index; i < events.length; i++) {
         const item = events.at(i) as TimedEvent;
-        due += speed > 0 ? item.delayMs / speed : 0;
-        const wait = due - (performance.now() - start);
-        if (wait >= 4) await pause(wait);
+        // What the client has already (made again only to be stored and performed) goes at once.
+        if (i >= from) {
+          due += speed > 0 ? item.delayMs / speed : 0;
+          const wait = due - (performance.now() - start);
+          if (wait >= 4) await pause(wait);
+        }
         if (item.effect) {
           const effect: EffectRecord = {
             ...item.effect,
@@ -179,7 +188,7 @@ export function runStreams(options: RunStreamOptions): RunStreams {
         const frame = `id: ${run.runId}:${i}\n${encoder.encodeSSE(event)}`;
         // Another stream of the run (a retry, another instance) may have stored this event first: its frame is the one sent.
         const stored = await storage.appendEvent(run.runId, i, frame);
-        if (!closed) await send(stored ? frame : ((await storage.events(run.runId, i, 1))[0] ?? frame));
+        if (!closed && i >= from) await send(stored ? frame : ((await storage.events(run.runId, i, 1))[0] ?? frame));
         index = i + 1;
       }
     } catch (e) {
