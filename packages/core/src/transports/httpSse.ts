@@ -32,6 +32,15 @@ export interface HttpSseSourceOptions {
    */
   idleTimeoutMs?: number;
   /**
+   * How long a stream may stay open after its run's end (`RUN_FINISHED` or
+   * `RUN_ERROR`) before it is let go and the run settles. A server that
+   * keeps the connection open with heartbeats after the end would otherwise
+   * hold the run in flight, and every next message refused, for as long as it
+   * likes. A stream that carries several runs goes on when the next
+   * `RUN_STARTED` comes within it. Default 1,000 ms.
+   */
+  runEndGraceMs?: number;
+  /**
    * What the agent supports (AG-UI's `AgentCapabilities`): the object itself,
    * or the URL of an endpoint that answers a GET with it as JSON (sent with
    * the same headers). Read by `source.capabilities()`.
@@ -124,6 +133,9 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
     let runOpen = lastId !== undefined;
     // A terminal event arrived (and no run started since): a drop after it lost nothing.
     let runEnded = false;
+    // When it arrived: the stream is let go a grace after it (see runEndGraceMs).
+    let endedAt = 0;
+    const runEnd = { since: () => (runEnded ? endedAt : undefined), graceMs: Math.max(0, options.runEndGraceMs ?? 1000) };
     // Events handed over so far: with none, sending the same request again cannot apply anything twice.
     let delivered = 0;
     const onFrame = (frame: EventSourceMessage) => {
@@ -141,6 +153,7 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
         runEnded = false;
       } else if (type === 'RUN_FINISHED' || type === 'RUN_ERROR') {
         runOpen = false;
+        if (!runEnded) endedAt = performance.now();
         runEnded = true;
       }
       delivered++;
@@ -170,11 +183,20 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
         onConnection?.(signal?.aborted ? 'closed' : 'failed');
         throw e;
       }
+      const resumeFrom = lastId === undefined ? undefined : headerBytes(lastId);
+      // An id no header can carry (a control character) is no resume point: the server could never be told it.
+      if (resumeFrom !== undefined && !HEADER_VALUE.test(resumeFrom)) {
+        onConnection?.('closed');
+        throw new AgentTransportError(
+          'CONNECTION_LOST',
+          `The stream cannot be resumed: its last event id ${JSON.stringify(lastId)} cannot be sent in a Last-Event-ID header.`,
+        );
+      }
       const request = buildRequest(input, {
         'Content-Type': 'application/json',
         Accept: 'text/event-stream',
         ...headers,
-        ...(lastId !== undefined ? { 'Last-Event-ID': headerBytes(lastId) } : {}),
+        ...(resumeFrom !== undefined ? { 'Last-Event-ID': resumeFrom } : {}),
       });
       let lost: unknown;
       const answer = awaitAnswer(reader, signal, idle);
@@ -190,7 +212,7 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
         const date = Date.parse(response.headers.get('date') ?? '');
         if (Number.isFinite(date)) runOptions.onServerTime?.(date);
         onConnection?.('open');
-        await readFrames(response, maxFrame, signal, onFrame, drained, idle);
+        await readFrames(response, maxFrame, signal, onFrame, drained, idle, runEnd);
         if (!runOpen && delivered > 0) {
           onConnection?.('closed');
           return;
@@ -420,6 +442,9 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
     );
   });
 }
+
+/** What a header's value may hold (fetch refuses the rest): a tab, visible ASCII and space, and bytes 0x80-0xFF. */
+const HEADER_VALUE = /^[\t\u0020-\u007e\u0080-\u00ff]*$/u;
 
 /**
  * A header value as its UTF-8 bytes, one character per byte: how EventSource

@@ -22,7 +22,8 @@ export async function checkResponse(response: Response, idleTimeoutMs?: number):
     );
   }
   const type = response.headers.get('content-type') ?? '';
-  if (!type.toLowerCase().startsWith('text/event-stream')) {
+  // The media type itself, its parameters (`; charset=utf-8`) aside: `text/event-streamer` is another type.
+  if (type.split(';', 1)[0]?.trim().toLowerCase() !== 'text/event-stream') {
     const body = await readCapped(response, idleTimeoutMs);
     throw new AgentTransportError(
       'NOT_EVENT_STREAM',
@@ -59,10 +60,18 @@ async function readCapped(response: Response, idleTimeoutMs?: number): Promise<s
   return `${textHead(text, MAX_ERROR_BODY)}…`;
 }
 
+/** When the run the stream carries ended (`performance.now()`), and how long the stream may go on after it. */
+export interface RunEnd {
+  since(): number | undefined;
+  graceMs: number;
+}
+
 /**
  * Reads the SSE frames of a response body, decoded as a UTF-8 stream, and
  * hands each to `onFrame` as the parser finds it; after each chunk, waits for
- * `drained` (when given) before reading the next.
+ * `drained` (when given) before reading the next. Once `runEnd.since()` says
+ * the run ended, the stream is let go `runEnd.graceMs` later as if it had
+ * ended (heartbeats do not hold it open), unless a new run starts meanwhile.
  */
 export async function readFrames(
   response: Response,
@@ -71,9 +80,17 @@ export async function readFrames(
   onFrame: (frame: EventSourceMessage) => void,
   drained: (() => Promise<void> | undefined) | undefined,
   idleTimeoutMs?: number,
+  runEnd?: RunEnd,
 ): Promise<void> {
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-  const read = idleTimeoutMs !== undefined && idleTimeoutMs > 0 ? () => readWithin(reader, idleTimeoutMs) : () => reader.read();
+  const idle = idleTimeoutMs !== undefined && idleTimeoutMs > 0 ? idleTimeoutMs : undefined;
+  /** The next chunk; undefined once the grace after the run's end is over. */
+  const read = (): Promise<ReadableStreamReadResult<Uint8Array> | undefined> => {
+    const since = runEnd?.since();
+    if (runEnd === undefined || since === undefined) return idle === undefined ? reader.read() : readWithin(reader, idle);
+    const left = runEnd.graceMs - (performance.now() - since);
+    return left <= 0 ? Promise.resolve(undefined) : readWithin(reader, idle === undefined ? left : Math.min(idle, left), left);
+  };
   // The decoders keep every U+FEFF as text; parserInput drops the byte order mark a body may start with.
   const decoder = new TextDecoder('utf-8', BOM_AS_TEXT);
   const text = chunkDecoder(decoder);
@@ -84,7 +101,9 @@ export async function readFrames(
   // Set by the abort listener below (an abort dispatches its event synchronously): read per frame instead of the signal's getter.
   let aborted = signal?.aborted === true;
   const parser = createParser({
-    maxBufferSize: maxFrame,
+    // What the parser holds counts a line's field name too (`data: `, a frame's other lines): the exact limit is on the
+    // data, in onEvent, so that a frame's fitting does not depend on where the network cut it.
+    maxBufferSize: maxFrame + 1024,
     onEvent: (message) => {
       // maxBufferSize bounds only what the parser holds between chunks: a frame
       // that arrives whole in one chunk is dispatched unbuffered, so check it here.
@@ -110,8 +129,11 @@ export async function readFrames(
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
     for (;;) {
-      const { done, value } = await read();
+      const result = await read();
       if (aborted) throw abortReason(signal as AbortSignal);
+      // The run ended a grace ago and the server holds the connection open (heartbeats): let it go.
+      if (result === undefined) return;
+      const { done, value } = result;
       const chunk = done ? decoder.decode() : text(value);
       const fed = chunk ? input(chunk) : '';
       if (fed) {
@@ -140,14 +162,28 @@ export class StreamSilent extends Error {
   override readonly name = 'StreamSilent';
 }
 
-/** The next chunk, or a StreamSilent error when none comes within `ms` (the reader is then cancelled by the caller). */
-function readWithin(reader: ReadableStreamDefaultReader<Uint8Array>, ms: number): Promise<ReadableStreamReadResult<Uint8Array>> {
+/**
+ * The next chunk, or a StreamSilent error when none comes within `ms` (the
+ * reader is then cancelled by the caller); with `graceMs` no longer than
+ * `ms`, undefined rather than the error when that grace ends first.
+ */
+function readWithin(reader: ReadableStreamDefaultReader<Uint8Array>, ms: number): Promise<ReadableStreamReadResult<Uint8Array>>;
+function readWithin(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  ms: number,
+  graceMs: number,
+): Promise<ReadableStreamReadResult<Uint8Array> | undefined>;
+function readWithin(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  ms: number,
+  graceMs?: number,
+): Promise<ReadableStreamReadResult<Uint8Array> | undefined> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const silent = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(
-      () => reject(new StreamSilent(`Nothing arrived from the agent for ${ms} ms, not even a heartbeat: the connection is taken as lost.`)),
-      ms,
-    );
+  const silent = new Promise<undefined>((resolve, reject) => {
+    timer = setTimeout(() => {
+      if (graceMs !== undefined && graceMs <= ms) resolve(undefined);
+      else reject(new StreamSilent(`Nothing arrived from the agent for ${ms} ms, not even a heartbeat: the connection is taken as lost.`));
+    }, ms);
   });
   return Promise.race([reader.read(), silent]).finally(() => clearTimeout(timer));
 }

@@ -1,0 +1,167 @@
+/**
+ * httpSseSource against real HTTP servers (node:http on loopback), sending
+ * what servers and proxies do: heartbeats after the end, ids no header can
+ * carry, frames split anywhere, content types that only look right.
+ */
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  AgentTransportError,
+  createRunController,
+  type HttpSseSourceOptions,
+  httpSseSource,
+  loadEngine,
+  type RunAgentInput,
+  type SourceRunOptions,
+} from '../src/index.js';
+import { microScheduler } from './support/controllerHarness.js';
+
+interface Received {
+  method: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+type Handler = (res: ServerResponse, req: Received, index: number) => void | Promise<void>;
+const servers: Server[] = [];
+beforeAll(() => loadEngine());
+afterEach(async () => {
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+});
+async function serve(handler: Handler): Promise<{ url: string; requests: Received[] }> {
+  const requests: Received[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const r: Received = { method: req.method ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      requests.push(r);
+      res.socket?.setNoDelay(true);
+      Promise.resolve(handler(res, r, requests.length - 1)).catch(() => res.destroy());
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/agent`, requests };
+}
+const pause = (ms = 2) => new Promise<void>((r) => setTimeout(r, ms));
+const head = (res: ServerResponse, type = 'text/event-stream') => {
+  res.writeHead(200, { 'Content-Type': type });
+  res.flushHeaders();
+};
+const write = (res: ServerResponse, chunk: string | Uint8Array) =>
+  new Promise<void>((resolve, reject) => res.write(chunk, (e) => (e ? reject(e) : resolve())));
+const stream =
+  (chunks: readonly (string | Uint8Array)[], type?: string): Handler =>
+  async (res) => {
+    head(res, type);
+    for (const [i, c] of chunks.entries()) {
+      if (i > 0) await pause();
+      await write(res, c);
+    }
+    res.end();
+  };
+const input: RunAgentInput = {
+  threadId: 't1',
+  runId: 'r1',
+  messages: [{ id: 'u1', role: 'user', content: 'hi' }],
+  tools: [],
+  context: [],
+  state: {},
+  forwardedProps: {},
+};
+const started = { type: 'RUN_STARTED', threadId: 't1', runId: 'r1' };
+const finished = { type: 'RUN_FINISHED', threadId: 't1', runId: 'r1' };
+const frame = (e: unknown, id?: string) => `${id === undefined ? '' : `id: ${id}\n`}data: ${JSON.stringify(e)}\n\n`;
+async function collect(events: AsyncIterable<unknown>): Promise<unknown[]> {
+  const out: unknown[] = [];
+  for await (const e of events) out.push(e);
+  return out;
+}
+const run = (url: string, o: Omit<HttpSseSourceOptions, 'url'> = {}, r: SourceRunOptions = {}) =>
+  httpSseSource({ url, ...o }).run(input, r);
+const within = <T>(p: Promise<T>, ms: number) => Promise.race([p, new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), ms))]);
+
+describe('httpSseSource against real servers', () => {
+  it('a run settles once RUN_FINISHED arrived, even when the server keeps the connection open with heartbeats', async () => {
+    const { url } = await serve(async (res) => {
+      head(res);
+      await write(res, frame(started) + frame(finished));
+      for (let i = 0; i < 500 && !res.destroyed; i++) {
+        await pause(20);
+        if (!res.destroyed) await write(res, ': ping\n\n').catch(() => undefined);
+      }
+      res.end();
+    });
+    // Heartbeats are life to the idle timeout; after a run's end they do not hold it open.
+    const c = createRunController({ source: httpSseSource({ url, idleTimeoutMs: 500 }), scheduler: microScheduler });
+    const first = c.run('hi');
+    // Let go a second after its end (the default grace), not when the server's ten seconds of pings are over.
+    expect(await within(first, 2500)).not.toBe('timeout');
+    expect(c.getSnapshot().thread.run.status).toBe('success');
+    // The next run is taken: the finished run's connection was let go.
+    expect(await within(c.run('again'), 300)).not.toMatchObject({ code: 'RUN_IN_PROGRESS' });
+  });
+
+  it('a stream of several runs (a replayed thread) goes on when the next run starts within the grace after an end', async () => {
+    const second = { type: 'RUN_STARTED', threadId: 't1', runId: 'r2' };
+    const secondEnd = { type: 'RUN_FINISHED', threadId: 't1', runId: 'r2' };
+    const { url } = await serve(async (res) => {
+      head(res);
+      await write(res, frame(started) + frame(finished));
+      for (let i = 0; i < 5; i++) {
+        await pause(20);
+        await write(res, ': ping\n\n');
+      }
+      await write(res, frame(second) + frame(secondEnd));
+      await pause(50);
+      res.end();
+    });
+    expect(await collect(run(url, { runEndGraceMs: 500 }))).toEqual([started, finished, second, secondEnd]);
+  });
+
+  it('an SSE id no header can carry (a control character) is no resume point: the drop is CONNECTION_LOST at once, no attempt wasted', async () => {
+    const { url, requests } = await serve(async (res) => {
+      head(res);
+      await write(res, frame(started, 'a\u0001b'));
+      await pause(5);
+      res.socket?.destroy();
+    });
+    const out = await collect(run(url, { reconnect: { attempts: 3, delayMs: 1 } })).catch((e: unknown) => e);
+    expect(out).toBeInstanceOf(AgentTransportError);
+    expect(out).toMatchObject({ code: 'CONNECTION_LOST' });
+    expect(requests).toHaveLength(1);
+    // Asked to resume after it (a controller's reconnect()), the same: a typed failure, nothing sent.
+    const again = await collect(run(url, {}, { lastEventId: 'a\u0001b' })).catch((e: unknown) => e);
+    expect(again).toMatchObject({ code: 'CONNECTION_LOST' });
+    expect(requests).toHaveLength(1);
+  });
+
+  it('a frame of exactly maxFrameBytes is accepted whether it arrives in one chunk or split near its end', async () => {
+    const max = 1000;
+    const data = JSON.stringify({ type: 'CUSTOM', name: 'n', value: 'x'.repeat(max - 40) });
+    const padded = data.slice(0, -2) + 'y'.repeat(max - data.length) + data.slice(-2);
+    expect(padded.length).toBe(max);
+    const line = `data: ${padded}\n\n`;
+    const whole = await serve(stream([frame(started), line, frame(finished)]));
+    const a = await collect(run(whole.url, { maxFrameBytes: max }));
+    expect(a).toHaveLength(3);
+    const split = await serve(stream([frame(started), line.slice(0, line.length - 3), line.slice(line.length - 3), frame(finished)]));
+    const b = await collect(run(split.url, { maxFrameBytes: max })).catch((e: unknown) => e);
+    expect(b).toEqual(a);
+  });
+
+  it('a content type that merely begins with "text/event-stream" is NOT_EVENT_STREAM', async () => {
+    const { url } = await serve(stream([frame(started), frame(finished)], 'text/event-streamer'));
+    const e = await collect(run(url)).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(e).toBeInstanceOf(AgentTransportError);
+    expect(e).toMatchObject({ code: 'NOT_EVENT_STREAM' });
+  });
+});
