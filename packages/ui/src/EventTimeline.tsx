@@ -41,6 +41,8 @@ const Root = React.forwardRef<HTMLElement, EventTimelineRootProps>(function Root
   const search = React.useDeferredValue(query.trim().toLowerCase());
   const toolNames = React.useMemo(() => toolNamesOf(entries), [entries]);
 
+  // An event's list stays the same array while it holds the same diagnostics: its row is then not drawn again.
+  const lists = React.useRef(new Map<number, readonly Diagnostic[]>());
   const { diagnosticsAt, unattached } = React.useMemo(() => {
     const at = new Map<number, Diagnostic[]>();
     const none: Diagnostic[] = [];
@@ -48,7 +50,13 @@ const Root = React.forwardRef<HTMLElement, EventTimelineRootProps>(function Root
       if (d.index >= 0 && d.index < entries.length) at.set(d.index, [...(at.get(d.index) ?? []), d]);
       else none.push(d);
     }
-    return { diagnosticsAt: at, unattached: none };
+    const kept = new Map<number, readonly Diagnostic[]>();
+    for (const [index, list] of at) {
+      const before = lists.current.get(index);
+      kept.set(index, before?.length === list.length && before.every((d, i) => d === list[i]) ? before : list);
+    }
+    lists.current = kept;
+    return { diagnosticsAt: kept as ReadonlyMap<number, readonly Diagnostic[]>, unattached: none };
   }, [diagnostics, entries.length]);
 
   const visible = React.useMemo(() => {
@@ -210,6 +218,9 @@ const List = React.forwardRef<HTMLDivElement, EventTimelineListProps>(function L
   const { entries, visible, diagnosticsAt, selected, select, toolNames } = useTimeline('List');
   const { messages } = useLocale();
   const strings = messages.devtools.timeline;
+  // A row is drawn again only when what it shows changes (its event, its tool's name, its diagnostics), not at every
+  // event that arrives after it.
+  const versions = React.useMemo(() => new WeakMap<object, { diagnostics: readonly Diagnostic[]; version: object }>(), []);
   if (entries.length === 0 || visible.length === 0) {
     return (
       <div {...rest} ref={ref} className={cx('agk-timeline__empty', className)} data-state={entries.length ? 'filtered' : 'empty'}>
@@ -224,6 +235,18 @@ const List = React.forwardRef<HTMLDivElement, EventTimelineListProps>(function L
       'data-group': row?.groups[0] ?? 'other',
       'data-diagnostics': entry ? severityOf(diagnosticsAt.get(entry.index)) : 'none',
     };
+  };
+  const itemVersion = (position: number) => {
+    const entry = entries[position];
+    if (!entry) return undefined;
+    const row = rowOf(entry, toolNames);
+    const diagnostics = diagnosticsAt.get(entry.index);
+    if (!diagnostics) return row;
+    const known = versions.get(row);
+    if (known?.diagnostics === diagnostics) return known.version;
+    const version = {};
+    versions.set(row, { diagnostics, version });
+    return version;
   };
   const renderItem = (position: number) => {
     const entry = entries[position];
@@ -252,6 +275,8 @@ const List = React.forwardRef<HTMLDivElement, EventTimelineListProps>(function L
       onSelect={select}
       renderItem={renderItem}
       itemData={itemData}
+      itemVersion={itemVersion}
+      renderKey={messages}
       rowHeight={ROW_HEIGHT}
       virtualizeAbove={virtualizeAbove}
     />

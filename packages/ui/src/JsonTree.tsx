@@ -36,8 +36,46 @@ export interface JsonTreeProps extends Omit<React.HTMLAttributes<HTMLUListElemen
 /** Past this many children a container no longer opens by itself: a wide level would render all its grandchildren. */
 const AUTO_OPEN_MAX = 20;
 
+/**
+ * The highlights, held outside React's context: a node reads its own marks
+ * through `useHighlight`, so a new delta re-renders the nodes whose marks
+ * changed, not every node in view.
+ */
+interface HighlightStore {
+  get(): Highlights;
+  /** Takes the new highlights as the tree renders (what renders next reads them); `notify` tells the nodes that did not. */
+  set(next: Highlights): void;
+  notify(): void;
+  subscribe(listener: () => void): () => void;
+}
+
+function highlightStore(initial: Highlights): HighlightStore {
+  let current = initial;
+  const listeners = new Set<() => void>();
+  return {
+    get: () => current,
+    set: (next) => {
+      current = next;
+    },
+    notify: () => {
+      for (const listener of [...listeners]) listener();
+    },
+    subscribe: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+/** What a node reads of the highlights (`read` must give back the same value while nothing it reads changed). */
+function useHighlight<T>(read: (highlights: Highlights) => T): T {
+  const { highlights } = useSettings();
+  const snapshot = () => read(highlights.get());
+  return React.useSyncExternalStore(highlights.subscribe, snapshot, snapshot);
+}
+
 interface TreeSettings {
-  highlights: Highlights;
+  highlights: HighlightStore;
   expandDepth: number;
   pageSize: number;
   locale: LocaleValue;
@@ -135,11 +173,11 @@ interface NodeProps {
 }
 
 const Node = React.memo(function Node({ name, value, pointer, depth, autoOpen }: NodeProps) {
-  const { highlights, locale } = useSettings();
+  const { locale } = useSettings();
   const [choice, setChoice] = React.useState<boolean>();
   const kind = kindOf(value);
-  const marks = highlights.at.get(pointer);
-  const inside = highlights.inside.has(pointer);
+  const marks = useHighlight((h) => h.at.get(pointer));
+  const inside = useHighlight((h) => h.inside.has(pointer));
   const container = kind === 'object' || kind === 'array';
   const open = container && (choice ?? (autoOpen || inside));
   const changed = marks ? 'self' : inside ? 'inside' : 'none';
@@ -186,7 +224,7 @@ function focusItem(list: HTMLUListElement | null, position: number) {
 }
 
 function Children({ value, pointer, depth }: { value: unknown; pointer: string; depth: number }) {
-  const { highlights, pageSize, expandDepth, locale } = useSettings();
+  const { pageSize, expandDepth, locale } = useSettings();
   const { messages, format } = locale;
   const entries = React.useMemo(() => entriesOf(value), [value]);
   const [shown, setShown] = React.useState(pageSize);
@@ -201,10 +239,12 @@ function Children({ value, pointer, depth }: { value: unknown; pointer: string; 
   const hidden = Math.max(0, entries.length - shown);
   const autoOpen = depth < expandDepth && entries.length <= AUTO_OPEN_MAX;
   const visible = hidden ? entries.slice(0, shown) : entries;
-  // A change beyond the shown page is still shown, after it: a highlight must never hide behind "Show more".
-  const touched = hidden ? touchedChildren(highlights, pointer) : undefined;
-  const beyond = touched?.size ? entries.slice(shown).filter(([key]) => touched.has(key)) : [];
-  const removed = highlights.removed.get(pointer);
+  // A change beyond the shown page is still shown, after it: a highlight must never hide behind "Show more". (Read as
+  // one string, which stays the same value while the keys do.)
+  const touchedKeys = useHighlight((h) => (hidden ? JSON.stringify([...touchedChildren(h, pointer)]) : '[]'));
+  const touched = React.useMemo(() => new Set(JSON.parse(touchedKeys) as string[]), [touchedKeys]);
+  const beyond = touched.size ? entries.slice(shown).filter(([key]) => touched.has(key)) : [];
+  const removed = useHighlight((h) => h.removed.get(pointer));
   const node = ([key, child]: Entry) => (
     <Node key={key} name={key} value={child} pointer={`${pointer}/${pointerSegment(key)}`} depth={depth} autoOpen={autoOpen} />
   );
@@ -260,7 +300,11 @@ export const JsonTree = React.forwardRef<HTMLUListElement, JsonTreeProps>(functi
 ) {
   const locale = useLocale();
   const highlights = React.useMemo(() => highlightsOf(highlight, value), [highlight, value]);
-  const settings = React.useMemo(() => ({ highlights, expandDepth, pageSize, locale }), [highlights, expandDepth, pageSize, locale]);
+  const [store] = React.useState(() => highlightStore(highlights));
+  // The nodes rendered with this tree read the new highlights; those that bail out (memo) are told after the commit.
+  store.set(highlights);
+  useBrowserLayoutEffect(() => store.notify(), [highlights, store]);
+  const settings = React.useMemo(() => ({ highlights: store, expandDepth, pageSize, locale }), [store, expandDepth, pageSize, locale]);
   return (
     <TreeContext.Provider value={settings}>
       <ul {...rest} ref={ref} className={className ? `agk-json agk-root ${className}` : 'agk-json agk-root'} aria-label={label}>

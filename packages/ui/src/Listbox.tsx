@@ -22,6 +22,16 @@ export interface ListboxProps extends Omit<React.HTMLAttributes<HTMLDivElement>,
   renderItem: (item: number) => ReactNode;
   /** Attributes of an item's option, for its enumerated `data-*` state. */
   itemData?: (item: number) => Record<`data-${string}`, string>;
+  /**
+   * What an item's row shows, as a value that changes when the row must be
+   * drawn again (compared with `Object.is`). With it, a row is drawn again
+   * only when its version, its selection or its place changes, not each
+   * time the list renders (a new row appended, a new `renderItem`); without
+   * it, every row is drawn again with each new `renderItem`.
+   */
+  itemVersion?: (item: number) => unknown;
+  /** What every row's drawing depends on besides its own version (the language): when it changes, every row is drawn again. */
+  renderKey?: unknown;
   /** Height of one row in pixels: rows are fixed-height so a long list can be virtualized without measuring. */
   rowHeight: number;
   /** Above this many items only the rows in view are rendered. */
@@ -78,6 +88,8 @@ export const Listbox = React.forwardRef<HTMLDivElement, ListboxProps>(function L
     onSelect,
     renderItem,
     itemData,
+    itemVersion,
+    renderKey,
     rowHeight: forBaseFont,
     virtualizeAbove = 300,
     className,
@@ -149,7 +161,17 @@ export const Listbox = React.forwardRef<HTMLDivElement, ListboxProps>(function L
     event.currentTarget.focus();
   };
 
-  const shared = { items, selected, active: found ? undefined : pointed, renderItem, itemData, optionId, rowHeight };
+  const shared = {
+    items,
+    selected,
+    active: found ? undefined : pointed,
+    renderItem,
+    itemData,
+    itemVersion,
+    renderKey,
+    optionId,
+    rowHeight,
+  };
   return (
     <div
       {...rest}
@@ -199,28 +221,77 @@ interface OptionsProps {
   pointedAt: number;
   renderItem: (item: number) => ReactNode;
   itemData: ListboxProps['itemData'];
+  itemVersion: ListboxProps['itemVersion'];
+  renderKey: unknown;
   optionId: (item: number) => string;
   rowHeight: number;
 }
 
-function Option({ item, props, style, position }: { item: number; props: OptionsProps; style?: object; position?: number }) {
+interface OptionProps {
+  item: number;
+  id: string;
+  selected: boolean;
+  active: boolean;
+  height: number;
+  /** Where the row is (virtual rows only, 0-based), and of how many. */
+  position?: number | undefined;
+  size?: number | undefined;
+  /** Where a virtual row is drawn. */
+  top?: number | undefined;
+  /** What the row shows (`itemVersion`), or the `renderItem` that draws it. */
+  version: unknown;
+  renderKey: unknown;
+  renderItem: (item: number) => ReactNode;
+  itemData: ListboxProps['itemData'];
+}
+
+/** A row is drawn again when anything it shows changed: its `renderItem` and `itemData` count only through `version`. */
+const sameRow = (a: OptionProps, b: OptionProps) =>
+  a.item === b.item &&
+  a.id === b.id &&
+  a.selected === b.selected &&
+  a.active === b.active &&
+  a.height === b.height &&
+  a.position === b.position &&
+  a.size === b.size &&
+  a.top === b.top &&
+  Object.is(a.version, b.version) &&
+  Object.is(a.renderKey, b.renderKey);
+
+const Option = React.memo(function Option({ item, id, selected, active, height, position, size, top, renderItem, itemData }: OptionProps) {
+  const place = top === undefined ? undefined : { position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${top}px)` };
   return (
     <div
       role="option"
-      id={props.optionId(item)}
-      aria-selected={item === props.selected}
-      data-state={item === props.selected ? 'selected' : 'unselected'}
-      {...(item === props.active ? { 'data-active': 'true' } : {})}
+      id={id}
+      aria-selected={selected}
+      data-state={selected ? 'selected' : 'unselected'}
+      {...(active ? { 'data-active': 'true' } : {})}
       tabIndex={-1}
       data-item={item}
       className="agk-listbox__option"
-      style={{ height: props.rowHeight, ...style }}
-      {...(position !== undefined ? { 'aria-posinset': position + 1, 'aria-setsize': props.items.length } : {})}
-      {...props.itemData?.(item)}
+      style={{ height, ...place } as React.CSSProperties}
+      {...(position !== undefined ? { 'aria-posinset': position + 1, 'aria-setsize': size } : {})}
+      {...itemData?.(item)}
     >
-      {props.renderItem(item)}
+      {renderItem(item)}
     </div>
   );
+}, sameRow);
+
+/** The props of `item`'s row. */
+function optionProps(props: OptionsProps, item: number): OptionProps {
+  return {
+    item,
+    id: props.optionId(item),
+    selected: item === props.selected,
+    active: item === props.active,
+    height: props.rowHeight,
+    version: props.itemVersion ? props.itemVersion(item) : props.renderItem,
+    renderKey: props.renderKey,
+    renderItem: props.renderItem,
+    itemData: props.itemData,
+  };
 }
 
 /**
@@ -248,7 +319,7 @@ function PlainOptions(props: OptionsProps) {
     const option = selected === undefined ? null : document.getElementById(optionId(selected));
     if (option) reveal(option);
   }, [selected, optionId]);
-  return props.items.map((item) => <Option key={item} item={item} props={props} />);
+  return props.items.map((item) => <Option key={item} {...optionProps(props, item)} />);
 }
 
 interface RowVirtualizerOptions {
@@ -315,13 +386,7 @@ function VirtualOptions(props: OptionsProps & { scroller: RefObject<HTMLDivEleme
       {virtualizer.getVirtualItems().map((row) => {
         const item = items[row.index];
         return item === undefined ? null : (
-          <Option
-            key={item}
-            item={item}
-            props={props}
-            position={row.index}
-            style={{ position: 'absolute', top: 0, left: 0, right: 0, height: rowHeight, transform: `translateY(${row.start}px)` }}
-          />
+          <Option key={item} {...optionProps(props, item)} position={row.index} size={items.length} top={row.start} />
         );
       })}
     </div>

@@ -1,7 +1,7 @@
 'use client';
 
 import type { LoggedEvent, SharedState } from '@aguikit/core';
-import { useAgentStore, useEventLog, useSharedState } from '@aguikit/react';
+import { useAgentSelector, useAgentStore, useSharedState } from '@aguikit/react';
 import * as React from 'react';
 import { clientContext } from './clientContext.js';
 import { eventType, summarizeEvent } from './eventSummary.js';
@@ -64,13 +64,42 @@ export interface StateInspectorRootProps extends React.HTMLAttributes<HTMLElemen
   label?: string;
 }
 
+/**
+ * Where the state events are in `entries` (ascending), found as the log
+ * grows: only the events appended since the last look are read, and the
+ * same array is given back while none of them is a state event. Looked at
+ * again whenever the shared state changes (`live`), which every state event
+ * does.
+ */
+function useStateHistory(entries: readonly LoggedEvent[], live: unknown): readonly number[] {
+  const scan = React.useRef<{ entries: readonly LoggedEvent[]; scanned: number; history: readonly number[] }>({
+    entries,
+    scanned: 0,
+    history: [],
+  });
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `live` is what says the log may hold a new state event.
+  return React.useMemo(() => {
+    const before = scan.current.entries === entries ? scan.current : { entries, scanned: 0, history: [] };
+    const found: number[] = [];
+    for (let i = before.scanned; i < entries.length; i++) {
+      const entry = entries[i];
+      if (entry && isStateEvent(entry)) found.push(i);
+    }
+    const history = found.length ? [...before.history, ...found] : before.history;
+    scan.current = { entries, scanned: entries.length, history };
+    return history;
+  }, [entries, live]);
+}
+
 const Root = React.forwardRef<HTMLElement, StateInspectorRootProps>(function Root({ children, label, className, ...rest }, ref) {
   const live = useSharedState();
-  const { entries } = useEventLog();
   const { messages, format } = useLocale();
   // The controller replays its own log: the thread after a picked event, client entries before it included.
   const store = useAgentStore();
-  const history = React.useMemo(() => entries.flatMap((entry, position) => (isStateEvent(entry) ? [position] : [])), [entries]);
+  // The log's own array, appended to in place (a new one at a reset): read, not subscribed to, so the events that do
+  // not touch the state (a token, a tool call's arguments) re-render nothing here.
+  const entries = useAgentSelector(() => store.log.entries);
+  const history = useStateHistory(entries, live);
   const [picked, setPicked] = React.useState<LogPoint>();
   const historyRef = React.useRef<HTMLDivElement | null>(null);
   // Replaying is O(log length): deferred, so moving through the history with the keyboard never waits for it.
@@ -285,6 +314,9 @@ const History = React.forwardRef<HTMLDivElement, React.HTMLAttributes<HTMLDivEle
         selected={picked ?? LIVE}
         onSelect={(position) => view(position === LIVE ? undefined : position)}
         renderItem={renderItem}
+        // A row is drawn again when what it shows changes: the live row with each version, an event's never.
+        itemVersion={(position) => (position === LIVE ? live.version : entries[position])}
+        renderKey={messages}
         rowHeight={52}
       />
     </div>

@@ -401,19 +401,23 @@ export interface ToolCallCardProps extends ToolCallRootProps {
  * the arguments and result stay in the document (`hidden`). A failure that
  * comes from the run ending says so in a sentence (the run's error is the
  * run status's to show, once). `data-state` is the status; a `renderTool`
- * that returns something replaces the card.
+ * that returns something replaces the card. Memoized: a message's text
+ * streaming around it re-renders none of its cards (keep `renderTool`
+ * stable).
  *
  * @example
  * <ToolCallCard id={toolCallId} />
  */
-export const ToolCallCard = React.forwardRef<HTMLElement, ToolCallCardProps>(function ToolCallCard({ id, renderTool, ...rest }, ref) {
-  const call = useToolCall(id);
-  const custom = call && renderTool ? renderTool(call) : undefined;
-  if (custom !== undefined) return <>{custom}</>;
-  return (
-    <Root id={id} ref={ref} {...rest}>
-      <Header />
-      <Panel />
-    </Root>
-  );
-});
+export const ToolCallCard = React.memo(
+  React.forwardRef<HTMLElement, ToolCallCardProps>(function ToolCallCard({ id, renderTool, ...rest }, ref) {
+    const call = useToolCall(id);
+    const custom = call && renderTool ? renderTool(call) : undefined;
+    if (custom !== undefined) return <>{custom}</>;
+    return (
+      <Root id={id} ref={ref} {...rest}>
+        <Header />
+        <Panel />
+      </Root>
+    );
+  }),
+);
