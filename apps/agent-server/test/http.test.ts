@@ -298,14 +298,24 @@ describe('what one request can make the server generate', () => {
     });
     expect(fast.status).toBe(200);
     await fast.body?.cancel();
-    // A reconnect cannot stretch a run it joins: the same run asked again at a tenth of the speed is refused.
+    // A reconnect cannot stretch a run still being produced: asked again at a tenth of the speed, it is refused.
     const strict = await startServer({ maxPlaybackMs: 5_000 });
-    const ok = await post(strict, '/agents/refund', userInput('t-r', 'r-r'));
-    expect(ok.status).toBe(200);
-    const first = (await ok.text()).match(/^id: (.+)$/mu)?.[1] ?? '';
+    const live = await post(strict, '/agents/refund', userInput('t-r', 'r-r'));
+    expect(live.status).toBe(200);
+    const reader = live.body?.getReader();
+    const head = new TextDecoder().decode((await reader?.read())?.value);
+    await reader?.cancel();
+    const first = head.match(/^id: (.+)$/mu)?.[1] ?? '';
     const stretched = await post(strict, '/agents/refund?speed=0.1', userInput('t-r', 'r-r'), { 'last-event-id': first });
     expect(stretched.status).toBe(400);
     expect(await errorCode(stretched)).toBe('LIMIT_EXCEEDED');
+    // A run produced to its end streams from its log with no pauses: a reconnect at any speed gets the rest.
+    const done = await post(strict, '/agents/refund', userInput('t-d', 'r-d'));
+    const all = await done.text();
+    const second = [...all.matchAll(/^id: (.+)$/gmu)][1]?.[1] ?? '';
+    const rest = await post(strict, '/agents/refund?speed=0.1', userInput('t-d', 'r-d'), { 'last-event-id': second });
+    expect(rest.status).toBe(200);
+    expect(await rest.text()).toMatch(/RUN_FINISHED/u);
     await expect(startServer({ maxPlaybackMs: -1 })).rejects.toThrow(/maxPlaybackMs/u);
   });
 

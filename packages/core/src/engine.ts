@@ -16,6 +16,7 @@ export type { EventPipeline, PipelineOptions, ReplayOptions } from './pipeline.j
 export { createEventPipeline, replayEvents } from './pipeline.js';
 export type { ThreadStateInit } from './reducer/index.js';
 export { createThreadState, reduceThread } from './reducer/index.js';
+export { schemaSize } from './schemaSize.js';
 export type { ValidateOptions, ValidationResult } from './validate.js';
 export { validateEvent } from './validate.js';
 export type { Verifier, VerifierOptions } from './verify.js';

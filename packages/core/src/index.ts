@@ -108,7 +108,6 @@ export type {
   ResumeResponse,
 } from './resume.js';
 export { loadResumeBuilder } from './resumeLoader.js';
-export { schemaSize } from './schemaSize.js';
 export type { ToAgUiMessagesOptions } from './toAgUiMessages.js';
 export { toAgUiMessages } from './toAgUiMessages.js';
 export type { AgUiAgentLike } from './transports/agUiAgent.js';

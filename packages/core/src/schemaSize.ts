@@ -47,7 +47,8 @@ function indexSchema(root: Node): { targets: Map<string, Node>; bases: Map<Node,
       return;
     }
     let own = base;
-    const id = value.$id ?? value.id;
+    // `$id` only: `id` is a keyword of draft 4, an annotation since (zod 4 writes one in every named definition).
+    const id = value.$id;
     if (typeof id === 'string') {
       const url = resolveUri(id, base);
       if (url) {

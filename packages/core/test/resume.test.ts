@@ -386,6 +386,19 @@ describe('buildResume', () => {
     expect(schemaSize(deep)).toBe(Number.POSITIVE_INFINITY);
   });
 
+  it('sizes a schema as zod 4 writes it: an `id` in a definition is an annotation since draft 6, not a base for its $refs', () => {
+    const chain = (zodIds: boolean) => {
+      const $defs: Record<string, unknown> = { D0: { type: 'string' } };
+      for (let i = 1; i <= 16; i++) {
+        const ref = { $ref: `#/$defs/D${i - 1}` };
+        $defs[`D${i}`] = { ...(zodIds ? { id: `D${i}` } : {}), type: 'object', properties: { a: ref, b: ref, c: ref } };
+      }
+      return { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { x: { $ref: '#/$defs/D16' } }, $defs };
+    };
+    expect(schemaSize(chain(false))).toBe(Number.POSITIVE_INFINITY);
+    expect(schemaSize(chain(true))).toBe(Number.POSITIVE_INFINITY);
+  });
+
   it('gives the code from what the validator found, not from the words of its message', () => {
     const says = (problems: ReturnType<PayloadValidator>) =>
       buildResumeWith(

@@ -124,6 +124,25 @@ describe('httpSseSource against real servers', () => {
     expect(await collect(run(url, { runEndGraceMs: 500 }))).toEqual([started, finished, second, secondEnd]);
   });
 
+  it("the grace after a run's end counts time spent waiting on the network, not time the consumer takes over an event", async () => {
+    const second = { type: 'RUN_STARTED', threadId: 't1', runId: 'r2' };
+    const secondEnd = { type: 'RUN_FINISHED', threadId: 't1', runId: 'r2' };
+    const { url } = await serve(async (res) => {
+      head(res);
+      await write(res, frame(started) + frame(finished));
+      await pause(10);
+      await write(res, frame(second) + frame(secondEnd));
+      res.end();
+    });
+    const types: unknown[] = [];
+    for await (const e of run(url, { runEndGraceMs: 100 })) {
+      types.push(e);
+      // A consumer that takes a while over the run's end (a render, an async handler): the next run is on the wire.
+      if (types.length === 2) await pause(300);
+    }
+    expect(types).toEqual([started, finished, second, secondEnd]);
+  });
+
   it('an SSE id no header can carry (a control character) is no resume point: the drop is CONNECTION_LOST at once, no attempt wasted', async () => {
     const { url, requests } = await serve(async (res) => {
       head(res);

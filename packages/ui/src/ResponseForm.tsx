@@ -1,6 +1,6 @@
 'use client';
 
-import { schemaSize } from '@aguikit/core';
+import { schemaSize } from '@aguikit/core/engine';
 import Form, { type IChangeEvent } from '@rjsf/core';
 import {
   type DescriptionFieldProps,

@@ -64,31 +64,28 @@ export interface StateInspectorRootProps extends React.HTMLAttributes<HTMLElemen
   label?: string;
 }
 
+/** What was found of each log array's state events: each array is read once, as it grows. */
+const histories = new WeakMap<readonly LoggedEvent[], { scanned: number; history: readonly number[] }>();
+
 /**
- * Where the state events are in `entries` (ascending), found as the log
- * grows: only the events appended since the last look are read, and the
- * same array is given back while none of them is a state event. Looked at
- * again whenever the shared state changes (`live`), which every state event
- * does.
+ * Where the state events are in `entries` (ascending): only the events
+ * appended since the last look are read, and the same array is given back
+ * while none of them is a state event, so a selector of it re-renders only
+ * when one comes (a delta that leaves the document as it was included).
  */
-function useStateHistory(entries: readonly LoggedEvent[], live: unknown): readonly number[] {
-  const scan = React.useRef<{ entries: readonly LoggedEvent[]; scanned: number; history: readonly number[] }>({
-    entries,
-    scanned: 0,
-    history: [],
-  });
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `live` is what says the log may hold a new state event.
-  return React.useMemo(() => {
-    const before = scan.current.entries === entries ? scan.current : { entries, scanned: 0, history: [] };
-    const found: number[] = [];
-    for (let i = before.scanned; i < entries.length; i++) {
-      const entry = entries[i];
-      if (entry && isStateEvent(entry)) found.push(i);
-    }
-    const history = found.length ? [...before.history, ...found] : before.history;
-    scan.current = { entries, scanned: entries.length, history };
-    return history;
-  }, [entries, live]);
+const NO_HISTORY: readonly number[] = [];
+
+function stateHistory(entries: readonly LoggedEvent[]): readonly number[] {
+  const before = histories.get(entries) ?? { scanned: 0, history: NO_HISTORY };
+  if (before.scanned === entries.length) return before.history;
+  const found: number[] = [];
+  for (let i = before.scanned; i < entries.length; i++) {
+    const entry = entries[i];
+    if (entry && isStateEvent(entry)) found.push(i);
+  }
+  const history = found.length ? [...before.history, ...found] : before.history;
+  histories.set(entries, { scanned: entries.length, history });
+  return history;
 }
 
 const Root = React.forwardRef<HTMLElement, StateInspectorRootProps>(function Root({ children, label, className, ...rest }, ref) {
@@ -99,7 +96,7 @@ const Root = React.forwardRef<HTMLElement, StateInspectorRootProps>(function Roo
   // The log's own array, appended to in place (a new one at a reset): read, not subscribed to, so the events that do
   // not touch the state (a token, a tool call's arguments) re-render nothing here.
   const entries = useAgentSelector(() => store.log.entries);
-  const history = useStateHistory(entries, live);
+  const history = useAgentSelector(() => stateHistory(store.log.entries));
   const [picked, setPicked] = React.useState<LogPoint>();
   const historyRef = React.useRef<HTMLDivElement | null>(null);
   // Replaying is O(log length): deferred, so moving through the history with the keyboard never waits for it.

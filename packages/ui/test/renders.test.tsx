@@ -5,7 +5,7 @@
  */
 import type { AgentSource, Message as AgUiMessage } from '@aguikit/core';
 import { AgentProvider, type AgentStore, createAgentStore } from '@aguikit/react';
-import { act, render } from '@testing-library/react';
+import { act, render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { AgentChat } from '../src/AgentChat.js';
 import { EventTimelinePanel } from '../src/EventTimeline.js';
@@ -212,5 +212,34 @@ describe('what one event re-renders (199 messages of history and one streaming, 
     );
     // root, /refund, /refund/status (now marked) and /refund/attempt (mark cleared).
     expect(state.get('StateInspectorPanel/Node') ?? 0).toBeLessThanOrEqual(4);
+  });
+});
+
+describe('the state history, no longer drawn at every event, still lists every state event', () => {
+  const rows = () => within(screen.getByRole('listbox', { name: 'State history' })).getAllByRole('option');
+  async function inspector() {
+    const d = drivenStore([]);
+    render(
+      <AgentProvider store={d.store}>
+        <StateInspectorPanel />
+      </AgentProvider>,
+    );
+    await d.start();
+    await d.push({ type: 'STATE_SNAPSHOT', snapshot: { a: 1 } });
+    return d;
+  }
+
+  it('a STATE_DELTA while the state is desynced, which leaves the shared state as it was', async () => {
+    const d = await inspector();
+    await d.push({ type: 'STATE_DELTA', delta: [{ op: 'remove', path: '/missing' }] });
+    expect(rows()).toHaveLength(3);
+    await d.push({ type: 'STATE_DELTA', delta: [{ op: 'replace', path: '/a', value: 2 }] });
+    expect(rows()).toHaveLength(4);
+  });
+
+  it('a STATE_DELTA with no operations', async () => {
+    const d = await inspector();
+    await d.push({ type: 'STATE_DELTA', delta: [] });
+    expect(rows()).toHaveLength(3);
   });
 });

@@ -1,5 +1,5 @@
 import type { RunAgentInput } from '@aguikit/core';
-import { findScenario, type Scenario, scenarios } from '@aguikit/scenarios';
+import { type EventPlan, findScenario, type Scenario, scenarios } from '@aguikit/scenarios';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { parseEventId, RequestError } from '../request.js';
 import { canonicalJson } from '../storage/idempotency.js';
@@ -198,7 +198,7 @@ export function buildApp(options: AppOptions): App {
         if (!run || run.scenarioId !== scenario.id || !sameInput(run.input, input))
           throw new RequestError(404, 'UNKNOWN_RUN', `Run '${input.runId}' is not known here; start a new run.`);
         const plan = eventsOf(scenario, run.input, run.startedAt, run.nonce);
-        checkPlayback(plan, at.index + 1, speed, options.maxPlaybackMs);
+        await checkRest(plan, input.runId, at.index + 1, speed);
         // An event of the run the log does not hold: lost with the unsynced end of the log (a power cut), or never
         // made. What comes before it is made again from the run's record, performed and stored, never skipped (a
         // side effect among it); the client gets what comes after it. Past the run's end, nothing is left.
@@ -210,7 +210,7 @@ export function buildApp(options: AppOptions): App {
         if (existing) {
           // The same request again is a client retrying after a drop before its first event: the run from the start.
           if (existing.scenarioId === scenario.id && sameInput(existing.input, input)) {
-            checkPlayback(eventsOf(scenario, existing.input, existing.startedAt, existing.nonce), 0, speed, options.maxPlaybackMs);
+            await checkRest(eventsOf(scenario, existing.input, existing.startedAt, existing.nonce), input.runId, 0, speed);
             return stream(request, reply, scenario, existing, 0, speed);
           }
           throw new RequestError(
@@ -242,6 +242,12 @@ export function buildApp(options: AppOptions): App {
       throw new RequestError(503, 'BUSY', 'The thread is being changed by other requests; try again.');
     },
   );
+
+  /** Refuses to stream a run from `from` when what is left to produce would play too long (a run produced to its end streams from its log, with no pauses). */
+  async function checkRest(plan: EventPlan, runId: string, from: number, speed: number): Promise<void> {
+    const produced = plan.length > 0 && (await storage.events(runId, plan.length - 1, 1)).length > 0;
+    if (!produced) checkPlayback(plan, from, speed, options.maxPlaybackMs);
+  }
 
   function scenarioOf(id: string): Scenario {
     if (id === '') throw new RequestError(404, 'NOT_FOUND', 'No route for POST /agents/.');

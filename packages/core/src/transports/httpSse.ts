@@ -133,9 +133,9 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
     let runOpen = lastId !== undefined;
     // A terminal event arrived (and no run started since): a drop after it lost nothing.
     let runEnded = false;
-    // When it arrived: the stream is let go a grace after it (see runEndGraceMs).
-    let endedAt = 0;
-    const runEnd = { since: () => (runEnded ? endedAt : undefined), graceMs: Math.max(0, options.runEndGraceMs ?? 1000) };
+    // Which end it was (a count): the stream is let go a grace after it (see runEndGraceMs).
+    let ends = 0;
+    const runEnd = { since: () => (runEnded ? ends : undefined), graceMs: Math.max(0, options.runEndGraceMs ?? 1000) };
     // Events handed over so far: with none, sending the same request again cannot apply anything twice.
     let delivered = 0;
     const onFrame = (frame: EventSourceMessage) => {
@@ -153,7 +153,7 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
         runEnded = false;
       } else if (type === 'RUN_FINISHED' || type === 'RUN_ERROR') {
         runOpen = false;
-        if (!runEnded) endedAt = performance.now();
+        if (!runEnded) ends++;
         runEnded = true;
       }
       delivered++;

@@ -60,7 +60,11 @@ async function readCapped(response: Response, idleTimeoutMs?: number): Promise<s
   return `${textHead(text, MAX_ERROR_BODY)}…`;
 }
 
-/** When the run the stream carries ended (`performance.now()`), and how long the stream may go on after it. */
+/**
+ * Whether the run the stream carries has ended (a value that changes with
+ * each end: a new run's end starts the grace again), and how long the
+ * stream may then still be waited on.
+ */
 export interface RunEnd {
   since(): number | undefined;
   graceMs: number;
@@ -70,8 +74,9 @@ export interface RunEnd {
  * Reads the SSE frames of a response body, decoded as a UTF-8 stream, and
  * hands each to `onFrame` as the parser finds it; after each chunk, waits for
  * `drained` (when given) before reading the next. Once `runEnd.since()` says
- * the run ended, the stream is let go `runEnd.graceMs` later as if it had
- * ended (heartbeats do not hold it open), unless a new run starts meanwhile.
+ * the run ended, the stream is let go as if it had ended once it has been
+ * waited on for `runEnd.graceMs` (heartbeats do not hold it open; the time
+ * the consumer takes over events does not count), unless a new run starts.
  */
 export async function readFrames(
   response: Response,
@@ -84,12 +89,25 @@ export async function readFrames(
 ): Promise<void> {
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   const idle = idleTimeoutMs !== undefined && idleTimeoutMs > 0 ? idleTimeoutMs : undefined;
+  // The end the grace is counted from, and how long the network has been waited on since.
+  let end: number | undefined;
+  let waited = 0;
   /** The next chunk; undefined once the grace after the run's end is over. */
-  const read = (): Promise<ReadableStreamReadResult<Uint8Array> | undefined> => {
+  const read = async (): Promise<ReadableStreamReadResult<Uint8Array> | undefined> => {
     const since = runEnd?.since();
     if (runEnd === undefined || since === undefined) return idle === undefined ? reader.read() : readWithin(reader, idle);
-    const left = runEnd.graceMs - (performance.now() - since);
-    return left <= 0 ? Promise.resolve(undefined) : readWithin(reader, idle === undefined ? left : Math.min(idle, left), left);
+    if (since !== end) {
+      end = since;
+      waited = 0;
+    }
+    const left = runEnd.graceMs - waited;
+    if (left <= 0) return undefined;
+    const started = Date.now();
+    try {
+      return await readWithin(reader, idle === undefined ? left : Math.min(idle, left), left);
+    } finally {
+      waited += Date.now() - started;
+    }
   };
   // The decoders keep every U+FEFF as text; parserInput drops the byte order mark a body may start with.
   const decoder = new TextDecoder('utf-8', BOM_AS_TEXT);
