@@ -1,5 +1,4 @@
-import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEventPipeline } from '../src/engine.js';
@@ -11,55 +10,9 @@ import {
   type RunAgentInput,
   type SourceRunOptions,
 } from '../src/index.js';
+import { closeServers, type Handler, serve } from './support/loopbackServer.js';
 
-// A real HTTP server on the loopback interface: each test writes the response
-// bytes itself, so the framing the client sees is exactly the one under test.
-
-interface Received {
-  method: string;
-  url: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-  /** Resolves when the response closes: true when it was cut before the server ended it. */
-  closed: Promise<boolean>;
-}
-
-type Handler = (res: ServerResponse, req: Received, index: number) => void | Promise<void>;
-
-const servers: Server[] = [];
-
-afterEach(async () => {
-  for (const server of servers.splice(0)) {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
-});
-
-async function serve(handler: Handler): Promise<{ url: string; requests: Received[] }> {
-  const requests: Received[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const closed = new Promise<boolean>((resolve) => res.once('close', () => resolve(!res.writableEnded)));
-      const received: Received = {
-        method: req.method ?? '',
-        url: req.url ?? '',
-        headers: req.headers,
-        body: Buffer.concat(chunks).toString('utf8'),
-        closed,
-      };
-      requests.push(received);
-      // Every write leaves as its own segment, so chunk boundaries reach the client as written.
-      res.socket?.setNoDelay(true);
-      Promise.resolve(handler(res, received, requests.length - 1)).catch(() => res.destroy());
-    });
-  });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/agent`, requests };
-}
+afterEach(closeServers);
 
 const pause = (ms = 2) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 

@@ -3,8 +3,7 @@
  * what servers and proxies do: heartbeats after the end, ids no header can
  * carry, frames split anywhere, content types that only look right.
  */
-import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   AgentTransportError,
@@ -16,38 +15,10 @@ import {
   type SourceRunOptions,
 } from '../src/index.js';
 import { microScheduler } from './support/controllerHarness.js';
+import { closeServers, type Handler, serve } from './support/loopbackServer.js';
 
-interface Received {
-  method: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-type Handler = (res: ServerResponse, req: Received, index: number) => void | Promise<void>;
-const servers: Server[] = [];
 beforeAll(() => loadEngine());
-afterEach(async () => {
-  for (const server of servers.splice(0)) {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
-});
-async function serve(handler: Handler): Promise<{ url: string; requests: Received[] }> {
-  const requests: Received[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const r: Received = { method: req.method ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
-      requests.push(r);
-      res.socket?.setNoDelay(true);
-      Promise.resolve(handler(res, r, requests.length - 1)).catch(() => res.destroy());
-    });
-  });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/agent`, requests };
-}
+afterEach(closeServers);
 const pause = (ms = 2) => new Promise<void>((r) => setTimeout(r, ms));
 const head = (res: ServerResponse, type = 'text/event-stream') => {
   res.writeHead(200, { 'Content-Type': type });

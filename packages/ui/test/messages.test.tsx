@@ -10,63 +10,7 @@ import { MessageList, type MessageListProps } from '../src/Messages.js';
 import { Reasoning } from '../src/Reasoning.js';
 import { SubagentGroup } from '../src/SubagentGroup.js';
 import { safeImageSrc, safeLinkHref } from '../src/safeUrl.js';
-
-const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
-
-/** A store whose agent the test drives: events are pushed, and each push is flushed as one frame. */
-function drivenStore(initialMessages: AgUiMessage[] = []) {
-  const queue: unknown[] = [];
-  let wake: (() => void) | undefined;
-  let done = false;
-  const source: AgentSource = {
-    async *run() {
-      for (;;) {
-        while (queue.length) yield queue.shift();
-        if (done) return;
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-        });
-      }
-    },
-  };
-  let frame: (() => void) | undefined;
-  const store = createAgentStore({
-    source,
-    threadId: 't',
-    initialMessages,
-    scheduler: (flush) => {
-      frame = flush;
-      return () => {
-        if (frame === flush) frame = undefined;
-      };
-    },
-  });
-  const push = async (...events: unknown[]) => {
-    await act(async () => {
-      queue.push(...events);
-      wake?.();
-      await tick();
-      frame?.();
-      frame = undefined;
-    });
-  };
-  const start = async () => {
-    await act(async () => {
-      void store.getState().run();
-      await tick();
-    });
-    await push({ type: 'RUN_STARTED', threadId: 't', runId: 'r1' });
-  };
-  const end = async (terminal: Record<string, unknown> = { type: 'RUN_FINISHED', threadId: 't', runId: 'r1' }) => {
-    await push(terminal);
-    await act(async () => {
-      done = true;
-      wake?.();
-      await tick();
-    });
-  };
-  return { store, push, start, end };
-}
+import { drivenStore, tick } from './support/drivenStore.js';
 
 function renderList(store: AgentStore, props: MessageListProps = {}) {
   return render(

@@ -3,66 +3,22 @@
  * on screen: one token re-renders its message and nothing else of the chat,
  * and the panels only what the event changed.
  */
-import type { AgentSource, Message as AgUiMessage } from '@aguikit/core';
-import { AgentProvider, type AgentStore, createAgentStore } from '@aguikit/react';
-import { act, render, screen, within } from '@testing-library/react';
+import type { Message as AgUiMessage } from '@aguikit/core';
+import { AgentProvider, type AgentStore } from '@aguikit/react';
+import { render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { AgentChat } from '../src/AgentChat.js';
 import { EventTimelinePanel } from '../src/EventTimeline.js';
 import { preloadMarkdown } from '../src/lazyChunks.js';
 import { StateInspectorPanel } from '../src/StateInspector.js';
+import { drivenStore as driven } from './support/drivenStore.js';
 
-const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 const uuid = () => crypto.randomUUID();
 const ZH = '在分布式系统中，事件流的顺序与幂等性决定了用户界面能否正确地重建会话状态，这一点在长时间运行的智能体任务里尤为重要。';
 const zh = (n: number) => ZH.repeat(n);
 
-/** A store whose agent the test drives: each push is one flushed frame. */
-function drivenStore(initialMessages: AgUiMessage[]) {
-  const queue: unknown[] = [];
-  let wake: (() => void) | undefined;
-  const source: AgentSource = {
-    async *run() {
-      for (;;) {
-        while (queue.length) yield queue.shift();
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-        });
-      }
-    },
-  };
-  let frame: (() => void) | undefined;
-  const threadId = uuid();
-  const runId = uuid();
-  const store = createAgentStore({
-    source,
-    threadId,
-    initialMessages,
-    scheduler: (flush) => {
-      frame = flush;
-      return () => {
-        if (frame === flush) frame = undefined;
-      };
-    },
-  });
-  const push = async (...events: unknown[]) => {
-    await act(async () => {
-      queue.push(...events);
-      wake?.();
-      await tick();
-      frame?.();
-      frame = undefined;
-    });
-  };
-  const start = async () => {
-    await act(async () => {
-      void store.getState().run();
-      await tick();
-    });
-    await push({ type: 'RUN_STARTED', threadId, runId });
-  };
-  return { store, push, start };
-}
+/** A store whose agent the test drives (UUID ids, as an agent gives them). */
+const drivenStore = (initialMessages: AgUiMessage[]) => driven(initialMessages, { threadId: uuid(), runId: uuid() });
 
 const history = (n: number): AgUiMessage[] =>
   Array.from({ length: n }, (_, i) =>
