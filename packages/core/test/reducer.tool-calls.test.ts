@@ -121,6 +121,22 @@ describe('reduceThread: tool-call lifecycle', () => {
     });
   });
 
+  it('a result that comes after a call failed wins: the call succeeded, and says no failure any more', () => {
+    const s = replayEvents([
+      ...run([
+        { type: 'TOOL_CALL_START', toolCallId: 'c', toolCallName: 'n' },
+        { type: 'TOOL_CALL_ARGS', toolCallId: 'c', delta: '{"a' },
+      ]),
+      { type: 'RUN_STARTED', threadId: 't', runId: 'r2' },
+      { type: 'TOOL_CALL_RESULT', messageId: 'res', toolCallId: 'c', content: 'done after all' },
+      { type: 'RUN_FINISHED', threadId: 't', runId: 'r2' },
+    ]);
+    const call = s.toolCalls.get('c');
+    expect(call).toMatchObject({ status: 'succeeded', result: { content: 'done after all' } });
+    expect(call?.failure).toBeUndefined();
+    expect(call?.failureCode).toBeUndefined();
+  });
+
   it('fails calls still waiting for a backend result when the run errors', () => {
     const s = replayEvents([
       { type: 'RUN_STARTED', threadId: 't', runId: 'r' },

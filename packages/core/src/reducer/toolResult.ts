@@ -42,7 +42,8 @@ export function toolResult(state: ThreadState, event: EventOf<'TOOL_CALL_RESULT'
   };
   let next = state.messages.byId.has(id) ? putMessage(state, message) : insertAfterCaller(state, message);
   next = updateToolCall(next, event.toolCallId, (c) => {
-    const { interruptId: _answered, ...rest } = c;
+    // The result wins over what failed the call before it came (its run's end): the call says no failure any more.
+    const { interruptId: _answered, failure: _failure, failureCode: _code, ...rest } = c;
     return {
       ...rest,
       status: 'succeeded',
