@@ -38,6 +38,16 @@ function isShortcut(e: KeyboardEvent): boolean {
   return e.altKey && e.shiftKey && !e.ctrlKey && !e.metaKey && (e.code === 'KeyD' || e.key.toLowerCase() === 'd');
 }
 
+/** Where focus is looked for when it must move: the chat that holds `node` (two chats may share a page), else the page. */
+function scopeOf(node: Element | null | undefined, doc: Document): ParentNode {
+  return node?.closest(CHAT) ?? doc;
+}
+
+/** The chat region `scope` is, or holds. */
+function chatIn(scope: ParentNode): HTMLElement | null {
+  return scope instanceof HTMLElement && scope.matches(CHAT) ? scope : scope.querySelector<HTMLElement>(CHAT);
+}
+
 /**
  * Where focus goes once an answer is on its way (the buttons that gave it
  * are about to go): the composer's text box if there is one, else the
@@ -45,20 +55,20 @@ function isShortcut(e: KeyboardEvent): boolean {
  * (`[data-agk-decision]`), the chat region meanwhile. Never the page body.
  * Returns a function that stops waiting for the line.
  */
-function focusAfterDecision(doc: Document, interruptId: string | undefined): () => void {
-  const composer = doc.querySelector<HTMLElement>(COMPOSER);
+function focusAfterDecision(doc: Document, scope: ParentNode, interruptId: string | undefined): () => void {
+  const composer = scope.querySelector<HTMLElement>(COMPOSER);
   if (composer) {
     composer.focus();
     return () => undefined;
   }
-  const chat = doc.querySelector<HTMLElement>(CHAT);
+  const chat = chatIn(scope);
   chat?.focus();
   if (interruptId === undefined) return () => undefined;
   const selector = `[data-agk-decision="${CSS.escape(interruptId)}"]`;
   const started = Date.now();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const look = () => {
-    const line = doc.querySelector<HTMLElement>(selector);
+    const line = scope.querySelector<HTMLElement>(selector);
     const active = doc.activeElement;
     // Only while focus is still where it was put: a reader who moved on keeps their place.
     if (line && (active === chat || active === doc.body || active === null)) line.focus();
@@ -212,7 +222,7 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
       const doc = region.current?.ownerDocument ?? document;
       // The buttons that gave the answer are about to go (or be disabled): focus moves to a stable place first.
       stopWaiting.current();
-      stopWaiting.current = focusAfterDecision(doc, responses[0]?.interruptId);
+      stopWaiting.current = focusAfterDecision(doc, scopeOf(region.current, doc), responses[0]?.interruptId);
       void store
         .getState()
         .resume(responses)
@@ -353,7 +363,7 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
     const target =
       back?.isConnected && !e.currentTarget.contains(back)
         ? back
-        : (doc.querySelector<HTMLElement>(COMPOSER) ?? doc.querySelector<HTMLElement>(CHAT));
+        : (scopeOf(e.currentTarget, doc).querySelector<HTMLElement>(COMPOSER) ?? chatIn(scopeOf(e.currentTarget, doc)));
     if (!target) return;
     e.preventDefault();
     target.focus();
@@ -381,7 +391,8 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
     const doc = announcer.current?.ownerDocument;
     const active = doc?.activeElement;
     if (!doc || (active && active !== doc.body && active.isConnected)) return;
-    (doc.querySelector<HTMLElement>(COMPOSER) ?? doc.querySelector<HTMLElement>(CHAT))?.focus();
+    const scope = scopeOf(announcer.current, doc);
+    (scope.querySelector<HTMLElement>(COMPOSER) ?? chatIn(scope))?.focus();
   }, [none]);
 
   const heading = title ?? (interrupts.length === 1 ? t.waitingOne : t.waitingMany(interrupts.length));

@@ -92,6 +92,39 @@ describe('focus when the interrupts go away without an answer', () => {
   });
 });
 
+describe('focus with two chats on one page', () => {
+  const interrupted = () =>
+    playedStore([
+      {
+        say: 'Refund order A-1001',
+        events: runOf([], {
+          outcome: { type: 'interrupt', interrupts: [{ id: INTERRUPT_ID, reason: 'confirmation', message: '确认退款 42 美元？' }] },
+        }),
+      },
+    ]);
+
+  it("stays in the chat whose interrupts went: a reset moves it to that chat's composer, not the other's", async () => {
+    const [first, second] = [await interrupted(), await interrupted()];
+    const view = render(
+      <>
+        <AgentProvider store={first}>
+          <AgentChat />
+        </AgentProvider>
+        <AgentProvider store={second}>
+          <AgentChat />
+        </AgentProvider>
+      </>,
+    );
+    const [, chat] = view.container.querySelectorAll<HTMLElement>('section.agk-chat');
+    const button = chat?.querySelector<HTMLElement>('.agk-interrupts button');
+    act(() => button?.focus());
+    expect(chat?.contains(document.activeElement)).toBe(true);
+    act(() => second.getState().reset());
+    await waitFor(() => expect(chat?.querySelector('.agk-interrupts')).toBeNull());
+    expect(document.activeElement).toBe(chat?.querySelector('.agk-composer__input'));
+  });
+});
+
 describe('what the agent said with an HTTP error', () => {
   it('a long body in Chinese with an emoji is cut between whole characters', async () => {
     const body = `${'服务繁忙'.repeat(49)}请稍后😀再试，订单 A-1001 的退款请求未处理。`;
