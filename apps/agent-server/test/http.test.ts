@@ -187,6 +187,76 @@ describe('a refusal before the body is read', () => {
   );
 });
 
+/** What the server answers on a raw connection to `text` (and `body`), read until it closes the connection. */
+async function rawAnswer(socket: Socket, text: string, body: Buffer = Buffer.alloc(0)): Promise<string> {
+  let answer = '';
+  socket.on('data', (chunk: Buffer) => {
+    answer += chunk.toString('utf8');
+  });
+  socket.on('error', () => {});
+  const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+  socket.write(Buffer.concat([Buffer.from(text, 'latin1'), body]));
+  await closed;
+  return answer;
+}
+
+/** The status line and the JSON body of a raw answer. */
+function parsed(answer: string): { status: string; json: unknown; head: string } {
+  const end = answer.indexOf('\r\n\r\n');
+  return { status: answer.slice(0, answer.indexOf('\r\n')), json: JSON.parse(answer.slice(end + 4)), head: answer.slice(0, end) };
+}
+
+describe('what the HTTP parser refuses before any route', () => {
+  it("answers headers past the limit with 431 and an error of the server's shape, and closes", async () => {
+    const server = await startServer();
+    const host = new URL(server.url).host;
+    const answer = parsed(await rawAnswer(socketTo(server), `GET /health?${'a'.repeat(20_000)} HTTP/1.1\r\nHost: ${host}\r\n\r\n`));
+    expect(answer.status).toMatch(/^HTTP\/1\.1 431 /u);
+    expect(answer.head.toLowerCase()).toContain('connection: close');
+    expect(answer.json).toEqual({ error: { code: 'HEADERS_TOO_LARGE', message: expect.stringMatching(/headers/u) } });
+  });
+
+  it("answers a request that does not arrive in time with 408 and an error of the server's shape", async () => {
+    const server = await startServer({ requestTimeoutMs: 300 });
+    const text = head(server, '/agents/refund', 1000).concat('{"threadId":');
+    const answer = parsed(await rawAnswer(socketTo(server), text));
+    expect(answer.status).toMatch(/^HTTP\/1\.1 408 /u);
+    expect(answer.json).toEqual({ error: { code: 'REQUEST_TIMEOUT', message: expect.stringMatching(/time/u) } });
+  });
+
+  it("answers what is no HTTP request with 400 and an error of the server's shape", async () => {
+    const server = await startServer();
+    const answer = parsed(await rawAnswer(socketTo(server), 'GET /health HTTP/1.1\r\nHost: a\r\nContent-Length: x\r\n\r\n'));
+    expect(answer.status).toMatch(/^HTTP\/1\.1 400 /u);
+    expect(answer.json).toEqual({ error: { code: 'MALFORMED_REQUEST', message: expect.any(String) } });
+  });
+});
+
+describe('a body that is not UTF-8', () => {
+  it('is refused with 400, not read with its bad bytes made U+FFFD (two ids made one), and starts nothing', async () => {
+    const server = await startServer();
+    const bodyOf = (bad: number[]) =>
+      Buffer.concat([
+        Buffer.from('{"threadId":"t-', 'latin1'),
+        Buffer.from(bad),
+        Buffer.from('","runId":"r-utf8","messages":[{"id":"m1","role":"user","content":"hi"}],"tools":[],"context":[]}', 'latin1'),
+      ]);
+    for (const bad of [[0xff, 0xfe], [0xc3], [0xed, 0xa0, 0x80]]) {
+      const body = bodyOf(bad);
+      const answer = parsed(
+        await rawAnswer(socketTo(server), head(server, '/agents/refund?speed=0', body.length, 'Connection: close\r\n'), body),
+      );
+      expect(answer.status, bad.join(',')).toMatch(/^HTTP\/1\.1 400 /u);
+      expect(answer.json).toEqual({ error: { code: 'MALFORMED_JSON', message: expect.stringMatching(/UTF-8/u) } });
+    }
+    expect((await health(server)).runs).toBe(0);
+    // Well-formed text that is not ASCII is read as it is.
+    const ok = await post(server, '/agents/refund?speed=0', userInput('线程-🫖', 'r-ok'));
+    expect(ok.status).toBe(200);
+    await readEvents(ok);
+  });
+});
+
 describe('HEAD', () => {
   it('answers HEAD on every GET route, with no body', async () => {
     const server = await startServer();

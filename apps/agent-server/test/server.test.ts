@@ -215,6 +215,33 @@ describe('bad input gets a 4xx with a JSON error, and never crashes the server',
     await expectError(server, await fetch(`${server.url}/nope`, { method: 'PUT', body: '{}' }), 404, 'NOT_FOUND');
   });
 
+  it('answers GET and HEAD on an unknown scenario with the 404 a POST gets: no resource is there to take other methods', async () => {
+    const server = await startServer();
+    const get = await fetch(`${server.url}/agents/no-such-scenario`);
+    expect(get.headers.get('allow')).toBeNull();
+    await expectError(server, get, 404, 'UNKNOWN_SCENARIO');
+    const head = await fetch(`${server.url}/agents/no-such-scenario`, { method: 'HEAD' });
+    expect(head.status).toBe(404);
+    expect(await head.text()).toBe('');
+  });
+
+  it('answers a plain OPTIONS with the methods a resource takes, and 404 where there is none; a CORS preflight gets 204 anywhere', async () => {
+    const server = await startServer();
+    const refund = await fetch(`${server.url}/agents/refund`, { method: 'OPTIONS' });
+    expect(refund.status).toBe(204);
+    expect(refund.headers.get('allow')).toBe('POST, OPTIONS');
+    expect((await fetch(`${server.url}/health`, { method: 'OPTIONS' })).headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+    await expectError(server, await fetch(`${server.url}/no/such/path`, { method: 'OPTIONS' }), 404, 'NOT_FOUND');
+    await expectError(server, await fetch(`${server.url}/agents/no-such-scenario`, { method: 'OPTIONS' }), 404, 'UNKNOWN_SCENARIO');
+    // A preflight that failed would hide the request's own answer behind a CORS error: the page would read
+    // "Failed to fetch", not the 404 that says what is wrong. So the preflight passes, and the request says it.
+    const preflight = await fetch(`${server.url}/agents/no-such-scenario`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'http://localhost:5173', 'Access-Control-Request-Method': 'POST' },
+    });
+    expect(preflight.status).toBe(204);
+  });
+
   it('survives what is not HTTP or not a valid request target', async () => {
     const server = await startServer();
     const { port } = new URL(server.url);

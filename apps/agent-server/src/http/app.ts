@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import type { RunAgentInput } from '@aguikit/core';
 import { type EventPlan, findScenario, type Scenario, scenarios } from '@aguikit/scenarios';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
@@ -12,11 +13,43 @@ import { checkRunInput, parseJsonBody, runInputSchema, validationError } from '.
 
 const pathOf = (url: string): string => url.split('?')[0] ?? url;
 
-/** The methods the resource at `url` takes (a 405's `Allow`), or undefined when there is no resource there. */
-function allowedMethods(url: string): string | undefined {
+/** The scenario named `id`, or the 404 that says there is none. */
+function scenarioOf(id: string): Scenario {
+  if (id === '') throw new RequestError(404, 'NOT_FOUND', 'Nothing is at /agents/: GET /agents lists the scenarios.');
+  const scenario = findScenario(id);
+  if (!scenario) throw new RequestError(404, 'UNKNOWN_SCENARIO', `No scenario named '${id}'. GET /agents lists them.`);
+  return scenario;
+}
+
+/**
+ * The methods the resource a request names takes (a 405's `Allow`, a plain
+ * OPTIONS's answer), or the 404 that says there is no resource there: an
+ * unknown scenario is none, whatever the method.
+ */
+function allowedMethods(method: string, url: string): string {
   const path = pathOf(url);
   if (path === '/health' || path === '/agents' || path === '/effects') return 'GET, HEAD, OPTIONS';
-  return /^\/agents\/[^/]+$/u.test(path) ? 'POST, OPTIONS' : undefined;
+  const name = /^\/agents\/([^/]+)$/u.exec(path)?.[1];
+  if (name === undefined) throw new RequestError(404, 'NOT_FOUND', `No route for ${method} ${path}.`);
+  let id: string;
+  try {
+    id = decodeURIComponent(name);
+  } catch {
+    throw new RequestError(400, 'MALFORMED_URL', 'The request target is not a valid URL.');
+  }
+  scenarioOf(id);
+  return 'POST, OPTIONS';
+}
+
+/** A body's bytes as text; bytes that are no UTF-8 are refused, not replaced (two ids would become one). */
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** The HTTP parser's refusals (before any route or hook): the status, and the error in the server's shape. */
+function clientError(code: string | undefined): [number, string, string] {
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT')
+    return [408, 'REQUEST_TIMEOUT', 'The request did not arrive in time: send its headers and body at once.'];
+  if (code === 'HPE_HEADER_OVERFLOW') return [431, 'HEADERS_TOO_LARGE', 'The request line and headers are too large.'];
+  return [400, 'MALFORMED_REQUEST', 'The request is not well-formed HTTP/1.1.'];
 }
 
 export interface AppOptions {
@@ -89,6 +122,17 @@ export function buildApp(options: AppOptions): App {
       // Node looks for requests over their time this often (30 s by default, longer than a short timeout).
       connectionsCheckingInterval: Math.min(30_000, Math.max(50, Math.floor(options.requestTimeoutMs / 4))),
     },
+    // What Node's parser refuses gets the server's error shape too, and the connection closes (what follows is not read).
+    clientErrorHandler(error, socket) {
+      if ((error as NodeJS.ErrnoException).code === 'ECONNRESET' || socket.destroyed) return;
+      const [status, code, message] = clientError((error as NodeJS.ErrnoException).code);
+      const body = JSON.stringify({ error: { code, message } });
+      if (socket.writable)
+        socket.write(
+          `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        );
+      socket.destroy(error);
+    },
     routerOptions: {
       // A path whose percent-encoding does not decode (or a target that is no URL at all) is the client's error.
       onBadUrl: (_path, _request, res) => {
@@ -101,9 +145,15 @@ export function buildApp(options: AppOptions): App {
     ajv: { customOptions: { coerceTypes: false, useDefaults: false, removeAdditional: false, allErrors: false } },
   });
   fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+  fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
     try {
-      done(null, parseJsonBody(body as string));
+      let text: string;
+      try {
+        text = utf8.decode(body as Buffer);
+      } catch {
+        throw new RequestError(400, 'MALFORMED_JSON', 'The body is not UTF-8 text.');
+      }
+      done(null, parseJsonBody(text));
     } catch (e) {
       done(e as Error, undefined);
     }
@@ -121,6 +171,10 @@ export function buildApp(options: AppOptions): App {
       reply.header('Access-Control-Allow-Origin', origin);
     }
     if (request.method === 'OPTIONS') {
+      // A preflight passes wherever it asks, so the request itself gets its answer (a 404 the page can read): a
+      // failed preflight would hide it behind a CORS error. A plain OPTIONS asks what the resource takes.
+      if (request.headers['access-control-request-method'] === undefined)
+        reply.header('Allow', allowedMethods(request.method, request.url));
       if (origin !== undefined) {
         reply.header('Access-Control-Allow-Methods', 'GET, HEAD, POST, OPTIONS');
         reply.header('Access-Control-Allow-Headers', 'content-type, accept, last-event-id, authorization');
@@ -129,9 +183,7 @@ export function buildApp(options: AppOptions): App {
       return reply.code(204).send();
     }
     if (!METHODS.has(request.method)) {
-      const allow = allowedMethods(request.url);
-      if (allow === undefined) throw new RequestError(404, 'NOT_FOUND', `No route for ${request.method} ${pathOf(request.url)}.`);
-      reply.header('Allow', allow);
+      reply.header('Allow', allowedMethods(request.method, request.url));
       throw new RequestError(405, 'METHOD_NOT_ALLOWED', 'This server answers GET, HEAD and OPTIONS, and POST to /agents/:scenario.');
     }
     if (request.method === 'POST' && !isJson(request.headers['content-type']))
@@ -149,13 +201,12 @@ export function buildApp(options: AppOptions): App {
   });
   fastify.setNotFoundHandler((request, reply) => {
     closeUnread(request, reply);
-    const allow = allowedMethods(request.url);
-    if (allow !== undefined) reply.header('Allow', allow);
-    const [status, code, message] =
-      allow === undefined
-        ? [404, 'NOT_FOUND', `No route for ${request.method} ${pathOf(request.url)}.`]
-        : [405, 'METHOD_NOT_ALLOWED', `${pathOf(request.url)} answers ${allow}.`];
-    return reply.code(status).type('application/json').send({ error: { code, message } });
+    const allow = allowedMethods(request.method, request.url);
+    reply.header('Allow', allow);
+    return reply
+      .code(405)
+      .type('application/json')
+      .send({ error: { code: 'METHOD_NOT_ALLOWED', message: `${pathOf(request.url)} answers ${allow}.` } });
   });
 
   fastify.get('/health', async () => ({ ok: true, ...streams.health() }));
@@ -163,8 +214,9 @@ export function buildApp(options: AppOptions): App {
     Object.values(scenarios).map(({ id, title, description, prompt }) => ({ id, title, description, prompt })),
   );
   fastify.get('/effects', async () => storage.effects());
-  fastify.get('/agents/:scenario', async (_request, reply) => {
-    reply.header('Allow', allowedMethods('/agents/:scenario'));
+  fastify.get<{ Params: { scenario: string } }>('/agents/:scenario', async (request, reply) => {
+    scenarioOf(request.params.scenario);
+    reply.header('Allow', 'POST, OPTIONS');
     throw new RequestError(405, 'METHOD_NOT_ALLOWED', 'POST a RunAgentInput to this endpoint.');
   });
 
@@ -247,13 +299,6 @@ export function buildApp(options: AppOptions): App {
   async function checkRest(plan: EventPlan, runId: string, from: number, speed: number): Promise<void> {
     const produced = plan.length > 0 && (await storage.events(runId, plan.length - 1, 1)).length > 0;
     if (!produced) checkPlayback(plan, from, speed, options.maxPlaybackMs);
-  }
-
-  function scenarioOf(id: string): Scenario {
-    if (id === '') throw new RequestError(404, 'NOT_FOUND', 'No route for POST /agents/.');
-    const scenario = findScenario(id);
-    if (!scenario) throw new RequestError(404, 'UNKNOWN_SCENARIO', `No scenario named '${id}'. GET /agents lists them.`);
-    return scenario;
   }
 
   return { fastify, endStreams: streams.endStreams, settled: streams.settled, oldestProducing: streams.oldestProducing };
