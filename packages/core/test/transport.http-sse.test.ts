@@ -1095,3 +1095,63 @@ describe('httpSseSource: the pull form (run) and its consumer', () => {
     expect(statuses).toEqual(['connecting', 'open']);
   });
 });
+
+describe('httpSseSource: a time option past what a timer can wait, or no number', () => {
+  // A timer asked for more than 2^31 - 1 ms fires after 1 ms (Node warns; browsers say nothing).
+  const slow: Handler = async (res) => {
+    await pause(60);
+    sseHead(res);
+    await write(res, frame(started));
+    await pause(60);
+    await write(res, frame(finished));
+    res.end();
+  };
+
+  it.each([Number.POSITIVE_INFINITY, 2 ** 31, 1e20, Number.NaN])(
+    'idleTimeoutMs %s is no timeout: an agent pausing 60 ms is not lost',
+    async (idleTimeoutMs) => {
+      const { url } = await serve(slow);
+      expect(await collect(run(url, { idleTimeoutMs }))).toEqual([started, finished]);
+    },
+  );
+
+  it('idleTimeoutMs Infinity still reads capabilities from a URL', async () => {
+    const { url } = await serve((res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ streaming: true }));
+    });
+    expect(await httpSseSource({ url, capabilities: url, idleTimeoutMs: Number.POSITIVE_INFINITY }).capabilities?.()).toEqual({
+      streaming: true,
+    });
+  });
+
+  it.each([Number.POSITIVE_INFINITY, 2 ** 31, Number.NaN])(
+    'runEndGraceMs %s does not let the stream go at once: a second run 60 ms after the first end is read',
+    async (runEndGraceMs) => {
+      const second = { type: 'RUN_STARTED', threadId: 't1', runId: 'r2' };
+      const secondEnd = { type: 'RUN_FINISHED', threadId: 't1', runId: 'r2' };
+      const { url } = await serve(async (res) => {
+        sseHead(res);
+        await write(res, frame(started) + frame(finished));
+        await pause(60);
+        await write(res, frame(second) + frame(secondEnd));
+        res.end();
+      });
+      expect(await collect(run(url, { runEndGraceMs }))).toEqual([started, finished, second, secondEnd]);
+    },
+  );
+
+  it('a reconnect delay past what a timer can wait waits, rather than trying again at once', async () => {
+    const { url, requests } = await serve(async (res) => {
+      sseHead(res);
+      await write(res, frame(started, '1'));
+      await cut(res);
+    });
+    const controller = new AbortController();
+    const events = collect(run(url, { reconnect: { attempts: 3, delayMs: 2 ** 31 } }, { signal: controller.signal })).catch(() => []);
+    await pause(300);
+    expect(requests).toHaveLength(1);
+    controller.abort();
+    await events;
+  });
+});

@@ -50,6 +50,12 @@ export interface HttpSseSourceOptions {
 
 const DEFAULT_MAX_FRAME = 8 * 1024 * 1024;
 
+/** The longest wait a timer takes (2^31 - 1 ms, about 24.8 days): one asked for longer fires after 1 ms. */
+const LONGEST_TIMER_MS = 2_147_483_647;
+
+/** The timeout an option asks for, or none: not a positive number (0, negative, NaN), or past what a timer can wait (Infinity). */
+const timeoutOf = (ms: number | undefined): number | undefined => (ms !== undefined && ms > 0 && ms <= LONGEST_TIMER_MS ? ms : undefined);
+
 let bodyReader: Promise<typeof SseBody> | undefined;
 
 /**
@@ -98,7 +104,7 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
     try {
       const headers = await headersOrFail(options.headers);
       const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
-      const idle = options.idleTimeoutMs !== undefined && options.idleTimeoutMs > 0 ? options.idleTimeoutMs : undefined;
+      const idle = timeoutOf(options.idleTimeoutMs);
       // Bounded as a run's request is: an endpoint that never answers gives no capabilities, not a wait for ever.
       const response = await doFetch(capabilities, {
         headers: { Accept: 'application/json', ...headers },
@@ -121,7 +127,7 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
     const { signal, onConnection, onReconnecting } = runOptions;
     const url = requestUrl(options.url);
     const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
-    const idle = options.idleTimeoutMs !== undefined && options.idleTimeoutMs > 0 ? options.idleTimeoutMs : undefined;
+    const idle = timeoutOf(options.idleTimeoutMs);
     const seen = new Set<string>();
     // Ids are compared only once the stream was resumed (a reconnect, or a lastEventId given): a server may give
     // several events one id, which on a first connection drops nothing.
@@ -135,7 +141,7 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
     let runEnded = false;
     // Which end it was (a count): the stream is let go a grace after it (see runEndGraceMs).
     let ends = 0;
-    const runEnd = { since: () => (runEnded ? ends : undefined), graceMs: Math.max(0, options.runEndGraceMs ?? 1000) };
+    const runEnd = { since: () => (runEnded ? ends : undefined), graceMs: graceOf(options.runEndGraceMs) };
     // Events handed over so far: with none, sending the same request again cannot apply anything twice.
     let delivered = 0;
     const onFrame = (frame: EventSourceMessage) => {
@@ -255,7 +261,7 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
       onReconnecting?.(attempt + 1, attempts);
       onConnection?.('reconnecting');
       try {
-        await sleep(delayMs * 2 ** attempt, signal);
+        await sleep(Math.min(LONGEST_TIMER_MS, delayMs * 2 ** attempt), signal);
       } catch (e) {
         onConnection?.('closed');
         throw e;
@@ -427,6 +433,12 @@ function parseData(data: string): unknown {
   } catch {
     return data;
   }
+}
+
+/** The grace after a run's end: 1 s unless a number says otherwise; past what a timer can wait, no limit. */
+function graceOf(ms: number | undefined): number {
+  if (ms === undefined || Number.isNaN(ms)) return 1000;
+  return ms > LONGEST_TIMER_MS ? Number.POSITIVE_INFINITY : Math.max(0, ms);
 }
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {

@@ -84,18 +84,19 @@ export async function readFrames(
   signal: AbortSignal | undefined,
   onFrame: (frame: EventSourceMessage) => void,
   drained: (() => Promise<void> | undefined) | undefined,
-  idleTimeoutMs?: number,
+  /** httpSseSource's `idleTimeoutMs` as it reads it: a positive number a timer can wait, or none. */
+  idle?: number,
   runEnd?: RunEnd,
 ): Promise<void> {
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-  const idle = idleTimeoutMs !== undefined && idleTimeoutMs > 0 ? idleTimeoutMs : undefined;
   // The end the grace is counted from, and how long the network has been waited on since.
   let end: number | undefined;
   let waited = 0;
   /** The next chunk; undefined once the grace after the run's end is over. */
   const read = async (): Promise<ReadableStreamReadResult<Uint8Array> | undefined> => {
     const since = runEnd?.since();
-    if (runEnd === undefined || since === undefined) return idle === undefined ? reader.read() : readWithin(reader, idle);
+    if (runEnd === undefined || since === undefined || runEnd.graceMs === Number.POSITIVE_INFINITY)
+      return idle === undefined ? reader.read() : readWithin(reader, idle);
     if (since !== end) {
       end = since;
       waited = 0;
