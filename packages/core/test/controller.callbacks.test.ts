@@ -9,13 +9,14 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { replaySession } from '../src/engine.js';
 import {
   createRunController,
+  type FrameScheduler,
   loadEngine,
   parseSession,
   type RunController,
   type RunControllerOptions,
   serializeSession,
 } from '../src/index.js';
-import { expectReplayed, finished, held, microScheduler, scripted, started, tick, toolCall } from './support/controllerHarness.js';
+import { expectReplayed, finished, held, microScheduler, open, scripted, started, tick, toolCall } from './support/controllerHarness.js';
 
 beforeAll(() => loadEngine());
 afterEach(() => {
@@ -802,5 +803,190 @@ describe('a client edit and the run inputs that restate the document after it', 
     await c.run('two');
     expect(c.getSnapshot().thread.sharedState).toMatchObject({ document: { a: 2 }, basis: 'input' });
     expectReplayed(c);
+  });
+});
+
+describe('listeners: one call per change, each subscription its own, and none after destroy', () => {
+  /** A run that has started and holds its stream open, with events waiting for the next frame (the scheduler never flushes). */
+  const never: FrameScheduler = () => () => undefined;
+  const streaming = async () => {
+    const { source } = scripted(async (_n, input, emit, signal) => {
+      emit(started(input));
+      emit({ type: 'TEXT_MESSAGE_START', messageId: 'm1', role: 'assistant' });
+      emit({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', delta: 'hello' });
+      await open(signal);
+    });
+    const controller = createRunController({ source, scheduler: never });
+    const run = controller.run('x');
+    await tick();
+    return { controller, run };
+  };
+
+  it('the same function subscribed twice is two subscriptions: removing one leaves the other', () => {
+    const controller = createRunController({ source: quiet().source });
+    let calls = 0;
+    const listener = () => {
+      calls++;
+    };
+    const off = controller.subscribe(listener);
+    controller.subscribe(listener);
+    off();
+    off();
+    controller.reset();
+    expect(calls).toBe(1);
+  });
+
+  it('a lone listener that subscribes again while told is told once per change, not in a loop', () => {
+    const controller = createRunController({ source: quiet().source });
+    let calls = 0;
+    let off = () => {};
+    const again = () => {
+      calls++;
+      if (calls > 10) return;
+      off();
+      off = controller.subscribe(again);
+    };
+    off = controller.subscribe(again);
+    controller.reset();
+    expect(calls).toBe(1);
+    controller.reset();
+    expect(calls).toBe(2);
+  });
+
+  it('a listener added while another is told hears the next change, not that one', () => {
+    const controller = createRunController({ source: quiet().source });
+    let late = 0;
+    const first = controller.subscribe(() => {
+      first();
+      controller.subscribe(() => {
+        late++;
+      });
+    });
+    controller.reset();
+    expect(late).toBe(0);
+    controller.reset();
+    expect(late).toBe(1);
+  });
+
+  it('a listener removed while others are told is not told of that change', () => {
+    const controller = createRunController({ source: quiet().source });
+    let removed = 0;
+    let off = () => {};
+    controller.subscribe(() => off());
+    off = controller.subscribe(() => {
+      removed++;
+    });
+    controller.reset();
+    expect(removed).toBe(0);
+  });
+
+  it('destroy() from a listener: no listener is told anything after it, and a refused action leaves the last snapshot', async () => {
+    const { controller, run } = await streaming();
+    const seen: boolean[] = [];
+    controller.subscribe(() => {
+      if (!controller.getSnapshot().destroyed) controller.destroy();
+    });
+    controller.subscribe(() => {
+      seen.push(controller.getSnapshot().destroyed);
+    });
+    controller.stop();
+    await run;
+    expect(seen.slice(seen.indexOf(true) + 1)).toEqual([]);
+    const last = controller.getSnapshot();
+    expect(await controller.run('again')).toMatchObject({ ok: false, code: 'DESTROYED' });
+    expect(controller.getSnapshot()).toBe(last);
+  });
+
+  it.each(['stop', 'reset'] as const)(
+    'destroy() from a listener told while %s() applies the waiting events: nothing is logged after it',
+    async (action) => {
+      const { controller, run } = await streaming();
+      let length = -1;
+      controller.subscribe(() => {
+        if (length >= 0) return;
+        controller.destroy();
+        length = controller.log.entries.length;
+      });
+      const threadId = controller.getSnapshot().thread.threadId;
+      controller[action]();
+      await run;
+      expect(length).toBeGreaterThan(0);
+      expect(controller.log.entries.slice(length)).toEqual([]);
+      expect(controller.getSnapshot()).toMatchObject({ destroyed: true, connection: 'closed' });
+      expect(controller.getSnapshot().thread.threadId).toBe(threadId);
+    },
+  );
+
+  it('reset() from a listener told while stop() applies the waiting events: the new thread starts clean, with no stop after its start', async () => {
+    const { controller, run } = await streaming();
+    let reset = false;
+    controller.subscribe(() => {
+      if (reset) return;
+      reset = true;
+      controller.reset();
+    });
+    controller.stop();
+    await run;
+    const types = controller.log.entries.map((e) => e.type);
+    expect(types.slice(types.lastIndexOf('reset'))).toEqual(['reset', 'init']);
+    expect(controller.getSnapshot()).toMatchObject({ connection: 'idle', inFlight: undefined });
+    expect(controller.getSnapshot().thread.run.status).toBe('idle');
+    expectReplayed(controller);
+  });
+
+  it('stop() from a listener told while reset() applies the waiting events: the reset still starts a new thread', async () => {
+    const { controller, run } = await streaming();
+    const threadId = controller.getSnapshot().thread.threadId;
+    let stopped = false;
+    controller.subscribe(() => {
+      if (stopped) return;
+      stopped = true;
+      controller.stop();
+    });
+    controller.reset();
+    await run;
+    const types = controller.log.entries.map((e) => e.type);
+    expect(types.slice(-2)).toEqual(['reset', 'init']);
+    expect(controller.getSnapshot().thread.threadId).not.toBe(threadId);
+    expect(controller.getSnapshot()).toMatchObject({ connection: 'idle' });
+    expectReplayed(controller);
+  });
+});
+
+describe('an async recipe', () => {
+  // The compiler takes one where the app's own type says the recipe returns nothing.
+  const asyncRecipe =
+    (edit: (draft: Record<string, number>) => void, wait: boolean): ((draft: Record<string, number>) => void) =>
+    async (draft) => {
+      if (wait) await tick();
+      edit(draft);
+    };
+
+  it.each([
+    ['edits after an await', true],
+    ['edits before its first await', false],
+  ])('that %s is refused (EDIT_REFUSED), and the document is as it was', async (_name, wait) => {
+    const controller = createRunController<Record<string, number>>({ source: quiet().source, initialState: { keep: 1 } });
+    await controller.updateSharedState((draft) => {
+      draft.warm = 1;
+    });
+    const entries = controller.log.entries.length;
+    const unhandled = vi.fn();
+    process.on('unhandledRejection', unhandled);
+    try {
+      const result = await controller.updateSharedState(
+        asyncRecipe((draft) => {
+          draft.b = 2;
+        }, wait),
+      );
+      expect(result).toMatchObject({ ok: false, code: 'EDIT_REFUSED', message: expect.stringMatching(/promise/) });
+      await tick();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(controller.getSnapshot().thread.sharedState.document).toEqual({ keep: 1, warm: 1 });
+      expect(controller.log.entries).toHaveLength(entries);
+      expect(unhandled).not.toHaveBeenCalled();
+    } finally {
+      process.off('unhandledRejection', unhandled);
+    }
   });
 });

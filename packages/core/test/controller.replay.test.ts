@@ -268,4 +268,14 @@ describe('the session log replays exactly', () => {
       { numRuns: 200 },
     );
   }, 60_000);
+
+  it('stateAt takes any number: before the first entry below 0, the live thread past the last, a fraction down; NaN is a RangeError', async () => {
+    const controller = await play([]);
+    const last = controller.log.entries.length - 1;
+    expect(controller.stateAt(-1).threadId).toBeUndefined();
+    expect(view(controller.stateAt(last + 10))).toEqual(view(controller.getSnapshot().thread));
+    expect(view(controller.stateAt(last - 0.5))).toEqual(view(controller.stateAt(last - 1)));
+    expect(() => controller.stateAt(Number.NaN)).toThrow(RangeError);
+    controller.destroy();
+  });
 });

@@ -27,7 +27,7 @@ export interface AgentStore<Doc = unknown> extends StoreApi<AgentStoreState<Doc>
   readonly session: SessionLog;
   /** The thread as it was after session entry `index` (time travel). */
   stateAt(index: number): ThreadState;
-  /** The thread as it was right after agent event `index` of `log.entries`. */
+  /** The thread as it was right after agent event `index` of `log.entries` (a RangeError for an index with no event). */
   stateAfterEvent(index: number): ThreadState;
   /** Replaces callbacks, tools, context and the like without recreating the store (the source stays). */
   configure(options: StoreSettings<Doc>): void;
@@ -139,7 +139,11 @@ export function createAgentStore<Doc = unknown>(options: RunControllerOptions<Do
     log,
     session: controller.log,
     stateAt: controller.stateAt,
-    stateAfterEvent: (index: number) => controller.stateAt(controller.log.entryOf(index) ?? controller.log.entries.length - 1),
+    stateAfterEvent: (index: number) => {
+      const entry = Number.isInteger(index) ? controller.log.entryOf(index) : undefined;
+      if (entry === undefined) throw new RangeError(`stateAfterEvent(${index}): the log holds no agent event at that index.`);
+      return controller.stateAt(entry);
+    },
     configure: layers.configure,
     layer: layers.layer,
     now: controller.now,

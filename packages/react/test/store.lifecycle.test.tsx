@@ -273,6 +273,9 @@ describe('the session log holds every change, and replays exactly (finding 4)', 
     const atDelta = s.store.stateAfterEvent(1);
     expect(atDelta.sharedState).toMatchObject({ document: { cart: ['x', 'z'] }, sync: 'in-sync' });
     expect(atDelta.messages.ids).toHaveLength(1);
+    // An index that names no event of the log is a RangeError, not the live thread passed off as that event's.
+    for (const index of [-1, s.store.getState().eventCount, 0.5, Number.NaN])
+      expect(() => s.store.stateAfterEvent(index), String(index)).toThrow(RangeError);
     s.m.push(finished(runId));
     s.m.end();
     await done;

@@ -5,7 +5,7 @@ import { ownJson } from '../reducer/ownJson.js';
 import { createAgentClock } from './agentClock.js';
 import { loadedEngine } from './engineLoader.js';
 import { createJournal } from './journal.js';
-import { createThreadMachine, replayWith } from './machine.js';
+import { createThreadMachine, stateAfterEntry } from './machine.js';
 import { interruptsOpen, messageIdTaken, messageInvalid, refusals } from './refusals.js';
 import { appClock, tellApp } from './report.js';
 import { resumeAction } from './resumeAction.js';
@@ -32,7 +32,6 @@ import type { ActionResult, Refusal, RunController, RunControllerOptions, RunReq
  */
 export function createRunController<Doc = unknown>(initialOptions: RunControllerOptions<Doc>): RunController<Doc> {
   let options = initialOptions;
-  const source = initialOptions.source;
   /** The thread's start: its id, initial messages and document (a saved log's latest). A reset starts the next one. */
   let start = threadStart(initialOptions);
   let threadId = start.threadId;
@@ -44,6 +43,8 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
   let quiet = true;
   /** Bumped by stop, reset and destroy: a run waiting to start (for edits to apply) that sees it changed does not start. */
   let epoch = 0;
+  /** Bumped by reset: one that sees it changed while its streams ended (a listener reset) does no more. */
+  let resets = 0;
 
   const machine = createThreadMachine({
     engine: loadedEngine,
@@ -67,12 +68,11 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
     return { ok: false, ...refusal };
   };
   const refused = (refusal: Refusal) => Promise.resolve(refuse(refusal));
-  const gone = (): Refusal => refusals.destroyed;
 
   const runFinished = frontendTools({ thread: () => machine.thread, tools: () => options.tools, client, publish });
 
   const streams = createStreams({
-    source,
+    source: initialOptions.source,
     machine,
     journal,
     getOptions: () => options as RunControllerOptions,
@@ -95,15 +95,17 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
     publish({ inFlight: 'run' });
     const at = epoch;
     return ready.then(() => {
-      if (destroyed) return refuse(gone());
+      if (destroyed) return refuse(refusals.destroyed);
       if (at !== epoch) return { ok: true, status: machine.thread.run.status };
       return open(request);
     });
   };
 
-  const teardownAll = () => {
-    epoch++;
+  /** Ends every stream; false when a listener told of the events that applied meanwhile stopped, reset or destroyed. */
+  const teardownAll = (): boolean => {
+    const at = ++epoch;
     streams.teardownAll();
+    return at === epoch && !destroyed;
   };
 
   const shared = sharedStateActions<Doc>({
@@ -135,7 +137,7 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
     },
     destroyed: () => destroyed,
     refuse,
-    gone,
+    gone: () => refusals.destroyed,
     record: (entry, decisions) => {
       // A decision whose answer the thread gave back (the agent never took it) gives way to the new one.
       const taken = new Set(machine.thread.answers.map((a) => `${a.runId} ${a.interruptId}`));
@@ -162,7 +164,7 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
     getSnapshot: () => journal.snapshot,
     subscribe: journal.subscribe,
     log,
-    stateAt: (index: number): ThreadState => replayWith(log.entries.slice(0, Math.max(0, index + 1)), loadedEngine),
+    stateAt: (index: number): ThreadState => stateAfterEntry(log.entries, index, loadedEngine),
     configure(next) {
       options = { ...options, ...next };
     },
@@ -170,7 +172,7 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
     askCapabilities: () => void askCapabilities(),
 
     run(request = {}) {
-      if (destroyed) return refused(gone());
+      if (destroyed) return refused(refusals.destroyed);
       if (journal.snapshot.inFlight) return refused(refusals.runInProgress);
       const open = machine.thread.interrupts.length;
       if (open) return refused(interruptsOpen(open));
@@ -188,7 +190,7 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
     stop() {
       if (destroyed || (!journal.snapshot.inFlight && !streams.any)) return;
       const wasStreaming = machine.streaming;
-      teardownAll();
+      if (!teardownAll()) return;
       if (wasStreaming || stoppable(machine.thread)) journal.stop();
       resume.forget();
       publish({ inFlight: undefined, connection: 'closed' });
@@ -198,7 +200,7 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
     updateSharedState: shared.update,
     setState: shared.set,
     reconnect() {
-      if (destroyed) return refused(gone());
+      if (destroyed) return refused(refusals.destroyed);
       if (journal.snapshot.inFlight) return refused(refusals.stillConnected);
       // A request that failed before its first event (and may be sent again) reconnects by being sent again.
       if (!streams.reconnectFrom && streams.retryable) return controller.retry();
@@ -208,21 +210,21 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
       return streams.open(from.input, from.kind, from);
     },
     retry() {
-      if (destroyed) return refused(gone());
+      if (destroyed) return refused(refusals.destroyed);
       if (journal.snapshot.inFlight) return refused(refusals.requestInFlight);
       const again = streams.retry(clock());
       return again === undefined ? refused(refusals.nothingToRetry) : 'code' in again ? refused(again) : again;
     },
     reset() {
       if (destroyed) return;
+      const at = ++resets;
       teardownAll();
+      if (destroyed || at !== resets) return;
       resume.forget();
       shared.forget();
       record({ type: 'reset' });
-      // A new thread, under an id of its own: the agent may keep the old one (its history, its open interrupts).
-      // A thread the app named keeps its name: a new one under another name is the app's to make.
-      // (The reset entry has already rebuilt the thread from the last start: a start is logged for a new id, or when
-      // the log has none, an event log's.)
+      // A new thread under an id of its own (the agent may keep the old one), unless the app named it. The reset entry
+      // rebuilt the thread from the last start: a start is logged for a new id, or when the log has none (an event log's).
       const named = options.threadId !== undefined;
       if (!named) threadId = newId('thread');
       if (!named || !machine.started) {

@@ -61,7 +61,15 @@ export interface Journal {
 
 export function createJournal(machine: ThreadMachine, clock: () => number): Journal {
   const log = createSessionLog();
-  const listeners = new Set<() => void>();
+  /**
+   * One per subscribe call (the same function twice is two subscriptions).
+   * A change is told to the subscriptions there were when it was published,
+   * less any removed meanwhile: one added while listeners are told hears the
+   * next change. `told` is that list, made again only after a change to it.
+   */
+  const subscriptions = new Set<{ listener: () => void; on: boolean }>();
+  let told: { listener: () => void; on: boolean }[] | undefined;
+  let closed = false;
   const preloadResume = resumePreloader();
   let snapshot: RunSnapshot = {
     thread: machine.thread,
@@ -147,6 +155,8 @@ export function createJournal(machine: ThreadMachine, clock: () => number): Jour
       journal.record(entry);
     },
     publish(patch) {
+      // A destroyed controller's last snapshot stays what it was.
+      if (closed) return;
       // Published from an action an entry's listener called: what it recorded applies after that entry, and then
       // the thread is published again, so the snapshot is never left showing the thread from before it.
       if (applying) after.push(() => journal.publish());
@@ -170,15 +180,24 @@ export function createJournal(machine: ThreadMachine, clock: () => number): Jour
         capabilities: s.capabilities,
       };
       // A listener's bug is the app's: the others still hear the change, and the stream goes on.
-      if (listeners.size === 1) for (const listener of listeners) tellApp(listener);
-      else for (const listener of [...listeners]) tellApp(listener);
+      // None after destroy, though the destroy came from one of them.
+      told ??= [...subscriptions];
+      for (const sub of told) if (sub.on && !closed) tellApp(sub.listener);
     },
     subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
+      const subscription = { listener, on: true };
+      subscriptions.add(subscription);
+      told = undefined;
+      return () => {
+        subscription.on = false;
+        if (subscriptions.delete(subscription)) told = undefined;
+      };
     },
     close() {
-      listeners.clear();
+      closed = true;
+      for (const sub of subscriptions) sub.on = false;
+      subscriptions.clear();
+      told = undefined;
     },
     endLeftOpen(open) {
       const answers = machine.resumeAwaiting;

@@ -216,3 +216,13 @@ export function replayWith(entries: readonly (SessionEntry | SessionEntryBody)[]
   for (const entry of entries) machine.apply(entry);
   return machine.thread;
 }
+
+/**
+ * The thread after entry `index` of `entries` (time travel): before the first
+ * entry below 0, the last entry's past the end, a fraction taken down. NaN
+ * names no entry: a RangeError.
+ */
+export function stateAfterEntry(entries: readonly SessionEntry[], index: number, engine: () => Engine | undefined): ThreadState {
+  if (Number.isNaN(index)) throw new RangeError('stateAt(index): the index is NaN, which names no entry of the log.');
+  return replayWith(entries.slice(0, Math.max(0, Math.floor(index) + 1)), engine);
+}

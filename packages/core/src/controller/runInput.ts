@@ -4,8 +4,8 @@ import type { ThreadState } from '../model.js';
 import { PROTOCOL_VERSION, type RunAgentInput, type Tool, type UserMessage } from '../protocol.js';
 import { ownJson } from '../reducer/ownJson.js';
 import { requestMessages } from '../toAgUiMessages.js';
+import { jsonDocument } from './documentJson.js';
 import type { SessionEntryBody } from './sessionLog.js';
-import { jsonDocument } from './sharedStateEdit.js';
 import type { RunControllerOptions, RunRequest } from './types.js';
 
 type Options = Pick<RunControllerOptions, 'tools' | 'context' | 'forwardedProps'>;

@@ -1,0 +1,73 @@
+/**
+ * The shared-state document as JSON carries it: what the app gives
+ * (`initialState`, `setState`, values put in an edit's draft) is turned into
+ * what the agent will get and a saved log holds.
+ */
+import type { Patch } from 'immer';
+import { isLargeObject } from '../plainJson.js';
+import type { JsonPatchOperation } from '../protocol.js';
+
+const pointerSegment = (segment: string | number) => String(segment).replaceAll('~', '~0').replaceAll('/', '~1');
+
+/**
+ * A value as JSON carries it (the rules of `JSON.stringify`: `toJSON`, no
+ * `undefined` or function members, `null` for a number JSON has not);
+ * `undefined` where JSON has no value at all. A BigInt throws, as there.
+ */
+export function asJson(value: unknown): unknown {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  const text = JSON.stringify(value);
+  return text === undefined ? undefined : JSON.parse(text);
+}
+
+/**
+ * Whether `value` holds something JSON has no such value for (`undefined`, a
+ * function, a symbol, a BigInt, a number that is not finite, an object with
+ * `toJSON` such as a Date), outside the subtrees it shares with `owned` (the
+ * thread's document, JSON already): a replaced document is usually the last
+ * one with a few members changed, and costs what changed.
+ */
+function needsJson(value: unknown, owned: unknown): boolean {
+  if (value === owned || value === null) return false;
+  const type = typeof value;
+  if (type === 'string' || type === 'boolean') return false;
+  if (type === 'number') return !Number.isFinite(value);
+  if (type !== 'object') return true;
+  // A large object is the thread's own (JSON already); an object with toJSON is what JSON would turn into something else.
+  if (isLargeObject(value)) return false;
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return true;
+  const was = typeof owned === 'object' && owned !== null ? (owned as Record<string, unknown>) : undefined;
+  if (Array.isArray(value)) {
+    // A hole is no element JSON has: it writes null there.
+    for (let i = 0; i < value.length; i++) if (!(i in value) || needsJson(value[i], was?.[i])) return true;
+    return false;
+  }
+  // An object made from another prototype (a class's, Object.create's) may have members it only inherits, which JSON leaves out.
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return true;
+  for (const key in value as Record<string, unknown>)
+    if (needsJson((value as Record<string, unknown>)[key], was && Object.hasOwn(was, key) ? was[key] : undefined)) return true;
+  return false;
+}
+
+/** A document the app gives (`initialState`, `setState`) as JSON carries it; itself when it holds nothing JSON has not. */
+export function jsonDocument(value: unknown, owned?: unknown): unknown {
+  return needsJson(value, owned) ? (asJson(value) ?? null) : value;
+}
+
+/**
+ * immer's patch as RFC 6902, its path a JSON pointer and its value as JSON
+ * carries it: the document goes to the agent as JSON, so it holds what JSON
+ * would. A member set to `undefined` (or a function) is no member: its
+ * replace removes it, its add adds nothing (`undefined` is returned); an
+ * array's element (or the document) becomes `null`.
+ */
+export function toJsonPatch(patch: Patch): JsonPatchOperation | undefined {
+  const path = patch.path.map((s) => `/${pointerSegment(s)}`).join('');
+  if (patch.op === 'remove') return { op: 'remove', path };
+  const value = asJson(patch.value);
+  if (value !== undefined) return { op: patch.op, path, value } as JsonPatchOperation;
+  if (patch.path.length === 0 || typeof patch.path.at(-1) === 'number') return { op: patch.op, path, value: null } as JsonPatchOperation;
+  return patch.op === 'replace' ? { op: 'remove', path } : undefined;
+}
