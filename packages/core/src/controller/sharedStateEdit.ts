@@ -38,8 +38,7 @@ const tooDeep = (): Refusal => ({
 const ASYNC_RECIPE = Symbol('async recipe');
 const asyncRecipe = (): Refusal => ({
   code: 'EDIT_REFUSED',
-  message:
-    'The edit was not applied: the recipe returned a promise (an async function). A recipe edits the draft at once: await what it needs first, then call updateSharedState.',
+  message: 'The edit was not applied: the recipe returned a promise. Await what it needs first, then edit the draft at once.',
 });
 const isThenable = (value: unknown): value is PromiseLike<unknown> =>
   typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
