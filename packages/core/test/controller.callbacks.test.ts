@@ -597,7 +597,7 @@ describe('what an agent names or asks that could trip the controller', () => {
     expectReplayed(controller);
   });
 
-  it('a tool call named after a member every object has (toString, constructor) is not run as a frontend tool', async () => {
+  it('a tool call named after a member every object has (toString, constructor) is no tool of the app: it fails, and the agent is told', async () => {
     const { source, inputs } = scripted((n, input, emit) => {
       emit(started(input));
       if (n === 0) for (const name of ['toString', 'constructor', '__proto__']) for (const e of toolCall(`c-${name}`, name)) emit(e);
@@ -607,8 +607,14 @@ describe('what an agent names or asks that could trip the controller', () => {
     await controller.run('hi');
     await tick();
     const calls = controller.getSnapshot().thread.toolCalls;
-    expect(['toString', 'constructor', '__proto__'].map((name) => calls.get(`c-${name}`)?.status)).toEqual(['ready', 'ready', 'ready']);
-    expect(inputs).toHaveLength(1);
+    for (const name of ['toString', 'constructor', '__proto__']) {
+      expect(calls.get(`c-${name}`), name).toMatchObject({
+        status: 'failed',
+        result: { error: expect.stringContaining(`no tool named "${name}"`) },
+      });
+    }
+    expect(inputs).toHaveLength(2);
+    expect(inputs[1]?.messages.filter((m) => m.role === 'tool')).toHaveLength(3);
   });
 });
 

@@ -14,7 +14,7 @@ import {
   loadEngine,
   type RunAgentInput,
 } from '../src/index.js';
-import { expectReplayed, finished, microScheduler, scripted, started, tick, toolCall } from './support/controllerHarness.js';
+import { type Emit, expectReplayed, finished, microScheduler, scripted, started, tick, toolCall } from './support/controllerHarness.js';
 
 beforeAll(() => loadEngine());
 
@@ -626,6 +626,41 @@ describe('a frontend tool called with arguments that are not JSON', () => {
     expect(told).toMatchObject({ toolCallId: 'c1' });
     expect(String(told?.content)).toMatch(/did not run.*not valid JSON/);
     expectReplayed(c);
+  });
+});
+
+describe('a call to a tool the app does not have', () => {
+  it('fails at once with why (not Ready for ever), the agent is told, and an app with no tools leaves it as the agent did', async () => {
+    let ran = 0;
+    const script = (n: number, input: RunAgentInput, emit: Emit) => {
+      emit(started(input));
+      if (n === 0) for (const e of toolCall('c1', 'show_map')) emit(e);
+      emit(finished(input));
+    };
+    const { source, inputs } = scripted(script);
+    const c = createRunController({
+      source,
+      scheduler: microScheduler,
+      tools: { refund_order: { description: 'Refunds an order', handler: () => `refunded ${++ran}` } },
+    });
+    await c.run('Where is the shop?');
+    for (let i = 0; i < 5; i++) await tick();
+    expect(ran).toBe(0);
+    const call = c.getSnapshot().thread.toolCalls.get('c1');
+    expect(call?.status).toBe('failed');
+    expect(call?.result?.error).toMatch(/no tool named "show_map"/);
+    expect(inputs).toHaveLength(2);
+    const told = inputs[1]?.messages.find((m) => m.role === 'tool');
+    expect(told).toMatchObject({ toolCallId: 'c1', error: expect.stringMatching(/show_map/) });
+    expectReplayed(c);
+
+    // An app that gave no tools at all runs none: the call stays as the agent left it, and nothing is sent by itself.
+    const bare = scripted(script);
+    const b = createRunController({ source: bare.source, scheduler: microScheduler });
+    await b.run('Where is the shop?');
+    for (let i = 0; i < 5; i++) await tick();
+    expect(b.getSnapshot().thread.toolCalls.get('c1')?.status).toBe('ready');
+    expect(bare.inputs).toHaveLength(1);
   });
 });
 

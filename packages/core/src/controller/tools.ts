@@ -15,29 +15,32 @@ export interface ToolDeps {
 /**
  * Runs frontend tools once their run has finished (`RUN_FINISHED`: the
  * agent's turn is over and it waits for their results): each call of that
- * run that is `ready` and that the app has a tool for, except one an open
+ * run that is `ready`, except one an open
  * interrupt holds (it waits for the answer); and each call an answer of the
  * stream's resume released (a rejection made it `denied`, a cancellation
  * `cancelled`: neither runs). A call that arrives after its run ended belongs
  * to no run, and does not run. The handler gets an AbortSignal; the call is
  * `executing` meanwhile, and its result (or error) is recorded whenever it
  * lands, unless the stream that started it was torn down (stop, reset,
- * destroy), which also aborts the signal. A call whose arguments are not JSON
- * does not run: it fails, and the agent is told why.
+ * destroy), which also aborts the signal. A call whose arguments are not JSON,
+ * or to a tool the app (which gave tools) does not have, does not run: it
+ * fails, and the agent is told why. An app that gave no tools runs none.
  */
 export function frontendTools(deps: ToolDeps): (stream: Stream, runId: string) => void {
-  const start = (stream: Stream, call: ToolCallRecord, tool: FrontendTool) => {
+  /** A call no handler can take fails at once, and the agent hears why with the results of the others. */
+  const fail = (stream: Stream, toolCallId: string, message: string) => {
+    stream.tools.set(toolCallId, { done: Promise.resolve(), abort: new AbortController() });
+    deps.client({ type: 'tool_result', toolCallId, messageId: newId('tool-result'), content: message, error: message });
+    deps.publish();
+  };
+  const start = (stream: Stream, call: ToolCallRecord, tool: FrontendTool | undefined) => {
     // A tool started before it (or a listener it told) may have stopped the run: then nothing more starts.
     if (!stream.live) return;
     const toolCallId = call.id;
-    if (call.argsError !== undefined) {
-      // Arguments that are not JSON (or too deep) are no call the handler can take: it fails, and the agent hears why.
-      const message = `The tool did not run: its ${call.argsError}.`;
-      stream.tools.set(toolCallId, { done: Promise.resolve(), abort: new AbortController() });
-      deps.client({ type: 'tool_result', toolCallId, messageId: newId('tool-result'), content: message, error: message });
-      deps.publish();
-      return;
-    }
+    // Arguments that are not JSON (or too deep) are no call the handler can take.
+    if (call.argsError !== undefined) return fail(stream, toolCallId, `The tool did not run: its ${call.argsError}.`);
+    // Nobody would ever run it: Ready would be a promise nobody keeps.
+    if (!tool) return fail(stream, toolCallId, `The tool did not run: this app has no tool named ${JSON.stringify(call.name)}.`);
     // The stream holds the run before anyone hears of it: a stop from then on (a listener's, the handler's own) aborts it.
     const abort = new AbortController();
     let finished: () => void = () => undefined;
@@ -79,7 +82,7 @@ export function frontendTools(deps: ToolDeps): (stream: Stream, runId: string) =
       if (call.status !== 'ready' || call.interruptId !== undefined || stream.tools.has(call.id)) continue;
       if (!known.has(call.id) && call.answer?.runId !== stream.input.runId) continue;
       // Only the app's own tools: a call named `toString` or `constructor` is not one of Object's members.
-      if (Object.hasOwn(tools, call.name)) start(stream, call, tools[call.name] as FrontendTool);
+      start(stream, call, Object.hasOwn(tools, call.name) ? (tools[call.name] as FrontendTool) : undefined);
     }
   };
   // Told of RUN_FINISHED before it applies: the calls there are now are the run's (one sent after it is no call of
