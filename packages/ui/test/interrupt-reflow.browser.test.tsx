@@ -152,4 +152,25 @@ describe('the interrupt reflows', () => {
     const expired = getComputedStyle(card).borderLeftStyle;
     expect(new Set([open, answered, expired]).size).toBe(3);
   });
+
+  it('on a phone, an empty composer is one line while the agent waits, leaving the decision its room; what is typed grows it', async () => {
+    await page.viewport(390, 844);
+    const store = await longApproval();
+    const screen = await render(
+      <AgentProvider store={store}>
+        <div style={{ height: '100vh' }}>
+          <AgentChat placeholder="我家的茶壶从订单 A-1001 寄到时已经摔碎了，能帮我退款吗？My teapot from order A-1001 arrived broken." />
+        </div>
+      </AgentProvider>,
+    );
+    await expect.element(screen.getByRole('button', { name: 'Approve' })).toBeEnabled();
+    const input = document.querySelector<HTMLTextAreaElement>('.agk-composer__input');
+    if (!input) throw new Error('no composer');
+    const lineHeight = Number.parseFloat(getComputedStyle(input).lineHeight);
+    const emptyHeight = input.getBoundingClientRect().height;
+    expect(emptyHeight, 'one line and its padding').toBeLessThan(lineHeight * 2);
+    await screen.getByRole('textbox', { name: 'Message' }).fill('第一行\n第二行\n第三行');
+    await new Promise(requestAnimationFrame);
+    expect(input.getBoundingClientRect().height, 'three lines typed').toBeGreaterThan(lineHeight * 3);
+  });
 });
