@@ -489,13 +489,15 @@ export function nestsTooDeep(text: string): boolean {
     if (end === -1) end = text.length;
     const line = text.slice(start, end);
     start = end + 1;
-    const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    const found = FENCE.exec(line);
+    const marker = found?.[2];
     if (fence) {
       // A fence closes on a line of at least as many of its own marks.
       if (marker && marker[0] === fence[0] && marker.length >= fence.length) fence = '';
       continue;
     }
-    if (marker) {
+    // What opens one (a backtick fence's info string holds no backtick, or the line is no fence, and is checked).
+    if (marker && opensFence(line, found?.[1]?.length ?? 0)) {
       fence = marker;
       continue;
     }

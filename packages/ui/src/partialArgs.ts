@@ -12,6 +12,39 @@ export type ArgsView =
 
 const GROWTH = 1.25;
 
+/**
+ * partial-json sets members by assignment, so a key named `__proto__` would
+ * set its object's prototype rather than be a key: such a key is parsed
+ * under a stand-in name (a NUL no agent's key begins with) and given its name
+ * back after, as JSON.parse keeps it for the complete arguments.
+ */
+const PROTO_KEY = /(?<!\\)"__proto__"(?=\s*:)/g;
+const STAND_IN = '\u0000aguikit:__proto__';
+
+function withProtoKeys(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = withProtoKeys(value[i]);
+    return value;
+  }
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, member] of Object.entries(value))
+    Object.defineProperty(out, key === STAND_IN ? '__proto__' : key, {
+      value: withProtoKeys(member),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  return out;
+}
+
+/** The arguments as far as they came, leniently parsed. */
+function parsePartial(text: string): unknown {
+  if (!PROTO_KEY.test(text)) return parse(text, Allow.ALL);
+  PROTO_KEY.lastIndex = 0;
+  return withProtoKeys(parse(text.replace(PROTO_KEY, '"\\u0000aguikit:__proto__"'), Allow.ALL));
+}
+
 /** What the partial view of a streaming call remembers between renders: the length it last parsed, and that parse. */
 export interface ArgsViewMemo {
   readonly length: number;
@@ -46,7 +79,7 @@ export function argsView(
   if (stale || text.length < memo.length || text.length >= Math.max(1, memo.length * GROWTH)) {
     let view: ArgsView;
     try {
-      const value = parse(text, Allow.ALL) as unknown;
+      const value = parsePartial(text);
       view = streaming ? { kind: 'parsed', value, partial: true } : { kind: 'parsed', value, partial: false, incomplete: true };
     } catch {
       view = { kind: 'raw', text };

@@ -605,6 +605,9 @@ describe('a reply built to make the parser recurse or backtrack', () => {
     ['two runs of 600 stars around a word', `${'*'.repeat(600)}x${'*'.repeat(600)}`],
     ['1,001 emphasis marks on a line', '*_'.repeat(501)],
     ['deep quotes after a fence that closed', `\`\`\`\ncode\n\`\`\`\n${'>'.repeat(40)} x`],
+    // A backtick fence's info string holds no backtick: "```a`" opens no fence, and hides nothing after it.
+    ['deep quotes after a line that only looks like a fence', `\`\`\`a\`\n${'> '.repeat(5000)}x`],
+    ['deep brackets after a line that only looks like a fence', ` \`\`\`\` x \`\n${'!['.repeat(40)}x`],
   ])('%s: plain text', (_what, text) => {
     expect(nestsTooDeep(text)).toBe(true);
   });
@@ -623,6 +626,8 @@ describe('a reply built to make the parser recurse or backtrack', () => {
     ['a comment line indented 16 tabs', `${'\t'.repeat(16)} * comment`],
     ['"> > " 22 times', `${'> '.repeat(22)}x`],
     ['a fence holding 40 quote marks', `~~~\n${'>'.repeat(40)}\n~~~`],
+    ['a tilde fence whose info string has a backtick, holding 40 quote marks', `~~~ js\`\n${'>'.repeat(40)}\n~~~`],
+    ['an indented fence holding 40 quote marks', `   \`\`\`js\n${'>'.repeat(40)}\n   \`\`\``],
   ])('%s: Markdown', (_what, text) => {
     expect(nestsTooDeep(text)).toBe(false);
   });

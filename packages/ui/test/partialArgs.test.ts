@@ -47,3 +47,28 @@ describe('argsView, the policy behind useArgsView', () => {
     expect(argsView(streaming(''), EMPTY_ARGS_MEMO).view).toEqual({ kind: 'empty' });
   });
 });
+
+describe('a key named __proto__ in arguments as they stream', () => {
+  // Complete arguments come from JSON.parse, which keeps such a key as data: the streaming view shows the same.
+  it.each([
+    ['an object', '{"__proto__": {"admin": true}, "amount": 5', { admin: true }],
+    ['null', '{"__proto__": null, "amount": 5', null],
+    ['a number', '{"__proto__": 7, "amount": 5', 7],
+    ['a string, nested', '{"user": {"__proto__" : "x", "amount": 5', 'x'],
+  ])('holding %s is shown as the key it is, in its place, and no object gets another prototype', (_what, text, expected) => {
+    const { view } = argsView(streaming(text), EMPTY_ARGS_MEMO);
+    if (view.kind !== 'parsed') throw new Error(`not parsed: ${view.kind}`);
+    const value = view.value as Record<string, unknown>;
+    const holder = (Object.hasOwn(value, 'user') ? value.user : value) as Record<string, unknown>;
+    expect(Object.keys(holder)).toEqual(['__proto__', 'amount']);
+    expect(Object.getOwnPropertyDescriptor(holder, '__proto__')?.value).toEqual(expected);
+    expect(holder.amount).toBe(5);
+    expect(Object.getPrototypeOf(holder)).toBe(Object.prototype);
+    expect(JSON.stringify(value)).toBe(JSON.stringify(JSON.parse(`${text}}${holder === value ? '' : '}'}`)));
+  });
+
+  it('a value that reads "__proto__" is left as it was', () => {
+    const { view } = argsView(streaming('{"note": "\\"__proto__\\": 1", "k": "__proto__"'), EMPTY_ARGS_MEMO);
+    expect(view).toEqual({ kind: 'parsed', value: { note: '"__proto__": 1', k: '__proto__' }, partial: true });
+  });
+});
