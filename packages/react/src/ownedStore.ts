@@ -32,7 +32,7 @@ export function ownedOptions<Doc>(options: AgentStoreOptions<Doc>): AgentStoreOp
  * mounted, destroyed once it unmounts (StrictMode's unmount and mount again
  * keep it). React's `<Activity>` runs the effect cleanups of a component it
  * hides but keeps its state: a store destroyed while its component was
- * hidden is made again, from its session log, which replays exactly, so the
+ * hidden is made again (one the app destroyed while it was shown is not), from its session log, which replays exactly, so the
  * conversation is there and the actions work. A stream it had open was cut
  * off with it and shows so, as after a reload. It is made again as the
  * component renders once it sees the store destroyed (hidden, or as it is
@@ -57,21 +57,24 @@ export function useOwnedStore<Doc>(create: ((log?: readonly SessionEntry[]) => A
   const remade = React.useRef<{ from: AgentStore<Doc>; to: AgentStore<Doc> | null } | null>(null);
   /** The component holds its store (shown): a store the app destroys then stays destroyed. */
   const holding = React.useRef(false);
+  /** The store the app destroyed while the component held it: it stays destroyed, hidden and shown again too. */
+  const ended = React.useRef<AgentStore<Doc> | null>(null);
   // The store's destruction re-renders the component (hidden, React renders it when idle, else as it shows it).
   const destroyed = React.useSyncExternalStore(own ? own.subscribe : noStore, () => own?.getState().destroyed ?? false, notDestroyed);
   // Destroyed while not held (hidden): made again while rendering, so React renders the component again at once, with
   // the new store, before its children.
-  if (own && destroyed && !holding.current) setOwn(madeAgain(remade, own, create));
+  if (own && destroyed && !holding.current && ended.current !== own) setOwn(madeAgain(remade, own, create));
   React.useEffect(() => {
     if (!own) return;
     if (own.getState().destroyed) {
-      setOwn(madeAgain(remade, own, latest.current));
+      if (ended.current !== own) setOwn(madeAgain(remade, own, latest.current));
       return;
     }
     holding.current = true;
     const release = own.retain();
     return () => {
       holding.current = false;
+      if (own.getState().destroyed) ended.current = own;
       release();
     };
   }, [own]);

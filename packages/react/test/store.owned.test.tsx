@@ -123,25 +123,46 @@ describe('the store a component makes', () => {
     },
   );
 
-  it('destroyed by the app while shown, stays destroyed: only one destroyed while hidden is made again', async () => {
-    const m = manualSource();
-    const seen: ReturnType<typeof useAgentRun>['store'][] = [];
-    function Chat() {
-      const agent = useAgentRun({ source: m.source, threadId: 't1' });
-      seen.push(agent.store);
-      return <p>{agent.status}</p>;
-    }
-    const view = render(<Chat />);
-    await act(tick);
-    const first = seen.at(-1);
-    await act(async () => {
-      first?.destroy();
-      await tick();
-    });
-    expect(seen.at(-1)).toBe(first);
-    expect(first?.getState().destroyed).toBe(true);
-    view.unmount();
-  });
+  it.each(['useAgentRun source', 'AgentProvider options'] as const)(
+    'made by %s, destroyed by the app while shown, stays destroyed, shown, hidden by <Activity> and shown again',
+    async (owner) => {
+      const m = manualSource();
+      const seen: ReturnType<typeof useAgentRun>['store'][] = [];
+      function Chat() {
+        const agent = useAgentRun(owner === 'useAgentRun source' ? { source: m.source, threadId: 't1' } : undefined);
+        seen.push(agent.store);
+        return <p>{agent.status}</p>;
+      }
+      const at = (mode: 'visible' | 'hidden') => (
+        <Activity mode={mode}>
+          {owner === 'AgentProvider options' ? (
+            <AgentProvider options={{ source: m.source, threadId: 't1' }}>
+              <Chat />
+            </AgentProvider>
+          ) : (
+            <Chat />
+          )}
+        </Activity>
+      );
+      const view = render(at('visible'));
+      await act(tick);
+      const first = seen.at(-1);
+      await act(async () => {
+        first?.destroy();
+        await tick();
+      });
+      expect(seen.at(-1)).toBe(first);
+      expect(first?.getState().destroyed).toBe(true);
+      // An "End chat" the app wired to destroy: a tab switch that hides and shows the chat does not bring it back.
+      view.rerender(at('hidden'));
+      await act(tick);
+      view.rerender(at('visible'));
+      await act(tick);
+      expect(seen.at(-1)).toBe(first);
+      expect(seen.at(-1)?.getState().destroyed).toBe(true);
+      view.unmount();
+    },
+  );
 
   it('in a mount React throws away (a sibling suspends) asks the agent nothing: only the store shown does, and it is destroyed after unmount', async () => {
     const { m, capabilities } = counted();
