@@ -35,7 +35,8 @@ function ajvFor(schema: object): Ajv {
   const draft = schemaDraft(schema);
   let ajv = ajvs.get(draft);
   if (!ajv) {
-    const options = { allErrors: true, strict: false, logger: false, ownProperties: true } as const;
+    // multipleOf to 8 digits, as the form's validator (rjsf) checks it: 19.99 is a multiple of 0.01, though its float is not.
+    const options = { allErrors: true, strict: false, logger: false, ownProperties: true, multipleOfPrecision: 8 } as const;
     ajv = draft === '2020-12' ? new Ajv2020(options) : draft === '2019-09' ? new Ajv2019(options) : new Ajv(options);
     ajvs.set(draft, ajv);
   }

@@ -216,6 +216,12 @@ describe('buildResume', () => {
     expect(validateResponsePayload(interrupt, { toString: 'a', constructor: 'b' })).toEqual([]);
   });
 
+  it('takes a price of 19.99 for multipleOf 0.01, as the form does: a float is not a decimal', () => {
+    const price = { responseSchema: { type: 'object', properties: { price: { type: 'number', multipleOf: 0.01 } } } };
+    for (const value of [19.99, 0.07, 1234.56, 0.3]) expect(validateResponsePayload(price, { price: value }), String(value)).toEqual([]);
+    expect(validateResponsePayload(price, { price: 19.995 })).toHaveLength(1);
+  });
+
   it("checks each interrupt's answer against its own schema, whatever $id two schemas share", () => {
     const withId = (answer: string) => ({
       responseSchema: { $id: 'https://agent.example/approval.json', type: 'string', enum: [answer] },

@@ -354,11 +354,20 @@ const validators = new Map<string, FormValidator>();
 function validatorFor(schema: object): FormValidator {
   const uri = (schema as { $schema?: unknown }).$schema;
   const draft = typeof uri !== 'string' ? '07' : uri.includes('2020-12') ? '2020-12' : uri.includes('2019-09') ? '2019-09' : '07';
-  let validator = validators.get(draft);
-  if (!validator) {
-    const AjvClass = draft === '2020-12' ? Ajv2020 : draft === '2019-09' ? Ajv2019 : Ajv;
-    validator = customizeValidator({ AjvClass, ajvOptionsOverrides: { ownProperties: true } });
-    validators.set(draft, validator);
+  const make = () =>
+    customizeValidator({
+      AjvClass: draft === '2020-12' ? Ajv2020 : draft === '2019-09' ? Ajv2019 : Ajv,
+      ajvOptionsOverrides: { ownProperties: true },
+    });
+  // rjsf keeps a schema it compiled under its $id, and checks the next schema of that $id with it: two interrupts
+  // sharing an $id (one agent's schema, with other choices each time) would share the first one's checks.
+  if (typeof (schema as { $id?: unknown }).$id === 'string') {
+    const own = validatorsById.get(schema) ?? make();
+    validatorsById.set(schema, own);
+    return own;
   }
+  const validator = validators.get(draft) ?? make();
+  validators.set(draft, validator);
   return validator;
 }
+const validatorsById = new WeakMap<object, FormValidator>();
