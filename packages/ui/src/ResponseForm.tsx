@@ -220,7 +220,7 @@ export const ResponseForm = React.forwardRef<HTMLDivElement, React.HTMLAttribute
   const raw = root.interrupt.responseSchema;
   const { shape } = root;
   // A schema whose $refs expand past what can be checked is refused by the resume too; rjsf would expand it to draw it.
-  const usable = React.useMemo(() => formCanHold(raw) && Number.isFinite(schemaSize(raw)), [raw]);
+  const usable = React.useMemo(() => formCanHold(raw) && Number.isFinite(schemaSize(raw)) && schemaChecks(raw), [raw]);
   const schema = React.useMemo(
     () => (raw === undefined || !usable ? undefined : formSchema(raw, t.yourAnswerField)),
     [raw, usable, t.yourAnswerField],
@@ -371,3 +371,18 @@ function validatorFor(schema: object): FormValidator {
   return validator;
 }
 const validatorsById = new WeakMap<object, FormValidator>();
+
+/**
+ * Whether answers to `schema` can be checked at all: a schema its draft's
+ * meta-schema refuses (a misspelt type), or of a draft ajv has not (draft-04),
+ * compiles neither here nor in the resume's check, which then refuses every
+ * answer. Such a form asks for nothing: its question can only be closed.
+ */
+function schemaChecks(schema: unknown): boolean {
+  if (typeof schema !== 'object' || schema === null) return true;
+  try {
+    return validatorFor(schema).ajv.validateSchema(schema) === true;
+  } catch {
+    return false;
+  }
+}

@@ -526,7 +526,7 @@ describe('InterruptDialog: expiry', () => {
 });
 
 describe('InterruptDialog: schemas built to mislead the form', () => {
-  it("a field of a type the form does not know says so in the locale's words, never rendering the schema's text as Markdown", async () => {
+  it("a type JSON Schema does not know makes the question unanswerable, said in the locale's words, never rendering the schema's text as Markdown", async () => {
     const { store } = await interrupted([
       {
         id: 'int-odd',
@@ -544,7 +544,11 @@ describe('InterruptDialog: schemas built to mislead the form', () => {
     expect(container.querySelector('img, a')).toBeNull();
     // The schema's `type` is not shown at all; a property's name is a label, as text.
     expect(container.textContent).not.toMatch(/pixel\.png|evil\.example/);
-    expect(screen.getAllByText('This field cannot be shown: its type is not one a form can ask for.')).toHaveLength(2);
+    // No answer to it would pass the resume's check (its schema does not compile): the form asks for none.
+    expect(container.textContent).toContain(
+      'The agent asked for an answer in a shape this form cannot show. You can only close it without answering.',
+    );
+    expect(screen.queryByRole('button', { name: 'Submit' })).toBeNull();
   });
 
   it('a choice whose value reads "__proto__" is only text: the form is shown', async () => {

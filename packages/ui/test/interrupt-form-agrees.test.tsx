@@ -109,3 +109,23 @@ describe('the form and the resume check agree', () => {
     expect(second.requests[0]?.resume).toEqual([{ interruptId: 'int-b', status: 'resolved', payload: { order: 'B-8' } }]);
   });
 });
+
+describe('a schema the resume check cannot compile', () => {
+  it.each([
+    [
+      'a draft-04 $schema',
+      { $schema: 'http://json-schema.org/draft-04/schema#', type: 'object', properties: { name: { type: 'string', title: 'Name' } } },
+    ],
+    ['a misspelt type', { type: 'object', properties: { name: { type: 'string', title: 'Name' }, n: { type: 'numbr', title: 'N' } } }],
+  ])('(%s) is said to be unanswerable, asks for nothing, and closing it still answers the agent', async (_what, responseSchema) => {
+    const user = userEvent.setup();
+    const { store, requests } = await interrupted([{ id: 'int-x', reason: 'input_required', message: 'Q?', responseSchema }]);
+    const view = await showForms(store);
+    expect(view.container.textContent).toContain('You can only close it without answering');
+    expect(screen.queryByLabelText(/Name/)).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Submit' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Close without answering' }));
+    await settle();
+    expect(requests[0]?.resume).toEqual([{ interruptId: 'int-x', status: 'cancelled' }]);
+  });
+});
