@@ -1,7 +1,8 @@
 /**
  * Reads JSON lines: each non-blank line parsed and handed to `take` with its
  * line number, which returns a problem to report or nothing. A line that is
- * not JSON is reported; nothing throws. A leading byte order mark is skipped.
+ * not JSON is reported; nothing throws. A leading byte order mark is skipped;
+ * a line ends with LF, CRLF or CR alone.
  * A text that is one JSON array is read item by item instead, each numbered
  * from 1 as a line would be; one that opens an array but is no whole one (cut
  * off as it was written) is read as lines, its brackets and each line's
@@ -21,7 +22,8 @@ export function readJsonLines(text: string, take: (value: unknown) => string | u
   }
   let opening = /^\s*\[/.test(body);
   const inArray = opening;
-  body.split(/\r?\n/).forEach((line, i) => {
+  // CRLF, LF or a CR alone (an old Mac editor): a JSON text holds no raw CR or LF of its own, only escaped ones.
+  body.split(/\r\n|\r|\n/).forEach((line, i) => {
     let text = line;
     if (inArray) {
       text = arrayLine(line, opening);

@@ -84,9 +84,12 @@ describe('parseSession', () => {
     expect(() => createRunController({ source, initialMessages: bad })).toThrow(/initialMessages.*toolCalls/);
   });
 
-  it('reads a file saved with a byte order mark, or with CRLF line ends, from its first line', () => {
+  it.each([
+    ['CRLF', '\r\n'],
+    ['CR alone (an old Mac editor)', '\r'],
+  ])('reads a file saved with a byte order mark, and %s line ends, from its first line', (_ends, end) => {
     const lines = [JSON.stringify({ type: 'init', at: 1, threadId: 't' }), JSON.stringify({ type: 'stop', at: 2 })];
-    expect(parseSession(`\uFEFF${lines.join('\r\n')}\r\n`)).toEqual({
+    expect(parseSession(`\uFEFF${lines.join(end)}${end}`)).toEqual({
       entries: [
         { type: 'init', at: 1, threadId: 't' },
         { type: 'stop', at: 2 },
