@@ -254,6 +254,39 @@ describe('a run the agent answered, then lost, whose later attempts cannot reach
   });
 });
 
+describe('a request sent again carries the document as it is now', () => {
+  it('retry() of a run after a 503 sends the shared-state edit the user made meanwhile, with the same run id', async () => {
+    const { c, posted } = httpAgent((input, n) =>
+      n === 1 ? new Response('busy', { status: 503 }) : sse([started(input), finished(input)]),
+    );
+    c.setState({ cart: ['teapot'] });
+    await c.run('Check out');
+    expect(c.getSnapshot().failure).toMatchObject({ code: 'HTTP_STATUS', retryable: true });
+    // Retried at once, as a person clicks Retry right after editing: the edit is still applying.
+    const edited = c.updateSharedState((d: { cart: string[] }) => void d.cart.push('cups'));
+    expect((await c.retry()).ok).toBe(true);
+    expect((await edited).ok).toBe(true);
+    expect(posted[1]?.runId).toBe(posted[0]?.runId);
+    expect(posted[1]?.state).toEqual({ cart: ['teapot', 'cups'] });
+    expect(c.getSnapshot().thread.sharedState.document).toEqual({ cart: ['teapot', 'cups'] });
+    expectReplayed(c);
+  });
+
+  it('retry() of a resume after a 503 sends the document as it is now', async () => {
+    const { c, posted } = httpAgent((input, n) =>
+      n === 2 ? new Response('busy', { status: 503 }) : sse([started(input), n === 1 ? interrupted(input, 'i1') : finished(input)]),
+    );
+    c.setState({ note: 'first' });
+    await c.run('Refund order A-1001');
+    await c.resume(approve(true));
+    c.setState({ note: 'second' });
+    expect((await c.retry()).ok).toBe(true);
+    expect(posted[2]?.state).toEqual({ note: 'second' });
+    expect(posted[2]?.resume).toEqual(posted[1]?.resume);
+    expectReplayed(c);
+  });
+});
+
 describe('a resume the agent could not take, sent again', () => {
   it('retry() after a 503 sends the same answers again, closing the interrupts again, with one decision each', async () => {
     const { c, posted } = httpAgent((input, n) =>

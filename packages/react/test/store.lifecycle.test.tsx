@@ -322,7 +322,7 @@ describe('errors are outcomes (finding 8)', () => {
     expect(state.failure).toMatchObject({ code: 'NETWORK', retryable: true });
     const again = s.store.getState().retry();
     await tick();
-    expect(s.m.requests[1]).toBe(s.m.requests[0]);
+    expect(s.m.requests[1]).toEqual(s.m.requests[0]);
     const runId = s.m.requests[0]?.runId ?? '';
     s.m.push(started(runId), finished(runId));
     s.m.end();

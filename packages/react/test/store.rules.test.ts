@@ -464,7 +464,7 @@ describe.each(['pull', 'push'] as const)('over a source the store %ss from', (f)
       const again = s.store.getState().reconnect();
       await tick();
       expect(s.m.requests).toHaveLength(2);
-      expect(s.m.requests[1]).toBe(s.m.requests[0]);
+      expect(s.m.requests[1]).toEqual(s.m.requests[0]);
       expect(s.m.channel(1)?.options.lastEventId).toBeUndefined();
       const runId = s.m.requests[0]?.runId ?? '';
       s.m.push(started(runId, 't1'), finished(runId, 't1'));

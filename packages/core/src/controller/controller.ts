@@ -81,16 +81,13 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
   });
 
   const open = (request: RunRequest) => streams.open(runInput(threadId, machine.thread, request, options), 'run');
-
-  /**
-   * Starts a run once the shared-state edits asked for before it have
-   * applied, so it sends them; asked for from onEvent, once the event has
-   * applied, so the history it sends holds it. Claimed at once either way.
-   */
+  /** When the shared-state edits asked for so far apply (a request waits, so it sends them); from onEvent, the event. */
+  const editsApplied = () => shared.settled() ?? (journal.busy ? new Promise<void>((applied) => journal.later(applied)) : undefined);
+  /** Starts a run once edits and event have applied, so the history and document it sends hold them; claimed at once. */
   const startRun = (request: RunRequest): Promise<ActionResult> => {
     // The user's message is on screen at once, whatever the request waits for (edits, the engine); a stop meanwhile keeps it.
     if (request.message !== undefined) client({ type: 'user_message', message: ownJson(userMessage(request.message)) });
-    const ready = shared.settled() ?? (journal.busy ? new Promise<void>((applied) => journal.later(applied)) : undefined);
+    const ready = editsApplied();
     if (!ready) return open(request);
     publish({ inFlight: 'run' });
     const at = epoch;
@@ -212,6 +209,8 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
     retry() {
       if (destroyed) return refused(refusals.destroyed);
       if (journal.snapshot.inFlight) return refused(refusals.requestInFlight);
+      const ready = editsApplied();
+      if (ready) return ready.then(() => controller.retry());
       const again = streams.retry(clock());
       return again === undefined ? refused(refusals.nothingToRetry) : 'code' in again ? refused(again) : again;
     },

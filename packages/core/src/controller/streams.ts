@@ -151,7 +151,8 @@ export function createStreams(deps: StreamsDeps): Streams {
         if (expired) return expiredSince(expired.interruptId);
         journal.client({ type: 'resume', runId: from.input.runId, resume: answers }, current);
       }
-      return streams.open(from.input, from.kind);
+      // The same request, with the document as it is now: an edit made since the failure is sent, not undone by the run.
+      return streams.open({ ...from.input, state: machine.thread.sharedState.document }, from.kind);
     },
     teardownAll() {
       for (const s of all) {

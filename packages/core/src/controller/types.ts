@@ -104,8 +104,8 @@ export interface RunFailure {
   /** The response body's start, for HTTP_STATUS (what the server said). */
   body?: string;
   /**
-   * `retry()` sends the same input again: only where the agent cannot have
-   * started the run (see `isRetryable`).
+   * `retry()` sends the same input again (with the document as it is now):
+   * only where the agent cannot have started the run (see `isRetryable`).
    */
   retryable: boolean;
   /** Events received before the failure. */
