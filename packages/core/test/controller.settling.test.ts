@@ -263,7 +263,7 @@ describe('a request sent again carries the document as it is now', () => {
     await c.run('Check out');
     expect(c.getSnapshot().failure).toMatchObject({ code: 'HTTP_STATUS', retryable: true });
     // Retried at once, as a person clicks Retry right after editing: the edit is still applying.
-    const edited = c.updateSharedState((d: { cart: string[] }) => void d.cart.push('cups'));
+    const edited = c.updateSharedState((d) => void (d as { cart: string[] }).cart.push('cups'));
     expect((await c.retry()).ok).toBe(true);
     expect((await edited).ok).toBe(true);
     expect(posted[1]?.runId).toBe(posted[0]?.runId);
