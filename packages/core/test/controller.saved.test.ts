@@ -159,3 +159,32 @@ describe('a controller destroyed while a resume waited for its first event', () 
     expectReplayed(again);
   });
 });
+
+describe('numbers JSON cannot carry', () => {
+  it('are held as JSON holds them (null, 0): the live thread, its saved file and the next request agree', async () => {
+    const { source, inputs } = scripted((n, input, emit) => {
+      emit(started(input));
+      // 1e400 read by JSON.parse is Infinity; an in-process agent can send any number.
+      if (n === 0)
+        emit({ type: 'STATE_SNAPSHOT', snapshot: { total: Number.POSITIVE_INFINITY, ratio: Number.NaN, delta: -0, list: [-0, 1] } });
+      if (n === 0) emit({ type: 'STATE_DELTA', delta: [{ op: 'add', path: '/low', value: Number.NEGATIVE_INFINITY }] });
+      emit(finished(input));
+    });
+    const c = createRunController({ source, scheduler: microScheduler });
+    await c.run('total?');
+    const live = c.getSnapshot().thread;
+    expect(live.sharedState.document).toEqual({ total: null, ratio: null, delta: 0, list: [0, 1], low: null });
+    expect(Object.is((live.sharedState.document as { delta: number }).delta, 0)).toBe(true);
+    const { errors, entries } = parseSession(serializeSession(c.log.entries));
+    expect(errors).toEqual([]);
+    expect(replaySession(entries).sharedState.document).toEqual(live.sharedState.document);
+    await c.run('again');
+    expect(inputs[1]?.state).toEqual(live.sharedState.document);
+    // The app's own edits are held the same way.
+    await c.setState({ total: Number.POSITIVE_INFINITY, delta: -0 });
+    await c.updateSharedState((d) => void ((d as { low: number }).low = Number.NaN));
+    const edited = c.getSnapshot().thread.sharedState.document;
+    expect(edited).toEqual({ total: null, delta: 0, low: null });
+    expect(replaySession(parseSession(serializeSession(c.log.entries)).entries).sharedState.document).toEqual(edited);
+  });
+});

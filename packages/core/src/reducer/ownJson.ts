@@ -5,7 +5,8 @@
 import { isLargeObject, LARGE_OBJECT_KEYS } from '../plainJson.js';
 
 /**
- * A deep copy of a JSON value for the state to own. A large object (a
+ * A deep copy of a JSON value for the state to own, each number as JSON
+ * carries it (Infinity and NaN as null, -0 as 0). A large object (a
  * read-only Proxy) is kept as it is: nothing can write into it. `owned` is a
  * value the state already owns that `value` may share subtrees with (a
  * client's edit of the state's document): a subtree identical to the one at
@@ -66,6 +67,8 @@ export function nestsWithin(value: unknown, levels: number, owned?: unknown): bo
 }
 
 function copy<T>(value: T, owned: unknown, large: object[] | undefined, depth: number): T {
+  // As JSON carries a number: Infinity and NaN (1e400 parses as Infinity) as null, -0 as 0. The saved log and the next request say the same.
+  if (typeof value === 'number') return (Number.isFinite(value) ? value + 0 : null) as T;
   if (value === owned || typeof value !== 'object' || value === null || isLargeObject(value)) return value;
   if (depth > COPY_DEPTH) throw new JsonTooDeep();
   const inner = depth + 1;
