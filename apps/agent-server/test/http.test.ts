@@ -230,6 +230,34 @@ describe('what the HTTP parser refuses before any route', () => {
     expect(answer.status).toMatch(/^HTTP\/1\.1 400 /u);
     expect(answer.json).toEqual({ error: { code: 'MALFORMED_REQUEST', message: expect.any(String) } });
   });
+
+  it('answers a well-formed request that stray bytes follow with its own answer, then closes: no 400 for what it did', async () => {
+    const server = await startServer({ speed: 0 });
+    const asked = interruptsOf(await readEvents(await post(server, '/agents/refund', userInput('t', 'r1'))));
+    const body = JSON.stringify({
+      ...userInput('t', 'r2'),
+      messages: [],
+      resume: [{ interruptId: asked[0]?.id, status: 'resolved', payload: { approved: true } }],
+    });
+    const answer = await rawAnswer(socketTo(server), `${head(server, '/agents/refund', Buffer.byteLength(body))}${body}X\r\n\r\n`);
+    // The refund was made, and the client is told so: the run's stream, whole, and nothing after it.
+    expect(server.effects().map((e) => e.kind)).toEqual(['refund']);
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /u);
+    expect(answer.match(/HTTP\/1\.1 /gu)).toHaveLength(1);
+    expect(answer).toContain('RUN_FINISHED');
+  });
+
+  it('never writes an answer into a stream under way when bytes that are no request follow it: the stream goes on to its end', async () => {
+    const server = await startServer({ speed: 1 });
+    const socket = socketTo(server);
+    const body = JSON.stringify(userInput('t-mid', 'r-mid'));
+    const answering = rawAnswer(socket, `${head(server, '/agents/refund', Buffer.byteLength(body))}${body}`);
+    await vi.waitFor(() => expect((socket.bytesRead as number) > 0).toBe(true));
+    socket.write('GARBAGE\r\n\r\n');
+    const answer = await answering;
+    expect(answer.match(/HTTP\/1\.1 /gu)).toHaveLength(1);
+    expect(answer).toContain('RUN_FINISHED');
+  }, 20_000);
 });
 
 describe('a body that is not UTF-8', () => {

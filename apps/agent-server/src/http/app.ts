@@ -1,4 +1,3 @@
-import { STATUS_CODES } from 'node:http';
 import type { RunAgentInput } from '@aguikit/core';
 import { type EventPlan, findScenario, type Scenario, scenarios } from '@aguikit/scenarios';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
@@ -6,6 +5,7 @@ import { parseEventId, RequestError } from '../request.js';
 import { canonicalJson } from '../storage/idempotency.js';
 import { type EffectRecord, type RunRecord, type Storage, StorageUnavailable } from '../storage/types.js';
 import { checkResume, nextThread } from '../threads.js';
+import { clientErrors } from './clientErrors.js';
 import { checkKnobs, checkPlayback, speedOf } from './limits.js';
 import type { OriginPolicy } from './origin.js';
 import { eventsOf, runStreams } from './runStreams.js';
@@ -43,14 +43,6 @@ function allowedMethods(method: string, url: string): string {
 
 /** A body's bytes as text; bytes that are no UTF-8 are refused, not replaced (two ids would become one). */
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
-/** The HTTP parser's refusals (before any route or hook): the status, and the error in the server's shape. */
-function clientError(code: string | undefined): [number, string, string] {
-  if (code === 'ERR_HTTP_REQUEST_TIMEOUT')
-    return [408, 'REQUEST_TIMEOUT', 'The request did not arrive in time: send its headers and body at once.'];
-  if (code === 'HPE_HEADER_OVERFLOW') return [431, 'HEADERS_TOO_LARGE', 'The request line and headers are too large.'];
-  return [400, 'MALFORMED_REQUEST', 'The request is not well-formed HTTP/1.1.'];
-}
 
 export interface AppOptions {
   storage: Storage;
@@ -109,6 +101,7 @@ export function buildApp(options: AppOptions): App {
   const { storage } = options;
   const streams = runStreams(options);
   const { stream } = streams;
+  const parserRefusals = clientErrors();
   const fastify = Fastify({
     logger: options.logger,
     bodyLimit: options.maxBodyBytes,
@@ -122,17 +115,8 @@ export function buildApp(options: AppOptions): App {
       // Node looks for requests over their time this often (30 s by default, longer than a short timeout).
       connectionsCheckingInterval: Math.min(30_000, Math.max(50, Math.floor(options.requestTimeoutMs / 4))),
     },
-    // What Node's parser refuses gets the server's error shape too, and the connection closes (what follows is not read).
-    clientErrorHandler(error, socket) {
-      if ((error as NodeJS.ErrnoException).code === 'ECONNRESET' || socket.destroyed) return;
-      const [status, code, message] = clientError((error as NodeJS.ErrnoException).code);
-      const body = JSON.stringify({ error: { code, message } });
-      if (socket.writable)
-        socket.write(
-          `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-        );
-      socket.destroy(error);
-    },
+    // What Node's parser refuses gets the server's error shape too (clientErrors.ts).
+    clientErrorHandler: parserRefusals.handler,
     routerOptions: {
       // A path whose percent-encoding does not decode (or a target that is no URL at all) is the client's error.
       onBadUrl: (_path, _request, res) => {
@@ -161,6 +145,7 @@ export function buildApp(options: AppOptions): App {
 
   // Before routing and before the body is read: a request that fails here has done nothing.
   fastify.addHook('onRequest', async (request, reply) => {
+    parserRefusals.started(request.raw, reply.raw);
     reply.header('Vary', 'Origin');
     const policy = options.policy();
     const host = request.headers.host ?? '';
