@@ -455,6 +455,45 @@ describe('what one request can make the server generate', () => {
   }, 60_000);
 });
 
+describe('one producer per run', () => {
+  /** The SSE ids of a stream's frames. */
+  const ids = (text: string) => [...text.matchAll(/^id: (.+)$/gmu)].map((m) => m[1]);
+
+  it('retries and reconnects of a run under way read what its producer stores: one run is produced, however many ask', async () => {
+    const server = await startServer({ speed: 0.5 });
+    const input = userInput('t-many', 'r-many');
+    const first = await post(server, '/agents/refund', input);
+    const reader = first.body?.getReader();
+    const start = new TextDecoder().decode((await reader?.read())?.value);
+    const lastId = ids(start)[0] ?? '';
+    // Fifty retries whose clients leave once they have the headers, and fifty reconnects that read to the end.
+    await Promise.all(
+      Array.from({ length: 50 }, async () => {
+        const aborted = new AbortController();
+        const r = await fetch(`${server.url}/agents/refund`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify(input),
+          signal: aborted.signal,
+        });
+        aborted.abort();
+        await r.body?.cancel().catch(() => undefined);
+      }),
+    );
+    const readers = Array.from({ length: 50 }, () => post(server, '/agents/refund', input, { 'last-event-id': lastId }).then((r) => r.text()));
+    await vi.waitFor(async () => expect((await health(server)).streams).toBe(51), { timeout: 5_000, interval: 20 });
+    expect((await health(server)).runs).toBe(1);
+    let rest = '';
+    for (let chunk = await reader?.read(); chunk && !chunk.done; chunk = await reader?.read()) rest += new TextDecoder().decode(chunk.value);
+    const whole = ids(start + rest);
+    expect(rest).toMatch(/RUN_FINISHED/u);
+    // Each reconnect gets every event after its Last-Event-ID, once, in order.
+    for (const text of await Promise.all(readers)) expect(ids(text)).toEqual(whole.slice(1));
+    expect(server.effects()).toHaveLength(0);
+    await vi.waitFor(async () => expect(await health(server)).toMatchObject({ streams: 0, runs: 0 }), { timeout: 5_000 });
+  }, 30_000);
+});
+
 describe('a client that stops reading', () => {
   it('is disconnected after the drain timeout, and its stream leaves the server', async () => {
     const server = await startServer({ drainTimeoutMs: 300, knobLimits: { tokens: 100_000 } });

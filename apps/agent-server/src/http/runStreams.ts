@@ -23,7 +23,9 @@ export interface RunStreams {
    * side effect), stored and only then sent. The run is produced to its end
    * whether or not its client stays: a client that goes (a closed tab, a
    * dropped connection) leaves the agent working, as a real one would, and a
-   * reconnect reads what it did from the log. Resolves once the run is
+   * reconnect reads what it did from the log. A run this server is
+   * producing already is not produced again: the stream reads its log and
+   * follows it as the producer stores each event. Resolves once the run is
    * produced (or storage failed); a storage failure before the first byte is
    * thrown (a 503), after it the stream ends with what was recorded.
    * `fresh`: the plan of a run just begun (nothing stored yet). `readFrom`:
@@ -79,6 +81,14 @@ export function runStreams(options: RunStreamOptions): RunStreams {
   const starts = new Map<Promise<void>, number>();
   /** What wakes each paced wait early, once the server stops. */
   const wakers = new Set<() => void>();
+  /** The runs this server is producing, by id: how many of their events are stored, and the streams waiting for more. */
+  const live = new Map<string, { stored: number; waiting: Set<() => void> }>();
+  const wakeFollowers = (runId: string) => {
+    const producer = live.get(runId);
+    if (!producer) return;
+    for (const wake of [...producer.waiting]) wake();
+    producer.waiting.clear();
+  };
   let stopping = false;
 
   /** A pause of the run's pacing: `ms`, or none once the server stops (what is left is produced at once). */
@@ -94,30 +104,23 @@ export function runStreams(options: RunStreamOptions): RunStreams {
       wakers.add(done);
     });
 
-  async function produce(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    scenario: Scenario,
-    run: RunRecord,
-    from: number,
-    speed: number,
-    extra: { fresh?: EventPlan; readFrom?: number } = {},
-  ): Promise<void> {
-    const { fresh } = extra;
-    const readFrom = Math.min(from, extra.readFrom ?? from);
-    let page = fresh ? [] : await storage.events(run.runId, readFrom, PAGE);
+  /** Opens a run's SSE response: its heartbeat, its end when the client goes, and a send that waits for a slow reader. */
+  function respond(request: FastifyRequest, reply: FastifyReply, runId: string) {
     const res = reply.raw;
     reply.hijack();
     res.writeHead(200, { ...(reply.getHeaders() as Record<string, string>), ...SSE_HEADERS });
     res.flushHeaders();
     let closed = false;
     let wakeDrain: (() => void) | undefined;
+    /** What wakes a stream that waits for its run's next event, once its client goes. */
+    let wakeWait: (() => void) | undefined;
     const heartbeat = setInterval(() => closed || res.write(': ping\n\n'), options.heartbeatMs);
     const onClose = () => {
       closed = true;
       open.delete(res);
       clearInterval(heartbeat);
       wakeDrain?.();
+      wakeWait?.();
     };
     open.set(res, () => {
       onClose();
@@ -137,7 +140,7 @@ export function runStreams(options: RunStreamOptions): RunStreams {
         };
         const onDrain = () => finish(true);
         const timer = setTimeout(() => {
-          request.log.warn({ runId: run.runId, drainTimeoutMs: options.drainTimeoutMs }, 'client stopped reading: disconnected');
+          request.log.warn({ runId, drainTimeoutMs: options.drainTimeoutMs }, 'client stopped reading: disconnected');
           finish(false);
           res.destroy();
         }, options.drainTimeoutMs);
@@ -145,12 +148,81 @@ export function runStreams(options: RunStreamOptions): RunStreams {
         wakeDrain = () => finish(false);
       });
     let sent = 0;
-    // A client that reads slower than the run streams holds the run back rather than filling the server's memory.
-    const send = async (frame: string) => {
-      if (closed) return;
-      if (res.write(frame) || (await drained())) sent++;
-      else onClose();
+    return {
+      get closed() {
+        return closed;
+      },
+      get sent() {
+        return sent;
+      },
+      // A client that reads slower than the run streams holds the run back rather than filling the server's memory.
+      async send(frame: string) {
+        if (closed) return;
+        if (res.write(frame) || (await drained())) sent++;
+        else onClose();
+      },
+      /** Resolves once `wait` wakes it, or the client goes. */
+      until(wait: (wake: () => void) => void) {
+        return new Promise<void>((resolve) => {
+          if (closed) return resolve();
+          wakeWait = resolve;
+          wait(resolve);
+        });
+      },
+      end() {
+        const gone = closed;
+        onClose();
+        if (!gone) res.end();
+        return gone;
+      },
     };
+  }
+
+  /**
+   * Streams a run that this server is producing already (a retry, a
+   * reconnect): its stored frames from `from`, then each one its producer
+   * stores, until the producer is done and the log is read to its end.
+   */
+  async function follow(request: FastifyRequest, reply: FastifyReply, runId: string, from: number): Promise<void> {
+    const first = await storage.events(runId, from, PAGE);
+    const client = respond(request, reply, runId);
+    let index = from;
+    try {
+      let page = first;
+      // Once the producer is done, the log is read once more: it may have stored its last frames after the read before.
+      for (let last = false; !client.closed; ) {
+        for (const frame of page) await client.send(frame);
+        index += page.length;
+        if (page.length < PAGE) {
+          const producer = live.get(runId);
+          if (!producer && last) break;
+          if (!producer) last = true;
+          else if (producer.stored <= index) await client.until((wake) => producer.waiting.add(wake));
+        }
+        page = await storage.events(runId, index, PAGE);
+      }
+    } catch (e) {
+      request.log.error({ err: e, runId, index }, e instanceof StorageUnavailable ? 'storage unavailable mid-stream' : 'stream failed');
+    } finally {
+      const gone = client.end();
+      request.log.info({ runId, from, to: index, sent: client.sent, closedByClient: gone, followed: true }, 'stream ended');
+    }
+  }
+
+  async function produce(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    scenario: Scenario,
+    run: RunRecord,
+    from: number,
+    speed: number,
+    extra: { fresh?: EventPlan; readFrom?: number } = {},
+  ): Promise<void> {
+    const { fresh } = extra;
+    const readFrom = Math.min(from, extra.readFrom ?? from);
+    let page = fresh ? [] : await storage.events(run.runId, readFrom, PAGE);
+    const client = respond(request, reply, run.runId);
+    const send = client.send;
 
     let index = readFrom;
     try {
@@ -188,7 +260,10 @@ export function runStreams(options: RunStreamOptions): RunStreams {
         const frame = `id: ${run.runId}:${i}\n${encoder.encodeSSE(event)}`;
         // Another stream of the run (a retry, another instance) may have stored this event first: its frame is the one sent.
         const stored = await storage.appendEvent(run.runId, i, frame);
-        if (!closed && i >= from) await send(stored ? frame : ((await storage.events(run.runId, i, 1))[0] ?? frame));
+        const producer = live.get(run.runId);
+        if (producer) producer.stored = i + 1;
+        wakeFollowers(run.runId);
+        if (!client.closed && i >= from) await send(stored ? frame : ((await storage.events(run.runId, i, 1))[0] ?? frame));
         index = i + 1;
       }
     } catch (e) {
@@ -198,21 +273,26 @@ export function runStreams(options: RunStreamOptions): RunStreams {
         e instanceof StorageUnavailable ? 'storage unavailable mid-stream' : 'stream failed',
       );
     } finally {
-      const gone = closed;
-      onClose();
-      if (!gone) res.end();
-      request.log.info({ runId: run.runId, from, to: index, sent, closedByClient: gone }, 'stream ended');
+      const gone = client.end();
+      request.log.info({ runId: run.runId, from, to: index, sent: client.sent, closedByClient: gone }, 'stream ended');
     }
   }
 
   return {
     stream(...args) {
+      const [request, reply, , record, from] = args;
+      // A run produced here already is not produced twice: this stream reads what its producer stores.
+      if (live.has(record.runId)) return follow(request, reply, record.runId, from);
+      live.set(record.runId, { stored: 0, waiting: new Set() });
       const run = produce(...args);
       const tracked = run
         .catch(() => {})
         .finally(() => {
           producing.delete(tracked);
           starts.delete(tracked);
+          // Its followers read the rest of the log and end.
+          wakeFollowers(record.runId);
+          live.delete(record.runId);
         });
       producing.add(tracked);
       starts.set(tracked, args[3].startedAt);
