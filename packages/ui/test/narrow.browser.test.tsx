@@ -1,0 +1,67 @@
+import type { Message as AgUiMessage } from '@aguikit/core';
+import { AgentProvider } from '@aguikit/react';
+import { afterEach, expect, it } from 'vitest';
+import { page } from 'vitest/browser';
+import { render } from 'vitest-browser-react';
+import { AgentChat } from '../src/AgentChat.js';
+import { preloadMarkdown } from '../src/lazyChunks.js';
+import '../src/styles.css';
+import { drivenStore } from './support/drivenStore.js';
+
+/**
+ * What an agent writes, at a phone's width (390 px) in real Chromium: wide
+ * content scrolls inside its own frame, never the conversation sideways, and
+ * words stay whole where a frame can scroll.
+ */
+
+afterEach(() => {
+  for (const el of document.body.querySelectorAll(':scope > div')) el.remove();
+});
+
+async function mountAtPhoneWidth(messages: AgUiMessage[]) {
+  await preloadMarkdown();
+  await page.viewport(390, 844);
+  const host = document.createElement('div');
+  host.style.height = '100vh';
+  document.body.append(host);
+  await render(
+    <AgentProvider store={drivenStore(messages).store}>
+      <AgentChat />
+    </AgentProvider>,
+    { container: host },
+  );
+  const list = host.querySelector<HTMLElement>('[role="log"]');
+  if (!list) throw new Error('no conversation log');
+  return { host, list };
+}
+
+it('a table scrolls in its frame, its words whole, and the conversation does not scroll sideways', async () => {
+  const table = [
+    '| Order | Customer | Status | Carrier | Shipped | Delivered | Amount |',
+    '|---|---|---|---|---|---|---|',
+    '| A-1001 | Bellarossa Trading | Delivered | DHL Express | 2026-11-25 | 2026-11-27 | 249.00 EUR |',
+    '| A-1002 | 上海茶具贸易有限公司 | 退款中 | 顺丰速运 | 2026-11-26 | 2026-11-28 | 1,299.00 CNY |',
+  ].join('\n');
+  const { host, list } = await mountAtPhoneWidth([{ id: 'a1', role: 'assistant', content: table }]);
+  await expect.poll(() => host.querySelector('.agk-markdown table')).not.toBeNull();
+  const frame = host.querySelector<HTMLElement>('.agk-markdown__table');
+  expect((frame?.scrollWidth ?? 0) > (frame?.clientWidth ?? 0)).toBe(true);
+  // Each header on one line: a word is not broken letter by letter to squeeze the table into the width.
+  for (const th of host.querySelectorAll<HTMLElement>('.agk-markdown th')) {
+    const line = Number.parseFloat(getComputedStyle(th).lineHeight);
+    const padding = Number.parseFloat(getComputedStyle(th).paddingTop) + Number.parseFloat(getComputedStyle(th).paddingBottom);
+    expect(th.getBoundingClientRect().height - padding, th.textContent ?? '').toBeLessThan(line * 1.5);
+  }
+  expect(list.scrollWidth).toBeLessThanOrEqual(list.clientWidth);
+});
+
+it("a message's details with a long key and a long value wrap within the conversation", async () => {
+  const metadata = { [`trace_${'k'.repeat(300)}`]: 'v'.repeat(2_000), 模型: 'agent-7b-中文-2026-12-01' };
+  const { host, list } = await mountAtPhoneWidth([{ id: 'a1', role: 'assistant', content: 'Done.', metadata } as AgUiMessage]);
+  await expect.poll(() => host.querySelector('.agk-message__details-toggle')).not.toBeNull();
+  host.querySelector<HTMLElement>('.agk-message__details-toggle')?.click();
+  await expect.poll(() => host.querySelector('.agk-message__details:not([hidden])')).not.toBeNull();
+  expect(list.scrollWidth).toBeLessThanOrEqual(list.clientWidth);
+  const details = host.querySelector<HTMLElement>('.agk-message__details');
+  expect(details?.scrollWidth).toBeLessThanOrEqual(details?.clientWidth ?? 0);
+});
