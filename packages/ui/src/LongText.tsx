@@ -14,20 +14,26 @@ import { autoDir } from './textDirection.js';
 export const LONG_TEXT = 100_000;
 
 /**
- * A text over `limit` characters (`LONG_TEXT` by default): its beginning as plain text, how much
+ * A text over `limit` characters (`LONG_TEXT` by default): its beginning as plain text (`code`: in a code block), how much
  * is shown, and *Show all*, which shows the whole text (still plain: it is
  * never parsed as Markdown). Focus stays on the text when the button goes.
  */
-export function LongText({ text, limit = LONG_TEXT }: { text: string; limit?: number }) {
+export function LongText({ text, limit = LONG_TEXT, code = false }: { text: string; limit?: number; code?: boolean }) {
   const { messages, format } = useLocale();
   const strings = messages.messages.longText;
   const [whole, setWhole] = React.useState(false);
-  const shown = React.useRef<HTMLParagraphElement>(null);
+  const shown = React.useRef<HTMLPreElement & HTMLParagraphElement>(null);
+  const Shown = code ? 'pre' : 'p';
   return (
     <>
-      <p ref={shown} className="agk-message__plain agk-longtext__text" dir={autoDir(text)} tabIndex={whole ? -1 : undefined}>
+      <Shown
+        ref={shown}
+        className={code ? 'agk-code agk-longtext__text' : 'agk-message__plain agk-longtext__text'}
+        dir={autoDir(text)}
+        tabIndex={whole ? -1 : undefined}
+      >
         {whole ? text : `${textHead(text, limit)}…`}
-      </p>
+      </Shown>
       {whole ? null : (
         <p className="agk-message__note agk-longtext__note">
           {strings.cut(format.number(limit), format.number(text.length))}{' '}
@@ -47,4 +53,9 @@ export function LongText({ text, limit = LONG_TEXT }: { text: string; limit?: nu
       )}
     </>
   );
+}
+
+/** A code block of text the agent sent (a tool's result, a tool message): cut as a long reply is, past LONG_TEXT. */
+export function CodeText({ text }: { text: string }) {
+  return text.length > LONG_TEXT ? <LongText text={text} code /> : <pre className="agk-code">{text}</pre>;
 }

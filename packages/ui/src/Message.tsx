@@ -5,6 +5,7 @@ import { useLastReplyId, useMessage, useRunSummary, useToolCall } from '@aguikit
 import type { ReactNode } from 'react';
 import * as React from 'react';
 import { clientContext } from './clientContext.js';
+import { CodeText } from './LongText.js';
 import { useAnnounceWhenSettled } from './liveAnnouncer.js';
 import { useLocale } from './locale.js';
 import type { en as messageStrings } from './locales/messages.js';
@@ -285,7 +286,7 @@ function ToolResult({ message, strings }: { message: MessageRecord; strings: Mes
         {strings.resultFor} <code>{name}</code>
       </p>
       {message.error !== undefined ? <p className="agk-error-text">{message.error}</p> : null}
-      <pre className="agk-code">{contentText(message.content)}</pre>
+      <CodeText text={contentText(message.content)} />
     </>
   );
 }

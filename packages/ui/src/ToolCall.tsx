@@ -5,6 +5,8 @@ import { useAgentSelector, useRunSummary, useToolCall } from '@aguikit/react';
 import type { ReactNode } from 'react';
 import * as React from 'react';
 import { clientContext } from './clientContext.js';
+import { isolated } from './isolated.js';
+import { CodeText } from './LongText.js';
 import { useLocale } from './locale.js';
 import type { en as toolStrings } from './locales/tools.js';
 import { type ArgsView, pretty, useArgsView } from './partialArgs.js';
@@ -160,14 +162,14 @@ function ordinals(thread: ThreadState): Map<string, readonly [number, number]> {
  * calls that tool more than once ("get_weather (2)"), so repeated calls are
  * told apart.
  */
-function useCallName(id: string, name: string): string {
+function useCallName(id: string, name: string): React.ReactNode {
   const { messages, format } = useLocale();
   const place = useAgentSelector((s) => {
     const found = ordinals(s.thread).get(id);
     return found && found[1] > 1 ? found[0] : 0;
   });
   const base = name || messages.tools.unnamed;
-  return place ? messages.tools.nth(base, format.number(place)) : base;
+  return place ? isolated((text) => messages.tools.nth(text, format.number(place)), base) : base;
 }
 
 const SUMMARY_LENGTH = 60;
@@ -359,7 +361,7 @@ const Result = React.forwardRef<HTMLDivElement, React.HTMLAttributes<HTMLDivElem
   return (
     <div {...rest} ref={ref} className={cx('agk-toolcall__section', className)} data-result="content">
       <p className="agk-label">{messages.tools.result}</p>
-      <pre className="agk-code">{resultText(call.result.content, messages.tools)}</pre>
+      <CodeText text={resultText(call.result.content, messages.tools)} />
     </div>
   );
 });

@@ -6,6 +6,7 @@ import * as React from 'react';
 import { clientContext } from './clientContext.js';
 import { isDatable } from './dates.js';
 import { formAnswerText, type InterruptMessages, type ValueWords, valueWords } from './interruptForm.js';
+import { isolated } from './isolated.js';
 import { useLocale } from './locale.js';
 import { clip } from './textCut.js';
 import { useTimeText } from './useHydrated.js';
@@ -150,28 +151,28 @@ export function DecisionLine({ id }: { id: string }) {
   const main =
     decision.kind === 'approved'
       ? subject
-        ? d.approved(subject)
+        ? isolated(d.approved, subject)
         : d.approvedPlain
       : decision.kind === 'rejected'
         ? subject
-          ? d.rejected(subject)
+          ? isolated(d.rejected, subject)
           : d.rejectedPlain
         : decision.kind === 'cancelled'
           ? subject
-            ? d.cancelled(subject)
+            ? isolated(d.cancelled, subject)
             : d.cancelledPlain
           : decision.kind === 'confirmed'
             ? subject
-              ? d.confirmed(subject)
+              ? isolated(d.confirmed, subject)
               : d.confirmedPlain
             : decision.summary
-              ? d.answered(decision.summary)
+              ? isolated(d.answered, decision.summary)
               : d.answeredPlain;
   return (
     <p className="agk-decision agk-root" data-agk-decision={id} data-status={decision.kind} tabIndex={-1}>
       <span className="agk-decision__icon" aria-hidden="true" />
       {main}
-      {decision.comment ? d.comment(decision.comment) : null}
+      {decision.comment ? isolated(d.comment, decision.comment) : null}
       {isDatable(decision.at) ? (
         <>
           {' · '}

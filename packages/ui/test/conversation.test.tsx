@@ -356,6 +356,23 @@ describe('conversation: decisions in the transcript', () => {
     expect(screen.getByText('Refund issued.')).toBeInTheDocument();
   });
 
+  it("keeps a tool name's and a comment's direction to themselves: an override in them cannot reorder the line", async () => {
+    const spoof = '\u202Eexe.tnemyap_dnuor';
+    const store = await playedStore([
+      { say: 'Pay', events: runOf([...call('c1', spoof, refundArgs), ...call('c2', spoof, refundArgs)], approval('int-1', 'c1')) },
+      { resume: [{ interruptId: 'int-1', status: 'resolved', payload: { approved: true, comment: '\u202Bfine' } }], events: runOf([]) },
+    ]);
+    const { container } = renderList(store);
+    const line = container.querySelector('[data-agk-decision="int-1"]') as HTMLElement;
+    expect([...line.querySelectorAll('bdi')].map((b) => b.textContent)).toEqual([spoof, '\u202Bfine']);
+    // The sentence's own text stays outside them, and reads as before.
+    expect(line).toHaveTextContent(`You approved ${spoof}, comment: “\u202Bfine” · ${time}`);
+    // A repeated call's number too.
+    const names = [...container.querySelectorAll('.agk-toolcall__name')];
+    expect(names.map((n) => n.textContent)).toEqual([`${spoof} (1)`, `${spoof} (2)`]);
+    expect(names.map((n) => n.querySelector('bdi')?.textContent)).toEqual([spoof, spoof]);
+  });
+
   it('says what was approved, when, after the messages of the run that asked', async () => {
     const store = await playedStore([
       raised('int-1', 'c1'),

@@ -3,12 +3,14 @@
  * between whole characters: never half of an emoji or a rare CJK character.
  */
 import { AgentProvider } from '@aguikit/react';
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { summarizeEvent } from '../src/eventSummary.js';
+import { LONG_TEXT } from '../src/LongText.js';
 import { announcementText } from '../src/liveAnnouncer.js';
 import { en, localeValue } from '../src/locale.js';
 import { MessageList } from '../src/Messages.js';
+import { think } from '../src/storybook/conversations.js';
 import { call, playedStore, runOf, say } from '../src/storybook/scripted.js';
 
 /** Half of a surrogate pair, alone. */
@@ -71,5 +73,44 @@ describe('text cut short for a summary or an announcement', () => {
     const line = view.container.querySelector('[data-agk-decision]')?.textContent ?? '';
     expect(line).toContain('aaaa');
     expect(line).not.toMatch(LONE);
+  });
+});
+
+describe('a long text the agent sends, wherever it shows, is cut as a long reply is', () => {
+  const long = (what: string) => `${what} ${'字'.repeat(LONG_TEXT)} the end`;
+  const shownText = (el: Element | null | undefined) => el?.textContent ?? '';
+
+  it('a tool result, a tool message and reasoning past LONG_TEXT show their head, and Show all shows the rest', async () => {
+    const store = await playedStore([
+      {
+        say: 'go',
+        events: runOf([
+          ...think('r1', long('thought')),
+          ...say('a1', 'ok'),
+          ...call('c1', 'export_orders', { month: '2026-11' }, { parent: 'a1', result: long('result') }),
+          // A tool message whose call is not on screen is shown as a message of its own.
+          { type: 'TOOL_CALL_RESULT', messageId: 'orphan', toolCallId: 'gone', content: long('orphan') },
+        ]),
+      },
+    ]);
+    const view = render(
+      <AgentProvider store={store}>
+        <MessageList />
+      </AgentProvider>,
+    );
+    const reasoning = view.container.querySelector('.agk-reasoning__content');
+    const card = view.container.querySelector('.agk-toolcall');
+    const orphan = view.container.querySelector('[data-role="tool"]');
+    for (const [name, el] of [
+      ['reasoning', reasoning],
+      ['card', card],
+      ['tool message', orphan],
+    ] as const) {
+      expect(shownText(el).length, name).toBeLessThan(LONG_TEXT + 1_000);
+      expect(shownText(el), name).not.toContain('the end');
+      expect(el?.querySelector('.agk-longtext__note button'), name).not.toBeNull();
+    }
+    (card?.querySelector('.agk-longtext__note button') as HTMLButtonElement).click();
+    await waitFor(() => expect(shownText(card)).toContain('the end'));
   });
 });
