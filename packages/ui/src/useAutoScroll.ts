@@ -67,8 +67,11 @@ export function useAutoScroll(): AutoScroll {
       const scrollable = () => el.scrollHeight > el.clientHeight;
       const onScroll = () => {
         const top = el.scrollTop;
-        if (el.scrollHeight - top - el.clientHeight <= AT_END_PX) follow(true);
-        else if (top < live.current.lastTop - 1) follow(false);
+        const fromEnd = el.scrollHeight - top - el.clientHeight;
+        // Up, and not clamped to the end by content that shrank: the reader's, however small the step (a trackpad's
+        // few pixels, each still near the end). Near the end otherwise, following again.
+        if (top < live.current.lastTop - 1 && fromEnd > 1) follow(false);
+        else if (fromEnd <= AT_END_PX) follow(true);
         live.current.lastTop = top;
       };
       const onWheel = (e: WheelEvent) => {

@@ -24,15 +24,16 @@ async function mountAtPhoneWidth(messages: AgUiMessage[]) {
   const host = document.createElement('div');
   host.style.height = '100vh';
   document.body.append(host);
+  const driven = drivenStore(messages);
   await render(
-    <AgentProvider store={drivenStore(messages).store}>
+    <AgentProvider store={driven.store}>
       <AgentChat />
     </AgentProvider>,
     { container: host },
   );
   const list = host.querySelector<HTMLElement>('[role="log"]');
   if (!list) throw new Error('no conversation log');
-  return { host, list };
+  return { host, list, driven };
 }
 
 it('a table scrolls in its frame, its words whole, and the conversation does not scroll sideways', async () => {
@@ -64,4 +65,42 @@ it("a message's details with a long key and a long value wrap within the convers
   expect(list.scrollWidth).toBeLessThanOrEqual(list.clientWidth);
   const details = host.querySelector<HTMLElement>('.agk-message__details');
   expect(details?.scrollWidth).toBeLessThanOrEqual(details?.clientWidth ?? 0);
+});
+
+it('stops following a slow scroll up (a trackpad: a few pixels at a time, each still near the end) while a reply streams', async () => {
+  const history = Array.from({ length: 12 }, (_, i) => ({
+    id: `h${i}`,
+    role: i % 2 ? ('assistant' as const) : ('user' as const),
+    content: `Message ${i}: ${'the carrier scanned the parcel at the hub. '.repeat(4)}`,
+  }));
+  const { host, list, driven } = await mountAtPhoneWidth(history);
+  await driven.start();
+  // The run has started once its first event is in (on a cold machine it starts after the first push).
+  await expect
+    .poll(async () => {
+      await driven.push();
+      return driven.store.getState().eventCount;
+    })
+    .toBeGreaterThan(0);
+  await driven.push({ type: 'TEXT_MESSAGE_START', messageId: 's', role: 'assistant' });
+  for (let i = 0; i < 10; i++) await driven.push({ type: 'TEXT_MESSAGE_CONTENT', messageId: 's', delta: `w${i} ` });
+  const frame = () => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+  await frame();
+  const root = host.querySelector('.agk-messages');
+  expect(root).toHaveAttribute('data-scroll', 'following');
+  for (let i = 0; i < 20; i++) {
+    list.dispatchEvent(new WheelEvent('wheel', { deltaY: -6, bubbles: true }));
+    list.scrollTop -= 6;
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+    await driven.push({ type: 'TEXT_MESSAGE_CONTENT', messageId: 's', delta: `t${i} ` });
+    await frame();
+  }
+  expect(root).toHaveAttribute('data-scroll', 'paused');
+  expect(list.scrollHeight - list.scrollTop - list.clientHeight).toBeGreaterThan(60);
+  // Back at the end, it follows again.
+  list.scrollTop = list.scrollHeight;
+  await frame();
+  await driven.push({ type: 'TEXT_MESSAGE_CONTENT', messageId: 's', delta: 'more ' });
+  await frame();
+  expect(root).toHaveAttribute('data-scroll', 'following');
 });
