@@ -187,6 +187,43 @@ describe('a refusal before the body is read', () => {
   );
 });
 
+describe('Expect: 100-continue', () => {
+  it.each([
+    ['an unknown scenario', 404, (server: AgentServer) => head(server, '/agents/no-such-scenario', 100, 'Expect: 100-continue\r\n')],
+    [
+      'a body past the limit by its Content-Length',
+      413,
+      (server: AgentServer) => head(server, '/agents/refund', 999_999_999, 'Expect: 100-continue\r\n'),
+    ],
+    [
+      'a body that is not JSON',
+      415,
+      (server: AgentServer) => head(server, '/agents/refund', 100, 'Expect: 100-continue\r\n').replace('application/json', 'text/plain'),
+    ],
+  ] as const)('%s is refused (%i) without being told to send its body first', async (_name, status, request) => {
+    const server = await startServer();
+    const answer = await rawAnswer(socketTo(server), request(server));
+    expect(answer).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `, 'u'));
+    expect(answer).not.toContain('100 Continue');
+  });
+
+  it('a request the server takes is told to go on, and is answered once its body arrives', async () => {
+    const server = await startServer({ speed: 0 });
+    const socket = socketTo(server);
+    const body = JSON.stringify(userInput('t-expect', 'r-expect'));
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => {
+      answer += chunk.toString('utf8');
+      if (answer === 'HTTP/1.1 100 Continue\r\n\r\n') socket.write(body);
+    });
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.write(head(server, '/agents/refund', Buffer.byteLength(body), 'Expect: 100-continue\r\nConnection: close\r\n'));
+    await closed;
+    expect(answer).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 /u);
+    expect(answer).toContain('RUN_FINISHED');
+  });
+});
+
 /** What the server answers on a raw connection to `text` (and `body`), read until it closes the connection. */
 async function rawAnswer(socket: Socket, text: string, body: Buffer = Buffer.alloc(0)): Promise<string> {
   let answer = '';
@@ -480,11 +517,14 @@ describe('one producer per run', () => {
         await r.body?.cancel().catch(() => undefined);
       }),
     );
-    const readers = Array.from({ length: 50 }, () => post(server, '/agents/refund', input, { 'last-event-id': lastId }).then((r) => r.text()));
+    const readers = Array.from({ length: 50 }, () =>
+      post(server, '/agents/refund', input, { 'last-event-id': lastId }).then((r) => r.text()),
+    );
     await vi.waitFor(async () => expect((await health(server)).streams).toBe(51), { timeout: 5_000, interval: 20 });
     expect((await health(server)).runs).toBe(1);
     let rest = '';
-    for (let chunk = await reader?.read(); chunk && !chunk.done; chunk = await reader?.read()) rest += new TextDecoder().decode(chunk.value);
+    for (let chunk = await reader?.read(); chunk && !chunk.done; chunk = await reader?.read())
+      rest += new TextDecoder().decode(chunk.value);
     const whole = ids(start + rest);
     expect(rest).toMatch(/RUN_FINISHED/u);
     // Each reconnect gets every event after its Last-Event-ID, once, in order.

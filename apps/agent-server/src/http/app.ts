@@ -41,6 +41,8 @@ function allowedMethods(method: string, url: string): string {
   return 'POST, OPTIONS';
 }
 
+const tooLarge = () => new RequestError(413, 'BODY_TOO_LARGE', 'The body is too large.');
+
 /** A body's bytes as text; bytes that are no UTF-8 are refused, not replaced (two ids would become one). */
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
@@ -128,6 +130,8 @@ export function buildApp(options: AppOptions): App {
     // The schema is checked as written: no coercion of `7` into `"7"`, no defaults, nothing removed.
     ajv: { customOptions: { coerceTypes: false, useDefaults: false, removeAdditional: false, allErrors: false } },
   });
+  // Node answers `Expect: 100-continue` with a 100 at once; the route says it once it takes the request (preParsing).
+  fastify.server.on('checkContinue', (request, response) => fastify.server.emit('request', request, response));
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
     try {
@@ -214,8 +218,14 @@ export function buildApp(options: AppOptions): App {
         if (request.body === undefined) throw new RequestError(400, 'MALFORMED_JSON', 'The body is empty: POST a RunAgentInput.');
       },
       // Unknown scenarios are refused before the body is parsed or checked.
-      preParsing: async (request) => {
+      preParsing: async (request, reply) => {
         scenarioOf(request.params.scenario);
+        // A client that waits to be told to send its body (`Expect: 100-continue`) is told once nothing refuses it
+        // before the body: a body its Content-Length says is too large is refused here, not after a 100.
+        if (request.headers.expect?.toLowerCase() === '100-continue') {
+          if (Number(request.headers['content-length']) > options.maxBodyBytes) throw tooLarge();
+          reply.raw.writeContinue();
+        }
       },
     },
     async (request, reply) => {
@@ -319,7 +329,7 @@ function asRequestError(error: unknown): RequestError {
   if (e.validation) return validationError(e.validation);
   switch (e.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new RequestError(413, 'BODY_TOO_LARGE', 'The body is too large.');
+      return tooLarge();
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new RequestError(415, 'UNSUPPORTED_MEDIA_TYPE', 'POST a body of Content-Type application/json.');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
