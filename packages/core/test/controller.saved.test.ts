@@ -182,7 +182,9 @@ describe('numbers JSON cannot carry', () => {
     expect(inputs[1]?.state).toEqual(live.sharedState.document);
     // The app's own edits are held the same way.
     await c.setState({ total: Number.POSITIVE_INFINITY, delta: -0 });
-    await c.updateSharedState((d) => void ((d as { low: number }).low = Number.NaN));
+    await c.updateSharedState((d) => {
+      (d as { low: number }).low = Number.NaN;
+    });
     const edited = c.getSnapshot().thread.sharedState.document;
     expect(edited).toEqual({ total: null, delta: 0, low: null });
     expect(replaySession(parseSession(serializeSession(c.log.entries)).entries).sharedState.document).toEqual(edited);

@@ -13,7 +13,10 @@ const SLOT = '\uE000';
  * wrote it; a sentence that leaves the value out is taken as it is.
  */
 export function isolated(sentence: (value: string) => string, value: string): React.ReactNode {
-  const parts = sentence(SLOT).split(SLOT);
-  if (parts.length === 1) return sentence(value);
-  return parts.flatMap((part, i) => (i === 0 ? [part] : [<bdi key={i}>{value}</bdi>, part]));
+  const [first, ...rest] = sentence(SLOT).split(SLOT);
+  if (rest.length === 0) return sentence(value);
+  const nodes: React.ReactNode[] = [first];
+  // The sentence's pieces never move: each slot is keyed by its place.
+  for (let slot = 0; slot < rest.length; slot++) nodes.push(<bdi key={`slot-${slot}`}>{value}</bdi>, rest[slot]);
+  return nodes;
 }

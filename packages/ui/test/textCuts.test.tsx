@@ -110,7 +110,9 @@ describe('a long text the agent sends, wherever it shows, is cut as a long reply
       expect(shownText(el), name).not.toContain('the end');
       expect(el?.querySelector('.agk-longtext__note button'), name).not.toBeNull();
     }
-    (card?.querySelector('.agk-longtext__note button') as HTMLButtonElement).click();
+    const showAll = card?.querySelector<HTMLButtonElement>('.agk-longtext__note button');
+    if (!showAll) throw new Error('no Show all on the card');
+    showAll.click();
     await waitFor(() => expect(shownText(card)).toContain('the end'));
   });
 });
