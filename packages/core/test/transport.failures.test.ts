@@ -144,3 +144,41 @@ describe('a request that fails on the wire', () => {
     expect(failure?.message).toMatch(/headers/);
   });
 });
+
+describe('a stream that is not the run it answers', () => {
+  it('events that start no run (another protocol at the URL: an OpenAI chunk stream) fail as INVALID_STREAM, not an empty success', async () => {
+    const server = await serve((res) => {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      const chunk = { id: 'chatcmpl-1', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: 'Hi' } }] };
+      res.end(`data: ${JSON.stringify(chunk)}\n\ndata: [DONE]\n\n`);
+    });
+    const c = createRunController({ threadId: 't1', source: httpSseSource({ url: server.url }) });
+    // The action was taken; its outcome is the failure.
+    expect(await c.run('hi')).toMatchObject({ ok: true, status: 'error' });
+    const { failure, thread } = c.getSnapshot();
+    // No event of a run arrived: the two it got are in the log, with what was wrong with each.
+    expect(failure).toMatchObject({ code: 'INVALID_STREAM', retryable: false, eventsReceived: 0 });
+    expect(failure?.message).toMatch(/2 events started no run \(no RUN_STARTED\)/);
+    expect(c.getSnapshot().eventCount).toBe(2);
+    expect(thread.run.status).toBe('error');
+  });
+
+  it('a RUN_FINISHED of another run does not end the stream: what the run sends after it arrives', async () => {
+    const server = await serve(async (res, { threadId, runId }) => {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      res.write(sse({ type: 'RUN_STARTED', threadId, runId }));
+      res.write(sse({ type: 'RUN_FINISHED', threadId, runId: 'an-earlier-run' }));
+      res.write(sse({ type: 'TEXT_MESSAGE_START', messageId: 'm1', role: 'assistant' }));
+      for (let i = 0; i < 6; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 40));
+        res.write(sse({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', delta: `w${i} ` }));
+      }
+      res.end(sse({ type: 'TEXT_MESSAGE_END', messageId: 'm1' }) + sse({ type: 'RUN_FINISHED', threadId, runId }));
+    });
+    const c = createRunController({ threadId: 't1', source: httpSseSource({ url: server.url, runEndGraceMs: 20 }) });
+    expect(await c.run('hi')).toMatchObject({ ok: true, status: 'success' });
+    expect(c.getSnapshot().failure).toBeUndefined();
+    const reply = c.getSnapshot().thread.messages.byId.get('m1');
+    expect(reply?.content).toBe('w0 w1 w2 w3 w4 w5 ');
+  });
+});

@@ -1141,6 +1141,17 @@ describe('httpSseSource: a time option past what a timer can wait, or no number'
     },
   );
 
+  it('maxFrameBytes NaN is the default limit, Infinity none, and one under a character no limit a frame can meet: a RangeError now', async () => {
+    const { url } = await serve(async (res) => {
+      sseHead(res);
+      await write(res, frame(started) + frame(finished));
+      res.end();
+    });
+    expect(await collect(run(url, { maxFrameBytes: Number.NaN }))).toEqual([started, finished]);
+    expect(await collect(run(url, { maxFrameBytes: Number.POSITIVE_INFINITY }))).toEqual([started, finished]);
+    for (const maxFrameBytes of [0, -1, 0.5]) expect(() => httpSseSource({ url, maxFrameBytes })).toThrow(RangeError);
+  });
+
   it('a reconnect delay past what a timer can wait waits, rather than trying again at once', async () => {
     const { url, requests } = await serve(async (res) => {
       sseHead(res);

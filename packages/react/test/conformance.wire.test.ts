@@ -277,9 +277,11 @@ describe.skipIf(!corpusPresent)('AG-UI conformance corpus over HTTP + SSE', () =
       const run = await replayOverWire(fixture);
       const { request, result, store, state } = run;
 
-      // The transport itself never failed (every stream is well-formed SSE): a failure only says a run was cut off.
-      expect(store.failure?.code).toBe(state.run.status === 'unknown' ? 'CONNECTION_LOST' : undefined);
-      expect(store.connection).toBe('closed');
+      // The transport itself never failed (every stream is well-formed SSE): a failure only says a run was cut off,
+      // or that the stream said nothing of a run (neither RUN_STARTED nor RUN_ERROR: the conformance outcome "failed").
+      const saysNoRun = !fixture.stream.some((e) => ['RUN_STARTED', 'RUN_ERROR'].includes((e as { type?: string }).type ?? ''));
+      expect(store.failure?.code).toBe(state.run.status === 'unknown' ? 'CONNECTION_LOST' : saysNoRun ? 'INVALID_STREAM' : undefined);
+      expect(store.connection).toBe(saysNoRun ? 'failed' : 'closed');
       expect(store.inFlight).toBeUndefined();
       expect(result).toEqual({ ok: true, status: state.run.status });
       // A stream cut off inside a run is never a success.

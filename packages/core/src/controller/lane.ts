@@ -44,6 +44,9 @@ const isTerminal = (raw: unknown) => {
 
 const running = (thread: ThreadState) => thread.run.status === 'running';
 
+/** What a stream that answers a run says first: the run's start, or that it failed before it began. */
+const RUN_LIFECYCLE = new Set<unknown>(['RUN_STARTED', 'RUN_ERROR']);
+
 /**
  * The way events travel from the source to the log: received into the
  * stream's batch, applied one batch per frame (a terminal event at once),
@@ -92,6 +95,7 @@ export function createLane(deps: LaneDeps): Lane {
         if (!s.live) return;
         deps.agentClock.heard(raw);
         s.received++;
+        if (!lifecycle) lifecycle = RUN_LIFECYCLE.has((raw as { type?: unknown } | null)?.type);
         s.pending.push(raw);
         if (isTerminal(raw)) deps.flush(s);
         else if (!s.cancelFlush) {
@@ -123,6 +127,8 @@ export function createLane(deps: LaneDeps): Lane {
       }
       // Torn down before the request went out (a listener of the stream's start stopped it): nothing is sent.
       if (!s.live) return { reconnectable: false };
+      // Whether the agent's events said anything of a run (its start, or a failure before it began).
+      let lifecycle = false;
       try {
         // The push form, when the source has it, hands events over without an asynchronous hop per event.
         if (source.deliver) await source.deliver(s.input, runOptions, receive);
@@ -138,9 +144,13 @@ export function createLane(deps: LaneDeps): Lane {
       }
       if (!s.live) return { reconnectable: false };
       deps.flush(s);
-      if (s.before + s.received === 0) {
+      // Events that say nothing of a run (another protocol at the URL, an agent that never says RUN_STARTED or RUN_ERROR):
+      // no event of a run arrived.
+      const noRun = s.before === 0 && s.received > 0 && !lifecycle;
+      if (s.before + s.received === 0 || noRun) {
         // Nothing of the run arrived: the request failed, or the agent answered with an empty stream.
-        failure ??= classifyFailure(new AgentTransportError('NOT_EVENT_STREAM', 'the stream ended before its first event.'), 0);
+        const said = noRun ? `its ${s.received} events started no run (no RUN_STARTED).` : 'the stream ended before its first event.';
+        failure ??= classifyFailure(new AgentTransportError('NOT_EVENT_STREAM', said), 0);
         deps.record({ type: 'failed', failure });
         return { reconnectable: false, failure, threw };
       }

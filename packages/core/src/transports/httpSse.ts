@@ -10,7 +10,11 @@ export interface HttpSseSourceOptions {
   headers?: Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
   /** The fetch to use; the global one by default. */
   fetch?: typeof fetch;
-  /** The largest SSE frame accepted, in characters; a larger one stops the stream with a clear error. Default 8 MiB. */
+  /**
+   * The largest SSE frame accepted, in characters; a larger one stops the
+   * stream with a clear error. Default 8 Mi (NaN too); Infinity is no limit;
+   * under 1 is a RangeError as the source is made.
+   */
   maxFrameBytes?: number;
   /**
    * Opt-in: when the connection drops inside a run and the server sent SSE
@@ -88,7 +92,7 @@ function loadBodyReader(): Promise<typeof SseBody> {
 export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
   // Asked for as the source is made, so it is there by the first request (which waits for it).
   loadBodyReader().catch(() => undefined);
-  const maxFrame = options.maxFrameBytes ?? DEFAULT_MAX_FRAME;
+  const maxFrame = frameLimitOf(options.maxFrameBytes);
   const attempts = options.reconnect?.attempts ?? (options.reconnect ? 3 : 0);
   const delayMs = options.reconnect?.delayMs ?? 500;
 
@@ -141,6 +145,9 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
     let runEnded = false;
     // Which end it was (a count): the stream is let go a grace after it (see runEndGraceMs).
     let ends = 0;
+    // The run the stream is in, as its RUN_STARTED named it: a RUN_FINISHED of another run does not end it, as the
+    // thread does not take it as this run's end.
+    let openRunId: unknown;
     const runEnd = { since: () => (runEnded ? ends : undefined), graceMs: graceOf(options.runEndGraceMs) };
     // Events handed over so far: with none, sending the same request again cannot apply anything twice.
     let delivered = 0;
@@ -153,11 +160,12 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
         lastId = frame.id;
       }
       const event = parseData(frame.data);
-      const type = (event as { type?: unknown } | null)?.type;
+      const { type, runId } = (typeof event === 'object' && event !== null ? event : {}) as { type?: unknown; runId?: unknown };
       if (type === 'RUN_STARTED') {
         runOpen = true;
         runEnded = false;
-      } else if (type === 'RUN_FINISHED' || type === 'RUN_ERROR') {
+        openRunId = runId;
+      } else if (type === 'RUN_ERROR' || (type === 'RUN_FINISHED' && (openRunId === undefined || runId === openRunId))) {
         runOpen = false;
         if (!runEnded) ends++;
         runEnded = true;
@@ -436,6 +444,13 @@ function parseData(data: string): unknown {
 }
 
 /** The grace after a run's end: 1 s unless a number says otherwise; past what a timer can wait, no limit. */
+/** maxFrameBytes: undefined or NaN is the default, Infinity no limit; one no frame can meet (under one character) is the app's error. */
+function frameLimitOf(limit: number | undefined): number {
+  if (limit === undefined || Number.isNaN(limit)) return DEFAULT_MAX_FRAME;
+  if (!(limit >= 1)) throw new RangeError(`httpSseSource: maxFrameBytes must be at least 1 character (it is ${limit}).`);
+  return Math.floor(limit);
+}
+
 function graceOf(ms: number | undefined): number {
   if (ms === undefined || Number.isNaN(ms)) return 1000;
   return ms > LONGEST_TIMER_MS ? Number.POSITIVE_INFINITY : Math.max(0, ms);
