@@ -123,6 +123,23 @@ describe('devtools layout in Chromium', () => {
     expect(sidewaysOverflow(host)).toEqual([]);
   });
 
+  it('every control a pointer aims at is at least 24 px square, or its label is (WCAG 2.2 target size)', async () => {
+    const host = column(320);
+    await mount(await playedStore([{ events }]), host);
+    // A checkbox or radio is aimed at through its label.
+    const small = [...host.querySelectorAll<HTMLElement>('button, input, select, summary, [role="option"]')]
+      .map((el) => (el.matches('[type="checkbox"], [type="radio"]') ? (el.closest<HTMLElement>('label') ?? el) : el))
+      .filter((el) => {
+        const box = el.getBoundingClientRect();
+        return box.width > 0 && (box.width < 24 || box.height < 24);
+      })
+      .map(
+        (el) =>
+          `${el.className || el.tagName} ${Math.round(el.getBoundingClientRect().width)}x${Math.round(el.getBoundingClientRect().height)}`,
+      );
+    expect(small).toEqual([]);
+  });
+
   it('in forced colors the selected row keeps an outline (backgrounds are dropped), and no focus style removes the outline', async () => {
     const session = cdp();
     try {

@@ -60,6 +60,8 @@ it("a message's details with a long key and a long value wrap within the convers
   const metadata = { [`trace_${'k'.repeat(300)}`]: 'v'.repeat(2_000), 模型: 'agent-7b-中文-2026-12-01' };
   const { host, list } = await mountAtPhoneWidth([{ id: 'a1', role: 'assistant', content: 'Done.', metadata } as AgUiMessage]);
   await expect.poll(() => host.querySelector('.agk-message__details-toggle')).not.toBeNull();
+  // A target a finger can hit: at least 24 px high (WCAG 2.2 target size).
+  expect(host.querySelector('.agk-message__details-toggle')?.getBoundingClientRect().height).toBeGreaterThanOrEqual(24);
   host.querySelector<HTMLElement>('.agk-message__details-toggle')?.click();
   await expect.poll(() => host.querySelector('.agk-message__details:not([hidden])')).not.toBeNull();
   expect(list.scrollWidth).toBeLessThanOrEqual(list.clientWidth);
