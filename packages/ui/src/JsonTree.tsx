@@ -35,6 +35,12 @@ export interface JsonTreeProps extends Omit<React.HTMLAttributes<HTMLUListElemen
 
 /** Past this many children a container no longer opens by itself: a wide level would render all its grandchildren. */
 const AUTO_OPEN_MAX = 20;
+/**
+ * How deep a change's way is opened by itself: half of what a document may
+ * nest (MAX_JSON_DEPTH in core), as a tree of 512 open levels overflows the
+ * call stack of a small worker (jsdom's). Deeper, a person opens the rest.
+ */
+const OPEN_TO_DEPTH = 256;
 
 /**
  * The highlights, held outside React's context: a node reads its own marks
@@ -179,7 +185,12 @@ const Node = React.memo(function Node({ name, value, pointer, depth, autoOpen }:
   const marks = useHighlight((h) => h.at.get(pointer));
   const inside = useHighlight((h) => h.inside.has(pointer));
   const container = kind === 'object' || kind === 'array';
-  const open = container && (choice ?? (autoOpen || inside));
+  // Opened by a change inside it, a container stays open when the next change lands elsewhere: what the reader looks
+  // at, and the focus on it, stay. The way is opened only OPEN_TO_DEPTH deep.
+  const [openedByChange, setOpenedByChange] = React.useState(false);
+  const byChange = (inside || openedByChange) && depth < OPEN_TO_DEPTH;
+  if (inside && !openedByChange) setOpenedByChange(true);
+  const open = container && (choice ?? (autoOpen || byChange));
   const changed = marks ? 'self' : inside ? 'inside' : 'none';
   return (
     <li

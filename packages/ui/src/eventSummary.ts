@@ -17,10 +17,10 @@ function fields(event: unknown): Fields | undefined {
   return typeof event === 'object' && event !== null && !Array.isArray(event) ? (event as Fields) : undefined;
 }
 
-/** The event's `type`, or a placeholder for input that has none: the log keeps invalid events too. */
+/** The event's `type`, or a placeholder for input that has none (or an empty one): the log keeps invalid events too. */
 export function eventType(event: unknown): string {
   const type = fields(event)?.type;
-  return typeof type === 'string' ? type : '(no type)';
+  return typeof type === 'string' && type !== '' ? type : '(no type)';
 }
 
 function field(e: Fields, name: string): unknown {

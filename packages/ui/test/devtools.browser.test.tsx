@@ -123,6 +123,38 @@ describe('devtools layout in Chromium', () => {
     expect(sidewaysOverflow(host)).toEqual([]);
   });
 
+  it('at 390 px an event with a 1 KB unknown type, selected, and a 100-level document scroll nothing but the tree sideways', async () => {
+    const host = column(390);
+    let deep: unknown = 'leaf';
+    for (let i = 0; i < 100; i++) deep = { level: deep };
+    const odd: ScriptEvent[] = [
+      { type: 'RUN_STARTED', threadId: 'story-thread', runId: RUN },
+      { type: `X_${'T'.repeat(1_024)}` },
+      { type: 'STATE_SNAPSHOT', snapshot: { deep } },
+      { type: 'STATE_DELTA', delta: [{ op: 'replace', path: `/deep${'/level'.repeat(100)}`, value: 'changed' }] },
+      { type: 'RUN_FINISHED', threadId: 'story-thread', runId: RUN },
+    ];
+    await mount(await playedStore([{ events: odd }]), host);
+    await userEvent.click(rowAt(host, 1));
+    await expect.poll(() => host.querySelector('.agk-timeline__diagnostics li')).toBeTruthy();
+    expect(host.scrollWidth).toBeLessThanOrEqual(host.clientWidth);
+    // Only the document's own box scrolls sideways, to show how deep it goes.
+    expect(sidewaysOverflow(host).every((where) => where.startsWith('agk-inspector__document'))).toBe(true);
+  });
+
+  it("a key's right-to-left override stays in the key: the value after it reads as written", async () => {
+    const host = column(390);
+    await mount(
+      await playedStore([{ events: [...events.slice(0, 1), { type: 'STATE_SNAPSHOT', snapshot: { 'ab\u202Ecd': 12345 } }] }]),
+      host,
+    );
+    await expect.poll(() => host.querySelector('.agk-inspector .agk-json__key')).toBeTruthy();
+    const keyBox = host.querySelector<HTMLElement>('.agk-inspector .agk-json__key')?.getBoundingClientRect();
+    const valueBox = host.querySelector<HTMLElement>('.agk-inspector .agk-json__value')?.getBoundingClientRect();
+    // The value is painted after the key, not inside its box.
+    expect(valueBox?.left).toBeGreaterThanOrEqual(keyBox?.right ?? Number.POSITIVE_INFINITY);
+  });
+
   it('every control a pointer aims at is at least 24 px square, or its label is (WCAG 2.2 target size)', async () => {
     const host = column(320);
     await mount(await playedStore([{ events }]), host);

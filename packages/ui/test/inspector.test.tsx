@@ -122,6 +122,24 @@ describe('JsonTree', () => {
     expect(document.querySelectorAll('.agk-json__node')).toHaveLength(102);
   });
 
+  it('a change 1,000 levels down opens the way 256 levels deep, and renders without overflowing the stack', () => {
+    let deep: unknown = 'leaf';
+    for (let i = 0; i < 1_000; i++) deep = { d: deep };
+    render(<JsonTree label="Doc" value={deep} highlight={[{ op: 'replace', path: '/d'.repeat(1_000), value: 'x' }]} />);
+    const open = document.querySelectorAll('.agk-json__node[data-state="expanded"]').length;
+    expect(open).toBe(256);
+  });
+
+  it('keeps open what a change opened when the next change lands elsewhere: focus on it stays', async () => {
+    const v = { a: { b: { c: { d: { e: 1 } } } }, x: 1 };
+    const view = render(<JsonTree label="Doc" value={v} highlight={[{ op: 'replace', path: '/a/b/c/d/e', value: 1 }]} />);
+    const toggle = screen.getByRole('button', { name: /^d: / });
+    toggle.focus();
+    view.rerender(<JsonTree label="Doc" value={{ ...v, x: 2 }} highlight={[{ op: 'replace', path: '/x', value: 2 }]} />);
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: /^d: / }));
+    expect(screen.getByRole('button', { name: /^d: / })).toHaveAttribute('aria-expanded', 'true');
+  });
+
   it('renders hostile keys and values as text: no element, no handler, no prototype written', () => {
     const hostile = JSON.parse(
       '{"__proto__":{"polluted":"yes"},"<img src=x onerror=\\"window.__pwned=1\\">":"<script>window.__pwned=1</script>","href":"javascript:window.__pwned=1"}',

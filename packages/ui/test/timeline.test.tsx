@@ -54,6 +54,11 @@ describe('EventTimelinePanel', () => {
     expect(screen.getByText('11 events')).toBeInTheDocument();
   });
 
+  it('names an event of an empty type "(no type)", as one with none: never a blank row', async () => {
+    show(await playedStore([{ say: 'go', events: runOf([{ type: '' }, { kind: 'no type at all' }]) }]));
+    expect(rows().map(typeOf)).toEqual(['RUN_STARTED', '(no type)', '(no type)', 'RUN_FINISHED']);
+  });
+
   it('filters by type group and by text, together', async () => {
     const user = userEvent.setup();
     show(await playedStore([{ say: 'go', events: run }]));
