@@ -105,6 +105,35 @@ describe('a request that fails on the wire', () => {
     expect(c.getSnapshot().inFlight).toBeUndefined();
   });
 
+  it.each([
+    ['an error status', 500, 'application/json'],
+    ['a page that is no event stream', 200, 'text/html'],
+  ])('stop() settles run() while the body of %s is still coming, when the app’s fetch ignores its signal', async (_what, status, type) => {
+    let cancelled = false;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('partial'));
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const c = createRunController({
+      threadId: 't1',
+      source: httpSseSource({
+        url: 'http://127.0.0.1:9/agent',
+        fetch: async () => new Response(body, { status, headers: { 'content-type': type } }),
+      }),
+    });
+    const run = c.run('x');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    c.stop();
+    const settled = await Promise.race([run.then(() => 'settled'), new Promise((resolve) => setTimeout(() => resolve('pending'), 1000))]);
+    expect(settled).toBe('settled');
+    // The body is let go, not read for ever in the background.
+    expect(cancelled).toBe(true);
+  });
+
   it.each(['http://user:pw@127.0.0.1:9/agent', 'ftp://127.0.0.1/agent', 'javascript:alert(1)'])(
     'the URL %s, which fetch refuses before sending, is INVALID_URL and not retryable',
     async (url) => {
@@ -180,5 +209,20 @@ describe('a stream that is not the run it answers', () => {
     expect(c.getSnapshot().failure).toBeUndefined();
     const reply = c.getSnapshot().thread.messages.byId.get('m1');
     expect(reply?.content).toBe('w0 w1 w2 w3 w4 w5 ');
+  });
+});
+
+describe('what comes after the run ended', () => {
+  it('a frame too large after RUN_FINISHED leaves the run a success with no failure: the run lost nothing', async () => {
+    const server = await serve((res, { threadId, runId }) => {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      res.end(
+        sse({ type: 'RUN_STARTED', threadId, runId }) + sse({ type: 'RUN_FINISHED', threadId, runId }) + `data: "${'x'.repeat(500)}"\n\n`,
+      );
+    });
+    const c = createRunController({ threadId: 't1', source: httpSseSource({ url: server.url, maxFrameBytes: 200 }) });
+    expect(await c.run('hi')).toMatchObject({ ok: true, status: 'success' });
+    expect(c.getSnapshot().failure).toBeUndefined();
+    expect(c.getSnapshot().connection).toBe('closed');
   });
 });

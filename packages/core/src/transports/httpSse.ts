@@ -221,7 +221,7 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
         answer.arrived();
         answered = true;
         const { checkResponse, readFrames } = reader;
-        await checkResponse(response, idle);
+        await checkResponse(response, idle, signal);
         // What time the server says it is (a cross-origin page reads Date only where the server exposes it).
         const date = Date.parse(response.headers.get('date') ?? '');
         if (Number.isFinite(date)) runOptions.onServerTime?.(date);
@@ -237,14 +237,19 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
         const e = signal?.aborted ? caught : (answer.silence() ?? caught);
         // The consumer failed on an event: its error ends the stream, not a reconnect.
         if (e instanceof ConsumerFailure) throw e.error;
-        if (signal?.aborted || e instanceof AgentTransportError) {
-          onConnection?.(signal?.aborted ? 'closed' : 'failed');
+        if (signal?.aborted) {
+          onConnection?.('closed');
           throw e;
         }
-        // The run is over and every event of it was handed over: the stream ended, nothing failed.
+        // The run is over and every event of it was handed over: what broke after it (the connection, a frame too
+        // large) lost nothing of it.
         if (runEnded) {
           onConnection?.('closed');
           return;
+        }
+        if (e instanceof AgentTransportError) {
+          onConnection?.('failed');
+          throw e;
         }
         lost = e;
       } finally {

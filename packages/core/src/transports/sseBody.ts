@@ -11,9 +11,9 @@ import { AgentTransportError, abortReason, type SourceRunOptions } from './sourc
 const MAX_ERROR_BODY = 64 * 1024;
 
 /** Throws the error an answer that is not an event stream makes, quoting its body as far as it came within `idleTimeoutMs`. */
-export async function checkResponse(response: Response, idleTimeoutMs?: number): Promise<void> {
+export async function checkResponse(response: Response, idleTimeoutMs?: number, signal?: AbortSignal): Promise<void> {
   if (!response.ok) {
-    const body = await readCapped(response, idleTimeoutMs);
+    const body = await readCapped(response, idleTimeoutMs, signal);
     throw new AgentTransportError(
       'HTTP_STATUS',
       `The agent answered HTTP ${response.status}${body ? `: ${body}` : ''}`,
@@ -24,7 +24,7 @@ export async function checkResponse(response: Response, idleTimeoutMs?: number):
   const type = response.headers.get('content-type') ?? '';
   // The media type itself, its parameters (`; charset=utf-8`) aside: `text/event-streamer` is another type.
   if (type.split(';', 1)[0]?.trim().toLowerCase() !== 'text/event-stream') {
-    const body = await readCapped(response, idleTimeoutMs);
+    const body = await readCapped(response, idleTimeoutMs, signal);
     throw new AgentTransportError(
       'NOT_EVENT_STREAM',
       `The agent answered ${type || 'without a content type'}, not text/event-stream`,
@@ -37,12 +37,16 @@ export async function checkResponse(response: Response, idleTimeoutMs?: number):
 
 /**
  * The start of an answer's body, for the error that quotes it: read up to
- * MAX_ERROR_BODY characters, or until nothing came for `idleTimeoutMs`, then
- * abandoned (a body may never end).
+ * MAX_ERROR_BODY characters, or until nothing came for `idleTimeoutMs` or
+ * the request is aborted (the app's fetch may not end the body on abort),
+ * then abandoned (a body may never end).
  */
-async function readCapped(response: Response, idleTimeoutMs?: number): Promise<string> {
+async function readCapped(response: Response, idleTimeoutMs?: number, signal?: AbortSignal): Promise<string> {
   if (!response.body) return '';
   const reader = response.body.getReader();
+  const letGo = () => void reader.cancel().catch(() => undefined);
+  if (signal?.aborted) letGo();
+  signal?.addEventListener('abort', letGo, { once: true });
   const read = idleTimeoutMs === undefined ? () => reader.read() : () => readWithin(reader, idleTimeoutMs);
   const decoder = new TextDecoder();
   let text = '';
@@ -55,7 +59,8 @@ async function readCapped(response: Response, idleTimeoutMs?: number): Promise<s
   } catch {
     return text;
   } finally {
-    reader.cancel().catch(() => undefined);
+    signal?.removeEventListener('abort', letGo);
+    letGo();
   }
   return `${textHead(text, MAX_ERROR_BODY)}…`;
 }
