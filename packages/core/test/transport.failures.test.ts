@@ -217,7 +217,7 @@ describe('what comes after the run ended', () => {
     const server = await serve((res, { threadId, runId }) => {
       res.writeHead(200, { 'Content-Type': 'text/event-stream' });
       res.end(
-        sse({ type: 'RUN_STARTED', threadId, runId }) + sse({ type: 'RUN_FINISHED', threadId, runId }) + `data: "${'x'.repeat(500)}"\n\n`,
+        `${sse({ type: 'RUN_STARTED', threadId, runId })}${sse({ type: 'RUN_FINISHED', threadId, runId })}data: "${'x'.repeat(500)}"\n\n`,
       );
     });
     const c = createRunController({ threadId: 't1', source: httpSseSource({ url: server.url, maxFrameBytes: 200 }) });
