@@ -226,3 +226,30 @@ describe('what comes after the run ended', () => {
     expect(c.getSnapshot().connection).toBe('closed');
   });
 });
+
+describe('a server whose SSE ids identify no single event', () => {
+  it('one id for every event: after a reconnect, what the server sends is taken, not dropped as seen', async () => {
+    let posts = 0;
+    const server = await serve((res, { threadId, runId }) => {
+      posts++;
+      const events = [
+        { type: 'RUN_STARTED', threadId, runId },
+        { type: 'TEXT_MESSAGE_START', messageId: 'm1', role: 'assistant' },
+        { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', delta: 'first half, ' },
+        { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', delta: 'second half' },
+        { type: 'TEXT_MESSAGE_END', messageId: 'm1' },
+        { type: 'RUN_FINISHED', threadId, runId },
+      ].map((e) => sse(e, runId));
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      // The first answer breaks after three events; the reconnect gets the rest.
+      if (posts === 1) {
+        res.write(events.slice(0, 3).join(''));
+        setTimeout(() => res.socket?.destroy(), 30);
+      } else res.end(events.slice(3).join(''));
+    });
+    const c = createRunController({ threadId: 't1', source: httpSseSource({ url: server.url, reconnect: { attempts: 2, delayMs: 1 } }) });
+    expect(await c.run('hi')).toMatchObject({ ok: true, status: 'success' });
+    expect(posts).toBe(2);
+    expect(c.getSnapshot().thread.messages.byId.get('m1')?.content).toBe('first half, second half');
+  });
+});

@@ -20,7 +20,8 @@ export interface HttpSseSourceOptions {
    * Opt-in: when the connection drops inside a run and the server sent SSE
    * `id:` fields, POST the same input again with `Last-Event-ID` so the server
    * can send what was missed. An event whose id was already seen is never
-   * yielded twice. A request that fails before its first event is sent again
+   * yielded twice (unless ids came twice on a connection: then they identify
+   * no event, and nothing is skipped by them). A request that fails before its first event is sent again
    * as it was (same run id), which a server can recognise as a retry. Off by
    * default: the protocol defines no resumption.
    */
@@ -132,10 +133,10 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
     const url = requestUrl(options.url);
     const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
     const idle = timeoutOf(options.idleTimeoutMs);
-    const seen = new Set<string>();
     // Ids are compared only once the stream was resumed (a reconnect, or a lastEventId given): a server may give
-    // several events one id, which on a first connection drops nothing.
+    // several events one id, which on a first connection drops nothing, and then its ids identify no event to skip.
     let resumed = runOptions.lastEventId !== undefined;
+    const seen = seenIds(resumed || attempts > 0);
     let lastId = runOptions.lastEventId;
     // A server may replay from the id it was given, inclusive: the caller already has that event.
     if (lastId !== undefined) seen.add(lastId);
@@ -155,7 +156,7 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
       // An empty `id:` is no id: it resets the last event ID (the SSE standard), and identifies nothing.
       if (frame.id === '') lastId = undefined;
       else if (frame.id !== undefined) {
-        if (resumed && seen.has(frame.id)) return;
+        if (resumed && seen.skips(frame.id)) return;
         seen.add(frame.id);
         lastId = frame.id;
       }
@@ -449,6 +450,41 @@ function parseData(data: string): unknown {
 }
 
 /** The grace after a run's end: 1 s unless a number says otherwise; past what a timer can wait, no limit. */
+/** How many SSE ids a stream remembers to skip a replay by, and how many characters of them: the newest are kept. */
+const SEEN_IDS = 4_096;
+const SEEN_CHARS = 1 << 20;
+
+/**
+ * The SSE ids of a run's events handed over, to skip what a resumed stream
+ * replays. Remembered only where a stream can be resumed (`tracking`), and
+ * only the newest (a server replays what follows the id it is given). Ids
+ * that came twice before any resume identify no single event: nothing is
+ * skipped by them.
+ */
+function seenIds(tracking: boolean) {
+  const ids = new Set<string>();
+  let chars = 0;
+  let unique = true;
+  return {
+    add(id: string) {
+      if (!tracking) return;
+      if (ids.has(id)) {
+        unique = false;
+        return;
+      }
+      ids.add(id);
+      chars += id.length;
+      for (const oldest of ids) {
+        if (ids.size <= SEEN_IDS && chars <= SEEN_CHARS) break;
+        ids.delete(oldest);
+        chars -= oldest.length;
+      }
+    },
+    /** Whether a resumed stream's event of this id was handed over already. */
+    skips: (id: string) => unique && ids.has(id),
+  };
+}
+
 /** maxFrameBytes: undefined or NaN is the default, Infinity no limit; one no frame can meet (under one character) is the app's error. */
 function frameLimitOf(limit: number | undefined): number {
   if (limit === undefined || Number.isNaN(limit)) return DEFAULT_MAX_FRAME;
