@@ -4,6 +4,7 @@ import * as React from 'react';
 import { clientContext } from './clientContext.js';
 import { type Highlights, highlightsOf, type Mark, pointerSegment, unescapeSegment } from './jsonHighlights.js';
 import { type LocaleValue, useLocale } from './locale.js';
+import { textHead } from './textCut.js';
 import { useBrowserLayoutEffect } from './useBrowserLayoutEffect.js';
 
 /**
@@ -35,6 +36,8 @@ export interface JsonTreeProps extends Omit<React.HTMLAttributes<HTMLUListElemen
 
 /** Past this many children a container no longer opens by itself: a wide level would render all its grandchildren. */
 const AUTO_OPEN_MAX = 20;
+/** How many characters of a string value are shown before *Show all*. */
+const LONG_VALUE = 1_000;
 /**
  * How deep a change's way is opened by itself: half of what a document may
  * nest (MAX_JSON_DEPTH in core), as a tree of 512 open levels overflows the
@@ -170,6 +173,34 @@ function Key({ name }: { name: string | undefined }) {
   );
 }
 
+/** A string of more than LONG_VALUE characters: its head, and *Show all* for the rest (a 1 MB value took 0.7 s to lay out). */
+function LongValue({ text }: { text: string }) {
+  const { messages, format } = useSettings().locale;
+  const [whole, setWhole] = React.useState(false);
+  const shown = React.useRef<HTMLSpanElement>(null);
+  return (
+    <>
+      <span ref={shown} className="agk-json__value" data-type="string" tabIndex={whole ? -1 : undefined}>
+        {whole ? JSON.stringify(text) : `${JSON.stringify(textHead(text, LONG_VALUE)).slice(0, -1)}…"`}
+      </span>{' '}
+      {whole ? null : (
+        <button
+          type="button"
+          className="agk-button"
+          data-size="sm"
+          onClick={() => {
+            setWhole(true);
+            // The button goes with the cut: focus stays on the value rather than falling to the page.
+            requestAnimationFrame(() => shown.current?.focus({ preventScroll: true }));
+          }}
+        >
+          {messages.devtools.json.showAll(format.number(text.length))}
+        </button>
+      )}
+    </>
+  );
+}
+
 interface NodeProps {
   name: string | undefined;
   value: unknown;
@@ -213,9 +244,13 @@ const Node = React.memo(function Node({ name, value, pointer, depth, autoOpen }:
       ) : (
         <span className="agk-json__leaf">
           <Key name={name} />
-          <span className="agk-json__value" data-type={kind}>
-            {scalar(value, kind)}
-          </span>
+          {kind === 'string' && (value as string).length > LONG_VALUE ? (
+            <LongValue text={value as string} />
+          ) : (
+            <span className="agk-json__value" data-type={kind}>
+              {scalar(value, kind)}
+            </span>
+          )}
         </span>
       )}
       {marks ? <Marks marks={marks} /> : null}

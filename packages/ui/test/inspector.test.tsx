@@ -140,6 +140,18 @@ describe('JsonTree', () => {
     expect(screen.getByRole('button', { name: /^d: / })).toHaveAttribute('aria-expanded', 'true');
   });
 
+  it('shows the head of a long string and the whole of it on demand: a 1 MB value is not laid out at once', async () => {
+    const long = `${'a'.repeat(5_000)}尾`;
+    render(<JsonTree label="Doc" value={{ note: long, short: 'ok' }} />);
+    const value = () => valueAt('note') ?? '';
+    expect(value().length).toBeLessThan(1_100);
+    expect(value()).not.toContain('尾');
+    expect(valueAt('short')).toBe('"ok"');
+    await userEvent.click(screen.getByRole('button', { name: 'Show all 5,001 characters' }));
+    expect(value()).toBe(JSON.stringify(long));
+    expect(screen.queryByRole('button', { name: /^Show all/ })).toBeNull();
+  });
+
   it('renders hostile keys and values as text: no element, no handler, no prototype written', () => {
     const hostile = JSON.parse(
       '{"__proto__":{"polluted":"yes"},"<img src=x onerror=\\"window.__pwned=1\\">":"<script>window.__pwned=1</script>","href":"javascript:window.__pwned=1"}',

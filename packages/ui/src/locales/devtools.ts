@@ -119,6 +119,8 @@ export const en = {
     keys: (n: number, shown: string) => `{${shown} ${n === 1 ? 'key' : 'keys'}}`,
     gone: '(gone)',
     showMore: (next: string, hidden: string) => `Show ${next} more (${hidden} hidden)`,
+    /** A long string value is shown by its head; this shows all of it. */
+    showAll: (length: string) => `Show all ${length} characters`,
     movedTo: (path: string) => `to ${path}`,
     from: (path: string) => `from ${path}`,
   },
@@ -233,6 +235,7 @@ export const zhCN: typeof en = {
     keys: (_n, shown) => `{${shown} 个键}`,
     gone: '（已删除）',
     showMore: (next, hidden) => `再显示 ${next} 项（还有 ${hidden} 项隐藏）`,
+    showAll: (length) => `显示全部 ${length} 个字符`,
     movedTo: (path) => `移至 ${path}`,
     from: (path) => `来自 ${path}`,
   },
