@@ -3,6 +3,7 @@
 import * as React from 'react';
 import { clientContext } from './clientContext.js';
 import { type Highlights, highlightsOf, type Mark, pointerSegment, unescapeSegment } from './jsonHighlights.js';
+import { ShowAll } from './LongText.js';
 import { type LocaleValue, useLocale } from './locale.js';
 import { textHead } from './textCut.js';
 import { useBrowserLayoutEffect } from './useBrowserLayoutEffect.js';
@@ -184,18 +185,7 @@ function LongValue({ text }: { text: string }) {
         {whole ? JSON.stringify(text) : `${JSON.stringify(textHead(text, LONG_VALUE)).slice(0, -1)}…"`}
       </span>{' '}
       {whole ? null : (
-        <button
-          type="button"
-          className="agk-button"
-          data-size="sm"
-          onClick={() => {
-            setWhole(true);
-            // The button goes with the cut: focus stays on the value rather than falling to the page.
-            requestAnimationFrame(() => shown.current?.focus({ preventScroll: true }));
-          }}
-        >
-          {messages.devtools.json.showAll(format.number(text.length))}
-        </button>
+        <ShowAll label={messages.devtools.json.showAll(format.number(text.length))} show={() => setWhole(true)} focus={shown} />
       )}
     </>
   );

@@ -37,18 +37,7 @@ export function LongText({ text, limit = LONG_TEXT, code = false }: { text: stri
       {whole ? null : (
         <p className="agk-message__note agk-longtext__note">
           {strings.cut(format.number(limit), format.number(text.length))}{' '}
-          <button
-            type="button"
-            className="agk-button"
-            data-size="sm"
-            onClick={() => {
-              setWhole(true);
-              // The button goes with the cut: focus would fall to the page.
-              requestAnimationFrame(() => shown.current?.focus({ preventScroll: true }));
-            }}
-          >
-            {strings.showAll}
-          </button>
+          <ShowAll label={strings.showAll} show={() => setWhole(true)} focus={shown} />
         </p>
       )}
     </>
@@ -58,4 +47,21 @@ export function LongText({ text, limit = LONG_TEXT, code = false }: { text: stri
 /** A code block of text the agent sent (a tool's result, a tool message): cut as a long reply is, past LONG_TEXT. */
 export function CodeText({ text }: { text: string }) {
   return text.length > LONG_TEXT ? <LongText text={text} code /> : <pre className="agk-code">{text}</pre>;
+}
+
+/** *Show all* of a text cut short: shows the rest, and leaves focus on the text (the button goes with the cut, and focus would fall to the page). */
+export function ShowAll({ label, show, focus }: { label: string; show: () => void; focus: React.RefObject<HTMLElement | null> }) {
+  return (
+    <button
+      type="button"
+      className="agk-button"
+      data-size="sm"
+      onClick={() => {
+        show();
+        requestAnimationFrame(() => focus.current?.focus({ preventScroll: true }));
+      }}
+    >
+      {label}
+    </button>
+  );
 }
