@@ -209,15 +209,8 @@ export function runStreams(options: RunStreamOptions): RunStreams {
     }
   }
 
-  async function produce(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    scenario: Scenario,
-    run: RunRecord,
-    from: number,
-    speed: number,
-    extra: { fresh?: EventPlan; readFrom?: number } = {},
-  ): Promise<void> {
+  /** Produces a run from its record (see `stream`), sending what its client asked for. */
+  async function produce(...[request, reply, scenario, run, from, speed, extra = {}]: Parameters<RunStreams['stream']>): Promise<void> {
     const { fresh } = extra;
     const readFrom = Math.min(from, extra.readFrom ?? from);
     let page = fresh ? [] : await storage.events(run.runId, readFrom, PAGE);
