@@ -197,7 +197,8 @@ export function App() {
       setLoadError(undefined);
       setReplay(log);
     } catch (e) {
-      setLoadError(t.loadFailed(file.name, e instanceof Error ? e.message : String(e)));
+      // The name isolated (FSI ... PDI, as an alert is text): an override in it cannot reverse the reason after it.
+      setLoadError(t.loadFailed(`\u2068${file.name}\u2069`, e instanceof Error ? e.message : String(e)));
     }
   };
 

@@ -42,7 +42,11 @@ export function Replay({ log, t, onClose }: { log: LoadedSession; t: PlaygroundM
       <section className="pg__replay" aria-label={t.replay.region}>
         <div className="pg__scrubber">
           <label htmlFor={sliderId}>
-            {t.replay.replaying} <strong>{log.name}</strong>
+            {/* A file's name keeps its direction to itself: an override in it cannot reverse the rest of the label. */}
+            {t.replay.replaying}{' '}
+            <strong>
+              <bdi>{log.name}</bdi>
+            </strong>
             {t.replay.separator}
             {where}
           </label>
