@@ -342,6 +342,43 @@ describe('the playground against the agent server, in Chromium', () => {
     expect(await page.locator('.pg__error').count()).toBe(0);
   });
 
+  it('a file loaded while another replays starts its own replay at its last entry, even the same file again', async () => {
+    const o = await open({ mode: 'server', scenario: 'refund', speed: FAST });
+    const { page } = o;
+    const threadId = '0d9c4f1e-7a2b-4c3d-8e5f-6a7b8c9d0e1f';
+    const long = [
+      { type: 'RUN_STARTED', threadId, runId: 'run-1' },
+      { type: 'TEXT_MESSAGE_START', messageId: 'msg-1', role: 'assistant' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'msg-1', delta: '订单 A-1001 ' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'msg-1', delta: '已退款。' },
+      { type: 'TEXT_MESSAGE_END', messageId: 'msg-1' },
+      { type: 'RUN_FINISHED', threadId, runId: 'run-1' },
+    ];
+    const short = [
+      { type: 'RUN_STARTED', threadId, runId: 'run-2' },
+      { type: 'RUN_FINISHED', threadId, runId: 'run-2' },
+    ];
+    const file = (name: string, events: unknown[]) => ({ name, mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(events)) });
+    const input = page.locator('input[type="file"]');
+    const scrubber = page.getByRole('slider');
+    await input.setInputFiles(file('long.json', long));
+    await page.getByRole('region', { name: 'Replay' }).waitFor();
+    await scrubber.fill('0');
+    await expect.poll(() => scrubber.getAttribute('aria-valuetext')).toBe('after entry 1 of 6 (RUN_STARTED)');
+    await input.setInputFiles(file('short.json', short));
+    await expect.poll(() => page.locator('.pg__scrubber label bdi').textContent()).toBe('short.json');
+    expect(await scrubber.getAttribute('aria-valuetext')).toBe('after entry 2 of 2 (RUN_FINISHED)');
+    expect(await scrubber.inputValue()).toBe('1');
+    // The same file again is a new replay too: from its end, not where the scrubber was left.
+    await input.setInputFiles(file('long.json', long));
+    await expect.poll(() => scrubber.getAttribute('aria-valuetext')).toBe('after entry 6 of 6 (RUN_FINISHED)');
+    await scrubber.fill('2');
+    await input.setInputFiles([]);
+    await input.setInputFiles(file('long.json', long));
+    await expect.poll(() => scrubber.getAttribute('aria-valuetext')).toBe('after entry 6 of 6 (RUN_FINISHED)');
+    await expect.poll(async () => (await readChat(page)).messages.map((m) => m.text.endsWith('订单 A-1001 已退款。'))).toEqual([true]);
+  });
+
   it('changing the speed keeps the thread: the next run of the same conversation goes at the new speed', async () => {
     const o = await open({ mode: 'server', scenario: 'parallel-tools', speed: FAST });
     const { page, requests } = o;

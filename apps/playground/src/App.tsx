@@ -118,6 +118,8 @@ export function App() {
   const [theme, setTheme] = useTheme();
   const [panel, setPanel] = useState<Panel>('state');
   const [replay, setReplay] = useState<LoadedSession | undefined>();
+  /** Counts the files loaded: each is a replay of its own (the scrubber at its end), the same file again too. */
+  const [loads, setLoads] = useState(0);
   const barRef = useSidewaysBar<HTMLElement>();
   // While a recording plays, the live thread is hidden: what acts on it (its scenario, agent, speed, new thread, download) waits.
   const replaying = replay !== undefined;
@@ -196,6 +198,7 @@ export function App() {
       if (log.entries.length === 0) throw new Error(log.errors[0] ? t.notASession(log.errors[0].line) : t.noEvents);
       setLoadError(undefined);
       setReplay(log);
+      setLoads((n) => n + 1);
     } catch (e) {
       // The name isolated (FSI ... PDI, as an alert is text): an override in it cannot reverse the reason after it.
       setLoadError(t.loadFailed(`\u2068${file.name}\u2069`, e instanceof Error ? e.message : String(e)));
@@ -342,6 +345,7 @@ export function App() {
         ) : null}
         {replay ? (
           <Replay
+            key={loads}
             log={replay}
             t={t}
             onClose={() => {
