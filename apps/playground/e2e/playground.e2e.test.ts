@@ -379,6 +379,41 @@ describe('the playground against the agent server, in Chromium', () => {
     await expect.poll(async () => (await readChat(page)).messages.map((m) => m.text.endsWith('订单 A-1001 已退款。'))).toEqual([true]);
   });
 
+  it('a file being read says so; the file picked last is the one replayed, whichever is read first', async () => {
+    const o = await open({ mode: 'server', scenario: 'refund', speed: FAST });
+    const { page } = o;
+    const threadId = '0d9c4f1e-7a2b-4c3d-8e5f-6a7b8c9d0e1f';
+    const stream = (runId: string) => [
+      { type: 'RUN_STARTED', threadId, runId },
+      { type: 'RUN_FINISHED', threadId, runId },
+    ];
+    // The first file takes a second to read (a large file on a slow disk).
+    await page.evaluate(() => {
+      const text = File.prototype.text;
+      File.prototype.text = function (this: File) {
+        const read = text.call(this);
+        return this.name.startsWith('slow') ? new Promise((resolve) => setTimeout(() => resolve(read), 1000)) : read;
+      };
+    });
+    const input = page.locator('input[type="file"]');
+    const file = (name: string, runId: string) => ({
+      name,
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(stream(runId))),
+    });
+    const status = page.locator('.pg__bar [role="status"]');
+    await input.setInputFiles(file('slow-会话.json', 'run-slow'));
+    await expect.poll(() => status.textContent()).toBe('Loading \u2068slow-会话.json\u2069…');
+    await input.setInputFiles(file('fast.json', 'run-fast'));
+    const replay = page.getByRole('region', { name: 'Replay' });
+    await replay.waitFor();
+    expect(await replay.locator('.pg__scrubber label bdi').textContent()).toBe('fast.json');
+    // The slow file, read after, does not replace the one picked after it.
+    await page.waitForTimeout(1500);
+    expect(await replay.locator('.pg__scrubber label bdi').textContent()).toBe('fast.json');
+    expect(await status.textContent()).toBe('');
+  });
+
   it('changing the speed keeps the thread: the next run of the same conversation goes at the new speed', async () => {
     const o = await open({ mode: 'server', scenario: 'parallel-tools', speed: FAST });
     const { page, requests } = o;

@@ -125,6 +125,9 @@ export function App() {
   const replaying = replay !== undefined;
   const fileInput = useRef<HTMLInputElement>(null);
   const [loadError, setLoadError] = useState<string | undefined>();
+  /** The name of the file being read; only the file picked last is replayed, whichever is read first. */
+  const [reading, setReading] = useState<string | undefined>();
+  const picks = useRef(0);
   const endpointInput = useRef<HTMLInputElement>(null);
   const ids = useId();
   const store = useConnectionStore(connection);
@@ -192,16 +195,22 @@ export function App() {
 
   const onLoad = async (file: File | undefined) => {
     if (!file) return;
+    const pick = ++picks.current;
+    setReading(file.name);
     try {
       const log = await readSessionFile(file);
+      if (pick !== picks.current) return;
       // Said in the page's language: the parser's own words are English.
       if (log.entries.length === 0) throw new Error(log.errors[0] ? t.notASession(log.errors[0].line) : t.noEvents);
       setLoadError(undefined);
       setReplay(log);
       setLoads((n) => n + 1);
     } catch (e) {
+      if (pick !== picks.current) return;
       // The name isolated (FSI ... PDI, as an alert is text): an override in it cannot reverse the reason after it.
       setLoadError(t.loadFailed(`\u2068${file.name}\u2069`, e instanceof Error ? e.message : String(e)));
+    } finally {
+      if (pick === picks.current) setReading(undefined);
     }
   };
 
@@ -308,6 +317,10 @@ export function App() {
                 }}
               />
             </label>
+            {/* Always there, so that a screen reader hears it fill; empty, it takes no room in the bar. */}
+            <p role="status" className="pg__reading">
+              {reading === undefined ? '' : t.reading(`\u2068${reading}\u2069`)}
+            </p>
             <button
               type="button"
               className="agk-button"

@@ -35,6 +35,8 @@ const en = {
   titled: (title: string) => `${title}.`,
   messageAgent: 'Message the agent',
   noEvents: 'The file holds no events.',
+  /** Said while a picked file is read (its name comes isolated). */
+  reading: (file: string) => `Loading ${file}…`,
   loadFailed: (file: string, why: string) => `Could not load ${file}: ${why}`,
   /** Closes the alert of a file that could not be loaded. */
   dismiss: 'Dismiss',
@@ -115,6 +117,7 @@ const zhCN: PlaygroundMessages = {
   titled: (title) => `${title}。`,
   messageAgent: '给智能体发消息',
   noEvents: '文件中没有事件。',
+  reading: (file) => `正在载入 ${file}…`,
   loadFailed: (file, why) => `无法载入 ${file}：${why}`,
   dismiss: '关闭',
   notASession: (line) => `第 ${line} 行不是已保存会话的记录`,
