@@ -363,6 +363,8 @@ describe('the playground against the agent server, in Chromium', () => {
     const scrubber = page.getByRole('slider');
     await input.setInputFiles(file('long.json', long));
     await page.getByRole('region', { name: 'Replay' }).waitFor();
+    // Named by the file alone: where it stands is its value text, said once, not again in its name.
+    expect(await page.getByRole('slider', { name: 'Replaying long.json', exact: true }).count()).toBe(1);
     await scrubber.fill('0');
     await expect.poll(() => scrubber.getAttribute('aria-valuetext')).toBe('after entry 1 of 6 (RUN_STARTED)');
     await input.setInputFiles(file('short.json', short));

@@ -34,6 +34,7 @@ export function Replay({ log, t, onClose }: { log: LoadedSession; t: PlaygroundM
   const store = useMemo(() => createAgentStore({ source: silent, log: log.entries.slice(0, shown + 1), asRecorded: true }), [log, shown]);
   useEffect(() => store.retain(), [store]);
   const sliderId = useId();
+  const nameId = useId();
   const where = t.replay.after(at + 1, last + 1, entryName(log.entries[at], t));
   const devtoolsWords = useMemo(() => ({ devtools: { inspector: t.replay.inspector } }), [t]);
 
@@ -42,11 +43,14 @@ export function Replay({ log, t, onClose }: { log: LoadedSession; t: PlaygroundM
       <section className="pg__replay" aria-label={t.replay.region}>
         <div className="pg__scrubber">
           <label htmlFor={sliderId}>
-            {/* A file's name keeps its direction to itself: an override in it cannot reverse the rest of the label. */}
-            {t.replay.replaying}{' '}
-            <strong>
-              <bdi>{log.name}</bdi>
-            </strong>
+            {/* The slider's name is the file alone: where it stands is its value text, which a screen reader says once. */}
+            <span id={nameId}>
+              {/* A file's name keeps its direction to itself: an override in it cannot reverse the rest of the label. */}
+              {t.replay.replaying}{' '}
+              <strong>
+                <bdi>{log.name}</bdi>
+              </strong>
+            </span>
             {t.replay.separator}
             {where}
           </label>
@@ -57,6 +61,7 @@ export function Replay({ log, t, onClose }: { log: LoadedSession; t: PlaygroundM
             min={0}
             max={last}
             value={at}
+            aria-labelledby={nameId}
             aria-valuetext={where}
             onChange={(e) => setAt(Number(e.target.value))}
           />
