@@ -416,6 +416,27 @@ describe('the playground against the agent server, in Chromium', () => {
     expect(await status.textContent()).toBe('');
   });
 
+  it('replays a conformance fixture as its stream; another JSON object is refused as one object, not by its first line', async () => {
+    const o = await open({ mode: 'server', scenario: 'refund', speed: FAST });
+    const { page } = o;
+    const name = 'conformant-run-is-quiet.json';
+    const fixture = await readFile(new URL(`../../../../shared/agui-conformance/streams/${name}`, import.meta.url));
+    const input = page.locator('input[type="file"]');
+    await input.setInputFiles({ name, mimeType: 'application/json', buffer: fixture });
+    const replay = page.getByRole('region', { name: 'Replay' });
+    await replay.waitFor();
+    const stream = (JSON.parse(fixture.toString()) as { stream: unknown[] }).stream;
+    expect(await replay.locator('.agk-timeline [role="option"]').count()).toBe(stream.length);
+    await page.getByRole('button', { name: 'Back to live' }).click();
+    const thread = { threadId: '0d9c4f1e-7a2b-4c3d-8e5f-6a7b8c9d0e1f', messages: [{ id: 'm1', role: 'user', content: '退款' }] };
+    await input.setInputFiles({ name: 'thread.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(thread, null, 2)) });
+    const alert = page.locator('.pg__error [role="alert"]');
+    await alert.waitFor();
+    expect(await alert.textContent()).toBe(
+      'Could not load \u2068thread.json\u2069: the file is one JSON object; a saved session has one entry a line, and a stream saved as JSON is an array of AG-UI events',
+    );
+  });
+
   it('changing the speed keeps the thread: the next run of the same conversation goes at the new speed', async () => {
     const o = await open({ mode: 'server', scenario: 'parallel-tools', speed: FAST });
     const { page, requests } = o;

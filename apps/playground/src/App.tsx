@@ -201,7 +201,8 @@ export function App() {
       const log = await readSessionFile(file);
       if (pick !== picks.current) return;
       // Said in the page's language: the parser's own words are English.
-      if (log.entries.length === 0) throw new Error(log.errors[0] ? t.notASession(log.errors[0].line) : t.noEvents);
+      if (log.entries.length === 0)
+        throw new Error(log.oneObject ? t.oneObject : log.errors[0] ? t.notASession(log.errors[0].line) : t.noEvents);
       setLoadError(undefined);
       setReplay(log);
       setLoads((n) => n + 1);

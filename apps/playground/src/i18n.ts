@@ -42,6 +42,8 @@ const en = {
   dismiss: 'Dismiss',
   /** Why a file is no saved session: the first line that could not be read. */
   notASession: (line: number) => `line ${line} is not an entry of a saved session`,
+  /** Why a file that is one JSON object (and no conformance fixture) is no saved session. */
+  oneObject: 'the file is one JSON object; a saved session has one entry a line, and a stream saved as JSON is an array of AG-UI events',
   url: {
     heading: 'Connect to an AG-UI agent',
     explain:
@@ -121,6 +123,7 @@ const zhCN: PlaygroundMessages = {
   loadFailed: (file, why) => `无法载入 ${file}：${why}`,
   dismiss: '关闭',
   notASession: (line) => `第 ${line} 行不是已保存会话的记录`,
+  oneObject: '该文件是单个 JSON 对象；已保存的会话每行一条记录，以 JSON 保存的事件流则是 AG-UI 事件的数组',
   url: {
     heading: '连接 AG-UI 智能体',
     explain:

@@ -1,4 +1,4 @@
-import { loadEngine, parseSession, type SessionEntry, serializeSession } from '@aguikit/core';
+import { loadEngine, type ParsedSession, parseSession, type SessionEntry, serializeSession } from '@aguikit/core';
 
 /** Offers the session (every agent event and every client entry) as a JSON-lines file. */
 export function downloadSession(entries: readonly SessionEntry[], name: string): void {
@@ -11,11 +11,9 @@ export function downloadSession(entries: readonly SessionEntry[], name: string):
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-export interface LoadedSession {
+/** A file read as a session: its name, the entries it holds, and what could not be read of it. */
+export interface LoadedSession extends ParsedSession {
   name: string;
-  entries: SessionEntry[];
-  /** Lines that could not be read. */
-  errors: { line: number; message: string }[];
 }
 
 /**

@@ -2,11 +2,13 @@
  * A saved session is a file from disk: whatever it holds, reading it reports
  * each bad line and keeps the rest, and replaying what was kept never throws.
  */
+import { readFile } from 'node:fs/promises';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { replaySession } from '../src/engine.js';
 import { createRunController, loadEngine, type Message, parseSession, serializeSession } from '../src/index.js';
 import { serializeEventLog } from '../src/internal.js';
+import { CORPUS } from './support/conformance.js';
 
 describe('parseSession', () => {
   it('keeps the good lines and names each bad one: not JSON, not an entry, a field of the wrong type', () => {
@@ -142,6 +144,34 @@ describe('parseSession', () => {
     ]);
     // A lower-case type is no AG-UI event: still not an entry.
     expect(parseSession('{"type":"run_started","at":0}').errors[0]?.message).toMatch(/unknown type "run_started"/);
+  });
+
+  it("reads a conformance fixture (one JSON object) as its stream's events; says of any other object that it is one object", async () => {
+    const text = await readFile(`${CORPUS}streams/conformant-run-is-quiet.json`, 'utf8');
+    const fixture = JSON.parse(text) as { stream: { type: string }[] };
+    const { entries, errors } = parseSession(text);
+    expect(errors).toEqual([]);
+    expect(entries.map((e) => (e.type === 'event' ? (e.event as { type: string }).type : e.type))).toEqual(
+      fixture.stream.map((e) => e.type),
+    );
+    expect(replaySession(entries).run.status).toBe('success');
+    // Another object, written over many lines: one problem, said of the file, not a "not JSON" for each of its lines.
+    const other = JSON.stringify(
+      { threadId: '5f0c2a8e-3b1d-4c6e-9a7f-1d2e3f4a5b6c', messages: [{ id: 'm1', role: 'user', content: '退款' }] },
+      null,
+      2,
+    );
+    expect(parseSession(other)).toEqual({
+      entries: [],
+      errors: [{ line: 1, message: 'the file is one JSON object, not a saved session (one entry a line) nor a list of AG-UI events' }],
+      oneObject: true,
+    });
+    // An object whose stream is no list is that too; a one-line entry is still read as the entry it is.
+    expect(parseSession('{"name":"x","stream":{}}').errors[0]?.message).toMatch(/^the file is one JSON object/);
+    expect(parseSession('{"type":"init","at":1,"threadId":"t"}\n')).toEqual({
+      entries: [{ type: 'init', at: 1, threadId: 't' }],
+      errors: [],
+    });
   });
 
   it("writes every entry a live log can hold: an event with a cycle or a BigInt (an in-process agent's) does not stop the rest", () => {

@@ -164,18 +164,22 @@ export interface ParsedSession {
   entries: SessionEntry[];
   /** Lines that could not be read, with the reason; the other lines are kept. */
   errors: { line: number; message: string }[];
+  /** The file was one JSON object that is neither a session nor a conformance fixture: `errors` says so, once. */
+  oneObject?: true;
 }
 
 /**
  * Reads JSON lines written by `serializeSession` (or one JSON array of
- * entries; bare AG-UI events and event-log lines are agent events). A line
- * that is not JSON or not an entry is reported and skipped; it never throws. An agent event's
- * content is not judged here: replaying validates it as the live stream did.
+ * entries; bare AG-UI events and event-log lines are agent events; an AG-UI
+ * conformance fixture, one object whose `stream` lists events, is its
+ * stream). A line that is not JSON or not an entry is reported and skipped;
+ * it never throws. An agent event's content is not judged here: replaying
+ * validates it as the live stream did.
  */
 export function parseSession(text: string): ParsedSession {
   const entries: SessionEntry[] = [];
   let events = 0;
-  const errors = readJsonLines(text, (read) => {
+  const take = (read: unknown): string | undefined => {
     // A line of an event log, or a bare AG-UI event: an agent event.
     const value = asSessionLine(read);
     const problem = entryProblem(value);
@@ -185,8 +189,37 @@ export function parseSession(text: string): ParsedSession {
     // Indexes are the log's own: renumbered, so a hand-edited file cannot make two events share one.
     entries.push(entry.type === 'event' ? { ...entry, index: events++ } : entry);
     return undefined;
+  };
+  const object = untypedObject(text);
+  if (object === undefined) return { entries, errors: readJsonLines(text, take) };
+  if (!Array.isArray(object.stream)) return { entries, errors: [{ line: 1, message: ONE_OBJECT }], oneObject: true };
+  const errors: ParsedSession['errors'] = [];
+  object.stream.forEach((item: unknown, i: number) => {
+    const problem = take(item);
+    if (problem) errors.push({ line: i + 1, message: `item ${i + 1}: ${problem}` });
   });
   return { entries, errors };
+}
+
+const ONE_OBJECT = 'the file is one JSON object, not a saved session (one entry a line) nor a list of AG-UI events';
+
+/**
+ * The file's one JSON object, when the whole text is one (a conformance
+ * fixture, or a file of something else) and it has no `type`; undefined for
+ * anything else, an entry or an event alone on its line among them, which
+ * are read as lines.
+ */
+function untypedObject(text: string): Record<string, unknown> | undefined {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (!/^\s*\{/.test(body)) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    // Lines of entries (the first line's end stops the parse), or no JSON at all: read as lines, each one named.
+    return undefined;
+  }
+  return isObject(value) && !('type' in value) ? value : undefined;
 }
 
 /** An answer to an interrupt: its id, and whether it was answered or abandoned. */
