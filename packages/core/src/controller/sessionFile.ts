@@ -1,0 +1,179 @@
+/**
+ * The session log as a file: `serializeSession` writes it as JSON lines, and
+ * `parseSession` reads it back (or a stream another tool saved), naming what
+ * it cannot use and keeping the rest.
+ */
+
+import { asSessionLine, isTime } from '../eventLog.js';
+import { readJsonLines } from '../jsonLines.js';
+import { isObject, storedMessageProblem } from '../messageShape.js';
+import { put } from '../plainJson.js';
+import { COPY_DEPTH, MAX_JSON_DEPTH, nestsWithin } from '../reducer/ownJson.js';
+import { isRecordedFailure } from './failure.js';
+import type { SessionEntry } from './sessionLog.js';
+
+/**
+ * The session as JSON lines, one entry per line: what the playground
+ * downloads. An entry holding a value nested too deep for `JSON.stringify`
+ * or in a cycle (an agent's hostile event, which the thread refused as
+ * `TOO_DEEP`) is written cut short, still deeper than COPY_DEPTH: replayed,
+ * it is refused the same way. A BigInt (which only an in-process agent can
+ * send) is written as its digits. It never throws.
+ */
+export function serializeSession(entries: readonly SessionEntry[]): string {
+  return entries.map(entryLine).join('\n') + (entries.length ? '\n' : '');
+}
+
+function entryLine(entry: SessionEntry): string {
+  try {
+    return JSON.stringify(entry);
+  } catch {
+    // Too deep, or a cycle or a BigInt (an in-process agent's event): cut where the value is still deeper than a copy
+    // takes, whatever the levels of the entry around it; a BigInt is written as its digits.
+    return JSON.stringify(cutShort(entry, COPY_DEPTH + 16));
+  }
+}
+
+/** `value` with what lies deeper than `levels` objects and arrays replaced by empty arrays, and a BigInt by its digits. */
+function cutShort(value: unknown, levels: number): unknown {
+  if (typeof value === 'bigint') return String(value);
+  if (typeof value !== 'object' || value === null) return value;
+  if (levels === 0) return [];
+  if (Array.isArray(value)) return value.map((item) => cutShort(item, levels - 1));
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) put(out, key, cutShort((value as Record<string, unknown>)[key], levels - 1));
+  return out;
+}
+
+const ENTRY_TYPES = new Set([
+  'event',
+  'init',
+  'user_message',
+  'stream_start',
+  'stream_end',
+  'state_edit',
+  'state_set',
+  'tool_started',
+  'tool_result',
+  'resume',
+  'stop',
+  'failed',
+  'reset',
+]);
+
+export interface ParsedSession {
+  entries: SessionEntry[];
+  /** Lines that could not be read, with the reason; the other lines are kept. */
+  errors: { line: number; message: string }[];
+  /** The file was one JSON object that is neither a session nor a conformance fixture: `errors` says so, once. */
+  oneObject?: true;
+}
+
+/**
+ * Reads JSON lines written by `serializeSession` (or one JSON array of
+ * entries; bare AG-UI events and event-log lines are agent events; an AG-UI
+ * conformance fixture, one object whose `stream` lists events, is its
+ * stream). A line that is not JSON or not an entry is reported and skipped;
+ * it never throws. An agent event's content is not judged here: replaying
+ * validates it as the live stream did.
+ */
+export function parseSession(text: string): ParsedSession {
+  const entries: SessionEntry[] = [];
+  let events = 0;
+  const take = (read: unknown): string | undefined => {
+    // A line of an event log, or a bare AG-UI event: an agent event.
+    const value = asSessionLine(read);
+    const problem = entryProblem(value);
+    if (problem) return problem;
+    const entry = value as SessionEntry;
+    if (entry.type === 'reset') events = 0;
+    // Indexes are the log's own: renumbered, so a hand-edited file cannot make two events share one.
+    entries.push(entry.type === 'event' ? { ...entry, index: events++ } : entry);
+    return undefined;
+  };
+  const object = untypedObject(text);
+  if (object === undefined) return { entries, errors: readJsonLines(text, take) };
+  if (!Array.isArray(object.stream)) return { entries, errors: [{ line: 1, message: ONE_OBJECT }], oneObject: true };
+  const errors: ParsedSession['errors'] = [];
+  object.stream.forEach((item: unknown, i: number) => {
+    const problem = take(item);
+    if (problem) errors.push({ line: i + 1, message: `item ${i + 1}: ${problem}` });
+  });
+  return { entries, errors };
+}
+
+const ONE_OBJECT = 'the file is one JSON object, not a saved session (one entry a line) nor a list of AG-UI events';
+
+/**
+ * The file's one JSON object, when the whole text is one (a conformance
+ * fixture, or a file of something else) and it has no `type`; undefined for
+ * anything else, an entry or an event alone on its line among them, which
+ * are read as lines.
+ */
+function untypedObject(text: string): Record<string, unknown> | undefined {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (!/^\s*\{/.test(body)) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    // Lines of entries (the first line's end stops the parse), or no JSON at all: read as lines, each one named.
+    return undefined;
+  }
+  return isObject(value) && !('type' in value) ? value : undefined;
+}
+
+/** An answer to an interrupt: its id, and whether it was answered or abandoned. */
+const isAnswer = (v: unknown) => isObject(v) && typeof v.interruptId === 'string' && (v.status === 'resolved' || v.status === 'cancelled');
+
+function entryProblem(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not a log entry: expected an object';
+  const e = value as Record<string, unknown>;
+  if (typeof e.type !== 'string' || !ENTRY_TYPES.has(e.type)) return `not a log entry: unknown type ${JSON.stringify(e.type)}`;
+  if (!isTime(e.at)) return 'not a log entry: `at` must be a time in milliseconds, within what a Date holds (±8.64e15)';
+  const need = (field: string, ok: boolean) => (ok ? undefined : `a ${e.type} entry needs a valid \`${field}\``);
+  // An agent's event is validated (and refused past the limit) as live; what the client recorded is checked here.
+  if (e.type === 'event') return need('event', 'event' in e);
+  if (!nestsWithin(e, COPY_DEPTH)) return `a ${e.type} entry nests a value deeper than ${MAX_JSON_DEPTH} levels`;
+  switch (e.type) {
+    case 'init': {
+      if (typeof e.threadId !== 'string' || e.messages === undefined) return need('threadId', typeof e.threadId === 'string');
+      if (!Array.isArray(e.messages)) return need('messages', false);
+      for (let i = 0; i < e.messages.length; i++) {
+        const problem = storedMessageProblem(e.messages[i], `/messages/${i}`);
+        if (problem) return `an init entry's messages: ${problem}`;
+      }
+      return undefined;
+    }
+    case 'user_message': {
+      const problem = storedMessageProblem(e.message, '/message');
+      if (problem) return `a user_message entry ${problem}`;
+      return need('message', (e.message as { role?: unknown }).role === 'user');
+    }
+    case 'stream_start':
+      return need('kind', e.kind === 'run' || e.kind === 'resume') ?? need('runId', typeof e.runId === 'string');
+    case 'stream_end':
+      return need('open', typeof e.open === 'boolean');
+    case 'state_edit':
+      return need('delta', Array.isArray(e.delta));
+    case 'state_set':
+      return need('document', 'document' in e);
+    case 'tool_started':
+      return need('toolCallId', typeof e.toolCallId === 'string');
+    case 'tool_result':
+      return (
+        need('toolCallId', typeof e.toolCallId === 'string') ??
+        need('messageId', typeof e.messageId === 'string') ??
+        need('content', typeof e.content === 'string' || Array.isArray(e.content)) ??
+        need('error', e.error === undefined || typeof e.error === 'string')
+      );
+    case 'resume':
+      return need('runId', typeof e.runId === 'string') ?? need('resume', Array.isArray(e.resume) && e.resume.every(isAnswer));
+    case 'stop':
+      return need('answered', e.answered === undefined || typeof e.answered === 'boolean');
+    case 'failed':
+      return need('failure', isRecordedFailure(e.failure));
+    default:
+      return undefined;
+  }
+}
