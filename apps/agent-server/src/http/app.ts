@@ -7,7 +7,7 @@ import { type EffectRecord, type RunRecord, type Storage, StorageUnavailable } f
 import { checkResume, nextThread } from '../threads.js';
 import { clientErrors } from './clientErrors.js';
 import { checkKnobs, checkPlayback, speedOf } from './limits.js';
-import type { OriginPolicy } from './origin.js';
+import { checkCaller, type OriginPolicy } from './origin.js';
 import { eventsOf, runStreams } from './runStreams.js';
 import { checkRunInput, parseJsonBody, runInputSchema, validationError } from './schema.js';
 
@@ -121,10 +121,17 @@ export function buildApp(options: AppOptions): App {
     clientErrorHandler: parserRefusals.handler,
     routerOptions: {
       // A path whose percent-encoding does not decode (or a target that is no URL at all) is the client's error.
-      onBadUrl: (_path, _request, res) => {
+      // It skips the hooks: the Host and the Origin are checked here as onRequest checks them.
+      onBadUrl: (_path, request, res) => {
+        const caller = checkCaller(options.policy(), request.headers);
+        const e = caller.refusal ?? new RequestError(400, 'MALFORMED_URL', 'The request target is not a valid URL.');
         res
-          .writeHead(400, { 'Content-Type': 'application/json' })
-          .end(JSON.stringify({ error: { code: 'MALFORMED_URL', message: 'The request target is not a valid URL.' } }));
+          .writeHead(e.status, {
+            'Content-Type': 'application/json',
+            Vary: 'Origin',
+            ...(caller.allowOrigin !== undefined ? { 'Access-Control-Allow-Origin': caller.allowOrigin } : {}),
+          })
+          .end(JSON.stringify({ error: { code: e.code, message: e.message } }));
       },
     },
     // The schema is checked as written: no coercion of `7` into `"7"`, no defaults, nothing removed.
@@ -151,14 +158,10 @@ export function buildApp(options: AppOptions): App {
   fastify.addHook('onRequest', async (request, reply) => {
     parserRefusals.started(request.raw, reply.raw);
     reply.header('Vary', 'Origin');
-    const policy = options.policy();
-    const host = request.headers.host ?? '';
-    if (!policy.allowsHost(host)) throw new RequestError(421, 'HOST_NOT_ALLOWED', 'This server does not answer to that Host name.');
-    const origin = request.headers.origin;
-    if (origin !== undefined) {
-      if (!policy.allowsOrigin(origin)) throw new RequestError(403, 'ORIGIN_NOT_ALLOWED', 'Pages of this origin may not call this server.');
-      reply.header('Access-Control-Allow-Origin', origin);
-    }
+    const caller = checkCaller(options.policy(), request.headers);
+    if (caller.refusal) throw caller.refusal;
+    const origin = caller.allowOrigin;
+    if (origin !== undefined) reply.header('Access-Control-Allow-Origin', origin);
     if (request.method === 'OPTIONS') {
       // A preflight passes wherever it asks, so the request itself gets its answer (a 404 the page can read): a
       // failed preflight would hide it behind a CORS error. A plain OPTIONS asks what the resource takes.

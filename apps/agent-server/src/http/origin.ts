@@ -1,3 +1,6 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { RequestError } from '../request.js';
+
 /**
  * Which browser pages may call the server, and under which host names it may
  * be reached. A page on any other origin is refused before anything is done
@@ -70,4 +73,20 @@ export function originPolicy(allowedOrigins: readonly string[], allowedHosts: re
     allowsOrigin: (origin) => origins.has(origin.toLowerCase()),
     allowsHost: (host) => hosts.has(host.toLowerCase()),
   };
+}
+
+/**
+ * The first check of every request, a target that is no URL included: a Host
+ * that names another server is refused (421), then a page of an origin not
+ * allowed (403); an allowed page's origin is the one to grant in
+ * Access-Control-Allow-Origin, so that it can read whatever the answer is.
+ */
+export function checkCaller(policy: OriginPolicy, headers: IncomingHttpHeaders): { refusal?: RequestError; allowOrigin?: string } {
+  if (!policy.allowsHost(headers.host ?? ''))
+    return { refusal: new RequestError(421, 'HOST_NOT_ALLOWED', 'This server does not answer to that Host name.') };
+  const { origin } = headers;
+  if (origin === undefined) return {};
+  if (!policy.allowsOrigin(origin))
+    return { refusal: new RequestError(403, 'ORIGIN_NOT_ALLOWED', 'Pages of this origin may not call this server.') };
+  return { allowOrigin: origin };
 }
