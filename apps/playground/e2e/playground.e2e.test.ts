@@ -403,7 +403,7 @@ describe('the playground against the agent server, in Chromium', () => {
       mimeType: 'application/json',
       buffer: Buffer.from(JSON.stringify(stream(runId))),
     });
-    const status = page.locator('.pg__bar [role="status"]');
+    const status = page.locator('.pg__reading[role="status"]');
     await input.setInputFiles(file('slow-会话.json', 'run-slow'));
     await expect.poll(() => status.textContent()).toBe('Loading \u2068slow-会话.json\u2069…');
     await input.setInputFiles(file('fast.json', 'run-fast'));

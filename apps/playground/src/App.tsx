@@ -318,10 +318,6 @@ export function App() {
                 }}
               />
             </label>
-            {/* Always there, so that a screen reader hears it fill; empty, it takes no room in the bar. */}
-            <p role="status" className="pg__reading">
-              {reading === undefined ? '' : t.reading(`\u2068${reading}\u2069`)}
-            </p>
             <button
               type="button"
               className="agk-button"
@@ -357,6 +353,10 @@ export function App() {
             </button>
           </div>
         ) : null}
+        {/* Always there, so that a screen reader hears it fill; empty, it takes no room (under the bar and its alerts). */}
+        <p role="status" className="pg__reading">
+          {reading === undefined ? '' : t.reading(`\u2068${reading}\u2069`)}
+        </p>
         {replay ? (
           <Replay
             key={loads}
