@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { replaySession } from '../src/engine.js';
-import { createRunController, loadEngine, type Message, parseSession, serializeSession } from '../src/index.js';
+import { createRunController, loadEngine, type Message, parseSession, type SessionEntry, serializeSession } from '../src/index.js';
 import { serializeEventLog } from '../src/internal.js';
 import { CORPUS } from './support/conformance.js';
 
@@ -172,6 +172,34 @@ describe('parseSession', () => {
       entries: [{ type: 'init', at: 1, threadId: 't' }],
       errors: [],
     });
+  });
+
+  it('names an init that neither starts the file nor follows a reset: a reversed file, or two sessions in one, is not replayed as if whole', () => {
+    const threadId = '5f0c2a8e-3b1d-4c6e-9a7f-1d2e3f4a5b6c';
+    const session = [
+      { type: 'init', threadId, messages: [], at: 1 },
+      { type: 'user_message', message: { id: 'u1', role: 'user', content: '退款' }, at: 2 },
+      { type: 'stream_start', kind: 'run', runId: 'r1', at: 3 },
+      { type: 'event', index: 0, event: { type: 'RUN_STARTED', threadId, runId: 'r1' }, at: 4 },
+      { type: 'event', index: 1, event: { type: 'RUN_FINISHED', threadId, runId: 'r1' }, at: 5 },
+      { type: 'stream_end', open: false, at: 6 },
+    ] as SessionEntry[];
+    const lines = serializeSession(session).trimEnd().split('\n');
+    const reversed = parseSession([...lines].reverse().join('\n'));
+    expect(reversed.errors).toEqual([
+      { line: 6, message: 'an init entry comes first, or right after a reset: this one follows 5 entries of the session' },
+    ]);
+    // Two sessions in one file: the second init is named, not taken for a new start that hides the first session.
+    const other = serializeSession(session.map((e) => (e.type === 'init' ? { ...e, threadId: 'another-thread' } : e)));
+    const two = parseSession(serializeSession(session) + other);
+    expect(two.errors).toEqual([
+      { line: 7, message: 'an init entry comes first, or right after a reset: this one follows 6 entries of the session' },
+    ]);
+    expect(replaySession(two.entries).threadId).toBe(threadId);
+    // After a reset, an init is the thread starting again, as a live log writes it.
+    const again = parseSession(serializeSession([...session, { type: 'reset', at: 7 }, { ...session[0], at: 8 } as SessionEntry]));
+    expect(again.errors).toEqual([]);
+    expect(again.entries).toHaveLength(8);
   });
 
   it("writes every entry a live log can hold: an event with a cycle or a BigInt (an in-process agent's) does not stop the rest", () => {

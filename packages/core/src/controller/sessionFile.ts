@@ -86,6 +86,10 @@ export function parseSession(text: string): ParsedSession {
     const problem = entryProblem(value);
     if (problem) return problem;
     const entry = value as SessionEntry;
+    // An init anywhere else would start the thread again over what came before it (a reversed file, two sessions
+    // in one): named, and the entries around it kept.
+    if (entry.type === 'init' && entries.length > 0 && entries[entries.length - 1]?.type !== 'reset')
+      return `an init entry comes first, or right after a reset: this one follows ${entries.length} ${entries.length === 1 ? 'entry' : 'entries'} of the session`;
     if (entry.type === 'reset') events = 0;
     // Indexes are the log's own: renumbered, so a hand-edited file cannot make two events share one.
     entries.push(entry.type === 'event' ? { ...entry, index: events++ } : entry);
