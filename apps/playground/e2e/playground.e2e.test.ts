@@ -437,6 +437,31 @@ describe('the playground against the agent server, in Chromium', () => {
     );
   });
 
+  it('a file with lines it cannot use is replayed without them, and says which lines and why', async () => {
+    const o = await open({ mode: 'server', scenario: 'refund', speed: FAST });
+    const { page } = o;
+    const threadId = '0d9c4f1e-7a2b-4c3d-8e5f-6a7b8c9d0e1f';
+    const lines = [
+      JSON.stringify({ type: 'RUN_STARTED', threadId, runId: 'run-1' }),
+      '{"type":"TEXT_MESSAGE_CHUNK","messageId":"msg-1","delta":"订单',
+      JSON.stringify({ type: 'TEXT_MESSAGE_CHUNK', messageId: 'msg-1', delta: '已退款。' }),
+      JSON.stringify({ type: 'run_finished', at: 0 }),
+      JSON.stringify({ type: 'RUN_FINISHED', threadId, runId: 'run-1' }),
+    ];
+    await page
+      .locator('input[type="file"]')
+      .setInputFiles({ name: 'torn.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(lines.join('\n')) });
+    const replay = page.getByRole('region', { name: 'Replay' });
+    await replay.waitFor();
+    const skipped = replay.locator('details.pg__skipped');
+    expect(await skipped.locator('summary').textContent()).toBe('2 unreadable lines skipped');
+    await skipped.locator('summary').click();
+    const reasons = await skipped.locator('li').allTextContents();
+    expect(reasons).toHaveLength(2);
+    expect(reasons[0]).toMatch(/^line 2: not JSON: /);
+    expect(reasons[1]).toBe('line 4: not a log entry: unknown type "run_finished"');
+  });
+
   it('changing the speed keeps the thread: the next run of the same conversation goes at the new speed', async () => {
     const o = await open({ mode: 'server', scenario: 'parallel-tools', speed: FAST });
     const { page, requests } = o;

@@ -5,6 +5,9 @@ import { useDeferredValue, useEffect, useId, useMemo, useState } from 'react';
 import type { PlaygroundMessages } from './i18n.js';
 import type { LoadedSession } from './recording.js';
 
+/** How many of a file's unreadable lines are listed with their reason. */
+const SHOWN_PROBLEMS = 100;
+
 /** A replayed log never runs an agent. */
 const silent: AgentSource = {
   run() {
@@ -68,7 +71,21 @@ export function Replay({ log, t, onClose }: { log: LoadedSession; t: PlaygroundM
           <button type="button" className="agk-button" onClick={onClose}>
             {t.replay.back}
           </button>
-          {log.errors.length ? <span className="pg__error">{t.replay.skipped(log.errors.length)}</span> : null}
+          {log.errors.length ? (
+            <details className="pg__skipped">
+              <summary>{t.replay.skipped(log.errors.length)}</summary>
+              {/* The parser's reasons, each isolated; the first hundred, for a file that is no session at all has one per line. */}
+              <ul>
+                {log.errors.slice(0, SHOWN_PROBLEMS).map(({ line, message }) => (
+                  <li key={line}>
+                    {t.replay.line(line)}
+                    <bdi>{message}</bdi>
+                  </li>
+                ))}
+                {log.errors.length > SHOWN_PROBLEMS ? <li>{t.replay.more(log.errors.length - SHOWN_PROBLEMS)}</li> : null}
+              </ul>
+            </details>
+          ) : null}
         </div>
         <main className="pg__main">
           <div className="pg__chat">

@@ -92,6 +92,9 @@ const en = {
     } as Record<string, string>,
     back: 'Back to live',
     skipped: (count: number) => (count === 1 ? '1 unreadable line skipped' : `${count} unreadable lines skipped`),
+    /** Before a skipped line's reason, which is the parser's (in English). */
+    line: (line: number) => `line ${line}: `,
+    more: (count: number) => (count === 1 ? 'and 1 more' : `and ${count} more`),
   },
   scenarios: {} as Partial<Record<string, { title: string; description: string }>>,
 };
@@ -167,6 +170,8 @@ const zhCN: PlaygroundMessages = {
     },
     back: '回到实时',
     skipped: (count) => `跳过了 ${count} 行无法读取的内容`,
+    line: (line) => `第 ${line} 行：`,
+    more: (count) => `另有 ${count} 行`,
   },
   scenarios: {
     refund: { title: '需审批的退款', description: '先调用查询工具，再暂停退款等待审核人：批准、附理由拒绝，或任其过期。' },
