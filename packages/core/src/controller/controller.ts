@@ -6,10 +6,10 @@ import { createAgentClock } from './agentClock.js';
 import { loadedEngine } from './engineLoader.js';
 import { createJournal } from './journal.js';
 import { createThreadMachine, stateAfterEntry } from './machine.js';
-import { interruptsOpen, messageIdTaken, messageInvalid, refusals } from './refusals.js';
+import { refusals } from './refusals.js';
 import { appClock, tellApp } from './report.js';
 import { resumeAction } from './resumeAction.js';
-import { runInput, threadStart, userMessage, userMessageProblem } from './runInput.js';
+import { runInput, runRefusal, threadStart, userMessage } from './runInput.js';
 import type { SessionEntryBody } from './sessionLog.js';
 import { sharedStateActions } from './sharedStateEdit.js';
 import { createStreams } from './streams.js';
@@ -83,19 +83,25 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
   const open = (request: RunRequest) => streams.open(runInput(threadId, machine.thread, request, options), 'run');
   /** When the shared-state edits asked for so far apply (a request waits, so it sends them); from onEvent, the event. */
   const editsApplied = () => shared.settled() ?? (journal.busy ? new Promise<void>((applied) => journal.later(applied)) : undefined);
-  /** Starts a run once edits and event have applied, so the history and document it sends hold them; claimed at once. */
-  const startRun = (request: RunRequest): Promise<ActionResult> => {
-    // The user's message is on screen at once, whatever the request waits for (edits, the engine); a stop meanwhile keeps it.
-    if (request.message !== undefined) client({ type: 'user_message', message: ownJson(userMessage(request.message)) });
+  /**
+   * Sends a request once edits and event have applied, so the history and document it sends hold them; claimed at
+   * once (in flight), so a stop, reset or destroy meanwhile drops it.
+   */
+  const whenReady = (send: () => Promise<ActionResult>): Promise<ActionResult> => {
     const ready = editsApplied();
-    if (!ready) return open(request);
+    if (!ready) return send();
     publish({ inFlight: 'run' });
     const at = epoch;
     return ready.then(() => {
       if (destroyed) return refuse(refusals.destroyed);
       if (at !== epoch) return { ok: true, status: machine.thread.run.status };
-      return open(request);
+      return send();
     });
+  };
+  const startRun = (request: RunRequest): Promise<ActionResult> => {
+    // The user's message is on screen at once, whatever the request waits for (edits, the engine); a stop meanwhile keeps it.
+    if (request.message !== undefined) client({ type: 'user_message', message: ownJson(userMessage(request.message)) });
+    return whenReady(() => open(request));
   };
 
   /** Ends every stream; false when a listener told of the events that applied meanwhile stopped, reset or destroyed. */
@@ -171,18 +177,9 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
     run(request = {}) {
       if (destroyed) return refused(refusals.destroyed);
       if (journal.snapshot.inFlight) return refused(refusals.runInProgress);
-      const open = machine.thread.interrupts.length;
-      if (open) return refused(interruptsOpen(open));
       const asked = typeof request === 'string' ? { message: request } : request;
-      const { message } = asked;
-      if (message !== undefined) {
-        const problem = userMessageProblem(message);
-        if (problem) return refused(messageInvalid(problem));
-        // A message under an id the thread holds would be dropped as a duplicate, and the run would go ahead without it.
-        if (typeof message === 'object' && !Array.isArray(message) && machine.thread.messages.byId.has(message.id))
-          return refused(messageIdTaken(message.id));
-      }
-      return startRun(asked);
+      const problem = runRefusal(machine.thread, asked);
+      return problem ? refused(problem) : startRun(asked);
     },
     stop() {
       if (destroyed || (!journal.snapshot.inFlight && !streams.any)) return;
@@ -209,10 +206,14 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
     retry() {
       if (destroyed) return refused(refusals.destroyed);
       if (journal.snapshot.inFlight) return refused(refusals.requestInFlight);
-      const ready = editsApplied();
-      if (ready) return ready.then(() => controller.retry());
-      const again = streams.retry(clock());
-      return again === undefined ? refused(refusals.nothingToRetry) : 'code' in again ? refused(again) : again;
+      if (!streams.retryable) return refused(refusals.nothingToRetry);
+      return whenReady(() => {
+        const again = streams.retry(clock());
+        if (again !== undefined && !('code' in again)) return again;
+        // Nothing to send after all: what the wait claimed goes with the refusal.
+        publish({ inFlight: undefined });
+        return refused(again ?? refusals.nothingToRetry);
+      });
     },
     reset() {
       if (destroyed) return;

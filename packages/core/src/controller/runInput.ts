@@ -5,8 +5,9 @@ import { PROTOCOL_VERSION, type RunAgentInput, type Tool, type UserMessage } fro
 import { ownJson } from '../reducer/ownJson.js';
 import { requestMessages } from '../toAgUiMessages.js';
 import { jsonDocument } from './documentJson.js';
+import { interruptsOpen, messageIdTaken, messageInvalid } from './refusals.js';
 import type { SessionEntryBody } from './sessionLog.js';
-import type { RunControllerOptions, RunRequest } from './types.js';
+import type { Refusal, RunControllerOptions, RunRequest } from './types.js';
 
 type Options = Pick<RunControllerOptions, 'tools' | 'context' | 'forwardedProps'>;
 
@@ -73,4 +74,16 @@ export function threadStart<Doc>(options: RunControllerOptions<Doc>): Extract<Se
   };
   for (const entry of options.log ?? []) if (entry.type === 'init') start = entry;
   return start;
+}
+
+/** Why a run cannot start on this thread with this request: open interrupts, or a message the thread could not take. */
+export function runRefusal(thread: ThreadState, { message }: RunRequest): Refusal | undefined {
+  const open = thread.interrupts.length;
+  if (open) return interruptsOpen(open);
+  if (message === undefined) return undefined;
+  const problem = userMessageProblem(message);
+  if (problem) return messageInvalid(problem);
+  // A message under an id the thread holds would be dropped as a duplicate, and the run would go ahead without it.
+  if (typeof message === 'object' && !Array.isArray(message) && thread.messages.byId.has(message.id)) return messageIdTaken(message.id);
+  return undefined;
 }
