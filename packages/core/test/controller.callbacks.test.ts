@@ -107,6 +107,44 @@ describe('an action called from onEvent applies after the event that prompted it
     expectReplayed(controller);
   });
 
+  it('destroy() at RUN_FINISHED: the last snapshot shows the run finished, and the log says nothing was cut or stopped', async () => {
+    const { source } = scripted((_n, input, emit) => {
+      emit(started(input));
+      emit({ type: 'TEXT_MESSAGE_START', messageId: 'm1', role: 'assistant' });
+      emit({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', delta: '订单 A-1001 已退款。' });
+      emit({ type: 'TEXT_MESSAGE_END', messageId: 'm1' });
+      emit(finished(input));
+    });
+    const controller = actingAt({ source }, 'RUN_FINISHED', (c) => c.destroy());
+    await controller.run('Refund order A-1001');
+    await tick();
+    const snapshot = controller.getSnapshot();
+    expect(snapshot).toMatchObject({ destroyed: true, connection: 'closed', inFlight: undefined });
+    expect(snapshot.thread.run.status).toBe('success');
+    expectReplayed(controller);
+    const last = controller.log.entries.slice(-2).map((e) => ({ type: e.type, open: e.type === 'stream_end' ? e.open : undefined }));
+    expect(last).toEqual([
+      { type: 'event', open: undefined },
+      { type: 'stream_end', open: false },
+    ]);
+  });
+
+  it('destroy() at a token: the last snapshot shows the token, and the run cut off as the log replays it', async () => {
+    const { source } = scripted((_n, input, emit, signal) => {
+      emit(started(input));
+      emit({ type: 'TEXT_MESSAGE_START', messageId: 'm1', role: 'assistant' });
+      emit({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', delta: '订单' });
+      return open(signal);
+    });
+    const controller = actingAt({ source }, 'TEXT_MESSAGE_CONTENT', (c) => c.destroy());
+    await controller.run('Refund order A-1001');
+    await tick();
+    const { thread } = controller.getSnapshot();
+    expect(thread.messages.byId.get('m1')?.content).toBe('订单');
+    expect(thread.run.status).not.toBe('running');
+    expectReplayed(controller);
+  });
+
   it('stop() at the first token: the rest of the batch is dropped with the run', async () => {
     const { source } = scripted((_n, input, emit) => {
       emit(started(input));

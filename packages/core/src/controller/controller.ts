@@ -83,10 +83,7 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
   const open = (request: RunRequest) => streams.open(runInput(threadId, machine.thread, request, options), 'run');
   /** When the shared-state edits asked for so far apply (a request waits, so it sends them); from onEvent, the event. */
   const editsApplied = () => shared.settled() ?? (journal.busy ? new Promise<void>((applied) => journal.later(applied)) : undefined);
-  /**
-   * Sends a request once edits and event have applied, so the history and document it sends hold them; claimed at
-   * once (in flight), so a stop, reset or destroy meanwhile drops it.
-   */
+  /** Sends a request once edits and event have applied (it sends them); in flight at once, so a stop meanwhile drops it. */
   const whenReady = (send: () => Promise<ActionResult>): Promise<ActionResult> => {
     const ready = editsApplied();
     if (!ready) return send();
@@ -240,10 +237,12 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
       quiet = true;
       teardownAll();
       resume.forget();
-      // The log says how what was in flight ended, for a controller made from it (a remount's).
-      journal.endLeftOpen(machine.thread.run.status === 'running');
-      publish({ inFlight: undefined, connection: 'closed', destroyed: true });
-      journal.close();
+      // After the event that prompted it: the log says how what was in flight ended (for a remount), the snapshot shows it.
+      journal.later(() => {
+        journal.endLeftOpen(machine.thread.run.status === 'running');
+        publish({ inFlight: undefined, connection: 'closed', destroyed: true });
+        journal.close();
+      });
     },
   };
   return controller;
