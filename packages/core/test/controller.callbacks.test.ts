@@ -377,6 +377,29 @@ describe('edits the document cannot take are refused, never reported done', () =
     expect(controller.log.entries).toHaveLength(entries);
   });
 
+  it('a recipe that throws, or that returns a document and changes its draft too: EDIT_REFUSED saying why, never a rejection', async () => {
+    await loadEngine();
+    const controller = createRunController<{ items: string[] }>({ source: quiet().source, initialState: { items: ['A-1001'] } });
+    const entries = controller.log.entries.length;
+    const threw = await controller.updateSharedState(() => {
+      throw new Error('订单不存在');
+    });
+    expect(threw).toMatchObject({ ok: false, code: 'EDIT_REFUSED', message: 'The edit was not applied: its recipe threw: 订单不存在' });
+    // `d => d.items.push(x)` returns the new length, and changed the draft.
+    const both = await controller.updateSharedState((draft) => draft.items.push('A-1002') as unknown as { items: string[] });
+    expect(both).toMatchObject({
+      ok: false,
+      code: 'EDIT_REFUSED',
+      message: expect.stringMatching(/^The edit was not applied: its recipe threw: .*returned a new value \*and\* modified its draft/),
+    });
+    expect(controller.getSnapshot().refusal).toMatchObject({ code: 'EDIT_REFUSED' });
+    expect(controller.getSnapshot().thread.sharedState.document).toEqual({ items: ['A-1001'] });
+    expect(controller.log.entries).toHaveLength(entries);
+    // The next edit is taken.
+    expect(await controller.updateSharedState((draft) => void draft.items.push('A-1003'))).toMatchObject({ ok: true });
+    expect(controller.getSnapshot().thread.sharedState.document).toEqual({ items: ['A-1001', 'A-1003'] });
+  });
+
   it('a value at the limit, by setState or by an edit, is taken, and the session saves and reopens', async () => {
     await loadEngine();
     const controller = createRunController<Record<string, unknown>>({

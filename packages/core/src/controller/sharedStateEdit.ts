@@ -96,7 +96,12 @@ export function sharedStateActions<Doc>(deps: SharedStateDeps) {
       });
     } catch (e) {
       if (e === ASYNC_RECIPE) return deps.refuse(asyncRecipe());
-      throw e;
+      // The app's recipe failed (or returned a document and changed its draft too, which immer refuses): nothing is
+      // edited, and the action says why, as every action does, rather than rejecting.
+      return deps.refuse({
+        code: 'EDIT_REFUSED',
+        message: `The edit was not applied: its recipe threw: ${e instanceof Error ? e.message : String(e)}`,
+      });
     }
     // As JSON: a copy, never one of the app's own objects the recipe put in the draft.
     const delta: JsonPatchOperation[] = [];
