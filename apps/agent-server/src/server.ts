@@ -27,6 +27,13 @@ export interface AgentServerOptions {
   /** A request whose headers and body have not all arrived after this long is answered 408 and closed. Default 30 s. */
   requestTimeoutMs?: number;
   /**
+   * The most client connections held at once (env `AGENT_MAX_CONNECTIONS` in
+   * `main.ts`); one more is closed as it connects, so that clients holding
+   * connections open (half-sent requests, streams nobody reads) cannot grow
+   * the server's memory without bound. Default 1,000.
+   */
+  maxConnections?: number;
+  /**
    * How long a run and its event log are kept after it started (env
    * `AGENT_RUN_RETENTION_HOURS` in `main.ts`); older ones are dropped, so
    * storage does not grow with every run until the disk is full. Threads and
@@ -85,6 +92,9 @@ export async function startAgentServer(options: AgentServerOptions = {}): Promis
     throw new RangeError(`speed must be 0 (no pauses) or a number from ${MIN_SPEED} to ${MAX_SPEED}, not ${options.speed}.`);
   if (options.maxPlaybackMs !== undefined && !(Number.isFinite(options.maxPlaybackMs) && options.maxPlaybackMs >= 0))
     throw new RangeError(`maxPlaybackMs must be a number of milliseconds, 0 or more, not ${options.maxPlaybackMs}.`);
+  const maxConnections = options.maxConnections ?? 1000;
+  if (!(Number.isInteger(maxConnections) && maxConnections >= 1))
+    throw new RangeError(`maxConnections must be a whole number, 1 or more, not ${maxConnections}.`);
   const storage = options.storage ?? (await openStorage(options));
   const owned = options.storage === undefined;
   const effects = new Map<string, EffectRecord>();
@@ -111,6 +121,7 @@ export async function startAgentServer(options: AgentServerOptions = {}): Promis
       if (!effects.has(record.idempotencyKey)) effects.set(record.idempotencyKey, record);
     },
   });
+  fastify.server.maxConnections = maxConnections;
   for (const skipped of storage.skipped) fastify.log.warn(skipped, 'storage record skipped');
   try {
     await fastify.listen({ port: options.port ?? 0, host });

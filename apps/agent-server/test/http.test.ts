@@ -691,3 +691,33 @@ describe('the server on its Storage', () => {
     expect(await errorCode(unavailable)).toBe('STORAGE_UNAVAILABLE');
   });
 });
+
+describe('connections held at once', () => {
+  const closed = (socket: Socket) =>
+    new Promise<string>((resolve) => {
+      let data = '';
+      socket.on('data', (chunk: Buffer) => {
+        data += chunk.toString('latin1');
+      });
+      socket.on('close', () => resolve(data));
+    });
+  const connected = (socket: Socket) => new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+
+  it('are capped by maxConnections: one more is closed as it connects, and taken again once one goes', async () => {
+    const server = await startServer({ maxConnections: 2 });
+    const held = [socketTo(server), socketTo(server)];
+    await Promise.all(held.map(connected));
+    // Two half-sent requests hold their connections.
+    for (const socket of held) socket.write(head(server, '/agents/refund', 1000));
+    const extra = socketTo(server);
+    expect(await closed(extra)).toBe('');
+    held[0]?.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await fetch(`${server.url}/health`)).status).toBe(200);
+  });
+
+  it('refuses a cap that is no whole number of 1 or more as the server starts', async () => {
+    for (const maxConnections of [0, -1, 1.5, Number.NaN])
+      await expect(startServer({ maxConnections })).rejects.toThrow(/maxConnections must be a whole number, 1 or more/);
+  });
+});
