@@ -10,15 +10,21 @@ import { expectReplayed, finished, microScheduler, scripted, started, tick } fro
 
 beforeAll(() => loadEngine());
 
+/** A controller whose first request failed as a network failure does (retryable); the agent answers the next one. */
+async function failedOnce() {
+  const { source, inputs } = scripted((n, input, emit) => {
+    if (n === 0) throw new TypeError('Failed to fetch');
+    emit(started(input));
+    emit(finished(input));
+  });
+  const c = createRunController<{ n: number }>({ source, scheduler: microScheduler, initialState: { n: 0 } });
+  await c.run('Refund order A-1001');
+  return { c, inputs };
+}
+
 describe('retry() while a shared-state edit waits', () => {
   it('is in flight at once, and a stop() meanwhile sends nothing', async () => {
-    const { source, inputs } = scripted((n, input, emit) => {
-      if (n === 0) throw new TypeError('Failed to fetch');
-      emit(started(input));
-      emit(finished(input));
-    });
-    const c = createRunController<{ n: number }>({ source, scheduler: microScheduler, initialState: { n: 0 } });
-    await c.run('Refund order A-1001');
+    const { c, inputs } = await failedOnce();
     expect(c.getSnapshot().failure).toMatchObject({ code: 'NETWORK', retryable: true });
     const edit = c.updateSharedState((d) => {
       d.n = 1;
@@ -35,13 +41,7 @@ describe('retry() while a shared-state edit waits', () => {
   });
 
   it('sends the edited document once the edit applied, when nothing stops it', async () => {
-    const { source, inputs } = scripted((n, input, emit) => {
-      if (n === 0) throw new TypeError('Failed to fetch');
-      emit(started(input));
-      emit(finished(input));
-    });
-    const c = createRunController<{ n: number }>({ source, scheduler: microScheduler, initialState: { n: 0 } });
-    await c.run('Refund order A-1001');
+    const { c, inputs } = await failedOnce();
     void c.updateSharedState((d) => {
       d.n = 2;
     });
