@@ -187,19 +187,54 @@ describe('parseSession', () => {
     const lines = serializeSession(session).trimEnd().split('\n');
     const reversed = parseSession([...lines].reverse().join('\n'));
     expect(reversed.errors).toEqual([
-      { line: 6, message: 'an init entry comes first, or right after a reset: this one follows 5 entries of the session' },
+      { line: 3, message: 'an event entry whose index 0 does not follow the one before it (1): a line repeated or out of order' },
+      { line: 6, message: 'an init entry comes first, or right after a reset: this one follows 4 entries of the session' },
     ]);
-    // Two sessions in one file: the second init is named, not taken for a new start that hides the first session.
+    // Two sessions in one file: the second init is named, and so is every entry of its session (up to a reset), none
+    // of which is grafted onto the first session: that one is read exactly as it was.
     const other = serializeSession(session.map((e) => (e.type === 'init' ? { ...e, threadId: 'another-thread' } : e)));
     const two = parseSession(serializeSession(session) + other);
     expect(two.errors).toEqual([
       { line: 7, message: 'an init entry comes first, or right after a reset: this one follows 6 entries of the session' },
+      ...[8, 9, 10, 11, 12].map((line) => ({
+        line,
+        message: 'an entry of a second session (after an init that did not start the file): not read',
+      })),
     ]);
+    expect(two.entries).toEqual(parseSession(serializeSession(session)).entries);
     expect(replaySession(two.entries).threadId).toBe(threadId);
     // After a reset, an init is the thread starting again, as a live log writes it.
     const again = parseSession(serializeSession([...session, { type: 'reset', at: 7 }, { ...session[0], at: 8 } as SessionEntry]));
     expect(again.errors).toEqual([]);
     expect(again.entries).toHaveLength(8);
+  });
+
+  it("names an event line whose index does not follow the one before it: a line repeated or out of order changes nobody's reply", () => {
+    const threadId = '5f0c2a8e-3b1d-4c6e-9a7f-1d2e3f4a5b6c';
+    const session = [
+      { type: 'init', threadId, messages: [], at: 1 },
+      { type: 'stream_start', kind: 'run', runId: 'r1', at: 2 },
+      { type: 'event', index: 0, event: { type: 'RUN_STARTED', threadId, runId: 'r1' }, at: 3 },
+      { type: 'event', index: 1, event: { type: 'TEXT_MESSAGE_START', messageId: 'm1', role: 'assistant' }, at: 3 },
+      { type: 'event', index: 2, event: { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', delta: '已退款' }, at: 3 },
+      { type: 'event', index: 3, event: { type: 'TEXT_MESSAGE_END', messageId: 'm1' }, at: 3 },
+      { type: 'event', index: 4, event: { type: 'RUN_FINISHED', threadId, runId: 'r1' }, at: 4 },
+      { type: 'stream_end', open: false, at: 5 },
+    ] as SessionEntry[];
+    const lines = serializeSession(session).trimEnd().split('\n');
+    const repeated = parseSession([...lines.slice(0, 5), lines[4], ...lines.slice(5)].join('\n'));
+    expect(repeated.errors).toEqual([
+      { line: 6, message: 'an event entry whose index 2 does not follow the one before it (2): a line repeated or out of order' },
+    ]);
+    expect(replaySession(repeated.entries).messages.byId.get('m1')?.content).toBe('已退款');
+    const swapped = parseSession([...lines.slice(0, 4), lines[5], lines[4], ...lines.slice(6)].join('\n'));
+    expect(swapped.errors).toEqual([
+      { line: 6, message: 'an event entry whose index 2 does not follow the one before it (3): a line repeated or out of order' },
+    ]);
+    // A line missing (torn out, or named as bad) leaves a gap, which is no reason to refuse the lines after it.
+    expect(parseSession([...lines.slice(0, 4), ...lines.slice(5)].join('\n')).errors).toEqual([]);
+    // After a reset the indexes start again.
+    expect(parseSession(serializeSession([...session, { type: 'reset', at: 6 }, ...session.slice(1)])).errors).toEqual([]);
   });
 
   it("writes every entry a live log can hold: an event with a cycle or a BigInt (an in-process agent's) does not stop the rest", () => {

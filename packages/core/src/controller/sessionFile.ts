@@ -80,18 +80,36 @@ export interface ParsedSession {
 export function parseSession(text: string): ParsedSession {
   const entries: SessionEntry[] = [];
   let events = 0;
+  /** The index the file gave the last event entry it holds (since the last reset). */
+  let lastIndex = -1;
+  /** An init that did not start the file was met: what follows it, up to a reset, is a second session. */
+  let second = false;
   const take = (read: unknown): string | undefined => {
     // A line of an event log, or a bare AG-UI event: an agent event.
     const value = asSessionLine(read);
     const problem = entryProblem(value);
     if (problem) return problem;
     const entry = value as SessionEntry;
-    // An init anywhere else would start the thread again over what came before it (a reversed file, two sessions
-    // in one): named, and the entries around it kept.
-    if (entry.type === 'init' && entries.length > 0 && entries[entries.length - 1]?.type !== 'reset')
+    if (second && entry.type !== 'reset') return SECOND_SESSION;
+    // An init anywhere else would start the thread again over what came before it (a reversed file, two sessions in
+    // one): named, with the rest of its session, so that nothing of it is grafted onto the session read so far.
+    if (entry.type === 'init' && entries.length > 0 && entries[entries.length - 1]?.type !== 'reset') {
+      second = true;
       return `an init entry comes first, or right after a reset: this one follows ${entries.length} ${entries.length === 1 ? 'entry' : 'entries'} of the session`;
-    if (entry.type === 'reset') events = 0;
-    // Indexes are the log's own: renumbered, so a hand-edited file cannot make two events share one.
+    }
+    // A saved event entry's index grows with each event: one that does not is a line repeated or moved, which would
+    // apply an event twice or out of order. A gap (a line lost) is no reason to refuse the lines after it.
+    if (value === read && entry.type === 'event' && typeof entry.index === 'number') {
+      if (entry.index <= lastIndex)
+        return `an event entry whose index ${entry.index} does not follow the one before it (${lastIndex}): a line repeated or out of order`;
+      lastIndex = entry.index;
+    }
+    if (entry.type === 'reset') {
+      events = 0;
+      lastIndex = -1;
+      second = false;
+    }
+    // Indexes are the log's own: renumbered from 0, whatever gaps the file has.
     entries.push(entry.type === 'event' ? { ...entry, index: events++ } : entry);
     return undefined;
   };
@@ -106,6 +124,7 @@ export function parseSession(text: string): ParsedSession {
   return { entries, errors };
 }
 
+const SECOND_SESSION = 'an entry of a second session (after an init that did not start the file): not read';
 const ONE_OBJECT = 'the file is one JSON object, not a saved session (one entry a line) nor a list of AG-UI events';
 
 /**
