@@ -160,7 +160,39 @@ describe('a controller destroyed while a resume waited for its first event', () 
   });
 });
 
-describe('numbers JSON cannot carry', () => {
+describe('values JSON cannot carry', () => {
+  it("an in-process agent's Date, undefined, function or toJSON: held as JSON writes them, live as in the saved file", async () => {
+    const { source } = scripted((_n, input, emit) => {
+      emit(started(input));
+      emit({
+        type: 'STATE_SNAPSHOT',
+        snapshot: {
+          due: new Date(1_700_000_000_000),
+          list: [1, undefined, () => 2, 3],
+          money: { toJSON: () => '1.00', cents: 100 },
+          gone: undefined,
+          call: () => 1,
+          id: 10n,
+          nested: { at: new Date(0), keep: '退款' },
+        },
+      });
+      emit({ type: 'STATE_DELTA', delta: [{ op: 'add', path: '/later', value: new Date(86_400_000) }] });
+      emit(finished(input));
+    });
+    const c = createRunController({ source, scheduler: microScheduler });
+    await c.run('When is it due?');
+    const live = c.getSnapshot().thread.sharedState.document;
+    expect(live).toStrictEqual({
+      due: '2023-11-14T22:13:20.000Z',
+      list: [1, null, null, 3],
+      money: '1.00',
+      id: '10',
+      nested: { at: '1970-01-01T00:00:00.000Z', keep: '退款' },
+      later: '1970-01-02T00:00:00.000Z',
+    });
+    expect(replaySession(parseSession(serializeSession(c.log.entries)).entries).sharedState.document).toStrictEqual(live);
+  });
+
   it('are held as JSON holds them (null, 0): the live thread, its saved file and the next request agree', async () => {
     const { source, inputs } = scripted((n, input, emit) => {
       emit(started(input));

@@ -39,6 +39,9 @@ function cutShort(value: unknown, levels: number): unknown {
   if (typeof value === 'bigint') return String(value);
   if (typeof value !== 'object' || value === null) return value;
   if (levels === 0) return [];
+  // A Date (or anything with toJSON) as JSON.stringify writes it, beside the BigInt that sent the entry here.
+  const toJson = (value as { toJSON?: unknown }).toJSON;
+  if (typeof toJson === 'function') return cutShort(toJson.call(value, ''), levels - 1);
   if (Array.isArray(value)) return value.map((item) => cutShort(item, levels - 1));
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value)) put(out, key, cutShort((value as Record<string, unknown>)[key], levels - 1));

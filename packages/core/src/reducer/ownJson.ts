@@ -5,8 +5,10 @@
 import { isLargeObject, LARGE_OBJECT_KEYS } from '../plainJson.js';
 
 /**
- * A deep copy of a JSON value for the state to own, each number as JSON
- * carries it (Infinity and NaN as null, -0 as 0). A large object (a
+ * A deep copy of a JSON value for the state to own, each value as JSON
+ * carries it (Infinity and NaN as null, -0 as 0; a Date, or anything with
+ * `toJSON`, as what that gives; undefined, a function or a symbol as null in
+ * an array and as no member in an object; a BigInt as its digits). A large object (a
  * read-only Proxy) is kept as it is: nothing can write into it. `owned` is a
  * value the state already owns that `value` may share subtrees with (a
  * client's edit of the state's document): a subtree identical to the one at
@@ -66,24 +68,34 @@ export function nestsWithin(value: unknown, levels: number, owned?: unknown): bo
   return true;
 }
 
-function copy<T>(value: T, owned: unknown, large: object[] | undefined, depth: number): T {
+function copy<T>(value: T, owned: unknown, large: object[] | undefined, depth: number, converted = false): T {
   // As JSON carries a number: Infinity and NaN (1e400 parses as Infinity) as null, -0 as 0. The saved log and the next request say the same.
   if (typeof value === 'number') return (Number.isFinite(value) ? value + 0 : null) as T;
-  if (value === owned || typeof value !== 'object' || value === null || isLargeObject(value)) return value;
+  if (value === owned || value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  // What only an in-process agent or the app can hand over is held as JSON.stringify writes it (and so as a saved log
+  // has it): a BigInt as its digits (serializeSession's way), and undefined, a function or a symbol as nothing (null
+  // in an array, no member in an object).
+  if (typeof value === 'bigint') return String(value) as T;
+  if (typeof value !== 'object') return undefined as T;
+  if (isLargeObject(value)) return value;
   if (depth > COPY_DEPTH) throw new JsonTooDeep();
+  // A Date, or any object with toJSON: what it turns into, as JSON.stringify takes it (once: not the result's own toJSON).
+  const toJson = converted ? undefined : (value as { toJSON?: unknown }).toJSON;
+  if (typeof toJson === 'function') return copy(toJson.call(value, '') as T, undefined, large, depth, true);
   const inner = depth + 1;
   const was = typeof owned === 'object' && owned !== null ? (owned as Record<string, unknown>) : undefined;
   if (Array.isArray(value)) {
     const out: unknown[] = [];
-    for (let i = 0; i < value.length; i++) out.push(copy(value[i], was?.[i], large, inner));
+    for (let i = 0; i < value.length; i++) out.push(copy(value[i], was?.[i], large, inner) ?? null);
     return out as T;
   }
   const out: Record<string, unknown> = {};
   let keys = 0;
   // A JSON object has no inherited enumerable members: `for in` walks its own, without the array Object.keys makes.
   for (const key in value) {
-    keys++;
     const item = copy(value[key], was === undefined || !Object.hasOwn(was, key) ? undefined : was[key], large, inner);
+    if (item === undefined) continue;
+    keys++;
     // An own `__proto__` member is defined, not assigned: it stays data and never becomes the prototype.
     if (key === '__proto__') Object.defineProperty(out, key, { value: item, writable: true, enumerable: true, configurable: true });
     else out[key] = item;
