@@ -7,6 +7,8 @@
  * from 1 as a line would be; one that opens an array but is no whole one (cut
  * off as it was written) is read as lines, its brackets and each line's
  * trailing comma aside, so the items written one a line before the cut are kept.
+ * A text whose first line opens an object it does not close is values
+ * pretty-printed one after another (`jq .` over JSON lines), read value by value.
  */
 export function readJsonLines(text: string, take: (value: unknown) => string | undefined): { line: number; message: string }[] {
   const errors: { line: number; message: string }[] = [];
@@ -20,6 +22,8 @@ export function readJsonLines(text: string, take: (value: unknown) => string | u
     });
     return errors;
   }
+  // Values pretty-printed one after another (`jq .` over JSON lines): the first line opens an object it does not close.
+  if (/^\s*\{[ \t]*(?:\r\n|\r|\n)/.test(body)) return readValues(body, take);
   let opening = /^\s*\[/.test(body);
   const inArray = opening;
   // CRLF, LF or a CR alone (an old Mac editor): a JSON text holds no raw CR or LF of its own, only escaped ones.
@@ -76,4 +80,54 @@ function isJson(text: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Reads JSON values written one after another, each over as many lines as it
+ * takes: each top-level object or array is cut where its brackets close
+ * (brackets inside strings aside) and handed to `take`, named by the line it
+ * starts on. A value cut off by the end of the text is reported as not JSON.
+ */
+function readValues(body: string, take: (value: unknown) => string | undefined): { line: number; message: string }[] {
+  const errors: { line: number; message: string }[] = [];
+  let line = 1;
+  let start = -1;
+  let startLine = 1;
+  let depth = 0;
+  let inString = false;
+  let strayLine = 0;
+  const hand = (text: string, at: number) => {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (e) {
+      errors.push({ line: at, message: `not JSON: ${e instanceof Error ? e.message : String(e)}` });
+      return;
+    }
+    const problem = take(value);
+    if (problem) errors.push({ line: at, message: problem });
+  };
+  for (let i = 0; i < body.length; i++) {
+    const c = body.charCodeAt(i);
+    if (c === 0x0a || (c === 0x0d && body.charCodeAt(i + 1) !== 0x0a)) line++;
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (depth++ === 0) {
+        start = i;
+        startLine = line;
+      }
+    } else if ((c === 0x7d || c === 0x5d) && depth > 0 && --depth === 0) {
+      hand(body.slice(start, i + 1), startLine);
+      start = -1;
+    } else if (depth === 0 && c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d && strayLine !== line) {
+      // Text between values is no value: named once for its line, and passed over.
+      strayLine = line;
+      errors.push({ line, message: 'not JSON: text between values' });
+    }
+  }
+  if (start >= 0) hand(body.slice(start), startLine);
+  return errors;
 }

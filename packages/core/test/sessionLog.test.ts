@@ -237,6 +237,36 @@ describe('parseSession', () => {
     expect(parseSession(serializeSession([...session, { type: 'reset', at: 6 }, ...session.slice(1)])).errors).toEqual([]);
   });
 
+  it('reads a session pretty-printed value after value (as `jq .` writes it), naming a value that is no entry by its first line', () => {
+    const threadId = '5f0c2a8e-3b1d-4c6e-9a7f-1d2e3f4a5b6c';
+    const session = [
+      { type: 'init', threadId, messages: [], at: 1 },
+      { type: 'user_message', message: { id: 'u1', role: 'user', content: '退款 {"not": "a brace"} \\ ' }, at: 2 },
+      { type: 'stream_start', kind: 'run', runId: 'r1', at: 3 },
+      { type: 'event', index: 0, event: { type: 'RUN_STARTED', threadId, runId: 'r1' }, at: 4 },
+      { type: 'event', index: 1, event: { type: 'RUN_FINISHED', threadId, runId: 'r1' }, at: 5 },
+      { type: 'stream_end', open: false, at: 6 },
+    ] as SessionEntry[];
+    const pretty = session.map((e) => JSON.stringify(e, null, 2)).join('\n');
+    expect(parseSession(pretty)).toEqual({ entries: session, errors: [] });
+    // A value that is no entry is named by the line it starts on; the rest are kept.
+    const withBad = [
+      JSON.stringify(session[0], null, 2),
+      JSON.stringify({ type: 'nope', at: 1 }, null, 2),
+      JSON.stringify(session[1], null, 2),
+    ];
+    const read = parseSession(withBad.join('\n'));
+    expect(read.entries).toEqual(session.slice(0, 2));
+    expect(read.errors).toEqual([{ line: 7, message: 'not a log entry: unknown type "nope"' }]);
+    // Text between the values is named by its line.
+    expect(parseSession(`${withBad[0]}\nnot json\n${withBad[2]}`).errors).toEqual([{ line: 7, message: 'not JSON: text between values' }]);
+    // Cut off inside a value (a torn write): the values before it are kept, the cut one named.
+    const torn = parseSession(pretty.slice(0, pretty.length - 10));
+    expect(torn.entries).toEqual(session.slice(0, 5));
+    expect(torn.errors).toHaveLength(1);
+    expect(torn.errors[0]?.message).toMatch(/^not JSON: /);
+  });
+
   it("writes every entry a live log can hold: an event with a cycle or a BigInt (an in-process agent's) does not stop the rest", () => {
     const cyclic: Record<string, unknown> = { type: 'CUSTOM', name: 'loop' };
     cyclic.value = cyclic;
