@@ -27,7 +27,10 @@ const isNode = (value: unknown): value is Node => typeof value === 'object' && v
 function resolveUri(ref: string, base: string): URL | undefined {
   try {
     return new URL(ref, base);
-  } catch {
+  } catch (e) {
+    // Only a reference that is no URL names nothing: the stack running out here (a chain of refs deeper than it) is
+    // past any limit, and goes to schemaSize's own catch.
+    if (e instanceof RangeError) throw e;
     return undefined;
   }
 }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { replayEvents } from '../src/engine.js';
 import { expiryTime, isExpired, type PayloadValidator, type ResumeResponse } from '../src/index.js';
 import { buildResumeWith } from '../src/resume.js';
@@ -361,6 +361,28 @@ describe('buildResume', () => {
     };
     expect(validateResponsePayload({ responseSchema: form }, { field0: { city: 'Lyon', zip: '69001' } })).toEqual([]);
     expect(validateResponsePayload({ responseSchema: form }, { field0: { zip: 'x' }, field1: {} })).toHaveLength(3);
+  });
+
+  it('takes a stack overflow met while resolving a $ref for what it is, past any limit: not a $ref that names nothing', () => {
+    // Where the call stack runs out in a chain of refs depends on how far the engine has optimized the walk: it may be
+    // inside the URL parser. Made to happen there every time.
+    const RealUrl = URL;
+    vi.stubGlobal(
+      'URL',
+      class extends RealUrl {
+        constructor(url: string | URL, base?: string | URL) {
+          if (String(url).startsWith('#/$defs/')) throw new RangeError('Maximum call stack size exceeded');
+          super(url, base);
+        }
+      },
+    );
+    try {
+      expect(schemaSize({ $defs: { a: { type: 'string' } }, $ref: '#/$defs/a' })).toBe(Number.POSITIVE_INFINITY);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    // A $ref that is no URL at all names nothing, and counts once.
+    expect(schemaSize({ $ref: 'http://[' })).toBe(2);
   });
 
   it('sizes a schema by what it applies: each $ref as a copy of what it names, a $ref back into itself once, data never', () => {
