@@ -104,9 +104,24 @@ interface Child {
   output: () => string;
 }
 
-/** Starts the server on `dir` (with a fault point, when given) and waits until it listens. */
+/**
+ * Starts the server on `dir` (with a fault point, when given) and waits until it listens. A port found free can be
+ * taken by another process before the child listens on it (tests run side by side): the child then says EADDRINUSE,
+ * and is started again on another.
+ */
 async function startChild(dir: string, faultKillAt?: string): Promise<Child> {
-  const port = await freePort();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startChildOn(await freePort(), dir, faultKillAt);
+    } catch (e) {
+      if (attempt === 5 || !(e instanceof PortTaken)) throw e;
+    }
+  }
+}
+
+class PortTaken extends Error {}
+
+async function startChildOn(port: number, dir: string, faultKillAt?: string): Promise<Child> {
   const child = spawn(process.execPath, [BUNDLE], {
     cwd: APP,
     env: {
@@ -140,6 +155,7 @@ async function startChild(dir: string, faultKillAt?: string): Promise<Child> {
   ]);
   if (!ready) {
     child.kill('SIGKILL');
+    if (output.includes('EADDRINUSE')) throw new PortTaken(output);
     throw new Error(`The server did not start:\n${output}`);
   }
   return { url, process: child, exited, output: () => output };
