@@ -47,6 +47,7 @@ async function countingStorage(): Promise<Storage> {
     get skipped() {
       return inner.skipped;
     },
+    ping: () => inner.ping(),
     close: () => inner.close(),
   };
 }
@@ -270,9 +271,12 @@ describe('REDIS_URL and a Redis that stops answering', () => {
       // Bounded by the storage's command timeout, not held for ever.
       expect(performance.now() - started).toBeLessThan(15_000);
       expect((await fetch(`${a.url}/health`)).status).toBe(200);
+      // Alive, not ready: a load balancer's readiness check sends its traffic elsewhere.
+      expect((await fetch(`${a.url}/ready`)).status).toBe(503);
     } finally {
       redis.server.resume();
     }
+    expect((await fetch(`${a.url}/ready`)).status).toBe(200);
     expect(performed).toEqual([]);
     const retried = await readEvents(await post(b, '/agents/refund?speed=0', approve));
     expect(retried.at(-1)?.event.type).toBe('RUN_FINISHED');

@@ -7,6 +7,7 @@ import { findScenario, scenarioEvents, scenarios } from '@aguikit/scenarios';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AgentServer } from '../src/server.js';
 import { openMemoryStorage } from '../src/storage/memory.js';
+import { openSqliteStorage } from '../src/storage/sqlite.js';
 import { nextThread } from '../src/threads.js';
 import { interruptsOf, NOW, parseFrames, post, readEvents, startServer, stopServer, userInput } from './support.js';
 
@@ -202,6 +203,7 @@ describe('bad input gets a 4xx with a JSON error, and never crashes the server',
       ['/agents/refund', 'PUT', 'POST, OPTIONS'],
       ['/agents/refund', 'DELETE', 'POST, OPTIONS'],
       ['/health', 'POST', 'GET, HEAD, OPTIONS'],
+      ['/ready', 'PUT', 'GET, HEAD, OPTIONS'],
       ['/agents', 'POST', 'GET, HEAD, OPTIONS'],
       ['/effects', 'DELETE', 'GET, HEAD, OPTIONS'],
     ] as const) {
@@ -213,6 +215,25 @@ describe('bad input gets a 4xx with a JSON error, and never crashes the server',
       await expectError(server, response, 405, 'METHOD_NOT_ALLOWED');
     }
     await expectError(server, await fetch(`${server.url}/nope`, { method: 'PUT', body: '{}' }), 404, 'NOT_FOUND');
+  });
+
+  it('is ready while its storage answers, and says 503 when it does not, with no word of where the data lives; alive all the while', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'aguikit-ready-'));
+    try {
+      const storage = openSqliteStorage(dir);
+      const server = await startServer({ storage });
+      const ready = await fetch(`${server.url}/ready`);
+      expect(ready.status).toBe(200);
+      expect(await ready.json()).toEqual({ ready: true });
+      await storage.close();
+      const gone = await fetch(`${server.url}/ready`);
+      expect(await gone.clone().text()).not.toMatch(/aguikit-ready-|agent\.db/);
+      // expectError also checks that /health still answers 200: alive, not ready.
+      await expectError(server, gone, 503, 'STORAGE_UNAVAILABLE');
+      await stopServer(server);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('answers GET and HEAD on an unknown scenario with the 404 a POST gets: no resource is there to take other methods', async () => {

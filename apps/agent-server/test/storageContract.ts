@@ -225,6 +225,13 @@ export function storageContract(name: string, open: () => Promise<Storage>): voi
       expect(s.skipped).toEqual([]);
     });
 
+    it('answers a ping while open, and refuses it once closed', async () => {
+      const s = await open();
+      await expect(s.ping()).resolves.toBeUndefined();
+      await s.close();
+      await expect(s.ping()).rejects.toMatchObject({ code: 'STORAGE_UNAVAILABLE' });
+    });
+
     it('refuses work once closed, with StorageUnavailable', async () => {
       const s = await open();
       await s.close();

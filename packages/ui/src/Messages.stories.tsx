@@ -799,11 +799,11 @@ export const ChineseConversation: Story = {
 
 const LONG_ID = 'order-0b7d2c7e31f44f9fa3b68d1e4c2f9a70-0b7d2c7e31f44f9fa3b68d1e4c2f9a70';
 
-/** Long unbroken strings (ids, a URL, a tool name) at 360 px: everything wraps, the conversation never scrolls sideways. */
+/** Long unbroken strings (ids, a URL, a tool name) at 360 px (or the canvas, when narrower): everything wraps, the conversation never scrolls sideways. */
 export const LongStringsNarrow: Story = {
   render: (args, { loaded }) => (
     <AgentProvider store={(loaded as Loaded).store}>
-      <div data-testid="frame" style={{ height: 560, width: 360, boxSizing: 'border-box' }}>
+      <div data-testid="frame" style={{ height: 560, width: 'min(360px, 100%)', boxSizing: 'border-box' }}>
         <MessageList {...args} />
       </div>
     </AgentProvider>

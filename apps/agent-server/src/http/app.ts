@@ -28,7 +28,7 @@ function scenarioOf(id: string): Scenario {
  */
 function allowedMethods(method: string, url: string): string {
   const path = pathOf(url);
-  if (path === '/health' || path === '/agents' || path === '/effects') return 'GET, HEAD, OPTIONS';
+  if (path === '/health' || path === '/ready' || path === '/agents' || path === '/effects') return 'GET, HEAD, OPTIONS';
   const name = /^\/agents\/([^/]+)$/u.exec(path)?.[1];
   if (name === undefined) throw new RequestError(404, 'NOT_FOUND', `No route for ${method} ${path}.`);
   let id: string;
@@ -201,7 +201,20 @@ export function buildApp(options: AppOptions): App {
       .send({ error: { code: 'METHOD_NOT_ALLOWED', message: `${pathOf(request.url)} answers ${allow}.` } });
   });
 
+  // Liveness: the process answers, whatever its storage does. Readiness: its storage answers too (a load balancer's
+  // check, which sends no traffic to an instance whose Redis is gone).
   fastify.get('/health', async () => ({ ok: true, ...streams.health() }));
+  fastify.get('/ready', async (request) => {
+    try {
+      await storage.ping();
+    } catch (e) {
+      if (!(e instanceof StorageUnavailable)) throw e;
+      // Why is the log's: the answer does not show where the data lives.
+      request.log.warn({ err: e }, 'storage does not answer');
+      throw new RequestError(503, 'STORAGE_UNAVAILABLE', 'Storage does not answer: this instance is not ready.');
+    }
+    return { ready: true };
+  });
   fastify.get('/agents', async () =>
     Object.values(scenarios).map(({ id, title, description, prompt }) => ({ id, title, description, prompt })),
   );

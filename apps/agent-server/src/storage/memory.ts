@@ -89,6 +89,9 @@ export function openMemoryStorage(): Storage {
       }
       return dropped;
     },
+    async ping() {
+      open();
+    },
     async close() {
       closed = true;
     },

@@ -265,6 +265,10 @@ class RedisStorage implements Storage {
     return dropped;
   }
 
+  async ping(): Promise<void> {
+    await this.call(() => this.client.ping());
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

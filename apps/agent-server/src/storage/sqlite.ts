@@ -191,6 +191,7 @@ class SqliteStorage implements Storage {
     private readonly fault: (kind: WriteKind) => (phase: Phase) => void,
   ) {
     this.q = {
+      ping: db.prepare('SELECT count(*) FROM meta'),
       run: db.prepare<[string], { record: string }>('SELECT record FROM runs WHERE run_id = ?'),
       insertRun: db.prepare('INSERT INTO runs (run_id, record) VALUES (?, ?)'),
       thread: db.prepare<[string], { version: number; record: string }>('SELECT version, record FROM threads WHERE thread_id = ?'),
@@ -296,6 +297,10 @@ class SqliteStorage implements Storage {
       }
       return old.length;
     });
+  }
+
+  async ping(): Promise<void> {
+    this.read(() => this.q.ping.get());
   }
 
   async close(): Promise<void> {

@@ -77,6 +77,11 @@ export interface Storage {
    * free again; a reconnect to it gets 404 and starts a new run.
    */
   prune(before: number): Promise<number>;
+  /**
+   * Answers once the storage answers a read (Redis a PING, SQLite a query);
+   * throws `StorageUnavailable` when it does not: what `/ready` reports.
+   */
+  ping(): Promise<void>;
   /** Records that could not be read at open (torn, corrupt, foreign): skipped, and reported here. */
   readonly skipped: readonly { where: string; reason: string }[];
   close(): Promise<void>;
