@@ -237,6 +237,32 @@ describe('parseSession', () => {
     expect(parseSession(serializeSession([...session, { type: 'reset', at: 6 }, ...session.slice(1)])).errors).toEqual([]);
   });
 
+  it('names a user_message line whose message id the session already holds: a line repeated is not one message said once', () => {
+    const threadId = '5f0c2a8e-3b1d-4c6e-9a7f-1d2e3f4a5b6c';
+    const asked = { type: 'user_message', message: { id: 'u-7c1e', role: 'user', content: '我的茶壶碎了' }, at: 2 };
+    const session = [
+      { type: 'init', threadId, messages: [{ id: 'seed-1', role: 'user', content: 'earlier' }], at: 1 },
+      asked,
+      { type: 'stream_start', kind: 'run', runId: 'r1', at: 3 },
+      { type: 'event', index: 0, event: { type: 'RUN_STARTED', threadId, runId: 'r1' }, at: 4 },
+      { type: 'event', index: 1, event: { type: 'RUN_FINISHED', threadId, runId: 'r1' }, at: 5 },
+      { type: 'stream_end', open: false, at: 6 },
+    ] as SessionEntry[];
+    const lines = serializeSession(session).trimEnd().split('\n');
+    const repeated = parseSession([...lines, lines[1]].join('\n'));
+    expect(repeated.errors).toEqual([
+      { line: 7, message: 'a user_message entry under message id "u-7c1e", which the session already holds: a line repeated' },
+    ]);
+    expect(repeated.entries).toEqual(parseSession(lines.join('\n')).entries);
+    // An id the init's messages hold is taken too.
+    const seeded = parseSession([...lines, JSON.stringify({ ...asked, message: { ...asked.message, id: 'seed-1' }, at: 7 })].join('\n'));
+    expect(seeded.errors.map((e) => e.line)).toEqual([7]);
+    // After a reset the thread starts again, and so do its ids.
+    const again = parseSession(serializeSession([...session, { type: 'reset', at: 7 }, { ...asked, at: 8 } as SessionEntry]));
+    expect(again.errors).toEqual([]);
+    expect(replaySession(again.entries).messages.byId.get('u-7c1e')?.content).toBe('我的茶壶碎了');
+  });
+
   it('reads a session pretty-printed value after value (as `jq .` writes it), naming a value that is no entry by its first line', () => {
     const threadId = '5f0c2a8e-3b1d-4c6e-9a7f-1d2e3f4a5b6c';
     const session = [

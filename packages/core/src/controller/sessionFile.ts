@@ -87,6 +87,8 @@ export function parseSession(text: string): ParsedSession {
   let lastIndex = -1;
   /** An init that did not start the file was met: what follows it, up to a reset, is a second session. */
   let second = false;
+  /** The ids of the messages the client gave (init and user_message entries) since the thread started. */
+  const given = new Set<string>();
   const take = (read: unknown): string | undefined => {
     // A line of an event log, or a bare AG-UI event: an agent event.
     const value = asSessionLine(read);
@@ -107,10 +109,18 @@ export function parseSession(text: string): ParsedSession {
         return `an event entry whose index ${entry.index} does not follow the one before it (${lastIndex}): a line repeated or out of order`;
       lastIndex = entry.index;
     }
+    // The live thread refuses a message under an id it holds: a second one is a line repeated, which would say nothing.
+    if (entry.type === 'user_message') {
+      if (given.has(entry.message.id))
+        return `a user_message entry under message id ${JSON.stringify(entry.message.id)}, which the session already holds: a line repeated`;
+      given.add(entry.message.id);
+    }
+    if (entry.type === 'init') for (const m of entry.messages ?? []) given.add(m.id);
     if (entry.type === 'reset') {
       events = 0;
       lastIndex = -1;
       second = false;
+      given.clear();
     }
     // Indexes are the log's own: renumbered from 0, whatever gaps the file has.
     entries.push(entry.type === 'event' ? { ...entry, index: events++ } : entry);
