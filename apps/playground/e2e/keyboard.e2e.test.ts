@@ -316,3 +316,44 @@ describe('decisions with the keyboard alone, in Chromium', () => {
     await expect.poll(() => said(page)).toContain('Answer sent: none, closed without answering.');
   });
 });
+
+describe('the way past the bar, with the keyboard', () => {
+  it.each([
+    ['a laptop', { width: 1366, height: 768 }, 'en', 'Skip to the conversation'],
+    ['a phone', { width: 390, height: 844 }, 'zh-CN', '跳到对话'],
+  ] as const)(
+    'on %s: the first Tab shows a skip link in view; Enter takes focus past the bar, into the conversation',
+    async (_name, viewport, lang, label) => {
+      const opened = await openPlayground(browser, playgroundUrl, { viewport, params: { mode: 'server', scenario: 'refund', lang } });
+      pages.push(opened);
+      const { page } = opened;
+      await page.locator('form.agk-composer').waitFor();
+      await page.keyboard.press('Tab');
+      await focusIs(page, named('a', label), 'the first Tab');
+      const box = await page.evaluate(() => {
+        const r = (document.activeElement as HTMLElement).getBoundingClientRect();
+        return { left: r.left, top: r.top, right: r.right, bottom: r.bottom, width: r.width, height: r.height };
+      });
+      // Seen where the user looks, whole: not a 1 px clip, not off the page.
+      expect(box.width).toBeGreaterThan(40);
+      expect(box.height).toBeGreaterThan(16);
+      expect(box.left).toBeGreaterThanOrEqual(0);
+      expect(box.top).toBeGreaterThanOrEqual(0);
+      expect(box.right).toBeLessThanOrEqual(viewport.width);
+      await page.keyboard.press('Enter');
+      await focusIs(page, (f) => f.tag === 'main', 'Enter on the skip link');
+      // The settings in the address stay as they were.
+      expect(new URL(page.url()).searchParams.get('scenario')).toBe('refund');
+      await page.keyboard.press('Tab');
+      const next = await page.evaluate(() => ({
+        inMain: document.activeElement?.closest('main') !== null,
+        inBar: document.activeElement?.closest('.pg__bar') !== null,
+      }));
+      expect(next).toEqual({ inMain: true, inBar: false });
+      // Unfocused, it is out of sight, takes no room and widens nothing.
+      const hidden = await page.getByRole('link', { name: label }).evaluate((a) => a.getBoundingClientRect().width);
+      expect(hidden).toBeLessThanOrEqual(1);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+    },
+  );
+});

@@ -267,6 +267,12 @@ describe('the playground against the agent server, in Chromium', () => {
     expect({ chat: await readChat(page), state: await readState(page) }).toEqual(replayed);
     // A recording is read, not continued: nothing in the replay takes a message.
     expect(await page.locator('.pg__replay').getByRole('textbox', { name: 'Message' }).count()).toBe(0);
+    // The skip link leads to the conversation on screen: the replay's, not the hidden live one.
+    await page.getByRole('link', { name: 'Skip to the conversation' }).focus();
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.closest('.pg__replay') !== null && document.activeElement?.tagName))
+      .toBe('MAIN');
     // Back to live puts focus where the replay came from, and the same file loads again.
     await page.getByRole('button', { name: 'Back to live' }).click();
     await page.getByRole('region', { name: 'Replay' }).waitFor({ state: 'detached' });

@@ -221,6 +221,10 @@ export function App() {
   return (
     <AgentLocaleProvider locale={uiLocaleFor(lang)}>
       <div className="agk-theme pg" data-theme={theme} lang={lang}>
+        {/* The first Tab stop, seen only when focused: past the bar's dozen controls to the conversation on screen. */}
+        <a className="pg__skip" href={replay ? '#pg-replay' : '#pg-conversation'}>
+          {t.skipToChat}
+        </a>
         <header className="pg__bar" ref={barRef}>
           <h1 className="pg__title">{t.title}</h1>
           <label className="pg__field">
@@ -372,7 +376,7 @@ export function App() {
         {/* Hidden, not unmounted, while a recording plays: back to live, the draft and what was open are as they were. */}
         <Activity mode={replay ? 'hidden' : 'visible'}>
           <AgentProvider store={store}>
-            <main className="pg__main">
+            <main className="pg__main" id="pg-conversation" tabIndex={-1}>
               <div className="pg__chat">
                 {connection.mode === 'url' ? (
                   <UrlHelp t={t} url={connection.url} id={helpId} onPick={(url) => connectTo(url)} onEdit={editUrl} titleOf={titleOf} />

@@ -87,7 +87,8 @@ export function Replay({ log, t, onClose }: { log: LoadedSession; t: PlaygroundM
             </details>
           ) : null}
         </div>
-        <main className="pg__main">
+        {/* The skip link's target while a recording plays (the live conversation is hidden then). */}
+        <main className="pg__main" id="pg-replay" tabIndex={-1}>
           <div className="pg__chat">
             {/* A recording is read, not continued: no composer, no forms to answer its interrupts. */}
             <AgentChat readOnly />

@@ -28,6 +28,8 @@ const en = {
   loadEvents: 'Load events…',
   darkTheme: 'Dark theme',
   devtools: 'Devtools',
+  /** The first Tab stop: past the bar's controls, to the conversation. */
+  skipToChat: 'Skip to the conversation',
   tabs: { state: 'Shared state', events: 'Events' },
   sendThis: 'Send this',
   tryPrompt: 'Try:',
@@ -116,6 +118,7 @@ const zhCN: PlaygroundMessages = {
   loadEvents: '载入事件…',
   darkTheme: '深色主题',
   devtools: '开发者工具',
+  skipToChat: '跳到对话',
   tabs: { state: '共享状态', events: '事件' },
   sendThis: '发送这句',
   tryPrompt: '试试：',
