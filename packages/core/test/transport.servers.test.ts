@@ -78,6 +78,32 @@ describe('httpSseSource against real servers', () => {
     expect(await within(c.run('again'), 300)).not.toMatchObject({ code: 'RUN_IN_PROGRESS' });
   });
 
+  it("a named frame whose data is no event is a heartbeat (sse-starlette's `event: ping`), never an invalid event; a named event is still an event", async () => {
+    const opened = { type: 'TEXT_MESSAGE_START', messageId: 'm1', role: 'assistant' };
+    const said = { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', delta: '茶壶已退款' };
+    const ended = { type: 'TEXT_MESSAGE_END', messageId: 'm1' };
+    const ping = 'event: ping\ndata: 2026-12-04 22:10:00.123456+00:00\n\n';
+    const chunks = [
+      frame(started),
+      ping,
+      `event: TEXT_MESSAGE_START\ndata: ${JSON.stringify(opened)}\n\n`,
+      'event: ping\r\ndata: {"ts": 1764885000}\r\n\r\n',
+      `event: message\ndata: ${JSON.stringify(said)}\n\n`,
+      frame(ended),
+      ping,
+      frame(finished),
+    ];
+    const { url } = await serve(stream(chunks));
+    expect(await collect(run(url))).toEqual([started, opened, said, ended, finished]);
+    // Through a controller: nothing is diagnosed, and the reply is whole.
+    const c = createRunController({ source: httpSseSource({ url }), scheduler: microScheduler, threadId: 't1' });
+    await c.run('hi');
+    const { thread } = c.getSnapshot();
+    expect(thread.diagnostics.map((d) => d.code)).toEqual([]);
+    expect(thread.run.status).toBe('success');
+    expect(thread.messages.byId.get('m1')?.content).toBe('茶壶已退款');
+  });
+
   it('a stream of several runs (a replayed thread) goes on when the next run starts within the grace after an end', async () => {
     const second = { type: 'RUN_STARTED', threadId: 't1', runId: 'r2' };
     const secondEnd = { type: 'RUN_FINISHED', threadId: 't1', runId: 'r2' };

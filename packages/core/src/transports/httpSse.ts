@@ -162,6 +162,9 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
       }
       const event = parseData(frame.data);
       const { type, runId } = (typeof event === 'object' && event !== null ? event : {}) as { type?: unknown; runId?: unknown };
+      // A frame named other than "message" whose data is no event is the server's own (sse-starlette's `event: ping`
+      // heartbeat, a timestamp): not for an AG-UI consumer, which ignores the name. A named event is still an event.
+      if (frame.event !== undefined && frame.event !== 'message' && typeof type !== 'string') return;
       if (type === 'RUN_STARTED') {
         runOpen = true;
         runEnded = false;
