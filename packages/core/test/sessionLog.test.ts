@@ -10,6 +10,14 @@ import { createRunController, loadEngine, type Message, parseSession, type Sessi
 import { serializeEventLog } from '../src/internal.js';
 import { CORPUS } from './support/conformance.js';
 
+/** A run that starts and finishes, as a session logs it at times 3 to 6. */
+const finishedRun = (threadId: string): SessionEntry[] => [
+  { type: 'stream_start', kind: 'run', runId: 'r1', at: 3 },
+  { type: 'event', index: 0, event: { type: 'RUN_STARTED', threadId, runId: 'r1' }, at: 4 },
+  { type: 'event', index: 1, event: { type: 'RUN_FINISHED', threadId, runId: 'r1' }, at: 5 },
+  { type: 'stream_end', open: false, at: 6 },
+];
+
 describe('parseSession', () => {
   it('keeps the good lines and names each bad one: not JSON, not an entry, a field of the wrong type', () => {
     const text = [
@@ -179,10 +187,7 @@ describe('parseSession', () => {
     const session = [
       { type: 'init', threadId, messages: [], at: 1 },
       { type: 'user_message', message: { id: 'u1', role: 'user', content: '退款' }, at: 2 },
-      { type: 'stream_start', kind: 'run', runId: 'r1', at: 3 },
-      { type: 'event', index: 0, event: { type: 'RUN_STARTED', threadId, runId: 'r1' }, at: 4 },
-      { type: 'event', index: 1, event: { type: 'RUN_FINISHED', threadId, runId: 'r1' }, at: 5 },
-      { type: 'stream_end', open: false, at: 6 },
+      ...finishedRun(threadId),
     ] as SessionEntry[];
     const lines = serializeSession(session).trimEnd().split('\n');
     const reversed = parseSession([...lines].reverse().join('\n'));
@@ -243,10 +248,7 @@ describe('parseSession', () => {
     const session = [
       { type: 'init', threadId, messages: [{ id: 'seed-1', role: 'user', content: 'earlier' }], at: 1 },
       asked,
-      { type: 'stream_start', kind: 'run', runId: 'r1', at: 3 },
-      { type: 'event', index: 0, event: { type: 'RUN_STARTED', threadId, runId: 'r1' }, at: 4 },
-      { type: 'event', index: 1, event: { type: 'RUN_FINISHED', threadId, runId: 'r1' }, at: 5 },
-      { type: 'stream_end', open: false, at: 6 },
+      ...finishedRun(threadId),
     ] as SessionEntry[];
     const lines = serializeSession(session).trimEnd().split('\n');
     const repeated = parseSession([...lines, lines[1]].join('\n'));
@@ -268,10 +270,7 @@ describe('parseSession', () => {
     const session = [
       { type: 'init', threadId, messages: [], at: 1 },
       { type: 'user_message', message: { id: 'u1', role: 'user', content: '退款 {"not": "a brace"} \\ ' }, at: 2 },
-      { type: 'stream_start', kind: 'run', runId: 'r1', at: 3 },
-      { type: 'event', index: 0, event: { type: 'RUN_STARTED', threadId, runId: 'r1' }, at: 4 },
-      { type: 'event', index: 1, event: { type: 'RUN_FINISHED', threadId, runId: 'r1' }, at: 5 },
-      { type: 'stream_end', open: false, at: 6 },
+      ...finishedRun(threadId),
     ] as SessionEntry[];
     const pretty = session.map((e) => JSON.stringify(e, null, 2)).join('\n');
     expect(parseSession(pretty)).toEqual({ entries: session, errors: [] });
