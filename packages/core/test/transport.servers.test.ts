@@ -78,7 +78,7 @@ describe('httpSseSource against real servers', () => {
     expect(await within(c.run('again'), 300)).not.toMatchObject({ code: 'RUN_IN_PROGRESS' });
   });
 
-  it("a named frame whose data is no event is a heartbeat (sse-starlette's `event: ping`), never an invalid event; a named event is still an event", async () => {
+  it("a heartbeat frame a server names (sse-starlette's `event: ping`) is no event and no diagnostic; a named event is still an event, and another named frame is diagnosed", async () => {
     const opened = { type: 'TEXT_MESSAGE_START', messageId: 'm1', role: 'assistant' };
     const said = { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', delta: '茶壶已退款' };
     const ended = { type: 'TEXT_MESSAGE_END', messageId: 'm1' };
@@ -90,16 +90,19 @@ describe('httpSseSource against real servers', () => {
       'event: ping\r\ndata: {"ts": 1764885000}\r\n\r\n',
       `event: message\ndata: ${JSON.stringify(said)}\n\n`,
       frame(ended),
+      'event: heartbeat\ndata:\n\n',
+      'event: error\ndata: {"message": "the model is overloaded"}\n\n',
       ping,
       frame(finished),
     ];
     const { url } = await serve(stream(chunks));
-    expect(await collect(run(url))).toEqual([started, opened, said, ended, finished]);
-    // Through a controller: nothing is diagnosed, and the reply is whole.
+    // A named frame that is no heartbeat and no event is handed on, to be diagnosed: it may say something.
+    expect(await collect(run(url))).toEqual([started, opened, said, ended, { message: 'the model is overloaded' }, finished]);
+    // Through a controller: only the error frame is diagnosed, and the reply is whole.
     const c = createRunController({ source: httpSseSource({ url }), scheduler: microScheduler, threadId: 't1' });
     await c.run('hi');
     const { thread } = c.getSnapshot();
-    expect(thread.diagnostics.map((d) => d.code)).toEqual([]);
+    expect(thread.diagnostics.map((d) => d.code)).toEqual(['MISSING_TYPE']);
     expect(thread.run.status).toBe('success');
     expect(thread.messages.byId.get('m1')?.content).toBe('茶壶已退款');
   });

@@ -162,9 +162,10 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
       }
       const event = parseData(frame.data);
       const { type, runId } = (typeof event === 'object' && event !== null ? event : {}) as { type?: unknown; runId?: unknown };
-      // A frame named other than "message" whose data is no event is the server's own (sse-starlette's `event: ping`
-      // heartbeat, a timestamp): not for an AG-UI consumer, which ignores the name. A named event is still an event.
-      if (frame.event !== undefined && frame.event !== 'message' && typeof type !== 'string') return;
+      // A heartbeat the server names (sse-starlette's `event: ping` with a timestamp) is no event: an AG-UI consumer
+      // ignores the name, so a named event is still an event, and any other frame that is none is diagnosed (an
+      // `event: error` a server sends says something).
+      if (frame.event !== undefined && HEARTBEATS.has(frame.event.toLowerCase()) && typeof type !== 'string') return;
       if (type === 'RUN_STARTED') {
         runOpen = true;
         runEnded = false;
@@ -443,6 +444,9 @@ function buildRequest(input: RunAgentInput, headers: Record<string, string>): { 
     );
   }
 }
+
+/** The names servers give their heartbeat frames. */
+const HEARTBEATS = new Set(['ping', 'heartbeat', 'keepalive', 'keep-alive']);
 
 function parseData(data: string): unknown {
   try {
