@@ -16,10 +16,20 @@ const each = (make: (i: number) => object) => Array.from({ length: N }, (_, i) =
 /** The budget of a replay of 10,000 to 20,000 events: tens of milliseconds when linear, seconds to tens of seconds when quadratic. */
 const BUDGET_MS = 1_500;
 
+/**
+ * The replay of `events`, timed. An attempt over the budget is made again, up
+ * to three in all, the fastest kept: a machine busy with other work slows one
+ * attempt, while a quadratic replay is over the budget every time.
+ */
 function timed(events: object[]) {
-  const began = performance.now();
-  const state = replayEvents(events as never);
-  return { state, ms: performance.now() - began };
+  let best: { state: ReturnType<typeof replayEvents>; ms: number } | undefined;
+  for (let attempt = 0; attempt < 3 && !(best && best.ms < BUDGET_MS); attempt++) {
+    const began = performance.now();
+    const state = replayEvents(events as never);
+    const ms = performance.now() - began;
+    if (!best || ms < best.ms) best = { state, ms };
+  }
+  return best as NonNullable<typeof best>;
 }
 
 describe('records that grow by a key per event', () => {
