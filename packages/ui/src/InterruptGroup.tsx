@@ -1,7 +1,7 @@
 'use client';
 
 import { isExpired, type ResumeResponse } from '@aguikit/core';
-import { useAgentSelector, useAgentStore, useInterrupts } from '@aguikit/react';
+import { type AgentStore, useAgentSelector, useAgentStore, useInterrupts } from '@aguikit/react';
 import type { ReactNode } from 'react';
 import * as React from 'react';
 import { type InterruptSession, NO_REFUSALS, SessionContext, useSession } from './interruptContext.js';
@@ -116,9 +116,12 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
   const interrupts = useInterrupts();
   const inFlight = useAgentSelector((s) => s.inFlight);
   const [kept, setKept] = React.useState(NO_ANSWERS);
-  const [sending, setSending] = React.useState(false);
+  // The store an answer is being sent to: another one the provider switches to (another thread) is not busy for it.
+  const [sendingTo, setSendingTo] = React.useState<AgentStore>();
   const [announcement, setAnnouncement] = React.useState({ text: '', n: 0 });
-  const sendingRef = React.useRef(false);
+  const sendingRef = React.useRef<AgentStore | undefined>(undefined);
+  const shownStore = React.useRef(store);
+  shownStore.current = store;
   const region = React.useRef<HTMLElement | null>(null);
   const elements = React.useRef(new Map<string, HTMLElement>());
   const seen = React.useRef(new Set<string>());
@@ -134,7 +137,7 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
   const sendButton = React.useRef<HTMLButtonElement>(null);
   const headingId = React.useId();
   const mode = interrupts.length > 1 ? 'collect' : 'immediate';
-  const busy = sending || inFlight !== undefined;
+  const busy = sendingTo === store || inFlight !== undefined;
   const busyRef = React.useRef(busy);
   busyRef.current = busy;
   const answers = React.useMemo(() => {
@@ -216,9 +219,9 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
   const deliver = React.useCallback(
     (responses: ResumeResponse[], said: string) => {
       // A second click can land before the re-render that disables the button: the ref, not the state, decides.
-      if (sendingRef.current || store.getState().inFlight) return;
-      sendingRef.current = true;
-      setSending(true);
+      if (sendingRef.current === store || store.getState().inFlight) return;
+      sendingRef.current = store;
+      setSendingTo(store);
       const doc = region.current?.ownerDocument ?? document;
       // The buttons that gave the answer are about to go (or be disabled): focus moves to a stable place first.
       stopWaiting.current();
@@ -227,6 +230,8 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
         .getState()
         .resume(responses)
         .then((result) => {
+          // The provider switched to another thread meanwhile: what follows belongs to the thread it was sent in.
+          if (shownStore.current !== store) return;
           if (result.ok) {
             setKept(NO_ANSWERS);
             announce(said);
@@ -238,8 +243,9 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
           if (first) pendingFocus.current = { to: 'interrupt', id: first.id };
         })
         .finally(() => {
-          sendingRef.current = false;
-          setSending(false);
+          if (sendingRef.current !== store) return;
+          sendingRef.current = undefined;
+          setSendingTo(undefined);
         });
     },
     [store, announce],

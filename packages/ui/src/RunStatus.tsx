@@ -1,7 +1,7 @@
 'use client';
 
 import type { RunFailure } from '@aguikit/core';
-import { useAgentRun, useAgentSelector } from '@aguikit/react';
+import { type AgentStore, useAgentRun, useAgentSelector } from '@aguikit/react';
 import * as React from 'react';
 import { useLocale } from './locale.js';
 import { textHead } from './textCut.js';
@@ -98,6 +98,8 @@ type Reconnect =
    */
   | { phase: 'failed'; final: boolean; refusal?: 'NO_RESUME_POINT' | 'NOTHING_TO_RECONNECT'; failure?: RunFailure };
 
+const IDLE: Reconnect = { phase: 'idle' };
+
 /**
  * The run as a person needs it, in one place: idle, running (with the
  * current step), done, waiting for an answer, stopped, failed (the agent's
@@ -120,8 +122,10 @@ export const RunStatus = React.forwardRef<HTMLDivElement, RunStatusProps>(functi
   const runError = useAgentSelector(selectRunError);
   const attempt = useAgentSelector(selectAttempt);
   const t = useLocale().messages.run;
-  const [reconnect, setReconnect] = React.useState<Reconnect>({ phase: 'idle' });
-  const { status, connection, failure, refusal, inFlight } = agent;
+  const { status, connection, failure, refusal, inFlight, store } = agent;
+  // What the last Reconnect did, and in which thread: the provider switched to another store shows that one's own.
+  const [reconnectOf, setReconnectOf] = React.useState<{ store?: AgentStore; reconnect: Reconnect }>({ reconnect: IDLE });
+  const reconnect = reconnectOf.store === store ? reconnectOf.reconnect : IDLE;
   const rootRef = React.useRef<HTMLDivElement | null>(null);
   const setRoot = React.useCallback(
     (node: HTMLDivElement | null) => {
@@ -148,13 +152,14 @@ export const RunStatus = React.forwardRef<HTMLDivElement, RunStatusProps>(functi
   // A new request the user started (not the reconnect itself) ends what the last reconnect said.
   const pending = reconnect.phase === 'pending';
   React.useEffect(() => {
-    if (inFlight !== undefined && !pending) setReconnect({ phase: 'idle' });
-  }, [inFlight, pending]);
+    if (inFlight !== undefined && !pending) setReconnectOf((prev) => (prev.store === store ? { reconnect: IDLE } : prev));
+  }, [inFlight, pending, store]);
 
   const onReconnect = () => {
+    const setReconnect = (next: Reconnect) => setReconnectOf({ store, reconnect: next });
     setReconnect({ phase: 'pending' });
     void agent.reconnect().then((result) => {
-      const after = agent.store.getState();
+      const after = store.getState();
       const runStatus = after.thread.run.status;
       if (result.ok && runStatus !== 'unknown' && runStatus !== 'error') return setReconnect({ phase: 'done' });
       if (!result.ok && (result.code === 'NO_RESUME_POINT' || result.code === 'NOTHING_TO_RECONNECT')) {

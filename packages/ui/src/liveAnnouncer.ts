@@ -120,6 +120,8 @@ export function useLiveAnnouncer(): { announcement: Announcement; onSettled: Set
   const locale = useLocale();
   const localeRef = React.useRef(locale);
   localeRef.current = locale;
+  const shownStore = React.useRef(store);
+  shownStore.current = store;
   // The messages there when the list met its thread (history, never announced): taken again for a thread the provider
   // switches to, with what was announced of the last one forgotten and its announcement cleared.
   const [seen, setSeen] = React.useState(() => ({ store, before: history(store, ids) }));
@@ -155,7 +157,11 @@ export function useLiveAnnouncer(): { announcement: Announcement; onSettled: Set
       }
       const text = contentText(message.content).trim();
       if (!text) return;
-      const say = (plain: string) => setAnnouncement(announcementText(localeRef.current, author, plain, incomplete), id);
+      // Said only while the list still shows the thread the reply is of: the provider may switch to another thread (whose
+      // messages may use the same ids) while the speech waits for its task or for the Markdown renderer.
+      const say = (plain: string) => {
+        if (shownStore.current === store) setAnnouncement(announcementText(localeRef.current, author, plain, incomplete), id);
+      };
       const chunk = markdownChunk.state();
       // In a task of its own: turning a long reply into speech parses all of it again, and in the
       // commit that completed the reply (which has just rendered it) that made one task of both:
