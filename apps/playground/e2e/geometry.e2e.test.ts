@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 // By path: the agent server is an app, not a dependency of the playground.
-import { type AgentServer, startAgentServer } from '../../agent-server/src/server.js';
-import { launchChromium, type OpenOptions, openPlayground, runStatus, unexpected } from './harness.js';
+import type { AgentServer } from '../../agent-server/src/server.js';
+import { launchChromium, type OpenOptions, openPlayground, runStatus, startOnAgentPort, unexpected } from './harness.js';
 
 const playgroundUrl = inject('playgroundUrl');
 const agentPort = inject('agentPort');
@@ -36,7 +36,7 @@ let dataDir: string;
 beforeAll(async () => {
   browser = await launchChromium();
   dataDir = await mkdtemp(join(tmpdir(), 'aguikit-e2e-geometry-'));
-  server = await startAgentServer({ host: '127.0.0.1', port: agentPort, dataDir });
+  server = await startOnAgentPort({ port: agentPort, dataDir });
 });
 
 afterAll(async () => {

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
 import { build, createLogger, type PreviewServer, preview } from 'vite';
 import { CHROMIUM, CHROMIUM_ARGS } from '../../../chromium.js';
+import type { AgentServer, AgentServerOptions } from '../../agent-server/src/server.js';
 import type { EffectRecord, RunRecord } from '../../agent-server/src/storage/types.js';
 
 export const PLAYGROUND_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -38,6 +39,25 @@ export function freePort(): Promise<number> {
       probe.close(() => (port ? resolve(port) : reject(new Error('No port was assigned.'))));
     });
   });
+}
+
+/**
+ * The agent server on the port the playground's proxy points at. Between two
+ * tests here that port is free, and a test beside them that listens on port 0
+ * may be given it for a moment: the start is tried again while it is taken,
+ * for up to five seconds.
+ */
+export async function startOnAgentPort(options: AgentServerOptions & { port: number }): Promise<AgentServer> {
+  // Imported here, not at the top: the global setup imports this file where the workspace's sources do not resolve.
+  const { startAgentServer } = await import('../../agent-server/src/server.js');
+  for (let waited = 0; ; waited += 100) {
+    try {
+      return await startAgentServer({ host: '127.0.0.1', ...options });
+    } catch (e) {
+      if ((e as { code?: unknown }).code !== 'EADDRINUSE' || waited >= 5_000) throw e;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
 }
 
 export interface ServedPlayground {

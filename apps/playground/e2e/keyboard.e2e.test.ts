@@ -26,8 +26,8 @@ import { scenarios } from '@aguikit/scenarios';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 // By path: the agent server is an app, not a dependency of the playground.
-import { type AgentServer, startAgentServer } from '../../agent-server/src/server.js';
-import { launchChromium, type OpenPage, openPlayground, runStatus, unexpected } from './harness.js';
+import type { AgentServer } from '../../agent-server/src/server.js';
+import { launchChromium, type OpenPage, openPlayground, runStatus, startOnAgentPort, unexpected } from './harness.js';
 
 const playgroundUrl = inject('playgroundUrl');
 const agentPort = inject('agentPort');
@@ -48,7 +48,7 @@ afterAll(async () => {
 
 beforeEach(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'aguikit-e2e-keys-'));
-  server = await startAgentServer({ host: '127.0.0.1', port: agentPort, dataDir });
+  server = await startOnAgentPort({ port: agentPort, dataDir });
 });
 
 afterEach(async () => {

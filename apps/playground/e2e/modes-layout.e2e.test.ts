@@ -8,8 +8,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 // By path: the agent server is an app, not a dependency of the playground.
-import { type AgentServer, startAgentServer } from '../../agent-server/src/server.js';
-import { launchChromium, openPlayground, unexpected } from './harness.js';
+import type { AgentServer } from '../../agent-server/src/server.js';
+import { launchChromium, openPlayground, startOnAgentPort, unexpected } from './harness.js';
 
 const playgroundUrl = inject('playgroundUrl');
 const agentPort = inject('agentPort');
@@ -18,7 +18,7 @@ let browser: Browser;
 let server: AgentServer;
 
 beforeAll(async () => {
-  [browser, server] = await Promise.all([launchChromium(), startAgentServer({ host: '127.0.0.1', port: agentPort })]);
+  [browser, server] = await Promise.all([launchChromium(), startOnAgentPort({ port: agentPort })]);
 });
 
 afterAll(async () => {

@@ -9,7 +9,7 @@ import { scenarios } from '@aguikit/scenarios';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 // By path: the agent server is an app, not a dependency of the playground.
-import { type AgentServer, startAgentServer } from '../../agent-server/src/server.js';
+import type { AgentServer } from '../../agent-server/src/server.js';
 import {
   confirmDialogs,
   freePort,
@@ -18,6 +18,7 @@ import {
   type OpenPage,
   openPlayground,
   runStatus,
+  startOnAgentPort,
   unexpected,
 } from './harness.js';
 
@@ -101,7 +102,7 @@ describe('In the browser: the scenarios run with no server', () => {
 
 describe('AG-UI URL mode', () => {
   it('says what to enter and offers the local agent server’s endpoints as choices', async () => {
-    server = await startAgentServer({ host: '127.0.0.1', port: agentPort });
+    server = await startOnAgentPort({ port: agentPort });
     const o = await open({ mode: 'url' });
     const { page } = o;
     const help = page.getByRole('region', { name: 'Connect to an AG-UI agent' });
@@ -126,7 +127,7 @@ describe('AG-UI URL mode', () => {
   });
 
   it('runs the refund flow against the real agent server through a chosen endpoint', async () => {
-    server = await startAgentServer({ host: '127.0.0.1', port: agentPort, speed: FAST });
+    server = await startOnAgentPort({ port: agentPort, speed: FAST });
     const o = await open({ mode: 'url' });
     const { page } = o;
     const origin = new URL(playgroundUrl).origin;
@@ -141,7 +142,7 @@ describe('AG-UI URL mode', () => {
   });
 
   it('connecting to another endpoint asks before it discards a conversation; declined, the thread and the address stay', async () => {
-    server = await startAgentServer({ host: '127.0.0.1', port: agentPort, speed: FAST });
+    server = await startOnAgentPort({ port: agentPort, speed: FAST });
     const origin = new URL(playgroundUrl).origin;
     const o = await open({ mode: 'url', url: `${origin}/agents/refund` });
     const { page } = o;
@@ -169,7 +170,7 @@ describe('AG-UI URL mode', () => {
   });
 
   it('runs against an endpoint typed in full, on another origin (the agent server itself)', async () => {
-    server = await startAgentServer({ host: '127.0.0.1', port: agentPort, speed: FAST });
+    server = await startOnAgentPort({ port: agentPort, speed: FAST });
     const o = await open({ mode: 'url' });
     const { page } = o;
     const field = page.getByRole('textbox', { name: 'Endpoint' });
@@ -180,7 +181,7 @@ describe('AG-UI URL mode', () => {
   });
 
   it('refuses an address that is not one, saying what to enter, with focus kept on the field', async () => {
-    server = await startAgentServer({ host: '127.0.0.1', port: agentPort });
+    server = await startOnAgentPort({ port: agentPort });
     const o = await open({ mode: 'url' });
     const { page } = o;
     const field = page.getByRole('textbox', { name: 'Endpoint' });
@@ -231,7 +232,7 @@ describe('AG-UI URL mode', () => {
   });
 
   it('an endpoint that answers 404: the status said, and a corrected URL runs', async () => {
-    server = await startAgentServer({ host: '127.0.0.1', port: agentPort, speed: FAST });
+    server = await startOnAgentPort({ port: agentPort, speed: FAST });
     const origin = new URL(playgroundUrl).origin;
     const o = await open({ mode: 'url', url: `${origin}/agents/no-such-agent` }, [/404/]);
     const { page } = o;

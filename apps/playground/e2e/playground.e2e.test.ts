@@ -16,7 +16,7 @@ import { scenarios } from '@aguikit/scenarios';
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 // By path: the agent server is an app, not a dependency of the playground.
-import { type AgentServer, startAgentServer } from '../../agent-server/src/server.js';
+import type { AgentServer } from '../../agent-server/src/server.js';
 import {
   confirmDialogs,
   launchChromium,
@@ -28,6 +28,7 @@ import {
   readState,
   readStored,
   runStatus,
+  startOnAgentPort,
   unexpected,
 } from './harness.js';
 
@@ -77,7 +78,7 @@ afterEach(async () => {
 const NONCE = 'e2e0'.repeat(8);
 
 function startServer(dir: string): Promise<AgentServer> {
-  return startAgentServer({ host: '127.0.0.1', port: agentPort, dataDir: dir, nonce: () => NONCE });
+  return startOnAgentPort({ port: agentPort, dataDir: dir, nonce: () => NONCE });
 }
 
 function running(): AgentServer {

@@ -13,8 +13,8 @@ import { fileURLToPath } from 'node:url';
 import { scenarios } from '@aguikit/scenarios';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
-import { type AgentServer, startAgentServer } from '../../agent-server/src/server.js';
-import { launchChromium, openPlayground, runStatus, unexpected } from './harness.js';
+import type { AgentServer } from '../../agent-server/src/server.js';
+import { launchChromium, openPlayground, runStatus, startOnAgentPort, unexpected } from './harness.js';
 
 const OUT = fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url));
 
@@ -47,7 +47,7 @@ beforeAll(async () => {
   if (!hasChineseFont()) {
     throw new Error('No font for Chinese is installed: install one (on Debian, apt-get install fonts-noto-cjk) and run again.');
   }
-  [browser, server] = await Promise.all([launchChromium(), startAgentServer({ host: '127.0.0.1', port: inject('agentPort') })]);
+  [browser, server] = await Promise.all([launchChromium(), startOnAgentPort({ port: inject('agentPort') })]);
   await mkdir(OUT, { recursive: true });
 });
 
