@@ -107,6 +107,38 @@ describe('httpSseSource against real servers', () => {
     expect(thread.messages.byId.get('m1')?.content).toBe('茶壶已退款');
   });
 
+  it('an error answer reached through a redirect says so: a 301 turns the POST into a GET without the run', async () => {
+    const { url, requests } = await serve((res, req) => {
+      if (req.url === '/agent') {
+        res.writeHead(301, { Location: '/agent/' });
+        res.end();
+        return;
+      }
+      res.writeHead(405, { 'Content-Type': 'text/plain', Allow: 'POST' });
+      res.end('Method Not Allowed');
+    });
+    const failure = await collect(run(url)).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(AgentTransportError);
+    expect(failure).toMatchObject({ code: 'HTTP_STATUS', status: 405 });
+    expect((failure as Error).message).toBe(
+      `The agent answered HTTP 405: Method Not Allowed (after a redirect to ${url}/, which a 301, 302 or 303 makes a GET without the run's body)`,
+    );
+    expect(requests.map((r) => r.method)).toEqual(['POST', 'GET']);
+    // A 200 that is no event stream, reached through a redirect, says so too.
+    const { url: other } = await serve((res, req) => {
+      if (req.url === '/agent') {
+        res.writeHead(302, { Location: '/login' });
+        res.end();
+        return;
+      }
+      res.writeHead(200, { 'Content-Type': 'text/html' });
+      res.end('<form>Sign in</form>');
+    });
+    const login = await collect(run(other)).catch((e: unknown) => e);
+    expect(login).toMatchObject({ code: 'NOT_EVENT_STREAM' });
+    expect((login as Error).message).toContain(`(after a redirect to ${other.replace(/\/agent$/, '/login')},`);
+  });
+
   it('a stream of several runs (a replayed thread) goes on when the next run starts within the grace after an end', async () => {
     const second = { type: 'RUN_STARTED', threadId: 't1', runId: 'r2' };
     const secondEnd = { type: 'RUN_FINISHED', threadId: 't1', runId: 'r2' };

@@ -16,7 +16,7 @@ export async function checkResponse(response: Response, idleTimeoutMs?: number, 
     const body = await readCapped(response, idleTimeoutMs, signal);
     throw new AgentTransportError(
       'HTTP_STATUS',
-      `The agent answered HTTP ${response.status}${body ? `: ${body}` : ''}`,
+      `The agent answered HTTP ${response.status}${body ? `: ${body}` : ''}${redirectNote(response)}`,
       response.status,
       body,
     );
@@ -27,13 +27,19 @@ export async function checkResponse(response: Response, idleTimeoutMs?: number, 
     const body = await readCapped(response, idleTimeoutMs, signal);
     throw new AgentTransportError(
       'NOT_EVENT_STREAM',
-      `The agent answered ${type || 'without a content type'}, not text/event-stream`,
+      `The agent answered ${type || 'without a content type'}, not text/event-stream${redirectNote(response)}`,
       response.status,
       body,
     );
   }
   if (!response.body) throw new AgentTransportError('NO_BODY', 'The agent answered without a body.', response.status);
 }
+
+/** Where the answer came from when fetch followed a redirect to it, which a person needs to know to fix the URL. */
+const redirectNote = (response: Response): string =>
+  response.redirected && response.url
+    ? ` (after a redirect to ${response.url}, which a 301, 302 or 303 makes a GET without the run's body)`
+    : '';
 
 /**
  * The start of an answer's body, for the error that quotes it: read up to
