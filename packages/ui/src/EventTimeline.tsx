@@ -71,10 +71,11 @@ const Root = React.forwardRef<HTMLElement, EventTimelineRootProps>(function Root
   const valid = stillValid(picked, entries) ? picked : undefined;
   // A replay costs O(position): deferred, so holding an arrow key moves the selection at once and replays once it rests.
   const point = React.useDeferredValue(valid);
+  // The deferred point may be one of another store's log for a render (the provider switched): it shows nothing here.
   const travel = React.useMemo(() => {
     const entry = point?.entries[point.position];
-    return point && entry ? { entry, thread: store.stateAfterEvent(point.position) } : undefined;
-  }, [point, store]);
+    return point && entry && stillValid(point, entries) ? { entry, thread: store.stateAfterEvent(point.position) } : undefined;
+  }, [point, store, entries]);
 
   // Time travel is said politely once its replay is shown: the row's own name says which row, this what is shown.
   const [announcement, setAnnouncement] = React.useState('');

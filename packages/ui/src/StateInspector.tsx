@@ -102,10 +102,11 @@ const Root = React.forwardRef<HTMLElement, StateInspectorRootProps>(function Roo
   // Replaying is O(log length): deferred, so moving through the history with the keyboard never waits for it.
   const valid = stillValid(picked, entries) ? picked : undefined;
   const point = React.useDeferredValue(valid);
+  // The deferred point may be one of another store's log for a render (the provider switched): it shows nothing here.
   const past = React.useMemo(() => {
     const entry = point?.entries[point.position];
-    return point && entry ? { entry, shared: store.stateAfterEvent(point.position).sharedState } : undefined;
-  }, [point, store]);
+    return point && entry && stillValid(point, entries) ? { entry, shared: store.stateAfterEvent(point.position).sharedState } : undefined;
+  }, [point, store, entries]);
 
   // What is shown is said politely once it is shown: the document after a picked event, or the live one again.
   const [announcement, setAnnouncement] = React.useState('');

@@ -83,6 +83,18 @@ describe('timeline rows lead with what changed', () => {
     expect(detail.querySelector('h2')).toHaveTextContent('After event #2 (TEXT_MESSAGE_CONTENT)');
   });
 
+  it('the detail says when the event was received, by the store clock', async () => {
+    const user = userEvent.setup();
+    const store = await playedStore([{ events: uuidRun }]);
+    timeline(store);
+    await user.click(row(2) as HTMLElement);
+    const detail = await screen.findByRole('region', { name: 'After event #2 (TEXT_MESSAGE_CONTENT)' });
+    const at = (store.session.entries.find((e) => e.type === 'event' && e.index === 2) as { at: number }).at;
+    expect(detail.querySelector('[data-fact="received"] time')?.getAttribute('dateTime')).toBe(new Date(at).toISOString());
+    // Held once in the saved session: under `at`, not again as `receivedAt`.
+    expect(JSON.parse(JSON.stringify(store.log.entries[2]))).not.toHaveProperty('receivedAt');
+  });
+
   it('rows say which one is selected in data-state', async () => {
     const user = userEvent.setup();
     timeline(await playedStore([{ events: uuidRun }]));
@@ -125,6 +137,51 @@ describe('the timeline and the inspector in Chinese', () => {
     // Nothing English is left in the visible text of the inspector but protocol words, ids and JSON.
     const inspector = screen.getByRole('region', { name: '共享状态' });
     expect(inspector.textContent).not.toMatch(/\b(Live|version|History|keys?|item|Show|more|hidden)\b/);
+  });
+});
+
+describe('the devtools when the provider switches to another store with an event picked', () => {
+  const snapshots = (n: number) => runOf(Array.from({ length: n }, (_, i) => ({ type: 'STATE_SNAPSHOT', snapshot: { step: i } })));
+
+  it('the timeline shows the other thread live: the picked event was of the last one', async () => {
+    const user = userEvent.setup();
+    const a = await playedStore([{ events: snapshots(12) }]);
+    const b = await playedStore([{ events: runOf([{ type: 'STATE_SNAPSHOT', snapshot: { 另一个: true } }]) }]);
+    const { rerender } = render(
+      <AgentProvider store={a}>
+        <EventTimelinePanel />
+      </AgentProvider>,
+    );
+    await user.click(row(10) as HTMLElement);
+    await screen.findByRole('region', { name: 'After event #10 (STATE_SNAPSHOT)' });
+    rerender(
+      <AgentProvider store={b}>
+        <EventTimelinePanel />
+      </AgentProvider>,
+    );
+    expect(rows()).toHaveLength(b.log.entries.length);
+    expect(screen.queryByRole('region', { name: /^After event/ })).toBeNull();
+    expect(rows().every((r) => r.getAttribute('data-state') === 'unselected')).toBe(true);
+  });
+
+  it('the state inspector shows the other thread live: the picked history row was of the last one', async () => {
+    const user = userEvent.setup();
+    const a = await playedStore([{ events: snapshots(12) }]);
+    const b = await playedStore([{ events: runOf([{ type: 'STATE_SNAPSHOT', snapshot: { 另一个: true } }]) }]);
+    const { rerender } = render(
+      <AgentProvider store={a}>
+        <StateInspectorPanel />
+      </AgentProvider>,
+    );
+    await user.click(screen.getAllByRole('option')[11] as HTMLElement);
+    await waitFor(() => expect(document.querySelector('.agk-inspector')).toHaveAttribute('data-state', 'past'));
+    rerender(
+      <AgentProvider store={b}>
+        <StateInspectorPanel />
+      </AgentProvider>,
+    );
+    expect(document.querySelector('.agk-inspector')).toHaveAttribute('data-state', 'live');
+    expect(document.querySelector('.agk-inspector')).toHaveTextContent('另一个');
   });
 });
 

@@ -78,6 +78,10 @@ class EventEntry implements AgentEventEntry {
     this.index = index;
     this.at = at;
   }
+  /** When it arrived, under the name an event log's entry gives it (`LoggedEvent`): on the prototype, so no JSON holds it twice. */
+  get receivedAt(): number {
+    return this.at;
+  }
 }
 
 export function createJournal(machine: ThreadMachine, clock: () => number): Journal {
