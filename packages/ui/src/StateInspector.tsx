@@ -9,7 +9,7 @@ import { JsonTree } from './JsonTree.js';
 import { Listbox } from './Listbox.js';
 import { type AgentMessages, useLocale } from './locale.js';
 import { EventSummaryView } from './TimelineDetail.js';
-import { type LogPoint, stillValid } from './timeTravel.js';
+import { type LogPoint, ownDelta, stillValid } from './timeTravel.js';
 
 interface PastState {
   entry: LoggedEvent;
@@ -262,7 +262,7 @@ const Document = React.forwardRef<HTMLDivElement, React.HTMLAttributes<HTMLDivEl
           )}
         </p>
       ) : null}
-      <JsonTree label={title} value={shown.document} highlight={shown.lastDelta} />
+      <JsonTree label={title} value={shown.document} highlight={past ? ownDelta(past.entry, past.shared.lastDelta) : shown.lastDelta} />
     </div>
   );
 });

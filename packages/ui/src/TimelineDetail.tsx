@@ -7,6 +7,7 @@ import { type EventSummary, eventType, type IdRole, type SummaryPart, shortId } 
 import { JsonTree } from './JsonTree.js';
 import { type LocaleValue, useLocale } from './locale.js';
 import { rowOf, useTimeline } from './timelineContext.js';
+import { ownDelta } from './timeTravel.js';
 import { useTimeText } from './useHydrated.js';
 
 const RUN_TONES: Record<RunStatus, string> = {
@@ -251,7 +252,11 @@ export const Detail = React.forwardRef<HTMLElement, DetailProps>(function Detail
       <p className="agk-label">{strings.event}</p>
       <JsonTree label={strings.eventTree(index)} value={entry.event} expandDepth={1} />
       <p className="agk-label">{strings.stateDocument}</p>
-      <JsonTree label={strings.stateTree(index)} value={thread.sharedState.document} highlight={thread.sharedState.lastDelta} />
+      <JsonTree
+        label={strings.stateTree(index)}
+        value={thread.sharedState.document}
+        highlight={ownDelta(entry, thread.sharedState.lastDelta)}
+      />
     </section>
   );
 });

@@ -10,3 +10,14 @@ export interface LogPoint {
 export function stillValid(point: LogPoint | undefined, entries: readonly LoggedEvent[]): point is LogPoint {
   return point !== undefined && entries[point.position] === point.entries[point.position];
 }
+
+/**
+ * The operations to mark in the shared state shown after a picked event: the
+ * event's own, when it is a delta that changed the document. The state after
+ * any other event (an empty delta, a token) still holds the last delta that
+ * did, which that event did not apply.
+ */
+export function ownDelta(entry: LoggedEvent, lastDelta: readonly unknown[] | undefined): readonly unknown[] | undefined {
+  const event = entry.event as { type?: unknown; delta?: unknown } | null;
+  return event?.type === 'STATE_DELTA' && Array.isArray(event.delta) && event.delta.length > 0 ? lastDelta : undefined;
+}

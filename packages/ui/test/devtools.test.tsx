@@ -140,6 +140,46 @@ describe('the timeline and the inspector in Chinese', () => {
   });
 });
 
+describe("the state shown after a picked event marks that event's own changes", () => {
+  const marked = () =>
+    [...document.querySelectorAll('.agk-json__node[data-changed="self"]')].map(
+      (li) =>
+        `${li.querySelector(':scope > button > .agk-json__key, :scope > span > .agk-json__key')?.textContent}:${li.getAttribute('data-op')}`,
+    );
+  const events: ScriptEvent[] = runOf([
+    { type: 'STATE_SNAPSHOT', snapshot: { 状态: 'draft', total: 1 } },
+    { type: 'STATE_DELTA', delta: [{ op: 'replace', path: '/total', value: 2 }] },
+    { type: 'STATE_DELTA', delta: [] },
+    { type: 'TEXT_MESSAGE_START', messageId: MESSAGE, role: 'assistant' },
+  ]);
+
+  it('in the state inspector: an empty delta picked shows none of an earlier delta', async () => {
+    const user = userEvent.setup();
+    render(
+      <AgentProvider store={await playedStore([{ events }])}>
+        <StateInspectorPanel />
+      </AgentProvider>,
+    );
+    await user.click(screen.getAllByRole('option')[2] as HTMLElement);
+    await screen.findByText('After event #2 (STATE_DELTA)');
+    expect(marked()).toEqual(['total:replace']);
+    await user.click(screen.getAllByRole('option')[3] as HTMLElement);
+    await screen.findByText('After event #3 (STATE_DELTA)');
+    expect(marked()).toEqual([]);
+  });
+
+  it("in the timeline's detail: the state after a token marks nothing; after the delta, the delta's own operation", async () => {
+    const user = userEvent.setup();
+    timeline(await playedStore([{ events }]));
+    await user.click(row(4) as HTMLElement);
+    await screen.findByRole('region', { name: 'After event #4 (TEXT_MESSAGE_START)' });
+    expect(marked()).toEqual([]);
+    await user.click(row(2) as HTMLElement);
+    await screen.findByRole('region', { name: 'After event #2 (STATE_DELTA)' });
+    expect(marked()).toEqual(['total:replace']);
+  });
+});
+
 describe('the devtools when the provider switches to another store with an event picked', () => {
   const snapshots = (n: number) => runOf(Array.from({ length: n }, (_, i) => ({ type: 'STATE_SNAPSHOT', snapshot: { step: i } })));
 
