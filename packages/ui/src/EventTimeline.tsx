@@ -9,6 +9,7 @@ import { useLocale } from './locale.js';
 import { Detail, DiagnosticList, EventSummaryView } from './TimelineDetail.js';
 import { rowOf, TimelineContext, type TimelineContextValue, toolNamesOf, useTimeline } from './timelineContext.js';
 import { type LogPoint, stillValid } from './timeTravel.js';
+import { useFocusRescue } from './useFocusRescue.js';
 
 export type { EventGroup } from './eventSummary.js';
 export type { DetailProps as EventTimelineDetailProps } from './TimelineDetail.js';
@@ -29,7 +30,12 @@ export interface EventTimelineRootProps extends React.HTMLAttributes<HTMLElement
   label?: string;
 }
 
-const Root = React.forwardRef<HTMLElement, EventTimelineRootProps>(function Root({ children, label, className, ...rest }, ref) {
+const Root = React.forwardRef<HTMLElement, EventTimelineRootProps>(function Root(
+  { children, label, className, onFocus, onBlur, ...rest },
+  ref,
+) {
+  // A list that held focus and goes (a new thread) hands it to the panel's first control, not to <body>.
+  const rescue = useFocusRescue(ref, { onFocus, onBlur });
   const { entries } = useEventLog();
   const diagnostics = useDiagnostics();
   const { messages, format } = useLocale();
@@ -115,7 +121,8 @@ const Root = React.forwardRef<HTMLElement, EventTimelineRootProps>(function Root
     <TimelineContext.Provider value={value}>
       <section
         {...rest}
-        ref={ref}
+        {...rescue.handlers}
+        ref={rescue.ref}
         className={cx('agk-timeline agk-root', className)}
         aria-label={label ?? messages.devtools.timeline.label}
         data-state={entries.length ? 'events' : 'empty'}

@@ -10,6 +10,7 @@ import { Listbox } from './Listbox.js';
 import { type AgentMessages, useLocale } from './locale.js';
 import { EventSummaryView } from './TimelineDetail.js';
 import { type LogPoint, ownDelta, stillValid } from './timeTravel.js';
+import { useFocusRescue } from './useFocusRescue.js';
 
 interface PastState {
   entry: LoggedEvent;
@@ -88,7 +89,12 @@ function stateHistory(entries: readonly LoggedEvent[]): readonly number[] {
   return history;
 }
 
-const Root = React.forwardRef<HTMLElement, StateInspectorRootProps>(function Root({ children, label, className, ...rest }, ref) {
+const Root = React.forwardRef<HTMLElement, StateInspectorRootProps>(function Root(
+  { children, label, className, onFocus, onBlur, ...rest },
+  ref,
+) {
+  // A list that held focus and goes (a new thread) hands it to the panel's first control, not to <body>.
+  const rescue = useFocusRescue(ref, { onFocus, onBlur });
   const live = useSharedState();
   const { messages, format } = useLocale();
   // The controller replays its own log: the thread after a picked event, client entries before it included.
@@ -139,7 +145,8 @@ const Root = React.forwardRef<HTMLElement, StateInspectorRootProps>(function Roo
     <InspectorContext.Provider value={value}>
       <section
         {...rest}
-        ref={ref}
+        {...rescue.handlers}
+        ref={rescue.ref}
         className={cx('agk-inspector agk-root', className)}
         aria-label={label ?? messages.devtools.inspector.label}
         data-sync={live.sync}

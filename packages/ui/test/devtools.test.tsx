@@ -180,6 +180,57 @@ describe("the state shown after a picked event marks that event's own changes", 
   });
 });
 
+describe('a new thread while a devtools list has focus', () => {
+  const events = runOf([{ type: 'STATE_SNAPSHOT', snapshot: { 购物车: ['MUG-1'] } }]);
+  const both = (store: AgentStore) =>
+    render(
+      <AgentProvider store={store}>
+        <EventTimelinePanel />
+        <StateInspectorPanel />
+      </AgentProvider>,
+    );
+
+  it('focus goes from the emptied state history to the inspector, never to <body>', async () => {
+    const user = userEvent.setup();
+    const store = await playedStore([{ events }]);
+    both(store);
+    const history = screen.getByRole('listbox', { name: 'State history' });
+    await user.click(within(history).getAllByRole('option')[1] as HTMLElement);
+    expect(document.activeElement).toBe(history);
+    await act(async () => store.getState().reset());
+    expect(screen.queryByRole('listbox', { name: 'State history' })).toBeNull();
+    expect(document.activeElement).not.toBe(document.body);
+    expect(document.activeElement?.closest('.agk-inspector')).not.toBeNull();
+  });
+
+  it('focus goes from the emptied event list to the timeline, never to <body>', async () => {
+    const user = userEvent.setup();
+    const store = await playedStore([{ events }]);
+    both(store);
+    const list = screen.getByRole('listbox', { name: 'Events' });
+    await user.click(within(list).getAllByRole('option')[1] as HTMLElement);
+    expect(document.activeElement).toBe(list);
+    await act(async () => store.getState().reset());
+    expect(document.activeElement).not.toBe(document.body);
+    expect(document.activeElement?.closest('.agk-timeline')).not.toBeNull();
+  });
+
+  it('focus that left the panel is not pulled back to it', async () => {
+    const user = userEvent.setup();
+    const store = await playedStore([{ events }]);
+    render(
+      <AgentProvider store={store}>
+        <button type="button">Elsewhere</button>
+        <EventTimelinePanel />
+      </AgentProvider>,
+    );
+    await user.click(within(screen.getByRole('listbox', { name: 'Events' })).getAllByRole('option')[1] as HTMLElement);
+    await user.click(screen.getByRole('button', { name: 'Elsewhere' }));
+    await act(async () => store.getState().reset());
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Elsewhere' }));
+  });
+});
+
 describe('the devtools when the provider switches to another store with an event picked', () => {
   const snapshots = (n: number) => runOf(Array.from({ length: n }, (_, i) => ({ type: 'STATE_SNAPSHOT', snapshot: { step: i } })));
 
