@@ -242,6 +242,36 @@ export function summaryData(summary: EventSummary): string {
   return out.join(' ');
 }
 
+/** How much of a text the filter searches past what its row shows, and of a delta's operations. */
+const SEARCH_CHARS = 2_000;
+const SEARCH_OPS = 500;
+
+/**
+ * What the timeline's filter finds beyond what a row shows: the start of a
+ * long text (a delta, a result's content) past the row's cut, and the path
+ * of each operation of a STATE_DELTA past the ones the row names ("which
+ * event changed /cart/total?"). Capped: a payload may be huge.
+ */
+export function searchBeyondRow(event: unknown): string {
+  const e = fields(event);
+  if (!e) return '';
+  const out: string[] = [];
+  for (const name of ['delta', 'content']) {
+    const value = text(e, name);
+    // From its start: a phrase across the row's cut is found whole.
+    if (value !== undefined && value.length > CLIP) out.push(value.slice(0, SEARCH_CHARS));
+  }
+  const ops = field(e, 'type') === 'STATE_DELTA' ? list(e, 'delta') : undefined;
+  for (const op of ops?.slice(NAMED_OPS, SEARCH_OPS) ?? []) {
+    const o = fields(op);
+    if (!o) continue;
+    out.push(`${String(field(o, 'op'))} ${String(field(o, 'path'))}`);
+    const from = text(o, 'from');
+    if (from !== undefined) out.push(from);
+  }
+  return out.join(' ');
+}
+
 /** Past this length an id shows as its first 8 characters and "…" (the whole id on hover and in the detail). */
 const SHORT_ID = 12;
 

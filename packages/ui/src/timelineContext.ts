@@ -4,13 +4,22 @@
 import type { Diagnostic, LoggedEvent, ThreadState } from '@aguikit/core';
 import * as React from 'react';
 import { clientContext } from './clientContext.js';
-import { type EventGroup, type EventSummary, eventGroups, eventType, summarizeEvent, summaryData, type ToolNames } from './eventSummary.js';
+import {
+  type EventGroup,
+  type EventSummary,
+  eventGroups,
+  eventType,
+  searchBeyondRow,
+  summarizeEvent,
+  summaryData,
+  type ToolNames,
+} from './eventSummary.js';
 
 export interface Row {
   type: string;
   groups: readonly EventGroup[];
   summary: EventSummary;
-  /** Lowercased text the filter searches: index, type, names, texts and full ids (never the whole payload, which may be huge). */
+  /** Lowercased text the filter searches: index, type, names, texts and full ids, each text's start and each operation's path past what the row shows (never the whole payload, which may be huge). */
   search: string;
 }
 
@@ -27,7 +36,8 @@ export function rowOf(entry: LoggedEvent, toolNames?: ToolNames): Row {
   if (!row) {
     const type = eventType(entry.event);
     const summary = summarizeEvent(entry.event, toolNames);
-    row = { type, groups: eventGroups(entry.event), summary, search: `#${entry.index} ${type} ${summaryData(summary)}`.toLowerCase() };
+    const search = `#${entry.index} ${type} ${summaryData(summary)} ${searchBeyondRow(entry.event)}`.toLowerCase();
+    row = { type, groups: eventGroups(entry.event), summary, search };
     const unnamed = type.startsWith('TOOL_CALL_') && summary.lead[0]?.kind !== 'name';
     if (!unnamed) rows.set(entry, row);
   }

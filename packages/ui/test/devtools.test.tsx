@@ -180,6 +180,58 @@ describe("the state shown after a picked event marks that event's own changes", 
   });
 });
 
+describe("the timeline's filter", () => {
+  const shown = () => rows().map((r) => r.querySelector('.agk-timeline__index')?.textContent);
+
+  it('finds a phrase of a text past what its row shows, and one across the row’s cut', async () => {
+    const user = userEvent.setup();
+    const long = `${'背景说明'.repeat(39)}ab refund-approved-A1001 ${'尾'.repeat(20)}`;
+    timeline(
+      await playedStore([
+        {
+          events: runOf([
+            { type: 'TEXT_MESSAGE_START', messageId: MESSAGE, role: 'assistant' },
+            { type: 'TEXT_MESSAGE_CONTENT', messageId: MESSAGE, delta: long },
+            { type: 'TEXT_MESSAGE_END', messageId: MESSAGE },
+          ]),
+        },
+      ]),
+    );
+    expect(summaryOf(2)).not.toHaveTextContent('refund-approved-A1001');
+    await user.type(screen.getByLabelText('Filter'), 'refund-approved-A1001');
+    await waitFor(() => expect(shown()).toEqual(['#2']));
+    await user.clear(screen.getByLabelText('Filter'));
+    // The row is cut at 160 characters: this phrase begins before the cut and ends after it.
+    await user.type(screen.getByLabelText('Filter'), '说明ab refund');
+    await waitFor(() => expect(shown()).toEqual(['#2']));
+  });
+
+  it('finds the path of every operation of a delta, past the three its row names', async () => {
+    const user = userEvent.setup();
+    timeline(
+      await playedStore([
+        {
+          events: runOf([
+            { type: 'STATE_SNAPSHOT', snapshot: { a: 0, b: 0, c: 0, cart: { total: 0 } } },
+            {
+              type: 'STATE_DELTA',
+              delta: [
+                { op: 'replace', path: '/a', value: 1 },
+                { op: 'replace', path: '/b', value: 1 },
+                { op: 'replace', path: '/c', value: 1 },
+                { op: 'replace', path: '/cart/total', value: 99 },
+              ],
+            },
+          ]),
+        },
+      ]),
+    );
+    expect(summaryOf(2)).not.toHaveTextContent('/cart/total');
+    await user.type(screen.getByLabelText('Filter'), '/cart/total');
+    await waitFor(() => expect(shown()).toEqual(['#2']));
+  });
+});
+
 describe('a new thread while a devtools list has focus', () => {
   const events = runOf([{ type: 'STATE_SNAPSHOT', snapshot: { 购物车: ['MUG-1'] } }]);
   const both = (store: AgentStore) =>
