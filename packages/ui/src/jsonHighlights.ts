@@ -51,16 +51,6 @@ function childOf(value: unknown, segment: string): unknown {
   return Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
 }
 
-/** `/list/-` names the element an `add` appended: the array's last index in the document after the patch. */
-function resolveAppend(pointer: string, document: unknown): string {
-  const segments = splitPointer(pointer);
-  if (segments.at(-1) !== '-') return pointer;
-  let parent = document;
-  for (const s of segments.slice(0, -1)) parent = childOf(parent, s);
-  const last = Array.isArray(parent) ? parent.length - 1 : -1;
-  return last < 0 ? pointer : `/${[...segments.slice(0, -1), String(last)].join('/')}`;
-}
-
 /**
  * Where each operation of a delta landed in `document` (the document after
  * the delta), so a tree can mark the nodes it touched and open the way to
@@ -71,9 +61,8 @@ function resolveAppend(pointer: string, document: unknown): string {
  */
 export function highlightsOf(operations: readonly unknown[] | undefined, document: unknown): Highlights {
   if (!operations?.length) return NO_HIGHLIGHTS;
-  const at = new Map<string, Mark[]>();
-  const inside = new Set<string>();
   const removed = new Map<string, Removed[]>();
+  const inside = new Set<string>();
   // Each container above the pointer, nearest first; one already open has every container above it open too.
   const openTo = (pointer: string) => {
     let above = pointer;
@@ -83,22 +72,24 @@ export function highlightsOf(operations: readonly unknown[] | undefined, documen
       inside.add(above);
     }
   };
-  const push = <T>(map: Map<string, T[]>, key: string, item: T) => {
-    const list = map.get(key);
-    if (list) list.push(item);
-    else map.set(key, [item]);
-  };
-  const markAt = (pointer: string, mark: Mark) => {
-    push(at, pointer, mark);
-    openTo(pointer);
+  const arrays = arrayPositions(operations, document);
+  // The marks so far, each where its node is now: a later insert or removal in the same array moves it.
+  const marks: { segments: string[]; mark: Mark; gone?: true }[] = [];
+  const markAt = (pointer: string, mark: Mark, appended = false) => {
+    const segments = splitPointer(pointer);
+    const moved = arrays?.insert(segments, appended, marks);
+    marks.push({ segments: moved ?? segments, mark });
   };
   const markRemoved = (pointer: string, mark: Mark) => {
     const segments = splitPointer(pointer);
-    const last = segments.pop();
+    const last = segments.at(-1);
     if (last === undefined) return markAt(pointer, mark);
-    const parent = segments.length ? `/${segments.join('/')}` : '';
-    push(removed, parent, { key: unescapeSegment(last), mark });
+    const parent = segments.length > 1 ? `/${segments.slice(0, -1).join('/')}` : '';
+    const list = removed.get(parent);
+    if (list) list.push({ key: unescapeSegment(last), mark });
+    else removed.set(parent, [{ key: unescapeSegment(last), mark }]);
     openTo(pointer);
+    arrays?.remove(segments, marks);
   };
   for (const [i, operation] of operations.entries()) {
     if (typeof operation !== 'object' || operation === null) continue;
@@ -111,10 +102,107 @@ export function highlightsOf(operations: readonly unknown[] | undefined, documen
     if (kind === 'remove') markRemoved(path, { ...base, op: kind });
     else if (kind === 'move' && source !== undefined) {
       markRemoved(source, { ...base, op: kind, note: { kind: 'to', path } });
-      markAt(resolveAppend(path, document), { ...base, op: kind, note: { kind: 'from', path: source } });
-    } else if (kind === 'copy' && source !== undefined)
-      markAt(resolveAppend(path, document), { ...base, op: kind, note: { kind: 'from', path: source } });
-    else markAt(kind === 'add' ? resolveAppend(path, document) : path, { ...base, op: kind });
+      markAt(path, { ...base, op: kind, note: { kind: 'from', path: source } }, true);
+    } else if (kind === 'copy' && source !== undefined) markAt(path, { ...base, op: kind, note: { kind: 'from', path: source } }, true);
+    else markAt(path, { ...base, op: kind }, kind === 'add');
+  }
+  const at = new Map<string, Mark[]>();
+  for (const { segments, mark, gone } of marks) {
+    if (gone) continue;
+    const pointer = segments.length ? `/${segments.join('/')}` : '';
+    const list = at.get(pointer);
+    if (list) list.push(mark);
+    else at.set(pointer, [mark]);
+    openTo(pointer);
   }
   return { at, inside, removed };
+}
+
+/** Past this many inserts and removals at an index, a delta's marks stay where its operations name them. */
+const MAX_SHIFTS = 1_000;
+
+/**
+ * The arrays a delta inserts into or removes from, with their length as each
+ * operation meets them (worked back from the document after the delta), so
+ * that an append (`/list/-`) names the element it added, and a mark moves
+ * with its node when a later operation inserts or removes before it (a
+ * replace of `/items/1`, then a remove of `/items/0`: the replaced value is
+ * now at `/items/0`). Undefined past MAX_SHIFTS, where moving marks would
+ * cost the square of the operations.
+ */
+function arrayPositions(operations: readonly unknown[], document: unknown) {
+  const lengths = new Map<string, number>();
+  const notArrays = new Set<string>();
+  let shifts = 0;
+  // The parent of a pointer that is an array in the final document, by its pointer, with its final length.
+  const arrayOf = (segments: readonly string[]): string | undefined => {
+    if (segments.length === 0) return undefined;
+    const parent = segments.slice(0, -1);
+    const key = parent.join('/');
+    if (lengths.has(key)) return key;
+    if (notArrays.has(key)) return undefined;
+    let value = document;
+    for (const s of parent) value = childOf(value, s);
+    if (!Array.isArray(value)) {
+      notArrays.add(key);
+      return undefined;
+    }
+    lengths.set(key, value.length);
+    return key;
+  };
+  // Worked back: each insert made the array one longer, each removal one shorter.
+  const change = (pointer: unknown, by: number, counts: boolean) => {
+    if (typeof pointer !== 'string') return;
+    const segments = splitPointer(pointer);
+    const key = arrayOf(segments);
+    if (key === undefined) return;
+    lengths.set(key, (lengths.get(key) ?? 0) - by);
+    if (counts && segments.at(-1) !== '-') shifts++;
+  };
+  for (const operation of operations) {
+    if (typeof operation !== 'object' || operation === null) continue;
+    const { op, path, from } = operation as { op?: unknown; path?: unknown; from?: unknown };
+    if (op === 'remove') change(path, -1, true);
+    else if (op === 'move') {
+      change(from, -1, true);
+      change(path, 1, true);
+    } else if (op === 'add' || op === 'copy') change(path, 1, true);
+  }
+  if (shifts > MAX_SHIFTS) return undefined;
+  type Marks = { segments: string[]; gone?: true }[];
+  const indexOf = (segment: string | undefined) => (segment !== undefined && /^(0|[1-9]\d*)$/.test(segment) ? Number(segment) : -1);
+  /** Moves the marks under array `key` at or past `index` by `by`; with `drop`, the marks at `index` (a removed element) go. */
+  const shift = (key: string, index: number, by: number, marks: Marks, drop: boolean) => {
+    const depth = key === '' ? 0 : key.split('/').length;
+    for (const m of marks) {
+      if (m.gone || m.segments.length <= depth || m.segments.slice(0, depth).join('/') !== key) continue;
+      const at = indexOf(m.segments[depth]);
+      if (at < index) continue;
+      if (drop && at === index) m.gone = true;
+      else m.segments = [...m.segments.slice(0, depth), String(at + by), ...m.segments.slice(depth + 1)];
+    }
+  };
+  return {
+    /** An element added at `segments` (an append when its last segment is `-`): where it is, the marks after it moved on. */
+    insert(segments: string[], added: boolean, marks: Marks): string[] | undefined {
+      if (!added) return undefined;
+      const key = arrayOf(segments);
+      if (key === undefined) return undefined;
+      const length = lengths.get(key) ?? 0;
+      const last = segments.at(-1);
+      const index = last === '-' ? length : indexOf(last);
+      lengths.set(key, length + 1);
+      if (index < 0) return undefined;
+      if (index < length) shift(key, index, 1, marks, false);
+      return [...segments.slice(0, -1), String(index)];
+    },
+    /** An element removed at `segments`: the marks on it go, and those after it move back. */
+    remove(segments: string[], marks: Marks): void {
+      const key = arrayOf(segments);
+      if (key === undefined) return;
+      lengths.set(key, Math.max(0, (lengths.get(key) ?? 0) - 1));
+      const index = indexOf(segments.at(-1));
+      if (index >= 0) shift(key, index, -1, marks, true);
+    },
+  };
 }

@@ -2,6 +2,72 @@ import { describe, expect, it } from 'vitest';
 import { highlightsOf } from '../src/jsonHighlights.js';
 
 describe('highlightsOf: where a delta landed in the document', () => {
+  it('marks each of several appends to one array on the element it added', () => {
+    const h = highlightsOf(
+      [
+        { op: 'add', path: '/todos/-', value: '写报告' },
+        { op: 'add', path: '/todos/-', value: '打电话' },
+      ],
+      { todos: ['买牛奶', '写报告', '打电话'] },
+    );
+    expect([...h.at.keys()]).toEqual(['/todos/1', '/todos/2']);
+  });
+
+  it('moves a mark with its node when a later operation of the delta inserts or removes before it in the same array', () => {
+    // Replace b, then remove a: the replaced value is now the first element; c, untouched, the second.
+    const removedBefore = highlightsOf(
+      [
+        { op: 'replace', path: '/items/1', value: 'B!' },
+        { op: 'remove', path: '/items/0' },
+      ],
+      { items: ['B!', 'c'] },
+    );
+    expect([...removedBefore.at.entries()].map(([k, m]) => [k, m.map((x) => x.op)])).toEqual([['/items/0', ['replace']]]);
+    expect(removedBefore.removed.get('/items')?.map((r) => r.key)).toEqual(['0']);
+    // Replace the first, then insert before it: the replaced value is now the second element.
+    const insertedBefore = highlightsOf(
+      [
+        { op: 'replace', path: '/items/0/name', value: '茶壶' },
+        { op: 'add', path: '/items/0', value: { name: 'new' } },
+      ],
+      { items: [{ name: 'new' }, { name: '茶壶' }] },
+    );
+    expect([...insertedBefore.at.keys()].sort()).toEqual(['/items/0', '/items/1/name']);
+    // An element replaced, then removed: its mark goes with it.
+    const gone = highlightsOf(
+      [
+        { op: 'replace', path: '/items/1', value: 'x' },
+        { op: 'remove', path: '/items/1' },
+      ],
+      { items: ['a'] },
+    );
+    expect([...gone.at.keys()]).toEqual([]);
+    // Keys of an object do not move.
+    const object = highlightsOf(
+      [
+        { op: 'replace', path: '/o/1', value: 2 },
+        { op: 'remove', path: '/o/0' },
+      ],
+      { o: { 1: 2 } },
+    );
+    expect([...object.at.keys()]).toEqual(['/o/1']);
+  });
+
+  it('moves the marks of 1,000 inserts at the front of an array within a second; past that, marks stay where the operations name them', () => {
+    const operations = Array.from({ length: 1_000 }, (_, i) => ({ op: 'add', path: '/items/0', value: i }));
+    const started = performance.now();
+    const h = highlightsOf(operations, { items: Array.from({ length: 1_000 }, (_, i) => 999 - i) });
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(h.at.size).toBe(1_000);
+    // The first insert's element is now the last.
+    expect(h.at.get('/items/999')?.[0]?.at).toBe(0);
+    const many = Array.from({ length: 20_000 }, (_, i) => ({ op: 'add', path: '/items/0', value: i }));
+    const began = performance.now();
+    const unmoved = highlightsOf(many, { items: Array.from({ length: 20_000 }, (_, i) => i) });
+    expect(performance.now() - began).toBeLessThan(1_000);
+    expect([...unmoved.at.keys()]).toEqual(['/items/0']);
+  });
+
   it('marks each node touched, in the order of the operations, and opens every container above it', () => {
     const doc = { refund: { status: 'approved', items: ['teapot', 'cup'] }, note: '退款' };
     const h = highlightsOf(
