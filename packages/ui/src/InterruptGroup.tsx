@@ -9,6 +9,7 @@ import { focusWithQuestion, revealLabel } from './interruptFocus.js';
 import { useLocale } from './locale.js';
 import { RefusalItems } from './RefusalItems.js';
 import { useBrowserLayoutEffect } from './useBrowserLayoutEffect.js';
+import { useMergedRef } from './useMergedRef.js';
 
 const NO_ANSWERS: ReadonlyMap<string, ResumeResponse> = new Map();
 const FIELD = 'input:not([type="hidden"]):not(:disabled), select:not(:disabled), textarea:not(:disabled)';
@@ -149,14 +150,7 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
     return open;
   }, [kept, interrupts]);
 
-  const setRef = React.useCallback(
-    (element: HTMLElement | null) => {
-      region.current = element;
-      if (typeof forwardedRef === 'function') forwardedRef(element);
-      else if (forwardedRef) forwardedRef.current = element;
-    },
-    [forwardedRef],
-  );
+  const setRef = useMergedRef(region, forwardedRef);
 
   const announce = React.useCallback((text: string) => setAnnouncement((prev) => ({ text, n: prev.n + 1 })), []);
   // Said, then cleared: a reader who later visits the region does not find an outcome of a run long gone.

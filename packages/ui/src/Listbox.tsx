@@ -12,6 +12,7 @@ import type { KeyboardEvent, MouseEvent, ReactNode, RefObject } from 'react';
 import * as React from 'react';
 import * as ReactDOM from 'react-dom';
 import { useBrowserLayoutEffect } from './useBrowserLayoutEffect.js';
+import { useMergedRef } from './useMergedRef.js';
 
 export interface ListboxProps extends Omit<React.HTMLAttributes<HTMLDivElement>, 'onSelect' | 'children'> {
   label: string;
@@ -103,14 +104,7 @@ export const Listbox = React.forwardRef<HTMLDivElement, ListboxProps>(function L
     if (size > 0) setFontSize(size);
   }, []);
   const rowHeight = Math.ceil((forBaseFont * Math.max(fontSize, 16)) / 16);
-  const setRef = React.useCallback(
-    (node: HTMLDivElement | null) => {
-      ref.current = node;
-      if (typeof forwardedRef === 'function') forwardedRef(node);
-      else if (forwardedRef) forwardedRef.current = node;
-    },
-    [forwardedRef],
-  );
+  const setRef = useMergedRef(ref, forwardedRef);
   const baseId = React.useId();
   const optionId = React.useCallback((item: number) => `${baseId}-option-${item}`, [baseId]);
   const at = selected === undefined ? -1 : lowerBound(items, selected);

@@ -12,6 +12,7 @@ import { OutlineRow } from './SubagentGroup.js';
 import type { RenderTool } from './ToolCall.js';
 import { useAutoScroll } from './useAutoScroll.js';
 import { useListVirtualizer } from './useListVirtualizer.js';
+import { useMergedRef } from './useMergedRef.js';
 import { type SubagentLayout, ThreadViewContext, useMessageOutline } from './useMessageOutline.js';
 
 /** When `MessageList` virtualizes, and how it estimates rows it has not measured yet. */
@@ -133,14 +134,7 @@ export const MessageList = React.forwardRef<HTMLDivElement, MessageListProps>(fu
     },
     [viewportRef],
   );
-  const attachRoot = React.useCallback(
-    (node: HTMLDivElement | null) => {
-      root.current = node;
-      if (typeof ref === 'function') ref(node);
-      else if (ref) ref.current = node;
-    },
-    [ref],
-  );
+  const attachRoot = useMergedRef(root, ref);
   React.useEffect(() => {
     if (headingLevel === undefined && root.current) setLevelAbove(headingLevelAbove(root.current) ?? 1);
   }, [headingLevel]);

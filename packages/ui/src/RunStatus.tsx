@@ -6,6 +6,7 @@ import * as React from 'react';
 import { useLocale } from './locale.js';
 import { textHead } from './textCut.js';
 import { useBrowserLayoutEffect } from './useBrowserLayoutEffect.js';
+import { useMergedRef } from './useMergedRef.js';
 
 type Tone = 'neutral' | 'info' | 'success' | 'warning' | 'danger';
 type RunStrings = ReturnType<typeof useLocale>['messages']['run'];
@@ -127,14 +128,7 @@ export const RunStatus = React.forwardRef<HTMLDivElement, RunStatusProps>(functi
   const [reconnectOf, setReconnectOf] = React.useState<{ store?: AgentStore; reconnect: Reconnect }>({ reconnect: IDLE });
   const reconnect = reconnectOf.store === store ? reconnectOf.reconnect : IDLE;
   const rootRef = React.useRef<HTMLDivElement | null>(null);
-  const setRoot = React.useCallback(
-    (node: HTMLDivElement | null) => {
-      rootRef.current = node;
-      if (typeof ref === 'function') ref(node);
-      else if (ref) ref.current = node;
-    },
-    [ref],
-  );
+  const setRoot = useMergedRef(rootRef, ref);
   // An action button that leaves the page while focused hands focus on (see focusAfterAction).
   const refocus = React.useRef(false);
   const actionRef = React.useCallback((node: HTMLButtonElement | null) => {

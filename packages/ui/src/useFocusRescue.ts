@@ -2,6 +2,7 @@
 
 import * as React from 'react';
 import { useBrowserLayoutEffect } from './useBrowserLayoutEffect.js';
+import { useMergedRef } from './useMergedRef.js';
 
 /** What focus goes to in a panel that lost its focused element: a control of its own that stays. */
 const STAYS = '[tabindex="-1"], input:not([disabled]), button:not([disabled]), [tabindex="0"]';
@@ -33,14 +34,7 @@ export function useFocusRescue<T extends HTMLElement>(
     if (!panel.hasAttribute('tabindex')) panel.setAttribute('tabindex', '-1');
     panel.focus();
   });
-  const ref = React.useCallback(
-    (node: T | null) => {
-      root.current = node;
-      if (typeof forwarded === 'function') forwarded(node);
-      else if (forwarded) forwarded.current = node;
-    },
-    [forwarded],
-  );
+  const ref = useMergedRef(root, forwarded);
   const { onFocus, onBlur } = own;
   const handlers = {
     onFocus: (event: React.FocusEvent<T>) => {
