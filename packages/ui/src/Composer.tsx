@@ -6,6 +6,7 @@ import * as React from 'react';
 import { useLocale } from './locale.js';
 import { autoDir } from './textDirection.js';
 import { useBrowserLayoutEffect } from './useBrowserLayoutEffect.js';
+import { useStoreSwitch } from './useStoreSwitch.js';
 
 export interface ComposerProps extends Omit<React.ComponentPropsWithoutRef<'form'>, 'onSubmit' | 'children'> {
   /** The text box's placeholder (the locale's by default). */
@@ -54,6 +55,8 @@ export const Composer = React.forwardRef<HTMLFormElement, ComposerProps>(functio
   const [text, setText] = React.useState('');
   // Why this composer's last send was refused; shown only while that reason holds (see `note`).
   const [refused, setRefused] = React.useState<{ code: string } | undefined>(undefined);
+  // A refusal is of the thread it was sent to: another one shown starts without it (the draft stays: it is the user's).
+  useStoreSwitch(agent.store, () => setRefused(undefined));
   const inputRef = React.useRef<HTMLTextAreaElement>(null);
   const refocus = React.useRef(false);
   const inputId = React.useId();

@@ -1,12 +1,13 @@
 'use client';
 
-import { useInterrupts } from '@aguikit/react';
+import { useAgentStore, useInterrupts } from '@aguikit/react';
 import * as React from 'react';
 import { Countdown } from './Countdown.js';
 import { InterruptDetails, InterruptHeader } from './InterruptDetails.js';
 import { InterruptForm } from './InterruptFormLoader.js';
 import { InterruptGroup, type InterruptGroupProps, InterruptSend } from './InterruptGroup.js';
 import { InterruptActions, InterruptErrors, InterruptRoot } from './InterruptRoot.js';
+import { storeKey } from './useStoreSwitch.js';
 
 /**
  * The parts of the interrupt dialog, to compose one of your own:
@@ -104,10 +105,12 @@ export type InterruptDialogProps = Omit<InterruptGroupProps, 'children'>;
  */
 export const InterruptDialog = React.forwardRef<HTMLElement, InterruptDialogProps>(function InterruptDialog(props, ref) {
   const interrupts = useInterrupts();
+  // Each thread's cards are its own: a form typed into, or a countdown's milestones, under an id another thread uses too.
+  const thread = storeKey(useAgentStore());
   return (
     <InterruptGroup {...props} ref={ref}>
       {interrupts.map((interrupt) => (
-        <InterruptRoot key={interrupt.id} interrupt={interrupt}>
+        <InterruptRoot key={`${thread}:${interrupt.id}`} interrupt={interrupt}>
           <InterruptHeader />
           <InterruptDetails />
           <InterruptForm />

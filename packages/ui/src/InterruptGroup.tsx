@@ -10,6 +10,7 @@ import { useLocale } from './locale.js';
 import { RefusalItems } from './RefusalItems.js';
 import { useBrowserLayoutEffect } from './useBrowserLayoutEffect.js';
 import { useMergedRef } from './useMergedRef.js';
+import { useStoreSwitch } from './useStoreSwitch.js';
 
 const NO_ANSWERS: ReadonlyMap<string, ResumeResponse> = new Map();
 const FIELD = 'input:not([type="hidden"]):not(:disabled), select:not(:disabled), textarea:not(:disabled)';
@@ -163,11 +164,22 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
     return () => clearTimeout(timer);
   }, [announcement]);
 
-  // A new thread (reset) has nothing of the last one: what was said of it is cleared at once.
+  // A new thread (reset) has nothing of the last one: what was said of it, the answers kept and the interrupts seen
+  // (one it raises under an id the last one used is new) are cleared at once.
   const fresh = useAgentSelector((s) => s.thread.messages.ids.length === 0 && s.thread.interrupts.length === 0);
   React.useEffect(() => {
-    if (fresh) setAnnouncement((prev) => (prev.text ? { text: '', n: prev.n } : prev));
+    if (!fresh) return;
+    setAnnouncement((prev) => (prev.text ? { text: '', n: prev.n } : prev));
+    setKept(NO_ANSWERS);
+    seen.current.clear();
   }, [fresh]);
+  // Another thread shown (the provider switched stores): nothing kept or said of the last one; its open interrupts
+  // were there before, not raised now.
+  useStoreSwitch(store, () => {
+    setAnnouncement((prev) => (prev.text ? { text: '', n: prev.n } : prev));
+    setKept(NO_ANSWERS);
+    seen.current = new Set(store.getState().thread.interrupts.map((it) => it.id));
+  });
 
   React.useEffect(() => () => stopWaiting.current(), []);
 

@@ -145,9 +145,11 @@ export const RunStatus = React.forwardRef<HTMLDivElement, RunStatusProps>(functi
 
   // A new request the user started (not the reconnect itself) ends what the last reconnect said.
   const pending = reconnect.phase === 'pending';
+  // A new thread (reset) has no run: what the last Reconnect did is not said of it.
+  const fresh = useAgentSelector((s) => s.thread.messages.ids.length === 0 && s.thread.run.status === 'idle');
   React.useEffect(() => {
-    if (inFlight !== undefined && !pending) setReconnectOf((prev) => (prev.store === store ? { reconnect: IDLE } : prev));
-  }, [inFlight, pending, store]);
+    if ((inFlight !== undefined && !pending) || fresh) setReconnectOf((prev) => (prev.store === store ? { reconnect: IDLE } : prev));
+  }, [inFlight, pending, store, fresh]);
 
   const onReconnect = () => {
     const setReconnect = (next: Reconnect) => setReconnectOf({ store, reconnect: next });

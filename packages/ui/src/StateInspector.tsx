@@ -11,6 +11,7 @@ import { type AgentMessages, useLocale } from './locale.js';
 import { EventSummaryView } from './TimelineDetail.js';
 import { type LogPoint, ownDelta, stillValid } from './timeTravel.js';
 import { useFocusRescue } from './useFocusRescue.js';
+import { useStoreSwitch } from './useStoreSwitch.js';
 
 interface PastState {
   entry: LoggedEvent;
@@ -118,6 +119,8 @@ const Root = React.forwardRef<HTMLElement, StateInspectorRootProps>(function Roo
   const [announcement, setAnnouncement] = React.useState('');
   const shownEntry = past?.entry;
   const announced = React.useRef<LoggedEvent | undefined>(undefined);
+  // "Back to live" is said when the reader went back, not when a new thread or another store dropped the pick.
+  const wentBack = React.useRef(false);
   const total = entries.length;
   React.useEffect(() => {
     if (announced.current === shownEntry) return;
@@ -125,8 +128,13 @@ const Root = React.forwardRef<HTMLElement, StateInspectorRootProps>(function Roo
     announced.current = shownEntry;
     const strings = messages.devtools.inspector;
     if (shownEntry) setAnnouncement(strings.showingAfter(String(shownEntry.index), format.number(total)));
-    else if (before) setAnnouncement(strings.backToLiveDone);
+    else if (before) setAnnouncement(wentBack.current ? strings.backToLiveDone : '');
+    wentBack.current = false;
   }, [shownEntry, total, messages, format]);
+  useStoreSwitch(store, () => {
+    setAnnouncement('');
+    announced.current = undefined;
+  });
 
   const value = React.useMemo<InspectorContextValue>(
     () => ({
@@ -135,7 +143,10 @@ const Root = React.forwardRef<HTMLElement, StateInspectorRootProps>(function Roo
       entries,
       past,
       picked: valid?.position,
-      view: (position) => setPicked(position === undefined ? undefined : { position, entries }),
+      view: (position) => {
+        wentBack.current = position === undefined;
+        setPicked(position === undefined ? undefined : { position, entries });
+      },
       historyRef,
     }),
     [live, history, entries, past, valid],
