@@ -28,6 +28,7 @@ import { InterruptDialog } from '../src/InterruptDialog.js';
 import { markdownChunk } from '../src/lazyChunks.js';
 import { MessageList } from '../src/Messages.js';
 import { RunStatus } from '../src/RunStatus.js';
+import { cutOffRun } from './support/cutOffRun.js';
 
 const settle = () =>
   act(async () => {
@@ -115,24 +116,7 @@ describe('a component whose provider switches to another thread', () => {
   });
 
   it('RunStatus: a Reconnect pressed in thread A, its stream still open, does not show thread B as reconnecting', async () => {
-    let runs = 0;
-    const cutOff: AgentSource = {
-      async *run(_input, options = {}) {
-        runs++;
-        if (runs === 1) {
-          options.onEventId?.('e1');
-          yield { type: 'RUN_STARTED', threadId: 'tA', runId: 'ra' };
-          options.onEventId?.('e2');
-          yield { type: 'TEXT_MESSAGE_START', messageId: 'ma', role: 'assistant' };
-          // The stream ends inside the run: cut off.
-          return;
-        }
-        options.onConnection?.('open');
-        options.onEventId?.('e3');
-        yield { type: 'TEXT_MESSAGE_CONTENT', messageId: 'ma', delta: 'more' };
-        await untilAborted(options.signal);
-      },
-    };
+    const cutOff = cutOffRun('tA', 'open');
     const a = createAgentStore({ source: cutOff, threadId: 'tA', scheduler });
     await a.getState().run('a');
     const finished: AgentSource = {

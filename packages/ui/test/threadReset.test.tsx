@@ -14,6 +14,7 @@ import { InterruptDialog } from '../src/InterruptDialog.js';
 import { RunStatus } from '../src/RunStatus.js';
 import { StateInspectorPanel } from '../src/StateInspector.js';
 import { playedStore, runOf } from '../src/storybook/scripted.js';
+import { cutOffRun } from './support/cutOffRun.js';
 
 const settle = () =>
   act(async () => {
@@ -149,27 +150,7 @@ describe('a thread reset (New thread) under mounted components', () => {
 
 describe('RunStatus across a reset', () => {
   it('a Reconnect that succeeded in the old thread is not reported in the new one', async () => {
-    let runs = 0;
-    const source: AgentSource = {
-      async *run(_input, options = {}) {
-        runs++;
-        if (runs === 1) {
-          options.onEventId?.('e1');
-          yield { type: 'RUN_STARTED', threadId: 'tA', runId: 'ra' };
-          options.onEventId?.('e2');
-          yield { type: 'TEXT_MESSAGE_START', messageId: 'ma', role: 'assistant' };
-          // The stream ends inside the run: cut off.
-          return;
-        }
-        options.onConnection?.('open');
-        options.onEventId?.('e3');
-        yield { type: 'TEXT_MESSAGE_CONTENT', messageId: 'ma', delta: 'the rest' };
-        options.onEventId?.('e4');
-        yield { type: 'TEXT_MESSAGE_END', messageId: 'ma' };
-        options.onEventId?.('e5');
-        yield { type: 'RUN_FINISHED', threadId: 'tA', runId: 'ra' };
-      },
-    };
+    const source = cutOffRun('tA', 'finished');
     const store = createAgentStore({
       source,
       threadId: 'tA',

@@ -66,8 +66,17 @@ async function twoQuestions(threadId: string, first: string, second: string) {
 
 const cardOf = (text: string) => screen.getAllByRole('article').find((a) => a.textContent?.includes(text)) as HTMLElement;
 
+/** Two threads of state snapshots, 6 events in A and 2 in B, for the devtools. */
+const twoLogs = async (): Promise<[AgentStore, AgentStore]> => {
+  const snaps = (n: number) => runOf(Array.from({ length: n }, (_, i) => ({ type: 'STATE_SNAPSHOT', snapshot: { step: i } })));
+  return [
+    await playedStore([{ events: snaps(6) }], { threadId: 'thread-a' }),
+    await playedStore([{ events: snaps(2) }], { threadId: 'thread-b' }),
+  ];
+};
+
 describe('switching AgentProvider from thread A to thread B', () => {
-  it('InterruptDialog (collect mode): an answer saved in A is not shown, nor sent, as an answer in B', async () => {
+  it('InterruptDialog (collect mode): an answer saved in A is neither shown, sent nor said in B', async () => {
     const a = await twoQuestions('thread-a', 'Refund order A-1001?', 'Email customer A?');
     const b = await twoQuestions('thread-b', 'Cancel order B-2002?', 'Email customer B?');
     const view = render(
@@ -79,41 +88,18 @@ describe('switching AgentProvider from thread A to thread B', () => {
     fireEvent.click(within(cardOf('Refund order A-1001?')).getByRole('button', { name: 'Yes' }));
     await settle();
     expect(cardOf('Refund order A-1001?')).toHaveAttribute('data-state', 'answered');
-
-    view.rerender(
-      <Shown store={b.store}>
-        <InterruptDialog />
-      </Shown>,
-    );
-    await settle();
-    const bFirst = cardOf('Cancel order B-2002?');
-    // Nobody answered B's first question.
-    expect(bFirst).toHaveAttribute('data-state', 'open');
-    expect(screen.getByText(/answered\. All answers are sent together\./)).toHaveTextContent('0 of 2 answered');
-    view.unmount();
-    a.store.destroy();
-    b.store.destroy();
-  });
-
-  it('InterruptDialog: what was said of an answer saved in A is not left in the live region shown with B', async () => {
-    const a = await twoQuestions('thread-a', 'Refund order A-1001?', 'Email customer A?');
-    const b = await twoQuestions('thread-b', 'Cancel order B-2002?', 'Email customer B?');
-    const view = render(
-      <Shown store={a.store}>
-        <InterruptDialog />
-      </Shown>,
-    );
-    await settle();
-    fireEvent.click(within(cardOf('Refund order A-1001?')).getByRole('button', { name: 'Yes' }));
-    await settle();
     const announcer = () => document.querySelector('[data-agk-interrupt-announcer]');
     expect(announcer()).toHaveTextContent('Saved: Yes. 1 of 2 answered.');
+
     view.rerender(
       <Shown store={b.store}>
         <InterruptDialog />
       </Shown>,
     );
     await settle();
+    // Nobody answered B's first question (Send answers would have sent A's Yes under its id), and nothing of A is said.
+    expect(cardOf('Cancel order B-2002?')).toHaveAttribute('data-state', 'open');
+    expect(screen.getByText(/answered\. All answers are sent together\./)).toHaveTextContent('0 of 2 answered');
     expect(announcer()?.textContent ?? '').toBe('');
     view.unmount();
     a.store.destroy();
@@ -122,9 +108,7 @@ describe('switching AgentProvider from thread A to thread B', () => {
 
   it("EventTimeline: A's time-travel announcement is not left in the status region shown with B", async () => {
     const user = userEvent.setup();
-    const snaps = (n: number) => runOf(Array.from({ length: n }, (_, i) => ({ type: 'STATE_SNAPSHOT', snapshot: { step: i } })));
-    const a = await playedStore([{ events: snaps(6) }], { threadId: 'thread-a' });
-    const b = await playedStore([{ events: snaps(2) }], { threadId: 'thread-b' });
+    const [a, b] = await twoLogs();
     const view = render(
       <Shown store={a}>
         <EventTimelinePanel />
@@ -149,9 +133,7 @@ describe('switching AgentProvider from thread A to thread B', () => {
 
   it("StateInspector: A's time-travel announcement is not left in the status region shown with B", async () => {
     const user = userEvent.setup();
-    const snaps = (n: number) => runOf(Array.from({ length: n }, (_, i) => ({ type: 'STATE_SNAPSHOT', snapshot: { step: i } })));
-    const a = await playedStore([{ events: snaps(6) }], { threadId: 'thread-a' });
-    const b = await playedStore([{ events: snaps(2) }], { threadId: 'thread-b' });
+    const [a, b] = await twoLogs();
     const view = render(
       <Shown store={a}>
         <StateInspectorPanel />
