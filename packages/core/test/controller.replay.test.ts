@@ -269,6 +269,23 @@ describe('the session log replays exactly', () => {
     );
   }, 60_000);
 
+  it('a controller made from the log names the same thread: its id and its count of resets, which each reset bumps', async () => {
+    const silent = { async *run() {} };
+    await fc.assert(
+      fc.asyncProperty(fc.array(command, { maxLength: 8 }), async (commands) => {
+        const controller = await play(commands);
+        const live = controller.getSnapshot();
+        expect(live.resets).toBe(commands.filter((c) => c.kind === 'reset').length);
+        const again = createRunController({ source: silent, log: controller.log.entries, asRecorded: true });
+        expect(again.getSnapshot().resets).toBe(live.resets);
+        expect(again.getSnapshot().thread.threadId).toBe(live.thread.threadId);
+        again.destroy();
+        controller.destroy();
+      }),
+      { numRuns: 200 },
+    );
+  }, 60_000);
+
   it('stateAt takes any number: before the first entry below 0, the live thread past the last, a fraction down; NaN is a RangeError', async () => {
     const controller = await play([]);
     const last = controller.log.entries.length - 1;

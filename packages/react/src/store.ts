@@ -86,6 +86,7 @@ export function createAgentStore<Doc = unknown>(options: RunControllerOptions<Do
     inFlight: snap.inFlight,
     eventCount: snap.eventCount,
     logLength: snap.logLength,
+    resets: snap.resets,
     decisions: snap.decisions,
     destroyed: snap.destroyed,
     capabilities: snap.capabilities,

@@ -10,7 +10,7 @@ import { Detail, DiagnosticList, EventSummaryView } from './TimelineDetail.js';
 import { rowOf, TimelineContext, type TimelineContextValue, toolNamesOf, useTimeline } from './timelineContext.js';
 import { type LogPoint, stillValid } from './timeTravel.js';
 import { useFocusRescue } from './useFocusRescue.js';
-import { useStoreSwitch } from './useStoreSwitch.js';
+import { useStoreSwitch, useThreadKey } from './useStoreSwitch.js';
 
 export type { EventGroup } from './eventSummary.js';
 export type { DetailProps as EventTimelineDetailProps } from './TimelineDetail.js';
@@ -96,7 +96,7 @@ const Root = React.forwardRef<HTMLElement, EventTimelineRootProps>(function Root
     setAnnouncement(messages.devtools.timeline.showingAfter(String(travelled.index), format.number(total)));
   }, [travelled, total, messages, format]);
   // What was said of a thread goes with it: another store shown, or a new thread (an emptied log).
-  useStoreSwitch(store, () => setAnnouncement(''));
+  useStoreSwitch(store, () => setAnnouncement(''), useThreadKey());
   React.useEffect(() => {
     if (total === 0) setAnnouncement('');
   }, [total]);

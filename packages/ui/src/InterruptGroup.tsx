@@ -10,7 +10,7 @@ import { useLocale } from './locale.js';
 import { RefusalItems } from './RefusalItems.js';
 import { useBrowserLayoutEffect } from './useBrowserLayoutEffect.js';
 import { useMergedRef } from './useMergedRef.js';
-import { useStoreSwitch } from './useStoreSwitch.js';
+import { useStoreSwitch, useThreadKey } from './useStoreSwitch.js';
 
 const NO_ANSWERS: ReadonlyMap<string, ResumeResponse> = new Map();
 const FIELD = 'input:not([type="hidden"]):not(:disabled), select:not(:disabled), textarea:not(:disabled)';
@@ -164,22 +164,18 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
     return () => clearTimeout(timer);
   }, [announcement]);
 
-  // A new thread (reset) has nothing of the last one: what was said of it, the answers kept and the interrupts seen
-  // (one it raises under an id the last one used is new) are cleared at once.
-  const fresh = useAgentSelector((s) => s.thread.messages.ids.length === 0 && s.thread.interrupts.length === 0);
-  React.useEffect(() => {
-    if (!fresh) return;
-    setAnnouncement((prev) => (prev.text ? { text: '', n: prev.n } : prev));
-    setKept(NO_ANSWERS);
-    seen.current.clear();
-  }, [fresh]);
-  // Another thread shown (the provider switched stores): nothing kept or said of the last one; its open interrupts
-  // were there before, not raised now.
-  useStoreSwitch(store, () => {
-    setAnnouncement((prev) => (prev.text ? { text: '', n: prev.n } : prev));
-    setKept(NO_ANSWERS);
-    seen.current = new Set(store.getState().thread.interrupts.map((it) => it.id));
-  });
+  // Another thread shown (the provider switched stores, or a reset): nothing kept or said of the last one. The open
+  // interrupts of a store switched to were there before, not raised now; after a reset, each one the new thread raises
+  // is new, though it reuses an id the last one had.
+  useStoreSwitch(
+    store,
+    (anotherStore) => {
+      setAnnouncement((prev) => (prev.text ? { text: '', n: prev.n } : prev));
+      setKept(NO_ANSWERS);
+      seen.current = new Set(anotherStore ? store.getState().thread.interrupts.map((it) => it.id) : []);
+    },
+    useThreadKey(),
+  );
 
   React.useEffect(() => () => stopWaiting.current(), []);
 

@@ -14,6 +14,7 @@ import { useAutoScroll } from './useAutoScroll.js';
 import { useListVirtualizer } from './useListVirtualizer.js';
 import { useMergedRef } from './useMergedRef.js';
 import { type SubagentLayout, ThreadViewContext, useMessageOutline } from './useMessageOutline.js';
+import { useThreadKey } from './useStoreSwitch.js';
 
 /** When `MessageList` virtualizes, and how it estimates rows it has not measured yet. */
 export interface VirtualizationOptions {
@@ -51,7 +52,8 @@ export interface MessageListProps extends Omit<React.HTMLAttributes<HTMLDivEleme
 /** Space above the first row, in px (the viewport has no vertical padding: the virtualizer owns that axis). */
 const ROW_PADDING_START = 12;
 
-const keyOf = (item: Row | undefined, index: number) => (item ? `${item.kind}:${item.id}` : index);
+/** A row's key: its thread's (a row of another thread under the same id is mounted anew: nothing opened in one is open in the other) and its own. */
+const keyOf = (thread: string, item: Row | undefined, index: number) => (item ? `${thread}|${item.kind}:${item.id}` : index);
 
 const cx = (...names: Array<string | undefined | false>) => names.filter(Boolean).join(' ');
 
@@ -113,7 +115,8 @@ export const MessageList = React.forwardRef<HTMLDivElement, MessageListProps>(fu
   const outline = useMessageOutline(subagents);
   const running = useRunStatus() === 'running';
   const scroll = useAutoScroll();
-  const { announcement, onSettled } = useLiveAnnouncer();
+  const thread = useThreadKey();
+  const { announcement, onSettled } = useLiveAnnouncer(thread);
   const viewport = React.useRef<HTMLElement | null>(null);
   const root = React.useRef<HTMLDivElement | null>(null);
   // The virtualizer reads its first offset from the element, so it mounts once the element is there.
@@ -169,12 +172,18 @@ export const MessageList = React.forwardRef<HTMLDivElement, MessageListProps>(fu
                   <div className="agk-messages__empty">{empty ?? strings.list.empty}</div>
                 ) : virtual ? (
                   viewportReady ? (
-                    <VirtualRows rows={rows} options={virtualization} getViewport={getViewport} following={scroll.state === 'following'} />
+                    <VirtualRows
+                      rows={rows}
+                      thread={thread}
+                      options={virtualization}
+                      getViewport={getViewport}
+                      following={scroll.state === 'following'}
+                    />
                   ) : null
                 ) : (
                   <div className="agk-messages__content" ref={scroll.contentRef}>
                     {rows.map((item) => (
-                      <div key={keyOf(item, 0)} className="agk-messages__row" data-kind={item.kind}>
+                      <div key={keyOf(thread, item, 0)} className="agk-messages__row" data-kind={item.kind}>
                         <ListRow item={item} />
                       </div>
                     ))}
@@ -199,11 +208,13 @@ export const MessageList = React.forwardRef<HTMLDivElement, MessageListProps>(fu
 
 function VirtualRows({
   rows,
+  thread,
   options,
   getViewport,
   following,
 }: {
   rows: readonly Row[];
+  thread: string;
   options: VirtualizationOptions;
   getViewport: () => HTMLElement | null;
   following: boolean;
@@ -214,7 +225,7 @@ function VirtualRows({
     getScrollElement: getViewport,
     estimateSize: () => estimate,
     overscan: options.overscan ?? 6,
-    getItemKey: (index) => keyOf(rows[index], index),
+    getItemKey: (index) => keyOf(thread, rows[index], index),
     paddingStart: ROW_PADDING_START,
     // The virtualizer writes its first offset to the element: start at the end of the estimated rows when
     // following (exactly the end, or the write would not move the element and never be corrected), and

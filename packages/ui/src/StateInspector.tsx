@@ -11,7 +11,7 @@ import { type AgentMessages, useLocale } from './locale.js';
 import { EventSummaryView } from './TimelineDetail.js';
 import { type LogPoint, ownDelta, stillValid } from './timeTravel.js';
 import { useFocusRescue } from './useFocusRescue.js';
-import { useStoreSwitch } from './useStoreSwitch.js';
+import { useStoreSwitch, useThreadKey } from './useStoreSwitch.js';
 
 interface PastState {
   entry: LoggedEvent;
@@ -131,10 +131,14 @@ const Root = React.forwardRef<HTMLElement, StateInspectorRootProps>(function Roo
     else if (before) setAnnouncement(wentBack.current ? strings.backToLiveDone : '');
     wentBack.current = false;
   }, [shownEntry, total, messages, format]);
-  useStoreSwitch(store, () => {
-    setAnnouncement('');
-    announced.current = undefined;
-  });
+  useStoreSwitch(
+    store,
+    () => {
+      setAnnouncement('');
+      announced.current = undefined;
+    },
+    useThreadKey(),
+  );
 
   const value = React.useMemo<InspectorContextValue>(
     () => ({
@@ -236,6 +240,8 @@ function isEmptyObject(value: unknown): boolean {
 const Document = React.forwardRef<HTMLDivElement, React.HTMLAttributes<HTMLDivElement>>(function Document({ className, ...rest }, ref) {
   const { live, past, history, view, historyRef } = useInspector('Document');
   const { messages, format } = useLocale();
+  // The tree's folds are the thread's: another thread, or a reset, opens as on a fresh mount.
+  const thread = useThreadKey();
   const strings = messages.devtools.inspector;
   const titleRef = React.useRef<HTMLParagraphElement>(null);
   const shown = past?.shared ?? live;
@@ -280,7 +286,12 @@ const Document = React.forwardRef<HTMLDivElement, React.HTMLAttributes<HTMLDivEl
           )}
         </p>
       ) : null}
-      <JsonTree label={title} value={shown.document} highlight={past ? ownDelta(past.entry, past.shared.lastDelta) : shown.lastDelta} />
+      <JsonTree
+        key={thread}
+        label={title}
+        value={shown.document}
+        highlight={past ? ownDelta(past.entry, past.shared.lastDelta) : shown.lastDelta}
+      />
     </div>
   );
 });

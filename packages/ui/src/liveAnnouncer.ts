@@ -114,17 +114,17 @@ const SILENCE: Announcement = { text: '', n: 0 };
  * nor a row the virtualizer remounts is read out again; tokens are never
  * announced one by one.
  */
-export function useLiveAnnouncer(): { announcement: Announcement; onSettled: SettledListener } {
+export function useLiveAnnouncer(thread: string): { announcement: Announcement; onSettled: SettledListener } {
   const store = useAgentStore();
   const ids = useMessageIds();
   const locale = useLocale();
   const localeRef = React.useRef(locale);
   localeRef.current = locale;
-  const shownStore = React.useRef(store);
-  shownStore.current = store;
+  const shown = React.useRef({ store, thread });
+  shown.current = { store, thread };
   // The messages there when the list met its thread (history, never announced): taken again for a thread the provider
-  // switches to, with what was announced of the last one forgotten and its announcement cleared.
-  const [seen, setSeen] = React.useState(() => ({ store, before: history(store, ids) }));
+  // switches to or a reset starts, with what was announced of the last one forgotten and its announcement cleared.
+  const [seen, setSeen] = React.useState(() => ({ store, thread, before: history(store, ids) }));
   // Numbered: the region renders each announcement as a node of its own, so a reply the same as the last one is heard again.
   const [announcement, setAnnouncementState] = React.useState<Announcement>(SILENCE);
   const setAnnouncement = React.useCallback(
@@ -135,9 +135,9 @@ export function useLiveAnnouncer(): { announcement: Announcement; onSettled: Set
   // Per message announced: whether it was announced as incomplete.
   const announced = React.useRef(new Map<string, boolean>());
   let before = seen.before;
-  if (seen.store !== store) {
+  if (seen.store !== store || seen.thread !== thread) {
     before = history(store, ids);
-    setSeen({ store, before });
+    setSeen({ store, thread, before });
     setAnnouncement('');
     announced.current = new Map();
   }
@@ -157,10 +157,11 @@ export function useLiveAnnouncer(): { announcement: Announcement; onSettled: Set
       }
       const text = contentText(message.content).trim();
       if (!text) return;
-      // Said only while the list still shows the thread the reply is of: the provider may switch to another thread (whose
-      // messages may use the same ids) while the speech waits for its task or for the Markdown renderer.
+      // Said only while the list still shows the thread the reply is of: the provider may switch to another thread, or
+      // the thread be reset (either may use the same ids), while the speech waits for its task or for the Markdown renderer.
       const say = (plain: string) => {
-        if (shownStore.current === store) setAnnouncement(announcementText(localeRef.current, author, plain, incomplete), id);
+        if (shown.current.store === store && shown.current.thread === thread)
+          setAnnouncement(announcementText(localeRef.current, author, plain, incomplete), id);
       };
       const chunk = markdownChunk.state();
       // In a task of its own: turning a long reply into speech parses all of it again, and in the
@@ -173,7 +174,7 @@ export function useLiveAnnouncer(): { announcement: Announcement; onSettled: Set
           () => say(roughText(text)),
         );
     },
-    [before, store, setAnnouncement],
+    [before, store, thread, setAnnouncement],
   );
   // The thread no longer has the message last said (New thread): what was said of the old thread is not left in the
   // region for a screen reader to find, and what it announced is forgotten, so a new message under a reused id is said.

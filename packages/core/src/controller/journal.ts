@@ -101,6 +101,7 @@ export function createJournal(machine: ThreadMachine, clock: () => number): Jour
     connection: 'idle',
     eventCount: 0,
     logLength: 0,
+    resets: 0,
     decisions: [],
     destroyed: false,
   };
@@ -200,6 +201,7 @@ export function createJournal(machine: ThreadMachine, clock: () => number): Jour
         inFlight: s.inFlight,
         eventCount: log.eventCount,
         logLength: log.entries.length,
+        resets: log.resets,
         decisions: s.decisions,
         destroyed: s.destroyed,
         capabilities: s.capabilities,

@@ -58,6 +58,8 @@ export interface SessionLog {
   readonly events: readonly LoggedEvent[];
   /** How many agent events since the last reset (the index the next one gets). */
   readonly eventCount: number;
+  /** How many resets the log holds: with the thread's id, what tells a thread started anew from the one before. */
+  readonly resets: number;
   /** The position in `entries` of each of `events`. */
   entryOf(eventIndex: number): number | undefined;
   append(entry: SessionEntry): void;
@@ -67,6 +69,7 @@ export interface SessionLog {
 export function createSessionLog(): SessionLog {
   const entries: SessionEntry[] = [];
   let eventCount = 0;
+  let resets = 0;
   // The event list and its positions are brought up to date when read, not per event appended.
   let events: LoggedEvent[] = [];
   let positions: number[] = [];
@@ -94,13 +97,19 @@ export function createSessionLog(): SessionLog {
     get eventCount() {
       return eventCount;
     },
+    get resets() {
+      return resets;
+    },
     entryOf(eventIndex) {
       scan();
       return positions[eventIndex];
     },
     append(entry) {
       if (entry.type === 'event') eventCount++;
-      else if (entry.type === 'reset') eventCount = 0;
+      else if (entry.type === 'reset') {
+        eventCount = 0;
+        resets++;
+      }
       entries.push(entry);
     },
   };

@@ -192,6 +192,12 @@ export interface RunSnapshot {
   eventCount: number;
   /** Number of entries in the session log. */
   logLength: number;
+  /**
+   * How many times the thread was reset in the session log. With
+   * `thread.threadId`, it names the thread shown: a reset that keeps an id
+   * the app named is another thread all the same.
+   */
+  resets: number;
   decisions: readonly Decision[];
   /** Destroyed: every action is refused, nothing streams. */
   destroyed: boolean;
