@@ -1,5 +1,5 @@
 import { type IdMap, idMap } from './idMap.js';
-import { LARGE_OBJECT, LARGE_OBJECT_KEYS, put } from './plainJson.js';
+import { LARGE_OBJECT, LARGE_OBJECT_KEY_LIST, LARGE_OBJECT_KEYS, put } from './plainJson.js';
 
 /**
  * Large objects of the shared state. A JSON Patch that writes into a plain
@@ -127,31 +127,41 @@ class LargeObject implements ProxyHandler<Record<string, unknown>> {
     public order: IdMap<string>,
     /** Positions given out to added keys. */
     public next: number,
+    /** Keys of `under` that the changes took out of their place (deleted, or deleted and added again at the end). */
+    public displaced: number,
     public fold: Fold | undefined,
     /** Only the patch that made this object may write to it, and only before it is sealed. */
     public sealed: boolean,
     /** The keys in the order a plain object would list them; made on first use. */
-    private keys?: string[],
+    private keys?: readonly string[],
   ) {}
 
   /** An unsealed version sharing everything with this one: O(1). */
   copy(): LargeObject {
-    return new LargeObject(this.under, this.changes, this.order, this.next, this.fold, false, this.keys);
+    return new LargeObject(this.under, this.changes, this.order, this.next, this.displaced, this.fold, false, this.keys);
   }
 
-  ownKeyList(): string[] {
+  ownKeyList(): readonly string[] {
     if (!this.keys) {
       const under = this.under;
-      const all = (under instanceof LargeObject ? under.ownKeyList() : under.keys).filter((key) => {
-        const entry = this.changes.get(key);
-        return !entry || (entry.pos === -1 && entry.value !== GONE);
-      });
+      const keys = under instanceof LargeObject ? under.ownKeyList() : under.keys;
+      // Each of under's keys is looked up in the changes only when some left their place: replaces and additions keep
+      // under's list as it is, which is copied.
+      const all = this.displaced
+        ? keys.filter((key) => {
+            const entry = this.changes.get(key);
+            return !entry || (entry.pos === -1 && entry.value !== GONE);
+          })
+        : keys.slice();
       for (let pos = 0; pos < this.next; pos++) {
         const key = this.order.get(String(pos));
         if (key !== undefined) all.push(key);
       }
       const indices = all.filter(isArrayIndex);
-      this.keys = indices.length ? [...indices.sort((a, b) => Number(a) - Number(b)), ...all.filter((k) => !isArrayIndex(k))] : all;
+      // Frozen: jsonKeys gives it out.
+      this.keys = Object.freeze(
+        indices.length ? [...indices.sort((a, b) => Number(a) - Number(b)), ...all.filter((k) => !isArrayIndex(k))] : all,
+      );
     }
     return this.keys;
   }
@@ -173,6 +183,8 @@ class LargeObject implements ProxyHandler<Record<string, unknown>> {
     const entry = this.changes.get(key);
     if (entry ? entry.value === GONE : lookup(this.under, key) === GONE) return;
     if (entry && entry.pos >= 0) this.order = this.order.delete(String(entry.pos));
+    // A key of under still in its place leaves it; one deleted and added again had left it already.
+    else this.displaced++;
     this.changes = lookup(this.under, key) === GONE ? this.changes.delete(key) : this.changes.set(key, DELETED);
     this.keys = undefined;
     this.step();
@@ -188,11 +200,12 @@ class LargeObject implements ProxyHandler<Record<string, unknown>> {
         this.fold = undefined;
       }
     } else if (this.changes.size + this.next > Math.max(LARGE_OBJECT_KEYS, (this.under as Base).keys.length / 2)) {
-      const from = new LargeObject(this.under, this.changes, this.order, this.next, undefined, true, this.keys);
+      const from = new LargeObject(this.under, this.changes, this.order, this.next, this.displaced, undefined, true, this.keys);
       this.under = from;
       this.changes = NONE;
       this.order = NONE;
       this.next = 0;
+      this.displaced = 0;
       this.fold = new Fold(from);
     }
   }
@@ -211,6 +224,7 @@ class LargeObject implements ProxyHandler<Record<string, unknown>> {
       const value = lookup(this, key);
       if (value !== GONE) return value;
     } else if (key === LARGE_OBJECT) return true;
+    else if (key === LARGE_OBJECT_KEY_LIST) return this.ownKeyList();
     return Reflect.get(target, key, receiver);
   }
 
@@ -218,7 +232,7 @@ class LargeObject implements ProxyHandler<Record<string, unknown>> {
     return (typeof key === 'string' && lookup(this, key) !== GONE) || Reflect.has(target, key);
   }
 
-  ownKeys(): string[] {
+  ownKeys(): ArrayLike<string> {
     // The engine copies the list a trap returns: the cached one can be given out.
     return this.ownKeyList();
   }
@@ -332,7 +346,7 @@ export function writableCopy(source: Record<string, unknown>): Record<string, un
     if (!keyCountOver(source, LARGE_OBJECT_KEYS)) return { ...source };
     keys = Object.keys(source);
   }
-  return wrap(new LargeObject({ object: source, keys }, NONE, NONE, 0, undefined, false));
+  return wrap(new LargeObject({ object: source, keys }, NONE, NONE, 0, 0, undefined, false));
 }
 
 /** Makes a large object made by `writableCopy` read-only; a plain object is left as it is. */
@@ -354,7 +368,7 @@ export function withKeys<T>(source: Readonly<Record<string, T>>, incoming: Reado
   if (!handler) {
     const keys = measured.get(source) ?? (keyCountOver(source, LARGE_OBJECT_KEYS) ? Object.keys(source) : undefined);
     if (!keys) return { ...source, ...incoming };
-    handler = new LargeObject({ object: source as Record<string, unknown>, keys }, NONE, NONE, 0, undefined, true);
+    handler = new LargeObject({ object: source as Record<string, unknown>, keys }, NONE, NONE, 0, 0, undefined, true);
   }
   const next = handler.copy();
   for (const key of Object.keys(incoming)) next.write(key, incoming[key]);

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import jsonPatch from 'fast-json-patch';
 import { describe, expect, it, vi } from 'vitest';
+import { jsonKeys } from '../src/bindings.js';
 import { applyJsonPatch, createEventPipeline, createThreadState } from '../src/engine.js';
 import { isLargeObject, toPlainJson } from '../src/index.js';
 import { LARGE_OBJECT_KEYS } from '../src/internal.js';
@@ -426,6 +427,28 @@ describe('large objects of the shared state', () => {
     ];
     expect(Object.keys(doc)).toEqual(expected);
     expect(doc.k14).toEqual({ n: 14 });
+  });
+
+  it("jsonKeys gives Object.keys's list, the one a large object keeps per version: frozen, and the same list until a key is added or removed", () => {
+    const plain = flat(LARGE, { 3: 'three' });
+    expect(jsonKeys(plain)).toEqual(Object.keys(plain));
+    let doc = patched(plain, [{ op: 'replace', path: '/k0', value: 0 }]);
+    expect(isLargeObject(doc)).toBe(true);
+    const keys = jsonKeys(doc);
+    expect(keys).toEqual(Object.keys(plain));
+    expect(Object.isFrozen(keys)).toBe(true);
+    expect(() => (keys as string[]).push('x')).toThrow(TypeError);
+    // A replace keeps the list; an add and a remove make another, in plain order.
+    doc = patched(doc, [{ op: 'replace', path: '/k1', value: 1 }]);
+    expect(jsonKeys(doc)).toBe(keys);
+    const grown = patched(doc, [
+      { op: 'add', path: '/zz', value: 1 },
+      { op: 'add', path: '/2', value: 2 },
+      { op: 'remove', path: '/k5' },
+    ]);
+    expect(jsonKeys(grown)).toEqual(Object.keys(grown));
+    expect(jsonKeys(grown)).toEqual(['2', '3', ...Object.keys(plain).filter((k) => k !== '3' && k !== 'k5'), 'zz']);
+    expect(jsonKeys(doc)).toBe(keys);
   });
 
   it('toPlainJson gives plain objects all the way down, which structuredClone accepts', () => {

@@ -1,5 +1,6 @@
 'use client';
 
+import { jsonKeys } from '@aguikit/core/bindings';
 import * as React from 'react';
 import { clientContext } from './clientContext.js';
 import { type Highlights, highlightsOf, type Mark, pointerSegment, unescapeSegment } from './jsonHighlights.js';
@@ -118,11 +119,32 @@ function kindOf(value: unknown): JsonKind {
 
 type Entry = readonly [key: string, value: unknown];
 
-function entriesOf(value: unknown): readonly Entry[] {
-  if (Array.isArray(value)) return value.map((v, i) => [String(i), v] as const);
-  // Own keys only: a key named `__proto__` (JSON.parse makes it an own property) is data like any other.
-  return typeof value === 'object' && value !== null ? Object.entries(value) : [];
+/**
+ * The members of an object or array, read a page at a time: a large object of
+ * the shared state gives the key list it keeps per version (`jsonKeys`), so a
+ * delta into a 100,000-key document reads the page the tree shows, not every
+ * member through its Proxy. Own keys only: a key named `__proto__` (JSON.parse
+ * makes it an own property) is data like any other.
+ */
+interface Members {
+  readonly count: number;
+  keyAt(position: number): string;
+  entry(key: string): Entry;
 }
+
+const NO_MEMBERS: Members = { count: 0, keyAt: () => '', entry: (key) => [key, undefined] };
+
+function membersOf(value: unknown): Members {
+  if (typeof value !== 'object' || value === null) return NO_MEMBERS;
+  const record = value as Record<string, unknown>;
+  const entry = (key: string): Entry => [key, record[key]];
+  if (Array.isArray(value)) return { count: value.length, keyAt: String, entry };
+  const keys = jsonKeys(value);
+  return { count: keys.length, keyAt: (position) => keys[position] as string, entry };
+}
+
+/** The number of members of an object or array. */
+const sizeOf = (value: object): number => (Array.isArray(value) ? value.length : jsonKeys(value).length);
 
 function size({ messages, format }: LocaleValue, kind: JsonKind, n: number): string {
   const strings = messages.devtools.json;
@@ -227,9 +249,7 @@ const Node = React.memo(function Node({ name, value, pointer, depth, autoOpen }:
             {open ? '▾' : '▸'}
           </span>
           <Key name={name} />
-          <span className="agk-json__size">
-            {size(locale, kind, Array.isArray(value) ? value.length : Object.keys(value as object).length)}
-          </span>
+          <span className="agk-json__size">{size(locale, kind, sizeOf(value as object))}</span>
         </button>
       ) : (
         <span className="agk-json__leaf">
@@ -262,7 +282,7 @@ function focusItem(list: HTMLUListElement | null, position: number) {
 function Children({ value, pointer, depth }: { value: unknown; pointer: string; depth: number }) {
   const { pageSize, expandDepth, locale } = useSettings();
   const { messages, format } = locale;
-  const entries = React.useMemo(() => entriesOf(value), [value]);
+  const members = React.useMemo(() => membersOf(value), [value]);
   const [shown, setShown] = React.useState(pageSize);
   const list = React.useRef<HTMLUListElement>(null);
   // Where focus goes once the next page has rendered: the button it was on may be gone (the last page).
@@ -272,19 +292,27 @@ function Children({ value, pointer, depth }: { value: unknown; pointer: string; 
     focusItem(list.current, focusAt);
     setFocusAt(undefined);
   }, [focusAt]);
-  const hidden = Math.max(0, entries.length - shown);
-  const autoOpen = depth < expandDepth && entries.length <= AUTO_OPEN_MAX;
-  const visible = hidden ? entries.slice(0, shown) : entries;
+  const hidden = Math.max(0, members.count - shown);
+  const autoOpen = depth < expandDepth && members.count <= AUTO_OPEN_MAX;
+  const visible = Array.from({ length: Math.min(shown, members.count) }, (_, i) => members.entry(members.keyAt(i)));
   // A change beyond the shown page is still shown, after it: a highlight must never hide behind "Show more". (Read as
   // one string, which stays the same value while the keys do.)
   const touchedKeys = useHighlight((h) => (hidden ? JSON.stringify([...touchedChildren(h, pointer)]) : '[]'));
   const touched = React.useMemo(() => new Set(JSON.parse(touchedKeys) as string[]), [touchedKeys]);
-  const beyond = touched.size ? entries.slice(shown).filter(([key]) => touched.has(key)) : [];
+  // Looked for only while some are still to find: a change on the page, or of a key gone, does not walk the rest.
+  const onPage = new Set(visible.map(([key]) => key));
+  let wanted = 0;
+  for (const key of touched) if (!onPage.has(key) && Object.hasOwn(value as object, key)) wanted++;
+  const beyond: Entry[] = [];
+  for (let i = shown; beyond.length < wanted && i < members.count; i++) {
+    const key = members.keyAt(i);
+    if (touched.has(key)) beyond.push(members.entry(key));
+  }
   const removed = useHighlight((h) => h.removed.get(pointer));
   const node = ([key, child]: Entry) => (
     <Node key={key} name={key} value={child} pointer={`${pointer}/${pointerSegment(key)}`} depth={depth} autoOpen={autoOpen} />
   );
-  if (entries.length === 0 && !removed) return null;
+  if (members.count === 0 && !removed) return null;
   const more = () => {
     setShown(shown + pageSize);
     setFocusAt(shown);

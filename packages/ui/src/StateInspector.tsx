@@ -1,6 +1,7 @@
 'use client';
 
 import type { LoggedEvent, SharedState } from '@aguikit/core';
+import { jsonKeys } from '@aguikit/core/bindings';
 import { useAgentSelector, useAgentStore, useSharedState } from '@aguikit/react';
 import * as React from 'react';
 import { clientContext } from './clientContext.js';
@@ -226,9 +227,8 @@ function reasonText(strings: InspectorStrings, failure: Failure | undefined): st
 }
 
 function isEmptyObject(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  for (const _ in value) return false;
-  return true;
+  // jsonKeys: a large object's key list is kept per version, where `for...in` would list every key through its Proxy.
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && jsonKeys(value).length === 0;
 }
 
 /**

@@ -1,6 +1,7 @@
+import type { AgentSource } from '@aguikit/core';
 import { isLargeObject } from '@aguikit/core';
 import { applyJsonPatch, loadLargeObjects } from '@aguikit/core/engine';
-import { AgentProvider, type AgentStore } from '@aguikit/react';
+import { AgentProvider, type AgentStore, createAgentStore } from '@aguikit/react';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
@@ -258,4 +259,65 @@ describe('StateInspectorPanel', () => {
     expect(document.querySelector('.agk-inspector')).toHaveAttribute('data-view', 'live');
     expect(options[0]).toHaveAttribute('aria-selected', 'true');
   });
+});
+
+describe('the inspector over a 100,000-key document', () => {
+  /** A store whose every run sends one STATE_DELTA replacing one member of the document its first run's snapshot made. */
+  async function deltas(keys: number) {
+    let n = 0;
+    const big = Object.fromEntries(Array.from({ length: keys }, (_, i) => [`k${i}`, { i }]));
+    const source: AgentSource = {
+      async *run(input) {
+        const runId = `run-${++n}`;
+        yield { type: 'RUN_STARTED', threadId: input.threadId, runId };
+        if (n === 1) yield snapshot(big);
+        else yield delta({ op: 'replace', path: `/k${n % 50}`, value: { i: -n } });
+        yield { type: 'RUN_FINISHED', threadId: input.threadId, runId };
+      },
+    };
+    const store = createAgentStore({
+      source,
+      scheduler: (flush) => {
+        queueMicrotask(flush);
+        return () => undefined;
+      },
+    });
+    await store.getState().run('snapshot');
+    await store.getState().run('first delta');
+    return store;
+  }
+
+  /** The median time of a run that sends one delta, with the inspector mounted and rendering it. */
+  async function perDelta(store: AgentStore): Promise<number> {
+    const times: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      const t = performance.now();
+      await act(async () => {
+        await store.getState().run('delta');
+      });
+      times.push(performance.now() - t);
+    }
+    return times.sort((a, b) => a - b)[3] as number;
+  }
+
+  it('a one-key delta costs about what it does at 100 keys: the tree reads the page it shows, not every member', async () => {
+    const small = await deltas(100);
+    const large = await deltas(100_000);
+    expect(isLargeObject(large.getState().thread.sharedState.document)).toBe(true);
+    const view = show(small);
+    await act(async () => undefined);
+    const at100 = await perDelta(small);
+    view.unmount();
+    show(large);
+    await act(async () => undefined);
+    expect(screen.getByRole('button', { name: 'Show 100 more (99,900 hidden)' })).toBeInTheDocument();
+    const at100000 = await perDelta(large);
+    // The tree marks the last delta's member, on the root's first page.
+    const n = Object.keys(large.getState().thread.runs).length;
+    expect(node(`k${n % 50}`)).toHaveAttribute('data-changed', 'self');
+    // Before, the tree listed every member of each new document through the Proxy: 210-370 ms a delta in jsdom.
+    expect(at100000, `${at100000.toFixed(1)} ms at 100,000 keys, ${at100.toFixed(1)} ms at 100`).toBeLessThan(Math.max(5 * at100, 25));
+    small.destroy();
+    large.destroy();
+  }, 60_000);
 });
