@@ -212,6 +212,40 @@ describe('a stream that is not the run it answers', () => {
   });
 });
 
+describe('a stream whose last frame has no blank line after it', () => {
+  /** Ends the stream right after `RUN_FINISHED`'s data line: the blank line that ends an SSE event never comes. */
+  const unterminated = (threadId: string, runId: string, id?: string) =>
+    `${sse({ type: 'RUN_STARTED', threadId, runId }, id)}${id === undefined ? '' : `id: ${id}\n`}data: ${JSON.stringify({ type: 'RUN_FINISHED', threadId, runId })}\n`;
+
+  it('ends the run unknown with a failure that says the last event was not ended, and what the server must do', async () => {
+    const server = await serve((res, { threadId, runId }) => {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      res.end(unterminated(threadId, runId));
+    });
+    const c = createRunController({ threadId: 't1', source: httpSseSource({ url: server.url }) });
+    await c.run('hi');
+    const { failure, thread } = c.getSnapshot();
+    // SSE drops an event the stream ends inside, so the run's end was never read: whether the run finished is not known.
+    expect(thread.run.status).toBe('unknown');
+    expect(failure).toMatchObject({ code: 'CONNECTION_LOST', eventsReceived: 1 });
+    expect(failure?.message).toMatch(/ended inside an event/);
+    expect(failure?.message).toMatch(/blank line/);
+    // What the dropped frame held, for the developer to find it in the server's output.
+    expect(failure?.message).toContain('RUN_FINISHED');
+    expect(server.posts()).toBe(1);
+  });
+
+  it('a stream that ends inside a comment or a blank field is no unfinished event: the run ended before it', async () => {
+    const server = await serve((res, { threadId, runId }) => {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      res.end(`${sse({ type: 'RUN_STARTED', threadId, runId })}${sse({ type: 'RUN_FINISHED', threadId, runId })}: bye\nid: 9`);
+    });
+    const c = createRunController({ threadId: 't1', source: httpSseSource({ url: server.url }) });
+    expect(await c.run('hi')).toMatchObject({ ok: true, status: 'success' });
+    expect(c.getSnapshot().failure).toBeUndefined();
+  });
+});
+
 describe('what comes after the run ended', () => {
   it('a frame too large after RUN_FINISHED leaves the run a success with no failure: the run lost nothing', async () => {
     const server = await serve((res, { threadId, runId }) => {

@@ -61,6 +61,9 @@ export function classifyFailure(error: unknown, eventsReceived: number): RunFail
             ? 'The connection to the agent dropped after it answered, before its first event: the run may have started, so it is not sent again on its own.'
             : 'The connection to the agent was lost before the run ended.',
         );
+      case 'UNFINISHED_EVENT':
+        // The run's end may be the event dropped: whether it finished is not known, as for a connection lost.
+        return make('CONNECTION_LOST', error.message);
       case 'INVALID_URL':
         return make('INVALID_URL', `${error.message} Check the agent's URL.`);
       case 'READER_UNAVAILABLE':

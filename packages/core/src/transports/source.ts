@@ -63,6 +63,8 @@ export class AgentTransportError extends Error {
       | 'FRAME_TOO_LARGE'
       | 'NO_BODY'
       | 'CONNECTION_LOST'
+      /** The body ended inside an event (its blank line never came): SSE drops that event. */
+      | 'UNFINISHED_EVENT'
       | 'INVALID_URL'
       | 'INVALID_REQUEST'
       /** The code that reads an answer (a chunk loaded on demand) could not be loaded: nothing was sent. */

@@ -126,6 +126,9 @@ export async function readFrames(
   const text = chunkDecoder(decoder);
   const input = parserInput();
   let tooLarge = false;
+  // Set once the body ended: a frame the parser then completes is one the stream ended inside (see below).
+  let atEnd = false;
+  let unfinished: EventSourceMessage | undefined;
   // What stopped the handing over of frames: an abort, or an error of the consumer.
   let stopped: { error: unknown } | undefined;
   // Set by the abort listener below (an abort dispatches its event synchronously): read per frame instead of the signal's getter.
@@ -140,6 +143,10 @@ export async function readFrames(
       if (message.data.length > maxFrame) tooLarge = true;
       // The frames before an oversize one are delivered; none after it is.
       if (tooLarge || stopped) return;
+      if (atEnd) {
+        unfinished = message;
+        return;
+      }
       try {
         // Frames already parsed in this chunk are not delivered once the caller aborted.
         if (aborted) throw abortReason(signal as AbortSignal);
@@ -177,7 +184,15 @@ export async function readFrames(
       if (tooLarge) {
         throw new AgentTransportError('FRAME_TOO_LARGE', `An SSE frame exceeded ${maxFrame} characters; the stream was stopped.`);
       }
-      if (done) return;
+      if (done) {
+        // SSE drops an event the body ends inside, before the blank line that ends it. It is not delivered, but the
+        // parser is given that blank line to see whether there was one, so the failure can say so: a server that
+        // forgets the last blank line otherwise reads as a connection lost. A comment or an id alone is no event.
+        atEnd = true;
+        parser.feed('\n\n');
+        if (unfinished) throw unfinishedEvent(unfinished);
+        return;
+      }
       const wait = drained?.();
       if (wait) await wait;
     }
@@ -185,6 +200,15 @@ export async function readFrames(
     signal?.removeEventListener('abort', onAbort);
     reader.cancel().catch(() => undefined);
   }
+}
+
+/** The failure of a body that ended inside an event, naming what the event held. */
+function unfinishedEvent(message: EventSourceMessage): AgentTransportError {
+  const head = message.data.length > 120 ? `${textHead(message.data, 120)}…` : message.data;
+  return new AgentTransportError(
+    'UNFINISHED_EVENT',
+    `The stream ended inside an event: the server sent its last frame (data: ${head}) without the blank line that ends an SSE event, so it was not read. The server must end each event with a blank line.`,
+  );
 }
 
 /** Nothing arrived for `idleTimeoutMs`: the connection is taken as lost (not an AgentTransportError, so it may be reconnected). */
