@@ -12,6 +12,7 @@ import type { en as messageStrings } from './locales/messages.js';
 import { ContentParts, contentText, MessageText, type TextFormat } from './MessageContent.js';
 import { Reasoning } from './Reasoning.js';
 import { type RenderTool, ToolCallCard } from './ToolCall.js';
+import { useThreadKey } from './useStoreSwitch.js';
 
 type MessageStrings = typeof messageStrings;
 
@@ -358,9 +359,12 @@ function useShownOnItsCard(id: string): boolean {
 
 const MessageView = React.memo(
   React.forwardRef<HTMLElement, MessageProps>(function Message({ id, renderTool, ...rest }, ref) {
+    // Keyed by its thread: what a reader did inside a message (a long text shown whole, a disclosure opened) is not
+    // kept for another thread's message under the same id.
+    const thread = useThreadKey();
     if (useShownOnItsCard(id)) return null;
     return (
-      <Root id={id} ref={ref} {...rest}>
+      <Root key={thread} id={id} ref={ref} {...rest}>
         <MessageParts id={id} renderTool={renderTool} />
       </Root>
     );

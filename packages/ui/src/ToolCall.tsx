@@ -11,6 +11,7 @@ import { useLocale } from './locale.js';
 import type { en as toolStrings } from './locales/tools.js';
 import { type ArgsView, pretty, useArgsView } from './partialArgs.js';
 import { clip } from './textCut.js';
+import { useThreadKey } from './useStoreSwitch.js';
 
 type Tone = 'neutral' | 'info' | 'success' | 'warning' | 'danger';
 type ToolStrings = typeof toolStrings;
@@ -209,16 +210,19 @@ const Root = React.forwardRef<HTMLElement, ToolCallRootProps>(function ToolCallR
   ref,
 ) {
   const call = useToolCall(id);
-  const [chosen, setChosen] = React.useState<boolean | undefined>(defaultOpen);
+  // What the reader chose is the thread's: another thread, or a reset, shows its call under the same id as a fresh mount would.
+  const thread = useThreadKey();
+  const [choice, setChoice] = React.useState<{ thread: string; open: boolean | undefined }>({ thread, open: defaultOpen });
+  const chosen = choice.thread === thread ? choice.open : defaultOpen;
   const trigger = React.useId();
   const panel = React.useId();
   const badge = React.useId();
   const setOpen = React.useCallback(
     (next: boolean) => {
-      if (open === undefined) setChosen(next);
+      if (open === undefined) setChoice({ thread, open: next });
       onOpenChange?.(next);
     },
-    [open, onOpenChange],
+    [open, onOpenChange, thread],
   );
   if (!call) return null;
   const status = toolDisplayStatus(call);

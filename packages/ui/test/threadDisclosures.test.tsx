@@ -11,9 +11,12 @@ import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import type * as React from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { preloadMarkdown } from '../src/lazyChunks.js';
+import { Message } from '../src/Message.js';
 import { MessageList } from '../src/Messages.js';
+import { Reasoning } from '../src/Reasoning.js';
 import { StateInspectorPanel } from '../src/StateInspector.js';
 import { call, playedStore, runOf, type ScriptEvent, say } from '../src/storybook/scripted.js';
+import { ToolCallCard } from '../src/ToolCall.js';
 
 const settle = () =>
   act(async () => {
@@ -123,6 +126,49 @@ describe('another thread shown under a mounted MessageList', () => {
     expect(screen.getByRole('log')).toHaveTextContent('Looking up A-1001.');
     expect(toolCard()).toHaveAttribute('aria-expanded', 'true');
     expect(reasoning()).toHaveAttribute('aria-expanded', 'true');
+  });
+});
+
+describe("another thread shown under an app's own list", () => {
+  /** A list of the app's own, keyed by id as React asks, and a tool card and reasoning it shows apart. */
+  const OwnList = ({ ids }: { ids: string[] }) => (
+    <>
+      <div role="log">
+        {ids.map((id) => (
+          <Message key={id} id={id} />
+        ))}
+      </div>
+      <aside>
+        <ToolCallCard id="call-1" />
+        <Reasoning id="r-1" />
+      </aside>
+    </>
+  );
+
+  it('shows what the app draws with Message, ToolCallCard and Reasoning as a fresh mount would', async () => {
+    const a = await toolThread('thread-a', 'A-1001');
+    const b = await toolThread('thread-b', 'B-2002');
+    const ids = (store: AgentStore) => [...store.getState().thread.messages.ids];
+    const view = render(
+      <Shown store={a}>
+        <OwnList ids={ids(a)} />
+      </Shown>,
+    );
+    await settle();
+    const cards = () => screen.getAllByRole('button', { name: 'lookup_order' });
+    const reasonings = () => [...document.querySelectorAll('.agk-reasoning__trigger')];
+    expect(cards()).toHaveLength(2);
+    for (const el of [...cards(), ...reasonings()]) fireEvent.click(el);
+    for (const el of [...cards(), ...reasonings()]) expect(el).toHaveAttribute('aria-expanded', 'true');
+    view.rerender(
+      <Shown store={b}>
+        <OwnList ids={ids(b)} />
+      </Shown>,
+    );
+    await settle();
+    expect(screen.getByRole('log')).toHaveTextContent('Looking up B-2002.');
+    expect(reasonings()).toHaveLength(2);
+    for (const el of [...cards(), ...reasonings()]) expect(el).toHaveAttribute('aria-expanded', 'false');
   });
 });
 
