@@ -1,3 +1,5 @@
+import { thrownText } from './thrownText.js';
+
 /**
  * Reads JSON lines: each non-blank line parsed and handed to `take` with its
  * line number, which returns a problem to report or nothing. A line that is
@@ -38,7 +40,7 @@ export function readJsonLines(text: string, take: (value: unknown) => string | u
     try {
       value = JSON.parse(text);
     } catch (e) {
-      errors.push({ line: i + 1, message: `not JSON: ${e instanceof Error ? e.message : String(e)}` });
+      errors.push({ line: i + 1, message: `not JSON: ${thrownText(e)}` });
       return;
     }
     const problem = take(value);
@@ -101,7 +103,7 @@ function readValues(body: string, take: (value: unknown) => string | undefined):
     try {
       value = JSON.parse(text);
     } catch (e) {
-      errors.push({ line: at, message: `not JSON: ${e instanceof Error ? e.message : String(e)}` });
+      errors.push({ line: at, message: `not JSON: ${thrownText(e)}` });
       return;
     }
     const problem = take(value);

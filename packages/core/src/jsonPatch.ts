@@ -10,6 +10,7 @@
 import { applyOperation, type Operation, validator as operationShape, type Validator } from 'fast-json-patch/module/core.mjs';
 import { noteLargeObjects, seal, writableCopy } from './largeObject.js';
 import { MAX_JSON_DEPTH, nestsWithin } from './reducer/ownJson.js';
+import { thrownText } from './thrownText.js';
 
 export { LARGE_OBJECT_KEYS, noteLargeObjects } from './largeObject.js';
 
@@ -245,7 +246,7 @@ export function applyJsonPatch(document: unknown, operations: readonly unknown[]
     for (const copy of copies) seal(copy);
     return { ok: true, document: box.document };
   } catch (e) {
-    const message = e instanceof Error ? (e.message.split('\n')[0] ?? e.message) : String(e);
+    const message = thrownText(e).split('\n')[0] ?? '';
     return { ok: false, operationIndex: at, operation: operations[at], code: codeOf(e), message };
   }
 }

@@ -8,6 +8,7 @@ import { newId } from './ids.js';
 import type { OpenInterrupt, ThreadState } from './model.js';
 import { type Context, PROTOCOL_VERSION, type ResumeEntry, type RunAgentInput, type Tool } from './protocol.js';
 import { MAX_JSON_DEPTH, nestsWithin } from './reducer/ownJson.js';
+import { thrownText } from './thrownText.js';
 import { requestMessages } from './toAgUiMessages.js';
 
 /** One answer to an open interrupt. Reject is a `resolved` payload; `cancelled` means no answer was given. */
@@ -183,7 +184,7 @@ function check(validate: PayloadValidator, interrupt: OpenInterrupt, payload: un
   try {
     return validate(interrupt, payload);
   } catch (e) {
-    return { schemaInvalid: `the answer cannot be checked against its responseSchema: ${e instanceof Error ? e.message : String(e)}` };
+    return { schemaInvalid: `the answer cannot be checked against its responseSchema: ${thrownText(e)}` };
   }
 }
 

@@ -9,6 +9,7 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import type { ThreadState } from './model.js';
 import { type BuildResumeOptions, type BuildResumeResult, buildResumeWith, type PayloadValidator, type ResumeResponse } from './resume.js';
 import { SCHEMA_SIZE_LIMIT, schemaSize } from './schemaSize.js';
+import { thrownText } from './thrownText.js';
 
 export { SCHEMA_SIZE_LIMIT, schemaSize };
 
@@ -74,7 +75,7 @@ function validatorFor(schema: object): ValidateFunction | Error {
         // An asynchronous schema's check answers with a promise, later: no answer is taken that was not checked.
         if ((v as { $async?: unknown }).$async === true) v = new Error('asynchronous schemas ($async) are not supported');
       } catch (e) {
-        v = e instanceof RangeError ? new Error(ENDLESS) : e instanceof Error ? e : new Error(String(e));
+        v = e instanceof RangeError ? new Error(ENDLESS) : e instanceof Error ? e : new Error(thrownText(e));
       } finally {
         ajv.removeSchema(schema);
       }
@@ -98,7 +99,7 @@ export const validateResponsePayload: PayloadValidator = (interrupt, payload) =>
   try {
     if (v(payload)) return [];
   } catch (e) {
-    const why = e instanceof RangeError ? ENDLESS : e instanceof Error ? e.message : String(e);
+    const why = e instanceof RangeError ? ENDLESS : thrownText(e);
     return { schemaInvalid: `the interrupt's responseSchema cannot be checked: ${why}` };
   }
   return (v.errors ?? []).map((e) => `${e.instancePath || '(payload)'} ${e.message ?? 'is invalid'}`);

@@ -28,7 +28,7 @@ export function asJson(value: unknown): unknown {
  * thread's document, JSON already): a replaced document is usually the last
  * one with a few members changed, and costs what changed.
  */
-function needsJson(value: unknown, owned: unknown): boolean {
+function needsJson(value: unknown, owned: unknown, path: Set<object> = new Set()): boolean {
   if (value === owned || value === null) return false;
   const type = typeof value;
   if (type === 'string' || type === 'boolean') return false;
@@ -38,17 +38,24 @@ function needsJson(value: unknown, owned: unknown): boolean {
   if (isLargeObject(value)) return false;
   if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return true;
   const was = typeof owned === 'object' && owned !== null ? (owned as Record<string, unknown>) : undefined;
-  if (Array.isArray(value)) {
-    // A hole is no element JSON has: it writes null there.
-    for (let i = 0; i < value.length; i++) if (!(i in value) || needsJson(value[i], was?.[i])) return true;
+  // An object inside itself is what JSON cannot write: said as JSON.stringify says it, not left to overflow the stack.
+  if (path.has(value as object)) throw new TypeError('the document holds a circular structure (an object inside itself)');
+  path.add(value as object);
+  try {
+    if (Array.isArray(value)) {
+      // A hole is no element JSON has: it writes null there.
+      for (let i = 0; i < value.length; i++) if (!(i in value) || needsJson(value[i], was?.[i], path)) return true;
+      return false;
+    }
+    // An object made from another prototype (a class's, Object.create's) may have members it only inherits, which JSON leaves out.
+    const proto = Object.getPrototypeOf(value);
+    if (proto !== Object.prototype && proto !== null) return true;
+    for (const key in value as Record<string, unknown>)
+      if (needsJson((value as Record<string, unknown>)[key], was && Object.hasOwn(was, key) ? was[key] : undefined, path)) return true;
     return false;
+  } finally {
+    path.delete(value as object);
   }
-  // An object made from another prototype (a class's, Object.create's) may have members it only inherits, which JSON leaves out.
-  const proto = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) return true;
-  for (const key in value as Record<string, unknown>)
-    if (needsJson((value as Record<string, unknown>)[key], was && Object.hasOwn(was, key) ? was[key] : undefined)) return true;
-  return false;
 }
 
 /** A document the app gives (`initialState`, `setState`) as JSON carries it; itself when it holds nothing JSON has not. */

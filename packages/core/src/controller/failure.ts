@@ -1,4 +1,5 @@
 import { textHead } from '../textHead.js';
+import { thrownText } from '../thrownText.js';
 import { AgentTransportError } from '../transports/source.js';
 import type { RunFailure, RunFailureCode } from './types.js';
 
@@ -73,7 +74,7 @@ export function classifyFailure(error: unknown, eventsReceived: number): RunFail
     }
   }
   const name = (error as { name?: unknown } | null)?.name;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = thrownText(error);
   // fetch rejects with a TypeError when no answer came: refused, offline, DNS, CORS (the browser says no more).
   if (name === 'TypeError') {
     if (eventsReceived > 0) return make('CONNECTION_LOST', 'The connection to the agent was lost before the run ended.');
@@ -88,7 +89,7 @@ export function classifyFailure(error: unknown, eventsReceived: number): RunFail
 
 /** The engine could not be loaded, so the request was never sent: it can be sent again (`retry()` loads the engine again). */
 export function engineUnavailable(error: unknown): RunFailure {
-  const detail = error instanceof Error ? error.message : String(error);
+  const detail = thrownText(error);
   return {
     code: 'ENGINE_UNAVAILABLE',
     message: `aguikit could not load its event engine, so nothing was sent to the agent (${detail}). The network may be offline, or the application was updated: try again, or reload the page.`,

@@ -1,3 +1,4 @@
+import { thrownText } from '../thrownText.js';
 import type { Refusal } from './types.js';
 
 /** Why an action did nothing, in words a person can act on. */
@@ -39,6 +40,20 @@ export const messageInvalid = (problem: string): Refusal => ({
   message: `The message ${problem}: give it an id, the role user, and text or content parts. Nothing was sent.`,
 });
 
+/** What a plain-JavaScript app may pass to `run()` that is no request: named by what it is. */
+export const requestInvalid = (given: unknown): Refusal => ({
+  code: 'MESSAGE_INVALID',
+  message: `run() takes text, or a request such as { message, context, forwardedProps }; it was given ${
+    given === null ? 'null' : Array.isArray(given) ? 'an array (content parts go in the request: { message: parts })' : `a ${typeof given}`
+  }. Nothing was sent.`,
+});
+
+/** What a plain-JavaScript app may pass to `resume()` that is no list of answers, or an answer that is no object. */
+export const answersInvalid = (what: string): Refusal => ({
+  code: 'RESUME_REFUSED',
+  message: `resume() takes a list of answers, each { interruptId, status, payload }: ${what}. Nothing was sent.`,
+});
+
 export const followUpsExhausted = (max: number): Refusal => ({
   code: 'FOLLOW_UPS_EXHAUSTED',
   message: `aguikit started ${max} runs in a row by itself to send the agent its tools' results, and the agent asked for more: the last results go out with the next run (maxFollowUps allows more).`,
@@ -47,5 +62,5 @@ export const followUpsExhausted = (max: number): Refusal => ({
 /** Code this action needed, loaded on demand, could not be loaded: nothing was done. */
 export const unavailable = (error: unknown): Refusal => ({
   code: 'ENGINE_UNAVAILABLE',
-  message: `aguikit could not load the code this needs, so nothing was done (${error instanceof Error ? error.message : String(error)}). The network may be offline, or the application was updated: try again, or reload the page.`,
+  message: `aguikit could not load the code this needs, so nothing was done (${thrownText(error)}). The network may be offline, or the application was updated: try again, or reload the page.`,
 });

@@ -3,7 +3,8 @@ import type { RunAgentInput } from '../protocol.js';
 import { MAX_JSON_DEPTH, nestsWithin } from '../reducer/ownJson.js';
 import type { Decision, PayloadValidator, ResumeRefusal, ResumeResponse } from '../resume.js';
 import { loadResumeBuilder } from '../resumeLoader.js';
-import { refusals, unavailable } from './refusals.js';
+import { thrownText } from '../thrownText.js';
+import { answersInvalid, refusals, unavailable } from './refusals.js';
 import { tellApp } from './report.js';
 import { toolsInput } from './runInput.js';
 import type { SessionEntryBody } from './sessionLog.js';
@@ -60,6 +61,14 @@ export function resumeAction(deps: ResumeDeps) {
           deps.refuse({ ...refusals.runInProgress, message: 'A run is already in progress: its interrupts cannot be answered yet.' }),
         );
       }
+      // A plain-JavaScript app's list that is none, or answers that are no objects, are refused as answers the builder refuses are.
+      if (!Array.isArray(responses))
+        return Promise.resolve(deps.refuse(answersInvalid(`it was given ${responses === null ? 'null' : `a ${typeof responses}`}`)));
+      const odd = responses.findIndex((r) => typeof r !== 'object' || r === null || Array.isArray(r));
+      if (odd >= 0)
+        return Promise.resolve(
+          deps.refuse(answersInvalid(`answer ${odd + 1} is ${responses[odd] === null ? 'null' : `a ${typeof responses[odd]}`}`)),
+        );
       // The answers as the JSON the agent gets: what is checked, recorded and sent is one value, the app's objects left behind.
       const json = asJsonAnswers(responses);
       if (!Array.isArray(json)) return Promise.resolve(deps.refuse(json));
@@ -141,7 +150,7 @@ function asJsonAnswers(responses: readonly ResumeResponse[]): ResumeResponse[] |
       if (m !== undefined) answer.metadata = JSON.parse(m) as Record<string, unknown>;
       if (!nestsWithin(answer.metadata, MAX_JSON_DEPTH)) throw new TypeError(`its metadata nests deeper than ${MAX_JSON_DEPTH} levels`);
     } catch (error) {
-      const why = error instanceof Error ? error.message : String(error);
+      const why = thrownText(error);
       errors.push({
         interruptId: r.interruptId,
         code: 'PAYLOAD_INVALID',

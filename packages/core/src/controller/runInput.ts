@@ -5,7 +5,7 @@ import { PROTOCOL_VERSION, type RunAgentInput, type Tool, type UserMessage } fro
 import { ownJson } from '../reducer/ownJson.js';
 import { requestMessages } from '../toAgUiMessages.js';
 import { jsonDocument } from './documentJson.js';
-import { interruptsOpen, messageIdTaken, messageInvalid } from './refusals.js';
+import { interruptsOpen, messageIdTaken, messageInvalid, requestInvalid } from './refusals.js';
 import type { SessionEntryBody } from './sessionLog.js';
 import type { Refusal, RunControllerOptions, RunRequest } from './types.js';
 
@@ -77,7 +77,10 @@ export function threadStart<Doc>(options: RunControllerOptions<Doc>): Extract<Se
 }
 
 /** Why a run cannot start on this thread with this request: open interrupts, or a message the thread could not take. */
-export function runRefusal(thread: ThreadState, { message }: RunRequest): Refusal | undefined {
+export function runRefusal(thread: ThreadState, request: RunRequest): Refusal | undefined {
+  // What a plain-JavaScript app may pass that is no request (null, a number, content parts without their request).
+  if (typeof request !== 'object' || request === null || Array.isArray(request)) return requestInvalid(request);
+  const { message } = request;
   const open = thread.interrupts.length;
   if (open) return interruptsOpen(open);
   if (message === undefined) return undefined;

@@ -2,6 +2,7 @@ import type { Immer, Patch } from 'immer';
 import type { ThreadState } from '../model.js';
 import type { JsonPatchOperation } from '../protocol.js';
 import { JsonTooDeep, MAX_JSON_DEPTH, nestsWithin, ownJson } from '../reducer/ownJson.js';
+import { thrownText } from '../thrownText.js';
 import { asJson, jsonDocument, toJsonPatch } from './documentJson.js';
 import { type Engine, loadEngine, loadedEngine } from './engineLoader.js';
 import { refusals, unavailable } from './refusals.js';
@@ -100,7 +101,7 @@ export function sharedStateActions<Doc>(deps: SharedStateDeps) {
       // edited, and the action says why, as every action does, rather than rejecting.
       return deps.refuse({
         code: 'EDIT_REFUSED',
-        message: `The edit was not applied: its recipe threw: ${e instanceof Error ? e.message : String(e)}`,
+        message: `The edit was not applied: its recipe threw: ${thrownText(e)}`,
       });
     }
     // As JSON: a copy, never one of the app's own objects the recipe put in the draft.
@@ -112,9 +113,9 @@ export function sharedStateActions<Doc>(deps: SharedStateDeps) {
       }
     } catch (e) {
       if (e instanceof RangeError) return deps.refuse(tooDeep());
-      // What JSON cannot write (a cycle, a BigInt) is no edit of a JSON document: refused, as the rest are.
-      if (e instanceof TypeError) return deps.refuse({ code: 'EDIT_REFUSED', message: `The edit was not applied: ${e.message}.` });
-      throw e;
+      // What JSON cannot write (a cycle, a BigInt), or a getter or toJSON of the app's that throws as JSON reads it, is
+      // no edit of a JSON document: refused, as the rest are.
+      return deps.refuse({ code: 'EDIT_REFUSED', message: `The edit was not applied: ${thrownText(e)}.` });
     }
     if (delta.length === 0) return status();
     // Checked before it is logged: an edit the document cannot take (through a member it only inherits, or nested too deep) is refused, not recorded as done.
@@ -135,7 +136,8 @@ export function sharedStateActions<Doc>(deps: SharedStateDeps) {
       owned = ownJson(json, current);
     } catch (e) {
       if (e instanceof RangeError || e instanceof JsonTooDeep) return deps.refuse(tooDeep());
-      throw e;
+      // As for an edit: a cycle, a BigInt, a getter or toJSON that throws.
+      return deps.refuse({ code: 'EDIT_REFUSED', message: `The document was not set: ${thrownText(e)}.` });
     }
     deps.apply({ type: 'state_set', document: owned });
     return status();

@@ -1,5 +1,6 @@
 import { newId } from '../ids.js';
 import type { ThreadState, ToolCallRecord } from '../model.js';
+import { thrownText } from '../thrownText.js';
 import type { SessionEntryBody } from './sessionLog.js';
 import type { Stream } from './stream.js';
 import type { FrontendTool } from './types.js';
@@ -60,7 +61,7 @@ export function frontendTools(deps: ToolDeps): (stream: Stream, runId: string) =
         if (content === undefined) throw new TypeError(`The tool returned a ${typeof value}, which has no JSON form.`);
         result = { content };
       } catch (e) {
-        const message = e instanceof Error ? e.message : String(e);
+        const message = thrownText(e);
         result = { content: message, error: message };
       }
       try {

@@ -5,6 +5,7 @@
  */
 import type { MessageRecord, ThreadState, ToolCallRecord } from '../model.js';
 import type { EventOf } from '../protocol.js';
+import { thrownText } from '../thrownText.js';
 import { defined, earlier, keyFor, origin, putMessage, stamp, updateToolCall } from './helpers.js';
 import { JsonTooDeep, MAX_JSON_DEPTH, nestsWithin } from './ownJson.js';
 
@@ -16,7 +17,7 @@ export function parseArgs(text: string): Pick<ToolCallRecord, 'args' | 'argsErro
     if (!nestsWithin(args, MAX_JSON_DEPTH)) return { argsError: `arguments are ${new JsonTooDeep().message}` };
     return { args };
   } catch (e) {
-    return { argsError: `arguments are not valid JSON: ${e instanceof Error ? e.message : String(e)}` };
+    return { argsError: `arguments are not valid JSON: ${thrownText(e)}` };
   }
 }
 

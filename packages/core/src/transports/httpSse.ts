@@ -1,5 +1,6 @@
 import type { EventSourceMessage } from 'eventsource-parser';
 import type { AgentCapabilities, RunAgentInput } from '../protocol.js';
+import { thrownText } from '../thrownText.js';
 import { type AgentSource, AgentTransportError, abortReason, type SourceRunOptions } from './source.js';
 import type * as SseBody from './sseBody.js';
 
@@ -270,7 +271,7 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
         if (answered && delivered === 0)
           throw new AgentTransportError(
             'CONNECTION_LOST',
-            `The connection dropped after the agent answered, before its first event (${lost instanceof Error ? lost.message : String(lost)}).`,
+            `The connection dropped after the agent answered, before its first event (${thrownText(lost)}).`,
           );
         throw lost;
       }
@@ -358,7 +359,7 @@ async function bodyReaderOrFail(): Promise<typeof SseBody> {
   } catch (e) {
     throw new AgentTransportError(
       'READER_UNAVAILABLE',
-      `The code that reads the agent's answer could not be loaded, so nothing was sent (${e instanceof Error ? e.message : String(e)}).`,
+      `The code that reads the agent's answer could not be loaded, so nothing was sent (${thrownText(e)}).`,
     );
   }
 }
@@ -417,7 +418,7 @@ async function headersOrFail(headers: HttpSseSourceOptions['headers']): Promise<
   try {
     return await headers();
   } catch (e) {
-    throw new AgentTransportError('INVALID_REQUEST', `The app's headers() failed: ${e instanceof Error ? e.message : String(e)}.`);
+    throw new AgentTransportError('INVALID_REQUEST', `The app's headers() failed: ${thrownText(e)}.`);
   }
 }
 
@@ -433,15 +434,12 @@ function buildRequest(input: RunAgentInput, headers: Record<string, string>): { 
   try {
     built = new Headers(headers);
   } catch (e) {
-    throw new AgentTransportError('INVALID_REQUEST', `A request header cannot be sent: ${e instanceof Error ? e.message : String(e)}`);
+    throw new AgentTransportError('INVALID_REQUEST', `A request header cannot be sent: ${thrownText(e)}`);
   }
   try {
     return { headers: built, body: JSON.stringify(input) };
   } catch (e) {
-    throw new AgentTransportError(
-      'INVALID_REQUEST',
-      `The run's input cannot be sent as JSON: ${e instanceof Error ? e.message : String(e)}`,
-    );
+    throw new AgentTransportError('INVALID_REQUEST', `The run's input cannot be sent as JSON: ${thrownText(e)}`);
   }
 }
 

@@ -1,0 +1,199 @@
+/**
+ * What a plain-JavaScript app can hand the controller that its types do not
+ * admit, or that JSON cannot write: a BigInt, a cycle, a getter or `toJSON`
+ * that throws, a thrown value with no text (a null-prototype object, as some
+ * validation libraries throw), a request that is no request. Each action
+ * answers a refusal that says why, never rejects or throws, and loses
+ * nothing of the thread.
+ */
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createRunController, loadEngine } from '../src/index.js';
+import { finished, microScheduler, scripted, started, tick, toolCall } from './support/controllerHarness.js';
+
+beforeAll(() => loadEngine());
+
+// biome-ignore lint/suspicious/noExplicitAny: what an untyped app hands the controller.
+type Untyped = any;
+
+const make = () => {
+  const { source, inputs } = scripted((_n, input, emit) => {
+    emit(started(input));
+    emit(finished(input));
+  });
+  const c = createRunController<Untyped>({ source, scheduler: microScheduler, initialState: { a: 1 } });
+  return { c, inputs };
+};
+
+/** The action's outcome, or what it rejected or threw with. */
+const outcome = (action: () => Promise<unknown>): Promise<unknown> => {
+  try {
+    return action().then(
+      (v) => v,
+      (e) => ({ rejected: String(e) }),
+    );
+  } catch (e) {
+    return Promise.resolve({ threw: String(e) });
+  }
+};
+
+const rejections: unknown[] = [];
+const onRejection = (e: unknown) => rejections.push(e);
+process.on('unhandledRejection', onRejection);
+afterEach(async () => {
+  await tick();
+  expect(rejections.splice(0)).toEqual([]);
+});
+
+describe('a document JSON cannot write is refused EDIT_REFUSED, saying why', () => {
+  it('setState with a BigInt, as an edit that puts one is', async () => {
+    const { c } = make();
+    expect(
+      await outcome(() =>
+        c.updateSharedState((d: Untyped) => {
+          d.n = 1n;
+        }),
+      ),
+    ).toMatchObject({ ok: false, code: 'EDIT_REFUSED' });
+    const r = await outcome(() => c.setState({ n: 1n }));
+    expect(r).toMatchObject({ ok: false, code: 'EDIT_REFUSED', message: expect.stringMatching(/BigInt/) });
+    expect(c.getSnapshot().thread.sharedState.document).toEqual({ a: 1 });
+  });
+
+  it('setState with a cycle, named as a cycle (not as a document nested too deep), with or without a Date in it', async () => {
+    const { c } = make();
+    const plain: Record<string, unknown> = { a: 1 };
+    plain.self = plain;
+    const dated: Record<string, unknown> = { when: new Date(0) };
+    dated.self = dated;
+    for (const doc of [plain, dated])
+      expect(await outcome(() => c.setState(doc))).toMatchObject({
+        ok: false,
+        code: 'EDIT_REFUSED',
+        message: expect.stringMatching(/circular/i),
+      });
+    expect(c.getSnapshot().thread.sharedState.document).toEqual({ a: 1 });
+  });
+
+  it('setState with a getter that throws, saying what it threw', async () => {
+    const { c } = make();
+    const doc = {
+      get total() {
+        throw new Error('total not loaded');
+      },
+    };
+    expect(await outcome(() => c.setState(doc))).toMatchObject({
+      ok: false,
+      code: 'EDIT_REFUSED',
+      message: expect.stringContaining('total not loaded'),
+    });
+    expect(c.getSnapshot().thread.sharedState.document).toEqual({ a: 1 });
+  });
+
+  it('an edit that puts a value whose getter or toJSON throws, saying what it threw', async () => {
+    const { c } = make();
+    const getter = {
+      get y() {
+        throw new Error('boom');
+      },
+    };
+    const toJSON = {
+      toJSON() {
+        throw new Error('no JSON for you');
+      },
+    };
+    expect(
+      await outcome(() =>
+        c.updateSharedState((d: Untyped) => {
+          d.x = getter;
+        }),
+      ),
+    ).toMatchObject({
+      ok: false,
+      code: 'EDIT_REFUSED',
+      message: expect.stringContaining('boom'),
+    });
+    expect(
+      await outcome(() =>
+        c.updateSharedState((d: Untyped) => {
+          d.x = toJSON;
+        }),
+      ),
+    ).toMatchObject({
+      ok: false,
+      code: 'EDIT_REFUSED',
+      message: expect.stringContaining('no JSON for you'),
+    });
+    expect(c.getSnapshot().thread.sharedState.document).toEqual({ a: 1 });
+    expect(c.log.entries.filter((e) => e.type === 'state_edit')).toEqual([]);
+  });
+
+  it('a recipe that throws a value with no text (a null-prototype object) is refused, with what the value holds', async () => {
+    const { c } = make();
+    const r = await outcome(() =>
+      c.updateSharedState(() => {
+        throw Object.assign(Object.create(null), { reason: 'validation failed' });
+      }),
+    );
+    expect(r).toMatchObject({ ok: false, code: 'EDIT_REFUSED', message: expect.stringContaining('validation failed') });
+  });
+});
+
+describe('a frontend tool that throws a value with no text', () => {
+  it('fails the call with what the value holds, frees the controller and sends the failure to the agent', async () => {
+    const { source, inputs } = scripted((n, input, emit) => {
+      emit(started(input));
+      if (n === 0) for (const e of toolCall('c1', 'pick')) emit(e);
+      emit(finished(input));
+    });
+    const c = createRunController({
+      source,
+      scheduler: microScheduler,
+      tools: {
+        pick: {
+          description: 'validates an order',
+          handler: () => {
+            throw Object.assign(Object.create(null), { issues: ['orderId is required'] });
+          },
+        },
+      },
+    });
+    await c.run('refund A-1001');
+    for (let i = 0; i < 10 && inputs.length < 2; i++) await tick();
+    const call = c.getSnapshot().thread.toolCalls.get('c1');
+    expect(call?.status).toBe('failed');
+    expect(JSON.stringify(call)).toContain('orderId is required');
+    expect(c.getSnapshot().inFlight).toBeUndefined();
+    // autoContinue: the failure goes back to the agent in a follow-up run.
+    expect(inputs).toHaveLength(2);
+  });
+});
+
+describe('a request that is no request is refused, never thrown, and nothing is sent', () => {
+  it.each([
+    ['null', null],
+    ['a number', 42],
+    ['true', true],
+    ['an array', [{ type: 'text', text: 'hi' }]],
+  ])('run(%s) is refused MESSAGE_INVALID', async (_name, request) => {
+    const { c, inputs } = make();
+    expect(await outcome(() => c.run(request as Untyped))).toMatchObject({ ok: false, code: 'MESSAGE_INVALID' });
+    await tick();
+    expect(inputs).toHaveLength(0);
+    expect(c.getSnapshot().thread.messages.ids).toEqual([]);
+  });
+
+  it('resume(undefined), resume({}) and resume([null]) are refused RESUME_REFUSED, and the interrupt stays open', async () => {
+    const { source, inputs } = scripted((n, input, emit) => {
+      emit(started(input));
+      emit(finished(input, n === 0 ? { outcome: { type: 'interrupt', interrupts: [{ id: 'i1', reason: 'confirmation' }] } } : {}));
+    });
+    const c = createRunController({ source, scheduler: microScheduler });
+    await c.run('refund');
+    for (const answers of [undefined, {}, [null], ['yes']])
+      expect(await outcome(() => c.resume(answers as Untyped))).toMatchObject({ ok: false, code: 'RESUME_REFUSED' });
+    expect(c.getSnapshot().thread.interrupts.map((i) => i.id)).toEqual(['i1']);
+    expect(inputs).toHaveLength(1);
+    // The right answer still goes.
+    expect(await c.resume([{ interruptId: 'i1', status: 'resolved', payload: true }])).toMatchObject({ ok: true });
+  });
+});
