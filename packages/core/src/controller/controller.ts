@@ -196,7 +196,8 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
       // A request that failed before its first event (and may be sent again) reconnects by being sent again.
       if (!streams.reconnectFrom && streams.retryable) return controller.retry();
       const from = streams.reconnectFrom;
-      if (!from || !machine.reconnectable) return refused(refusals.nothingToReconnect);
+      // A run cut off in a session before this one (a saved log's) has no stream here to go on from.
+      if (!from || !machine.reconnectable) return refused(machine.reconnectable ? refusals.savedCutOff : refusals.nothingToReconnect);
       if (from.lastEventId === undefined) return refused(refusals.noResumePoint);
       return streams.open(from.input, from.kind, from);
     },

@@ -76,11 +76,12 @@ export function classifyFailure(error: unknown, eventsReceived: number): RunFail
   const name = (error as { name?: unknown } | null)?.name;
   const message = thrownText(error);
   // fetch rejects with a TypeError when no answer came: refused, offline, DNS, CORS (the browser says no more).
+  // What it said is kept: it may be no fetch's at all, but a bug of the app's own source.
   if (name === 'TypeError') {
-    if (eventsReceived > 0) return make('CONNECTION_LOST', 'The connection to the agent was lost before the run ended.');
+    if (eventsReceived > 0) return make('CONNECTION_LOST', `The connection to the agent was lost before the run ended (${message}).`);
     return make(
       'NETWORK',
-      'The agent could not be reached: the server is down, the network is offline, or the browser blocked the request (CORS).',
+      `The agent could not be reached: the server is down, the network is offline, or the browser blocked the request (CORS). The error: ${message}`,
     );
   }
   if (eventsReceived > 0) return make('CONNECTION_LOST', `The stream failed before the run ended: ${message}`);

@@ -53,6 +53,24 @@ const RUN_LIFECYCLE = new Set<unknown>(['RUN_STARTED', 'RUN_ERROR']);
  * and, when the stream is over, its end and any failure recorded as log
  * entries. A stream torn down on the way writes nothing more.
  */
+/**
+ * An event as the wire (and a saved log) has it: an in-process source may hand
+ * over an object made from another (a class's instance, `Object.create`),
+ * whose inherited members JSON leaves out; it is taken as JSON writes it. A
+ * plain object, or one JSON cannot write (a cycle, to be diagnosed), is
+ * taken as it is.
+ */
+function asSent(event: unknown): unknown {
+  if (typeof event !== 'object' || event === null || Array.isArray(event)) return event;
+  const proto = Object.getPrototypeOf(event);
+  if (proto === Object.prototype || proto === null) return event;
+  try {
+    return JSON.parse(JSON.stringify(event));
+  } catch {
+    return event;
+  }
+}
+
 export function createLane(deps: LaneDeps): Lane {
   const { source, machine } = deps;
   // Asked for as the controller is made, so it is there by the first run.
@@ -63,17 +81,21 @@ export function createLane(deps: LaneDeps): Lane {
     capabilities(known) {
       if (asked) return;
       asked = true;
-      source
-        .capabilities?.()
+      if (!source.capabilities) return;
+      // An app's source may throw at once, or give a value rather than a promise: either is taken as a promise would be.
+      new Promise<AgentCapabilities | undefined>((resolve) => resolve(source.capabilities?.()))
         .then((capabilities) => capabilities !== undefined && known(capabilities))
         .catch(() => undefined);
     },
     async deliver(s) {
       let attempt: { attempt: number; of: number } | undefined;
+      // The source's request is over: a callback of it that comes later (a late 'open') says nothing of the connection.
+      let over = false;
       const runOptions: SourceRunOptions = {
         signal: s.request.signal,
         onConnection: (connection) => {
-          if (s.live && deps.isCurrent(s)) deps.publish({ connection, reconnecting: connection === 'reconnecting' ? attempt : undefined });
+          if (s.live && !over && deps.isCurrent(s))
+            deps.publish({ connection, reconnecting: connection === 'reconnecting' ? attempt : undefined });
         },
         // Said just before `reconnecting`, which publishes it.
         onReconnecting: (n, of) => {
@@ -90,9 +112,10 @@ export function createLane(deps: LaneDeps): Lane {
         s.cancelFlush = undefined;
         deps.flush(s);
       };
-      const receive = (raw: unknown) => {
+      const receive = (sent: unknown) => {
         // A stream that was torn down (stop, reset, destroy) was aborted with it: its last events are ignored.
         if (!s.live) return;
+        const raw = asSent(sent);
         deps.agentClock.heard(raw);
         s.received++;
         if (!lifecycle) lifecycle = RUN_LIFECYCLE.has((raw as { type?: unknown } | null)?.type);
@@ -131,16 +154,23 @@ export function createLane(deps: LaneDeps): Lane {
       let lifecycle = false;
       try {
         // The push form, when the source has it, hands events over without an asynchronous hop per event.
-        if (source.deliver) await source.deliver(s.input, runOptions, receive);
-        else
-          for await (const raw of source.run(s.input, runOptions)) {
-            if (!s.live) break;
-            receive(raw);
-          }
+        const delivered = source.deliver
+          ? Promise.resolve(source.deliver(s.input, runOptions, receive))
+          : (async () => {
+              for await (const raw of source.run(s.input, runOptions)) {
+                if (!s.live) break;
+                receive(raw);
+              }
+            })();
+        // A source that ignores its abort signal is let go once the stream is torn down: the action settles all the same.
+        delivered.catch(() => undefined);
+        await Promise.race([delivered, s.tornDown]);
       } catch (e) {
         if (!s.live) return { reconnectable: false };
         failure = classifyFailure(e, s.before + s.received);
         threw = true;
+      } finally {
+        over = true;
       }
       if (!s.live) return { reconnectable: false };
       deps.flush(s);

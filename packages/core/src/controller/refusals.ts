@@ -8,6 +8,10 @@ export const refusals = {
   stillConnected: { code: 'RUN_IN_PROGRESS', message: 'The stream is still connected.' },
   requestInFlight: { code: 'RUN_IN_PROGRESS', message: 'A request is already in flight.' },
   nothingToReconnect: { code: 'NOTHING_TO_RECONNECT', message: 'No run was cut off: there is nothing to reconnect to.' },
+  savedCutOff: {
+    code: 'NO_RESUME_POINT',
+    message: 'The run was cut off in an earlier session: this one has no stream of it to go on from; start a new run.',
+  },
   noResumePoint: {
     code: 'NO_RESUME_POINT',
     message: 'The agent sent no event ids, so the run cannot be resumed where it stopped; start a new run.',

@@ -61,6 +61,7 @@ export function nestsWithin(value: unknown, levels: number, owned?: unknown): bo
     for (let i = 0; i < value.length; i++) if (!nestsWithin(value[i], levels - 1, was?.[i])) return false;
   } else {
     for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
       const under = was !== undefined && Object.hasOwn(was, key) ? was[key] : undefined;
       if (!nestsWithin((value as Record<string, unknown>)[key], levels - 1, under)) return false;
     }
@@ -91,8 +92,12 @@ function copy<T>(value: T, owned: unknown, large: object[] | undefined, depth: n
   }
   const out: Record<string, unknown> = {};
   let keys = 0;
-  // A JSON object has no inherited enumerable members: `for in` walks its own, without the array Object.keys makes.
+  // A JSON object has no inherited enumerable members: `for in` walks its own, without the array Object.keys makes. An
+  // object made from another (an in-process agent's Object.create) keeps its own only, as JSON.stringify (a saved log) does.
+  const proto = Object.getPrototypeOf(value);
+  const inherits = proto !== Object.prototype && proto !== null;
   for (const key in value) {
+    if (inherits && !Object.hasOwn(value, key)) continue;
     const item = copy(value[key], was === undefined || !Object.hasOwn(was, key) ? undefined : was[key], large, inner);
     if (item === undefined) continue;
     keys++;
