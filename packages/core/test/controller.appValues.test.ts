@@ -197,3 +197,34 @@ describe('a request that is no request is refused, never thrown, and nothing is 
     expect(await c.resume([{ interruptId: 'i1', status: 'resolved', payload: true }])).toMatchObject({ ok: true });
   });
 });
+
+describe('a listener that acts on each change', () => {
+  it('asking again for what is refused the same way is not told again: no loop, the run goes on', async () => {
+    const { source, inputs } = scripted((_n, input, emit) => {
+      emit(started(input));
+      emit(finished(input));
+    });
+    const c = createRunController({ source, scheduler: microScheduler });
+    let calls = 0;
+    const errors: unknown[] = [];
+    const report = (globalThis as { reportError?: unknown }).reportError;
+    (globalThis as { reportError?: unknown }).reportError = (e: unknown) => errors.push(e);
+    try {
+      // A careless app: on every change, while a run is in flight, it asks for another.
+      c.subscribe(() => {
+        if (c.getSnapshot().inFlight && calls < 10_000) {
+          calls++;
+          void c.run('again');
+        }
+      });
+      expect(await c.run('hi')).toMatchObject({ ok: true, status: 'success' });
+    } finally {
+      (globalThis as { reportError?: unknown }).reportError = report;
+    }
+    // Each refusal is RUN_IN_PROGRESS, told once; before, each one published a change, which asked again, to a stack overflow.
+    expect(errors).toEqual([]);
+    expect(calls).toBeLessThan(50);
+    expect(inputs).toHaveLength(1);
+    expect(c.getSnapshot().refusal).toMatchObject({ code: 'RUN_IN_PROGRESS' });
+  });
+});

@@ -286,13 +286,15 @@ describe('the session log replays exactly', () => {
     );
   }, 60_000);
 
-  it('stateAt takes any number: before the first entry below 0, the live thread past the last, a fraction down; NaN is a RangeError', async () => {
+  it('stateAt takes any number: before the first entry below 0, the live thread past the last, a fraction down; NaN or no number is a RangeError', async () => {
     const controller = await play([]);
     const last = controller.log.entries.length - 1;
     expect(controller.stateAt(-1).threadId).toBeUndefined();
     expect(view(controller.stateAt(last + 10))).toEqual(view(controller.getSnapshot().thread));
     expect(view(controller.stateAt(last - 0.5))).toEqual(view(controller.stateAt(last - 1)));
     expect(() => controller.stateAt(Number.NaN)).toThrow(RangeError);
+    // What a plain-JavaScript caller may pass that is no number names no entry either, rather than an early thread.
+    for (const odd of [undefined, '2', null, 1n]) expect(() => controller.stateAt(odd as unknown as number)).toThrow(RangeError);
     controller.destroy();
   });
 });

@@ -154,3 +154,29 @@ describe('a thread saved mid-run', () => {
     expect(r.code).toBe('NO_RESUME_POINT');
   });
 });
+
+describe('event ids a source of the app gives', () => {
+  it('a number is taken as its digits, and what no header can carry (an object) is ignored, so a reconnect resumes after the last id', async () => {
+    const asked: (string | undefined)[] = [];
+    let n = 0;
+    const source: AgentSource = {
+      async *run(input, options = {}) {
+        asked.push(options.lastEventId);
+        if (n++ === 0) {
+          options.onEventId?.(42 as unknown as string);
+          yield started(input);
+          options.onEventId?.({} as unknown as string);
+          yield { type: 'TEXT_MESSAGE_START', messageId: 'm', role: 'assistant' };
+          return;
+        }
+        yield { type: 'TEXT_MESSAGE_END', messageId: 'm' };
+        yield finished(input);
+      },
+    };
+    const c = createRunController({ source, scheduler: microScheduler });
+    await c.run('hi');
+    expect(c.getSnapshot().thread.run.status).toBe('unknown');
+    expect(await c.reconnect()).toMatchObject({ ok: true, status: 'success' });
+    expect(asked).toEqual([undefined, '42']);
+  });
+});

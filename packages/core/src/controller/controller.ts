@@ -6,7 +6,7 @@ import { createAgentClock } from './agentClock.js';
 import { loadedEngine } from './engineLoader.js';
 import { createJournal } from './journal.js';
 import { createThreadMachine, stateAfterEntry } from './machine.js';
-import { refusals } from './refusals.js';
+import { refusals, sameRefusal } from './refusals.js';
 import { appClock, tellApp } from './report.js';
 import { resumeAction } from './resumeAction.js';
 import { runInput, runRefusal, threadStart, userMessage } from './runInput.js';
@@ -63,8 +63,9 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
   const { log, record, flush, publish } = journal;
   const client = (entry: SessionEntryBody) => journal.client(entry, streams.current);
 
+  // The same refusal again publishes nothing: a listener that acts on each change is not told of it over and over.
   const refuse = (refusal: Refusal): ActionResult => {
-    publish({ refusal });
+    if (!sameRefusal(journal.snapshot.refusal, refusal)) publish({ refusal });
     return { ok: false, ...refusal };
   };
   const refused = (refusal: Refusal) => Promise.resolve(refuse(refusal));
@@ -221,8 +222,7 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
       resume.forget();
       shared.forget();
       record({ type: 'reset' });
-      // A new thread under an id of its own (the agent may keep the old one), unless the app named it. The reset entry
-      // rebuilt the thread from the last start: a start is logged for a new id, or when the log has none (an event log's).
+      // A new id unless the app named the thread (the agent may keep the old); a start is logged for it, or for a log with none.
       const named = options.threadId !== undefined;
       if (!named) threadId = newId('thread');
       if (!named || !machine.started) {

@@ -102,8 +102,10 @@ export function createLane(deps: LaneDeps): Lane {
           attempt = { attempt: n, of };
         },
         // An empty id is the agent resetting it (the SSE standard): there is no point to resume after.
-        onEventId: (id) => {
-          s.lastEventId = id === '' ? undefined : id;
+        // A source of the app's may give a number (taken as its digits) or something no header can carry (ignored).
+        onEventId: (id: unknown) => {
+          if (typeof id === 'number' && Number.isFinite(id)) s.lastEventId = String(id);
+          else if (typeof id === 'string') s.lastEventId = id === '' ? undefined : id;
         },
         onServerTime: deps.agentClock.answered,
         ...(s.lastEventId !== undefined ? { lastEventId: s.lastEventId } : {}),

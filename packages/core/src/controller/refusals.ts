@@ -68,3 +68,6 @@ export const unavailable = (error: unknown): Refusal => ({
   code: 'ENGINE_UNAVAILABLE',
   message: `aguikit could not load the code this needs, so nothing was done (${thrownText(error)}). The network may be offline, or the application was updated: try again, or reload the page.`,
 });
+
+/** Whether two refusals say the same. */
+export const sameRefusal = (a: Refusal | undefined, b: Refusal): boolean => a?.code === b.code && a.message === b.message;
