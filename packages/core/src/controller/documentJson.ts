@@ -78,3 +78,39 @@ export function toJsonPatch(patch: Patch): JsonPatchOperation | undefined {
   if (patch.path.length === 0 || typeof patch.path.at(-1) === 'number') return { op: patch.op, path, value: null } as JsonPatchOperation;
   return patch.op === 'replace' ? { op: 'remove', path } : undefined;
 }
+
+const OPERATIONS = new Set(['add', 'remove', 'replace', 'move', 'copy', 'test']);
+
+/**
+ * JSON Patch operations an app gives (`updateSharedState(operations)`), as
+ * JSON carries them: each checked to be an operation, its value as JSON
+ * writes it, copies the app cannot change afterwards. A TypeError names the
+ * first that is none (a BigInt's is JSON's own); whether the document can
+ * take them is the engine's to say.
+ */
+export function jsonOperations(operations: readonly unknown[]): JsonPatchOperation[] {
+  return operations.map((operation, i) => {
+    const o = operation as Record<string, unknown> | null;
+    if (
+      typeof o !== 'object' ||
+      o === null ||
+      Array.isArray(o) ||
+      typeof o.op !== 'string' ||
+      !OPERATIONS.has(o.op) ||
+      typeof o.path !== 'string'
+    )
+      throw new TypeError(
+        `operation ${i} is no JSON Patch operation (an object with an op of add, remove, replace, move, copy or test, and a path)`,
+      );
+    const out: Record<string, unknown> = { op: o.op, path: o.path };
+    if (o.op === 'move' || o.op === 'copy') {
+      if (typeof o.from !== 'string') throw new TypeError(`operation ${i} (${o.op}) has no from`);
+      out.from = o.from;
+    } else if (o.op !== 'remove') {
+      const value = asJson(o.value);
+      if (value === undefined) throw new TypeError(`operation ${i} (${o.op}) has no value JSON can write`);
+      out.value = value;
+    }
+    return out as unknown as JsonPatchOperation;
+  });
+}

@@ -3,7 +3,7 @@ import type { ThreadState } from '../model.js';
 import type { JsonPatchOperation } from '../protocol.js';
 import { JsonTooDeep, MAX_JSON_DEPTH, nestsWithin, ownJson } from '../reducer/ownJson.js';
 import { thrownText } from '../thrownText.js';
-import { asJson, jsonDocument, toJsonPatch } from './documentJson.js';
+import { asJson, jsonDocument, jsonOperations, toJsonPatch } from './documentJson.js';
 import { type Engine, loadEngine, loadedEngine } from './engineLoader.js';
 import { refusals, unavailable } from './refusals.js';
 import type { SessionEntryBody } from './sessionLog.js';
@@ -117,12 +117,44 @@ export function sharedStateActions<Doc>(deps: SharedStateDeps) {
       // no edit of a JSON document: refused, as the rest are.
       return deps.refuse({ code: 'EDIT_REFUSED', message: `The edit was not applied: ${thrownText(e)}.` });
     }
+    return commit(delta);
+  };
+  /** Records `delta` as an edit of the thread, once the document is found to take it. */
+  const commit = (delta: JsonPatchOperation[]): ActionResult => {
     if (delta.length === 0) return status();
     // Checked before it is logged: an edit the document cannot take (through a member it only inherits, or nested too deep) is refused, not recorded as done.
     const why = (loadedEngine() as Engine).clientDeltaRefusal(deps.thread(), delta);
     if (why) return deps.refuse({ code: 'EDIT_REFUSED', message: `The edit was not applied: ${why}.` });
     deps.apply({ type: 'state_edit', delta });
     return status();
+  };
+  /**
+   * An edit given as JSON Patch operations: recorded as a recipe's patches are, with no immer draft, which copies an
+   * object it writes into (all 100,000 keys of one). Taken as JSON now, applied in its turn.
+   */
+  const patch = (operations: readonly unknown[]): Promise<ActionResult> => {
+    if (deps.gone()) return Promise.resolve(gone());
+    let delta: JsonPatchOperation[];
+    try {
+      delta = jsonOperations(operations);
+    } catch (e) {
+      return Promise.resolve(
+        deps.refuse(e instanceof RangeError ? tooDeep() : { code: 'EDIT_REFUSED', message: `The edit was not applied: ${thrownText(e)}.` }),
+      );
+    }
+    // The document first: reading it applies the events waiting for the frame, whose onEvent may destroy or reset it.
+    const apply = (asked: number) => (deps.thread(), stale(asked) ?? commit(delta));
+    const asked = generation;
+    return waiting === 0 && loadedEngine()
+      ? now(() => apply(asked))
+      : enqueue(async (asked) => {
+          try {
+            await loadEngine();
+          } catch (error) {
+            return deps.refuse(unavailable(error));
+          }
+          return apply(asked);
+        });
   };
   const replace = (document: Doc, asked = generation): ActionResult => {
     const current = deps.thread().sharedState.document;
@@ -155,7 +187,11 @@ export function sharedStateActions<Doc>(deps: SharedStateDeps) {
       }),
     );
   // An edit is applied as JSON Patch, by the engine: it waits for the engine as well as for immer.
-  const update = (recipe: SharedStateRecipe<Doc>): Promise<ActionResult> => {
+  const update = (recipe: SharedStateRecipe<Doc> | readonly JsonPatchOperation[]): Promise<ActionResult> => {
+    if (Array.isArray(recipe)) return patch(recipe);
+    return edits(recipe as SharedStateRecipe<Doc>);
+  };
+  const edits = (recipe: SharedStateRecipe<Doc>): Promise<ActionResult> => {
     const immer = loaded;
     const asked = generation;
     return waiting === 0 && immer && loadedEngine()

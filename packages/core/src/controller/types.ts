@@ -1,6 +1,6 @@
 import type { ExpandedEvent } from '../expand.js';
 import type { ConnectionStatus, Diagnostic, RunStatus, ThreadState, ToolCallRecord } from '../model.js';
-import type { AgentCapabilities, ContentPart, Context, Message, UserMessage } from '../protocol.js';
+import type { AgentCapabilities, ContentPart, Context, JsonPatchOperation, Message, UserMessage } from '../protocol.js';
 import type { Decision, ResumeRefusal, ResumeResponse } from '../resume.js';
 import type { AgentSource } from '../transports/source.js';
 import type { SessionEntry, SessionLog } from './sessionLog.js';
@@ -164,8 +164,14 @@ export interface RunActions<Doc = unknown> {
   resume(responses: ResumeResponse[]): Promise<ActionResult>;
   /** Cancels every open interrupt (the user gives no answer). */
   cancelInterrupts(): Promise<ActionResult>;
-  /** Edits the shared state with immer: the edit is a client STATE_DELTA in the log and goes out with the next run. */
+  /**
+   * Edits the shared state with immer (a recipe), or with JSON Patch
+   * operations (no draft: what an edit inside an object of 100,000 keys
+   * needs, where immer copies the object): the edit is a client STATE_DELTA
+   * in the log and goes out with the next run.
+   */
   updateSharedState(recipe: SharedStateRecipe<Doc>): Promise<ActionResult>;
+  updateSharedState(operations: readonly JsonPatchOperation[]): Promise<ActionResult>;
   /** Replaces the shared state document, or edits it with a recipe (as `updateSharedState`). */
   setState(next: Doc | SharedStateRecipe<Doc>): Promise<ActionResult>;
   /** Resumes a stream that dropped, after the last event id the server sent. */
