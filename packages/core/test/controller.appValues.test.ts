@@ -8,7 +8,7 @@
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createRunController, loadEngine } from '../src/index.js';
-import { finished, microScheduler, scripted, started, tick, toolCall } from './support/controllerHarness.js';
+import { finished, microScheduler, picksOnce, scripted, started, tick } from './support/controllerHarness.js';
 
 beforeAll(() => loadEngine());
 
@@ -140,11 +140,7 @@ describe('a document JSON cannot write is refused EDIT_REFUSED, saying why', () 
 
 describe('a frontend tool that throws a value with no text', () => {
   it('fails the call with what the value holds, frees the controller and sends the failure to the agent', async () => {
-    const { source, inputs } = scripted((n, input, emit) => {
-      emit(started(input));
-      if (n === 0) for (const e of toolCall('c1', 'pick')) emit(e);
-      emit(finished(input));
-    });
+    const { source, inputs } = scripted(picksOnce);
     const c = createRunController({
       source,
       scheduler: microScheduler,

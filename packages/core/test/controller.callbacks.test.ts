@@ -16,7 +16,18 @@ import {
   type RunControllerOptions,
   serializeSession,
 } from '../src/index.js';
-import { expectReplayed, finished, held, microScheduler, open, scripted, started, tick, toolCall } from './support/controllerHarness.js';
+import {
+  expectReplayed,
+  finished,
+  held,
+  microScheduler,
+  open,
+  picksOnce,
+  scripted,
+  started,
+  tick,
+  toolCall,
+} from './support/controllerHarness.js';
 
 beforeAll(() => loadEngine());
 afterEach(() => {
@@ -465,11 +476,7 @@ describe('setState with values JSON has no place for', () => {
 describe('destroy() while a frontend tool runs', () => {
   it('the log says the tool was stopped: a controller made from it shows the call failed and answers it', async () => {
     const release = held();
-    const { source, inputs } = scripted((n, input, emit) => {
-      emit(started(input));
-      if (n === 0) for (const e of toolCall('c1', 'pick')) emit(e);
-      emit(finished(input));
-    });
+    const { source, inputs } = scripted(picksOnce);
     const tools = { pick: { description: 'asks the user to pick', handler: () => release.promise } };
     const first = createRunController({ source, scheduler: microScheduler, tools });
     void first.run('Pick a refund method');

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { replaySession } from '../src/engine.js';
 import { serializeEventLog } from '../src/eventLog.js';
 import { createRunController, loadEngine, parseSession, serializeSession } from '../src/index.js';
-import { finished, held, microScheduler, scripted, started, tick, toolCall } from './support/controllerHarness.js';
+import { finished, held, microScheduler, picksOnce, scripted, started, tick } from './support/controllerHarness.js';
 
 beforeAll(() => loadEngine());
 const interrupt = { outcome: { type: 'interrupt', interrupts: [{ id: 'i1', reason: 'confirmation' }] } };
@@ -131,11 +131,7 @@ describe('the controller at its edges', () => {
   });
 
   it('a frontend tool that returns what JSON has no form for (a function) gets an error result, which the saved session keeps', async () => {
-    const { source } = scripted((n, input, emit) => {
-      emit(started(input));
-      if (n === 0) for (const e of toolCall('c1', 'pick')) emit(e);
-      emit(finished(input));
-    });
+    const { source } = scripted(picksOnce);
     const c = createRunController({
       source,
       scheduler: microScheduler,

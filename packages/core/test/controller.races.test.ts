@@ -13,6 +13,7 @@ import {
   heldPick,
   microScheduler,
   open,
+  picksOnce,
   scripted,
   started,
   tick,
@@ -315,11 +316,7 @@ describe('what a stopped or failed run leaves open is settled, not left saying i
 
 describe('a run whose frontend tools are still running', () => {
   it('keeps the controller busy: a new run is refused until the tools return and the conversation goes on with their results', async () => {
-    const { controller, release, inputs } = heldPick((n, input, emit) => {
-      emit(started(input));
-      if (n === 0) for (const e of toolCall('c1', 'pick')) emit(e);
-      emit(finished(input));
-    });
+    const { controller, release, inputs } = heldPick(picksOnce);
     const first = controller.run('Refund order A-1001');
     await tick();
     expect(controller.getSnapshot().thread.run.status).toBe('success');

@@ -16,10 +16,10 @@ import {
   heldPick,
   microScheduler,
   open,
+  picksOnce,
   scripted,
   started,
   tick,
-  toolCall,
 } from './support/controllerHarness.js';
 
 beforeAll(() => loadEngine());
@@ -64,11 +64,7 @@ describe('a saved line of the wrong shape', () => {
 
 describe('a log saved while a frontend tool ran', () => {
   it('settles the call as stopped in the controller made of it, and the next request answers it', async () => {
-    const first = heldPick((n, input, emit) => {
-      emit(started(input));
-      if (n === 0) for (const e of toolCall('c1', 'pick')) emit(e);
-      emit(finished(input));
-    });
+    const first = heldPick(picksOnce);
     void first.controller.run('Pick a refund method');
     await tick();
     expect(first.controller.getSnapshot().thread.toolCalls.get('c1')?.status).toBe('executing');

@@ -27,6 +27,26 @@ const Shown = ({ store, children }: { store: AgentStore; children: React.ReactNo
   <AgentProvider store={store}>{children}</AgentProvider>
 );
 
+/** Shows `ui` under each store it is given in turn (the provider switching stores), letting each settle. */
+function switcher(ui: (store: AgentStore) => React.ReactNode) {
+  let view: ReturnType<typeof render> | undefined;
+  return async (store: AgentStore) => {
+    const tree = <Shown store={store}>{ui(store)}</Shown>;
+    if (view) view.rerender(tree);
+    else view = render(tree);
+    await settle();
+  };
+}
+
+/** Resets the thread and runs again: the agent answers as it did, under the same ids. */
+async function resetAndRun(store: AgentStore, message: string) {
+  await act(async () => store.getState().reset());
+  await act(async () => {
+    await store.getState().run(message);
+  });
+  await settle();
+}
+
 const stores: AgentStore[] = [];
 afterEach(() => {
   for (const s of stores.splice(0)) s.destroy();
@@ -64,19 +84,10 @@ describe('another thread shown under a mounted MessageList', () => {
   it('shows its tool card and reasoning closed, though A had them open under the same ids', async () => {
     const a = await toolThread('thread-a', 'A-1001');
     const b = await toolThread('thread-b', 'B-2002');
-    const view = render(
-      <Shown store={a}>
-        <MessageList />
-      </Shown>,
-    );
-    await settle();
+    const show = switcher(() => <MessageList />);
+    await show(a);
     openBoth();
-    view.rerender(
-      <Shown store={b}>
-        <MessageList />
-      </Shown>,
-    );
-    await settle();
+    await show(b);
     expect(screen.getByRole('log')).toHaveTextContent('Looking up B-2002.');
     expect(toolCard()).toHaveAttribute('aria-expanded', 'false');
     expect(reasoning()).toHaveAttribute('aria-expanded', 'false');
@@ -86,43 +97,25 @@ describe('another thread shown under a mounted MessageList', () => {
     const long = (who: string) => `${who} `.repeat(60_001);
     const a = kept(await playedStore([{ say: 'dump', events: runOf(say('msg-1', long('alpha'))) }], { threadId: 'thread-a' }));
     const b = kept(await playedStore([{ say: 'dump', events: runOf(say('msg-1', long('beta'))) }], { threadId: 'thread-b' }));
-    const view = render(
-      <Shown store={a}>
-        <MessageList />
-      </Shown>,
-    );
-    await settle();
+    const show = switcher(() => <MessageList />);
+    await show(a);
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Show all' }));
     });
     expect(screen.queryByRole('button', { name: 'Show all' })).toBeNull();
-    view.rerender(
-      <Shown store={b}>
-        <MessageList />
-      </Shown>,
-    );
-    await settle();
+    await show(b);
     expect(screen.getByRole('log')).toHaveTextContent('beta beta');
     expect(screen.getByRole('button', { name: 'Show all' })).toBeInTheDocument();
   });
 
   it('keeps what was opened when the same thread is shown by another store (a replay stepping through its log)', async () => {
     const a = await toolThread('thread-a', 'A-1001');
-    const view = render(
-      <Shown store={a}>
-        <MessageList />
-      </Shown>,
-    );
-    await settle();
+    const show = switcher(() => <MessageList />);
+    await show(a);
     openBoth();
     const silent: AgentSource = { async *run() {} };
     const step = kept(createAgentStore({ source: silent, log: a.session.entries, asRecorded: true }));
-    view.rerender(
-      <Shown store={step}>
-        <MessageList />
-      </Shown>,
-    );
-    await settle();
+    await show(step);
     expect(screen.getByRole('log')).toHaveTextContent('Looking up A-1001.');
     expect(toolCard()).toHaveAttribute('aria-expanded', 'true');
     expect(reasoning()).toHaveAttribute('aria-expanded', 'true');
@@ -149,23 +142,14 @@ describe("another thread shown under an app's own list", () => {
     const a = await toolThread('thread-a', 'A-1001');
     const b = await toolThread('thread-b', 'B-2002');
     const ids = (store: AgentStore) => [...store.getState().thread.messages.ids];
-    const view = render(
-      <Shown store={a}>
-        <OwnList ids={ids(a)} />
-      </Shown>,
-    );
-    await settle();
+    const show = switcher((store) => <OwnList ids={ids(store)} />);
+    await show(a);
     const cards = () => screen.getAllByRole('button', { name: 'lookup_order' });
     const reasonings = () => [...document.querySelectorAll('.agk-reasoning__trigger')];
     expect(cards()).toHaveLength(2);
     for (const el of [...cards(), ...reasonings()]) fireEvent.click(el);
     for (const el of [...cards(), ...reasonings()]) expect(el).toHaveAttribute('aria-expanded', 'true');
-    view.rerender(
-      <Shown store={b}>
-        <OwnList ids={ids(b)} />
-      </Shown>,
-    );
-    await settle();
+    await show(b);
     expect(screen.getByRole('log')).toHaveTextContent('Looking up B-2002.');
     expect(reasonings()).toHaveLength(2);
     for (const el of [...cards(), ...reasonings()]) expect(el).toHaveAttribute('aria-expanded', 'false');
@@ -175,18 +159,9 @@ describe("another thread shown under an app's own list", () => {
 describe('a reset under a mounted MessageList (the thread keeps the id the app named)', () => {
   it("shows the new thread's tool card and reasoning closed under the ids the last thread used", async () => {
     const store = await toolThread('thread-x', 'A-1001', [lookup('C-3003')]);
-    render(
-      <Shown store={store}>
-        <MessageList />
-      </Shown>,
-    );
-    await settle();
+    await switcher(() => <MessageList />)(store);
     openBoth();
-    await act(async () => store.getState().reset());
-    await act(async () => {
-      await store.getState().run('Again');
-    });
-    await settle();
+    await resetAndRun(store, 'Again');
     expect(screen.getByRole('log')).toHaveTextContent('Looking up C-3003.');
     expect(toolCard()).toHaveAttribute('aria-expanded', 'false');
     expect(reasoning()).toHaveAttribute('aria-expanded', 'false');
@@ -200,19 +175,10 @@ describe('a reset under a mounted MessageList (the thread keeps the id the app n
         pending: [runOf(say('msg-1', 'Hello in the new thread.'))],
       }),
     );
-    render(
-      <Shown store={store}>
-        <MessageList />
-      </Shown>,
-    );
-    await settle();
+    await switcher(() => <MessageList />)(store);
     const status = document.querySelector('.agk-messages > p[role="status"]') as HTMLElement;
     expect(status.textContent).toBe('');
-    await act(async () => store.getState().reset());
-    await act(async () => {
-      await store.getState().run('Hi');
-    });
-    await settle();
+    await resetAndRun(store, 'Hi');
     expect(screen.getByRole('log')).toHaveTextContent('Hello in the new thread.');
     await waitFor(() => expect(status).toHaveTextContent('Assistant: Hello in the new thread.'), { timeout: 1000 });
   });
@@ -225,39 +191,21 @@ describe("the state inspector's folds", () => {
   it('open as on a fresh mount in another thread, though a node was folded in the last', async () => {
     const a = kept(await playedStore([{ events: doc('A-1001') }], { threadId: 'thread-a' }));
     const b = kept(await playedStore([{ events: doc('B-2002') }], { threadId: 'thread-b' }));
-    const view = render(
-      <Shown store={a}>
-        <StateInspectorPanel />
-      </Shown>,
-    );
-    await settle();
+    const show = switcher(() => <StateInspectorPanel />);
+    await show(a);
     fireEvent.click(order());
     expect(order()).toHaveAttribute('aria-expanded', 'false');
-    view.rerender(
-      <Shown store={b}>
-        <StateInspectorPanel />
-      </Shown>,
-    );
-    await settle();
+    await show(b);
     expect(order()).toHaveAttribute('aria-expanded', 'true');
     expect(screen.getByRole('region', { name: 'Shared state' })).toHaveTextContent('B-2002');
   });
 
   it('open as on a fresh mount after a reset', async () => {
     const store = kept(await playedStore([{ events: doc('A-1001') }], { threadId: 'thread-x', pending: [doc('C-3003')] }));
-    render(
-      <Shown store={store}>
-        <StateInspectorPanel />
-      </Shown>,
-    );
-    await settle();
+    await switcher(() => <StateInspectorPanel />)(store);
     fireEvent.click(order());
     expect(order()).toHaveAttribute('aria-expanded', 'false');
-    await act(async () => store.getState().reset());
-    await act(async () => {
-      await store.getState().run('Again');
-    });
-    await settle();
+    await resetAndRun(store, 'Again');
     expect(screen.getByRole('region', { name: 'Shared state' })).toHaveTextContent('C-3003');
     expect(order()).toHaveAttribute('aria-expanded', 'true');
   });

@@ -143,7 +143,10 @@ export function sharedStateActions<Doc>(deps: SharedStateDeps) {
       );
     }
     // The document first: reading it applies the events waiting for the frame, whose onEvent may destroy or reset it.
-    const apply = (asked: number) => (deps.thread(), stale(asked) ?? commit(delta));
+    const apply = (asked: number) => {
+      deps.thread();
+      return stale(asked) ?? commit(delta);
+    };
     const asked = generation;
     return waiting === 0 && loadedEngine()
       ? now(() => apply(asked))

@@ -75,6 +75,13 @@ export const toolCall = (id: string, name: string, parentMessageId = `a-${id}`) 
   { type: 'TOOL_CALL_END', toolCallId: id },
 ];
 
+/** A script whose first run calls the frontend tool `pick` (`c1`) and finishes; later runs finish. */
+export const picksOnce: Parameters<typeof scripted>[0] = (n, input, emit) => {
+  emit(started(input));
+  if (n === 0) for (const e of toolCall('c1', 'pick')) emit(e);
+  emit(finished(input));
+};
+
 /** A controller over `script` whose frontend tool `pick` answers when the test calls `release.settle`. */
 export function heldPick(script: Parameters<typeof scripted>[0]) {
   const release = held();
