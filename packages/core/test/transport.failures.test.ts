@@ -227,7 +227,7 @@ describe('a stream whose last frame has no blank line after it', () => {
     const { failure, thread } = c.getSnapshot();
     // SSE drops an event the stream ends inside, so the run's end was never read: whether the run finished is not known.
     expect(thread.run.status).toBe('unknown');
-    expect(failure).toMatchObject({ code: 'CONNECTION_LOST', eventsReceived: 1 });
+    expect(failure).toMatchObject({ code: 'CONNECTION_LOST', cause: 'UNFINISHED_EVENT', eventsReceived: 1 });
     expect(failure?.message).toMatch(/ended inside an event/);
     expect(failure?.message).toMatch(/blank line/);
     // What the dropped frame held, for the developer to find it in the server's output.

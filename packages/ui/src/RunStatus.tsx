@@ -200,7 +200,13 @@ export const RunStatus = React.forwardRef<HTMLDivElement, RunStatusProps>(functi
     state = 'disconnected';
     tone = 'warning';
     badge = t.status.unknown;
-    detail = t.lost(failure && failure.code !== 'CONNECTION_LOST' ? describeFailure(failure, t) : undefined);
+    detail = t.lost(
+      failure?.cause === 'UNFINISHED_EVENT'
+        ? t.failure.unfinishedEvent
+        : failure && failure.code !== 'CONNECTION_LOST'
+          ? describeFailure(failure, t)
+          : undefined,
+    );
   } else if (status === 'error' || (failure && inFlight === undefined)) {
     // The agent's own RUN_ERROR (its code and message), or a request that failed (the store's typed failure).
     state = 'failed';

@@ -1,8 +1,10 @@
-import { AgentProvider } from '@aguikit/react';
+import { type AgentSource, AgentTransportError } from '@aguikit/core';
+import { AgentProvider, createAgentStore } from '@aguikit/react';
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { Composer } from '../src/Composer.js';
+import { AgentLocaleProvider, en, zhCN } from '../src/locale.js';
 import { RunStatus } from '../src/RunStatus.js';
 import { call, liveStore, playedStore, runOf, say } from '../src/storybook/scripted.js';
 
@@ -82,6 +84,36 @@ describe('RunStatus', () => {
     expect(region).not.toHaveTextContent('Done');
     expect(screen.getByRole('button', { name: 'Reconnect' })).toBeEnabled();
   });
+
+  it.each([
+    ['en', undefined, 'ended inside an event'],
+    ['zh-CN', zhCN, '事件中途结束'],
+  ])(
+    'says, in %s, that a stream ended inside an event (its last frame without its blank line), not only that it was lost',
+    async (_lang, locale, said) => {
+      // What httpSseSource throws when the body ends inside an event: SSE drops that event, and the run's end may be in it.
+      const source: AgentSource = {
+        async *run(input) {
+          yield { type: 'RUN_STARTED', threadId: input.threadId, runId: input.runId };
+          throw new AgentTransportError('UNFINISHED_EVENT', 'The stream ended inside an event: ...');
+        },
+      };
+      const store = createAgentStore({ source });
+      await store.getState().run('hi');
+      expect(store.getState().failure).toMatchObject({ code: 'CONNECTION_LOST', cause: 'UNFINISHED_EVENT' });
+      render(
+        <AgentLocaleProvider locale={locale ?? en}>
+          <AgentProvider store={store}>
+            <RunStatus />
+          </AgentProvider>
+        </AgentLocaleProvider>,
+      );
+      const region = screen.getByRole('status');
+      expect(region).toHaveAttribute('data-status', 'unknown');
+      expect(region).toHaveTextContent(said);
+      store.destroy();
+    },
+  );
 
   it('says when the agent asked for its tools in more runs in a row than the controller starts by itself', async () => {
     const looked = (n: number) => runOf(call(`c${n}`, 'lookup_order', { order: 'A-1001' }));

@@ -64,7 +64,7 @@ export function classifyFailure(error: unknown, eventsReceived: number): RunFail
         );
       case 'UNFINISHED_EVENT':
         // The run's end may be the event dropped: whether it finished is not known, as for a connection lost.
-        return make('CONNECTION_LOST', error.message);
+        return { ...make('CONNECTION_LOST', error.message), cause: 'UNFINISHED_EVENT' };
       case 'INVALID_URL':
         return make('INVALID_URL', `${error.message} Check the agent's URL.`);
       case 'READER_UNAVAILABLE':
@@ -102,7 +102,7 @@ export function engineUnavailable(error: unknown): RunFailure {
 /** A failure as a session log holds it (`failed` entries): what the UI shows is text, what it counts a number. */
 export function isRecordedFailure(value: unknown): value is RunFailure {
   if (typeof value !== 'object' || value === null) return false;
-  const { code, message, retryable, eventsReceived, status, body } = value as Partial<Record<keyof RunFailure, unknown>>;
+  const { code, message, retryable, eventsReceived, status, body, cause } = value as Partial<Record<keyof RunFailure, unknown>>;
   const count = (n: unknown) => Number.isSafeInteger(n) && (n as number) >= 0;
   return (
     typeof code === 'string' &&
@@ -110,6 +110,7 @@ export function isRecordedFailure(value: unknown): value is RunFailure {
     typeof retryable === 'boolean' &&
     count(eventsReceived) &&
     (status === undefined || count(status)) &&
-    (body === undefined || typeof body === 'string')
+    (body === undefined || typeof body === 'string') &&
+    (cause === undefined || cause === 'UNFINISHED_EVENT')
   );
 }

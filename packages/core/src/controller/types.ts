@@ -110,6 +110,12 @@ export interface RunFailure {
   retryable: boolean;
   /** Events received before the failure. */
   eventsReceived: number;
+  /**
+   * What more is known of a `CONNECTION_LOST`: `UNFINISHED_EVENT`, the
+   * stream ended inside an event (its last frame without the blank line
+   * that ends it), which SSE drops: the server must end each event with one.
+   */
+  cause?: 'UNFINISHED_EVENT';
 }
 
 export type RefusalCode =

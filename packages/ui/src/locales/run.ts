@@ -39,6 +39,8 @@ export const en = {
     invalidRequest: 'The request could not be built (a header or the input the app gives the agent is not valid), so nothing was sent.',
     invalidStream: 'The answer is not an AG-UI event stream.',
     connectionLost: 'The connection to the agent was lost before the run ended.',
+    /** The stream ended inside an event: its last frame had no blank line after it. */
+    unfinishedEvent: "The agent's stream ended inside an event (its last event had no blank line after it), so that event was not read.",
     sourceError: (detail: string) => `The agent failed before it answered (${detail}).`,
     engineUnavailable:
       "The chat could not load the code that reads the agent's answers, so nothing was sent. The network may be offline, or the app was updated: try again, or reload the page.",
@@ -99,6 +101,7 @@ export const zhCN: typeof en = {
     invalidRequest: '无法构建请求（某个请求头或应用交给智能体的输入无效），因此什么都没有发送。',
     invalidStream: '返回的内容不是 AG-UI 事件流。',
     connectionLost: '运行结束前与智能体的连接已断开。',
+    unfinishedEvent: '智能体的数据流在一个事件中途结束（最后一个事件之后没有空行），因此该事件未被读取。',
     sourceError: (detail) => `智能体在回答前出错（${detail}）。`,
     engineUnavailable: '无法加载读取智能体回答的代码，因此什么都没有发送。可能网络已断开，或应用已更新：请重试，或刷新页面。',
     said: (body) => `它的回复：“${body}”`,
