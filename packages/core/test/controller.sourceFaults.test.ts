@@ -180,3 +180,21 @@ describe('event ids a source of the app gives', () => {
     expect(asked).toEqual([undefined, '42']);
   });
 });
+
+describe('values an in-process source hands over with toJSON', () => {
+  it("are taken as JSON.stringify writes them, toJSON called with the member's key, so a saved log replays as the thread showed", async () => {
+    const keyed = { toJSON: (key: string) => `written under ${JSON.stringify(key)}` };
+    const source: AgentSource = {
+      async *run(input) {
+        yield started(input);
+        yield { type: 'CUSTOM', name: 'order', value: { total: keyed, lines: [keyed] } };
+        yield finished(input);
+      },
+    };
+    const c = createRunController({ source, scheduler: microScheduler });
+    await c.run('hi');
+    expect(c.getSnapshot().thread.custom[0]?.value).toEqual({ total: 'written under "total"', lines: ['written under "0"'] });
+    const saved = replaySession(parseSession(serializeSession(c.log.entries)).entries);
+    expect(view(saved)).toEqual(view(c.getSnapshot().thread));
+  });
+});
