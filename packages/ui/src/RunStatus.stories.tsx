@@ -3,7 +3,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, within } from 'storybook/test';
 import { Composer } from './Composer.js';
 import { RunStatus } from './RunStatus.js';
-import { failedStore, httpError, noAnswer } from './storybook/failures.js';
+import { failedStore, httpError, noAnswer, unfinishedEvent } from './storybook/failures.js';
 import { liveStore, playedStore, runOf, say } from './storybook/scripted.js';
 
 type Loaded = { store: AgentStore };
@@ -106,6 +106,24 @@ export const ConnectionLost: Story = {
     // Reconnect cannot help any more: it is gone, and focus did not drop to <body>.
     await expect(canvas.queryByRole('button', { name: 'Reconnect' })).toBeNull();
     await expect(document.activeElement).not.toBe(document.body);
+  },
+};
+
+/** The agent's server forgot the blank line after its last event: the run may have finished, and the status says why it is not known. */
+export const UnfinishedLastEvent: Story = {
+  loaders: [
+    async () => ({
+      store: await failedStore('Refund order A-1001', [
+        { events: runOf(say('a', 'The refund of order A-1001 is issued.'), null), fail: unfinishedEvent() },
+      ]),
+    }),
+  ],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(status(canvasElement)).toBe('unknown');
+    await expect(canvas.getByRole('status')).toHaveTextContent(
+      /Connection lost.*ended inside an event \(its last event had no blank line after it\)/,
+    );
   },
 };
 

@@ -41,6 +41,13 @@ export const invalidRequest = () =>
     'A request header cannot be sent: Headers.append: "Bearer tok\nen" is an invalid header value.',
   );
 
+/** A body that ended inside an event (its last frame without the blank line), as the HTTP transport reports it. */
+export const unfinishedEvent = () =>
+  new AgentTransportError(
+    'UNFINISHED_EVENT',
+    'The stream ended inside an event: the server sent its last frame (data: {"type":"RUN_FINISHED","threadId":"8c1d2f4e-5b6a-4f3e-9a7b-2c1d0e9f8a7b"…) without the blank line that ends an SSE event, so it was not read. The server must end each event with a blank line.',
+  );
+
 const waitForAbort = (signal: AbortSignal | undefined) =>
   new Promise<void>((_, reject) =>
     signal?.addEventListener('abort', () => reject(new DOMException('Aborted', 'AbortError')), { once: true }),
