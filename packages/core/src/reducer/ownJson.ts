@@ -69,7 +69,7 @@ export function nestsWithin(value: unknown, levels: number, owned?: unknown): bo
   return true;
 }
 
-function copy<T>(value: T, owned: unknown, large: object[] | undefined, depth: number, key = '', converted = false): T {
+function copy<T>(value: T, owned: unknown, large: object[] | undefined, depth: number, key: string | number = '', converted = false): T {
   // As JSON carries a number: Infinity and NaN (1e400 parses as Infinity) as null, -0 as 0. The saved log and the next request say the same.
   if (typeof value === 'number') return (Number.isFinite(value) ? value + 0 : null) as T;
   if (value === owned || value === null || typeof value === 'string' || typeof value === 'boolean') return value;
@@ -83,12 +83,12 @@ function copy<T>(value: T, owned: unknown, large: object[] | undefined, depth: n
   // A Date, or any object with toJSON: what it turns into, as JSON.stringify takes it (once: not the result's own toJSON).
   const toJson = converted ? undefined : (value as { toJSON?: unknown }).toJSON;
   // Called with the member's key (an array's index as text), as JSON.stringify calls it.
-  if (typeof toJson === 'function') return copy(toJson.call(value, key) as T, undefined, large, depth, key, true);
+  if (typeof toJson === 'function') return copy(toJson.call(value, String(key)) as T, undefined, large, depth, key, true);
   const inner = depth + 1;
   const was = typeof owned === 'object' && owned !== null ? (owned as Record<string, unknown>) : undefined;
   if (Array.isArray(value)) {
     const out: unknown[] = [];
-    for (let i = 0; i < value.length; i++) out.push(copy(value[i], was?.[i], large, inner, String(i)) ?? null);
+    for (let i = 0; i < value.length; i++) out.push(copy(value[i], was?.[i], large, inner, i) ?? null);
     return out as T;
   }
   const out: Record<string, unknown> = {};
