@@ -198,3 +198,17 @@ describe('values an in-process source hands over with toJSON', () => {
     expect(view(saved)).toEqual(view(c.getSnapshot().thread));
   });
 });
+
+describe('no source', () => {
+  it.each([
+    ['no options', undefined],
+    ['options without a source', {}],
+    ['a source with no run()', { source: {} }],
+    ['a source whose run is no function', { source: { run: 'https://agent.example' } }],
+  ])('createRunController with %s throws a TypeError that says a source is needed and what one is', (_name, options) => {
+    expect(() => createRunController(options as never)).toThrow(TypeError);
+    expect(() => createRunController(options as never)).toThrow(
+      /createRunController needs a `source`.*run\(input, options\).*httpSseSource/,
+    );
+  });
+});

@@ -28,6 +28,11 @@ export function AgentProvider<Doc = unknown>(props: AgentProviderProps<Doc>) {
   const [creates] = React.useState(() => !props.store);
   // Read once: a store made again (after a hidden <Activity>) is made from the first options too, not from later ones.
   const [options] = React.useState(() => props.options as AgentStoreOptions<Doc>);
+  // A plain-JavaScript app, or `store={maybeStore}` before the store exists: said as what the provider needs.
+  if (creates && !options)
+    throw new Error(
+      'AgentProvider needs a `store` (from createAgentStore, or useAgentRun().store) or `options` to create one: it was given neither (a `store` that is still undefined?).',
+    );
   const own = useOwnedStore<Doc>(creates ? (log) => createAgentStore<Doc>(ownedOptions({ ...options, ...(log ? { log } : {}) })) : null);
   // The hooks read documents as `unknown` (or as the type their caller names): the store's own type stays out of the context.
   const store = (props.store ?? own) as AgentStore | null;
@@ -40,8 +45,16 @@ export function AgentProvider<Doc = unknown>(props: AgentProviderProps<Doc>) {
 
 /** The store of the nearest `AgentProvider`; throws a clear error outside one. */
 export function useAgentStore(): AgentStore {
+  return useStoreFor('useAgentStore');
+}
+
+/** The store of the nearest `AgentProvider` for `hook`: outside one, an error that names the hook the app called and how to give it a store. */
+export function useStoreFor(hook: string): AgentStore {
   const store = React.useContext(AgentStoreContext);
-  if (!store) throw new Error('useAgentStore must be used within <AgentProvider>.');
+  if (!store)
+    throw new Error(
+      `${hook} must be used below <AgentProvider>: wrap the components that call it in <AgentProvider store={agent.store}> (the store of useAgentRun or createAgentStore) or <AgentProvider options={{ source }}>.`,
+    );
   return store;
 }
 

@@ -1,7 +1,7 @@
 'use client';
 
 import { useStore } from 'zustand';
-import { useAgentStore } from './context.js';
+import { useStoreFor } from './context.js';
 import type { AgentStoreState } from './types.js';
 
 /**
@@ -13,5 +13,10 @@ import type { AgentStoreState } from './types.js';
  * const steps = useAgentSelector((s) => s.thread.run.steps);
  */
 export function useAgentSelector<T>(selector: (state: AgentStoreState) => T): T {
-  return useStore(useAgentStore(), selector);
+  return useSelectorFor('useAgentSelector', selector);
+}
+
+/** `useAgentSelector` for `hook`, which an error outside a provider names. */
+export function useSelectorFor<T>(hook: string, selector: (state: AgentStoreState) => T): T {
+  return useStore(useStoreFor(hook), selector);
 }

@@ -1,6 +1,6 @@
 'use client';
 
-import { useAgentSelector } from './useAgentSelector.js';
+import { useSelectorFor } from './useAgentSelector.js';
 
 /**
  * A slice of the shared state document. The selector receives the document,
@@ -15,5 +15,5 @@ import { useAgentSelector } from './useAgentSelector.js';
  * const same = useAgentState<Doc, string | undefined>((doc) => doc.refund?.status);
  */
 export function useAgentState<Doc, T>(selector: (document: Doc) => T): T {
-  return useAgentSelector((s) => selector(s.thread.sharedState.document as Doc));
+  return useSelectorFor('useAgentState', (s) => selector(s.thread.sharedState.document as Doc));
 }

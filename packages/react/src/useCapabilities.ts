@@ -1,7 +1,7 @@
 'use client';
 
 import type { AgentCapabilities } from '@aguikit/core';
-import { useAgentSelector } from './useAgentSelector.js';
+import { useSelectorFor } from './useAgentSelector.js';
 
 /**
  * What the agent says it supports (AG-UI's `AgentCapabilities`, read once
@@ -13,5 +13,5 @@ import { useAgentSelector } from './useAgentSelector.js';
  * const canAttach = caps?.multimodal?.input?.image === true;
  */
 export function useCapabilities(): AgentCapabilities | undefined {
-  return useAgentSelector((s) => s.capabilities);
+  return useSelectorFor('useCapabilities', (s) => s.capabilities);
 }

@@ -1,7 +1,7 @@
 'use client';
 
 import type { Diagnostic } from '@aguikit/core';
-import { useAgentSelector } from './useAgentSelector.js';
+import { useSelectorFor } from './useAgentSelector.js';
 
 /**
  * Every problem found in the stream, with the index of the event.
@@ -10,5 +10,5 @@ import { useAgentSelector } from './useAgentSelector.js';
  * const errors = useDiagnostics().filter((d) => d.severity === 'error');
  */
 export function useDiagnostics(): readonly Diagnostic[] {
-  return useAgentSelector((s) => s.thread.diagnostics);
+  return useSelectorFor('useDiagnostics', (s) => s.thread.diagnostics);
 }

@@ -2,8 +2,8 @@
 
 import type { LoggedEvent } from '@aguikit/core';
 import * as React from 'react';
-import { useAgentStore } from './context.js';
-import { useAgentSelector } from './useAgentSelector.js';
+import { useStoreFor } from './context.js';
+import { useSelectorFor } from './useAgentSelector.js';
 
 /**
  * The raw events received, in arrival order. Re-renders when events arrive
@@ -13,11 +13,11 @@ import { useAgentSelector } from './useAgentSelector.js';
  * const { entries, count } = useEventLog();
  */
 export function useEventLog(): { entries: readonly LoggedEvent[]; count: number } {
-  const store = useAgentStore();
-  const count = useAgentSelector((s) => s.eventCount);
+  const store = useStoreFor('useEventLog');
+  const count = useSelectorFor('useEventLog', (s) => s.eventCount);
   // The array itself, not the log that holds it: a reset starts a new one, which may hold as many events as the old by
   // the time React renders (a count alone would not tell them apart).
-  const all = useAgentSelector(() => store.log.entries);
+  const all = useSelectorFor('useEventLog', () => store.log.entries);
   const entries = React.useMemo(() => all.slice(0, count), [all, count]);
   return { entries, count };
 }

@@ -1,7 +1,7 @@
 'use client';
 
 import type { OpenInterrupt } from '@aguikit/core';
-import { useAgentSelector } from './useAgentSelector.js';
+import { useSelectorFor } from './useAgentSelector.js';
 
 /**
  * The open interrupts of the thread, in arrival order.
@@ -10,5 +10,5 @@ import { useAgentSelector } from './useAgentSelector.js';
  * const interrupts = useInterrupts();
  */
 export function useInterrupts(): readonly OpenInterrupt[] {
-  return useAgentSelector((s) => s.thread.interrupts);
+  return useSelectorFor('useInterrupts', (s) => s.thread.interrupts);
 }

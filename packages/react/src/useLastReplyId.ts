@@ -1,7 +1,7 @@
 'use client';
 
 import type { ThreadState } from '@aguikit/core';
-import { useAgentSelector } from './useAgentSelector.js';
+import { useSelectorFor } from './useAgentSelector.js';
 
 // Keyed by the ids array: it is replaced when a message is added or removed and kept while one streams.
 const cache = new WeakMap<readonly string[], ReadonlyMap<string, string>>();
@@ -28,5 +28,5 @@ function lastReplies({ ids, byId }: ThreadState['messages']): ReadonlyMap<string
  * const cutShort = useRunSummary(message.runId)?.status === 'error' && useLastReplyId(message.runId) === message.id;
  */
 export function useLastReplyId(runId: string | undefined): string | undefined {
-  return useAgentSelector((s) => (runId === undefined ? undefined : lastReplies(s.thread.messages).get(runId)));
+  return useSelectorFor('useLastReplyId', (s) => (runId === undefined ? undefined : lastReplies(s.thread.messages).get(runId)));
 }

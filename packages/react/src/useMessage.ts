@@ -1,7 +1,7 @@
 'use client';
 
 import type { MessageRecord } from '@aguikit/core';
-import { useAgentSelector } from './useAgentSelector.js';
+import { useSelectorFor } from './useAgentSelector.js';
 
 /**
  * One message by id; changes only when that message changes (a token of
@@ -11,5 +11,5 @@ import { useAgentSelector } from './useAgentSelector.js';
  * const message = useMessage(id);
  */
 export function useMessage(id: string): MessageRecord | undefined {
-  return useAgentSelector((s) => s.thread.messages.byId.get(id));
+  return useSelectorFor('useMessage', (s) => s.thread.messages.byId.get(id));
 }

@@ -2,7 +2,7 @@
 
 import type { ThreadState } from '@aguikit/core';
 import type { AgentStoreState } from './types.js';
-import { useAgentSelector } from './useAgentSelector.js';
+import { useSelectorFor } from './useAgentSelector.js';
 
 const NONE: ReadonlyMap<string, string> = new Map();
 // Keyed by the ids array: it is replaced when a message is added or removed, or an activity is replaced under another
@@ -36,5 +36,5 @@ const select = (s: AgentStoreState) => attribution(s.thread.messages);
  * const mine = useMessageIds().filter((id) => attribution.get(id) === 'researcher-1');
  */
 export function useMessageAttribution(): ReadonlyMap<string, string> {
-  return useAgentSelector(select);
+  return useSelectorFor('useMessageAttribution', select);
 }

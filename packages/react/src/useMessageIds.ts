@@ -1,6 +1,6 @@
 'use client';
 
-import { useAgentSelector } from './useAgentSelector.js';
+import { useSelectorFor } from './useAgentSelector.js';
 
 /**
  * The ids of the thread's messages, in order. Stable while a message streams:
@@ -13,5 +13,5 @@ import { useAgentSelector } from './useAgentSelector.js';
  * return ids.map((id) => <Message key={id} id={id} />);
  */
 export function useMessageIds(): readonly string[] {
-  return useAgentSelector((s) => s.thread.messages.ids);
+  return useSelectorFor('useMessageIds', (s) => s.thread.messages.ids);
 }

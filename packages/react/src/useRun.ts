@@ -1,7 +1,7 @@
 'use client';
 
 import type { RunState } from '@aguikit/core';
-import { useAgentSelector } from './useAgentSelector.js';
+import { useSelectorFor } from './useAgentSelector.js';
 
 /**
  * The current (or last) run as the thread holds it: status, error, steps,
@@ -12,5 +12,5 @@ import { useAgentSelector } from './useAgentSelector.js';
  * const { usage, result } = useRun();
  */
 export function useRun(): RunState {
-  return useAgentSelector((s) => s.thread.run);
+  return useSelectorFor('useRun', (s) => s.thread.run);
 }

@@ -1,7 +1,7 @@
 'use client';
 
 import type { RunStatus } from '@aguikit/core';
-import { useAgentSelector } from './useAgentSelector.js';
+import { useSelectorFor } from './useAgentSelector.js';
 
 /**
  * The status of the current or last run.
@@ -10,5 +10,5 @@ import { useAgentSelector } from './useAgentSelector.js';
  * const status = useRunStatus(); // 'running'
  */
 export function useRunStatus(): RunStatus {
-  return useAgentSelector((s) => s.thread.run.status);
+  return useSelectorFor('useRunStatus', (s) => s.thread.run.status);
 }

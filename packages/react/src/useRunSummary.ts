@@ -1,7 +1,7 @@
 'use client';
 
 import type { RunSummary } from '@aguikit/core';
-import { useAgentSelector } from './useAgentSelector.js';
+import { useSelectorFor } from './useAgentSelector.js';
 
 /**
  * One run of the thread by id (its status, parent and times), or undefined
@@ -13,5 +13,7 @@ import { useAgentSelector } from './useAgentSelector.js';
  */
 export function useRunSummary(runId: string | undefined): RunSummary | undefined {
   // Own keys only: a run id is an opaque string, and 'constructor' must not find Object.prototype's.
-  return useAgentSelector((s) => (runId !== undefined && Object.hasOwn(s.thread.runs, runId) ? s.thread.runs[runId] : undefined));
+  return useSelectorFor('useRunSummary', (s) =>
+    runId !== undefined && Object.hasOwn(s.thread.runs, runId) ? s.thread.runs[runId] : undefined,
+  );
 }

@@ -1,7 +1,7 @@
 'use client';
 
 import type { SharedState } from '@aguikit/core';
-import { useAgentSelector } from './useAgentSelector.js';
+import { useSelectorFor } from './useAgentSelector.js';
 
 /**
  * The shared state as a whole: the document, whether it is in sync, the
@@ -13,5 +13,5 @@ import { useAgentSelector } from './useAgentSelector.js';
  * if (sync === 'desynced') warn(`State out of sync: ${failure?.message}`);
  */
 export function useSharedState(): SharedState {
-  return useAgentSelector((s) => s.thread.sharedState);
+  return useSelectorFor('useSharedState', (s) => s.thread.sharedState);
 }

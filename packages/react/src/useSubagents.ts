@@ -1,7 +1,7 @@
 'use client';
 
 import type { SubagentRecord } from '@aguikit/core';
-import { useAgentSelector } from './useAgentSelector.js';
+import { useSelectorFor } from './useAgentSelector.js';
 
 /**
  * The thread's subagents by `subagentRunId`: name, parent, status, error.
@@ -12,5 +12,5 @@ import { useAgentSelector } from './useAgentSelector.js';
  * const running = Object.values(subagents).filter((s) => s.status === 'running');
  */
 export function useSubagents(): Readonly<Record<string, SubagentRecord>> {
-  return useAgentSelector((s) => s.thread.subagents);
+  return useSelectorFor('useSubagents', (s) => s.thread.subagents);
 }

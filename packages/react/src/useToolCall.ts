@@ -1,7 +1,7 @@
 'use client';
 
 import type { ToolCallRecord } from '@aguikit/core';
-import { useAgentSelector } from './useAgentSelector.js';
+import { useSelectorFor } from './useAgentSelector.js';
 
 /**
  * One tool call by id: name, arguments as they stream, status, result, and
@@ -11,5 +11,5 @@ import { useAgentSelector } from './useAgentSelector.js';
  * const call = useToolCall(toolCallId);
  */
 export function useToolCall(id: string): ToolCallRecord | undefined {
-  return useAgentSelector((s) => s.thread.toolCalls.get(id));
+  return useSelectorFor('useToolCall', (s) => s.thread.toolCalls.get(id));
 }

@@ -7,7 +7,16 @@ import type { AgentSource } from '@aguikit/core';
 import { act, render, screen } from '@testing-library/react';
 import { Activity, StrictMode, useEffect, useState } from 'react';
 import { expect, it, vi } from 'vitest';
-import { AgentProvider, createAgentStore, useAgentRun, useEventLog } from '../src/index.js';
+import {
+  AgentProvider,
+  createAgentStore,
+  useAgentRun,
+  useAgentSelector,
+  useAgentState,
+  useEventLog,
+  useMessageIds,
+  useRunStatus,
+} from '../src/index.js';
 import { manualFrames, manualSource, tick } from './support/sources.js';
 
 it("useEventLog after a reset while its tab was hidden: the new thread's events, not the old ones of the same count", async () => {
@@ -334,4 +343,57 @@ it('an AgentProvider given a store, then options, says what went wrong and how t
   } finally {
     quiet.mockRestore();
   }
+});
+
+function thrownBy(ui: React.ReactElement): unknown {
+  const quiet = vi.spyOn(console, 'error').mockImplementation(() => {});
+  try {
+    render(ui);
+    return undefined;
+  } catch (e) {
+    return e;
+  } finally {
+    quiet.mockRestore();
+  }
+}
+
+it.each([
+  ['neither `store` nor `options`', {}],
+  ['`store={undefined}` (a store not made yet)', { store: undefined }],
+])('an AgentProvider given %s says it needs one of them, not a TypeError of the controller', (_name, props) => {
+  function Chat() {
+    useAgentRun();
+    return null;
+  }
+  const error = thrownBy(
+    <AgentProvider {...(props as { store: never })}>
+      <Chat />
+    </AgentProvider>,
+  );
+  expect(String(error)).toMatch(/AgentProvider needs a `store`.*or `options`/);
+});
+
+it('an AgentProvider whose options have no source says the options need one', () => {
+  const error = thrownBy(
+    <AgentProvider options={{} as never}>
+      <p />
+    </AgentProvider>,
+  );
+  expect(String(error)).toMatch(/createRunController needs a `source`/);
+});
+
+it.each([
+  ['useMessageIds', () => useMessageIds()],
+  ['useRunStatus', () => useRunStatus()],
+  ['useAgentState', () => useAgentState((d) => d)],
+  ['useEventLog', () => useEventLog()],
+  ['useAgentSelector', () => useAgentSelector((s) => s.eventCount)],
+])('%s used outside an AgentProvider names itself and says how to provide the store', (name, hook) => {
+  function Lost() {
+    hook();
+    return null;
+  }
+  const error = String(thrownBy(<Lost />));
+  expect(error).toContain(`${name} must be used below <AgentProvider>`);
+  expect(error).toMatch(/<AgentProvider store=\{agent\.store\}>/);
 });

@@ -218,6 +218,6 @@ describe('useAgentRun', () => {
       useMessageIds();
       return null;
     }
-    expect(() => render(<LostHook />)).toThrow(/within <AgentProvider>/);
+    expect(() => render(<LostHook />)).toThrow(/useMessageIds must be used below <AgentProvider>/);
   });
 });

@@ -61,6 +61,11 @@ export function userMessage(message: NonNullable<RunRequest['message']>): UserMe
  * not hold is the app's error, said now.
  */
 export function threadStart<Doc>(options: RunControllerOptions<Doc>): Extract<SessionEntryBody, { type: 'init' }> {
+  // A plain-JavaScript app, or options built before their source exists: said now, not as every run's NETWORK failure.
+  if (typeof options?.source?.run !== 'function')
+    throw new TypeError(
+      "createRunController needs a `source`: an object with run(input, options) that streams the agent's events (httpSseSource({ url }), agUiAgentSource(agent), or one of your own).",
+    );
   options.initialMessages?.forEach((message, i) => {
     const problem = storedMessageProblem(message, `/${i}`);
     if (problem) throw new TypeError(`createRunController: initialMessages ${problem}.`);
