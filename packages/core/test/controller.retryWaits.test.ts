@@ -1,31 +1,40 @@
 /**
  * `retry()` while a shared-state edit waits: it claims the request at once,
- * as `run()` does, so a stop meanwhile sends nothing. In a file of its own:
- * immer loads on the first edit, and only in a fresh module graph does that
- * first edit wait (the window a retry falls into).
+ * as `run()` does, so a stop meanwhile sends nothing. An edit waits only for
+ * the engine (one asked for while immer loads applies on a copy at once), so
+ * each test starts from a fresh module graph whose engine failed to load for
+ * the first run: the retry and the edit both wait for it to load again.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
-import { createRunController, loadEngine } from '../src/index.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { expectReplayed, finished, microScheduler, scripted, started, tick } from './support/controllerHarness.js';
 
-beforeAll(() => loadEngine());
+afterEach(() => {
+  vi.doUnmock('../src/controller/engineParts.js');
+});
 
-/** A controller whose first request failed as a network failure does (retryable); the agent answers the next one. */
+/** A controller whose first run failed as the engine did not load (retryable, nothing sent); the agent answers the next. */
 async function failedOnce() {
-  const { source, inputs } = scripted((n, input, emit) => {
-    if (n === 0) throw new TypeError('Failed to fetch');
+  let fail = true;
+  vi.doMock('../src/controller/engineParts.js', async (original) => {
+    if (fail) throw new TypeError('Failed to fetch dynamically imported module: /assets/engineParts-3f9a.js');
+    return original();
+  });
+  vi.resetModules();
+  const core = await import('../src/index.js');
+  const { source, inputs } = scripted((_n, input, emit) => {
     emit(started(input));
     emit(finished(input));
   });
-  const c = createRunController<{ n: number }>({ source, scheduler: microScheduler, initialState: { n: 0 } });
+  const c = core.createRunController<{ n: number }>({ source, scheduler: microScheduler, initialState: { n: 0 } });
   await c.run('Refund order A-1001');
+  fail = false;
   return { c, inputs };
 }
 
 describe('retry() while a shared-state edit waits', () => {
   it('is in flight at once, and a stop() meanwhile sends nothing', async () => {
     const { c, inputs } = await failedOnce();
-    expect(c.getSnapshot().failure).toMatchObject({ code: 'NETWORK', retryable: true });
+    expect(c.getSnapshot().failure).toMatchObject({ code: 'ENGINE_UNAVAILABLE', retryable: true });
     const edit = c.updateSharedState((d) => {
       d.n = 1;
     });
@@ -35,7 +44,7 @@ describe('retry() while a shared-state edit waits', () => {
     expect(c.getSnapshot().inFlight).toBeUndefined();
     await Promise.all([edit, retry]);
     await tick();
-    expect(inputs).toHaveLength(1);
+    expect(inputs).toHaveLength(0);
     expect(c.getSnapshot().thread.sharedState.document).toEqual({ n: 1 });
     expectReplayed(c);
   });
@@ -47,7 +56,7 @@ describe('retry() while a shared-state edit waits', () => {
     });
     const result = await c.retry();
     expect(result).toMatchObject({ ok: true, status: 'success' });
-    expect(inputs.map((i) => i.state)).toEqual([{ n: 0 }, { n: 2 }]);
+    expect(inputs.map((i) => i.state)).toEqual([{ n: 2 }]);
     expect(c.getSnapshot().inFlight).toBeUndefined();
     expectReplayed(c);
   });

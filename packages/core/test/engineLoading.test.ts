@@ -193,3 +193,57 @@ describe('a controller made before the engine has loaded', () => {
     expect(controller.getSnapshot().thread.sharedState.document).toEqual({ cart: ['A-1001'] });
   });
 });
+
+describe('a shared-state edit asked for while immer loads', () => {
+  type Doc = { name: string; tags: string[] };
+  it('applies at once on a copy, as an input bound to the document needs: each keystroke lands, in order, as a delta', async () => {
+    const core = await fresh();
+    await core.loadEngine();
+    const controller = core.createRunController<Doc>({ source: scripted(), threadId: THREAD, initialState: { name: '', tags: ['a'] } });
+    // A controlled field: each key's edit is made from what the field shows, which is the document now.
+    const shown = () => (controller.getSnapshot().thread.sharedState.document as Doc).name;
+    const results = [...'你好 hello'].map((key) => {
+      const value = shown() + key;
+      return controller.updateSharedState((draft) => {
+        draft.name = value;
+      });
+    });
+    expect(shown()).toBe('你好 hello');
+    for (const result of results) await expect(result).resolves.toMatchObject({ ok: true });
+    const edits = controller.log.entries.filter((e) => e.type === 'state_edit');
+    expect(edits).toHaveLength(8);
+    expect(edits[0]).toMatchObject({ delta: [{ op: 'replace', path: '/name', value: '你' }] });
+    expect(controller.getSnapshot().thread.sharedState.lastDelta).toEqual([{ op: 'replace', path: '/name', value: '你好 hello' }]);
+    expect(controller.stateAt(controller.log.entries.length - 1).sharedState.document).toEqual({ name: '你好 hello', tags: ['a'] });
+  });
+
+  it('a copy edit keeps what a recipe does to arrays, keys and the whole document, and refuses what it cannot take', async () => {
+    const core = await fresh();
+    await core.loadEngine();
+    const controller = core.createRunController<Doc | number[]>({
+      source: scripted(),
+      threadId: THREAD,
+      initialState: { name: 'x', tags: ['a', 'b', 'c'] },
+    });
+    const doc = () => controller.getSnapshot().thread.sharedState.document;
+    const first = controller.updateSharedState((d) => {
+      const draft = d as Doc & { extra?: unknown };
+      draft.tags.splice(0, 2, 'z');
+      draft.extra = { 'a/b': [1, undefined] };
+    });
+    expect(doc()).toEqual({ name: 'x', tags: ['z', 'c'], extra: { 'a/b': [1, null] } });
+    await expect(first).resolves.toMatchObject({ ok: true });
+    const whole = controller.updateSharedState(() => [1, 2]);
+    expect(doc()).toEqual([1, 2]);
+    await whole;
+    const thrown = await controller.updateSharedState(() => {
+      throw new Error('no such order');
+    });
+    expect(thrown).toMatchObject({ ok: false, code: 'EDIT_REFUSED' });
+    expect(thrown.ok === false && thrown.message).toMatch(/its recipe threw: no such order/);
+    const later = await controller.updateSharedState((async () => undefined) as never);
+    expect(later).toMatchObject({ ok: false, code: 'EDIT_REFUSED' });
+    expect(doc()).toEqual([1, 2]);
+    expect(controller.stateAt(controller.log.entries.length - 1).sharedState.document).toEqual([1, 2]);
+  });
+});

@@ -1,10 +1,11 @@
-import type { Immer, Patch } from 'immer';
+import type { Immer } from 'immer';
 import type { ThreadState } from '../model.js';
 import type { JsonPatchOperation } from '../protocol.js';
 import { JsonTooDeep, MAX_JSON_DEPTH, nestsWithin, ownJson } from '../reducer/ownJson.js';
 import { thrownText } from '../thrownText.js';
-import { asJson, jsonDocument, jsonOperations, toJsonPatch } from './documentJson.js';
+import { asJson, jsonDocument, jsonOperations } from './documentJson.js';
 import { type Engine, loadEngine, loadedEngine } from './engineLoader.js';
+import { copyDelta, immerDelta, tooDeep } from './recipeDelta.js';
 import { refusals, unavailable } from './refusals.js';
 import type { SessionEntryBody } from './sessionLog.js';
 import type { ActionResult, Refusal, SharedStateRecipe } from './types.js';
@@ -30,19 +31,6 @@ function loadImmer(): Promise<Immer> {
   });
   return loading;
 }
-
-const tooDeep = (): Refusal => ({
-  code: 'EDIT_REFUSED',
-  message: `The edit was not applied: the document would be nested deeper than ${MAX_JSON_DEPTH} levels of objects and arrays.`,
-});
-
-const ASYNC_RECIPE = Symbol('async recipe');
-const asyncRecipe = (): Refusal => ({
-  code: 'EDIT_REFUSED',
-  message: 'The edit was not applied: the recipe returned a promise. Await what it needs first, then edit the draft at once.',
-});
-const isThenable = (value: unknown): value is PromiseLike<unknown> =>
-  typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 
 export interface SharedStateDeps {
   thread(): ThreadState;
@@ -77,47 +65,14 @@ export function sharedStateActions<Doc>(deps: SharedStateDeps) {
     queue = next.catch(() => undefined);
     return next;
   };
-  const edit = (immer: Immer, recipe: SharedStateRecipe<Doc>, asked = generation): ActionResult => {
+  /** The recipe's edit of the document as it is now, by immer once loaded, else on a copy. */
+  const edit = (immer: Immer | undefined, recipe: SharedStateRecipe<Doc>, asked = generation): ActionResult => {
     // The thread first: reading it applies the events waiting for the frame, whose onEvent may destroy or reset it.
-    const document = deps.thread().sharedState.document;
+    const base = deps.thread().sharedState.document as Doc;
     const refused = stale(asked);
     if (refused) return refused;
-    // The document as it is: immer drafts only what the recipe touches, so an edit beside a large object never copies
-    // it, and one inside it copies that object alone (read through its overlay, which reads as a plain object).
-    const base = document as Doc;
-    let patches: Patch[];
-    try {
-      [, patches] = immer.produceWithPatches(base, (draft: Doc) => {
-        const out = (recipe as (draft: Doc) => unknown)(draft);
-        if (!isThenable(out)) return out as Doc;
-        // What it edits after an await would land on a draft that is gone (immer revokes it), and what its promise
-        // resolves to is no document: the whole edit is refused, what it did before its first await as well.
-        out.then(undefined, () => undefined);
-        throw ASYNC_RECIPE;
-      });
-    } catch (e) {
-      if (e === ASYNC_RECIPE) return deps.refuse(asyncRecipe());
-      // The app's recipe failed (or returned a document and changed its draft too, which immer refuses): nothing is
-      // edited, and the action says why, as every action does, rather than rejecting.
-      return deps.refuse({
-        code: 'EDIT_REFUSED',
-        message: `The edit was not applied: its recipe threw: ${thrownText(e)}`,
-      });
-    }
-    // As JSON: a copy, never one of the app's own objects the recipe put in the draft.
-    const delta: JsonPatchOperation[] = [];
-    try {
-      for (const patch of patches) {
-        const op = toJsonPatch(patch);
-        if (op) delta.push(op);
-      }
-    } catch (e) {
-      if (e instanceof RangeError) return deps.refuse(tooDeep());
-      // What JSON cannot write (a cycle, a BigInt), or a getter or toJSON of the app's that throws as JSON reads it, is
-      // no edit of a JSON document: refused, as the rest are.
-      return deps.refuse({ code: 'EDIT_REFUSED', message: `The edit was not applied: ${thrownText(e)}.` });
-    }
-    return commit(delta);
+    const made = immer ? immerDelta(immer, base, recipe) : copyDelta((loadedEngine() as Engine).documentDelta, base, recipe);
+    return made.refusal ? deps.refuse(made.refusal) : commit(made.delta);
   };
   /** Records `delta` as an edit of the thread, once the document is found to take it. */
   const commit = (delta: JsonPatchOperation[]): ActionResult => {
@@ -197,7 +152,9 @@ export function sharedStateActions<Doc>(deps: SharedStateDeps) {
   const edits = (recipe: SharedStateRecipe<Doc>): Promise<ActionResult> => {
     const immer = loaded;
     const asked = generation;
-    return waiting === 0 && immer && loadedEngine()
+    // Before immer has loaded (it loads now), on a copy of the document: an edit with nothing before it applies at once.
+    if (!immer) loadImmer().catch(() => undefined);
+    return waiting === 0 && loadedEngine()
       ? now(() => edit(immer, recipe, asked))
       : enqueue(async (asked) => {
           let ready: Immer;

@@ -1,0 +1,101 @@
+import type { Immer, Patch } from 'immer';
+import type { JsonPatchOperation } from '../protocol.js';
+import { JsonTooDeep, MAX_JSON_DEPTH, nestsWithin } from '../reducer/ownJson.js';
+import { thrownText } from '../thrownText.js';
+import { jsonDocument, toJsonPatch } from './documentJson.js';
+import type { Refusal, SharedStateRecipe } from './types.js';
+
+/** What a recipe made of the document: the JSON Patch of its edit, or why it is no edit. */
+export type RecipeDelta = { delta: JsonPatchOperation[]; refusal?: never } | { refusal: Refusal; delta?: never };
+
+export const tooDeep = (): Refusal => ({
+  code: 'EDIT_REFUSED',
+  message: `The edit was not applied: the document would be nested deeper than ${MAX_JSON_DEPTH} levels of objects and arrays.`,
+});
+
+const ASYNC_RECIPE = Symbol('async recipe');
+const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+
+/** The recipe run on `draft`: what it returned. One that returns a promise throws ASYNC_RECIPE. */
+function runRecipe<Doc>(recipe: SharedStateRecipe<Doc>, draft: Doc): unknown {
+  const out = (recipe as (draft: Doc) => unknown)(draft);
+  if (!isThenable(out)) return out;
+  // What it edits after an await would land on a draft that is gone (immer revokes it), and what its promise
+  // resolves to is no document: the whole edit is refused, what it did before its first await as well.
+  out.then(undefined, () => undefined);
+  throw ASYNC_RECIPE;
+}
+
+/** The app's recipe failed (or returned a document and changed its draft too, which immer refuses): nothing is edited. */
+const recipeFailed = (e: unknown): RecipeDelta => ({
+  refusal:
+    e === ASYNC_RECIPE
+      ? {
+          code: 'EDIT_REFUSED',
+          message: 'The edit was not applied: the recipe returned a promise. Await what it needs first, then edit the draft at once.',
+        }
+      : { code: 'EDIT_REFUSED', message: `The edit was not applied: its recipe threw: ${thrownText(e)}` },
+});
+
+/**
+ * What JSON cannot write (a cycle, a BigInt), or a getter or toJSON of the app's that throws as JSON reads it, is no
+ * edit of a JSON document: refused, as the rest are.
+ */
+const notJson = (e: unknown): RecipeDelta => ({
+  refusal:
+    e instanceof RangeError || e instanceof JsonTooDeep
+      ? tooDeep()
+      : { code: 'EDIT_REFUSED', message: `The edit was not applied: ${thrownText(e)}.` },
+});
+
+/**
+ * The recipe on an immer draft of `base`: immer drafts only what the recipe touches, so an edit beside a large object
+ * never copies it, and one inside it copies that object alone (read through its overlay, which reads as a plain object).
+ */
+export function immerDelta<Doc>(immer: Immer, base: Doc, recipe: SharedStateRecipe<Doc>): RecipeDelta {
+  let patches: Patch[];
+  try {
+    [, patches] = immer.produceWithPatches(base, (draft: Doc) => runRecipe(recipe, draft) as Doc);
+  } catch (e) {
+    return recipeFailed(e);
+  }
+  // As JSON: a copy, never one of the app's own objects the recipe put in the draft.
+  const delta: JsonPatchOperation[] = [];
+  try {
+    for (const patch of patches) {
+      const op = toJsonPatch(patch);
+      if (op) delta.push(op);
+    }
+  } catch (e) {
+    return notJson(e);
+  }
+  return { delta };
+}
+
+/**
+ * The recipe on a copy of `base`, its edit the JSON Patch from `base` to what the recipe left (`diff`): what an edit
+ * asked for while immer loads takes, so that it applies at once, as an input bound to the document needs (a field
+ * that waited would show its old value meanwhile, and lose the keys typed). It copies the whole document: immer's
+ * draft takes over once loaded.
+ */
+export function copyDelta<Doc>(
+  diff: (from: unknown, to: unknown) => JsonPatchOperation[],
+  base: Doc,
+  recipe: SharedStateRecipe<Doc>,
+): RecipeDelta {
+  const draft = JSON.parse(JSON.stringify(base) ?? 'null') as Doc;
+  let out: unknown;
+  try {
+    out = runRecipe(recipe, draft);
+  } catch (e) {
+    return recipeFailed(e);
+  }
+  try {
+    const next = jsonDocument(out === undefined ? draft : out);
+    if (!nestsWithin(next, MAX_JSON_DEPTH)) return { refusal: tooDeep() };
+    return { delta: diff(base, next) };
+  } catch (e) {
+    return notJson(e);
+  }
+}
