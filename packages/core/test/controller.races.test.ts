@@ -575,3 +575,28 @@ describe('a frontend tool whose run is stopped as it starts', () => {
     expectReplayed(c);
   });
 });
+
+describe('the same run asked for again while it is in flight', () => {
+  it('joins it: one request, one user message, no refusal, and the answer of that run (StrictMode, a double click)', async () => {
+    const { controller, release, inputs } = heldPick(picksOnce);
+    const first = controller.run('Refund order A-1001');
+    const again = controller.run('Refund order A-1001');
+    const asObject = controller.run({ message: 'Refund order A-1001' });
+    await tick();
+    expect(controller.getSnapshot().refusal).toBeUndefined();
+    const other = await controller.run('And order A-1002?');
+    expect(other).toMatchObject({ ok: false, code: 'RUN_IN_PROGRESS' });
+    release.settle('card');
+    const answers = await Promise.all([first, again, asObject]);
+    expect(answers[1]).toEqual(answers[0]);
+    expect(answers[2]).toEqual(answers[0]);
+    expect(inputs).toHaveLength(2);
+    expect(
+      controller.getSnapshot().thread.messages.ids.filter((id) => controller.getSnapshot().thread.messages.byId.get(id)?.role === 'user'),
+    ).toHaveLength(1);
+    // Once it has ended, the same words are a new run.
+    await controller.run('Refund order A-1001');
+    expect(inputs).toHaveLength(3);
+    expectReplayed(controller);
+  });
+});

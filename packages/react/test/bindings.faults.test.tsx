@@ -397,3 +397,34 @@ it.each([
   expect(error).toContain(`${name} must be used below <AgentProvider>`);
   expect(error).toMatch(/<AgentProvider store=\{agent\.store\}>/);
 });
+
+it.each(['useAgentRun({ source })', 'AgentProvider options'] as const)(
+  'StrictMode: a run() from a mount effect (%s) sends one request and shows no "already in progress" refusal',
+  async (owner) => {
+    const m = manualSource();
+    function Greeter({ own }: { own?: boolean }) {
+      const agent = useAgentRun(own ? { source: m.source, threadId: 't' } : {});
+      useEffect(() => {
+        void agent.run('你好');
+      }, [agent.run]);
+      return <p data-testid="greeter">{`${agent.inFlight ?? '-'}|${agent.refusal?.code ?? 'no refusal'}`}</p>;
+    }
+    render(
+      <StrictMode>
+        {owner === 'AgentProvider options' ? (
+          <AgentProvider options={{ source: m.source, threadId: 't' }}>
+            <Greeter />
+          </AgentProvider>
+        ) : (
+          <Greeter own />
+        )}
+      </StrictMode>,
+    );
+    await act(async () => {
+      await tick();
+      await tick();
+    });
+    expect(m.requests).toHaveLength(1);
+    expect(screen.getByTestId('greeter').textContent).toBe('run|no refusal');
+  },
+);

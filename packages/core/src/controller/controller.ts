@@ -10,6 +10,7 @@ import { refusals, sameRefusal } from './refusals.js';
 import { appClock, tellApp } from './report.js';
 import { resumeAction } from './resumeAction.js';
 import { runInput, runRefusal, threadStart, userMessage } from './runInput.js';
+import { runJoin } from './runJoin.js';
 import type { SessionEntryBody } from './sessionLog.js';
 import { sharedStateActions } from './sharedStateEdit.js';
 import { createStreams } from './streams.js';
@@ -70,6 +71,7 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
   };
   const refused = (refusal: Refusal) => Promise.resolve(refuse(refusal));
 
+  const runs = runJoin();
   const runFinished = frontendTools({ thread: () => machine.thread, tools: () => options.tools, client, publish });
 
   const streams = createStreams({
@@ -133,9 +135,7 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
       return epoch;
     },
     still: (at) => at === epoch,
-    release: (at) => {
-      if (at === epoch && !destroyed) publish({ inFlight: undefined });
-    },
+    release: (at) => at === epoch && !destroyed && publish({ inFlight: undefined }),
     destroyed: () => destroyed,
     refuse,
     gone: () => refusals.destroyed,
@@ -174,10 +174,10 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
 
     run(request = {}) {
       if (destroyed) return refused(refusals.destroyed);
-      if (journal.snapshot.inFlight) return refused(refusals.runInProgress);
       const asked = typeof request === 'string' ? { message: request } : request;
+      if (journal.snapshot.inFlight) return runs.join(asked) ?? refused(refusals.runInProgress);
       const problem = runRefusal(machine.thread, asked);
-      return problem ? refused(problem) : startRun(asked);
+      return problem ? refused(problem) : runs.hold(asked, startRun(asked));
     },
     stop() {
       if (destroyed || (!journal.snapshot.inFlight && !streams.any)) return;
