@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 import * as React from 'react';
 import { Composer } from './Composer.js';
 import { InterruptDialog } from './InterruptDialog.js';
+import { reasonKind } from './interruptForm.js';
 import { useLocale } from './locale.js';
 import { MessageList } from './Messages.js';
 import { RunStatus } from './RunStatus.js';
@@ -73,7 +74,7 @@ export const AgentChat = React.forwardRef<HTMLElement, AgentChatProps>(function 
         agent.interrupts.length > 0 ? (
           <ul className="agk-chat__asked" aria-label={messages.chat.waitingOn}>
             {agent.interrupts.map((it) => (
-              <li key={it.id}>{it.message ?? it.reason}</li>
+              <li key={it.id}>{it.message || <AskedTitle reason={it.reason} />}</li>
             ))}
           </ul>
         ) : null
@@ -88,3 +89,25 @@ export const AgentChat = React.forwardRef<HTMLElement, AgentChatProps>(function 
     </section>
   );
 });
+
+/**
+ * An open interrupt that has no message, as the dialog heads it: the title
+ * of its kind in the locale's words, and a reason of the agent's own as sent.
+ */
+function AskedTitle({ reason }: { reason: string }) {
+  const t = useLocale().messages.interrupt;
+  const kind = reasonKind(reason);
+  return (
+    <>
+      {t.titles[kind]}
+      {kind === 'custom' ? (
+        <>
+          {' '}
+          <span className="agk-badge" data-tone="neutral" title={t.reason}>
+            {reason}
+          </span>
+        </>
+      ) : null}
+    </>
+  );
+}

@@ -51,7 +51,8 @@ export const Composer = React.forwardRef<HTMLFormElement, ComposerProps>(functio
   ref,
 ) {
   const agent = useAgentRun();
-  const t = useLocale().messages.chat.composer;
+  const { messages, lang } = useLocale();
+  const t = messages.chat.composer;
   const [text, setText] = React.useState('');
   // Why this composer's last send was refused; shown only while that reason holds (see `note`).
   const [refused, setRefused] = React.useState<{ code: string } | undefined>(undefined);
@@ -130,6 +131,7 @@ export const Composer = React.forwardRef<HTMLFormElement, ComposerProps>(functio
   return (
     <form
       ref={ref}
+      lang={lang}
       {...props}
       className={className ? `agk-composer agk-root ${className}` : 'agk-composer agk-root'}
       onSubmit={onSubmit}

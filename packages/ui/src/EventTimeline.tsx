@@ -39,7 +39,7 @@ const Root = React.forwardRef<HTMLElement, EventTimelineRootProps>(function Root
   const rescue = useFocusRescue(ref, { onFocus, onBlur });
   const { entries } = useEventLog();
   const diagnostics = useDiagnostics();
-  const { messages, format } = useLocale();
+  const { messages, format, lang } = useLocale();
   // The controller replays its own log: the thread after a picked event, client entries before it included.
   const store = useAgentStore();
   const [groups, setGroups] = React.useState<ReadonlySet<EventGroup>>(ALL_GROUPS);
@@ -126,6 +126,7 @@ const Root = React.forwardRef<HTMLElement, EventTimelineRootProps>(function Root
   return (
     <TimelineContext.Provider value={value}>
       <section
+        lang={lang}
         {...rest}
         {...rescue.handlers}
         ref={rescue.ref}

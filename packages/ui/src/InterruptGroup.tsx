@@ -113,7 +113,8 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
   forwardedRef,
 ) {
   const store = useAgentStore();
-  const t = useLocale().messages.interrupt;
+  const { messages, format, lang } = useLocale();
+  const t = messages.interrupt;
   const now = nowProp ?? store.now;
   const interrupts = useInterrupts();
   const inFlight = useAgentSelector((s) => s.inFlight);
@@ -292,7 +293,7 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
       if (mode === 'immediate') return deliver([response], t.announce.sent(summary));
       const answered = new Set(answers.keys()).add(response.interruptId).size;
       setKept((prev) => new Map(prev).set(response.interruptId, response));
-      announce(t.announce.saved(summary, answered, interrupts.length));
+      announce(t.announce.saved(summary, answered, interrupts.length, format.number(answered), format.number(interrupts.length)));
       pendingFocus.current = { to: 'next' };
     },
     reopen(interruptId) {
@@ -310,7 +311,7 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
         if (!answer || (answer.status === 'resolved' && isExpired(it, at))) return;
         responses.push(answer);
       }
-      deliver(responses, t.announce.sentMany(responses.length));
+      deliver(responses, t.announce.sentMany(responses.length, format.number(responses.length)));
     },
     sendButton,
     announce,
@@ -403,7 +404,7 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
     (scope.querySelector<HTMLElement>(COMPOSER) ?? chatIn(scope))?.focus();
   }, [none]);
 
-  const heading = title ?? (interrupts.length === 1 ? t.waitingOne : t.waitingMany(interrupts.length));
+  const heading = title ?? (interrupts.length === 1 ? t.waitingOne : t.waitingMany(interrupts.length, format.number(interrupts.length)));
   return (
     <SessionContext.Provider value={session}>
       {interrupts.length > 0 ? (
@@ -412,6 +413,7 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
           aria-modal="false"
           aria-labelledby={headingId}
           aria-keyshortcuts="Alt+Shift+D"
+          lang={lang}
           {...rest}
           ref={setRef}
           className={className ? `agk-interrupts agk-root ${className}` : 'agk-interrupts agk-root'}
@@ -430,6 +432,7 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
       {/* Outside the region, so what is said when the last answer goes (the region with it) is still heard. */}
       <div
         ref={announcer}
+        lang={lang}
         className="agk-visually-hidden"
         role="status"
         aria-live="polite"
@@ -448,7 +451,8 @@ export type InterruptSendProps = React.HTMLAttributes<HTMLElement>;
 /** The `Interrupt.Send` part: see `Interrupt`. */
 export const InterruptSend = React.forwardRef<HTMLElement, InterruptSendProps>(function InterruptSend({ className, ...rest }, ref) {
   const session = useSession('Send');
-  const t = useLocale().messages.interrupt;
+  const { messages, format } = useLocale();
+  const t = messages.interrupt;
   const refusal = useAgentSelector((s) => s.refusal);
   const { interrupts, answers, mode } = session;
   const open = new Set(interrupts.map((it) => it.id));
@@ -472,7 +476,9 @@ export const InterruptSend = React.forwardRef<HTMLElement, InterruptSendProps>(f
       ) : null}
       {mode === 'collect' ? (
         <>
-          <p className="agk-interrupts__progress">{t.progress(answers.size, interrupts.length)}</p>
+          <p className="agk-interrupts__progress">
+            {t.progress(answers.size, interrupts.length, format.number(answers.size), format.number(interrupts.length))}
+          </p>
           <button
             ref={session.sendButton}
             type="button"

@@ -12,6 +12,7 @@ import type { en as messageStrings } from './locales/messages.js';
 import { ContentParts, contentText, MessageText, type TextFormat } from './MessageContent.js';
 import { Reasoning } from './Reasoning.js';
 import { type RenderTool, ToolCallCard } from './ToolCall.js';
+import { type PartPresence, usePartPresence, useRegisterPart } from './usePartPresence.js';
 import { useThreadKey } from './useStoreSwitch.js';
 
 type MessageStrings = typeof messageStrings;
@@ -60,11 +61,34 @@ function messageState(message: MessageRecord, status: MessageStatus): MessageSta
   return status === 'error' && message.role !== 'tool' ? 'incomplete' : 'complete';
 }
 
+/** A message read by id, with its status and state as its run's end leaves them (`message` undefined until it exists). */
+function useMessageStatus(id: string): { message: MessageRecord | undefined; status: MessageStatus; state: MessageState } {
+  const message = useMessage(id);
+  const runStatus = useRunSummary(message?.runId)?.status;
+  const lastReply = useLastReplyId(message?.runId) === id;
+  const status = message ? messageStatus(message, runStatus, lastReply) : 'complete';
+  const state = message ? messageState(message, status) : 'complete';
+  return { message, status, state };
+}
+
+/**
+ * Tells the list's live announcer when a message it draws has settled, and
+ * whether it may be incomplete: drawn beside each row, so a reply is
+ * announced however the app draws it (`renderMessage`). Renders nothing.
+ */
+export function MessageSettled({ id }: { id: string }) {
+  const { message, status, state } = useMessageStatus(id);
+  useAnnounceWhenSettled(id, message !== undefined && status !== 'streaming', state === 'incomplete');
+  return null;
+}
+
 interface MessageContextValue {
   message: MessageRecord;
   status: MessageStatus;
   label: string;
   authorId: string;
+  /** The Header registers here: the root is named by the author it shows, or, without one, by a label of its own. */
+  header: PartPresence;
   details: { open: boolean; setOpen: (open: boolean) => void; id: string };
 }
 
@@ -82,23 +106,23 @@ export interface MessageRootProps extends React.HTMLAttributes<HTMLElement> {
 }
 
 const Root = React.forwardRef<HTMLElement, MessageRootProps>(function MessageRoot({ id, className, children, ...rest }, ref) {
-  const message = useMessage(id);
-  const runStatus = useRunSummary(message?.runId)?.status;
-  const lastReply = useLastReplyId(message?.runId) === id;
+  const { message, status, state } = useMessageStatus(id);
   const { messages } = useLocale();
   const [open, setOpen] = React.useState(false);
   const detailsId = React.useId();
   const authorId = React.useId();
-  const status = message ? messageStatus(message, runStatus, lastReply) : 'complete';
-  const state = message ? messageState(message, status) : 'complete';
-  useAnnounceWhenSettled(id, message !== undefined && status !== 'streaming', state === 'incomplete');
+  const header = usePartPresence();
   if (!message) return null;
   const role = messages.messages.roles[message.role];
   const label = message.name ? messages.messages.named(role, message.name) : role;
+  // Named by the author its Header shows; without a Header (or for a tool result or reasoning, whose Header shows no
+  // author), by the same words as its own label. A name the app gives wins.
+  const named = rest['aria-label'] !== undefined || rest['aria-labelledby'] !== undefined;
+  const byHeader = header.present && message.role !== 'tool' && message.role !== 'reasoning';
   return (
-    <MessageContext.Provider value={{ message, status, label, authorId, details: { open, setOpen, id: detailsId } }}>
+    <MessageContext.Provider value={{ message, status, label, authorId, header, details: { open, setOpen, id: detailsId } }}>
       <article
-        {...(message.role === 'tool' || message.role === 'reasoning' ? { 'aria-label': label } : { 'aria-labelledby': authorId })}
+        {...(named ? {} : byHeader ? { 'aria-labelledby': authorId } : { 'aria-label': label })}
         {...rest}
         ref={ref}
         className={cx('agk-message agk-root', className)}
@@ -128,8 +152,9 @@ function initialOf(name: string, lang: string): string {
 }
 
 const Header = React.forwardRef<HTMLElement, React.HTMLAttributes<HTMLElement>>(function MessageHeader({ className, ...rest }, ref) {
-  const { message, status, label, authorId, details } = useMessagePart('Header');
+  const { message, status, label, authorId, header, details } = useMessagePart('Header');
   const { messages, lang } = useLocale();
+  useRegisterPart(header);
   const strings = messages.messages;
   const hasDetails = message.metadata !== undefined && Object.keys(message.metadata).length > 0;
   return (
@@ -409,7 +434,9 @@ function MessageParts({ id, renderTool }: { id: string; renderTool?: RenderTool 
  *
  * The parts (`Message.Root`, `Header`, `Body`, `ToolCalls`, `Details`)
  * compose a message of your own; each forwards its ref and takes
- * `className`, `style` and DOM props.
+ * `className`, `style` and DOM props. The root is named by the author its
+ * `Header` shows, or, composed without one, by the same words as a label of
+ * its own; an `aria-label` or `aria-labelledby` given to it wins.
  *
  * @example
  * <Message id={id} renderTool={renderTool} />

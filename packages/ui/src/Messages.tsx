@@ -7,7 +7,7 @@ import { DecisionLine, DecisionsContext, type Row, useDecisionRows } from './dec
 import { AnnouncerContext, useLiveAnnouncer } from './liveAnnouncer.js';
 import { useLocale } from './locale.js';
 import { MarkdownHeadingLevel } from './Markdown.js';
-import { Message } from './Message.js';
+import { Message, MessageSettled } from './Message.js';
 import { OutlineRow } from './SubagentGroup.js';
 import type { RenderTool } from './ToolCall.js';
 import { useAutoScroll } from './useAutoScroll.js';
@@ -32,8 +32,13 @@ export interface VirtualizationOptions {
 export interface MessageListProps extends Omit<React.HTMLAttributes<HTMLDivElement>, 'children'> {
   /** Replaces the card of a tool call (generative UI); keep it stable (module scope or `useCallback`). */
   renderTool?: RenderTool;
-  /** Draws one message, in place of `<Message id={id} renderTool={renderTool} />`; keep it stable too. */
-  renderMessage?: (id: string) => ReactNode;
+  /**
+   * Draws one message, in place of `<Message id={id} renderTool={renderTool} />`;
+   * return undefined to keep the default message, null to draw nothing (as
+   * `renderTool` does). Keep it stable too. A finished reply is announced
+   * however it is drawn, unless it is drawn as nothing.
+   */
+  renderMessage?: (id: string) => ReactNode | undefined;
   /** `grouped` (default): a subagent's messages sit in its `SubagentGroup`, nested by parent. `inline`: in thread order. */
   subagents?: SubagentLayout;
   virtualization?: VirtualizationOptions;
@@ -109,7 +114,7 @@ export const MessageList = React.forwardRef<HTMLDivElement, MessageListProps>(fu
   { renderTool, renderMessage, subagents = 'grouped', virtualization = {}, empty, label, headingLevel, className, ...rest },
   ref,
 ) {
-  const { messages } = useLocale();
+  const { messages, lang } = useLocale();
   const strings = messages.messages;
   const store = useAgentStore();
   const outline = useMessageOutline(subagents);
@@ -123,7 +128,17 @@ export const MessageList = React.forwardRef<HTMLDivElement, MessageListProps>(fu
   const [viewportReady, setViewportReady] = React.useState(false);
   const [levelAbove, setLevelAbove] = React.useState<number | undefined>(undefined);
   const draw = React.useCallback(
-    (id: string) => (renderMessage ? renderMessage(id) : <Message key={id} id={id} renderTool={renderTool} />),
+    (id: string) => {
+      const custom = renderMessage ? renderMessage(id) : undefined;
+      if (custom === null) return null;
+      return (
+        <React.Fragment key={id}>
+          {custom === undefined ? <Message id={id} renderTool={renderTool} /> : custom}
+          {/* Beside the message, not inside it: a reply is announced whether or not the app draws it with Message.Root. */}
+          <MessageSettled id={id} />
+        </React.Fragment>
+      );
+    },
     [renderMessage, renderTool],
   );
   const view = React.useMemo(() => ({ outline, renderMessage: draw }), [outline, draw]);
@@ -148,6 +163,7 @@ export const MessageList = React.forwardRef<HTMLDivElement, MessageListProps>(fu
 
   return (
     <div
+      lang={lang}
       {...rest}
       ref={attachRoot}
       className={cx('agk-messages agk-root', className)}

@@ -4,12 +4,15 @@ import { schemaSize } from '@aguikit/core/engine';
 import Form, { type IChangeEvent } from '@rjsf/core';
 import {
   type DescriptionFieldProps,
+  descriptionId,
   englishStringTranslator,
   errorId,
+  examplesId,
   type FieldErrorProps,
   type FieldTemplateProps,
   getTemplate,
   getUiOptions,
+  helpId,
   type IconButtonProps,
   type RJSFValidationError,
   replaceStringParameters,
@@ -23,18 +26,50 @@ import Ajv2019 from 'ajv/dist/2019.js';
 import Ajv2020 from 'ajv/dist/2020.js';
 import type { ReactNode } from 'react';
 import * as React from 'react';
+import { clientContext } from './clientContext.js';
 import { useInterruptRoot } from './interruptContext.js';
 import { formCanHold, formSchema, formUiSchema, humanizeKey, type InterruptMessages, transformErrors } from './interruptForm.js';
 import { useLocale } from './locale.js';
 import { useBrowserLayoutEffect } from './useBrowserLayoutEffect.js';
 
+/** The element around the form: the document its fields look their descriptions up in. */
+const FormWrapperContext = clientContext<React.RefObject<HTMLDivElement | null> | null>(null);
+
+/** The controls of a field: its own element, or each option of a radio or checkbox group (`<id>-<n>`). */
+function controlsOf(doc: Document, id: string): HTMLElement[] {
+  const options = [...doc.querySelectorAll<HTMLElement>(`[id^="${CSS.escape(id)}-"]`)].filter((el) =>
+    /^-\d+$/.test(el.id.slice(id.length)),
+  );
+  return [doc.getElementById(id), ...options].filter((el): el is HTMLElement => el?.matches('input, select, textarea') === true);
+}
+
+/**
+ * rjsf describes each control by its field's error, description and help
+ * ids whether they are rendered or not: here a control names only those in
+ * the document, again after each render of its field (errors come and go).
+ */
+function useRenderedDescriptions(id: string) {
+  const wrapper = React.useContext(FormWrapperContext);
+  useBrowserLayoutEffect(() => {
+    const doc = wrapper?.current?.ownerDocument ?? document;
+    const described = [errorId(id), descriptionId(id), helpId(id), examplesId(id)].filter((part) => doc.getElementById(part) !== null);
+    for (const control of controlsOf(doc, id)) {
+      if (described.length > 0) control.setAttribute('aria-describedby', described.join(' '));
+      else control.removeAttribute('aria-describedby');
+    }
+  });
+}
+
 /**
  * A field with its label. The required marker "*" is hidden from assistive
  * technology (the field itself says `aria-required`, and the form explains
  * the marker in a line of its own): the field's name is its label alone.
+ * Its controls are described only by what is rendered of its description,
+ * errors and help.
  */
 function FieldTemplate(props: FieldTemplateProps) {
   const { id, label, children, errors, help, description, hidden, required, displayLabel, registry, uiSchema } = props;
+  useRenderedDescriptions(id);
   const uiOptions = getUiOptions(uiSchema);
   const WrapIfAdditionalTemplate = getTemplate('WrapIfAdditionalTemplate', registry, uiOptions);
   if (hidden) return <div className="hidden">{children}</div>;
@@ -283,60 +318,62 @@ export const ResponseForm = React.forwardRef<HTMLDivElement, React.HTMLAttribute
 
   return (
     <FormBoundary onFailure={root.reportFormFailure} message={t.formUnsupported}>
-      <div
-        {...rest}
-        ref={(node) => {
-          wrapper.current = node;
-          if (typeof forwardedRef === 'function') forwardedRef(node);
-          else if (forwardedRef) forwardedRef.current = node;
-        }}
-        className={className ? `agk-interrupt__form-wrap ${className}` : 'agk-interrupt__form-wrap'}
-      >
-        {hasRequired ? (
-          <p className="agk-interrupt__required-note">
-            <span aria-hidden="true">{t.requiredLegend}</span>
-          </p>
-        ) : null}
-        <Form
-          ref={root.form}
-          id={root.ids.form}
-          idPrefix={root.ids.fields}
-          className="agk-interrupt__form"
-          schema={schema}
-          uiSchema={uiSchema}
-          validator={validatorFor(schema)}
-          templates={templates}
-          translateString={translateString}
-          noHtml5Validate
-          showErrorList={false}
-          focusOnFirstError={focusFirstError}
-          transformErrors={transform}
-          disabled={root.state !== 'open'}
-          {...(attempted ? { liveValidate: 'onChange' as const } : {})}
-          onChange={({ errors }) => {
-            if (attempted && errors.length === 0) setSummary((prev) => ({ text: '', n: prev.n }));
+      <FormWrapperContext.Provider value={wrapper}>
+        <div
+          {...rest}
+          ref={(node) => {
+            wrapper.current = node;
+            if (typeof forwardedRef === 'function') forwardedRef(node);
+            else if (forwardedRef) forwardedRef.current = node;
           }}
-          onError={(errors) => {
-            setAttempted(true);
-            root.intent.current = undefined;
-            const names = [...new Set(errors.map((e) => fieldName(e, schema)).filter(Boolean))];
-            // Problems of the whole answer (at least one field filled in, say) name no field: they are said as they are.
-            const text = names.length
-              ? t.errorSummary(names.length, format.list(names))
-              : t.answerSummary([...new Set(errors.map((e) => e.message ?? ''))].join(' '));
-            // The same problems in another language are not a new alert.
-            const again = rewording.current ? 0 : 1;
-            setSummary((prev) => ({ text, n: prev.n + again }));
-          }}
-          onSubmit={onSubmit}
-        />
-        {/* Inserted with its text (a new one per failed submit), which is how an alert is announced. */}
-        {summary.text ? (
-          <p key={summary.n} role="alert" className="agk-interrupt__form-summary">
-            {summary.text}
-          </p>
-        ) : null}
-      </div>
+          className={className ? `agk-interrupt__form-wrap ${className}` : 'agk-interrupt__form-wrap'}
+        >
+          {hasRequired ? (
+            <p className="agk-interrupt__required-note">
+              <span aria-hidden="true">{t.requiredLegend}</span>
+            </p>
+          ) : null}
+          <Form
+            ref={root.form}
+            id={root.ids.form}
+            idPrefix={root.ids.fields}
+            className="agk-interrupt__form"
+            schema={schema}
+            uiSchema={uiSchema}
+            validator={validatorFor(schema)}
+            templates={templates}
+            translateString={translateString}
+            noHtml5Validate
+            showErrorList={false}
+            focusOnFirstError={focusFirstError}
+            transformErrors={transform}
+            disabled={root.state !== 'open'}
+            {...(attempted ? { liveValidate: 'onChange' as const } : {})}
+            onChange={({ errors }) => {
+              if (attempted && errors.length === 0) setSummary((prev) => ({ text: '', n: prev.n }));
+            }}
+            onError={(errors) => {
+              setAttempted(true);
+              root.intent.current = undefined;
+              const names = [...new Set(errors.map((e) => fieldName(e, schema)).filter(Boolean))];
+              // Problems of the whole answer (at least one field filled in, say) name no field: they are said as they are.
+              const text = names.length
+                ? t.errorSummary(names.length, format.list(names), format.number(names.length))
+                : t.answerSummary([...new Set(errors.map((e) => e.message ?? ''))].join(' '));
+              // The same problems in another language are not a new alert.
+              const again = rewording.current ? 0 : 1;
+              setSummary((prev) => ({ text, n: prev.n + again }));
+            }}
+            onSubmit={onSubmit}
+          />
+          {/* Inserted with its text (a new one per failed submit), which is how an alert is announced. */}
+          {summary.text ? (
+            <p key={summary.n} role="alert" className="agk-interrupt__form-summary">
+              {summary.text}
+            </p>
+          ) : null}
+        </div>
+      </FormWrapperContext.Provider>
     </FormBoundary>
   );
 });

@@ -122,7 +122,8 @@ export const RunStatus = React.forwardRef<HTMLDivElement, RunStatusProps>(functi
   const step = useAgentSelector(selectStep);
   const runError = useAgentSelector(selectRunError);
   const attempt = useAgentSelector(selectAttempt);
-  const t = useLocale().messages.run;
+  const { messages, format, lang } = useLocale();
+  const t = messages.run;
   const { status, connection, failure, refusal, inFlight, store } = agent;
   // What the last Reconnect did, and in which thread: the provider switched to another store shows that one's own.
   const [reconnectOf, setReconnectOf] = React.useState<{ store?: AgentStore; reconnect: Reconnect }>({ reconnect: IDLE });
@@ -189,7 +190,9 @@ export const RunStatus = React.forwardRef<HTMLDivElement, RunStatusProps>(functi
   if (reconnecting) {
     state = 'reconnecting';
     tone = 'info';
-    badge = t.reconnecting(attempt?.attempt, attempt?.of);
+    badge = attempt
+      ? t.reconnecting(attempt.attempt, attempt.of, format.number(attempt.attempt), format.number(attempt.of))
+      : t.reconnecting();
   } else if (reconnectFailed && (cutOff || status === 'error')) {
     state = 'disconnected';
     tone = 'warning';
@@ -262,6 +265,7 @@ export const RunStatus = React.forwardRef<HTMLDivElement, RunStatusProps>(functi
   return (
     <div
       ref={setRoot}
+      lang={lang}
       {...props}
       className={className ? `agk-runstatus agk-root ${className}` : 'agk-runstatus agk-root'}
       data-state={state}

@@ -98,7 +98,7 @@ const Root = React.forwardRef<HTMLElement, StateInspectorRootProps>(function Roo
   // A list that held focus and goes (a new thread) hands it to the panel's first control, not to <body>.
   const rescue = useFocusRescue(ref, { onFocus, onBlur });
   const live = useSharedState();
-  const { messages, format } = useLocale();
+  const { messages, format, lang } = useLocale();
   // The controller replays its own log: the thread after a picked event, client entries before it included.
   const store = useAgentStore();
   // The log's own array, appended to in place (a new one at a reset): read, not subscribed to, so the events that do
@@ -160,6 +160,7 @@ const Root = React.forwardRef<HTMLElement, StateInspectorRootProps>(function Roo
   return (
     <InspectorContext.Provider value={value}>
       <section
+        lang={lang}
         {...rest}
         {...rescue.handlers}
         ref={rescue.ref}

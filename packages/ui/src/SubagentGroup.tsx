@@ -78,7 +78,8 @@ export interface SubagentGroupProps extends Omit<React.HTMLAttributes<HTMLDivEle
  * with the groups of the subagents it started (`parentSubagentRunId`)
  * nested inside. `data-status` and `data-state="open|closed"` say where it
  * is. Inside a `MessageList` it is placed for you; on its own it reads the
- * thread itself.
+ * thread itself. It is a `role="group"` named by its name and status; a
+ * `role`, `aria-label` or `aria-labelledby` given to it wins.
  *
  * @example
  * <SubagentGroup id="researcher-1" />
@@ -126,14 +127,16 @@ function Group({
   const state = isOpen ? 'open' : 'closed';
   const items = groupItems(view.outline, id);
   const waitingOn = record?.status === 'suspended' ? (record.interruptIds?.length ?? 0) : 0;
+  // Named by its name and status, unless the app names it; the app's role wins too.
+  const named = rest['aria-label'] !== undefined || rest['aria-labelledby'] !== undefined;
   return (
     // biome-ignore lint/a11y/useSemanticElements: a fieldset groups form controls; this groups a subagent's messages
     <div
+      role="group"
+      {...(named ? {} : { 'aria-labelledby': `${triggerId} ${badgeId}` })}
       {...rest}
       ref={groupRef}
-      role="group"
       className={cx('agk-subagent agk-root', className)}
-      aria-labelledby={`${triggerId} ${badgeId}`}
       data-status={status}
       data-state={state}
       data-subagent={id}

@@ -122,7 +122,7 @@ export function EventSummaryView({ summary, className }: { summary: EventSummary
   );
 }
 
-/** Diagnostics in full: severity in words, code and message. */
+/** Diagnostics in full: severity in words, code and message (the engine's, in English). */
 export function DiagnosticList({ diagnostics }: { diagnostics: readonly Diagnostic[] }) {
   const { messages } = useLocale();
   return (
@@ -133,7 +133,7 @@ export function DiagnosticList({ diagnostics }: { diagnostics: readonly Diagnost
           <span className="agk-badge" data-tone={d.severity === 'error' ? 'danger' : 'warning'}>
             {messages.devtools.detail.severity[d.severity]}
           </span>{' '}
-          <code>{d.code}</code> {d.message}
+          <code>{d.code}</code> <span lang="en">{d.message}</span>
         </li>
       ))}
     </ul>

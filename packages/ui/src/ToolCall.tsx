@@ -7,10 +7,11 @@ import * as React from 'react';
 import { clientContext } from './clientContext.js';
 import { isolated } from './isolated.js';
 import { CodeText } from './LongText.js';
-import { useLocale } from './locale.js';
+import { type LocaleValue, useLocale } from './locale.js';
 import type { en as toolStrings } from './locales/tools.js';
 import { type ArgsView, pretty, useArgsView } from './partialArgs.js';
 import { clip } from './textCut.js';
+import { type PartPresence, usePartPresence, useRegisterPart } from './usePartPresence.js';
 import { useThreadKey } from './useStoreSwitch.js';
 
 type Tone = 'neutral' | 'info' | 'success' | 'warning' | 'danger';
@@ -106,6 +107,10 @@ interface CallContextValue {
   open: boolean;
   setOpen: (open: boolean) => void;
   ids: { trigger: string; panel: string; badge: string };
+  /** Its place among the thread's calls of the same tool, when there are several (0 otherwise). */
+  place: number;
+  /** The Header registers here: the card is named by its button and badge, or, without one, by a label of its own. */
+  header: PartPresence;
 }
 
 const CallContext = clientContext<CallContextValue | null>(null);
@@ -158,19 +163,28 @@ function ordinals(thread: ThreadState): Map<string, readonly [number, number]> {
   return out;
 }
 
+/** A call's place among the thread's calls of the same tool, when the thread calls it more than once (0 otherwise). */
+function useCallPlace(id: string): number {
+  return useAgentSelector((s) => {
+    const found = ordinals(s.thread).get(id);
+    return found && found[1] > 1 ? found[0] : 0;
+  });
+}
+
 /**
  * The accessible name of a call: its tool's name, numbered when the thread
  * calls that tool more than once ("get_weather (2)"), so repeated calls are
  * told apart.
  */
-function useCallName(id: string, name: string): React.ReactNode {
-  const { messages, format } = useLocale();
-  const place = useAgentSelector((s) => {
-    const found = ordinals(s.thread).get(id);
-    return found && found[1] > 1 ? found[0] : 0;
-  });
+function callName({ messages, format }: LocaleValue, name: string, place: number): React.ReactNode {
   const base = name || messages.tools.unnamed;
   return place ? isolated((text) => messages.tools.nth(text, format.number(place)), base) : base;
+}
+
+/** The same name as text, for a label. */
+function callNameText({ messages, format }: LocaleValue, name: string, place: number): string {
+  const base = name || messages.tools.unnamed;
+  return place ? messages.tools.nth(base, format.number(place)) : base;
 }
 
 const SUMMARY_LENGTH = 60;
@@ -217,6 +231,9 @@ const Root = React.forwardRef<HTMLElement, ToolCallRootProps>(function ToolCallR
   const trigger = React.useId();
   const panel = React.useId();
   const badge = React.useId();
+  const place = useCallPlace(id);
+  const header = usePartPresence();
+  const locale = useLocale();
   const setOpen = React.useCallback(
     (next: boolean) => {
       if (open === undefined) setChoice({ thread, open: next });
@@ -227,10 +244,16 @@ const Root = React.forwardRef<HTMLElement, ToolCallRootProps>(function ToolCallR
   if (!call) return null;
   const status = toolDisplayStatus(call);
   const isOpen = open ?? chosen ?? opensByItself(status);
+  // Named by its Header's button and badge; without a Header, by the same words as its own label. A name the app gives wins.
+  const named = rest['aria-label'] !== undefined || rest['aria-labelledby'] !== undefined;
   return (
-    <CallContext.Provider value={{ call, status, open: isOpen, setOpen, ids: { trigger, panel, badge } }}>
+    <CallContext.Provider value={{ call, status, open: isOpen, setOpen, ids: { trigger, panel, badge }, place, header }}>
       <article
-        aria-labelledby={`${trigger} ${badge}`}
+        {...(named
+          ? {}
+          : header.present
+            ? { 'aria-labelledby': `${trigger} ${badge}` }
+            : { 'aria-label': `${callNameText(locale, call.name, place)} ${locale.messages.tools.status[status]}` })}
         {...rest}
         ref={ref}
         className={cx('agk-card agk-toolcall agk-root', className)}
@@ -245,8 +268,9 @@ const Root = React.forwardRef<HTMLElement, ToolCallRootProps>(function ToolCallR
 });
 
 const Header = React.forwardRef<HTMLDivElement, React.HTMLAttributes<HTMLDivElement>>(function ToolCallHeader({ className, ...rest }, ref) {
-  const { call, status, open, setOpen, ids } = useCall('Header');
-  const name = useCallName(call.id, call.name);
+  const { call, status, open, setOpen, ids, place, header } = useCall('Header');
+  useRegisterPart(header);
+  const name = callName(useLocale(), call.name, place);
   const summary = argsSummary(useArgsView(call));
   const state = open ? 'open' : 'closed';
   return (
@@ -385,7 +409,10 @@ function prettyIfJson(text: string): string {
  * The parts of a tool-call card, to compose a card of your own: `Root` (the
  * `article`, with the open state), `Header` (the disclosure button named
  * after the tool, a one-line argument summary, the status badge), `Panel`
- * (what the disclosure shows: `Args` and `Result` by default).
+ * (what the disclosure shows: `Args` and `Result` by default). The root is
+ * named by the Header's button and badge, or, composed without a Header, by
+ * the same words as a label of its own; an `aria-label` or
+ * `aria-labelledby` given to it wins.
  */
 export const ToolCall = { Root, Header, Panel, Args, Result };
 

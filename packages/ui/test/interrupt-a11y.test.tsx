@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Interrupt, InterruptDialog } from '../src/InterruptDialog.js';
 import { ANNOUNCEMENT_CLEAR_MS } from '../src/InterruptGroup.js';
 import { preloadInterruptForm } from '../src/lazyChunks.js';
-import { AgentLocaleProvider, zhCN } from '../src/locale.js';
+import { AgentLocaleProvider, defineLocale, zhCN } from '../src/locale.js';
 import { call, runOf, type ScriptEvent, STORY_THREAD, say, scriptedSource } from '../src/storybook/scripted.js';
 
 type Raised = Record<string, unknown> & { id: string; reason: string };
@@ -184,6 +184,45 @@ describe('interrupt words', () => {
     expect(card.textContent).not.toMatch(/[[{]"/);
   });
 
+  it("counts answers in the locale's digits: the heading, the progress line, what is announced, the error summary", async () => {
+    const user = userEvent.setup();
+    // English words with Arabic-Indic digits: every count goes through the locale's number format, or shows 0-9.
+    const arEG = defineLocale('ar-EG', {});
+    const { store } = await interrupted([
+      { id: 'int-a', reason: 'confirmation', message: 'First?' },
+      {
+        id: 'int-b',
+        reason: 'input_required',
+        message: 'Second?',
+        responseSchema: { type: 'object', required: ['note'], properties: { note: { type: 'string', title: 'Note' } } },
+      },
+    ]);
+    const announced = recordAnnouncements();
+    const { container } = render(
+      <AgentLocaleProvider locale={arEG}>
+        <Page store={store} />
+      </AgentLocaleProvider>,
+    );
+    await formsLoaded(container);
+    expect(screen.getByRole('dialog')).toHaveAccessibleName('The agent is waiting for ٢ answers');
+    expect(container.querySelector('.agk-interrupts__progress')).toHaveTextContent('٠ of ٢ answered.');
+    const second = screen.getByRole('article', { name: 'Input needed' });
+    await user.click(within(second).getByRole('button', { name: 'Save answer' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('١ field needs attention: Note.');
+    await user.click(within(screen.getByRole('article', { name: 'Confirmation needed' })).getByRole('button', { name: 'Yes' }));
+    announced.read();
+    expect(container.querySelector('.agk-interrupts__progress')).toHaveTextContent('١ of ٢ answered.');
+    expect(announced.said.join('\n')).toMatch(/Saved: Yes\. ١ of ٢ answered\./);
+    await user.type(within(second).getByRole('textbox', { name: 'Note' }), 'ok');
+    await user.click(within(second).getByRole('button', { name: 'Save answer' }));
+    await user.click(screen.getByRole('button', { name: 'Send answers' }));
+    await settle();
+    announced.read();
+    announced.stop();
+    expect(announced.said.join('\n')).toMatch(/٢ answers sent\./);
+    expect(announced.said.join('\n')).not.toMatch(/[0-9]/);
+  });
+
   it('speaks Simplified Chinese under the zh-CN locale', async () => {
     const { store } = await interrupted([refundInterrupt], { before: call('call-refund', 'refund_order', refund) });
     const { container } = render(
@@ -350,6 +389,53 @@ describe('interrupt forms', () => {
     expect(decision).toHaveAttribute('aria-invalid', 'true');
     expect(screen.getByRole('alert')).toHaveTextContent('1 field needs attention: Decision.');
     expect(requests).toHaveLength(0);
+  });
+});
+
+describe('interrupt form descriptions', () => {
+  /** Each id a field's `aria-describedby` names that is not in the document. */
+  const missingDescriptions = (root: HTMLElement) =>
+    [...root.querySelectorAll('input, select, textarea')].flatMap((field) =>
+      (field.getAttribute('aria-describedby') ?? '')
+        .split(/\s+/)
+        .filter((id) => id && !root.ownerDocument.getElementById(id))
+        .map((id) => `${field.id} -> ${id}`),
+    );
+
+  it('describes each field only by what is rendered: its description, then its errors once there are any', async () => {
+    const user = userEvent.setup();
+    const { store } = await interrupted([
+      {
+        id: 'int-form',
+        reason: 'input_required',
+        message: 'Where should the refund go?',
+        responseSchema: {
+          type: 'object',
+          required: ['channel', 'note'],
+          properties: {
+            channel: { type: 'string', title: 'Channel', enum: ['card', 'bank'] },
+            note: { type: 'string', title: 'Note', description: 'Shown to the customer.' },
+            urgent: { type: 'boolean', title: 'Urgent' },
+            how: { type: 'string', title: 'How', enum: ['a', 'b'] },
+          },
+        },
+      },
+    ]);
+    const { container } = render(<Page store={store} />);
+    await formsLoaded(container);
+    expect(missingDescriptions(container)).toEqual([]);
+    const note = screen.getByRole('textbox', { name: 'Note' });
+    expect(note).toHaveAccessibleDescription('Shown to the customer.');
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(missingDescriptions(container)).toEqual([]);
+    const channel = screen.getByRole('combobox', { name: 'Channel' });
+    expect(channel).toHaveAttribute('aria-invalid', 'true');
+    expect(channel).toHaveAccessibleDescription('This field is required.');
+    expect(note).toHaveAccessibleDescription('This field is required. Shown to the customer.');
+    // Fixed as typed (the form checks again on each change): the error goes, and so does the reference to it.
+    await user.type(note, 'Thanks');
+    expect(missingDescriptions(container)).toEqual([]);
+    expect(note).toHaveAccessibleDescription('Shown to the customer.');
   });
 });
 

@@ -1,8 +1,11 @@
 import { AgentProvider, createAgentStore } from '@aguikit/react';
 import { TranslatableString } from '@rjsf/utils';
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
+import type * as React from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Composer } from '../src/Composer.js';
+import { EventTimelinePanel } from '../src/EventTimeline.js';
+import { InterruptDialog } from '../src/InterruptDialog.js';
 import {
   type AgentLocale,
   AgentLocaleProvider,
@@ -14,6 +17,9 @@ import {
   zhCN,
 } from '../src/locale.js';
 import { MessageList } from '../src/Messages.js';
+import { RunStatus } from '../src/RunStatus.js';
+import { StateInspectorPanel } from '../src/StateInspector.js';
+import { failedStore } from '../src/storybook/failures.js';
 import { call, playedStore, runOf, STORY_THREAD, say } from '../src/storybook/scripted.js';
 
 /** Every string of a set, by its path ("chat.composer.send"); functions are called with sample arguments. */
@@ -252,5 +258,84 @@ describe('locales', () => {
       expect(screen.getByText('退款 A-1001')).toBeTruthy();
       expect(made).toEqual([]);
     });
+  });
+});
+
+describe('the language of each part on its own', () => {
+  // A page in English around a Chinese chat: each surface says its language, or a screen reader reads Chinese with an English voice.
+  const surfaces: Array<[string, string, React.ReactNode]> = [
+    ['MessageList', '.agk-messages', <MessageList key="part" />],
+    ['Composer', '.agk-composer', <Composer key="part" />],
+    ['RunStatus', '.agk-runstatus', <RunStatus key="part" />],
+    ['StateInspectorPanel', '.agk-inspector', <StateInspectorPanel key="part" />],
+    ['EventTimelinePanel', '.agk-timeline', <EventTimelinePanel key="part" />],
+    ['InterruptDialog', '.agk-interrupts', <InterruptDialog key="part" />],
+  ];
+  const asked = async () =>
+    playedStore([
+      {
+        say: '退款',
+        events: runOf(say('m-1', '请确认。'), {
+          outcome: { type: 'interrupt', interrupts: [{ id: 'int-1', reason: 'confirmation', message: '退款吗？' }] },
+        }),
+      },
+    ]);
+  for (const [name, selector, part] of surfaces) {
+    it(`${name} marks its root lang="zh-CN" under zhCN, as AgentChat does`, async () => {
+      const { container } = render(
+        <div lang="en">
+          <AgentLocaleProvider locale={zhCN}>
+            <AgentProvider store={await asked()}>{part}</AgentProvider>
+          </AgentLocaleProvider>
+        </div>,
+      );
+      await act(async () => undefined);
+      expect(container.querySelector(selector)).toHaveAttribute('lang', 'zh-CN');
+    });
+  }
+
+  it("InterruptDialog's announcements, said outside its region, are marked too", async () => {
+    const { container } = render(
+      <div lang="en">
+        <AgentLocaleProvider locale={zhCN}>
+          <AgentProvider store={await asked()}>
+            <InterruptDialog />
+          </AgentProvider>
+        </AgentLocaleProvider>
+      </div>,
+    );
+    await act(async () => undefined);
+    expect(container.querySelector('[data-agk-interrupt-announcer]')?.closest('[lang]')).toHaveAttribute('lang', 'zh-CN');
+  });
+
+  it("a lang the app gives a part wins over the locale's", async () => {
+    const { container } = render(
+      <AgentLocaleProvider locale={zhCN}>
+        <AgentProvider store={await asked()}>
+          <Composer lang="zh-Hans-CN" />
+          <MessageList lang="zh-Hans-CN" />
+        </AgentProvider>
+      </AgentLocaleProvider>,
+    );
+    await act(async () => undefined);
+    expect(container.querySelector('.agk-composer')).toHaveAttribute('lang', 'zh-Hans-CN');
+    expect(container.querySelector('.agk-messages')).toHaveAttribute('lang', 'zh-Hans-CN');
+  });
+});
+
+describe("counts in the locale's digits", () => {
+  it('RunStatus says the reconnect attempt and how many there are through the number format', async () => {
+    const store = await failedStore('x', [
+      { events: [{ type: 'RUN_STARTED', threadId: STORY_THREAD, runId: 'r' }], reconnecting: { attempt: 2, of: 3 } },
+    ]);
+    render(
+      <AgentLocaleProvider locale={defineLocale('ar-EG', {})}>
+        <AgentProvider store={store}>
+          <RunStatus />
+        </AgentProvider>
+      </AgentLocaleProvider>,
+    );
+    expect(screen.getByRole('status')).toHaveTextContent('Reconnecting… (attempt ٢ of ٣)');
+    store.getState().stop();
   });
 });

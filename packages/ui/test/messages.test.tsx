@@ -1,5 +1,5 @@
 import type { AgentSource, Message as AgUiMessage } from '@aguikit/core';
-import { AgentProvider, type AgentStore, createAgentStore } from '@aguikit/react';
+import { AgentProvider, type AgentStore, createAgentStore, useMessage } from '@aguikit/react';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Profiler, type ProfilerOnRenderCallback } from 'react';
@@ -168,6 +168,59 @@ describe('MessageList: streaming', () => {
       await tick();
     });
     expect(screen.getByRole('status').textContent).toBe('');
+  });
+});
+
+describe('MessageList: renderMessage', () => {
+  it('draws the default message for an id it returns undefined for, and nothing for one it returns null for, as renderTool does', async () => {
+    const { store } = drivenStore(history(4));
+    const renderMessage = (id: string) => (id === 'h1' ? null : id === 'h2' ? <p>Custom h2</p> : undefined);
+    const { container } = renderList(store, { renderMessage });
+    await act(tick);
+    expect(screen.getByText('Custom h2')).toBeInTheDocument();
+    expect(screen.queryByText('reply 1')).toBeNull();
+    expect(article(container, 'question 0')).toHaveAttribute('data-role', 'user');
+    expect(article(container, 'reply 3')).toHaveAttribute('data-role', 'assistant');
+  });
+
+  it('announces a finished reply when the app draws messages of its own, without Message.Root', async () => {
+    await preloadMarkdown();
+    function Bubble({ id }: { id: string }) {
+      const message = useMessage(id);
+      return <div className="my-bubble">{String(message?.content ?? '')}</div>;
+    }
+    const { store, push, start, end } = drivenStore(history(2));
+    renderList(store, { renderMessage: (id) => <Bubble key={id} id={id} /> });
+    const status = screen.getByRole('status');
+    await start();
+    await push(
+      { type: 'TEXT_MESSAGE_START', messageId: 'a', role: 'assistant' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'a', delta: 'Refund **issued**' },
+    );
+    expect(status.textContent).toBe('');
+    await push({ type: 'TEXT_MESSAGE_END', messageId: 'a' });
+    await waitFor(() => expect(status.textContent).toBe('Assistant: Refund issued'));
+    // Its run failing afterwards says the reply may be incomplete, as with the default messages.
+    await end({ type: 'RUN_ERROR', message: 'Upstream failed' });
+    await waitFor(() => expect(status.textContent).toBe('Assistant: the last reply may be incomplete.'));
+  });
+
+  it('does not announce a reply the app chose not to draw (renderMessage returned null)', async () => {
+    await preloadMarkdown();
+    const { store, push, start } = drivenStore(history(2));
+    renderList(store, { renderMessage: (id) => (id === 'hidden' ? null : undefined) });
+    const status = screen.getByRole('status');
+    await start();
+    await push(
+      { type: 'TEXT_MESSAGE_START', messageId: 'hidden', role: 'assistant' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'hidden', delta: 'Internal note' },
+      { type: 'TEXT_MESSAGE_END', messageId: 'hidden' },
+      { type: 'TEXT_MESSAGE_START', messageId: 'shown', role: 'assistant' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'shown', delta: 'Refund issued' },
+      { type: 'TEXT_MESSAGE_END', messageId: 'shown' },
+    );
+    await waitFor(() => expect(status.textContent).toBe('Assistant: Refund issued'));
+    expect(status.textContent).not.toMatch(/Internal note/);
   });
 });
 

@@ -252,4 +252,34 @@ describe('AgentChat readOnly: a transcript to read', () => {
     const asked = screen.getByRole('list', { name: 'Waiting for an answer' });
     expect(asked).toHaveTextContent('Refund 42 USD?');
   });
+
+  it("names an interrupt without a message by the locale's title for its reason, as the dialog heads it, never by the raw reason", async () => {
+    const store = await playedStore([
+      {
+        say: '请退款 A-1001',
+        events: runOf(say('a1', '需要你的回答。'), {
+          outcome: {
+            type: 'interrupt',
+            interrupts: [
+              { id: 'int-input', reason: 'input_required' },
+              { id: 'int-risk', reason: 'risk:manual_review' },
+            ],
+          },
+        }),
+      },
+    ]);
+    render(
+      <AgentLocaleProvider locale={zhCN}>
+        <AgentProvider store={store}>
+          <AgentChat readOnly />
+        </AgentProvider>
+      </AgentLocaleProvider>,
+    );
+    const items = within(screen.getByRole('list', { name: zhCN.messages.chat.waitingOn })).getAllByRole('listitem');
+    expect(items.map((item) => item.textContent)).toEqual([
+      zhCN.messages.interrupt.titles.input_required,
+      // A reason of the agent's own is shown as sent, beside the title, as the dialog's badge shows it.
+      `${zhCN.messages.interrupt.titles.custom} risk:manual_review`,
+    ]);
+  });
 });

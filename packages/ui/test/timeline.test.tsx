@@ -3,6 +3,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { EventTimelinePanel } from '../src/EventTimeline.js';
+import { AgentLocaleProvider, zhCN } from '../src/locale.js';
 import { call, playedStore, runOf, type ScriptEvent, say } from '../src/storybook/scripted.js';
 
 function show(store: AgentStore) {
@@ -127,6 +128,22 @@ describe('EventTimelinePanel', () => {
     expect(screen.getByText('1 diagnostic about the stream as a whole')).toBeInTheDocument();
     expect(document.querySelector('.agk-timeline__stream')).toHaveTextContent('STREAM_TRUNCATED');
     expect(rows().every((r) => r.getAttribute('data-diagnostics') === 'none')).toBe(true);
+  });
+
+  it('marks a diagnostic\'s message lang="en" (the engine writes it in English) under another language', async () => {
+    const { container } = render(
+      <AgentLocaleProvider locale={zhCN}>
+        <AgentProvider store={await playedStore([{ say: 'go', events: runOf(say('m', '一半'), null) }])}>
+          <EventTimelinePanel />
+        </AgentProvider>
+      </AgentLocaleProvider>,
+    );
+    const item = container.querySelector('.agk-timeline__stream li');
+    const message = [...(item?.childNodes ?? [])].filter((n) => n.nodeType === Node.TEXT_NODE && /[A-Za-z]{3,}/.test(n.textContent ?? ''));
+    expect(message).toEqual([]);
+    const english = item?.querySelector('[lang="en"]');
+    expect(english?.textContent).toMatch(/[A-Za-z]{3,}/);
+    expect(item?.querySelector('.agk-badge')?.closest('[lang]')).toHaveAttribute('lang', 'zh-CN');
   });
 
   it('time travel: selecting an event shows the run, messages and state as they were right after it', async () => {

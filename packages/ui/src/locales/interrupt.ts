@@ -1,8 +1,12 @@
-/** Strings of the interrupt area: the decision region, each interrupt, its form and its countdown. */
+/**
+ * Strings of the interrupt area: the decision region, each interrupt, its
+ * form and its countdown. A count is given as a number (for the plural) and
+ * as the text to show (already formatted through `Intl`).
+ */
 export const en = {
   /** The region's heading. */
   waitingOne: 'The agent is waiting for your answer',
-  waitingMany: (count: number) => `The agent is waiting for ${count} answers`,
+  waitingMany: (_count: number, shown: string) => `The agent is waiting for ${shown} answers`,
   /** Each interrupt's heading, by reason. */
   titles: {
     tool_call: 'Approval needed',
@@ -40,7 +44,8 @@ export const en = {
   expiredNow: 'This request expired: it can no longer be answered, only closed.',
   expiredWhy: 'The deadline is set by the agent; ask it again to start over.',
   yourAnswer: (summary: string) => `Your answer: ${summary}.`,
-  progress: (answered: number, total: number) => `${answered} of ${total} answered. All answers are sent together.`,
+  progress: (_answered: number, _total: number, shownAnswered: string, shownTotal: string) =>
+    `${shownAnswered} of ${shownTotal} answered. All answers are sent together.`,
   /** What an answer was, in words. */
   answer: {
     approved: 'Approved',
@@ -56,8 +61,9 @@ export const en = {
   announce: {
     opened: (shortcut: string) => `The agent needs your decision. Press ${shortcut} to go to it.`,
     sent: (summary: string) => `Answer sent: ${summary}.`,
-    sentMany: (count: number) => `${count} answers sent.`,
-    saved: (summary: string, answered: number, total: number) => `Saved: ${summary}. ${answered} of ${total} answered.`,
+    sentMany: (_count: number, shown: string) => `${shown} answers sent.`,
+    saved: (summary: string, _answered: number, _total: number, shownAnswered: string, shownTotal: string) =>
+      `Saved: ${summary}. ${shownAnswered} of ${shownTotal} answered.`,
   },
   /** The keyboard shortcut that jumps to an open interrupt, as read out. */
   shortcut: 'Alt+Shift+D',
@@ -71,8 +77,8 @@ export const en = {
   choose: 'Choose…',
   required: 'required',
   requiredLegend: 'Fields marked * are required.',
-  errorSummary: (count: number, fields: string) =>
-    count === 1 ? `1 field needs attention: ${fields}.` : `${count} fields need attention: ${fields}.`,
+  errorSummary: (count: number, fields: string, shown: string) =>
+    count === 1 ? `${shown} field needs attention: ${fields}.` : `${shown} fields need attention: ${fields}.`,
   /** The summary of a failed submit whose problems belong to the whole answer, not to a field. */
   answerSummary: (problems: string) => `The answer needs attention: ${problems}`,
   /** Why the agent's side refused a resume, by its code (the store's own message is English and technical). */
@@ -155,7 +161,7 @@ export const en = {
 
 export const zhCN: typeof en = {
   waitingOne: '智能体正在等待你的回答',
-  waitingMany: (count) => `智能体正在等待你的 ${count} 个回答`,
+  waitingMany: (_count, shown) => `智能体正在等待你的 ${shown} 个回答`,
   titles: {
     tool_call: '需要批准',
     input_required: '需要输入',
@@ -187,7 +193,7 @@ export const zhCN: typeof en = {
   expiredNow: '此请求已过期：无法再回答，只能关闭。',
   expiredWhy: '截止时间由智能体设定；如需继续，请重新向它提问。',
   yourAnswer: (summary) => `你的回答：${summary}。`,
-  progress: (answered, total) => `已回答 ${answered}/${total} 个。所有回答将一起发送。`,
+  progress: (_answered, _total, shownAnswered, shownTotal) => `已回答 ${shownAnswered}/${shownTotal} 个。所有回答将一起发送。`,
   answer: {
     approved: '已批准',
     rejected: '已拒绝',
@@ -202,8 +208,8 @@ export const zhCN: typeof en = {
   announce: {
     opened: (shortcut) => `智能体需要你做出决定。按 ${shortcut} 前往。`,
     sent: (summary) => `回答已发送：${summary}。`,
-    sentMany: (count) => `已发送 ${count} 个回答。`,
-    saved: (summary, answered, total) => `已保存：${summary}。已回答 ${answered}/${total} 个。`,
+    sentMany: (_count, shown) => `已发送 ${shown} 个回答。`,
+    saved: (summary, _answered, _total, shownAnswered, shownTotal) => `已保存：${summary}。已回答 ${shownAnswered}/${shownTotal} 个。`,
   },
   shortcut: 'Alt+Shift+D',
   notAccepted: '此回答未被接受：',
@@ -214,7 +220,7 @@ export const zhCN: typeof en = {
   choose: '请选择…',
   required: '必填',
   requiredLegend: '标有 * 的字段为必填项。',
-  errorSummary: (count, fields) => `有 ${count} 个字段需要处理：${fields}。`,
+  errorSummary: (_count, fields, shown) => `有 ${shown} 个字段需要处理：${fields}。`,
   answerSummary: (problems) => `回答需要处理：${problems}`,
   refusals: {
     NO_THREAD: '还没有可以回答的对话。',

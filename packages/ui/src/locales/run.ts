@@ -16,9 +16,12 @@ export const en = {
   },
   /** The current step of a running run. */
   step: (name: string) => `Step: ${name}`,
-  /** The transport's own retry, after the connection dropped; `attempt`/`of` when known. */
-  reconnecting: (attempt?: number, of?: number) =>
-    attempt !== undefined && of !== undefined ? `Reconnecting… (attempt ${attempt} of ${of})` : 'Reconnecting…',
+  /**
+   * The transport's own retry, after the connection dropped; `attempt`/`of`
+   * when known, as numbers and as the text to show (formatted through `Intl`).
+   */
+  reconnecting: (attempt?: number, of?: number, shownAttempt?: string, shownOf?: string) =>
+    attempt !== undefined && of !== undefined ? `Reconnecting… (attempt ${shownAttempt ?? attempt} of ${shownOf ?? of})` : 'Reconnecting…',
   /** A run that was cut off: its stream ended inside the run. `reason` when something more is known. */
   lost: (reason?: string) =>
     reason ? `The stream ended before the run finished: ${lowerFirst(reason)}` : 'The stream ended before the run finished.',
@@ -85,8 +88,10 @@ export const zhCN: typeof en = {
     unknown: '连接已断开',
   },
   step: (name) => `步骤：${name}`,
-  reconnecting: (attempt, of) =>
-    attempt !== undefined && of !== undefined ? `正在重新连接…（第 ${attempt} 次，共 ${of} 次）` : '正在重新连接…',
+  reconnecting: (attempt, of, shownAttempt, shownOf) =>
+    attempt !== undefined && of !== undefined
+      ? `正在重新连接…（第 ${shownAttempt ?? attempt} 次，共 ${shownOf ?? of} 次）`
+      : '正在重新连接…',
   lost: (reason) => (reason ? `运行结束前数据流已中断：${reason}` : '运行结束前数据流已中断。'),
   reconnected: '已重新连接：运行已从中断处继续。',
   reconnectFailed: (reason) => `无法重新连接：${reason}请重试。`,
