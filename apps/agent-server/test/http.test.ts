@@ -6,6 +6,7 @@
 import { connect, type Socket } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AgentServer } from '../src/server.js';
 import { openMemoryStorage } from '../src/storage/memory.js';
@@ -720,4 +721,39 @@ describe('connections held at once', () => {
     for (const maxConnections of [0, -1, 1.5, Number.NaN])
       await expect(startServer({ maxConnections })).rejects.toThrow(/maxConnections must be a whole number, 1 or more/);
   });
+});
+
+describe('a body in a coding the server does not read', () => {
+  const body = () => gzipSync(Buffer.from(JSON.stringify(userInput('t', 'r1'))));
+  const chunked = (data: Buffer) => Buffer.concat([Buffer.from(`${data.length.toString(16)}\r\n`), data, Buffer.from('\r\n0\r\n\r\n')]);
+
+  it('answers `Transfer-Encoding: gzip, chunked` with 501 and an error that names the coding, and runs nothing', async () => {
+    const server = await startServer();
+    const host = new URL(server.url).host;
+    const text = `POST /agents/refund?speed=0 HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nTransfer-Encoding: gzip, chunked\r\nConnection: close\r\n\r\n`;
+    const answer = parsed(await rawAnswer(socketTo(server), text, chunked(body())));
+    expect(answer.status).toMatch(/^HTTP\/1\.1 501 /u);
+    expect(answer.json).toEqual({ error: { code: 'UNSUPPORTED_TRANSFER_CODING', message: expect.stringMatching(/gzip/u) } });
+    expect((await health(server)).runs).toBe(0);
+  });
+
+  it('answers `Content-Encoding: gzip` with 415, saying to send the JSON as it is, and runs nothing', async () => {
+    const server = await startServer();
+    const data = body();
+    const text = head(server, '/agents/refund?speed=0', data.length, 'Content-Encoding: gzip\r\nConnection: close\r\n');
+    const answer = parsed(await rawAnswer(socketTo(server), text, data));
+    expect(answer.status).toMatch(/^HTTP\/1\.1 415 /u);
+    expect(answer.head.toLowerCase()).toContain('accept-encoding: identity');
+    expect(answer.json).toEqual({ error: { code: 'UNSUPPORTED_CONTENT_ENCODING', message: expect.stringMatching(/gzip/u) } });
+    expect((await health(server)).runs).toBe(0);
+  });
+});
+
+it('takes an absolute-form target (`POST http://host/agents/refund`) as its path, as HTTP/1.1 asks of a server', async () => {
+  const server = await startServer();
+  const body = Buffer.from(JSON.stringify(userInput('t', 'r1')));
+  const text = head(server, `${server.url}/agents/refund?speed=0`, body.length, 'Connection: close\r\n');
+  const answer = await rawAnswer(socketTo(server), text, body);
+  expect(answer).toMatch(/^HTTP\/1\.1 200 /u);
+  expect(answer).toContain('RUN_FINISHED');
 });

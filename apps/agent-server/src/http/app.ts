@@ -99,6 +99,35 @@ const sameInput = (a: RunAgentInput, b: RunAgentInput) => canonicalJson(a) === c
  * Runs stream as SSE written by `@ag-ui/encoder`; every frame is stored
  * before it is sent, so a reconnect reads the log and continues from it.
  */
+/**
+ * A body in a coding the server does not read, refused before it is read
+ * (it would be parsed as the compressed bytes): a transfer coding other than
+ * chunked is 501 (RFC 9112), a content coding other than identity 415 with
+ * `Accept-Encoding: identity` (RFC 9110).
+ */
+function unreadCoding(headers: Record<string, string | string[] | undefined>): RequestError | undefined {
+  const codings = (header: string | string[] | undefined) =>
+    String(header ?? '')
+      .split(',')
+      .map((c) => c.trim().toLowerCase())
+      .filter((c) => c !== '');
+  const transfer = codings(headers['transfer-encoding']).filter((c) => c !== 'chunked');
+  if (transfer.length)
+    return new RequestError(
+      501,
+      'UNSUPPORTED_TRANSFER_CODING',
+      `The body's transfer coding (${transfer.join(', ').slice(0, 100)}) is not one this server reads: send it chunked or with a Content-Length.`,
+    );
+  const content = codings(headers['content-encoding']).filter((c) => c !== 'identity');
+  if (content.length)
+    return new RequestError(
+      415,
+      'UNSUPPORTED_CONTENT_ENCODING',
+      `The body's content coding (${content.join(', ').slice(0, 100)}) is not one this server reads: send the JSON as it is.`,
+    );
+  return undefined;
+}
+
 export function buildApp(options: AppOptions): App {
   const { storage } = options;
   const streams = runStreams(options);
@@ -180,11 +209,15 @@ export function buildApp(options: AppOptions): App {
     }
     if (request.method === 'POST' && !isJson(request.headers['content-type']))
       throw new RequestError(415, 'UNSUPPORTED_MEDIA_TYPE', 'POST a body of Content-Type application/json.');
+    const coding = unreadCoding(request.headers);
+    if (coding?.status === 415) reply.header('Accept-Encoding', 'identity');
+    if (coding) throw coding;
   });
 
   fastify.setErrorHandler((error, request, reply) => {
     const e = asRequestError(error);
-    if (e.status >= 500) request.log.error({ err: error, status: e.status }, 'request failed');
+    // A 501 is the client's coding this server does not read: nothing of the server's failed.
+    if (e.status >= 500 && e.status !== 501) request.log.error({ err: error, status: e.status }, 'request failed');
     closeUnread(request, reply);
     return reply
       .code(e.status)
