@@ -469,6 +469,31 @@ describe('the playground against the agent server, in Chromium', () => {
     expect(reasons[1]).toBe('line 4: not a log entry: unknown type "run_finished"');
   });
 
+  it("in Chinese, says why each line was skipped in Chinese, with the parser's English detail marked as English", async () => {
+    const o = await open({ mode: 'server', scenario: 'refund', speed: FAST, lang: 'zh-CN' });
+    const { page } = o;
+    const threadId = '0d9c4f1e-7a2b-4c3d-8e5f-6a7b8c9d0e1f';
+    const lines = [
+      JSON.stringify({ type: 'RUN_STARTED', threadId, runId: 'run-1' }),
+      '{"type":"TEXT_MESSAGE_CHUNK","messageId":"msg-1","delta":"订单',
+      JSON.stringify({ type: 'run_finished', at: 0 }),
+      JSON.stringify({ type: 'RUN_FINISHED', threadId, runId: 'run-1' }),
+    ];
+    await page
+      .locator('input[type="file"]')
+      .setInputFiles({ name: '退款.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(lines.join('\n')) });
+    const replay = page.locator('.pg__replay');
+    await replay.waitFor();
+    const skipped = replay.locator('details.pg__skipped');
+    await skipped.locator('summary').click();
+    const reasons = skipped.locator('li');
+    expect(await reasons.count()).toBe(2);
+    expect(await reasons.nth(0).textContent()).toMatch(/^第 2 行：不是 JSON/);
+    expect(await reasons.nth(1).textContent()).toMatch(/^第 3 行：不是会话记录的条目/);
+    // The detail is the parser's, in English: marked so, for a screen reader to read it in English.
+    expect(await reasons.nth(1).locator('[lang="en"]').textContent()).toBe('not a log entry: unknown type "run_finished"');
+  });
+
   it('changing the speed keeps the thread: the next run of the same conversation goes at the new speed', async () => {
     const o = await open({ mode: 'server', scenario: 'parallel-tools', speed: FAST });
     const { page, requests } = o;

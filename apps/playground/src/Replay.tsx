@@ -74,12 +74,14 @@ export function Replay({ log, t, onClose }: { log: LoadedSession; t: PlaygroundM
           {log.errors.length ? (
             <details className="pg__skipped">
               <summary>{t.replay.skipped(log.errors.length)}</summary>
-              {/* The parser's reasons, each isolated; the first hundred, for a file that is no session at all has one per line. */}
+              {/* Why, in the page's language where it has words for the parser's code, then the parser's detail (English),
+                  each isolated; the first hundred, for a file that is no session at all has one per line. */}
               <ul>
-                {log.errors.slice(0, SHOWN_PROBLEMS).map(({ line, message }) => (
+                {log.errors.slice(0, SHOWN_PROBLEMS).map(({ line, code, message }) => (
                   <li key={line}>
                     {t.replay.line(line)}
-                    <bdi>{message}</bdi>
+                    {t.replay.problem[code]}
+                    <bdi lang="en">{message}</bdi>
                   </li>
                 ))}
                 {log.errors.length > SHOWN_PROBLEMS ? <li>{t.replay.more(log.errors.length - SHOWN_PROBLEMS)}</li> : null}

@@ -3,6 +3,7 @@
  * components' words come from `@aguikit/ui`'s locales). The language is kept
  * in the page URL (`?lang=zh-CN`), so a link or a screenshot pins it.
  */
+import type { SessionLineProblem } from '@aguikit/core';
 import { type AgentLocale, en as uiEn, zhCN as uiZhCN } from '@aguikit/ui';
 
 export type Lang = 'en' | 'zh-CN';
@@ -94,8 +95,21 @@ const en = {
     } as Record<string, string>,
     back: 'Back to live',
     skipped: (count: number) => (count === 1 ? '1 unreadable line skipped' : `${count} unreadable lines skipped`),
-    /** Before a skipped line's reason, which is the parser's (in English). */
+    /** Before a skipped line's reason. */
     line: (line: number) => `line ${line}: `,
+    /**
+     * Why a line was skipped, by the parser's code, with what separates it
+     * from the parser's English detail that follows; empty in English, where
+     * the detail says it.
+     */
+    problem: {
+      NOT_JSON: '',
+      NOT_AN_ENTRY: '',
+      OUT_OF_ORDER: '',
+      REPEATED: '',
+      SECOND_SESSION: '',
+      NOT_A_SESSION: '',
+    } as Record<SessionLineProblem, string>,
     more: (count: number) => (count === 1 ? 'and 1 more' : `and ${count} more`),
   },
   scenarios: {} as Partial<Record<string, { title: string; description: string }>>,
@@ -174,6 +188,14 @@ const zhCN: PlaygroundMessages = {
     back: '回到实时',
     skipped: (count) => `跳过了 ${count} 行无法读取的内容`,
     line: (line) => `第 ${line} 行：`,
+    problem: {
+      NOT_JSON: '不是 JSON：',
+      NOT_AN_ENTRY: '不是会话记录的条目：',
+      OUT_OF_ORDER: '事件的序号没有接着上一个（行重复或顺序错乱）：',
+      REPEATED: '重复的一行：',
+      SECOND_SESSION: '属于文件中的第二个会话：',
+      NOT_A_SESSION: '文件不是保存的会话：',
+    },
     more: (count) => `另有 ${count} 行`,
   },
   scenarios: {

@@ -1,4 +1,4 @@
-import { readJsonLines } from './jsonLines.js';
+import { type LineProblem, readJsonLines } from './jsonLines.js';
 import { applyJsonPatch } from './jsonPatch.js';
 import { isObject } from './messageShape.js';
 
@@ -48,7 +48,7 @@ export function serializeEventLog(entries: readonly LoggedEvent[]): string {
 export interface ParsedEventLog {
   entries: LoggedEvent[];
   /** Lines that could not be read, with the reason; the other lines are kept. */
-  errors: { line: number; message: string }[];
+  errors: LineProblem<'NOT_AN_ENTRY'>[];
 }
 
 /**
@@ -88,7 +88,8 @@ export function parseEventLog(text: string): ParsedEventLog {
   const entries: LoggedEvent[] = [];
   const taken = new Set<number>();
   const errors = readJsonLines(text, (value) => {
-    if (!isObject(value) || !('event' in value)) return 'not a log entry: expected an object with `event`';
+    if (!isObject(value) || !('event' in value))
+      return { code: 'NOT_AN_ENTRY' as const, message: 'not a log entry: expected an object with `event`' };
     const given = value.index;
     let index = Number.isSafeInteger(given) && (given as number) >= 0 && !taken.has(given as number) ? (given as number) : entries.length;
     while (taken.has(index)) index++;

@@ -9,7 +9,7 @@ export { createRunController } from './controller/controller.js';
 export type { Engine } from './controller/engineLoader.js';
 export { loadEngine } from './controller/engineLoader.js';
 export { frameScheduler } from './controller/scheduler.js';
-export type { ParsedSession } from './controller/sessionFile.js';
+export type { ParsedSession, SessionLineProblem } from './controller/sessionFile.js';
 export { parseSession, serializeSession } from './controller/sessionFile.js';
 export type { AgentEventEntry, ClientEntry, SessionEntry, SessionEntryBody, SessionLog } from './controller/sessionLog.js';
 export type {

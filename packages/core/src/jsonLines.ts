@@ -1,5 +1,15 @@
 import { thrownText } from './thrownText.js';
 
+/** A line (or item) that was not read: where, why as a code a program can act on, and why in words (English). */
+export interface LineProblem<C extends string = string> {
+  line: number;
+  code: C | 'NOT_JSON';
+  message: string;
+}
+
+/** Takes one JSON value read: undefined when it is kept, else why not. */
+type Take<C extends string> = (value: unknown) => { code: C; message: string } | undefined;
+
 /**
  * Reads JSON lines: each non-blank line parsed and handed to `take` with its
  * line number, which returns a problem to report or nothing. A line that is
@@ -12,15 +22,15 @@ import { thrownText } from './thrownText.js';
  * A text whose first line opens an object it does not close is values
  * pretty-printed one after another (`jq .` over JSON lines), read value by value.
  */
-export function readJsonLines(text: string, take: (value: unknown) => string | undefined): { line: number; message: string }[] {
-  const errors: { line: number; message: string }[] = [];
+export function readJsonLines<C extends string>(text: string, take: Take<C>): LineProblem<C>[] {
+  const errors: LineProblem<C>[] = [];
   // A byte order mark (an editor on Windows writes one) is not part of the first line.
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const items = wholeArray(body);
   if (items) {
     items.forEach((item, i) => {
       const problem = take(item);
-      if (problem) errors.push({ line: i + 1, message: `item ${i + 1}: ${problem}` });
+      if (problem) errors.push({ line: i + 1, code: problem.code, message: `item ${i + 1}: ${problem.message}` });
     });
     return errors;
   }
@@ -40,11 +50,11 @@ export function readJsonLines(text: string, take: (value: unknown) => string | u
     try {
       value = JSON.parse(text);
     } catch (e) {
-      errors.push({ line: i + 1, message: `not JSON: ${thrownText(e)}` });
+      errors.push({ line: i + 1, code: 'NOT_JSON', message: `not JSON: ${thrownText(e)}` });
       return;
     }
     const problem = take(value);
-    if (problem) errors.push({ line: i + 1, message: problem });
+    if (problem) errors.push({ line: i + 1, ...problem });
   });
   return errors;
 }
@@ -90,8 +100,8 @@ function isJson(text: string): boolean {
  * (brackets inside strings aside) and handed to `take`, named by the line it
  * starts on. A value cut off by the end of the text is reported as not JSON.
  */
-function readValues(body: string, take: (value: unknown) => string | undefined): { line: number; message: string }[] {
-  const errors: { line: number; message: string }[] = [];
+function readValues<C extends string>(body: string, take: Take<C>): LineProblem<C>[] {
+  const errors: LineProblem<C>[] = [];
   let line = 1;
   let start = -1;
   let startLine = 1;
@@ -103,11 +113,11 @@ function readValues(body: string, take: (value: unknown) => string | undefined):
     try {
       value = JSON.parse(text);
     } catch (e) {
-      errors.push({ line: at, message: `not JSON: ${thrownText(e)}` });
+      errors.push({ line: at, code: 'NOT_JSON', message: `not JSON: ${thrownText(e)}` });
       return;
     }
     const problem = take(value);
-    if (problem) errors.push({ line: at, message: problem });
+    if (problem) errors.push({ line: at, ...problem });
   };
   for (let i = 0; i < body.length; i++) {
     const c = body.charCodeAt(i);
@@ -127,7 +137,7 @@ function readValues(body: string, take: (value: unknown) => string | undefined):
     } else if (depth === 0 && c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d && strayLine !== line) {
       // Text between values is no value: named once for its line, and passed over.
       strayLine = line;
-      errors.push({ line, message: 'not JSON: text between values' });
+      errors.push({ line, code: 'NOT_JSON', message: 'not JSON: text between values' });
     }
   }
   if (start >= 0) hand(body.slice(start), startLine);

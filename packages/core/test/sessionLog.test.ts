@@ -35,6 +35,7 @@ describe('parseSession', () => {
     expect(entries.map((e) => e.type)).toEqual(['init', 'stream_start', 'event']);
     expect(errors.map((e) => e.line)).toEqual([2, 3, 4, 5, 8]);
     expect(errors[0]?.message).toMatch(/^not JSON/);
+    expect(errors.map((e) => e.code)).toEqual(['NOT_JSON', 'NOT_AN_ENTRY', 'NOT_AN_ENTRY', 'NOT_AN_ENTRY', 'NOT_AN_ENTRY']);
     // Indexes are the log's own, whatever the file said.
     expect(entries[2]).toMatchObject({ index: 0 });
     expect(replaySession(entries).run.status).toBe('running');
@@ -148,7 +149,7 @@ describe('parseSession', () => {
     expect(parseSession(JSON.stringify(saved))).toEqual({ entries: saved, errors: [] });
     // An item that is neither is named by its place in the array.
     expect(parseSession(JSON.stringify([events[0], 42])).errors).toEqual([
-      { line: 2, message: 'item 2: not a log entry: expected an object' },
+      { line: 2, code: 'NOT_AN_ENTRY', message: 'item 2: not a log entry: expected an object' },
     ]);
     // A lower-case type is no AG-UI event: still not an entry.
     expect(parseSession('{"type":"run_started","at":0}').errors[0]?.message).toMatch(/unknown type "run_started"/);
@@ -171,7 +172,13 @@ describe('parseSession', () => {
     );
     expect(parseSession(other)).toEqual({
       entries: [],
-      errors: [{ line: 1, message: 'the file is one JSON object, not a saved session (one entry a line) nor a list of AG-UI events' }],
+      errors: [
+        {
+          line: 1,
+          code: 'NOT_A_SESSION',
+          message: 'the file is one JSON object, not a saved session (one entry a line) nor a list of AG-UI events',
+        },
+      ],
       oneObject: true,
     });
     // An object whose stream is no list is that too; a one-line entry is still read as the entry it is.
@@ -192,17 +199,30 @@ describe('parseSession', () => {
     const lines = serializeSession(session).trimEnd().split('\n');
     const reversed = parseSession([...lines].reverse().join('\n'));
     expect(reversed.errors).toEqual([
-      { line: 3, message: 'an event entry whose index 0 does not follow the one before it (1): a line repeated or out of order' },
-      { line: 6, message: 'an init entry comes first, or right after a reset: this one follows 4 entries of the session' },
+      {
+        line: 3,
+        code: 'OUT_OF_ORDER',
+        message: 'an event entry whose index 0 does not follow the one before it (1): a line repeated or out of order',
+      },
+      {
+        line: 6,
+        code: 'SECOND_SESSION',
+        message: 'an init entry comes first, or right after a reset: this one follows 4 entries of the session',
+      },
     ]);
     // Two sessions in one file: the second init is named, and so is every entry of its session (up to a reset), none
     // of which is grafted onto the first session: that one is read exactly as it was.
     const other = serializeSession(session.map((e) => (e.type === 'init' ? { ...e, threadId: 'another-thread' } : e)));
     const two = parseSession(serializeSession(session) + other);
     expect(two.errors).toEqual([
-      { line: 7, message: 'an init entry comes first, or right after a reset: this one follows 6 entries of the session' },
+      {
+        line: 7,
+        code: 'SECOND_SESSION',
+        message: 'an init entry comes first, or right after a reset: this one follows 6 entries of the session',
+      },
       ...[8, 9, 10, 11, 12].map((line) => ({
         line,
+        code: 'SECOND_SESSION',
         message: 'an entry of a second session (after an init that did not start the file): not read',
       })),
     ]);
@@ -229,12 +249,20 @@ describe('parseSession', () => {
     const lines = serializeSession(session).trimEnd().split('\n');
     const repeated = parseSession([...lines.slice(0, 5), lines[4], ...lines.slice(5)].join('\n'));
     expect(repeated.errors).toEqual([
-      { line: 6, message: 'an event entry whose index 2 does not follow the one before it (2): a line repeated or out of order' },
+      {
+        line: 6,
+        code: 'OUT_OF_ORDER',
+        message: 'an event entry whose index 2 does not follow the one before it (2): a line repeated or out of order',
+      },
     ]);
     expect(replaySession(repeated.entries).messages.byId.get('m1')?.content).toBe('已退款');
     const swapped = parseSession([...lines.slice(0, 4), lines[5], lines[4], ...lines.slice(6)].join('\n'));
     expect(swapped.errors).toEqual([
-      { line: 6, message: 'an event entry whose index 2 does not follow the one before it (3): a line repeated or out of order' },
+      {
+        line: 6,
+        code: 'OUT_OF_ORDER',
+        message: 'an event entry whose index 2 does not follow the one before it (3): a line repeated or out of order',
+      },
     ]);
     // A line missing (torn out, or named as bad) leaves a gap, which is no reason to refuse the lines after it.
     expect(parseSession([...lines.slice(0, 4), ...lines.slice(5)].join('\n')).errors).toEqual([]);
@@ -253,7 +281,11 @@ describe('parseSession', () => {
     const lines = serializeSession(session).trimEnd().split('\n');
     const repeated = parseSession([...lines, lines[1]].join('\n'));
     expect(repeated.errors).toEqual([
-      { line: 7, message: 'a user_message entry under message id "u-7c1e", which the session already holds: a line repeated' },
+      {
+        line: 7,
+        code: 'REPEATED',
+        message: 'a user_message entry under message id "u-7c1e", which the session already holds: a line repeated',
+      },
     ]);
     expect(repeated.entries).toEqual(parseSession(lines.join('\n')).entries);
     // An id the init's messages hold is taken too.
@@ -282,9 +314,11 @@ describe('parseSession', () => {
     ];
     const read = parseSession(withBad.join('\n'));
     expect(read.entries).toEqual(session.slice(0, 2));
-    expect(read.errors).toEqual([{ line: 7, message: 'not a log entry: unknown type "nope"' }]);
+    expect(read.errors).toEqual([{ line: 7, code: 'NOT_AN_ENTRY', message: 'not a log entry: unknown type "nope"' }]);
     // Text between the values is named by its line.
-    expect(parseSession(`${withBad[0]}\nnot json\n${withBad[2]}`).errors).toEqual([{ line: 7, message: 'not JSON: text between values' }]);
+    expect(parseSession(`${withBad[0]}\nnot json\n${withBad[2]}`).errors).toEqual([
+      { line: 7, code: 'NOT_JSON', message: 'not JSON: text between values' },
+    ]);
     // Cut off inside a value (a torn write): the values before it are kept, the cut one named.
     const torn = parseSession(pretty.slice(0, pretty.length - 10));
     expect(torn.entries).toEqual(session.slice(0, 5));
@@ -331,7 +365,7 @@ describe('parseSession', () => {
     // A first line that is a whole JSON array is judged as that array, as anywhere else in the file.
     const first = parseSession(`[1,2]\n${JSON.stringify({ type: 'init', at: 1, threadId: 't' })}`);
     expect(first.entries.map((e) => e.type)).toEqual(['init']);
-    expect(first.errors).toEqual([{ line: 1, message: expect.not.stringMatching(/^not JSON/) }]);
+    expect(first.errors).toEqual([{ line: 1, code: 'NOT_AN_ENTRY', message: expect.not.stringMatching(/^not JSON/) }]);
   });
 
   it('names an entry whose time no Date can hold (nanoseconds, by another tool), and reads a foreign event so timed at 0', () => {

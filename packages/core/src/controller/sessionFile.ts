@@ -5,7 +5,7 @@
  */
 
 import { asSessionLine, isTime } from '../eventLog.js';
-import { readJsonLines } from '../jsonLines.js';
+import { type LineProblem, readJsonLines } from '../jsonLines.js';
 import { isObject, storedMessageProblem } from '../messageShape.js';
 import { put } from '../plainJson.js';
 import { COPY_DEPTH, MAX_JSON_DEPTH, nestsWithin } from '../reducer/ownJson.js';
@@ -64,10 +64,19 @@ const ENTRY_TYPES = new Set([
   'reset',
 ]);
 
+/**
+ * Why a line of a saved session was not read: `NOT_JSON`; `NOT_AN_ENTRY` (no
+ * entry, or one missing what it needs); `OUT_OF_ORDER` (an event whose index
+ * does not follow the one before it); `REPEATED` (a user message the session
+ * holds); `SECOND_SESSION` (a line of a second session in the file);
+ * `NOT_A_SESSION` (the file is one JSON object that is none).
+ */
+export type SessionLineProblem = 'NOT_JSON' | 'NOT_AN_ENTRY' | 'OUT_OF_ORDER' | 'REPEATED' | 'SECOND_SESSION' | 'NOT_A_SESSION';
+
 export interface ParsedSession {
   entries: SessionEntry[];
-  /** Lines that could not be read, with the reason; the other lines are kept. */
-  errors: { line: number; message: string }[];
+  /** Lines that could not be read, with the reason (`code`, and `message` in English); the other lines are kept. */
+  errors: LineProblem<SessionLineProblem>[];
   /** The file was one JSON object that is neither a session nor a conformance fixture: `errors` says so, once. */
   oneObject?: true;
 }
@@ -89,30 +98,39 @@ export function parseSession(text: string): ParsedSession {
   let second = false;
   /** The ids of the messages the client gave (init and user_message entries) since the thread started. */
   const given = new Set<string>();
-  const take = (read: unknown): string | undefined => {
+  const take = (read: unknown): { code: SessionLineProblem; message: string } | undefined => {
     // A line of an event log, or a bare AG-UI event: an agent event.
     const value = asSessionLine(read);
     const problem = entryProblem(value);
-    if (problem) return problem;
+    if (problem) return { code: 'NOT_AN_ENTRY', message: problem };
     const entry = value as SessionEntry;
-    if (second && entry.type !== 'reset') return SECOND_SESSION;
+    if (second && entry.type !== 'reset') return { code: 'SECOND_SESSION', message: SECOND_SESSION };
     // An init anywhere else would start the thread again over what came before it (a reversed file, two sessions in
     // one): named, with the rest of its session, so that nothing of it is grafted onto the session read so far.
     if (entry.type === 'init' && entries.length > 0 && entries[entries.length - 1]?.type !== 'reset') {
       second = true;
-      return `an init entry comes first, or right after a reset: this one follows ${entries.length} ${entries.length === 1 ? 'entry' : 'entries'} of the session`;
+      return {
+        code: 'SECOND_SESSION',
+        message: `an init entry comes first, or right after a reset: this one follows ${entries.length} ${entries.length === 1 ? 'entry' : 'entries'} of the session`,
+      };
     }
     // A saved event entry's index grows with each event: one that does not is a line repeated or moved, which would
     // apply an event twice or out of order. A gap (a line lost) is no reason to refuse the lines after it.
     if (value === read && entry.type === 'event' && typeof entry.index === 'number') {
       if (entry.index <= lastIndex)
-        return `an event entry whose index ${entry.index} does not follow the one before it (${lastIndex}): a line repeated or out of order`;
+        return {
+          code: 'OUT_OF_ORDER',
+          message: `an event entry whose index ${entry.index} does not follow the one before it (${lastIndex}): a line repeated or out of order`,
+        };
       lastIndex = entry.index;
     }
     // The live thread refuses a message under an id it holds: a second one is a line repeated, which would say nothing.
     if (entry.type === 'user_message') {
       if (given.has(entry.message.id))
-        return `a user_message entry under message id ${JSON.stringify(entry.message.id)}, which the session already holds: a line repeated`;
+        return {
+          code: 'REPEATED',
+          message: `a user_message entry under message id ${JSON.stringify(entry.message.id)}, which the session already holds: a line repeated`,
+        };
       given.add(entry.message.id);
     }
     if (entry.type === 'init') for (const m of entry.messages ?? []) given.add(m.id);
@@ -128,11 +146,11 @@ export function parseSession(text: string): ParsedSession {
   };
   const object = untypedObject(text);
   if (object === undefined) return { entries, errors: readJsonLines(text, take) };
-  if (!Array.isArray(object.stream)) return { entries, errors: [{ line: 1, message: ONE_OBJECT }], oneObject: true };
+  if (!Array.isArray(object.stream)) return { entries, errors: [{ line: 1, code: 'NOT_A_SESSION', message: ONE_OBJECT }], oneObject: true };
   const errors: ParsedSession['errors'] = [];
   object.stream.forEach((item: unknown, i: number) => {
     const problem = take(item);
-    if (problem) errors.push({ line: i + 1, message: `item ${i + 1}: ${problem}` });
+    if (problem) errors.push({ line: i + 1, code: problem.code, message: `item ${i + 1}: ${problem.message}` });
   });
   return { entries, errors };
 }
