@@ -247,3 +247,31 @@ describe('a shared-state edit asked for while immer loads', () => {
     expect(controller.stateAt(controller.log.entries.length - 1).sharedState.document).toEqual([1, 2]);
   });
 });
+
+describe('a copy edit inside a large object the agent sent', () => {
+  it('reads the object through its overlay and records the one key it changed', async () => {
+    const core = await fresh();
+    await core.loadEngine();
+    const rows = Object.fromEntries(Array.from({ length: 1_000 }, (_, i) => [`r${i}`, { done: false, title: `第 ${i} 行` }]));
+    const source: AgentSource = {
+      run: (input) =>
+        (async function* () {
+          yield { type: 'RUN_STARTED', threadId: input.threadId, runId: input.runId };
+          yield { type: 'STATE_SNAPSHOT', snapshot: { rows } };
+          yield { type: 'RUN_FINISHED', threadId: input.threadId, runId: input.runId };
+        })(),
+    };
+    const controller = core.createRunController<{ rows: Record<string, { done: boolean }> }>({ source, threadId: THREAD });
+    await controller.run('list the rows');
+    const result = controller.updateSharedState((draft) => {
+      (draft.rows.r42 as { done: boolean }).done = true;
+    });
+    await expect(result).resolves.toMatchObject({ ok: true });
+    const edit = controller.log.entries.findLast((e) => e.type === 'state_edit');
+    expect(edit).toMatchObject({ delta: [{ op: 'replace', path: '/rows/r42/done', value: true }] });
+    const rowsNow = (controller.getSnapshot().thread.sharedState.document as { rows: Record<string, { done: boolean }> }).rows;
+    expect(rowsNow.r42?.done).toBe(true);
+    expect(rowsNow.r41?.done).toBe(false);
+    expect(Object.keys(rowsNow)).toHaveLength(1_000);
+  });
+});
