@@ -67,6 +67,9 @@ const Root = React.forwardRef<HTMLElement, EventTimelineRootProps>(function Root
   }, [diagnostics, entries.length]);
 
   const visible = React.useMemo(() => {
+    // Every event is of at least one kind: with every kind shown and no search, every row is, and none is worked out
+    // ahead of being drawn (a long recording's rows cost their summaries and search text only once they are filtered).
+    if (search === '' && EVENT_GROUPS.every((g) => groups.has(g))) return entries.map((_, position) => position);
     const out: number[] = [];
     entries.forEach((entry, position) => {
       const row = rowOf(entry, toolNames);

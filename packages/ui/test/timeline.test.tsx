@@ -1,7 +1,8 @@
+import type { LoggedEvent } from '@aguikit/core';
 import { AgentProvider, type AgentStore } from '@aguikit/react';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { EventTimelinePanel } from '../src/EventTimeline.js';
 import { AgentLocaleProvider, zhCN } from '../src/locale.js';
 import { call, playedStore, runOf, type ScriptEvent, say } from '../src/storybook/scripted.js';
@@ -13,6 +14,32 @@ function show(store: AgentStore) {
     </AgentProvider>,
   );
 }
+
+// Which events the timeline works out a row for (type, groups, summary, search text): a summary costs allocations per event.
+const summarized = vi.hoisted(() => new Set<unknown>());
+vi.mock('../src/timelineContext.js', async (actual) => {
+  const real = await actual<typeof import('../src/timelineContext.js')>();
+  return {
+    ...real,
+    rowOf: (entry: LoggedEvent, names?: Parameters<typeof real.rowOf>[1]) => {
+      summarized.add(entry);
+      return real.rowOf(entry, names);
+    },
+  };
+});
+
+/** A run whose one reply streams in `deltas` pieces: a log of `deltas + 4` events. */
+const longReply = (deltas: number) =>
+  playedStore([
+    {
+      say: 'go',
+      events: runOf([
+        { type: 'TEXT_MESSAGE_START', messageId: 'm', role: 'assistant' },
+        ...Array.from({ length: deltas }, (_, i) => ({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: `${i} ` })),
+        { type: 'TEXT_MESSAGE_END', messageId: 'm' },
+      ]),
+    },
+  ]);
 
 const rows = () => screen.queryAllByRole('option');
 const typeOf = (row: HTMLElement) => row.querySelector('.agk-timeline__type')?.textContent ?? '';
@@ -215,22 +242,27 @@ describe('EventTimelinePanel', () => {
   });
 
   it('renders only a window of a long log', async () => {
-    const text = Array.from({ length: 2000 }, (_, i) => ({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: `${i} ` }));
-    const store = await playedStore([
-      {
-        say: 'go',
-        events: runOf([
-          { type: 'TEXT_MESSAGE_START', messageId: 'm', role: 'assistant' },
-          ...text,
-          { type: 'TEXT_MESSAGE_END', messageId: 'm' },
-        ]),
-      },
-    ]);
+    const store = await longReply(2000);
     show(store);
     expect(store.log.entries).toHaveLength(2004);
     expect(screen.getByRole('listbox', { name: 'Events' })).toHaveAttribute('data-virtual', 'true');
     expect(rows().length).toBeGreaterThan(0);
     expect(rows().length).toBeLessThan(50);
     expect(rows()[0]).toHaveAttribute('aria-setsize', '2004');
+  });
+
+  it('with nothing filtered, works out the rows it draws, not one per event of a long log', async () => {
+    const store = await longReply(5000);
+    summarized.clear();
+    show(store);
+    expect(rows()[0]).toHaveAttribute('aria-setsize', '5004');
+    expect(summarized.size).toBeGreaterThan(0);
+    expect(summarized.size).toBeLessThan(100);
+
+    // A search reads every row's text; clearing it and hiding one kind reads them as well, which is what they are for.
+    summarized.clear();
+    await userEvent.type(screen.getByRole('searchbox'), 'TEXT_MESSAGE_END');
+    await vi.waitFor(() => expect(rows()).toHaveLength(1));
+    expect(summarized.size).toBe(5004);
   });
 });
