@@ -43,18 +43,37 @@ export function AgentProvider<Doc = unknown>(props: AgentProviderProps<Doc>) {
   return <AgentStoreContext.Provider value={store}>{props.children}</AgentStoreContext.Provider>;
 }
 
-/** The store of the nearest `AgentProvider`; throws a clear error outside one. */
-export function useAgentStore(): AgentStore {
-  return useStoreFor('useAgentStore');
+/**
+ * The store of the nearest `AgentProvider`. Outside one it throws an error
+ * that names `caller` and says how to give it a store: a component that needs
+ * a provider passes its own name as written in JSX (`'<MyChat>'`), so the
+ * error names what the app rendered rather than a hook inside it.
+ *
+ * @example
+ * function MyChat() {
+ *   const store = useAgentStore('<MyChat>');
+ *   // ...
+ * }
+ */
+export function useAgentStore(caller = 'useAgentStore'): AgentStore {
+  return useStoreFor(caller);
 }
 
-/** The store of the nearest `AgentProvider` for `hook`: outside one, an error that names the hook the app called and how to give it a store. */
-export function useStoreFor(hook: string): AgentStore {
+/**
+ * The store of the nearest `AgentProvider` for `caller` (a hook's name, or a
+ * component's as `<Name>`): outside one, an error that names it and how to
+ * give it a store.
+ */
+export function useStoreFor(caller: string): AgentStore {
   const store = React.useContext(AgentStoreContext);
-  if (!store)
+  if (!store) {
+    const who = caller.startsWith('<')
+      ? `${caller} must be rendered below <AgentProvider>: wrap it in`
+      : `${caller} must be used below <AgentProvider>: wrap the components that call it in`;
     throw new Error(
-      `${hook} must be used below <AgentProvider>: wrap the components that call it in <AgentProvider store={agent.store}> (the store of useAgentRun or createAgentStore) or <AgentProvider options={{ source }}>.`,
+      `${who} <AgentProvider store={agent.store}> (the store of useAgentRun or createAgentStore) or <AgentProvider options={{ source }}>.`,
     );
+  }
   return store;
 }
 

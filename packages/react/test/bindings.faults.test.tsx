@@ -13,6 +13,7 @@ import {
   useAgentRun,
   useAgentSelector,
   useAgentState,
+  useAgentStore,
   useEventLog,
   useMessageIds,
   useRunStatus,
@@ -396,6 +397,21 @@ it.each([
   const error = String(thrownBy(<Lost />));
   expect(error).toContain(`${name} must be used below <AgentProvider>`);
   expect(error).toMatch(/<AgentProvider store=\{agent\.store\}>/);
+});
+
+it("an app's own component that reads the store outside an AgentProvider is named as the app wrote it", () => {
+  function MyChat() {
+    useAgentStore('<MyChat>');
+    return null;
+  }
+  function Plain() {
+    useAgentStore();
+    return null;
+  }
+  expect(String(thrownBy(<MyChat />))).toContain(
+    '<MyChat> must be rendered below <AgentProvider>: wrap it in <AgentProvider store={agent.store}>',
+  );
+  expect(String(thrownBy(<Plain />))).toContain('useAgentStore must be used below <AgentProvider>: wrap the components that call it in');
 });
 
 it.each(['useAgentRun({ source })', 'AgentProvider options'] as const)(

@@ -1,6 +1,6 @@
 'use client';
 
-import { useAgentRun } from '@aguikit/react';
+import { useAgentRun, useAgentStore } from '@aguikit/react';
 import type { ReactNode } from 'react';
 import * as React from 'react';
 import { Composer } from './Composer.js';
@@ -52,6 +52,7 @@ export const AgentChat = React.forwardRef<HTMLElement, AgentChatProps>(function 
   { renderTool, placeholder, sendOn, empty, label, now, readOnly = false, className, ...props },
   ref,
 ) {
+  useAgentStore('<AgentChat>');
   const { messages, lang } = useLocale();
   const agent = useAgentRun();
   const state: AgentChatState = agent.inFlight !== undefined ? 'running' : agent.interrupts.length > 0 ? 'waiting' : 'idle';

@@ -1,6 +1,6 @@
 'use client';
 
-import { useAgentRun } from '@aguikit/react';
+import { useAgentRun, useAgentStore } from '@aguikit/react';
 import type { FormEvent, KeyboardEvent } from 'react';
 import * as React from 'react';
 import { useLocale } from './locale.js';
@@ -50,6 +50,7 @@ export const Composer = React.forwardRef<HTMLFormElement, ComposerProps>(functio
   { placeholder, label, sendOn = 'enter', className, ...props },
   ref,
 ) {
+  useAgentStore('<Composer>');
   const agent = useAgentRun();
   const { messages, lang } = useLocale();
   const t = messages.chat.composer;

@@ -35,6 +35,7 @@ const Root = React.forwardRef<HTMLElement, EventTimelineRootProps>(function Root
   { children, label, className, onFocus, onBlur, ...rest },
   ref,
 ) {
+  useAgentStore('<EventTimeline.Root>');
   // A list that held focus and goes (a new thread) hands it to the panel's first control, not to <body>.
   const rescue = useFocusRescue(ref, { onFocus, onBlur });
   const { entries } = useEventLog();
@@ -347,6 +348,7 @@ export const EventTimeline = { Root, Filters, List, Detail, StreamDiagnostics };
  * </AgentProvider>
  */
 export const EventTimelinePanel = React.forwardRef<HTMLElement, EventTimelineRootProps>(function EventTimelinePanel(props, ref) {
+  useAgentStore('<EventTimelinePanel>');
   return (
     <Root {...props} ref={ref}>
       <Filters />

@@ -104,6 +104,7 @@ export type InterruptDialogProps = Omit<InterruptGroupProps, 'children'>;
  * </AgentProvider>
  */
 export const InterruptDialog = React.forwardRef<HTMLElement, InterruptDialogProps>(function InterruptDialog(props, ref) {
+  useAgentStore('<InterruptDialog>');
   const interrupts = useInterrupts();
   // Each thread's cards are its own: a form typed into, or a countdown's milestones, under an id another thread uses too.
   const thread = storeKey(useAgentStore());

@@ -1,7 +1,7 @@
 'use client';
 
 import type { ContentPart, MessageRecord, MessageRole, RunStatus } from '@aguikit/core';
-import { useLastReplyId, useMessage, useRunSummary, useToolCall } from '@aguikit/react';
+import { useAgentStore, useLastReplyId, useMessage, useRunSummary, useToolCall } from '@aguikit/react';
 import type { ReactNode } from 'react';
 import * as React from 'react';
 import { clientContext } from './clientContext.js';
@@ -106,6 +106,7 @@ export interface MessageRootProps extends React.HTMLAttributes<HTMLElement> {
 }
 
 const Root = React.forwardRef<HTMLElement, MessageRootProps>(function MessageRoot({ id, className, children, ...rest }, ref) {
+  useAgentStore('<Message.Root>');
   const { message, status, state } = useMessageStatus(id);
   const { messages } = useLocale();
   const [open, setOpen] = React.useState(false);
@@ -384,6 +385,7 @@ function useShownOnItsCard(id: string): boolean {
 
 const MessageView = React.memo(
   React.forwardRef<HTMLElement, MessageProps>(function Message({ id, renderTool, ...rest }, ref) {
+    useAgentStore('<Message>');
     // Keyed by its thread: what a reader did inside a message (a long text shown whole, a disclosure opened) is not
     // kept for another thread's message under the same id.
     const thread = useThreadKey();

@@ -114,6 +114,7 @@ export const MessageList = React.forwardRef<HTMLDivElement, MessageListProps>(fu
   { renderTool, renderMessage, subagents = 'grouped', virtualization = {}, empty, label, headingLevel, className, ...rest },
   ref,
 ) {
+  useAgentStore('<MessageList>');
   const { messages, lang } = useLocale();
   const strings = messages.messages;
   const store = useAgentStore();

@@ -1,6 +1,6 @@
 'use client';
 
-import { useMessage } from '@aguikit/react';
+import { useAgentStore, useMessage } from '@aguikit/react';
 import * as React from 'react';
 import { LONG_TEXT, LongText } from './LongText.js';
 import { useLocale } from './locale.js';
@@ -91,6 +91,7 @@ export const Reasoning = React.forwardRef<HTMLDivElement, ReasoningProps>(functi
   { id, open, defaultOpen = false, onOpenChange, className, ...rest },
   ref,
 ) {
+  useAgentStore('<Reasoning>');
   const message = useMessage(id);
   const { messages, format, lang } = useLocale();
   const [isOpen, setOpen] = useOpenState(open, defaultOpen, onOpenChange);

@@ -1,7 +1,7 @@
 'use client';
 
 import type { RunFailure } from '@aguikit/core';
-import { type AgentStore, useAgentRun, useAgentSelector } from '@aguikit/react';
+import { type AgentStore, useAgentRun, useAgentSelector, useAgentStore } from '@aguikit/react';
 import * as React from 'react';
 import { useLocale } from './locale.js';
 import { textHead } from './textCut.js';
@@ -118,6 +118,7 @@ const IDLE: Reconnect = { phase: 'idle' };
  * <RunStatus className="my-status" />
  */
 export const RunStatus = React.forwardRef<HTMLDivElement, RunStatusProps>(function RunStatus({ className, ...props }, ref) {
+  useAgentStore('<RunStatus>');
   const agent = useAgentRun();
   const step = useAgentSelector(selectStep);
   const runError = useAgentSelector(selectRunError);

@@ -95,6 +95,7 @@ const Root = React.forwardRef<HTMLElement, StateInspectorRootProps>(function Roo
   { children, label, className, onFocus, onBlur, ...rest },
   ref,
 ) {
+  useAgentStore('<StateInspector.Root>');
   // A list that held focus and goes (a new thread) hands it to the panel's first control, not to <body>.
   const rescue = useFocusRescue(ref, { onFocus, onBlur });
   const live = useSharedState();
@@ -379,6 +380,7 @@ export const StateInspector = { Root, SyncBanner, Document, History };
  * </AgentProvider>
  */
 export const StateInspectorPanel = React.forwardRef<HTMLElement, StateInspectorRootProps>(function StateInspectorPanel(props, ref) {
+  useAgentStore('<StateInspectorPanel>');
   return (
     <Root {...props} ref={ref}>
       <SyncBanner />

@@ -1,7 +1,7 @@
 'use client';
 
 import type { SubagentRecord } from '@aguikit/core';
-import { useSubagents } from '@aguikit/react';
+import { useAgentStore, useSubagents } from '@aguikit/react';
 import type { ReactNode } from 'react';
 import * as React from 'react';
 import { useLocale } from './locale.js';
@@ -85,6 +85,7 @@ export interface SubagentGroupProps extends Omit<React.HTMLAttributes<HTMLDivEle
  * <SubagentGroup id="researcher-1" />
  */
 export const SubagentGroup = React.forwardRef<HTMLDivElement, SubagentGroupProps>(function SubagentGroup(props, ref) {
+  useAgentStore('<SubagentGroup>');
   const view = React.useContext(ThreadViewContext);
   return view ? <Group {...props} view={view} groupRef={ref} /> : <StandaloneGroup {...props} groupRef={ref} />;
 });

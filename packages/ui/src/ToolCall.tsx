@@ -1,7 +1,7 @@
 'use client';
 
 import type { ContentPart, ThreadState, ToolCallFailureCode, ToolCallRecord, ToolCallStatus } from '@aguikit/core';
-import { useAgentSelector, useRunSummary, useToolCall } from '@aguikit/react';
+import { useAgentSelector, useAgentStore, useRunSummary, useToolCall } from '@aguikit/react';
 import type { ReactNode } from 'react';
 import * as React from 'react';
 import { clientContext } from './clientContext.js';
@@ -223,6 +223,7 @@ const Root = React.forwardRef<HTMLElement, ToolCallRootProps>(function ToolCallR
   { id, open, defaultOpen, onOpenChange, className, children, ...rest },
   ref,
 ) {
+  useAgentStore('<ToolCall.Root>');
   const call = useToolCall(id);
   // What the reader chose is the thread's: another thread, or a reset, shows its call under the same id as a fresh mount would.
   const thread = useThreadKey();
@@ -443,6 +444,7 @@ export interface ToolCallCardProps extends ToolCallRootProps {
  */
 export const ToolCallCard = React.memo(
   React.forwardRef<HTMLElement, ToolCallCardProps>(function ToolCallCard({ id, renderTool, ...rest }, ref) {
+    useAgentStore('<ToolCallCard>');
     const call = useToolCall(id);
     const custom = call && renderTool ? renderTool(call) : undefined;
     if (custom !== undefined) return <>{custom}</>;
