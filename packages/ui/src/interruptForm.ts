@@ -89,6 +89,21 @@ export function formCanHold(schema: unknown, depth = 0): boolean {
 const PROSE = /^(comment|comments|reason|note|notes|explanation|justification|feedback|message)$/i;
 
 /**
+ * The uiSchema of an enumeration: a "Choose…" prompt, and labels for the
+ * options a value's plain text would not tell apart. An object or array
+ * value reads as JSON (not "[object Object]"); values that would read alike
+ * (`1` and `"1"`, `null` and `"null"`) are each written as JSON.
+ */
+function choiceUi(values: readonly unknown[], choose: string): UiSchema {
+  const texts = values.map((v) => (v !== null && typeof v === 'object' ? JSON.stringify(v) : String(v)));
+  const alike = new Set(texts.filter((text, i) => texts.indexOf(text) !== i));
+  const names = texts.map((text, i) => (alike.has(text) ? JSON.stringify(values[i]) : text));
+  return names.every((name, i) => name === String(values[i]))
+    ? { 'ui:placeholder': choose }
+    : { 'ui:placeholder': choose, 'ui:enumNames': names };
+}
+
+/**
  * The uiSchema of an interrupt form: no submit button of rjsf's own (the
  * Actions part owns the buttons), `approved` hidden for an approval (the
  * Approve / Reject buttons set it), a "Choose…" prompt for enumerations, and
@@ -100,12 +115,12 @@ export function formUiSchema(schema: Readonly<Record<string, unknown>>, shape: A
     'ui:globalOptions': { enableMarkdownInDescription: false, enableMarkdownInHelp: false },
     'ui:submitButtonOptions': { norender: true },
   };
-  if (Array.isArray(schema.enum)) ui['ui:placeholder'] = choose;
+  if (Array.isArray(schema.enum)) Object.assign(ui, choiceUi(schema.enum, choose));
   const properties = isRecord(schema.properties) ? schema.properties : {};
   for (const [name, property] of Object.entries(properties)) {
     if (!isRecord(property)) continue;
     if (shape === 'approval' && name === 'approved') ui[name] = { 'ui:widget': 'hidden' };
-    else if (Array.isArray(property.enum)) ui[name] = { 'ui:placeholder': choose };
+    else if (Array.isArray(property.enum)) ui[name] = choiceUi(property.enum, choose);
     else if (allowsType(property, 'string') && property.format === undefined && PROSE.test(name)) {
       ui[name] = { 'ui:widget': 'textarea', 'ui:options': { rows: 3 } };
     }

@@ -154,6 +154,29 @@ describe('InterruptDialog: a form from the responseSchema', () => {
     expect(requests[0]?.resume).toEqual([{ interruptId: 'int-which', status: 'resolved', payload: 'A-1002' }]);
   });
 
+  it('tells apart choices whose values read the same (1 and "1", null and "null"), shows an object as JSON, and sends the one chosen', async () => {
+    const user = userEvent.setup();
+    const { store, requests } = await interrupted([
+      {
+        id: 'int-same',
+        reason: 'input_required',
+        message: 'Which?',
+        responseSchema: { type: 'object', properties: { pick: { enum: [1, '1', null, 'null', '退款', { plan: '基础' }] } } },
+      },
+    ]);
+    await showForms(store);
+    const select = screen.getByRole('combobox', { name: /pick/ });
+    const labels = within(select)
+      .getAllByRole('option')
+      .map((o) => o.textContent);
+    // Values that read alike are written as JSON, and so is an object; a value no other reads like keeps its plain text.
+    expect(labels.slice(1)).toEqual(['1', '"1"', 'null', '"null"', '退款', '{"plan":"基础"}']);
+    await user.selectOptions(select, '"1"');
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    await settle();
+    expect(requests[0]?.resume).toEqual([{ interruptId: 'int-same', status: 'resolved', payload: { pick: '1' } }]);
+  });
+
   it('gives an unknown reason the generic form and shows its metadata', async () => {
     const user = userEvent.setup();
     const { store, requests } = await interrupted([
