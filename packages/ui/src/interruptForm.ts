@@ -89,18 +89,33 @@ export function formCanHold(schema: unknown, depth = 0): boolean {
 const PROSE = /^(comment|comments|reason|note|notes|explanation|justification|feedback|message)$/i;
 
 /**
- * The uiSchema of an enumeration: a "Choose…" prompt, and labels for the
- * options a value's plain text would not tell apart. An object or array
- * value reads as JSON (not "[object Object]"); values that would read alike
- * (`1` and `"1"`, `null` and `"null"`) are each written as JSON.
+ * The label of each option of an enumeration, where a value's plain text
+ * would not tell it apart: an object or array value reads as JSON (not
+ * "[object Object]"), and values that would read alike (`1` and `"1"`,
+ * `null` and `"null"`) are each written as JSON. Undefined when every value's
+ * plain text is its label.
  */
-function choiceUi(values: readonly unknown[], choose: string): UiSchema {
+function choiceNames(values: readonly unknown[]): string[] | undefined {
   const texts = values.map((v) => (v !== null && typeof v === 'object' ? JSON.stringify(v) : String(v)));
   const alike = new Set(texts.filter((text, i) => texts.indexOf(text) !== i));
   const names = texts.map((text, i) => (alike.has(text) ? JSON.stringify(values[i]) : text));
-  return names.every((name, i) => name === String(values[i]))
-    ? { 'ui:placeholder': choose }
-    : { 'ui:placeholder': choose, 'ui:enumNames': names };
+  return names.every((name, i) => name === String(values[i])) ? undefined : names;
+}
+
+/** The uiSchema of an enumeration: a "Choose…" prompt, and the labels of `choiceNames`. */
+function choiceUi(values: readonly unknown[], choose: string): UiSchema {
+  const names = choiceNames(values);
+  return names ? { 'ui:placeholder': choose, 'ui:enumNames': names } : { 'ui:placeholder': choose };
+}
+
+/** A chosen value as its option read, where `choiceNames` labelled it; undefined otherwise. */
+function choiceName(value: unknown, schema: unknown): string | undefined {
+  if (!isRecord(schema) || !Array.isArray(schema.enum)) return undefined;
+  const names = choiceNames(schema.enum);
+  if (!names) return undefined;
+  const json = JSON.stringify(value);
+  const at = schema.enum.findIndex((v) => JSON.stringify(v) === json);
+  return at >= 0 ? names[at] : undefined;
 }
 
 /**
@@ -275,14 +290,14 @@ export function formAnswerText(
   words: ValueWords,
   t: InterruptMessages['answer'],
 ): string {
-  if (!isRecord(payload)) return plainValue(payload, words) ?? JSON.stringify(payload) ?? t.empty;
+  if (!isRecord(payload)) return choiceName(payload, schema) ?? plainValue(payload, words) ?? JSON.stringify(payload) ?? t.empty;
   const properties = isRecord(schema?.properties) ? schema.properties : {};
   const parts: string[] = [];
   for (const [name, value] of Object.entries(payload)) {
     if (value === undefined || value === '') continue;
     const property = properties[name];
     const title = isRecord(property) && typeof property.title === 'string' && property.title ? property.title : humanizeKey(name);
-    parts.push(t.field(title, plainValue(value, words) ?? JSON.stringify(value)));
+    parts.push(t.field(title, choiceName(value, property) ?? plainValue(value, words) ?? JSON.stringify(value)));
   }
   return parts.length > 0 ? words.list(parts) : t.empty;
 }
