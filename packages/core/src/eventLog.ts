@@ -87,12 +87,20 @@ export const isTime = (value: unknown): value is number => finite(value) && Math
 export function parseEventLog(text: string): ParsedEventLog {
   const entries: LoggedEvent[] = [];
   const taken = new Set<number>();
+  // Where the search for a free index resumes: it only moves on, so a file whose early lines claim the indexes later
+  // lines would take is still read in linear time.
+  let free = 0;
   const errors = readJsonLines(text, (value) => {
     if (!isObject(value) || !('event' in value))
       return { code: 'NOT_AN_ENTRY' as const, message: 'not a log entry: expected an object with `event`' };
     const given = value.index;
-    let index = Number.isSafeInteger(given) && (given as number) >= 0 && !taken.has(given as number) ? (given as number) : entries.length;
-    while (taken.has(index)) index++;
+    let index: number;
+    if (Number.isSafeInteger(given) && (given as number) >= 0 && !taken.has(given as number)) index = given as number;
+    else {
+      free = Math.max(free, entries.length);
+      while (taken.has(free)) free++;
+      index = free;
+    }
     taken.add(index);
     const receivedAt = finite(value.receivedAt) ? { receivedAt: value.receivedAt } : {};
     entries.push({ index, event: value.event, ...receivedAt });

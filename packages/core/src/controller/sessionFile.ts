@@ -174,7 +174,8 @@ function untypedObject(text: string): Record<string, unknown> | undefined {
     // Lines of entries (the first line's end stops the parse), or no JSON at all: read as lines, each one named.
     return undefined;
   }
-  return isObject(value) && !('type' in value) ? value : undefined;
+  // An object with `event` is an event log's one line: read as a line, as each of a longer log's is.
+  return isObject(value) && !('type' in value) && !('event' in value) ? value : undefined;
 }
 
 /** An answer to an interrupt: its id, and whether it was answered or abandoned. */
