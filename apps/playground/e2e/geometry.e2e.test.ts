@@ -78,22 +78,28 @@ async function horizontalOverflow(page: Page): Promise<number> {
   return over;
 }
 
-/** The composer's text box, scrolled into view by the page (as a user scrolls): inside the viewport and uncovered. */
-async function composerReachable(page: Page): Promise<string | null> {
+/**
+ * The composer's text box, scrolled into view by the page (as a user scrolls): inside the viewport and uncovered.
+ * In a short window the chat is a scroll box of its own in the page (playground.css): scrolled there by both.
+ */
+async function composerReachable(page: Page, by: 'page' | 'page and chat' = 'page'): Promise<string | null> {
   // By its class: the name is the interface language's.
-  return page.locator('textarea.agk-composer__input').evaluate((box) => {
+  return page.locator('textarea.agk-composer__input').evaluate((box, by) => {
     const scroller = document.scrollingElement ?? document.documentElement;
+    if (by === 'page and chat') box.scrollIntoView({ block: 'nearest' });
     const before = box.getBoundingClientRect();
-    // Scroll the page only (not the chat's own scroll boxes): the box must be reachable that way.
+    // Else the page only (not the chat's own scroll boxes): the box must be reachable that way.
     scroller.scrollTop += Math.max(0, before.bottom - innerHeight);
     const r = box.getBoundingClientRect();
-    if (!(r.width > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth)) {
+    // Scrolled by the browser to a box's edge: scroll offsets are whole pixels, positions in the page are not.
+    const slack = by === 'page' ? 0 : 0.5;
+    if (!(r.width > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight + slack && r.right <= innerWidth)) {
       return `outside the viewport: ${JSON.stringify({ top: r.top, bottom: r.bottom, left: r.left, right: r.right })}`;
     }
     const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
     scroller.scrollTop = 0;
     return hit && box.contains(hit) ? null : `covered by ${hit?.className ?? 'nothing'}`;
-  });
+  }, by);
 }
 
 async function open(params: OpenOptions['params'], viewport: { width: number; height: number }) {
@@ -109,7 +115,7 @@ async function formReady(dialog: Locator) {
   await dialog.locator('.agk-interrupt__buttons button[data-variant="primary"]:not(:disabled)').first().waitFor();
 }
 
-async function expectLaidOut(page: Page, names: string[], what: string) {
+async function expectLaidOut(page: Page, names: string[], what: string, composerBy: 'page' | 'page and chat' = 'page') {
   const buttons = await actionButtons(page);
   expect(
     buttons.map((b) => b.name),
@@ -120,7 +126,20 @@ async function expectLaidOut(page: Page, names: string[], what: string) {
     `${what}: buttons off-screen or covered`,
   ).toEqual([]);
   expect(await horizontalOverflow(page), `${what}: horizontal overflow (px)`).toBeLessThanOrEqual(0);
-  expect(await composerReachable(page), `${what}: the composer`).toBeNull();
+  expect(await composerReachable(page, composerBy), `${what}: the composer`).toBeNull();
+}
+
+/** Whether an element can be read where it is: its top and bottom edges on screen and not under anything (null), or why not. */
+function readable(target: Locator): Promise<string | null> {
+  return target.evaluate((h) => {
+    const r = h.getBoundingClientRect();
+    // Its top and bottom edges, not its middle alone: a heading half under the held actions is not readable.
+    for (const y of [r.top + 2, r.bottom - 2]) {
+      const hit = document.elementFromPoint(r.left + Math.min(r.width, 40) / 2, y);
+      if (y < 0 || y > innerHeight || !hit || !h.contains(hit)) return `covered at y=${Math.round(y)} by ${hit?.className ?? 'nothing'}`;
+    }
+    return null;
+  });
 }
 
 const shot = (page: Page, name: string) => page.screenshot({ path: `/tmp/aguikit-geometry-${name}.png` });
@@ -191,19 +210,64 @@ describe('the playground laid out from 390 to 1920 px, with interrupts open', ()
       await shot(o.page, `expired-${size}`);
       await expectLaidOut(o.page, [lang === 'en' ? 'Close without answering' : CLOSE_ZH], `expired at ${size}`);
       // What expired is said where it can be read: the card's heading (its title and the Expired badge) is not under the sticky header.
-      const heading = await o.page.locator('.agk-interrupt[data-state="expired"] .agk-interrupt__title').evaluate((h) => {
-        const r = h.getBoundingClientRect();
-        // Its top and bottom edges, not its middle alone: a heading half under the held actions is not readable.
-        for (const y of [r.top + 2, r.bottom - 2]) {
-          const hit = document.elementFromPoint(r.left + Math.min(r.width, 40) / 2, y);
-          if (y < 0 || y > innerHeight || !hit || !h.contains(hit))
-            return `covered at y=${Math.round(y)} by ${hit?.className ?? 'nothing'}`;
-        }
-        return null;
-      });
-      expect(heading, `expired at ${size}: the card's heading`).toBeNull();
+      expect(
+        await readable(o.page.locator('.agk-interrupt[data-state="expired"] .agk-interrupt__title')),
+        `expired at ${size}: the card's heading`,
+      ).toBeNull();
       expect(unexpected(o.problems)).toEqual([]);
       await o.close();
     });
   }
+
+  it('390x844: a long draft in the composer leaves the refund its room: its question readable, its buttons on screen', async () => {
+    const viewport = { width: 390, height: 844 };
+    const opened = await openPlayground(browser, playgroundUrl, { params: { mode: 'server', scenario: 'refund', speed: FAST }, viewport });
+    const { page } = opened;
+    // A draft of about 2,000 characters typed while the agent works, a pasted link in it: the composer grows to its tallest.
+    const link = `https://shop.example.com/orders/0d9c4f1e-7a2b-4c3d-8e5f-6a7b8c9d0e1f?${'track=1&'.repeat(40)}`;
+    await page
+      .locator('textarea.agk-composer__input')
+      .fill(`${'The teapot arrived broken, the lid in three pieces. '.repeat(32)}\n${link}\n退款的原因：茶壶破损。`);
+    await page.getByRole('button', { name: 'Send this' }).click();
+    await runStatus(page, 'interrupted').waitFor();
+    const dialog = page.getByRole('dialog', { name: 'The agent is waiting for your answer' });
+    await formReady(dialog);
+    await shot(page, 'refund-draft-390x844');
+    expect(await readable(dialog.locator('.agk-interrupt__title')), 'the question').toBeNull();
+    expect(await readable(dialog.locator('.agk-interrupt__message')), "the question's text").toBeNull();
+    await expectLaidOut(page, ['Approve', 'Reject', 'Close without answering'], 'refund with a long draft');
+    expect(unexpected(opened.problems)).toEqual([]);
+    await opened.close();
+  });
+
+  // 200% zoom on a 1366x768 laptop: the page is 683x384 CSS pixels.
+  it("683x384 (a laptop at 200%): the refund's question and its Approve, Reject and Close without answering are on screen", async () => {
+    const o = await open({ mode: 'server', scenario: 'refund', speed: FAST }, { width: 683, height: 384 });
+    const dialog = o.page.getByRole('dialog', { name: 'The agent is waiting for your answer' });
+    await formReady(dialog);
+    await shot(o.page, 'refund-683x384');
+    expect(await readable(dialog.locator('.agk-interrupt__title')), 'the question').toBeNull();
+    await expectLaidOut(o.page, ['Approve', 'Reject', 'Close without answering'], 'refund at 683x384', 'page and chat');
+    expect(unexpected(o.problems)).toEqual([]);
+    await o.close();
+  });
+
+  it("390x844: a recording's long file name wraps inside the page", async () => {
+    const viewport = { width: 390, height: 844 };
+    const o = await openPlayground(browser, playgroundUrl, { params: { mode: 'server', scenario: 'refund', speed: FAST }, viewport });
+    const threadId = '0d9c4f1e-7a2b-4c3d-8e5f-6a7b8c9d0e1f';
+    const stream = [
+      { type: 'RUN_STARTED', threadId, runId: 'run-1' },
+      { type: 'RUN_FINISHED', threadId, runId: 'run-1' },
+    ];
+    const name = `退款会话-${threadId}-${'a'.repeat(120)}.jsonl`;
+    await o.page
+      .locator('input[type="file"]')
+      .setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(stream)) });
+    await o.page.getByRole('region', { name: 'Replay' }).waitFor();
+    await shot(o.page, 'replay-long-name-390x844');
+    expect(await horizontalOverflow(o.page), 'horizontal overflow (px)').toBeLessThanOrEqual(0);
+    expect(unexpected(o.problems)).toEqual([]);
+    await o.close();
+  });
 });

@@ -51,8 +51,12 @@ export function focusWithQuestion(card: HTMLElement, field: HTMLElement): void {
   }
   const target = fits() ? field : card;
   target.focus({ preventScroll: true });
-  // The area itself may be off screen (a page that scrolls, the chat below the fold): brought into view as focusing would.
-  if (!startOnScreen(target)) (box ?? card).scrollIntoView?.({ block: 'nearest' });
+  // The area itself may be off screen (a page that scrolls, the chat below the fold), or its bottom edge, where the
+  // card's actions are held, below the window (a short window whose page scrolls too): brought into view as focusing would.
+  const actions = card.querySelector('.agk-interrupt__actions');
+  if (!startOnScreen(target) || (actions && actions.getBoundingClientRect().bottom > win.innerHeight + 1)) {
+    (box ?? card).scrollIntoView?.({ block: 'nearest' });
+  }
 }
 
 /** Whether the top edge of `element` is in view: inside the window and every box that scrolls around it. */

@@ -1,7 +1,7 @@
 import type { Message as AgUiMessage } from '@aguikit/core';
 import { AgentProvider } from '@aguikit/react';
 import { afterEach, expect, it } from 'vitest';
-import { page } from 'vitest/browser';
+import { page, userEvent } from 'vitest/browser';
 import { render } from 'vitest-browser-react';
 import { AgentChat } from '../src/AgentChat.js';
 import { preloadMarkdown } from '../src/lazyChunks.js';
@@ -105,4 +105,17 @@ it('stops following a slow scroll up (a trackpad: a few pixels at a time, each s
   await driven.push({ type: 'TEXT_MESSAGE_CONTENT', messageId: 's', delta: 'more ' });
   await frame();
   expect(root).toHaveAttribute('data-scroll', 'following');
+});
+
+it('a pasted link without spaces wraps inside the composer, which stays as wide as the chat', async () => {
+  const { host } = await mountAtPhoneWidth([{ id: 'u1', role: 'user', content: 'Where is my order?' }]);
+  const box = host.querySelector<HTMLTextAreaElement>('textarea.agk-composer__input');
+  if (!box) throw new Error('no composer');
+  await userEvent.fill(box, `https://shop.example.com/orders/0d9c4f1e-7a2b-4c3d-8e5f-6a7b8c9d0e1f?${'track=1&'.repeat(200)}`);
+  const chat = host.querySelector<HTMLElement>('.agk-chat')?.getBoundingClientRect();
+  const row = host.querySelector<HTMLElement>('.agk-composer__row')?.getBoundingClientRect();
+  expect(row && chat && row.right <= chat.right).toBe(true);
+  expect(box.getBoundingClientRect().right).toBeLessThanOrEqual(390);
+  // It wraps: the text goes down, not sideways.
+  expect(box.scrollWidth).toBeLessThanOrEqual(box.clientWidth);
 });
