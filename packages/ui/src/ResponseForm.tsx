@@ -1,8 +1,10 @@
 'use client';
 
 import { schemaSize } from '@aguikit/core/engine';
-import Form, { type IChangeEvent } from '@rjsf/core';
+import Form, { getDefaultRegistry, type IChangeEvent } from '@rjsf/core';
 import {
+  ariaDescribedByIds,
+  type BaseInputTemplateProps,
   type DescriptionFieldProps,
   descriptionId,
   englishStringTranslator,
@@ -19,6 +21,7 @@ import {
   type TemplatesType,
   TranslatableString,
   type UnsupportedFieldProps,
+  type WidgetProps,
 } from '@rjsf/utils';
 import { customizeValidator } from '@rjsf/validator-ajv8';
 import Ajv from 'ajv';
@@ -30,6 +33,7 @@ import { clientContext } from './clientContext.js';
 import { useInterruptRoot } from './interruptContext.js';
 import { formCanHold, formSchema, formUiSchema, humanizeKey, type InterruptMessages, transformErrors } from './interruptForm.js';
 import { useLocale } from './locale.js';
+import { autoDir } from './textDirection.js';
 import { useBrowserLayoutEffect } from './useBrowserLayoutEffect.js';
 
 /** The element around the form: the document its fields look their descriptions up in. */
@@ -154,7 +158,58 @@ function FormUnusable({ onFailure, message }: { onFailure: () => void; message: 
   return <p className="agk-error-text">{message}</p>;
 }
 
+const CoreInput = getDefaultRegistry().templates.BaseInputTemplate;
+
+/**
+ * rjsf's input, in the direction of what is typed: an Arabic answer reads right to left on an English page, an
+ * English one left to right on an Arabic page. Empty, or without a letter (a number, a date), it keeps the page's.
+ */
+function BaseInputTemplate(props: BaseInputTemplateProps) {
+  return <CoreInput {...props} dir={typeof props.value === 'string' ? autoDir(props.value) : undefined} />;
+}
+
+/**
+ * rjsf's text area (the same attributes and answers), in the direction of what is typed as the input above.
+ * Never focused by itself: focus as an interrupt opens is interruptFocus.ts's.
+ */
+function TextareaWidget({
+  id,
+  htmlName,
+  options,
+  placeholder,
+  value,
+  required,
+  disabled,
+  readonly,
+  onChange,
+  onBlur,
+  onFocus,
+}: WidgetProps) {
+  const text = typeof value === 'string' ? value : '';
+  return (
+    <textarea
+      id={id}
+      name={htmlName || id}
+      className="form-control"
+      value={text}
+      dir={autoDir(text)}
+      placeholder={placeholder}
+      required={required}
+      disabled={disabled}
+      readOnly={readonly}
+      rows={typeof options.rows === 'number' ? options.rows : undefined}
+      onChange={(e) => onChange(e.target.value === '' ? options.emptyValue : e.target.value)}
+      onBlur={(e) => onBlur(id, e.target.value)}
+      onFocus={(e) => onFocus(id, e.target.value)}
+      aria-describedby={ariaDescribedByIds(id)}
+    />
+  );
+}
+
+const widgets = { TextareaWidget };
+
 const templates: Partial<Omit<TemplatesType, 'ButtonTemplates'>> & { ButtonTemplates: Partial<TemplatesType['ButtonTemplates']> } = {
+  BaseInputTemplate,
   DescriptionFieldTemplate,
   FieldTemplate,
   FieldErrorTemplate,
@@ -342,6 +397,7 @@ export const ResponseForm = React.forwardRef<HTMLDivElement, React.HTMLAttribute
             uiSchema={uiSchema}
             validator={validatorFor(schema)}
             templates={templates}
+            widgets={widgets}
             translateString={translateString}
             noHtml5Validate
             showErrorList={false}

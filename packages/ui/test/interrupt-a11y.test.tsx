@@ -223,6 +223,44 @@ describe('interrupt words', () => {
     expect(announced.said.join('\n')).not.toMatch(/[0-9]/);
   });
 
+  it("gives a form's text fields the direction of what is typed: Arabic right to left, an empty field the page's", async () => {
+    const user = userEvent.setup();
+    const { store, requests } = await interrupted([
+      {
+        id: 'int-ar',
+        reason: 'input_required',
+        message: 'Why?',
+        responseSchema: {
+          type: 'object',
+          properties: {
+            name: { type: 'string', title: 'Name' },
+            reason: { type: 'string', title: 'Reason' },
+            count: { type: 'integer', title: 'Count' },
+          },
+        },
+      },
+    ]);
+    const { container } = render(<Page store={store} />);
+    await formsLoaded(container);
+    const name = screen.getByRole('textbox', { name: 'Name' });
+    const reason = screen.getByRole('textbox', { name: 'Reason' });
+    expect(reason.tagName).toBe('TEXTAREA');
+    // Empty, they keep the page's direction (no `dir="auto"`, which would read left to right whatever the page).
+    expect(name).not.toHaveAttribute('dir');
+    expect(reason).not.toHaveAttribute('dir');
+    await user.type(name, 'أحمد');
+    await user.type(reason, 'وصل الإبريق مكسورًا');
+    expect(name).toHaveAttribute('dir', 'auto');
+    expect(reason).toHaveAttribute('dir', 'auto');
+    // A number reads in the page's direction.
+    await user.type(screen.getByRole('spinbutton', { name: 'Count' }), '3');
+    expect(screen.getByRole('spinbutton', { name: 'Count' })).not.toHaveAttribute('dir');
+    // The answer is what was typed.
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    await settle();
+    expect(requests.at(-1)?.resume?.[0]?.payload).toEqual({ name: 'أحمد', reason: 'وصل الإبريق مكسورًا', count: 3 });
+  });
+
   it('speaks Simplified Chinese under the zh-CN locale', async () => {
     const { store } = await interrupted([refundInterrupt], { before: call('call-refund', 'refund_order', refund) });
     const { container } = render(
