@@ -207,6 +207,8 @@ describe('the playground laid out from 390 to 1920 px, with interrupts open', ()
     it(`${size}, ${lang}: after expiry, Close without answering (the only button left) is on screen and uncovered`, async () => {
       const o = await open({ mode: 'server', scenario: 'refund', speed: FAST, approvalWindowMs: 2500, lang }, viewport);
       await o.page.locator('.agk-interrupt[data-state="expired"]').waitFor({ timeout: 5000 });
+      // The refund's card in the conversation says so too: no longer waiting for a decision.
+      await o.page.locator('.agk-toolcall[data-tool="refund_order"][data-state="expired"]').waitFor({ timeout: 2000 });
       await shot(o.page, `expired-${size}`);
       await expectLaidOut(o.page, [lang === 'en' ? 'Close without answering' : CLOSE_ZH], `expired at ${size}`);
       // What expired is said where it can be read: the card's heading (its title and the Expired badge) is not under the sticky header.

@@ -4,6 +4,7 @@ import type { ContentPart, ThreadState, ToolCallFailureCode, ToolCallRecord, Too
 import { useAgentSelector, useAgentStore, useRunSummary, useToolCall } from '@aguikit/react';
 import type { ReactNode } from 'react';
 import * as React from 'react';
+import { useExpiry } from './Countdown.js';
 import { clientContext } from './clientContext.js';
 import { isolated } from './isolated.js';
 import { CodeText } from './LongText.js';
@@ -17,8 +18,11 @@ import { useThreadKey } from './useStoreSwitch.js';
 type Tone = 'neutral' | 'info' | 'success' | 'warning' | 'danger';
 type ToolStrings = typeof toolStrings;
 
-/** What a call's badge says: its status, that a human decision is awaited, or that it was approved and its result is awaited. */
-export type ToolDisplayStatus = ToolCallStatus | 'awaiting_decision' | 'approved';
+/**
+ * What a call's badge says: its status, that a human decision is awaited, that the time to decide ran out
+ * (`expired`), or that it was approved and its result is awaited.
+ */
+export type ToolDisplayStatus = ToolCallStatus | 'awaiting_decision' | 'expired' | 'approved';
 
 const TONES: Record<ToolDisplayStatus, Tone> = {
   declared: 'neutral',
@@ -31,6 +35,8 @@ const TONES: Record<ToolDisplayStatus, Tone> = {
   denied: 'warning',
   cancelled: 'neutral',
   awaiting_decision: 'warning',
+  // Its interrupt's deadline passed unanswered: nothing more can happen to it until the agent asks again.
+  expired: 'neutral',
   approved: 'info',
 };
 
@@ -41,10 +47,17 @@ const cx = (...names: Array<string | undefined | false>) => names.filter(Boolean
  * and a call the human rejected or cancelled shows that decision even when
  * the agent then reported a result (an agent acknowledging the answer:
  * "refund not issued"). The result itself stays in the card; a result that
- * is an error shows as failed.
+ * is an error shows as failed. `decisionExpired`: the interrupt waiting on
+ * the call is past its `expiresAt` (it can no longer be answered), which
+ * `ToolCall.Root` reads from the store's clock.
  */
-export function toolDisplayStatus(call: Pick<ToolCallRecord, 'status' | 'interruptId' | 'answer'>): ToolDisplayStatus {
-  if (call.interruptId !== undefined && (call.status === 'ready' || call.status === 'executing')) return 'awaiting_decision';
+export function toolDisplayStatus(
+  call: Pick<ToolCallRecord, 'status' | 'interruptId' | 'answer'>,
+  decisionExpired = false,
+): ToolDisplayStatus {
+  if (call.interruptId !== undefined && (call.status === 'ready' || call.status === 'executing')) {
+    return decisionExpired ? 'expired' : 'awaiting_decision';
+  }
   const answer = call.answer;
   // Approved, and the agent has not reported what the call did yet: "Ready" would read as if nothing happened.
   if (
@@ -75,7 +88,8 @@ export interface ToolStatusBadgeProps extends React.HTMLAttributes<HTMLSpanEleme
  * The status of a tool call in words (never color alone), as
  * `data-status` and `data-state`, for every state of the lifecycle
  * `declared -> args_streaming -> ready -> executing -> succeeded | failed`,
- * plus "Waiting for your decision" while an interrupt holds it, "Approved"
+ * plus "Waiting for your decision" while an interrupt holds it, "Expired" once
+ * that interrupt's deadline passed unanswered, "Approved"
  * once it was approved and until its result comes, and "Rejected"
  * (`denied`) or "Cancelled" once that interrupt was answered so.
  *
@@ -223,8 +237,14 @@ const Root = React.forwardRef<HTMLElement, ToolCallRootProps>(function ToolCallR
   { id, open, defaultOpen, onOpenChange, className, children, ...rest },
   ref,
 ) {
-  useAgentStore('<ToolCall.Root>');
+  const store = useAgentStore('<ToolCall.Root>');
   const call = useToolCall(id);
+  // The deadline of the open interrupt waiting on this call, read against the store's clock (the dialog's rule).
+  const interruptId = call?.interruptId;
+  const expiresAt = useAgentSelector((s) =>
+    interruptId === undefined ? undefined : s.thread.interrupts.find((it) => it.id === interruptId)?.expiresAt,
+  );
+  const expiry = useExpiry(expiresAt, store.now);
   // What the reader chose is the thread's: another thread, or a reset, shows its call under the same id as a fresh mount would.
   const thread = useThreadKey();
   const [choice, setChoice] = React.useState<{ thread: string; open: boolean | undefined }>({ thread, open: defaultOpen });
@@ -243,7 +263,7 @@ const Root = React.forwardRef<HTMLElement, ToolCallRootProps>(function ToolCallR
     [open, onOpenChange, thread],
   );
   if (!call) return null;
-  const status = toolDisplayStatus(call);
+  const status = toolDisplayStatus(call, expiry.state === 'expired');
   const isOpen = open ?? chosen ?? opensByItself(status);
   // Named by its Header's button and badge; without a Header, by the same words as its own label. A name the app gives wins.
   const named = rest['aria-label'] !== undefined || rest['aria-labelledby'] !== undefined;

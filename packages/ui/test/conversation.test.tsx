@@ -2,7 +2,7 @@ import { AgentProvider, type AgentStore, createAgentStore } from '@aguikit/react
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import * as React from 'react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { preloadMarkdown } from '../src/lazyChunks.js';
 import { announcementText } from '../src/liveAnnouncer.js';
 import { AgentLocaleProvider, defineLocale, en, localeValue, zhCN } from '../src/locale.js';
@@ -63,6 +63,35 @@ describe('conversation: tool calls as chips', () => {
     expect(panel).toHaveTextContent('"orderId": "A-1001"');
     // No heading per call: the conversation's outline is its messages, not a heading per tool.
     expect(container.querySelectorAll('h1, h2, h3, h4, h5, h6')).toHaveLength(0);
+  });
+
+  it("says Expired, not Waiting for your decision, once its approval's deadline has passed", async () => {
+    let now = NOW;
+    const expiring = {
+      outcome: {
+        type: 'interrupt',
+        interrupts: [
+          { id: 'int-1', reason: 'tool_call', toolCallId: 'c1', message: 'Refund 42 USD?', expiresAt: new Date(NOW + 2_500).toISOString() },
+        ],
+      },
+    };
+    const store = await playedStore([{ say: 'Refund', events: runOf(call('c1', 'refund_order', refundArgs), expiring) }], {
+      now: () => now,
+    });
+    vi.useFakeTimers({ now: NOW });
+    try {
+      renderList(store);
+      const card = () => screen.getByRole('article', { name: /^refund_order/ });
+      expect(card()).toHaveAttribute('data-state', 'awaiting_decision');
+      expect(within(card()).getByText('Waiting for your decision')).toBeInTheDocument();
+      now = NOW + 2_500;
+      await act(async () => vi.advanceTimersByTimeAsync(2_500));
+      expect(card()).toHaveAttribute('data-state', 'expired');
+      expect(within(card()).getByText('Expired')).toBeInTheDocument();
+      expect(card()).toHaveAccessibleName('refund_order Expired');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('stays open while a decision is awaited, and when it failed', async () => {

@@ -11,6 +11,7 @@ export const en = {
     denied: 'Rejected',
     cancelled: 'Cancelled',
     awaiting_decision: 'Waiting for your decision',
+    expired: 'Expired',
     approved: 'Approved',
   },
   /** The name of a call whose tool has no name. */
@@ -51,6 +52,7 @@ export const zhCN: typeof en = {
     denied: '已拒绝',
     cancelled: '已取消',
     awaiting_decision: '等待你的决定',
+    expired: '已过期',
     approved: '已批准',
   },
   unnamed: '工具',

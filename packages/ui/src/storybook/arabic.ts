@@ -39,6 +39,7 @@ export const arabic = defineLocale('ar', {
       denied: 'مرفوض',
       cancelled: 'أُلغي',
       awaiting_decision: 'بانتظار قرارك',
+      expired: 'انتهت المهلة',
       approved: 'تمت الموافقة',
     },
     arguments: 'المعطيات',
