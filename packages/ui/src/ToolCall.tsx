@@ -74,9 +74,12 @@ export function toolDisplayStatus(
   return call.status;
 }
 
-/** A card opens by itself while it needs the reader: a decision is awaited on it, or it failed. */
+/**
+ * A card opens by itself while it needs the reader: a decision is awaited on it (and stays open when the time
+ * for it runs out, rather than folding under the reader's eyes), or it failed.
+ */
 function opensByItself(status: ToolDisplayStatus): boolean {
-  return status === 'awaiting_decision' || status === 'failed';
+  return status === 'awaiting_decision' || status === 'expired' || status === 'failed';
 }
 
 /** Props of `ToolStatusBadge`: the status, and any prop of a `span`. */

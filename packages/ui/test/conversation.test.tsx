@@ -89,6 +89,8 @@ describe('conversation: tool calls as chips', () => {
       expect(card()).toHaveAttribute('data-state', 'expired');
       expect(within(card()).getByText('Expired')).toBeInTheDocument();
       expect(card()).toHaveAccessibleName('refund_order Expired');
+      // Still open: it does not fold under the reader's eyes at the deadline.
+      expect(within(card()).getByRole('button', { name: 'refund_order' })).toHaveAttribute('aria-expanded', 'true');
     } finally {
       vi.useRealTimers();
     }
