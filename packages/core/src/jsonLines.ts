@@ -20,7 +20,8 @@ type Take<C extends string> = (value: unknown) => { code: C; message: string } |
  * off as it was written) is read as lines, its brackets and each line's
  * trailing comma aside, so the items written one a line before the cut are kept.
  * A text whose first line opens an object it does not close is values
- * pretty-printed one after another (`jq .` over JSON lines), read value by value.
+ * pretty-printed one after another (`jq .` over JSON lines), read value by value;
+ * so is an array cut off whose first item opens so (`JSON.stringify(x, null, 2)`).
  */
 export function readJsonLines<C extends string>(text: string, take: Take<C>): LineProblem<C>[] {
   const errors: LineProblem<C>[] = [];
@@ -35,7 +36,10 @@ export function readJsonLines<C extends string>(text: string, take: Take<C>): Li
     return errors;
   }
   // Values pretty-printed one after another (`jq .` over JSON lines): the first line opens an object it does not close.
-  if (/^\s*\{[ \t]*(?:\r\n|\r|\n)/.test(body)) return readValues(body, take);
+  if (/^\s*\{[ \t]*(?:\r\n|\r|\n)/.test(body)) return readValues(body, take, false);
+  // An array pretty-printed and cut off: its items are such values, between its commas (the bracket is a space, so
+  // every offset and line stays where it was).
+  if (/^\s*\[\s*\{[ \t]*(?:\r\n|\r|\n)/.test(body)) return readValues(body.replace('[', ' '), take, true);
   let opening = /^\s*\[/.test(body);
   const inArray = opening;
   // CRLF, LF or a CR alone (an old Mac editor): a JSON text holds no raw CR or LF of its own, only escaped ones.
@@ -99,8 +103,10 @@ function isJson(text: string): boolean {
  * takes: each top-level object or array is cut where its brackets close
  * (brackets inside strings aside) and handed to `take`, named by the line it
  * starts on. A value cut off by the end of the text is reported as not JSON.
+ * `items`: the values are an array's, with commas between them and its
+ * closing bracket after the last, which are not text between values.
  */
-function readValues<C extends string>(body: string, take: Take<C>): LineProblem<C>[] {
+function readValues<C extends string>(body: string, take: Take<C>, items: boolean): LineProblem<C>[] {
   const errors: LineProblem<C>[] = [];
   let line = 1;
   let start = -1;
@@ -134,6 +140,8 @@ function readValues<C extends string>(body: string, take: Take<C>): LineProblem<
     } else if ((c === 0x7d || c === 0x5d) && depth > 0 && --depth === 0) {
       hand(body.slice(start, i + 1), startLine);
       start = -1;
+    } else if (depth === 0 && items && (c === 0x2c || c === 0x5d)) {
+      // An item's comma, or the array's end.
     } else if (depth === 0 && c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d && strayLine !== line) {
       // Text between values is no value: named once for its line, and passed over.
       strayLine = line;

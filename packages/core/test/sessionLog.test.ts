@@ -326,6 +326,30 @@ describe('parseSession', () => {
     expect(torn.errors[0]?.message).toMatch(/^not JSON: /);
   });
 
+  it('reads an array pretty-printed (JSON.stringify(x, null, 2)) cut off inside its last item: the whole items kept, the cut one named once', () => {
+    const threadId = '5f0c2a8e-3b1d-4c6e-9a7f-1d2e3f4a5b6c';
+    const session = [
+      { type: 'init', threadId, messages: [], at: 1 },
+      { type: 'user_message', message: { id: 'u1', role: 'user', content: '退款 [{"not": "a bracket"}], \\ ' }, at: 2 },
+      ...finishedRun(threadId),
+    ] as SessionEntry[];
+    const pretty = JSON.stringify(session, null, 2);
+    // Whole, it is read as before.
+    expect(parseSession(pretty)).toEqual({ entries: session, errors: [] });
+    const torn = parseSession(pretty.slice(0, pretty.length - 20));
+    expect(torn.entries).toEqual(session.slice(0, -1));
+    expect(torn.errors).toHaveLength(1);
+    expect(torn.errors[0]?.code).toBe('NOT_JSON');
+    // Named by the line the cut item starts on.
+    expect(torn.errors[0]?.line).toBe(pretty.split('\n').findIndex((l, i, all) => l === '  {' && !all.slice(i + 1).includes('  {')) + 1);
+    // Agent events alone, as an event log: the same.
+    const events = session.flatMap((e) => (e.type === 'event' ? [e.event] : []));
+    const eventsText = JSON.stringify(events, null, 2);
+    const tornEvents = parseSession(eventsText.slice(0, eventsText.length - 15));
+    expect(tornEvents.entries.map((e) => (e.type === 'event' ? e.event : e))).toEqual(events.slice(0, -1));
+    expect(tornEvents.errors).toHaveLength(1);
+  });
+
   it("writes every entry a live log can hold: an event with a cycle or a BigInt (an in-process agent's) does not stop the rest", () => {
     const cyclic: Record<string, unknown> = { type: 'CUSTOM', name: 'loop' };
     cyclic.value = cyclic;
