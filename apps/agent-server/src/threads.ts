@@ -13,13 +13,15 @@ import type { ThreadRecord } from './storage/types.js';
  * idempotent. One that mixes such answers with answers to open interrupts is
  * refused (409 `RESUME_MIXED`). Errors say how many interrupts are open, never which: their ids
  * are what a resume needs, and only the client that ran the thread has them.
+ * `unseen`: every open interrupt was raised after each client of its run went
+ * (see delivery.ts): a new message is taken, and cancels them (`nextThread`).
  */
-export function checkResume(thread: ThreadRecord | undefined, input: RunAgentInput, now: number): void {
+export function checkResume(thread: ThreadRecord | undefined, input: RunAgentInput, now: number, unseen = false): void {
   const open = new Map((thread?.open ?? []).map((it) => [it.id, it]));
   const answered = thread?.answered ?? {};
   const resume = input.resume ?? [];
   if (resume.length === 0) {
-    if (open.size > 0) {
+    if (open.size > 0 && !unseen) {
       throw new RequestError(
         409,
         'RESUME_REQUIRED',
@@ -120,18 +122,31 @@ function answerProblems(interrupt: Interrupt, payload: unknown): readonly string
   return 'schemaInvalid' in found ? [found.schemaInvalid] : found;
 }
 
-/** The thread after an accepted run: its answers close interrupts, its interrupt outcome opens new ones. */
-export function nextThread(thread: ThreadRecord | undefined, input: RunAgentInput, events: EventPlan): ThreadRecord {
+/**
+ * The thread after an accepted run: its answers close interrupts, its interrupt outcome opens new ones. `unseen`:
+ * a new message (no resume) cancels the open interrupts, which no client saw (see `checkResume`).
+ */
+export function nextThread(thread: ThreadRecord | undefined, input: RunAgentInput, events: EventPlan, unseen = false): ThreadRecord {
   const open = new Map((thread?.open ?? []).map((it) => [it.id, it]));
   const answered = { ...(thread?.answered ?? {}) };
-  for (const r of input.resume ?? []) {
+  const answers: readonly ResumeEntry[] =
+    unseen && !input.resume?.length
+      ? [...open.keys()].map((interruptId) => ({ interruptId, status: 'cancelled' as const }))
+      : (input.resume ?? []);
+  for (const r of answers) {
     if (open.delete(r.interruptId)) answered[r.interruptId] = { status: r.status, payload: fingerprint(r) };
   }
   const ids = Object.keys(answered);
   for (const id of ids.slice(0, Math.max(0, ids.length - MAX_ANSWERED))) delete answered[id];
-  const last = events.at(-1)?.event as { type?: string; outcome?: { type?: string; interrupts?: Interrupt[] } } | undefined;
-  if (last?.type === 'RUN_FINISHED' && last.outcome?.type === 'interrupt') {
-    for (const it of last.outcome.interrupts ?? []) open.set(it.id, it);
-  }
+  for (const it of raised(events)) open.set(it.id, it);
   return { threadId: input.threadId, open: [...open.values()], answered };
 }
+
+/** The interrupts a run's interrupting end raises. */
+function raised(events: EventPlan): Interrupt[] {
+  const last = events.at(-1)?.event as { type?: string; outcome?: { type?: string; interrupts?: Interrupt[] } } | undefined;
+  return last?.type === 'RUN_FINISHED' && last.outcome?.type === 'interrupt' ? (last.outcome.interrupts ?? []) : [];
+}
+
+/** The ids of the interrupts a run's end raises. */
+export const raisedBy = (events: EventPlan): string[] => raised(events).map((it) => it.id);

@@ -4,8 +4,9 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, 
 import { parseEventId, RequestError } from '../request.js';
 import { canonicalJson } from '../storage/idempotency.js';
 import { type EffectRecord, type RunRecord, type Storage, StorageUnavailable } from '../storage/types.js';
-import { checkResume, nextThread } from '../threads.js';
+import { checkResume, nextThread, raisedBy } from '../threads.js';
 import { clientErrors } from './clientErrors.js';
+import { createDelivery } from './delivery.js';
 import { checkKnobs, checkPlayback, speedOf } from './limits.js';
 import { checkCaller, type OriginPolicy } from './origin.js';
 import { eventsOf, runStreams } from './runStreams.js';
@@ -130,7 +131,8 @@ function unreadCoding(headers: Record<string, string | string[] | undefined>): R
 
 export function buildApp(options: AppOptions): App {
   const { storage } = options;
-  const streams = runStreams(options);
+  const delivery = createDelivery();
+  const streams = runStreams({ ...options, delivery });
   const { stream } = streams;
   const parserRefusals = clientErrors();
   const fastify = Fastify({
@@ -317,7 +319,9 @@ export function buildApp(options: AppOptions): App {
         }
         const startedAt = options.now();
         const { record, version } = await storage.thread(input.threadId);
-        checkResume(record, input, startedAt);
+        // Interrupts raised after every client of their run went (Stop, a closed tab): no one saw them to answer.
+        const unseen = delivery.unseen((record?.open ?? []).map((it) => it.id));
+        checkResume(record, input, startedAt, unseen);
         const run: RunRecord = {
           runId: input.runId,
           threadId: input.threadId,
@@ -328,8 +332,11 @@ export function buildApp(options: AppOptions): App {
         };
         const events = eventsOf(scenario, input, startedAt, run.nonce);
         checkPlayback(events, 0, speed, options.maxPlaybackMs);
-        const outcome = await storage.beginRun(run, nextThread(record, input, events), version);
-        if (outcome === 'created') return stream(request, reply, scenario, run, 0, speed, { fresh: events });
+        const outcome = await storage.beginRun(run, nextThread(record, input, events, unseen), version);
+        if (outcome === 'created') {
+          delivery.begun(run.runId, raisedBy(events));
+          return stream(request, reply, scenario, run, 0, speed, { fresh: events });
+        }
         // The id is taken by a record storage cannot read (skipped as damaged): no attempt will ever get past it.
         if (outcome === 'exists' && !(await storage.run(input.runId)))
           throw new RequestError(409, 'RUN_EXISTS', `Run '${input.runId}' exists, but its record cannot be read: use a new run id.`);

@@ -6,6 +6,7 @@ import { type EventPlan, eventPlan, type Scenario, type TimedEvent } from '@agui
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { effectIdempotencyKey } from '../storage/idempotency.js';
 import { type EffectRecord, type RunRecord, type Storage, StorageUnavailable } from '../storage/types.js';
+import type { Delivery } from './delivery.js';
 
 export interface RunStreamOptions {
   storage: Storage;
@@ -14,6 +15,8 @@ export interface RunStreamOptions {
   drainTimeoutMs: number;
   now: () => number;
   onEffect: (record: EffectRecord) => void;
+  /** Told when each client starts and stops reading a run, and whether it was sent the run's end. */
+  delivery: Delivery;
 }
 
 export interface RunStreams {
@@ -111,12 +114,20 @@ export function runStreams(options: RunStreamOptions): RunStreams {
     res.writeHead(200, { ...(reply.getHeaders() as Record<string, string>), ...SSE_HEADERS });
     res.flushHeaders();
     let closed = false;
+    /** The run's end was sent to this client while it was there. */
+    let sentEnd = false;
+    let counted = false;
+    options.delivery.opened(runId);
     let wakeDrain: (() => void) | undefined;
     /** What wakes a stream that waits for its run's next event, once its client goes. */
     let wakeWait: (() => void) | undefined;
     const heartbeat = setInterval(() => closed || res.write(': ping\n\n'), options.heartbeatMs);
     const onClose = () => {
       closed = true;
+      if (!counted) {
+        counted = true;
+        options.delivery.closed(runId, sentEnd);
+      }
       open.delete(res);
       clearInterval(heartbeat);
       wakeDrain?.();
@@ -161,6 +172,10 @@ export function runStreams(options: RunStreamOptions): RunStreams {
         if (res.write(frame) || (await drained())) sent++;
         else onClose();
       },
+      /** Says the run's last event was sent, when the client is still there to have read it. */
+      sentEnd() {
+        if (!closed) sentEnd = true;
+      },
       /** Resolves once `wait` wakes it, or the client goes. */
       until(wait: (wake: () => void) => void) {
         return new Promise<void>((resolve) => {
@@ -195,7 +210,11 @@ export function runStreams(options: RunStreamOptions): RunStreams {
         index += page.length;
         if (page.length < PAGE) {
           const producer = live.get(runId);
-          if (!producer && last) break;
+          if (!producer && last) {
+            // The log read to its end, its producer done: the run's end (or all that a failed producer stored).
+            client.sentEnd();
+            break;
+          }
           if (!producer) last = true;
           else if (producer.stored <= index) await client.until((wake) => producer.waiting.add(wake));
         }
@@ -259,6 +278,7 @@ export function runStreams(options: RunStreamOptions): RunStreams {
         if (!client.closed && i >= from) await send(stored ? frame : ((await storage.events(run.runId, i, 1))[0] ?? frame));
         index = i + 1;
       }
+      if (index >= events.length) client.sentEnd();
     } catch (e) {
       // Headers are out: the stream ends short, and the client reconnects for the rest once storage is back.
       request.log.error(
