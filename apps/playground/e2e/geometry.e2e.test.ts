@@ -242,17 +242,34 @@ describe('the playground laid out from 390 to 1920 px, with interrupts open', ()
     await opened.close();
   });
 
-  // 200% zoom on a 1366x768 laptop: the page is 683x384 CSS pixels.
-  it("683x384 (a laptop at 200%): the refund's question and its Approve, Reject and Close without answering are on screen", async () => {
-    const o = await open({ mode: 'server', scenario: 'refund', speed: FAST }, { width: 683, height: 384 });
-    const dialog = o.page.getByRole('dialog', { name: 'The agent is waiting for your answer' });
-    await formReady(dialog);
-    await shot(o.page, 'refund-683x384');
-    expect(await readable(dialog.locator('.agk-interrupt__title')), 'the question').toBeNull();
-    await expectLaidOut(o.page, ['Approve', 'Reject', 'Close without answering'], 'refund at 683x384', 'page and chat');
-    expect(unexpected(o.problems)).toEqual([]);
-    await o.close();
-  });
+  // 200% zoom on a 1366x768 laptop: the page is 683x384 CSS pixels; and a wide window made short (developer tools docked below).
+  // The wide one keeps its bar to one row and its composer on the first screen; the narrow one's bar wraps to four
+  // rows, which scroll away with the page: its composer is a scroll down.
+  for (const [what, viewport, firstScreen] of [
+    ['a laptop at 200%', { width: 683, height: 384 }, false],
+    ['a short wide window', { width: 1366, height: 450 }, true],
+  ] as const) {
+    const size = `${viewport.width}x${viewport.height}`;
+    it(`${size} (${what}): the composer ${firstScreen ? 'on the first screen' : 'a scroll away'}; the refund's question and its Approve, Reject and Close without answering on screen`, async () => {
+      const opened = await openPlayground(browser, playgroundUrl, {
+        params: { mode: 'server', scenario: 'refund', speed: FAST },
+        viewport,
+      });
+      const { page } = opened;
+      // Before anything is asked.
+      if (firstScreen) expect(await readable(page.locator('textarea.agk-composer__input')), 'the composer, idle').toBeNull();
+      else expect(await composerReachable(page, 'page and chat'), 'the composer, idle').toBeNull();
+      await page.getByRole('button', { name: 'Send this' }).click();
+      await runStatus(page, 'interrupted').waitFor();
+      const dialog = page.getByRole('dialog', { name: 'The agent is waiting for your answer' });
+      await formReady(dialog);
+      await shot(page, `refund-${size}`);
+      expect(await readable(dialog.locator('.agk-interrupt__title')), 'the question').toBeNull();
+      await expectLaidOut(page, ['Approve', 'Reject', 'Close without answering'], `refund at ${size}`, 'page and chat');
+      expect(unexpected(opened.problems)).toEqual([]);
+      await opened.close();
+    });
+  }
 
   it("390x844: a recording's long file name wraps inside the page", async () => {
     const viewport = { width: 390, height: 844 };
