@@ -92,6 +92,43 @@ describe('a request that fails on the wire', () => {
     },
   );
 
+  it.each([
+    [
+      '{"error":{"code":"RESUME_REQUIRED","message":"The thread has 1 open interrupt."}}',
+      'It said: The thread has 1 open interrupt. (RESUME_REQUIRED)',
+    ],
+    ['{"message":"Rate limit exceeded","code":"rate_limited"}', 'It said: Rate limit exceeded (rate_limited)'],
+    ['{"detail":"Not authenticated"}', 'It said: Not authenticated'],
+    ['{"error":"invalid_api_key"}', 'It said: invalid_api_key'],
+  ])('an HTTP error whose body is a JSON error is said by its message and code, not as JSON: %s', async (body, said) => {
+    const server = await serve((res) => {
+      res.writeHead(409, { 'Content-Type': 'application/json' });
+      res.end(body);
+    });
+    const c = createRunController({ threadId: 't1', source: httpSseSource({ url: server.url }) });
+    await c.run('hi');
+    const { failure } = c.getSnapshot();
+    expect(failure).toMatchObject({ code: 'HTTP_STATUS', status: 409, body });
+    expect(failure?.message).toBe(`The agent answered HTTP 409. ${said}`);
+  });
+
+  it('an HTTP error whose body is JSON of another shape, or a huge message, is said as text, cut', async () => {
+    const long = `{"error":{"message":"${'x'.repeat(5_000)}"}}`;
+    for (const [body, check] of [
+      ['{"errors":[{"msg":"bad"}]}', (m: string) => expect(m).toContain('It said: {"errors":[{"msg":"bad"}]}')],
+      [long, (m: string) => expect(m.length).toBeLessThan(400)],
+      ['{"error":{"message":""}}', (m: string) => expect(m).toContain('It said: {"error":{"message":""}}')],
+    ] as const) {
+      const server = await serve((res) => {
+        res.writeHead(400, { 'Content-Type': 'application/json' });
+        res.end(body);
+      });
+      const c = createRunController({ threadId: 't1', source: httpSseSource({ url: server.url }) });
+      await c.run('hi');
+      check(c.getSnapshot().failure?.message ?? '');
+    }
+  });
+
   it('stop() settles run() when the app’s fetch ignores its signal', async () => {
     const c = createRunController({
       threadId: 't1',

@@ -25,8 +25,31 @@ export function isRetryable(code: RunFailureCode, status: number | undefined, ev
   return code === 'NETWORK' || code === 'ENGINE_UNAVAILABLE' || (code === 'HTTP_STATUS' && status !== undefined && NOT_HANDLED.has(status));
 }
 
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * What an error answer says: the message of a JSON error, with its code (`{"error": {"message", "code"}}`,
+ * `{"message", "code"}`, `{"detail"}`, `{"error": "..."}`, as servers and gateways write them), else its text.
+ */
+function bodyWords(body: string): string {
+  if (body.startsWith('{')) {
+    try {
+      const value: unknown = JSON.parse(body);
+      if (isRecord(value)) {
+        const error = isRecord(value.error) ? value.error : value;
+        const said = [error.message, value.detail, value.error].find((m): m is string => typeof m === 'string' && m.trim() !== '');
+        const code = typeof error.code === 'string' && error.code !== said ? ` (${error.code})` : '';
+        if (said) return `${said.trim()}${code}`;
+      }
+    } catch {
+      // Not JSON after all: said as the text it is.
+    }
+  }
+  return body;
+}
+
 const describeStatus = (status: number, body: string | undefined) => {
-  const said = body?.trim() ? ` It said: ${textHead(body.trim(), 200)}` : '';
+  const said = body?.trim() ? ` It said: ${textHead(bodyWords(body.trim()), 200)}` : '';
   if (status === 404) return `The agent's URL was not found (HTTP 404): check the URL.${said}`;
   if (status === 401 || status === 403) return `The agent refused the request (HTTP ${status}): check the credentials sent with it.${said}`;
   if (NOT_HANDLED.has(status)) return `The agent could not take the request (HTTP ${status}); try again.${said}`;
