@@ -1,6 +1,6 @@
 import { createExpander, type ExpandedEvent } from './expand.js';
 import type { Diagnostic, ThreadState } from './model.js';
-import { withDiagnostics } from './reducer/helpers.js';
+import { batched, plainMessages, withDiagnostics } from './reducer/helpers.js';
 import { createThreadState, reduceThread } from './reducer/index.js';
 import { streamTruncated } from './reducer/run.js';
 import { type ValidateOptions, validateEvent } from './validate.js';
@@ -150,6 +150,11 @@ export interface ReplayOptions extends PipelineOptions {
  */
 export function replayEvents(rawEvents: Iterable<unknown>, initial?: ThreadState, options: ReplayOptions = {}): ThreadState {
   const pipeline = createEventPipeline(initial, options);
-  for (const raw of rawEvents) pipeline.push(raw);
-  return options.open ? pipeline.state : pipeline.end();
+  // Seen only at its end (see `batched`): thousands of messages replay in linear time.
+  return plainMessages(
+    batched(() => {
+      for (const raw of rawEvents) pipeline.push(raw);
+      return options.open ? pipeline.state : pipeline.end();
+    }),
+  );
 }

@@ -6,8 +6,8 @@
  * the whole record.
  */
 import { describe, expect, it } from 'vitest';
-import { createThreadState, reduceThread, replayEvents } from '../src/engine.js';
-import { toAgUiMessages } from '../src/index.js';
+import { createThreadState, reduceThread, replayEvents, replaySession } from '../src/engine.js';
+import { createRunController, loadEngine, type SessionEntry, toAgUiMessages } from '../src/index.js';
 
 const N = 10_000;
 const started = { type: 'RUN_STARTED', threadId: 't', runId: 'r' };
@@ -139,6 +139,63 @@ describe('a long thread', () => {
     expect(state.messages.byId.get('b3996')?.streaming).toBe(false);
     expect([...state.messages.byId].some((m) => m.streaming)).toBe(false);
     expect(state.toolCalls.get('c3999')?.status).toBe('succeeded');
+  });
+});
+
+describe('a very long thread', () => {
+  // Each new message copied the ids of all before it: quadratic, and past about 16,000 messages (an array of 128 KB)
+  // each copy went to the large-object space, so 32,000 messages took 13-22 s.
+  it('appends 40,000 messages in linear time, and reads them in order', () => {
+    const events = [
+      { type: 'RUN_STARTED', threadId: 't', runId: 'r' },
+      ...Array.from({ length: 40_000 }, (_, i) => [
+        { type: 'TEXT_MESSAGE_START', messageId: `a${i}`, role: 'assistant' },
+        { type: 'TEXT_MESSAGE_CONTENT', messageId: `a${i}`, delta: '好' },
+        { type: 'TEXT_MESSAGE_END', messageId: `a${i}` },
+      ]).flat(),
+      { type: 'RUN_FINISHED', threadId: 't', runId: 'r' },
+    ];
+    const { state, ms } = timed(events);
+    expect(ms).toBeLessThan(BUDGET_MS);
+    expect(state.messages.ids).toHaveLength(40_000);
+    expect(state.messages.ids[0]).toBe('a0');
+    expect(state.messages.ids[39_999]).toBe('a39999');
+    expect(toAgUiMessages(state).map((m) => m.id)).toEqual(state.messages.ids);
+    // Handed out as a plain record: its ids are a property of its own, as JSON and equality read them.
+    expect(Object.keys(state.messages)).toContain('ids');
+  });
+
+  it('loads a session log of 32,000 messages (16,000 asked and answered) in linear time, in a replay and in a controller', async () => {
+    await loadEngine();
+    const threadId = '5f0c2a8e-3b1d-4c6e-9a7f-1d2e3f4a5b6c';
+    const log: SessionEntry[] = [{ type: 'init', threadId, messages: [], at: 1 }];
+    let index = 0;
+    for (let i = 0; i < 16_000; i++) {
+      log.push({ type: 'user_message', message: { id: `u${i}`, role: 'user', content: `问题 ${i}` }, at: log.length + 1 });
+      for (const event of [
+        { type: 'RUN_STARTED', threadId, runId: `r${i}` },
+        { type: 'TEXT_MESSAGE_START', messageId: `a${i}`, role: 'assistant' },
+        { type: 'TEXT_MESSAGE_CONTENT', messageId: `a${i}`, delta: '好的' },
+        { type: 'TEXT_MESSAGE_END', messageId: `a${i}` },
+        { type: 'RUN_FINISHED', threadId, runId: `r${i}` },
+      ])
+        log.push({ type: 'event', index: index++, event, at: log.length + 1 } as SessionEntry);
+    }
+    let began = performance.now();
+    const replayed = replaySession(log);
+    const replayMs = performance.now() - began;
+    began = performance.now();
+    const controller = createRunController({ source: { run: () => (async function* () {})() }, log, asRecorded: true });
+    const loadMs = performance.now() - began;
+    const { thread } = controller.getSnapshot();
+    expect(replayMs).toBeLessThan(BUDGET_MS);
+    expect(loadMs).toBeLessThan(BUDGET_MS);
+    expect(thread.messages.ids).toHaveLength(32_000);
+    expect(thread.messages.ids.slice(0, 3)).toEqual(['u0', 'a0', 'u1']);
+    expect(thread).toEqual(replayed);
+    expect(JSON.parse(JSON.stringify(thread.messages)).ids).toHaveLength(32_000);
+    // Live from there on: a message more is appended as before, the ids read back as an array.
+    controller.destroy();
   });
 });
 

@@ -12,6 +12,7 @@
 import type { ExpandedEvent } from '../expand.js';
 import type { Diagnostic, ThreadState } from '../model.js';
 import type { EventPipeline } from '../pipeline.js';
+import { batched, plainMessages } from '../reducer/helpers.js';
 import { appendMessages, cancelRun, setSharedDocument } from '../reducer/local.js';
 import type { ResumeTaken } from '../reducer/run.js';
 import { createThreadState } from '../reducer/thread.js';
@@ -40,6 +41,11 @@ export interface ThreadMachine {
   /** A resume's answers wait for its stream's first event: a stop (or a failure the agent cannot have taken) gives them back. */
   readonly resumeAwaiting: boolean;
   apply(entry: SessionEntryBody): ThreadState;
+  /**
+   * Applies entries in one batch (`apply`, inside `apply`), seen only at its end (see `batched`): thousands of
+   * messages in linear time. The thread it leaves has its messages as a plain record again.
+   */
+  batch(apply: () => void): void;
 }
 
 type Init = Extract<SessionEntryBody, { type: 'init' }>;
@@ -207,13 +213,22 @@ export function createThreadMachine(callbacks: MachineCallbacks): ThreadMachine 
       return answering !== undefined;
     },
     apply,
+    batch(run) {
+      try {
+        batched(run);
+      } finally {
+        mutate(plainMessages);
+      }
+    },
   };
 }
 
 /** The thread `entries` lead to, applied in order by a machine with `engine`. */
 export function replayWith(entries: readonly (SessionEntry | SessionEntryBody)[], engine: () => Engine | undefined): ThreadState {
   const machine = createThreadMachine({ engine });
-  for (const entry of entries) machine.apply(entry);
+  machine.batch(() => {
+    for (const entry of entries) machine.apply(entry);
+  });
   return machine.thread;
 }
 

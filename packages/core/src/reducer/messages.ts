@@ -1,6 +1,6 @@
 import type { MessageRecord, ThreadState, ToolCallRecord } from '../model.js';
 import type { EventOf, Message } from '../protocol.js';
-import { defined, putToolCall, stamp, without } from './helpers.js';
+import { defined, putToolCall, stamp, withMessages, without } from './helpers.js';
 import { sameJson } from './ownJson.js';
 import { noMessages } from './thread.js';
 import { parseArgs } from './toolResult.js';
@@ -135,7 +135,16 @@ export function addInputMessages(state: ThreadState, messages: readonly Message[
     byId = byId.set(m.id, source ? { ...fromAgUiMessage(m, at), source } : fromAgUiMessage(m, at));
   }
   if (byId === state.messages.byId) return state;
-  // A run's input restates the whole history: the ids are copied only when it holds a message not known yet.
-  const ids = fresh.length ? state.messages.ids.concat(fresh.map((m) => m.id)) : state.messages.ids;
-  return withToolCalls({ ...state, messages: { ...state.messages, ids, byId } }, fresh);
+  // A run's input restates the whole history: only the messages not known yet are appended.
+  return withToolCalls(
+    {
+      ...state,
+      messages: withMessages(
+        state.messages,
+        byId,
+        fresh.map((m) => m.id),
+      ),
+    },
+    fresh,
+  );
 }
