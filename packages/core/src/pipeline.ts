@@ -1,6 +1,6 @@
 import { createExpander, type ExpandedEvent } from './expand.js';
 import type { Diagnostic, ThreadState } from './model.js';
-import { batched, plainMessages, withDiagnostics } from './reducer/helpers.js';
+import { batchedMessages, plainMessages, withDiagnostics } from './reducer/helpers.js';
 import { createThreadState, reduceThread } from './reducer/index.js';
 import { streamTruncated } from './reducer/run.js';
 import { type ValidateOptions, validateEvent } from './validate.js';
@@ -150,11 +150,10 @@ export interface ReplayOptions extends PipelineOptions {
  */
 export function replayEvents(rawEvents: Iterable<unknown>, initial?: ThreadState, options: ReplayOptions = {}): ThreadState {
   const pipeline = createEventPipeline(initial, options);
-  // Seen only at its end (see `batched`): thousands of messages replay in linear time.
-  return plainMessages(
-    batched(() => {
-      for (const raw of rawEvents) pipeline.push(raw);
-      return options.open ? pipeline.state : pipeline.end();
-    }),
-  );
+  // Seen only at its end (see `batchedMessages`): thousands of messages replay in linear time.
+  for (const raw of rawEvents) {
+    pipeline.update(batchedMessages);
+    pipeline.push(raw);
+  }
+  return plainMessages(options.open ? pipeline.state : pipeline.end());
 }

@@ -5,8 +5,9 @@ import { ownJson } from '../reducer/ownJson.js';
 import { createAgentClock } from './agentClock.js';
 import { loadedEngine } from './engineLoader.js';
 import { createJournal } from './journal.js';
-import { createThreadMachine, stateAfterEntry } from './machine.js';
+import { createThreadMachine } from './machine.js';
 import { refusals, sameRefusal } from './refusals.js';
+import { stateAfterEntry } from './replayWith.js';
 import { appClock, tellApp } from './report.js';
 import { resumeAction } from './resumeAction.js';
 import { runInput, runRefusal, threadStart, userMessage } from './runInput.js';
@@ -194,10 +195,9 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
     reconnect() {
       if (destroyed) return refused(refusals.destroyed);
       if (journal.snapshot.inFlight) return refused(refusals.stillConnected);
-      // A request that failed before its first event (and may be sent again) reconnects by being sent again.
+      // A request that failed before its first event is sent again; a run cut off in a saved log has no stream to go on from.
       if (!streams.reconnectFrom && streams.retryable) return controller.retry();
       const from = streams.reconnectFrom;
-      // A run cut off in a session before this one (a saved log's) has no stream here to go on from.
       if (!from || !machine.reconnectable) return refused(machine.reconnectable ? refusals.savedCutOff : refusals.nothingToReconnect);
       if (from.lastEventId === undefined) return refused(refusals.noResumePoint);
       return streams.open(from.input, from.kind, from);

@@ -12,7 +12,7 @@
 import type { ExpandedEvent } from '../expand.js';
 import type { Diagnostic, ThreadState } from '../model.js';
 import type { EventPipeline } from '../pipeline.js';
-import { batched, plainMessages } from '../reducer/helpers.js';
+import { batchedMessages, plainMessages } from '../reducer/helpers.js';
 import { appendMessages, cancelRun, setSharedDocument } from '../reducer/local.js';
 import type { ResumeTaken } from '../reducer/run.js';
 import { createThreadState } from '../reducer/thread.js';
@@ -67,6 +67,8 @@ export function createThreadMachine(callbacks: MachineCallbacks): ThreadMachine 
   let events = 0;
   /** What the last resume closed, until its stream's first event: a resume the agent never took gives it back. */
   let answering: ResumeTaken | undefined;
+  /** Entries are applied in a batch (see `batch`). */
+  let batching = false;
 
   const mutate = (change: (s: ThreadState) => ThreadState) => {
     if (pipeline) {
@@ -98,6 +100,7 @@ export function createThreadMachine(callbacks: MachineCallbacks): ThreadMachine 
   const apply = (entry: SessionEntryBody): ThreadState => {
     // The entry's time (a saved or live log's) stamps what it builds, so a replay gives the records the same times.
     const at = (entry as Partial<SessionEntry>).at;
+    if (batching) mutate(batchedMessages);
     // Agent events first: the switch compares in order, and nearly every entry is one.
     switch (entry.type) {
       case 'event':
@@ -214,35 +217,16 @@ export function createThreadMachine(callbacks: MachineCallbacks): ThreadMachine 
     },
     apply,
     batch(run) {
+      batching = true;
       try {
-        batched(run);
+        run();
       } finally {
-        mutate(plainMessages);
+        batching = false;
+        // Whatever the batch left holds plain messages again: the thread, the stream's pipeline and one cut off.
+        if (pipeline) pipeline.update(plainMessages);
+        dropped?.update(plainMessages);
+        thread = pipeline ? pipeline.state : plainMessages(thread);
       }
     },
   };
-}
-
-/** The thread `entries` lead to, applied in order by a machine with `engine`. */
-export function replayWith(entries: readonly (SessionEntry | SessionEntryBody)[], engine: () => Engine | undefined): ThreadState {
-  const machine = createThreadMachine({ engine });
-  machine.batch(() => {
-    for (const entry of entries) machine.apply(entry);
-  });
-  return machine.thread;
-}
-
-/**
- * The thread after entry `index` of `entries` (time travel): before the first
- * entry below 0, the last entry's past the end, a fraction taken down. NaN,
- * or what is no number (a plain-JavaScript caller's `undefined` or `'2'`),
- * names no entry: a RangeError.
- */
-export function stateAfterEntry(entries: readonly SessionEntry[], index: number, engine: () => Engine | undefined): ThreadState {
-  if (typeof index !== 'number')
-    throw new RangeError(
-      `stateAt(index): the index is ${index === null ? 'null' : `a ${typeof index}`}, not a number of an entry of the log.`,
-    );
-  if (Number.isNaN(index)) throw new RangeError('stateAt(index): the index is NaN, which names no entry of the log.');
-  return replayWith(entries.slice(0, Math.max(0, Math.floor(index) + 1)), engine);
 }

@@ -1,6 +1,6 @@
 import type { ThreadState } from '../model.js';
 import * as engine from './engineParts.js';
-import { replayWith } from './machine.js';
+import { replayWith } from './replayWith.js';
 import type { SessionEntry, SessionEntryBody } from './sessionLog.js';
 
 /**

@@ -186,25 +186,6 @@ export function streamingIds(state: ThreadState): readonly string[] {
 
 const NO_IDS: readonly string[] = [];
 
-/** Replays running now (see `batched`). */
-let batches = 0;
-
-/**
- * Runs `replay`, a replay whose states in between are never seen (a session
- * or event log applied to its end): the ids of the messages appended
- * meanwhile are made into an array when first read, once, rather than
- * copied whole for each new message (quadratic: 32,000 messages took 13 s).
- * What it returns goes through `plainMessages` before anyone sees it.
- */
-export function batched<T>(replay: () => T): T {
-  batches++;
-  try {
-    return replay();
-  } finally {
-    batches--;
-  }
-}
-
 /** The array read last (`base`) and the ids appended since (`tail`, newest first). */
 interface IdList {
   base: readonly string[];
@@ -215,7 +196,10 @@ interface IdTail {
   readonly prev: IdTail | undefined;
 }
 
-/** The messages of a state made in a batch: `ids` is made from the list when first read, for every state that shares it. */
+/**
+ * The messages of a state in a batch (see `batchedMessages`): `ids` is made
+ * from the list when first read, once for every state that shares it.
+ */
 class BatchedMessages {
   readonly #list: IdList;
   readonly byId: ThreadState['messages']['byId'];
@@ -239,7 +223,24 @@ class BatchedMessages {
   }
 }
 
-/** `state` with its messages as a plain record, its ids an array: what a batch hands out (see `batched`). */
+/**
+ * `state` as the start of a batch: a replay whose states in between are never
+ * seen (a session or event log applied to its end). The ids of the messages
+ * appended from there on are made into an array when first read, once, rather
+ * than copied whole for each new message (quadratic: 32,000 messages took
+ * 13-49 s). What a batch ends with goes through `plainMessages` before anyone
+ * sees it. A state made anew in between (a reset) is plain again: the batch
+ * marks each state it goes on from.
+ */
+export function batchedMessages(state: ThreadState): ThreadState {
+  const m = state.messages;
+  if (m instanceof BatchedMessages) return state;
+  const copy = copyThread(state);
+  copy.messages = new BatchedMessages({ base: m.ids, tail: undefined }, m.byId, m.metadata);
+  return copy;
+}
+
+/** `state` with its messages as a plain record, its ids an array: what a batch hands out (see `batchedMessages`). */
 export function plainMessages(state: ThreadState): ThreadState {
   const m = state.messages;
   if (!(m instanceof BatchedMessages)) return state;
@@ -255,7 +256,7 @@ export function withMessages(
   appended: readonly string[] = [],
 ): ThreadState['messages'] {
   const { metadata } = messages;
-  if (batches === 0) {
+  if (!(messages instanceof BatchedMessages)) {
     const ids = appended.length ? messages.ids.concat(appended) : messages.ids;
     return metadata === undefined ? { ids, byId } : { ids, byId, metadata };
   }
