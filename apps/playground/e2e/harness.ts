@@ -74,8 +74,16 @@ export async function servePlayground(agentUrl: string): Promise<ServedPlaygroun
   const outDir = await mkdtemp(join(tmpdir(), 'aguikit-playground-'));
   let server: PreviewServer;
   try {
-    // The size warning about the single chunk is the playground's business, not the tests'.
-    await build({ root: PLAYGROUND_ROOT, configFile: CONFIG_FILE, logLevel: 'error', build: { outDir, emptyOutDir: true } });
+    // What a user's build is: React's production build. Vitest sets NODE_ENV to `test`, under which Vite would bundle
+    // React's development build (its checks, and its timings of every changed prop, in every task the tests measure).
+    const nodeEnv = process.env.NODE_ENV;
+    process.env.NODE_ENV = 'production';
+    try {
+      // The size warning about the single chunk is the playground's business, not the tests'.
+      await build({ root: PLAYGROUND_ROOT, configFile: CONFIG_FILE, logLevel: 'error', build: { outDir, emptyOutDir: true } });
+    } finally {
+      process.env.NODE_ENV = nodeEnv;
+    }
     server = await preview({
       root: PLAYGROUND_ROOT,
       configFile: CONFIG_FILE,
