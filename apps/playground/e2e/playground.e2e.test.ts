@@ -303,6 +303,53 @@ describe('the playground against the agent server, in Chromium', () => {
     await expect.poll(() => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.type)).toBe('file');
   });
 
+  it('a recording of 200,000 entries scrubs without a long task: a step starts from a checkpoint, not a replay', async () => {
+    const o = await open({ mode: 'server', scenario: 'refund', speed: FAST });
+    const { page } = o;
+    const threadId = '6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b';
+    const runId = 'b7e6d5c4-b3a2-4190-8f7e-6d5c4b3a2910';
+    let index = 0;
+    const lines = [
+      JSON.stringify({ type: 'init', threadId, at: 1 }),
+      JSON.stringify({ type: 'user_message', message: { id: 'u-1', role: 'user', content: '写一份很长的报告。' }, at: 1 }),
+      JSON.stringify({ type: 'stream_start', kind: 'run', runId, at: 1 }),
+    ];
+    const event = (e: Record<string, unknown>) => lines.push(JSON.stringify({ type: 'event', event: e, index: index++, at: 1 }));
+    event({ type: 'RUN_STARTED', threadId, runId });
+    for (let m = 0; m < 2000; m++) {
+      event({ type: 'TEXT_MESSAGE_START', messageId: `m-${m}`, role: 'assistant' });
+      for (let d = 0; d < 98; d++) event({ type: 'TEXT_MESSAGE_CONTENT', messageId: `m-${m}`, delta: '报告 ' });
+      event({ type: 'TEXT_MESSAGE_END', messageId: `m-${m}` });
+    }
+    event({ type: 'RUN_FINISHED', threadId, runId });
+    lines.push(JSON.stringify({ type: 'stream_end', open: false, at: 1 }));
+    await page
+      .locator('input[type="file"]')
+      .setInputFiles({ name: 'long.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(`${lines.join('\n')}\n`) });
+    const replay = page.getByRole('region', { name: 'Replay' });
+    await replay.locator('.agk-runstatus[data-status="success"]').waitFor({ timeout: 30_000 });
+    const scrubber = replay.getByRole('slider');
+    // The tasks of 100 ms or more from here on (a step replayed from the start took 120-270 ms): the file's one read through is over.
+    await page.evaluate(() => {
+      const w = window as unknown as { longTasks: number[] };
+      w.longTasks = [];
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) if (e.duration >= 100) w.longTasks.push(Math.round(e.duration));
+      }).observe({ type: 'longtask' });
+    });
+    for (const at of [100_000, 150_000, 12_345, 199_999, 77_777]) {
+      await scrubber.fill(String(at));
+      // Entry i is event i - 3; the timeline shows the events up to it, the last of them the one at entry i.
+      await expect.poll(() => replay.locator('.pg__scrubber label').textContent()).toContain(`after entry ${at + 1} of ${lines.length}`);
+      await replay.locator(`.agk-timeline [role="option"]`).last().waitFor();
+      await expect
+        .poll(() => page.evaluate(() => document.querySelector('.pg__replay .agk-runstatus')?.getAttribute('data-status')))
+        .toBe('running');
+    }
+    await page.waitForTimeout(300);
+    expect(await page.evaluate(() => (window as unknown as { longTasks: number[] }).longTasks)).toEqual([]);
+  }, 120_000);
+
   it("a file name's right-to-left override stays in the name: the sentence around it reads as written", async () => {
     const o = await open({ mode: 'server', scenario: 'refund', speed: FAST });
     const { page } = o;

@@ -23,6 +23,18 @@ export interface Expander {
    * that expands or opens a run): the caller may then use the event as it is.
    */
   passes(event: ValidatedEvent): boolean;
+  /** An expander in the state this one is in, which goes on apart from it. */
+  fork(): Expander;
+}
+
+/** What an expander holds between events (see `fork`). */
+interface ExpanderState {
+  lanes: ReadonlyMap<string, OpenStream>;
+  warnedRetired: ReadonlySet<string>;
+  runId: string;
+  thinkingCount: number;
+  thinkingSpan: string | undefined;
+  thinkingMessage: string | undefined;
 }
 
 type OpenStream =
@@ -57,13 +69,14 @@ const END_OF: Record<OpenStream['kind'], 'TEXT_MESSAGE_END' | 'TOOL_CALL_END' | 
  * const { events } = expander.push({ type: 'TEXT_MESSAGE_CHUNK', messageId: 'm1', delta: 'Hi' }, 0);
  * // events: TEXT_MESSAGE_START m1, TEXT_MESSAGE_CONTENT m1 "Hi"
  */
-export function createExpander(): Expander {
-  const lanes = new Map<string, OpenStream>();
-  const warnedRetired = new Set<string>();
-  let runId = 'run';
-  let thinkingCount = 0;
-  let thinkingSpan: string | undefined;
-  let thinkingMessage: string | undefined;
+export function createExpander(from?: ExpanderState): Expander {
+  // An open stream is never changed once made: the maps of a fork may share them.
+  const lanes = new Map<string, OpenStream>(from?.lanes);
+  const warnedRetired = new Set<string>(from?.warnedRetired);
+  let runId = from?.runId ?? 'run';
+  let thinkingCount = from?.thinkingCount ?? 0;
+  let thinkingSpan = from?.thinkingSpan;
+  let thinkingMessage = from?.thinkingMessage;
 
   function closeLane(lane: string, out: ExpandedEvent[]) {
     const open = lanes.get(lane);
@@ -183,6 +196,7 @@ export function createExpander(): Expander {
   }
 
   return {
+    fork: () => createExpander({ lanes, warnedRetired, runId, thinkingCount, thinkingSpan, thinkingMessage }),
     passes(event) {
       return lanes.size === 0 && passesThrough(event.type);
     },

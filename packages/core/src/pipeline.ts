@@ -1,10 +1,10 @@
-import { createExpander, type ExpandedEvent } from './expand.js';
+import { createExpander, type ExpandedEvent, type Expander } from './expand.js';
 import type { Diagnostic, ThreadState } from './model.js';
 import { batchedMessages, plainMessages, withDiagnostics } from './reducer/helpers.js';
 import { createThreadState, reduceThread } from './reducer/index.js';
 import { streamTruncated } from './reducer/run.js';
 import { type ValidateOptions, validateEvent } from './validate.js';
-import { createVerifier, truncated } from './verify.js';
+import { createVerifier, truncated, type Verifier } from './verify.js';
 
 export interface PipelineOptions extends Pick<ValidateOptions, 'largeDeltaLength'> {
   /** The arrival index of the first event pushed: a thread's later streams continue its event log's numbering. Default 0. */
@@ -38,6 +38,12 @@ export interface EventPipeline {
   readonly state: ThreadState;
   /** The arrival index the next event will get. */
   readonly count: number;
+  /**
+   * A pipeline in the state this one is in (its thread, expander and
+   * verifier), which goes on apart from it, with `options` in place of this
+   * one's listeners and clock.
+   */
+  fork(options?: Omit<PipelineOptions, 'startIndex'>): EventPipeline;
 }
 
 /**
@@ -52,16 +58,22 @@ export interface EventPipeline {
  * for await (const raw of source.run(input, { signal })) render(pipeline.push(raw));
  * render(pipeline.end());
  */
-export function createEventPipeline(initial: ThreadState = createThreadState(), options: PipelineOptions = {}): EventPipeline {
+export function createEventPipeline(
+  initial: ThreadState = createThreadState(),
+  options: PipelineOptions = {},
+  from?: { expander: Expander; verifier: Verifier },
+): EventPipeline {
   let state = initial;
   let index = options.startIndex ?? 0;
-  const expander = createExpander();
-  const verifier = createVerifier({
-    ...(initial.threadId !== undefined ? { threadId: initial.threadId } : {}),
-    knownToolCallIds: [...initial.toolCalls].map((c) => c.id),
-    openInterruptIds: initial.interrupts.map((it) => it.id),
-    answeredInterrupts: initial.answers,
-  });
+  const expander = from?.expander ?? createExpander();
+  const verifier =
+    from?.verifier ??
+    createVerifier({
+      ...(initial.threadId !== undefined ? { threadId: initial.threadId } : {}),
+      knownToolCallIds: [...initial.toolCalls].map((c) => c.id),
+      openInterruptIds: initial.interrupts.map((it) => it.id),
+      answeredInterrupts: initial.answers,
+    });
   const report = (found: readonly Diagnostic[]) => {
     if (found.length === 0) return;
     state = withDiagnostics(state, found);
@@ -131,6 +143,8 @@ export function createEventPipeline(initial: ThreadState = createThreadState(), 
     get count() {
       return index;
     },
+    fork: (next = {}) =>
+      createEventPipeline(state, { ...next, startIndex: index }, { expander: expander.fork(), verifier: verifier.fork() }),
   };
 }
 

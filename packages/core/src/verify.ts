@@ -22,6 +22,18 @@ export interface Verifier {
   check(event: ExpandedEvent, index: number): readonly Diagnostic[];
   /** Checks the end of the stream at `index` (the count of events): a run still open is a truncated stream. */
   end(index: number): readonly Diagnostic[];
+  /** A verifier in the state this one is in, which goes on apart from it. */
+  fork(): Verifier;
+}
+
+/** What a verifier holds between events (see `fork`): its sets and maps are copied, their lanes shared (none changes). */
+interface VerifierState {
+  threadId: string | undefined;
+  phase: 'before' | 'active' | 'finished' | 'errored';
+  runId: string | undefined;
+  sets: readonly ReadonlySet<string>[];
+  maps: readonly ReadonlyMap<string, Lane>[];
+  answeredBy: ReadonlyMap<string, string>;
 }
 
 type Lane = { subagentRunId: string | undefined };
@@ -49,22 +61,25 @@ type Lane = { subagentRunId: string | undefined };
  * events.forEach((e, i) => diagnostics.push(...verifier.check(e, i)));
  * diagnostics.push(...verifier.end(events.length));
  */
-export function createVerifier(options: VerifierOptions = {}): Verifier {
-  let threadId = options.threadId;
-  let phase: 'before' | 'active' | 'finished' | 'errored' = 'before';
-  let runId: string | undefined;
-  const runIds = new Set<string>();
-  const openText = new Map<string, Lane>();
-  const openReasoning = new Map<string, Lane>();
-  const openTools = new Map<string, Lane>();
-  const toolLanes = new Map<string, Lane>();
-  const knownTools = new Set<string>(options.knownToolCallIds);
-  const results = new Set<string>();
-  const spans = new Set<string>();
-  const steps = new Set<string>();
-  const subagents = new Set<string>();
-  const interrupts = new Set<string>(options.openInterruptIds);
-  const answeredBy = new Map([...(options.answeredInterrupts ?? [])].map((a) => [a.interruptId, a.runId]));
+export function createVerifier(options: VerifierOptions = {}, from?: VerifierState): Verifier {
+  let threadId = from ? from.threadId : options.threadId;
+  let phase = from?.phase ?? 'before';
+  let runId = from?.runId;
+  const set = (i: number, initial?: Iterable<string>) => new Set<string>(from ? from.sets[i] : initial);
+  const map = (i: number) => new Map<string, Lane>(from?.maps[i]);
+  const runIds = set(0);
+  const openText = map(0);
+  const openReasoning = map(1);
+  const openTools = map(2);
+  const toolLanes = map(3);
+  const knownTools = set(1, options.knownToolCallIds);
+  const results = set(2);
+  const spans = set(3);
+  const steps = set(4);
+  const subagents = set(5);
+  const interrupts = set(6, options.openInterruptIds);
+  // Read only, once made: a fork shares it.
+  const answeredBy = from?.answeredBy ?? new Map([...(options.answeredInterrupts ?? [])].map((a) => [a.interruptId, a.runId]));
 
   // The message or call last found open, and in which map: the deltas of a stream name it again and again, and
   // comparing the id with it spares hashing each new id string. Forgotten whenever anything closes.
@@ -123,6 +138,15 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
   };
 
   return {
+    fork: () =>
+      createVerifier(options, {
+        threadId,
+        phase,
+        runId,
+        sets: [runIds, knownTools, results, spans, steps, subagents, interrupts],
+        maps: [openText, openReasoning, openTools, toolLanes],
+        answeredBy,
+      }),
     check(event, at) {
       const found = inspect(event, at);
       out = undefined;

@@ -1,13 +1,12 @@
 import { newId } from '../ids.js';
-import type { Diagnostic, ThreadState } from '../model.js';
+import type { Diagnostic } from '../model.js';
 import { stoppable } from '../reducer/local.js';
 import { ownJson } from '../reducer/ownJson.js';
 import { createAgentClock } from './agentClock.js';
 import { loadedEngine } from './engineLoader.js';
 import { createJournal } from './journal.js';
-import { createThreadMachine } from './machine.js';
+import { startFrom } from './recording.js';
 import { refusals, sameRefusal } from './refusals.js';
-import { stateAfterEntry } from './replayWith.js';
 import { appClock, tellApp } from './report.js';
 import { resumeAction } from './resumeAction.js';
 import { runInput, runRefusal, threadStart, userMessage } from './runInput.js';
@@ -48,10 +47,12 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
   /** Bumped by reset: one that sees it changed while its streams ended (a listener reset) does no more. */
   let resets = 0;
 
-  const machine = createThreadMachine({
+  const { machine, saved, applied, timeTravel } = startFrom(options.log, {
     engine: loadedEngine,
+    // A saved log applies (here or in the machine a recording makes) before any stream, and quietly.
     onEvent: (event, index) => {
-      if (options.onEvent && !quiet) tellApp(options.onEvent, event, index);
+      if (quiet) return;
+      if (options.onEvent) tellApp(options.onEvent, event, index);
       const stream = streams.current;
       if (event.type === 'RUN_FINISHED' && stream) runFinished(stream, String(event.runId));
     },
@@ -60,7 +61,6 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
       if (options.onDiagnostic && !quiet) tellApp(options.onDiagnostic, diagnostic);
     },
   });
-
   const journal = createJournal(machine, clock);
   const { log, record, flush, publish } = journal;
   const client = (entry: SessionEntryBody) => journal.client(entry, streams.current);
@@ -151,10 +151,10 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
     settled: () => shared.settled(),
   });
 
-  journal.open(options.log, start, options.asRecorded);
+  journal.open(saved, start, options.asRecorded, applied);
   quiet = false;
   // A saved event log has no init line: its thread is the one its events name, and runs and resumes go on under it.
-  if (!initialOptions.threadId && options.log?.length && !options.log.some((e) => e.type === 'init')) {
+  if (!initialOptions.threadId && saved?.length && !saved.some((e) => e.type === 'init')) {
     threadId = machine.thread.threadId ?? threadId;
     start = { ...start, threadId };
   }
@@ -166,7 +166,7 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
     getSnapshot: () => journal.snapshot,
     subscribe: journal.subscribe,
     log,
-    stateAt: (index: number): ThreadState => stateAfterEntry(log.entries, index, loadedEngine),
+    stateAt: timeTravel(log.entries),
     configure(next) {
       options = { ...options, ...next };
     },

@@ -3,7 +3,7 @@ import { stoppable } from '../reducer/local.js';
 import type { ThreadMachine } from './machine.js';
 import { resumePreloader } from './preload.js';
 import { tellApp } from './report.js';
-import { type AgentEventEntry, createSessionLog, type SessionEntry, type SessionEntryBody, type SessionLog } from './sessionLog.js';
+import { createSessionLog, EventEntry, type SessionEntry, type SessionEntryBody, type SessionLog } from './sessionLog.js';
 import type { Stream } from './stream.js';
 import type { RunSnapshot } from './types.js';
 
@@ -41,9 +41,15 @@ export interface Journal {
    * Starts the log: a saved session's entries, applied as they were (a stream
    * it left open ends cut off: nothing of it streams here; `asRecorded`
    * leaves it open, as it was recorded), or a new thread's `init` entry.
-   * Then publishes.
+   * `applied`: the machine is already where the saved entries lead (a
+   * recording's), which the log then holds as they are. Then publishes.
    */
-  open(saved: readonly SessionEntry[] | undefined, init: Extract<SessionEntryBody, { type: 'init' }>, asRecorded?: boolean): void;
+  open(
+    saved: readonly SessionEntry[] | undefined,
+    init: Extract<SessionEntryBody, { type: 'init' }>,
+    asRecorded?: boolean,
+    applied?: boolean,
+  ): void;
   /**
    * Ends what the log leaves under way, for a controller made from it (a
    * remount's, a reload's): an open stream (`open`: cut off inside its run,
@@ -57,31 +63,6 @@ export interface Journal {
   subscribe(listener: () => void): () => void;
   /** Forgets every listener. */
   close(): void;
-}
-
-/**
- * An agent event's log entry, as a class rather than a literal. Nearly every
- * entry outlives its flush (the log keeps it), so V8 would soon allocate a
- * literal at this site straight into the old generation, where storing the
- * new event into it costs a write barrier per event: about a tenth of the
- * whole path from bytes to store (bench case 2). Objects made by `new` are
- * not pretenured. Its fields, in the literal's order, are all it has.
- */
-class EventEntry implements AgentEventEntry {
-  readonly type: 'event';
-  readonly event: unknown;
-  readonly index: number;
-  at: number;
-  constructor(event: unknown, index: number, at: number) {
-    this.type = 'event';
-    this.event = event;
-    this.index = index;
-    this.at = at;
-  }
-  /** When it arrived, under the name an event log's entry gives it (`LoggedEvent`): on the prototype, so no JSON holds it twice. */
-  get receivedAt(): number {
-    return this.at;
-  }
 }
 
 export function createJournal(machine: ThreadMachine, clock: () => number): Journal {
@@ -234,12 +215,14 @@ export function createJournal(machine: ThreadMachine, clock: () => number): Jour
     stop() {
       journal.record({ type: 'stop', ...(machine.resumeAwaiting && answered ? { answered: true } : {}) });
     },
-    open(saved, init, asRecorded) {
+    open(saved, init, asRecorded, applied) {
       if (saved?.length) {
+        if (applied) for (const entry of saved) log.append(entry);
         // One batch, seen only at its end: a log of thousands of messages loads in linear time.
-        machine.batch(() => {
-          for (const entry of saved) journal.record({ ...entry } as SessionEntryBody, entry.at);
-        });
+        else
+          machine.batch(() => {
+            for (const entry of saved) journal.record({ ...entry } as SessionEntryBody, entry.at);
+          });
         if (!asRecorded) journal.endLeftOpen(true);
       } else journal.record(init);
       journal.publish();

@@ -15,10 +15,9 @@ import type { EventPipeline } from '../pipeline.js';
 import { batchedMessages, plainMessages } from '../reducer/helpers.js';
 import { appendMessages, cancelRun, setSharedDocument } from '../reducer/local.js';
 import type { ResumeTaken } from '../reducer/run.js';
-import { createThreadState } from '../reducer/thread.js';
 import type { Engine } from './engineLoader.js';
 import type { SessionEntry, SessionEntryBody } from './sessionLog.js';
-import { notTaken, requestFailed } from './transitions.js';
+import { fresh, type Init, notTaken, requestFailed } from './transitions.js';
 
 export interface MachineCallbacks {
   /** The engine, or `undefined` while it has not loaded: an entry that needs it then throws. */
@@ -46,27 +45,39 @@ export interface ThreadMachine {
    * messages in linear time. The thread it leaves has its messages as a plain record again.
    */
   batch(apply: () => void): void;
+  /** A machine in the state this one is in (its streams' pipelines copied), heard by `callbacks`, that goes on apart from it. */
+  fork(callbacks: MachineCallbacks): ThreadMachine;
 }
 
-type Init = Extract<SessionEntryBody, { type: 'init' }>;
-
-function fresh(init: Init | undefined): ThreadState {
-  if (!init) return createThreadState();
-  const base = createThreadState({ threadId: init.threadId, ...(init.state !== undefined ? { state: init.state } : {}) });
-  return init.messages?.length ? appendMessages(base, init.messages) : base;
+/** What a machine holds between entries (see `fork`). */
+interface MachineState {
+  init: Init | undefined;
+  thread: ThreadState;
+  opened: boolean;
+  pipeline: EventPipeline | undefined;
+  dropped: EventPipeline | undefined;
+  runId: string | undefined;
+  events: number;
+  answering: ResumeTaken | undefined;
 }
 
-export function createThreadMachine(callbacks: MachineCallbacks): ThreadMachine {
-  let init: Init | undefined;
-  let thread = fresh(undefined);
+/** The listeners a stream's pipeline tells. */
+const listeners = ({ onEvent, onDiagnostic }: MachineCallbacks) => ({
+  ...(onEvent ? { onEvent } : {}),
+  ...(onDiagnostic ? { onDiagnostic } : {}),
+});
+
+export function createThreadMachine(callbacks: MachineCallbacks, from?: MachineState): ThreadMachine {
+  let init = from?.init;
+  let thread = from?.thread ?? fresh(undefined);
   /** A stream is open; its pipeline is made by its first event. */
-  let opened = false;
-  let pipeline: EventPipeline | undefined;
-  let dropped: EventPipeline | undefined;
-  let runId: string | undefined;
-  let events = 0;
+  let opened = from?.opened ?? false;
+  let pipeline = from?.pipeline;
+  let dropped = from?.dropped;
+  let runId = from?.runId;
+  let events = from?.events ?? 0;
   /** What the last resume closed, until its stream's first event: a resume the agent never took gives it back. */
-  let answering: ResumeTaken | undefined;
+  let answering = from?.answering;
   /** Entries are applied in a batch (see `batch`). */
   let batching = false;
 
@@ -89,13 +100,8 @@ export function createThreadMachine(callbacks: MachineCallbacks): ThreadMachine 
     return loaded;
   };
 
-  const open = (): EventPipeline =>
-    need().createEventPipeline(thread, {
-      // Diagnostics carry the index the event has among the thread's agent events, across every stream.
-      startIndex: events,
-      ...(callbacks.onEvent ? { onEvent: callbacks.onEvent } : {}),
-      ...(callbacks.onDiagnostic ? { onDiagnostic: callbacks.onDiagnostic } : {}),
-    });
+  // Diagnostics carry the index the event has among the thread's agent events, across every stream.
+  const open = (): EventPipeline => need().createEventPipeline(thread, { startIndex: events, ...listeners(callbacks) });
 
   const apply = (entry: SessionEntryBody): ThreadState => {
     // The entry's time (a saved or live log's) stamps what it builds, so a replay gives the records the same times.
@@ -227,6 +233,11 @@ export function createThreadMachine(callbacks: MachineCallbacks): ThreadMachine 
         dropped?.update(plainMessages);
         thread = pipeline ? pipeline.state : plainMessages(thread);
       }
+    },
+    fork(heard) {
+      if (batching) throw new Error('aguikit: a machine is forked between batches, never inside one.');
+      const [next, cut] = [pipeline?.fork(listeners(heard)), dropped?.fork(listeners(heard))];
+      return createThreadMachine(heard, { init, thread, opened, pipeline: next, dropped: cut, runId, events, answering });
     },
   };
 }

@@ -5,6 +5,7 @@ import { PROTOCOL_VERSION, type RunAgentInput, type Tool, type UserMessage } fro
 import { ownJson } from '../reducer/ownJson.js';
 import { requestMessages } from '../toAgUiMessages.js';
 import { jsonDocument } from './documentJson.js';
+import { entriesOf } from './recording.js';
 import { interruptsOpen, messageIdTaken, messageInvalid, requestInvalid } from './refusals.js';
 import type { SessionEntryBody } from './sessionLog.js';
 import type { Refusal, RunControllerOptions, RunRequest } from './types.js';
@@ -77,7 +78,7 @@ export function threadStart<Doc>(options: RunControllerOptions<Doc>): Extract<Se
     // As JSON carries it, as setState takes a document: what the agent gets, and what a saved log holds.
     ...(options.initialState !== undefined ? { state: ownJson(jsonDocument(options.initialState)) } : {}),
   };
-  for (const entry of options.log ?? []) if (entry.type === 'init') start = entry;
+  for (const entry of entriesOf(options.log) ?? []) if (entry.type === 'init') start = entry;
   return start;
 }
 

@@ -65,6 +65,31 @@ export interface SessionLog {
   append(entry: SessionEntry): void;
 }
 
+/**
+ * An agent event's log entry, as a class rather than a literal. Nearly every
+ * entry outlives its flush (the log keeps it), so V8 would soon allocate a
+ * literal at this site straight into the old generation, where storing the
+ * new event into it costs a write barrier per event: about a tenth of the
+ * whole path from bytes to store (bench case 2). Objects made by `new` are
+ * not pretenured. Its fields, in the literal's order, are all it has.
+ */
+export class EventEntry implements AgentEventEntry {
+  readonly type: 'event';
+  readonly event: unknown;
+  readonly index: number;
+  at: number;
+  constructor(event: unknown, index: number, at: number) {
+    this.type = 'event';
+    this.event = event;
+    this.index = index;
+    this.at = at;
+  }
+  /** When it arrived, under the name an event log's entry gives it (`LoggedEvent`): on the prototype, so no JSON holds it twice. */
+  get receivedAt(): number {
+    return this.at;
+  }
+}
+
 /** A log to append to (the controller's). */
 export function createSessionLog(): SessionLog {
   const entries: SessionEntry[] = [];

@@ -1,10 +1,22 @@
 /**
- * The controller's own transition of the thread for a request that failed,
- * pure like the reducer's (the client's edit of the shared state is in
+ * The controller's own transitions of the thread, for a start and for a
+ * request that failed, pure like the reducer's (the client's edit of the shared state is in
  * `engineParts.ts`: it applies JSON Patch, as the engine does).
  */
 import type { ThreadState } from '../model.js';
+import { appendMessages } from '../reducer/local.js';
+import { createThreadState } from '../reducer/thread.js';
+import type { SessionEntryBody } from './sessionLog.js';
 import type { RunFailure } from './types.js';
+
+export type Init = Extract<SessionEntryBody, { type: 'init' }>;
+
+/** The thread an `init` entry starts (an empty one without). */
+export function fresh(init: Init | undefined): ThreadState {
+  if (!init) return createThreadState();
+  const base = createThreadState({ threadId: init.threadId, ...(init.state !== undefined ? { state: init.state } : {}) });
+  return init.messages?.length ? appendMessages(base, init.messages) : base;
+}
 
 /**
  * A request to the agent failed. Before any event of its run arrived, the

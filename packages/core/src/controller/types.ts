@@ -3,6 +3,7 @@ import type { ConnectionStatus, Diagnostic, RunStatus, ThreadState, ToolCallReco
 import type { AgentCapabilities, ContentPart, Context, JsonPatchOperation, Message, UserMessage } from '../protocol.js';
 import type { Decision, ResumeRefusal, ResumeResponse } from '../resume.js';
 import type { AgentSource } from '../transports/source.js';
+import type { Recording } from './recording.js';
 import type { SessionEntry, SessionLog } from './sessionLog.js';
 
 /** Schedules `flush` for the next frame; returns a cancel function. */
@@ -55,9 +56,11 @@ export interface RunControllerOptions<Doc = unknown> {
    * open in it is ended as cut off). `threadId`, `initialMessages` and
    * `initialState` are then the log's own. Its agent events are applied as
    * the controller is made, by the engine: `await loadEngine()` first (a log
-   * holding agent events throws otherwise, saying so).
+   * holding agent events throws otherwise, saying so). A `Recording`
+   * (`createRecording(entries).until(i)`) starts from its checkpoint instead
+   * of applying every entry: a viewer at any point of a long recording.
    */
-  log?: readonly SessionEntry[];
+  log?: readonly SessionEntry[] | Recording;
   /**
    * Shows `log` as it was recorded at its last entry: a stream left open in
    * it stays open (its run `running`, as it was then) instead of being ended

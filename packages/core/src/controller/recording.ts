@@ -1,0 +1,149 @@
+/**
+ * Time travel over a session log. A replay of the log up to entry i costs
+ * O(i): a viewer that shows a long recording at any point (a scrubber over
+ * 200,000 entries) would replay it all at every step. A recording keeps a
+ * checkpoint every `every` entries, built the first time a read passes it:
+ * a copy of the machine there (the thread, and the open stream's pipeline
+ * with its expander and verifier), to which nothing applies an entry again.
+ * Reading entry i forks the checkpoint before it and applies at most `every`
+ * entries: the thread is the one the replay gives, by the same code.
+ */
+import type { ThreadState } from '../model.js';
+import { type Engine, loadedEngine } from './engineLoader.js';
+import { createThreadMachine, type MachineCallbacks, type ThreadMachine } from './machine.js';
+import type { SessionEntry } from './sessionLog.js';
+
+export interface RecordingOptions {
+  /**
+   * Entries between two checkpoints (default 1,024): a read applies at most
+   * this many. Each checkpoint holds the thread then (sharing what it did
+   * not change with the others) and a copy of the open stream's bookkeeping.
+   */
+  every?: number;
+}
+
+/**
+ * A session log read at any entry. `entries` are read as they are when a
+ * read first passes them: a log that grows (a live controller's) is read as
+ * far as it has grown; a change to an entry already read is not seen.
+ */
+export interface Recording {
+  readonly entries: readonly SessionEntry[];
+  /** The thread after entry `index`, as `controller.stateAt` reads it (the same rules for odd numbers). */
+  stateAt(index: number): ThreadState;
+  /**
+   * The recording up to entry `index` (from -1, none, to past the last, all),
+   * sharing this one's checkpoints: `createRunController({ log })` takes it
+   * and starts there without a replay.
+   */
+  until(index: number): Recording;
+}
+
+const EVERY = 1024;
+
+/** The entries of a controller's `log` option, an array or a recording. */
+export const entriesOf = (log: readonly SessionEntry[] | Recording | undefined): readonly SessionEntry[] | undefined =>
+  log && (Array.isArray(log) ? log : (log as Recording).entries);
+
+/** The count of entries up to and including entry `index`, within `length`: what a read at `index` applies. */
+function countThrough(index: number, length: number, what: string): number {
+  if (typeof index !== 'number')
+    throw new RangeError(
+      `${what}(index): the index is ${index === null ? 'null' : `a ${typeof index}`}, not a number of an entry of the log.`,
+    );
+  if (Number.isNaN(index)) throw new RangeError(`${what}(index): the index is NaN, which names no entry of the log.`);
+  return Math.min(length, Math.max(0, Math.floor(index) + 1));
+}
+
+/** Machines after the first k * every entries of a log, made as reads pass them. */
+function checkpoints(entries: readonly SessionEntry[], every: number, engine: () => Engine | undefined) {
+  const kept: ThreadMachine[] = [createThreadMachine({ engine })];
+  const applyTo = (machine: ThreadMachine, from: number, to: number) =>
+    machine.batch(() => {
+      for (let i = from; i < to; i++) machine.apply(entries[i] as SessionEntry);
+    });
+  /** A new machine after the first `count` entries, heard by `callbacks`. */
+  return (count: number, callbacks: MachineCallbacks): ThreadMachine => {
+    const k = Math.floor(count / every);
+    while (kept.length <= k) {
+      const last = kept.length - 1;
+      const next = (kept[last] as ThreadMachine).fork({ engine });
+      applyTo(next, last * every, (last + 1) * every);
+      kept.push(next);
+    }
+    const machine = (kept[k] as ThreadMachine).fork(callbacks);
+    applyTo(machine, k * every, count);
+    return machine;
+  };
+}
+
+type MachineAfter = ReturnType<typeof checkpoints>;
+
+/** A recording's view of its log's first `end` entries (all, as they grow, when `end` is undefined). */
+export class SessionRecording implements Recording {
+  readonly #all: readonly SessionEntry[];
+  readonly #end: number | undefined;
+  readonly #machineAfter: MachineAfter;
+  #entries: readonly SessionEntry[] | undefined;
+  constructor(all: readonly SessionEntry[], end: number | undefined, machineAfter: MachineAfter) {
+    this.#all = all;
+    this.#end = end;
+    this.#machineAfter = machineAfter;
+  }
+  get #length(): number {
+    return this.#end ?? this.#all.length;
+  }
+  get entries(): readonly SessionEntry[] {
+    if (this.#end === undefined) return this.#all;
+    this.#entries ??= this.#all.slice(0, this.#end);
+    return this.#entries;
+  }
+  stateAt(index: number): ThreadState {
+    return this.#machineAfter(countThrough(index, this.#length, 'stateAt'), { engine: loadedEngine }).thread;
+  }
+  until(index: number): Recording {
+    return new SessionRecording(this.#all, countThrough(index, this.#length, 'until'), this.#machineAfter);
+  }
+  /** A new machine after every entry of this view, heard by `callbacks`: where a controller made from it starts. */
+  machine(callbacks: MachineCallbacks): ThreadMachine {
+    return this.#machineAfter(this.#length, callbacks);
+  }
+}
+
+/**
+ * A recording of `entries` (a saved session, `parseSession(text).entries`, or
+ * a controller's `log.entries`). Its agent events are applied by the engine:
+ * `await loadEngine()` before the first read of a log that holds any.
+ *
+ * @example
+ * await loadEngine();
+ * const recording = createRecording(parseSession(text).entries);
+ * recording.stateAt(150_000);                       // a few milliseconds, once read that far
+ * createRunController({ source, log: recording.until(150_000), asRecorded: true });
+ */
+export function createRecording(entries: readonly SessionEntry[], options: RecordingOptions = {}): Recording {
+  const every = options.every ?? EVERY;
+  if (!Number.isSafeInteger(every) || every < 1)
+    throw new RangeError(`createRecording: every is ${String(every)}; it must be a whole number of entries, 1 or more.`);
+  return new SessionRecording(entries, undefined, checkpoints(entries, every, loadedEngine));
+}
+
+/**
+ * Where a controller made with `log` starts: a recording's view at its last
+ * entry, from its checkpoint (`applied`: the journal only keeps the entries);
+ * else an empty machine, to which the journal applies the saved entries. Its
+ * time travel reads that recording, then the controller's own log as far
+ * as it has grown.
+ */
+export function startFrom(log: readonly SessionEntry[] | Recording | undefined, callbacks: MachineCallbacks) {
+  const recording = log instanceof SessionRecording ? log : undefined;
+  return {
+    machine: recording ? recording.machine(callbacks) : createThreadMachine(callbacks),
+    saved: entriesOf(log),
+    applied: recording !== undefined,
+    timeTravel(own: readonly SessionEntry[]): (index: number) => ThreadState {
+      const ownLog = createRecording(own);
+      return (index) => (recording && index < recording.entries.length ? recording : ownLog).stateAt(index);
+    },
+  };
+}
