@@ -4,6 +4,7 @@ import { useAgentRun, useAgentStore } from '@aguikit/react';
 import type { ReactNode } from 'react';
 import * as React from 'react';
 import { Composer } from './Composer.js';
+import { ExpiryClock } from './Countdown.js';
 import { InterruptDialog } from './InterruptDialog.js';
 import { reasonKind } from './interruptForm.js';
 import { useLocale } from './locale.js';
@@ -22,7 +23,7 @@ export interface AgentChatProps extends Omit<React.ComponentPropsWithoutRef<'sec
   empty?: ReactNode;
   /** The accessible name of the chat region (the locale's "Agent chat" by default). */
   label?: string;
-  /** The clock interrupt expiry is measured with (the store's `now`, if it has one). */
+  /** The clock interrupt expiry is measured with, by the dialog and the tool cards alike (the store's `now` by default). */
   now?: () => number;
   /** A transcript to read (a replayed or archived thread): the status and the conversation, without the composer or forms to answer interrupts. */
   readOnly?: boolean;
@@ -67,26 +68,28 @@ export const AgentChat = React.forwardRef<HTMLElement, AgentChatProps>(function 
       data-state={state}
       {...(readOnly ? { 'data-readonly': 'true' } : {})}
     >
-      <div className="agk-chat__status">
-        <RunStatus />
-      </div>
-      <MessageList {...(renderTool ? { renderTool } : {})} {...(empty !== undefined ? { empty } : {})} />
-      {readOnly ? (
-        agent.interrupts.length > 0 ? (
-          <ul className="agk-chat__asked" aria-label={messages.chat.waitingOn}>
-            {agent.interrupts.map((it) => (
-              <li key={it.id}>{it.message || <AskedTitle reason={it.reason} />}</li>
-            ))}
-          </ul>
-        ) : null
-      ) : (
-        <>
-          <InterruptDialog {...(now ? { now } : {})} />
-          <div className="agk-chat__composer">
-            <Composer {...(placeholder !== undefined ? { placeholder } : {})} {...(sendOn !== undefined ? { sendOn } : {})} />
-          </div>
-        </>
-      )}
+      <ExpiryClock.Provider value={now}>
+        <div className="agk-chat__status">
+          <RunStatus />
+        </div>
+        <MessageList {...(renderTool ? { renderTool } : {})} {...(empty !== undefined ? { empty } : {})} />
+        {readOnly ? (
+          agent.interrupts.length > 0 ? (
+            <ul className="agk-chat__asked" aria-label={messages.chat.waitingOn}>
+              {agent.interrupts.map((it) => (
+                <li key={it.id}>{it.message || <AskedTitle reason={it.reason} />}</li>
+              ))}
+            </ul>
+          ) : null
+        ) : (
+          <>
+            <InterruptDialog />
+            <div className="agk-chat__composer">
+              <Composer {...(placeholder !== undefined ? { placeholder } : {})} {...(sendOn !== undefined ? { sendOn } : {})} />
+            </div>
+          </>
+        )}
+      </ExpiryClock.Provider>
     </section>
   );
 });

@@ -2,9 +2,23 @@
 
 import { expiryTime, isExpired } from '@aguikit/core';
 import * as React from 'react';
+import { clientContext } from './clientContext.js';
 import { useInterruptRoot } from './interruptContext.js';
 import { useLocale } from './locale.js';
 import { useHydrated, useTimeText } from './useHydrated.js';
+
+/**
+ * The clock an `AgentChat` given `now` measures expiry with: every part in
+ * it (its interrupt dialog, the tool cards waiting on an interrupt) reads
+ * the same time, so none says a request expired that another still counts down.
+ */
+export const ExpiryClock = clientContext<(() => number) | undefined>(undefined);
+
+/** The clock expiry is measured with: `given`, else an enclosing `AgentChat`'s, else the store's. */
+export function useExpiryClock(store: { now: () => number }, given?: () => number): () => number {
+  const chat = React.useContext(ExpiryClock);
+  return given ?? chat ?? store.now;
+}
 
 /**
  * `none`: no (readable) `expiresAt`, it never expires. `pending`: the time

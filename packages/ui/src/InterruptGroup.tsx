@@ -4,6 +4,7 @@ import { isExpired, type ResumeResponse } from '@aguikit/core';
 import { type AgentStore, useAgentSelector, useAgentStore, useInterrupts } from '@aguikit/react';
 import type { ReactNode } from 'react';
 import * as React from 'react';
+import { useExpiryClock } from './Countdown.js';
 import { type InterruptSession, NO_REFUSALS, SessionContext, useSession } from './interruptContext.js';
 import { focusWithQuestion, revealLabel } from './interruptFocus.js';
 import { useLocale } from './locale.js';
@@ -115,7 +116,7 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
   const store = useAgentStore();
   const { messages, format, lang } = useLocale();
   const t = messages.interrupt;
-  const now = nowProp ?? store.now;
+  const now = useExpiryClock(store, nowProp);
   const interrupts = useInterrupts();
   const inFlight = useAgentSelector((s) => s.inFlight);
   const [kept, setKept] = React.useState(NO_ANSWERS);

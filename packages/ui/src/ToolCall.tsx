@@ -4,7 +4,7 @@ import type { ContentPart, ThreadState, ToolCallFailureCode, ToolCallRecord, Too
 import { useAgentSelector, useAgentStore, useRunSummary, useToolCall } from '@aguikit/react';
 import type { ReactNode } from 'react';
 import * as React from 'react';
-import { useExpiry } from './Countdown.js';
+import { useExpiry, useExpiryClock } from './Countdown.js';
 import { clientContext } from './clientContext.js';
 import { isolated } from './isolated.js';
 import { CodeText } from './LongText.js';
@@ -242,12 +242,12 @@ const Root = React.forwardRef<HTMLElement, ToolCallRootProps>(function ToolCallR
 ) {
   const store = useAgentStore('<ToolCall.Root>');
   const call = useToolCall(id);
-  // The deadline of the open interrupt waiting on this call, read against the store's clock (the dialog's rule).
+  // The deadline of the open interrupt waiting on this call, read against the dialog's clock.
   const interruptId = call?.interruptId;
   const expiresAt = useAgentSelector((s) =>
     interruptId === undefined ? undefined : s.thread.interrupts.find((it) => it.id === interruptId)?.expiresAt,
   );
-  const expiry = useExpiry(expiresAt, store.now);
+  const expiry = useExpiry(expiresAt, useExpiryClock(store));
   // What the reader chose is the thread's: another thread, or a reset, shows its call under the same id as a fresh mount would.
   const thread = useThreadKey();
   const [choice, setChoice] = React.useState<{ thread: string; open: boolean | undefined }>({ thread, open: defaultOpen });

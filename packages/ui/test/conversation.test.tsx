@@ -3,6 +3,7 @@ import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import * as React from 'react';
 import { describe, expect, it, vi } from 'vitest';
+import { AgentChat } from '../src/AgentChat.js';
 import { preloadMarkdown } from '../src/lazyChunks.js';
 import { announcementText } from '../src/liveAnnouncer.js';
 import { AgentLocaleProvider, defineLocale, en, localeValue, zhCN } from '../src/locale.js';
@@ -94,6 +95,30 @@ describe('conversation: tool calls as chips', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('reads the clock AgentChat is given, as its interrupt dialog does: both say the approval expired, or neither', async () => {
+    const expiring = {
+      outcome: {
+        type: 'interrupt',
+        interrupts: [
+          { id: 'int-1', reason: 'tool_call', toolCallId: 'c1', message: 'Refund 42 USD?', expiresAt: new Date(NOW + 2_500).toISOString() },
+        ],
+      },
+    };
+    // The store's clock says the deadline is far off; the app's clock (a server's time) says it has passed.
+    const store = await playedStore([{ say: 'Refund', events: runOf(call('c1', 'refund_order', refundArgs), expiring) }], {
+      now: () => NOW,
+    });
+    render(
+      <AgentProvider store={store}>
+        <AgentChat now={() => NOW + 60_000} />
+      </AgentProvider>,
+    );
+    const card = screen.getByRole('article', { name: /^refund_order/ });
+    await waitFor(() => expect(document.querySelector('.agk-interrupt [role="timer"]')).toHaveTextContent('Expired'));
+    expect(card).toHaveAttribute('data-state', 'expired');
+    expect(within(card).getByText('Expired')).toBeInTheDocument();
   });
 
   it('stays open while a decision is awaited, and when it failed', async () => {
