@@ -177,18 +177,47 @@ describe('the playground laid out from 390 to 1920 px, with interrupts open', ()
         `two at ${size}: the first interrupt's buttons`,
       ).toEqual([]);
       expect(await horizontalOverflow(page), `two at ${size}: horizontal overflow (px)`).toBeLessThanOrEqual(0);
+      // No interrupt's held actions show before its question: buttons on screen are under a heading that can be read.
+      const ahead = await dialog.locator('.agk-interrupt').evaluateAll((cards) =>
+        cards
+          .filter((card) =>
+            [...card.querySelectorAll('.agk-interrupt__buttons button')].some((b) => {
+              const r = b.getBoundingClientRect();
+              const hit =
+                r.height > 0 && r.top >= 0 && r.bottom <= innerHeight ? document.elementFromPoint(r.left + 4, r.top + r.height / 2) : null;
+              return !!hit && b.contains(hit);
+            }),
+          )
+          .filter((card) => {
+            // The heading's text, where it is drawn (the box's padding may be under the dialog's own heading).
+            const header = card.querySelector('.agk-interrupt__header');
+            if (!header) return true;
+            const range = document.createRange();
+            range.selectNodeContents(header);
+            const h = range.getBoundingClientRect();
+            // Its glyphs: a line box's top and bottom quarters are mostly leading.
+            return [h.top + h.height / 4, h.bottom - h.height / 4].some((y) => {
+              const hit = document.elementFromPoint(h.left + 8, y);
+              return y < 0 || y > innerHeight || !hit || !header.contains(hit);
+            });
+          })
+          .map((card) => card.getAttribute('data-reason')),
+      );
+      expect(ahead, `two at ${size}: interrupts whose buttons show before their heading`).toEqual([]);
       // The second, brought into view as focus or a user would: its buttons too.
       const second = dialog.locator('.agk-interrupt[data-reason="input_required"]');
       await second.evaluate((el) => el.scrollIntoView({ block: 'start' }));
-      const secondButtons = await second.evaluate((el) =>
-        [...el.querySelectorAll('.agk-interrupt__buttons button')].map((b) => {
-          const r = b.getBoundingClientRect();
-          const inViewport = r.width > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
-          const hit = inViewport ? document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) : null;
-          return { name: b.textContent, ok: inViewport && !!hit && b.contains(hit) };
-        }),
-      );
-      expect(secondButtons).toEqual([
+      // Its actions hold once its heading is on screen, which the scroll it made tells (in the next frame).
+      const secondButtons = () =>
+        second.evaluate((el) =>
+          [...el.querySelectorAll('.agk-interrupt__buttons button')].map((b) => {
+            const r = b.getBoundingClientRect();
+            const inViewport = r.width > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+            const hit = inViewport ? document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) : null;
+            return { name: b.textContent, ok: inViewport && !!hit && b.contains(hit) };
+          }),
+        );
+      await expect.poll(secondButtons).toEqual([
         { name: 'Save answer', ok: true },
         { name: 'Close without answering', ok: true },
       ]);

@@ -5,6 +5,7 @@ import { type AgentStore, useAgentSelector, useAgentStore, useInterrupts } from 
 import type { ReactNode } from 'react';
 import * as React from 'react';
 import { useExpiryClock } from './Countdown.js';
+import { useHeldActions } from './heldActions.js';
 import { type InterruptSession, NO_REFUSALS, SessionContext, useSession } from './interruptContext.js';
 import { focusWithQuestion, revealLabel } from './interruptFocus.js';
 import { useLocale } from './locale.js';
@@ -154,6 +155,7 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
   }, [kept, interrupts]);
 
   const setRef = useMergedRef(region, forwardedRef);
+  useHeldActions(region, interrupts.map((it) => it.id).join(' '));
 
   const announce = React.useCallback((text: string) => setAnnouncement((prev) => ({ text, n: prev.n + 1 })), []);
   // Said, then cleared: a reader who later visits the region does not find an outcome of a run long gone.

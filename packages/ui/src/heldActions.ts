@@ -1,0 +1,64 @@
+'use client';
+
+import type * as React from 'react';
+import { useBrowserLayoutEffect } from './useBrowserLayoutEffect.js';
+
+/**
+ * An interrupt's actions hold to the bottom edge of the box that scrolls
+ * them (`position: sticky` in interrupt.css) once the interrupt's heading is
+ * on screen above them, and not before: with two interrupts on a phone, the
+ * second one's Save and Close would otherwise show at the bottom of the
+ * dialog, over its own heading, before its question had scrolled into view.
+ * A card whose heading is still below the visible area gets
+ * `data-held="later"`, and its actions stay at its end until then (the
+ * first card, and one with focus in it, hold theirs regardless).
+ * `cards`: what the open cards are (their ids), heard again when it changes.
+ */
+export function useHeldActions(region: React.RefObject<HTMLElement | null>, cards: string): void {
+  useBrowserLayoutEffect(() => {
+    const group = region.current;
+    const win = group?.ownerDocument.defaultView;
+    if (!group || !win || cards === '') return;
+    const update = () => {
+      const focused = group.ownerDocument.activeElement;
+      group.querySelectorAll<HTMLElement>('.agk-interrupt').forEach((card, i) => {
+        const actions = card.querySelector<HTMLElement>('.agk-interrupt__actions');
+        if (!actions) return;
+        // Below the heading (the card's top, for a card composed without one), room for the actions.
+        const header = card.querySelector('.agk-interrupt__header');
+        const above = header ? header.getBoundingClientRect().bottom : card.getBoundingClientRect().top;
+        // The first card, and the one being answered, hold theirs all the same: in a window too short for a
+        // heading and the actions at once (400% zoom), the actions come first.
+        const hold = i === 0 || card.contains(focused) || above + actions.offsetHeight <= visibleBottom(card, win);
+        if (hold) card.removeAttribute('data-held');
+        else card.setAttribute('data-held', 'later');
+      });
+    };
+    update();
+    // Scroll events do not bubble: captured, any box that scrolls the cards (the dialog, the chat, the page) is heard.
+    const doc = group.ownerDocument;
+    doc.addEventListener('scroll', update, { capture: true, passive: true });
+    win.addEventListener('resize', update);
+    group.addEventListener('focusin', update);
+    // A form that loads, an error shown, a card answered: the cards' heights change without a scroll.
+    const resized = typeof win.ResizeObserver === 'function' ? new win.ResizeObserver(update) : undefined;
+    for (const card of group.querySelectorAll('.agk-interrupt')) resized?.observe(card);
+    return () => {
+      doc.removeEventListener('scroll', update, { capture: true });
+      win.removeEventListener('resize', update);
+      group.removeEventListener('focusin', update);
+      resized?.disconnect();
+      for (const card of group.querySelectorAll('.agk-interrupt')) card.removeAttribute('data-held');
+    };
+  }, [cards]);
+}
+
+/** The lowest y on screen inside every box that clips `element` (an ancestor that scrolls or hides overflow), and the window. */
+function visibleBottom(element: Element, win: Window): number {
+  let bottom = win.innerHeight;
+  for (let box = element.parentElement; box; box = box.parentElement) {
+    const { overflowY } = win.getComputedStyle(box);
+    if (overflowY !== 'visible') bottom = Math.min(bottom, box.getBoundingClientRect().top + box.clientTop + box.clientHeight);
+  }
+  return bottom;
+}
