@@ -95,7 +95,7 @@ export function createThreadMachine(callbacks: MachineCallbacks, from?: MachineS
     const loaded = callbacks.engine();
     if (!loaded)
       throw new Error(
-        'aguikit: this session log holds agent events, which need the engine: await loadEngine() before createRunController({ log }).',
+        'aguikit: this session log holds agent events, which need the engine: await loadEngine() before createRunController({ log }) or the first read of a createRecording(entries).',
       );
     return loaded;
   };
