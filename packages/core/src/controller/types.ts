@@ -227,7 +227,10 @@ export interface RunController<Doc = unknown> extends RunActions<Doc> {
   subscribe(listener: () => void): () => void;
   /** Every change to what the user sees, in order: agent events and the client's own entries. */
   readonly log: SessionLog;
-  /** The thread as it was after log entry `index` (time travel). O(index). */
+  /**
+   * The thread as it was after log entry `index` (time travel): read from a checkpoint of the log (see
+   * `createRecording`), so it applies at most 1,024 entries once a read has gone that far.
+   */
   stateAt(index: number): ThreadState;
   /** Replaces callbacks, tools, context and the like without recreating the controller (the source stays). */
   configure(options: Partial<Omit<RunControllerOptions<Doc>, 'source'>>): void;
