@@ -461,6 +461,9 @@ function salvage(aside: string, db: Database.Database, skipped: Skipped): void {
         db.transaction(() => {
           try {
             for (const row of rows) {
+              // A row on a page cut short reads the missing bytes as zeros: no id, record or frame holds a NUL
+              // (ids refuse control characters, JSON writes it escaped), so one that does is torn, and left behind.
+              if (row.some((value) => typeof value === 'string' && value.includes('\u0000'))) continue;
               try {
                 copied += insert.run(...row).changes;
               } catch {
