@@ -138,8 +138,9 @@ export function nextThread(thread: ThreadRecord | undefined, input: RunAgentInpu
   }
   const ids = Object.keys(answered);
   for (const id of ids.slice(0, Math.max(0, ids.length - MAX_ANSWERED))) delete answered[id];
-  for (const it of raised(events)) open.set(it.id, it);
-  return { threadId: input.threadId, open: [...open.values()], answered };
+  const fresh = raised(events);
+  for (const it of fresh) open.set(it.id, it);
+  return { threadId: input.threadId, open: [...open.values()], answered, ...(fresh.length ? { raisedBy: input.runId } : {}) };
 }
 
 /** The interrupts a run's interrupting end raises. */

@@ -43,6 +43,8 @@ async function countingStorage(): Promise<Storage> {
       return result;
     },
     effects: () => inner.effects(),
+    markRead: (runId) => inner.markRead(runId),
+    wasRead: (runId) => inner.wasRead(runId),
     prune: (before) => inner.prune(before),
     get skipped() {
       return inner.skipped;

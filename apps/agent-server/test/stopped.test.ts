@@ -8,7 +8,8 @@ import { httpSseSource } from '@aguikit/core';
 import { describe, expect, it } from 'vitest';
 import { createAgentStore } from '../../../packages/react/src/store.js';
 import type { AgentServer } from '../src/server.js';
-import { interruptsOf, NOW, parseFrames, post, readEvents, startServer, userInput } from './support.js';
+import { openMemoryStorage } from '../src/storage/memory.js';
+import { interruptsOf, NOW, parseFrames, post, readEvents, startServer, stopServer, userInput } from './support.js';
 
 const THREAD = '0d9c4f1e-7a2b-4c3d-8e5f-6a7b8c9d0e1f';
 
@@ -68,6 +69,28 @@ describe('interrupts raised after the client stopped reading', () => {
     expect(other.status).toBe(409);
     await reader?.cancel();
   });
+
+  it('which runs were read outlives a restart: after a Stop and a restart the next message is taken; after a read, it waits for the answer', async () => {
+    const storage = openMemoryStorage();
+    const server = await startServer({ storage });
+    await startAndStop(server, 'r1');
+    await settledStreams(server);
+    // Stopped as a deploy stops it: the run whose client went is produced to its end first, its approval raised.
+    await stopServer(server);
+    const again = await startServer({ storage });
+    const next = await post(again, '/agents/refund?speed=0', userInput(THREAD, 'r2', 'Never mind: what is your return policy?'));
+    expect(next.status).toBe(200);
+    await readEvents(next);
+    // A thread whose approval a client did read: still refused after a restart, until it is answered.
+    const other = '5e0b1c2d-3f4a-4b5c-8d6e-7f8091a2b3c4';
+    expect(interruptsOf(await readEvents(await post(again, '/agents/refund?speed=0', userInput(other, 'o1'))))).toHaveLength(1);
+    await settledStreams(again);
+    await stopServer(again);
+    const third = await startServer({ storage });
+    const refused = await post(third, '/agents/refund?speed=0', userInput(other, 'o2', 'hello again'));
+    expect(refused.status).toBe(409);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('RESUME_REQUIRED');
+  }, 30_000);
 
   it('through the client: Stop before the approval, then a new message is answered, not refused 409', async () => {
     const server = await startServer();

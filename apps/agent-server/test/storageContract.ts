@@ -197,6 +197,24 @@ export function storageContract(name: string, open: () => Promise<Storage>): voi
       });
     });
 
+    describe('reads', () => {
+      it("keeps which runs' ends a client read, once however often told, and drops the mark with its run", async () => {
+        const s = await fresh();
+        const start = 1_764_504_000_000;
+        const thread = { ...threadRecord('thread-1', ['i-1']), raisedBy: 'old' };
+        expect(await s.beginRun(runRecord('old', 'thread-1', { startedAt: start }), thread, 0)).toBe('created');
+        // The run that raised the open interrupts is kept with them.
+        expect(await s.thread('thread-1')).toEqual({ record: thread, version: 1 });
+        expect(await s.wasRead('old')).toBe(false);
+        await s.markRead('old');
+        await s.markRead('old');
+        expect(await s.wasRead('old')).toBe(true);
+        expect(await s.wasRead('another')).toBe(false);
+        expect(await s.prune(start + 5_000)).toBe(1);
+        expect(await s.wasRead('old')).toBe(false);
+      });
+    });
+
     describe('prune', () => {
       it('drops the runs started before the cut, with their events; later runs, threads and effects stay', async () => {
         const s = await fresh();
@@ -238,6 +256,8 @@ export function storageContract(name: string, open: () => Promise<Storage>): voi
       await s.close();
       await expect(s.run('run-1')).rejects.toMatchObject({ code: 'STORAGE_UNAVAILABLE' });
       await expect(s.performEffect(effectRecord('x'))).rejects.toMatchObject({ code: 'STORAGE_UNAVAILABLE' });
+      await expect(s.markRead('run-1')).rejects.toMatchObject({ code: 'STORAGE_UNAVAILABLE' });
+      await expect(s.wasRead('run-1')).rejects.toMatchObject({ code: 'STORAGE_UNAVAILABLE' });
     });
   });
 }

@@ -3,7 +3,7 @@ import { type EventPlan, findScenario, type Scenario, scenarios } from '@aguikit
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { parseEventId, RequestError } from '../request.js';
 import { canonicalJson } from '../storage/idempotency.js';
-import { type EffectRecord, type RunRecord, type Storage, StorageUnavailable } from '../storage/types.js';
+import { type EffectRecord, type RunRecord, type Storage, StorageUnavailable, type ThreadRecord } from '../storage/types.js';
 import { checkResume, nextThread, raisedBy } from '../threads.js';
 import { clientErrors } from './clientErrors.js';
 import { createDelivery } from './delivery.js';
@@ -131,7 +131,10 @@ function unreadCoding(headers: Record<string, string | string[] | undefined>): R
 
 export function buildApp(options: AppOptions): App {
   const { storage } = options;
-  const delivery = createDelivery();
+  // That a client read a run's end outlives the process: a restart, or another instance, knows it too.
+  const delivery = createDelivery(undefined, (runId) => {
+    storage.markRead(runId).catch((e: unknown) => fastify.log.warn({ err: e, runId }, 'could not note that a run was read'));
+  });
   const streams = runStreams({ ...options, delivery });
   const { stream } = streams;
   const parserRefusals = clientErrors();
@@ -320,7 +323,7 @@ export function buildApp(options: AppOptions): App {
         const startedAt = options.now();
         const { record, version } = await storage.thread(input.threadId);
         // Interrupts raised after every client of their run went (Stop, a closed tab): no one saw them to answer.
-        const unseen = delivery.unseen((record?.open ?? []).map((it) => it.id));
+        const unseen = delivery.unseen((record?.open ?? []).map((it) => it.id)) || (await unreadElsewhere(record));
         checkResume(record, input, startedAt, unseen);
         const run: RunRecord = {
           runId: input.runId,
@@ -345,6 +348,16 @@ export function buildApp(options: AppOptions): App {
       throw new RequestError(503, 'BUSY', 'The thread is being changed by other requests; try again.');
     },
   );
+
+  /**
+   * The thread's open interrupts were raised by a run this server did not begin (before a restart, or on another
+   * instance) whose end no client was sent, as storage tells (`markRead`). A client reading it on another instance
+   * right now is not known here: its interrupts count as unseen.
+   */
+  async function unreadElsewhere(record: ThreadRecord | undefined): Promise<boolean> {
+    const by = record?.raisedBy;
+    return by !== undefined && (record?.open.length ?? 0) > 0 && !delivery.knows(by) && !(await storage.wasRead(by));
+  }
 
   /** Refuses to stream a run from `from` when what is left to produce would play too long (a run produced to its end streams from its log, with no pauses). */
   async function checkRest(plan: EventPlan, runId: string, from: number, speed: number): Promise<void> {

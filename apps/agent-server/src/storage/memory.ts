@@ -16,6 +16,7 @@ export function openMemoryStorage(): Storage {
   const threads = new Map<string, { record: ThreadRecord; version: number }>();
   const frames = new Map<string, string[]>();
   const effects = new Map<string, EffectRecord>();
+  const read = new Set<string>();
   let closed = false;
   const open = () => {
     if (closed) throw new StorageUnavailable('The memory storage is closed.');
@@ -78,6 +79,14 @@ export function openMemoryStorage(): Storage {
       open();
       return [...effects.values()].map((e) => structuredClone(e));
     },
+    async markRead(runId) {
+      open();
+      read.add(runId);
+    },
+    async wasRead(runId) {
+      open();
+      return read.has(runId);
+    },
     async prune(before) {
       open();
       let dropped = 0;
@@ -85,6 +94,7 @@ export function openMemoryStorage(): Storage {
         if (run.startedAt >= before) continue;
         runs.delete(runId);
         frames.delete(runId);
+        read.delete(runId);
         dropped++;
       }
       return dropped;

@@ -27,6 +27,7 @@ export function isRunRecord(v: unknown): v is RunRecord {
 /** A thread record: its open interrupts and the answers accepted. */
 export function isThreadRecord(v: unknown): v is ThreadRecord {
   if (!isObject(v) || !isString(v.threadId) || !Array.isArray(v.open) || !isObject(v.answered)) return false;
+  if (v.raisedBy !== undefined && !isString(v.raisedBy)) return false;
   if (!v.open.every((it) => isObject(it) && isString(it.id))) return false;
   return Object.values(v.answered).every(
     (a) => isObject(a) && (a.status === 'resolved' || a.status === 'cancelled') && isString(a.payload),

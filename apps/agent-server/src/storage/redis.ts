@@ -25,6 +25,7 @@ const KEY = {
   run: (runId: string) => `run:${runId}`,
   thread: (threadId: string) => `thread:${threadId}`,
   events: (runId: string) => `events:${runId}`,
+  read: (runId: string) => `read:${runId}`,
   effects: 'effects',
   effectOrder: 'effects:order',
 };
@@ -240,6 +241,14 @@ class RedisStorage implements Storage {
     return records;
   }
 
+  async markRead(runId: string): Promise<void> {
+    await this.call(() => this.client.set(this.key(KEY.read(runId)), '1'));
+  }
+
+  async wasRead(runId: string): Promise<boolean> {
+    return (await this.call(() => this.client.exists(this.key(KEY.read(runId))))) === 1;
+  }
+
   /** Walks the run keys with SCAN (a few hundred at a time, never blocking Redis), and drops the old ones with their streams. */
   async prune(before: number): Promise<number> {
     const match = `${this.prefix.replace(/[*?[\]\\]/g, '\\$&')}${KEY.run('*')}`;
@@ -255,11 +264,12 @@ class RedisStorage implements Storage {
       keys.forEach((key, i) => {
         const startedAt = startedAtOf(raws[i]);
         // A record that cannot be read is never pruned: what cannot be read is not judged.
-        if (startedAt !== undefined && startedAt < before) old.push(key, this.key(KEY.events(key.slice(start.length))));
+        const runId = key.slice(start.length);
+        if (startedAt !== undefined && startedAt < before) old.push(key, this.key(KEY.events(runId)), this.key(KEY.read(runId)));
       });
       if (old.length) {
         await this.call(() => this.client.del(...old));
-        dropped += old.length / 2;
+        dropped += old.length / 3;
       }
     } while (cursor !== '0');
     return dropped;

@@ -52,6 +52,7 @@ CREATE TABLE IF NOT EXISTS threads (thread_id TEXT PRIMARY KEY, version INTEGER 
 CREATE TABLE IF NOT EXISTS events (run_id TEXT NOT NULL, idx INTEGER NOT NULL, frame TEXT NOT NULL, PRIMARY KEY (run_id, idx)) STRICT, WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS effects (idempotency_key TEXT PRIMARY KEY, run_id TEXT NOT NULL, at REAL NOT NULL, record TEXT NOT NULL) STRICT;
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
+CREATE TABLE IF NOT EXISTS reads (run_id TEXT PRIMARY KEY) STRICT, WITHOUT ROWID;
 `;
 /** The columns of each table, in order, as `pragma_table_info` lists them. */
 const COLUMNS: Record<string, string> = {
@@ -60,12 +61,13 @@ const COLUMNS: Record<string, string> = {
   events: 'run_id, idx, frame',
   effects: 'idempotency_key, run_id, at, record',
   meta: 'name, value',
+  reads: 'run_id',
 };
 
 /** The database is not one of ours, or is damaged: it is moved aside, never written. */
 class Unusable extends Error {}
 
-type WriteKind = 'run' | 'event' | 'effect';
+type WriteKind = 'run' | 'event' | 'effect' | 'read';
 type Phase = 'before' | 'inside' | 'after';
 
 /**
@@ -211,6 +213,9 @@ class SqliteStorage implements Storage {
       oldRuns: db.prepare<[number], string>(
         "SELECT run_id FROM runs WHERE json_valid(record) AND json_type(record, '$.startedAt') IN ('integer', 'real') AND json_extract(record, '$.startedAt') < ?",
       ),
+      markRead: db.prepare('INSERT OR IGNORE INTO reads (run_id) VALUES (?)'),
+      wasRead: db.prepare<[string], number>('SELECT 1 FROM reads WHERE run_id = ?'),
+      dropRead: db.prepare('DELETE FROM reads WHERE run_id = ?'),
       dropEvents: db.prepare('DELETE FROM events WHERE run_id = ?'),
       dropRun: db.prepare('DELETE FROM runs WHERE run_id = ?'),
     };
@@ -286,6 +291,14 @@ class SqliteStorage implements Storage {
     return records;
   }
 
+  async markRead(runId: string): Promise<void> {
+    this.write('read', () => this.q.markRead.run(runId));
+  }
+
+  async wasRead(runId: string): Promise<boolean> {
+    return this.read(() => this.q.wasRead.pluck().get(runId)) !== undefined;
+  }
+
   async prune(before: number): Promise<number> {
     // Looked for first: with nothing to drop (the usual answer), nothing is written.
     if (this.read(() => this.q.oldRuns.pluck().all(before)).length === 0) return 0;
@@ -294,6 +307,7 @@ class SqliteStorage implements Storage {
       for (const runId of old) {
         this.q.dropEvents.run(runId);
         this.q.dropRun.run(runId);
+        this.q.dropRead.run(runId);
       }
       return old.length;
     });
@@ -535,7 +549,7 @@ function faultHook(spec: string | undefined): (kind: WriteKind) => (phase: Phase
         counts = new Map();
       }
     }
-    const m = /^(run|event|effect|any):(\d+):(before|inside|after)$/.exec(current);
+    const m = /^(run|event|effect|read|any):(\d+):(before|inside|after)$/.exec(current);
     if (!m) return () => {};
     const [, target, n, when] = m;
     const count = (counts.get(kind) ?? 0) + 1;

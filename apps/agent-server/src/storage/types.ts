@@ -18,6 +18,8 @@ export interface ThreadRecord {
   threadId: string;
   /** Interrupts still waiting for an answer. */
   open: Interrupt[];
+  /** The run whose end raised `open` (they are all its own: a run is accepted only once the ones before are closed). */
+  raisedBy?: string;
   /** The newest answers accepted (threads.ts's MAX_ANSWERED), by interrupt id: status and a fingerprint of the payload, so a retried resume is idempotent. */
   answered: Record<string, { status: ResumeEntry['status']; payload: string }>;
 }
@@ -70,6 +72,14 @@ export interface Storage {
    */
   performEffect(effect: EffectRecord): Promise<{ record: EffectRecord; fresh: boolean }>;
   effects(): Promise<EffectRecord[]>;
+  /**
+   * Notes that a client was sent the end of run `runId` while still
+   * connected: the interrupts it raised were seen (see http/delivery.ts).
+   * Idempotent. Dropped with the run by `prune`.
+   */
+  markRead(runId: string): Promise<void>;
+  /** Whether `markRead(runId)` was called (and the run not pruned since). */
+  wasRead(runId: string): Promise<boolean>;
   /**
    * Drops the runs started before `before` (ms since the epoch) with their
    * event logs, and answers how many. Threads and side effects stay: a
