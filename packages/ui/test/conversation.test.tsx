@@ -30,6 +30,16 @@ const approval = (id: string, toolCallId: string) => ({
   outcome: { type: 'interrupt', interrupts: [{ id, reason: 'tool_call', toolCallId, message: 'Refund 42 USD?' }] },
 });
 
+/** The refund's approval, expiring 2.5 s after NOW. */
+const expiring = {
+  outcome: {
+    type: 'interrupt',
+    interrupts: [
+      { id: 'int-1', reason: 'tool_call', toolCallId: 'c1', message: 'Refund 42 USD?', expiresAt: new Date(NOW + 2_500).toISOString() },
+    ],
+  },
+};
+
 describe('conversation: tool calls as chips', () => {
   it('is one line with a disclosure, collapsed once settled; repeated calls get distinct names', async () => {
     const store = await playedStore([
@@ -68,14 +78,6 @@ describe('conversation: tool calls as chips', () => {
 
   it("says Expired, not Waiting for your decision, once its approval's deadline has passed", async () => {
     let now = NOW;
-    const expiring = {
-      outcome: {
-        type: 'interrupt',
-        interrupts: [
-          { id: 'int-1', reason: 'tool_call', toolCallId: 'c1', message: 'Refund 42 USD?', expiresAt: new Date(NOW + 2_500).toISOString() },
-        ],
-      },
-    };
     const store = await playedStore([{ say: 'Refund', events: runOf(call('c1', 'refund_order', refundArgs), expiring) }], {
       now: () => now,
     });
@@ -98,14 +100,6 @@ describe('conversation: tool calls as chips', () => {
   });
 
   it('reads the clock AgentChat is given, as its interrupt dialog does: both say the approval expired, or neither', async () => {
-    const expiring = {
-      outcome: {
-        type: 'interrupt',
-        interrupts: [
-          { id: 'int-1', reason: 'tool_call', toolCallId: 'c1', message: 'Refund 42 USD?', expiresAt: new Date(NOW + 2_500).toISOString() },
-        ],
-      },
-    };
     // The store's clock says the deadline is far off; the app's clock (a server's time) says it has passed.
     const store = await playedStore([{ say: 'Refund', events: runOf(call('c1', 'refund_order', refundArgs), expiring) }], {
       now: () => NOW,
