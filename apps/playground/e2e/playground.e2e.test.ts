@@ -347,7 +347,9 @@ describe('the playground against the agent server, in Chromium', () => {
         .toBe('running');
     }
     await page.waitForTimeout(300);
-    expect(await page.evaluate(() => (window as unknown as { longTasks: number[] }).longTasks)).toEqual([]);
+    // A step replayed from the start made such a task at every step; at most one of the five here (a collection of the
+    // page's large heap may land in any step on a busy machine).
+    expect((await page.evaluate(() => (window as unknown as { longTasks: number[] }).longTasks)).length).toBeLessThanOrEqual(1);
   }, 120_000);
 
   it("a file name's right-to-left override stays in the name: the sentence around it reads as written", async () => {
