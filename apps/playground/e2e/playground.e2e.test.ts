@@ -303,7 +303,7 @@ describe('the playground against the agent server, in Chromium', () => {
     await expect.poll(() => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.type)).toBe('file');
   });
 
-  it('a recording of 200,000 entries scrubs without a long task: a step starts from a checkpoint, not a replay', async () => {
+  it('a recording of 200,000 entries scrubs without a long task per step: a step starts from a checkpoint, not a replay', async () => {
     const o = await open({ mode: 'server', scenario: 'refund', speed: FAST });
     const { page } = o;
     const threadId = '6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b';
