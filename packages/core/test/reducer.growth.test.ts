@@ -165,6 +165,33 @@ describe('a very long thread', () => {
     expect(Object.keys(state.messages)).toContain('ids');
   });
 
+  // Each result was put after its caller by copying the ids (and, in a replay, making the batch's array first): 12,000
+  // calls and results took 12 s, 40,000 took 196 s.
+  it('puts the results of 20,000 tool calls after their callers in linear time, and in their place when others came between', () => {
+    const events = [
+      { type: 'RUN_STARTED', threadId: 't', runId: 'r' },
+      ...Array.from({ length: 20_000 }, (_, i) => [
+        { type: 'TOOL_CALL_START', toolCallId: `call-${i}`, toolCallName: 'lookup_order' },
+        { type: 'TOOL_CALL_ARGS', toolCallId: `call-${i}`, delta: `{"orderId":"A-${i}"}` },
+        { type: 'TOOL_CALL_END', toolCallId: `call-${i}` },
+        { type: 'TOOL_CALL_RESULT', toolCallId: `call-${i}`, messageId: `result-${i}`, content: '已发货' },
+      ]).flat(),
+      // A result that comes after other messages goes after its caller all the same, before them.
+      { type: 'TOOL_CALL_START', toolCallId: 'late', toolCallName: 'lookup_order' },
+      { type: 'TOOL_CALL_END', toolCallId: 'late' },
+      { type: 'TEXT_MESSAGE_START', messageId: 'after', role: 'assistant' },
+      { type: 'TEXT_MESSAGE_END', messageId: 'after' },
+      { type: 'TOOL_CALL_RESULT', toolCallId: 'late', messageId: 'late-result', content: 'ok' },
+      { type: 'RUN_FINISHED', threadId: 't', runId: 'r' },
+    ];
+    const { state, ms } = timed(events);
+    expect(ms).toBeLessThan(BUDGET_MS);
+    expect(state.messages.ids).toHaveLength(40_003);
+    expect(state.messages.ids.slice(0, 4)).toEqual(['call-0', 'result-0', 'call-1', 'result-1']);
+    expect(state.messages.ids.slice(-3)).toEqual(['late', 'late-result', 'after']);
+    expect(state.toolCalls.get('call-19999')?.status).toBe('succeeded');
+  });
+
   it('loads a session log of 32,000 messages (16,000 asked and answered) in linear time, in a replay and in a controller', async () => {
     await loadEngine();
     const threadId = '5f0c2a8e-3b1d-4c6e-9a7f-1d2e3f4a5b6c';

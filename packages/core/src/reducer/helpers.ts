@@ -240,6 +240,14 @@ export function batchedMessages(state: ThreadState): ThreadState {
   return copy;
 }
 
+/** Whether `visit` says stop for one of the ids of `messages`, read from the last one back, without making a batch's array. */
+export function someIdFromEnd(messages: ThreadState['messages'], visit: (id: string) => boolean): boolean {
+  const list = BatchedMessages.listOf(messages);
+  for (let t = list.tail; t; t = t.prev) if (visit(t.id)) return true;
+  for (let i = list.base.length - 1; i >= 0; i--) if (visit(list.base[i] as string)) return true;
+  return false;
+}
+
 /** `state` with its messages as a plain record, its ids an array: what a batch hands out (see `batchedMessages`). */
 export function plainMessages(state: ThreadState): ThreadState {
   const m = state.messages;

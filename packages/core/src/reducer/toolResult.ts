@@ -6,7 +6,7 @@
 import type { MessageRecord, ThreadState, ToolCallRecord } from '../model.js';
 import type { EventOf } from '../protocol.js';
 import { thrownText } from '../thrownText.js';
-import { defined, earlier, keyFor, origin, putMessage, stamp, updateToolCall } from './helpers.js';
+import { defined, earlier, keyFor, origin, putMessage, someIdFromEnd, stamp, updateToolCall } from './helpers.js';
 import { JsonTooDeep, MAX_JSON_DEPTH, nestsWithin } from './ownJson.js';
 
 export function parseArgs(text: string): Pick<ToolCallRecord, 'args' | 'argsError'> {
@@ -56,8 +56,17 @@ export function toolResult(state: ThreadState, event: EventOf<'TOOL_CALL_RESULT'
 
 function insertAfterCaller(state: ThreadState, message: MessageRecord): ThreadState {
   const call = state.toolCalls.get(message.toolCallId ?? '');
+  const caller = call?.parentMessageId;
+  // Nearly always the caller is the last message but for the results before this one: the result is appended, as any
+  // new message is (in a replay's batch, without copying the ids or making their array).
+  let last = false;
+  someIdFromEnd(state.messages, (id) => {
+    last = id === caller;
+    return last || state.messages.byId.get(id)?.role !== 'tool';
+  });
+  if (caller === undefined || last) return putMessage(state, message);
   const { ids, byId } = state.messages;
-  let at = call?.parentMessageId === undefined ? -1 : ids.lastIndexOf(call.parentMessageId);
+  let at = ids.lastIndexOf(caller);
   if (at === -1) return putMessage(state, message);
   at++;
   while (at < ids.length && byId.get(ids[at] as string)?.role === 'tool') at++;
