@@ -1,5 +1,6 @@
 import { error, warning } from './diagnostics.js';
 import type { ExpandedEvent } from './expand.js';
+import { GrowingMap, GrowingSet } from './growingSet.js';
 import type { Diagnostic } from './model.js';
 import { type Interrupt, isAgUiEvent, type Message, UNDERSTOOD_PROTOCOL_VERSION } from './protocol.js';
 
@@ -32,6 +33,10 @@ interface VerifierState {
   phase: 'before' | 'active' | 'finished' | 'errored';
   runId: string | undefined;
   sets: readonly ReadonlySet<string>[];
+  /** Forked, not copied: every id the thread ever had (see growingSet.ts). */
+  grown: readonly GrowingSet[];
+  /** The lane each tool call was started in, of every call the thread had: forked, not copied. */
+  toolLanes: GrowingMap<Lane>;
   maps: readonly ReadonlyMap<string, Lane>[];
   answeredBy: ReadonlyMap<string, string>;
 }
@@ -66,18 +71,19 @@ export function createVerifier(options: VerifierOptions = {}, from?: VerifierSta
   let phase = from?.phase ?? 'before';
   let runId = from?.runId;
   const set = (i: number, initial?: Iterable<string>) => new Set<string>(from ? from.sets[i] : initial);
+  const grown = (i: number, initial?: Iterable<string>) => from?.grown[i] ?? new GrowingSet(initial);
   const map = (i: number) => new Map<string, Lane>(from?.maps[i]);
-  const runIds = set(0);
+  const runIds = grown(0);
   const openText = map(0);
   const openReasoning = map(1);
   const openTools = map(2);
-  const toolLanes = map(3);
-  const knownTools = set(1, options.knownToolCallIds);
-  const results = set(2);
-  const spans = set(3);
-  const steps = set(4);
-  const subagents = set(5);
-  const interrupts = set(6, options.openInterruptIds);
+  const toolLanes = from?.toolLanes ?? new GrowingMap<Lane>();
+  const knownTools = grown(1, options.knownToolCallIds);
+  const results = grown(2);
+  const spans = set(0);
+  const steps = set(1);
+  const subagents = set(2);
+  const interrupts = set(3, options.openInterruptIds);
   // Read only, once made: a fork shares it.
   const answeredBy = from?.answeredBy ?? new Map([...(options.answeredInterrupts ?? [])].map((a) => [a.interruptId, a.runId]));
 
@@ -126,7 +132,7 @@ export function createVerifier(options: VerifierOptions = {}, from?: VerifierSta
   const err = (code: string, message: string) => found(error(index, type, code, message));
   const warn = (code: string, message: string) => found(warning(index, type, code, message));
   const subOf = () => sub;
-  const lane = (byId: Map<string, Lane>, id: string, what: string) => {
+  const lane = (byId: { get(id: string): Lane | undefined }, id: string, what: string) => {
     if (sub === undefined) return;
     const opener = byId.get(id);
     if (opener && sub !== opener.subagentRunId) {
@@ -143,8 +149,10 @@ export function createVerifier(options: VerifierOptions = {}, from?: VerifierSta
         threadId,
         phase,
         runId,
-        sets: [runIds, knownTools, results, spans, steps, subagents, interrupts],
-        maps: [openText, openReasoning, openTools, toolLanes],
+        sets: [spans, steps, subagents, interrupts],
+        grown: [runIds.fork(), knownTools.fork(), results.fork()],
+        maps: [openText, openReasoning, openTools],
+        toolLanes: toolLanes.fork(),
         answeredBy,
       }),
     check(event, at) {
@@ -358,7 +366,7 @@ function checkVersion(version: string | undefined, warn: Report) {
   }
 }
 
-function checkInterrupts(list: readonly Interrupt[], open: Set<string>, knownTools: Set<string>, err: Report, warn: Report) {
+function checkInterrupts(list: readonly Interrupt[], open: Set<string>, knownTools: GrowingSet, err: Report, warn: Report) {
   if (list.length === 0)
     err('INTERRUPT_OUTCOME_EMPTY', 'RUN_FINISHED has an interrupt outcome with no interrupts: it must carry at least one.');
   const seen = new Set<string>();

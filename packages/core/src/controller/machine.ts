@@ -42,9 +42,11 @@ export interface ThreadMachine {
   apply(entry: SessionEntryBody): ThreadState;
   /**
    * Applies entries in one batch (`apply`, inside `apply`), seen only at its end (see `batched`): thousands of
-   * messages in linear time. The thread it leaves has its messages as a plain record again.
+   * messages in linear time. The thread it leaves has its messages as a plain record again, unless `seen` is false
+   * (a recording's checkpoint, which no one reads but a later batch of a fork: its ids stay a list that shares
+   * what came before, rather than an array of every id per checkpoint).
    */
-  batch(apply: () => void): void;
+  batch(apply: () => void, seen?: boolean): void;
   /** A machine in the state this one is in (its streams' pipelines copied), heard by `callbacks`, that goes on apart from it. */
   fork(callbacks: MachineCallbacks): ThreadMachine;
 }
@@ -222,16 +224,18 @@ export function createThreadMachine(callbacks: MachineCallbacks, from?: MachineS
       return answering !== undefined;
     },
     apply,
-    batch(run) {
+    batch(run, seen = true) {
       batching = true;
       try {
         run();
       } finally {
         batching = false;
         // Whatever the batch left holds plain messages again: the thread, the stream's pipeline and one cut off.
-        if (pipeline) pipeline.update(plainMessages);
-        dropped?.update(plainMessages);
-        thread = pipeline ? pipeline.state : plainMessages(thread);
+        if (seen) {
+          if (pipeline) pipeline.update(plainMessages);
+          dropped?.update(plainMessages);
+          thread = pipeline ? pipeline.state : plainMessages(thread);
+        }
       }
     },
     fork(heard) {

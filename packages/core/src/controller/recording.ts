@@ -58,17 +58,18 @@ function countThrough(index: number, length: number, what: string): number {
 /** Machines after the first k * every entries of a log, made as reads pass them. */
 function checkpoints(entries: readonly SessionEntry[], every: number, engine: () => Engine | undefined) {
   const kept: ThreadMachine[] = [createThreadMachine({ engine })];
-  const applyTo = (machine: ThreadMachine, from: number, to: number) =>
+  const applyTo = (machine: ThreadMachine, from: number, to: number, seen = true) =>
     machine.batch(() => {
       for (let i = from; i < to; i++) machine.apply(entries[i] as SessionEntry);
-    });
+    }, seen);
   /** A new machine after the first `count` entries, heard by `callbacks`. */
   return (count: number, callbacks: MachineCallbacks): ThreadMachine => {
     const k = Math.floor(count / every);
     while (kept.length <= k) {
       const last = kept.length - 1;
       const next = (kept[last] as ThreadMachine).fork({ engine });
-      applyTo(next, last * every, (last + 1) * every);
+      // Left as the batch has it: only the forks made from it are read, each at the end of a batch of its own.
+      applyTo(next, last * every, (last + 1) * every, false);
       kept.push(next);
     }
     const machine = (kept[k] as ThreadMachine).fork(callbacks);
