@@ -1,4 +1,5 @@
 import type { ThreadState } from '../model.js';
+import { plainMessages } from '../reducer/helpers.js';
 import { stoppable } from '../reducer/local.js';
 import type { ThreadMachine } from './machine.js';
 import { resumePreloader } from './preload.js';
@@ -137,13 +138,18 @@ export function createJournal(machine: ThreadMachine, clock: () => number): Jour
       spare = undefined;
       // One clock reading per batch: the batch was received within one frame.
       const at = clock();
-      for (let i = 0; i < batch.length; i++) {
-        const entry: SessionEntry = new EventEntry(batch[i], log.eventCount, at);
-        log.append(entry);
-        apply(entry);
-        // A listener of the event (onEvent, onDiagnostic) stopped or reset the run: the rest of the batch is dropped with it.
-        if (!stream.live) break;
-      }
+      const applyAll = () => {
+        for (let i = 0; i < batch.length; i++) {
+          const entry: SessionEntry = new EventEntry(batch[i], log.eventCount, at);
+          log.append(entry);
+          apply(entry);
+          // A listener of the event (onEvent, onDiagnostic) stopped or reset the run: the rest of the batch is dropped with it.
+          if (!stream.live) break;
+        }
+      };
+      // A frame of many events is one batch (a message more does not copy the ids of all before it), seen at its end.
+      if (batch.length > 1) machine.batch(applyAll);
+      else applyAll();
       // Emptied by pop, which keeps the array's storage (setting the length to 0 would drop it), for the next batch.
       while (batch.length) batch.pop();
       spare = batch;
@@ -173,7 +179,8 @@ export function createJournal(machine: ThreadMachine, clock: () => number): Jour
       else if (s.connection === 'connecting') answered = false;
       // A literal of every field: one object per publish, however often a stream publishes.
       snapshot = {
-        thread: thread(),
+        // Published from inside a batch (by a listener's action), the thread is handed out plain all the same.
+        thread: plainMessages(thread()),
         connection: s.connection,
         // Only while reconnecting: any other state of the connection ends the retry it numbered.
         reconnecting: s.connection === 'reconnecting' ? s.reconnecting : undefined,
