@@ -168,7 +168,9 @@ function ordinals(thread: ThreadState): Map<string, readonly [number, number]> {
   const byName = new Map<string, string[]>();
   for (const key of keys) {
     const name = thread.toolCalls.get(key)?.name ?? '';
-    byName.set(name, [...(byName.get(name) ?? []), key]);
+    const list = byName.get(name);
+    if (list) list.push(key);
+    else byName.set(name, [key]);
   }
   const out = new Map<string, readonly [number, number]>();
   for (const list of byName.values()) {
