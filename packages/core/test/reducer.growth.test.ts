@@ -244,6 +244,35 @@ describe('a very long thread', () => {
     controller.destroy();
   });
 
+  // Each message the snapshot does not list was added to its neighbour's list by copying the list: 40,000 activities
+  // after one listed message took seconds.
+  it('keeps 40,000 activities a MESSAGES_SNAPSHOT does not list, in their order and in linear time', () => {
+    const events = [
+      { type: 'RUN_STARTED', threadId: 't', runId: 'r' },
+      { type: 'TEXT_MESSAGE_START', messageId: 'a', role: 'assistant' },
+      { type: 'TEXT_MESSAGE_END', messageId: 'a' },
+      ...Array.from({ length: 40_000 }, (_, i) => ({
+        type: 'ACTIVITY_SNAPSHOT',
+        messageId: `act-${i}`,
+        activityType: 'plan',
+        content: { step: `第 ${i} 步` },
+      })),
+      {
+        type: 'MESSAGES_SNAPSHOT',
+        messages: [
+          { id: 'u', role: 'user', content: '你好' },
+          { id: 'a', role: 'assistant', content: '好' },
+        ],
+      },
+      { type: 'RUN_FINISHED', threadId: 't', runId: 'r' },
+    ];
+    const { state, ms } = timed(events);
+    expect(ms).toBeLessThan(BUDGET_MS);
+    expect(state.messages.ids).toHaveLength(40_002);
+    expect(state.messages.ids.slice(0, 3)).toEqual(['u', 'a', 'act-0']);
+    expect(state.messages.ids.at(-1)).toBe('act-39999');
+  });
+
   it('loads a session log of 32,000 messages (16,000 asked and answered) in linear time, in a replay and in a controller', async () => {
     await loadEngine();
     const threadId = '5f0c2a8e-3b1d-4c6e-9a7f-1d2e3f4a5b6c';

@@ -102,11 +102,22 @@ export function messagesSnapshot(state: ThreadState, event: EventOf<'MESSAGES_SN
   for (const id of state.messages.ids) {
     const m = old.get(id);
     if (incoming.has(id)) anchor = id;
-    else if (m && (m.source === 'client' || (m.role === 'activity' && !hasActivity) || (m.role === 'reasoning' && !hasReasoning)))
-      following.set(anchor, [...(following.get(anchor) ?? []), id]);
+    else if (m && (m.source === 'client' || (m.role === 'activity' && !hasActivity) || (m.role === 'reasoning' && !hasReasoning))) {
+      const list = following.get(anchor);
+      if (list) list.push(id);
+      else following.set(anchor, [id]);
+    }
   }
-  const ids = [...(following.get(undefined) ?? [])];
-  for (const id of incoming.keys()) ids.push(id, ...(following.get(id) ?? []));
+  // Pushed one by one: a spread of a list of 100,000 and more ids would pass them all as arguments.
+  const ids: string[] = [];
+  const put = (list: readonly string[] | undefined) => {
+    for (const id of list ?? []) ids.push(id);
+  };
+  put(following.get(undefined));
+  for (const id of incoming.keys()) {
+    ids.push(id);
+    put(following.get(id));
+  }
   let byId = noMessages();
   for (const id of ids) {
     const replacement = incoming.get(id);
