@@ -9,6 +9,9 @@
  * A map made with a `watch` predicate also keeps the ids of the entries it
  * holds true for (`watched`), updated as each entry is written: the few
  * messages still streaming among thousands are found without reading them all.
+ * They are kept in a map of their own (each with the count of writes when it
+ * came to hold), so a write costs the same with 20,000 of them open as with
+ * one; the list is made when first read.
  */
 export interface IdMap<V> extends Iterable<V> {
   get(id: string): V | undefined;
@@ -90,13 +93,26 @@ function find<V>(bucket: Leaf<V>[], key: string): number {
   return -1;
 }
 
+/** A watched id, with the count of writes of its map when it came to hold `watch`: what orders `watched`. */
+type Mark = { id: string; at: number };
+
 class TrieMap<V> implements IdMap<V> {
+  #watched: readonly string[] | undefined;
   constructor(
     private readonly root: Node<V> | Leaf<V>[],
     readonly size: number,
     private readonly watch: Watch<V> | undefined,
-    readonly watched: readonly string[] | undefined,
+    /** The entries `watch` holds true for, by id (a map made with `watch`). */
+    private readonly marks: IdMap<Mark> | undefined,
+    /** Writes so far, which the next mark is numbered with. */
+    private readonly writes = 0,
   ) {}
+
+  get watched(): readonly string[] | undefined {
+    if (!this.marks) return undefined;
+    this.#watched ??= [...this.marks].sort((a, b) => a.at - b.at).map((mark) => mark.id);
+    return this.#watched;
+  }
 
   get(id: string): V | undefined {
     let slot: Slot<V> = this.root;
@@ -123,20 +139,21 @@ class TrieMap<V> implements IdMap<V> {
     const h = isBucket(this.root) && this.root.length < BUCKET ? 0 : hash(id);
     const root = setIn(this.root, h, id, value, 0) as Node<V> | Leaf<V>[];
     if (root === this.root) return this;
-    const { watch, watched } = this;
-    if (!watch || !watched) return new TrieMap(root, this.size + added, undefined, undefined);
+    const { watch, marks } = this;
+    const size = this.size + added;
+    if (!watch || !marks) return new TrieMap(root, size, undefined, undefined);
     // `replaced` is the entry's value before (undefined when the id is new: values are never undefined).
     const now = watch(value);
     const before = replaced !== undefined && watch(replaced as V);
     replaced = undefined;
-    const ids = now === before ? watched : now ? [...watched, id] : watched.filter((w) => w !== id);
-    return new TrieMap(root, this.size + added, watch, ids);
+    // Read before the marks' own write, which sets `added` and `replaced` again.
+    const next = now === before ? marks : now ? marks.set(id, { id, at: this.writes }) : marks.delete(id);
+    return new TrieMap(root, size, watch, next, this.writes + 1);
   }
 
   delete(id: string): IdMap<V> {
     if (!this.has(id)) return this;
-    const watched = this.watched?.includes(id) ? this.watched.filter((w) => w !== id) : this.watched;
-    return new TrieMap(deleteIn(this.root, hash(id), id, 0) ?? [], this.size - 1, this.watch, watched);
+    return new TrieMap(deleteIn(this.root, hash(id), id, 0) ?? [], this.size - 1, this.watch, this.marks?.delete(id), this.writes);
   }
 
   *[Symbol.iterator](): Iterator<V> {
@@ -228,11 +245,11 @@ export function idMap<V>(entries?: Iterable<readonly [string, V]>, watch?: Watch
     if (watch) ids.push(id);
   }
   if (!watch) return size ? new TrieMap(root, size, undefined, undefined) : (EMPTY as IdMap<V>);
-  const watched: string[] = [];
-  const map = new TrieMap(root, size, watch, watched);
+  const marks: (readonly [string, Mark])[] = [];
+  const read = new TrieMap(root, size, undefined, undefined);
   // Read back from the map: an id given twice counts once, with its last value.
-  for (const id of new Set(ids)) if (watch(map.get(id) as V)) watched.push(id);
-  return map;
+  for (const id of new Set(ids)) if (watch(read.get(id) as V)) marks.push([id, { id, at: marks.length }]);
+  return new TrieMap(root, size, watch, idMap(marks), marks.length);
 }
 
 /** `setIn` for a slot this build owns: mutates it, and returns it or the node a full bucket became. */

@@ -96,35 +96,47 @@ describe('idMap', () => {
       { arbitrary: fc.record({ remove: key }), weight: 1 },
     );
     const even = (value: number) => value % 2 === 0;
-    const same = (map: IdMap<number>, model: Map<string, number>) => {
+    const same = (map: IdMap<number>, model: Map<string, number>, order: readonly string[]) => {
       expect(map.size).toBe(model.size);
       for (let n = 0; n < 400; n++) expect(map.get(`k${n}`)).toBe(model.get(`k${n}`));
       expect([...map].sort((a, b) => a - b)).toEqual([...model.values()].sort((a, b) => a - b));
-      // A map made to watch even values knows the ids of exactly those, each once.
-      const watched = [...model].filter(([, v]) => even(v)).map(([k]) => k);
-      expect([...(map.watched ?? [])].sort()).toEqual(watched.sort());
+      // A map made to watch even values knows the ids of exactly those, each once, in the order they came to hold it.
+      expect(map.watched).toEqual(order);
+    };
+    /** The ids watched, in the order they came to be: an id that stops being watched and starts again goes last. */
+    const watchOrder = (order: Set<string>, id: string, value: number | undefined) => {
+      if (value === undefined || !even(value)) order.delete(id);
+      else if (!order.has(id)) order.add(id);
     };
     fc.assert(
       fc.property(fc.array(op, { minLength: 300, maxLength: 800, size: 'max' }), (ops) => {
         let map = idMap<number>(undefined, even);
         const model = new Map<string, number>();
+        const order = new Set<string>();
         // Every 100th version, checked again at the end: a later write must not have changed it.
-        const kept: { map: IdMap<number>; model: Map<string, number> }[] = [];
+        const kept: { map: IdMap<number>; model: Map<string, number>; order: string[] }[] = [];
         ops.forEach((o, i) => {
           if ('set' in o) {
             map = map.set(o.set, o.value);
             model.set(o.set, o.value);
+            watchOrder(order, o.set, o.value);
           } else {
             map = map.delete(o.remove);
             model.delete(o.remove);
+            watchOrder(order, o.remove, undefined);
           }
-          if (i % 100 === 0) kept.push({ map, model: new Map(model) });
+          if (i % 100 === 0) kept.push({ map, model: new Map(model), order: [...order] });
         });
-        same(map, model);
-        for (const version of kept) same(version.map, version.model);
-        // Built in one go from the same writes, a key written twice keeps its last value.
+        same(map, model, [...order]);
+        for (const version of kept) same(version.map, version.model, version.order);
+        // Built in one go from the same writes, a key written twice keeps its last value, and is watched from where it was first given.
         const writes = ops.flatMap((o) => ('set' in o ? [[o.set, o.value] as const] : []));
-        same(idMap(writes, even), new Map(writes));
+        const built = new Map(writes);
+        same(
+          idMap(writes, even),
+          built,
+          [...new Set(writes.map(([k]) => k))].filter((k) => even(built.get(k) as number)),
+        );
         // Made without `watch`, a map watches nothing, whatever it derives.
         expect(idMap(writes).set('k0', 2).watched).toBeUndefined();
       }),

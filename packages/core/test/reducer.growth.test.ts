@@ -273,6 +273,33 @@ describe('a very long thread', () => {
     expect(state.messages.ids.at(-1)).toBe('act-39999');
   });
 
+  // The ids of what is open were an array copied at each message or call that opened or closed: an agent that opens
+  // 20,000 messages (or sends content for 20,000 it never started) and never ends them took 15 s, 20,000 calls 9 s.
+  it.each([
+    ['messages it opens and never ends', (i: number) => ({ type: 'TEXT_MESSAGE_START', messageId: `m${i}`, role: 'assistant' })],
+    ['messages it sends content for but never started', (i: number) => ({ type: 'TEXT_MESSAGE_CONTENT', messageId: `m${i}`, delta: '半' })],
+  ])('closes 20,000 %s in linear time', (_, make) => {
+    const events = [{ type: 'RUN_STARTED', threadId: 't', runId: 'r' }, ...Array.from({ length: 20_000 }, (_, i) => make(i))];
+    const { state, ms } = timed([...events, { type: 'RUN_FINISHED', threadId: 't', runId: 'r' }]);
+    expect(ms).toBeLessThan(BUDGET_MS);
+    expect(state.messages.ids).toHaveLength(20_000);
+    expect([...state.messages.byId].filter((m) => m.streaming)).toEqual([]);
+    expect(state.messages.byId.watched).toEqual([]);
+  });
+
+  it('fails 20,000 calls whose arguments never ended in linear time', () => {
+    const calls = Array.from({ length: 20_000 }, (_, i) => ({ type: 'TOOL_CALL_START', toolCallId: `c${i}`, toolCallName: 'lookup' }));
+    const { state, ms } = timed([
+      { type: 'RUN_STARTED', threadId: 't', runId: 'r' },
+      ...calls,
+      { type: 'RUN_FINISHED', threadId: 't', runId: 'r' },
+    ]);
+    expect(ms).toBeLessThan(BUDGET_MS);
+    expect(state.toolCalls.get('c0')?.status).toBe('failed');
+    expect(state.toolCalls.get('c19999')?.status).toBe('failed');
+    expect(state.toolCalls.watched).toEqual([]);
+  });
+
   it('loads a session log of 32,000 messages (16,000 asked and answered) in linear time, in a replay and in a controller', async () => {
     await loadEngine();
     const threadId = '5f0c2a8e-3b1d-4c6e-9a7f-1d2e3f4a5b6c';
