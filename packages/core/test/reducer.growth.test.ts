@@ -300,6 +300,20 @@ describe('a very long thread', () => {
     expect(state.toolCalls.watched).toEqual([]);
   });
 
+  // Each interrupt of an outcome was put in by copying the list of those before it: 5,000 took 0.9 s, 20,000 took 31 s.
+  it('opens the 20,000 interrupts of one outcome in linear time, a repeated id once, where it last came', () => {
+    const interrupts = Array.from({ length: 20_000 }, (_, i) => ({ id: `int-${i}`, reason: 'input_required', message: `第 ${i} 个问题` }));
+    interrupts.push({ id: 'int-0', reason: 'input_required', message: '又问了一次' });
+    const { state, ms } = timed([
+      { type: 'RUN_STARTED', threadId: 't', runId: 'r' },
+      { type: 'RUN_FINISHED', threadId: 't', runId: 'r', outcome: { type: 'interrupt', interrupts } },
+    ]);
+    expect(ms).toBeLessThan(BUDGET_MS);
+    expect(state.interrupts).toHaveLength(20_000);
+    expect(state.interrupts[0]?.id).toBe('int-1');
+    expect(state.interrupts.at(-1)).toMatchObject({ id: 'int-0', message: '又问了一次', runId: 'r' });
+  });
+
   it('loads a session log of 32,000 messages (16,000 asked and answered) in linear time, in a replay and in a controller', async () => {
     await loadEngine();
     const threadId = '5f0c2a8e-3b1d-4c6e-9a7f-1d2e3f4a5b6c';

@@ -308,18 +308,20 @@ function closeOpenWork(state: ThreadState, code: ToolCallFailureCode, why: strin
 }
 
 function openInterrupts(state: ThreadState, list: readonly OpenInterrupt[], runId: string): ThreadState {
-  let interrupts = state.interrupts;
+  // By id, in order: an interrupt under an id already open replaces it, and goes last.
+  const open = new Map(state.interrupts.map((it) => [it.id, it]));
   let next = state;
   list.forEach((raw, i) => {
     const id = typeof raw.id === 'string' && raw.id !== '' ? raw.id : `${runId}-interrupt-${i}`;
     const it: OpenInterrupt = { ...raw, id, runId };
-    interrupts = [...interrupts.filter((o) => o.id !== id), it];
+    open.delete(id);
+    open.set(id, it);
     if (it.toolCallId !== undefined) {
       const call = next.toolCalls.get(it.toolCallId);
       if (call) next = putToolCall(next, { ...call, interruptId: id } satisfies ToolCallRecord);
     }
   });
-  return { ...next, interrupts };
+  return { ...next, interrupts: [...open.values()] };
 }
 
 /**
