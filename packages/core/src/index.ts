@@ -8,7 +8,7 @@
 export { createRunController } from './controller/controller.js';
 export type { Engine } from './controller/engineLoader.js';
 export { loadEngine } from './controller/engineLoader.js';
-export type { Recording, RecordingOptions } from './controller/recording.js';
+export type { PrepareOptions, Recording, RecordingOptions } from './controller/recording.js';
 export { createRecording } from './controller/recording.js';
 export { frameScheduler } from './controller/scheduler.js';
 export type { ParsedSession, SessionLineProblem } from './controller/sessionFile.js';

@@ -77,6 +77,13 @@ describe('a controller made before the engine has loaded', () => {
     expect(recording.stateAt(4).run.status).toBe('running');
   });
 
+  it('a recording prepared before the engine is loaded loads it, then reads', async () => {
+    const core = await fresh();
+    const recording = core.createRecording(saved, { every: 2 });
+    await recording.prepare();
+    expect(texts(recording.stateAt(saved.length - 1))).toEqual(['请退款 A-1001', '退款已提交']);
+  });
+
   it('opens a saved log of client entries only (no agent event) at once', async () => {
     const core = await fresh();
     const controller = core.createRunController({ source: scripted(), log: saved.slice(0, 2) });

@@ -169,4 +169,62 @@ describe('time travel over a long recording', () => {
     expect(median(took.state)).toBeLessThan(20);
     expect(median(took.controller)).toBeLessThan(30);
   }, 60_000);
+
+  it('prepare reads it through in slices, the page free between them, and a read after it applies a checkpoint at most', async () => {
+    const entries = longSession();
+    const recording = createRecording(entries);
+    /** When the page got a turn (a timer ran) while it read, and what it said of its progress. */
+    const turns: number[] = [];
+    const heard: { read: number; of: number; at: number }[] = [];
+    let reading = true;
+    const tick = () => {
+      turns.push(performance.now());
+      if (reading) setTimeout(tick, 0);
+    };
+    setTimeout(tick, 0);
+    const began = performance.now();
+    await recording.prepare({ onProgress: (read, of) => heard.push({ read, of, at: performance.now() }) });
+    reading = false;
+    const whole = performance.now() - began;
+    // The page had turns all along: no stretch without one is longer than a slice and a checkpoint, on a busy machine.
+    const stretches = [began, ...turns.filter((t) => t < began + whole)].map((t, i, all) => (all[i + 1] ?? began + whole) - t);
+    expect(turns.length).toBeGreaterThan(5);
+    expect(Math.max(...stretches)).toBeLessThan(100);
+    // Progress grows to the whole log, and ends there.
+    expect(heard.length).toBeGreaterThan(2);
+    expect(heard.every(({ of }) => of === entries.length)).toBe(true);
+    expect(heard.map(({ read }) => read)).toEqual([...heard.map(({ read }) => read)].sort((a, b) => a - b));
+    expect(heard.at(-1)?.read).toBe(entries.length);
+    // Read through: the last entry is a checkpoint's entries away, not a replay's.
+    const t = performance.now();
+    expect(recording.stateAt(entries.length - 1).messages.ids).toHaveLength(2001);
+    expect(performance.now() - t).toBeLessThan(whole / 5);
+    expect(view(recording.stateAt(150_000))).toEqual(view(replaySession(entries.slice(0, 150_001))));
+  }, 60_000);
+
+  it('prepare stops between slices when its signal aborts, and what it read stays right', async () => {
+    const entries = longSession();
+    const recording = createRecording(entries);
+    const stop = new AbortController();
+    let calls = 0;
+    const prepared = recording.prepare({
+      signal: stop.signal,
+      onProgress: (read) => {
+        calls++;
+        if (read >= 50_000) stop.abort(new Error('the reader closed the file'));
+      },
+    });
+    await expect(prepared).rejects.toThrow('the reader closed the file');
+    const after = calls;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(calls).toBe(after);
+    // Already aborted: nothing is read.
+    await expect(recording.until(10).prepare({ signal: stop.signal })).rejects.toThrow('the reader closed the file');
+    expect(view(recording.stateAt(199_999))).toEqual(view(replaySession(entries.slice(0, 200_000))));
+    // A view prepares up to its own end only.
+    const half = recording.until(99_999);
+    const read: number[] = [];
+    await half.prepare({ onProgress: (n, of) => read.push(n, of) });
+    expect(read.slice(-2)).toEqual([100_000, 100_000]);
+  }, 60_000);
 });

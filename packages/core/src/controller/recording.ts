@@ -37,10 +37,23 @@ export interface Recording {
    * and starts there without a replay.
    */
   until(index: number): Recording;
+  /**
+   * Reads the recording through ahead of its reads, in slices of a few
+   * milliseconds with the page free between them (a first read otherwise
+   * does it in one task: half a second for 200,000 entries). Loads the
+   * engine first. `onProgress` hears the entries read so far, of all;
+   * `signal` stops it between slices (the promise rejects with its reason;
+   * what was read stays read).
+   */
+  prepare(options?: PrepareOptions): Promise<void>;
+}
+
+export interface PrepareOptions {
+  signal?: AbortSignal;
+  onProgress?: (read: number, of: number) => void;
 }
 
 const EVERY = 1024;
-
 /** The entries of a controller's `log` option, an array or a recording. */
 export const entriesOf = (log: readonly SessionEntry[] | Recording | undefined): readonly SessionEntry[] | undefined =>
   log && (Array.isArray(log) ? log : (log as Recording).entries);
@@ -62,34 +75,45 @@ function checkpoints(entries: readonly SessionEntry[], every: number, engine: ()
     machine.batch(() => {
       for (let i = from; i < to; i++) machine.apply(entries[i] as SessionEntry);
     }, seen);
-  /** A new machine after the first `count` entries, heard by `callbacks`. */
-  return (count: number, callbacks: MachineCallbacks): ThreadMachine => {
-    const k = Math.floor(count / every);
-    while (kept.length <= k) {
-      const last = kept.length - 1;
-      const next = (kept[last] as ThreadMachine).fork({ engine });
-      // Left as the batch has it: only the forks made from it are read, each at the end of a batch of its own.
-      applyTo(next, last * every, (last + 1) * every, false);
-      kept.push(next);
-    }
-    const machine = (kept[k] as ThreadMachine).fork(callbacks);
-    applyTo(machine, k * every, count);
-    return machine;
+  /** Makes the next checkpoint. */
+  const extend = () => {
+    const last = kept.length - 1;
+    const next = (kept[last] as ThreadMachine).fork({ engine });
+    // Left as the batch has it: only the forks made from it are read, each at the end of a batch of its own.
+    applyTo(next, last * every, (last + 1) * every, false);
+    kept.push(next);
+  };
+  return {
+    /** A new machine after the first `count` entries, heard by `callbacks`. */
+    after(count: number, callbacks: MachineCallbacks): ThreadMachine {
+      const k = Math.floor(count / every);
+      while (kept.length <= k) extend();
+      const machine = (kept[k] as ThreadMachine).fork(callbacks);
+      applyTo(machine, k * every, count);
+      return machine;
+    },
+    /** Makes the next checkpoint. */
+    extend,
+    /** The entries the checkpoints made so far cover: the next one covers `every` more. */
+    get covered(): number {
+      return (kept.length - 1) * every;
+    },
+    every,
   };
 }
 
-type MachineAfter = ReturnType<typeof checkpoints>;
+export type Checkpoints = ReturnType<typeof checkpoints>;
 
 /** A recording's view of its log's first `end` entries (all, as they grow, when `end` is undefined). */
 export class SessionRecording implements Recording {
   readonly #all: readonly SessionEntry[];
   readonly #end: number | undefined;
-  readonly #machineAfter: MachineAfter;
+  readonly #checkpoints: Checkpoints;
   #entries: readonly SessionEntry[] | undefined;
-  constructor(all: readonly SessionEntry[], end: number | undefined, machineAfter: MachineAfter) {
+  constructor(all: readonly SessionEntry[], end: number | undefined, checkpoints: Checkpoints) {
     this.#all = all;
     this.#end = end;
-    this.#machineAfter = machineAfter;
+    this.#checkpoints = checkpoints;
   }
   get #length(): number {
     return this.#end ?? this.#all.length;
@@ -100,14 +124,18 @@ export class SessionRecording implements Recording {
     return this.#entries;
   }
   stateAt(index: number): ThreadState {
-    return this.#machineAfter(countThrough(index, this.#length, 'stateAt'), { engine: loadedEngine }).thread;
+    return this.#checkpoints.after(countThrough(index, this.#length, 'stateAt'), { engine: loadedEngine }).thread;
   }
   until(index: number): Recording {
-    return new SessionRecording(this.#all, countThrough(index, this.#length, 'until'), this.#machineAfter);
+    return new SessionRecording(this.#all, countThrough(index, this.#length, 'until'), this.#checkpoints);
+  }
+  prepare(options: PrepareOptions = {}): Promise<void> {
+    // Loaded when first asked for: only a viewer of long recordings needs it.
+    return import('./readAhead.js').then(({ readAhead }) => readAhead(this.#checkpoints, this.#length, options));
   }
   /** A new machine after every entry of this view, heard by `callbacks`: where a controller made from it starts. */
   machine(callbacks: MachineCallbacks): ThreadMachine {
-    return this.#machineAfter(this.#length, callbacks);
+    return this.#checkpoints.after(this.#length, callbacks);
   }
 }
 
