@@ -323,11 +323,35 @@ describe('the playground against the agent server, in Chromium', () => {
     }
     event({ type: 'RUN_FINISHED', threadId, runId });
     lines.push(JSON.stringify({ type: 'stream_end', open: false, at: 1 }));
+    // While the file is read through: the progress shown, with when, and the page's tasks of 50 ms or more.
+    await page.evaluate(() => {
+      const w = window as unknown as { reading: { at: number; value: number; max: number }[]; readTasks: { at: number; ms: number }[] };
+      w.reading = [];
+      w.readTasks = [];
+      new MutationObserver(() => {
+        const bar = document.querySelector<HTMLProgressElement>('progress.pg__progress');
+        if (bar) w.reading.push({ at: performance.now(), value: bar.value, max: bar.max });
+      }).observe(document.body, { subtree: true, childList: true, attributes: true });
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) w.readTasks.push({ at: e.startTime, ms: Math.round(e.duration) });
+      }).observe({ type: 'longtask' });
+    });
     await page
       .locator('input[type="file"]')
       .setInputFiles({ name: 'long.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(`${lines.join('\n')}\n`) });
     const replay = page.getByRole('region', { name: 'Replay' });
     await replay.locator('.agk-runstatus[data-status="success"]').waitFor({ timeout: 30_000 });
+    // The read through showed its progress, growing to the whole file, and left the page free as it went (it made one
+    // task of 250-450 ms before): no task that began while it read took 100 ms or more.
+    const { reading, readTasks } = await page.evaluate(() => {
+      const w = window as unknown as { reading: { at: number; value: number; max: number }[]; readTasks: { at: number; ms: number }[] };
+      return { reading: w.reading, readTasks: w.readTasks };
+    });
+    const partial = reading.filter(({ value, max }) => value < max);
+    expect(partial.length).toBeGreaterThan(2);
+    expect(partial.every(({ max }) => max === lines.length)).toBe(true);
+    const [from, to] = [(partial[0] as { at: number }).at, (partial.at(-1) as { at: number }).at];
+    expect(readTasks.filter(({ at, ms }) => at >= from && at <= to && ms >= 100)).toEqual([]);
     const scrubber = replay.getByRole('slider');
     // The tasks of 100 ms or more from here on (a step replayed from the start took 120-270 ms): the file's one read through is over.
     await page.evaluate(() => {

@@ -127,7 +127,11 @@ export function App() {
   const [loadError, setLoadError] = useState<string | undefined>();
   /** The name of the file being read; only the file picked last is replayed, whichever is read first. */
   const [reading, setReading] = useState<string | undefined>();
+  /** How far the file being read is read through, of its entries. */
+  const [progress, setProgress] = useState<{ read: number; of: number } | undefined>();
   const picks = useRef(0);
+  /** Stops the read of a file picked before the last one. */
+  const superseded = useRef<AbortController | undefined>(undefined);
   const endpointInput = useRef<HTMLInputElement>(null);
   const ids = useId();
   const store = useConnectionStore(connection);
@@ -196,9 +200,13 @@ export function App() {
   const onLoad = async (file: File | undefined) => {
     if (!file) return;
     const pick = ++picks.current;
+    superseded.current?.abort();
+    const read = new AbortController();
+    superseded.current = read;
     setReading(file.name);
+    setProgress(undefined);
     try {
-      const log = await readSessionFile(file);
+      const log = await readSessionFile(file, { signal: read.signal, onProgress: (n, of) => setProgress({ read: n, of }) });
       if (pick !== picks.current) return;
       // Said in the page's language: the parser's own words are English.
       if (log.entries.length === 0)
@@ -211,7 +219,10 @@ export function App() {
       // The name isolated (FSI ... PDI, as an alert is text): an override in it cannot reverse the reason after it.
       setLoadError(t.loadFailed(`\u2068${file.name}\u2069`, e instanceof Error ? e.message : String(e)));
     } finally {
-      if (pick === picks.current) setReading(undefined);
+      if (pick === picks.current) {
+        setReading(undefined);
+        setProgress(undefined);
+      }
     }
   };
 
@@ -361,6 +372,10 @@ export function App() {
         <p role="status" className="pg__reading">
           {reading === undefined ? '' : t.reading(`\u2068${reading}\u2069`)}
         </p>
+        {/* Outside the status: its value is read when asked for, not said at each step. */}
+        {reading !== undefined && progress && progress.of > 0 ? (
+          <progress className="pg__progress" max={progress.of} value={progress.read} aria-label={t.reading(`\u2068${reading}\u2069`)} />
+        ) : null}
         {replay ? (
           <Replay
             key={loads}

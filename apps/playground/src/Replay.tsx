@@ -1,4 +1,4 @@
-import { type AgentSource, createRecording } from '@aguikit/core';
+import type { AgentSource } from '@aguikit/core';
 import { AgentProvider, createAgentStore } from '@aguikit/react';
 import { AgentChat, AgentLocaleProvider, EventTimelinePanel, StateInspectorPanel } from '@aguikit/ui';
 import { useDeferredValue, useEffect, useId, useMemo, useState } from 'react';
@@ -29,8 +29,8 @@ function entryName(entry: LoadedSession['entries'][number] | undefined, t: Playg
 export function Replay({ log, t, onClose }: { log: LoadedSession; t: PlaygroundMessages; onClose: () => void }) {
   const last = log.entries.length - 1;
   const [at, setAt] = useState(last);
-  // Read through once, at the first step (the last entry); then a step applies at most a checkpoint's entries.
-  const recording = useMemo(() => createRecording(log.entries), [log]);
+  // Read through as the file loaded: a step applies at most a checkpoint's entries.
+  const { recording } = log;
   // Deferred all the same, so the scrubber moves at once and the screen follows when it rests.
   const shown = useDeferredValue(at);
   // A controller started from the session up to the picked entry, as it was then (a run streaming at that

@@ -1,4 +1,13 @@
-import { loadEngine, type ParsedSession, parseSession, type SessionEntry, serializeSession } from '@aguikit/core';
+import {
+  createRecording,
+  loadEngine,
+  type ParsedSession,
+  type PrepareOptions,
+  parseSession,
+  type Recording,
+  type SessionEntry,
+  serializeSession,
+} from '@aguikit/core';
 
 /** Offers the session (every agent event and every client entry) as a JSON-lines file. */
 export function downloadSession(entries: readonly SessionEntry[], name: string): void {
@@ -11,18 +20,24 @@ export function downloadSession(entries: readonly SessionEntry[], name: string):
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-/** A file read as a session: its name, the entries it holds, and what could not be read of it. */
+/** A file read as a session: its name, the entries it holds, what could not be read of it, and its recording. */
 export interface LoadedSession extends ParsedSession {
   name: string;
+  /** The entries as a recording, read through: the scrubber's every step starts from one of its checkpoints. */
+  recording: Recording;
 }
 
 /**
  * Reads a saved session (or an event log of an earlier version: its lines are
- * agent events), with the engine loaded: the replay's controller applies the
- * session's agent events as it is made.
+ * agent events), with the engine loaded, and reads its recording through in
+ * slices (`onProgress` hears how far), so that a long file does not hold the
+ * page for the whole of its replay.
  */
-export async function readSessionFile(file: File): Promise<LoadedSession> {
+export async function readSessionFile(file: File, options: PrepareOptions = {}): Promise<LoadedSession> {
   const [text] = await Promise.all([file.text(), loadEngine()]);
+  options.signal?.throwIfAborted();
   const parsed = parseSession(text);
-  return { name: file.name, ...parsed };
+  const recording = createRecording(parsed.entries);
+  await recording.prepare(options);
+  return { name: file.name, ...parsed, recording };
 }
