@@ -22,6 +22,14 @@ export interface MessageOutline {
 const EMPTY: readonly OutlineItem[] = [];
 
 /**
+ * Groups nest this deep at most. A subagent's group that would sit deeper
+ * sits beside its parent's, at that depth, in thread order: an agent that
+ * delegates to itself thousands of times over is shown as a list a reader can
+ * follow (and React can commit: each level of nesting is a level of its stack).
+ */
+export const MAX_GROUP_DEPTH = 6;
+
+/**
  * Groups messages by the subagent they came from. A group sits where its
  * first message is, inside the group of its `parentSubagentRunId`; a
  * subagent without messages yet goes last in its parent. A parent chain that
@@ -38,18 +46,41 @@ function buildOutline(
   }
   const rows: OutlineItem[] = [];
   const children = new Map<string, OutlineItem[]>();
-  const placing = new Set<string>();
+  /** Where each group sits: the list that holds it, and its depth (1: in the conversation's own rows). */
+  const sits = new Map<string, { list: OutlineItem[]; depth: number }>();
+  const parentOf = (sub: string) => {
+    const parent = Object.hasOwn(subagents, sub) ? subagents[sub]?.parentSubagentRunId : undefined;
+    return parent === sub ? undefined : parent;
+  };
+  /** Where a group placed already puts a group of its child's: inside it, or beside it once it is as deep as groups go. */
+  const inside = (group: string) => {
+    const at = sits.get(group) as { list: OutlineItem[]; depth: number };
+    return at.depth < MAX_GROUP_DEPTH ? { list: children.get(group) as OutlineItem[], depth: at.depth + 1 } : at;
+  };
   const place = (sub: string): OutlineItem[] => {
     const existing = children.get(sub);
     if (existing) return existing;
-    const own: OutlineItem[] = [];
-    children.set(sub, own);
-    placing.add(sub);
-    const parent = Object.hasOwn(subagents, sub) ? subagents[sub]?.parentSubagentRunId : undefined;
-    const into = parent !== undefined && parent !== sub && !placing.has(parent) ? place(parent) : rows;
-    into.push({ kind: 'subagent', id: sub });
-    placing.delete(sub);
-    return own;
+    // The subagent and its ancestors not placed yet, nearest first, up to one placed, none, or one met again (a loop).
+    const chain = [sub];
+    const met = new Set(chain);
+    let up = parentOf(sub);
+    while (up !== undefined && !children.has(up) && !met.has(up)) {
+      chain.push(up);
+      met.add(up);
+      up = parentOf(up);
+    }
+    // Placed from the farthest down, each in the one before; the farthest in the conversation's rows when its parent is
+    // none, or one of the chain (the loop is cut there).
+    let parent = up !== undefined && children.has(up) ? up : undefined;
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const id = chain[i] as string;
+      const at = parent === undefined ? { list: rows, depth: 1 } : inside(parent);
+      at.list.push({ kind: 'subagent', id });
+      children.set(id, []);
+      sits.set(id, at);
+      parent = id;
+    }
+    return children.get(sub) as OutlineItem[];
   };
   for (const id of ids) {
     const sub = attribution.get(id);
