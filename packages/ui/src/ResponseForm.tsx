@@ -39,12 +39,18 @@ import { useBrowserLayoutEffect } from './useBrowserLayoutEffect.js';
 /** The element around the form: the document its fields look their descriptions up in. */
 const FormWrapperContext = clientContext<React.RefObject<HTMLDivElement | null> | null>(null);
 
-/** The controls of a field: its own element, or each option of a radio or checkbox group (`<id>-<n>`). */
-function controlsOf(doc: Document, id: string): HTMLElement[] {
-  const options = [...doc.querySelectorAll<HTMLElement>(`[id^="${CSS.escape(id)}-"]`)].filter((el) =>
-    /^-\d+$/.test(el.id.slice(id.length)),
+/**
+ * The controls of a field: its own element, or each option of a radio or
+ * checkbox group (`<id>-<n>`), looked up within its form (`scope`): a look-up
+ * over the document cost each field of each open form a pass over every
+ * other form, and 300 interrupts open at once took seconds to render.
+ */
+function controlsOf(scope: ParentNode, id: string): HTMLElement[] {
+  const escaped = CSS.escape(id);
+  const options = [...scope.querySelectorAll<HTMLElement>(`[id^="${escaped}-"]`)].filter((el) => /^-\d+$/.test(el.id.slice(id.length)));
+  return [scope.querySelector<HTMLElement>(`#${escaped}`), ...options].filter(
+    (el): el is HTMLElement => el?.matches('input, select, textarea') === true,
   );
-  return [doc.getElementById(id), ...options].filter((el): el is HTMLElement => el?.matches('input, select, textarea') === true);
 }
 
 /**
@@ -57,7 +63,9 @@ function useRenderedDescriptions(id: string) {
   useBrowserLayoutEffect(() => {
     const doc = wrapper?.current?.ownerDocument ?? document;
     const described = [errorId(id), descriptionId(id), helpId(id), examplesId(id)].filter((part) => doc.getElementById(part) !== null);
-    for (const control of controlsOf(doc, id)) {
+    // The form's wrapper is set only after its fields' first effects: on mount, the form the field's first control is in.
+    const anchor = doc.getElementById(id) ?? doc.getElementById(`${id}-0`);
+    for (const control of controlsOf(wrapper?.current ?? anchor?.closest('form') ?? doc, id)) {
       if (described.length > 0) control.setAttribute('aria-describedby', described.join(' '));
       else control.removeAttribute('aria-describedby');
     }
