@@ -142,6 +142,15 @@ describe('a long thread', () => {
   });
 });
 
+/** `count` tool calls, each streamed and answered before the next: `call-<i>`, its result `result-<i>`. */
+const callsWithResults = (count: number) =>
+  Array.from({ length: count }, (_, i) => [
+    { type: 'TOOL_CALL_START', toolCallId: `call-${i}`, toolCallName: 'lookup_order' },
+    { type: 'TOOL_CALL_ARGS', toolCallId: `call-${i}`, delta: `{"orderId":"A-${i}"}` },
+    { type: 'TOOL_CALL_END', toolCallId: `call-${i}` },
+    { type: 'TOOL_CALL_RESULT', toolCallId: `call-${i}`, messageId: `result-${i}`, content: '已发货' },
+  ]).flat();
+
 describe('a very long thread', () => {
   // Each new message copied the ids of all before it: quadratic, and past about 16,000 messages (an array of 128 KB)
   // each copy went to the large-object space, so 32,000 messages took 13-22 s.
@@ -170,12 +179,7 @@ describe('a very long thread', () => {
   it('puts the results of 20,000 tool calls after their callers in linear time, and in their place when others came between', () => {
     const events = [
       { type: 'RUN_STARTED', threadId: 't', runId: 'r' },
-      ...Array.from({ length: 20_000 }, (_, i) => [
-        { type: 'TOOL_CALL_START', toolCallId: `call-${i}`, toolCallName: 'lookup_order' },
-        { type: 'TOOL_CALL_ARGS', toolCallId: `call-${i}`, delta: `{"orderId":"A-${i}"}` },
-        { type: 'TOOL_CALL_END', toolCallId: `call-${i}` },
-        { type: 'TOOL_CALL_RESULT', toolCallId: `call-${i}`, messageId: `result-${i}`, content: '已发货' },
-      ]).flat(),
+      ...callsWithResults(20_000),
       // A result that comes after other messages goes after its caller all the same, before them.
       { type: 'TOOL_CALL_START', toolCallId: 'late', toolCallName: 'lookup_order' },
       { type: 'TOOL_CALL_END', toolCallId: 'late' },
@@ -199,12 +203,7 @@ describe('a very long thread', () => {
     const threadId = '0b6f7e1a-52c4-4d3b-8e9f-a1b2c3d4e5f6';
     const events = [
       { type: 'RUN_STARTED', threadId, runId: 'r' },
-      ...Array.from({ length: 20_000 }, (_, i) => [
-        { type: 'TOOL_CALL_START', toolCallId: `call-${i}`, toolCallName: 'lookup_order' },
-        { type: 'TOOL_CALL_ARGS', toolCallId: `call-${i}`, delta: `{"orderId":"A-${i}"}` },
-        { type: 'TOOL_CALL_END', toolCallId: `call-${i}` },
-        { type: 'TOOL_CALL_RESULT', toolCallId: `call-${i}`, messageId: `result-${i}`, content: '已发货' },
-      ]).flat(),
+      ...callsWithResults(20_000),
       { type: 'RUN_FINISHED', threadId, runId: 'r' },
     ];
     /** The messages of each snapshot published while the frame applies, as a listener reads them. */
