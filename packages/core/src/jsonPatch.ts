@@ -8,6 +8,7 @@
  * static import graph: the same events always give the same representation.
  */
 import { applyOperation, type Operation, validator as operationShape, type Validator } from 'fast-json-patch/module/core.mjs';
+import { claim, ownedByBatch } from './batchOwned.js';
 import { noteLargeObjects, seal, writableCopy } from './largeObject.js';
 import { MAX_JSON_DEPTH, nestsWithin } from './reducer/ownJson.js';
 import { thrownText } from './thrownText.js';
@@ -194,6 +195,11 @@ export function applyJsonPatch(document: unknown, operations: readonly unknown[]
   const box: { document: unknown } = { document };
   const owned = new WeakSet<object>([box]);
   const copies: object[] = [];
+  // An array a batch made and no one has seen is written in place (batchOwned.ts), by a patch of one operation that
+  // either applies whole or fails before it writes (a move removes, then adds). What such a patch puts into one (a
+  // copy of what it walks through) is put back as it was if it fails.
+  const single = operations.length === 1 && (operations[0] as Operation).op !== 'move';
+  const undo: [Container, string, unknown][] = [];
   // `creates`: the pointer may name a member or element that does not exist yet (an add's, a copy's, a move's target).
   const own = (pointer: string, creates: boolean): PatchRefused | undefined => {
     const path = segments(pointer);
@@ -203,11 +209,12 @@ export function applyJsonPatch(document: unknown, operations: readonly unknown[]
       const child: unknown = (parent as Record<string, unknown>)[key];
       if (!isContainer(child)) return undefined;
       let copy: Container = child;
-      if (!owned.has(child)) {
+      if (!owned.has(child) && !(single && ownedByBatch(child))) {
         // A large object's copy shares its overlay: O(1), not O(keys) (see largeObject.ts).
         copy = Array.isArray(child) ? child.slice() : writableCopy(child);
         owned.add(copy);
         copies.push(copy);
+        if (!owned.has(parent)) undo.push([parent, key, child]);
         (parent as Record<string, unknown>)[key] = copy;
       }
       parent = copy;
@@ -238,15 +245,26 @@ export function applyJsonPatch(document: unknown, operations: readonly unknown[]
         (op.op === 'test'
           ? undefined
           : (own(op.path, op.op !== 'replace' && op.op !== 'remove') ?? (op.op === 'move' ? own(op.from, false) : undefined)));
-      if (refused) return { ok: false, operationIndex: at, operation: op, code: refused.code, message: refused.message };
+      if (refused) return failed(at, op, refused.code, refused.message);
       // A value the patch brings in is measured now, in proportion to its own size (see largeObject.ts).
       if (op.op === 'add' || op.op === 'replace') noteLargeObjects(op.value);
       box.document = applyOperation(box.document, op, validator, true, true, at).newDocument;
     }
-    for (const copy of copies) seal(copy);
+    for (const copy of copies) {
+      seal(copy);
+      // The arrays it copied are the batch's from now on (a large object's overlay is sealed, and stays copied).
+      if (Array.isArray(copy)) claim(copy);
+    }
     return { ok: true, document: box.document };
   } catch (e) {
-    const message = thrownText(e).split('\n')[0] ?? '';
-    return { ok: false, operationIndex: at, operation: operations[at], code: codeOf(e), message };
+    return failed(at, operations[at], codeOf(e), thrownText(e).split('\n')[0] ?? '');
+  }
+
+  function failed(index: number, operation: unknown, code: PatchFailureCode, message: string): PatchResult {
+    for (let i = undo.length - 1; i >= 0; i--) {
+      const [parent, key, child] = undo[i] as [Container, string, unknown];
+      (parent as Record<string, unknown>)[key] = child;
+    }
+    return { ok: false, operationIndex: index, operation, code, message };
   }
 }

@@ -1,3 +1,4 @@
+import { owning } from './batchOwned.js';
 import { createExpander, type ExpandedEvent, type Expander } from './expand.js';
 import type { Diagnostic, ThreadState } from './model.js';
 import { batchedMessages, plainMessages, withDiagnostics } from './reducer/helpers.js';
@@ -164,10 +165,12 @@ export interface ReplayOptions extends PipelineOptions {
  */
 export function replayEvents(rawEvents: Iterable<unknown>, initial?: ThreadState, options: ReplayOptions = {}): ThreadState {
   const pipeline = createEventPipeline(initial, options);
-  // Seen only at its end (see `batchedMessages`): thousands of messages replay in linear time.
+  // Seen only at its end (see `batchedMessages`): thousands of messages replay in linear time, and an array the
+  // replay made grows in place (batchOwned.ts).
+  const owned = new WeakSet<object>();
   for (const raw of rawEvents) {
     pipeline.update(batchedMessages);
-    pipeline.push(raw);
+    owning(owned, () => pipeline.push(raw));
   }
   return plainMessages(options.open ? pipeline.state : pipeline.end());
 }

@@ -14,6 +14,14 @@ let loaded: Engine | undefined;
 /** The engine if it has loaded, else `undefined`. */
 export const loadedEngine = (): Engine | undefined => loaded;
 
+/** `engine`, or the error an entry that needs it throws before it has loaded. */
+export function needed(engine: Engine | undefined): Engine {
+  if (engine) return engine;
+  throw new Error(
+    'aguikit: this session log holds agent events, which need the engine: await loadEngine() before createRunController({ log }) or the first read of a createRecording(entries).',
+  );
+}
+
 /**
  * Resolves when the engine has loaded (at once if it has). A controller
  * loads it by itself; an application awaits it only before it creates a

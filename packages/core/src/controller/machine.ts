@@ -9,13 +9,15 @@
  * entries that follow from events (a client edit of the shared state aside)
  * need it, and the controller applies none of them before it has loaded.
  */
+
+import { owning } from '../batchOwned.js';
 import type { ExpandedEvent } from '../expand.js';
 import type { Diagnostic, ThreadState } from '../model.js';
-import type { EventPipeline } from '../pipeline.js';
+import type { EventPipeline, PipelineOptions } from '../pipeline.js';
 import { batchedMessages, plainMessages } from '../reducer/helpers.js';
 import { appendMessages, cancelRun, setSharedDocument } from '../reducer/local.js';
 import type { ResumeTaken } from '../reducer/run.js';
-import type { Engine } from './engineLoader.js';
+import { type Engine, needed } from './engineLoader.js';
 import type { SessionEntry, SessionEntryBody } from './sessionLog.js';
 import { fresh, type Init, notTaken, requestFailed } from './transitions.js';
 
@@ -41,10 +43,9 @@ export interface ThreadMachine {
   readonly resumeAwaiting: boolean;
   apply(entry: SessionEntryBody): ThreadState;
   /**
-   * Applies entries in one batch (`apply`, inside `apply`), seen only at its end (see `batched`): thousands of
-   * messages in linear time. The thread it leaves has its messages as a plain record again, unless `seen` is false
-   * (a recording's checkpoint, which no one reads but a later batch of a fork: its ids stay a list that shares
-   * what came before, rather than an array of every id per checkpoint).
+   * Applies entries in one batch (`apply`, inside `apply`), seen only at its end: thousands of messages in linear
+   * time, and arrays its agent events made grown in place (batchOwned.ts). Its thread has plain messages again unless
+   * `seen` is false (a recording's checkpoint, read only by a fork's later batch: its ids stay a list sharing the past).
    */
   batch(apply: () => void, seen?: boolean): void;
   /** A machine in the state this one is in (its streams' pipelines copied), heard by `callbacks`, that goes on apart from it. */
@@ -64,10 +65,8 @@ interface MachineState {
 }
 
 /** The listeners a stream's pipeline tells. */
-const listeners = ({ onEvent, onDiagnostic }: MachineCallbacks) => ({
-  ...(onEvent ? { onEvent } : {}),
-  ...(onDiagnostic ? { onDiagnostic } : {}),
-});
+const listeners = ({ onEvent, onDiagnostic }: MachineCallbacks): PipelineOptions =>
+  Object.assign({}, onEvent && { onEvent }, onDiagnostic && { onDiagnostic });
 
 export function createThreadMachine(callbacks: MachineCallbacks, from?: MachineState): ThreadMachine {
   let init = from?.init;
@@ -82,6 +81,8 @@ export function createThreadMachine(callbacks: MachineCallbacks, from?: MachineS
   let answering = from?.answering;
   /** Entries are applied in a batch (see `batch`). */
   let batching = false;
+  /** The arrays a batch's run of agent events made, which it writes in place (batchOwned.ts). */
+  let owned: WeakSet<object> | undefined;
 
   const mutate = (change: (s: ThreadState) => ThreadState) => {
     if (pipeline) {
@@ -93,14 +94,7 @@ export function createThreadMachine(callbacks: MachineCallbacks, from?: MachineS
     dropped?.update(change);
   };
 
-  const need = (): Engine => {
-    const loaded = callbacks.engine();
-    if (!loaded)
-      throw new Error(
-        'aguikit: this session log holds agent events, which need the engine: await loadEngine() before createRunController({ log }) or the first read of a createRecording(entries).',
-      );
-    return loaded;
-  };
+  const need = (): Engine => needed(callbacks.engine());
 
   // Diagnostics carry the index the event has among the thread's agent events, across every stream.
   const open = (): EventPipeline => need().createEventPipeline(thread, { startIndex: events, ...listeners(callbacks) });
@@ -109,6 +103,8 @@ export function createThreadMachine(callbacks: MachineCallbacks, from?: MachineS
     // The entry's time (a saved or live log's) stamps what it builds, so a replay gives the records the same times.
     const at = (entry as Partial<SessionEntry>).at;
     if (batching) mutate(batchedMessages);
+    // Another entry may leave two states going on apart (a cut stream, the thread beside it): its arrays are not the batch's.
+    if (entry.type !== 'event') owned = undefined;
     // Agent events first: the switch compares in order, and nearly every entry is one.
     switch (entry.type) {
       case 'event':
@@ -117,7 +113,8 @@ export function createThreadMachine(callbacks: MachineCallbacks, from?: MachineS
         opened = true;
         events++;
         answering = undefined;
-        thread = pipeline.push(entry.event, at);
+        if (batching) owned ??= new WeakSet();
+        thread = owned ? owning(owned, () => (pipeline as EventPipeline).push(entry.event, at)) : pipeline.push(entry.event, at);
         break;
       case 'init':
         init = entry;
@@ -206,6 +203,7 @@ export function createThreadMachine(callbacks: MachineCallbacks, from?: MachineS
 
   return {
     get thread() {
+      owned = undefined; // Seen (published mid-batch by a listener's action): what it holds is never written again.
       return thread;
     },
     get streaming() {
@@ -230,6 +228,7 @@ export function createThreadMachine(callbacks: MachineCallbacks, from?: MachineS
         run();
       } finally {
         batching = false;
+        owned = undefined;
         // Whatever the batch left holds plain messages again: the thread, the stream's pipeline and one cut off.
         if (seen) {
           if (pipeline) pipeline.update(plainMessages);

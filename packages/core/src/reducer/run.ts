@@ -1,3 +1,4 @@
+import { appended } from '../batchOwned.js';
 import { warning } from '../diagnostics.js';
 import { noteLargeObjects } from '../jsonPatch.js';
 import type {
@@ -258,7 +259,7 @@ export function runError(state: ThreadState, event: EventOf<'RUN_ERROR'>, at?: n
 export function stepStarted(state: ThreadState, event: EventOf<'STEP_STARTED'>): ThreadState {
   const active = state.run.steps.includes(event.stepName);
   if (active && event.metadata === undefined) return state;
-  return step(state, event, active ? state.run.steps : [...state.run.steps, event.stepName]);
+  return step(state, event, active ? state.run.steps : appended(state.run.steps, event.stepName));
 }
 
 export function stepFinished(state: ThreadState, event: EventOf<'STEP_FINISHED'>): ThreadState {

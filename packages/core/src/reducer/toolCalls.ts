@@ -1,3 +1,4 @@
+import { appended } from '../batchOwned.js';
 import type { MessageRecord, ThreadState, ToolCallRecord } from '../model.js';
 import type { EventOf } from '../protocol.js';
 import { mergeMetadata } from './grow.js';
@@ -38,7 +39,7 @@ export function startToolCall(state: ThreadState, event: EventOf<'TOOL_CALL_STAR
     ...defined({ metadata: event.metadata }),
   };
   const message: MessageRecord = parent
-    ? { ...parent, toolCallIds: [...(parent.toolCallIds ?? []), id] }
+    ? { ...parent, toolCallIds: appended(parent.toolCallIds, id) }
     : { id: parentId, role: 'assistant', content: '', streaming: false, toolCallIds: [id], ...origin(event, next), ...stamp(at) };
   return putToolCall(putMessage(next, message), record);
 }
