@@ -54,3 +54,17 @@ export function appended<T>(list: readonly T[] | undefined, item: T): readonly T
   claim(copy);
   return copy;
 }
+
+/**
+ * `list` without one `item`, `list` itself when it has none: in place when the batch in effect made it, else a copy
+ * (which it then owns). Looked for from both ends at once: what opened last or first is what closes, nearly always.
+ */
+export function withoutItem<T>(list: readonly T[], item: T): readonly T[] {
+  let at = -1;
+  for (let i = 0, j = list.length - 1; i <= j && at === -1; i++, j--) at = list[j] === item ? j : list[i] === item ? i : -1;
+  if (at === -1) return list;
+  const rest = ownedByBatch(list) ? (list as T[]) : list.slice();
+  rest.splice(at, 1);
+  claim(rest);
+  return rest;
+}

@@ -195,27 +195,33 @@ export function applyJsonPatch(document: unknown, operations: readonly unknown[]
   const box: { document: unknown } = { document };
   const owned = new WeakSet<object>([box]);
   const copies: object[] = [];
-  // An array a batch made and no one has seen is written in place (batchOwned.ts), by a patch of one operation that
-  // either applies whole or fails before it writes (a move removes, then adds). What such a patch puts into one (a
-  // copy of what it walks through) is put back as it was if it fails.
-  const single = operations.length === 1 && (operations[0] as Operation).op !== 'move';
-  const undo: [Container, string, unknown][] = [];
+  // An array a batch made and no one has seen is written in place (batchOwned.ts), and what the patch did to it is
+  // undone if a later operation fails: what it put into it (a copy of what it walks through), and each operation's
+  // own write, which fast-json-patch makes only once the operation has passed its checks. A move removes, then
+  // adds: a patch with one copies as before.
+  const inPlace = !operations.some((op) => (op as Operation).op === 'move');
+  const undo: (() => void)[] = [];
+  /** Where the last walk ended: the container an operation writes into, and its key there. */
+  let target: Container | undefined;
+  let targetKey = '';
   // `creates`: the pointer may name a member or element that does not exist yet (an add's, a copy's, a move's target).
   const own = (pointer: string, creates: boolean): PatchRefused | undefined => {
     const path = segments(pointer);
     let parent: Container = box;
     let key = 'document';
+    target = undefined;
     for (let i = 0; i < path.length; i++) {
       const child: unknown = (parent as Record<string, unknown>)[key];
       if (!isContainer(child)) return undefined;
       let copy: Container = child;
-      if (!owned.has(child) && !(single && ownedByBatch(child))) {
+      if (!owned.has(child) && !(inPlace && ownedByBatch(child))) {
         // A large object's copy shares its overlay: O(1), not O(keys) (see largeObject.ts).
         copy = Array.isArray(child) ? child.slice() : writableCopy(child);
         owned.add(copy);
         copies.push(copy);
-        if (!owned.has(parent)) undo.push([parent, key, child]);
-        (parent as Record<string, unknown>)[key] = copy;
+        const [into, at] = [parent as Record<string, unknown>, key];
+        if (!owned.has(into)) undo.push(() => (into[at] = child));
+        into[at] = copy;
       }
       parent = copy;
       key = path[i] as string;
@@ -233,7 +239,18 @@ export function applyJsonPatch(document: unknown, operations: readonly unknown[]
         // (A last key no object inherits is checked by fast-json-patch, which reads it anyway.)
         return new PatchRefused('NO_SUCH_PATH', `Cannot perform the operation at a path that does not exist${last ? '' : ` (${pointer})`}`);
     }
+    [target, targetKey] = [parent, key];
     return undefined;
+  };
+  /** How to take back the write `op` is about to make, when it makes it into an array it does not own (the batch's). */
+  const inverse = (op: Operation): (() => void) | undefined => {
+    const list = target;
+    if (!Array.isArray(list) || owned.has(list) || op.op === 'test') return undefined;
+    const index = targetKey === '-' ? list.length : Number(targetKey);
+    const was = list[index];
+    if (op.op === 'remove') return () => list.splice(index, 0, was);
+    if (op.op === 'replace') return () => (list[index] = was);
+    return () => list.splice(index, 1);
   };
   let at = 0;
   try {
@@ -248,7 +265,9 @@ export function applyJsonPatch(document: unknown, operations: readonly unknown[]
       if (refused) return failed(at, op, refused.code, refused.message);
       // A value the patch brings in is measured now, in proportion to its own size (see largeObject.ts).
       if (op.op === 'add' || op.op === 'replace') noteLargeObjects(op.value);
+      const back = inverse(op);
       box.document = applyOperation(box.document, op, validator, true, true, at).newDocument;
+      if (back) undo.push(back);
     }
     for (const copy of copies) {
       seal(copy);
@@ -261,10 +280,7 @@ export function applyJsonPatch(document: unknown, operations: readonly unknown[]
   }
 
   function failed(index: number, operation: unknown, code: PatchFailureCode, message: string): PatchResult {
-    for (let i = undo.length - 1; i >= 0; i--) {
-      const [parent, key, child] = undo[i] as [Container, string, unknown];
-      (parent as Record<string, unknown>)[key] = child;
-    }
+    for (let i = undo.length - 1; i >= 0; i--) (undo[i] as () => void)();
     return { ok: false, operationIndex: index, operation, code, message };
   }
 }

@@ -56,7 +56,7 @@ const entriesOf = (events: readonly object[]): SessionEntry[] => [
   ...events.map(asEntry),
 ];
 
-describe('20,000 appends in linear time', () => {
+describe('lists that grow by an item per event, in linear time', () => {
   it.each([
     ['to an array of the shared state', () => [...withItems, ...items(0, N)], (s: ThreadState) => listOf(s)],
     [
@@ -93,12 +93,60 @@ describe('20,000 appends in linear time', () => {
       () => [started, ...Array.from({ length: N }, (_, i) => ({ type: 'STEP_STARTED', stepName: `step ${i}` }))],
       (s: ThreadState) => s.run.steps,
     ],
+    [
+      'to an array of the shared state, by patches of two operations',
+      () => [
+        started,
+        { type: 'STATE_SNAPSHOT', snapshot: { items: [], count: 0 } },
+        ...Array.from({ length: N }, (_, i) => ({
+          type: 'STATE_DELTA',
+          delta: [
+            { op: 'add', path: '/items/-', value: { n: i } },
+            { op: 'replace', path: '/count', value: i + 1 },
+          ],
+        })),
+      ],
+      (s: ThreadState) => listOf(s),
+    ],
+    [
+      'to the messages of one reasoning span',
+      () => [
+        started,
+        { type: 'REASONING_START', messageId: 'span' },
+        ...Array.from({ length: N }, (_, i) => [
+          { type: 'REASONING_MESSAGE_START', messageId: `r${i}`, role: 'reasoning' },
+          { type: 'REASONING_MESSAGE_END', messageId: `r${i}` },
+        ]).flat(),
+      ],
+      (s: ThreadState) => s.reasoning.span?.messageIds ?? [],
+    ],
+    [
+      'to the open reasoning spans',
+      () => [started, ...Array.from({ length: N }, (_, i) => ({ type: 'REASONING_START', messageId: `span ${i}` }))],
+      (s: ThreadState) => Object.values(s.reasoning).filter((span) => span.status === 'open'),
+    ],
   ])('%s, replayed', (_name, events, list) => {
     const all = events();
     const { result, ms } = timed(() => replayEvents(all as never, undefined, { open: true }));
     expect(ms).toBeLessThan(BUDGET_MS);
     expect(list(result)).toHaveLength(N);
     expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  });
+
+  it.each([
+    ['last opened, first finished', (i: number) => N - 1 - i],
+    ['first opened, first finished', (i: number) => i],
+  ])('20,000 steps opened, then finished (%s), replayed', (_name, order) => {
+    const all = [
+      started,
+      ...Array.from({ length: N }, (_, i) => ({ type: 'STEP_STARTED', stepName: `step ${i}` })),
+      ...Array.from({ length: N }, (_, i) => ({ type: 'STEP_FINISHED', stepName: `step ${order(i)}` })),
+      // One still open, so that the run's list is seen to be what the events left.
+      { type: 'STEP_STARTED', stepName: 'last' },
+    ];
+    const { result, ms } = timed(() => replayEvents(all as never, undefined, { open: true }));
+    expect(ms).toBeLessThan(BUDGET_MS);
+    expect(result.run.steps).toEqual(['last']);
   });
 
   it('through a session log: replaySession and a recording read at its end', async () => {
@@ -177,24 +225,28 @@ describe('what was seen keeps its contents', () => {
       after = listOf(machine.apply(asEntry(failing, 0)))[0];
     });
     expect(after).toBe(walked);
-    // A patch of several operations is atomic: the appends before its failing operation are not kept.
-    const atomic = replayEvents(
-      [
-        ...withItems,
-        ...items(0, 3),
-        {
-          type: 'STATE_DELTA',
-          delta: [
-            { op: 'add', path: '/items/-', value: { n: 3 } },
-            { op: 'test', path: '/title', value: 'another title' },
-          ],
-        },
-      ] as never,
-      undefined,
-      { open: true },
-    );
-    expect(atomic.sharedState.sync).toBe('desynced');
-    expect(listOf(atomic).map((item) => item.n)).toEqual([0, 1, 2]);
+    // A patch of several operations is atomic: what its operations before the failing one wrote into the list the
+    // batch made (an append, an insert, a replace, a remove, a copy, a write through an item) is taken back.
+    const writes = [
+      { op: 'add', path: '/items/-', value: { n: 3 } },
+      { op: 'add', path: '/items/0', value: { n: -1 } },
+      { op: 'replace', path: '/items/2', value: { n: 10 } },
+      { op: 'remove', path: '/items/1' },
+      { op: 'copy', from: '/items/0', path: '/items/1' },
+      { op: 'add', path: '/items/3/extra', value: true },
+      { op: 'test', path: '/title', value: 'another title' },
+    ];
+    const kept: unknown[][] = [];
+    const fresh = createThreadMachine({ engine: () => engine });
+    fresh.batch(() => {
+      for (const event of [...withItems, ...items(0, 6)]) kept.push([...(listOf(fresh.apply(asEntry(event, 0))) ?? [])]);
+      const atomic = fresh.apply(asEntry({ type: 'STATE_DELTA', delta: writes }, 0));
+      expect(atomic.sharedState.sync).toBe('desynced');
+      kept.push(listOf(atomic));
+    });
+    const [before, failed] = [kept.at(-2) as unknown[], kept.at(-1) as unknown[]];
+    expect(failed.map((item) => (item as { n: number }).n)).toEqual([0, 1, 2, 3, 4, 5]);
+    for (const [i, item] of failed.entries()) expect(item).toBe(before[i]);
   });
 
   it('a stream cut off, an event outside any stream and the reconnect give in one batch what they give one entry at a time', async () => {

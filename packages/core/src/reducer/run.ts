@@ -1,4 +1,4 @@
-import { appended } from '../batchOwned.js';
+import { appended, withoutItem } from '../batchOwned.js';
 import { warning } from '../diagnostics.js';
 import { noteLargeObjects } from '../jsonPatch.js';
 import type {
@@ -263,13 +263,9 @@ export function stepStarted(state: ThreadState, event: EventOf<'STEP_STARTED'>):
 }
 
 export function stepFinished(state: ThreadState, event: EventOf<'STEP_FINISHED'>): ThreadState {
-  const active = state.run.steps.includes(event.stepName);
-  if (!active && event.metadata === undefined) return state;
-  return step(
-    state,
-    event,
-    state.run.steps.filter((s) => s !== event.stepName),
-  );
+  const steps = withoutItem(state.run.steps, event.stepName);
+  if (steps === state.run.steps && event.metadata === undefined) return state;
+  return step(state, event, steps);
 }
 
 /** The run with its active steps, and the step's metadata merged into `stepMetadata`. */

@@ -1,3 +1,4 @@
+import { appended, withoutItem } from '../batchOwned.js';
 import { warning } from '../diagnostics.js';
 import { isArrayIndex } from '../largeObject.js';
 import type { MessageRecord, MessageRole, ReasoningSpan, ThreadState } from '../model.js';
@@ -139,15 +140,11 @@ function putSpan(state: ThreadState, span: ReasoningSpan): ThreadState {
   if (open) {
     const was = open.includes(span.id);
     const is = span.status === 'open';
-    if (was && !is)
-      openSpans.set(
-        reasoning,
-        open.filter((id) => id !== span.id),
-      );
+    if (was && !is) openSpans.set(reasoning, withoutItem(open, span.id));
     else if (!was && is) {
       // A new span comes last, unless its id is an array index (listed first, in numeric order); a span opened
       // again keeps its place. Either is found by the next scan.
-      if (!open.length || !(entry(before, span.id) || isArrayIndex(span.id))) openSpans.set(reasoning, [...open, span.id]);
+      if (!open.length || !(entry(before, span.id) || isArrayIndex(span.id))) openSpans.set(reasoning, appended(open, span.id));
     } else openSpans.set(reasoning, open);
   }
   return { ...state, reasoning };
@@ -158,7 +155,7 @@ function attachToSpan(state: ThreadState, record: MessageRecord): ThreadState {
   if (record.role !== 'reasoning') return state;
   const [first] = openOf(state.reasoning);
   const span = first === undefined ? undefined : entry(state.reasoning, first);
-  return span ? putSpan(state, { ...span, messageIds: [...span.messageIds, record.id] }) : state;
+  return span ? putSpan(state, { ...span, messageIds: appended(span.messageIds, record.id) }) : state;
 }
 
 /** Attaches an encrypted reasoning value to its message, span or tool call; an unknown entity is reported, nothing is invented. */
