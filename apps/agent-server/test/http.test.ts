@@ -345,12 +345,13 @@ describe('speed', () => {
         ...userInput(`t${++n}`, `r${n}`),
         ...(forwarded === undefined ? {} : { forwardedProps: { speed: forwarded } }),
       });
-    for (const speed of ['1e-9', '0.0001', '0.09', '100.5', '1e9', '-1', 'abc', '', 'Infinity', 'NaN', '0x10']) {
+    // '1e-99999' and '1e99999' are decimals whose Number() is 0 and Infinity: below the range and above it, not 0.
+    for (const speed of ['1e-9', '0.0001', '0.09', '100.5', '1e9', '-1', 'abc', '', 'Infinity', 'NaN', '0x10', '1e-99999', '1e99999']) {
       const response = await run(`?speed=${encodeURIComponent(speed)}`);
       expect(response.status, speed).toBe(400);
       expect(await errorCode(response)).toBe('BAD_SPEED');
     }
-    for (const speed of [1e-9, 0.0001, 1000, -1, 'fast', '1e-9', true]) {
+    for (const speed of [1e-9, 0.0001, 1000, -1, 'fast', '1e-9', '1e-99999', true]) {
       const response = await run('', speed);
       expect(response.status, String(speed)).toBe(400);
       expect(await errorCode(response)).toBe('BAD_SPEED');

@@ -209,39 +209,45 @@ describe('the Host header names this server (DNS rebinding)', () => {
 });
 
 describe('a request target that is no URL is refused under the same rules as any other request', () => {
-  it('names the host and the origin before the target: the allowed page can read the 400, nobody else gets more than 421 or 403', async () => {
-    const server = await startServer();
-    const { port } = new URL(server.url);
-    const body = JSON.stringify(userInput('t', 'r1'));
-    const send = (headers: Record<string, string>) =>
-      raw(server, {
-        method: 'POST',
-        path: '/agents/%E0%A4%A',
-        headers: {
-          Host: `127.0.0.1:${port}`,
-          'Content-Type': 'application/json',
-          'Content-Length': String(Buffer.byteLength(body)),
-          ...headers,
-        },
-        body,
-      });
-    const allowed = await send({ Origin: PLAYGROUND });
-    expect(allowed.status).toBe(400);
-    expect(JSON.parse(allowed.body)).toMatchObject({ error: { code: 'MALFORMED_URL' } });
-    expect(allowed.headers['access-control-allow-origin']).toBe(PLAYGROUND);
-    expect(allowed.headers.vary).toBe('Origin');
-    const evil = await send({ Origin: EVIL });
-    expect(evil.status).toBe(403);
-    expect(JSON.parse(evil.body)).toMatchObject({ error: { code: 'ORIGIN_NOT_ALLOWED' } });
-    expect(evil.headers['access-control-allow-origin']).toBeUndefined();
-    const rebound = await send({ Host: `evil.example:${port}` });
-    expect(rebound.status).toBe(421);
-    expect(JSON.parse(rebound.body)).toMatchObject({ error: { code: 'HOST_NOT_ALLOWED' } });
-    // Without an Origin (a tool, not a page): the 400 alone.
-    const plain = await send({});
-    expect(plain.status).toBe(400);
-    expect(plain.headers['access-control-allow-origin']).toBeUndefined();
-  });
+  it.each([
+    ['no URL', '/agents/%E0%A4%A', 400, 'MALFORMED_URL'],
+    ['a scenario name longer than any route takes', `/agents/${'x'.repeat(101)}`, 414, 'PATH_TOO_LONG'],
+  ])(
+    'names the host and the origin before the target (%s): the allowed page can read the refusal, nobody else gets more than 421 or 403',
+    async (_name, path, status, code) => {
+      const server = await startServer();
+      const { port } = new URL(server.url);
+      const body = JSON.stringify(userInput('t', 'r1'));
+      const send = (headers: Record<string, string>) =>
+        raw(server, {
+          method: 'POST',
+          path,
+          headers: {
+            Host: `127.0.0.1:${port}`,
+            'Content-Type': 'application/json',
+            'Content-Length': String(Buffer.byteLength(body)),
+            ...headers,
+          },
+          body,
+        });
+      const allowed = await send({ Origin: PLAYGROUND });
+      expect(allowed.status).toBe(status);
+      expect(JSON.parse(allowed.body)).toMatchObject({ error: { code } });
+      expect(allowed.headers['access-control-allow-origin']).toBe(PLAYGROUND);
+      expect(allowed.headers.vary).toBe('Origin');
+      const evil = await send({ Origin: EVIL });
+      expect(evil.status).toBe(403);
+      expect(JSON.parse(evil.body)).toMatchObject({ error: { code: 'ORIGIN_NOT_ALLOWED' } });
+      expect(evil.headers['access-control-allow-origin']).toBeUndefined();
+      const rebound = await send({ Host: `evil.example:${port}` });
+      expect(rebound.status).toBe(421);
+      expect(JSON.parse(rebound.body)).toMatchObject({ error: { code: 'HOST_NOT_ALLOWED' } });
+      // Without an Origin (a tool, not a page): the refusal alone.
+      const plain = await send({});
+      expect(plain.status).toBe(status);
+      expect(plain.headers['access-control-allow-origin']).toBeUndefined();
+    },
+  );
 });
 
 describe('a POST must be application/json', () => {

@@ -4,11 +4,13 @@
  * and they are cancelled. One whose stream reached the run's end, or which
  * came back for it with Last-Event-ID, saw them: answer first, as before.
  */
+import http from 'node:http';
 import { httpSseSource } from '@aguikit/core';
 import { describe, expect, it } from 'vitest';
 import { createAgentStore } from '../../../packages/react/src/store.js';
 import type { AgentServer } from '../src/server.js';
 import { openMemoryStorage } from '../src/storage/memory.js';
+import type { Storage } from '../src/storage/types.js';
 import { interruptsOf, NOW, parseFrames, post, readEvents, startServer, stopServer, userInput } from './support.js';
 
 const THREAD = '0d9c4f1e-7a2b-4c3d-8e5f-6a7b8c9d0e1f';
@@ -108,5 +110,45 @@ describe('interrupts raised after the client stopped reading', () => {
     expect(store.getState().failure).toBeUndefined();
     expect(next).toMatchObject({ ok: true });
     expect(store.getState().thread.run.status).not.toBe('error');
+  });
+});
+
+describe('a client that goes while the server is still waiting on storage', () => {
+  it('holds no stream open for it, and the run is produced at once rather than after the drain timeout', async () => {
+    // Storage slow to answer (a remote Redis): the client is gone before the run's response opens.
+    const memory = openMemoryStorage();
+    let asked!: () => void;
+    const beginning = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const storage: Storage = {
+      ...memory,
+      skipped: memory.skipped,
+      beginRun: async (...args) => {
+        asked();
+        await released;
+        return memory.beginRun(...args);
+      },
+    };
+    const server = await startServer({ storage, drainTimeoutMs: 30_000 });
+    const body = JSON.stringify(userInput(THREAD, 'early'));
+    const request = http.request(`${server.url}/agents/refund?speed=0`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) },
+    });
+    request.on('error', () => {});
+    request.end(body);
+    await beginning;
+    request.destroy();
+    // The server sees the socket close a moment after the client closes it; then storage answers.
+    await new Promise((r) => setTimeout(r, 200));
+    release();
+    // Produced to its end at once, not held 30 s by a stream whose client was gone before it opened.
+    await expect.poll(async () => (await memory.events('early', 0, 100)).length, { timeout: 3_000 }).toBeGreaterThan(3);
+    await settledStreams(server);
   });
 });

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RunAgentInput } from '@aguikit/core';
 import { type EventPlan, findScenario, type Scenario, scenarios } from '@aguikit/scenarios';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
@@ -129,6 +130,24 @@ function unreadCoding(headers: Record<string, string | string[] | undefined>): R
   return undefined;
 }
 
+/** The longest path segment (a scenario's name) the router takes: Fastify's default. */
+const MAX_PATH_SEGMENT = 100;
+
+/** Answers a request the router refused (`refusal`) as any other refusal: after the checks of its Host and Origin. */
+function refuseTarget(policy: () => OriginPolicy, refusal: () => RequestError) {
+  return (_path: string, request: IncomingMessage, res: ServerResponse) => {
+    const caller = checkCaller(policy(), request.headers);
+    const e = caller.refusal ?? refusal();
+    res
+      .writeHead(e.status, {
+        'Content-Type': 'application/json',
+        Vary: 'Origin',
+        ...(caller.allowOrigin !== undefined ? { 'Access-Control-Allow-Origin': caller.allowOrigin } : {}),
+      })
+      .end(JSON.stringify({ error: { code: e.code, message: e.message } }));
+  };
+}
+
 export function buildApp(options: AppOptions): App {
   const { storage } = options;
   // That a client read a run's end outlives the process: a restart, or another instance, knows it too.
@@ -154,19 +173,15 @@ export function buildApp(options: AppOptions): App {
     // What Node's parser refuses gets the server's error shape too (clientErrors.ts).
     clientErrorHandler: parserRefusals.handler,
     routerOptions: {
-      // A path whose percent-encoding does not decode (or a target that is no URL at all) is the client's error.
-      // It skips the hooks: the Host and the Origin are checked here as onRequest checks them.
-      onBadUrl: (_path, request, res) => {
-        const caller = checkCaller(options.policy(), request.headers);
-        const e = caller.refusal ?? new RequestError(400, 'MALFORMED_URL', 'The request target is not a valid URL.');
-        res
-          .writeHead(e.status, {
-            'Content-Type': 'application/json',
-            Vary: 'Origin',
-            ...(caller.allowOrigin !== undefined ? { 'Access-Control-Allow-Origin': caller.allowOrigin } : {}),
-          })
-          .end(JSON.stringify({ error: { code: e.code, message: e.message } }));
-      },
+      // A path whose percent-encoding does not decode (or a target that is no URL at all), or a path segment longer
+      // than the router takes, is the client's error. Either skips the hooks: the Host and the Origin are checked
+      // here as onRequest checks them.
+      onBadUrl: refuseTarget(options.policy, () => new RequestError(400, 'MALFORMED_URL', 'The request target is not a valid URL.')),
+      maxParamLength: MAX_PATH_SEGMENT,
+      onMaxParamLength: refuseTarget(
+        options.policy,
+        () => new RequestError(414, 'PATH_TOO_LONG', `A part of the request path is longer than ${MAX_PATH_SEGMENT} characters.`),
+      ),
     },
     // The schema is checked as written: no coercion of `7` into `"7"`, no defaults, nothing removed.
     ajv: { customOptions: { coerceTypes: false, useDefaults: false, removeAdditional: false, allErrors: false } },

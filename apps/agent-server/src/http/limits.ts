@@ -16,7 +16,14 @@ export const MAX_SPEED = 100;
 export function speedOf(query: string | undefined, input: RunAgentInput, fallback: number): number {
   const raw = query ?? (input.forwardedProps as { speed?: unknown } | undefined)?.speed ?? fallback;
   // Decimal notation only: Number() would also read '0x10', ' 1' and ''.
-  const speed = typeof raw === 'string' && DECIMAL.test(raw) ? Number(raw) : typeof raw === 'number' ? raw : Number.NaN;
+  const speed =
+    typeof raw === 'string' && DECIMAL.test(raw)
+      ? Number(raw) === 0 && !ZERO.test(raw)
+        ? Number.NaN
+        : Number(raw)
+      : typeof raw === 'number'
+        ? raw
+        : Number.NaN;
   if (!isSpeed(speed))
     throw new RequestError(400, 'BAD_SPEED', `speed must be 0 (no pauses) or a number from ${MIN_SPEED} to ${MAX_SPEED}.`);
   return speed;
@@ -29,6 +36,9 @@ const DECIMAL = /^(?:\d+|\d*\.\d+)(?:e[+-]?\d+)?$/iu;
 export function isSpeed(speed: number): boolean {
   return speed === 0 || (Number.isFinite(speed) && speed >= MIN_SPEED && speed <= MAX_SPEED);
 }
+
+/** A decimal that says 0 (`0`, `0.000`, `0e5`), as opposed to one so small that Number() rounds it to 0 (`1e-99999`). */
+const ZERO = /^0*\.?0*(?:e[+-]?\d+)?$/iu;
 
 /**
  * The most a request may make a scenario generate, per `forwardedProps` knob

@@ -139,6 +139,9 @@ export function runStreams(options: RunStreamOptions): RunStreams {
     });
     request.raw.on('close', onClose);
     res.on('close', onClose);
+    // A client that went while the request waited on storage closed before these listeners were there to hear it.
+    const socket = request.raw.socket;
+    if (!socket || socket.destroyed) onClose();
 
     /** Waits for the client to take what was written; false (and the client dropped) when it has not after the drain timeout. */
     const drained = () =>
