@@ -34,6 +34,22 @@ export interface AgentServerOptions {
    */
   maxConnections?: number;
   /**
+   * The most runs produced at once (env `AGENT_MAX_RUNS` in `main.ts`). A
+   * run is produced to its end whether or not its client stays, so clients
+   * that start runs and leave hold no connection, yet each run holds its
+   * input and its timers until it ends: one more is refused with
+   * `503 TOO_MANY_RUNS` and `Retry-After`, before anything of it is stored.
+   * Default 200.
+   */
+  maxRuns?: number;
+  /**
+   * The most request-body bytes the runs being produced hold at once (each
+   * holds its parsed input, a few times its body in memory: a 1 MiB body of
+   * `{}` is about 22 MB). A run past it is refused as past `maxRuns`.
+   * Default 16 MiB.
+   */
+  maxRunInputBytes?: number;
+  /**
    * How long a run and its event log are kept after it started (env
    * `AGENT_RUN_RETENTION_HOURS` in `main.ts`); older ones are dropped, so
    * storage does not grow with every run until the disk is full. Threads and
@@ -95,6 +111,11 @@ export async function startAgentServer(options: AgentServerOptions = {}): Promis
   const maxConnections = options.maxConnections ?? 1000;
   if (!(Number.isInteger(maxConnections) && maxConnections >= 1))
     throw new RangeError(`maxConnections must be a whole number, 1 or more, not ${maxConnections}.`);
+  const maxRuns = options.maxRuns ?? 200;
+  if (!(Number.isInteger(maxRuns) && maxRuns >= 1)) throw new RangeError(`maxRuns must be a whole number, 1 or more, not ${maxRuns}.`);
+  const maxRunInputBytes = options.maxRunInputBytes ?? 16 * 1024 * 1024;
+  if (!(Number.isInteger(maxRunInputBytes) && maxRunInputBytes >= 1))
+    throw new RangeError(`maxRunInputBytes must be a whole number of bytes, 1 or more, not ${maxRunInputBytes}.`);
   const storage = options.storage ?? (await openStorage(options));
   const owned = options.storage === undefined;
   const effects = new Map<string, EffectRecord>();
@@ -114,6 +135,8 @@ export async function startAgentServer(options: AgentServerOptions = {}): Promis
     drainTimeoutMs: options.drainTimeoutMs ?? 30_000,
     requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
+    maxRuns,
+    maxRunInputBytes,
     now: options.now ?? Date.now,
     nonce: options.nonce ?? (() => globalThis.crypto.randomUUID().replaceAll('-', '')),
     logger,

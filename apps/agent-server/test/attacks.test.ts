@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { importJournal } from '../src/journal.js';
+import type { AgentServer } from '../src/server.js';
 import { openMemoryStorage } from '../src/storage/memory.js';
 import { interruptsOf, NOW, parseFrames, post, readEvents, startServer, stopServer, userInput } from './support.js';
 
@@ -136,6 +137,51 @@ describe('a body that never finishes', () => {
     const after = await Promise.race([closed, new Promise<number>((r) => setTimeout(() => r(-1), 3_000))]);
     socket.destroy();
     expect(after).toBeGreaterThan(0);
+  });
+});
+
+describe('runs whose clients leave do not pile up in memory', () => {
+  /** Starts a long run of the dashboard with `junkBytes` of padding in its input, and leaves once the answer's status is in. */
+  async function startAndLeave(server: AgentServer, n: number, junkBytes: number): Promise<Response> {
+    const input = { ...userInput(`flood-${n}`, `flood-${n}`), forwardedProps: { junk: 'x'.repeat(junkBytes) } };
+    const response = await post(server, '/agents/dashboard?speed=0.1', input);
+    await response.body?.cancel();
+    return response;
+  }
+
+  it('past the bytes of input the runs being produced may hold, a new run is refused 503 with Retry-After', async () => {
+    const server = await startServer({ maxRunInputBytes: 2_500_000 });
+    const taken: number[] = [];
+    for (let n = 0; n < 4; n++) taken.push((await startAndLeave(server, n, 900_000)).status);
+    // Two runs of 0.9 MB hold 1.8 MB: a third would hold 2.7 MB.
+    expect(taken).toEqual([200, 200, 503, 503]);
+    const refused = await post(server, '/agents/dashboard?speed=0.1', {
+      ...userInput('flood-x', 'flood-x'),
+      forwardedProps: { junk: 'x'.repeat(900_000) },
+    });
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/u);
+    expect(await refused.json()).toMatchObject({ error: { code: 'TOO_MANY_RUNS' } });
+    // A small run still fits beside them.
+    const small = await post(server, '/agents/refund?speed=0', userInput('small', 'small'));
+    expect(small.status).toBe(200);
+    await readEvents(small);
+    const health = (await (await fetch(`${server.url}/health`)).json()) as { runs: number };
+    expect(health.runs).toBe(2);
+  });
+
+  it('past the count of runs being produced, a new run is refused the same way; a run that ends makes room', async () => {
+    const server = await startServer({ maxRuns: 2 });
+    // Runs that end free their room: any number of them, one after another.
+    for (let n = 0; n < 4; n++) {
+      const quick = await post(server, '/agents/refund?speed=0', userInput(`quick-${n}`, `quick-${n}`));
+      expect(quick.status).toBe(200);
+      await readEvents(quick);
+    }
+    await expect.poll(async () => ((await (await fetch(`${server.url}/health`)).json()) as { runs: number }).runs).toBe(0);
+    const taken: number[] = [];
+    for (let n = 0; n < 4; n++) taken.push((await startAndLeave(server, n, 10)).status);
+    expect(taken).toEqual([200, 200, 503, 503]);
   });
 });
 

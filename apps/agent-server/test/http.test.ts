@@ -386,6 +386,8 @@ describe('speed', () => {
 
   it('refuses a server started with a speed out of range', async () => {
     await expect(startServer({ speed: 1e-9 })).rejects.toThrow(/speed/u);
+    await expect(startServer({ maxRuns: 0 })).rejects.toThrow(/maxRuns/u);
+    await expect(startServer({ maxRunInputBytes: Number.NaN })).rejects.toThrow(/maxRunInputBytes/u);
   });
 });
 

@@ -43,6 +43,9 @@ function allowedMethods(method: string, url: string): string {
   return 'POST, OPTIONS';
 }
 
+/** How long a client refused for want of room among the runs being produced is asked to wait. */
+const RETRY_AFTER_S = 5;
+
 const tooLarge = () => new RequestError(413, 'BODY_TOO_LARGE', 'The body is too large.');
 
 /** A body's bytes as text; bytes that are no UTF-8 are refused, not replaced (two ids would become one). */
@@ -61,6 +64,9 @@ export interface AppOptions {
   /** A client whose stream has not drained for this long is disconnected. */
   drainTimeoutMs: number;
   maxBodyBytes: number;
+  /** The most runs produced at once, and the most body bytes they hold (see `AgentServerOptions`). */
+  maxRuns: number;
+  maxRunInputBytes: number;
   /** How long a request's headers and body may take to arrive. */
   requestTimeoutMs: number;
   now: () => number;
@@ -189,7 +195,10 @@ export function buildApp(options: AppOptions): App {
   // Node answers `Expect: 100-continue` with a 100 at once; the route says it once it takes the request (preParsing).
   fastify.server.on('checkContinue', (request, response) => fastify.server.emit('request', request, response));
   fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
+  /** The size of each request's body, which a run it starts holds while it is produced. */
+  const bodyBytes = new WeakMap<FastifyRequest, number>();
+  fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    bodyBytes.set(request, (body as Buffer).length);
     try {
       let text: string;
       try {
@@ -350,10 +359,25 @@ export function buildApp(options: AppOptions): App {
         };
         const events = eventsOf(scenario, input, startedAt, run.nonce);
         checkPlayback(events, 0, speed, options.maxPlaybackMs);
-        const outcome = await storage.beginRun(run, nextThread(record, input, events, unseen), version);
+        // Room among the runs being produced, held from before the run is stored: none is stored that cannot be produced.
+        const reservation = streams.reserve(bodyBytes.get(request) ?? 0);
+        if (!reservation) {
+          reply.header('Retry-After', String(RETRY_AFTER_S));
+          throw new RequestError(
+            503,
+            'TOO_MANY_RUNS',
+            'This server is producing as many runs as it holds at once; try again in a few seconds.',
+          );
+        }
+        let outcome: Awaited<ReturnType<Storage['beginRun']>> | undefined;
+        try {
+          outcome = await storage.beginRun(run, nextThread(record, input, events, unseen), version);
+        } finally {
+          if (outcome !== 'created') reservation.release();
+        }
         if (outcome === 'created') {
           delivery.begun(run.runId, raisedBy(events));
-          return stream(request, reply, scenario, run, 0, speed, { fresh: events });
+          return stream(request, reply, scenario, run, 0, speed, { fresh: events, reservation });
         }
         // The id is taken by a record storage cannot read (skipped as damaged): no attempt will ever get past it.
         if (outcome === 'exists' && !(await storage.run(input.runId)))

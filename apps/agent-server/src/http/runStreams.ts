@@ -8,8 +8,15 @@ import { effectIdempotencyKey } from '../storage/idempotency.js';
 import { type EffectRecord, type RunRecord, type Storage, StorageUnavailable } from '../storage/types.js';
 import type { Delivery } from './delivery.js';
 
+/** Room held among the runs being produced (see `RunStreams.reserve`). */
+export interface Reservation {
+  release(): void;
+}
+
 export interface RunStreamOptions {
   storage: Storage;
+  maxRuns: number;
+  maxRunInputBytes: number;
   heartbeatMs: number;
   /** A client whose stream has not drained for this long is disconnected. */
   drainTimeoutMs: number;
@@ -43,8 +50,15 @@ export interface RunStreams {
     run: RunRecord,
     from: number,
     speed: number,
-    extra?: { fresh?: EventPlan; readFrom?: number },
+    extra?: { fresh?: EventPlan; readFrom?: number; reservation?: Reservation },
   ): Promise<void>;
+  /**
+   * Room for one more run holding `bytes` of input among the runs being
+   * produced (`maxRuns`, `maxRunInputBytes`), held until the run given it
+   * (`stream`'s `reservation`) is produced or it is released; undefined when
+   * there is none.
+   */
+  reserve(bytes: number): Reservation | undefined;
   /** Ends every open response now; the runs go on, no longer paced, and `settled()` says when they are done. */
   endStreams(): void;
   /** Resolves once no run is being produced. */
@@ -93,6 +107,9 @@ export function runStreams(options: RunStreamOptions): RunStreams {
     producer.waiting.clear();
   };
   let stopping = false;
+  /** The runs and the input bytes reservations hold. */
+  let reservedRuns = 0;
+  let reservedBytes = 0;
 
   /** A pause of the run's pacing: `ms`, or none once the server stops (what is left is produced at once). */
   const pause = (ms: number) =>
@@ -304,6 +321,7 @@ export function runStreams(options: RunStreamOptions): RunStreams {
       const tracked = run
         .catch(() => {})
         .finally(() => {
+          args[6]?.reservation?.release();
           producing.delete(tracked);
           starts.delete(tracked);
           // Its followers read the rest of the log and end.
@@ -313,6 +331,20 @@ export function runStreams(options: RunStreamOptions): RunStreams {
       producing.add(tracked);
       starts.set(tracked, args[3].startedAt);
       return run;
+    },
+    reserve(bytes) {
+      if (reservedRuns >= options.maxRuns || (reservedRuns > 0 && reservedBytes + bytes > options.maxRunInputBytes)) return undefined;
+      reservedRuns++;
+      reservedBytes += bytes;
+      let held = true;
+      return {
+        release() {
+          if (!held) return;
+          held = false;
+          reservedRuns--;
+          reservedBytes -= bytes;
+        },
+      };
     },
     endStreams() {
       stopping = true;
