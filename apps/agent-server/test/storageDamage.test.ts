@@ -3,7 +3,7 @@
  * run's frames lost to a power cut, and a record overwritten with garbage
  * between restarts.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunAgentInput } from '@aguikit/core';
@@ -82,5 +82,62 @@ describe('SQLite: a run record overwritten with garbage between restarts (quick_
     // Not 503 BUSY ("try again"), which no retry would ever get past.
     expect({ status: retry.status, code: body.error?.code }).toEqual({ status: 409, code: 'RUN_EXISTS' });
     expect(performance.now() - started).toBeLessThan(5_000);
+  });
+});
+
+describe('SQLite: the database file empty after a power cut, its WAL whole (nothing checkpointed yet)', () => {
+  it('is rebuilt from its WAL: the runs, the thread and the refund are kept, and the repair is reported', async () => {
+    const live = tempDir();
+    const server = await startServer({ dataDir: live });
+    const first = await readEvents(await post(server, '/agents/refund?speed=0', userInput('wal-thread', 'wal-first')));
+    const approved = await readEvents(
+      await post(server, '/agents/refund?speed=0', approval('wal-thread', 'wal-ok', interruptsOf(first)[0]?.id as string)),
+    );
+    expect(server.effects()).toHaveLength(1);
+    // The files as a power cut leaves them while the server runs: every commit is in the synced WAL, none checkpointed
+    // into the database file, whose own first write (its header) never reached the disk.
+    const dataDir = tempDir();
+    const wal = readFileSync(join(live, 'agent.db-wal'));
+    expect(wal.length).toBeGreaterThan(32);
+    writeFileSync(join(dataDir, 'agent.db-wal'), wal);
+    writeFileSync(join(dataDir, 'agent.db'), '');
+    await stopServer(server);
+    const log: string[] = [];
+    const again = await startServer({ dataDir, logLevel: 'warn', logStream: { write: (line: string) => log.push(line) } });
+    // The refund is known: an approval retried is the run it was, not a second refund, nor a thread started over.
+    expect(again.effects()).toHaveLength(1);
+    const retried = await readEvents(
+      await post(again, '/agents/refund?speed=0', approval('wal-thread', 'wal-ok', interruptsOf(first)[0]?.id as string)),
+    );
+    expect(retried.map((e) => e.id)).toEqual(approved.map((e) => e.id));
+    expect(log.join('\n')).toMatch(/rebuilt from its WAL/u);
+  });
+
+  it('rebuilds from the commits before a torn last frame; a WAL whose header is damaged is kept aside, never deleted', async () => {
+    const live = tempDir();
+    const server = await startServer({ dataDir: live });
+    const first = await readEvents(await post(server, '/agents/refund?speed=0', userInput('torn-thread', 'torn-first')));
+    const wal = readFileSync(join(live, 'agent.db-wal'));
+    await stopServer(server);
+    // The last frame half written: the commits before it stand.
+    const torn = tempDir();
+    writeFileSync(join(torn, 'agent.db-wal'), wal.subarray(0, wal.length - 1000));
+    writeFileSync(join(torn, 'agent.db'), '');
+    const rebuilt = await startServer({ dataDir: torn });
+    // The run is the one stored (its interrupt id carries its secret), not a new one made under its id.
+    const retried = await readEvents(await post(rebuilt, '/agents/refund?speed=0', userInput('torn-thread', 'torn-first')));
+    expect(interruptsOf(retried)[0]?.id).toBe(interruptsOf(first)[0]?.id);
+    await stopServer(rebuilt);
+    // A WAL whose header's checksum fails: both files are moved aside, as any damaged database is, and the server starts.
+    const damaged = tempDir();
+    const bad = Buffer.from(wal);
+    bad[25] = (bad[25] as number) ^ 0xff;
+    writeFileSync(join(damaged, 'agent.db-wal'), bad);
+    writeFileSync(join(damaged, 'agent.db'), '');
+    const log: string[] = [];
+    const fresh = await startServer({ dataDir: damaged, logLevel: 'warn', logStream: { write: (line: string) => log.push(line) } });
+    expect(fresh.effects()).toEqual([]);
+    expect(readdirSync(damaged).filter((f) => /^agent\.db\.corrupt-.*-wal$/u.test(f))).toHaveLength(1);
+    expect(log.join('\n')).toMatch(/moved aside/u);
   });
 });

@@ -16,6 +16,7 @@ import Database from 'better-sqlite3';
 import { importJournal, JOURNAL_FILE } from '../journal.js';
 import { isEffectRecord, isRunRecord, isThreadRecord } from './records.js';
 import { type EffectRecord, type RunRecord, type Storage, StorageUnavailable, type ThreadRecord } from './types.js';
+import { rescueFromWal } from './walRescue.js';
 
 export interface SqliteStorageOptions {
   /** The database's file name in the directory. Default `agent.db`. */
@@ -114,6 +115,15 @@ export function openSqliteStorage(dir: string, options: SqliteStorageOptions = {
   } catch (e) {
     throw unavailable(e, `Cannot create the data directory ${dir}`);
   }
+  // An empty database file beside its WAL (a power cut before the first checkpoint): rebuilt from the WAL, which
+  // SQLite would otherwise delete as it made a new database (walRescue.ts). One that cannot be is kept aside.
+  const rescue = rescueFromWal(file);
+  if (rescue === 'rebuilt') skipped.add(file, 'the database file was empty beside its WAL (a power cut): rebuilt from its WAL');
+  if (rescue === 'unreadable')
+    skipped.add(
+      file,
+      `the database file was empty beside a WAL with no valid commit of its header: moved aside to ${moveAside(file, now())}`,
+    );
   let db: Database.Database;
   try {
     db = openDatabase(file, options.busyTimeoutMs ?? 5_000);
