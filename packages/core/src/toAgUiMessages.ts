@@ -59,6 +59,9 @@ function toMessage(state: ThreadState, r: MessageRecord): Message {
 const plain = (metadata: RecordMetadata): RecordMetadata => (isLargeObject(metadata) ? toPlainJson(metadata) : metadata);
 
 /** What a tool message answering a call the run left without a result says, by the call's status. */
+/** The id of the tool message a request carries for a call that ended without a result (see `requestMessages`). */
+export const unansweredId = (toolCallId: string): string => `${toolCallId}-unanswered`;
+
 function unanswered(call: ToolCallRecord): string {
   switch (call.status) {
     case 'failed':
@@ -100,7 +103,7 @@ export function requestMessages(state: ThreadState, kind: 'run' | 'resume' = 'ru
       const call = state.toolCalls.get(c.id);
       if (!owed(call)) continue;
       const why = unanswered(call);
-      out.push({ id: `${c.id}-unanswered`, role: 'tool', toolCallId: c.id, content: why, error: why });
+      out.push({ id: unansweredId(c.id), role: 'tool', toolCallId: c.id, content: why, error: why });
     }
   }
   return out;

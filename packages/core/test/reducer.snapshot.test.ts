@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createThreadState, reduceThread, replayEvents } from '../src/engine.js';
-import { toAgUiMessages } from '../src/index.js';
-import { addToolResult, appendMessages } from '../src/internal.js';
+import { type ToolCallRecord, toAgUiMessages } from '../src/index.js';
+import { addToolResult, appendMessages, cancelRun } from '../src/internal.js';
+import { requestMessages } from '../src/toAgUiMessages.js';
 import { run, text, toolCall } from './support/examples.js';
 
 const snapshot = (messages: unknown[]) => ({ type: 'MESSAGES_SNAPSHOT', messages });
@@ -257,5 +258,60 @@ describe('reduceThread: pass-through events', () => {
     const s = reduceThread(createThreadState(), { type: 'TEXT_MESSAGE_CHUNK', messageId: 'm', delta: 'x' });
     expect(s.diagnostics[0]?.code).toBe('UNEXPANDED_CHUNK');
     expect(s.messages.ids).toEqual([]);
+  });
+});
+
+describe('reduceThread: MESSAGES_SNAPSHOT restating the tool messages the client sent for its unanswered calls', () => {
+  /** A run stopped while `c1`'s arguments streamed, and `c2` denied; then the history the next request sends, restated. */
+  function restated() {
+    const began = replayEvents(
+      run([
+        { type: 'TEXT_MESSAGE_START', messageId: 'a', role: 'assistant' },
+        { type: 'TEXT_MESSAGE_END', messageId: 'a' },
+        { type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'refund_order', parentMessageId: 'a' },
+        { type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '{"orderId":"A-1001","amou' },
+      ]).slice(0, -1),
+      undefined,
+      { open: true },
+    );
+    const stopped = cancelRun(began);
+    const before = stopped.toolCalls.get('c1');
+    // What the next request carries: the history with a tool message saying why c1 has no result.
+    const history = requestMessages(stopped);
+    expect(history.filter((m) => m.role === 'tool')).toHaveLength(1);
+    const after = reduceThread(stopped, snapshot(history) as never, 10);
+    return { before, after: after.toolCalls.get('c1'), history, state: after };
+  }
+
+  it("keeps what the client knew of the call: stopped, its arguments cut off (not 'invalid JSON'), no second error", () => {
+    const { before, after } = restated();
+    expect(before).toMatchObject({ status: 'failed', failureCode: 'STOPPED' });
+    expect(before?.argsError).toBeUndefined();
+    expect(after).toEqual(before);
+  });
+
+  it('a denied or cancelled call stays so, and the next request still sends its tool message once', () => {
+    const state = replayEvents(
+      run([
+        { type: 'TEXT_MESSAGE_START', messageId: 'a', role: 'assistant' },
+        { type: 'TEXT_MESSAGE_END', messageId: 'a' },
+        ...toolCall('c2', 'refund_order', ['{"orderId":"A-1"}'], 'a'),
+      ]),
+    );
+    const denied = {
+      ...state,
+      toolCalls: state.toolCalls.set('c2', { ...(state.toolCalls.get('c2') as ToolCallRecord), status: 'denied' }),
+    };
+    const history = requestMessages(denied as never);
+    const after = reduceThread(denied as never, snapshot(history) as never, 10);
+    expect(after.toolCalls.get('c2')?.status).toBe('denied');
+    expect(requestMessages(after).filter((m) => m.role === 'tool')).toEqual(history.filter((m) => m.role === 'tool'));
+  });
+
+  it('a result the agent gives in place of the one the client sent settles the call as any result does', () => {
+    const { history, state } = restated();
+    const answered = history.map((m) => (m.role === 'tool' ? { ...m, id: 'agent-result', content: 'refunded', error: undefined } : m));
+    const after = reduceThread(state, snapshot(answered) as never, 11).toolCalls.get('c1');
+    expect(after).toMatchObject({ status: 'succeeded', result: { messageId: 'agent-result', content: 'refunded' } });
   });
 });

@@ -1,5 +1,6 @@
 import type { MessageRecord, ThreadState, ToolCallRecord } from '../model.js';
 import type { EventOf, Message } from '../protocol.js';
+import { unansweredId } from '../toAgUiMessages.js';
 import { defined, putToolCall, stamp, withMessages, without } from './helpers.js';
 import { sameJson } from './ownJson.js';
 import { noMessages } from './thread.js';
@@ -21,6 +22,10 @@ export function fromAgUiMessage(message: Message, at?: number): MessageRecord {
   return Object.assign(record, stamp(at));
 }
 
+/** A call that ended without a result of its own. */
+const settled = (call: ToolCallRecord | undefined) =>
+  call?.status === 'failed' || call?.status === 'denied' || call?.status === 'cancelled';
+
 /** Tool-call records for the calls an assistant message carries, settled by the tool messages given. */
 function withToolCalls(state: ThreadState, messages: readonly Message[]): ThreadState {
   const results = new Map<string, Message & { role: 'tool' }>();
@@ -41,16 +46,26 @@ function withToolCalls(state: ThreadState, messages: readonly Message[]): Thread
       } = existing ?? {
         status: 'ready' as const,
       };
+      // Arguments the client holds whole, restated as they are, are read as it read them: a call cut off mid-arguments
+      // (stopped, or its run ended) stays cut off, not "invalid JSON".
+      const kept =
+        existing !== undefined &&
+        existing.argsText === call.function.arguments &&
+        existing.status !== 'declared' &&
+        existing.status !== 'args_streaming';
       const record: ToolCallRecord = {
         ...known,
         id: call.id,
         name: call.function.name,
         parentMessageId: m.id,
         argsText: call.function.arguments,
-        ...parseArgs(call.function.arguments),
+        ...(kept ? defined({ args: existing.args, argsError: existing.argsError }) : parseArgs(call.function.arguments)),
         ...defined({ subagentRunId: m.subagentRunId, encryptedValue: call.encryptedValue, metadata: call.metadata }),
       };
-      if (result) {
+      // The tool message the client itself sent for a call that ended without a result (requestMessages) says what its
+      // record says already, in English: the call stays stopped, failed, denied or cancelled as it was.
+      const ownWord = result !== undefined && result.id === unansweredId(call.id) && existing?.result === undefined && settled(existing);
+      if (result && !ownWord) {
         record.status = result.error !== undefined ? 'failed' : 'succeeded';
         record.result = { messageId: result.id, content: result.content, ...defined({ error: result.error }) };
       } else if (record.status === 'declared' || record.status === 'args_streaming') {
