@@ -199,7 +199,8 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
       // The fields are disabled while the run that raised the interrupt is still in flight: they are waited for too.
       const disabled = busyRef.current && element.querySelector('input:disabled, select:disabled, textarea:disabled') !== null;
       if (loading || disabled) awaitingFields.current.set(interruptId, element.ownerDocument.activeElement);
-      else element.focus();
+      // Its start below the area's held heading, as a field's would be.
+      else focusWithQuestion(element, element);
     },
     [store],
   );
@@ -218,8 +219,7 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
     if (active !== before && active !== doc.body && active !== null) return;
     if (typingElsewhere(doc, region.current)) return;
     const field = firstField(element);
-    if (field) focusWithQuestion(element, field);
-    else element.focus();
+    focusWithQuestion(element, field ?? element);
   }, []);
 
   const deliver = React.useCallback(

@@ -15,7 +15,7 @@ function scrollerOf(element: HTMLElement): HTMLElement | null {
 }
 
 /**
- * Focuses `field`, the first field of the interrupt `card`, where it shows
+ * Focuses `field`, the first field of the interrupt `card` (or the card itself, when it has none), where it shows
  * together with the interrupt's start (its title and what it asks); else the
  * interrupt itself, its start in view. Focus meant for the answer never
  * scrolls the question out of view: in a decision area a few lines tall (a
@@ -43,7 +43,11 @@ export function focusWithQuestion(card: HTMLElement, field: HTMLElement): void {
     heading && win.getComputedStyle(heading).position === 'sticky' ? Math.max(view.top, heading.getBoundingClientRect().bottom) : view.top;
   // The card's actions are held at the bottom edge while it scrolls (interrupt.css): a field under them is not in view.
   const bottom = () => Math.min(view.bottom, card.querySelector('.agk-interrupt__actions')?.getBoundingClientRect().top ?? view.bottom);
-  const fits = () => card.getBoundingClientRect().top >= top - 1 && field.getBoundingClientRect().bottom <= bottom() + 1;
+  // `field` may be the card itself (it has no field): then its start in view is enough.
+  const fits = () => {
+    const start = card.getBoundingClientRect().top;
+    return start >= top - 1 && (field === card ? start < bottom() : field.getBoundingClientRect().bottom <= bottom() + 1);
+  };
   if (!fits()) {
     const by = card.getBoundingClientRect().top - top;
     if (box) box.scrollTop += by;

@@ -163,3 +163,61 @@ describe('an approval opening in the chat', () => {
     }
   });
 });
+
+describe('an answer changed among two questions', () => {
+  for (const [width, height, header, what] of [
+    [1366, 768, 190, 'a laptop'],
+    [390, 844, 160, 'a phone'],
+  ] as const) {
+    it(`puts the question it reopens below the held heading, not under it, on ${what}`, async () => {
+      await page.viewport(width, height);
+      await preloadInterruptForm();
+      const run = runOf(say('0d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6', 'Two things before I go ahead.'), {
+        outcome: {
+          type: 'interrupt',
+          interrupts: [
+            {
+              id: 'c0ffee00-1111-4222-8333-944455556666-confirm',
+              reason: 'confirmation',
+              message: 'Cancel the Pro subscription at the end of this month?',
+            },
+            {
+              id: 'c0ffee00-1111-4222-8333-944455556666-reason',
+              reason: 'input_required',
+              message: 'Why are you leaving? (optional)',
+              responseSchema: {
+                type: 'object',
+                properties: { reason: { type: 'string', title: 'Reason', enum: ['too expensive', 'missing features', 'other'] } },
+              },
+            },
+          ],
+        },
+      });
+      const store = await playedStore([], { pending: [run], now: () => Date.now() });
+      const screen = await render(
+        <AgentProvider store={store}>
+          <div style={{ height: `calc(100vh - ${header}px)`, marginTop: header, display: 'flex', flexDirection: 'column' }}>
+            <AgentChat />
+          </div>
+        </AgentProvider>,
+      );
+      await store.getState().run('Cancel my subscription and refund the last month.');
+      await expect.element(screen.getByRole('button', { name: 'No' })).toBeEnabled();
+      await screen.getByRole('button', { name: 'No' }).click();
+      await screen.getByRole('button', { name: /Change answer/u }).click();
+      await expect
+        .poll(() => document.activeElement?.closest('.agk-interrupt')?.textContent ?? '')
+        .toContain('Cancel the Pro subscription');
+      await new Promise(requestAnimationFrame);
+      const card = (document.activeElement as HTMLElement).closest('.agk-interrupt') as HTMLElement;
+      const heading = document.querySelector('.agk-chat > .agk-interrupts > .agk-interrupts__title')?.getBoundingClientRect();
+      const title = card.querySelector('.agk-interrupt__title, h3, h4')?.getBoundingClientRect() ?? card.getBoundingClientRect();
+      const question = [...card.querySelectorAll('p')].find((p) => p.textContent?.includes('Cancel the Pro subscription'));
+      expect(heading, 'the decision area has its held heading').toBeDefined();
+      expect(title.top, `the card's title at ${title.top}, the heading's bottom at ${heading?.bottom}`).toBeGreaterThanOrEqual(
+        (heading?.bottom ?? 0) - 0.5,
+      );
+      expect(question?.getBoundingClientRect().top ?? 0).toBeGreaterThanOrEqual((heading?.bottom ?? 0) - 0.5);
+    });
+  }
+});
