@@ -11,6 +11,7 @@ import { Listbox } from './Listbox.js';
 import { type AgentMessages, useLocale } from './locale.js';
 import { EventSummaryView } from './TimelineDetail.js';
 import { type LogPoint, ownDelta, stillValid } from './timeTravel.js';
+import { useBrowserLayoutEffect } from './useBrowserLayoutEffect.js';
 import { useFocusRescue } from './useFocusRescue.js';
 import { useStoreSwitch, useThreadKey } from './useStoreSwitch.js';
 
@@ -306,10 +307,19 @@ const LIVE = -1;
  * picking one shows the document as it was right after it.
  */
 const History = React.forwardRef<HTMLDivElement, React.HTMLAttributes<HTMLDivElement>>(function History({ className, ...rest }, ref) {
-  const { history, entries, picked, view, live, historyRef } = useInspector('History');
+  const { history, entries, picked, view, live, historyRef, past } = useInspector('History');
   const { messages, format } = useLocale();
   const strings = messages.devtools.inspector;
   const items = React.useMemo(() => [LIVE, ...history], [history]);
+  // The document is drawn after a pick (deferred), and where it sits above the history (one column) it may grow or
+  // shrink by thousands of pixels once it is: the row the reader's keys moved to is brought back into view then.
+  useBrowserLayoutEffect(() => {
+    const list = historyRef.current;
+    const doc = list?.ownerDocument;
+    if (!list || !doc || !list.contains(doc.activeElement)) return;
+    const id = list.getAttribute('aria-activedescendant');
+    (id ? doc.getElementById(id) : list.querySelector<HTMLElement>('[aria-selected="true"]'))?.scrollIntoView?.({ block: 'nearest' });
+  }, [past, historyRef]);
   if (history.length === 0) return null;
   const renderItem = (position: number) => {
     const entry = entries[position];

@@ -243,4 +243,46 @@ describe('devtools layout in Chromium', () => {
       expect(pointed).toHaveAttribute('aria-selected', 'true');
     });
   }
+
+  it('End in the state history keeps the row it moves to in view once the document above it has grown to that point', async () => {
+    // The playground's side panel on a phone: one column, the document above the history, the column scrolling.
+    const host = column(390);
+    host.style.height = '700px';
+    const growing: ScriptEvent[] = [
+      { type: 'RUN_STARTED', threadId: 'story-thread', runId: RUN },
+      { type: 'STATE_SNAPSHOT', snapshot: { title: '销售仪表板', series: [1, 2, 3, 4] } },
+      ...Array.from({ length: 200 }, (_, i) => ({
+        type: 'STATE_DELTA',
+        delta: [{ op: 'add', path: '/series/-', value: { month: `2026-${String((i % 12) + 1).padStart(2, '0')}`, value: i * 17 } }],
+      })),
+      { type: 'RUN_FINISHED', threadId: 'story-thread', runId: RUN },
+    ];
+    const store = await playedStore([{ say: 'Build the dashboard', events: growing }]);
+    render(
+      <AgentProvider store={store}>
+        <StateInspectorPanel />
+      </AgentProvider>,
+      { container: host },
+    );
+    await expect.poll(() => host.querySelector<HTMLElement>('.agk-inspector__history [role="listbox"]')).toBeTruthy();
+    const options = () => [...host.querySelectorAll<HTMLElement>('.agk-inspector__history [role="option"]')];
+    await expect.poll(() => options().length).toBeGreaterThan(5);
+    options()[3]?.click();
+    await new Promise(requestAnimationFrame);
+    // Read from the top: the small document and, below it, the history with the picked row.
+    host.scrollTop = 0;
+    await new Promise(requestAnimationFrame);
+    await userEvent.keyboard('{End}');
+    // The pick shows (deferred), the document grows from 4 items to 204, and layout settles.
+    await expect.poll(() => host.querySelector('.agk-inspector__document, .agk-inspector')?.getAttribute('data-state')).toBeTruthy();
+    for (let i = 0; i < 5; i++) await new Promise(requestAnimationFrame);
+    const selected = host.querySelector<HTMLElement>('.agk-inspector__history [aria-selected="true"]');
+    expect(selected, 'a row is selected').not.toBeNull();
+    const row = (selected as HTMLElement).getBoundingClientRect();
+    const frame = host.getBoundingClientRect();
+    expect(
+      row.top >= frame.top - 1 && row.bottom <= frame.bottom + 1,
+      `the selected row at ${row.top}, the column ${frame.top}-${frame.bottom}`,
+    ).toBe(true);
+  });
 });
