@@ -125,7 +125,7 @@ export async function startAgentServer(options: AgentServerOptions = {}): Promis
     level: options.logLevel ?? 'silent',
     ...(options.logStream ? { stream: options.logStream } : {}),
   };
-  const { fastify, endStreams, settled, oldestProducing } = buildApp({
+  const { fastify, endStreams, settled, oldestProducing, finishUnfinished } = buildApp({
     storage,
     policy: () => policy,
     speed: options.speed ?? 1,
@@ -157,6 +157,13 @@ export async function startAgentServer(options: AgentServerOptions = {}): Promis
     options.allowedOrigins ?? listFromEnv(process.env.AGENT_ALLOWED_ORIGINS) ?? defaultOrigins(),
     options.allowedHosts ?? listFromEnv(process.env.AGENT_ALLOWED_HOSTS) ?? defaultHosts(port, host),
   );
+  // A run the last process was producing when it was killed is finished (its side effects done) whether or not its client
+  // comes back; begun before pruning starts, so that pruning never drops it first.
+  try {
+    await finishUnfinished();
+  } catch (e) {
+    fastify.log.error({ err: e }, 'could not read the runs left unfinished');
+  }
   const stopPruning = pruneOldRuns(storage, options, oldestProducing, (message, detail) => fastify.log.warn(detail, message));
   return {
     url: `http://${address.includes(':') ? `[${address}]` : address}:${port}`,

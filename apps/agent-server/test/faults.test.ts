@@ -346,6 +346,45 @@ async function flow(slot: Slot, name: string, faultKillAt?: string): Promise<Flo
   }
 }
 
+describe('a run its client left, cut off by kill -9', () => {
+  it('is finished once the server starts again: the approved refund is made, once, and its log is whole', async () => {
+    const dir = mkdtempSync(join(DATA_ROOT, 'aguikit-orphan-'));
+    let child = await startChild(dir);
+    try {
+      const first = await streamRun(child.url, userInput('orphan-thread', 'orphan-1'));
+      const approval = approvalInput('orphan-thread', 'orphan-2', interruptOf(first.events));
+      // The approval, played slowly; its tab closes once the request is taken.
+      const response = await fetch(`${child.url}/agents/refund?speed=0.2`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
+        body: JSON.stringify(approval),
+      });
+      expect(response.status).toBe(200);
+      await response.body?.cancel();
+      await stopChild(child);
+      // Killed before the refund: the run was taken (the thread counts the approval as given), nothing was done yet.
+      const before = new Database(join(dir, 'agent.db'), { readonly: true });
+      try {
+        expect(before.prepare('SELECT count(*) FROM effects').pluck().get()).toBe(0);
+        expect(before.prepare('SELECT count(*) FROM runs WHERE run_id = ?').pluck().get('orphan-2')).toBe(1);
+      } finally {
+        before.close();
+      }
+      child = await startChild(dir);
+      const refunds = async () =>
+        ((await (await fetch(`${child.url}/effects`)).json()) as { kind: string }[]).filter((e) => e.kind === 'refund').length;
+      await expect.poll(refunds, { timeout: 10_000 }).toBe(1);
+      // The run's log holds it to its end: the client coming back reads it whole, and nothing is done twice.
+      const back = await streamRun(child.url, approval);
+      expectWhole(back.events, 'orphan-2');
+      expect(await refunds()).toBe(1);
+    } finally {
+      await stopChild(child);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
 describe('kill -9 anywhere in the refund flow', () => {
   let writes = 0;
 

@@ -34,6 +34,8 @@ async function countingStorage(): Promise<Storage> {
   return {
     beginRun: (run, thread, version) => inner.beginRun(run, thread, version),
     run: (runId) => inner.run(runId),
+    unfinished: () => inner.unfinished(),
+    produced: (runId) => inner.produced(runId),
     thread: (threadId) => inner.thread(threadId),
     appendEvent: (runId, index, frame) => inner.appendEvent(runId, index, frame),
     events: (runId, from, limit) => inner.events(runId, from, limit),

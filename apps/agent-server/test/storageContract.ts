@@ -117,6 +117,22 @@ export function storageContract(name: string, open: () => Promise<Storage>): voi
       });
     });
 
+    describe('unfinished', () => {
+      it(`lists the runs begun and not produced to their end${name === 'redis' ? ': none on Redis, whose instances cannot tell a dead one from a live one' : ''}`, async () => {
+        const s = await fresh();
+        expect(await s.unfinished()).toEqual([]);
+        await s.beginRun(runRecord('run-1'), threadRecord(), 0);
+        await s.beginRun(runRecord('run-2', 'thread-2'), threadRecord('thread-2'), 0);
+        await s.produced('run-1');
+        await s.produced('run-1');
+        await s.produced('never-begun');
+        expect(await s.unfinished()).toEqual(name === 'redis' ? [] : [runRecord('run-2', 'thread-2')]);
+        // A pruned run is not left to finish.
+        await s.prune(Number.MAX_SAFE_INTEGER);
+        expect(await s.unfinished()).toEqual([]);
+      });
+    });
+
     describe('events', () => {
       it('appends frames by index and reads them in order, from and limit', async () => {
         const s = await fresh();

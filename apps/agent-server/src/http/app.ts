@@ -85,6 +85,8 @@ export interface App {
   settled(): Promise<void>;
   /** When the oldest run still being produced started; undefined when none is. */
   oldestProducing(): number | undefined;
+  /** Starts producing, without a client, the runs a process before this one began and never finished (see `Storage.unfinished`). */
+  finishUnfinished(): Promise<void>;
 }
 
 /** Conflicting writes to one thread (two requests at once) are retried this often before a 503. */
@@ -160,7 +162,7 @@ export function buildApp(options: AppOptions): App {
   const delivery = createDelivery(undefined, (runId) => {
     storage.markRead(runId).catch((e: unknown) => fastify.log.warn({ err: e, runId }, 'could not note that a run was read'));
   });
-  const streams = runStreams({ ...options, delivery });
+  const streams = runStreams({ ...options, delivery, log: () => fastify.log });
   const { stream } = streams;
   const parserRefusals = clientErrors();
   const fastify = Fastify({
@@ -404,7 +406,16 @@ export function buildApp(options: AppOptions): App {
     if (!produced) checkPlayback(plan, from, speed, options.maxPlaybackMs);
   }
 
-  return { fastify, endStreams: streams.endStreams, settled: streams.settled, oldestProducing: streams.oldestProducing };
+  /** Produces to their end the runs storage holds as begun and never produced (a process killed while it produced them). */
+  async function finishUnfinished(): Promise<void> {
+    for (const run of await storage.unfinished()) {
+      const scenario = findScenario(run.scenarioId);
+      if (scenario) void streams.finish(scenario, run);
+      else fastify.log.warn({ runId: run.runId, scenarioId: run.scenarioId }, 'an unfinished run of a scenario this server does not have');
+    }
+  }
+
+  return { fastify, endStreams: streams.endStreams, settled: streams.settled, oldestProducing: streams.oldestProducing, finishUnfinished };
 }
 
 /**

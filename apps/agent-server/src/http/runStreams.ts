@@ -3,7 +3,7 @@ import type { BaseEvent } from '@ag-ui/core';
 import { EventEncoder } from '@ag-ui/encoder';
 import type { RunAgentInput } from '@aguikit/core';
 import { type EventPlan, eventPlan, type Scenario, type TimedEvent } from '@aguikit/scenarios';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { effectIdempotencyKey } from '../storage/idempotency.js';
 import { type EffectRecord, type RunRecord, type Storage, StorageUnavailable } from '../storage/types.js';
 import type { Delivery } from './delivery.js';
@@ -24,6 +24,8 @@ export interface RunStreamOptions {
   onEffect: (record: EffectRecord) => void;
   /** Told when each client starts and stops reading a run, and whether it was sent the run's end. */
   delivery: Delivery;
+  /** Where a run produced without a request logs (see `finish`). */
+  log: () => FastifyBaseLogger;
 }
 
 export interface RunStreams {
@@ -59,6 +61,13 @@ export interface RunStreams {
    * there is none.
    */
   reserve(bytes: number): Reservation | undefined;
+  /**
+   * Produces a run to its end without a client: one a server that stopped
+   * (kill -9, a power cut) left unfinished (`Storage.unfinished`). What its
+   * log holds is kept, the rest made, performed and stored at once; a client
+   * that comes for it meanwhile follows it, as it would any run produced here.
+   */
+  finish(scenario: Scenario, run: RunRecord): Promise<void>;
   /** Ends every open response now; the runs go on, no longer paced, and `settled()` says when they are done. */
   endStreams(): void;
   /** Resolves once no run is being produced. */
@@ -123,6 +132,15 @@ export function runStreams(options: RunStreamOptions): RunStreams {
       const timer = setTimeout(done, ms);
       wakers.add(done);
     });
+
+  /** The client of a run produced with none (`finish`): gone from the start. */
+  const ABSENT = {
+    closed: true,
+    sent: 0,
+    async send(_frame: string) {},
+    sentEnd() {},
+    end: () => true,
+  };
 
   /** Opens a run's SSE response: its heartbeat, its end when the client goes, and a send that waits for a slow reader. */
   function respond(request: FastifyRequest, reply: FastifyReply, runId: string) {
@@ -248,12 +266,20 @@ export function runStreams(options: RunStreamOptions): RunStreams {
     }
   }
 
-  /** Produces a run from its record (see `stream`), sending what its client asked for. */
-  async function produce(...[request, reply, scenario, run, from, speed, extra = {}]: Parameters<RunStreams['stream']>): Promise<void> {
+  /** Produces a run from its record (see `stream`), sending what its client (none: `finish`) asked for. */
+  async function produce(
+    to: { request: FastifyRequest; reply: FastifyReply } | undefined,
+    scenario: Scenario,
+    run: RunRecord,
+    from: number,
+    speed: number,
+    extra: { fresh?: EventPlan; readFrom?: number } = {},
+  ): Promise<void> {
     const { fresh } = extra;
+    const log = to?.request.log ?? options.log();
     const readFrom = Math.min(from, extra.readFrom ?? from);
     let page = fresh ? [] : await storage.events(run.runId, readFrom, PAGE);
-    const client = respond(request, reply, run.runId);
+    const client = to ? respond(to.request, to.reply, run.runId) : ABSENT;
     const send = client.send;
 
     let index = readFrom;
@@ -298,39 +324,53 @@ export function runStreams(options: RunStreamOptions): RunStreams {
         if (!client.closed && i >= from) await send(stored ? frame : ((await storage.events(run.runId, i, 1))[0] ?? frame));
         index = i + 1;
       }
-      if (index >= events.length) client.sentEnd();
+      if (index >= events.length) {
+        client.sentEnd();
+        // Produced to its end: a server that starts has nothing of it to finish (a failure here only means it would).
+        await storage
+          .produced(run.runId)
+          .catch((e: unknown) => log.warn({ err: e, runId: run.runId }, 'could not note that a run was produced'));
+      }
     } catch (e) {
       // Headers are out: the stream ends short, and the client reconnects for the rest once storage is back.
-      request.log.error(
-        { err: e, runId: run.runId, index },
-        e instanceof StorageUnavailable ? 'storage unavailable mid-stream' : 'stream failed',
-      );
+      log.error({ err: e, runId: run.runId, index }, e instanceof StorageUnavailable ? 'storage unavailable mid-stream' : 'stream failed');
     } finally {
       const gone = client.end();
-      request.log.info({ runId: run.runId, from, to: index, sent: client.sent, closedByClient: gone }, 'stream ended');
+      log.info(
+        { runId: run.runId, from, to: index, sent: client.sent, closedByClient: gone, ...(to ? {} : { finished: true }) },
+        'stream ended',
+      );
     }
   }
 
+  /** Produces `record` (`run`), tracked until it is done: followed by any stream of it meanwhile, never pruned. */
+  function track(record: RunRecord, run: () => Promise<void>, reservation: Reservation | undefined): Promise<void> {
+    live.set(record.runId, { stored: 0, waiting: new Set() });
+    const produced = run();
+    const tracked = produced
+      .catch(() => {})
+      .finally(() => {
+        reservation?.release();
+        producing.delete(tracked);
+        starts.delete(tracked);
+        // Its followers read the rest of the log and end.
+        wakeFollowers(record.runId);
+        live.delete(record.runId);
+      });
+    producing.add(tracked);
+    starts.set(tracked, record.startedAt);
+    return produced;
+  }
+
   return {
-    stream(...args) {
-      const [request, reply, , record, from] = args;
+    stream(request, reply, scenario, record, from, speed, extra = {}) {
       // A run produced here already is not produced twice: this stream reads what its producer stores.
       if (live.has(record.runId)) return follow(request, reply, record.runId, from);
-      live.set(record.runId, { stored: 0, waiting: new Set() });
-      const run = produce(...args);
-      const tracked = run
-        .catch(() => {})
-        .finally(() => {
-          args[6]?.reservation?.release();
-          producing.delete(tracked);
-          starts.delete(tracked);
-          // Its followers read the rest of the log and end.
-          wakeFollowers(record.runId);
-          live.delete(record.runId);
-        });
-      producing.add(tracked);
-      starts.set(tracked, args[3].startedAt);
-      return run;
+      return track(record, () => produce({ request, reply }, scenario, record, from, speed, extra), extra.reservation);
+    },
+    finish(scenario, record) {
+      if (live.has(record.runId)) return Promise.resolve();
+      return track(record, () => produce(undefined, scenario, record, 0, 0, { readFrom: 0 }), undefined);
     },
     reserve(bytes) {
       if (reservedRuns >= options.maxRuns || (reservedRuns > 0 && reservedBytes + bytes > options.maxRunInputBytes)) return undefined;

@@ -17,6 +17,8 @@ export function openMemoryStorage(): Storage {
   const frames = new Map<string, string[]>();
   const effects = new Map<string, EffectRecord>();
   const read = new Set<string>();
+  /** Runs begun and not yet produced to their end. */
+  const producing = new Set<string>();
   let closed = false;
   const open = () => {
     if (closed) throw new StorageUnavailable('The memory storage is closed.');
@@ -31,7 +33,19 @@ export function openMemoryStorage(): Storage {
       if (version !== expectedThreadVersion) return 'conflict';
       runs.set(run.runId, structuredClone(run));
       threads.set(run.threadId, { record: structuredClone(thread), version: version + 1 });
+      producing.add(run.runId);
       return 'created';
+    },
+    async unfinished() {
+      open();
+      return [...producing].flatMap((runId) => {
+        const run = runs.get(runId);
+        return run ? [structuredClone(run)] : [];
+      });
+    },
+    async produced(runId) {
+      open();
+      producing.delete(runId);
     },
     async run(runId) {
       open();
@@ -95,6 +109,7 @@ export function openMemoryStorage(): Storage {
         runs.delete(runId);
         frames.delete(runId);
         read.delete(runId);
+        producing.delete(runId);
         dropped++;
       }
       return dropped;

@@ -250,6 +250,13 @@ class RedisStorage implements Storage {
   }
 
   /** Walks the run keys with SCAN (a few hundred at a time, never blocking Redis), and drops the old ones with their streams. */
+  /** None: instances sharing Redis cannot tell one that died from one producing (see `Storage.unfinished`). */
+  async unfinished(): Promise<RunRecord[]> {
+    return [];
+  }
+
+  async produced(_runId: string): Promise<void> {}
+
   async prune(before: number): Promise<number> {
     const match = `${this.prefix.replace(/[*?[\]\\]/g, '\\$&')}${KEY.run('*')}`;
     const start = this.key(KEY.run(''));

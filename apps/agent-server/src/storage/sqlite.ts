@@ -54,6 +54,7 @@ CREATE TABLE IF NOT EXISTS events (run_id TEXT NOT NULL, idx INTEGER NOT NULL, f
 CREATE TABLE IF NOT EXISTS effects (idempotency_key TEXT PRIMARY KEY, run_id TEXT NOT NULL, at REAL NOT NULL, record TEXT NOT NULL) STRICT;
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
 CREATE TABLE IF NOT EXISTS reads (run_id TEXT PRIMARY KEY) STRICT, WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS producing (run_id TEXT PRIMARY KEY) STRICT, WITHOUT ROWID;
 `;
 /** The columns of each table, in order, as `pragma_table_info` lists them. */
 const COLUMNS: Record<string, string> = {
@@ -63,12 +64,13 @@ const COLUMNS: Record<string, string> = {
   effects: 'idempotency_key, run_id, at, record',
   meta: 'name, value',
   reads: 'run_id',
+  producing: 'run_id',
 };
 
 /** The database is not one of ours, or is damaged: it is moved aside, never written. */
 class Unusable extends Error {}
 
-type WriteKind = 'run' | 'event' | 'effect' | 'read';
+type WriteKind = 'run' | 'event' | 'effect' | 'read' | 'produced';
 type Phase = 'before' | 'inside' | 'after';
 
 /**
@@ -224,6 +226,11 @@ class SqliteStorage implements Storage {
         "SELECT run_id FROM runs WHERE json_valid(record) AND json_type(record, '$.startedAt') IN ('integer', 'real') AND json_extract(record, '$.startedAt') < ?",
       ),
       markRead: db.prepare('INSERT OR IGNORE INTO reads (run_id) VALUES (?)'),
+      producing: db.prepare('INSERT OR IGNORE INTO producing (run_id) VALUES (?)'),
+      produced: db.prepare('DELETE FROM producing WHERE run_id = ?'),
+      unfinished: db.prepare<[], { run_id: string; record: string }>(
+        'SELECT runs.run_id, runs.record FROM producing JOIN runs ON runs.run_id = producing.run_id',
+      ),
       wasRead: db.prepare<[string], number>('SELECT 1 FROM reads WHERE run_id = ?'),
       dropRead: db.prepare('DELETE FROM reads WHERE run_id = ?'),
       dropEvents: db.prepare('DELETE FROM events WHERE run_id = ?'),
@@ -243,8 +250,21 @@ class SqliteStorage implements Storage {
       if (version !== expectedThreadVersion) return 'conflict';
       this.q.insertRun.run(run.runId, JSON.stringify(run));
       this.q.putThread.run(run.threadId, version + 1, JSON.stringify(thread));
+      this.q.producing.run(run.runId);
       return 'created';
     });
+  }
+
+  async unfinished(): Promise<RunRecord[]> {
+    const rows = this.read(() => this.q.unfinished.all());
+    return rows.flatMap(({ run_id, record }) => {
+      const run = this.parse(`runs '${run_id}'`, record, isRunRecord, 'not a run record');
+      return run ? [run] : [];
+    });
+  }
+
+  async produced(runId: string): Promise<void> {
+    this.write('produced', () => this.q.produced.run(runId));
   }
 
   async run(runId: string): Promise<RunRecord | undefined> {
@@ -318,6 +338,7 @@ class SqliteStorage implements Storage {
         this.q.dropEvents.run(runId);
         this.q.dropRun.run(runId);
         this.q.dropRead.run(runId);
+        this.q.produced.run(runId);
       }
       return old.length;
     });
@@ -359,7 +380,8 @@ class SqliteStorage implements Storage {
   private write<T>(kind: WriteKind, body: () => T): T {
     this.open();
     // See `openSqliteStorage`: an event's commit is not synced on its own, a run's and an effect's are (with all before them).
-    const sync = kind === 'event' ? 'NORMAL' : 'FULL';
+    // A run's end noted (`produced`) and lost makes the next start produce it again, which changes nothing: not synced either.
+    const sync = kind === 'event' || kind === 'produced' ? 'NORMAL' : 'FULL';
     if (sync !== this.sync) {
       this.db.pragma(`synchronous = ${sync}`);
       this.sync = sync;

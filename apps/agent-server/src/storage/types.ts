@@ -52,6 +52,17 @@ export interface Storage {
    */
   beginRun(run: RunRecord, thread: ThreadRecord, expectedThreadVersion: number): Promise<'created' | 'exists' | 'conflict'>;
   run(runId: string): Promise<RunRecord | undefined>;
+  /**
+   * The runs begun (`beginRun`) and not yet produced to their end
+   * (`produced`): on a server that starts, those its last process was
+   * producing when it stopped without finishing them (kill -9, a power cut).
+   * It produces them to their end, side effects included, whether or not a
+   * client comes back. On Redis, shared by instances that cannot tell one
+   * that died from one that is producing, none: a client's retry finishes them.
+   */
+  unfinished(): Promise<RunRecord[]>;
+  /** Notes that run `runId` was produced to its end. Idempotent. */
+  produced(runId: string): Promise<void>;
   /** The thread's state and its version (0 and undefined for a thread never seen). */
   thread(threadId: string): Promise<{ record: ThreadRecord | undefined; version: number }>;
   /**
