@@ -27,9 +27,11 @@ export interface EventPipeline {
    * Validates, expands, verifies and reduces one raw event; returns the new
    * state. Never throws. `receivedAt`: when it was received, for an event
    * without a `timestamp` (default: the `now` option, read once, and only
-   * when the event needs a time).
+   * when the event needs a time). `owned`: the arrays the batch it is
+   * applied in made and no one has seen, which it may grow in place
+   * (batchOwned.ts); the arrays it copies join them.
    */
-  push(raw: unknown, receivedAt?: number): ThreadState;
+  push(raw: unknown, receivedAt?: number, owned?: WeakSet<object>): ThreadState;
   /** Ends the stream: a run still open becomes `unknown` with a STREAM_TRUNCATED diagnostic. */
   end(): ThreadState;
   /** What `end()` would return, without ending: for a connection that dropped and may be resumed. */
@@ -103,25 +105,31 @@ export function createEventPipeline(
     if (options.onDiagnostic && state.diagnostics.length > before) for (const d of state.diagnostics.slice(before)) options.onDiagnostic(d);
   };
 
+  /** Validates, expands, verifies and reduces one raw event. */
+  const take = (raw: unknown) => {
+    const at = index++;
+    validateOptions.index = at;
+    const validated = validateEvent(raw, validateOptions);
+    if (!validated.ok) {
+      report([validated.diagnostic]);
+      return;
+    }
+    report(validated.warnings);
+    // Nearly every event comes out of the expander as it went in: then it is applied without the lists of an expansion.
+    if (expander.passes(validated.event)) apply(validated.event as ExpandedEvent, at);
+    else {
+      const expanded = expander.push(validated.event, at);
+      report(expanded.diagnostics);
+      const events = expanded.events;
+      for (let i = 0; i < events.length; i++) apply(events[i] as ExpandedEvent, at);
+    }
+  };
+
   return {
-    push(raw, receivedAt) {
+    push(raw, receivedAt, owned) {
       received = receivedAt;
-      const at = index++;
-      validateOptions.index = at;
-      const validated = validateEvent(raw, validateOptions);
-      if (!validated.ok) {
-        report([validated.diagnostic]);
-        return state;
-      }
-      report(validated.warnings);
-      // Nearly every event comes out of the expander as it went in: then it is applied without the lists of an expansion.
-      if (expander.passes(validated.event)) apply(validated.event as ExpandedEvent, at);
-      else {
-        const expanded = expander.push(validated.event, at);
-        report(expanded.diagnostics);
-        const events = expanded.events;
-        for (let i = 0; i < events.length; i++) apply(events[i] as ExpandedEvent, at);
-      }
+      if (owned) owning(owned, () => take(raw));
+      else take(raw);
       return state;
     },
     end() {
@@ -170,7 +178,7 @@ export function replayEvents(rawEvents: Iterable<unknown>, initial?: ThreadState
   const owned = new WeakSet<object>();
   for (const raw of rawEvents) {
     pipeline.update(batchedMessages);
-    owning(owned, () => pipeline.push(raw));
+    pipeline.push(raw, undefined, owned);
   }
   return plainMessages(options.open ? pipeline.state : pipeline.end());
 }

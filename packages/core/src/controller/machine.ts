@@ -10,7 +10,6 @@
  * need it, and the controller applies none of them before it has loaded.
  */
 
-import { owning } from '../batchOwned.js';
 import type { ExpandedEvent } from '../expand.js';
 import type { Diagnostic, ThreadState } from '../model.js';
 import type { EventPipeline, PipelineOptions } from '../pipeline.js';
@@ -114,7 +113,7 @@ export function createThreadMachine(callbacks: MachineCallbacks, from?: MachineS
         events++;
         answering = undefined;
         if (batching) owned ??= new WeakSet();
-        thread = owned ? owning(owned, () => (pipeline as EventPipeline).push(entry.event, at)) : pipeline.push(entry.event, at);
+        thread = pipeline.push(entry.event, at, owned);
         break;
       case 'init':
         init = entry;
