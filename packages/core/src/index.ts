@@ -36,6 +36,7 @@ export { expiryTime, isExpired } from './expiry.js';
 export type { IdMap } from './idMap.js';
 export type { PatchFailureCode, PatchResult } from './jsonPatch.js';
 export type {
+  ArgsErrorCode,
   ConnectionStatus,
   CustomRecord,
   Diagnostic,

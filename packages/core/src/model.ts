@@ -71,6 +71,9 @@ export type ConnectionStatus = 'idle' | 'connecting' | 'open' | 'closed' | 'reco
  */
 export type ToolCallFailureCode = 'ARGS_INCOMPLETE' | 'RUN_FAILED' | 'STOPPED';
 
+/** Why a call's complete arguments are kept as text: they are not JSON, or nest deeper than the state keeps (512 levels). */
+export type ArgsErrorCode = 'NOT_JSON' | 'TOO_DEEP';
+
 export type ToolCallStatus = 'declared' | 'args_streaming' | 'ready' | 'executing' | 'succeeded' | 'failed' | 'denied' | 'cancelled';
 /** Metadata as kept on a record: merged per key from every event that carried it. */
 export type RecordMetadata = Readonly<Record<string, unknown>>;
@@ -172,8 +175,13 @@ export interface ToolCallRecord {
   argsText: string;
   /** Parsed once the arguments are complete; `undefined` while they stream or when they are not JSON. */
   args?: unknown;
-  /** Set when the complete arguments are not valid JSON. */
+  /**
+   * Why the complete arguments are no value the call can take, in English for
+   * logs: the JSON parser's own words, or how deep they nest.
+   */
   argsError?: string;
+  /** The same as a value to switch on (and to word in the reader's language). */
+  argsErrorCode?: ArgsErrorCode;
   status: ToolCallStatus;
   result?: { messageId: string; content: string | readonly ContentPart[]; error?: string };
   /** Why a call failed without a result of its own (its run failed, or ended mid-arguments), in English for logs. */

@@ -178,7 +178,11 @@ describe('bad input yields a diagnostic and a consistent state, losing nothing',
   it('tool arguments nested past the limit are kept as text, and the call says why they are not used', () => {
     const args = `{"steps":${'['.repeat(5000)}${']'.repeat(5000)}}`;
     const s = replayEvents(run(toolCall('deep', 'plan', [args])));
-    expect(s.toolCalls.get('deep')).toMatchObject({ status: 'ready', argsError: expect.stringMatching(/nested deeper than 512/) });
+    expect(s.toolCalls.get('deep')).toMatchObject({
+      status: 'ready',
+      argsErrorCode: 'TOO_DEEP',
+      argsError: expect.stringMatching(/^nested deeper than 512/),
+    });
     expect(s.toolCalls.get('deep')?.args).toBeUndefined();
     expect(s.toolCalls.get('deep')?.argsText).toBe(args);
   });

@@ -28,7 +28,10 @@ describe('reduceThread: tool-call lifecycle', () => {
   it('keeps arguments that are not JSON as text, with the parse error', () => {
     const s = open(toolCall('c', 'n', ['{not json']));
     expect(s.toolCalls.get('c')).toMatchObject({ status: 'ready', argsText: '{not json' });
-    expect(s.toolCalls.get('c')?.argsError).toMatch(/not valid JSON/);
+    expect(s.toolCalls.get('c')?.argsError).toMatch(/JSON at position 1/);
+    // What went wrong as a value, and the parser's own words without a sentence around them to repeat.
+    expect(s.toolCalls.get('c')?.argsErrorCode).toBe('NOT_JSON');
+    expect(s.toolCalls.get('c')?.argsError).not.toMatch(/arguments/);
   });
 
   it('treats empty arguments as an empty object', () => {

@@ -368,9 +368,15 @@ const Args = React.forwardRef<HTMLDivElement, React.HTMLAttributes<HTMLDivElemen
           {view.kind === 'parsed' ? pretty(view.value, call?.argsText) : view.text}
         </pre>
       )}
-      {view.kind === 'raw' && view.error ? (
+      {view.kind === 'raw' && view.error !== undefined ? (
         <p className="agk-error-text">
-          {messages.tools.argumentsNotJson} <span lang="en">{view.error}</span>
+          {view.code === 'TOO_DEEP' ? (
+            messages.tools.argumentsTooDeep
+          ) : (
+            <>
+              {messages.tools.argumentsNotJson} <span lang="en">{view.error}</span>
+            </>
+          )}
         </p>
       ) : null}
     </div>

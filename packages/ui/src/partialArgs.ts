@@ -1,6 +1,6 @@
 'use client';
 
-import type { ToolCallRecord } from '@aguikit/core';
+import type { ArgsErrorCode, ToolCallRecord } from '@aguikit/core';
 import { Allow, parse } from 'partial-json';
 import * as React from 'react';
 
@@ -8,7 +8,8 @@ export type ArgsView =
   | { kind: 'empty' }
   /** `partial` while the call streams; `incomplete` once it stopped before its arguments were whole (its run ended). */
   | { kind: 'parsed'; value: unknown; partial: boolean; incomplete?: true }
-  | { kind: 'raw'; text: string; error?: string };
+  /** `error`: why complete arguments are kept as text (`code`), in the parser's own words when they are not JSON. */
+  | { kind: 'raw'; text: string; error?: string; code?: ArgsErrorCode };
 
 const GROWTH = 1.25;
 
@@ -66,12 +67,16 @@ export const EMPTY_ARGS_MEMO: ArgsViewMemo = { length: 0, view: { kind: 'empty' 
  * for (const call of snapshots) ({ view, memo } = argsView(call, memo));
  */
 export function argsView(
-  call: Pick<ToolCallRecord, 'argsText' | 'args' | 'argsError' | 'status'> | undefined,
+  call: Pick<ToolCallRecord, 'argsText' | 'args' | 'argsError' | 'argsErrorCode' | 'status'> | undefined,
   memo: ArgsViewMemo,
 ): { view: ArgsView; memo: ArgsViewMemo } {
   if (!call || call.argsText === '') return { view: { kind: 'empty' }, memo };
   if (call.args !== undefined) return { view: { kind: 'parsed', value: call.args, partial: false }, memo };
-  if (call.argsError !== undefined) return { view: { kind: 'raw', text: call.argsText, error: call.argsError }, memo };
+  if (call.argsError !== undefined)
+    return {
+      view: { kind: 'raw', text: call.argsText, error: call.argsError, ...(call.argsErrorCode ? { code: call.argsErrorCode } : {}) },
+      memo,
+    };
   const text = call.argsText;
   // A call no longer streaming without whole arguments was cut off (its run ended): all it received, parsed once.
   const streaming = call.status === 'declared' || call.status === 'args_streaming';
@@ -96,7 +101,9 @@ export function argsView(
  * since the last parse (O(L) in total); once complete it is shown exactly.
  * The policy is `argsView`; this hook keeps its memo across renders.
  */
-export function useArgsView(call: Pick<ToolCallRecord, 'argsText' | 'args' | 'argsError' | 'status'> | undefined): ArgsView {
+export function useArgsView(
+  call: Pick<ToolCallRecord, 'argsText' | 'args' | 'argsError' | 'argsErrorCode' | 'status'> | undefined,
+): ArgsView {
   const last = React.useRef<ArgsViewMemo>(EMPTY_ARGS_MEMO);
   const { view, memo } = argsView(call, last.current);
   last.current = memo;

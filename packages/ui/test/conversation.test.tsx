@@ -242,6 +242,40 @@ describe('conversation: arguments that never completed', () => {
   });
 });
 
+describe('conversation: arguments the call cannot take', () => {
+  const card = async (args: string) => {
+    const store = await playedStore([
+      {
+        say: 'go',
+        events: runOf([
+          { type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'plan' },
+          { type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: args },
+          { type: 'TOOL_CALL_END', toolCallId: 'c1' },
+        ]),
+      },
+    ]);
+    const view = render(
+      <AgentProvider store={store}>
+        <ToolCallCard id="c1" defaultOpen />
+      </AgentProvider>,
+    );
+    return view.container.querySelector('.agk-error-text');
+  };
+
+  it('says in English that they are not JSON, then only the parser’s words', async () => {
+    const error = await card('{"orderId": A-1001');
+    const detail = error?.querySelector('[lang="en"]')?.textContent ?? '';
+    expect(detail).toMatch(/^(Unexpected token|Expected)/);
+    expect(error?.textContent?.replace(detail, '').trim()).toBe(en.messages.tools.argumentsNotJson);
+  });
+
+  it('says that arguments nested too deep are too deep, not that they are not JSON', async () => {
+    const error = await card(`{"steps":${'['.repeat(600)}${']'.repeat(600)}}`);
+    expect(error?.textContent).toBe(en.messages.tools.argumentsTooDeep);
+    expect(error?.textContent).not.toMatch(/not valid JSON/);
+  });
+});
+
 describe("conversation: an avatar's initial", () => {
   it("is upper-cased by the components' language, not the machine's: a Turkish page and an English one each by its own rules", async () => {
     const store = createAgentStore({

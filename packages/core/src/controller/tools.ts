@@ -39,7 +39,10 @@ export function frontendTools(deps: ToolDeps): (stream: Stream, runId: string) =
     if (!stream.live) return;
     const toolCallId = call.id;
     // Arguments that are not JSON (or too deep) are no call the handler can take.
-    if (call.argsError !== undefined) return fail(stream, toolCallId, `The tool did not run: its ${call.argsError}.`);
+    if (call.argsError !== undefined) {
+      const why = call.argsErrorCode === 'TOO_DEEP' ? call.argsError : `not valid JSON: ${call.argsError}`;
+      return fail(stream, toolCallId, `The tool did not run: its arguments are ${why}.`);
+    }
     // Nobody would ever run it: Ready would be a promise nobody keeps.
     if (!tool) return fail(stream, toolCallId, `The tool did not run: this app has no tool named ${JSON.stringify(call.name)}.`);
     // The stream holds the run before anyone hears of it: a stop from then on (a listener's, the handler's own) aborts it.

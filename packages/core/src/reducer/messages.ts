@@ -40,6 +40,7 @@ function withToolCalls(state: ThreadState, messages: readonly Message[]): Thread
       const {
         args: _args,
         argsError: _argsError,
+        argsErrorCode: _argsErrorCode,
         encryptedValue: _encrypted,
         metadata: _metadata,
         ...known
@@ -59,7 +60,9 @@ function withToolCalls(state: ThreadState, messages: readonly Message[]): Thread
         name: call.function.name,
         parentMessageId: m.id,
         argsText: call.function.arguments,
-        ...(kept ? defined({ args: existing.args, argsError: existing.argsError }) : parseArgs(call.function.arguments)),
+        ...(kept
+          ? defined({ args: existing.args, argsError: existing.argsError, argsErrorCode: existing.argsErrorCode })
+          : parseArgs(call.function.arguments)),
         ...defined({ subagentRunId: m.subagentRunId, encryptedValue: call.encryptedValue, metadata: call.metadata }),
       };
       // The tool message the client itself sent for a call that ended without a result (requestMessages) says what its

@@ -9,15 +9,15 @@ import { thrownText } from '../thrownText.js';
 import { defined, earlier, keyFor, origin, putMessage, someIdFromEnd, stamp, updateToolCall } from './helpers.js';
 import { JsonTooDeep, MAX_JSON_DEPTH, nestsWithin } from './ownJson.js';
 
-export function parseArgs(text: string): Pick<ToolCallRecord, 'args' | 'argsError'> {
+export function parseArgs(text: string): Pick<ToolCallRecord, 'args' | 'argsError' | 'argsErrorCode'> {
   if (text.trim() === '') return { args: {} };
   try {
     const args = JSON.parse(text) as unknown;
     // Parsed as deep as it is written; the state keeps no value deeper than it copies (ownJson.ts).
-    if (!nestsWithin(args, MAX_JSON_DEPTH)) return { argsError: `arguments are ${new JsonTooDeep().message}` };
+    if (!nestsWithin(args, MAX_JSON_DEPTH)) return { argsError: new JsonTooDeep().message, argsErrorCode: 'TOO_DEEP' };
     return { args };
   } catch (e) {
-    return { argsError: `arguments are not valid JSON: ${thrownText(e)}` };
+    return { argsError: thrownText(e), argsErrorCode: 'NOT_JSON' };
   }
 }
 

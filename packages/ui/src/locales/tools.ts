@@ -24,6 +24,8 @@ export const en = {
   argumentsIncomplete: 'Arguments (incomplete: the call ended before they all arrived)',
   /** Arguments that are not JSON; the parser's own words follow in English. */
   argumentsNotJson: 'The arguments are not valid JSON.',
+  /** Arguments nested deeper than the state keeps (512 levels of objects and arrays), kept as text. */
+  argumentsTooDeep: 'The arguments are nested too deep to be read.',
   noArguments: 'No arguments.',
   result: 'Result',
   error: 'Error',
@@ -61,6 +63,7 @@ export const zhCN: typeof en = {
   argumentsStreaming: '参数（接收中）',
   argumentsIncomplete: '参数（不完整：调用在参数全部到达前结束）',
   argumentsNotJson: '参数不是有效的 JSON。',
+  argumentsTooDeep: '参数嵌套过深，无法读取。',
   noArguments: '没有参数。',
   result: '结果',
   error: '错误',
