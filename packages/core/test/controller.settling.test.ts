@@ -515,8 +515,31 @@ describe('an agent that resets its last event id (an empty `id:`) before the str
     await c.run('hi');
     await tick();
     expect(c.getSnapshot().failure?.code).toBe('CONNECTION_LOST');
+    // The failure says so before anyone tries: a UI need not offer a Reconnect that cannot work.
+    expect(c.getSnapshot().failure?.reconnectable).toBe(false);
     expect(await c.reconnect()).toMatchObject({ ok: false, code: 'NO_RESUME_POINT' });
     expect(lastIds).toEqual([null]);
+  });
+
+  it('a stream cut off after an id says it can be reconnected, and the reconnect goes on after that id', async () => {
+    const lastIds: (string | null)[] = [];
+    const { c } = httpAgent((input, n, init) => {
+      lastIds.push(new Headers(init?.headers).get('last-event-id'));
+      const message = { type: 'TEXT_MESSAGE_START', messageId: 'm1', role: 'assistant' };
+      return new Response(
+        n === 1
+          ? `id: 1\ndata: ${JSON.stringify(started(input))}\n\nid: 2\ndata: ${JSON.stringify(message)}\n\n`
+          : `id: 3\ndata: ${JSON.stringify({ type: 'TEXT_MESSAGE_END', messageId: 'm1' })}\n\nid: 4\ndata: ${JSON.stringify(finished(input))}\n\n`,
+        { headers: { 'content-type': 'text/event-stream' } },
+      );
+    });
+    await c.run('hi');
+    await tick();
+    expect(c.getSnapshot().failure).toMatchObject({ code: 'CONNECTION_LOST', reconnectable: true });
+    expect(await c.reconnect()).toMatchObject({ ok: true });
+    expect(lastIds).toEqual([null, '2']);
+    expect(c.getSnapshot().thread.run.status).toBe('success');
+    expectReplayed(c);
   });
 });
 

@@ -259,8 +259,10 @@ export const RunStatus = React.forwardRef<HTMLDivElement, RunStatusProps>(functi
   if (!detail && !reconnecting && refusal?.code === 'NO_RESUME_POINT') detail = t.hint.noResumePoint;
   if (!detail && !reconnecting && refusal?.code === 'FOLLOW_UPS_EXHAUSTED') detail = t.hint.followUpsExhausted;
 
-  // Reconnect stays (unavailable) while the reconnect it started goes on, so focus on it is kept.
-  const canReconnect = (cutOff && !reconnectFailed?.final) || pending || canTryAgain;
+  // Offered only where it can work: the stream was cut off in this session, after an event the agent named (an SSE id).
+  // It stays (unavailable) while the reconnect it started goes on, so focus on it is kept.
+  const canReconnect = (cutOff && failure?.reconnectable === true && !reconnectFailed?.final) || pending || canTryAgain;
+  if (cutOff && !reconnecting && !reconnectFailed && failure?.reconnectable === false) hint = t.hint.noResumePoint;
   const canRetry = !canReconnect && !reconnecting && inFlight === undefined && failure?.retryable === true;
   const isError = state === 'failed';
   return (

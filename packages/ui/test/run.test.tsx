@@ -7,6 +7,7 @@ import { Composer } from '../src/Composer.js';
 import { AgentLocaleProvider, en, zhCN } from '../src/locale.js';
 import { RunStatus } from '../src/RunStatus.js';
 import { call, liveStore, playedStore, runOf, say } from '../src/storybook/scripted.js';
+import { cutOffRun } from './support/cutOffRun.js';
 
 describe('Composer', () => {
   it('sends with Enter, keeps Shift+Enter as a new line, and clears after a run starts', async () => {
@@ -72,7 +73,8 @@ describe('Composer', () => {
 
 describe('RunStatus', () => {
   it('shows a lost connection as unknown with a reconnect action, never as done', async () => {
-    const store = await playedStore([{ say: 'x', events: runOf(say('a', 'half'), null) }]);
+    const store = createAgentStore({ source: cutOffRun('t1', 'finished') });
+    await store.getState().run('x');
     render(
       <AgentProvider store={store}>
         <RunStatus />
@@ -83,6 +85,21 @@ describe('RunStatus', () => {
     expect(region).toHaveTextContent('Connection lost');
     expect(region).not.toHaveTextContent('Done');
     expect(screen.getByRole('button', { name: 'Reconnect' })).toBeEnabled();
+  });
+
+  it('offers no Reconnect for a stream the agent sent no event ids for (nothing to go on from), and says to send again', async () => {
+    const store = await playedStore([{ say: 'x', events: runOf(say('a', 'half'), null) }]);
+    render(
+      <AgentLocaleProvider locale={zhCN}>
+        <AgentProvider store={store}>
+          <RunStatus />
+        </AgentProvider>
+      </AgentLocaleProvider>,
+    );
+    expect(store.getState().failure).toMatchObject({ code: 'CONNECTION_LOST', reconnectable: false });
+    expect(screen.getByRole('status')).toHaveAttribute('data-status', 'unknown');
+    expect(screen.getByRole('status')).toHaveTextContent(zhCN.messages.run.hint.noResumePoint);
+    expect(screen.queryByRole('button')).toBeNull();
   });
 
   it.each([

@@ -120,12 +120,13 @@ describe('RunStatus: connection lost and reconnect, in words', () => {
     expect(screen.getByRole('button', { name: 'Reconnect' })).toHaveFocus();
   });
 
-  it('an agent in the browser (no event ids): the reconnect says it cannot resume, and nothing of a server', async () => {
+  it('an agent in the browser (no event ids): no Reconnect that cannot work; it says at once to send the message again, and nothing of a server', async () => {
     const store = await failedStore('Refund order A-1001', [{ events: half }]);
     shell(store);
-    await userEvent.click(screen.getByRole('button', { name: 'Reconnect' }));
+    expect(screen.queryByRole('button', { name: 'Reconnect' })).toBeNull();
     const region = screen.getByRole('status');
-    await waitFor(() => expect(region).toHaveTextContent(/Could not reconnect: this agent cannot resume a stream where it stopped/));
+    expect(region).toHaveTextContent('Connection lost');
+    expect(region).toHaveTextContent(/This agent cannot resume a stream where it stopped: send your message again/);
     expect(statusRoot().textContent).not.toMatch(/server/i);
   });
 
@@ -180,7 +181,7 @@ describe('RunStatus in Simplified Chinese', () => {
   });
 
   it('names the reconnect action in Chinese', async () => {
-    const store = await failedStore('退款', [{ events: half }]);
+    const store = await failedStore('退款', [{ events: half, ids: true }]);
     render(
       <AgentLocaleProvider locale={zhCN}>
         <AgentProvider store={store}>

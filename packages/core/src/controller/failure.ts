@@ -125,7 +125,9 @@ export function engineUnavailable(error: unknown): RunFailure {
 /** A failure as a session log holds it (`failed` entries): what the UI shows is text, what it counts a number. */
 export function isRecordedFailure(value: unknown): value is RunFailure {
   if (typeof value !== 'object' || value === null) return false;
-  const { code, message, retryable, eventsReceived, status, body, cause } = value as Partial<Record<keyof RunFailure, unknown>>;
+  const { code, message, retryable, eventsReceived, status, body, cause, reconnectable } = value as Partial<
+    Record<keyof RunFailure, unknown>
+  >;
   const count = (n: unknown) => Number.isSafeInteger(n) && (n as number) >= 0;
   return (
     typeof code === 'string' &&
@@ -134,6 +136,7 @@ export function isRecordedFailure(value: unknown): value is RunFailure {
     count(eventsReceived) &&
     (status === undefined || count(status)) &&
     (body === undefined || typeof body === 'string') &&
-    (cause === undefined || cause === 'UNFINISHED_EVENT')
+    (cause === undefined || cause === 'UNFINISHED_EVENT') &&
+    (reconnectable === undefined || typeof reconnectable === 'boolean')
   );
 }

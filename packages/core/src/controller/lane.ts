@@ -192,8 +192,10 @@ export function createLane(deps: LaneDeps): Lane {
       // Its diagnostic's listener stopped or reset the thread: nothing more of this stream is written.
       if (!s.live) return { reconnectable: false };
       // A stream that ends inside its run lost the rest of it, whatever the source said.
-      if (open)
+      if (open) {
         failure ??= classifyFailure(new AgentTransportError('CONNECTION_LOST', 'The stream ended inside its run.'), s.before + s.received);
+        failure = { ...failure, reconnectable: s.lastEventId !== undefined };
+      }
       if (failure) deps.record({ type: 'failed', failure });
       return { reconnectable: open, threw, ...(failure ? { failure } : {}) };
     },

@@ -119,6 +119,8 @@ export interface RunFailure {
    * that ends it), which SSE drops: the server must end each event with one.
    */
   cause?: 'UNFINISHED_EVENT';
+  /** Cut off inside its run: whether `reconnect()` can go on from the agent's last SSE id (`false`: only a new run can). */
+  reconnectable?: boolean;
 }
 
 export type RefusalCode =
