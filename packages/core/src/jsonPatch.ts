@@ -74,6 +74,12 @@ function codeOf(error: unknown): PatchFailureCode {
 
 const FORBIDDEN = /(^|\/)__proto__(\/|$)|(^|\/)constructor\/prototype(\/|$)/;
 
+/** A `~` RFC 6901 does not write: it escapes only `~` (`~0`) and `/` (`~1`). */
+const BAD_ESCAPE = /~(?![01])/;
+
+/** A pointer in a message, cut short: a path may be megabytes long. */
+const quoted = (pointer: string) => JSON.stringify(pointer.length > 80 ? `${pointer.slice(0, 80)}…` : pointer);
+
 type Container = Record<string, unknown> | unknown[];
 
 const isContainer = (v: unknown): v is Container => typeof v === 'object' && v !== null;
@@ -177,17 +183,26 @@ export function applyJsonPatch(document: unknown, operations: readonly unknown[]
     const op = operations[i] as { path?: unknown; from?: unknown } | null | undefined;
     if (typeof op !== 'object' || op === null)
       return { ok: false, operationIndex: i, operation: op, code: 'NOT_AN_OPERATION', message: 'not an operation object' };
+    const refuse = (code: PatchFailureCode, message: string): PatchResult => ({
+      ok: false,
+      operationIndex: i,
+      operation: op,
+      code,
+      message,
+    });
     for (const pointer of [op.path, op.from]) {
-      if (typeof pointer === 'string' && FORBIDDEN.test(pointer)) {
-        return {
-          ok: false,
-          operationIndex: i,
-          operation: op,
-          code: 'FORBIDDEN_PATH',
-          message: `path ${pointer} would modify an object prototype; refused`,
-        };
-      }
+      if (typeof pointer !== 'string') continue;
+      if (FORBIDDEN.test(pointer)) return refuse('FORBIDDEN_PATH', `path ${pointer} would modify an object prototype; refused`);
+      if (BAD_ESCAPE.test(pointer))
+        return refuse('INVALID_OPERATION', `${quoted(pointer)} is no JSON pointer: RFC 6901 writes ~ only as ~0 or ~1`);
     }
+    // RFC 6902 §4.4: a location is not moved into one of its children (the document would hold itself).
+    const { from, path } = op;
+    if ((op as Operation).op === 'move' && typeof from === 'string' && typeof path === 'string' && path.startsWith(`${from}/`))
+      return refuse(
+        'INVALID_OPERATION',
+        `cannot move ${from === '' ? 'the document' : quoted(from)} into ${quoted(path)}, a place inside itself`,
+      );
   }
   // Copy-on-write: before an operation writes, each container on its path is copied once per patch, so
   // fast-json-patch mutates only copies this call owns. The input (and every event's payload) stays as it

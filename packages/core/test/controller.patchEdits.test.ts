@@ -77,6 +77,8 @@ describe('an edit given as JSON Patch operations', () => {
     ['an add without a value', [{ op: 'add', path: '/title' }], /operation 0/],
     ['a BigInt', [{ op: 'add', path: '/title', value: 1n }], /BigInt/],
     ['a path through __proto__', [{ op: 'add', path: '/__proto__/polluted', value: true }], /operation 0/],
+    ['a move of the document into itself', [{ op: 'move', from: '', path: '/rows/b' }], /operation 0.*inside itself/],
+    ['an escape RFC 6901 does not have', [{ op: 'add', path: '/~2', value: 1 }], /operation 0.*~0 or ~1/],
   ])('refuses %s, EDIT_REFUSED, and applies none of the operations', async (_name, operations, why) => {
     const { c } = make();
     const before = c.getSnapshot().thread.sharedState.document;

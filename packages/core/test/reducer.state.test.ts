@@ -261,10 +261,50 @@ describe('applyJsonPatch: why an operation failed, as a code', () => {
     ['an index RFC 6901 does not allow', [{ op: 'replace', path: '/list/01', value: 1 }], 'NO_SUCH_PATH'],
     ['a test that does not hold', [{ op: 'test', path: '/a', value: 2 }], 'TEST_FAILED'],
     ['a value too deep', [{ op: 'add', path: '/b', value: deep(600) }], 'TOO_DEEP'],
+    // RFC 6902 §4.4: a location cannot be moved into one of its children (the document would hold itself).
+    ['a move of the whole document into a member of its own', [{ op: 'move', from: '', path: '/b' }], 'INVALID_OPERATION'],
+    [
+      'a move of the whole document onto a new member of a list of its own',
+      [{ op: 'move', from: '', path: '/list/-' }],
+      'INVALID_OPERATION',
+    ],
+    ['a move of a member into its own child', [{ op: 'move', from: '/o', path: '/o/inner' }], 'INVALID_OPERATION'],
+    // RFC 6901: `~` is written only as `~0` or `~1`.
+    ['an escape RFC 6901 does not have', [{ op: 'add', path: '/~2', value: 1 }], 'INVALID_OPERATION'],
+    ['a lone ~', [{ op: 'add', path: '/a~', value: 1 }], 'INVALID_OPERATION'],
+    ['a from with a lone ~', [{ op: 'copy', from: '/~', path: '/b' }], 'INVALID_OPERATION'],
+    ['a pointer that does not start with /', [{ op: 'add', path: 'b', value: 1 }], 'INVALID_OPERATION'],
   ])('%s', (_what, operations, code) => {
-    const result = applyJsonPatch({ a: 1, list: [1, 2] }, operations);
+    const doc = { a: 1, list: [1, 2], o: { x: 1 }, '~': 2 };
+    const before = JSON.stringify(doc);
+    const result = applyJsonPatch(doc, operations);
     expect(result.ok).toBe(false);
     expect(result.ok ? undefined : result.code).toBe(code);
+    // Said in words about the pointer, never a TypeError of the patcher's.
+    expect(result.ok ? '' : result.message).not.toMatch(/undefined|Cannot set properties/);
+    expect(JSON.stringify(doc)).toBe(before);
+  });
+
+  it('moves a member to itself, beside itself, and to a sibling whose name starts with its own', () => {
+    const result = applyJsonPatch({ o: { x: 1 }, list: [1, 2] }, [
+      { op: 'move', from: '/o', path: '/o' },
+      { op: 'move', from: '/o', path: '/ox' },
+      { op: 'move', from: '/list/0', path: '/list/1' },
+      { op: 'add', path: '/~0~1', value: 3 },
+    ]);
+    expect(result).toEqual({ ok: true, document: { ox: { x: 1 }, list: [2, 1], '~/': 3 } });
+  });
+
+  it('an agent whose delta moves the document into itself desyncs the state, which stays plain JSON', () => {
+    const state = replayEvents(
+      run([
+        { type: 'STATE_SNAPSHOT', snapshot: { a: 1 } },
+        { type: 'STATE_DELTA', delta: [{ op: 'move', from: '', path: '/b' }] },
+      ]),
+    );
+    expect(state.sharedState).toMatchObject({ sync: 'desynced', document: { a: 1 } });
+    expect(state.sharedState.failure).toMatchObject({ code: 'INVALID_OPERATION' });
+    expect(JSON.stringify(state.sharedState.document)).toBe('{"a":1}');
   });
 
   it('gives the desynced state the code, beside the message', () => {
