@@ -135,6 +135,31 @@ describe('bad input yields a diagnostic and a consistent state, losing nothing',
     expectConsistent(s);
   });
 
+  it.each([MAX_JSON_DEPTH + 3, MAX_JSON_DEPTH + 100, 5000])(
+    'a delta holding a value %i deep is refused whole and desyncs the state, as one a level past the limit does',
+    (depth) => {
+      const s = replayEvents(
+        run([
+          { type: 'STATE_SNAPSHOT', snapshot: { n: 0 } },
+          {
+            type: 'STATE_DELTA',
+            delta: [
+              { op: 'replace', path: '/n', value: 1 },
+              { op: 'add', path: '/deep', value: nested(depth) },
+            ],
+          },
+          { type: 'STATE_DELTA', delta: [{ op: 'add', path: '/after', value: true }] },
+        ]),
+      );
+      expect(s.sharedState).toMatchObject({ sync: 'desynced', document: { n: 0 } });
+      expect(s.sharedState.failure).toMatchObject({ index: 2, code: 'TOO_DEEP', operation: { op: 'add', path: '/deep' } });
+      // What the failure keeps of the operation is not the value too deep to keep.
+      expect(JSON.stringify(s.sharedState.failure).length).toBeLessThan(1000);
+      expect(codes(s)).toContain('DELTA_WHILE_DESYNCED');
+      expectConsistent(s);
+    },
+  );
+
   it('a value nested past the limit is refused whole, the document before it kept, and one at the limit is taken', () => {
     const s = replayEvents(
       run([
@@ -143,9 +168,10 @@ describe('bad input yields a diagnostic and a consistent state, losing nothing',
         { type: 'STATE_DELTA', delta: [{ op: 'add', path: '/b', value: 2 }] },
       ]),
     );
-    expect(codes(s)).toEqual(['TOO_DEEP']);
+    expect(codes(s)).toEqual(['TOO_DEEP', 'DELTA_WHILE_DESYNCED']);
     expect(s.diagnostics[0]?.message).toMatch(/STATE_SNAPSHOT.*nested deeper than 512/);
-    expect(s.sharedState).toMatchObject({ sync: 'in-sync', document: { a: 1, b: 2 } });
+    // The agent's document is not the one kept: later deltas, made against the agent's, wait for a snapshot.
+    expect(s.sharedState).toMatchObject({ sync: 'desynced', document: { a: 1 }, failure: { index: 2, code: 'TOO_DEEP' } });
     // At the limit, wherever the value travels: a snapshot's document, a delta's value, a run input's state.
     const fits = replayEvents([
       {
@@ -174,6 +200,39 @@ describe('bad input yields a diagnostic and a consistent state, losing nothing',
     expect(s.diagnostics.map((d) => [d.code, d.severity])).toEqual([['TOO_DEEP', 'warning']]);
     expect(s.diagnostics[0]?.message).toMatch(/^RUN_FINISHED: result nested deeper than 512/);
   });
+
+  it.each([
+    ['responseSchema', MAX_JSON_DEPTH + 20],
+    ['responseSchema', 5000],
+    ['metadata', 5000],
+  ])(
+    'a run that ends waiting on an interrupt whose %s is nested %i deep still waits on it: that field is dropped, with a warning',
+    (field, depth) => {
+      const s = replayEvents(
+        run(kept)
+          .slice(0, -1)
+          .concat({
+            type: 'RUN_FINISHED',
+            threadId: 't1',
+            runId: 'r1',
+            outcome: {
+              type: 'interrupt',
+              interrupts: [
+                { id: 'i1', reason: 'confirmation', message: 'Refund 42 EUR?', [field]: { type: 'object', default: nested(depth) } },
+                { id: 'i2', reason: 'confirmation', message: 'And ship it?' },
+              ],
+            },
+          }),
+      );
+      expect(s.run.status).toBe('interrupted');
+      expect(s.interrupts.map((it) => it.id)).toEqual(['i1', 'i2']);
+      expect(s.interrupts[0]).toMatchObject({ message: 'Refund 42 EUR?' });
+      expect((s.interrupts[0] as Record<string, unknown>)[field]).toBeUndefined();
+      expect(s.diagnostics.map((d) => [d.code, d.severity])).toEqual([['TOO_DEEP', 'warning']]);
+      expect(s.diagnostics[0]?.message).toMatch(new RegExp(`^RUN_FINISHED: outcome.interrupts\\[0\\].${field} nested deeper than 512`));
+      expectConsistent(s);
+    },
+  );
 
   it('tool arguments nested past the limit are kept as text, and the call says why they are not used', () => {
     const args = `{"steps":${'['.repeat(5000)}${']'.repeat(5000)}}`;

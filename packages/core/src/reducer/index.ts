@@ -1,13 +1,13 @@
 import { error, warning } from '../diagnostics.js';
 import type { ExpandedEvent } from '../expand.js';
 import type { ThreadState } from '../model.js';
-import { type AgUiEvent, isAgUiEvent, type UnknownEvent } from '../protocol.js';
+import { type AgUiEvent, type EventOf, isAgUiEvent, type UnknownEvent } from '../protocol.js';
 import { appendBounded, copyThread, defined, withDiagnostics } from './helpers.js';
 import { messagesSnapshot } from './messages.js';
 import { ownEvent } from './ownEvent.js';
 import { COPY_DEPTH, JsonTooDeep, nestsWithin, ownJson } from './ownJson.js';
 import { runError, runFinished, runStarted, stepFinished, stepStarted } from './run.js';
-import { activityDelta, activitySnapshot, stateDelta, stateSnapshot } from './sharedState.js';
+import { activityDelta, activitySnapshot, stateDelta, stateSnapshot, stateTooDeep } from './sharedState.js';
 import { subagentError, subagentFinished, subagentStarted } from './subagents.js';
 import { appendContent, encryptedValue, endMessage, endReasoningSpan, startMessage, startReasoningSpan } from './text.js';
 import { appendArgs, endToolCall, startToolCall } from './toolCalls.js';
@@ -92,8 +92,12 @@ function tooDeep(
   at: number | undefined,
   why: JsonTooDeep,
 ): ThreadState {
-  const refused = () =>
-    withDiagnostics(state, [error(index, event.type, 'TOO_DEEP', `${event.type}: a value ${why.message}; the event is not applied.`)]);
+  const said = `${event.type}: a value ${why.message}; the event is not applied.`;
+  const refused = () => withDiagnostics(state, [error(index, event.type, 'TOO_DEEP', said)]);
+  if (event.type === 'STATE_SNAPSHOT' || event.type === 'STATE_DELTA')
+    return withDiagnostics(stateTooDeep(state, event as EventOf<'STATE_SNAPSHOT' | 'STATE_DELTA'>, index, `a value ${why.message}`), [
+      error(index, event.type, 'TOO_DEEP', said),
+    ]);
   if (!LIFECYCLE.has(event.type)) return refused();
   const fields = event as unknown as Record<string, unknown>;
   const kept: Record<string, unknown> = {};
@@ -101,6 +105,20 @@ function tooDeep(
   for (const key of Object.keys(fields)) {
     if (ESSENTIAL.has(key) || nestsWithin(fields[key], COPY_DEPTH - 1)) kept[key] = fields[key];
     else dropped.push(key);
+  }
+  // An outcome's interrupts are what the run waits on: each is kept, without a field of its own too deep (a schema).
+  const outcome = kept.outcome as { interrupts?: unknown } | undefined;
+  if (outcome && Array.isArray(outcome.interrupts) && !nestsWithin(outcome, COPY_DEPTH - 1)) {
+    const interrupts = outcome.interrupts.map((it: unknown, i) => {
+      if (typeof it !== 'object' || it === null || Array.isArray(it)) return it;
+      const own: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries(it)) {
+        if (nestsWithin(value, COPY_DEPTH - 4)) own[key] = value;
+        else dropped.push(`outcome.interrupts[${i}].${key}`);
+      }
+      return own;
+    });
+    kept.outcome = { ...outcome, interrupts };
   }
   if (dropped.length === 0) return refused();
   try {

@@ -1,9 +1,10 @@
 import { describe, warning } from '../diagnostics.js';
-import { applyJsonPatch, noteLargeObjects } from '../jsonPatch.js';
-import type { MessageRecord, ThreadState } from '../model.js';
+import { applyJsonPatch, noteLargeObjects, type PatchFailureCode } from '../jsonPatch.js';
+import type { MessageRecord, SharedState, ThreadState } from '../model.js';
 import type { EventOf } from '../protocol.js';
 import { withMeta } from './grow.js';
 import { origin, putMessage, stamp, withDiagnostics, without } from './helpers.js';
+import { COPY_DEPTH, nestsWithin } from './ownJson.js';
 
 /** STATE_SNAPSHOT replaces the whole document (never a merge) and heals a desynced state. */
 export function stateSnapshot(state: ThreadState, event: EventOf<'STATE_SNAPSHOT'>): ThreadState {
@@ -52,18 +53,57 @@ export function stateDelta(state: ThreadState, event: EventOf<'STATE_DELTA'>, in
   }
   const op = result.operation as { op?: unknown; path?: unknown };
   const message = `Failed to apply state patch: operation ${result.operationIndex} (${String(op.op)} ${describe(op.path)}) ${result.message}. Nothing applied; the state is marked desynced until a STATE_SNAPSHOT.`;
-  return withDiagnostics(
-    {
-      ...state,
-      sharedState: {
-        ...kept,
-        sync: 'desynced',
-        failure: { index, operation: result.operation, code: result.code, message: result.message },
-        version: shared.version + 1,
-      },
+  return withDiagnostics(desynced(state, kept, index, result), [warning(index, event.type, 'PATCH_FAILED', message)]);
+}
+
+/**
+ * A STATE_SNAPSHOT or STATE_DELTA refused whole for a value nested too deep
+ * to keep: the document stays as it was, and is desynced, since the agent's
+ * is another now (later deltas are made against the agent's).
+ */
+export function stateTooDeep(
+  state: ThreadState,
+  event: EventOf<'STATE_SNAPSHOT' | 'STATE_DELTA'>,
+  index: number,
+  message: string,
+): ThreadState {
+  const shared = state.sharedState;
+  if (shared.sync === 'desynced' && event.type === 'STATE_DELTA') return state;
+  const delta = event.type === 'STATE_DELTA' ? event.delta : undefined;
+  // The first operation holding the value, as the event's copy met it (a snapshot replaces the whole document).
+  const at = delta
+    ? Math.max(
+        0,
+        delta.findIndex((op) => !nestsWithin(op, COPY_DEPTH - 2)),
+      )
+    : 0;
+  const operation = delta ? delta[at] : { op: 'replace', path: '' };
+  return desynced(state, without(without(shared, 'failure'), 'lastDelta'), index, { operation, code: 'TOO_DEEP', message });
+}
+
+/** The state marked desynced by the event at `index`: the failure keeps what names the operation, not its value. */
+function desynced(
+  state: ThreadState,
+  kept: SharedState,
+  index: number,
+  result: { operation: unknown; code: PatchFailureCode; message: string },
+): ThreadState {
+  const { operation } = result;
+  const named =
+    typeof operation === 'object' && operation !== null
+      ? Object.fromEntries(
+          ['op', 'path', 'from'].filter((k) => Object.hasOwn(operation, k)).map((k) => [k, (operation as Record<string, unknown>)[k]]),
+        )
+      : operation;
+  return {
+    ...state,
+    sharedState: {
+      ...kept,
+      sync: 'desynced',
+      failure: { index, operation: named, code: result.code, message: result.message },
+      version: state.sharedState.version + 1,
     },
-    [warning(index, event.type, 'PATCH_FAILED', message)],
-  );
+  };
 }
 
 /** The state with the event's metadata merged into the shared state's (nothing else changes). */
