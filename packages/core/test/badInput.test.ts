@@ -227,7 +227,7 @@ describe('bad input yields a diagnostic and a consistent state, losing nothing',
       expect(s.run.status).toBe('interrupted');
       expect(s.interrupts.map((it) => it.id)).toEqual(['i1', 'i2']);
       expect(s.interrupts[0]).toMatchObject({ message: 'Refund 42 EUR?' });
-      expect((s.interrupts[0] as Record<string, unknown>)[field]).toBeUndefined();
+      expect((s.interrupts[0] as unknown as Record<string, unknown>)[field]).toBeUndefined();
       expect(s.diagnostics.map((d) => [d.code, d.severity])).toEqual([['TOO_DEEP', 'warning']]);
       expect(s.diagnostics[0]?.message).toMatch(new RegExp(`^RUN_FINISHED: outcome.interrupts\\[0\\].${field} nested deeper than 512`));
       expectConsistent(s);
