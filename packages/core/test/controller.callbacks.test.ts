@@ -401,7 +401,7 @@ describe('edits the document cannot take are refused, never reported done', () =
     expect(both).toMatchObject({
       ok: false,
       code: 'EDIT_REFUSED',
-      message: expect.stringMatching(/^The edit was not applied: its recipe threw: .*returned a new value \*and\* modified its draft/),
+      message: expect.stringMatching(/^The edit was not applied: the recipe changed its draft and returned a value too/),
     });
     expect(controller.getSnapshot().refusal).toMatchObject({ code: 'EDIT_REFUSED' });
     expect(controller.getSnapshot().thread.sharedState.document).toEqual({ items: ['A-1001'] });
@@ -409,6 +409,24 @@ describe('edits the document cannot take are refused, never reported done', () =
     // The next edit is taken.
     expect(await controller.updateSharedState((draft) => void draft.items.push('A-1003'))).toMatchObject({ ok: true });
     expect(controller.getSnapshot().thread.sharedState.document).toEqual({ items: ['A-1001', 'A-1003'] });
+  });
+
+  it('a member keyed by a symbol is none JSON writes: the edit leaves it out, as it does before immer loads', async () => {
+    await loadEngine();
+    const controller = createRunController<Record<string | symbol, unknown>>({ source: quiet().source, initialState: { a: 1 } });
+    // The first edit starts loading immer; once it has loaded, the next is made on its draft.
+    await controller.updateSharedState((draft) => {
+      draft.a = 1;
+    });
+    await import('immer');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const result = await controller.updateSharedState((draft) => {
+      draft[Symbol('s')] = 1;
+      draft.b = 2;
+    });
+    expect(result).toMatchObject({ ok: true });
+    expect(controller.getSnapshot().thread.sharedState.document).toEqual({ a: 1, b: 2 });
+    expect(JSON.stringify(controller.log.entries.at(-1))).not.toMatch(/Symbol/);
   });
 
   it('a value at the limit, by setState or by an edit, is taken, and the session saves and reopens', async () => {

@@ -263,6 +263,16 @@ describe('a shared-state edit asked for while immer loads', () => {
     const later = await controller.updateSharedState((async () => undefined) as never);
     expect(later).toMatchObject({ ok: false, code: 'EDIT_REFUSED' });
     expect(doc()).toEqual([1, 2]);
+    // `d => d.push(x)` returns the new length: the draft changed and a value came back. Neither wins; nothing is edited.
+    const both = controller.updateSharedState((d) => (d as number[]).push(3) as never);
+    expect(doc()).toEqual([1, 2]);
+    await expect(both).resolves.toMatchObject({
+      ok: false,
+      code: 'EDIT_REFUSED',
+      message: expect.stringMatching(/^The edit was not applied: the recipe changed its draft and returned a value too/),
+    });
+    // Returning the draft itself is the draft's edit.
+    await expect(controller.updateSharedState((d) => (d as number[]).concat() && d)).resolves.toMatchObject({ ok: true });
     expect(controller.stateAt(controller.log.entries.length - 1).sharedState.document).toEqual([1, 2]);
   });
 });

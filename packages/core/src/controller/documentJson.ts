@@ -68,9 +68,11 @@ export function jsonDocument(value: unknown, owned?: unknown): unknown {
  * carries it: the document goes to the agent as JSON, so it holds what JSON
  * would. A member set to `undefined` (or a function) is no member: its
  * replace removes it, its add adds nothing (`undefined` is returned); an
- * array's element (or the document) becomes `null`.
+ * array's element (or the document) becomes `null`. A member keyed by a
+ * symbol is none JSON writes: its patch is none either.
  */
 export function toJsonPatch(patch: Patch): JsonPatchOperation | undefined {
+  if (patch.path.some((s) => typeof s === 'symbol')) return undefined;
   const path = patch.path.map((s) => `/${pointerSegment(s)}`).join('');
   if (patch.op === 'remove') return { op: 'remove', path };
   const value = asJson(patch.value);

@@ -27,7 +27,14 @@ function runRecipe<Doc>(recipe: SharedStateRecipe<Doc>, draft: Doc): unknown {
   throw ASYNC_RECIPE;
 }
 
-/** The app's recipe failed (or returned a document and changed its draft too, which immer refuses): nothing is edited. */
+/** What a recipe that changed its draft and returned a value too is told: which of the two is the edit is not known. */
+const changedAndReturned: Refusal = {
+  code: 'EDIT_REFUSED',
+  message:
+    'The edit was not applied: the recipe changed its draft and returned a value too (`d => d.items.push(x)` returns the new length): change the draft and return nothing, or return a new document.',
+};
+
+/** The app's recipe failed: nothing is edited. */
 const recipeFailed = (e: unknown): RecipeDelta => ({
   refusal:
     e === ASYNC_RECIPE
@@ -55,10 +62,16 @@ const notJson = (e: unknown): RecipeDelta => ({
  */
 export function immerDelta<Doc>(immer: Immer, base: Doc, recipe: SharedStateRecipe<Doc>): RecipeDelta {
   let patches: Patch[];
+  // A recipe that returned a value other than its draft: immer refuses it if the draft changed too.
+  let returned = false;
   try {
-    [, patches] = immer.produceWithPatches(base, (draft: Doc) => runRecipe(recipe, draft) as Doc);
+    [, patches] = immer.produceWithPatches(base, (draft: Doc) => {
+      const out = runRecipe(recipe, draft);
+      returned = out !== undefined && out !== draft;
+      return out as Doc;
+    });
   } catch (e) {
-    return recipeFailed(e);
+    return returned ? { refusal: changedAndReturned } : recipeFailed(e);
   }
   // As JSON: a copy, never one of the app's own objects the recipe put in the draft.
   const delta: JsonPatchOperation[] = [];
@@ -92,6 +105,7 @@ export function copyDelta<Doc>(
     return recipeFailed(e);
   }
   try {
+    if (out !== undefined && out !== draft && diff(base, jsonDocument(draft)).length > 0) return { refusal: changedAndReturned };
     const next = jsonDocument(out === undefined ? draft : out);
     if (!nestsWithin(next, MAX_JSON_DEPTH)) return { refusal: tooDeep() };
     return { delta: diff(base, next) };
