@@ -7,7 +7,7 @@ import * as React from 'react';
 import { useExpiryClock } from './Countdown.js';
 import { useHeldActions } from './heldActions.js';
 import { type InterruptSession, NO_REFUSALS, SessionContext, useSession } from './interruptContext.js';
-import { focusWithQuestion, revealLabel } from './interruptFocus.js';
+import { focusWithQuestion, revealField } from './interruptFocus.js';
 import { useLocale } from './locale.js';
 import { RefusalItems } from './RefusalItems.js';
 import { useBrowserLayoutEffect } from './useBrowserLayoutEffect.js';
@@ -391,7 +391,7 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
     focusInside.current = true;
     const from = e.relatedTarget as HTMLElement | null;
     if (from && !e.currentTarget.contains(from)) returnTo.current = from;
-    if (e.target.matches(FIELD)) revealLabel(e.target);
+    if (e.target.matches(FIELD)) revealField(e.target);
   };
 
   // The region goes with its last interrupt, answered or not (a reset, a stop, another thread): focus that was in it

@@ -79,17 +79,31 @@ function startOnScreen(element: HTMLElement): boolean {
 }
 
 /**
- * Brings the label of `field`, focused in the decision area, out from under the area's held heading: the browser
- * scrolls a focused field into view, not the label above it, so Tab (or a failed submit) could land on a field whose
- * label the heading hides.
+ * Brings `field`, focused in the decision area, out from under what the area
+ * holds over it: the area's heading at its top edge, over the label above the
+ * field, and the card's actions at its bottom edge (as tall as their buttons
+ * wrap to, which no scroll padding knows). The browser scrolls a focused field
+ * into view, not its label, and by the area's scroll padding, not by its
+ * actions: Tab (or a failed submit) could land on a field hidden under either.
+ * Where the area is too short for the label and the field, the field wins,
+ * its start never under the heading.
  */
-export function revealLabel(field: HTMLElement): void {
+export function revealField(field: HTMLElement): void {
   const win = field.ownerDocument.defaultView;
   const box = scrollerOf(field);
-  const heading = box?.querySelector(':scope > .agk-interrupts__title');
-  if (!win || !box || !heading || win.getComputedStyle(heading).position !== 'sticky') return;
+  if (!win || !box) return;
+  const held = (node: Element | null | undefined): node is Element => !!node && win.getComputedStyle(node).position === 'sticky';
+  const heading = box.querySelector(':scope > .agk-interrupts__title');
+  const top = held(heading) ? heading.getBoundingClientRect().bottom : box.getBoundingClientRect().top;
   const label = (field as HTMLInputElement).labels?.[0] ?? field.closest('fieldset')?.querySelector<HTMLElement>(':scope > legend') ?? null;
-  if (!label) return;
-  const hidden = heading.getBoundingClientRect().bottom - label.getBoundingClientRect().top;
-  if (hidden > 0) box.scrollTop -= hidden;
+  if (held(heading) && label) {
+    const hidden = top - label.getBoundingClientRect().top;
+    if (hidden > 0) box.scrollTop -= hidden;
+  }
+  const actions = field.closest('.agk-interrupt')?.querySelector('.agk-interrupt__actions');
+  if (held(actions) && !actions.contains(field)) {
+    const { top: start, bottom } = field.getBoundingClientRect();
+    const under = Math.min(bottom - actions.getBoundingClientRect().top, start - top);
+    if (under > 0) box.scrollTop += under;
+  }
 }

@@ -221,3 +221,49 @@ describe('an answer changed among two questions', () => {
     });
   }
 });
+
+describe('a manual review with a note, on a phone', () => {
+  it.each([160, 260])('scrolls the note field Tab reaches clear of the held actions (a page header of %ipx)', async (header) => {
+    await page.viewport(390, 844);
+    await preloadInterruptForm();
+    const run = runOf(say('5d2c1e0f-9a8b-4c7d-8e6f-5a4b3c2d1e0f', 'This refund needs a manual review.'), {
+      outcome: {
+        type: 'interrupt',
+        interrupts: [
+          {
+            id: 'b1946ac9-2492-4d2f-8c3e-6a1f0e9d8c7b-review',
+            reason: 'risk:manual_review',
+            message: 'Review a $1,900.00 refund to a card added today.',
+            responseSchema: {
+              type: 'object',
+              properties: {
+                decision: { type: 'string', title: 'Decision', enum: ['approve', 'deny', 'request more information'] },
+                note: { type: 'string', title: 'Note for the audit trail' },
+              },
+              required: ['decision'],
+            },
+            metadata: { queue: 'fraud-review', riskScore: 0.87, slaMinutes: 30, signals: ['new card', 'amount over limit'] },
+          },
+        ],
+      },
+    });
+    const store = await playedStore([], { pending: [run], now: () => Date.now() });
+    const screen = await render(
+      <AgentProvider store={store}>
+        <div style={{ height: `calc(100vh - ${header}px)`, marginTop: header, display: 'flex', flexDirection: 'column' }}>
+          <AgentChat />
+        </div>
+      </AgentProvider>,
+    );
+    await store.getState().run('Refund $1,900 for order B-7 to a new card, please.');
+    await expect.element(screen.getByRole('button', { name: 'Submit' })).toBeVisible();
+    await expect.poll(() => document.querySelector('.agk-interrupt')?.contains(document.activeElement)).toBe(true);
+    for (let i = 0; i < 12 && !(document.activeElement instanceof HTMLTextAreaElement); i++) await userEvent.tab();
+    const field = document.activeElement as HTMLElement;
+    expect(field.tagName).toBe('TEXTAREA');
+    await new Promise(requestAnimationFrame);
+    const box = field.getBoundingClientRect();
+    const part = clearPart();
+    expect(inside(box, part), `the note at ${box.top}-${box.bottom}, the clear part ${part.top}-${part.bottom}`).toBe(true);
+  });
+});
