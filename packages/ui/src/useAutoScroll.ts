@@ -19,6 +19,8 @@ export interface AutoScroll {
 /** Within this distance of the end counts as at the end (sub-pixel layouts never land exactly on it). */
 const AT_END_PX = 24;
 const UP_KEYS = new Set(['ArrowUp', 'PageUp', 'Home']);
+/** How long after the reader opens or closes something in the list its growth is theirs, not new content. */
+const ACTED_MS = 500;
 
 /**
  * Follows new content while the reader is at the end, and stops as soon as
@@ -31,10 +33,23 @@ const UP_KEYS = new Set(['ArrowUp', 'PageUp', 'Home']);
  * Intent comes from input events and from scrollTop going down, not from
  * "not at the end": content growing under a reader at the end would look
  * like scrolling away.
+ *
+ * A disclosure the reader opens or closes (a tool call's card, a reasoning
+ * span: what has `aria-expanded`) grows or shrinks the list by their own
+ * hand: it stays where it was, under their pointer and focus, and the list
+ * opens downward from it rather than following the growth to its end; once
+ * that leaves the end out of view, the list stops following.
  */
 export function useAutoScroll(): AutoScroll {
   const [state, setState] = React.useState<FollowState>('following');
-  const live = React.useRef({ viewport: null as HTMLElement | null, following: true, lastTop: 0, touchY: 0 });
+  const live = React.useRef({
+    viewport: null as HTMLElement | null,
+    following: true,
+    lastTop: 0,
+    touchY: 0,
+    /** The disclosure the reader just toggled, where it was on screen, and until when growth is theirs. */
+    acted: null as { node: Element; top: number; until: number } | null,
+  });
   const resize = React.useRef<ResizeObserver | null>(null);
 
   // Only a change is set: a scroll event at the end says "following" again on every token, and even an
@@ -53,8 +68,17 @@ export function useAutoScroll(): AutoScroll {
   }, []);
 
   const keepUp = React.useCallback(() => {
+    const { acted, viewport } = live.current;
+    if (acted && viewport && acted.node.isConnected && performance.now() < acted.until) {
+      const moved = acted.node.getBoundingClientRect().top - acted.top;
+      if (Math.abs(moved) >= 1) viewport.scrollTop += moved;
+      live.current.lastTop = viewport.scrollTop;
+      if (viewport.scrollHeight - viewport.scrollTop - viewport.clientHeight > AT_END_PX) follow(false);
+      return;
+    }
+    live.current.acted = null;
     if (live.current.following) toEnd();
-  }, [toEnd]);
+  }, [follow, toEnd]);
 
   const observer = React.useCallback(() => {
     if (!resize.current && typeof ResizeObserver === 'function') resize.current = new ResizeObserver(keepUp);
@@ -87,11 +111,18 @@ export function useAutoScroll(): AutoScroll {
         // A finger moving down scrolls the content up.
         if ((e.touches[0]?.clientY ?? 0) > live.current.touchY + 4 && scrollable()) follow(false);
       };
+      // Captured before the disclosure's own handler changes the list (Enter and Space on a button click it too).
+      const onClick = (e: MouseEvent) => {
+        const node = e.target instanceof Element ? e.target.closest('[aria-expanded]') : null;
+        if (!node || node === el || !el.contains(node)) return;
+        live.current.acted = { node, top: node.getBoundingClientRect().top, until: performance.now() + ACTED_MS };
+      };
       const mutations = new MutationObserver(keepUp);
       mutations.observe(el, { childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ['style'] });
       el.addEventListener('scroll', onScroll, { passive: true });
       el.addEventListener('wheel', onWheel, { passive: true });
       el.addEventListener('keydown', onKey);
+      el.addEventListener('click', onClick, { capture: true });
       el.addEventListener('touchstart', onTouchStart, { passive: true });
       el.addEventListener('touchmove', onTouchMove, { passive: true });
       observer()?.observe(el);
@@ -101,6 +132,7 @@ export function useAutoScroll(): AutoScroll {
         el.removeEventListener('scroll', onScroll);
         el.removeEventListener('wheel', onWheel);
         el.removeEventListener('keydown', onKey);
+        el.removeEventListener('click', onClick, { capture: true });
         el.removeEventListener('touchstart', onTouchStart);
         el.removeEventListener('touchmove', onTouchMove);
         resize.current?.unobserve(el);
