@@ -95,6 +95,21 @@ function history(store: AgentStore, ids: readonly string[]): Set<string> {
   return new Set(ids.filter((id) => byId.get(id)?.streaming !== true));
 }
 
+/**
+ * Whether `id` is the thread's newest assistant message that is not
+ * streaming: an older one that settles now (history a MESSAGES_SNAPSHOT
+ * restated, whose rows the list mounts as it lays them out, after the answer
+ * that followed it) is no news.
+ */
+function newestSettled(store: AgentStore, id: string): boolean {
+  const { ids, byId } = store.getState().thread.messages;
+  for (let i = ids.length - 1; i >= 0; i--) {
+    const message = byId.get(ids[i] as string);
+    if (message?.role === 'assistant' && !message.streaming) return message.id === id;
+  }
+  return false;
+}
+
 /** What the live region says, numbered: the region keys its node on `n`. */
 export interface Announcement {
   text: string;
@@ -110,9 +125,10 @@ const SILENCE: Announcement = { text: '', n: 0 };
  * complete, as "Assistant: text" in plain text (Markdown rendered to text, by
  * the renderer loaded on demand for the reply itself), capped for a long
  * reply, with the "may be incomplete" note for a reply cut short. Only
- * replies that arrived after the list mounted, once each, so neither history
- * nor a row the virtualizer remounts is read out again; tokens are never
- * announced one by one.
+ * replies that arrived after the list mounted, once each, and each only while
+ * it is the newest, so neither history (there at mount, or restated by a
+ * snapshot) nor a row the virtualizer remounts is read out again; tokens are
+ * never announced one by one.
  */
 export function useLiveAnnouncer(thread: string): { announcement: Announcement; onSettled: SettledListener } {
   const store = useAgentStore();
@@ -147,7 +163,7 @@ export function useLiveAnnouncer(thread: string): { announcement: Announcement; 
       const previous = announced.current.get(id);
       if (previous === true || (previous === false && !incomplete)) return;
       const message = store.getState().thread.messages.byId.get(id);
-      if (message?.role !== 'assistant') return;
+      if (message?.role !== 'assistant' || (previous === undefined && !newestSettled(store, id))) return;
       const { messages } = localeRef.current;
       const author = message.name ?? messages.messages.roles.assistant;
       announced.current.set(id, incomplete);

@@ -626,6 +626,10 @@ describe('conversation: announcements', () => {
     expect(announcementText(localeValue(en), 'Assistant', 'The provider answered with', true)).toBe(
       'Assistant: The provider answered with (This reply may be incomplete.)',
     );
+    // In Chinese, with the full-width colon of its own punctuation, as its other sentences have.
+    const zh = localeValue(zhCN);
+    expect(announcementText(zh, '助手', '退款已完成。', true)).toBe('助手：退款已完成。（这条回复可能不完整。）');
+    expect(zh.messages.messages.announce.becameIncomplete('助手')).toMatch(/^助手：/);
   });
 
   it('announces a finished reply as plain text in the polite region', async () => {
@@ -732,7 +736,11 @@ describe('conversation: headings and languages', () => {
       const chinese = leaves(zhCN.messages[area]);
       expect(chinese.map(([k]) => k).sort()).toEqual([...english.keys()].sort());
       const same = /^[\s\d.:…/()%+\-–—#×✓✕→←↑↓▸▾·•"'A-Za-z_[\]]*$/;
-      expect(chinese.filter(([k, text]) => !/[\u3400-\u9fff]/.test(text) && !(same.test(text) && text === english.get(k)))).toEqual([]);
+      expect(
+        chinese.filter(
+          ([k, text]) => !/[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]/.test(text) && !(same.test(text) && text === english.get(k)),
+        ),
+      ).toEqual([]);
     }
   });
 

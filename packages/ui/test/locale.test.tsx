@@ -77,10 +77,10 @@ describe('locales', () => {
     const english = new Map(leaves(en.messages));
     const chinese = new Map(leaves(zhCN.messages));
     expect([...chinese.keys()].sort()).toEqual([...english.keys()].sort());
-    // Strings that are the same in both languages on purpose (symbols, protocol words).
+    // Strings that are the same in both languages on purpose (symbols, protocol words); Chinese holds a Han character or full-width punctuation.
     const same = /^[\s\d.:…/()%+\-–—#×✓✕→←↑↓▸▾·•"'A-Za-z_]*$/;
     const untranslated = [...chinese].filter(
-      ([key, text]) => !/[\u3400-\u9fff]/.test(text) && !(same.test(text) && text === english.get(key)),
+      ([key, text]) => !/[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]/.test(text) && !(same.test(text) && text === english.get(key)),
     );
     expect(untranslated).toEqual([]);
   });

@@ -200,7 +200,7 @@ export const zhCN: typeof en = {
     no: '否',
   },
   announce: {
-    said: (author: string, text: string) => `${author}: ${text}`,
+    said: (author: string, text: string) => `${author}：${text}`,
     continues: (_count: number, formatted: string) => `……（回复还有 ${formatted} 个词）`,
     incomplete: '（这条回复可能不完整。）',
     becameIncomplete: (author: string) => `${author}：上一条回复可能不完整。`,
