@@ -178,15 +178,27 @@ describe('a request that is no request is refused, never thrown, and nothing is 
     expect(c.getSnapshot().thread.messages.ids).toEqual([]);
   });
 
-  it('resume(undefined), resume({}) and resume([null]) are refused RESUME_REFUSED, and the interrupt stays open', async () => {
+  it('resume(undefined), resume({}), resume([null]) and an answer naming no interrupt are refused RESUME_REFUSED, saying what was given, and the interrupt stays open', async () => {
     const { source, inputs } = scripted((n, input, emit) => {
       emit(started(input));
       emit(finished(input, n === 0 ? { outcome: { type: 'interrupt', interrupts: [{ id: 'i1', reason: 'confirmation' }] } } : {}));
     });
     const c = createRunController({ source, scheduler: microScheduler });
     await c.run('refund');
-    for (const answers of [undefined, {}, [null], ['yes']])
-      expect(await outcome(() => c.resume(answers as Untyped))).toMatchObject({ ok: false, code: 'RESUME_REFUSED' });
+    for (const [answers, said] of [
+      [undefined, /: it was given nothing\. /],
+      [{}, /: it was given an object\. /],
+      [[null], /: answer 1 is null\. /],
+      [['yes'], /: answer 1 is a string\. /],
+      [[[]], /: answer 1 is a list\. /],
+      [[{}], /: answer 1 names no interrupt \(its interruptId is no string\)\. /],
+      [[{ interruptId: 'i1', status: 'resolved', payload: true }, { status: 'resolved' }], /: answer 2 names no interrupt/],
+    ] as const)
+      expect(await outcome(() => c.resume(answers as Untyped))).toMatchObject({
+        ok: false,
+        code: 'RESUME_REFUSED',
+        message: expect.stringMatching(said),
+      });
     expect(c.getSnapshot().thread.interrupts.map((i) => i.id)).toEqual(['i1']);
     expect(inputs).toHaveLength(1);
     // The right answer still goes.

@@ -34,6 +34,18 @@ export interface ResumeDeps {
 /** The validator of answers none of which has a schema to meet. */
 const noSchema: PayloadValidator = () => [];
 
+/** What a plain-JavaScript app gave where answers go, in words. */
+const kindOf = (value: unknown): string =>
+  value === undefined
+    ? 'nothing'
+    : value === null
+      ? 'null'
+      : Array.isArray(value)
+        ? 'a list'
+        : typeof value === 'object'
+          ? 'an object'
+          : `a ${typeof value}`;
+
 /**
  * The resume action: validates the answers (ajv only when one has a schema),
  * records them so nothing can answer the same interrupts twice, and streams
@@ -62,13 +74,12 @@ export function resumeAction(deps: ResumeDeps) {
         );
       }
       // A plain-JavaScript app's list that is none, or answers that are no objects, are refused as answers the builder refuses are.
-      if (!Array.isArray(responses))
-        return Promise.resolve(deps.refuse(answersInvalid(`it was given ${responses === null ? 'null' : `a ${typeof responses}`}`)));
+      if (!Array.isArray(responses)) return Promise.resolve(deps.refuse(answersInvalid(`it was given ${kindOf(responses)}`)));
       const odd = responses.findIndex((r) => typeof r !== 'object' || r === null || Array.isArray(r));
-      if (odd >= 0)
-        return Promise.resolve(
-          deps.refuse(answersInvalid(`answer ${odd + 1} is ${responses[odd] === null ? 'null' : `a ${typeof responses[odd]}`}`)),
-        );
+      if (odd >= 0) return Promise.resolve(deps.refuse(answersInvalid(`answer ${odd + 1} is ${kindOf(responses[odd])}`)));
+      const unnamed = responses.findIndex((r) => typeof r.interruptId !== 'string');
+      if (unnamed >= 0)
+        return Promise.resolve(deps.refuse(answersInvalid(`answer ${unnamed + 1} names no interrupt (its interruptId is no string)`)));
       // The answers as the JSON the agent gets: what is checked, recorded and sent is one value, the app's objects left behind.
       const json = asJsonAnswers(responses);
       if (!Array.isArray(json)) return Promise.resolve(deps.refuse(json));
