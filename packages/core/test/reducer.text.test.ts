@@ -146,3 +146,59 @@ describe('reduceThread: reasoning', () => {
     expect(codes(s)).toEqual(['ENCRYPTED_VALUE_UNKNOWN_ENTITY']);
   });
 });
+
+describe('reduceThread: a message id another kind of message holds', () => {
+  const plan = { type: 'ACTIVITY_SNAPSHOT', messageId: 'plan', activityType: 'plan', content: { steps: ['look up', 'refund'] } };
+
+  it("text streamed under an activity's id leaves the activity as it was, and says so", () => {
+    const s = replayEvents(run([plan, ...text('plan', 'hello')]));
+    expect(s.messages.byId.get('plan')).toMatchObject({ role: 'activity', content: { steps: ['look up', 'refund'] } });
+    expect(codes(s).filter((c) => c === 'MESSAGE_ID_CONFLICT')).toHaveLength(3);
+    expect(s.messages.ids).toEqual(['plan']);
+  });
+
+  it("a tool result under the calling reply's own id gets an id of its own; the reply keeps its text and its call", () => {
+    const s = replayEvents(
+      run([
+        { type: 'TEXT_MESSAGE_START', messageId: 'm', role: 'assistant' },
+        { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: 'Looking it up.' },
+        { type: 'TEXT_MESSAGE_END', messageId: 'm' },
+        { type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'lookup', parentMessageId: 'm' },
+        { type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '{}' },
+        { type: 'TOOL_CALL_END', toolCallId: 'c1' },
+        { type: 'TOOL_CALL_RESULT', messageId: 'm', toolCallId: 'c1', content: 'found' },
+      ]),
+    );
+    expect(s.messages.byId.get('m')).toMatchObject({ role: 'assistant', content: 'Looking it up.', toolCallIds: ['c1'] });
+    const call = s.toolCalls.get('c1');
+    expect(call).toMatchObject({ status: 'succeeded', parentMessageId: 'm' });
+    const result = s.messages.byId.get(call?.result?.messageId ?? '');
+    expect(result).toMatchObject({ role: 'tool', toolCallId: 'c1', content: 'found' });
+    expect(result?.id).not.toBe('m');
+    expect(s.messages.ids).toEqual(['m', result?.id]);
+    expect(codes(s)).toContain('MESSAGE_ID_CONFLICT');
+  });
+
+  it('text reopening a reply of its own role, and a result restated under its own id, are no conflict', () => {
+    const s = replayEvents(
+      run([
+        ...text('m', 'Part one.'),
+        ...text('m', ' Part two.'),
+        ...toolCallWith('c1', 'm'),
+        { type: 'TOOL_CALL_RESULT', messageId: 't1', toolCallId: 'c1', content: 'first' },
+        { type: 'TOOL_CALL_RESULT', messageId: 't1', toolCallId: 'c1', content: 'again' },
+      ]),
+    );
+    expect(s.messages.byId.get('m')?.content).toBe('Part one. Part two.');
+    expect(s.messages.byId.get('t1')?.content).toBe('again');
+    expect(codes(s)).not.toContain('MESSAGE_ID_CONFLICT');
+  });
+});
+
+function toolCallWith(id: string, parentMessageId: string) {
+  return [
+    { type: 'TOOL_CALL_START', toolCallId: id, toolCallName: 'lookup', parentMessageId },
+    { type: 'TOOL_CALL_ARGS', toolCallId: id, delta: '{}' },
+    { type: 'TOOL_CALL_END', toolCallId: id },
+  ];
+}

@@ -9,9 +9,9 @@ import { COPY_DEPTH, JsonTooDeep, nestsWithin, ownJson } from './ownJson.js';
 import { runError, runFinished, runStarted, stepFinished, stepStarted } from './run.js';
 import { activityDelta, activitySnapshot, stateDelta, stateSnapshot, stateTooDeep } from './sharedState.js';
 import { subagentError, subagentFinished, subagentStarted } from './subagents.js';
-import { appendContent, encryptedValue, endMessage, endReasoningSpan, startMessage, startReasoningSpan } from './text.js';
+import { appendContent, encryptedValue, endMessage, endReasoningSpan, idOfAnother, startMessage, startReasoningSpan } from './text.js';
 import { appendArgs, endToolCall, startToolCall } from './toolCalls.js';
-import { toolResult } from './toolResult.js';
+import { toolResultOwnId } from './toolResult.js';
 
 export { createThreadState, type ThreadStateInit } from './thread.js';
 
@@ -148,13 +148,13 @@ function apply(state: ThreadState, raw: ExpandedEvent | AgUiEvent, index: number
       return stepFinished(state, event);
     case 'TEXT_MESSAGE_START':
     case 'REASONING_MESSAGE_START':
-      return startMessage(state, event, at);
+      return idOfAnother(state, event, index) ?? startMessage(state, event, at);
     case 'TEXT_MESSAGE_CONTENT':
     case 'REASONING_MESSAGE_CONTENT':
-      return appendContent(state, event, at);
+      return idOfAnother(state, event, index) ?? appendContent(state, event, at);
     case 'TEXT_MESSAGE_END':
     case 'REASONING_MESSAGE_END':
-      return endMessage(state, event, at);
+      return idOfAnother(state, event, index) ?? endMessage(state, event, at);
     case 'TOOL_CALL_START':
       return startToolCall(state, event, at);
     case 'TOOL_CALL_ARGS':
@@ -162,7 +162,7 @@ function apply(state: ThreadState, raw: ExpandedEvent | AgUiEvent, index: number
     case 'TOOL_CALL_END':
       return endToolCall(state, event);
     case 'TOOL_CALL_RESULT':
-      return toolResult(state, event, at);
+      return toolResultOwnId(state, event, index, at);
     case 'STATE_SNAPSHOT':
       return stateSnapshot(state, event);
     case 'STATE_DELTA':

@@ -81,7 +81,7 @@ export function stateTooDeep(
   return desynced(state, without(without(shared, 'failure'), 'lastDelta'), index, { operation, code: 'TOO_DEEP', message });
 }
 
-/** The state marked desynced by the event at `index`: the failure keeps what names the operation, not its value. */
+/** The state marked desynced by the event at `index`, with the operation that failed (named only, when its value is too deep). */
 function desynced(
   state: ThreadState,
   kept: SharedState,
@@ -89,8 +89,9 @@ function desynced(
   result: { operation: unknown; code: PatchFailureCode; message: string },
 ): ThreadState {
   const { operation } = result;
+  // A value too deep to keep is not kept here either: the operation is named by its op, path and from.
   const named =
-    typeof operation === 'object' && operation !== null
+    result.code === 'TOO_DEEP' && typeof operation === 'object' && operation !== null
       ? Object.fromEntries(
           ['op', 'path', 'from'].filter((k) => Object.hasOwn(operation, k)).map((k) => [k, (operation as Record<string, unknown>)[k]]),
         )

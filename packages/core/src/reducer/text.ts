@@ -7,6 +7,7 @@ import { mergeMetadata, withKey, withMeta } from './grow.js';
 import {
   copyMessage,
   defined,
+  earlier,
   entry,
   origin,
   putMessage,
@@ -20,6 +21,19 @@ import {
 type Opening = EventOf<'TEXT_MESSAGE_START'> | EventOf<'REASONING_MESSAGE_START'>;
 type Continuation = EventOf<'TEXT_MESSAGE_CONTENT'> | EventOf<'REASONING_MESSAGE_CONTENT'>;
 type Closing = EventOf<'TEXT_MESSAGE_END'> | EventOf<'REASONING_MESSAGE_END'>;
+
+/**
+ * A text or reasoning event under the id of an activity of its run: ignored,
+ * with a diagnostic, as the official client ignores it, so that it never
+ * turns the activity's object into text.
+ */
+export function idOfAnother(state: ThreadState, event: Opening | Continuation | Closing, index: number): ThreadState | undefined {
+  const existing = state.messages.byId.get(event.messageId);
+  // An earlier run's message of the id is reopened, as the official client does (ids are the agent's, run after run).
+  if (existing?.role !== 'activity' || earlier(existing, state)) return undefined;
+  const said = `${event.type} for '${event.messageId}', which is an activity; ignored.`;
+  return withDiagnostics(state, [warning(index, event.type, 'MESSAGE_ID_CONFLICT', said)]);
+}
 
 /** START opens a message, or reopens a closed one: later content appends, and it ends again at its next END. */
 export function startMessage(state: ThreadState, event: Opening, at?: number): ThreadState {

@@ -3,10 +3,12 @@
  * transitions (a frontend tool's result, a run's input) share with the
  * event stream, apart from the streaming reducers of toolCalls.ts.
  */
+
+import { warning } from '../diagnostics.js';
 import type { MessageRecord, ThreadState, ToolCallRecord } from '../model.js';
 import type { EventOf } from '../protocol.js';
 import { thrownText } from '../thrownText.js';
-import { defined, earlier, keyFor, origin, putMessage, someIdFromEnd, stamp, updateToolCall } from './helpers.js';
+import { defined, earlier, keyFor, origin, putMessage, someIdFromEnd, stamp, updateToolCall, withDiagnostics } from './helpers.js';
 import { JsonTooDeep, MAX_JSON_DEPTH, nestsWithin } from './ownJson.js';
 
 export function parseArgs(text: string): Pick<ToolCallRecord, 'args' | 'argsError' | 'argsErrorCode'> {
@@ -30,7 +32,10 @@ export function parseArgs(text: string): Pick<ToolCallRecord, 'args' | 'argsErro
  */
 export function toolResult(state: ThreadState, event: EventOf<'TOOL_CALL_RESULT'>, at?: number, source?: 'client'): ThreadState {
   const known = state.messages.byId.get(event.messageId);
-  const id = known && earlier(known, state) ? keyFor(event.messageId, state.run.runId, (k) => state.messages.byId.has(k)) : event.messageId;
+  const id =
+    known && (earlier(known, state) || !sameResult(known, event))
+      ? keyFor(event.messageId, state.run.runId, (k) => state.messages.byId.has(k))
+      : event.messageId;
   const message: MessageRecord = {
     id,
     role: 'tool',
@@ -52,6 +57,23 @@ export function toolResult(state: ThreadState, event: EventOf<'TOOL_CALL_RESULT'
     };
   });
   return next;
+}
+
+/** A message the result may stand in for: the result of the same call (restated), not a reply or another call's result. */
+const sameResult = (message: MessageRecord, event: EventOf<'TOOL_CALL_RESULT'>) =>
+  message.role === 'tool' && message.toolCallId === event.toolCallId;
+
+/**
+ * TOOL_CALL_RESULT from the agent: a result under the id of another message
+ * of its run (the calling reply's own, say) gets an id of its own, with a
+ * diagnostic, rather than overwriting that message.
+ */
+export function toolResultOwnId(state: ThreadState, event: EventOf<'TOOL_CALL_RESULT'>, index: number, at?: number): ThreadState {
+  const known = state.messages.byId.get(event.messageId);
+  const next = toolResult(state, event, at);
+  if (!known || earlier(known, state) || sameResult(known, event)) return next;
+  const said = `TOOL_CALL_RESULT for call '${event.toolCallId}' under '${event.messageId}', which is a ${known.role} message of this run; the result is kept under an id of its own.`;
+  return withDiagnostics(next, [warning(index, event.type, 'MESSAGE_ID_CONFLICT', said)]);
 }
 
 function insertAfterCaller(state: ThreadState, message: MessageRecord): ThreadState {
