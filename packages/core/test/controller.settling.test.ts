@@ -756,4 +756,15 @@ describe('an agent that calls a frontend tool in every run', () => {
       expectReplayed(c);
     },
   );
+
+  it.each([Number.NaN, 1.5, -1, '3'])(
+    'a maxFollowUps of %s is refused at once, naming the option, when made and when configured',
+    (max) => {
+      const { source } = looping();
+      expect(() => createRunController({ source, maxFollowUps: max as number })).toThrow(/^maxFollowUps is .*whole number/);
+      const c = createRunController({ source, maxFollowUps: Number.POSITIVE_INFINITY });
+      expect(() => c.configure({ maxFollowUps: max as number })).toThrow(RangeError);
+      c.destroy();
+    },
+  );
 });

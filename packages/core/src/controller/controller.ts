@@ -9,7 +9,7 @@ import { startFrom } from './recording.js';
 import { refusals, sameRefusal } from './refusals.js';
 import { appClock, tellApp } from './report.js';
 import { resumeAction } from './resumeAction.js';
-import { runInput, runRefusal, threadStart, userMessage } from './runInput.js';
+import { checkedOptions, runInput, runRefusal, threadStart, userMessage } from './runInput.js';
 import { runJoin } from './runJoin.js';
 import type { SessionEntryBody } from './sessionLog.js';
 import { sharedStateActions } from './sharedStateEdit.js';
@@ -32,7 +32,7 @@ import type { ActionResult, Refusal, RunController, RunControllerOptions, RunReq
  * controller.destroy();
  */
 export function createRunController<Doc = unknown>(initialOptions: RunControllerOptions<Doc>): RunController<Doc> {
-  let options = initialOptions;
+  let options = checkedOptions(initialOptions);
   /** The thread's start: its id, initial messages and document (a saved log's latest). A reset starts the next one. */
   let start = threadStart(initialOptions);
   let threadId = start.threadId;
@@ -168,7 +168,7 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
     log,
     stateAt: timeTravel(log.entries),
     configure(next) {
-      options = { ...options, ...next };
+      options = { ...options, ...checkedOptions(next) };
     },
     now: clock,
     askCapabilities: () => void askCapabilities(),
