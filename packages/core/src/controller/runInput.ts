@@ -102,7 +102,7 @@ export function runRefusal(thread: ThreadState, request: RunRequest): Refusal | 
  * silently: `maxFollowUps` of NaN stopped every follow-up, and 1.5 allowed
  * two. Throws a RangeError naming the option.
  */
-export function checkedOptions<T extends Partial<RunControllerOptions<never>>>(options: T): T {
+export function checkedOptions<T extends { maxFollowUps?: number }>(options: T): T {
   const max = options.maxFollowUps;
   if (max !== undefined && !(max === Number.POSITIVE_INFINITY || (Number.isSafeInteger(max) && max >= 0)))
     throw new RangeError(`maxFollowUps is ${String(max)}; it must be a whole number, 0 or more (or Infinity).`);
