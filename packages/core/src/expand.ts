@@ -112,14 +112,15 @@ export function createExpander(from?: ExpanderState): Expander {
         );
         return;
       }
+      // Refused before it ends anything: a chunk dropped leaves the stream it would have closed open as it was.
+      if (event.type === 'TOOL_CALL_CHUNK' && event.toolCallName === undefined) {
+        diagnostics.push(
+          error(index, event.type, 'CHUNK_WITHOUT_NAME', `First TOOL_CALL_CHUNK must have a toolCallName (call ${id}); chunk dropped.`),
+        );
+        return;
+      }
       closeLane(lane, out);
       if (event.type === 'TOOL_CALL_CHUNK') {
-        if (event.toolCallName === undefined) {
-          diagnostics.push(
-            error(index, event.type, 'CHUNK_WITHOUT_NAME', `First TOOL_CALL_CHUNK must have a toolCallName (call ${id}); chunk dropped.`),
-          );
-          return;
-        }
         stream = {
           kind: 'tool',
           id,

@@ -174,6 +174,16 @@ describe('createExpander: TOOL_CALL_CHUNK and REASONING_MESSAGE_CHUNK', () => {
     ).toEqual(['CHUNK_CONFLICT']);
   });
 
+  it('a refused first tool chunk leaves the text stream open as it was: the next text chunk goes on with it', () => {
+    const { types, codes } = expandAll([
+      { type: 'TEXT_MESSAGE_CHUNK', messageId: 'm', delta: 'Looking ' },
+      { type: 'TOOL_CALL_CHUNK', toolCallId: 'c', delta: '{}' },
+      { type: 'TEXT_MESSAGE_CHUNK', delta: 'it up.' },
+    ]);
+    expect(codes).toEqual(['CHUNK_WITHOUT_NAME']);
+    expect(types).toEqual(['TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_CONTENT']);
+  });
+
   it('a tool chunk closes an open text chunk stream of the same lane', () => {
     const { types } = expandAll([
       { type: 'TEXT_MESSAGE_CHUNK', messageId: 'm', delta: 'a' },
