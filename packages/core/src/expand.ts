@@ -121,10 +121,11 @@ export function createExpander(from?: ExpanderState): Expander {
       }
       closeLane(lane, out);
       if (event.type === 'TOOL_CALL_CHUNK') {
+        const name = event.toolCallName as string;
         stream = {
           kind: 'tool',
           id,
-          name: event.toolCallName,
+          name,
           ...opt('parentMessageId', event.parentMessageId),
           ...opt('subagentRunId', event.subagentRunId),
         };
@@ -132,8 +133,8 @@ export function createExpander(from?: ExpanderState): Expander {
           ...base,
           type: 'TOOL_CALL_START',
           toolCallId: id,
-          toolCallName: stream.name,
-          ...opt('parentMessageId', stream.parentMessageId),
+          toolCallName: name,
+          ...opt('parentMessageId', event.parentMessageId),
         } as ExpandedEvent);
       } else if (event.type === 'TEXT_MESSAGE_CHUNK') {
         stream = {

@@ -103,7 +103,7 @@ export function runRefusal(thread: ThreadState, request: RunRequest): Refusal | 
  * two. Throws a RangeError naming the option.
  */
 export function checkedOptions<T extends { maxFollowUps?: number }>(options: T): T {
-  const max = options.maxFollowUps;
+  const max = (options as Partial<T> | undefined)?.maxFollowUps;
   if (max !== undefined && !(max === Number.POSITIVE_INFINITY || (Number.isSafeInteger(max) && max >= 0)))
     throw new RangeError(`maxFollowUps is ${String(max)}; it must be a whole number, 0 or more (or Infinity).`);
   return options;
