@@ -262,7 +262,9 @@ export const RunStatus = React.forwardRef<HTMLDivElement, RunStatusProps>(functi
   // Offered only where it can work: the stream was cut off in this session, after an event the agent named (an SSE id).
   // It stays (unavailable) while the reconnect it started goes on, so focus on it is kept.
   const canReconnect = (cutOff && failure?.reconnectable === true && !reconnectFailed?.final) || pending || canTryAgain;
-  if (cutOff && !reconnecting && !reconnectFailed && failure?.reconnectable === false) hint = t.hint.noResumePoint;
+  // No Reconnect to offer: the agent named no event to go on from, or the run was cut off in a session saved earlier.
+  if (cutOff && !reconnecting && !reconnectFailed && failure?.reconnectable !== true)
+    hint = failure ? t.hint.noResumePoint : t.hint.cutOffEarlier;
   const canRetry = !canReconnect && !reconnecting && inFlight === undefined && failure?.retryable === true;
   const isError = state === 'failed';
   return (

@@ -96,16 +96,17 @@ function history(store: AgentStore, ids: readonly string[]): Set<string> {
 }
 
 /**
- * Whether `id` is the thread's newest assistant message that is not
- * streaming: an older one that settles now (history a MESSAGES_SNAPSHOT
- * restated, whose rows the list mounts as it lays them out, after the answer
- * that followed it) is no news.
+ * Whether `id` is the thread's newest assistant message with words to say
+ * that is not streaming: an older one that settles now (history a
+ * MESSAGES_SNAPSHOT restated, whose rows the list mounts as it lays them out,
+ * after the answer that followed it) is no news. A message of tool calls
+ * alone (no text) says nothing, so the reply before it is still the news.
  */
 function newestSettled(store: AgentStore, id: string): boolean {
   const { ids, byId } = store.getState().thread.messages;
   for (let i = ids.length - 1; i >= 0; i--) {
     const message = byId.get(ids[i] as string);
-    if (message?.role === 'assistant' && !message.streaming) return message.id === id;
+    if (message?.role === 'assistant' && !message.streaming && contentText(message.content).trim() !== '') return message.id === id;
   }
   return false;
 }

@@ -13,6 +13,7 @@ import { Reasoning } from '../src/Reasoning.js';
 import { openRunStore } from '../src/storybook/conversations.js';
 import { call, playedStore, runOf, say } from '../src/storybook/scripted.js';
 import { ToolCallCard } from '../src/ToolCall.js';
+import { drivenStore } from './support/drivenStore.js';
 
 const NOW = Date.parse('2026-11-30T12:00:00Z');
 
@@ -630,6 +631,25 @@ describe('conversation: announcements', () => {
     const zh = localeValue(zhCN);
     expect(announcementText(zh, '助手', '退款已完成。', true)).toBe('助手：退款已完成。（这条回复可能不完整。）');
     expect(zh.messages.messages.announce.becameIncomplete('助手')).toMatch(/^助手：/);
+  });
+
+  it('announces a reply whose tool call, in the same frame, opens a message of its own', async () => {
+    await preloadMarkdown();
+    const { store, push, start } = drivenStore();
+    render(
+      <AgentProvider store={store}>
+        <MessageList />
+      </AgentProvider>,
+    );
+    await start();
+    await push(
+      { type: 'TEXT_MESSAGE_START', messageId: 'm1', role: 'assistant' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', delta: 'Let me look up order A-1001.' },
+      { type: 'TEXT_MESSAGE_END', messageId: 'm1' },
+      { type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'lookup_order' },
+      { type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '{"orderId":"A-1001"}' },
+    );
+    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('Assistant: Let me look up order A-1001.'));
   });
 
   it('announces a finished reply as plain text in the polite region', async () => {

@@ -87,6 +87,23 @@ describe('RunStatus', () => {
     expect(screen.getByRole('button', { name: 'Reconnect' })).toBeEnabled();
   });
 
+  it('a run cut off in a saved session, reopened: no Reconnect (no stream of it to go on from), and it says to send again', async () => {
+    const first = createAgentStore({ source: cutOffRun('t1', 'finished') });
+    await first.getState().run('x');
+    const store = createAgentStore({ source: cutOffRun('t1', 'finished'), log: first.session.entries });
+    first.destroy();
+    render(
+      <AgentProvider store={store}>
+        <RunStatus />
+      </AgentProvider>,
+    );
+    expect(screen.getByRole('status')).toHaveAttribute('data-status', 'unknown');
+    expect(screen.getByRole('status')).toHaveTextContent(en.messages.run.hint.cutOffEarlier);
+    expect(screen.queryByRole('button')).toBeNull();
+    expect(await store.getState().reconnect()).toMatchObject({ ok: false, code: 'NO_RESUME_POINT' });
+    store.destroy();
+  });
+
   it('offers no Reconnect for a stream the agent sent no event ids for (nothing to go on from), and says to send again', async () => {
     const store = await playedStore([{ say: 'x', events: runOf(say('a', 'half'), null) }]);
     render(

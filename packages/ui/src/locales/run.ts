@@ -59,6 +59,8 @@ export const en = {
       "The agent does not take requests from this page's address: add it to the agent's allowed origins (AGENT_ALLOWED_ORIGINS).",
     checkEndpoint: "Check that the URL is the agent's AG-UI endpoint.",
     noResumePoint: 'This agent cannot resume a stream where it stopped: send your message again.',
+    /** A run cut off in a session saved earlier and opened again: this session has no stream of it to go on from. */
+    cutOffEarlier: 'The run was cut off in an earlier session: send your message again.',
     nothingToReconnect: 'There is nothing to reconnect to.',
     /** The controller started as many runs by itself to send tool results as it may (FOLLOW_UPS_EXHAUSTED). */
     followUpsExhausted: 'The agent asked for its tools run after run: the last results go out with your next message.',
@@ -117,6 +119,7 @@ export const zhCN: typeof en = {
     allowOrigin: '智能体不接受来自此页面地址的请求：请把它加入智能体允许的来源（AGENT_ALLOWED_ORIGINS）。',
     checkEndpoint: '请确认该 URL 是智能体的 AG-UI 端点。',
     noResumePoint: '该智能体无法从中断处恢复数据流：请重新发送你的消息。',
+    cutOffEarlier: '此运行在之前的会话中已中断：请重新发送你的消息。',
     nothingToReconnect: '没有可以重新连接的运行。',
     followUpsExhausted: '智能体一次又一次地请求调用工具：最后的结果将随你的下一条消息发送。',
   },
