@@ -190,7 +190,9 @@ export function applyJsonPatch(document: unknown, operations: readonly unknown[]
       code,
       message,
     });
-    for (const pointer of [op.path, op.from]) {
+    // A `from` counts only where the operation takes one (RFC 6902 ignores members an operation does not define).
+    const takesFrom = (op as Operation).op === 'move' || (op as Operation).op === 'copy';
+    for (const pointer of takesFrom ? [op.path, op.from] : [op.path]) {
       if (typeof pointer !== 'string') continue;
       if (FORBIDDEN.test(pointer)) return refuse('FORBIDDEN_PATH', `path ${pointer} would modify an object prototype; refused`);
       if (BAD_ESCAPE.test(pointer))

@@ -160,6 +160,17 @@ describe('bad input yields a diagnostic and a consistent state, losing nothing',
     },
   );
 
+  it('a delta refused for its metadata alone desyncs the state and names none of its operations', () => {
+    const s = replayEvents(
+      run([
+        { type: 'STATE_SNAPSHOT', snapshot: { a: 1 } },
+        { type: 'STATE_DELTA', delta: [{ op: 'replace', path: '/a', value: 2 }], metadata: { trace: nested(600) } },
+      ]),
+    );
+    expect(s.sharedState).toMatchObject({ sync: 'desynced', document: { a: 1 }, failure: { code: 'TOO_DEEP' } });
+    expect(s.sharedState.failure?.operation).toBeUndefined();
+  });
+
   it('a value nested past the limit is refused whole, the document before it kept, and one at the limit is taken', () => {
     const s = replayEvents(
       run([

@@ -406,6 +406,16 @@ describe('edits the document cannot take are refused, never reported done', () =
     expect(controller.getSnapshot().refusal).toMatchObject({ code: 'EDIT_REFUSED' });
     expect(controller.getSnapshot().thread.sharedState.document).toEqual({ items: ['A-1001'] });
     expect(controller.log.entries).toHaveLength(entries);
+    // A recipe that returns a new document and leaves its draft alone is no "changed and returned", even when immer throws:
+    // a draft kept from an earlier edit, read now, is revoked.
+    await import('immer');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    let stale: { items: string[] } | undefined;
+    await controller.updateSharedState((draft) => {
+      stale = draft;
+    });
+    const revoked = await controller.updateSharedState(() => ({ items: ['A-1001'], kept: stale }) as never);
+    expect(revoked).toMatchObject({ ok: false, code: 'EDIT_REFUSED', message: expect.stringMatching(/its recipe threw: .*revoked/) });
     // The next edit is taken.
     expect(await controller.updateSharedState((draft) => void draft.items.push('A-1003'))).toMatchObject({ ok: true });
     expect(controller.getSnapshot().thread.sharedState.document).toEqual({ items: ['A-1001', 'A-1003'] });

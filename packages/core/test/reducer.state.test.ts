@@ -285,6 +285,10 @@ describe('applyJsonPatch: why an operation failed, as a code', () => {
     expect(JSON.stringify(doc)).toBe(before);
   });
 
+  it('ignores a `from` on an operation that takes none, as RFC 6902 ignores members an operation does not define', () => {
+    expect(applyJsonPatch({ a: 1 }, [{ op: 'add', path: '/z', value: 1, from: '/~' }])).toEqual({ ok: true, document: { a: 1, z: 1 } });
+  });
+
   it('moves a member to itself, beside itself, and to a sibling whose name starts with its own', () => {
     const result = applyJsonPatch({ o: { x: 1 }, list: [1, 2] }, [
       { op: 'move', from: '/o', path: '/o' },

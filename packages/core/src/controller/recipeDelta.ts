@@ -34,6 +34,15 @@ const changedAndReturned: Refusal = {
     'The edit was not applied: the recipe changed its draft and returned a value too (`d => d.items.push(x)` returns the new length): change the draft and return nothing, or return a new document.',
 };
 
+/** Whether the recipe changed its draft, as JSON says (a draft it cannot write says no). */
+function changed(base: unknown, draft: unknown): boolean {
+  try {
+    return JSON.stringify(draft) !== JSON.stringify(base);
+  } catch {
+    return false;
+  }
+}
+
 /** The app's recipe failed: nothing is edited. */
 const recipeFailed = (e: unknown): RecipeDelta => ({
   refusal:
@@ -62,16 +71,16 @@ const notJson = (e: unknown): RecipeDelta => ({
  */
 export function immerDelta<Doc>(immer: Immer, base: Doc, recipe: SharedStateRecipe<Doc>): RecipeDelta {
   let patches: Patch[];
-  // A recipe that returned a value other than its draft: immer refuses it if the draft changed too.
-  let returned = false;
+  // A recipe that returned a value other than its draft, having changed the draft too: immer refuses it, in its words.
+  let both = false;
   try {
     [, patches] = immer.produceWithPatches(base, (draft: Doc) => {
       const out = runRecipe(recipe, draft);
-      returned = out !== undefined && out !== draft;
+      both = out !== undefined && out !== draft && changed(base, draft);
       return out as Doc;
     });
   } catch (e) {
-    return returned ? { refusal: changedAndReturned } : recipeFailed(e);
+    return both ? { refusal: changedAndReturned } : recipeFailed(e);
   }
   // As JSON: a copy, never one of the app's own objects the recipe put in the draft.
   const delta: JsonPatchOperation[] = [];

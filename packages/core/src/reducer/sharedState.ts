@@ -69,15 +69,14 @@ export function stateTooDeep(
 ): ThreadState {
   const shared = state.sharedState;
   if (shared.sync === 'desynced' && event.type === 'STATE_DELTA') return state;
-  const delta = event.type === 'STATE_DELTA' ? event.delta : undefined;
-  // The first operation holding the value, as the event's copy met it (a snapshot replaces the whole document).
-  const at = delta
-    ? Math.max(
-        0,
-        delta.findIndex((op) => !nestsWithin(op, COPY_DEPTH - 2)),
-      )
-    : 0;
-  const operation = delta ? delta[at] : { op: 'replace', path: '' };
+  // The first operation holding the value, as the event's copy met it (a snapshot replaces the whole document); none
+  // when the value is elsewhere (the event's metadata).
+  const operation =
+    event.type === 'STATE_DELTA'
+      ? event.delta.find((op) => !nestsWithin(op, COPY_DEPTH - 2))
+      : nestsWithin(event.snapshot, COPY_DEPTH - 1)
+        ? undefined
+        : { op: 'replace', path: '' };
   return desynced(state, without(without(shared, 'failure'), 'lastDelta'), index, { operation, code: 'TOO_DEEP', message });
 }
 
