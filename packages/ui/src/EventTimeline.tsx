@@ -10,6 +10,7 @@ import { Detail, DiagnosticList, EventSummaryView } from './TimelineDetail.js';
 import { rowOf, TimelineContext, type TimelineContextValue, toolNamesOf, useTimeline } from './timelineContext.js';
 import { type LogPoint, stillValid } from './timeTravel.js';
 import { useFocusRescue } from './useFocusRescue.js';
+import { useRestingAnnouncement } from './useRestingAnnouncement.js';
 import { useStoreSwitch, useThreadKey } from './useStoreSwitch.js';
 
 export type { EventGroup } from './eventSummary.js';
@@ -88,8 +89,9 @@ const Root = React.forwardRef<HTMLElement, EventTimelineRootProps>(function Root
     return point && entry && stillValid(point, entries) ? { entry, thread: store.stateAfterEvent(point.position) } : undefined;
   }, [point, store, entries]);
 
-  // Time travel is said politely once its replay is shown: the row's own name says which row, this what is shown.
-  const [announcement, setAnnouncement] = React.useState('');
+  // Time travel is said politely once its replay is shown and the pick rests: the row's own name says which row, this
+  // what is shown. What the filters leave is said the same way, once the reader stops typing or ticking.
+  const { announcement, say, silence } = useRestingAnnouncement();
   const total = entries.length;
   const travelled = travel?.entry;
   const announced = React.useRef<LoggedEvent | undefined>(undefined);
@@ -97,13 +99,27 @@ const Root = React.forwardRef<HTMLElement, EventTimelineRootProps>(function Root
     // The total grows while a run streams: only a new pick is announced.
     if (!travelled || announced.current === travelled) return;
     announced.current = travelled;
-    setAnnouncement(messages.devtools.timeline.showingAfter(String(travelled.index), format.number(total)));
-  }, [travelled, total, messages, format]);
-  // What was said of a thread goes with it: another store shown, or a new thread (an emptied log).
-  useStoreSwitch(store, () => setAnnouncement(''), useThreadKey());
+    say(messages.devtools.timeline.showingAfter(String(travelled.index), format.number(total)));
+  }, [travelled, total, messages, format, say]);
+  const counted = React.useRef({ visible: visible.length, total });
+  counted.current = { visible: visible.length, total };
+  const filtering = React.useRef(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a change of the filters is what is said; the counts come from a ref.
   React.useEffect(() => {
-    if (total === 0) setAnnouncement('');
-  }, [total]);
+    // The filters as the panel opened are no news: only a change of them is.
+    if (!filtering.current) {
+      filtering.current = true;
+      return;
+    }
+    const { visible: shown, total: all } = counted.current;
+    const strings = messages.devtools.timeline;
+    say(shown === all ? strings.count(all, format.number(all)) : strings.countFiltered(format.number(shown), format.number(all)));
+  }, [search, groups, messages, format, say]);
+  // What was said of a thread goes with it: another store shown, or a new thread (an emptied log).
+  useStoreSwitch(store, silence, useThreadKey());
+  React.useEffect(() => {
+    if (total === 0) silence();
+  }, [total, silence]);
 
   const value = React.useMemo<TimelineContextValue>(
     () => ({

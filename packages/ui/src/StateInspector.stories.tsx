@@ -205,7 +205,7 @@ export const HistorySelection: Story = {
     // Focus lands on the history list, with Live selected, never on <body>; the change is said.
     await expect(canvas.getByRole('listbox', { name: 'State history' })).toHaveFocus();
     await expect(canvas.getAllByRole('option')[0]).toHaveAttribute('data-state', 'selected');
-    await expect(canvas.getByRole('status')).toHaveTextContent('Back to live');
+    await waitFor(() => expect(canvas.getByRole('status')).toHaveTextContent('Back to live'));
     await expectInert(canvasElement);
   },
 };

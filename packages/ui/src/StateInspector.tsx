@@ -13,6 +13,7 @@ import { EventSummaryView } from './TimelineDetail.js';
 import { type LogPoint, ownDelta, stillValid } from './timeTravel.js';
 import { useBrowserLayoutEffect } from './useBrowserLayoutEffect.js';
 import { useFocusRescue } from './useFocusRescue.js';
+import { useRestingAnnouncement } from './useRestingAnnouncement.js';
 import { useStoreSwitch, useThreadKey } from './useStoreSwitch.js';
 
 interface PastState {
@@ -118,8 +119,8 @@ const Root = React.forwardRef<HTMLElement, StateInspectorRootProps>(function Roo
     return point && entry && stillValid(point, entries) ? { entry, shared: store.stateAfterEvent(point.position).sharedState } : undefined;
   }, [point, store, entries]);
 
-  // What is shown is said politely once it is shown: the document after a picked event, or the live one again.
-  const [announcement, setAnnouncement] = React.useState('');
+  // What is shown is said politely once it is shown and the pick rests: the document after a picked event, or the live one again.
+  const { announcement, say, silence } = useRestingAnnouncement();
   const shownEntry = past?.entry;
   const announced = React.useRef<LoggedEvent | undefined>(undefined);
   // "Back to live" is said when the reader went back, not when a new thread or another store dropped the pick.
@@ -130,14 +131,14 @@ const Root = React.forwardRef<HTMLElement, StateInspectorRootProps>(function Roo
     const before = announced.current;
     announced.current = shownEntry;
     const strings = messages.devtools.inspector;
-    if (shownEntry) setAnnouncement(strings.showingAfter(String(shownEntry.index), format.number(total)));
-    else if (before) setAnnouncement(wentBack.current ? strings.backToLiveDone : '');
+    if (shownEntry) say(strings.showingAfter(String(shownEntry.index), format.number(total)));
+    else if (before) say(wentBack.current ? strings.backToLiveDone : '');
     wentBack.current = false;
-  }, [shownEntry, total, messages, format]);
+  }, [shownEntry, total, messages, format, say]);
   useStoreSwitch(
     store,
     () => {
-      setAnnouncement('');
+      silence();
       announced.current = undefined;
     },
     useThreadKey(),

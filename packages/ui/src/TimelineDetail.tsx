@@ -104,9 +104,11 @@ export function EventSummaryView({ summary, className }: { summary: EventSummary
       {groups.map((group, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one summary never reorder.
         <React.Fragment key={i}>
+          {/* The dot is hidden from assistive technology, not the spaces around it: read out, the parts stay words apart. */}
           {i > 0 ? (
-            <span className="agk-devtools__sep" aria-hidden="true">
-              {' · '}
+            <span className="agk-devtools__sep">
+              {' '}
+              <span aria-hidden="true">·</span>{' '}
             </span>
           ) : null}
           {group.map((part, j) => (

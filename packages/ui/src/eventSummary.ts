@@ -272,10 +272,20 @@ export function searchBeyondRow(event: unknown): string {
   return out.join(' ');
 }
 
-/** Past this length an id shows as its first 8 characters and "…" (the whole id on hover and in the detail). */
+/** Past this length an id is shortened (the whole id on hover and in the detail). */
 const SHORT_ID = 12;
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 
-/** An id as a row shows it: a UUID as `f47ac10b…`, a short id as it is. */
+/**
+ * An id as a row shows it: a UUID as `f47ac10b…`, a short id as it is, and
+ * an id that goes on past a UUID it holds (`run-<uuid>-researcher-m1`, the
+ * ids of a run's subagents and messages) by what follows it,
+ * `…researcher-m1`: their heads are all the same.
+ */
 export function shortId(id: string): string {
-  return id.length > SHORT_ID ? `${id.slice(0, 8)}…` : id;
+  if (id.length <= SHORT_ID) return id;
+  const uuid = UUID.exec(id);
+  const tail = uuid ? id.slice(uuid.index + uuid[0].length).replace(/^[-_:.#/]+/, '') : '';
+  if (tail) return `…${tail.length > 16 ? tail.slice(-16) : tail}`;
+  return `${id.slice(0, 8)}…`;
 }

@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import * as React from 'react';
 import { describe, expect, it } from 'vitest';
 import { EventTimeline, EventTimelinePanel } from '../src/EventTimeline.js';
+import { shortId } from '../src/eventSummary.js';
 import { JsonTree } from '../src/JsonTree.js';
 import { AgentLocaleProvider, zhCN } from '../src/locale.js';
 import { StateInspector, StateInspectorPanel } from '../src/StateInspector.js';
@@ -60,6 +61,21 @@ describe('timeline rows lead with what changed', () => {
     // The run row: the id shortened, never the whole UUID in the row.
     expect(summaryOf(0)).not.toHaveTextContent(RUN);
     expect(within(summaryOf(0)).getByTitle(RUN)).toHaveTextContent('7c9e6679…');
+    // Read out, the parts the dot separates on screen stay words apart: only the dot is hidden, not the spaces around it.
+    const seps = [...summary.querySelectorAll('.agk-devtools__sep')];
+    expect(seps.length).toBeGreaterThan(0);
+    for (const sep of seps) {
+      expect(sep.textContent).toBe(' · ');
+      expect(sep.getAttribute('aria-hidden')).toBeNull();
+      expect([...sep.querySelectorAll('[aria-hidden="true"]')].map((n) => n.textContent)).toEqual(['·']);
+    }
+  });
+
+  it('shortens ids that share a long prefix (a run’s, a subagent’s) to forms that still tell them apart', () => {
+    const ids = ['run-12e3f4a5-b6c7-4d8e-9f00-112233445566-researcher-m1', 'run-12e3f4a5-b6c7-4d8e-9f00-112233445566-writer-m1'];
+    const short = ids.map(shortId);
+    expect(short).toEqual(['…researcher-m1', '…writer-m1']);
+    expect(shortId('c1')).toBe('c1');
   });
 
   it('tool rows lead with the tool name (and the arguments delta), state rows with the ops or the key count', async () => {
@@ -110,6 +126,33 @@ describe('timeline rows lead with what changed', () => {
     await user.click(row(4) as HTMLElement);
     const total = store.log.entries.length;
     await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent(`Showing the thread after event #4 (of ${total} events)`));
+  });
+
+  it('an arrow key held through the rows is said once, where it rests, not row by row', async () => {
+    const user = userEvent.setup();
+    const store = await playedStore([{ events: uuidRun }]);
+    timeline(store);
+    const region = screen.getByRole('status');
+    const said: string[] = [];
+    const watch = new MutationObserver(() => said.push(region.textContent ?? ''));
+    watch.observe(region, { childList: true, subtree: true, characterData: true });
+    await user.click(row(0) as HTMLElement);
+    for (let i = 0; i < 5; i++) await user.keyboard('{ArrowDown}');
+    const total = store.log.entries.length;
+    await waitFor(() => expect(region).toHaveTextContent(`Showing the thread after event #5 (of ${total} events)`));
+    watch.disconnect();
+    expect(said.filter((text) => text !== '')).toEqual([`Showing the thread after event #5 (of ${total} events)`]);
+  });
+
+  it('says how many events the filters leave, once the reader stops typing', async () => {
+    const user = userEvent.setup();
+    const store = await playedStore([{ events: uuidRun }]);
+    timeline(store);
+    await user.type(screen.getByRole('searchbox'), 'lookup');
+    const total = store.log.entries.length;
+    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent(new RegExp(`^\\d+ of ${total} events$`)));
+    await user.clear(screen.getByRole('searchbox'));
+    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent(`${total} events`));
   });
 });
 
@@ -377,12 +420,14 @@ describe('state inspector time travel', () => {
     await user.click(screen.getAllByRole('option')[2] as HTMLElement);
     await waitFor(() => expect(inspector).toHaveAttribute('data-state', 'past'));
     const total = store.log.entries.length;
-    expect(within(inspector).getByRole('status')).toHaveTextContent(`Showing the state after event #2 (of ${total} events)`);
+    await waitFor(() =>
+      expect(within(inspector).getByRole('status')).toHaveTextContent(`Showing the state after event #2 (of ${total} events)`),
+    );
     await user.click(screen.getByRole('button', { name: 'Back to live' }));
     await waitFor(() => expect(inspector).toHaveAttribute('data-state', 'live'));
     expect(screen.queryByRole('button', { name: 'Back to live' })).toBeNull();
     expect(document.activeElement).toBe(screen.getByRole('listbox', { name: 'State history' }));
-    expect(within(inspector).getByRole('status')).toHaveTextContent('Back to live');
+    await waitFor(() => expect(within(inspector).getByRole('status')).toHaveTextContent('Back to live'));
   });
 
   it('parts forward refs and pass className, style and DOM props', async () => {

@@ -142,7 +142,7 @@ describe('switching AgentProvider from thread A to thread B', () => {
     await user.click(screen.getAllByRole('option')[3] as HTMLElement);
     const region = () => screen.getByRole('region', { name: 'Shared state' });
     await waitFor(() => expect(region()).toHaveAttribute('data-state', 'past'));
-    expect(within(region()).getByRole('status')).toHaveTextContent(/^Showing the state after event #/);
+    await waitFor(() => expect(within(region()).getByRole('status')).toHaveTextContent(/^Showing the state after event #/));
     view.rerender(
       <Shown store={b}>
         <StateInspectorPanel />

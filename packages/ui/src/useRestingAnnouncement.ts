@@ -1,0 +1,27 @@
+'use client';
+
+import * as React from 'react';
+
+/** How long what a panel shows must rest before it is said: a key held down moves through rows faster. */
+export const RESTING_MS = 400;
+
+/**
+ * A polite status's words that follow the reader's input only once it rests:
+ * `say` replaces what waits to be said, so holding an arrow key through a
+ * list, or typing a filter, is said once, where it stopped. `silence`
+ * empties the region at once (another thread shown).
+ */
+export function useRestingAnnouncement(): { announcement: string; say: (text: string) => void; silence: () => void } {
+  const [announcement, setAnnouncement] = React.useState('');
+  const waiting = React.useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const say = React.useCallback((text: string) => {
+    clearTimeout(waiting.current);
+    waiting.current = setTimeout(() => setAnnouncement(text), RESTING_MS);
+  }, []);
+  const silence = React.useCallback(() => {
+    clearTimeout(waiting.current);
+    setAnnouncement('');
+  }, []);
+  React.useEffect(() => () => clearTimeout(waiting.current), []);
+  return { announcement, say, silence };
+}
