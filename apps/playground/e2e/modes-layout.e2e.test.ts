@@ -119,7 +119,7 @@ describe('the Events tab beside the chat on a laptop', () => {
       await page.screenshot({ path: '/tmp/aguikit-events-1366.png' });
       const seen = await page.evaluate(() => {
         const title = document.querySelector('.agk-timeline__detail-title')?.getBoundingClientRect();
-        const box = document.querySelector('[role="listbox"]') as HTMLElement;
+        const box = document.querySelector('.agk-timeline [role="listbox"]') as HTMLElement;
         const ring = box.getBoundingClientRect();
         const width = Number.parseFloat(getComputedStyle(box).outlineWidth) + Number.parseFloat(getComputedStyle(box).outlineOffset || '0');
         const panel = (box.closest('.pg__panel') as HTMLElement).getBoundingClientRect();

@@ -847,6 +847,34 @@ describe('the playground’s own controls', () => {
     expect(missing).toEqual([]);
   });
 
+  it("devtools tabs: a look at the other tab keeps the timeline's filter and picked row, and the inspector's picked entry", async () => {
+    const o = await open({ mode: 'server', scenario: 'refund', speed: FAST });
+    const { page } = o;
+    await askForRefund(o);
+    await page.getByRole('tab', { name: 'Events' }).click();
+    const filter = page.getByRole('searchbox');
+    await filter.fill('refund');
+    const options = page.getByRole('listbox', { name: /events/i }).getByRole('option');
+    await options.first().click();
+    const picked = await options.first().getAttribute('id');
+    const count = await page.locator('.agk-timeline__count').textContent();
+    await page.getByRole('tab', { name: 'Shared state' }).click();
+    await page.getByRole('listbox', { name: 'State history' }).getByRole('option').nth(1).click();
+    const history = await page.locator('.agk-inspector').getAttribute('data-state');
+    await page.getByRole('tab', { name: 'Events' }).click();
+    expect(await filter.inputValue()).toBe('refund');
+    expect(await page.locator('.agk-timeline__count').textContent()).toBe(count);
+    expect(
+      await page
+        .getByRole('listbox', { name: /events/i })
+        .locator('[aria-selected="true"]')
+        .getAttribute('id'),
+    ).toBe(picked);
+    await page.getByRole('tab', { name: 'Shared state' }).click();
+    expect(history).toBe('past');
+    expect(await page.locator('.agk-inspector').getAttribute('data-state')).toBe('past');
+  });
+
   it('language: ?lang=zh-CN shows the playground and the components in Simplified Chinese; the switch keeps it in the URL', async () => {
     const o = await open({ mode: 'server', scenario: 'refund', speed: FAST, lang: 'zh-CN' });
     const { page } = o;

@@ -413,9 +413,8 @@ export function App() {
                   ]}
                   selected={panel}
                   onSelect={setPanel}
-                >
-                  {panel === 'state' ? <StateInspectorPanel /> : <EventTimelinePanel />}
-                </Tabs>
+                  panels={{ state: <StateInspectorPanel />, events: <EventTimelinePanel /> }}
+                />
               </aside>
             </main>
           </AgentProvider>

@@ -1,4 +1,4 @@
-import { type KeyboardEvent, type ReactNode, useId } from 'react';
+import { Activity, type KeyboardEvent, type ReactNode, useId, useState } from 'react';
 
 export interface TabsProps<Id extends string> {
   /** The tab list's accessible name. */
@@ -6,24 +6,27 @@ export interface TabsProps<Id extends string> {
   tabs: readonly { id: Id; label: string }[];
   selected: Id;
   onSelect(id: Id): void;
-  /** The selected tab's content. */
-  children: ReactNode;
+  /** Each tab's content, drawn once its tab is first selected. */
+  panels: Readonly<Record<Id, ReactNode>>;
 }
 
 /**
  * Tabs as the ARIA pattern has them: one tab in the Tab order (roving
  * tabindex), Left/Right arrows move to the previous/next tab and select it
- * (wrapping around), Home/End the first/last. Every tab's panel exists (the
- * unselected ones hidden and empty), so each `aria-controls` names an element
- * on the page.
+ * (wrapping around), Home/End the first/last. Every tab's panel exists, so
+ * each `aria-controls` names an element on the page. A panel is drawn once
+ * its tab is first selected, and kept (hidden, in an `<Activity>`) when
+ * another is: a look at the other tab keeps a filter typed, a row picked.
  *
  * @example
- * <Tabs label="Devtools" tabs={[{ id: 'state', label: 'Shared state' }]} selected="state" onSelect={setPanel}>
- *   <StateInspectorPanel />
- * </Tabs>
+ * <Tabs label="Devtools" tabs={[{ id: 'state', label: 'Shared state' }]} selected="state" onSelect={setPanel}
+ *   panels={{ state: <StateInspectorPanel /> }} />
  */
-export function Tabs<Id extends string>({ label, tabs, selected, onSelect, children }: TabsProps<Id>) {
+export function Tabs<Id extends string>({ label, tabs, selected, onSelect, panels }: TabsProps<Id>) {
   const base = useId();
+  // The tabs ever selected: their panels are drawn, the others not yet (what only some readers open loads when opened).
+  const [seen, setSeen] = useState<ReadonlySet<Id>>(() => new Set([selected]));
+  if (!seen.has(selected)) setSeen(new Set([...seen, selected]));
   const tabId = (id: Id) => `${base}-tab-${id}`;
   const panelId = (id: Id) => `${base}-panel-${id}`;
 
@@ -75,7 +78,7 @@ export function Tabs<Id extends string>({ label, tabs, selected, onSelect, child
           hidden={tab.id !== selected}
           className="pg__panel"
         >
-          {tab.id === selected ? children : null}
+          {seen.has(tab.id) ? <Activity mode={tab.id === selected ? 'visible' : 'hidden'}>{panels[tab.id]}</Activity> : null}
         </div>
       ))}
     </>
