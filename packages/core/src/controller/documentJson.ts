@@ -3,11 +3,8 @@
  * (`initialState`, `setState`, values put in an edit's draft) is turned into
  * what the agent will get and a saved log holds.
  */
-import type { Patch } from 'immer';
 import { isLargeObject } from '../plainJson.js';
 import type { JsonPatchOperation } from '../protocol.js';
-
-const pointerSegment = (segment: string | number) => String(segment).replaceAll('~', '~0').replaceAll('/', '~1');
 
 /**
  * A value as JSON carries it (the rules of `JSON.stringify`: `toJSON`, no
@@ -61,24 +58,6 @@ function needsJson(value: unknown, owned: unknown, path: Set<object> = new Set()
 /** A document the app gives (`initialState`, `setState`) as JSON carries it; itself when it holds nothing JSON has not. */
 export function jsonDocument(value: unknown, owned?: unknown): unknown {
   return needsJson(value, owned) ? (asJson(value) ?? null) : value;
-}
-
-/**
- * immer's patch as RFC 6902, its path a JSON pointer and its value as JSON
- * carries it: the document goes to the agent as JSON, so it holds what JSON
- * would. A member set to `undefined` (or a function) is no member: its
- * replace removes it, its add adds nothing (`undefined` is returned); an
- * array's element (or the document) becomes `null`. A member keyed by a
- * symbol is none JSON writes: its patch is none either.
- */
-export function toJsonPatch(patch: Patch): JsonPatchOperation | undefined {
-  if (patch.path.some((s) => typeof s === 'symbol')) return undefined;
-  const path = patch.path.map((s) => `/${pointerSegment(s)}`).join('');
-  if (patch.op === 'remove') return { op: 'remove', path };
-  const value = asJson(patch.value);
-  if (value !== undefined) return { op: patch.op, path, value } as JsonPatchOperation;
-  if (patch.path.length === 0 || typeof patch.path.at(-1) === 'number') return { op: patch.op, path, value: null } as JsonPatchOperation;
-  return patch.op === 'replace' ? { op: 'remove', path } : undefined;
 }
 
 const OPERATIONS = new Set(['add', 'remove', 'replace', 'move', 'copy', 'test']);

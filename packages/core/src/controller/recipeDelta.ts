@@ -1,8 +1,7 @@
-import type { Immer, Patch } from 'immer';
 import type { JsonPatchOperation } from '../protocol.js';
 import { JsonTooDeep, MAX_JSON_DEPTH, nestsWithin } from '../reducer/ownJson.js';
 import { thrownText } from '../thrownText.js';
-import { jsonDocument, toJsonPatch } from './documentJson.js';
+import { jsonDocument } from './documentJson.js';
 import type { Refusal, SharedStateRecipe } from './types.js';
 
 /** What a recipe made of the document: the JSON Patch of its edit, or why it is no edit. */
@@ -18,7 +17,7 @@ const isThenable = (value: unknown): value is PromiseLike<unknown> =>
   typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 
 /** The recipe run on `draft`: what it returned. One that returns a promise throws ASYNC_RECIPE. */
-function runRecipe<Doc>(recipe: SharedStateRecipe<Doc>, draft: Doc): unknown {
+export function runRecipe<Doc>(recipe: SharedStateRecipe<Doc>, draft: Doc): unknown {
   const out = (recipe as (draft: Doc) => unknown)(draft);
   if (!isThenable(out)) return out;
   // What it edits after an await would land on a draft that is gone (immer revokes it), and what its promise
@@ -28,23 +27,14 @@ function runRecipe<Doc>(recipe: SharedStateRecipe<Doc>, draft: Doc): unknown {
 }
 
 /** What a recipe that changed its draft and returned a value too is told: which of the two is the edit is not known. */
-const changedAndReturned: Refusal = {
+export const changedAndReturned: Refusal = {
   code: 'EDIT_REFUSED',
   message:
-    'The edit was not applied: the recipe changed its draft and returned a value too (`d => d.items.push(x)` returns the new length): change the draft and return nothing, or return a new document.',
+    'The edit was not applied: the recipe changed its draft and returned a value too (as `d => d.list.push(x)` does): change the draft, or return a new document.',
 };
 
-/** Whether the recipe changed its draft, as JSON says (a draft it cannot write says no). */
-function changed(base: unknown, draft: unknown): boolean {
-  try {
-    return JSON.stringify(draft) !== JSON.stringify(base);
-  } catch {
-    return false;
-  }
-}
-
 /** The app's recipe failed: nothing is edited. */
-const recipeFailed = (e: unknown): RecipeDelta => ({
+export const recipeFailed = (e: unknown): RecipeDelta => ({
   refusal:
     e === ASYNC_RECIPE
       ? {
@@ -58,42 +48,12 @@ const recipeFailed = (e: unknown): RecipeDelta => ({
  * What JSON cannot write (a cycle, a BigInt), or a getter or toJSON of the app's that throws as JSON reads it, is no
  * edit of a JSON document: refused, as the rest are.
  */
-const notJson = (e: unknown): RecipeDelta => ({
+export const notJson = (e: unknown): RecipeDelta => ({
   refusal:
     e instanceof RangeError || e instanceof JsonTooDeep
       ? tooDeep()
       : { code: 'EDIT_REFUSED', message: `The edit was not applied: ${thrownText(e)}.` },
 });
-
-/**
- * The recipe on an immer draft of `base`: immer drafts only what the recipe touches, so an edit beside a large object
- * never copies it, and one inside it copies that object alone (read through its overlay, which reads as a plain object).
- */
-export function immerDelta<Doc>(immer: Immer, base: Doc, recipe: SharedStateRecipe<Doc>): RecipeDelta {
-  let patches: Patch[];
-  // A recipe that returned a value other than its draft, having changed the draft too: immer refuses it, in its words.
-  let both = false;
-  try {
-    [, patches] = immer.produceWithPatches(base, (draft: Doc) => {
-      const out = runRecipe(recipe, draft);
-      both = out !== undefined && out !== draft && changed(base, draft);
-      return out as Doc;
-    });
-  } catch (e) {
-    return both ? { refusal: changedAndReturned } : recipeFailed(e);
-  }
-  // As JSON: a copy, never one of the app's own objects the recipe put in the draft.
-  const delta: JsonPatchOperation[] = [];
-  try {
-    for (const patch of patches) {
-      const op = toJsonPatch(patch);
-      if (op) delta.push(op);
-    }
-  } catch (e) {
-    return notJson(e);
-  }
-  return { delta };
-}
 
 /**
  * The recipe on a copy of `base`, its edit the JSON Patch from `base` to what the recipe left (`diff`): what an edit

@@ -1,30 +1,26 @@
-import type { Immer } from 'immer';
 import type { ThreadState } from '../model.js';
 import type { JsonPatchOperation } from '../protocol.js';
 import { JsonTooDeep, MAX_JSON_DEPTH, nestsWithin, ownJson } from '../reducer/ownJson.js';
 import { thrownText } from '../thrownText.js';
 import { asJson, jsonDocument, jsonOperations } from './documentJson.js';
 import { type Engine, loadEngine, loadedEngine } from './engineLoader.js';
-import { copyDelta, immerDelta, tooDeep } from './recipeDelta.js';
+import { copyDelta, type RecipeDelta, tooDeep } from './recipeDelta.js';
 import { refusals, unavailable } from './refusals.js';
 import type { SessionEntryBody } from './sessionLog.js';
 import type { ActionResult, Refusal, SharedStateRecipe } from './types.js';
 
-let loading: Promise<Immer> | undefined;
-/** immer once loaded: an instance with no state of any thread, shared by every controller. */
-let loaded: Immer | undefined;
+/** A recipe's edit on immer's draft (immerEdit.ts). */
+type Drafted = <Doc>(base: Doc, recipe: SharedStateRecipe<Doc>) => RecipeDelta;
+let loading: Promise<Drafted> | undefined;
+/** The edit on immer's draft once immer is loaded, shared by every controller. */
+let loaded: Drafted | undefined;
 
 /**
- * immer, loaded on the first edit: an application that never edits the
- * shared state never loads it. An instance of its own, patches on, and no
- * auto-freeze: the document belongs to the thread, which never mutates it.
+ * immer, loaded on the first edit with the code that edits on its draft: an
+ * application that never edits the shared state never loads either.
  */
-function loadImmer(): Promise<Immer> {
-  loading ??= import('immer').then((m) => {
-    m.enablePatches();
-    loaded = new m.Immer({ autoFreeze: false });
-    return loaded;
-  });
+function loadImmer(): Promise<Drafted> {
+  loading ??= Promise.all([import('immer'), import('./immerEdit.js')]).then(([m, edit]) => (loaded = edit.drafting(m)));
   loading.catch(() => {
     // A chunk that failed to load is loaded again at the next edit.
     loading = undefined;
@@ -66,12 +62,12 @@ export function sharedStateActions<Doc>(deps: SharedStateDeps) {
     return next;
   };
   /** The recipe's edit of the document as it is now, by immer once loaded, else on a copy. */
-  const edit = (immer: Immer | undefined, recipe: SharedStateRecipe<Doc>, asked = generation): ActionResult => {
+  const edit = (immer: Drafted | undefined, recipe: SharedStateRecipe<Doc>, asked = generation): ActionResult => {
     // The thread first: reading it applies the events waiting for the frame, whose onEvent may destroy or reset it.
     const base = deps.thread().sharedState.document as Doc;
     const refused = stale(asked);
     if (refused) return refused;
-    const made = immer ? immerDelta(immer, base, recipe) : copyDelta((loadedEngine() as Engine).documentDelta, base, recipe);
+    const made = immer ? immer(base, recipe) : copyDelta((loadedEngine() as Engine).documentDelta, base, recipe);
     return made.refusal ? deps.refuse(made.refusal) : commit(made.delta);
   };
   /** Records `delta` as an edit of the thread, once the document is found to take it. */
@@ -157,7 +153,7 @@ export function sharedStateActions<Doc>(deps: SharedStateDeps) {
     return waiting === 0 && loadedEngine()
       ? now(() => edit(immer, recipe, asked))
       : enqueue(async (asked) => {
-          let ready: Immer;
+          let ready: Drafted;
           try {
             [ready] = await Promise.all([loadImmer(), loadEngine()]);
           } catch (error) {
