@@ -19,6 +19,7 @@ export interface AutoScroll {
 /** Within this distance of the end counts as at the end (sub-pixel layouts never land exactly on it). */
 const AT_END_PX = 24;
 const UP_KEYS = new Set(['ArrowUp', 'PageUp', 'Home']);
+const SCROLL_KEYS = new Set([...UP_KEYS, 'ArrowDown', 'PageDown', 'End', ' ']);
 /** How long after the reader opens or closes something in the list its growth is theirs, not new content. */
 const ACTED_MS = 500;
 
@@ -38,7 +39,8 @@ const ACTED_MS = 500;
  * span: what has `aria-expanded`) grows or shrinks the list by their own
  * hand: it stays where it was, under their pointer and focus, and the list
  * opens downward from it rather than following the growth to its end; once
- * that leaves the end out of view, the list stops following.
+ * that leaves the end out of view, the list stops following. The reader's
+ * own scroll (wheel, touch, keys, the scrollbar) ends that at once.
  */
 export function useAutoScroll(): AutoScroll {
   const [state, setState] = React.useState<FollowState>('following');
@@ -89,6 +91,10 @@ export function useAutoScroll(): AutoScroll {
     (el: HTMLElement) => {
       live.current.viewport = el;
       const scrollable = () => el.scrollHeight > el.clientHeight;
+      // The reader scrolls: what they opened no longer holds the list where it was.
+      const release = () => {
+        live.current.acted = null;
+      };
       const onScroll = () => {
         const top = el.scrollTop;
         const fromEnd = el.scrollHeight - top - el.clientHeight;
@@ -99,12 +105,15 @@ export function useAutoScroll(): AutoScroll {
         live.current.lastTop = top;
       };
       const onWheel = (e: WheelEvent) => {
+        release();
         if (e.deltaY < 0 && scrollable()) follow(false);
       };
       const onKey = (e: KeyboardEvent) => {
+        if (SCROLL_KEYS.has(e.key) && !(e.key === ' ' && e.target !== el)) release();
         if (e.target === el && UP_KEYS.has(e.key) && scrollable()) follow(false);
       };
       const onTouchStart = (e: TouchEvent) => {
+        release();
         live.current.touchY = e.touches[0]?.clientY ?? 0;
       };
       const onTouchMove = (e: TouchEvent) => {
@@ -117,12 +126,17 @@ export function useAutoScroll(): AutoScroll {
         if (!node || node === el || !el.contains(node)) return;
         live.current.acted = { node, top: node.getBoundingClientRect().top, until: performance.now() + ACTED_MS };
       };
+      // On the viewport itself, not on what it holds: its scrollbar.
+      const onPointerDown = (e: PointerEvent) => {
+        if (e.target === el) release();
+      };
       const mutations = new MutationObserver(keepUp);
       mutations.observe(el, { childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ['style'] });
       el.addEventListener('scroll', onScroll, { passive: true });
       el.addEventListener('wheel', onWheel, { passive: true });
       el.addEventListener('keydown', onKey);
       el.addEventListener('click', onClick, { capture: true });
+      el.addEventListener('pointerdown', onPointerDown, { passive: true });
       el.addEventListener('touchstart', onTouchStart, { passive: true });
       el.addEventListener('touchmove', onTouchMove, { passive: true });
       observer()?.observe(el);
@@ -133,6 +147,7 @@ export function useAutoScroll(): AutoScroll {
         el.removeEventListener('wheel', onWheel);
         el.removeEventListener('keydown', onKey);
         el.removeEventListener('click', onClick, { capture: true });
+        el.removeEventListener('pointerdown', onPointerDown);
         el.removeEventListener('touchstart', onTouchStart);
         el.removeEventListener('touchmove', onTouchMove);
         resize.current?.unobserve(el);

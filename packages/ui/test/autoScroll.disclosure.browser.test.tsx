@@ -80,3 +80,42 @@ describe('opening a tool card at the end of the thread', () => {
     });
   }
 });
+
+describe('the reader scrolls right after opening a card', () => {
+  for (const how of ['wheel', 'keys', 'touch', 'scrollbar'] as const) {
+    it(`keeps their scroll when the list changes in the moments after (by ${how})`, async () => {
+      await page.viewport(1366, 768);
+      const store = await finishedThread();
+      await render(
+        <AgentProvider store={store}>
+          <div style={{ height: '100vh', display: 'flex', flexDirection: 'column' }}>
+            <AgentChat />
+          </div>
+        </AgentProvider>,
+      );
+      await nextFrame();
+      await nextFrame();
+      const header = [...document.querySelectorAll<HTMLElement>('.agk-toolcall button[aria-expanded]')].at(-2) as HTMLElement;
+      const viewport = header.closest<HTMLElement>('.agk-messages__viewport') as HTMLElement;
+      await userEvent.click(header);
+      await expect.poll(() => header.getAttribute('aria-expanded')).toBe('true');
+      await nextFrame();
+      // The reader scrolls up within the moments the card's growth is counted as theirs.
+      if (how === 'wheel') header.dispatchEvent(new WheelEvent('wheel', { deltaY: -120, bubbles: true }));
+      else if (how === 'keys') viewport.dispatchEvent(new KeyboardEvent('keydown', { key: 'PageUp', bubbles: true }));
+      else if (how === 'touch') {
+        const at = (y: number) => [new Touch({ identifier: 1, target: header, clientY: y })];
+        header.dispatchEvent(new TouchEvent('touchstart', { touches: at(100), bubbles: true }));
+        header.dispatchEvent(new TouchEvent('touchmove', { touches: at(400), bubbles: true }));
+      } else viewport.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true }));
+      viewport.scrollTop -= 120;
+      const theirs = viewport.scrollTop;
+      await nextFrame();
+      // Then the list changes (a card's body drawn late, a token): the reader's scroll stays.
+      header.closest('.agk-toolcall')?.append(document.createElement('p'));
+      await nextFrame();
+      await nextFrame();
+      expect(Math.abs(viewport.scrollTop - theirs), `scrolled from ${theirs} to ${viewport.scrollTop}`).toBeLessThanOrEqual(1);
+    });
+  }
+});
