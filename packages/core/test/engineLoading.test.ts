@@ -65,13 +65,13 @@ describe('a controller made before the engine has loaded', () => {
     expect(texts(thread)).toEqual(['请退款 A-1001', '退款已提交']);
   });
 
-  it('a recording holding agent events is read once loadEngine() has resolved: a read before says so, and leaves nothing half made', async () => {
+  it('a recording is read once loadEngine() has resolved (its code loads with the engine): a read before says so, and leaves nothing half made', async () => {
     const core = await fresh();
     const recording = core.createRecording(saved, { every: 2 });
-    // Client entries only need no engine.
-    expect(texts(recording.stateAt(1))).toEqual(['请退款 A-1001']);
+    expect(() => recording.stateAt(1)).toThrow(expect.objectContaining({ code: 'ENGINE_NOT_LOADED' }));
     expect(() => recording.stateAt(saved.length - 1)).toThrow(/await loadEngine\(\) before .*createRecording/);
     await core.loadEngine();
+    expect(texts(recording.stateAt(1))).toEqual(['请退款 A-1001']);
     expect(recording.stateAt(saved.length - 1).run.status).toBe('success');
     expect(texts(recording.stateAt(saved.length - 1))).toEqual(['请退款 A-1001', '退款已提交']);
     expect(recording.stateAt(4).run.status).toBe('running');

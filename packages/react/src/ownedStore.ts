@@ -1,6 +1,6 @@
 'use client';
 
-import type { AgentSource, SessionEntry } from '@aguikit/core';
+import { type AgentSource, loadEngine, type SessionEntry } from '@aguikit/core';
 import * as React from 'react';
 import type { AgentStore } from './store.js';
 import type { AgentStoreOptions } from './types.js';
@@ -46,7 +46,7 @@ export function useOwnedStore<Doc>(create: ((log?: readonly SessionEntry[]) => A
   // a suspended mount or a hidden <Activity>, sends nothing).
   const made = React.useRef<AgentStore<Doc> | null>(null);
   const [own, setOwn] = React.useState(() => {
-    made.current ??= create?.() ?? null;
+    made.current ??= suspending(create);
     return made.current;
   });
   const latest = React.useRef(create);
@@ -89,6 +89,34 @@ function madeAgain<Doc>(
 ): AgentStore<Doc> | null {
   if (remade.current?.from !== from) remade.current = { from, to: make ? make(from.session.entries) : null };
   return remade.current.to;
+}
+
+/** Why the engine did not load, for the render its failed load wakes (the next mount asks again). */
+let lost: unknown;
+
+/**
+ * `create()`. A saved log of agent events, before anything has loaded the
+ * engine, suspends the render until it has: a streaming server render waits
+ * for it and renders the conversation, and hydration keeps the server's HTML
+ * meanwhile. An engine that fails to load is thrown to the error boundary.
+ */
+function suspending<Doc>(create: (() => AgentStore<Doc>) | null): AgentStore<Doc> | null {
+  try {
+    return create?.() ?? null;
+  } catch (e) {
+    if ((e as { code?: unknown } | null)?.code !== 'ENGINE_NOT_LOADED') throw e;
+    if (lost) {
+      const error = lost;
+      // Kept for React's own second try of this render, in the same task; a later mount asks again.
+      queueMicrotask(() => {
+        lost = undefined;
+      });
+      throw error;
+    }
+    throw loadEngine().catch((error: unknown) => {
+      lost = error;
+    });
+  }
 }
 
 const noStore = () => () => undefined;

@@ -18,20 +18,21 @@ interface Mods {
   core: Core;
 }
 
-async function serverMods(): Promise<Mods> {
+/** `engine: false`: as a fresh server process or page, where no controller has loaded the engine yet. */
+async function serverMods({ engine = true } = {}): Promise<Mods> {
   vi.resetModules();
   vi.stubGlobal('window', undefined);
   vi.stubGlobal('document', undefined);
   const [ui, rx, core] = await Promise.all([import('../src/index.js'), import('@aguikit/react'), import('@aguikit/core')]);
-  await core.loadEngine();
+  if (engine) await core.loadEngine();
   return { ui, rx, core };
 }
 
-async function clientMods(): Promise<Mods> {
+async function clientMods({ engine = true } = {}): Promise<Mods> {
   vi.unstubAllGlobals();
   vi.resetModules();
   const [ui, rx, core] = await Promise.all([import('../src/index.js'), import('@aguikit/react'), import('@aguikit/core')]);
-  await core.loadEngine();
+  if (engine) await core.loadEngine();
   return { ui, rx, core };
 }
 
@@ -246,6 +247,25 @@ it('a prerender (react-dom/static, as Next.js cacheComponents) gives the same HT
   expect(second).toBe(first);
   const c = await clientMods();
   const h = await hydrate(first, app(c));
+  expect(h.recoverable).toEqual([]);
+  expect(h.errors).toEqual([]);
+  h.unmount();
+});
+
+it('a saved session renders on a server and hydrates where nothing has loaded the engine yet: a streaming render waits for it', async () => {
+  const log = await answeredLog();
+  const s = await serverMods({ engine: false });
+  const { renderToReadableStream } = await import('react-dom/server');
+  const stream = await renderToReadableStream(transcript(s, log));
+  await stream.allReady;
+  const html = await new Response(stream).text();
+  vi.unstubAllGlobals();
+  expect(html).toContain('Refunded');
+  expect(html).toContain('agk-decision');
+  const c = await clientMods({ engine: false });
+  const h = await hydrate(html, transcript(c, log));
+  await vi.waitFor(() => expect(h.container.querySelector('.agk-decision')).not.toBeNull());
+  expect(h.container.textContent).toContain('Refunded');
   expect(h.recoverable).toEqual([]);
   expect(h.errors).toEqual([]);
   h.unmount();

@@ -5,7 +5,6 @@ import { ownJson } from '../reducer/ownJson.js';
 import { createAgentClock } from './agentClock.js';
 import { loadedEngine } from './engineLoader.js';
 import { createJournal } from './journal.js';
-import { startFrom } from './recording.js';
 import { refusals, sameRefusal } from './refusals.js';
 import { appClock, tellApp } from './report.js';
 import { resumeAction } from './resumeAction.js';
@@ -13,6 +12,7 @@ import { checkedOptions, runInput, runRefusal, threadStart, userMessage } from '
 import { runJoin } from './runJoin.js';
 import type { SessionEntryBody } from './sessionLog.js';
 import { sharedStateActions } from './sharedStateEdit.js';
+import { startFrom } from './startFrom.js';
 import { createStreams } from './streams.js';
 import { frontendTools } from './tools.js';
 import type { ActionResult, Refusal, RunController, RunControllerOptions, RunRequest } from './types.js';

@@ -14,11 +14,18 @@ let loaded: Engine | undefined;
 /** The engine if it has loaded, else `undefined`. */
 export const loadedEngine = (): Engine | undefined => loaded;
 
-/** `engine`, or the error an entry that needs it throws before it has loaded. */
+/**
+ * `engine`, or the error an entry that needs it throws before it has loaded,
+ * with the code `ENGINE_NOT_LOADED`: a binding that makes a controller while
+ * rendering waits for `loadEngine()` on it (React's suspends).
+ */
 export function needed(engine: Engine | undefined): Engine {
   if (engine) return engine;
-  throw new Error(
-    'aguikit: this session log holds agent events, which need the engine: await loadEngine() before createRunController({ log }) or the first read of a createRecording(entries).',
+  throw Object.assign(
+    new Error(
+      'aguikit: a session log of agent events needs the engine: await loadEngine() before createRunController({ log }), createRecording(entries) or stateAt(i).',
+    ),
+    { code: 'ENGINE_NOT_LOADED' },
   );
 }
 

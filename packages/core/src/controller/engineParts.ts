@@ -15,6 +15,7 @@ import { ownJson } from '../reducer/ownJson.js';
 export { createEventPipeline } from '../pipeline.js';
 export { recordResume, reopenInterrupts, resumeTaken } from '../reducer/run.js';
 export { addToolResult, markToolCallExecuting } from '../reducer/toolLocal.js';
+export { createRecording } from './recording.js';
 
 /**
  * The client's edit of the shared state, as a JSON Patch made against the

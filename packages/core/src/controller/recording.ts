@@ -54,9 +54,6 @@ export interface PrepareOptions {
 }
 
 const EVERY = 1024;
-/** The entries of a controller's `log` option, an array or a recording. */
-export const entriesOf = (log: readonly SessionEntry[] | Recording | undefined): readonly SessionEntry[] | undefined =>
-  log && (Array.isArray(log) ? log : (log as Recording).entries);
 
 /** The count of entries up to and including entry `index`, within `length`: what a read at `index` applies. */
 function countThrough(index: number, length: number, what: string): number {
@@ -139,40 +136,10 @@ export class SessionRecording implements Recording {
   }
 }
 
-/**
- * A recording of `entries` (a saved session, `parseSession(text).entries`, or
- * a controller's `log.entries`). Its agent events are applied by the engine:
- * `await loadEngine()` before the first read of a log that holds any.
- *
- * @example
- * await loadEngine();
- * const recording = createRecording(parseSession(text).entries);
- * recording.stateAt(150_000);                       // a few milliseconds, once read that far
- * createRunController({ source, log: recording.until(150_000), asRecorded: true });
- */
+/** A recording of `entries` (the public `createRecording`, loaded with the engine). */
 export function createRecording(entries: readonly SessionEntry[], options: RecordingOptions = {}): Recording {
   const every = options.every ?? EVERY;
   if (!Number.isSafeInteger(every) || every < 1)
     throw new RangeError(`createRecording: every is ${String(every)}; it must be a whole number of entries, 1 or more.`);
   return new SessionRecording(entries, undefined, checkpoints(entries, every, loadedEngine));
-}
-
-/**
- * Where a controller made with `log` starts: a recording's view at its last
- * entry, from its checkpoint (`applied`: the journal only keeps the entries);
- * else an empty machine, to which the journal applies the saved entries. Its
- * time travel reads that recording, then the controller's own log as far
- * as it has grown.
- */
-export function startFrom(log: readonly SessionEntry[] | Recording | undefined, callbacks: MachineCallbacks) {
-  const recording = log instanceof SessionRecording ? log : undefined;
-  return {
-    machine: recording ? recording.machine(callbacks) : createThreadMachine(callbacks),
-    saved: entriesOf(log),
-    applied: recording !== undefined,
-    timeTravel(own: readonly SessionEntry[]): (index: number) => ThreadState {
-      const ownLog = createRecording(own);
-      return (index) => (recording && index < recording.entries.length ? recording : ownLog).stateAt(index);
-    },
-  };
 }

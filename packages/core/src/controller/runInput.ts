@@ -5,9 +5,9 @@ import { PROTOCOL_VERSION, type RunAgentInput, type Tool, type UserMessage } fro
 import { ownJson } from '../reducer/ownJson.js';
 import { requestMessages } from '../toAgUiMessages.js';
 import { jsonDocument } from './documentJson.js';
-import { entriesOf } from './recording.js';
 import { interruptsOpen, messageIdTaken, messageInvalid, requestInvalid } from './refusals.js';
 import type { SessionEntryBody } from './sessionLog.js';
+import { entriesOf } from './startFrom.js';
 import type { Refusal, RunControllerOptions, RunRequest } from './types.js';
 
 type Options = Pick<RunControllerOptions, 'tools' | 'context' | 'forwardedProps'>;
