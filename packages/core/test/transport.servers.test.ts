@@ -124,6 +124,14 @@ describe('httpSseSource against real servers', () => {
       `The agent answered HTTP 405: Method Not Allowed (after a redirect to ${url}/, which a 301, 302 or 303 makes a GET without the run's body)`,
     );
     expect(requests.map((r) => r.method)).toEqual(['POST', 'GET']);
+    // The run's failure says so too, and where it was sent.
+    const controller = createRunController({ source: httpSseSource({ url }), threadId: 't1', scheduler: microScheduler });
+    await controller.run('Refund order A-1001');
+    expect(controller.getSnapshot().failure).toMatchObject({ code: 'HTTP_STATUS', status: 405, said: 'Method Not Allowed' });
+    expect(controller.getSnapshot().failure?.message).toBe(
+      `The agent answered HTTP 405. It said: Method Not Allowed (after a redirect to ${url}/, which a 301, 302 or 303 makes a GET without the run's body)`,
+    );
+    controller.destroy();
     // A 200 that is no event stream, reached through a redirect, says so too.
     const { url: other } = await serve((res, req) => {
       if (req.url === '/agent') {

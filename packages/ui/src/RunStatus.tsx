@@ -30,7 +30,9 @@ function describeFailure(failure: RunFailure, t: RunStrings): string {
   const { status } = failure;
   switch (failure.code) {
     case 'HTTP_STATUS': {
-      const said = failure.body?.trim() ? ` ${t.failure.said(textHead(failure.body.trim(), 200))}` : '';
+      // What the body says (a JSON error's message, not its JSON); a log of an earlier version has only the body.
+      const words = (failure.said ?? failure.body)?.trim();
+      const said = words ? ` ${t.failure.said(textHead(words, 200))}` : '';
       if (status === 404) return t.failure.notFound + said;
       if (status === 401 || status === 403) return t.failure.refused(status) + said;
       if (status !== undefined && [408, 425, 429, 502, 503, 504].includes(status)) return t.failure.notHandled(status) + said;

@@ -137,6 +137,24 @@ describe('what the agent said with an HTTP error', () => {
   });
 });
 
+describe("the agent's words beside an HTTP error", () => {
+  it.each([
+    ['{"error":{"code":"UNKNOWN_SCENARIO","message":"No scenario named \'nope\'."}}', "No scenario named 'nope'. (UNKNOWN_SCENARIO)"],
+    ['{"error":"The agent could not be reached."}', 'The agent could not be reached.'],
+    ['{"detail":"Not authenticated"}', 'Not authenticated'],
+  ])('are the message of a JSON error body, not its JSON (%s)', async (body, words) => {
+    const store = await failedStore('Refund order A-1001', [{ fail: httpError(404, body) }]);
+    render(
+      <AgentProvider store={store}>
+        <RunStatus />
+      </AgentProvider>,
+    );
+    const text = screen.getByRole('status').textContent ?? '';
+    expect(text).toContain(words);
+    expect(text).not.toContain('{"');
+  });
+});
+
 describe('the actions beside the run status', () => {
   it('are a group named in the locale, Retry in it', async () => {
     const store = await failedStore('退款', [{ fail: httpError(503, '稍后再试') }]);

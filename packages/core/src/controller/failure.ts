@@ -1,7 +1,55 @@
 import { textHead } from '../textHead.js';
 import { thrownText } from '../thrownText.js';
-import { AgentTransportError } from '../transports/source.js';
-import type { RunFailure, RunFailureCode } from './types.js';
+import { AgentTransportError, redirectNote } from '../transports/source.js';
+
+/** Why a request to the agent failed, as a typed value (never read from a message's text). */
+export type RunFailureCode =
+  /** The agent answered with an HTTP error status (`status` says which). */
+  | 'HTTP_STATUS'
+  /** No answer at all: connection refused, DNS, offline, or a cross-origin request the browser blocked (CORS). */
+  | 'NETWORK'
+  /** The URL cannot be requested (empty, or not a URL). */
+  | 'INVALID_URL'
+  /** The request cannot be built: a header fetch refuses (a line break in a token), or an input that is not JSON. Nothing was sent. */
+  | 'INVALID_REQUEST'
+  /** An answer that is not an AG-UI event stream: not `text/event-stream`, no body, or a frame over the size limit. */
+  | 'INVALID_STREAM'
+  /** The stream dropped after events arrived, inside a run: the run is `unknown`. */
+  | 'CONNECTION_LOST'
+  /** The source threw something else. */
+  | 'SOURCE_ERROR'
+  /** aguikit's engine (a chunk loaded on demand) could not be loaded: nothing was sent. */
+  | 'ENGINE_UNAVAILABLE';
+
+/** A request that failed: what the UI shows and what the user can do about it. */
+export interface RunFailure {
+  code: RunFailureCode;
+  /** A sentence a person can act on. */
+  message: string;
+  /** For HTTP_STATUS. */
+  status?: number;
+  /** The response body's start, for HTTP_STATUS (what the server said). */
+  body?: string;
+  /** What the body says, for a person: the message of a JSON error (with its code), else its text. */
+  said?: string;
+  /** For HTTP_STATUS and INVALID_STREAM: where fetch was redirected to (a 301, 302 or 303 makes the POST a GET). */
+  redirectedTo?: string;
+  /**
+   * `retry()` sends the same input again (with the document as it is now):
+   * only where the agent cannot have started the run (see `isRetryable`).
+   */
+  retryable: boolean;
+  /** Events received before the failure. */
+  eventsReceived: number;
+  /**
+   * What more is known of a `CONNECTION_LOST`: `UNFINISHED_EVENT`, the
+   * stream ended inside an event (its last frame without the blank line
+   * that ends it), which SSE drops: the server must end each event with one.
+   */
+  cause?: 'UNFINISHED_EVENT';
+  /** Cut off inside its run: whether `reconnect()` can go on from the agent's last SSE id (`false`: only a new run can). */
+  reconnectable?: boolean;
+}
 
 /**
  * HTTP statuses that say the request was not handled: 408 (the server gave
@@ -48,17 +96,18 @@ function bodyWords(body: string): string {
   return body;
 }
 
-const describeStatus = (status: number, body: string | undefined) => {
-  const said = body?.trim() ? ` It said: ${textHead(bodyWords(body.trim()), 200)}` : '';
-  if (status === 404) return `The agent's URL was not found (HTTP 404): check the URL.${said}`;
-  if (status === 401 || status === 403) return `The agent refused the request (HTTP ${status}): check the credentials sent with it.${said}`;
-  if (NOT_HANDLED.has(status)) return `The agent could not take the request (HTTP ${status}); try again.${said}`;
-  return `The agent answered HTTP ${status}.${said}`;
+const describeStatus = (status: number, said: string | undefined) => {
+  const quoted = said ? ` It said: ${said}` : '';
+  if (status === 404) return `The agent's URL was not found (HTTP 404): check the URL.${quoted}`;
+  if (status === 401 || status === 403)
+    return `The agent refused the request (HTTP ${status}): check the credentials sent with it.${quoted}`;
+  if (NOT_HANDLED.has(status)) return `The agent could not take the request (HTTP ${status}); try again.${quoted}`;
+  return `The agent answered HTTP ${status}.${quoted}`;
 };
 
 /** What a thrown transport error means for the person using the app, as a typed failure. */
 export function classifyFailure(error: unknown, eventsReceived: number): RunFailure {
-  const make = (code: RunFailureCode, message: string, extra: { status?: number; body?: string } = {}): RunFailure => ({
+  const make = (code: RunFailureCode, message: string, extra: Partial<RunFailure> = {}): RunFailure => ({
     code,
     message,
     ...extra,
@@ -66,18 +115,22 @@ export function classifyFailure(error: unknown, eventsReceived: number): RunFail
     eventsReceived,
   });
   if (error instanceof AgentTransportError) {
+    const { status, body, redirectedTo } = error;
+    const note = redirectNote(redirectedTo);
+    const known = { ...(status !== undefined ? { status } : {}), ...(redirectedTo ? { redirectedTo } : {}) };
     switch (error.code) {
-      case 'HTTP_STATUS':
-        return make('HTTP_STATUS', describeStatus(error.status ?? 0, error.body), {
-          ...(error.status !== undefined ? { status: error.status } : {}),
-          ...(error.body !== undefined ? { body: textHead(error.body, 2000) } : {}),
+      case 'HTTP_STATUS': {
+        const said = body?.trim() ? textHead(bodyWords(body.trim()), 200) : undefined;
+        return make('HTTP_STATUS', describeStatus(status ?? 0, said) + note, {
+          ...known,
+          ...(body !== undefined ? { body: textHead(body, 2000) } : {}),
+          ...(said ? { said } : {}),
         });
+      }
       case 'NOT_EVENT_STREAM':
       case 'NO_BODY':
       case 'FRAME_TOO_LARGE':
-        return make('INVALID_STREAM', `The agent's answer is not an AG-UI event stream: ${error.message}`, {
-          ...(error.status !== undefined ? { status: error.status } : {}),
-        });
+        return make('INVALID_STREAM', `The agent's answer is not an AG-UI event stream: ${error.message}`, known);
       case 'CONNECTION_LOST':
         return make(
           'CONNECTION_LOST',
@@ -125,7 +178,7 @@ export function engineUnavailable(error: unknown): RunFailure {
 /** A failure as a session log holds it (`failed` entries): what the UI shows is text, what it counts a number. */
 export function isRecordedFailure(value: unknown): value is RunFailure {
   if (typeof value !== 'object' || value === null) return false;
-  const { code, message, retryable, eventsReceived, status, body, cause, reconnectable } = value as Partial<
+  const { code, message, retryable, eventsReceived, status, body, said, redirectedTo, cause, reconnectable } = value as Partial<
     Record<keyof RunFailure, unknown>
   >;
   const count = (n: unknown) => Number.isSafeInteger(n) && (n as number) >= 0;
@@ -135,7 +188,7 @@ export function isRecordedFailure(value: unknown): value is RunFailure {
     typeof retryable === 'boolean' &&
     count(eventsReceived) &&
     (status === undefined || count(status)) &&
-    (body === undefined || typeof body === 'string') &&
+    [body, said, redirectedTo].every((text) => text === undefined || typeof text === 'string') &&
     (cause === undefined || cause === 'UNFINISHED_EVENT') &&
     (reconnectable === undefined || typeof reconnectable === 'boolean')
   );

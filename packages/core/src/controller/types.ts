@@ -78,50 +78,9 @@ export interface RunControllerOptions<Doc = unknown> {
   askCapabilities?: 'at-once' | 'when-held';
 }
 
-/** Why a request to the agent failed, as a typed value (never read from a message's text). */
-export type RunFailureCode =
-  /** The agent answered with an HTTP error status (`status` says which). */
-  | 'HTTP_STATUS'
-  /** No answer at all: connection refused, DNS, offline, or a cross-origin request the browser blocked (CORS). */
-  | 'NETWORK'
-  /** The URL cannot be requested (empty, or not a URL). */
-  | 'INVALID_URL'
-  /** The request cannot be built: a header fetch refuses (a line break in a token), or an input that is not JSON. Nothing was sent. */
-  | 'INVALID_REQUEST'
-  /** An answer that is not an AG-UI event stream: not `text/event-stream`, no body, or a frame over the size limit. */
-  | 'INVALID_STREAM'
-  /** The stream dropped after events arrived, inside a run: the run is `unknown`. */
-  | 'CONNECTION_LOST'
-  /** The source threw something else. */
-  | 'SOURCE_ERROR'
-  /** aguikit's engine (a chunk loaded on demand) could not be loaded: nothing was sent. */
-  | 'ENGINE_UNAVAILABLE';
+import type { RunFailure } from './failure.js';
 
-/** A request that failed: what the UI shows and what the user can do about it. */
-export interface RunFailure {
-  code: RunFailureCode;
-  /** A sentence a person can act on. */
-  message: string;
-  /** For HTTP_STATUS. */
-  status?: number;
-  /** The response body's start, for HTTP_STATUS (what the server said). */
-  body?: string;
-  /**
-   * `retry()` sends the same input again (with the document as it is now):
-   * only where the agent cannot have started the run (see `isRetryable`).
-   */
-  retryable: boolean;
-  /** Events received before the failure. */
-  eventsReceived: number;
-  /**
-   * What more is known of a `CONNECTION_LOST`: `UNFINISHED_EVENT`, the
-   * stream ended inside an event (its last frame without the blank line
-   * that ends it), which SSE drops: the server must end each event with one.
-   */
-  cause?: 'UNFINISHED_EVENT';
-  /** Cut off inside its run: whether `reconnect()` can go on from the agent's last SSE id (`false`: only a new run can). */
-  reconnectable?: boolean;
-}
+export type { RunFailure, RunFailureCode } from './failure.js';
 
 export type RefusalCode =
   | 'RUN_IN_PROGRESS'

@@ -72,10 +72,16 @@ export class AgentTransportError extends Error {
     message: string,
     readonly status?: number,
     readonly body?: string,
+    /** Where fetch was redirected to before this answer. */
+    readonly redirectedTo?: string,
   ) {
     super(message);
   }
 }
+
+/** Where an answer came from when fetch followed a redirect to it, which a person needs to know to fix the URL. */
+export const redirectNote = (url: string | undefined): string =>
+  url ? ` (after a redirect to ${url}, which a 301, 302 or 303 makes a GET without the run's body)` : '';
 
 /** What an aborted signal was aborted with, or an AbortError. */
 export function abortReason(signal: AbortSignal): unknown {

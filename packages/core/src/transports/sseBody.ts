@@ -6,7 +6,7 @@
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { textHead } from '../textHead.js';
-import { AgentTransportError, abortReason, type SourceRunOptions } from './source.js';
+import { AgentTransportError, abortReason, redirectNote, type SourceRunOptions } from './source.js';
 
 const MAX_ERROR_BODY = 64 * 1024;
 
@@ -16,9 +16,10 @@ export async function checkResponse(response: Response, idleTimeoutMs?: number, 
     const body = await readCapped(response, idleTimeoutMs, signal);
     throw new AgentTransportError(
       'HTTP_STATUS',
-      `The agent answered HTTP ${response.status}${body ? `: ${body}` : ''}${redirectNote(response)}`,
+      `The agent answered HTTP ${response.status}${body ? `: ${body}` : ''}${redirectNote(redirected(response))}`,
       response.status,
       body,
+      redirected(response),
     );
   }
   const type = response.headers.get('content-type') ?? '';
@@ -27,19 +28,17 @@ export async function checkResponse(response: Response, idleTimeoutMs?: number, 
     const body = await readCapped(response, idleTimeoutMs, signal);
     throw new AgentTransportError(
       'NOT_EVENT_STREAM',
-      `The agent answered ${type || 'without a content type'}, not text/event-stream${redirectNote(response)}`,
+      `The agent answered ${type || 'without a content type'}, not text/event-stream${redirectNote(redirected(response))}`,
       response.status,
       body,
+      redirected(response),
     );
   }
   if (!response.body) throw new AgentTransportError('NO_BODY', 'The agent answered without a body.', response.status);
 }
 
-/** Where the answer came from when fetch followed a redirect to it, which a person needs to know to fix the URL. */
-const redirectNote = (response: Response): string =>
-  response.redirected && response.url
-    ? ` (after a redirect to ${response.url}, which a 301, 302 or 303 makes a GET without the run's body)`
-    : '';
+/** Where fetch was redirected to before `response`, if it was. */
+const redirected = (response: Response): string | undefined => (response.redirected && response.url) || undefined;
 
 /**
  * The start of an answer's body, for the error that quotes it: read up to
