@@ -68,21 +68,29 @@ export function formSchema(schema: Readonly<Record<string, unknown>>, untitled =
   return allowsType(schema, 'object') || isRecord(schema.properties) || titled ? { ...schema } : { ...schema, title: untitled };
 }
 
+/** The most entries of arrays a form draws as it opens (what `minItems` asks for, nested lists multiplied). */
+export const FORM_ENTRIES_LIMIT = 500;
+
 /**
  * Whether a form can hold the answers `schema` asks for: a property named
  * `__proto__` cannot be a field of one (an object's `__proto__` is its
  * prototype, so the field would be dropped, and a `required` check of it
- * would pass on the inherited member). Such an interrupt can only be closed.
+ * would pass on the inherited member), and a form draws every entry an
+ * array's `minItems` asks for as it opens (200,000 would hold the page for
+ * as long as that takes). Such an interrupt can only be closed. `entries`:
+ * what the arrays around `schema` draw.
  */
-export function formCanHold(schema: unknown, depth = 0): boolean {
+export function formCanHold(schema: unknown, depth = 0, entries = 1): boolean {
   if (typeof schema !== 'object' || schema === null) return true;
   if (depth > 64) return false;
-  if (Array.isArray(schema)) return schema.every((item) => formCanHold(item, depth + 1));
+  if (Array.isArray(schema)) return schema.every((item) => formCanHold(item, depth + 1, entries));
   const node = schema as Record<string, unknown>;
   // A field named `__proto__`, or one required: an enum value or an example that reads "__proto__" is only text.
   if (isRecord(node.properties) && Object.hasOwn(node.properties, '__proto__')) return false;
   if (Array.isArray(node.required) && node.required.includes('__proto__')) return false;
-  return Object.keys(node).every((key) => formCanHold(node[key], depth + 1));
+  const drawn = typeof node.minItems === 'number' && node.minItems > 1 ? entries * node.minItems : entries;
+  if (drawn > FORM_ENTRIES_LIMIT) return false;
+  return Object.keys(node).every((key) => formCanHold(node[key], depth + 1, drawn));
 }
 
 /** Free-text fields people write a sentence in, typically on a reject. */
