@@ -52,6 +52,15 @@ describe('a saved line of the wrong shape', () => {
       'a tool result whose error is no text',
       '{"type":"tool_result","at":7,"toolCallId":"c1","messageId":"tr1","content":"x","error":{"boom":1}}',
     ],
+    ['a tool result whose parts hold a null', '{"type":"tool_result","at":7,"toolCallId":"c1","messageId":"tr1","content":[null]}'],
+    [
+      'a tool result whose parts are no parts',
+      '{"type":"tool_result","at":7,"toolCallId":"c1","messageId":"tr1","content":[{"type":"text","text":"ok"},1,"s"]}',
+    ],
+    [
+      'a tool result with a text part without text',
+      '{"type":"tool_result","at":7,"toolCallId":"c1","messageId":"tr1","content":[{"type":"text"}]}',
+    ],
   ])('%s is named in errors and left out', (_name, line) => {
     const { entries, errors } = parseSession([lines.init, lines.user, ...lines.call, line].join('\n'));
     expect(errors).toHaveLength(1);

@@ -6,7 +6,7 @@
 
 import { asSessionLine, isTime } from '../eventLog.js';
 import { type LineProblem, readJsonLines } from '../jsonLines.js';
-import { isObject, storedMessageProblem } from '../messageShape.js';
+import { isObject, partProblem, storedMessageProblem, UNKNOWN_PART } from '../messageShape.js';
 import { put } from '../plainJson.js';
 import { COPY_DEPTH, MAX_JSON_DEPTH, nestsWithin } from '../reducer/ownJson.js';
 import { isRecordedFailure } from './failure.js';
@@ -215,13 +215,18 @@ function entryProblem(value: unknown): string | undefined {
       return need('document', 'document' in e);
     case 'tool_started':
       return need('toolCallId', typeof e.toolCallId === 'string');
-    case 'tool_result':
+    case 'tool_result': {
+      // Parts as a stored message's are: each an object with a type, a known type well formed.
+      const parts = Array.isArray(e.content) ? e.content.map((part, i) => partProblem(part, `/content/${i}`)) : [];
+      const part = parts.find((problem) => problem !== undefined && problem !== UNKNOWN_PART);
+      if (part) return `a tool_result entry ${part}`;
       return (
         need('toolCallId', typeof e.toolCallId === 'string') ??
         need('messageId', typeof e.messageId === 'string') ??
         need('content', typeof e.content === 'string' || Array.isArray(e.content)) ??
         need('error', e.error === undefined || typeof e.error === 'string')
       );
+    }
     case 'resume':
       return need('runId', typeof e.runId === 'string') ?? need('resume', Array.isArray(e.resume) && e.resume.every(isAnswer));
     case 'stop':
