@@ -8,7 +8,7 @@
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createRunController, loadEngine } from '../src/index.js';
-import { finished, microScheduler, picksOnce, scripted, started, tick } from './support/controllerHarness.js';
+import { expectReplayed, finished, microScheduler, picksOnce, scripted, started, tick } from './support/controllerHarness.js';
 
 beforeAll(() => loadEngine());
 
@@ -161,6 +161,35 @@ describe('a frontend tool that throws a value with no text', () => {
     expect(c.getSnapshot().inFlight).toBeUndefined();
     // autoContinue: the failure goes back to the agent in a follow-up run.
     expect(inputs).toHaveLength(2);
+  });
+});
+
+describe('a frontend tool that changes the arguments it was handed', () => {
+  it("changes its own copy: the thread's call, its replay and the next request keep the agent's arguments", async () => {
+    const { source, inputs } = scripted(picksOnce);
+    const c = createRunController({
+      source,
+      scheduler: microScheduler,
+      tools: {
+        pick: {
+          description: 'normalizes an order id',
+          handler: (args: Untyped, call: Untyped) => {
+            args.orderId = 'HACKED';
+            call.args.extra = true;
+            call.name = 'renamed';
+            return 'ok';
+          },
+        },
+      },
+    });
+    await c.run('refund A-1001');
+    for (let i = 0; i < 10 && inputs.length < 2; i++) await tick();
+    const call = c.getSnapshot().thread.toolCalls.get('c1');
+    expect(call).toMatchObject({ name: 'pick', args: { orderId: 'A-1001' }, status: 'succeeded' });
+    expect(call?.args).not.toHaveProperty('extra');
+    expectReplayed(c);
+    const asked = inputs[1]?.messages.flatMap((m) => ('toolCalls' in m ? (m.toolCalls ?? []) : []));
+    expect(asked?.[0]?.function).toEqual({ name: 'pick', arguments: '{"orderId":"A-1001"}' });
   });
 });
 

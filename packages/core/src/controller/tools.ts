@@ -59,7 +59,9 @@ export function frontendTools(deps: ToolDeps): (stream: Stream, runId: string) =
     void (async () => {
       let result: { content: string; error?: string };
       try {
-        const value = await tool.handler(call.args, call, { signal: abort.signal });
+        // Copies: what the handler changes is its own, never the thread's record of what the agent asked.
+        const args = structuredClone(call.args);
+        const value = await tool.handler(args, { ...call, args }, { signal: abort.signal });
         const content = typeof value === 'string' ? value : JSON.stringify(value ?? null);
         if (content === undefined) throw new TypeError(`The tool returned a ${typeof value}, which has no JSON form.`);
         result = { content };
