@@ -73,7 +73,7 @@ export function createEventPipeline(
     from?.verifier ??
     createVerifier({
       ...(initial.threadId !== undefined ? { threadId: initial.threadId } : {}),
-      knownToolCallIds: [...initial.toolCalls].map((c) => c.id),
+      isKnownToolCall: (id) => initial.toolCalls.has(id),
       openInterruptIds: initial.interrupts.map((it) => it.id),
       answeredInterrupts: initial.answers,
     });

@@ -9,6 +9,11 @@ export interface VerifierOptions {
   threadId?: string;
   /** Tool calls known from earlier history, so that a RESULT for one of them is legal. */
   knownToolCallIds?: Iterable<string>;
+  /**
+   * The same, looked up where they are kept (a thread's `toolCalls`): a
+   * thread's thousands of calls are not copied into every stream's verifier.
+   */
+  isKnownToolCall?: (id: string) => boolean;
   /** Interrupts open before the stream starts, which the next run's resume must cover. */
   openInterruptIds?: Iterable<string>;
   /**
@@ -79,6 +84,7 @@ export function createVerifier(options: VerifierOptions = {}, from?: VerifierSta
   const openTools = map(2);
   const toolLanes = from?.toolLanes ?? new GrowingMap<Lane>();
   const knownTools = grown(1, options.knownToolCallIds);
+  const isKnownTool = (id: string): boolean => knownTools.has(id) || options.isKnownToolCall?.(id) === true;
   const results = grown(2);
   const spans = set(0);
   const steps = set(1);
@@ -224,10 +230,10 @@ export function createVerifier(options: VerifierOptions = {}, from?: VerifierSta
           if (steps.size) warn('STEP_STILL_ACTIVE', `RUN_FINISHED while steps are still active: ${[...steps].join(', ')}.`);
         }
         const outcome = event.outcome;
-        if (outcome?.type === 'interrupt') checkInterrupts(outcome.interrupts, interrupts, knownTools, err, warn);
+        if (outcome?.type === 'interrupt') checkInterrupts(outcome.interrupts, interrupts, isKnownTool, err, warn);
         if (outcome?.type === 'success') {
           for (const id of outcome.pendingToolCallIds ?? []) {
-            if (!knownTools.has(id))
+            if (!isKnownTool(id))
               warn('UNKNOWN_PENDING_TOOL_CALL', `RUN_FINISHED lists pending tool call '${id}', which was never started.`);
           }
         }
@@ -276,7 +282,7 @@ export function createVerifier(options: VerifierOptions = {}, from?: VerifierSta
         return out;
       }
       case 'TOOL_CALL_START':
-        if (openTools.has(event.toolCallId) || knownTools.has(event.toolCallId))
+        if (openTools.has(event.toolCallId) || isKnownTool(event.toolCallId))
           err('DUPLICATE_TOOL_CALL_START', `TOOL_CALL_START for '${event.toolCallId}', which was already started.`);
         openTools.set(event.toolCallId, { subagentRunId: subOf() });
         toolLanes.set(event.toolCallId, { subagentRunId: subOf() });
@@ -285,7 +291,7 @@ export function createVerifier(options: VerifierOptions = {}, from?: VerifierSta
       case 'TOOL_CALL_ARGS':
       case 'TOOL_CALL_END':
         if (!isOpen(openTools, event.toolCallId)) {
-          const why = knownTools.has(event.toolCallId) ? 'after its TOOL_CALL_END' : 'without TOOL_CALL_START';
+          const why = isKnownTool(event.toolCallId) ? 'after its TOOL_CALL_END' : 'without TOOL_CALL_START';
           err(
             type === 'TOOL_CALL_ARGS' ? 'ARGS_WITHOUT_START' : 'TOOL_END_WITHOUT_START',
             `${type} for tool call '${event.toolCallId}' ${why}.`,
@@ -296,7 +302,7 @@ export function createVerifier(options: VerifierOptions = {}, from?: VerifierSta
       case 'TOOL_CALL_RESULT':
         if (openTools.has(event.toolCallId))
           err('RESULT_BEFORE_END', `TOOL_CALL_RESULT for '${event.toolCallId}' before its TOOL_CALL_END.`);
-        else if (!knownTools.has(event.toolCallId))
+        else if (!isKnownTool(event.toolCallId))
           err(
             'RESULT_FOR_UNKNOWN_CALL',
             `TOOL_CALL_RESULT names tool call '${event.toolCallId}', which was never started; kept as a tool message.`,
@@ -366,7 +372,7 @@ function checkVersion(version: string | undefined, warn: Report) {
   }
 }
 
-function checkInterrupts(list: readonly Interrupt[], open: Set<string>, knownTools: GrowingSet, err: Report, warn: Report) {
+function checkInterrupts(list: readonly Interrupt[], open: Set<string>, isKnownTool: (id: string) => boolean, err: Report, warn: Report) {
   if (list.length === 0)
     err('INTERRUPT_OUTCOME_EMPTY', 'RUN_FINISHED has an interrupt outcome with no interrupts: it must carry at least one.');
   const seen = new Set<string>();
@@ -380,7 +386,7 @@ function checkInterrupts(list: readonly Interrupt[], open: Set<string>, knownToo
     open.add(it.id);
     if (it.reason === 'tool_call' && it.toolCallId === undefined)
       warn('INTERRUPT_WITHOUT_TOOL_CALL', `Interrupt '${it.id}' has reason tool_call but no toolCallId.`);
-    if (it.toolCallId !== undefined && !knownTools.has(it.toolCallId))
+    if (it.toolCallId !== undefined && !isKnownTool(it.toolCallId))
       warn('INTERRUPT_UNKNOWN_TOOL_CALL', `Interrupt '${it.id}' points at tool call '${it.toolCallId}', which was never started.`);
     if (it.expiresAt !== undefined && Number.isNaN(Date.parse(it.expiresAt)))
       warn(

@@ -347,6 +347,37 @@ describe('a very long thread', () => {
   });
 });
 
+describe('a long thread of runs that each call a tool', () => {
+  it('loads in linear time: each run is a stream of its own, and none copies the tool calls the thread had', async () => {
+    await loadEngine();
+    const threadId = '9b2f4c1e-7a3d-4e5f-8c6b-2d1e0f9a8b7c';
+    const log: SessionEntry[] = [{ type: 'init', threadId, messages: [], at: 1 }];
+    let index = 0;
+    const turns = 4_000;
+    for (let i = 0; i < turns; i++) {
+      const runId = `r${i}`;
+      log.push({ type: 'user_message', message: { id: `u${i}`, role: 'user', content: `查询订单 A-${i}` }, at: log.length + 1 });
+      log.push({ type: 'stream_start', kind: 'run', runId, at: log.length + 1 });
+      for (const event of [
+        { type: 'RUN_STARTED', threadId, runId },
+        { type: 'TOOL_CALL_START', toolCallId: `c${i}`, toolCallName: 'lookup_order', parentMessageId: `a${i}` },
+        { type: 'TOOL_CALL_ARGS', toolCallId: `c${i}`, delta: `{"orderId":"A-${i}"}` },
+        { type: 'TOOL_CALL_END', toolCallId: `c${i}` },
+        { type: 'TOOL_CALL_RESULT', messageId: `t${i}`, toolCallId: `c${i}`, content: '已发货' },
+        { type: 'RUN_FINISHED', threadId, runId },
+      ])
+        log.push({ type: 'event', index: index++, event, at: log.length + 1 } as SessionEntry);
+      log.push({ type: 'stream_end', open: false, at: log.length + 1 });
+    }
+    const began = performance.now();
+    const thread = replaySession(log);
+    const replayMs = performance.now() - began;
+    expect(thread.toolCalls.size).toBe(turns);
+    expect(thread.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(replayMs).toBeLessThan(BUDGET_MS);
+  });
+});
+
 describe('a record grown past 128 keys', () => {
   it('reads as a plain object, refuses writes, and keeps the earlier state as it was', () => {
     const events = [
