@@ -3,7 +3,15 @@ import type { AddressInfo } from 'node:net';
 import { HttpAgent } from '@ag-ui/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { applyJsonPatch, createEventPipeline } from '../src/engine.js';
-import { type AgUiAgentLike, agUiAgentSource, type ConnectionStatus, isLargeObject, type RunAgentInput } from '../src/index.js';
+import {
+  type AgUiAgentLike,
+  agUiAgentSource,
+  type ConnectionStatus,
+  createRunController,
+  isLargeObject,
+  loadEngine,
+  type RunAgentInput,
+} from '../src/index.js';
 import { LARGE_OBJECT_KEYS } from '../src/internal.js';
 
 const input: RunAgentInput = {
@@ -230,6 +238,60 @@ describe('agUiAgentSource', () => {
     expect(received).toEqual([started]);
     expect(unsubscribe).toHaveBeenCalled();
     expect(statuses).toEqual(['connecting', 'open', 'closed']);
+  });
+
+  it('is open once the agent answers (its first event), not as it is asked: an agent over HTTP may not have answered yet', async () => {
+    let emit: Observer | undefined;
+    const { agent } = fakeAgent((o) => {
+      emit = o;
+    });
+    const statuses: ConnectionStatus[] = [];
+    const done = collect(agUiAgentSource(agent).run(input, { onConnection: (s) => statuses.push(s) }));
+    await pause();
+    expect(statuses).toEqual(['connecting']);
+    emit?.next(started);
+    emit?.next(finished);
+    emit?.complete();
+    await done;
+    expect(statuses).toEqual(['connecting', 'open', 'closed']);
+  });
+
+  it('gives back the answers of a resume stopped before the agent answered it, as over HTTP', async () => {
+    await loadEngine();
+    let runs = 0;
+    const agent: AgUiAgentLike = {
+      run(runInput) {
+        const n = runs++;
+        return {
+          subscribe(o) {
+            // The first run asks to confirm a refund; the resume's request gets no answer (its response has not come).
+            if (n === 0)
+              queueMicrotask(() => {
+                o.next({ type: 'RUN_STARTED', threadId: runInput.threadId, runId: runInput.runId });
+                o.next({
+                  type: 'RUN_FINISHED',
+                  threadId: runInput.threadId,
+                  runId: runInput.runId,
+                  outcome: { type: 'interrupt', interrupts: [{ id: 'int-refund', reason: 'confirmation', message: '退款 42 元？' }] },
+                });
+                o.complete();
+              });
+            return { unsubscribe() {} };
+          },
+        };
+      },
+    };
+    const controller = createRunController({ source: agUiAgentSource(agent), threadId: 't1' });
+    await controller.run('Refund order 42');
+    expect(controller.getSnapshot().thread.interrupts.map((i) => i.id)).toEqual(['int-refund']);
+    const resumed = controller.resume([{ interruptId: 'int-refund', status: 'resolved', payload: { approved: true } }]);
+    for (let i = 0; i < 50 && !controller.log.entries.some((e) => e.type === 'resume'); i++) await pause();
+    expect(controller.getSnapshot().inFlight).toBe('resume');
+    controller.stop();
+    await resumed;
+    expect(controller.log.entries.at(-1)).not.toMatchObject({ type: 'stop', answered: true });
+    expect(controller.getSnapshot().thread.interrupts.map((i) => i.id)).toEqual(['int-refund']);
+    controller.destroy();
   });
 
   it('an abort mid-stream delivers nothing more, even events already queued', async () => {

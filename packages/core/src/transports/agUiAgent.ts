@@ -71,10 +71,18 @@ async function* observableToIterable(
     wake = undefined;
   };
   onConnection?.('connecting');
+  // Open once the agent answers (its first event, or its end): an agent over HTTP has not answered when it is asked.
+  let answered = false;
+  const opened = () => {
+    if (answered) return;
+    answered = true;
+    onConnection?.('open');
+  };
   // Agents may structuredClone their input, which cannot copy the Proxy of a large shared-state object.
   const state = toPlainJson(input.state);
   const subscription = agent.run(state === input.state ? input : { ...input, state }).subscribe({
     next: (event) => {
+      opened();
       queue.push(asSent(event));
       notify();
     },
@@ -83,6 +91,7 @@ async function* observableToIterable(
       notify();
     },
     complete: () => {
+      opened();
       finished = true;
       notify();
     },
@@ -92,7 +101,6 @@ async function* observableToIterable(
     notify();
   };
   signal?.addEventListener('abort', onAbort, { once: true });
-  onConnection?.('open');
   try {
     for (;;) {
       // An index, not shift(): a synchronous agent may emit thousands of events before the first is read.
