@@ -57,6 +57,13 @@ describe('a document JSON cannot write is refused EDIT_REFUSED, saying why', () 
     const r = await outcome(() => c.setState({ n: 1n }));
     expect(r).toMatchObject({ ok: false, code: 'EDIT_REFUSED', message: expect.stringMatching(/BigInt/) });
     expect(c.getSnapshot().thread.sharedState.document).toEqual({ a: 1 });
+    // The refusal stands until an action succeeds: an edit that applies, or a setState, ends it.
+    expect(c.getSnapshot().refusal?.code).toBe('EDIT_REFUSED');
+    expect(await c.updateSharedState((d: Untyped) => void (d.a = 2))).toMatchObject({ ok: true });
+    expect(c.getSnapshot().refusal).toBeUndefined();
+    await c.setState({ n: 1n } as Untyped);
+    expect((await c.setState({ a: 3 })).ok).toBe(true);
+    expect(c.getSnapshot().refusal).toBeUndefined();
   });
 
   it('setState with a cycle, named as a cycle (not as a document nested too deep), with or without a Date in it', async () => {

@@ -121,7 +121,7 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
     },
     apply: (entry) => {
       client(entry);
-      publish();
+      publish({ refusal: undefined });
     },
     refuse,
     gone: () => destroyed,
