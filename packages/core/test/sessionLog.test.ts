@@ -6,7 +6,15 @@ import { readFile } from 'node:fs/promises';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { replaySession } from '../src/engine.js';
-import { createRunController, loadEngine, type Message, parseSession, type SessionEntry, serializeSession } from '../src/index.js';
+import {
+  createRecording,
+  createRunController,
+  loadEngine,
+  type Message,
+  parseSession,
+  type SessionEntry,
+  serializeSession,
+} from '../src/index.js';
 import { serializeEventLog } from '../src/internal.js';
 import { CORPUS } from './support/conformance.js';
 
@@ -524,6 +532,22 @@ describe('a controller made from a saved session', () => {
         .join('\n'),
     ).entries;
   const silent = { run: () => (async function* () {})() };
+
+  it('lists its agent events with when each was received, as the live log did (from entries, a file and a recording)', async () => {
+    await loadEngine();
+    const entries = midRun();
+    const received = (log: { events: readonly { index: number; receivedAt?: number }[] }) => log.events.map((e) => [e.index, e.receivedAt]);
+    const want = [
+      [0, 4],
+      [1, 5],
+      [2, 6],
+    ];
+    expect(received(createRunController({ source: silent, log: entries, asRecorded: true }).log)).toEqual(want);
+    expect(received(createRunController({ source: silent, log: createRecording(entries).until(99), asRecorded: true }).log)).toEqual(want);
+    // And once saved again, no second copy of the time in the file.
+    const again = createRunController({ source: silent, log: entries, asRecorded: true });
+    expect(serializeSession(again.log.entries)).not.toContain('receivedAt');
+  });
 
   it('ends a stream left open as cut off: the run it resumes from is unknown', async () => {
     await loadEngine();

@@ -135,7 +135,8 @@ export function createSessionLog(): SessionLog {
         eventCount = 0;
         resets++;
       }
-      entries.push(entry);
+      // A saved event (a plain object) becomes one the event list reads `receivedAt` of, as a live one.
+      entries.push(entry.type === 'event' && !(entry instanceof EventEntry) ? new EventEntry(entry.event, entry.index, entry.at) : entry);
     },
   };
 }
