@@ -465,6 +465,9 @@ describe('httpSseSource: errors', () => {
     expect(error).toBeInstanceOf(AgentTransportError);
     expect(error).toMatchObject({ code: 'INVALID_REQUEST' });
     expect((error as Error).message).toMatch(/header/i);
+    // It names the header, never its value: a token must not reach the run's failure, a log or a saved session.
+    expect((error as Error).message).toContain('Authorization');
+    expect((error as Error).message).not.toMatch(/tok/);
     expect(server.requests).toHaveLength(0);
   });
 

@@ -433,8 +433,20 @@ function buildRequest(input: RunAgentInput, headers: Record<string, string>): { 
   let built: Headers;
   try {
     built = new Headers(headers);
-  } catch (e) {
-    throw new AgentTransportError('INVALID_REQUEST', `A request header cannot be sent: ${thrownText(e)}`);
+  } catch {
+    // Named, never quoted: the value may be a token, which the failure, a log and a saved session would keep.
+    const name = Object.keys(headers).find((key) => {
+      try {
+        new Headers([[key, headers[key] as string]]);
+        return false;
+      } catch {
+        return true;
+      }
+    });
+    throw new AgentTransportError(
+      'INVALID_REQUEST',
+      `The request header ${JSON.stringify(name)} cannot be sent: fetch refuses its name or value.`,
+    );
   }
   try {
     return { headers: built, body: JSON.stringify(input) };

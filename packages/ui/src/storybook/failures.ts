@@ -36,10 +36,7 @@ export const invalidUrl = () => new AgentTransportError('INVALID_URL', 'The agen
 
 /** A request that cannot be built (a header fetch refuses): nothing was sent. */
 export const invalidRequest = () =>
-  new AgentTransportError(
-    'INVALID_REQUEST',
-    'A request header cannot be sent: Headers.append: "Bearer tok\nen" is an invalid header value.',
-  );
+  new AgentTransportError('INVALID_REQUEST', 'The request header "Authorization" cannot be sent: fetch refuses its name or value.');
 
 /** A body that ended inside an event (its last frame without the blank line), as the HTTP transport reports it. */
 export const unfinishedEvent = () =>
