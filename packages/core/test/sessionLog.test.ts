@@ -276,6 +276,21 @@ describe('parseSession', () => {
     expect(parseSession([...lines.slice(0, 4), ...lines.slice(5)].join('\n')).errors).toEqual([]);
     // After a reset the indexes start again.
     expect(parseSession(serializeSession([...session, { type: 'reset', at: 6 }, ...session.slice(1)])).errors).toEqual([]);
+    // An event log of an earlier version (its lines `{ index, receivedAt, event }`): the same rule.
+    const logged = serializeEventLog(
+      session.flatMap((e) => (e.type === 'event' ? [{ index: e.index, receivedAt: e.at, event: e.event }] : [])),
+    )
+      .trimEnd()
+      .split('\n');
+    const again = parseSession([...logged.slice(0, 3), logged[2], ...logged.slice(3)].join('\n'));
+    expect(again.errors).toEqual([
+      {
+        line: 4,
+        code: 'OUT_OF_ORDER',
+        message: 'an event entry whose index 2 does not follow the one before it (2): a line repeated or out of order',
+      },
+    ]);
+    expect(replaySession(again.entries).messages.byId.get('m1')?.content).toBe('已退款');
   });
 
   it('names a user_message line whose message id the session already holds: a line repeated is not one message said once', () => {

@@ -116,13 +116,15 @@ export function parseSession(text: string): ParsedSession {
     }
     // A saved event entry's index grows with each event: one that does not is a line repeated or moved, which would
     // apply an event twice or out of order. A gap (a line lost) is no reason to refuse the lines after it.
-    if (value === read && entry.type === 'event' && typeof entry.index === 'number') {
-      if (entry.index <= lastIndex)
+    // An event log's line (`{ index, receivedAt, event }`) gives its own index too; a bare event gives none.
+    const index = value === read ? (entry as { index?: unknown }).index : isObject(read) && !('type' in read) ? read.index : undefined;
+    if (entry.type === 'event' && typeof index === 'number') {
+      if (index <= lastIndex)
         return {
           code: 'OUT_OF_ORDER',
-          message: `an event entry whose index ${entry.index} does not follow the one before it (${lastIndex}): a line repeated or out of order`,
+          message: `an event entry whose index ${index} does not follow the one before it (${lastIndex}): a line repeated or out of order`,
         };
-      lastIndex = entry.index;
+      lastIndex = index;
     }
     // The live thread refuses a message under an id it holds: a second one is a line repeated, which would say nothing.
     if (entry.type === 'user_message') {
