@@ -20,8 +20,9 @@ describe('examples/next-app from the tarballs', () => {
     await app?.remove();
   });
 
-  it('builds with next build (server components import the client chat)', async () => {
-    await run('npx', ['next', 'build'], { cwd: app.dir, env });
+  it('builds with next build (server components import the client chat), and Next.js warns of nothing in its config', async () => {
+    const { output } = await run('npx', ['next', 'build'], { cwd: app.dir, env });
+    expect(output).not.toMatch(/⚠/);
   });
 
   it('typechecks with strict tsc', async () => {
