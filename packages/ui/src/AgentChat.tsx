@@ -56,6 +56,7 @@ export const AgentChat = React.forwardRef<HTMLElement, AgentChatProps>(function 
   useAgentStore('<AgentChat>');
   const { messages, lang } = useLocale();
   const agent = useAgentRun();
+  const askedId = React.useId();
   const state: AgentChatState = agent.inFlight !== undefined ? 'running' : agent.interrupts.length > 0 ? 'waiting' : 'idle';
   return (
     <section
@@ -75,11 +76,17 @@ export const AgentChat = React.forwardRef<HTMLElement, AgentChatProps>(function 
         <MessageList {...(renderTool ? { renderTool } : {})} {...(empty !== undefined ? { empty } : {})} />
         {readOnly ? (
           agent.interrupts.length > 0 ? (
-            <ul className="agk-chat__asked" aria-label={messages.chat.waitingOn}>
-              {agent.interrupts.map((it) => (
-                <li key={it.id}>{it.message || <AskedTitle reason={it.reason} />}</li>
-              ))}
-            </ul>
+            // Under a heading a sighted reader sees too: a list alone reads as a stray bullet under the conversation.
+            <section className="agk-chat__asked" aria-labelledby={askedId}>
+              <h2 id={askedId} className="agk-chat__asked-title">
+                {messages.chat.waitingOn}
+              </h2>
+              <ul aria-labelledby={askedId}>
+                {agent.interrupts.map((it) => (
+                  <li key={it.id}>{it.message || <AskedTitle reason={it.reason} />}</li>
+                ))}
+              </ul>
+            </section>
           ) : null
         ) : (
           <>

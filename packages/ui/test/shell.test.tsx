@@ -252,6 +252,9 @@ describe('AgentChat readOnly: a transcript to read', () => {
     // What it waits on is said, read-only: "Waiting for you" with no question anywhere would say nothing.
     const asked = screen.getByRole('list', { name: 'Waiting for an answer' });
     expect(asked).toHaveTextContent('Refund 42 USD?');
+    // Seen as well as heard: the list is under a heading a sighted reader sees, not a bullet alone.
+    const heading = screen.getByRole('heading', { name: 'Waiting for an answer' });
+    expect(heading.compareDocumentPosition(asked) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   });
 
   it("names an interrupt without a message by the locale's title for its reason, as the dialog heads it, never by the raw reason", async () => {
