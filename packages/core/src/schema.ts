@@ -6,6 +6,7 @@
 import Ajv, { type ValidateFunction } from 'ajv';
 import Ajv2019 from 'ajv/dist/2019.js';
 import Ajv2020 from 'ajv/dist/2020.js';
+import { RE2JS } from 're2js';
 import type { ThreadState } from './model.js';
 import { type BuildResumeOptions, type BuildResumeResult, buildResumeWith, type PayloadValidator, type ResumeResponse } from './resume.js';
 import { SCHEMA_SIZE_LIMIT, schemaSize } from './schemaSize.js';
@@ -31,13 +32,36 @@ function schemaDraft(schema: object): Draft {
   return uri.includes('2020-12') ? '2020-12' : uri.includes('2019-09') ? '2019-09' : '07';
 }
 
+/**
+ * How ajv matches `pattern` and `patternProperties`: RE2, in time linear in
+ * the answer, where a backtracking engine takes minutes on `^(a+)+$` and
+ * forty letters (an agent's schema would hold the page). A pattern RE2 cannot
+ * run (a lookaround, a backreference) fails to compile: the schema cannot be
+ * checked, and the interrupt can only be cancelled.
+ */
+const linearRegExp = Object.assign(
+  (pattern: string) => {
+    const re = RE2JS.compile(pattern);
+    // ajv keeps one matcher per `toString()`, as a RegExp's gives its source.
+    return { test: (text: string) => re.test(text), toString: () => `/${pattern}/` };
+  },
+  { code: 'linearRegExp' },
+);
+
 function ajvFor(schema: object): Ajv {
   ajvs ??= new Map();
   const draft = schemaDraft(schema);
   let ajv = ajvs.get(draft);
   if (!ajv) {
     // multipleOf to 8 digits, as the form's validator (rjsf) checks it: 19.99 is a multiple of 0.01, though its float is not.
-    const options = { allErrors: true, strict: false, logger: false, ownProperties: true, multipleOfPrecision: 8 } as const;
+    const options = {
+      allErrors: true,
+      strict: false,
+      logger: false,
+      ownProperties: true,
+      multipleOfPrecision: 8,
+      code: { regExp: linearRegExp },
+    } as const;
     ajv = draft === '2020-12' ? new Ajv2020(options) : draft === '2019-09' ? new Ajv2019(options) : new Ajv(options);
     ajvs.set(draft, ajv);
   }
