@@ -59,7 +59,11 @@ describe('a document JSON cannot write is refused EDIT_REFUSED, saying why', () 
     expect(c.getSnapshot().thread.sharedState.document).toEqual({ a: 1 });
     // The refusal stands until an action succeeds: an edit that applies, or a setState, ends it.
     expect(c.getSnapshot().refusal?.code).toBe('EDIT_REFUSED');
-    expect(await c.updateSharedState((d: Untyped) => void (d.a = 2))).toMatchObject({ ok: true });
+    expect(
+      await c.updateSharedState((d: Untyped) => {
+        d.a = 2;
+      }),
+    ).toMatchObject({ ok: true });
     expect(c.getSnapshot().refusal).toBeUndefined();
     await c.setState({ n: 1n } as Untyped);
     expect((await c.setState({ a: 3 })).ok).toBe(true);
