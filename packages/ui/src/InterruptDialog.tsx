@@ -90,8 +90,11 @@ export type InterruptDialogProps = Omit<InterruptGroupProps, 'children'>;
  *   (`form.agk-composer .agk-composer__input`), else to the decision's line
  *   in the transcript (`[data-agk-decision]`), else to the chat region
  *   (`section.agk-chat`); the outcome is announced politely. A refused
- *   answer brings focus back to the interrupt.
- * - At expiry, focus on a control that goes moves to the action left.
+ *   answer brings focus back to the interrupt; one the agent never took
+ *   (an HTTP error) opens its forms again with the answers that were sent.
+ * - At expiry, focus on a control that goes moves to the action left: on
+ *   the expired interrupt's answer, or its Change answer, or Send answers
+ *   (disabled once its kept answer is dropped), to Close without answering.
  * - A failed submit focuses the first invalid field and announces a summary.
  * - The time left is announced at 2 minutes, 1 minute and 30 seconds, and at
  *   expiry; the deadline is the agent's (the protocol has no message to ask

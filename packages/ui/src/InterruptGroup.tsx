@@ -366,6 +366,20 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
     else sendButton.current?.focus();
   });
 
+  // Send answers is disabled under focus when a kept answer is dropped (its interrupt expired): focus moves to what is
+  // left to do, the first interrupt without an answer (Close without answering, once it expired), before the browser
+  // drops it to the page.
+  useBrowserLayoutEffect(() => {
+    const send = sendButton.current;
+    if (!send?.disabled || busy || send.ownerDocument.activeElement !== send) return;
+    const next = interrupts.find((it) => !answers.has(it.id));
+    if (!next) return;
+    const element = elements.current.get(next.id);
+    const dismiss = element?.matches('[data-state="expired"]') ? element.querySelector<HTMLElement>('[data-agk-action="dismiss"]') : null;
+    if (dismiss) dismiss.focus();
+    else focusInterrupt(next.id);
+  });
+
   const onRegionKeyDown = (e: React.KeyboardEvent<HTMLElement>) => {
     onKeyDown?.(e);
     if (e.defaultPrevented || e.key !== 'Escape') return;

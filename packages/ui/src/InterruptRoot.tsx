@@ -117,7 +117,8 @@ export const InterruptRoot = React.forwardRef<HTMLElement, InterruptRootProps>(f
     if (formReady) fieldsReady(interrupt.id);
   }, [formReady, fieldsReady, interrupt.id]);
 
-  // At expiry the answer controls go (or are disabled): focus that was on one moves to the action that remains.
+  // At expiry the answer controls go (or are disabled), and so does Change answer once the kept answer is dropped (a
+  // render later): focus that was on one moves to the action that remains.
   useBrowserLayoutEffect(() => {
     const card = element.current;
     if (expiry.state !== 'expired' || !card || !focusInside.current) return;
@@ -126,7 +127,7 @@ export const InterruptRoot = React.forwardRef<HTMLElement, InterruptRootProps>(f
     const lost = !active || active === doc.body || (card.contains(active) && active.matches(':disabled'));
     if (!lost) return;
     card.querySelector<HTMLElement>('[data-agk-action="dismiss"]')?.focus();
-  }, [expiry.state]);
+  }, [expiry.state, answer]);
 
   // React calls it with null when the element goes (or before a new ref takes over): the interrupt is unregistered then.
   const ref = React.useCallback(

@@ -1,8 +1,10 @@
 'use client';
 
 import { schemaSize } from '@aguikit/core/engine';
+import { type AgentStore, useAgentStore } from '@aguikit/react';
 import Form, { getDefaultRegistry, type IChangeEvent } from '@rjsf/core';
 import {
+  ANY_OF_KEY,
   ariaDescribedByIds,
   type BaseInputTemplateProps,
   type DescriptionFieldProps,
@@ -16,9 +18,11 @@ import {
   getUiOptions,
   helpId,
   type IconButtonProps,
+  ONE_OF_KEY,
   type RJSFValidationError,
   replaceStringParameters,
   type TemplatesType,
+  type TitleFieldProps,
   TranslatableString,
   type UnsupportedFieldProps,
   type WidgetProps,
@@ -32,7 +36,9 @@ import * as React from 'react';
 import { clientContext } from './clientContext.js';
 import { useInterruptRoot } from './interruptContext.js';
 import { formCanHold, formSchema, formUiSchema, humanizeKey, type InterruptMessages, transformErrors } from './interruptForm.js';
+import { linearRegExp, patternsRun } from './linearRegExp.js';
 import { useLocale } from './locale.js';
+import { describableId, errorPath, withExactPaths } from './responseFormPaths.js';
 import { autoDir } from './textDirection.js';
 import { useBrowserLayoutEffect } from './useBrowserLayoutEffect.js';
 
@@ -53,23 +59,63 @@ function controlsOf(scope: ParentNode, id: string): HTMLElement[] {
   );
 }
 
+/** What names the option selector of a `oneOf` / `anyOf` field that shows no label of its own: its title, else another element. */
+type SelectorName = { label: string } | { labelledBy: string };
+
 /**
  * rjsf describes each control by its field's error, description and help
  * ids whether they are rendered or not: here a control names only those in
- * the document, again after each render of its field (errors come and go).
+ * the document (an id with a space in it cannot be named: the form renders
+ * its own with `describableId`), again after each render of its field
+ * (errors come and go), and is `aria-invalid` while its field shows an
+ * error (the form itself does not render again as errors are re-checked
+ * while typing). The option selector of a `oneOf` / `anyOf` field
+ * (`selector`) is one of its controls, named by `name` where no label
+ * points at it.
  */
-function useRenderedDescriptions(id: string) {
+function useRenderedDescriptions(id: string, selector?: string, name?: SelectorName) {
   const wrapper = React.useContext(FormWrapperContext);
+  const label = name && 'label' in name ? name.label : undefined;
+  const labelledBy = name && 'labelledBy' in name ? name.labelledBy : undefined;
   useBrowserLayoutEffect(() => {
     const doc = wrapper?.current?.ownerDocument ?? document;
-    const described = [errorId(id), descriptionId(id), helpId(id), examplesId(id)].filter((part) => doc.getElementById(part) !== null);
+    const errors = describableId(errorId(id));
+    const described = [errors, describableId(descriptionId(id)), helpId(id), examplesId(id)].filter(
+      (part) => !/\s/u.test(part) && doc.getElementById(part) !== null,
+    );
     // The form's wrapper is set only after its fields' first effects: on mount, the form the field's first control is in.
-    const anchor = doc.getElementById(id) ?? doc.getElementById(`${id}-0`);
-    for (const control of controlsOf(wrapper?.current ?? anchor?.closest('form') ?? doc, id)) {
-      if (described.length > 0) control.setAttribute('aria-describedby', described.join(' '));
-      else control.removeAttribute('aria-describedby');
+    const anchor = doc.getElementById(id) ?? doc.getElementById(`${id}-0`) ?? (selector ? doc.getElementById(selector) : null);
+    const scope = wrapper?.current ?? anchor?.closest('form') ?? doc;
+    // Its errors are rendered by the field itself: it is invalid from the render that shows them to the one that takes them away.
+    const invalid = described.includes(errors);
+    for (const control of controlsOf(scope, id)) {
+      toggle(control, 'aria-describedby', described.join(' '));
+      toggle(control, 'aria-invalid', invalid ? 'true' : '');
     }
+    const chooser = selector ? scope.querySelector<HTMLElement>(`#${CSS.escape(selector)}`) : null;
+    if (!chooser) return;
+    toggle(chooser, 'aria-describedby', described.join(' '));
+    toggle(chooser, 'aria-label', label ?? '');
+    toggle(chooser, 'aria-labelledby', labelledBy ?? '');
   });
+}
+
+/** Sets `name` to `value` on `element`, or removes it for an empty value. */
+function toggle(element: HTMLElement, name: string, value: string) {
+  if (value) element.setAttribute(name, value);
+  else element.removeAttribute(name);
+}
+
+/**
+ * The id of the selector rjsf draws to choose an option of a `oneOf` /
+ * `anyOf` field (as SchemaField and MultiSchemaField decide it), if the
+ * field has one: its label points there, not at the option's fieldset.
+ */
+function optionSelectorId({ id, schema, uiSchema, registry }: FieldTemplateProps): string | undefined {
+  if (!(ONE_OF_KEY in schema || ANY_OF_KEY in schema)) return undefined;
+  const options = getUiOptions(uiSchema, registry.globalUiOptions);
+  if ((options.field && options.fieldReplacesAnyOrOneOf === true) || registry.schemaUtils.isSelect(schema)) return undefined;
+  return `${id}${schema.oneOf ? '__oneof_select' : '__anyof_select'}`;
 }
 
 /**
@@ -77,19 +123,25 @@ function useRenderedDescriptions(id: string) {
  * technology (the field itself says `aria-required`, and the form explains
  * the marker in a line of its own): the field's name is its label alone.
  * Its controls are described only by what is rendered of its description,
- * errors and help.
+ * errors and help. The label of a `oneOf` / `anyOf` field names the
+ * selector of its options; where it shows none (an object's title is its
+ * legend), the selector is named by the field's title, or at the top of the
+ * form by the interrupt's heading.
  */
 function FieldTemplate(props: FieldTemplateProps) {
   const { id, label, children, errors, help, description, hidden, required, displayLabel, registry, uiSchema } = props;
-  useRenderedDescriptions(id);
   const uiOptions = getUiOptions(uiSchema);
+  const isCheckbox = uiOptions.widget === 'checkbox';
+  const labelled = Boolean(displayLabel && !isCheckbox && label);
+  const selector = optionSelectorId(props);
+  const titleId = useInterruptRoot('Form').ids.title;
+  useRenderedDescriptions(id, selector, selector === undefined || labelled ? undefined : label ? { label } : { labelledBy: titleId });
   const WrapIfAdditionalTemplate = getTemplate('WrapIfAdditionalTemplate', registry, uiOptions);
   if (hidden) return <div className="hidden">{children}</div>;
-  const isCheckbox = uiOptions.widget === 'checkbox';
   return (
     <WrapIfAdditionalTemplate {...props}>
-      {displayLabel && !isCheckbox && label ? (
-        <label className="control-label" htmlFor={id}>
+      {labelled ? (
+        <label className="control-label" htmlFor={selector ?? id}>
           {label}
           {required ? (
             <span className="required" aria-hidden="true">
@@ -110,7 +162,7 @@ function FieldTemplate(props: FieldTemplateProps) {
 function DescriptionFieldTemplate({ id, description }: DescriptionFieldProps) {
   if (!description) return null;
   return (
-    <p id={id} className="agk-field__description">
+    <p id={describableId(id)} className="agk-field__description">
       {description}
     </p>
   );
@@ -120,11 +172,30 @@ function FieldErrorTemplate({ errors = [], fieldPathId }: FieldErrorProps) {
   const messages = [...new Set(errors.filter((e): e is string => typeof e === 'string'))];
   if (messages.length === 0) return null;
   return (
-    <ul id={errorId(fieldPathId)} className="agk-field__errors">
+    <ul id={describableId(errorId(fieldPathId))} className="agk-field__errors">
       {messages.map((message) => (
         <li key={message}>{message}</li>
       ))}
     </ul>
+  );
+}
+
+/**
+ * The legend of an object or a list: its required marker "*" hidden from
+ * assistive technology as a field label's is, so the group's name is its
+ * title alone.
+ */
+function TitleFieldTemplate({ id, title, required, optionalDataControl }: TitleFieldProps) {
+  return (
+    <legend id={id}>
+      {title}
+      {required ? (
+        <span className="required" aria-hidden="true">
+          *
+        </span>
+      ) : null}
+      {optionalDataControl ? <span className="pull-right">{optionalDataControl}</span> : null}
+    </legend>
   );
 }
 
@@ -221,6 +292,7 @@ const templates: Partial<Omit<TemplatesType, 'ButtonTemplates'>> & { ButtonTempl
   DescriptionFieldTemplate,
   FieldTemplate,
   FieldErrorTemplate,
+  TitleFieldTemplate,
   UnsupportedFieldTemplate,
   ButtonTemplates: { AddButton, CopyButton, MoveDownButton, MoveUpButton, RemoveButton },
 };
@@ -250,9 +322,30 @@ function translator(t: InterruptMessages['rjsf']) {
   };
 }
 
+/**
+ * The payload sent for `interruptId` in a resume the agent never took: the
+ * interrupt is open again (a resume that fails gives its interrupts back),
+ * and the last resume since the run that raised it carried its answer. Read
+ * from the store's session log, backwards to that run's end.
+ */
+function sentPayload(store: AgentStore, interruptId: string): unknown {
+  const { entries } = store.session;
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const entry = entries[i];
+    if (entry === undefined || entry.type === 'reset') return undefined;
+    if (entry.type === 'resume') {
+      const sent = entry.resume.find((r) => r.interruptId === interruptId);
+      if (sent) return sent.status === 'resolved' ? sent.payload : undefined;
+    }
+    // The run that raised the interrupts open now: an answer sent before it answered another question.
+    if (entry.type === 'event' && (entry.event as { type?: unknown } | null)?.type === 'RUN_FINISHED') return undefined;
+  }
+  return undefined;
+}
+
 /** A field's name for the error summary: its schema title, or its property name made readable. */
 function fieldName(error: RJSFValidationError, schema: Readonly<Record<string, unknown>>): string {
-  const path = (error.property ?? '').replace(/^\./, '').split('.').filter(Boolean);
+  const path = errorPath(error);
   let node: unknown = schema;
   for (const part of path) {
     const properties = (node as { properties?: Record<string, unknown> } | undefined)?.properties;
@@ -266,9 +359,9 @@ function fieldName(error: RJSFValidationError, schema: Readonly<Record<string, u
 /**
  * What the form's DOM says beyond rjsf's own markup: fields are
  * `aria-required` rather than `required` (a required field that is still
- * empty must not be exposed as invalid before anyone typed in it), the fields
- * with an error are `aria-invalid`, and the field group is named by the
- * interrupt's heading.
+ * empty must not be exposed as invalid before anyone typed in it), and the
+ * field group is named by the interrupt's heading. The fields with an error
+ * are `aria-invalid` (useRenderedDescriptions).
  */
 function useFieldAttributes(form: React.RefObject<HTMLDivElement | null>, titleId: string) {
   useBrowserLayoutEffect(() => {
@@ -277,12 +370,6 @@ function useFieldAttributes(form: React.RefObject<HTMLDivElement | null>, titleI
     for (const field of root.querySelectorAll('input[required], select[required], textarea[required]')) {
       field.removeAttribute('required');
       field.setAttribute('aria-required', 'true');
-    }
-    for (const field of root.querySelectorAll<HTMLElement>('.form-group input, .form-group select, .form-group textarea')) {
-      const group = field.closest('.form-group');
-      const invalid = group?.querySelector(':scope > .agk-field__errors, :scope > * > .agk-field__errors') != null;
-      if (invalid) field.setAttribute('aria-invalid', 'true');
-      else field.removeAttribute('aria-invalid');
     }
     const fieldset = root.querySelector('form > fieldset, form > .form-group > fieldset');
     if (fieldset && !fieldset.querySelector(':scope > legend')) fieldset.setAttribute('aria-labelledby', titleId);
@@ -297,7 +384,9 @@ function useFieldAttributes(form: React.RefObject<HTMLDivElement | null>, titleI
  * shows each error under its field and announces a summary (`role="alert"`);
  * from then on errors are re-checked as you type. Required fields carry a
  * "*" explained by a line of the form, their names without it. Titles and
- * descriptions from the schema are shown as text only. Renders nothing for
+ * descriptions from the schema are shown as text only. A resume the agent
+ * never took (it answered with an HTTP error) gives the interrupt back: the
+ * form opens again with the answer that was sent. Renders nothing for
  * an interrupt without a responseSchema. This module (with rjsf and ajv) is a
  * chunk of its own: `Interrupt.Form` (InterruptFormLoader.tsx) loads it when
  * an interrupt with a schema opens, and renders this once it is there.
@@ -310,8 +399,11 @@ export const ResponseForm = React.forwardRef<HTMLDivElement, React.HTMLAttribute
   forwardedRef,
 ) {
   const root = useInterruptRoot('Form');
+  const store = useAgentStore();
   const { format, messages } = useLocale();
   const t = messages.interrupt;
+  // What was sent last, when the agent never took it: the form opens again with it, to be sent again as it is.
+  const [sent] = React.useState(() => sentPayload(store, root.interrupt.id));
   const [attempted, setAttempted] = React.useState(false);
   const [summary, setSummary] = React.useState({ text: '', n: 0 });
   const wrapper = React.useRef<HTMLDivElement>(null);
@@ -335,8 +427,7 @@ export const ResponseForm = React.forwardRef<HTMLDivElement, React.HTMLAttribute
     (error: RJSFValidationError) => {
       const container = wrapper.current;
       if (!container || rewording.current) return;
-      const path = (error.property ?? '').replace(/^\./, '').split('.').filter(Boolean);
-      const id = [fieldsId, ...path].join('_');
+      const id = [fieldsId, ...errorPath(error)].join('_');
       const field =
         container.querySelector<HTMLElement>(`#${CSS.escape(id)}`) ??
         container.querySelector<HTMLElement>(`[id^="${CSS.escape(id)}"]:is(input, select, textarea)`);
@@ -403,6 +494,7 @@ export const ResponseForm = React.forwardRef<HTMLDivElement, React.HTMLAttribute
             className="agk-interrupt__form"
             schema={schema}
             uiSchema={uiSchema}
+            {...(sent === undefined ? {} : { initialFormData: sent })}
             validator={validatorFor(schema)}
             templates={templates}
             widgets={widgets}
@@ -455,11 +547,14 @@ const validators = new Map<string, FormValidator>();
 function validatorFor(schema: object): FormValidator {
   const uri = (schema as { $schema?: unknown }).$schema;
   const draft = typeof uri !== 'string' ? '07' : uri.includes('2020-12') ? '2020-12' : uri.includes('2019-09') ? '2019-09' : '07';
+  // Errors by their exact paths: a key holding a "." is one field, not two.
   const make = () =>
-    customizeValidator({
-      AjvClass: draft === '2020-12' ? Ajv2020 : draft === '2019-09' ? Ajv2019 : Ajv,
-      ajvOptionsOverrides: { ownProperties: true },
-    });
+    withExactPaths(
+      customizeValidator({
+        AjvClass: draft === '2020-12' ? Ajv2020 : draft === '2019-09' ? Ajv2019 : Ajv,
+        ajvOptionsOverrides: { ownProperties: true, code: { regExp: linearRegExp } },
+      }),
+    );
   // rjsf keeps a schema it compiled under its $id, and checks the next schema of that $id with it: two interrupts
   // sharing an $id (one agent's schema, with other choices each time) would share the first one's checks.
   if (typeof (schema as { $id?: unknown }).$id === 'string') {
@@ -477,10 +572,12 @@ const validatorsById = new WeakMap<object, FormValidator>();
  * Whether answers to `schema` can be checked at all: a schema its draft's
  * meta-schema refuses (a misspelt type), or of a draft ajv has not (draft-04),
  * compiles neither here nor in the resume's check, which then refuses every
- * answer. Such a form asks for nothing: its question can only be closed.
+ * answer, and so does one with a pattern RE2 cannot run (`linearRegExp`).
+ * Such a form asks for nothing: its question can only be closed.
  */
 function schemaChecks(schema: unknown): boolean {
   if (typeof schema !== 'object' || schema === null) return true;
+  if (!patternsRun(schema)) return false;
   try {
     return validatorFor(schema).ajv.validateSchema(schema) === true;
   } catch {

@@ -1,0 +1,219 @@
+/**
+ * What assistive technology is told about the fields of a generated form
+ * beyond plain inputs: the selector rjsf draws for a `oneOf` / `anyOf`
+ * field, the legends of objects and lists, and fields whose keys an agent
+ * wrote with a "." or a space (ids and error paths are made of keys).
+ */
+import { AgentProvider } from '@aguikit/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { InterruptDialog } from '../src/InterruptDialog.js';
+import { playedStore, runOf } from '../src/storybook/scripted.js';
+
+/** The dialog with one open input_required interrupt asking for `schema`, its form loaded. */
+async function formFor(schema: Record<string, unknown>, message = 'Answer this, please.') {
+  const store = await playedStore([
+    {
+      say: 'Go ahead.',
+      events: runOf([], {
+        outcome: {
+          type: 'interrupt',
+          interrupts: [{ id: 'int-form', reason: 'input_required', message, responseSchema: schema }],
+        },
+      }),
+    },
+  ]);
+  const view = render(
+    <AgentProvider store={store}>
+      <InterruptDialog />
+    </AgentProvider>,
+  );
+  await waitFor(() => expect(view.container.querySelector('.agk-interrupt__form-placeholder')).toBeNull(), { timeout: 10_000 });
+  await act(async () => undefined);
+  return view;
+}
+
+/** Each id a control's `aria-describedby` names that is not in the document. */
+const missingDescriptions = (root: HTMLElement) =>
+  [...root.querySelectorAll('input, select, textarea')].flatMap((field) =>
+    (field.getAttribute('aria-describedby') ?? '')
+      .split(/\s+/)
+      .filter((id) => id && !root.ownerDocument.getElementById(id))
+      .map((id) => `${field.id} -> ${id}`),
+  );
+
+const payment = {
+  type: 'object',
+  required: ['pay'],
+  properties: {
+    pay: {
+      title: 'Payment',
+      description: 'How the customer is paid back.',
+      oneOf: [
+        { title: 'Card', type: 'object', required: ['number'], properties: { number: { type: 'string', title: 'Card number' } } },
+        { title: 'Bank', type: 'object', required: ['iban'], properties: { iban: { type: 'string', title: 'IBAN' } } },
+      ],
+    },
+  },
+};
+
+describe('the option selector of a oneOf or anyOf field', () => {
+  it("is named by the field's title, its label points at it, and it names only descriptions that exist", async () => {
+    const user = userEvent.setup();
+    const { container } = await formFor(payment);
+    const selector = screen.getByRole('combobox', { name: 'Payment' });
+    expect(selector).toHaveDisplayValue('Card');
+    expect(container.querySelector(`label[for="${CSS.escape(selector.id)}"]`)).toHaveTextContent('Payment');
+    expect(missingDescriptions(container)).toEqual([]);
+    expect(selector).toHaveAccessibleDescription('How the customer is paid back.');
+    // The chosen option's fields are a group named by the option, without the required marker.
+    expect(screen.getByRole('group', { name: 'Card' })).toContainElement(screen.getByRole('textbox', { name: 'Card number' }));
+    await user.selectOptions(selector, 'Bank');
+    expect(screen.getByRole('group', { name: 'Bank' })).toContainElement(screen.getByRole('textbox', { name: 'IBAN' }));
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(missingDescriptions(container)).toEqual([]);
+    expect(screen.getByRole('combobox', { name: 'Payment' })).toBe(selector);
+  });
+
+  it('of an anyOf field is named by its title too', async () => {
+    const { container } = await formFor({
+      type: 'object',
+      properties: {
+        v: {
+          title: 'Value',
+          anyOf: [
+            { type: 'string', title: 'Text' },
+            { type: 'number', title: 'Number' },
+          ],
+        },
+      },
+    });
+    expect(screen.getByRole('combobox', { name: 'Value' })).toHaveDisplayValue('Text');
+    expect(missingDescriptions(container)).toEqual([]);
+  });
+
+  it('of an object with fields of its own is named by its title, which its legend shows', async () => {
+    const { container } = await formFor({
+      type: 'object',
+      properties: {
+        pay: {
+          type: 'object',
+          title: 'Payment',
+          properties: { amount: { type: 'number', title: 'Amount' } },
+          oneOf: [
+            { title: 'Card', properties: { number: { type: 'string', title: 'Card number' } } },
+            { title: 'Bank', properties: { iban: { type: 'string', title: 'IBAN' } } },
+          ],
+        },
+      },
+    });
+    expect(screen.getByRole('combobox', { name: 'Payment' })).toHaveDisplayValue('Card');
+    expect(missingDescriptions(container)).toEqual([]);
+  });
+
+  it("of the whole answer, with no title, is named by the interrupt's heading", async () => {
+    const { container } = await formFor({
+      type: 'object',
+      oneOf: [
+        { title: 'By email', properties: { email: { type: 'string', title: 'Email' } } },
+        { title: 'By phone', properties: { phone: { type: 'string', title: 'Phone' } } },
+      ],
+    });
+    expect(screen.getByRole('combobox', { name: 'Input needed' })).toHaveDisplayValue('By email');
+    expect(missingDescriptions(container)).toEqual([]);
+  });
+});
+
+describe('legends', () => {
+  it('name a required list and its entries without the required marker', async () => {
+    await formFor({
+      type: 'object',
+      required: ['items'],
+      properties: {
+        items: {
+          type: 'array',
+          title: 'Line items',
+          minItems: 1,
+          items: {
+            type: 'object',
+            required: ['sku'],
+            properties: { sku: { type: 'string', title: 'SKU' }, qty: { type: 'integer', title: 'Qty' } },
+          },
+        },
+      },
+    });
+    const list = screen.getByRole('group', { name: 'Line items' });
+    expect(within(list).getByRole('group', { name: 'Line items-1' })).toContainElement(screen.getByRole('textbox', { name: 'SKU' }));
+    // The marker is still shown.
+    expect(list.querySelector(':scope > legend')).toHaveTextContent('Line items*');
+  });
+});
+
+describe('fields whose keys hold a "." or a space', () => {
+  const contact = {
+    type: 'object',
+    required: ['contact.email', 'Full name'],
+    properties: {
+      'contact.email': { type: 'string', title: 'Email', minLength: 5 },
+      'Full name': { type: 'string', description: 'As printed on the card' },
+      x: { type: 'string' },
+    },
+  };
+
+  it('shows the error of an empty required key with a "." under its field, marks it invalid, names it in the summary and focuses it', async () => {
+    const user = userEvent.setup();
+    const { container } = await formFor(contact);
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    const email = screen.getByRole('textbox', { name: 'Email' });
+    expect(email).toHaveFocus();
+    expect(email).toHaveAttribute('aria-invalid', 'true');
+    expect(email).toHaveAccessibleDescription('This field is required.');
+    expect(screen.getByRole('alert')).toHaveTextContent('2 fields need attention: Email and Full name.');
+    expect(missingDescriptions(container)).toEqual([]);
+    // An answer given but too short: its error is under the field too, and goes once it is long enough.
+    await user.type(email, 'a@b');
+    expect(email).toHaveAccessibleDescription('Enter at least 5 characters.');
+    expect(email).toHaveAttribute('aria-invalid', 'true');
+    await user.type(email, '.io');
+    expect(email).not.toHaveAttribute('aria-invalid');
+    expect(email).not.toHaveAccessibleDescription();
+  });
+
+  it('describes a field whose key has a space by its description and its error, by ids that exist', async () => {
+    const user = userEvent.setup();
+    const { container } = await formFor(contact);
+    const name = screen.getByRole('textbox', { name: 'Full name' });
+    expect(name).toHaveAccessibleDescription('As printed on the card');
+    for (const id of (name.getAttribute('aria-describedby') ?? '').split(' ')) expect(document.getElementById(id)).not.toBeNull();
+    await user.type(screen.getByRole('textbox', { name: 'Email' }), 'ann@example.com');
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(name).toHaveFocus();
+    expect(name).toHaveAttribute('aria-invalid', 'true');
+    expect(name).toHaveAccessibleDescription('This field is required. As printed on the card');
+    expect(screen.getByRole('alert')).toHaveTextContent('1 field needs attention: Full name.');
+    expect(missingDescriptions(container)).toEqual([]);
+  });
+
+  it('finds a nested field under a key with a "."', async () => {
+    const user = userEvent.setup();
+    await formFor({
+      type: 'object',
+      required: ['billing.address'],
+      properties: {
+        'billing.address': {
+          type: 'object',
+          title: 'Billing address',
+          required: ['post code'],
+          properties: { 'post code': { type: 'string', title: 'Post code' }, city: { type: 'string', title: 'City' } },
+        },
+      },
+    });
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    const code = screen.getByRole('textbox', { name: 'Post code' });
+    expect(code).toHaveFocus();
+    expect(code).toHaveAttribute('aria-invalid', 'true');
+    expect(code).toHaveAccessibleDescription('This field is required.');
+    expect(screen.getByRole('alert')).toHaveTextContent('1 field needs attention: Post code.');
+  });
+});

@@ -1,0 +1,58 @@
+/**
+ * A `pattern` in an interrupt's `responseSchema` is matched by the form in
+ * time linear in the answer (RE2): `^(a+)+$` against a default of forty
+ * letters and a "!" held the page as the form drew a `oneOf`, and again at
+ * Submit. A pattern RE2 cannot run (a lookahead) leaves the question one
+ * that can only be closed, as the resume's check could not take its answer.
+ */
+import { AgentProvider, createAgentStore } from '@aguikit/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { InterruptDialog } from '../src/InterruptDialog.js';
+import { runOf, STORY_THREAD, scriptedSource } from '../src/storybook/scripted.js';
+
+async function asking(responseSchema: Record<string, unknown>) {
+  const store = createAgentStore({
+    threadId: STORY_THREAD,
+    source: scriptedSource([
+      runOf([], { outcome: { type: 'interrupt', interrupts: [{ id: 'int-7d2e', reason: 'input_required', responseSchema }] } }),
+    ]),
+    scheduler: (flush) => {
+      queueMicrotask(flush);
+      return () => undefined;
+    },
+  });
+  await store.getState().run('Register the voucher code');
+  const view = render(
+    <AgentProvider store={store}>
+      <InterruptDialog />
+    </AgentProvider>,
+  );
+  await waitFor(() => expect(view.container.querySelector('.agk-interrupt__form-placeholder')).toBeNull(), { timeout: 10_000 });
+  await act(async () => undefined);
+  return view;
+}
+
+const hostile = '^(a+)+$';
+
+describe('a pattern in the form of an interrupt', () => {
+  it('is matched in linear time: a oneOf drawn over a default that backtracks without end, and Submit, answer at once', async () => {
+    const began = performance.now();
+    await asking({
+      type: 'object',
+      required: ['code'],
+      properties: {
+        code: { title: 'Voucher code', default: `${'a'.repeat(40)}!`, oneOf: [{ type: 'string', pattern: hostile }, { type: 'number' }] },
+      },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent(/need|attention/i));
+    expect(performance.now() - began).toBeLessThan(5_000);
+  }, 20_000);
+
+  it('that RE2 cannot run leaves Close without answering only', async () => {
+    await asking({ type: 'object', properties: { password: { type: 'string', pattern: '^(?=.*\\d).{8,}$' } } });
+    expect(screen.queryByRole('button', { name: 'Submit' })).toBeNull();
+    expect(screen.getByText(/You can only close it without answering/)).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,128 @@
+/**
+ * A resume the agent answers with an error (HTTP 500) gives its interrupts
+ * back, open again: each form shows the answer that was sent, so the
+ * reviewer sends it again without typing it anew.
+ */
+import type { AgentSource, RunAgentInput } from '@aguikit/core';
+import { AgentProvider, type AgentStore, createAgentStore } from '@aguikit/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { InterruptDialog } from '../src/InterruptDialog.js';
+import { httpError } from '../src/storybook/failures.js';
+import { runOf, STORY_THREAD, say, scriptedSource } from '../src/storybook/scripted.js';
+
+type Raised = Record<string, unknown> & { id: string; reason: string };
+
+/** A store whose first run ended in `interrupts`; the agent answers the first resume with HTTP 500, a later one with a short run. */
+async function failingFirstResume(interrupts: Raised[]) {
+  const inner = scriptedSource([runOf([], { outcome: { type: 'interrupt', interrupts } }), runOf(say('done', 'Done'))]);
+  const resumes: RunAgentInput[] = [];
+  const source: AgentSource = {
+    run(input, options) {
+      if (!input.resume) return inner.run(input, options);
+      resumes.push(input);
+      if (resumes.length > 1) return inner.run(input, options);
+      return (async function* () {
+        yield* [];
+        throw httpError(500, 'Internal Server Error');
+      })();
+    },
+  };
+  const store = createAgentStore({ threadId: STORY_THREAD, source, now: () => Date.now() });
+  await store.getState().run('Refund order A-1001');
+  return { store, resumes };
+}
+
+async function show(store: AgentStore) {
+  const view = render(
+    <AgentProvider store={store}>
+      <InterruptDialog />
+    </AgentProvider>,
+  );
+  await waitFor(() => expect(view.container.querySelector('.agk-interrupt__form-placeholder')).toBeNull(), { timeout: 10_000 });
+  await act(async () => undefined);
+  return view;
+}
+
+const refund: Raised = {
+  id: 'int-refund',
+  reason: 'tool_call',
+  message: 'Refund $42 to the customer?',
+  responseSchema: {
+    type: 'object',
+    required: ['approved', 'comment'],
+    properties: { approved: { type: 'boolean' }, comment: { type: 'string', title: 'Comment', minLength: 5 } },
+  },
+};
+const COMMENT = 'The customer already got a replacement; refunding would pay twice.';
+
+describe('a resume the agent answered with HTTP 500', () => {
+  it('opens the approval again with the comment that was sent, and Reject sends the same answer again', async () => {
+    const user = userEvent.setup();
+    const { store, resumes } = await failingFirstResume([refund]);
+    await show(store);
+    await user.type(screen.getByRole('textbox', { name: 'Comment' }), COMMENT);
+    await user.click(screen.getByRole('button', { name: 'Reject' }));
+    await waitFor(() => expect(resumes).toHaveLength(1));
+    await waitFor(() => expect(store.getState().failure?.status).toBe(500));
+    const card = await screen.findByRole('article', { name: 'Approval needed' });
+    await waitFor(() => expect(within(card).getByRole('button', { name: 'Reject' })).toBeEnabled());
+    expect(within(card).getByRole('textbox', { name: 'Comment' })).toHaveValue(COMMENT);
+
+    await user.click(within(card).getByRole('button', { name: 'Reject' }));
+    await waitFor(() => expect(resumes).toHaveLength(2));
+    expect(resumes[1]?.resume).toEqual(resumes[0]?.resume);
+    expect(resumes[1]?.resume).toEqual([{ interruptId: 'int-refund', status: 'resolved', payload: { approved: false, comment: COMMENT } }]);
+  });
+
+  it('opens a form again with every field as it was sent', async () => {
+    const user = userEvent.setup();
+    const { store, resumes } = await failingFirstResume([
+      {
+        id: 'int-address',
+        reason: 'input_required',
+        message: 'Where should the replacement go?',
+        responseSchema: {
+          type: 'object',
+          required: ['street', 'speed'],
+          properties: {
+            street: { type: 'string', title: 'Street' },
+            speed: { type: 'string', title: 'Speed', enum: ['standard', 'express'] },
+            gift: { type: 'boolean', title: 'Gift wrap' },
+          },
+        },
+      },
+    ]);
+    await show(store);
+    await user.type(screen.getByRole('textbox', { name: 'Street' }), '1 Main St');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Speed' }), 'express');
+    await user.click(screen.getByRole('checkbox', { name: 'Gift wrap' }));
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    await waitFor(() => expect(store.getState().failure?.status).toBe(500));
+    const card = await screen.findByRole('article', { name: 'Input needed' });
+    await waitFor(() => expect(within(card).getByRole('button', { name: 'Submit' })).toBeEnabled());
+    expect(within(card).getByRole('textbox', { name: 'Street' })).toHaveValue('1 Main St');
+    expect(within(card).getByRole('combobox', { name: 'Speed' })).toHaveDisplayValue('express');
+    expect(within(card).getByRole('checkbox', { name: 'Gift wrap' })).toBeChecked();
+    await user.click(within(card).getByRole('button', { name: 'Submit' }));
+    await waitFor(() => expect(resumes).toHaveLength(2));
+    expect(resumes[1]?.resume).toEqual(resumes[0]?.resume);
+  });
+
+  it('keeps a form empty when the agent took the answer and asks again under the same id', async () => {
+    const user = userEvent.setup();
+    const asked = runOf([], { outcome: { type: 'interrupt', interrupts: [refund] } });
+    const source = scriptedSource([asked, runOf([], { outcome: { type: 'interrupt', interrupts: [refund] } })]);
+    const store = createAgentStore({ threadId: STORY_THREAD, source, now: () => Date.now() });
+    await store.getState().run('Refund order A-1001');
+    await show(store);
+    await user.type(screen.getByRole('textbox', { name: 'Comment' }), COMMENT);
+    await user.click(screen.getByRole('button', { name: 'Reject' }));
+    await waitFor(() => expect(store.getState().decisions).toHaveLength(1));
+    await waitFor(() => expect(store.getState().thread.interrupts).toHaveLength(1));
+    const card = await screen.findByRole('article', { name: 'Approval needed' });
+    await waitFor(() => expect(within(card).getByRole('button', { name: 'Reject' })).toBeEnabled());
+    expect(within(card).getByRole('textbox', { name: 'Comment' })).toHaveValue('');
+  });
+});
