@@ -572,14 +572,20 @@ const validatorsById = new WeakMap<object, FormValidator>();
  * Whether answers to `schema` can be checked at all: a schema its draft's
  * meta-schema refuses (a misspelt type), or of a draft ajv has not (draft-04),
  * compiles neither here nor in the resume's check, which then refuses every
- * answer, and so does one with a pattern RE2 cannot run (`linearRegExp`).
- * Such a form asks for nothing: its question can only be closed.
+ * answer, and so does one with a pattern RE2 cannot run (`linearRegExp`),
+ * an asynchronous one (`$async`) or one under a meta-schema's `$id`. Such a
+ * form asks for nothing: its question can only be closed.
  */
 function schemaChecks(schema: unknown): boolean {
   if (typeof schema !== 'object' || schema === null) return true;
   if (!patternsRun(schema)) return false;
+  // The resume's check takes no answer it must wait for ($async), and compiles no schema under a meta-schema's $id.
+  const { $async, $id } = schema as { $async?: unknown; $id?: unknown };
+  if ($async === true) return false;
   try {
-    return validatorFor(schema).ajv.validateSchema(schema) === true;
+    const { ajv } = validatorFor(schema);
+    if (typeof $id === 'string' && ajv.getSchema($id.replace(/#$/, '')) !== undefined) return false;
+    return ajv.validateSchema(schema) === true;
   } catch {
     return false;
   }
