@@ -45,8 +45,9 @@ export interface AgentServerOptions {
   /**
    * The most request-body bytes the runs being produced hold at once (each
    * holds its parsed input, a few times its body in memory: a 1 MiB body of
-   * `{}` is about 22 MB). A run past it is refused as past `maxRuns`.
-   * Default 16 MiB.
+   * `{}` is about 22 MB), with the streams of retries and reconnects (each
+   * holds its own parsed body while it streams). A run, retry or reconnect
+   * past it is refused as past `maxRuns`. Default 16 MiB.
    */
   maxRunInputBytes?: number;
   /**

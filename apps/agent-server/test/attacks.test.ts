@@ -170,6 +170,35 @@ describe('runs whose clients leave do not pile up in memory', () => {
     expect(health.runs).toBe(2);
   });
 
+  it('retries and reconnects of a run hold their bodies in the same bytes: past them, one more is refused 503; a stream that ends makes room', async () => {
+    const server = await startServer({ maxRunInputBytes: 2_500_000 });
+    const input = { ...userInput('again', 'again'), forwardedProps: { junk: 'x'.repeat(900_000) } };
+    const streams = async () => ((await (await fetch(`${server.url}/health`)).json()) as { streams: number }).streams;
+    const first = await post(server, '/agents/dashboard?speed=0.1', input);
+    expect(first.status).toBe(200);
+    // The same request again streams the run again, and holds its body meanwhile: 1.8 MB with the run's own.
+    const retry = await post(server, '/agents/dashboard?speed=0.1', input);
+    expect(retry.status).toBe(200);
+    const refusals = [
+      await post(server, '/agents/dashboard?speed=0.1', input),
+      await post(server, '/agents/dashboard?speed=0.1', input, { 'Last-Event-ID': 'again:0' }),
+    ];
+    for (const refused of refusals) {
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toMatch(/^\d+$/u);
+      expect(await refused.json()).toMatchObject({ error: { code: 'TOO_MANY_RUNS' } });
+    }
+    expect(await streams()).toBe(2);
+    // The retry's client goes: its share is free, and a reconnect takes it.
+    await retry.body?.cancel();
+    await expect.poll(streams).toBe(1);
+    const reconnect = await post(server, '/agents/dashboard?speed=0.1', input, { 'Last-Event-ID': 'again:0' });
+    expect(reconnect.status).toBe(200);
+    expect((await post(server, '/agents/dashboard?speed=0.1', input)).status).toBe(503);
+    await reconnect.body?.cancel();
+    await first.body?.cancel();
+  });
+
   it('past the count of runs being produced, a new run is refused the same way; a run that ends makes room', async () => {
     const server = await startServer({ maxRuns: 2 });
     // Runs that end free their room: any number of them, one after another.

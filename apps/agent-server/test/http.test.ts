@@ -173,6 +173,10 @@ describe('a refusal before the body is read', () => {
       (server: AgentServer) => head(server, '/agents/refund', total).replace(/Host: [^\r]+/u, 'Host: rebound.example'),
     ],
     ['415, chunked', 415, (server: AgentServer) => head(server, '/agents/refund', 'chunked').replace('application/json', 'text/plain')],
+    ['400, a target whose percent-encoding does not decode', 400, (server: AgentServer) => head(server, '/agents/%zz', total)],
+    ['400, a target that does not decode, chunked', 400, (server: AgentServer) => head(server, '/agents/%zz', 'chunked')],
+    ['414, a path segment longer than the router takes', 414, (server: AgentServer) => head(server, `/agents/${'x'.repeat(101)}`, total)],
+    ['414, a path segment too long, chunked', 414, (server: AgentServer) => head(server, `/agents/${'x'.repeat(101)}`, 'chunked')],
   ] as const)(
     '%s: closes the connection, and the rest of 200 MB is not read',
     async (_name, status, request) => {

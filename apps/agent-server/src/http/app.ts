@@ -64,7 +64,7 @@ export interface AppOptions {
   /** A client whose stream has not drained for this long is disconnected. */
   drainTimeoutMs: number;
   maxBodyBytes: number;
-  /** The most runs produced at once, and the most body bytes they hold (see `AgentServerOptions`). */
+  /** The most runs produced at once, and the most body bytes they and the streams of retries and reconnects hold (see `AgentServerOptions`). */
   maxRuns: number;
   maxRunInputBytes: number;
   /** How long a request's headers and body may take to arrive. */
@@ -141,7 +141,17 @@ function unreadCoding(headers: Record<string, string | string[] | undefined>): R
 /** The longest path segment (a scenario's name) the router takes: Fastify's default. */
 const MAX_PATH_SEGMENT = 100;
 
-/** Answers a request the router refused (`refusal`) as any other refusal: after the checks of its Host and Origin. */
+/**
+ * A request whose body (chunked, or of a Content-Length above 0) has not all been read. The router answers as the
+ * headers arrive, before Node marks even a request without a body complete: that one is kept alive.
+ */
+const bodyUnread = (request: IncomingMessage) =>
+  !request.complete && (request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) !== 0);
+
+/**
+ * Answers a request the router refused (`refusal`) as any other refusal: after the checks of its Host and Origin,
+ * and, its body unread, with the connection closed once the answer is sent, as `closeUnread` does.
+ */
 function refuseTarget(policy: () => OriginPolicy, refusal: () => RequestError) {
   return (_path: string, request: IncomingMessage, res: ServerResponse) => {
     const caller = checkCaller(policy(), request.headers);
@@ -151,6 +161,7 @@ function refuseTarget(policy: () => OriginPolicy, refusal: () => RequestError) {
         'Content-Type': 'application/json',
         Vary: 'Origin',
         ...(caller.allowOrigin !== undefined ? { 'Access-Control-Allow-Origin': caller.allowOrigin } : {}),
+        ...(bodyUnread(request) ? { Connection: 'close' } : {}),
       })
       .end(JSON.stringify({ error: { code: e.code, message: e.message } }));
   };
@@ -330,7 +341,8 @@ export function buildApp(options: AppOptions): App {
         // made. What comes before it is made again from the run's record, performed and stored, never skipped (a
         // side effect among it); the client gets what comes after it. Past the run's end, nothing is left.
         const held = at.index >= plan.length - 1 || (await storage.events(input.runId, at.index, 1)).length > 0;
-        return stream(request, reply, scenario, run, at.index + 1, speed, held ? {} : { readFrom: 0 });
+        const reservation = room(request, reply, 'stream');
+        return stream(request, reply, scenario, run, at.index + 1, speed, held ? { reservation } : { readFrom: 0, reservation });
       }
       for (let attempt = 0; attempt < BEGIN_ATTEMPTS; attempt++) {
         const existing = await storage.run(input.runId);
@@ -338,7 +350,7 @@ export function buildApp(options: AppOptions): App {
           // The same request again is a client retrying after a drop before its first event: the run from the start.
           if (existing.scenarioId === scenario.id && sameInput(existing.input, input)) {
             await checkRest(eventsOf(scenario, existing.input, existing.startedAt, existing.nonce), input.runId, 0, speed);
-            return stream(request, reply, scenario, existing, 0, speed);
+            return stream(request, reply, scenario, existing, 0, speed, { reservation: room(request, reply, 'stream') });
           }
           throw new RequestError(
             409,
@@ -362,15 +374,7 @@ export function buildApp(options: AppOptions): App {
         const events = eventsOf(scenario, input, startedAt, run.nonce);
         checkPlayback(events, 0, speed, options.maxPlaybackMs);
         // Room among the runs being produced, held from before the run is stored: none is stored that cannot be produced.
-        const reservation = streams.reserve(bodyBytes.get(request) ?? 0);
-        if (!reservation) {
-          reply.header('Retry-After', String(RETRY_AFTER_S));
-          throw new RequestError(
-            503,
-            'TOO_MANY_RUNS',
-            'This server is producing as many runs as it holds at once; try again in a few seconds.',
-          );
-        }
+        const reservation = room(request, reply, 'run');
         let outcome: Awaited<ReturnType<Storage['beginRun']>> | undefined;
         try {
           outcome = await storage.beginRun(run, nextThread(record, input, events, unseen), version);
@@ -389,6 +393,22 @@ export function buildApp(options: AppOptions): App {
       throw new RequestError(503, 'BUSY', 'The thread is being changed by other requests; try again.');
     },
   );
+
+  /**
+   * Room for the body `request` holds among the bodies held at once (`RunStreams.reserve`): a new run's, or a
+   * stream's of a run begun already (a retry or a reconnect, which holds its parsed body as long as it
+   * streams); else the 503 that asks its client to come back in a few seconds.
+   */
+  function room(request: FastifyRequest, reply: FastifyReply, kind: 'run' | 'stream') {
+    const reservation = streams.reserve(bodyBytes.get(request) ?? 0, kind);
+    if (reservation) return reservation;
+    reply.header('Retry-After', String(RETRY_AFTER_S));
+    throw new RequestError(
+      503,
+      'TOO_MANY_RUNS',
+      'This server is producing as many runs, or holding as many request bodies, as it takes at once; try again in a few seconds.',
+    );
+  }
 
   /**
    * The thread's open interrupts were raised by a run this server did not begin (before a restart, or on another

@@ -58,9 +58,12 @@ export interface RunStreams {
    * Room for one more run holding `bytes` of input among the runs being
    * produced (`maxRuns`, `maxRunInputBytes`), held until the run given it
    * (`stream`'s `reservation`) is produced or it is released; undefined when
-   * there is none.
+   * there is none. `'stream'`: room for a stream of a run begun already (a
+   * retry, a reconnect), which holds its request's body as long as it lasts:
+   * it counts against the bytes, not the runs, and is held until that stream
+   * ends (or, when it produces the run, until the run is produced).
    */
-  reserve(bytes: number): Reservation | undefined;
+  reserve(bytes: number, kind?: 'run' | 'stream'): Reservation | undefined;
   /**
    * Produces a run to its end without a client: one a server that stopped
    * (kill -9, a power cut) left unfinished (`Storage.unfinished`). What its
@@ -116,8 +119,9 @@ export function runStreams(options: RunStreamOptions): RunStreams {
     producer.waiting.clear();
   };
   let stopping = false;
-  /** The runs and the input bytes reservations hold. */
+  /** The runs, the reservations of any kind, and the input bytes they hold. */
   let reservedRuns = 0;
+  let reservations = 0;
   let reservedBytes = 0;
 
   /** A pause of the run's pacing: `ms`, or none once the server stops (what is left is produced at once). */
@@ -365,23 +369,26 @@ export function runStreams(options: RunStreamOptions): RunStreams {
   return {
     stream(request, reply, scenario, record, from, speed, extra = {}) {
       // A run produced here already is not produced twice: this stream reads what its producer stores.
-      if (live.has(record.runId)) return follow(request, reply, record.runId, from);
+      if (live.has(record.runId)) return follow(request, reply, record.runId, from).finally(() => extra.reservation?.release());
       return track(record, () => produce({ request, reply }, scenario, record, from, speed, extra), extra.reservation);
     },
     finish(scenario, record) {
       if (live.has(record.runId)) return Promise.resolve();
       return track(record, () => produce(undefined, scenario, record, 0, 0, { readFrom: 0 }), undefined);
     },
-    reserve(bytes) {
-      if (reservedRuns >= options.maxRuns || (reservedRuns > 0 && reservedBytes + bytes > options.maxRunInputBytes)) return undefined;
-      reservedRuns++;
+    reserve(bytes, kind = 'run') {
+      const run = kind === 'run' ? 1 : 0;
+      if (reservedRuns + run > options.maxRuns || (reservations > 0 && reservedBytes + bytes > options.maxRunInputBytes)) return undefined;
+      reservedRuns += run;
+      reservations++;
       reservedBytes += bytes;
       let held = true;
       return {
         release() {
           if (!held) return;
           held = false;
-          reservedRuns--;
+          reservedRuns -= run;
+          reservations--;
           reservedBytes -= bytes;
         },
       };
