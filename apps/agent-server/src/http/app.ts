@@ -463,7 +463,12 @@ function closeUnread(request: FastifyRequest, reply: FastifyReply): void {
 function asRequestError(error: unknown): RequestError {
   if (error instanceof RequestError) return error;
   if (error instanceof StorageUnavailable)
-    return new RequestError(503, 'STORAGE_UNAVAILABLE', 'Storage is unavailable; nothing was done. Try again.');
+    // A write that timed out may still land (Redis runs a script it got late): nothing is claimed either way.
+    return new RequestError(
+      503,
+      'STORAGE_UNAVAILABLE',
+      'Storage did not answer, so what was asked may or may not have been recorded. Send the same request again: it is answered from what was recorded, if anything was.',
+    );
   const e = error as { code?: string; statusCode?: number; validation?: { instancePath: string; keyword: string; message?: string }[] };
   if (e.validation) return validationError(e.validation);
   switch (e.code) {
