@@ -41,7 +41,8 @@ function schemaDraft(schema: object): Draft {
  */
 const linearRegExp = Object.assign(
   (pattern: string) => {
-    const re = RE2JS.compile(pattern);
+    // Written as JSON Schema writes it (ECMA-262: \uXXXX, \cJ, [^]), spelt as RE2 reads it.
+    const re = RE2JS.compile(RE2JS.translateRegExp(pattern));
     // ajv keeps one matcher per `toString()`, as a RegExp's gives its source.
     return { test: (text: string) => re.test(text), toString: () => `/${pattern}/` };
   },

@@ -31,6 +31,11 @@ describe('a pattern in a responseSchema', () => {
       patternProperties: { '^x-(?<name>[a-z]+)$': { type: 'number' } },
     };
     expect(validateResponsePayload(asking(schema), { order: 'order A-1001 please', city: '上海', 'x-total': 3 })).toEqual([]);
+    // ECMA-262 escapes RE2 spells otherwise: \uXXXX, \u{...}, \cJ, [^].
+    const name = { type: 'string', pattern: '^[\\u4e00-\\u9fa5]{2,8}$' };
+    expect(validateResponsePayload(asking(name), '张三')).toEqual([]);
+    expect(validateResponsePayload(asking(name), 'Zhang San')).toHaveLength(1);
+    expect(validateResponsePayload(asking({ type: 'string', pattern: '^\\u{1F600}[^]\\cJ$' }), '😀x\n')).toEqual([]);
     const problems = validateResponsePayload(asking(schema), { order: 'A-10', city: 'Paris 75', 'x-total': 'three' });
     expect(Array.isArray(problems) && problems.length).toBe(3);
   });

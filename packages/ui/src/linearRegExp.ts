@@ -11,7 +11,8 @@ import { RE2JS } from 're2js';
  */
 export const linearRegExp = Object.assign(
   (pattern: string) => {
-    const re = RE2JS.compile(pattern);
+    // Written as JSON Schema writes it (ECMA-262: \uXXXX, \cJ, [^]), spelt as RE2 reads it.
+    const re = RE2JS.compile(RE2JS.translateRegExp(pattern));
     // ajv keeps one matcher per `toString()`, as a RegExp's gives its source.
     return { test: (text: string) => re.test(text), toString: () => `/${pattern}/` };
   },
@@ -33,7 +34,7 @@ export function patternsRun(schema: unknown, depth = 0): boolean {
   ];
   for (const pattern of patterns) {
     try {
-      RE2JS.compile(pattern);
+      RE2JS.compile(RE2JS.translateRegExp(pattern));
     } catch {
       return false;
     }

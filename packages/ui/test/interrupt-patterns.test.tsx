@@ -50,6 +50,11 @@ describe('a pattern in the form of an interrupt', () => {
     expect(performance.now() - began).toBeLessThan(5_000);
   }, 20_000);
 
+  it('written with ECMA-262 escapes RE2 spells otherwise (\\u4e00) is a form that can be answered', async () => {
+    await asking({ type: 'object', properties: { name: { type: 'string', title: 'Name', pattern: '^[\\u4e00-\\u9fa5]{2,8}$' } } });
+    expect(screen.getByRole('button', { name: 'Submit' })).toBeInTheDocument();
+  });
+
   it('that RE2 cannot run leaves Close without answering only', async () => {
     await asking({ type: 'object', properties: { password: { type: 'string', pattern: '^(?=.*\\d).{8,}$' } } });
     expect(screen.queryByRole('button', { name: 'Submit' })).toBeNull();
