@@ -73,7 +73,8 @@ export function createEventPipeline(
     from?.verifier ??
     createVerifier({
       ...(initial.threadId !== undefined ? { threadId: initial.threadId } : {}),
-      isKnownToolCall: (id) => initial.toolCalls.has(id),
+      // By its id: a call set aside under `<id>#<runId>` (its id reused by a later run) is not known by that key.
+      isKnownToolCall: (id) => initial.toolCalls.get(id)?.id === id,
       openInterruptIds: initial.interrupts.map((it) => it.id),
       answeredInterrupts: initial.answers,
     });

@@ -177,7 +177,24 @@ describe('a frontend tool that throws a value with no text', () => {
 
 describe('a frontend tool that changes the arguments it was handed', () => {
   it("changes its own copy: the thread's call, its replay and the next request keep the agent's arguments", async () => {
-    const { source, inputs } = scripted(picksOnce);
+    // The call as the agent started it, with metadata of its own.
+    const { source, inputs } = scripted((n, input, emit) => {
+      emit(started(input));
+      if (n === 0)
+        for (const e of [
+          {
+            type: 'TOOL_CALL_START',
+            toolCallId: 'c1',
+            toolCallName: 'pick',
+            parentMessageId: 'a-c1',
+            metadata: { nested: { tag: 'agent' } },
+          },
+          { type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '{"orderId":"A-1001"}' },
+          { type: 'TOOL_CALL_END', toolCallId: 'c1' },
+        ])
+          emit(e);
+      emit(finished(input));
+    });
     const c = createRunController({
       source,
       scheduler: microScheduler,
@@ -188,6 +205,8 @@ describe('a frontend tool that changes the arguments it was handed', () => {
             args.orderId = 'HACKED';
             call.args.extra = true;
             call.name = 'renamed';
+            call.metadata = { ...call.metadata, changed: true };
+            if (call.metadata?.nested) call.metadata.nested.tag = 'HACKED';
             return 'ok';
           },
         },
@@ -198,6 +217,7 @@ describe('a frontend tool that changes the arguments it was handed', () => {
     const call = c.getSnapshot().thread.toolCalls.get('c1');
     expect(call).toMatchObject({ name: 'pick', args: { orderId: 'A-1001' }, status: 'succeeded' });
     expect(call?.args).not.toHaveProperty('extra');
+    expect(call?.metadata).toEqual({ nested: { tag: 'agent' } });
     expectReplayed(c);
     const asked = inputs[1]?.messages.flatMap((m) => ('toolCalls' in m ? (m.toolCalls ?? []) : []));
     expect(asked?.[0]?.function).toEqual({ name: 'pick', arguments: '{"orderId":"A-1001"}' });

@@ -291,3 +291,33 @@ describe('createVerifier: subagents', () => {
     expect(verify(run(text('m', 'x').map((e) => ({ ...e, subagentRunId: 's' }))))).toEqual([]);
   });
 });
+
+describe('a thread whose runs reused a tool call id', () => {
+  it("knows the earlier call by its id, never by the key it was set aside under (`c1#run-1` is no call's id)", async () => {
+    const { replayEvents } = await import('../src/engine.js');
+    const call = (id: string) => [
+      { type: 'TOOL_CALL_START', toolCallId: id, toolCallName: 'lookup_order' },
+      { type: 'TOOL_CALL_ARGS', toolCallId: id, delta: '{}' },
+      { type: 'TOOL_CALL_END', toolCallId: id },
+    ];
+    const ran = (runId: string, body: unknown[]) => [
+      { type: 'RUN_STARTED', threadId: 't', runId },
+      ...body,
+      { type: 'RUN_FINISHED', threadId: 't', runId },
+    ];
+    let thread = replayEvents(ran('run-1', call('c1')));
+    thread = replayEvents(ran('run-2', call('c1')), thread);
+    expect(thread.toolCalls.has('c1#run-1')).toBe(true);
+    const before = thread.diagnostics.length;
+    const result = replayEvents(
+      ran('run-3', [{ type: 'TOOL_CALL_RESULT', messageId: 'm9', toolCallId: 'c1#run-1', content: 'x' }]),
+      thread,
+    );
+    expect(result.diagnostics.slice(before).map((d) => d.code)).toEqual(['RESULT_FOR_UNKNOWN_CALL']);
+    const started = replayEvents(ran('run-3', call('c1#run-1')), thread);
+    expect(started.diagnostics.slice(before).map((d) => d.code)).toEqual([]);
+    // The id itself is known: a result for the latest c1 is no unknown call.
+    const known = replayEvents(ran('run-3', [{ type: 'TOOL_CALL_RESULT', messageId: 'm10', toolCallId: 'c1', content: 'ok' }]), thread);
+    expect(known.diagnostics.slice(before).map((d) => d.code)).not.toContain('RESULT_FOR_UNKNOWN_CALL');
+  });
+});

@@ -60,8 +60,8 @@ export function frontendTools(deps: ToolDeps): (stream: Stream, runId: string) =
       let result: { content: string; error?: string };
       try {
         // Copies: what the handler changes is its own, never the thread's record of what the agent asked.
-        const args = structuredClone(call.args);
-        const value = await tool.handler(args, { ...call, args }, { signal: abort.signal });
+        const copy = structuredClone(call);
+        const value = await tool.handler(copy.args, copy, { signal: abort.signal });
         const content = typeof value === 'string' ? value : JSON.stringify(value ?? null);
         if (content === undefined) throw new TypeError(`The tool returned a ${typeof value}, which has no JSON form.`);
         result = { content };
