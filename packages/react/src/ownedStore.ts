@@ -115,6 +115,10 @@ function suspending<Doc>(create: (() => AgentStore<Doc>) | null): AgentStore<Doc
     }
     throw loadEngine().catch((error: unknown) => {
       lost = error;
+      // For the renders this failure wakes, soon after; a mount made later (the reader left and came back) asks again.
+      setTimeout(() => {
+        if (lost === error) lost = undefined;
+      }, 1_000);
     });
   }
 }

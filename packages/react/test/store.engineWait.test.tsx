@@ -123,4 +123,27 @@ describe('a store made from a saved log before the engine has loaded', () => {
     await act(async () => engine.settle?.(true));
     expect(await screen.findByText('u-refund-a1')).toBeTruthy();
   });
+
+  it('that failed while nothing waited on it (the reader left) does not fail a mount made later: that one asks again', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { source } = manualSource();
+    const tree = (
+      <Boundary>
+        <Suspense fallback={<p>Loading the conversation</p>}>
+          <AgentProvider options={{ source, log }}>
+            <Said />
+          </AgentProvider>
+        </Suspense>
+      </Boundary>
+    );
+    render(tree).unmount();
+    await act(async () => engine.settle?.(false));
+    await act(async () => new Promise((resolve) => setTimeout(resolve, 1_100)));
+    const asked = engine.loads;
+    render(tree);
+    expect(engine.loads).toBe(asked + 1);
+    expect(screen.queryByRole('alert')).toBeNull();
+    await act(async () => engine.settle?.(true));
+    expect(await screen.findByText('u-refund-a1')).toBeTruthy();
+  });
 });
