@@ -103,8 +103,9 @@ export function createSessionLog(): SessionLog {
     for (; scanned < entries.length; scanned++) {
       const entry = entries[scanned] as SessionEntry;
       if (entry.type === 'event') {
-        // The entry is itself a LoggedEvent (its index and event; `at` is when it was applied): no copy per event.
-        events.push(entry);
+        // A live entry is itself a LoggedEvent (its index and event; `at` is when it was applied): no copy per event. A
+        // saved one (a plain object) is listed as one, with its `receivedAt`, when the list is first read.
+        events.push(entry instanceof EventEntry ? entry : new EventEntry(entry.event, entry.index, entry.at));
         positions.push(scanned);
       } else if (entry.type === 'reset') {
         // A new list: one a component still holds keeps showing what it showed.
@@ -135,8 +136,7 @@ export function createSessionLog(): SessionLog {
         eventCount = 0;
         resets++;
       }
-      // A saved event (a plain object) becomes one the event list reads `receivedAt` of, as a live one.
-      entries.push(entry.type === 'event' && !(entry instanceof EventEntry) ? new EventEntry(entry.event, entry.index, entry.at) : entry);
+      entries.push(entry);
     },
   };
 }
