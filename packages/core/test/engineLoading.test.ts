@@ -65,11 +65,18 @@ describe('a controller made before the engine has loaded', () => {
     expect(texts(thread)).toEqual(['请退款 A-1001', '退款已提交']);
   });
 
-  it('a recording is read once loadEngine() has resolved (its code loads with the engine): a read before says so, and leaves nothing half made', async () => {
+  it('a recording holding agent events is read once loadEngine() has resolved: a read before says so, and leaves nothing half made', async () => {
     const core = await fresh();
     const recording = core.createRecording(saved, { every: 2 });
-    expect(() => recording.stateAt(1)).toThrow(expect.objectContaining({ code: 'ENGINE_NOT_LOADED' }));
+    // Client entries only need no engine.
+    expect(texts(recording.stateAt(1))).toEqual(['请退款 A-1001']);
+    expect(() => recording.stateAt(saved.length - 1)).toThrow(expect.objectContaining({ code: 'ENGINE_NOT_LOADED' }));
     expect(() => recording.stateAt(saved.length - 1)).toThrow(/await loadEngine\(\) before .*createRecording/);
+    expect(() => core.createRecording(saved, { every: 0 })).toThrow(RangeError);
+    // A controller's time travel, and one made from a recording of client entries, need none either.
+    const fromRecording = core.createRunController({ source: scripted(), log: recording.until(1) });
+    expect(texts(fromRecording.getSnapshot().thread)).toEqual(['请退款 A-1001']);
+    expect(texts(fromRecording.stateAt(1))).toEqual(['请退款 A-1001']);
     await core.loadEngine();
     expect(texts(recording.stateAt(1))).toEqual(['请退款 A-1001']);
     expect(recording.stateAt(saved.length - 1).run.status).toBe('success');
