@@ -217,3 +217,23 @@ describe('reduceThread: a tool call id reused by a later run', () => {
     expect([...s.toolCalls].map((c) => c.id)).toEqual(['c1']);
   });
 });
+
+describe('a call set aside by a later run of the same id, still half-sent when that run ends', () => {
+  it('fails where it was set aside, and the later call keeps its own record', () => {
+    const state = replayEvents([
+      { type: 'RUN_STARTED', threadId: 't', runId: 'run2' },
+      { type: 'RUN_FINISHED', threadId: 't', runId: 'run2' },
+      // Arguments of a call never started, after its run ended: a half-sent call of run2.
+      { type: 'TOOL_CALL_ARGS', toolCallId: 'c2', delta: '' },
+      { type: 'RUN_STARTED', threadId: 't', runId: 'run3' },
+      { type: 'TOOL_CALL_START', toolCallId: 'c2', toolCallName: 'search', parentMessageId: 'm3' },
+      { type: 'TOOL_CALL_ARGS', toolCallId: 'c2', delta: '{}' },
+      { type: 'TOOL_CALL_END', toolCallId: 'c2' },
+      { type: 'TOOL_CALL_RESULT', messageId: 'tr2', toolCallId: 'c2', content: '找到 3 条' },
+      { type: 'RUN_FINISHED', threadId: 't', runId: 'run3' },
+    ]);
+    expect(state.toolCalls.get('c2')).toMatchObject({ id: 'c2', runId: 'run3', name: 'search', status: 'succeeded' });
+    expect(state.toolCalls.get('c2#run2')).toMatchObject({ id: 'c2', runId: 'run2', status: 'failed' });
+    expect(state.toolCalls.size).toBe(2);
+  });
+});

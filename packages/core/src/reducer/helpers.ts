@@ -293,8 +293,15 @@ export function updateMessage(state: ThreadState, id: string, change: (m: Messag
 
 export function putToolCall(state: ThreadState, record: ToolCallRecord): ThreadState {
   const copy = copyThread(state);
-  copy.toolCalls = state.toolCalls.set(record.id, record);
+  copy.toolCalls = state.toolCalls.set(toolCallKey(state.toolCalls, record), record);
   return copy;
+}
+
+/** Where `record` is kept: under its id, or, set aside by a later run's call of that id, under `<id>#<its runId>` (keyFor). */
+function toolCallKey(calls: ThreadState['toolCalls'], record: ToolCallRecord): string {
+  let key = record.id;
+  while (calls.get(key) && calls.get(key)?.runId !== record.runId) key = key === record.id ? `${key}#${record.runId}` : `${key}#`;
+  return key;
 }
 
 export function updateToolCall(state: ThreadState, id: string, change: (c: ToolCallRecord) => ToolCallRecord): ThreadState {
