@@ -22,7 +22,9 @@ describe('examples/next-app from the tarballs', () => {
 
   it('builds with next build (server components import the client chat), and Next.js warns of nothing in its config', async () => {
     const { output } = await run('npx', ['next', 'build'], { cwd: app.dir, env });
-    expect(output).not.toMatch(/⚠/);
+    // Of the app's own making: a CI machine's missing build cache is the machine's.
+    const warnings = output.split('\n').filter((line) => line.startsWith('⚠') && !line.includes('No build cache found'));
+    expect(warnings).toEqual([]);
   });
 
   it('typechecks with strict tsc', async () => {
