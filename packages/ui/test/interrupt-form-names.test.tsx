@@ -4,12 +4,11 @@
  * field, the legends of objects and lists, and fields whose keys an agent
  * wrote with a "." or a space (ids and error paths are made of keys).
  */
-import { AgentProvider } from '@aguikit/react';
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { InterruptDialog } from '../src/InterruptDialog.js';
 import { playedStore, runOf } from '../src/storybook/scripted.js';
+import { showForms } from './support/showForms.js';
 
 /** The dialog with one open input_required interrupt asking for `schema`, its form loaded. */
 async function formFor(schema: Record<string, unknown>, message = 'Answer this, please.') {
@@ -24,14 +23,7 @@ async function formFor(schema: Record<string, unknown>, message = 'Answer this, 
       }),
     },
   ]);
-  const view = render(
-    <AgentProvider store={store}>
-      <InterruptDialog />
-    </AgentProvider>,
-  );
-  await waitFor(() => expect(view.container.querySelector('.agk-interrupt__form-placeholder')).toBeNull(), { timeout: 10_000 });
-  await act(async () => undefined);
-  return view;
+  return showForms(store);
 }
 
 /** Each id a control's `aria-describedby` names that is not in the document. */

@@ -5,40 +5,16 @@
  * Submit. A pattern RE2 cannot run (a lookahead) leaves the question one
  * that can only be closed, as the resume's check could not take its answer.
  */
-import { AgentProvider, createAgentStore } from '@aguikit/react';
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { InterruptDialog } from '../src/InterruptDialog.js';
-import { runOf, STORY_THREAD, scriptedSource } from '../src/storybook/scripted.js';
-
-async function asking(responseSchema: Record<string, unknown>) {
-  const store = createAgentStore({
-    threadId: STORY_THREAD,
-    source: scriptedSource([
-      runOf([], { outcome: { type: 'interrupt', interrupts: [{ id: 'int-7d2e', reason: 'input_required', responseSchema }] } }),
-    ]),
-    scheduler: (flush) => {
-      queueMicrotask(flush);
-      return () => undefined;
-    },
-  });
-  await store.getState().run('Register the voucher code');
-  const view = render(
-    <AgentProvider store={store}>
-      <InterruptDialog />
-    </AgentProvider>,
-  );
-  await waitFor(() => expect(view.container.querySelector('.agk-interrupt__form-placeholder')).toBeNull(), { timeout: 10_000 });
-  await act(async () => undefined);
-  return view;
-}
+import { askedFor } from './support/showForms.js';
 
 const hostile = '^(a+)+$';
 
 describe('a pattern in the form of an interrupt', () => {
   it('is matched in linear time: a oneOf drawn over a default that backtracks without end, and Submit, answer at once', async () => {
     const began = performance.now();
-    await asking({
+    await askedFor({
       type: 'object',
       required: ['code'],
       properties: {
@@ -51,12 +27,12 @@ describe('a pattern in the form of an interrupt', () => {
   }, 20_000);
 
   it('written with ECMA-262 escapes RE2 spells otherwise (\\u4e00) is a form that can be answered', async () => {
-    await asking({ type: 'object', properties: { name: { type: 'string', title: 'Name', pattern: '^[\\u4e00-\\u9fa5]{2,8}$' } } });
+    await askedFor({ type: 'object', properties: { name: { type: 'string', title: 'Name', pattern: '^[\\u4e00-\\u9fa5]{2,8}$' } } });
     expect(screen.getByRole('button', { name: 'Submit' })).toBeInTheDocument();
   });
 
   it('that RE2 cannot run leaves Close without answering only', async () => {
-    await asking({ type: 'object', properties: { password: { type: 'string', pattern: '^(?=.*\\d).{8,}$' } } });
+    await askedFor({ type: 'object', properties: { password: { type: 'string', pattern: '^(?=.*\\d).{8,}$' } } });
     expect(screen.queryByRole('button', { name: 'Submit' })).toBeNull();
     expect(screen.getByText(/You can only close it without answering/)).toBeInTheDocument();
   });

@@ -4,13 +4,13 @@
  * reviewer sends it again without typing it anew.
  */
 import type { AgentSource, RunAgentInput } from '@aguikit/core';
-import { AgentProvider, type AgentStore, createAgentStore } from '@aguikit/react';
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { createAgentStore } from '@aguikit/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { InterruptDialog } from '../src/InterruptDialog.js';
 import { httpError } from '../src/storybook/failures.js';
 import { runOf, STORY_THREAD, say, scriptedSource } from '../src/storybook/scripted.js';
+import { showForms } from './support/showForms.js';
 
 type Raised = Record<string, unknown> & { id: string; reason: string };
 
@@ -34,17 +34,6 @@ async function failingFirstResume(interrupts: Raised[]) {
   return { store, resumes };
 }
 
-async function show(store: AgentStore) {
-  const view = render(
-    <AgentProvider store={store}>
-      <InterruptDialog />
-    </AgentProvider>,
-  );
-  await waitFor(() => expect(view.container.querySelector('.agk-interrupt__form-placeholder')).toBeNull(), { timeout: 10_000 });
-  await act(async () => undefined);
-  return view;
-}
-
 const refund: Raised = {
   id: 'int-refund',
   reason: 'tool_call',
@@ -61,7 +50,7 @@ describe('a resume the agent answered with HTTP 500', () => {
   it('opens the approval again with the comment that was sent, and Reject sends the same answer again', async () => {
     const user = userEvent.setup();
     const { store, resumes } = await failingFirstResume([refund]);
-    await show(store);
+    await showForms(store);
     await user.type(screen.getByRole('textbox', { name: 'Comment' }), COMMENT);
     await user.click(screen.getByRole('button', { name: 'Reject' }));
     await waitFor(() => expect(resumes).toHaveLength(1));
@@ -94,7 +83,7 @@ describe('a resume the agent answered with HTTP 500', () => {
         },
       },
     ]);
-    await show(store);
+    await showForms(store);
     await user.type(screen.getByRole('textbox', { name: 'Street' }), '1 Main St');
     await user.selectOptions(screen.getByRole('combobox', { name: 'Speed' }), 'express');
     await user.click(screen.getByRole('checkbox', { name: 'Gift wrap' }));
@@ -116,7 +105,7 @@ describe('a resume the agent answered with HTTP 500', () => {
     const source = scriptedSource([asked, runOf([], { outcome: { type: 'interrupt', interrupts: [refund] } })]);
     const store = createAgentStore({ threadId: STORY_THREAD, source, now: () => Date.now() });
     await store.getState().run('Refund order A-1001');
-    await show(store);
+    await showForms(store);
     await user.type(screen.getByRole('textbox', { name: 'Comment' }), COMMENT);
     await user.click(screen.getByRole('button', { name: 'Reject' }));
     await waitFor(() => expect(store.getState().decisions).toHaveLength(1));
