@@ -600,3 +600,39 @@ describe('the same run asked for again while it is in flight', () => {
     expectReplayed(controller);
   });
 });
+
+describe("a run's frontend tool when the same stream starts another run right after", () => {
+  for (const together of [true, false]) {
+    it(`runs, whether the next RUN_STARTED arrives ${together ? 'in the same chunk' : 'in a later chunk'}: the chunking decides nothing`, async () => {
+      const ran: string[] = [];
+      const { source, inputs } = scripted(async (n, input, emit) => {
+        emit(started(input));
+        if (n > 0) return emit(finished(input));
+        for (const e of toolCall('c1', 'pick')) emit(e);
+        emit(finished(input));
+        if (!together) await tick();
+        const next = { ...input, runId: `${input.runId}-next` };
+        emit(started(next));
+        emit(finished(next));
+      });
+      const controller = createRunController({
+        source,
+        scheduler: microScheduler,
+        tools: {
+          pick: {
+            handler: (args) => {
+              ran.push(JSON.stringify(args));
+              return 'card';
+            },
+          },
+        },
+      });
+      await controller.run('Refund order A-1001');
+      await tick();
+      expect(ran).toEqual(['{"orderId":"A-1001"}']);
+      expect(controller.getSnapshot().thread.toolCalls.get('c1')?.status).toBe('succeeded');
+      expect(inputs.at(-1)?.messages.at(-1)).toMatchObject({ role: 'tool', toolCallId: 'c1', content: 'card' });
+      expectReplayed(controller);
+    });
+  }
+});

@@ -82,8 +82,9 @@ export function frontendTools(deps: ToolDeps): (stream: Stream, runId: string) =
   const startAll = (stream: Stream, runId: string, known: ReadonlySet<string>) => {
     const thread = deps.thread();
     const tools = deps.tools();
-    const { run } = thread;
-    if (!tools || !stream.live || run.runId !== runId || (run.status !== 'success' && run.status !== 'interrupted')) return;
+    // That run's own end, not the current run's: a RUN_STARTED of the next run in the same batch changes nothing.
+    const status = Object.hasOwn(thread.runs, runId) ? thread.runs[runId]?.status : undefined;
+    if (!tools || !stream.live || (status !== 'success' && status !== 'interrupted')) return;
     for (const call of thread.toolCalls) {
       if (call.status !== 'ready' || call.interruptId !== undefined || stream.tools.has(call.id)) continue;
       if (!known.has(call.id) && call.answer?.runId !== stream.input.runId) continue;
