@@ -296,3 +296,32 @@ describe('a listener that acts on each change', () => {
     expect(c.getSnapshot().refusal).toMatchObject({ code: 'RUN_IN_PROGRESS' });
   });
 });
+
+describe('an onEvent listener that changes the event it is told of', () => {
+  it('changes its own copy: neither the thread, its replay nor the log', async () => {
+    const { source } = scripted((_n, input, emit) => {
+      emit(started(input));
+      emit({ type: 'TEXT_MESSAGE_START', messageId: 'm1', role: 'assistant' });
+      emit({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', delta: 'Refunded.' });
+      emit({ type: 'TEXT_MESSAGE_END', messageId: 'm1' });
+      emit({ type: 'STATE_SNAPSHOT', snapshot: { order: { id: 'A-1001', status: 'refunded' } } });
+      emit(finished(input));
+    });
+    const c = createRunController<Untyped>({
+      source,
+      scheduler: microScheduler,
+      onEvent: (event: Untyped) => {
+        if (event.type === 'TEXT_MESSAGE_CONTENT') event.delta = 'rewritten by the app';
+        if (event.type === 'STATE_SNAPSHOT') event.snapshot.order.status = 'open';
+      },
+    });
+    await c.run('Refund order A-1001');
+    const { thread } = c.getSnapshot();
+    expect(thread.messages.byId.get('m1')?.content).toBe('Refunded.');
+    expect(thread.sharedState.document).toEqual({ order: { id: 'A-1001', status: 'refunded' } });
+    const logged = c.log.entries.flatMap((e) => (e.type === 'event' ? [e.event as Untyped] : []));
+    expect(logged.find((e) => e.type === 'TEXT_MESSAGE_CONTENT')).toMatchObject({ delta: 'Refunded.' });
+    expect(logged.find((e) => e.type === 'STATE_SNAPSHOT')).toMatchObject({ snapshot: { order: { status: 'refunded' } } });
+    expectReplayed(c);
+  });
+});

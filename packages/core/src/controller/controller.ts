@@ -49,12 +49,12 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
 
   const { machine, saved, applied, timeTravel } = startFrom(options.log, {
     engine: loadedEngine,
-    // A saved log applies (here or in the machine a recording makes) before any stream, and quietly.
+    // A saved log applies (here or in the machine a recording makes) before any stream, and quietly. The app's
+    // listener gets a copy: what it changes is its own, never the thread's or the log's.
     onEvent: (event, index) => {
       if (quiet) return;
-      if (options.onEvent) tellApp(options.onEvent, event, index);
-      const stream = streams.current;
-      if (event.type === 'RUN_FINISHED' && stream) runFinished(stream, String(event.runId));
+      if (options.onEvent) tellApp((e) => options.onEvent?.(structuredClone(e), index), event);
+      if (event.type === 'RUN_FINISHED' && streams.current) runFinished(streams.current, String(event.runId));
     },
     // The listener in force when the diagnostic is found: one configured mid-stream hears the rest of it, one taken away no more.
     onDiagnostic: (diagnostic: Diagnostic) => {
