@@ -520,6 +520,26 @@ describe('destroy() while a frontend tool runs', () => {
     expect(inputs[1]?.messages).toContainEqual(expect.objectContaining({ role: 'tool', toolCallId: 'c1' }));
   });
 
+  it('the run() still pending answers DESTROYED, mid-stream or while its tool runs: an app awaiting it can tell it from a finished run', async () => {
+    const release = held();
+    const { source } = scripted(async (n, input, emit, signal) => {
+      if (n === 0) return picksOnce(n, input, emit, signal);
+      emit(started(input));
+      await new Promise((_r, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
+    });
+    const tools = { pick: { description: 'asks the user to pick', handler: () => release.promise } };
+    const whileTool = createRunController({ source, scheduler: microScheduler, tools });
+    const waiting = whileTool.run('Pick a refund method');
+    await tick();
+    whileTool.destroy();
+    expect(await waiting).toMatchObject({ ok: false, code: 'DESTROYED' });
+    const midStream = createRunController({ source, scheduler: microScheduler });
+    const streaming = midStream.run('hi');
+    await tick();
+    midStream.destroy();
+    expect(await streaming).toMatchObject({ ok: false, code: 'DESTROYED' });
+  });
+
   it('a stream open at destroy ends cut off in the log, as a reload shows it', async () => {
     const { source } = scripted(async (_n, input, emit, signal) => {
       emit(started(input));

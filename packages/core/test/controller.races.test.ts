@@ -496,7 +496,7 @@ describe('stop() or destroy() from a listener as a request starts', () => {
     ['stop()', (c: ReturnType<typeof createRunController>) => c.stop()],
     ['destroy()', (c: ReturnType<typeof createRunController>) => c.destroy()],
   ] as const;
-  it.each(each)('%s sends nothing: the source is never asked, and run() settles', async (_name, end) => {
+  it.each(each)('%s sends nothing: the source is never asked, and run() settles (DESTROYED after a destroy)', async (name, end) => {
     const { source, inputs } = scripted((_n, input, emit) => {
       emit(started(input));
       emit(finished(input));
@@ -508,7 +508,7 @@ describe('stop() or destroy() from a listener as a request starts', () => {
       end(c);
     });
     const result = await c.run('Transfer 500 EUR');
-    expect(result.ok).toBe(true);
+    expect(result).toMatchObject(name === 'stop()' ? { ok: true } : { ok: false, code: 'DESTROYED' });
     expect(inputs).toHaveLength(0);
     expect(c.getSnapshot().inFlight).toBeUndefined();
     expectReplayed(c);

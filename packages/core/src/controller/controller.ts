@@ -71,7 +71,6 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
     return { ok: false, ...refusal };
   };
   const refused = (refusal: Refusal) => Promise.resolve(refuse(refusal));
-
   const runs = runJoin();
   const runFinished = frontendTools({ thread: () => machine.thread, tools: () => options.tools, client, publish });
 
@@ -83,8 +82,9 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
     agentClock: agentTime,
     continueRun: () => startRun({}),
   });
-
-  const open = (request: RunRequest) => streams.open(runInput(threadId, machine.thread, request, options), 'run');
+  /** Streams a run; one the controller's destroy ended answers DESTROYED, never as a run that finished. */
+  const open = (request: RunRequest) =>
+    streams.open(runInput(threadId, machine.thread, request, options), 'run').then((r) => (destroyed ? refuse(refusals.destroyed) : r));
   /** When the shared-state edits asked for so far apply (a request waits, so it sends them); from onEvent, the event. */
   const editsApplied = () => shared.settled() ?? (journal.busy ? new Promise<void>((applied) => journal.later(applied)) : undefined);
   /** Sends a request once edits and event have applied (it sends them); in flight at once, so a stop meanwhile drops it. */
