@@ -14,7 +14,17 @@ import {
   loadEngine,
   type RunAgentInput,
 } from '../src/index.js';
-import { type Emit, expectReplayed, finished, microScheduler, scripted, started, tick, toolCall } from './support/controllerHarness.js';
+import {
+  type Emit,
+  expectReplayed,
+  finished,
+  held,
+  microScheduler,
+  scripted,
+  started,
+  tick,
+  toolCall,
+} from './support/controllerHarness.js';
 
 beforeAll(() => loadEngine());
 
@@ -717,6 +727,40 @@ describe('a call to a tool the app does not have', () => {
     for (let i = 0; i < 5; i++) await tick();
     expect(b.getSnapshot().thread.toolCalls.get('c1')?.status).toBe('ready');
     expect(bare.inputs).toHaveLength(1);
+  });
+
+  it('a tool the request offered, gone from the app by RUN_FINISHED (the component that gave it hidden), fails and the agent is told', async () => {
+    const finish = held<void>();
+    const { source, inputs } = scripted(async (n, input, emit) => {
+      emit(started(input));
+      if (n === 0) {
+        for (const e of toolCall('c1', 'show_map')) emit(e);
+        await finish.promise;
+      }
+      emit(finished(input));
+    });
+    const c = createRunController({
+      source,
+      scheduler: microScheduler,
+      tools: { show_map: { description: 'Shows the shop on a map', handler: () => 'shown' } },
+    });
+    const done = c.run('Where is the shop?');
+    await tick();
+    expect(inputs[0]?.tools.map((t) => t.name)).toEqual(['show_map']);
+    c.configure({ tools: undefined });
+    finish.settle();
+    await done;
+    for (let i = 0; i < 5; i++) await tick();
+    expect(c.getSnapshot().thread.toolCalls.get('c1')).toMatchObject({
+      status: 'failed',
+      result: { error: expect.stringMatching(/show_map/) },
+    });
+    expect(inputs[1]?.messages.find((m) => m.role === 'tool')).toMatchObject({
+      toolCallId: 'c1',
+      error: expect.stringMatching(/show_map/),
+    });
+    expect(c.getSnapshot().inFlight).toBeUndefined();
+    expectReplayed(c);
   });
 });
 

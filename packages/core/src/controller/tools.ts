@@ -24,8 +24,9 @@ export interface ToolDeps {
  * `executing` meanwhile, and its result (or error) is recorded whenever it
  * lands, unless the stream that started it was torn down (stop, reset,
  * destroy), which also aborts the signal. A call whose arguments are not JSON,
- * or to a tool the app (which gave tools) does not have, does not run: it
- * fails, and the agent is told why. An app that gave no tools runs none.
+ * or to a tool the app (which gave tools, or offered some in the run's
+ * request) does not have, does not run: it fails, and the agent is told why.
+ * An app that gave no tools runs none.
  */
 export function frontendTools(deps: ToolDeps): (stream: Stream, runId: string) => void {
   /** A call no handler can take fails at once, and the agent hears why with the results of the others. */
@@ -81,7 +82,9 @@ export function frontendTools(deps: ToolDeps): (stream: Stream, runId: string) =
   };
   const startAll = (stream: Stream, runId: string, known: ReadonlySet<string>) => {
     const thread = deps.thread();
-    const tools = deps.tools();
+    // The tools the app has, or none where the request offered some (the component that gave them hidden since):
+    // the agent was told they are there, and hears they are not.
+    const tools = deps.tools() ?? (stream.input.tools?.length ? {} : undefined);
     // That run's own end, not the current run's: a RUN_STARTED of the next run in the same batch changes nothing.
     const status = Object.hasOwn(thread.runs, runId) ? thread.runs[runId]?.status : undefined;
     if (!tools || !stream.live || (status !== 'success' && status !== 'interrupted')) return;
