@@ -620,6 +620,7 @@ describe("a run's frontend tool when the same stream starts another run right af
         scheduler: microScheduler,
         tools: {
           pick: {
+            description: 'asks the user to pick',
             handler: (args) => {
               ran.push(JSON.stringify(args));
               return 'card';
