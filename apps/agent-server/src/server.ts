@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { setImmediate } from 'node:timers/promises';
 import type { FastifyServerOptions } from 'fastify';
 import { buildApp } from './http/app.js';
 import { isSpeed, KNOB_LIMITS, MAX_PLAYBACK_MS, MAX_SPEED, MIN_SPEED } from './http/limits.js';
@@ -35,11 +36,12 @@ export interface AgentServerOptions {
   maxConnections?: number;
   /**
    * The most runs produced at once (env `AGENT_MAX_RUNS` in `main.ts`). A
-   * run is produced to its end whether or not its client stays, so clients
-   * that start runs and leave hold no connection, yet each run holds its
-   * input and its timers until it ends: one more is refused with
+   * run is produced to its end whether or not its client stays, and holds
+   * its input and its timers until it ends: one more is refused with
    * `503 TOO_MANY_RUNS` and `Retry-After`, before anything of it is stored.
-   * Default 200.
+   * A run is paced only while a client reads it; one whose clients all left
+   * is produced at once, so clients that start runs and leave hold their
+   * room only for as long as that takes. Default 200.
    */
   maxRuns?: number;
   /**
@@ -83,7 +85,12 @@ export interface AgentServerOptions {
 
 export interface AgentServer {
   readonly url: string;
-  /** Side effects this server performed or found in its storage, each once per idempotency key. */
+  /**
+   * Side effects this server performed or found in its storage, each once per
+   * idempotency key: those of the runs storage still holds. One older than
+   * the run retention is dropped from this list as old runs are pruned;
+   * storage keeps it, so it is never done twice (`GET /effects` lists them all).
+   */
   effects(): EffectRecord[];
   /** Stops accepting requests, ends open streams, and resolves once closed. */
   close(): Promise<void>;
@@ -165,7 +172,14 @@ export async function startAgentServer(options: AgentServerOptions = {}): Promis
   } catch (e) {
     fastify.log.error({ err: e }, 'could not read the runs left unfinished');
   }
-  const stopPruning = pruneOldRuns(storage, options, oldestProducing, (message, detail) => fastify.log.warn(detail, message));
+  const stopPruning = pruneOldRuns(storage, options, {
+    oldestProducing,
+    forget: (before) => {
+      // An effect is done while its run is produced: one done before the cut belongs to a run pruned at it.
+      for (const [key, record] of effects) if (record.at < before) effects.delete(key);
+    },
+    warn: (message, detail) => fastify.log.warn(detail, message),
+  });
   return {
     url: `http://${address.includes(':') ? `[${address}]` : address}:${port}`,
     effects: () => [...effects.values()],
@@ -200,27 +214,37 @@ const DEFAULT_RETENTION_MS = 7 * 24 * 3_600_000;
 /**
  * Drops runs older than the retention as the server starts and then every
  * `pruneEveryMs` (a timer that keeps no process alive); answers what stops it.
+ * Runs are dropped a step at a time (`Storage.prune`), each step a task of
+ * its own, so requests are answered between steps however many runs are old.
  * A run still being produced is never dropped, however long ago it started:
- * its later events would be stored for a record that is gone. A prune that
- * fails (storage away) is logged and tried again next time.
+ * its later events would be stored for a record that is gone. `forget` is
+ * told each cut, to drop what the server holds in memory of the runs before
+ * it. A prune that fails (storage away) is logged and tried again next time.
  */
 function pruneOldRuns(
   storage: Storage,
   options: AgentServerOptions,
-  oldestProducing: () => number | undefined,
-  warn: (message: string, detail: object) => void,
+  hooks: {
+    oldestProducing: () => number | undefined;
+    forget: (before: number) => void;
+    warn: (message: string, detail: object) => void;
+  },
 ): () => void {
   const retention = options.runRetentionMs ?? DEFAULT_RETENTION_MS;
   if (!(retention > 0) || !Number.isFinite(retention)) return () => undefined;
   const now = options.now ?? Date.now;
   let running = false;
+  let stopped = false;
   const prune = async () => {
     if (running) return;
     running = true;
+    // Taken again at each step: a run that began being produced meanwhile is not dropped.
+    const cut = () => Math.min(now() - retention, hooks.oldestProducing() ?? Number.POSITIVE_INFINITY);
     try {
-      await storage.prune(Math.min(now() - retention, oldestProducing() ?? Number.POSITIVE_INFINITY));
+      hooks.forget(cut());
+      while (!stopped && (await storage.prune(cut())) > 0) await setImmediate();
     } catch (e) {
-      warn('old runs could not be pruned', { error: e instanceof Error ? e.message : String(e) });
+      hooks.warn('old runs could not be pruned', { error: e instanceof Error ? e.message : String(e) });
     } finally {
       running = false;
     }
@@ -228,5 +252,8 @@ function pruneOldRuns(
   void prune();
   const timer = setInterval(() => void prune(), Math.max(10, options.pruneEveryMs ?? Math.min(3_600_000, retention / 4)));
   timer.unref();
-  return () => clearInterval(timer);
+  return () => {
+    stopped = true;
+    clearInterval(timer);
+  };
 }

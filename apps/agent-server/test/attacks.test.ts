@@ -141,18 +141,18 @@ describe('a body that never finishes', () => {
 });
 
 describe('runs whose clients leave do not pile up in memory', () => {
-  /** Starts a long run of the dashboard with `junkBytes` of padding in its input, and leaves once the answer's status is in. */
-  async function startAndLeave(server: AgentServer, n: number, junkBytes: number): Promise<Response> {
+  /** Starts a long run of the dashboard with `junkBytes` of padding in its input, and reads it: its client stays. */
+  async function startAndRead(server: AgentServer, n: number, junkBytes: number): Promise<number> {
     const input = { ...userInput(`flood-${n}`, `flood-${n}`), forwardedProps: { junk: 'x'.repeat(junkBytes) } };
     const response = await post(server, '/agents/dashboard?speed=0.1', input);
-    await response.body?.cancel();
-    return response;
+    void response.text().catch(() => undefined);
+    return response.status;
   }
 
   it('past the bytes of input the runs being produced may hold, a new run is refused 503 with Retry-After', async () => {
     const server = await startServer({ maxRunInputBytes: 2_500_000 });
     const taken: number[] = [];
-    for (let n = 0; n < 4; n++) taken.push((await startAndLeave(server, n, 900_000)).status);
+    for (let n = 0; n < 4; n++) taken.push(await startAndRead(server, n, 900_000));
     // Two runs of 0.9 MB hold 1.8 MB: a third would hold 2.7 MB.
     expect(taken).toEqual([200, 200, 503, 503]);
     const refused = await post(server, '/agents/dashboard?speed=0.1', {
@@ -209,9 +209,104 @@ describe('runs whose clients leave do not pile up in memory', () => {
     }
     await expect.poll(async () => ((await (await fetch(`${server.url}/health`)).json()) as { runs: number }).runs).toBe(0);
     const taken: number[] = [];
-    for (let n = 0; n < 4; n++) taken.push((await startAndLeave(server, n, 10)).status);
+    for (let n = 0; n < 4; n++) taken.push(await startAndRead(server, n, 10));
     expect(taken).toEqual([200, 200, 503, 503]);
   });
+
+  it('200 runs started and left (a dropped connection, a closed socket, a client gone before its answer) give their room back at once, each still produced to its end', async () => {
+    const storage = openMemoryStorage();
+    // The default room: 200 runs at once.
+    const server = await startServer({ storage });
+    const { hostname, port } = new URL(server.url);
+    const runs = (async () => ((await (await fetch(`${server.url}/health`)).json()) as { runs: number }).runs) as () => Promise<number>;
+    // Each would play for 1,000 s (100 tokens 10 s apart) to a client that stayed.
+    const input = (n: number) => ({ ...userInput(`gone-${n}`, `gone-${n}`), forwardedProps: { tokens: 100, tokenDelayMs: 10_000 } });
+    const silent: ReturnType<typeof connect>[] = [];
+    /** The request over a socket of its own, which goes once `leave` says so. */
+    const raw = (n: number, leave: (socket: ReturnType<typeof connect>, done: () => void) => void) =>
+      new Promise<void>((resolve, reject) => {
+        const body = JSON.stringify(input(n));
+        const socket = connect(Number(port), hostname, () => {
+          socket.write(
+            `POST /agents/fast-stream HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+          );
+          leave(socket, resolve);
+        });
+        socket.on('error', reject);
+      });
+    for (let n = 0; n < 200; n++) {
+      if (n % 3 === 0) {
+        // A fetch whose client drops the connection once the answer's status is in.
+        const response = await post(server, '/agents/fast-stream', input(n));
+        expect(response.status).toBe(200);
+        await response.body?.cancel();
+      } else if (n % 3 === 1) {
+        // A socket closed once the answer began.
+        await raw(n, (socket, done) =>
+          socket.once('data', () => {
+            socket.destroy();
+            done();
+          }),
+        );
+      } else {
+        // A socket that sends its request and closes its side at once, never reading what comes.
+        await raw(n, (socket, done) => {
+          silent.push(socket);
+          socket.end(done);
+        });
+      }
+    }
+    const left = performance.now();
+    // Without a client to pace them for, what is left of them is produced at once: their room is free again.
+    await expect.poll(runs, { timeout: 30_000, interval: 100 }).toBe(0);
+    console.info(`200 runs left by their clients: all produced and their room free ${Math.round(performance.now() - left)} ms later`);
+    const next = await post(server, '/agents/refund?speed=0', userInput('next', 'next'));
+    expect(next.status).toBe(200);
+    await readEvents(next);
+    // Every one was produced to its end, all its events stored.
+    for (let n = 0; n < 200; n++) {
+      const stored = await storage.events(`gone-${n}`, 0, 1_000);
+      expect(stored.at(-1), `gone-${n}`).toContain('"RUN_FINISHED"');
+    }
+    for (const socket of silent) socket.destroy();
+  }, 90_000);
+
+  it('a run keeps its pace and its room while a client still reads it, a reconnect too; once none does, the rest is produced at once', async () => {
+    const server = await startServer({ maxRuns: 1 });
+    const runs = async () => ((await (await fetch(`${server.url}/health`)).json()) as { runs: number }).runs;
+    const input = { ...userInput('paced', 'paced'), forwardedProps: { tokens: 100, tokenDelayMs: 10_000 } };
+    const first = await post(server, '/agents/fast-stream', input);
+    expect(first.status).toBe(200);
+    const reader = (first.body as ReadableStream<Uint8Array>).getReader();
+    let text = '';
+    while (!text.includes('id: paced:1\n')) text += new TextDecoder().decode((await reader.read()).value);
+    // A second client reads the same run from where the first is (a reconnect), then the first leaves.
+    const second = await post(server, '/agents/fast-stream', input, { 'Last-Event-ID': 'paced:1' });
+    expect(second.status).toBe(200);
+    const follower = (second.body as ReadableStream<Uint8Array>).getReader();
+    const followed = (async () => {
+      let read = '';
+      for (;;) {
+        const { done, value } = await follower.read().catch(() => ({ done: true, value: undefined }));
+        if (done) return read;
+        read += new TextDecoder().decode(value);
+      }
+    })();
+    await reader.cancel();
+    await new Promise((r) => setTimeout(r, 500));
+    // Still read, so still paced: the run holds the one room there is.
+    expect(await runs()).toBe(1);
+    const refused = await post(server, '/agents/refund?speed=0', userInput('other', 'other'));
+    expect(refused.status).toBe(503);
+    await refused.body?.cancel();
+    // The reconnect's client leaves too: the rest of the run is produced at once, and its room is free.
+    await follower.cancel();
+    expect(await followed).not.toContain('RUN_FINISHED');
+    await expect.poll(runs, { timeout: 10_000 }).toBe(0);
+    const taken = await post(server, '/agents/refund?speed=0', userInput('other', 'other'));
+    expect(taken.status).toBe(200);
+    await readEvents(taken);
+  }, 20_000);
 });
 
 describe('a journal of an earlier version with lines no reader expected', () => {

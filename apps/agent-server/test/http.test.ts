@@ -420,7 +420,7 @@ describe('what one request can make the server generate', () => {
 
   it('refuses a run that would play for longer than maxPlaybackMs, whichever knobs and speed make it so', async () => {
     const server = await startServer();
-    // 20,000 tokens a second apart: 5.5 hours of a run produced with no client, retention held back all along.
+    // 20,000 tokens a second apart: 5.5 hours of a run paced for a client that reads, retention held back all along.
     const slow = await post(server, '/agents/fast-stream', {
       ...userInput('t-slow', 'r-slow'),
       forwardedProps: { tokens: 20_000, tokenDelayMs: 1000 },

@@ -47,7 +47,7 @@ async function countingStorage(): Promise<Storage> {
     effects: () => inner.effects(),
     markRead: (runId) => inner.markRead(runId),
     wasRead: (runId) => inner.wasRead(runId),
-    prune: (before) => inner.prune(before),
+    prune: (before, limit) => inner.prune(before, limit),
     get skipped() {
       return inner.skipped;
     },

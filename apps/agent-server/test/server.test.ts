@@ -749,6 +749,29 @@ describe('idempotency', () => {
     expect(server.effects().map((e) => e.key)).toEqual([approvalId('a1'), approvalId('b1')]);
   });
 
+  it('lists the effects of the runs storage still holds, not every one since it started: storage keeps them, and a retried approval refunds once', async () => {
+    let clock = NOW;
+    const storage = openMemoryStorage();
+    const server = await startServer({ storage, runRetentionMs: 60_000, pruneEveryMs: 20, now: () => clock });
+    // A refund a minute, on threads of their own: each run is past the retention two minutes later.
+    for (let n = 0; n < 6; n++) {
+      await firstRun(server, `t${n}`, `a${n}`);
+      await readEvents(await post(server, '/agents/refund?speed=0', approval(`t${n}`, `a${n}`, `b${n}`)));
+      clock += 60_000;
+    }
+    expect(await storage.effects()).toHaveLength(6);
+    // The clock is at NOW + 6 min: the runs of the last minute are within the retention, the others pruned, and
+    // their effects no longer held in memory.
+    await vi.waitFor(() => expect(server.effects().map((e) => e.runId)).toEqual(['b5']), { timeout: 5_000 });
+    const held = [];
+    for (const e of await storage.effects()) if (await storage.run(e.runId)) held.push(e);
+    expect(server.effects()).toEqual(held);
+    // Storage still holds every effect: the approval of a pruned run retried under a new run id refunds nothing.
+    await readEvents(await post(server, '/agents/refund?speed=0', approval('t0', 'a0', 'c0')));
+    expect(await storage.effects()).toHaveLength(6);
+    expect((await storage.effects()).filter((e) => e.key === approvalId('a0'))).toEqual([expect.objectContaining({ runId: 'b0' })]);
+  }, 20_000);
+
   it('refunds nothing on a rejection', async () => {
     const server = await startServer();
     await firstRun(server, 't', 'r1');
@@ -865,18 +888,18 @@ describe('shutdown and restart', () => {
     expect(frames(firstText)).toBe(stored);
   });
 
-  it('close() finishes the runs whose clients went, their side effects and logs, before it closes storage', async () => {
+  it('close() ends the streams it sends and finishes their runs, side effects and logs, before it closes storage', async () => {
     const dataDir = await tempDir();
     const first = await startServer({ dataDir, nonce: () => NONCE });
     await firstRun(first, 't', 'r1');
     const resume = approval('t', 'r1', 'r2');
     const live = await post(first, '/agents/refund?speed=0.1', resume);
-    const { cancel } = await readUntil(live, (t) => t.includes('id: r2:0\n'));
-    await cancel();
-    expect((await (await fetch(`${first.url}/health`)).json()) as unknown).toMatchObject({ runs: 1 });
-    // Paced at a tenth of the speed, the refund would come seconds later: close() makes it now, unpaced.
+    const head = await readUntil(live, (t) => t.includes('id: r2:0\n'));
+    expect((await (await fetch(`${first.url}/health`)).json()) as unknown).toMatchObject({ runs: 1, streams: 1 });
+    // Paced at a tenth of the speed for its client, the refund would come seconds later: close() makes it now, unpaced.
     await stopServer(first);
     expect(first.effects()).toEqual([expect.objectContaining({ key: approvalId('r1'), runId: 'r2' })]);
+    expect(await head.rest()).not.toContain('RUN_FINISHED');
 
     const second = await startServer({ dataDir, nonce: () => NONCE });
     expect(second.effects()).toEqual(first.effects());

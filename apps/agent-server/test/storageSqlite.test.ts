@@ -76,6 +76,31 @@ describe('the SQLite storage on disk', () => {
     expect(db.pragma('mmap_size', { simple: true })).toBe(0);
   });
 
+  it('indexes the runs of a database of the earlier version as it opens: the old ones are pruned, one it cannot read never is', async () => {
+    const dir = tempDir();
+    await open(dir).close();
+    const start = 1_764_504_000_000;
+    raw(dir, (db) => {
+      // The earlier version had no index of runs by when they started.
+      db.exec('DROP INDEX runs_by_start');
+      const run = db.prepare('INSERT INTO runs (run_id, record) VALUES (?, ?)');
+      for (const n of [1, 2, 3]) run.run(`old-${n}`, JSON.stringify(runRecord(`old-${n}`, 'thread-1', { startedAt: start + n })));
+      run.run('new', JSON.stringify(runRecord('new', 'thread-1', { startedAt: start + 10_000 })));
+      run.run('torn', '{"runId":"torn","startedAt":1');
+      run.run('odd', JSON.stringify({ ...runRecord('odd'), startedAt: String(start) }));
+    });
+    const storage = open(dir);
+    raw(dir, (db) =>
+      expect(db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND name = 'runs_by_start'").pluck().get()).toBe(
+        'runs_by_start',
+      ),
+    );
+    expect(await storage.prune(start + 5_000, 2)).toBe(2);
+    expect(await storage.prune(start + 5_000, 2)).toBe(1);
+    expect(await storage.prune(start + 5_000, 2)).toBe(0);
+    raw(dir, (db) => expect(db.prepare('SELECT run_id FROM runs ORDER BY run_id').pluck().all()).toEqual(['new', 'odd', 'torn']));
+  });
+
   it('throws StorageUnavailable and records nothing when a write cannot be made', async () => {
     const dir = tempDir();
     const storage = openSqliteStorage(dir, { busyTimeoutMs: 0 });

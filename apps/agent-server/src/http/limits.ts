@@ -64,9 +64,9 @@ export const MAX_PLAYBACK_MS = 30 * 60_000;
 
 /**
  * Refuses a run whose events from `from` on would take longer than `maxMs` to
- * play at `speed`. A run is produced to its end whether or not its client
- * stays, and retention never prunes a run being produced: one request for
- * 20,000 tokens a second apart would hold both for hours.
+ * play at `speed`. A run is paced for as long as a client reads it, and
+ * retention never prunes a run being produced: one request for 20,000
+ * tokens a second apart, read slowly, would hold both for hours.
  */
 export function checkPlayback(events: EventPlan, from: number, speed: number, maxMs: number): void {
   if (speed === 0) return;

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { setImmediate } from 'node:timers/promises';
 import type { BaseEvent } from '@ag-ui/core';
 import { EventEncoder } from '@ag-ui/encoder';
 import type { RunAgentInput } from '@aguikit/core';
@@ -35,7 +36,10 @@ export interface RunStreams {
    * side effect), stored and only then sent. The run is produced to its end
    * whether or not its client stays: a client that goes (a closed tab, a
    * dropped connection) leaves the agent working, as a real one would, and a
-   * reconnect reads what it did from the log. A run this server is
+   * reconnect reads what it did from the log. It is paced while a client
+   * reads it (its own, or one following it); once none does, what is left is
+   * produced at once, so a run left by its clients soon frees its room among
+   * the runs being produced. A run this server is
    * producing already is not produced again: the stream reads its log and
    * follows it as the producer stores each event. Resolves once the run is
    * produced (or storage failed); a storage failure before the first byte is
@@ -84,6 +88,21 @@ export interface RunStreams {
 /** Frames read from storage at a time when a stream replays a run's log. */
 const PAGE = 256;
 
+/** The longest a run produced without pauses holds the event loop before it lets other work run. */
+const YIELD_EVERY_MS = 10;
+
+/** A run this server is producing. */
+interface Producer {
+  /** How many of its events are stored. */
+  stored: number;
+  /** The streams waiting for its next event. */
+  waiting: Set<() => void>;
+  /** The clients reading it now (its own and those following it): while none is, it is produced without pauses. */
+  readers: number;
+  /** Ends the pause it is in, once its last reader goes. */
+  idle?: (() => void) | undefined;
+}
+
 const SSE_HEADERS = {
   'Content-Type': 'text/event-stream',
   'Cache-Control': 'no-cache',
@@ -110,8 +129,8 @@ export function runStreams(options: RunStreamOptions): RunStreams {
   const starts = new Map<Promise<void>, number>();
   /** What wakes each paced wait early, once the server stops. */
   const wakers = new Set<() => void>();
-  /** The runs this server is producing, by id: how many of their events are stored, and the streams waiting for more. */
-  const live = new Map<string, { stored: number; waiting: Set<() => void> }>();
+  /** The runs this server is producing, by id. */
+  const live = new Map<string, Producer>();
   const wakeFollowers = (runId: string) => {
     const producer = live.get(runId);
     if (!producer) return;
@@ -124,17 +143,22 @@ export function runStreams(options: RunStreamOptions): RunStreams {
   let reservations = 0;
   let reservedBytes = 0;
 
-  /** A pause of the run's pacing: `ms`, or none once the server stops (what is left is produced at once). */
-  const pause = (ms: number) =>
+  /**
+   * A pause of the run's pacing: `ms`, or less once the last client reading it
+   * goes, or none once the server stops (what is left is produced at once).
+   */
+  const pause = (ms: number, producer: Producer) =>
     new Promise<void>((resolve) => {
       if (stopping) return resolve();
       const done = () => {
         clearTimeout(timer);
         wakers.delete(done);
+        if (producer.idle === done) producer.idle = undefined;
         resolve();
       };
       const timer = setTimeout(done, ms);
       wakers.add(done);
+      producer.idle = done;
     });
 
   /** The client of a run produced with none (`finish`): gone from the start. */
@@ -157,6 +181,8 @@ export function runStreams(options: RunStreamOptions): RunStreams {
     let sentEnd = false;
     let counted = false;
     options.delivery.opened(runId);
+    const producer = live.get(runId);
+    if (producer) producer.readers++;
     let wakeDrain: (() => void) | undefined;
     /** What wakes a stream that waits for its run's next event, once its client goes. */
     let wakeWait: (() => void) | undefined;
@@ -166,6 +192,8 @@ export function runStreams(options: RunStreamOptions): RunStreams {
       if (!counted) {
         counted = true;
         options.delivery.closed(runId, sentEnd);
+        // The last client reading the run went: its producer stops pacing it.
+        if (producer && --producer.readers === 0) producer.idle?.();
       }
       open.delete(res);
       clearInterval(heartbeat);
@@ -281,6 +309,7 @@ export function runStreams(options: RunStreamOptions): RunStreams {
   ): Promise<void> {
     const { fresh } = extra;
     const log = to?.request.log ?? options.log();
+    const producer = live.get(run.runId) as Producer;
     const readFrom = Math.min(from, extra.readFrom ?? from);
     let page = fresh ? [] : await storage.events(run.runId, readFrom, PAGE);
     const client = to ? respond(to.request, to.reply, run.runId) : ABSENT;
@@ -300,13 +329,23 @@ export function runStreams(options: RunStreamOptions): RunStreams {
       const events = fresh ?? eventsOf(scenario, run.input, run.startedAt, run.nonce);
       let due = 0;
       const start = performance.now();
+      let yielded = start;
       for (let i = index; i < events.length; i++) {
         const item = events.at(i) as TimedEvent;
         // What the client has already (made again only to be stored and performed) goes at once.
-        if (i >= from) {
+        if (i >= from && producer.readers > 0) {
           due += speed > 0 ? item.delayMs / speed : 0;
           const wait = due - (performance.now() - start);
-          if (wait >= 4) await pause(wait);
+          if (wait >= 4) await pause(wait, producer);
+        } else if (i >= from) {
+          // No client reads the run (each went, or none came): the rest is produced at once, its room among the
+          // runs freed as soon as it can be. A client that comes back is paced from here.
+          due = performance.now() - start;
+        }
+        // Produced without pauses, a run still lets the server do other work every few milliseconds.
+        if (performance.now() - yielded >= YIELD_EVERY_MS) {
+          await setImmediate();
+          yielded = performance.now();
         }
         if (item.effect) {
           const effect: EffectRecord = {
@@ -322,8 +361,7 @@ export function runStreams(options: RunStreamOptions): RunStreams {
         const frame = `id: ${run.runId}:${i}\n${encoder.encodeSSE(event)}`;
         // Another stream of the run (a retry, another instance) may have stored this event first: its frame is the one sent.
         const stored = await storage.appendEvent(run.runId, i, frame);
-        const producer = live.get(run.runId);
-        if (producer) producer.stored = i + 1;
+        producer.stored = i + 1;
         wakeFollowers(run.runId);
         if (!client.closed && i >= from) await send(stored ? frame : ((await storage.events(run.runId, i, 1))[0] ?? frame));
         index = i + 1;
@@ -349,7 +387,7 @@ export function runStreams(options: RunStreamOptions): RunStreams {
 
   /** Produces `record` (`run`), tracked until it is done: followed by any stream of it meanwhile, never pruned. */
   function track(record: RunRecord, run: () => Promise<void>, reservation: Reservation | undefined): Promise<void> {
-    live.set(record.runId, { stored: 0, waiting: new Set() });
+    live.set(record.runId, { stored: 0, waiting: new Set(), readers: 0 });
     const produced = run();
     const tracked = produced
       .catch(() => {})

@@ -1,4 +1,4 @@
-import { type EffectRecord, type RunRecord, type Storage, StorageUnavailable, type ThreadRecord } from './types.js';
+import { type EffectRecord, PRUNE_STEP, type RunRecord, type Storage, StorageUnavailable, type ThreadRecord } from './types.js';
 
 /**
  * `Storage` in this process's memory, kept until the process stops: for
@@ -101,10 +101,11 @@ export function openMemoryStorage(): Storage {
       open();
       return read.has(runId);
     },
-    async prune(before) {
+    async prune(before, limit = PRUNE_STEP) {
       open();
       let dropped = 0;
       for (const [runId, run] of runs) {
+        if (dropped >= limit) break;
         if (run.startedAt >= before) continue;
         runs.delete(runId);
         frames.delete(runId);

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { isEffectRecord, isRunRecord, isThreadRecord } from './records.js';
-import { type EffectRecord, type RunRecord, type Storage, StorageUnavailable, type ThreadRecord } from './types.js';
+import { type EffectRecord, PRUNE_STEP, type RunRecord, type Storage, StorageUnavailable, type ThreadRecord } from './types.js';
 
 export interface RedisStorageOptions {
   /** Put before every key, so several servers (or tests) can share one Redis without seeing each other. Default `aguikit:`. */
@@ -16,13 +16,19 @@ export interface RedisStorageOptions {
 /**
  * Keys, under the prefix:
  * - `run:<runId>`: the run's record (JSON).
+ * - `runs:by-start`: a sorted set of the run ids, each scored by when its run
+ *   started, which pruning reads instead of the records; `runs:indexed` once
+ *   the runs an earlier version stored without it are in it too.
  * - `thread:<threadId>`: a hash of `version` (a counter) and `record` (JSON).
  * - `events:<runId>`: a stream of the run's frames, event `i` at id `<i+1>-0`.
+ * - `read:<runId>`: set once a client was sent the run's end.
  * - `effects`: a hash of effect records (JSON) by idempotency key, and
  *   `effects:order` the keys in the order the effects were done.
  */
 const KEY = {
   run: (runId: string) => `run:${runId}`,
+  runsByStart: 'runs:by-start',
+  runsIndexed: 'runs:indexed',
   thread: (threadId: string) => `thread:${threadId}`,
   events: (runId: string) => `events:${runId}`,
   read: (runId: string) => `read:${runId}`,
@@ -31,10 +37,10 @@ const KEY = {
 };
 
 /**
- * Records a run and its thread's new state in one step, unless the run id is
- * taken (`exists`) or the thread's version is not the one expected
- * (`conflict`). A thread key of another type, or a version that is not a
- * count, reads as version 0 and is replaced.
+ * Records a run, when it started (`runs:by-start`) and its thread's new state
+ * in one step, unless the run id is taken (`exists`) or the thread's version
+ * is not the one expected (`conflict`). A thread key of another type, or a
+ * version that is not a count, reads as version 0 and is replaced.
  */
 const BEGIN_RUN = `
 if redis.call('EXISTS', KEYS[1]) == 1 then return 'exists' end
@@ -48,7 +54,21 @@ if version ~= tonumber(ARGV[3]) then return 'conflict' end
 if kind ~= 'hash' and kind ~= 'none' then redis.call('DEL', KEYS[2]) end
 redis.call('SET', KEYS[1], ARGV[1])
 redis.call('HSET', KEYS[2], 'version', tostring(version + 1), 'record', ARGV[2])
+redis.call('ZADD', KEYS[3], ARGV[4], ARGV[5])
 return 'created'
+`;
+
+/**
+ * Drops a run with its log and its read mark, unless it started at or after
+ * `before` by `runs:by-start` (a run taken again under its id since it was
+ * listed as old). Answers 1 when its entry in `runs:by-start` went.
+ */
+const DROP_RUN = `
+local started = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if not started or tonumber(started) >= tonumber(ARGV[2]) then return 0 end
+redis.call('UNLINK', KEYS[2], KEYS[3], KEYS[4])
+redis.call('ZREM', KEYS[1], ARGV[1])
+return 1
 `;
 
 /**
@@ -64,7 +84,24 @@ end
 return {0, redis.call('HGET', KEYS[1], ARGV[1])}
 `;
 
-type BeginRunScript = (runKey: string, threadKey: string, run: string, thread: string, expected: string) => Promise<string>;
+type BeginRunScript = (
+  runKey: string,
+  threadKey: string,
+  byStartKey: string,
+  run: string,
+  thread: string,
+  expected: string,
+  startedAt: string,
+  runId: string,
+) => Promise<string>;
+type DropRunScript = (
+  byStartKey: string,
+  runKey: string,
+  eventsKey: string,
+  readKey: string,
+  runId: string,
+  before: string,
+) => Promise<number>;
 type PerformEffectScript = (effectsKey: string, orderKey: string, idempotencyKey: string, record: string) => Promise<[number, string]>;
 
 /**
@@ -106,7 +143,8 @@ export async function openRedisStorage(url: string, options: RedisStorageOptions
   }
   // Without a listener, a lost connection would be reported as an unhandled 'error' event; commands report it instead.
   client.on('error', () => {});
-  client.defineCommand('aguikitBeginRun', { numberOfKeys: 2, lua: BEGIN_RUN });
+  client.defineCommand('aguikitBeginRun', { numberOfKeys: 3, lua: BEGIN_RUN });
+  client.defineCommand('aguikitDropRun', { numberOfKeys: 4, lua: DROP_RUN });
   client.defineCommand('aguikitPerformEffect', { numberOfKeys: 2, lua: PERFORM_EFFECT });
   try {
     await withTimeout(client.connect(), connectTimeout + 500);
@@ -132,6 +170,8 @@ function startedAtOf(raw: string | null | undefined): number | undefined {
 class RedisStorage implements Storage {
   private readonly found: { where: string; reason: string }[] = [];
   private closed = false;
+  /** `runs:by-start` holds every run (see `indexEarlierRuns`). */
+  private indexed = false;
 
   constructor(
     private readonly client: Redis,
@@ -149,9 +189,12 @@ class RedisStorage implements Storage {
         this.client,
         this.key(KEY.run(run.runId)),
         this.key(KEY.thread(thread.threadId)),
+        this.key(KEY.runsByStart),
         JSON.stringify(run),
         JSON.stringify(thread),
         String(expectedThreadVersion),
+        String(run.startedAt),
+        run.runId,
       ),
     );
     if (answer !== 'created' && answer !== 'exists' && answer !== 'conflict')
@@ -249,7 +292,6 @@ class RedisStorage implements Storage {
     return (await this.call(() => this.client.exists(this.key(KEY.read(runId))))) === 1;
   }
 
-  /** Walks the run keys with SCAN (a few hundred at a time, never blocking Redis), and drops the old ones with their streams. */
   /** None: instances sharing Redis cannot tell one that died from one producing (see `Storage.unfinished`). */
   async unfinished(): Promise<RunRecord[]> {
     return [];
@@ -257,29 +299,58 @@ class RedisStorage implements Storage {
 
   async produced(_runId: string): Promise<void> {}
 
-  async prune(before: number): Promise<number> {
-    const match = `${this.prefix.replace(/[*?[\]\\]/g, '\\$&')}${KEY.run('*')}`;
-    const start = this.key(KEY.run(''));
-    let cursor = '0';
-    let dropped = 0;
-    do {
-      const [next, keys] = await this.call(() => this.client.scan(cursor, 'MATCH', match, 'COUNT', 500));
-      cursor = next;
-      if (keys.length === 0) continue;
-      const raws = await this.call(() => this.client.mget(...keys));
-      const old: string[] = [];
-      keys.forEach((key, i) => {
-        const startedAt = startedAtOf(raws[i]);
-        // A record that cannot be read is never pruned: what cannot be read is not judged.
-        const runId = key.slice(start.length);
-        if (startedAt !== undefined && startedAt < before) old.push(key, this.key(KEY.events(runId)), this.key(KEY.read(runId)));
-      });
-      if (old.length) {
-        await this.call(() => this.client.del(...old));
-        dropped += old.length / 3;
-      }
-    } while (cursor !== '0');
-    return dropped;
+  /** Lists the oldest runs from `runs:by-start` (ids only, no record read) and drops each with its stream. */
+  async prune(before: number, limit = PRUNE_STEP): Promise<number> {
+    await this.indexEarlierRuns();
+    const byStart = this.key(KEY.runsByStart);
+    const ids = await this.call(() => this.client.zrangebyscore(byStart, '-inf', `(${before}`, 'LIMIT', 0, Math.max(1, Math.floor(limit))));
+    const drop = (this.client as unknown as { aguikitDropRun: DropRunScript }).aguikitDropRun;
+    const dropped = await Promise.all(
+      ids.map((runId) =>
+        this.call(() =>
+          drop.call(
+            this.client,
+            byStart,
+            this.key(KEY.run(runId)),
+            this.key(KEY.events(runId)),
+            this.key(KEY.read(runId)),
+            runId,
+            String(before),
+          ),
+        ),
+      ),
+    );
+    return dropped.reduce((sum, n) => sum + n, 0);
+  }
+
+  /**
+   * Puts in `runs:by-start` the runs an earlier version stored without it,
+   * once per Redis (then `runs:indexed` is set): walks the run keys with SCAN
+   * (never blocking Redis) and reads the record of each run not in it yet, one
+   * at a time. A record that cannot be read is left out, so never pruned:
+   * what cannot be read is not judged.
+   */
+  private async indexEarlierRuns(): Promise<void> {
+    if (this.indexed) return;
+    if ((await this.call(() => this.client.exists(this.key(KEY.runsIndexed)))) === 0) {
+      const match = `${this.prefix.replace(/[*?[\]\\]/g, '\\$&')}${KEY.run('*')}`;
+      const start = this.key(KEY.run(''));
+      const byStart = this.key(KEY.runsByStart);
+      let cursor = '0';
+      do {
+        const [next, keys] = await this.call(() => this.client.scan(cursor, 'MATCH', match, 'COUNT', 500));
+        cursor = next;
+        const ids = keys.map((key) => key.slice(start.length));
+        const scores = await Promise.all(ids.map((runId) => this.call(() => this.client.zscore(byStart, runId))));
+        for (const [i, runId] of ids.entries()) {
+          if (scores[i] !== null) continue;
+          const startedAt = startedAtOf(await this.read(KEY.run(runId), () => this.client.get(this.key(KEY.run(runId)))));
+          if (startedAt !== undefined) await this.call(() => this.client.zadd(byStart, 'NX', startedAt, runId));
+        }
+      } while (cursor !== '0');
+      await this.call(() => this.client.set(this.key(KEY.runsIndexed), '1'));
+    }
+    this.indexed = true;
   }
 
   async ping(): Promise<void> {

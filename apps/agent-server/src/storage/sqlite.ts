@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { importJournal, JOURNAL_FILE } from '../journal.js';
 import { isEffectRecord, isRunRecord, isThreadRecord } from './records.js';
-import { type EffectRecord, type RunRecord, type Storage, StorageUnavailable, type ThreadRecord } from './types.js';
+import { type EffectRecord, PRUNE_STEP, type RunRecord, type Storage, StorageUnavailable, type ThreadRecord } from './types.js';
 import { rescueFromWal } from './walRescue.js';
 
 export interface SqliteStorageOptions {
@@ -41,14 +41,25 @@ const APPLICATION_ID = 0x61677569;
 const SCHEMA_VERSION = 1;
 
 /**
+ * A run's `startedAt`, from its record; NULL for a record that is no JSON or
+ * has no number there, which is never pruned: what cannot be read is not judged.
+ */
+const STARTED_AT =
+  "CASE WHEN json_valid(record) AND json_type(record, '$.startedAt') IN ('integer', 'real') THEN json_extract(record, '$.startedAt') END";
+
+/**
  * Runs and threads are JSON records; a thread's version counts its accepted
  * runs. Events are the SSE frames of a run by index; an index is written once
  * (`INSERT OR IGNORE`). Effects are keyed by their idempotency key. STRICT
  * tables refuse a value of the wrong type, so only the JSON can be of the
- * wrong shape, and that is checked on every read.
+ * wrong shape, and that is checked on every read. Runs are indexed by when
+ * they started (`runs_by_start`), so pruning finds the old ones without
+ * reading every record; a database of an earlier version gets the index as
+ * it is opened, which reads each run's record once.
  */
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS runs (run_id TEXT PRIMARY KEY, record TEXT NOT NULL) STRICT;
+CREATE INDEX IF NOT EXISTS runs_by_start ON runs (${STARTED_AT});
 CREATE TABLE IF NOT EXISTS threads (thread_id TEXT PRIMARY KEY, version INTEGER NOT NULL, record TEXT NOT NULL) STRICT;
 CREATE TABLE IF NOT EXISTS events (run_id TEXT NOT NULL, idx INTEGER NOT NULL, frame TEXT NOT NULL, PRIMARY KEY (run_id, idx)) STRICT, WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS effects (idempotency_key TEXT PRIMARY KEY, run_id TEXT NOT NULL, at REAL NOT NULL, record TEXT NOT NULL) STRICT;
@@ -150,6 +161,9 @@ export function openSqliteStorage(dir: string, options: SqliteStorageOptions = {
   return storage;
 }
 
+/** The frames one step of `prune` drops at most (with the rest of the run it is at): a long run's log holds tens of thousands. */
+const PRUNE_STEP_EVENTS = 20_000;
+
 /** SQLite's page cache for the server's connection, KiB. */
 const PAGE_CACHE_KIB = 2048;
 
@@ -221,10 +235,8 @@ class SqliteStorage implements Storage {
         'SELECT run_id, at, record FROM effects WHERE idempotency_key = ?',
       ),
       effects: db.prepare<[], { idempotency_key: string; record: string }>('SELECT idempotency_key, record FROM effects ORDER BY rowid'),
-      // A record that is no JSON (or has no number for `startedAt`) is never pruned: what cannot be read is not judged.
-      oldRuns: db.prepare<[number], string>(
-        "SELECT run_id FROM runs WHERE json_valid(record) AND json_type(record, '$.startedAt') IN ('integer', 'real') AND json_extract(record, '$.startedAt') < ?",
-      ),
+      // Through the index `runs_by_start`: the oldest first, no record read.
+      oldRuns: db.prepare<[number, number], string>(`SELECT run_id FROM runs WHERE ${STARTED_AT} < ? ORDER BY ${STARTED_AT} LIMIT ?`),
       markRead: db.prepare('INSERT OR IGNORE INTO reads (run_id) VALUES (?)'),
       producing: db.prepare('INSERT OR IGNORE INTO producing (run_id) VALUES (?)'),
       produced: db.prepare('DELETE FROM producing WHERE run_id = ?'),
@@ -329,18 +341,22 @@ class SqliteStorage implements Storage {
     return this.read(() => this.q.wasRead.pluck().get(runId)) !== undefined;
   }
 
-  async prune(before: number): Promise<number> {
+  async prune(before: number, limit = PRUNE_STEP): Promise<number> {
     // Looked for first: with nothing to drop (the usual answer), nothing is written.
-    if (this.read(() => this.q.oldRuns.pluck().all(before)).length === 0) return 0;
+    if (this.read(() => this.q.oldRuns.pluck().all(before, 1)).length === 0) return 0;
     return this.write('run', () => {
-      const old = this.q.oldRuns.pluck().all(before) as string[];
-      for (const runId of old) {
-        this.q.dropEvents.run(runId);
+      let dropped = 0;
+      let events = 0;
+      for (const runId of this.q.oldRuns.pluck().all(before, Math.max(1, Math.floor(limit))) as string[]) {
+        events += this.q.dropEvents.run(runId).changes;
         this.q.dropRun.run(runId);
         this.q.dropRead.run(runId);
         this.q.produced.run(runId);
+        dropped++;
+        // A long run's log is tens of thousands of frames: a step stops at this many, whatever its limit.
+        if (events >= PRUNE_STEP_EVENTS) break;
       }
-      return old.length;
+      return dropped;
     });
   }
 

@@ -32,6 +32,9 @@ export interface EffectRecord extends SideEffect {
   at: number;
 }
 
+/** The runs `Storage.prune` drops in one step by default. */
+export const PRUNE_STEP = 100;
+
 /** Storage could not be written or read (full disk, lost connection): the request gets a 503 and nothing is done. */
 export class StorageUnavailable extends Error {
   readonly code = 'STORAGE_UNAVAILABLE';
@@ -92,12 +95,16 @@ export interface Storage {
   /** Whether `markRead(runId)` was called (and the run not pruned since). */
   wasRead(runId: string): Promise<boolean>;
   /**
-   * Drops the runs started before `before` (ms since the epoch) with their
-   * event logs, and answers how many. Threads and side effects stay: a
-   * thread goes on, and an effect is never done twice. A dropped run id is
-   * free again; a reconnect to it gets 404 and starts a new run.
+   * Drops up to `limit` (default `PRUNE_STEP`) of the runs started before
+   * `before` (ms since the epoch) with their event logs, and answers how
+   * many: 0 once none is left. Each call is one small step (the
+   * runs are found by when they started without reading their records), so
+   * a caller drops many runs step by step with other work between steps.
+   * Threads and side effects stay: a thread goes on, and an effect is never
+   * done twice. A dropped run id is free again; a reconnect to it gets 404
+   * and starts a new run.
    */
-  prune(before: number): Promise<number>;
+  prune(before: number, limit?: number): Promise<number>;
   /**
    * Answers once the storage answers a read (Redis a PING, SQLite a query);
    * throws `StorageUnavailable` when it does not: what `/ready` reports.
