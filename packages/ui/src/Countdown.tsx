@@ -3,9 +3,9 @@
 import { expiryTime, isExpired } from '@aguikit/core';
 import * as React from 'react';
 import { clientContext } from './clientContext.js';
-import { useInterruptRoot } from './interruptContext.js';
+import { useInterruptRoot, useSession } from './interruptContext.js';
 import { useLocale } from './locale.js';
-import { useHydrated, useTimeText } from './useHydrated.js';
+import { useHydrated, useMomentText } from './useHydrated.js';
 
 /**
  * The clock an `AgentChat` given `now` measures expiry with: every part in
@@ -111,8 +111,9 @@ export type CountdownProps = React.HTMLAttributes<HTMLSpanElement>;
  */
 export const Countdown = React.forwardRef<HTMLSpanElement, CountdownProps>(function Countdown({ className, ...rest }, ref) {
   const { expiry, interrupt } = useInterruptRoot('Countdown');
+  const { now } = useSession('Countdown');
   const { messages, format, lang } = useLocale();
-  const time = useTimeText(format, lang);
+  const time = useMomentText(format, lang, now);
   const t = messages.interrupt;
   // Only milestones reached while it is on screen are said: one already passed when it opened (or when the time was
   // first known, once hydrated) is shown, not announced.

@@ -26,7 +26,7 @@ import {
 import { useLocale } from './locale.js';
 import { RefusalItems } from './RefusalItems.js';
 import { useBrowserLayoutEffect } from './useBrowserLayoutEffect.js';
-import { useTimeText } from './useHydrated.js';
+import { useMomentText } from './useHydrated.js';
 
 const EXPIRED: Expiry = { state: 'expired', remainingMs: 0 };
 
@@ -231,9 +231,9 @@ export const InterruptErrors = React.forwardRef<HTMLDivElement, InterruptErrorsP
  * When the interrupt expired, held with the one action left: one line, so that in a decision area a few lines tall
  * the card's heading (what expired) still shows above it. Why it can no longer be answered is said under the heading.
  */
-function ExpiredText({ expiresAt }: { expiresAt: string | undefined }) {
+function ExpiredText({ expiresAt, now }: { expiresAt: string | undefined; now: () => number }) {
   const { messages, format, lang } = useLocale();
-  const time = useTimeText(format, lang);
+  const time = useMomentText(format, lang, now);
   const t = messages.interrupt;
   const at = expiresAt === undefined ? Number.NaN : expiryTime(expiresAt);
   return <>{Number.isNaN(at) ? t.expiredNow : t.expiredAt(time(at))}</>;
@@ -267,7 +267,7 @@ export const InterruptActions = React.forwardRef<HTMLDivElement, InterruptAction
     state === 'submitting' ? (
       t.sending
     ) : state === 'expired' ? (
-      <ExpiredText expiresAt={root.interrupt.expiresAt} />
+      <ExpiredText expiresAt={root.interrupt.expiresAt} now={session.now} />
     ) : answer ? (
       t.yourAnswer(root.summarize(answer))
     ) : null;

@@ -10,6 +10,7 @@ import {
   type DescriptionFieldProps,
   descriptionId,
   englishStringTranslator,
+  enumOptionsIndexForValue,
   errorId,
   examplesId,
   type FieldErrorProps,
@@ -285,7 +286,24 @@ function TextareaWidget({
   );
 }
 
-const widgets = { TextareaWidget };
+// A widget rjsf always registers: its map of widgets types each as maybe absent.
+const CoreSelect = getDefaultRegistry().widgets.SelectWidget as React.ComponentType<WidgetProps>;
+
+/**
+ * rjsf's select, which shows its "Choose…" option whenever its value is none
+ * of the choices: rjsf leaves that option out when the schema has a
+ * `default`, and a `default` outside the `enum` then read as the first
+ * choice while the answer held another value.
+ */
+function SelectWidget(props: WidgetProps) {
+  const { multiple, value, options, schema } = props;
+  const unchosen = !multiple && enumOptionsIndexForValue(value, options.enumOptions) === undefined;
+  if (!unchosen || schema.default === undefined) return <CoreSelect {...props} />;
+  const { default: _default, ...rest } = schema;
+  return <CoreSelect {...props} schema={rest} />;
+}
+
+const widgets = { SelectWidget, TextareaWidget };
 
 const templates: Partial<Omit<TemplatesType, 'ButtonTemplates'>> & { ButtonTemplates: Partial<TemplatesType['ButtonTemplates']> } = {
   BaseInputTemplate,
@@ -343,17 +361,55 @@ function sentPayload(store: AgentStore, interruptId: string): unknown {
   return undefined;
 }
 
+/** The schema of the field `key` of `node`: in its `properties`, else in those of an `allOf`, `oneOf` or `anyOf` member. */
+function propertyOf(node: unknown, key: string): unknown {
+  if (typeof node !== 'object' || node === null) return undefined;
+  const { properties, allOf, oneOf, anyOf } = node as Record<string, unknown>;
+  if (typeof properties === 'object' && properties !== null && Object.hasOwn(properties, key)) {
+    return (properties as Record<string, unknown>)[key];
+  }
+  for (const members of [allOf, oneOf, anyOf]) {
+    if (!Array.isArray(members)) continue;
+    for (const member of members) {
+      const found = propertyOf(member, key);
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
+}
+
 /** A field's name for the error summary: its schema title, or its property name made readable. */
 function fieldName(error: RJSFValidationError, schema: Readonly<Record<string, unknown>>): string {
   const path = errorPath(error);
   let node: unknown = schema;
-  for (const part of path) {
-    const properties = (node as { properties?: Record<string, unknown> } | undefined)?.properties;
-    node = properties?.[part];
-  }
+  for (const part of path) node = propertyOf(node, part);
   const title = (node as { title?: unknown } | undefined)?.title;
   if (typeof title === 'string' && title) return title;
   return path.length > 0 ? humanizeKey(path[path.length - 1] ?? '') : typeof schema.title === 'string' ? schema.title : '';
+}
+
+/**
+ * Whether the field of `error` is drawn in `container` where the reader sees
+ * it (its control, the first of its options, the selector of its `oneOf` /
+ * `anyOf` options, or its group): not a field of an option not chosen (rjsf
+ * draws none), nor a hidden one.
+ */
+function isShown(container: HTMLElement, fieldsId: string, error: RJSFValidationError): boolean {
+  const id = [fieldsId, ...errorPath(error)].join('_');
+  const field = [id, `${id}-0`, `${id}__oneof_select`, `${id}__anyof_select`]
+    .map((candidate) => container.querySelector<HTMLElement>(`#${CSS.escape(candidate)}`))
+    .find((el) => el !== null);
+  const hidden = field?.closest('.hidden');
+  return field !== undefined && !field.matches('input[type="hidden"]') && !(hidden && container.contains(hidden));
+}
+
+/** Focuses the field of `error`, found by its id: rjsf's own focusOnFirstError picks a <select>'s first <option> (it has a length). */
+function focusField(container: HTMLElement, fieldsId: string, error: RJSFValidationError) {
+  const id = [fieldsId, ...errorPath(error)].join('_');
+  const field =
+    container.querySelector<HTMLElement>(`#${CSS.escape(id)}`) ??
+    container.querySelector<HTMLElement>(`[id^="${CSS.escape(id)}"]:is(input, select, textarea)`);
+  field?.focus();
 }
 
 /**
@@ -420,21 +476,8 @@ export const ResponseForm = React.forwardRef<HTMLDivElement, React.HTMLAttribute
   const transform = React.useCallback((errors: RJSFValidationError[]) => transformErrors(errors, t.errors), [t.errors]);
   const { reportFormReady } = root;
   const fieldsId = root.ids.fields;
-  // rjsf's own focusOnFirstError picks a <select>'s first <option> (it has a length): the field is found by its id here.
-  /** Set while the errors are worded again in a new language: nothing is focused or announced anew. */
+  /** Set while the errors are worded again in a new language, until they are reported: nothing is focused or announced anew. */
   const rewording = React.useRef(false);
-  const focusFirstError = React.useCallback(
-    (error: RJSFValidationError) => {
-      const container = wrapper.current;
-      if (!container || rewording.current) return;
-      const id = [fieldsId, ...errorPath(error)].join('_');
-      const field =
-        container.querySelector<HTMLElement>(`#${CSS.escape(id)}`) ??
-        container.querySelector<HTMLElement>(`[id^="${CSS.escape(id)}"]:is(input, select, textarea)`);
-      field?.focus();
-    },
-    [fieldsId],
-  );
   useFieldAttributes(wrapper, root.ids.title);
   // The errors shown were worded when the form was checked: a new language checks it again, to word them in it.
   const wordedIn = React.useRef(t);
@@ -444,10 +487,12 @@ export const ResponseForm = React.forwardRef<HTMLDivElement, React.HTMLAttribute
     wordedIn.current = t;
     if (!attempted) return;
     rewording.current = true;
+    let valid = true;
     try {
-      form.current?.validateForm();
+      valid = form.current?.validateForm() !== false;
     } finally {
-      rewording.current = false;
+      // Errors are reported (onError) once they are rendered, which ends the rewording; without any, it ends here.
+      if (valid) rewording.current = false;
     }
   }, [t, attempted, form]);
   // After the fields are in the DOM (and after a schema rjsf cannot build has been caught): the buttons may act.
@@ -501,7 +546,6 @@ export const ResponseForm = React.forwardRef<HTMLDivElement, React.HTMLAttribute
             translateString={translateString}
             noHtml5Validate
             showErrorList={false}
-            focusOnFirstError={focusFirstError}
             transformErrors={transform}
             disabled={root.state !== 'open'}
             {...(attempted ? { liveValidate: 'onChange' as const } : {})}
@@ -511,13 +555,21 @@ export const ResponseForm = React.forwardRef<HTMLDivElement, React.HTMLAttribute
             onError={(errors) => {
               setAttempted(true);
               root.intent.current = undefined;
-              const names = [...new Set(errors.map((e) => fieldName(e, schema)).filter(Boolean))];
+              const container = wrapper.current;
+              // Only fields the reader sees are named and focused: not those of an option not chosen, nor `approved`.
+              const shown = container ? errors.filter((e) => isShown(container, fieldsId, e)) : [];
+              if (!rewording.current && container && shown[0]) focusField(container, fieldsId, shown[0]);
+              const names = [...new Set(shown.map((e) => fieldName(e, schema)).filter(Boolean))];
+              // An approval's `approved` is its buttons': an error of it says the agent does not take that decision.
+              const decision = (e: RJSFValidationError) =>
+                shape === 'approval' && errorPath(e).length === 1 && errorPath(e)[0] === 'approved';
               // Problems of the whole answer (at least one field filled in, say) name no field: they are said as they are.
               const text = names.length
                 ? t.errorSummary(names.length, format.list(names), format.number(names.length))
-                : t.answerSummary([...new Set(errors.map((e) => e.message ?? ''))].join(' '));
+                : t.answerSummary([...new Set(errors.map((e) => (decision(e) ? t.errors.decision : (e.message ?? ''))))].join(' '));
               // The same problems in another language are not a new alert.
               const again = rewording.current ? 0 : 1;
+              rewording.current = false;
               setSummary((prev) => ({ text, n: prev.n + again }));
             }}
             onSubmit={onSubmit}

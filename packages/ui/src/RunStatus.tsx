@@ -25,8 +25,14 @@ const selectStep = (s: { thread: { run: { steps: readonly string[] } } }) => s.t
 const selectRunError = (s: { thread: { run: { error?: { message: string; code?: string } } } }) => s.thread.run.error;
 const selectAttempt = (s: { reconnecting?: { attempt: number; of: number } | undefined }) => s.reconnecting;
 
-/** One sentence on why a request failed, from its typed code (never from the English message). */
+/** Why a request failed, from its typed code (never from the English message), and where it was redirected to. */
 function describeFailure(failure: RunFailure, t: RunStrings): string {
+  const redirected = failure.redirectedTo ? ` ${t.failure.redirected(textHead(failure.redirectedTo, 200))}` : '';
+  return describeCode(failure, t) + redirected;
+}
+
+/** One sentence on why a request failed, from its typed code. */
+function describeCode(failure: RunFailure, t: RunStrings): string {
   const { status } = failure;
   switch (failure.code) {
     case 'HTTP_STATUS': {

@@ -75,22 +75,71 @@ export const FORM_ENTRIES_LIMIT = 500;
  * Whether a form can hold the answers `schema` asks for: a property named
  * `__proto__` cannot be a field of one (an object's `__proto__` is its
  * prototype, so the field would be dropped, and a `required` check of it
- * would pass on the inherited member), and a form draws every entry an
+ * would pass on the inherited member), a form draws every entry an
  * array's `minItems` asks for as it opens (200,000 would hold the page for
- * as long as that takes). Such an interrupt can only be closed. `entries`:
- * what the arrays around `schema` draw.
+ * as long as that takes), and a key required but never defined gets no
+ * field (`givesRequired`). Such an interrupt can only be closed.
  */
-export function formCanHold(schema: unknown, depth = 0, entries = 1): boolean {
+export function formCanHold(schema: unknown): boolean {
+  return drawable(schema, 0, 1) && (!isRecord(schema) || givesRequired(schema, definedKeys(schema, 0), 0));
+}
+
+/** `formCanHold`'s `__proto__` and `minItems` checks. `entries`: what the arrays around `schema` draw. */
+function drawable(schema: unknown, depth: number, entries: number): boolean {
   if (typeof schema !== 'object' || schema === null) return true;
   if (depth > 64) return false;
-  if (Array.isArray(schema)) return schema.every((item) => formCanHold(item, depth + 1, entries));
+  if (Array.isArray(schema)) return schema.every((item) => drawable(item, depth + 1, entries));
   const node = schema as Record<string, unknown>;
   // A field named `__proto__`, or one required: an enum value or an example that reads "__proto__" is only text.
   if (isRecord(node.properties) && Object.hasOwn(node.properties, '__proto__')) return false;
   if (Array.isArray(node.required) && node.required.includes('__proto__')) return false;
   const drawn = typeof node.minItems === 'number' && node.minItems > 1 ? entries * node.minItems : entries;
   if (drawn > FORM_ENTRIES_LIMIT) return false;
-  return Object.keys(node).every((key) => formCanHold(node[key], depth + 1, drawn));
+  return Object.keys(node).every((key) => drawable(node[key], depth + 1, drawn));
+}
+
+/**
+ * The keys an answer to the object `node` can hold: those of its
+ * `properties` and of its `allOf`, `oneOf` and `anyOf` members' (the form
+ * draws the chosen option's fields). `undefined` where it may hold others
+ * too (a `$ref`, `additionalProperties`, `patternProperties`).
+ */
+function definedKeys(node: Record<string, unknown>, depth: number): Set<string> | undefined {
+  const { $ref, additionalProperties, patternProperties } = node;
+  if (depth > 64 || $ref !== undefined || patternProperties !== undefined) return undefined;
+  if (additionalProperties !== undefined && additionalProperties !== false) return undefined;
+  const keys = new Set(isRecord(node.properties) ? Object.keys(node.properties) : []);
+  for (const member of [node.allOf, node.oneOf, node.anyOf].flatMap((list) => (Array.isArray(list) ? list : []))) {
+    if (!isRecord(member)) continue;
+    const more = definedKeys(member, depth + 1);
+    if (!more) return undefined;
+    for (const key of more) keys.add(key);
+  }
+  return keys;
+}
+
+/**
+ * Whether each key `schema` requires can be given. A key defined nowhere
+ * (`definedKeys`) gets no field, so every answer would be refused: the
+ * question can only be closed, which is better said as it opens than after
+ * a submit naming a field nobody can see. One option of a `oneOf` / `anyOf`
+ * that can be met is enough; conditions (`if`, `not`, `dependencies`) are
+ * left out. `keys`: what the object `schema` belongs to defines
+ * (`undefined`: any key).
+ */
+function givesRequired(schema: unknown, keys: ReadonlySet<string> | undefined, depth: number): boolean {
+  if (!isRecord(schema)) return true;
+  if (depth > 64) return false;
+  const required = Array.isArray(schema.required) && (schema.type === undefined || allowsType(schema, 'object')) ? schema.required : [];
+  if (keys && required.some((key) => typeof key === 'string' && !keys.has(key))) return false;
+  const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+  const met = (member: unknown) => givesRequired(member, keys, depth + 1);
+  if (!list(schema.allOf).every(met)) return false;
+  if ([schema.oneOf, schema.anyOf].some((options) => list(options).length > 0 && !list(options).some(met))) return false;
+  // The schemas of the values inside (fields, items, definitions): each an object of its own.
+  const inner = [schema.items, schema.prefixItems, schema.additionalProperties].flatMap((v) => (Array.isArray(v) ? v : [v]));
+  for (const at of [schema.properties, schema.$defs, schema.definitions]) if (isRecord(at)) inner.push(...Object.values(at));
+  return inner.every((value) => !isRecord(value) || givesRequired(value, definedKeys(value, depth + 1), depth + 1));
 }
 
 /** Free-text fields people write a sentence in, typically on a reject. */

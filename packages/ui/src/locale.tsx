@@ -68,7 +68,7 @@ export interface LocaleFormat {
   time(epochMs: number): string;
   /** A date and time, e.g. "Dec 1, 2026, 14:03". */
   dateTime(epochMs: number): string;
-  /** A remaining time as a clock, "m:ss" (or "h:mm:ss"). */
+  /** A remaining time as a clock, "m:ss" (or "h:mm:ss"); from a day on, the days in words first: "30 days 00:00:00". */
   clock(seconds: number): string;
   /** A remaining time in words, e.g. "2 minutes", "30 seconds" ("2分钟", "30秒"). */
   duration(seconds: number): string;
@@ -105,8 +105,9 @@ function formatFor(lang: string): LocaleFormat {
   const number = lazy((l) => new Intl.NumberFormat(l), lang);
   const time = lazy((l) => new Intl.DateTimeFormat(l, { hour: '2-digit', minute: '2-digit', second: '2-digit' }), lang);
   const dateTime = lazy((l) => new Intl.DateTimeFormat(l, { dateStyle: 'medium', timeStyle: 'short' }), lang);
-  const units = (unit: 'hour' | 'minute' | 'second') =>
+  const units = (unit: 'day' | 'hour' | 'minute' | 'second') =>
     lazy((l) => new Intl.NumberFormat(l, { style: 'unit', unit, unitDisplay: 'long' }), lang);
+  const days = units('day');
   const hours = units('hour');
   const minutes = units('minute');
   const seconds = units('second');
@@ -136,8 +137,10 @@ function formatFor(lang: string): LocaleFormat {
     dateTime: (ms) => dateTime().format(ms),
     clock: (total) => {
       const s = Math.max(0, Math.ceil(total));
-      const h = Math.floor(s / 3600);
+      const d = Math.floor(s / 86_400);
+      const h = Math.floor((s % 86_400) / 3600);
       const m = Math.floor((s % 3600) / 60);
+      if (d > 0) return `${days().format(d)} ${pad(h)}:${pad(m)}:${pad(s % 60)}`;
       return h > 0 ? `${h}:${pad(m)}:${pad(s % 60)}` : `${m}:${pad(s % 60)}`;
     },
     duration: (total) => {

@@ -1,6 +1,7 @@
 'use client';
 
 import * as React from 'react';
+import { sameDay } from './dates.js';
 
 const subscribe = () => () => {};
 
@@ -19,18 +20,23 @@ export function useHydrated(): boolean {
   );
 }
 
-const utcTimes = new Map<string, Intl.DateTimeFormat>();
+const utcFormats = new Map<string, Intl.DateTimeFormat>();
 
-function utcTime(lang: string): Intl.DateTimeFormat {
-  let format = utcTimes.get(lang);
+/** A time of day (`time`), or a date and time (`dateTime`), in UTC, saying so. */
+function utcFormat(lang: string, kind: 'time' | 'dateTime'): Intl.DateTimeFormat {
+  const key = `${kind} ${lang}`;
+  let format = utcFormats.get(key);
   if (!format) {
-    const options = { hour: '2-digit', minute: '2-digit', second: '2-digit', timeZone: 'UTC', timeZoneName: 'short' } as const;
+    const options =
+      kind === 'time'
+        ? ({ hour: '2-digit', minute: '2-digit', second: '2-digit', timeZone: 'UTC', timeZoneName: 'short' } as const)
+        : ({ dateStyle: 'medium', timeStyle: 'long', timeZone: 'UTC' } as const);
     try {
       format = new Intl.DateTimeFormat(lang, options);
     } catch {
       format = new Intl.DateTimeFormat('en', options);
     }
-    utcTimes.set(lang, format);
+    utcFormats.set(key, format);
   }
   return format;
 }
@@ -42,5 +48,21 @@ function utcTime(lang: string): Intl.DateTimeFormat {
  */
 export function useTimeText(format: { time(epochMs: number): string }, lang: string): (epochMs: number) => string {
   const hydrated = useHydrated();
-  return hydrated ? (ms) => format.time(ms) : (ms) => utcTime(lang).format(ms);
+  return hydrated ? (ms) => format.time(ms) : (ms) => utcFormat(lang, 'time').format(ms);
+}
+
+/**
+ * A moment as `useTimeText` says it where it falls on the day of `now`, and
+ * with its date (`format.dateTime`) on any other: an expiry three days ago
+ * was not "at 12:00:00". Before hydration, which reads no clock, always
+ * with its date, in UTC.
+ */
+export function useMomentText(
+  format: { time(epochMs: number): string; dateTime(epochMs: number): string },
+  lang: string,
+  now: () => number,
+): (epochMs: number) => string {
+  const hydrated = useHydrated();
+  if (!hydrated) return (ms) => utcFormat(lang, 'dateTime').format(ms);
+  return (ms) => (sameDay(ms, now()) ? format.time(ms) : format.dateTime(ms));
 }

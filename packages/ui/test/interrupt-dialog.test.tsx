@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Interrupt, InterruptDialog } from '../src/InterruptDialog.js';
 import { answerShape, reasonKind } from '../src/interruptForm.js';
 import { preloadInterruptForm } from '../src/lazyChunks.js';
-import { type AgentLocale, AgentLocaleProvider, en, zhCN } from '../src/locale.js';
+import { type AgentLocale, AgentLocaleProvider, en, localeValue, zhCN } from '../src/locale.js';
 import { MessageList } from '../src/Messages.js';
 import { RunStatus } from '../src/RunStatus.js';
 import { httpError } from '../src/storybook/failures.js';
@@ -152,6 +152,32 @@ describe('InterruptDialog: a form from the responseSchema', () => {
     await user.click(screen.getByRole('button', { name: 'Submit' }));
     await settle();
     expect(requests[0]?.resume).toEqual([{ interruptId: 'int-which', status: 'resolved', payload: 'A-1002' }]);
+  });
+
+  it('shows a default that is none of its choices as no choice made, never as the first option, and sends only a choice', async () => {
+    const user = userEvent.setup();
+    const { store, requests, resume } = await interrupted([
+      {
+        id: 'int-priority',
+        reason: 'input_required',
+        responseSchema: {
+          type: 'object',
+          properties: { priority: { type: 'string', title: 'Priority', enum: ['low', 'high'], default: 'urgent' } },
+        },
+      },
+    ]);
+    await showForms(store);
+    const select = screen.getByRole('combobox', { name: 'Priority' });
+    expect(select).toHaveDisplayValue('Choose…');
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    await settle();
+    expect(resume).not.toHaveBeenCalled();
+    expect(select).toHaveAccessibleDescription('Choose one of the options.');
+    expect(select).toHaveDisplayValue('Choose…');
+    await user.selectOptions(select, 'high');
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    await settle();
+    expect(requests[0]?.resume).toEqual([{ interruptId: 'int-priority', status: 'resolved', payload: { priority: 'high' } }]);
   });
 
   it('tells apart choices whose values read the same (1 and "1", null and "null"), shows an object as JSON, and sends the one chosen', async () => {
@@ -536,6 +562,40 @@ describe('InterruptDialog: expiry', () => {
     expect(resume).not.toHaveBeenCalled();
   });
 
+  it.each([
+    ['en', en, 'Expires in 30 days 00:00:00', 'Expires in 29 days 23:59:59'],
+    ['zh-CN', zhCN, '剩余 30天 00:00:00', '剩余 29天 23:59:59'],
+  ])('counts a deadline days away in days, in %s, not in hundreds of hours', async (_lang, locale, first, next) => {
+    const { store } = await expiring(30 * 86_400);
+    render(
+      <AgentLocaleProvider locale={locale}>
+        <AgentProvider store={store}>
+          <InterruptDialog />
+        </AgentProvider>
+      </AgentLocaleProvider>,
+    );
+    expect(screen.getByRole('timer')).toHaveTextContent(first);
+    act(() => vi.advanceTimersByTime(1000));
+    expect(screen.getByRole('timer')).toHaveTextContent(next);
+  });
+
+  it.each([
+    ['three days before it was shown', -3 * 86_400, 0, 'dateTime'],
+    ['while it was shown', 3, 3000, 'time'],
+  ] as const)('says when a request that expired %s expired: with its date when that was not today', async (_when, seconds, wait, form) => {
+    const { store } = await expiring(seconds);
+    show(store);
+    act(() => vi.advanceTimersByTime(wait));
+    const card = screen.getByRole('article', { name: 'Approval needed' });
+    const said = en.messages.interrupt.expiredAt(localeValue(en).format[form](start + seconds * 1000));
+    expect(card.querySelector('.agk-interrupt__status')).toHaveTextContent(said);
+    // The countdown's announcement says it the same way.
+    const where = within(card)
+      .getAllByText(said)
+      .map((el) => el.getAttribute('aria-live') ?? 'status line');
+    expect(where.sort()).toEqual(['polite', 'status line']);
+  });
+
   it('clears its timer on unmount', async () => {
     const { store } = await expiring(60);
     const view = show(store);
@@ -601,6 +661,61 @@ describe('InterruptDialog: schemas built to mislead the form', () => {
     expect(screen.getByText(/cannot show/)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Submit' })).toBeNull();
     expect(screen.getByRole('button', { name: 'Close without answering' })).toBeEnabled();
+  });
+
+  it.each([
+    ['at the top', { type: 'object', required: ['name', 'ticket'], properties: { name: { type: 'string', title: 'Name' } } }],
+    [
+      'in a nested object',
+      {
+        type: 'object',
+        properties: { contact: { type: 'object', required: ['email'], properties: { phone: { type: 'string' } } } },
+      },
+    ],
+    [
+      'in every option of a oneOf',
+      { type: 'object', oneOf: [{ required: ['email'] }, { required: ['phone'] }], properties: { name: { type: 'string' } } },
+    ],
+  ])(
+    'a required key the schema never defines (%s: no field can give it) leaves Close without answering only',
+    async (_where, responseSchema) => {
+      const { store } = await interrupted([{ id: 'int-undefined', reason: 'input_required', responseSchema }]);
+      await showForms(store);
+      expect(screen.getByText(/cannot show/)).toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: 'Submit' })).toBeNull();
+      expect(screen.getByRole('button', { name: 'Close without answering' })).toBeEnabled();
+    },
+  );
+
+  it.each([
+    ['by the object', { type: 'object', required: ['email'], properties: { email: { type: 'string' } } }],
+    [
+      'by the object around options that require it',
+      {
+        type: 'object',
+        properties: { email: { type: 'string' }, phone: { type: 'string' } },
+        anyOf: [{ required: ['email'] }, { required: ['phone'] }],
+      },
+    ],
+    [
+      'by one option of a oneOf',
+      { type: 'object', oneOf: [{ required: ['email'] }, { required: ['phone'], properties: { phone: { type: 'string' } } }] },
+    ],
+    ['by a member of allOf', { type: 'object', allOf: [{ properties: { email: { type: 'string' } } }, { required: ['email'] }] }],
+    [
+      'by a $ref',
+      {
+        type: 'object',
+        $defs: { C: { type: 'object', properties: { email: { type: 'string' } } } },
+        allOf: [{ $ref: '#/$defs/C' }],
+        required: ['email'],
+      },
+    ],
+  ])('a required key defined %s is asked for', async (_where, responseSchema) => {
+    const { store } = await interrupted([{ id: 'int-defined', reason: 'input_required', responseSchema }]);
+    await showForms(store);
+    expect(screen.queryByText(/cannot show/)).toBeNull();
+    expect(screen.getByRole('button', { name: 'Submit' })).toBeEnabled();
   });
 
   it('a small schema whose $refs expand without bound (a schema bomb) is not drawn: Close without answering only', async () => {

@@ -209,3 +209,32 @@ describe('fields whose keys hold a "." or a space', () => {
     expect(screen.getByRole('alert')).toHaveTextContent('1 field needs attention: Post code.');
   });
 });
+
+describe('the error summary names only fields the reader can see', () => {
+  it('names the fields of the chosen option of a oneOf field, by their titles, and focuses the first of them', async () => {
+    const user = userEvent.setup();
+    await formFor(payment);
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('2 fields need attention: Card number and Payment.');
+    expect(screen.getByRole('textbox', { name: 'Card number' })).toHaveFocus();
+    // The other option, chosen: its field is the one named and focused, and the first option's is not named.
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Payment' }), 'Bank');
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('2 fields need attention: IBAN and Payment.');
+    expect(screen.getByRole('textbox', { name: 'IBAN' })).toHaveFocus();
+  });
+
+  it("never names an approval's hidden approved field: a decision the schema does not take is said as such", async () => {
+    const user = userEvent.setup();
+    const { container } = await formFor({
+      type: 'object',
+      required: ['approved'],
+      properties: { approved: { type: 'boolean', const: true }, comment: { type: 'string', title: 'Comment' } },
+    });
+    await user.click(screen.getByRole('button', { name: 'Reject' }));
+    const summary = screen.getByRole('alert');
+    expect(summary).not.toHaveTextContent(/Approved/);
+    expect(summary).toHaveTextContent('The answer needs attention: The agent does not take this decision.');
+    expect(container.querySelector('[aria-invalid="true"]')).toBeNull();
+  });
+});

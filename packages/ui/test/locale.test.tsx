@@ -185,6 +185,11 @@ describe('locales', () => {
     expect(english?.format.duration(90)).toBe('1 minute and 30 seconds');
     expect(zh?.format.duration(30)).toBe('30秒钟');
     expect(english?.format.clock(65)).toBe('1:05');
+    expect(english?.format.clock(3 * 3600 + 65)).toBe('3:01:05');
+    // From a day on, the days in words: a 30-day deadline is not 720 hours.
+    expect(english?.format.clock(30 * 86_400)).toBe('30 days 00:00:00');
+    expect(english?.format.clock(86_400 + 3 * 3600 + 65)).toBe('1 day 03:01:05');
+    expect(zh?.format.clock(30 * 86_400)).toBe('30天 00:00:00');
     expect(english?.format.number(12345)).toBe('12,345');
     expect(english?.format.bytes(82)).toBe('82 bytes');
     expect(english?.format.bytes(1)).toBe('1 byte');

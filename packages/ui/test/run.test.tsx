@@ -149,6 +149,36 @@ describe('RunStatus', () => {
     },
   );
 
+  const sso = 'https://sso.example/login?next=%2Fagent';
+  it.each([
+    ['en', en, new AgentTransportError('HTTP_STATUS', 'The agent answered HTTP 405.', 405, '', sso), 'HTTP 405', `redirected to ${sso}`],
+    ['en', en, new AgentTransportError('NOT_EVENT_STREAM', 'text/html', undefined, undefined, sso), 'AG-UI', `redirected to ${sso}`],
+    ['zh-CN', zhCN, new AgentTransportError('NOT_EVENT_STREAM', 'text/html', undefined, undefined, sso), 'AG-UI', `重定向到 ${sso}`],
+  ])('says, in %s, where a request that failed was redirected to (%#)', async (_lang, locale, error, failed, redirected) => {
+    const source: AgentSource = {
+      async *run() {
+        yield* [];
+        throw error;
+      },
+    };
+    const store = createAgentStore({ source });
+    await store.getState().run('hi');
+    expect(store.getState().failure?.redirectedTo).toBe(sso);
+    render(
+      <AgentLocaleProvider locale={locale}>
+        <AgentProvider store={store}>
+          <RunStatus />
+        </AgentProvider>
+      </AgentLocaleProvider>,
+    );
+    const region = screen.getByRole('status');
+    expect(region).toHaveTextContent(failed);
+    expect(region).toHaveTextContent(redirected);
+    // In the locale's words: the English message of the failure, which says it too, is not shown.
+    expect(region).not.toHaveTextContent(/after a redirect/);
+    store.destroy();
+  });
+
   it('says when the agent asked for its tools in more runs in a row than the controller starts by itself', async () => {
     const looked = (n: number) => runOf(call(`c${n}`, 'lookup_order', { order: 'A-1001' }));
     const store = await playedStore([{ say: 'Where is A-1001?', events: looked(0) }], {

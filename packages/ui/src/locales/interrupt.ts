@@ -112,6 +112,8 @@ export const en = {
     const: 'This value must be the one the agent expects.',
     additionalProperties: 'This answer holds a field the agent did not ask for.',
     oneOf: 'Fill in the fields of one of the choices.',
+    /** An approval's decision (its Approve or Reject button) that its schema does not allow. */
+    decision: 'The agent does not take this decision.',
     /** A check the locale has no words of its own for; `english` is the validator's own message. */
     invalid: (english: string) => (english ? `This value is not valid: it ${english}.` : 'This value is not valid.'),
   },
@@ -252,6 +254,7 @@ export const zhCN: typeof en = {
     const: '此值必须是智能体要求的值。',
     additionalProperties: '此回答包含智能体未要求的字段。',
     oneOf: '请填写其中一个选项的字段。',
+    decision: '智能体不接受这个决定。',
     invalid: () => '此值无效。',
   },
   rjsf: {

@@ -49,6 +49,9 @@ export const en = {
       "The chat could not load the code that reads the agent's answers, so nothing was sent. The network may be offline, or the app was updated: try again, or reload the page.",
     /** What the agent said along with an HTTP error, quoted. */
     said: (body: string) => `It said: “${body}”`,
+    /** Where the request was redirected to before the answer that failed: a redirect sends it on without the run. */
+    redirected: (url: string) =>
+      `The request was redirected to ${url}, and a 301, 302 or 303 redirect sends it on as a GET, without the run: use the agent's own URL.`,
   },
   /** What helps, after the failure. */
   hint: {
@@ -112,6 +115,7 @@ export const zhCN: typeof en = {
     sourceError: (detail) => `智能体在回答前出错（${detail}）。`,
     engineUnavailable: '无法加载读取智能体回答的代码，因此什么都没有发送。可能网络已断开，或应用已更新：请重试，或刷新页面。',
     said: (body) => `它的回复：“${body}”`,
+    redirected: (url) => `请求被重定向到 ${url}，而 301、302 或 303 重定向会把它改为不带运行内容的 GET 请求：请使用智能体自己的 URL。`,
   },
   hint: {
     checkUrl: '请检查智能体的 URL。',
