@@ -324,4 +324,18 @@ describe('an onEvent listener that changes the event it is told of', () => {
     expect(logged.find((e) => e.type === 'STATE_SNAPSHOT')).toMatchObject({ snapshot: { order: { status: 'refunded' } } });
     expectReplayed(c);
   });
+
+  it('hears an event no copy can be made of (a function an in-process agent put in it) as it is, rather than not at all', async () => {
+    const format = () => 'A-1001';
+    const { source } = scripted((_n, input, emit) => {
+      emit(started(input));
+      emit({ type: 'CUSTOM', name: 'order', value: { format } });
+      emit(finished(input));
+    });
+    const heard: unknown[] = [];
+    const c = createRunController<Untyped>({ source, scheduler: microScheduler, onEvent: (event: Untyped) => heard.push(event) });
+    await c.run('Refund order A-1001');
+    expect(heard.map((e) => (e as { type: string }).type)).toEqual(['RUN_STARTED', 'CUSTOM', 'RUN_FINISHED']);
+    expect(heard[1]).toMatchObject({ value: { format } });
+  });
 });

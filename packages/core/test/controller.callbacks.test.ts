@@ -10,6 +10,7 @@ import { replaySession } from '../src/engine.js';
 import {
   createRunController,
   type FrameScheduler,
+  httpSseSource,
   loadEngine,
   parseSession,
   type RunController,
@@ -538,6 +539,40 @@ describe('destroy() while a frontend tool runs', () => {
     await tick();
     midStream.destroy();
     expect(await streaming).toMatchObject({ ok: false, code: 'DESTROYED' });
+  });
+
+  it('a run already over when a listener destroys the controller answers as it ended; a retry in flight answers DESTROYED', async () => {
+    const { source } = scripted((_n, input, emit) => {
+      emit(started(input));
+      emit(finished(input));
+    });
+    const c = createRunController({ source, scheduler: microScheduler });
+    const off = c.subscribe(() => {
+      const snapshot = c.getSnapshot();
+      if (snapshot.thread.run.status !== 'success' || snapshot.inFlight !== undefined) return;
+      off();
+      c.destroy();
+    });
+    expect(await c.run('hi')).toMatchObject({ ok: true, status: 'success' });
+
+    let n = 0;
+    const retried = createRunController({
+      source: httpSseSource({
+        url: 'http://agent.test/run',
+        fetch: (_url, init) => {
+          n++;
+          if (n === 1) return Promise.resolve(new Response('busy', { status: 503 }));
+          return new Promise<Response>((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)));
+        },
+      }),
+      scheduler: microScheduler,
+    });
+    expect(await retried.run('hi')).toMatchObject({ ok: true, status: 'error' });
+    const again = retried.retry();
+    await tick();
+    expect(n).toBe(2);
+    retried.destroy();
+    expect(await again).toMatchObject({ ok: false, code: 'DESTROYED' });
   });
 
   it('a stream open at destroy ends cut off in the log, as a reload shows it', async () => {

@@ -59,19 +59,6 @@ const selectInterrupts = (s: RunSnapshot) => s.thread.interrupts;
  * const agent = useAgentRun({ url: '/api/agent' });
  * <button disabled={agent.inFlight !== undefined} onClick={() => agent.run('Hello')}>Send</button>
  */
-let warned: WeakSet<object> | undefined;
-
-/** Development builds: the thread is read once, as the source is; a render naming another says how to switch (once per store). */
-function warnSwitch(store: object, current: string | undefined, threadId: string | undefined) {
-  warned ??= new WeakSet();
-  if (threadId === undefined || current === undefined || threadId === current || warned.has(store)) return;
-  warned.add(store);
-  console.warn(
-    `useAgentRun: threadId ${JSON.stringify(threadId)} is not the thread of this store (${JSON.stringify(current)}), which is read once, ` +
-      'as the source is. To switch threads, give the component a key: <Chat key={threadId} /> makes a new store.',
-  );
-}
-
 export function useAgentRun<Doc = unknown>(options: UseAgentRunOptions<Doc> = {}): AgentRun<Doc> {
   const context = useOptionalAgentStore() as AgentStore<Doc> | null;
   // Read once: the source of the first render is the store's for its lifetime.
@@ -120,8 +107,6 @@ export function useAgentRun<Doc = unknown>(options: UseAgentRunOptions<Doc> = {}
       layer.current?.set(rest);
       return;
     }
-    if (typeof process !== 'undefined' && process.env.NODE_ENV !== 'production')
-      warnSwitch(store, store.getState().thread.threadId, rest.threadId);
     const next: Record<string, unknown> = { ...rest };
     for (const key of given.current) if (!Object.hasOwn(next, key)) next[key] = undefined;
     given.current = Object.keys(rest);

@@ -6,7 +6,7 @@ import { createAgentClock } from './agentClock.js';
 import { loadedEngine } from './engineLoader.js';
 import { createJournal } from './journal.js';
 import { refusals, sameRefusal } from './refusals.js';
-import { appClock, tellApp } from './report.js';
+import { appClock, copyOf, tellApp } from './report.js';
 import { resumeAction } from './resumeAction.js';
 import { checkedOptions, runInput, runRefusal, threadStart, userMessage } from './runInput.js';
 import { runJoin } from './runJoin.js';
@@ -53,7 +53,7 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
     // listener gets a copy: what it changes is its own, never the thread's or the log's.
     onEvent: (event, index) => {
       if (quiet) return;
-      if (options.onEvent) tellApp((e) => options.onEvent?.(structuredClone(e), index), event);
+      if (options.onEvent) tellApp(options.onEvent, copyOf(event), index);
       if (event.type === 'RUN_FINISHED' && streams.current) runFinished(streams.current, String(event.runId));
     },
     // The listener in force when the diagnostic is found: one configured mid-stream hears the rest of it, one taken away no more.
@@ -82,9 +82,8 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
     agentClock: agentTime,
     continueRun: () => startRun({}),
   });
-  /** Streams a run; one the controller's destroy ended answers DESTROYED, never as a run that finished. */
-  const open = (request: RunRequest) =>
-    streams.open(runInput(threadId, machine.thread, request, options), 'run').then((r) => (destroyed ? refuse(refusals.destroyed) : r));
+
+  const open = (request: RunRequest) => streams.open(runInput(threadId, machine.thread, request, options), 'run');
   /** When the shared-state edits asked for so far apply (a request waits, so it sends them); from onEvent, the event. */
   const editsApplied = () => shared.settled() ?? (journal.busy ? new Promise<void>((applied) => journal.later(applied)) : undefined);
   /** Sends a request once edits and event have applied (it sends them); in flight at once, so a stop meanwhile drops it. */
@@ -106,9 +105,9 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
   };
 
   /** Ends every stream; false when a listener told of the events that applied meanwhile stopped, reset or destroyed. */
-  const teardownAll = (): boolean => {
+  const teardownAll = (why?: Refusal): boolean => {
     const at = ++epoch;
-    streams.teardownAll();
+    streams.teardownAll(why);
     return at === epoch && !destroyed;
   };
 
@@ -236,7 +235,8 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
       if (destroyed) return;
       destroyed = true;
       quiet = true;
-      teardownAll();
+      // What was in flight answers DESTROYED, never as a run that finished; a run already over (a listener told of its end) as it ended.
+      teardownAll(journal.snapshot.inFlight && refusals.destroyed);
       resume.forget();
       // After the event that prompted it: the log says how what was in flight ended (for a remount), the snapshot shows it.
       journal.later(() => {

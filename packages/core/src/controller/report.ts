@@ -43,3 +43,16 @@ export function appClock(now: () => (() => number) | undefined): () => number {
     return Date.now();
   };
 }
+
+/**
+ * A copy for the app's listener, so what it changes is its own; a value
+ * `structuredClone` cannot copy (a function an in-process agent put in an
+ * event) is handed over as it is, rather than kept from the listener.
+ */
+export function copyOf<T>(value: T): T {
+  try {
+    return structuredClone(value);
+  } catch {
+    return value;
+  }
+}

@@ -1,4 +1,5 @@
 import type { RunAgentInput } from '../protocol.js';
+import type { Refusal } from './types.js';
 
 /** A frontend tool's run: its result lands later, unless the stream that started it is torn down first. */
 export interface ToolRun {
@@ -29,8 +30,10 @@ export interface Stream {
   readonly live: boolean;
   /** Resolves when the stream is torn down: what waits on its tools stops waiting then. */
   readonly tornDown: Promise<void>;
+  /** What the action that opened it answers, when what tore it down says (a destroy while it was in flight). */
+  endedBy?: Refusal | undefined;
   /** Aborts the request (if still open) and every tool it started, and cancels its flush. */
-  teardown(): void;
+  teardown(why?: Refusal): void;
 }
 
 export function openStream(
@@ -58,9 +61,10 @@ export function openStream(
       return live;
     },
     tornDown,
-    teardown() {
+    teardown(why) {
       if (!live) return;
       live = false;
+      stream.endedBy = why;
       stream.cancelFlush?.();
       stream.cancelFlush = undefined;
       stream.pending = [];

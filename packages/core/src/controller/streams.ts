@@ -48,8 +48,8 @@ export interface Streams {
    * (it can only be cancelled now). Undefined when there is nothing to send.
    */
   retry(now: number): Promise<ActionResult> | Refusal | undefined;
-  /** Tears every stream down (its waiting events applied first): nothing of them writes afterwards. */
-  teardownAll(): void;
+  /** Tears every stream down (its waiting events applied first): nothing of them writes afterwards; `why`: what their actions answer. */
+  teardownAll(why?: Refusal): void;
   /** Asks the source what the agent supports (see Lane). */
   capabilities: ReturnType<typeof createLane>['capabilities'];
 }
@@ -83,6 +83,7 @@ export function createStreams(deps: StreamsDeps): Streams {
     const runs = [...s.tools.values()].map((t) => t.done);
     // A stream torn down (stop, reset, destroy) waits for none of its tools: their results are dropped anyway.
     if (runs.length) await Promise.race([Promise.all(runs), s.tornDown]);
+    if (s.endedBy) return { ok: false, ...s.endedBy };
     if (s.live) all.delete(s);
     const thread = machine.thread;
     const mine = s.live && current === s;
@@ -154,10 +155,10 @@ export function createStreams(deps: StreamsDeps): Streams {
       // The same request, with the document as it is now: an edit made since the failure is sent, not undone by the run.
       return streams.open({ ...from.input, state: machine.thread.sharedState.document }, from.kind);
     },
-    teardownAll() {
+    teardownAll(why) {
       for (const s of all) {
         flush(s);
-        s.teardown();
+        s.teardown(why);
       }
       all.clear();
       current = reconnectFrom = retryable = undefined;

@@ -86,7 +86,8 @@ export function frontendTools(deps: ToolDeps): (stream: Stream, runId: string) =
     // the agent was told they are there, and hears they are not.
     const tools = deps.tools() ?? (stream.input.tools?.length ? {} : undefined);
     // That run's own end, not the current run's: a RUN_STARTED of the next run in the same batch changes nothing.
-    const status = Object.hasOwn(thread.runs, runId) ? thread.runs[runId]?.status : undefined;
+    // (An inherited member, `constructor` for a run id, has no status.)
+    const status = thread.runs[runId]?.status;
     if (!tools || !stream.live || (status !== 'success' && status !== 'interrupted')) return;
     for (const call of thread.toolCalls) {
       if (call.status !== 'ready' || call.interruptId !== undefined || stream.tools.has(call.id)) continue;
