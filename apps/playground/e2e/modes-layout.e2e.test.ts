@@ -241,7 +241,7 @@ describe("the phone's header, which scrolls sideways", () => {
     }
   });
 
-  it('Tab brings each control of the header whole onto the screen', async () => {
+  it('Tab brings each control of the header whole onto the screen, with its label ("Load events…" is its label)', async () => {
     const o = await openPlayground(browser, playgroundUrl, { params: { mode: 'server', scenario: 'refund', lang: 'en' }, viewport: phone });
     const { page } = o;
     try {
@@ -252,8 +252,10 @@ describe("the phone's header, which scrolls sideways", () => {
         const where = await page.evaluate(() => {
           const e = document.activeElement as HTMLElement | null;
           if (!e?.closest('.pg__bar')) return undefined;
-          const r = e.getBoundingClientRect();
-          return { name: `${e.tagName} ${e.textContent?.trim() || (e as HTMLInputElement).value || ''}`, left: r.left, right: r.right };
+          // What the reader sees of it: the control with its label (the file control's input is a hidden pixel in it).
+          const shown = e.closest('label') ?? e;
+          const r = shown.getBoundingClientRect();
+          return { name: `${e.tagName} ${shown.textContent?.trim() || (e as HTMLInputElement).value || ''}`, left: r.left, right: r.right };
         });
         if (!where) break;
         seen.push(where.name);
@@ -266,6 +268,32 @@ describe("the phone's header, which scrolls sideways", () => {
         await page.waitForTimeout(50);
       }
       expect(seen.length).toBeGreaterThan(4);
+      expect(seen).toContain('INPUT Load events…');
+    } finally {
+      await o.close();
+    }
+  });
+
+  it('Tab to "Load events…" half off the edge brings the whole button on screen, not just its hidden input', async () => {
+    const o = await openPlayground(browser, playgroundUrl, { params: { mode: 'server', scenario: 'refund', lang: 'en' }, viewport: phone });
+    const { page } = o;
+    try {
+      await page.locator('.agk-composer__input').waitFor();
+      const bar = page.locator('.pg__bar');
+      await page.getByRole('button', { name: 'Download events' }).focus();
+      // The bar swiped so that "Load events…" starts 60 px inside the right edge and goes on past it.
+      const file = page.locator('.pg__file');
+      await bar.evaluate((el) => {
+        const label = el.querySelector('.pg__file') as HTMLElement;
+        el.scrollBy({ left: label.getBoundingClientRect().left - (el.getBoundingClientRect().right - 60), behavior: 'instant' });
+      });
+      const box = () => file.evaluate((el) => el.getBoundingClientRect().toJSON() as { left: number; right: number });
+      expect((await box()).right).toBeGreaterThan(phone.width);
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.closest('label')?.textContent)).toBe('Load events…');
+      // Whole, and clear of the fades (2.5em, 40 px) on either side.
+      await expect.poll(async () => (await box()).right).toBeLessThanOrEqual(phone.width - 24);
+      expect((await box()).left).toBeGreaterThanOrEqual(24);
     } finally {
       await o.close();
     }

@@ -284,6 +284,66 @@ describe('the playground against the agent server, in Chromium', () => {
     await page.getByRole('region', { name: 'Replay' }).waitFor();
   });
 
+  it('a replay judges an approval by the time of the entry shown: it does not expire as the real clock passes its deadline', async () => {
+    const o = await open({ mode: 'server', scenario: 'refund', speed: FAST, approvalWindowMs: 4000 });
+    const { page } = o;
+    await page.getByRole('button', { name: 'Send this' }).click();
+    await runStatus(page, 'interrupted').waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download events' }).click()]);
+    const lines = (await readFile(await download.path(), 'utf8')).split('\n').filter((line) => line.trim());
+    type Entry = { type: string; at: number; event?: { type: string; outcome?: { interrupts?: { expiresAt?: string }[] } } };
+    const entries = lines.map((line) => JSON.parse(line) as Entry);
+    const finished = entries.findIndex((e) => e.event?.type === 'RUN_FINISHED');
+    const deadline = Date.parse(entries[finished]?.event?.outcome?.interrupts?.[0]?.expiresAt ?? '');
+    expect(entries.at(-1)?.at).toBeLessThan(deadline);
+    const load = (name: string, all: string[]) =>
+      page
+        .locator('input[type="file"]')
+        .setInputFiles({ name, mimeType: 'application/x-ndjson', buffer: Buffer.from(`${all.join('\n')}\n`) });
+    const replay = page.locator('.pg__replay');
+    const card = replay.locator('.agk-toolcall[data-tool="refund_order"]');
+    await load('refund.jsonl', lines);
+    await replay.getByRole('slider', { name: 'Replaying refund.jsonl' }).waitFor();
+    // The real clock passes the deadline, and a second more (the card looks at the clock once a second).
+    await page.waitForFunction((end) => Date.now() > end + 1500, deadline, { timeout: 10_000 });
+    expect(await card.getAttribute('data-state')).toBe('awaiting_decision');
+    expect(await replay.locator('.agk-runstatus').getAttribute('data-status')).toBe('interrupted');
+    // The same session whose last entry came a minute after the deadline: expired there, and waiting at the entry before.
+    const late = [...lines.slice(0, -1), JSON.stringify({ ...entries.at(-1), at: deadline + 60_000 })];
+    await load('late.jsonl', late);
+    await expect.poll(() => replay.locator('.pg__scrubber label bdi').textContent()).toBe('late.jsonl');
+    await expect.poll(() => card.getAttribute('data-state')).toBe('expired');
+    const scrubber = replay.getByRole('slider');
+    await scrubber.fill(String(late.length - 2));
+    await expect
+      .poll(() => scrubber.getAttribute('aria-valuetext'))
+      .toBe(`after entry ${late.length - 1} of ${late.length} (RUN_FINISHED)`);
+    await expect.poll(() => card.getAttribute('data-state')).toBe('awaiting_decision');
+    await scrubber.fill(String(late.length - 1));
+    await expect.poll(() => card.getAttribute('data-state')).toBe('expired');
+  });
+
+  it("a replay's main landmark is one of the page's top-level landmarks, inside no other (axe: landmark-main-is-top-level)", async () => {
+    const o = await open({ mode: 'server', scenario: 'refund', speed: FAST });
+    const { page } = o;
+    const threadId = '0d9c4f1e-7a2b-4c3d-8e5f-6a7b8c9d0e1f';
+    const stream = [
+      { type: 'RUN_STARTED', threadId, runId: 'run-1' },
+      { type: 'RUN_FINISHED', threadId, runId: 'run-1' },
+    ];
+    await page
+      .locator('input[type="file"]')
+      .setInputFiles({ name: 'stream.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(stream)) });
+    await page.locator('.pg__replay .agk-runstatus[data-status="success"]').waitFor();
+    const main = page.getByRole('main');
+    expect(await main.getAttribute('id')).toBe('pg-replay');
+    // No landmark (the roles axe counts as such) holds it.
+    for (const role of ['banner', 'complementary', 'contentinfo', 'form', 'navigation', 'region', 'search'] as const)
+      expect(await page.getByRole(role).filter({ has: main }).count(), role).toBe(0);
+    // The scrubber is in a landmark of its own, named for what it is.
+    expect(await page.getByRole('region', { name: 'Replay' }).getByRole('slider', { name: 'Replaying stream.json' }).count()).toBe(1);
+  });
+
   it('a file that is no session: its alert goes with the next thing done, or when dismissed', async () => {
     const o = await open({ mode: 'server', scenario: 'refund', speed: FAST });
     const { page } = o;
@@ -339,7 +399,7 @@ describe('the playground against the agent server, in Chromium', () => {
     await page
       .locator('input[type="file"]')
       .setInputFiles({ name: 'long.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(`${lines.join('\n')}\n`) });
-    const replay = page.getByRole('region', { name: 'Replay' });
+    const replay = page.locator('.pg__replay');
     await replay.locator('.agk-runstatus[data-status="success"]').waitFor({ timeout: 30_000 });
     // The read through showed its progress, growing to the whole file, and left the page free as it went (it made one
     // task of 250-450 ms before): no task that began while it read took 100 ms or more.
@@ -388,7 +448,7 @@ describe('the playground against the agent server, in Chromium', () => {
     await page
       .locator('input[type="file"]')
       .setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(stream)) });
-    const replay = page.getByRole('region', { name: 'Replay' });
+    const replay = page.locator('.pg__replay');
     await replay.waitFor();
     expect(await replay.locator('.pg__scrubber label bdi').textContent()).toBe(name);
     await page.getByRole('button', { name: 'Back to live' }).click();
@@ -413,7 +473,7 @@ describe('the playground against the agent server, in Chromium', () => {
     ];
     const file = { name: 'stream.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(stream, null, 2)) };
     await page.locator('input[type="file"]').setInputFiles(file);
-    const replay = page.getByRole('region', { name: 'Replay' });
+    const replay = page.locator('.pg__replay');
     await replay.waitFor();
     await expect
       .poll(async () => (await readChat(page)).messages.map((m) => [m.role, m.text.endsWith('订单 A-1001 已退款。')]))
@@ -487,7 +547,7 @@ describe('the playground against the agent server, in Chromium', () => {
     await input.setInputFiles(file('slow-会话.json', 'run-slow'));
     await expect.poll(() => status.textContent()).toBe('Loading \u2068slow-会话.json\u2069…');
     await input.setInputFiles(file('fast.json', 'run-fast'));
-    const replay = page.getByRole('region', { name: 'Replay' });
+    const replay = page.locator('.pg__replay');
     await replay.waitFor();
     expect(await replay.locator('.pg__scrubber label bdi').textContent()).toBe('fast.json');
     // The slow file, read after, does not replace the one picked after it.
@@ -503,7 +563,7 @@ describe('the playground against the agent server, in Chromium', () => {
     const fixture = await readFile(new URL(`../../../../shared/agui-conformance/streams/${name}`, import.meta.url));
     const input = page.locator('input[type="file"]');
     await input.setInputFiles({ name, mimeType: 'application/json', buffer: fixture });
-    const replay = page.getByRole('region', { name: 'Replay' });
+    const replay = page.locator('.pg__replay');
     await replay.waitFor();
     const stream = (JSON.parse(fixture.toString()) as { stream: unknown[] }).stream;
     expect(await replay.locator('.agk-timeline [role="option"]').count()).toBe(stream.length);
@@ -531,7 +591,7 @@ describe('the playground against the agent server, in Chromium', () => {
     await page
       .locator('input[type="file"]')
       .setInputFiles({ name: 'torn.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(lines.join('\n')) });
-    const replay = page.getByRole('region', { name: 'Replay' });
+    const replay = page.locator('.pg__replay');
     await replay.waitFor();
     const skipped = replay.locator('details.pg__skipped');
     expect(await skipped.locator('summary').textContent()).toBe('2 unreadable lines skipped');
@@ -799,6 +859,25 @@ describe('the playground’s own controls', () => {
     await scenario.press('ArrowUp');
     await expect.poll(() => scenario.inputValue()).toBe('refund');
     expect(asked).toHaveLength(3);
+  });
+
+  it('declined from an arrow key on the agent radios, focus goes back with the check to the agent in use', async () => {
+    const o = await open({ mode: 'browser', scenario: 'refund', speed: FAST });
+    const { page } = o;
+    await page.getByRole('button', { name: 'Send this' }).click();
+    await runStatus(page, 'interrupted').waitFor();
+    const { asked } = confirmDialogs(page);
+    const inUse = page.getByRole('radio', { name: 'In the browser' });
+    const focused = () => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent);
+    await inUse.focus();
+    // Right to "Agent server", then left, which wraps round to the last radio ("AG-UI URL"): each declined.
+    for (const [i, key] of ['ArrowRight', 'ArrowLeft'].entries()) {
+      await page.keyboard.press(key);
+      expect(asked).toHaveLength(i + 1);
+      expect(await inUse.isChecked()).toBe(true);
+      await expect.poll(focused).toBe('In the browser');
+    }
+    expect(await runStatus(page, 'interrupted').count()).toBe(1);
   });
 
   it('devtools tabs: arrow keys, Home and End move and select (one tab in the Tab order), every aria-controls exists', async () => {

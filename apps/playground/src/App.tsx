@@ -53,7 +53,8 @@ function useSidewaysBar<T extends HTMLElement>(): (node: T | null) => void {
     off.current = undefined;
     if (!node) return;
     const onFocusIn = (e: FocusEvent) => {
-      if (e.target instanceof HTMLElement) e.target.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+      // The control with its label: the file control's input is a hidden pixel inside the label the reader sees.
+      if (e.target instanceof HTMLElement) (e.target.closest('label') ?? e.target).scrollIntoView({ block: 'nearest', inline: 'nearest' });
     };
     const mark = () => {
       const start = node.scrollLeft > 1;
@@ -133,6 +134,8 @@ export function App() {
   /** Stops the read of a file picked before the last one. */
   const superseded = useRef<AbortController | undefined>(undefined);
   const endpointInput = useRef<HTMLInputElement>(null);
+  /** The radio of the agent in use. */
+  const checkedMode = useRef<HTMLInputElement>(null);
   const ids = useId();
   const store = useConnectionStore(connection);
   const t = messagesFor(lang);
@@ -164,6 +167,8 @@ export function App() {
    */
   const switchTo = (patch: Partial<Connection>) => {
     if (keepsNothing()) update(patch);
+    // Declined on a radio: the check goes back to the agent in use, and focus with it.
+    else if (patch.mode) checkedMode.current?.focus();
   };
   const newThread = () => {
     setLoadError(undefined);
@@ -257,7 +262,13 @@ export function App() {
             <legend>{t.agent}</legend>
             {MODES.map((mode) => (
               <label key={mode}>
-                <input type="radio" name="mode" checked={connection.mode === mode} onChange={() => switchTo({ mode })} />
+                <input
+                  ref={connection.mode === mode ? checkedMode : undefined}
+                  type="radio"
+                  name="mode"
+                  checked={connection.mode === mode}
+                  onChange={() => switchTo({ mode })}
+                />
                 {t.modes[mode]}
               </label>
             ))}

@@ -35,8 +35,13 @@ export function Replay({ log, t, onClose }: { log: LoadedSession; t: PlaygroundM
   const shown = useDeferredValue(at);
   // A controller started from the session up to the picked entry, as it was then (a run streaming at that
   // point is shown running, not cut off): the chat, the state inspector and the event timeline all read it,
-  // so none of them shows anything that came later.
-  const store = useMemo(() => createAgentStore({ source: silent, log: recording.until(shown), asRecorded: true }), [recording, shown]);
+  // so none of them shows anything that came later. Its clock stands at the time of that entry: an interrupt is
+  // expired if it was then, whatever the time is today (a file of events without times says 0: none is).
+  const time = log.entries[shown]?.at ?? 0;
+  const store = useMemo(
+    () => createAgentStore({ source: silent, log: recording.until(shown), asRecorded: true, now: () => time }),
+    [recording, shown, time],
+  );
   useEffect(() => store.retain(), [store]);
   const sliderId = useId();
   const nameId = useId();
@@ -45,8 +50,9 @@ export function Replay({ log, t, onClose }: { log: LoadedSession; t: PlaygroundM
 
   return (
     <AgentProvider store={store}>
-      <section className="pg__replay" aria-label={t.replay.region}>
-        <div className="pg__scrubber">
+      {/* No landmark: the main below is a top-level one. The scrubber is a region of its own. */}
+      <div className="pg__replay">
+        <section className="pg__scrubber" aria-label={t.replay.region}>
           <label htmlFor={sliderId}>
             {/* The slider's name is the file alone: where it stands is its value text, which a screen reader says once. */}
             <span id={nameId}>
@@ -90,7 +96,7 @@ export function Replay({ log, t, onClose }: { log: LoadedSession; t: PlaygroundM
               </ul>
             </details>
           ) : null}
-        </div>
+        </section>
         {/* The skip link's target while a recording plays (the live conversation is hidden then). */}
         <main className="pg__main" id="pg-replay" tabIndex={-1}>
           <div className="pg__chat">
@@ -104,7 +110,7 @@ export function Replay({ log, t, onClose }: { log: LoadedSession; t: PlaygroundM
             </AgentLocaleProvider>
           </aside>
         </main>
-      </section>
+      </div>
     </AgentProvider>
   );
 }

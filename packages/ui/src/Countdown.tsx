@@ -47,6 +47,12 @@ const PENDING: Expiry = { state: 'pending', remainingMs: Number.NaN };
 export function useExpiry(expiresAt: string | undefined, now: () => number): Expiry {
   const deadline = expiresAt === undefined ? Number.NaN : expiryTime(expiresAt);
   const [time, setTime] = React.useState(now);
+  // Another clock (a replay's store at another entry) is read at once, not after its first tick.
+  const [clock, setClock] = React.useState(() => now);
+  if (clock !== now) {
+    setClock(() => now);
+    setTime(now());
+  }
   const hydrated = useHydrated();
   const known = !Number.isNaN(deadline);
   const expired = expiresAt !== undefined && known && isExpired({ expiresAt }, time);
