@@ -361,28 +361,68 @@ function sentPayload(store: AgentStore, interruptId: string): unknown {
   return undefined;
 }
 
-/** The schema of the field `key` of `node`: in its `properties`, else in those of an `allOf`, `oneOf` or `anyOf` member. */
-function propertyOf(node: unknown, key: string): unknown {
+/**
+ * The option of a `oneOf` / `anyOf` field (`kind`) chosen in the form: the
+ * field whose id is `id` draws a selector of its options, whose value is the
+ * chosen option's index. Undefined where it draws none.
+ */
+type ChosenOption = (kind: typeof ONE_OF_KEY | typeof ANY_OF_KEY) => number | undefined;
+
+/** The option chosen in the selector rjsf draws for the `oneOf` / `anyOf` field `id` within `container` (see `ChosenOption`). */
+function chosenOption(container: ParentNode, id: string): ChosenOption {
+  return (kind) => {
+    const selector = container.querySelector<HTMLSelectElement>(`select#${CSS.escape(`${id}__${kind.toLowerCase()}_select`)}`);
+    if (!selector || selector.value === '') return undefined;
+    const at = Number(selector.value);
+    return Number.isInteger(at) && at >= 0 ? at : undefined;
+  };
+}
+
+/**
+ * The schema of the field `key` of `node`: in its `properties`, else in
+ * those of an `allOf` member, else in those of the `oneOf` / `anyOf` option
+ * chosen in the form (`chosen`; where the form shows no choice, the first
+ * option that defines it). Options may each define the key with a title of
+ * their own: the one named is the one drawn.
+ */
+function propertyOf(node: unknown, key: string, chosen: ChosenOption): unknown {
   if (typeof node !== 'object' || node === null) return undefined;
   const { properties, allOf, oneOf, anyOf } = node as Record<string, unknown>;
   if (typeof properties === 'object' && properties !== null && Object.hasOwn(properties, key)) {
     return (properties as Record<string, unknown>)[key];
   }
-  for (const members of [allOf, oneOf, anyOf]) {
-    if (!Array.isArray(members)) continue;
+  const first = (members: readonly unknown[]) => {
     for (const member of members) {
-      const found = propertyOf(member, key);
+      const found = propertyOf(member, key, chosen);
       if (found !== undefined) return found;
     }
+    return undefined;
+  };
+  const inAllOf = Array.isArray(allOf) ? first(allOf) : undefined;
+  if (inAllOf !== undefined) return inAllOf;
+  for (const [kind, options] of [
+    [ONE_OF_KEY, oneOf],
+    [ANY_OF_KEY, anyOf],
+  ] as const) {
+    if (!Array.isArray(options)) continue;
+    const at = chosen(kind);
+    const found = at !== undefined && at < options.length ? propertyOf(options[at], key, chosen) : first(options);
+    if (found !== undefined) return found;
   }
   return undefined;
 }
 
-/** A field's name for the error summary: its schema title, or its property name made readable. */
-function fieldName(error: RJSFValidationError, schema: Readonly<Record<string, unknown>>): string {
+/**
+ * A field's name for the error summary: its schema title, or its property
+ * name made readable; a field of a `oneOf` / `anyOf` option as the option
+ * chosen in `container` defines it.
+ */
+function fieldName(error: RJSFValidationError, schema: Readonly<Record<string, unknown>>, container: ParentNode, fieldsId: string): string {
   const path = errorPath(error);
   let node: unknown = schema;
-  for (const part of path) node = propertyOf(node, part);
+  path.forEach((part, i) => {
+    node = propertyOf(node, part, chosenOption(container, [fieldsId, ...path.slice(0, i)].join('_')));
+  });
   const title = (node as { title?: unknown } | undefined)?.title;
   if (typeof title === 'string' && title) return title;
   return path.length > 0 ? humanizeKey(path[path.length - 1] ?? '') : typeof schema.title === 'string' ? schema.title : '';
@@ -559,13 +599,17 @@ export const ResponseForm = React.forwardRef<HTMLDivElement, React.HTMLAttribute
               // Only fields the reader sees are named and focused: not those of an option not chosen, nor `approved`.
               const shown = container ? errors.filter((e) => isShown(container, fieldsId, e)) : [];
               if (!rewording.current && container && shown[0]) focusField(container, fieldsId, shown[0]);
-              const names = [...new Set(shown.map((e) => fieldName(e, schema)).filter(Boolean))];
+              const names = container ? [...new Set(shown.map((e) => fieldName(e, schema, container, fieldsId)).filter(Boolean))] : [];
               // An approval's `approved` is its buttons': an error of it says the agent does not take that decision.
               const decision = (e: RJSFValidationError) =>
                 shape === 'approval' && errorPath(e).length === 1 && errorPath(e)[0] === 'approved';
               // Problems of the whole answer (at least one field filled in, say) name no field: they are said as they are.
+              // A decision refused is said after the fields named, which would not say it.
               const text = names.length
-                ? t.errorSummary(names.length, format.list(names), format.number(names.length))
+                ? [
+                    t.errorSummary(names.length, format.list(names), format.number(names.length)),
+                    ...(errors.some(decision) ? [t.errors.decision] : []),
+                  ].join(' ')
                 : t.answerSummary([...new Set(errors.map((e) => (decision(e) ? t.errors.decision : (e.message ?? ''))))].join(' '));
               // The same problems in another language are not a new alert.
               const again = rewording.current ? 0 : 1;

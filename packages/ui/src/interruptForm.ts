@@ -99,15 +99,34 @@ function drawable(schema: unknown, depth: number, entries: number): boolean {
 }
 
 /**
+ * Keywords under which a schema may give an object fields that its
+ * `properties` do not list: a reference (its target is not looked into),
+ * conditions and dependencies (rjsf draws the fields of the branch the data
+ * meets), and the keywords that let an object hold keys of any name.
+ */
+const OPEN_KEYWORDS = [
+  '$ref',
+  '$dynamicRef',
+  '$recursiveRef',
+  'if',
+  'then',
+  'else',
+  'dependencies',
+  'dependentSchemas',
+  'patternProperties',
+  'unevaluatedProperties',
+] as const;
+
+/**
  * The keys an answer to the object `node` can hold: those of its
  * `properties` and of its `allOf`, `oneOf` and `anyOf` members' (the form
  * draws the chosen option's fields). `undefined` where it may hold others
- * too (a `$ref`, `additionalProperties`, `patternProperties`).
+ * too (`OPEN_KEYWORDS`, `additionalProperties` other than `false`): the
+ * check that uses it is only sure of a key defined nowhere.
  */
 function definedKeys(node: Record<string, unknown>, depth: number): Set<string> | undefined {
-  const { $ref, additionalProperties, patternProperties } = node;
-  if (depth > 64 || $ref !== undefined || patternProperties !== undefined) return undefined;
-  if (additionalProperties !== undefined && additionalProperties !== false) return undefined;
+  if (depth > 64 || OPEN_KEYWORDS.some((keyword) => node[keyword] !== undefined && node[keyword] !== false)) return undefined;
+  if (node.additionalProperties !== undefined && node.additionalProperties !== false) return undefined;
   const keys = new Set(isRecord(node.properties) ? Object.keys(node.properties) : []);
   for (const member of [node.allOf, node.oneOf, node.anyOf].flatMap((list) => (Array.isArray(list) ? list : []))) {
     if (!isRecord(member)) continue;
@@ -122,10 +141,13 @@ function definedKeys(node: Record<string, unknown>, depth: number): Set<string> 
  * Whether each key `schema` requires can be given. A key defined nowhere
  * (`definedKeys`) gets no field, so every answer would be refused: the
  * question can only be closed, which is better said as it opens than after
- * a submit naming a field nobody can see. One option of a `oneOf` / `anyOf`
- * that can be met is enough; conditions (`if`, `not`, `dependencies`) are
- * left out. `keys`: what the object `schema` belongs to defines
- * (`undefined`: any key).
+ * a submit naming a field nobody can see. The check is only sure of a key no
+ * field can ever hold: one option of a `oneOf` / `anyOf` that can be met is
+ * enough, an object with a condition, a dependency or a `$ref` may define
+ * any key, what conditions require is left out, and definitions (`$defs`,
+ * `definitions`) are not judged on their own: one may be a mixin that only
+ * adds `required` to the object it is used in, or be used nowhere. `keys`:
+ * what the object `schema` belongs to defines (`undefined`: any key).
  */
 function givesRequired(schema: unknown, keys: ReadonlySet<string> | undefined, depth: number): boolean {
   if (!isRecord(schema)) return true;
@@ -136,9 +158,9 @@ function givesRequired(schema: unknown, keys: ReadonlySet<string> | undefined, d
   const met = (member: unknown) => givesRequired(member, keys, depth + 1);
   if (!list(schema.allOf).every(met)) return false;
   if ([schema.oneOf, schema.anyOf].some((options) => list(options).length > 0 && !list(options).some(met))) return false;
-  // The schemas of the values inside (fields, items, definitions): each an object of its own.
+  // The schemas of the values inside (fields, items): each an object of its own.
   const inner = [schema.items, schema.prefixItems, schema.additionalProperties].flatMap((v) => (Array.isArray(v) ? v : [v]));
-  for (const at of [schema.properties, schema.$defs, schema.definitions]) if (isRecord(at)) inner.push(...Object.values(at));
+  if (isRecord(schema.properties)) inner.push(...Object.values(schema.properties));
   return inner.every((value) => !isRecord(value) || givesRequired(value, definedKeys(value, depth + 1), depth + 1));
 }
 

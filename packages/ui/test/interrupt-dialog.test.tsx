@@ -718,6 +718,129 @@ describe('InterruptDialog: schemas built to mislead the form', () => {
     expect(screen.getByRole('button', { name: 'Submit' })).toBeEnabled();
   });
 
+  /** A field of the form by its label: a text box, or a number's spin button. */
+  const fieldNamed = (name: string) => screen.queryByRole('textbox', { name }) ?? screen.getByRole('spinbutton', { name });
+
+  it.each<[string, Record<string, unknown>, [string, string][], Record<string, unknown>]>([
+    [
+      'a definition that only adds `required`, mixed in through allOf with the field beside it',
+      {
+        type: 'object',
+        $defs: { HasId: { required: ['id'] } },
+        allOf: [{ $ref: '#/$defs/HasId' }, { properties: { id: { type: 'string', title: 'ID' } } }],
+      },
+      [['ID', 'A-7']],
+      { id: 'A-7' },
+    ],
+    [
+      'a definition nothing uses, which requires a key it does not define',
+      {
+        type: 'object',
+        definitions: { Unused: { type: 'object', required: ['ticket'] } },
+        required: ['name'],
+        properties: { name: { type: 'string', title: 'Name' } },
+      },
+      [['Name', 'Ann']],
+      { name: 'Ann' },
+    ],
+    [
+      'a key required at the top and defined in then and else',
+      {
+        type: 'object',
+        required: ['kind', 'detail'],
+        properties: { kind: { type: 'string', title: 'Kind', enum: ['refund', 'replace'] } },
+        if: { properties: { kind: { const: 'refund' } } },
+        // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then, not a thenable
+        then: { properties: { detail: { type: 'number', title: 'Amount' } } },
+        else: { properties: { detail: { type: 'string', title: 'Item' } } },
+      },
+      [
+        ['Kind', 'replace'],
+        ['Item', 'Blue mug'],
+      ],
+      { kind: 'replace', detail: 'Blue mug' },
+    ],
+    [
+      'a key required at the top and defined by dependencies',
+      {
+        type: 'object',
+        required: ['name', 'email'],
+        properties: { name: { type: 'string', title: 'Name' } },
+        dependencies: { name: { properties: { email: { type: 'string', title: 'Email' } } } },
+      },
+      [
+        ['Name', 'Ann'],
+        ['Email', 'ann@example.com'],
+      ],
+      { name: 'Ann', email: 'ann@example.com' },
+    ],
+  ])('%s: the form is shown and its answer is sent', async (_case, responseSchema, fill, payload) => {
+    const user = userEvent.setup();
+    const { store, requests } = await interrupted([{ id: 'int-given', reason: 'input_required', responseSchema }]);
+    await showForms(store);
+    expect(screen.queryByText(/cannot show/)).toBeNull();
+    for (const [label, value] of fill) {
+      const choice = screen.queryByRole('combobox', { name: label });
+      if (choice) await user.selectOptions(choice, value);
+      else await user.type(fieldNamed(label), value);
+    }
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    await settle();
+    expect(requests[0]?.resume).toEqual([{ interruptId: 'int-given', status: 'resolved', payload }]);
+  });
+
+  it('a key required at the top and defined by dependentSchemas (2020-12) is not taken for one defined nowhere: the form is shown', async () => {
+    // rjsf 6 draws no field of a dependentSchemas branch (only of `dependencies`), but the check is only sure of a key defined nowhere.
+    const { store } = await interrupted([
+      {
+        id: 'int-dependent',
+        reason: 'input_required',
+        responseSchema: {
+          $schema: 'https://json-schema.org/draft/2020-12/schema',
+          type: 'object',
+          required: ['name', 'email'],
+          properties: { name: { type: 'string', title: 'Name' } },
+          dependentSchemas: { name: { properties: { email: { type: 'string', title: 'Email' } } } },
+        },
+      },
+    ]);
+    await showForms(store);
+    expect(screen.queryByText(/cannot show/)).toBeNull();
+    expect(screen.getByRole('textbox', { name: 'Name' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Submit' })).toBeEnabled();
+  });
+
+  it.each([
+    [
+      'beside definitions of its own',
+      {
+        type: 'object',
+        $defs: { Name: { type: 'string' } },
+        required: ['name', 'ticket'],
+        properties: { name: { $ref: '#/$defs/Name', title: 'Name' } },
+      },
+    ],
+    [
+      'in a nested object beside a condition on another field',
+      {
+        type: 'object',
+        properties: {
+          kind: { type: 'string' },
+          contact: { type: 'object', required: ['email'], properties: { phone: { type: 'string' } } },
+        },
+        if: { properties: { kind: { const: 'a' } } },
+        // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then, not a thenable
+        then: { required: ['kind'] },
+      },
+    ],
+  ])('a required key defined nowhere at all (%s) still leaves Close without answering only', async (_where, responseSchema) => {
+    const { store } = await interrupted([{ id: 'int-nowhere', reason: 'input_required', responseSchema }]);
+    await showForms(store);
+    expect(screen.getByText(/cannot show/)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Submit' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Close without answering' })).toBeEnabled();
+  });
+
   it('a small schema whose $refs expand without bound (a schema bomb) is not drawn: Close without answering only', async () => {
     const definitions: Record<string, unknown> = { d0: { type: 'string' } };
     for (let i = 1; i <= 10; i++) {

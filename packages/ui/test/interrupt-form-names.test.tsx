@@ -238,3 +238,60 @@ describe('the error summary names only fields the reader can see', () => {
     expect(container.querySelector('[aria-invalid="true"]')).toBeNull();
   });
 });
+
+describe('the error summary names the field of the option chosen', () => {
+  it('names a key two options of a oneOf both define by the title of the chosen option, as its field is labelled', async () => {
+    const user = userEvent.setup();
+    await formFor({
+      type: 'object',
+      required: ['pay'],
+      properties: {
+        pay: {
+          title: 'Payment',
+          oneOf: [
+            { title: 'Card', type: 'object', required: ['number'], properties: { number: { type: 'string', title: 'Card number' } } },
+            { title: 'Bank', type: 'object', required: ['number'], properties: { number: { type: 'string', title: 'Account number' } } },
+          ],
+        },
+      },
+    });
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Payment' }), 'Bank');
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    const field = screen.getByRole('textbox', { name: 'Account number' });
+    expect(field).toHaveFocus();
+    expect(screen.getByRole('alert')).toHaveTextContent('2 fields need attention: Account number and Payment.');
+    expect(screen.getByRole('alert')).not.toHaveTextContent('Card number');
+  });
+
+  it('names it by the option chosen of an anyOf at the top of the form too', async () => {
+    const user = userEvent.setup();
+    await formFor({
+      type: 'object',
+      anyOf: [
+        { title: 'Card', required: ['number'], properties: { number: { type: 'string', title: 'Card number', minLength: 12 } } },
+        { title: 'Bank', required: ['number'], properties: { number: { type: 'string', title: 'Account number', minLength: 8 } } },
+      ],
+    });
+    await user.selectOptions(screen.getByRole('combobox'), 'Bank');
+    await user.type(screen.getByRole('textbox', { name: 'Account number' }), '123');
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(screen.getByRole('alert')).toHaveTextContent(/Account number/);
+    expect(screen.getByRole('alert')).not.toHaveTextContent('Card number');
+  });
+});
+
+describe("an approval's decision the schema does not take, together with a field's error", () => {
+  it('the summary names the field and says the agent does not take this decision', async () => {
+    const user = userEvent.setup();
+    await formFor({
+      type: 'object',
+      required: ['approved', 'comment'],
+      properties: { approved: { type: 'boolean', const: true }, comment: { type: 'string', title: 'Comment' } },
+    });
+    await user.click(screen.getByRole('button', { name: 'Reject' }));
+    const summary = screen.getByRole('alert');
+    expect(summary).toHaveTextContent('1 field needs attention: Comment. The agent does not take this decision.');
+    expect(summary).not.toHaveTextContent(/Approved/);
+    expect(screen.getByRole('textbox', { name: 'Comment' })).toHaveFocus();
+  });
+});
