@@ -20,6 +20,7 @@ import {
   twoInterruptsChat,
   unreachableChat,
 } from './storybook/chat.js';
+import { LONG_WAIT } from './storybook/waits.js';
 
 type Loaded = { store: AgentStore };
 
@@ -73,7 +74,8 @@ export const Idle: Story = {
     await expect(canvas.getByRole('button', { name: 'Send' })).toHaveAttribute('aria-disabled', 'true');
     await userEvent.type(input, 'Refund order A-1001{Enter}');
     await expect(input).toHaveValue('');
-    await waitFor(() => expect(root).toHaveAttribute('data-state', 'done'));
+    // The first request of the page waits for the engine's chunk, loaded on demand.
+    await waitFor(() => expect(root).toHaveAttribute('data-state', 'done'), LONG_WAIT);
     await expect(reply(canvasElement)).toHaveTextContent(/the refund of 249\.00 EUR is on its way/);
   },
 };
@@ -89,7 +91,7 @@ export const IdleChinese: Story = {
     const input = canvas.getByRole('textbox', { name: '消息' });
     await expect(input).toHaveAttribute('placeholder', '询问订单、退款或配送');
     await userEvent.type(input, '退款 A-1001{Enter}');
-    await waitFor(() => expect(runStatus(canvasElement).region).toHaveTextContent('已完成'));
+    await waitFor(() => expect(runStatus(canvasElement).region).toHaveTextContent('已完成'), LONG_WAIT);
     await expect(reply(canvasElement)).toHaveTextContent(/退款正在处理中/);
   },
 };
@@ -121,7 +123,7 @@ export const ToolRunning: Story = {
   loaders: [async () => ({ store: await toolRunningChat() })],
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await expect(await canvas.findByText(/lookup_order/)).toBeVisible();
+    await expect(await canvas.findByText(/lookup_order/, {}, LONG_WAIT)).toBeVisible();
     await expect(canvas.getByText('Let me look up the order and its delivery first.')).toBeVisible();
     await expect(runStatus(canvasElement).root).toHaveAttribute('data-state', 'running');
     await expect(canvas.getByRole('button', { name: 'Stop' })).toBeVisible();
@@ -211,7 +213,7 @@ export const Expired: Story = {
   loaders: [async () => ({ store: await expiredChat() })],
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await waitFor(() => expect(canvasElement.querySelector('.agk-interrupt[data-state="expired"]')).not.toBeNull());
+    await waitFor(() => expect(canvasElement.querySelector('.agk-interrupt[data-state="expired"]')).not.toBeNull(), LONG_WAIT);
     await expect(canvas.queryByRole('button', { name: 'Approve' })).toBeNull();
     await expect(canvas.queryByRole('button', { name: 'Reject' })).toBeNull();
     // Only the way out is left.
@@ -260,7 +262,7 @@ export const ErrorUnreachable: Story = {
     const retry = canvas.getByRole('button', { name: 'Retry' });
     await expect(region).not.toContainElement(retry);
     await userEvent.click(retry);
-    await waitFor(() => expect(root).toHaveAttribute('data-state', 'done'));
+    await waitFor(() => expect(root).toHaveAttribute('data-state', 'done'), LONG_WAIT);
     await expect(reply(canvasElement)).toHaveTextContent(/is on its way/);
   },
 };
@@ -286,8 +288,9 @@ export const ConnectionLost: Story = {
     const reconnect = canvas.getByRole('button', { name: 'Reconnect' });
     await expect(region).not.toContainElement(reconnect);
     await userEvent.click(reconnect);
-    await waitFor(() => expect(region).toHaveTextContent('Reconnecting…'));
-    await waitFor(() => expect(region).toHaveTextContent(/Done.*Reconnected/), { timeout: 5000 });
+    await waitFor(() => expect(region).toHaveTextContent('Reconnecting…'), LONG_WAIT);
+    // The agent answers the reconnect 400 ms after it is asked, then the rest of the reply arrives and the run finishes.
+    await waitFor(() => expect(region).toHaveTextContent(/Done.*Reconnected/), LONG_WAIT);
     await expect(canvas.getByText(/200 EUR limit I may refund on my own/)).toBeVisible();
   },
 };
@@ -331,7 +334,8 @@ export const LongThread: Story = {
   play: async (context) => {
     const { canvasElement } = context;
     const canvas = within(canvasElement);
-    await expect(await canvas.findByText(/Order A-1400 was delivered this morning/)).toBeVisible();
+    // 400 messages: the list lays out the newest rows (and measures them) before the reply shows.
+    await expect(await canvas.findByText(/Order A-1400 was delivered this morning/, {}, LONG_WAIT)).toBeVisible();
     await expect(storeOf(context).getState().thread.messages.ids.length).toBeGreaterThan(400);
     await expect(canvasElement.querySelectorAll('.agk-message').length).toBeLessThan(100);
   },

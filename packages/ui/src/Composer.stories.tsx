@@ -4,6 +4,7 @@ import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { Composer } from './Composer.js';
 import { RunStatus } from './RunStatus.js';
 import { liveStore, playedStore, runOf, say } from './storybook/scripted.js';
+import { LONG_WAIT } from './storybook/waits.js';
 
 type Loaded = { store: AgentStore };
 
@@ -50,7 +51,7 @@ export const DraftWhileRunning: Story = {
     await expect(canvas.getByRole('button', { name: 'Stop' })).toBeEnabled();
     await userEvent.type(input, 'And my refund?{Enter}');
     await expect(input).toHaveValue('And my refund?');
-    await expect(await canvas.findByText('Done', {}, { timeout: 5000 })).toBeInTheDocument();
+    await expect(await canvas.findByText('Done', {}, LONG_WAIT)).toBeInTheDocument();
     await expect(input).toHaveValue('And my refund?');
     await expect(canvas.queryByRole('button', { name: 'Stop' })).toBeNull();
     await expect(userMessages(store)).toEqual(['Where is my order?']);
@@ -68,7 +69,7 @@ export const SendOnModEnter: Story = {
     await userEvent.type(input, 'First line{Enter}Second line');
     await expect(input).toHaveValue('First line\nSecond line');
     await userEvent.keyboard('{Control>}{Enter}{/Control}');
-    await expect(await canvas.findByText('Done')).toBeInTheDocument();
+    await expect(await canvas.findByText('Done', {}, LONG_WAIT)).toBeInTheDocument();
     await expect(userMessages(store)).toEqual(['First line\nSecond line']);
     await expect(input).toHaveValue('');
   },
@@ -83,8 +84,8 @@ export const StopReturnsFocus: Story = {
     const stop = canvas.getByRole('button', { name: 'Stop' });
     stop.focus();
     await userEvent.keyboard('{Enter}');
-    await expect(await canvas.findByText('Stopped')).toBeInTheDocument();
-    await waitFor(() => expect(input).toHaveFocus());
+    await expect(await canvas.findByText('Stopped', {}, LONG_WAIT)).toBeInTheDocument();
+    await waitFor(() => expect(input).toHaveFocus(), LONG_WAIT);
     await expect(canvas.getByRole('button', { name: 'Send' })).toBeInTheDocument();
   },
 };
@@ -99,7 +100,7 @@ export const Chinese: Story = {
     await expect(input).toHaveAttribute('placeholder', '给智能体发消息');
     await expect(canvas.getByRole('button', { name: '发送' })).toHaveAttribute('aria-disabled', 'true');
     await userEvent.type(input, '我的订单到哪了？{Enter}');
-    await expect(await canvas.findByText('已完成')).toBeInTheDocument();
+    await expect(await canvas.findByText('已完成', {}, LONG_WAIT)).toBeInTheDocument();
     await expect(input).toHaveValue('');
   },
 };

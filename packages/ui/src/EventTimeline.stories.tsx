@@ -3,6 +3,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { EventTimelinePanel } from './EventTimeline.js';
 import { call, playedStore, runOf, type ScriptEvent, STORY_THREAD, say } from './storybook/scripted.js';
+import { LONG_WAIT } from './storybook/waits.js';
 
 type Loaded = { store: AgentStore };
 
@@ -78,6 +79,12 @@ const options = (canvasElement: HTMLElement) => within(canvasElement).queryAllBy
 const typeOf = (option: HTMLElement) => option.querySelector('.agk-timeline__type')?.textContent ?? '';
 const rowOf = (canvasElement: HTMLElement, index: number) =>
   options(canvasElement).find((o) => o.querySelector('.agk-timeline__index')?.textContent === `#${index}`);
+/**
+ * The count the filters show. Not by its text: once the filters rest, the
+ * panel's status says the same words (400 ms later), and a text query would
+ * then find both.
+ */
+const shownCount = (canvasElement: HTMLElement) => canvasElement.querySelector('.agk-timeline__count');
 
 export const RefundRun: Story = {
   loaders: [refundLoader],
@@ -111,15 +118,19 @@ export const FilteredByType: Story = {
     await expect(options(canvasElement).length).toBeGreaterThan(0);
     await expect(options(canvasElement).every((o) => typeOf(o).startsWith('TOOL_CALL_'))).toBe(true);
     await userEvent.type(canvas.getByLabelText('Filter'), REFUND_CALL);
-    await waitFor(() =>
-      expect(options(canvasElement).map(typeOf)).toEqual(['TOOL_CALL_START', 'TOOL_CALL_ARGS', 'TOOL_CALL_ARGS', 'TOOL_CALL_END']),
+    // The search is deferred: the rows follow once React gets to it.
+    await waitFor(
+      () => expect(options(canvasElement).map(typeOf)).toEqual(['TOOL_CALL_START', 'TOOL_CALL_ARGS', 'TOOL_CALL_ARGS', 'TOOL_CALL_END']),
+      LONG_WAIT,
     );
-    await expect(canvas.getByText(/^4 of \d+ events$/)).toBeInTheDocument();
+    await expect(shownCount(canvasElement)).toHaveTextContent(/^4 of \d+ events$/);
+    // Once the filter rests, the status says it too.
+    await waitFor(() => expect(canvas.getByRole('status')).toHaveTextContent(/^4 of \d+ events$/), LONG_WAIT);
     // Interrupts ride on run events: that filter alone keeps the run's interrupting finish.
     await userEvent.clear(canvas.getByLabelText('Filter'));
     await userEvent.click(canvas.getByLabelText('Tools'));
     await userEvent.click(canvas.getByLabelText('Interrupts'));
-    await waitFor(() => expect(options(canvasElement).map(typeOf)).toEqual(['RUN_FINISHED']));
+    await waitFor(() => expect(options(canvasElement).map(typeOf)).toEqual(['RUN_FINISHED']), LONG_WAIT);
     await expectInert(canvasElement);
   },
 };
@@ -148,7 +159,8 @@ export const WithDiagnostics: Story = {
     const ghost = rowOf(canvasElement, 1);
     if (!ghost) throw new Error('row #1 missing');
     await userEvent.click(ghost);
-    const detail = await canvas.findByRole('region', { name: 'After event #1 (TEXT_MESSAGE_CONTENT)' });
+    // The detail replays the log up to the row, deferred: it shows once React gets to it.
+    const detail = await canvas.findByRole('region', { name: 'After event #1 (TEXT_MESSAGE_CONTENT)' }, LONG_WAIT);
     await expect(detail).toHaveTextContent('CONTENT_WITHOUT_START');
     await expectInert(canvasElement);
   },
@@ -173,7 +185,7 @@ export const TimeTravel: Story = {
     const delta = options(canvasElement).find((o) => typeOf(o) === 'STATE_DELTA');
     if (!delta) throw new Error('no STATE_DELTA row');
     await userEvent.click(delta);
-    const detail = await canvas.findByRole('region', { name: /^After event #\d+ \(STATE_DELTA\)$/ });
+    const detail = await canvas.findByRole('region', { name: /^After event #\d+ \(STATE_DELTA\)$/ }, LONG_WAIT);
     await expect(detail).toHaveAttribute('data-run', 'running');
     // The user's message as the client sent it and as the run's input restates it, the lookup message, its result and the proposal:
     // time travel replays the client's entries too.
@@ -183,13 +195,19 @@ export const TimeTravel: Story = {
     await expect(within(detail).getByText('replace')).toBeInTheDocument();
     // By keyboard: the next event starts the last message; End reaches the run's stop on the approval.
     await userEvent.keyboard('{ArrowDown}');
-    await waitFor(() => expect(canvas.getByRole('region', { name: /TEXT_MESSAGE_START/ })).toHaveAttribute('data-run', 'running'));
+    await waitFor(
+      () => expect(canvas.getByRole('region', { name: /TEXT_MESSAGE_START/ })).toHaveAttribute('data-run', 'running'),
+      LONG_WAIT,
+    );
     await expect(fact('messages')).toBe('6');
     await userEvent.keyboard('{End}');
-    await waitFor(() => expect(canvas.getByRole('region', { name: /RUN_FINISHED/ })).toHaveAttribute('data-run', 'interrupted'));
+    await waitFor(() => expect(canvas.getByRole('region', { name: /RUN_FINISHED/ })).toHaveAttribute('data-run', 'interrupted'), LONG_WAIT);
     await expect(fact('interrupts')).toBe('1');
     await userEvent.keyboard('{Home}');
-    await waitFor(() => expect(canvas.getByRole('region', { name: /#0 \(RUN_STARTED\)/ })).toHaveAttribute('data-run', 'running'));
+    await waitFor(
+      () => expect(canvas.getByRole('region', { name: /#0 \(RUN_STARTED\)/ })).toHaveAttribute('data-run', 'running'),
+      LONG_WAIT,
+    );
     await expect(fact('messages')).toBe('2');
     await expectInert(canvasElement);
   },
@@ -226,22 +244,24 @@ export const LongLog: Story = {
     await expect(canvas.getByText('5,000 events')).toBeInTheDocument();
     const list = canvas.getByRole('listbox', { name: 'Events' });
     await expect(list).toHaveAttribute('data-virtual', 'true');
-    await waitFor(() => expect(options(canvasElement).length).toBeGreaterThan(0));
+    // 5,000 events: the rows in view are laid out, the end scrolled to, the log replayed and filtered, each taking its time.
+    await waitFor(() => expect(options(canvasElement).length).toBeGreaterThan(0), LONG_WAIT);
     await expect(options(canvasElement).length).toBeLessThan(60);
     await userEvent.click(options(canvasElement)[0] as HTMLElement);
     await expect(list).toHaveFocus();
     await userEvent.keyboard('{End}');
-    await waitFor(() => expect(rowOf(canvasElement, 4999)).toHaveAttribute('aria-selected', 'true'));
+    await waitFor(() => expect(rowOf(canvasElement, 4999)).toHaveAttribute('aria-selected', 'true'), LONG_WAIT);
     await expect(list).toHaveAttribute('aria-activedescendant', rowOf(canvasElement, 4999)?.id);
     await expect(rowOf(canvasElement, 4999)).toHaveAttribute('aria-setsize', '5000');
-    await waitFor(() =>
-      expect(canvas.getByRole('region', { name: 'After event #4999 (RUN_FINISHED)' })).toHaveAttribute('data-run', 'success'),
+    await waitFor(
+      () => expect(canvas.getByRole('region', { name: 'After event #4999 (RUN_FINISHED)' })).toHaveAttribute('data-run', 'success'),
+      LONG_WAIT,
     );
     await expect(options(canvasElement).length).toBeLessThan(60);
     await userEvent.keyboard('{ArrowUp}');
-    await waitFor(() => expect(rowOf(canvasElement, 4998)).toHaveAttribute('aria-selected', 'true'));
+    await waitFor(() => expect(rowOf(canvasElement, 4998)).toHaveAttribute('aria-selected', 'true'), LONG_WAIT);
     await userEvent.type(canvas.getByLabelText('Filter'), 'state_delta');
-    await waitFor(() => expect(canvas.getByText('1,793 of 5,000 events')).toBeInTheDocument());
+    await waitFor(() => expect(shownCount(canvasElement)).toHaveTextContent(/^1,793 of 5,000 events$/), LONG_WAIT);
     await expectInert(canvasElement);
   },
 };
@@ -275,9 +295,9 @@ export const ChineseLocale: Story = {
     const delta = options(canvasElement).find((o) => typeOf(o) === 'STATE_DELTA') as HTMLElement;
     await expect(delta).toHaveTextContent('replace /退款/状态');
     await userEvent.click(delta);
-    const detail = await canvas.findByRole('region', { name: /^事件 #\d+（STATE_DELTA）之后$/ });
+    const detail = await canvas.findByRole('region', { name: /^事件 #\d+（STATE_DELTA）之后$/ }, LONG_WAIT);
     await expect(within(detail).getByText('"等待审批"')).toBeInTheDocument();
-    await waitFor(() => expect(canvas.getByRole('status')).toHaveTextContent(/^正在显示事件 #\d+（共 \d+ 个）之后的对话$/));
+    await waitFor(() => expect(canvas.getByRole('status')).toHaveTextContent(/^正在显示事件 #\d+（共 \d+ 个）之后的对话$/), LONG_WAIT);
     await expectInert(canvasElement);
   },
 };
@@ -289,7 +309,7 @@ export const Dark: Story = {
     const delta = options(canvasElement).find((o) => typeOf(o) === 'STATE_DELTA') as HTMLElement;
     await userEvent.click(delta);
     await expect(delta).toHaveAttribute('data-state', 'selected');
-    await within(canvasElement).findByRole('region', { name: /STATE_DELTA/ });
+    await within(canvasElement).findByRole('region', { name: /STATE_DELTA/ }, LONG_WAIT);
     await expectInert(canvasElement);
   },
 };

@@ -7,6 +7,7 @@ import { FormPlaceholder } from './InterruptFormLoader.js';
 import { answerShape, formLines } from './interruptForm.js';
 import { preloadInterruptForm } from './lazyChunks.js';
 import { call, playedStore, runOf, type ScriptEvent, say } from './storybook/scripted.js';
+import { LONG_WAIT } from './storybook/waits.js';
 
 type Resume = (responses: ResumeResponse[]) => Promise<ActionResult>;
 type Loaded = { store: AgentStore; resume: Resume & ReturnType<typeof fn> };
@@ -105,7 +106,7 @@ export const Confirmation: Story = {
     const card = within(canvasElement).getByRole('article', { name: 'Confirmation needed' });
     await expect(card).toHaveAttribute('data-reason', 'confirmation');
     // The buttons act once the form is in the page, a moment after the card (the form's code loads on demand).
-    await waitFor(() => expect(within(card).getByRole('button', { name: 'Approve' })).toBeEnabled());
+    await waitFor(() => expect(within(card).getByRole('button', { name: 'Approve' })).toBeEnabled(), LONG_WAIT);
     await expect(within(card).getByRole('button', { name: 'Reject' })).toBeEnabled();
   },
 };
@@ -130,7 +131,7 @@ export const Clarification: Story = {
   loaders: [clarification],
   play: async ({ canvasElement }) => {
     const dialog = within(canvasElement).getByRole('dialog', { name: 'The agent is waiting for your answer' });
-    await waitFor(() => expect(within(dialog).getByRole('combobox', { name: /Order/ })).toHaveFocus());
+    await waitFor(() => expect(within(dialog).getByRole('combobox', { name: /Order/ })).toHaveFocus(), LONG_WAIT);
   },
 };
 
@@ -144,12 +145,16 @@ export const ClarificationValidatedBeforeSending: Story = {
     await expect(resume).not.toHaveBeenCalled();
 
     await userEvent.selectOptions(within(dialog).getByRole('combobox', { name: /Order/ }), 'A-1002');
-    await waitFor(() => expect(within(dialog).queryByText('This field is required.')).toBeNull());
+    await waitFor(() => expect(within(dialog).queryByText('This field is required.')).toBeNull(), LONG_WAIT);
     await userEvent.click(within(dialog).getByRole('button', { name: 'Submit' }));
-    await waitFor(() => expect(resume).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(resume).toHaveBeenCalledTimes(1), LONG_WAIT);
     // The answer has a schema: the store loads its validator on demand before it records and sends the answer.
-    await waitFor(() =>
-      expect(store.getState().decisions).toMatchObject([{ interruptId: 'int-which', status: 'resolved', payload: { orderId: 'A-1002' } }]),
+    await waitFor(
+      () =>
+        expect(store.getState().decisions).toMatchObject([
+          { interruptId: 'int-which', status: 'resolved', payload: { orderId: 'A-1002' } },
+        ]),
+      LONG_WAIT,
     );
   },
 };
@@ -171,11 +176,11 @@ export const ApproveSendsOneResume: Story = {
     const { resume, store } = loadedOf(context);
     const canvas = within(context.canvasElement);
     await userEvent.dblClick(canvas.getByRole('button', { name: 'Approve' }));
-    await waitFor(() => expect(canvas.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(canvas.queryByRole('dialog')).toBeNull(), LONG_WAIT);
     await expect(resume).toHaveBeenCalledTimes(1);
     await expect(resume).toHaveBeenCalledWith([{ interruptId: 'int-refund', status: 'resolved', payload: { approved: true } }]);
     await expect(store.getState().decisions).toMatchObject([{ interruptId: 'int-refund', toolName: 'refund_order', status: 'resolved' }]);
-    await waitFor(() => expect(store.getState().thread.run.status).toBe('success'));
+    await waitFor(() => expect(store.getState().thread.run.status).toBe('success'), LONG_WAIT);
   },
 };
 
@@ -186,7 +191,7 @@ export const RejectWithComment: Story = {
     const canvas = within(context.canvasElement);
     await userEvent.type(canvas.getByRole('textbox', { name: 'Comment' }), 'Outside the 30-day window');
     await userEvent.click(canvas.getByRole('button', { name: 'Reject' }));
-    await waitFor(() => expect(resume).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(resume).toHaveBeenCalledTimes(1), LONG_WAIT);
     // A reject is an answer (resolved, approved: false), not a cancellation.
     await expect(resume).toHaveBeenCalledWith([
       { interruptId: 'int-refund', status: 'resolved', payload: { approved: false, comment: 'Outside the 30-day window' } },
@@ -199,7 +204,7 @@ export const CloseWithoutAnswering: Story = {
   play: async (context) => {
     const { resume } = loadedOf(context);
     await userEvent.click(within(context.canvasElement).getByRole('button', { name: 'Close without answering' }));
-    await waitFor(() => expect(resume).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(resume).toHaveBeenCalledTimes(1), LONG_WAIT);
     await expect(resume).toHaveBeenCalledWith([{ interruptId: 'int-refund', status: 'cancelled' }]);
   },
 };
@@ -226,7 +231,7 @@ export const ExpiredCanOnlyBeCancelled: Story = {
     const { resume } = loadedOf(context);
     const card = within(context.canvasElement).getByRole('article', { name: 'Approval needed' });
     await userEvent.click(within(card).getByRole('button', { name: 'Close without answering' }));
-    await waitFor(() => expect(resume).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(resume).toHaveBeenCalledTimes(1), LONG_WAIT);
     await expect(resume).toHaveBeenCalledWith([{ interruptId: 'int-refund', status: 'cancelled' }]);
   },
 };
@@ -285,7 +290,7 @@ export const EscalationSubmittedEmpty: Story = {
     const decision = card.getByRole('combobox', { name: 'Decision' });
     await expect(decision).not.toHaveAttribute('aria-invalid', 'true');
     await userEvent.click(card.getByRole('button', { name: 'Submit' }));
-    await waitFor(() => expect(decision).toHaveFocus());
+    await waitFor(() => expect(decision).toHaveFocus(), LONG_WAIT);
     await expect(decision).toHaveAttribute('aria-invalid', 'true');
     await expect(card.getByRole('alert')).toHaveTextContent('1 field needs attention: Decision.');
     await expect(resume).not.toHaveBeenCalled();
@@ -331,7 +336,7 @@ export const TwoInterruptsAnsweredInOneResume: Story = {
     const canvas = within(context.canvasElement);
     const refundCard = canvas.getByRole('article', { name: 'Approval needed' });
     await userEvent.click(within(refundCard).getByRole('button', { name: 'Approve' }));
-    await waitFor(() => expect(refundCard).toHaveAttribute('data-answer', 'resolved'));
+    await waitFor(() => expect(refundCard).toHaveAttribute('data-answer', 'resolved'), LONG_WAIT);
     await expect(resume).not.toHaveBeenCalled();
 
     const notify = canvas.getByRole('article', { name: 'Input needed' });
@@ -339,9 +344,9 @@ export const TwoInterruptsAnsweredInOneResume: Story = {
     await userEvent.click(within(notify).getByRole('button', { name: 'Save answer' }));
     await expect(notify.querySelector('.agk-interrupt__status')).toHaveTextContent('Your answer: Channel: email.');
     const send = canvas.getByRole('button', { name: 'Send answers' });
-    await waitFor(() => expect(send).toBeEnabled());
+    await waitFor(() => expect(send).toBeEnabled(), LONG_WAIT);
     await userEvent.click(send);
-    await waitFor(() => expect(resume).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(resume).toHaveBeenCalledTimes(1), LONG_WAIT);
     await expect(resume).toHaveBeenCalledWith([
       { interruptId: 'int-refund', status: 'resolved', payload: { approved: true } },
       { interruptId: 'int-notify', status: 'resolved', payload: { channel: 'email' } },
@@ -369,7 +374,7 @@ export const UnknownReason: Story = {
     const card = within(canvasElement).getByRole('article', { name: 'Action needed' });
     await expect(within(card).getByText('legal_hold')).toBeInTheDocument();
     await expect(within(card).getByText('LH-2231')).toBeInTheDocument();
-    await waitFor(() => expect(within(card).getByRole('button', { name: 'Submit' })).toBeEnabled());
+    await waitFor(() => expect(within(card).getByRole('button', { name: 'Submit' })).toBeEnabled(), LONG_WAIT);
   },
 };
 
@@ -397,7 +402,7 @@ export const YesSendsNoPayload: Story = {
   play: async (context) => {
     const { resume } = loadedOf(context);
     await userEvent.click(within(context.canvasElement).getByRole('button', { name: 'Yes' }));
-    await waitFor(() => expect(resume).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(resume).toHaveBeenCalledTimes(1), LONG_WAIT);
     await expect(resume).toHaveBeenCalledWith([{ interruptId: 'int-email', status: 'resolved' }]);
   },
 };
@@ -548,9 +553,10 @@ export const ChineseRefundApproval: Story = {
     const canvas = within(canvasElement);
     await expect(canvas.getByRole('dialog', { name: '智能体正在等待你的回答' })).toBeInTheDocument();
     const card = within(canvas.getByRole('article', { name: '需要批准' }));
-    await waitFor(() => expect(card.getByRole('textbox', { name: '备注' })).toHaveFocus());
+    await waitFor(() => expect(card.getByRole('textbox', { name: '备注' })).toHaveFocus(), LONG_WAIT);
     await expect(card.getByRole('timer')).toHaveTextContent(/^剩余 (10:00|\d:\d\d)$/);
-    for (const name of ['批准', '拒绝', '不回答并关闭']) await waitFor(() => expect(card.getByRole('button', { name })).toBeEnabled());
+    for (const name of ['批准', '拒绝', '不回答并关闭'])
+      await waitFor(() => expect(card.getByRole('button', { name })).toBeEnabled(), LONG_WAIT);
     await expect(card.getByText('风险评分').nextElementSibling).toHaveTextContent('0.12');
   },
 };
@@ -650,7 +656,7 @@ export const ThemedControlsDark: Story = {
   ],
   play: async ({ canvasElement }) => {
     const card = within(within(canvasElement).getByRole('article', { name: 'Input needed' }));
-    await waitFor(() => expect(card.getByRole('combobox', { name: 'Carrier' })).toHaveFocus());
+    await waitFor(() => expect(card.getByRole('combobox', { name: 'Carrier' })).toHaveFocus(), LONG_WAIT);
     await expect(card.getByRole('spinbutton', { name: 'Boxes' })).toHaveValue(1);
     await userEvent.click(card.getByRole('checkbox', { name: 'Gift wrap the replacement' }));
     await expect(card.getByRole('checkbox', { name: 'Gift wrap the replacement' })).toBeChecked();

@@ -17,10 +17,13 @@ import {
   think,
   words,
 } from './storybook/conversations.js';
-import { call, playedStore, runOf, say } from './storybook/scripted.js';
+import { call, playedStore, runOf, type ScriptEvent, say } from './storybook/scripted.js';
+import { LONG_WAIT, type PlayGate, playGate } from './storybook/waits.js';
 import { toolRenderers } from './ToolCall.js';
 
 type Loaded = { store: AgentStore };
+/** A live story's store, and the gate its stream waits at until the play function has seen it streaming. */
+type LoadedLive = Loaded & { gate: PlayGate };
 
 const meta = {
   title: 'Components/MessageList',
@@ -121,7 +124,8 @@ export const ReplyTooLong: Story = {
     await expect(reply).toHaveTextContent(/Showing the first 100,000 of [\d,]+ characters, as plain text\./);
     await userEvent.click(within(reply as HTMLElement).getByRole('button', { name: 'Show all' }));
     await expect(text?.textContent?.length).toBeGreaterThan(200_000);
-    await waitFor(() => expect(text).toHaveFocus());
+    // Focus follows once the whole text (some 280,000 characters) is laid out.
+    await waitFor(() => expect(text).toHaveFocus(), LONG_WAIT);
   },
 };
 
@@ -201,34 +205,49 @@ export const MarkdownTablesAndTasks: Story = {
   },
 };
 
+const LIVE_REPLY: ScriptEvent[] = [
+  { type: 'TEXT_MESSAGE_START', messageId: 'live', role: 'assistant' },
+  ...words(
+    'live',
+    'Let me walk you through the refund. First, I checked that the order was paid by card, so the money goes back to the same card. Then I confirmed the item was returned within 30 days. The refund of **42.00 USD** is now issued; banks usually show it within 3 to 5 working days.',
+  ),
+  { type: 'TEXT_MESSAGE_END', messageId: 'live' },
+];
+
 export const StreamingLive: Story = {
   loaders: [
-    async () => ({
-      store: await openRunStore(
-        [
-          { type: 'TEXT_MESSAGE_START', messageId: 'live', role: 'assistant' },
-          ...words(
-            'live',
-            'Let me walk you through the refund. First, I checked that the order was paid by card, so the money goes back to the same card. Then I confirmed the item was returned within 30 days. The refund of **42.00 USD** is now issued; banks usually show it within 3 to 5 working days.',
-          ),
-          { type: 'TEXT_MESSAGE_END', messageId: 'live' },
-        ],
-        { say: 'How does my refund work?', delayMs: 45, live: true },
-      ),
-    }),
+    async ({ viewMode }) => {
+      // The reply streams word by word from the loader on; its end waits for the play function to have seen it streaming
+      // (a busy machine may take longer to mount the list than the words take to arrive, and a reply already complete
+      // when the list mounts is history, never announced).
+      const gate = playGate(viewMode);
+      return {
+        gate,
+        store: await openRunStore(LIVE_REPLY, {
+          say: 'How does my refund work?',
+          delayMs: 45,
+          live: true,
+          gate: { at: LIVE_REPLY.length - 1, opened: gate.opened },
+        }),
+      };
+    },
   ],
-  play: async ({ canvasElement }) => {
+  play: async ({ canvasElement, loaded }) => {
     const reply = await waitFor(() => {
       const found = canvasElement.querySelector('article[data-role="assistant"]');
       if (!found) throw new Error('no reply yet');
       return found;
-    });
+    }, LONG_WAIT);
     await expect(reply).toHaveAttribute('data-status', 'streaming');
     await expect(log(canvasElement)).toHaveAttribute('aria-busy', 'true');
+    (loaded as LoadedLive).gate.open();
     await waitFor(() => expect(reply).toHaveAttribute('data-status', 'complete'), { timeout: 15000 });
     await expect(reply).toHaveTextContent('working days.');
     // The reply is put into words in a task of its own, after the commit that completed it.
-    await waitFor(() => expect(within(canvasElement).getByRole('status')).toHaveTextContent(/^Assistant: Let me walk you through/));
+    await waitFor(
+      () => expect(within(canvasElement).getByRole('status')).toHaveTextContent(/^Assistant: Let me walk you through/),
+      LONG_WAIT,
+    );
   },
 };
 
@@ -401,20 +420,32 @@ export const ReasoningDone: Story = {
   },
 };
 
+const LIVE_THOUGHT = think(
+  'r1',
+  'The user asks about a refund. I should check the delivery date, then the return window, then the payment method.',
+  { streamed: true },
+);
+
 export const ReasoningStreaming: Story = {
   loaders: [
-    async () => ({
-      store: await openRunStore(
-        think('r1', 'The user asks about a refund. I should check the delivery date, then the return window, then the payment method.', {
-          streamed: true,
+    async ({ viewMode }) => {
+      // The reasoning ends (REASONING_MESSAGE_END, REASONING_END) once the play function has seen it under way.
+      const gate = playGate(viewMode);
+      return {
+        gate,
+        store: await openRunStore(LIVE_THOUGHT, {
+          say: 'Can I get a refund?',
+          delayMs: 60,
+          live: true,
+          gate: { at: LIVE_THOUGHT.length - 2, opened: gate.opened },
         }),
-        { say: 'Can I get a refund?', delayMs: 60, live: true },
-      ),
-    }),
+      };
+    },
   ],
-  play: async ({ canvasElement }) => {
-    const trigger = await within(canvasElement).findByRole('button', { name: 'Thinking…' });
+  play: async ({ canvasElement, loaded }) => {
+    const trigger = await within(canvasElement).findByRole('button', { name: 'Thinking…' }, LONG_WAIT);
     await expect(trigger.closest('article')).toHaveAttribute('data-status', 'streaming');
+    (loaded as LoadedLive).gate.open();
   },
 };
 
@@ -495,17 +526,18 @@ export const LongThread: Story = {
   play: async ({ canvasElement }) => {
     const root = canvasElement.querySelector('.agk-messages');
     await expect(root).toHaveAttribute('data-virtualization', 'on');
-    await waitFor(() => expect(within(canvasElement).getByText('latest')).toBeVisible());
+    // 2,401 messages: each jump lays out the rows it brings into view (and measures them) before they show.
+    await waitFor(() => expect(within(canvasElement).getByText('latest')).toBeVisible(), LONG_WAIT);
     const rendered = messages(canvasElement).length;
     await expect(rendered).toBeGreaterThan(3);
     await expect(rendered).toBeLessThan(60);
     // Scrolling to the top renders the first messages (and stops following).
     log(canvasElement).scrollTop = 0;
-    await waitFor(() => expect(within(canvasElement).getByText(/Question 1:/)).toBeInTheDocument());
+    await waitFor(() => expect(within(canvasElement).getByText(/^Question 1:/)).toBeInTheDocument(), LONG_WAIT);
     await expect(messages(canvasElement).length).toBeLessThan(60);
     await expect(root).toHaveAttribute('data-scroll', 'paused');
     await userEvent.click(within(canvasElement).getByRole('button', { name: /Jump to latest/ }));
-    await waitFor(() => expect(within(canvasElement).getByText('latest')).toBeVisible());
+    await waitFor(() => expect(within(canvasElement).getByText('latest')).toBeVisible(), LONG_WAIT);
   },
 };
 
@@ -520,16 +552,16 @@ export const ScrolledUp: Story = {
   ],
   play: async ({ canvasElement }) => {
     const viewport = log(canvasElement);
-    await waitFor(() => expect(viewport.scrollTop).toBeGreaterThan(0));
+    await waitFor(() => expect(viewport.scrollTop).toBeGreaterThan(0), LONG_WAIT);
     viewport.scrollTop = 0;
-    const jump = await within(canvasElement).findByRole('button', { name: /Jump to latest/ });
+    const jump = await within(canvasElement).findByRole('button', { name: /Jump to latest/ }, LONG_WAIT);
     await expect(canvasElement.querySelector('.agk-messages')).toHaveAttribute('data-scroll', 'paused');
     await userEvent.click(jump);
     await expect(viewport).toHaveFocus();
-    await waitFor(() => expect(viewport.scrollTop + viewport.clientHeight).toBeGreaterThanOrEqual(viewport.scrollHeight - 2));
+    await waitFor(() => expect(viewport.scrollTop + viewport.clientHeight).toBeGreaterThanOrEqual(viewport.scrollHeight - 2), LONG_WAIT);
     // Scroll up again so the story shows the paused state.
     viewport.scrollTop = 200;
-    await within(canvasElement).findByRole('button', { name: /Jump to latest/ });
+    await within(canvasElement).findByRole('button', { name: /Jump to latest/ }, LONG_WAIT);
   },
 };
 

@@ -5,8 +5,11 @@ import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { Reasoning } from './Reasoning.js';
 import { openRunStore, think } from './storybook/conversations.js';
 import { playedStore, runOf } from './storybook/scripted.js';
+import { LONG_WAIT, type PlayGate, playGate } from './storybook/waits.js';
 
 type Loaded = { store: AgentStore };
+/** A live story's store, and the gate its stream waits at until the play function has seen it streaming. */
+type LoadedLive = Loaded & { gate: PlayGate };
 
 const meta = {
   title: 'Components/Reasoning',
@@ -29,14 +32,31 @@ const THOUGHT =
 
 const doneLoader = async () => ({ store: await playedStore([{ say: 'Refund A-1001?', events: runOf(think('r1', THOUGHT)) }]) });
 
+const STREAMED_THOUGHT = think('r1', THOUGHT, { streamed: true });
+
 export const Streaming: Story = {
-  loaders: [async () => ({ store: await openRunStore(think('r1', THOUGHT, { streamed: true }), { delayMs: 60, live: true }) })],
-  play: async ({ canvasElement }) => {
+  loaders: [
+    async ({ viewMode }) => {
+      // Streamed over about two seconds from the loader on; it ends (REASONING_MESSAGE_END, REASONING_END) once the play
+      // function has seen it under way, however long the story took to mount.
+      const gate = playGate(viewMode);
+      return {
+        gate,
+        store: await openRunStore(STREAMED_THOUGHT, {
+          delayMs: 60,
+          live: true,
+          gate: { at: STREAMED_THOUGHT.length - 2, opened: gate.opened },
+        }),
+      };
+    },
+  ],
+  play: async ({ canvasElement, loaded }) => {
     const canvas = within(canvasElement);
-    const trigger = await canvas.findByRole('button', { name: 'Thinking…' });
+    const trigger = await canvas.findByRole('button', { name: 'Thinking…' }, LONG_WAIT);
     await expect(canvasElement.querySelector('.agk-reasoning')).toHaveAttribute('data-status', 'streaming');
-    // Streamed over about two seconds: once done it says how long it took.
-    await waitFor(() => expect(trigger).toHaveAccessibleName(/^Thought for \d+ seconds?$/), { timeout: 10000 });
+    (loaded as LoadedLive).gate.open();
+    // Once done it says how long it took.
+    await waitFor(() => expect(trigger).toHaveAccessibleName(/^Thought for \d+ seconds?$/), LONG_WAIT);
     await expect(canvasElement.querySelector('.agk-reasoning')).toHaveAttribute('data-status', 'complete');
   },
 };

@@ -5,6 +5,7 @@ import { Composer } from './Composer.js';
 import { RunStatus } from './RunStatus.js';
 import { failedStore, httpError, noAnswer, unfinishedEvent } from './storybook/failures.js';
 import { liveStore, playedStore, runOf, say } from './storybook/scripted.js';
+import { LONG_WAIT } from './storybook/waits.js';
 
 type Loaded = { store: AgentStore };
 
@@ -137,7 +138,7 @@ export const WithComposer: Story = {
   play: async ({ canvasElement, loaded }) => {
     const canvas = within(canvasElement);
     await userEvent.type(canvas.getByLabelText('Message'), 'Where is my order?{Enter}');
-    await expect(await canvas.findByText('Done')).toBeInTheDocument();
+    await expect(await canvas.findByText('Done', {}, LONG_WAIT)).toBeInTheDocument();
     const { thread } = (loaded as Loaded).store.getState();
     await expect(thread.messages.ids.map((id) => thread.messages.byId.get(id)?.content)).toEqual([
       'Where is my order?',
@@ -173,7 +174,7 @@ export const ComposerWhileRunning: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await userEvent.click(canvas.getByRole('button', { name: 'Stop' }));
-    await expect(await canvas.findByText('Stopped')).toBeInTheDocument();
+    await expect(await canvas.findByText('Stopped', {}, LONG_WAIT)).toBeInTheDocument();
   },
 };
 
@@ -208,7 +209,7 @@ export const Unreachable: Story = {
     const retry = canvas.getByRole('button', { name: 'Retry' });
     await expect(canvas.getByRole('status')).not.toContainElement(retry);
     await userEvent.click(retry);
-    await expect(await canvas.findByText('Done')).toBeInTheDocument();
+    await expect(await canvas.findByText('Done', {}, LONG_WAIT)).toBeInTheDocument();
   },
 };
 
@@ -221,7 +222,7 @@ export const ReconnectFailed: Story = {
     reconnect.focus();
     await userEvent.keyboard('{Enter}');
     await expect(
-      await canvas.findByText('Could not reconnect: the agent could not take the request (HTTP 503). Try again.'),
+      await canvas.findByText('Could not reconnect: the agent could not take the request (HTTP 503). Try again.', {}, LONG_WAIT),
     ).toBeInTheDocument();
     await expect(canvas.getByRole('button', { name: 'Reconnect' })).toHaveFocus();
   },
@@ -234,6 +235,8 @@ export const ReconnectFailedChinese: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await userEvent.click(canvas.getByRole('button', { name: '重新连接' }));
-    await expect(await canvas.findByText(/^无法重新连接：智能体暂时无法处理请求（HTTP 503）。请重试。$/)).toBeInTheDocument();
+    await expect(
+      await canvas.findByText(/^无法重新连接：智能体暂时无法处理请求（HTTP 503）。请重试。$/, {}, LONG_WAIT),
+    ).toBeInTheDocument();
   },
 };

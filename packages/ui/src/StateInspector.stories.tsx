@@ -3,6 +3,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { StateInspectorPanel } from './StateInspector.js';
 import { playedStore, runOf, type ScriptEvent, say } from './storybook/scripted.js';
+import { LONG_WAIT } from './storybook/waits.js';
 
 type Loaded = { store: AgentStore };
 
@@ -169,7 +170,8 @@ export const HealedBySnapshot: Story = {
     await expect(canvas.getAllByRole('option')).toHaveLength(4);
     // The failed delta is still in the history: picking it shows the state as it was then.
     await userEvent.click(canvas.getByRole('option', { name: /STATE_DELTA/ }));
-    await expect(await canvas.findByText(/Desynced at this point/)).toHaveTextContent('replace /refund/missing/status');
+    // The past state is a deferred replay of the log: it shows once React gets to it.
+    await expect(await canvas.findByText(/Desynced at this point/, {}, LONG_WAIT)).toHaveTextContent('replace /refund/missing/status');
     await expectInert(canvasElement);
   },
 };
@@ -190,22 +192,26 @@ export const HistorySelection: Story = {
     if (!first || !second) throw new Error('expected the history to list the snapshot and both deltas');
     await userEvent.click(second);
     await expect(second).toHaveAttribute('aria-selected', 'true');
-    await waitFor(() => expect(value()).toBe('"awaiting_approval"'));
+    // A picked point is a deferred replay of the log, and what is shown is said once the pick rests (400 ms).
+    await waitFor(() => expect(value()).toBe('"awaiting_approval"'), LONG_WAIT);
     await expect(canvasElement.querySelector('.agk-inspector')).toHaveAttribute('data-view', 'history');
     await expect(node(canvasElement, 'refund', 'status')).toHaveAttribute('data-op', 'replace');
     // The keyboard moves through the history: up is the snapshot, before any delta.
     await userEvent.keyboard('{ArrowUp}');
     await expect(first).toHaveAttribute('aria-selected', 'true');
-    await waitFor(() => expect(value()).toBe('"idle"'));
-    await waitFor(() => expect(canvas.getByRole('status')).toHaveTextContent(/^Showing the state after event #\d+ \(of \d+ events\)$/));
+    await waitFor(() => expect(value()).toBe('"idle"'), LONG_WAIT);
+    await waitFor(
+      () => expect(canvas.getByRole('status')).toHaveTextContent(/^Showing the state after event #\d+ \(of \d+ events\)$/),
+      LONG_WAIT,
+    );
     await expect(canvasElement.querySelector('.agk-inspector')).toHaveAttribute('data-state', 'past');
     await userEvent.click(canvas.getByRole('button', { name: 'Back to live' }));
-    await waitFor(() => expect(value()).toBe('"approved"'));
+    await waitFor(() => expect(value()).toBe('"approved"'), LONG_WAIT);
     await expect(canvasElement.querySelector('.agk-inspector')).toHaveAttribute('data-state', 'live');
     // Focus lands on the history list, with Live selected, never on <body>; the change is said.
     await expect(canvas.getByRole('listbox', { name: 'State history' })).toHaveFocus();
     await expect(canvas.getAllByRole('option')[0]).toHaveAttribute('data-state', 'selected');
-    await waitFor(() => expect(canvas.getByRole('status')).toHaveTextContent('Back to live'));
+    await waitFor(() => expect(canvas.getByRole('status')).toHaveTextContent('Back to live'), LONG_WAIT);
     await expectInert(canvasElement);
   },
 };
@@ -282,11 +288,11 @@ export const ChineseLocale: Story = {
     const [, , first] = canvas.getAllByRole('option');
     await expect(first).toHaveTextContent('replace /退款/状态');
     await userEvent.click(first as HTMLElement);
-    await waitFor(() => expect(valueAt(canvasElement, '退款', '状态')).toHaveTextContent('"等待审批"'));
-    await waitFor(() => expect(canvas.getByRole('status')).toHaveTextContent(/^正在显示事件 #\d+（共 \d+ 个）之后的状态$/));
+    await waitFor(() => expect(valueAt(canvasElement, '退款', '状态')).toHaveTextContent('"等待审批"'), LONG_WAIT);
+    await waitFor(() => expect(canvas.getByRole('status')).toHaveTextContent(/^正在显示事件 #\d+（共 \d+ 个）之后的状态$/), LONG_WAIT);
     await userEvent.click(canvas.getByRole('button', { name: '回到实时' }));
     await expect(canvas.getByRole('listbox', { name: '状态历史' })).toHaveFocus();
-    await waitFor(() => expect(canvas.getByRole('status')).toHaveTextContent('已回到实时状态'));
+    await waitFor(() => expect(canvas.getByRole('status')).toHaveTextContent('已回到实时状态'), LONG_WAIT);
     await expectInert(canvasElement);
   },
 };

@@ -5,6 +5,7 @@ import { preloadMarkdown } from './lazyChunks.js';
 import { SubagentGroup, SubagentStatusBadge } from './SubagentGroup.js';
 import { CONCURRENT_SUBAGENTS, NESTED_SUBAGENTS, openRunStore, sayAs } from './storybook/conversations.js';
 import { call, playedStore, runOf } from './storybook/scripted.js';
+import { LONG_WAIT } from './storybook/waits.js';
 
 type Loaded = { store: AgentStore };
 
@@ -46,9 +47,10 @@ export const Running: Story = {
     }),
   ],
   play: async ({ canvasElement }) => {
-    const group = await within(canvasElement).findByRole('group', { name: 'Letter writer Running' });
+    const group = await within(canvasElement).findByRole('group', { name: 'Letter writer Running' }, LONG_WAIT);
     await expect(group).toHaveAttribute('data-status', 'running');
-    await waitFor(() => expect(group).toHaveTextContent('on its way to your card.'), { timeout: 10000 });
+    // Streamed word by word, 50 ms apart, from the loader on.
+    await waitFor(() => expect(group).toHaveTextContent('on its way to your card.'), LONG_WAIT);
   },
 };
 

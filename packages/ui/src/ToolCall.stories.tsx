@@ -4,6 +4,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { openRunStore } from './storybook/conversations.js';
 import { call, playedStore, runOf, STORY_THREAD, scriptedSource, waitForState } from './storybook/scripted.js';
+import { LONG_WAIT } from './storybook/waits.js';
 import { ToolCallCard, ToolStatusBadge, toolRenderers } from './ToolCall.js';
 
 type Loaded = { store: AgentStore };
@@ -234,7 +235,7 @@ export const FrontendToolFailed: Story = {
   ],
   play: async ({ canvasElement }) => {
     const card = within(canvasElement);
-    await waitFor(() => expect(card.getByText('Failed')).toHaveAttribute('data-status', 'failed'));
+    await waitFor(() => expect(card.getByText('Failed')).toHaveAttribute('data-status', 'failed'), LONG_WAIT);
     await expect(card.getByText(/The carrier page is not open in this browser/)).toBeVisible();
   },
 };

@@ -54,21 +54,37 @@ export function words(messageId: string, text: string): ScriptEvent[] {
   return text.split(/(?<= )/).map((delta) => ({ type: 'TEXT_MESSAGE_CONTENT', messageId, delta }));
 }
 
+/** Where a live run stops: before `events[at]`, until `opened` resolves (see `playGate`). */
+export interface StreamGate {
+  at: number;
+  opened: PromiseLike<unknown>;
+}
+
 /**
  * A store whose run plays `events` (`delayMs` apart) and then stays open, as
  * an agent still at work does. Resolves once the events are applied, or at
- * once when `live` (the story shows them arriving).
+ * once when `live` (the story shows them arriving). A live run given a
+ * `gate` waits there until it opens.
  */
 export async function openRunStore(
   events: ScriptEvent[],
-  { say = 'Go', delayMs = 0, live = false }: { say?: string; delayMs?: number; live?: boolean } = {},
+  { say = 'Go', delayMs = 0, live = false, gate }: { say?: string; delayMs?: number; live?: boolean; gate?: StreamGate } = {},
   options: Partial<AgentStoreOptions> = {},
 ): Promise<AgentStore> {
   const script = runOf(events, null);
   const source: AgentSource = {
     async *run(_input, run = {}) {
       run.onConnection?.('open');
-      for (const event of script) {
+      for (const [i, event] of script.entries()) {
+        // script[0] is the RUN_STARTED that runOf put before the events.
+        if (gate && i === gate.at + 1) {
+          await Promise.race([
+            gate.opened,
+            new Promise((_, reject) =>
+              run.signal?.addEventListener('abort', () => reject(new DOMException('Aborted', 'AbortError')), { once: true }),
+            ),
+          ]);
+        }
         if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
         yield event;
       }
