@@ -346,22 +346,24 @@ async function flow(slot: Slot, name: string, faultKillAt?: string): Promise<Flo
   }
 }
 
-describe('a run its client left, cut off by kill -9', () => {
-  it('is finished once the server starts again: the approved refund is made, once, and its log is whole', async () => {
+describe('a run cut off by kill -9 while it is paced for its client', () => {
+  it('is finished once the server starts again, without its client: the approved refund is made, once, and its log is whole', async () => {
     const dir = mkdtempSync(join(DATA_ROOT, 'aguikit-orphan-'));
     let child = await startChild(dir);
     try {
       const first = await streamRun(child.url, userInput('orphan-thread', 'orphan-1'));
       const approval = approvalInput('orphan-thread', 'orphan-2', interruptOf(first.events));
-      // The approval, played slowly; its tab closes once the request is taken.
+      // The approval, played slowly while its client reads it (a run its clients left is produced at once).
       const response = await fetch(`${child.url}/agents/refund?speed=0.2`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
         body: JSON.stringify(approval),
       });
       expect(response.status).toBe(200);
-      await response.body?.cancel();
+      const reader = response.body?.getReader();
+      await reader?.read();
       await stopChild(child);
+      await reader?.cancel().catch(() => undefined);
       // Killed before the refund: the run was taken (the thread counts the approval as given), nothing was done yet.
       const before = new Database(join(dir, 'agent.db'), { readonly: true });
       try {
