@@ -6,7 +6,6 @@
  * Everything a controller does before its first run (a new thread, the
  * user's message, a stop, a failed request) needs none of it.
  */
-import { compare } from 'fast-json-patch/module/duplex.mjs';
 import { applyJsonPatch } from '../jsonPatch.js';
 import type { ThreadState } from '../model.js';
 import type { JsonPatchOperation } from '../protocol.js';
@@ -15,6 +14,7 @@ import { ownJson } from '../reducer/ownJson.js';
 export { createEventPipeline } from '../pipeline.js';
 export { recordResume, reopenInterrupts, resumeTaken } from '../reducer/run.js';
 export { addToolResult, markToolCallExecuting } from '../reducer/toolLocal.js';
+export { copyDelta } from './recipeDelta.js';
 export { createRecording } from './recording.js';
 
 /**
@@ -48,16 +48,4 @@ export function clientDelta(state: ThreadState, delta: readonly JsonPatchOperati
       basis: 'client',
     },
   };
-}
-
-/**
- * The JSON Patch that takes JSON document `from` to `to`: fast-json-patch's
- * comparison, with the whole document replaced where its root changes kind
- * (an object for an array, a value for either).
- */
-export function documentDelta(from: unknown, to: unknown): JsonPatchOperation[] {
-  if (from === to) return [];
-  const container = (v: unknown) => (typeof v !== 'object' || v === null ? 'value' : Array.isArray(v) ? 'array' : 'object');
-  if (container(from) === 'value' || container(from) !== container(to)) return [{ op: 'replace', path: '', value: to }];
-  return compare(from as object, to as object) as JsonPatchOperation[];
 }

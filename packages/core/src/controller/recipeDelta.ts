@@ -1,16 +1,18 @@
+/**
+ * A recipe's edit as JSON Patch, and why one is no edit: code of the engine's
+ * chunk and immer's (engineParts.ts, immerEdit.ts), which no edit runs before
+ * one of them has loaded.
+ */
+import { compare } from 'fast-json-patch/module/duplex.mjs';
 import type { JsonPatchOperation } from '../protocol.js';
 import { JsonTooDeep, MAX_JSON_DEPTH, nestsWithin } from '../reducer/ownJson.js';
 import { thrownText } from '../thrownText.js';
 import { jsonDocument } from './documentJson.js';
+import { tooDeep } from './refusals.js';
 import type { Refusal, SharedStateRecipe } from './types.js';
 
 /** What a recipe made of the document: the JSON Patch of its edit, or why it is no edit. */
 export type RecipeDelta = { delta: JsonPatchOperation[]; refusal?: never } | { refusal: Refusal; delta?: never };
-
-export const tooDeep = (): Refusal => ({
-  code: 'EDIT_REFUSED',
-  message: `The edit was not applied: the document would be nested deeper than ${MAX_JSON_DEPTH} levels of objects and arrays.`,
-});
 
 const ASYNC_RECIPE = Symbol('async recipe');
 const isThenable = (value: unknown): value is PromiseLike<unknown> =>
@@ -56,16 +58,24 @@ export const notJson = (e: unknown): RecipeDelta => ({
 });
 
 /**
- * The recipe on a copy of `base`, its edit the JSON Patch from `base` to what the recipe left (`diff`): what an edit
+ * The JSON Patch that takes JSON document `from` to `to`: fast-json-patch's
+ * comparison, with the whole document replaced where its root changes kind
+ * (an object for an array, a value for either).
+ */
+export function documentDelta(from: unknown, to: unknown): JsonPatchOperation[] {
+  if (from === to) return [];
+  const container = (v: unknown) => (typeof v !== 'object' || v === null ? 'value' : Array.isArray(v) ? 'array' : 'object');
+  if (container(from) === 'value' || container(from) !== container(to)) return [{ op: 'replace', path: '', value: to }];
+  return compare(from as object, to as object) as JsonPatchOperation[];
+}
+
+/**
+ * The recipe on a copy of `base`, its edit the JSON Patch from `base` to what the recipe left (`documentDelta`): what an edit
  * asked for while immer loads takes, so that it applies at once, as an input bound to the document needs (a field
  * that waited would show its old value meanwhile, and lose the keys typed). It copies the whole document: immer's
  * draft takes over once loaded.
  */
-export function copyDelta<Doc>(
-  diff: (from: unknown, to: unknown) => JsonPatchOperation[],
-  base: Doc,
-  recipe: SharedStateRecipe<Doc>,
-): RecipeDelta {
+export function copyDelta<Doc>(base: Doc, recipe: SharedStateRecipe<Doc>): RecipeDelta {
   const draft = JSON.parse(JSON.stringify(base) ?? 'null') as Doc;
   let out: unknown;
   try {
@@ -74,10 +84,10 @@ export function copyDelta<Doc>(
     return recipeFailed(e);
   }
   try {
-    if (out !== undefined && out !== draft && diff(base, jsonDocument(draft)).length > 0) return { refusal: changedAndReturned };
+    if (out !== undefined && out !== draft && documentDelta(base, jsonDocument(draft)).length > 0) return { refusal: changedAndReturned };
     const next = jsonDocument(out === undefined ? draft : out);
     if (!nestsWithin(next, MAX_JSON_DEPTH)) return { refusal: tooDeep() };
-    return { delta: diff(base, next) };
+    return { delta: documentDelta(base, next) };
   } catch (e) {
     return notJson(e);
   }

@@ -1,3 +1,4 @@
+import { MAX_JSON_DEPTH } from '../reducer/ownJson.js';
 import { thrownText } from '../thrownText.js';
 import type { Refusal } from './types.js';
 
@@ -22,6 +23,12 @@ export const refusals = {
   },
   nothingToRetry: { code: 'NOTHING_TO_RETRY', message: 'No request failed in a way that sending it again could fix.' },
 } as const satisfies Record<string, Refusal>;
+
+/** A shared-state edit that would nest the document past the limit. */
+export const tooDeep = (): Refusal => ({
+  code: 'EDIT_REFUSED',
+  message: `The edit was not applied: the document would be nested deeper than ${MAX_JSON_DEPTH} levels of objects and arrays.`,
+});
 
 export const interruptsOpen = (count: number): Refusal => ({
   code: 'INTERRUPTS_OPEN',

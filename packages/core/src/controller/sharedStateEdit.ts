@@ -4,8 +4,8 @@ import { JsonTooDeep, MAX_JSON_DEPTH, nestsWithin, ownJson } from '../reducer/ow
 import { thrownText } from '../thrownText.js';
 import { asJson, jsonDocument, jsonOperations } from './documentJson.js';
 import { type Engine, loadEngine, loadedEngine } from './engineLoader.js';
-import { copyDelta, type RecipeDelta, tooDeep } from './recipeDelta.js';
-import { refusals, unavailable } from './refusals.js';
+import type { RecipeDelta } from './recipeDelta.js';
+import { refusals, tooDeep, unavailable } from './refusals.js';
 import type { SessionEntryBody } from './sessionLog.js';
 import type { ActionResult, Refusal, SharedStateRecipe } from './types.js';
 
@@ -67,7 +67,7 @@ export function sharedStateActions<Doc>(deps: SharedStateDeps) {
     const base = deps.thread().sharedState.document as Doc;
     const refused = stale(asked);
     if (refused) return refused;
-    const made = immer ? immer(base, recipe) : copyDelta((loadedEngine() as Engine).documentDelta, base, recipe);
+    const made = immer ? immer(base, recipe) : (loadedEngine() as Engine).copyDelta(base, recipe);
     return made.refusal ? deps.refuse(made.refusal) : commit(made.delta);
   };
   /** Records `delta` as an edit of the thread, once the document is found to take it. */
