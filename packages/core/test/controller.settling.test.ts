@@ -12,7 +12,9 @@ import {
   type HttpSseSourceOptions,
   httpSseSource,
   loadEngine,
+  parseSession,
   type RunAgentInput,
+  serializeSession,
 } from '../src/index.js';
 import {
   type Emit,
@@ -165,6 +167,46 @@ describe('a resume stopped once the agent answered, before its first event', () 
     expect(c.getSnapshot().thread.answers.map((a) => a.interruptId)).toEqual(['i1']);
     expect(posted).toHaveLength(2);
     expectReplayed(c);
+  });
+  it('stays answered in a log saved meanwhile: a controller made from it (a reload) does not give the answers back', async () => {
+    const { c, posted } = httpAgent((input, n, init) => {
+      if (n !== 2) return sse([started(input), interrupted(input, 'i1')]);
+      const body = new ReadableStream({
+        start(controller) {
+          init?.signal?.addEventListener('abort', () => controller.error(init.signal?.reason));
+        },
+      });
+      return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+    });
+    await c.run('Transfer 500 EUR');
+    const resuming = c.resume(approve(true));
+    for (let i = 0; i < 20 && c.getSnapshot().connection !== 'open'; i++) await tick();
+    expect(c.getSnapshot().connection).toBe('open');
+    // Saved while the agent works on the answer (a reload's storage, a download): no stop or destroy in it.
+    const saved = [...c.log.entries];
+    const again = createRunController({ source: httpSseSource({ url: 'http://agent.test/run' }), log: saved });
+    expect(again.getSnapshot().thread.interrupts).toEqual([]);
+    expect(again.getSnapshot().thread.answers.map((a) => a.interruptId)).toEqual(['i1']);
+    expect((await again.resume(approve(false))).ok).toBe(false);
+    // Read back from the file the playground downloads, it says the same.
+    const text = serializeSession(saved);
+    const read = createRunController({ source: httpSseSource({ url: 'http://agent.test/run' }), log: parseSession(text).entries });
+    expect(read.getSnapshot().thread.interrupts).toEqual([]);
+    c.stop();
+    await resuming;
+    expect(posted).toHaveLength(2);
+  });
+
+  it('gives the answers back in a log saved while the agent had not answered yet: it never took them', async () => {
+    const { c } = httpAgent((input, n, init) => (n !== 2 ? sse([started(input), interrupted(input, 'i1')]) : hanging(init)));
+    await c.run('Transfer 500 EUR');
+    const resuming = c.resume(approve(true));
+    for (let i = 0; i < 20 && c.getSnapshot().connection !== 'connecting'; i++) await tick();
+    expect(c.getSnapshot().connection).toBe('connecting');
+    const again = createRunController({ source: httpSseSource({ url: 'http://agent.test/run' }), log: [...c.log.entries] });
+    expect(again.getSnapshot().thread.interrupts.map((i) => i.id)).toEqual(['i1']);
+    c.stop();
+    await resuming;
   });
 });
 

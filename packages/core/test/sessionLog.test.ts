@@ -511,6 +511,7 @@ describe('a saved entry of a known type whose fields hold anything', () => {
       type: fc.constant('failed'),
       failure: fc.dictionary(fc.constantFrom('code', 'message', 'status', 'retryable', 'eventsReceived'), value),
     }),
+    fc.constant({ type: 'resume_taken' }),
     fc.constant({ type: 'stop' }),
     fc.constant({ type: 'reset' }),
     fc.constant({ type: 'event', event: { type: 'RUN_STARTED', threadId: 't', runId: 'r' } }),

@@ -183,7 +183,7 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
       if (destroyed || (!journal.snapshot.inFlight && !streams.any)) return;
       const wasStreaming = machine.streaming;
       if (!teardownAll()) return;
-      if (wasStreaming || stoppable(machine.thread)) journal.stop();
+      if (wasStreaming || stoppable(machine.thread)) journal.record({ type: 'stop' });
       resume.forget();
       publish({ inFlight: undefined, connection: 'closed' });
     },

@@ -59,8 +59,6 @@ export interface Journal {
    * yet (its interrupts given back, as `stop()` gives them).
    */
   endLeftOpen(open: boolean): void;
-  /** Records a stop, saying whether the agent had answered a resume that has had no event yet (it then keeps the answers). */
-  stop(): void;
   subscribe(listener: () => void): () => void;
   /** Forgets every listener. */
   close(): void;
@@ -88,8 +86,6 @@ export function createJournal(machine: ThreadMachine, clock: () => number): Jour
     destroyed: false,
   };
   const thread = (): ThreadState => machine.thread;
-  /** The agent answered the current stream's request (its connection was `open`): a stop then leaves it the answers. */
-  let answered = false;
   /**
    * An entry is being applied (its event's `onEvent` may be running): what an
    * action does meanwhile waits here, in order, and runs right after it, on
@@ -174,9 +170,8 @@ export function createJournal(machine: ThreadMachine, clock: () => number): Jour
       // the thread is published again, so the snapshot is never left showing the thread from before it.
       if (applying) after.push(() => journal.publish());
       const s = patch ? { ...snapshot, ...patch } : snapshot;
-      // Whether the agent answered this stream's request: open once, it stays so while the source retries.
-      if (s.connection === 'open') answered = true;
-      else if (s.connection === 'connecting') answered = false;
+      // The agent answered a resume's request (its stream opens): the log says so, for a stop or a reload before its first event.
+      if (patch?.connection === 'open' && machine.resumeAwaiting) journal.record({ type: 'resume_taken' });
       // A literal of every field: one object per publish, however often a stream publishes.
       snapshot = {
         // Published from inside a batch (by a listener's action), the thread is handed out plain all the same.
@@ -217,10 +212,7 @@ export function createJournal(machine: ThreadMachine, clock: () => number): Jour
     endLeftOpen(open) {
       const answers = machine.resumeAwaiting;
       if (machine.streaming) journal.record({ type: 'stream_end', open });
-      if (answers || stoppable(machine.thread)) journal.stop();
-    },
-    stop() {
-      journal.record({ type: 'stop', ...(machine.resumeAwaiting && answered ? { answered: true } : {}) });
+      if (answers || stoppable(machine.thread)) journal.record({ type: 'stop' });
     },
     open(saved, init, asRecorded, applied) {
       if (saved?.length) {

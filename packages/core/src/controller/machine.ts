@@ -177,10 +177,14 @@ export function createThreadMachine(callbacks: MachineCallbacks, from?: MachineS
         answering = need().resumeTaken(thread, entry.resume, entry.runId);
         mutate((s) => need().recordResume(s, entry.resume, entry.runId));
         break;
+      case 'resume_taken':
+        // The agent answered the resume's request: it has the answers, and may be acting on them, whatever comes next.
+        answering = undefined;
+        break;
       case 'stop': {
-        // A resume stopped before its first event and before the agent answered: it never took the answers, which go
-        // back to the user. Once it answered (`answered`), it has them, and may be acting on them.
-        const taken = entry.answered ? undefined : answering;
+        // A resume stopped before its first event and before the agent answered (`resume_taken`, or the `answered` of
+        // an earlier version's stop): it never took the answers, which go back to the user.
+        const taken = !entry.answered && answering;
         mutate((s) => (taken ? need().reopenInterrupts(cancelRun(s, at), taken) : cancelRun(s, at)));
         pipeline = dropped = answering = undefined;
         opened = false;

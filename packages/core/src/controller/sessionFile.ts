@@ -59,6 +59,7 @@ const ENTRY_TYPES = new Set([
   'tool_started',
   'tool_result',
   'resume',
+  'resume_taken',
   'stop',
   'failed',
   'reset',

@@ -32,7 +32,9 @@ export type ClientEntry =
   | { type: 'tool_result'; toolCallId: string; messageId: string; content: string | readonly ContentPart[]; error?: string }
   /** Answers to open interrupts, recorded as the resume that carries them is sent. */
   | { type: 'resume'; runId: string; resume: readonly ResumeEntry[] }
-  /** The user stopped the run. */
+  /** The agent answered the request of a resume that has had no event yet (its event stream opened): the answers are its own from here. */
+  | { type: 'resume_taken' }
+  /** The user stopped the run (`answered`: a resume the agent had answered, as a log of an earlier version says it). */
   | { type: 'stop'; answered?: boolean }
   /** A request failed before any event of its run arrived. */
   | { type: 'failed'; failure: RunFailure }
