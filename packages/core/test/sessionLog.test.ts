@@ -581,4 +581,66 @@ describe('a controller made from a saved session', () => {
     expect([thread.run.status, thread.diagnostics, inFlight]).toEqual(['running', [], undefined]);
     expect(controller.log.entries.map((e) => e.type)).toEqual(entries.map((e) => e.type));
   });
+
+  describe('stopped while a resume waited for its first event', () => {
+    /** A run that asked to confirm, the answer sent, then (`tail`) what the log says of the resume's request. */
+    const answeredThen = (tail: object[]) =>
+      parseSession(
+        [
+          { type: 'init', at: 1, threadId: 't' },
+          { type: 'stream_start', at: 2, kind: 'run', runId: 'r1' },
+          { type: 'event', at: 3, event: { type: 'RUN_STARTED', threadId: 't', runId: 'r1' } },
+          {
+            type: 'event',
+            at: 4,
+            event: {
+              type: 'RUN_FINISHED',
+              threadId: 't',
+              runId: 'r1',
+              outcome: { type: 'interrupt', interrupts: [{ id: 'i1', reason: 'confirmation', message: 'Refund 42?' }] },
+            },
+          },
+          { type: 'stream_end', at: 5, open: false },
+          { type: 'resume', at: 6, runId: 'r2', resume: [{ interruptId: 'i1', status: 'resolved', payload: { approved: true } }] },
+          { type: 'stream_start', at: 7, kind: 'resume', runId: 'r2' },
+          ...tail,
+        ]
+          .map((e) => JSON.stringify(e))
+          .join('\n'),
+      );
+    const open = (entries: ReturnType<typeof answeredThen>['entries']) => replaySession(entries).interrupts.map((it) => it.id);
+
+    it.each([
+      [
+        'a resume_taken entry',
+        [
+          { type: 'resume_taken', at: 8 },
+          { type: 'stop', at: 9 },
+        ],
+      ],
+      ["an earlier version's stop that says it (answered)", [{ type: 'stop', at: 9, answered: true }]],
+    ])('keeps the answers the agent took, as %s says', async (_how, tail) => {
+      await loadEngine();
+      const { entries, errors } = answeredThen(tail);
+      expect(errors).toEqual([]);
+      expect(open(entries)).toEqual([]);
+      expect(
+        createRunController({ source: silent, log: entries })
+          .getSnapshot()
+          .thread.answers.map((a) => a.interruptId),
+      ).toEqual(['i1']);
+    });
+
+    it('gives them back when nothing says the agent answered', async () => {
+      await loadEngine();
+      expect(open(answeredThen([{ type: 'stop', at: 9 }]).entries)).toEqual(['i1']);
+      // Left open (a reload before the agent answered): the controller made from it stops it, and gives them back too.
+      const { entries } = answeredThen([]);
+      expect(
+        createRunController({ source: silent, log: entries })
+          .getSnapshot()
+          .thread.interrupts.map((it) => it.id),
+      ).toEqual(['i1']);
+    });
+  });
 });
