@@ -11,8 +11,9 @@ export { loadEngine } from './controller/engineLoader.js';
 export type { PrepareOptions, Recording, RecordingOptions } from './controller/recording.js';
 export { frameScheduler } from './controller/scheduler.js';
 export type { ParsedSession, SessionLineProblem } from './controller/sessionFile.js';
-export { parseSession, serializeSession } from './controller/sessionFile.js';
+export { parseSession } from './controller/sessionFile.js';
 export type { AgentEventEntry, ClientEntry, SessionEntry, SessionEntryBody, SessionLog } from './controller/sessionLog.js';
+export { serializeSession } from './controller/sessionWrite.js';
 export { createRecording } from './controller/startFrom.js';
 export type {
   ActionResult,

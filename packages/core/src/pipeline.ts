@@ -1,9 +1,11 @@
 import { owning } from './batchOwned.js';
+import { error } from './diagnostics.js';
 import { createExpander, type ExpandedEvent, type Expander } from './expand.js';
 import type { Diagnostic, ThreadState } from './model.js';
 import { batchedMessages, plainMessages, withDiagnostics } from './reducer/helpers.js';
 import { createThreadState, reduceThread } from './reducer/index.js';
 import { streamTruncated } from './reducer/run.js';
+import { thrownText } from './thrownText.js';
 import { type ValidateOptions, validateEvent } from './validate.js';
 import { createVerifier, truncated, type Verifier } from './verify.js';
 
@@ -78,10 +80,16 @@ export function createEventPipeline(
       openInterruptIds: initial.interrupts.map((it) => it.id),
       answeredInterrupts: initial.answers,
     });
+  /** A listener is being told: what it throws is its own, never an event that could not be read (see `take`). */
+  let telling = false;
   const report = (found: readonly Diagnostic[]) => {
     if (found.length === 0) return;
     state = withDiagnostics(state, found);
-    if (options.onDiagnostic) for (const d of found) options.onDiagnostic(d);
+    if (options.onDiagnostic) {
+      telling = true;
+      for (const d of found) options.onDiagnostic(d);
+      telling = false;
+    }
   };
   const endDiagnostics = (): readonly Diagnostic[] => {
     const found = verifier.end(index);
@@ -100,16 +108,37 @@ export function createEventPipeline(
   /** Verifies and reduces one expanded event. */
   const apply = (event: ExpandedEvent, at: number) => {
     report(verifier.check(event, at));
-    options.onEvent?.(event, at);
+    if (options.onEvent) {
+      telling = true;
+      options.onEvent(event, at);
+      telling = false;
+    }
     const before = state.diagnostics.length;
     state = reduceThread(state, event, at, time);
-    if (options.onDiagnostic && state.diagnostics.length > before) for (const d of state.diagnostics.slice(before)) options.onDiagnostic(d);
+    if (options.onDiagnostic && state.diagnostics.length > before) {
+      telling = true;
+      for (const d of state.diagnostics.slice(before)) options.onDiagnostic(d);
+      telling = false;
+    }
   };
 
   /** Validates, expands, verifies and reduces one raw event. */
   const take = (raw: unknown) => {
     const at = index++;
     validateOptions.index = at;
+    telling = false;
+    try {
+      takeAt(raw, at);
+    } catch (e) {
+      // A listener's throw is its own.
+      if (telling) throw e;
+      // An in-process agent's event that throws as it is read (a getter, a revoked Proxy in it) is no event: named,
+      // and the stream goes on, as after any event that is none. A replay of the log reads it the same way.
+      report([error(at, undefined, 'UNREADABLE_EVENT', `The event could not be read: ${thrownText(e)}.`)]);
+    }
+  };
+
+  const takeAt = (raw: unknown, at: number) => {
     const validated = validateEvent(raw, validateOptions);
     if (!validated.ok) {
       report([validated.diagnostic]);

@@ -7,7 +7,7 @@
  * nothing of the thread.
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createRunController, loadEngine } from '../src/index.js';
+import { createRunController, loadEngine, parseSession, serializeSession } from '../src/index.js';
 import { expectReplayed, finished, microScheduler, picksOnce, scripted, started, tick } from './support/controllerHarness.js';
 
 beforeAll(() => loadEngine());
@@ -338,4 +338,58 @@ describe('an onEvent listener that changes the event it is told of', () => {
     expect(heard.map((e) => (e as { type: string }).type)).toEqual(['RUN_STARTED', 'CUSTOM', 'RUN_FINISHED']);
     expect(heard[1]).toMatchObject({ value: { format } });
   });
+});
+
+describe("an in-process agent's event that throws as it is read (a getter of its own)", () => {
+  /** A run whose third event throws when its `delta` (`field`) is read, then goes on. */
+  const make = (field: 'delta' | 'snapshotValue') => {
+    const { source } = scripted((_n, input, emit) => {
+      emit(started(input));
+      emit({ type: 'TEXT_MESSAGE_START', messageId: 'm1', role: 'assistant' });
+      emit(
+        field === 'delta'
+          ? Object.defineProperty({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1' }, 'delta', {
+              enumerable: true,
+              get() {
+                throw new Error('the draft was revoked');
+              },
+            })
+          : {
+              type: 'STATE_SNAPSHOT',
+              snapshot: Object.defineProperty({}, 'cart', {
+                enumerable: true,
+                get() {
+                  throw new Error('the draft was revoked');
+                },
+              }),
+            },
+      );
+      emit({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', delta: 'Refunded.' });
+      emit({ type: 'TEXT_MESSAGE_END', messageId: 'm1' });
+      emit(finished(input));
+    });
+    return createRunController<Untyped>({ source, scheduler: microScheduler });
+  };
+
+  it.each(['delta', 'snapshotValue'] as const)(
+    'is named and skipped, the run goes on, and the log still saves, replays and travels (%s)',
+    async (field) => {
+      const c = make(field);
+      expect(await c.run('Refund order 42')).toEqual({ ok: true, status: 'success' });
+      const { thread } = c.getSnapshot();
+      expect(thread.messages.byId.get('m1')?.content).toBe('Refunded.');
+      const named = thread.diagnostics.find((d) => d.index === 2);
+      expect(named).toMatchObject({ code: 'UNREADABLE_EVENT', severity: 'error' });
+      expect(named?.message).toContain('the draft was revoked');
+      expectReplayed(c);
+      expect(() => c.stateAt(c.log.entries.length - 1)).not.toThrow();
+      const text = serializeSession(c.log.entries);
+      const { entries, errors } = parseSession(text);
+      expect(errors).toEqual([]);
+      const again = createRunController({ source: { run: () => (async function* () {})() }, log: entries }).getSnapshot().thread;
+      expect(again.messages.byId.get('m1')?.content).toBe('Refunded.');
+      expect(again.run.status).toBe('success');
+      expect(again.diagnostics.some((d) => d.index === 2 && d.severity === 'error')).toBe(true);
+    },
+  );
 });

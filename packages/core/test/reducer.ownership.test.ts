@@ -206,3 +206,37 @@ describe('the state owns what it holds', () => {
     expect((s.sharedState.document as { a: unknown }).a).toBe(doc.a);
   });
 });
+
+describe('an event that throws as it is read', () => {
+  const getter = () =>
+    Object.defineProperty({ type: 'CUSTOM', name: 'n' }, 'value', {
+      enumerable: true,
+      get() {
+        throw new Error('revoked');
+      },
+    });
+
+  it('is named UNREADABLE_EVENT at its index, and the next event applies', () => {
+    const pipeline = createEventPipeline();
+    pipeline.push({ type: 'RUN_STARTED', threadId: 't', runId: 'r' });
+    pipeline.push(getter());
+    const state = pipeline.push({ type: 'RUN_FINISHED', threadId: 't', runId: 'r' });
+    expect(state.diagnostics.map((d) => [d.index, d.code])).toEqual([[1, 'UNREADABLE_EVENT']]);
+    expect(state.run.status).toBe('success');
+  });
+
+  it("leaves a listener's own throw to its caller: onEvent and onDiagnostic are not the event", () => {
+    const onEvent = () => {
+      throw new Error('onEvent threw');
+    };
+    expect(() => createEventPipeline(undefined, { onEvent }).push({ type: 'RUN_STARTED', threadId: 't', runId: 'r' })).toThrow(
+      'onEvent threw',
+    );
+    const onDiagnostic = () => {
+      throw new Error('onDiagnostic threw');
+    };
+    expect(() => createEventPipeline(undefined, { onDiagnostic }).push({ type: 'NOPE' })).toThrow('onDiagnostic threw');
+    // Told of the unreadable event itself, it throws to the caller too.
+    expect(() => createEventPipeline(undefined, { onDiagnostic }).push(getter())).toThrow('onDiagnostic threw');
+  });
+});
