@@ -1,5 +1,7 @@
 export type { FrameScheduler } from '@aguikit/core';
 export { frameScheduler } from '@aguikit/core';
+/** zustand's: a selector that builds an object or array re-renders only when a member of it changes (see the README). */
+export { useShallow } from 'zustand/react/shallow';
 export type { AgentProviderProps } from './context.js';
 export { AgentProvider, useAgentStore } from './context.js';
 export type { AgentStore } from './store.js';

@@ -1,7 +1,7 @@
 import type { SharedState } from '@aguikit/core';
 import { act, render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { AgentProvider, createAgentStore, useAgentState, useSharedState } from '../src/index.js';
+import { AgentProvider, createAgentStore, useAgentState, useShallow, useSharedState } from '../src/index.js';
 import { manualFrames, manualSource, tick } from './support/sources.js';
 
 describe('useSharedState', () => {
@@ -67,5 +67,48 @@ describe('useAgentState types', () => {
       return inferred.length + named.length + (half === undefined ? 0 : 1);
     }
     expect(typeof Slices).toBe('function');
+  });
+});
+
+describe('useAgentState with a selector that builds an object', () => {
+  it("re-renders once per change of what it picks when wrapped in zustand's useShallow, as the README shows", async () => {
+    const m = manualSource();
+    const frames = manualFrames();
+    const store = createAgentStore({
+      source: m.source,
+      threadId: 't',
+      scheduler: frames.scheduler,
+      initialState: { refund: { status: 'pending', amount: 42 }, note: '' },
+    });
+    type Doc = { refund: { status: string; amount: number }; note: string } | null;
+    const renders: { status: string | undefined; amount: number | undefined }[] = [];
+    function Refund() {
+      const picked = useAgentState<Doc, { status: string | undefined; amount: number | undefined }>(
+        useShallow((doc) => ({ status: doc?.refund?.status, amount: doc?.refund?.amount })),
+      );
+      renders.push(picked);
+      return <span data-testid="refund">{`${picked.status} ${picked.amount}`}</span>;
+    }
+    render(
+      <AgentProvider store={store}>
+        <Refund />
+      </AgentProvider>,
+    );
+    expect(screen.getByTestId('refund').textContent).toBe('pending 42');
+    const first = renders.length;
+    // An edit beside the slice: the object built again is shallow-equal, so no render.
+    await act(async () => {
+      await store.getState().updateSharedState((d: Doc) => {
+        if (d) d.note = 'called the customer';
+      });
+    });
+    expect(renders.length).toBe(first);
+    await act(async () => {
+      await store.getState().updateSharedState((d: Doc) => {
+        if (d) d.refund.status = 'approved';
+      });
+    });
+    expect(screen.getByTestId('refund').textContent).toBe('approved 42');
+    expect(renders.length).toBe(first + 1);
   });
 });
