@@ -42,7 +42,7 @@ export type AgentChatState = 'idle' | 'running' | 'waiting';
  * (`tabIndex={-1}`: where focus goes when nothing nearer can take it), with
  * `data-state` (see `AgentChatState`); the ref, `className`, `style` and
  * other props go to it. It fills the height its parent gives it; given less
- * than its parts need (a short window, 200% or 400% zoom), it scrolls
+ * than its parts need (a small phone, a short window, 200% or 400% zoom), it scrolls
  * vertically as a whole rather than squeezing the conversation to nothing.
  *
  * @example

@@ -412,20 +412,52 @@ function propertyOf(node: unknown, key: string, chosen: ChosenOption): unknown {
   return undefined;
 }
 
+/** The schema of item `index` of the list `node` (`items`, or a tuple's own item), or undefined where `node` is no list. */
+function itemOf(node: unknown, index: string): { schema: unknown } | undefined {
+  if (typeof node !== 'object' || node === null || !/^\d+$/.test(index)) return undefined;
+  const { type, items, prefixItems, additionalItems } = node as Record<string, unknown>;
+  const at = Number(index);
+  if (Array.isArray(prefixItems)) return { schema: at < prefixItems.length ? prefixItems[at] : items };
+  if (Array.isArray(items)) return { schema: at < items.length ? items[at] : additionalItems };
+  return items !== undefined || type === 'array' ? { schema: items } : undefined;
+}
+
+/** How the error summary names a field in a list's item: `listItem` for the item, `fieldOfItem` for a field of it. */
+type ItemWords = Pick<InterruptMessages, 'listItem' | 'fieldOfItem'> & { number(value: number): string };
+
 /**
  * A field's name for the error summary: its schema title, or its property
  * name made readable; a field of a `oneOf` / `anyOf` option as the option
- * chosen in `container` defines it.
+ * chosen in `container` defines it. An item of a list is named by the list
+ * and its place, counted from 1 ("item 2 of Contacts"), and a field of an
+ * item with it ("Email in item 2 of People"): the index alone says nothing.
  */
-function fieldName(error: RJSFValidationError, schema: Readonly<Record<string, unknown>>, container: ParentNode, fieldsId: string): string {
+function fieldName(
+  error: RJSFValidationError,
+  schema: Readonly<Record<string, unknown>>,
+  container: ParentNode,
+  fieldsId: string,
+  words: ItemWords,
+): string {
   const path = errorPath(error);
   let node: unknown = schema;
+  let name = typeof schema.title === 'string' ? schema.title : '';
+  /** The innermost list item on the path so far, named. */
+  let item: string | undefined;
   path.forEach((part, i) => {
+    const inList = itemOf(node, part);
+    if (inList) {
+      node = inList.schema;
+      item = words.listItem(name, words.number(Number(part) + 1));
+      name = item;
+      return;
+    }
     node = propertyOf(node, part, chosenOption(container, [fieldsId, ...path.slice(0, i)].join('_')));
+    const title = (node as { title?: unknown } | undefined)?.title;
+    const own = typeof title === 'string' && title ? title : humanizeKey(part);
+    name = item === undefined ? own : words.fieldOfItem(own, item);
   });
-  const title = (node as { title?: unknown } | undefined)?.title;
-  if (typeof title === 'string' && title) return title;
-  return path.length > 0 ? humanizeKey(path[path.length - 1] ?? '') : typeof schema.title === 'string' ? schema.title : '';
+  return name;
 }
 
 /**
@@ -599,7 +631,10 @@ export const ResponseForm = React.forwardRef<HTMLDivElement, React.HTMLAttribute
               // Only fields the reader sees are named and focused: not those of an option not chosen, nor `approved`.
               const shown = container ? errors.filter((e) => isShown(container, fieldsId, e)) : [];
               if (!rewording.current && container && shown[0]) focusField(container, fieldsId, shown[0]);
-              const names = container ? [...new Set(shown.map((e) => fieldName(e, schema, container, fieldsId)).filter(Boolean))] : [];
+              const words = { listItem: t.listItem, fieldOfItem: t.fieldOfItem, number: format.number };
+              const names = container
+                ? [...new Set(shown.map((e) => fieldName(e, schema, container, fieldsId, words)).filter(Boolean))]
+                : [];
               // An approval's `approved` is its buttons': an error of it says the agent does not take that decision.
               const decision = (e: RJSFValidationError) =>
                 shape === 'approval' && errorPath(e).length === 1 && errorPath(e)[0] === 'approved';

@@ -1,6 +1,7 @@
 'use client';
 
 import type { Diagnostic, LoggedEvent, RunStatus } from '@aguikit/core';
+import { useAgentStore } from '@aguikit/react';
 import * as React from 'react';
 import { isDatable } from './dates.js';
 import { type EventSummary, eventType, type IdRole, type SummaryPart, shortId } from './eventSummary.js';
@@ -8,7 +9,7 @@ import { JsonTree } from './JsonTree.js';
 import { type LocaleValue, useLocale } from './locale.js';
 import { rowOf, useTimeline } from './timelineContext.js';
 import { ownDelta } from './timeTravel.js';
-import { useTimeText } from './useHydrated.js';
+import { useMomentText } from './useHydrated.js';
 
 const RUN_TONES: Record<RunStatus, string> = {
   idle: 'neutral',
@@ -177,7 +178,8 @@ export interface DetailProps extends React.HTMLAttributes<HTMLElement> {
 export const Detail = React.forwardRef<HTMLElement, DetailProps>(function Detail({ headingLevel = 2, className, ...rest }, ref) {
   const { travel, diagnosticsAt, selected, toolNames } = useTimeline('Detail');
   const { messages, format, lang } = useLocale();
-  const time = useTimeText(format, lang);
+  // Today's events by their time, an earlier day's with their date, both to the second (by the store's clock, which timed them).
+  const time = useMomentText(format, lang, useAgentStore().now, 'second');
   const strings = messages.devtools.detail;
   const classes = (own: string) => (className ? `${own} ${className}` : own);
   if (!travel) {

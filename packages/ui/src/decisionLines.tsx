@@ -1,7 +1,7 @@
 'use client';
 
 import type { InterruptAnswer, ThreadState } from '@aguikit/core';
-import { type AgentStore, useAgentSelector } from '@aguikit/react';
+import { type AgentStore, useAgentSelector, useAgentStore } from '@aguikit/react';
 import * as React from 'react';
 import { clientContext } from './clientContext.js';
 import { isDatable } from './dates.js';
@@ -9,7 +9,7 @@ import { formAnswerText, type InterruptMessages, type ValueWords, valueWords } f
 import { isolated } from './isolated.js';
 import { useLocale } from './locale.js';
 import { clip } from './textCut.js';
-import { useTimeText } from './useHydrated.js';
+import { useMomentText } from './useHydrated.js';
 import type { OutlineItem } from './useMessageOutline.js';
 
 /**
@@ -137,14 +137,15 @@ export const DecisionsContext = clientContext<ReadonlyMap<string, Decision>>(new
  * The line an answered interrupt leaves in the transcript, after the
  * messages of the run that asked: what was decided ("You approved
  * refund_order", "You rejected refund_order, comment: “…”", "You confirmed:
- * …", "You answered: …", "Cancelled: …") and when, through the locale's `format.time`. It takes
- * focus after a decision (`tabIndex={-1}`), found by
- * `[data-agk-decision="<interruptId>"]`.
+ * …", "You answered: …", "Cancelled: …") and when: the locale's
+ * `format.time` for a decision of today (by the store's clock, which timed
+ * it), `format.dateTime` for one of an earlier day. It takes focus after a
+ * decision (`tabIndex={-1}`), found by `[data-agk-decision="<interruptId>"]`.
  */
 export function DecisionLine({ id }: { id: string }) {
   const decision = React.useContext(DecisionsContext).get(id);
   const { messages, format, lang } = useLocale();
-  const time = useTimeText(format, lang);
+  const time = useMomentText(format, lang, useAgentStore().now);
   if (!decision) return null;
   const d = messages.messages.decision;
   const { subject } = decision;

@@ -70,7 +70,7 @@ export interface LocaleFormat {
   dateTime(epochMs: number): string;
   /** A remaining time as a clock, "m:ss" (or "h:mm:ss"); from a day on, the days in words first: "30 days 00:00:00". */
   clock(seconds: number): string;
-  /** A remaining time in words, e.g. "2 minutes", "30 seconds" ("2分钟", "30秒"). */
+  /** A time in words, its two largest units, e.g. "2 minutes", "1 day and 6 hours" ("2分钟", "1天和6小时"). */
   duration(seconds: number): string;
   /** A list: "a, b, and c" ("a、b和c"). */
   list(items: readonly string[]): string;
@@ -145,6 +145,12 @@ function formatFor(lang: string): LocaleFormat {
     },
     duration: (total) => {
       const s = Math.max(0, Math.round(total));
+      // Two units at most, the larger first, as the countdown's clock gives its days in words.
+      if (s >= 86_400) {
+        const d = Math.floor(s / 86_400);
+        const h = Math.floor((s % 86_400) / 3600);
+        return h ? list().format([days().format(d), hours().format(h)]) : days().format(d);
+      }
       if (s >= 3600) {
         const h = Math.floor(s / 3600);
         const m = Math.floor((s % 3600) / 60);

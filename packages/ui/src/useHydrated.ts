@@ -20,49 +20,43 @@ export function useHydrated(): boolean {
   );
 }
 
-const utcFormats = new Map<string, Intl.DateTimeFormat>();
+const formats = new Map<string, Intl.DateTimeFormat>();
 
-/** A time of day (`time`), or a date and time (`dateTime`), in UTC, saying so. */
-function utcFormat(lang: string, kind: 'time' | 'dateTime'): Intl.DateTimeFormat {
+/** An `Intl` date format of `lang` (English where `Intl` refuses the tag), made once per kind and language. */
+function dateFormat(kind: 'utc' | 'second', lang: string): Intl.DateTimeFormat {
   const key = `${kind} ${lang}`;
-  let format = utcFormats.get(key);
+  let format = formats.get(key);
   if (!format) {
     const options =
-      kind === 'time'
-        ? ({ hour: '2-digit', minute: '2-digit', second: '2-digit', timeZone: 'UTC', timeZoneName: 'short' } as const)
-        : ({ dateStyle: 'medium', timeStyle: 'long', timeZone: 'UTC' } as const);
+      kind === 'utc'
+        ? ({ dateStyle: 'medium', timeStyle: 'long', timeZone: 'UTC' } as const)
+        : ({ year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' } as const);
     try {
       format = new Intl.DateTimeFormat(lang, options);
     } catch {
       format = new Intl.DateTimeFormat('en', options);
     }
-    utcFormats.set(key, format);
+    formats.set(key, format);
   }
   return format;
 }
 
 /**
- * The locale's `format.time`, which reads the reader's time zone, once
- * hydrated; before (on a server, which does not know the reader's zone, and
- * as the browser hydrates its HTML), the time in UTC, saying so.
- */
-export function useTimeText(format: { time(epochMs: number): string }, lang: string): (epochMs: number) => string {
-  const hydrated = useHydrated();
-  return hydrated ? (ms) => format.time(ms) : (ms) => utcFormat(lang, 'time').format(ms);
-}
-
-/**
- * A moment as `useTimeText` says it where it falls on the day of `now`, and
- * with its date (`format.dateTime`) on any other: an expiry three days ago
- * was not "at 12:00:00". Before hydration, which reads no clock, always
- * with its date, in UTC.
+ * A moment in the reader's time zone once hydrated: its time of day
+ * (`format.time`) where it falls on the day of `now`, and with its date on
+ * any other (`format.dateTime`; with `precision: 'second'`, to the second,
+ * as the time of today's): an expiry three days ago was not "at 12:00:00".
+ * Before hydration (a server does not know the reader's zone, nor a
+ * prerender the day), always with its date, in UTC, saying so.
  */
 export function useMomentText(
   format: { time(epochMs: number): string; dateTime(epochMs: number): string },
   lang: string,
   now: () => number,
+  precision: 'minute' | 'second' = 'minute',
 ): (epochMs: number) => string {
   const hydrated = useHydrated();
-  if (!hydrated) return (ms) => utcFormat(lang, 'dateTime').format(ms);
-  return (ms) => (sameDay(ms, now()) ? format.time(ms) : format.dateTime(ms));
+  if (!hydrated) return (ms) => dateFormat('utc', lang).format(ms);
+  const dated = precision === 'second' ? (ms: number) => dateFormat('second', lang).format(ms) : (ms: number) => format.dateTime(ms);
+  return (ms) => (sameDay(ms, now()) ? format.time(ms) : dated(ms));
 }

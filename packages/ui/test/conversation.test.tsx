@@ -532,6 +532,29 @@ describe('conversation: decisions in the transcript', () => {
     );
   });
 
+  it("says the date of a decision made on an earlier day, not only its time, and only the time of today's, in English and Chinese", async () => {
+    const yesterday = Date.parse('2026-11-29T12:00:00Z');
+    let clock = yesterday;
+    const store = await playedStore(
+      [raised('int-1', 'c1'), { resume: [{ interruptId: 'int-1', status: 'resolved', payload: { approved: true } }], events: runOf([]) }],
+      { now: () => clock },
+    );
+    clock = NOW;
+    const line = (container: HTMLElement) => container.querySelector('[data-agk-decision="int-1"]');
+    const english = renderList(store);
+    expect(line(english.container)?.textContent).toBe(`You approved refund_order · ${localeValue(en).format.dateTime(yesterday)}`);
+    expect(line(english.container)?.textContent).toMatch(/ · Nov 29, 2026, /);
+    english.unmount();
+    const chinese = renderList(store, {}, (node) => <AgentLocaleProvider locale={zhCN}>{node}</AgentLocaleProvider>);
+    expect(line(chinese.container)?.textContent).toMatch(/ · 2026年11月29日 /);
+    expect(line(chinese.container)?.textContent).toContain(localeValue(zhCN).format.dateTime(yesterday));
+    chinese.unmount();
+    // The same decision read on the day it was made: its time only.
+    clock = yesterday + 60_000;
+    const sameDay = renderList(store);
+    expect(line(sameDay.container)?.textContent).toBe(`You approved refund_order · ${localeValue(en).format.time(yesterday)}`);
+  });
+
   it('says what a confirmation answered Yes (no payload) confirmed, in English and Chinese', async () => {
     const played = () =>
       playedStore([

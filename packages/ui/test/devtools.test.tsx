@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { EventTimeline, EventTimelinePanel } from '../src/EventTimeline.js';
 import { shortId } from '../src/eventSummary.js';
 import { JsonTree } from '../src/JsonTree.js';
-import { AgentLocaleProvider, zhCN } from '../src/locale.js';
+import { AgentLocaleProvider, en, localeValue, zhCN } from '../src/locale.js';
 import { StateInspector, StateInspectorPanel } from '../src/StateInspector.js';
 import { call, playedStore, runOf, type ScriptEvent } from '../src/storybook/scripted.js';
 
@@ -109,6 +109,30 @@ describe('timeline rows lead with what changed', () => {
     expect(detail.querySelector('[data-fact="received"] time')?.getAttribute('dateTime')).toBe(new Date(at).toISOString());
     // Held once in the saved session: under `at`, not again as `receivedAt`.
     expect(JSON.parse(JSON.stringify(store.log.entries[2]))).not.toHaveProperty('receivedAt');
+  });
+
+  it("the detail gives the date of an event received on an earlier day, and only the time of today's, in English and Chinese", async () => {
+    const user = userEvent.setup();
+    const yesterday = Date.parse('2026-11-29T12:00:00Z');
+    let clock = yesterday;
+    const store = await playedStore([{ events: uuidRun }], { now: () => clock });
+    clock = Date.parse('2026-11-30T12:00:00Z');
+    const received = async (region: string) =>
+      (await screen.findByRole('region', { name: region })).querySelector('[data-fact="received"]')?.textContent;
+    const english = timeline(store);
+    await user.click(row(2) as HTMLElement);
+    // Its date, and its time to the second as today's are given.
+    expect(await received('After event #2 (TEXT_MESSAGE_CONTENT)')).toMatch(/^Nov 29, 2026, \d{2}:\d{2}:\d{2}\s[AP]M$/);
+    english.unmount();
+    const chinese = timeline(store, (node) => <AgentLocaleProvider locale={zhCN}>{node}</AgentLocaleProvider>);
+    await user.click(row(2) as HTMLElement);
+    expect(await received('事件 #2（TEXT_MESSAGE_CONTENT）之后')).toMatch(/^2026年11月29日 \d{2}:\d{2}:\d{2}$/);
+    chinese.unmount();
+    // Read on the day it came: its time only.
+    clock = yesterday + 60_000;
+    timeline(store);
+    await user.click(row(2) as HTMLElement);
+    expect(await received('After event #2 (TEXT_MESSAGE_CONTENT)')).toBe(localeValue(en).format.time(yesterday));
   });
 
   it('rows say which one is selected in data-state', async () => {

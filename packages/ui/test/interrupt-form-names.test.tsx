@@ -4,9 +4,12 @@
  * field, the legends of objects and lists, and fields whose keys an agent
  * wrote with a "." or a space (ids and error paths are made of keys).
  */
-import { screen, within } from '@testing-library/react';
+import { AgentProvider } from '@aguikit/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { InterruptDialog } from '../src/InterruptDialog.js';
+import { type AgentLocale, AgentLocaleProvider, en, zhCN } from '../src/locale.js';
 import { playedStore, runOf } from '../src/storybook/scripted.js';
 import { showForms } from './support/showForms.js';
 
@@ -293,5 +296,64 @@ describe("an approval's decision the schema does not take, together with a field
     expect(summary).toHaveTextContent('1 field needs attention: Comment. The agent does not take this decision.');
     expect(summary).not.toHaveTextContent(/Approved/);
     expect(screen.getByRole('textbox', { name: 'Comment' })).toHaveFocus();
+  });
+});
+
+describe("the error summary names an item of a list by the list's title and its place in it", () => {
+  const lists = (t: { contacts: string; people: string; email: string }) => ({
+    type: 'object',
+    properties: {
+      contacts: { type: 'array', title: t.contacts, default: ['ana@example.com', 'x'], items: { type: 'string', minLength: 5 } },
+      people: {
+        type: 'array',
+        title: t.people,
+        default: [{ email: 'ana@example.com' }, { email: 'x' }],
+        items: { type: 'object', properties: { email: { type: 'string', title: t.email, minLength: 5 } } },
+      },
+      tags: { type: 'array', default: ['a', 'bb'], items: { type: 'string', minLength: 2 } },
+    },
+  });
+
+  /** The dialog asking for `schema` in `locale`, its form loaded. */
+  async function formIn(locale: AgentLocale, schema: Record<string, unknown>) {
+    const store = await playedStore([
+      {
+        say: 'Go ahead.',
+        events: runOf([], {
+          outcome: {
+            type: 'interrupt',
+            interrupts: [{ id: 'int-lists', reason: 'input_required', message: 'Who?', responseSchema: schema }],
+          },
+        }),
+      },
+    ]);
+    const view = render(
+      <AgentLocaleProvider locale={locale}>
+        <AgentProvider store={store}>
+          <InterruptDialog />
+        </AgentProvider>
+      </AgentLocaleProvider>,
+    );
+    await waitFor(() => expect(view.container.querySelector('.agk-interrupt__form-placeholder')).toBeNull(), { timeout: 10_000 });
+    await act(async () => undefined);
+    return view;
+  }
+
+  it('in English: "item 2 of Contacts", a field of an item with the item, counted from 1', async () => {
+    const user = userEvent.setup();
+    await formIn(en, lists({ contacts: 'Contacts', people: 'People', email: 'Email' }));
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      '3 fields need attention: item 2 of Contacts, Email in item 2 of People, and item 1 of Tags.',
+    );
+    // The first of them has focus: the second contact's field.
+    expect(document.activeElement?.id).toMatch(/_contacts_1$/);
+  });
+
+  it('in Chinese: "联系人第 2 项"', async () => {
+    const user = userEvent.setup();
+    await formIn(zhCN, lists({ contacts: '联系人', people: '人员', email: '电子邮件' }));
+    await user.click(screen.getByRole('button', { name: '提交' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('有 3 个字段需要处理：联系人第 2 项、人员第 2 项的电子邮件和Tags第 1 项。');
   });
 });

@@ -164,6 +164,58 @@ describe('an approval opening in the chat', () => {
   });
 });
 
+/**
+ * Why `el` is not wholly seen, or null: it must be inside the window and every box that clips it, and on top at
+ * its top, middle and bottom (not under the decision's held heading or held actions).
+ */
+function unseen(el: Element | null | undefined): string | null {
+  if (!el) return 'not there';
+  const r = el.getBoundingClientRect();
+  if (r.top < -0.5 || r.bottom > innerHeight + 0.5) return `at ${r.top}-${r.bottom}, outside a ${innerHeight}px window`;
+  for (let box = el.parentElement; box; box = box.parentElement) {
+    if (getComputedStyle(box).overflowY === 'visible') continue;
+    const top = box.getBoundingClientRect().top + box.clientTop;
+    if (r.top < top - 0.5 || r.bottom > top + box.clientHeight + 0.5) return `at ${r.top}-${r.bottom}, clipped by .${box.className}`;
+  }
+  for (const y of [r.top + 1, (r.top + r.bottom) / 2, r.bottom - 1]) {
+    const hit = document.elementFromPoint(r.left + r.width / 2, y);
+    if (!hit || !el.contains(hit)) return `covered at ${y} by .${hit?.className}`;
+  }
+  return null;
+}
+
+describe('an approval opening in the chat on a small phone', () => {
+  for (const [width, height, header] of [
+    [320, 568, 0],
+    [320, 568, 56],
+    [390, 664, 0],
+    [390, 844, 0],
+  ] as const) {
+    it(`shows what is asked and Approve and Reject at once, without scrolling (${width}x${height}, a page header of ${header}px)`, async () => {
+      await page.viewport(width, height);
+      await openApproval(
+        <div style={{ height: `calc(100vh - ${header}px)`, marginTop: header, display: 'flex', flexDirection: 'column' }}>
+          <AgentChat />
+        </div>,
+      );
+      const question = document.querySelector('.agk-interrupt__message');
+      expect(question?.textContent).toBe(QUESTION);
+      expect(unseen(question), 'the question').toBeNull();
+      for (const name of ['Approve', 'Reject']) {
+        const button = [...document.querySelectorAll('.agk-interrupt__buttons button')].find((b) => b.textContent === name);
+        expect(unseen(button), name).toBeNull();
+      }
+      // Focus is where the reader is: on something whose start is seen.
+      const focused = document.activeElement as HTMLElement;
+      expect(focused.closest('.agk-interrupt')).not.toBeNull();
+      const top = focused.getBoundingClientRect().top;
+      expect(document.elementFromPoint(focused.getBoundingClientRect().left + 8, top + 4)?.closest('.agk-interrupt')).toBe(
+        focused.closest('.agk-interrupt'),
+      );
+    });
+  }
+});
+
 describe('an answer changed among two questions', () => {
   for (const [width, height, header, what] of [
     [1366, 768, 190, 'a laptop'],

@@ -197,6 +197,20 @@ describe('locales', () => {
     expect(zh?.format.list(['甲', '乙', '丙'])).toBe('甲、乙和丙');
   });
 
+  it('says a duration of a day or more in days and hours, as the countdown says its days, in English and Chinese', () => {
+    const english = localeValue(en).format;
+    const zh = localeValue(zhCN).format;
+    // 30 hours is not "30 hours": a day and the hours past it, the minutes dropped as an hour's seconds are.
+    expect(english.duration(30 * 3600)).toBe('1 day and 6 hours');
+    expect(zh.duration(30 * 3600)).toBe('1天和6小时');
+    expect(english.duration(30 * 86_400)).toBe('30 days');
+    expect(zh.duration(30 * 86_400)).toBe('30天');
+    expect(english.duration(2 * 86_400 + 59 * 60)).toBe('2 days');
+    // Under a day, as before.
+    expect(english.duration(23 * 3600 + 5 * 60)).toBe('23 hours and 5 minutes');
+    expect(zh.duration(2 * 3600 + 30 * 60)).toBe('2小时和30分钟');
+  });
+
   describe('formatters are made when first used', () => {
     // The first Intl formatter of a page loads the locale data (50–150 ms in Chromium): a first render that formats nothing must not pay for it.
     const made: string[] = [];

@@ -189,14 +189,16 @@ async function answeredLog() {
 
 function transcript(m: Mods, log: readonly import('@aguikit/core').SessionEntry[]) {
   const { rx, ui } = m;
+  // Read a quarter of an hour after the decision: the same day in Tokyo (08:45 on 2 January).
+  const now = () => Date.UTC(2026, 0, 1, 23, 45, 0);
   return (
-    <rx.AgentProvider options={{ source: { async *run() {} }, log }}>
+    <rx.AgentProvider options={{ source: { async *run() {} }, log, now }}>
       <ui.MessageList />
     </rx.AgentProvider>
   );
 }
 
-it("a decision's time is given in UTC by a server and in the reader's zone once hydrated: a UTC server and a Tokyo browser agree", async () => {
+it("a decision's time is given in UTC, with its date, by a server and in the reader's zone once hydrated: a UTC server and a Tokyo browser agree", async () => {
   const log = await answeredLog();
   const tz = process.env.TZ;
   try {
@@ -209,7 +211,9 @@ it("a decision's time is given in UTC by a server and in the reader's zone once 
     const h = await hydrate(html, transcript(c, log));
     expect(h.recoverable).toEqual([]);
     expect(h.errors).toEqual([]);
-    expect(html).toMatch(/<time[^>]*>11:30:00\sPM UTC</);
+    // A server knows neither the reader's zone nor their day: the date is given, which in UTC is the day before Tokyo's.
+    expect(html).toMatch(/<time[^>]*>Jan 1, 2026, 11:30:00\sPM UTC</);
+    // The browser knows both: a decision of the reader's today is its time.
     expect(h.container.querySelector('.agk-decision time')?.textContent).toMatch(/^08:30:00\sAM$/);
     h.unmount();
   } finally {

@@ -79,6 +79,9 @@ export const en = {
   requiredLegend: 'Fields marked * are required.',
   errorSummary: (count: number, fields: string, shown: string) =>
     count === 1 ? `${shown} field needs attention: ${fields}.` : `${shown} fields need attention: ${fields}.`,
+  /** An item of a list as the error summary names it (its place counted from 1), and a field of such an item. */
+  listItem: (list: string, position: string) => `item ${position} of ${list}`,
+  fieldOfItem: (field: string, item: string) => `${field} in ${item}`,
   /** The summary of a failed submit whose problems belong to the whole answer, not to a field. */
   answerSummary: (problems: string) => `The answer needs attention: ${problems}`,
   /** Why the agent's side refused a resume, by its code (the store's own message is English and technical). */
@@ -223,6 +226,8 @@ export const zhCN: typeof en = {
   required: '必填',
   requiredLegend: '标有 * 的字段为必填项。',
   errorSummary: (_count, fields, shown) => `有 ${shown} 个字段需要处理：${fields}。`,
+  listItem: (list, position) => `${list}第 ${position} 项`,
+  fieldOfItem: (field, item) => `${item}的${field}`,
   answerSummary: (problems) => `回答需要处理：${problems}`,
   refusals: {
     NO_THREAD: '还没有可以回答的对话。',
