@@ -238,6 +238,25 @@ describe('a request that is no request is refused, never thrown, and nothing is 
     expect(c.getSnapshot().thread.messages.ids).toEqual([]);
   });
 
+  it.each([
+    ['empty text', ''],
+    ['blank text', ' \n\t '],
+    ['a request whose message is empty text', { message: '' }],
+  ])('run(%s) is refused MESSAGE_INVALID as empty: no blank message goes to the agent', async (_name, request) => {
+    const { c, inputs } = make();
+    expect(await outcome(() => c.run(request as Untyped))).toMatchObject({
+      ok: false,
+      code: 'MESSAGE_INVALID',
+      message: expect.stringMatching(/^The message is empty/),
+    });
+    await tick();
+    expect(inputs).toHaveLength(0);
+    expect(c.getSnapshot().thread.messages.ids).toEqual([]);
+    // A run with no message at all (the agent goes on from the thread) is no empty message.
+    expect(await c.run()).toMatchObject({ ok: true });
+    expect(inputs).toHaveLength(1);
+  });
+
   it('resume(undefined), resume({}), resume([null]) and an answer naming no interrupt are refused RESUME_REFUSED, saying what was given, and the interrupt stays open', async () => {
     const { source, inputs } = scripted((n, input, emit) => {
       emit(started(input));

@@ -43,7 +43,8 @@ export function runInput(threadId: string, thread: ThreadState, request: RunRequ
  * replay), or undefined when it can.
  */
 export function userMessageProblem(message: unknown): string | undefined {
-  if (typeof message === 'string') return undefined;
+  // Blank text is no message: a model API refuses an empty turn, and the user said nothing.
+  if (typeof message === 'string') return message.trim() ? undefined : 'is empty';
   const whole = typeof message === 'object' && message !== null && !Array.isArray(message);
   const m = whole ? message : { id: 'new', role: 'user', content: message };
   return storedMessageProblem(m, '/message') ?? ((m as { role?: unknown }).role === 'user' ? undefined : 'is not a user message');
