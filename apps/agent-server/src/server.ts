@@ -25,6 +25,17 @@ export interface AgentServerOptions {
   maxBodyBytes?: number;
   /** A client that takes nothing of its stream for this long is disconnected. Default 30 s. */
   drainTimeoutMs?: number;
+  /**
+   * A client whose stream has not drained for this long (its connection open,
+   * the buffers toward it full: it does not read) no longer holds its run
+   * back: the run is produced on without waiting for it (at once, when no
+   * other client reads it), and its room among the runs being produced is
+   * freed. The client is kept until `drainTimeoutMs`; once it reads again, it
+   * gets the rest from the run's log, each event when it is due, as a
+   * reconnect does. A slow reader whose stream drains within this time is
+   * waited for. Default 5 s.
+   */
+  stallTimeoutMs?: number;
   /** A request whose headers and body have not all arrived after this long is answered 408 and closed. Default 30 s. */
   requestTimeoutMs?: number;
   /**
@@ -40,8 +51,9 @@ export interface AgentServerOptions {
    * its input and its timers until it ends: one more is refused with
    * `503 TOO_MANY_RUNS` and `Retry-After`, before anything of it is stored.
    * A run is paced only while a client reads it; one whose clients all left
-   * is produced at once, so clients that start runs and leave hold their
-   * room only for as long as that takes. Default 200.
+   * (or stopped reading: `stallTimeoutMs`) is produced at once, so clients
+   * that start runs and leave hold their room only for as long as that
+   * takes. Default 200.
    */
   maxRuns?: number;
   /**
@@ -128,6 +140,8 @@ export async function startAgentServer(options: AgentServerOptions = {}): Promis
   const owned = options.storage === undefined;
   const effects = new Map<string, EffectRecord>();
   for (const record of await storage.effects()) effects.set(record.idempotencyKey, record);
+  /** The latest cut of pruning: an effect done before it belongs to a run pruned, and is no longer listed. */
+  let forgotten = Number.NEGATIVE_INFINITY;
   let policy: OriginPolicy = originPolicy([], []);
   const logger: NonNullable<FastifyServerOptions['logger']> = {
     level: options.logLevel ?? 'silent',
@@ -141,6 +155,7 @@ export async function startAgentServer(options: AgentServerOptions = {}): Promis
     maxPlaybackMs: options.maxPlaybackMs ?? MAX_PLAYBACK_MS,
     heartbeatMs: options.heartbeatMs ?? 15_000,
     drainTimeoutMs: options.drainTimeoutMs ?? 30_000,
+    stallTimeoutMs: options.stallTimeoutMs ?? 5_000,
     requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
     maxRuns,
@@ -149,7 +164,8 @@ export async function startAgentServer(options: AgentServerOptions = {}): Promis
     nonce: options.nonce ?? (() => globalThis.crypto.randomUUID().replaceAll('-', '')),
     logger,
     onEffect: (record) => {
-      if (!effects.has(record.idempotencyKey)) effects.set(record.idempotencyKey, record);
+      // A run that meets an effect done already gets its record back: that of the run that did it, pruned or not.
+      if (record.at >= forgotten && !effects.has(record.idempotencyKey)) effects.set(record.idempotencyKey, record);
     },
   });
   fastify.server.maxConnections = maxConnections;
@@ -176,7 +192,8 @@ export async function startAgentServer(options: AgentServerOptions = {}): Promis
     oldestProducing,
     forget: (before) => {
       // An effect is done while its run is produced: one done before the cut belongs to a run pruned at it.
-      for (const [key, record] of effects) if (record.at < before) effects.delete(key);
+      forgotten = Math.max(forgotten, before);
+      for (const [key, record] of effects) if (record.at < forgotten) effects.delete(key);
     },
     warn: (message, detail) => fastify.log.warn(detail, message),
   });

@@ -162,6 +162,7 @@ describe('a refusal before the body is read', () => {
       (server: AgentServer) => head(server, '/agents/refund', total).replace('application/json', 'text/plain'),
     ],
     ['404, an unknown scenario', 404, (server: AgentServer) => head(server, '/agents/no-such-scenario', total)],
+    ['405, a resource that takes no POST', 405, (server: AgentServer) => head(server, '/health', total)],
     [
       '403, a page of another origin',
       403,
@@ -447,9 +448,10 @@ describe('what one request can make the server generate', () => {
     expect(live.status).toBe(200);
     const reader = live.body?.getReader();
     const head = new TextDecoder().decode((await reader?.read())?.value);
-    await reader?.cancel();
     const first = head.match(/^id: (.+)$/mu)?.[1] ?? '';
+    // Its client still reads it: it is paced, not produced at once, while the reconnect asks.
     const stretched = await post(strict, '/agents/refund?speed=0.1', userInput('t-r', 'r-r'), { 'last-event-id': first });
+    await reader?.cancel();
     expect(stretched.status).toBe(400);
     expect(await errorCode(stretched)).toBe('LIMIT_EXCEEDED');
     // A run produced to its end streams from its log with no pauses: a reconnect at any speed gets the rest.
@@ -768,4 +770,90 @@ it('takes an absolute-form target (`POST http://host/agents/refund`) as its path
   const answer = await rawAnswer(socketTo(server), text, body);
   expect(answer).toMatch(/^HTTP\/1\.1 200 /u);
   expect(answer).toContain('RUN_FINISHED');
+});
+
+describe('requests at the edges of HTTP', () => {
+  const hostOf = (server: AgentServer) => new URL(server.url).host;
+  const errorOf = (answer: string) => parsed(answer).json as { error: { code: string; message: string } };
+
+  it('answers a POST with `Expect: 100-continue` to a resource that takes no POST with 405 at once, not waiting for a body it never asked for', async () => {
+    const server = await startServer();
+    const answer = await rawAnswer(socketTo(server), head(server, '/health', 100, 'Expect: 100-continue\r\n'));
+    expect(answer).toMatch(/^HTTP\/1\.1 405 /u);
+    expect(answer).not.toContain('100 Continue');
+    expect(parsed(answer).head.toLowerCase()).toMatch(/^allow: get, head, options$/mu);
+    expect(errorOf(answer).error.code).toBe('METHOD_NOT_ALLOWED');
+  }, 10_000);
+
+  it('answers an expectation other than 100-continue with 417 and an error that says so', async () => {
+    const server = await startServer();
+    const answer = await rawAnswer(socketTo(server), head(server, '/agents/refund', 100, 'Expect: 200-ok\r\n'));
+    expect(answer).toMatch(/^HTTP\/1\.1 417 /u);
+    expect(parsed(answer).head.toLowerCase()).toContain('connection: close');
+    expect(errorOf(answer)).toEqual({ error: { code: 'EXPECTATION_FAILED', message: expect.stringMatching(/100-continue/u) } });
+  });
+
+  it('sends no 100 Continue to an HTTP/1.0 client, which cannot take one: it sends its body at once, and gets its answer', async () => {
+    const server = await startServer({ speed: 0 });
+    const body = JSON.stringify(userInput('t', 'r1'));
+    const text = head(server, '/agents/refund', Buffer.byteLength(body), 'Expect: 100-continue\r\n').replace('HTTP/1.1', 'HTTP/1.0');
+    const answer = await rawAnswer(socketTo(server), `${text}${body}`);
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /u);
+    expect(answer).not.toContain('100 Continue');
+    expect(answer).toContain('RUN_FINISHED');
+  });
+
+  it('answers CONNECT (a tunnel this server, no proxy, does not open) with 501 and an error, and stays up', async () => {
+    const server = await startServer();
+    const answer = await rawAnswer(socketTo(server), `CONNECT ${hostOf(server)} HTTP/1.1\r\nHost: ${hostOf(server)}\r\n\r\n`);
+    expect(answer).toMatch(/^HTTP\/1\.1 501 /u);
+    expect(parsed(answer).head.toLowerCase()).toContain('connection: close');
+    expect(errorOf(answer)).toEqual({ error: { code: 'NOT_IMPLEMENTED', message: expect.stringMatching(/CONNECT/u) } });
+    // A CONNECT to another host is misdirected, as any request to another host is.
+    const elsewhere = await rawAnswer(socketTo(server), 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+    expect(elsewhere).toMatch(/^HTTP\/1\.1 421 /u);
+    expect(errorOf(elsewhere).error.code).toBe('HOST_NOT_ALLOWED');
+    expect((await health(server)).ok).toBe(true);
+  });
+
+  it('reads an absolute-form target as its path, and its authority as the host (the Host header is ignored, as HTTP/1.1 asks)', async () => {
+    const server = await startServer();
+    const host = hostOf(server);
+    const ask = (text: string) => rawAnswer(socketTo(server), `${text}Connection: close\r\n\r\n`);
+    const options = await ask(`OPTIONS http://${host}/agents/refund HTTP/1.1\r\nHost: ${host}\r\n`);
+    expect(options).toMatch(/^HTTP\/1\.1 204 /u);
+    expect(options.toLowerCase()).toMatch(/^allow: post, options\r$/mu);
+    const put = await ask(`PUT http://${host}/agents/refund HTTP/1.1\r\nHost: ${host}\r\n`);
+    expect(put).toMatch(/^HTTP\/1\.1 405 /u);
+    expect(put.toLowerCase()).toMatch(/^allow: post, options\r$/mu);
+    const missing = await ask(`GET http://${host}/nowhere HTTP/1.1\r\nHost: ${host}\r\n`);
+    expect(missing).toMatch(/^HTTP\/1\.1 404 /u);
+    expect(errorOf(missing).error.message).toBe('No route for GET /nowhere.');
+    // Another server named in the target is misdirected, whatever the Host header says; this one is answered.
+    expect(await ask(`GET http://rebound.example/health HTTP/1.1\r\nHost: ${host}\r\n`)).toMatch(/^HTTP\/1\.1 421 /u);
+    expect(await ask(`GET http://${host}/health HTTP/1.1\r\nHost: rebound.example\r\n`)).toMatch(/^HTTP\/1\.1 200 /u);
+  });
+
+  it('answers `OPTIONS *` with what the server as a whole takes', async () => {
+    const server = await startServer();
+    const answer = await rawAnswer(socketTo(server), `OPTIONS * HTTP/1.1\r\nHost: ${hostOf(server)}\r\nConnection: close\r\n\r\n`);
+    expect(answer).toMatch(/^HTTP\/1\.1 204 /u);
+    expect(answer.toLowerCase()).toMatch(/^allow: get, head, post, options\r$/mu);
+  });
+
+  it('answers a request with two Host headers, or an HTTP/1.1 request with none, with 400 and an error that says why', async () => {
+    const server = await startServer();
+    const host = hostOf(server);
+    for (const second of [host, 'rebound.example']) {
+      const answer = await rawAnswer(
+        socketTo(server),
+        `GET /health HTTP/1.1\r\nHost: ${host}\r\nHost: ${second}\r\nConnection: close\r\n\r\n`,
+      );
+      expect(answer).toMatch(/^HTTP\/1\.1 400 /u);
+      expect(errorOf(answer)).toEqual({ error: { code: 'MALFORMED_HOST', message: expect.stringMatching(/Host/u) } });
+    }
+    const none = await rawAnswer(socketTo(server), 'GET /health HTTP/1.1\r\nConnection: close\r\n\r\n');
+    expect(none).toMatch(/^HTTP\/1\.1 400 /u);
+    expect(errorOf(none)).toEqual({ error: { code: 'MALFORMED_HOST', message: expect.stringMatching(/Host/u) } });
+  });
 });

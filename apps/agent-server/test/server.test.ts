@@ -772,6 +772,25 @@ describe('idempotency', () => {
     expect((await storage.effects()).filter((e) => e.key === approvalId('a0'))).toEqual([expect.objectContaining({ runId: 'b0' })]);
   }, 20_000);
 
+  it('keeps an effect of a pruned run out of the list when a new run meets it again: the new run did nothing, and the run that did is gone', async () => {
+    let clock = NOW;
+    const storage = openMemoryStorage();
+    const first = await startServer({ storage, runRetentionMs: 60_000, now: () => clock });
+    await firstRun(first, 't', 'a0');
+    await readEvents(await post(first, '/agents/refund?speed=0', approval('t', 'a0', 'b0')));
+    await stopServer(first);
+    // Two minutes on, a server on the same storage prunes those runs as it starts; its next prune is an hour away.
+    clock += 120_000;
+    const server = await startServer({ storage, runRetentionMs: 60_000, pruneEveryMs: 3_600_000, now: () => clock });
+    await vi.waitFor(async () => expect(await storage.run('b0')).toBeUndefined(), { timeout: 5_000 });
+    expect(server.effects()).toEqual([]);
+    // The approval retried under a new run id meets the refund already made (and makes none).
+    const retried = await readEvents(await post(server, '/agents/refund?speed=0', approval('t', 'a0', 'c0')));
+    expect(retried.at(-1)?.event.type).toBe('RUN_FINISHED');
+    expect(await storage.effects()).toEqual([expect.objectContaining({ runId: 'b0' })]);
+    expect(server.effects()).toEqual([]);
+  });
+
   it('refunds nothing on a rejection', async () => {
     const server = await startServer();
     await firstRun(server, 't', 'r1');

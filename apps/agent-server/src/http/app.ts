@@ -1,7 +1,14 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { RunAgentInput } from '@aguikit/core';
 import { type EventPlan, findScenario, type Scenario, scenarios } from '@aguikit/scenarios';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import { parseEventId, RequestError } from '../request.js';
 import { canonicalJson } from '../storage/idempotency.js';
 import { type EffectRecord, type RunRecord, type Storage, StorageUnavailable, type ThreadRecord } from '../storage/types.js';
@@ -9,11 +16,16 @@ import { checkResume, nextThread, raisedBy } from '../threads.js';
 import { clientErrors } from './clientErrors.js';
 import { createDelivery } from './delivery.js';
 import { checkKnobs, checkPlayback, speedOf } from './limits.js';
-import { checkCaller, type OriginPolicy } from './origin.js';
+import { checkCaller, type OriginPolicy, targetAuthority } from './origin.js';
 import { eventsOf, runStreams } from './runStreams.js';
 import { checkRunInput, parseJsonBody, runInputSchema, validationError } from './schema.js';
 
-const pathOf = (url: string): string => url.split('?')[0] ?? url;
+/** The path of a request target; an absolute-form target (`http://host/agents/refund`) is taken as its path, as the router takes it. */
+const pathOf = (url: string): string => {
+  const authority = targetAuthority(url);
+  const path = (authority === undefined ? url : url.slice(url.indexOf('://') + 3 + authority.length)).split('?')[0] ?? '';
+  return authority === undefined || path !== '' ? path : '/';
+};
 
 /** The scenario named `id`, or the 404 that says there is none. */
 function scenarioOf(id: string): Scenario {
@@ -43,6 +55,13 @@ function allowedMethods(method: string, url: string): string {
   return 'POST, OPTIONS';
 }
 
+/** Refuses a request no route takes: 405, with what the resource takes in `Allow`, or the 404 that says there is no resource. */
+function refuseUnrouted(request: FastifyRequest, reply: FastifyReply): never {
+  const allow = allowedMethods(request.method, request.url);
+  reply.header('Allow', allow);
+  throw new RequestError(405, 'METHOD_NOT_ALLOWED', `${pathOf(request.url)} answers ${allow}.`);
+}
+
 /** How long a client refused for want of room among the runs being produced is asked to wait. */
 const RETRY_AFTER_S = 5;
 
@@ -63,6 +82,8 @@ export interface AppOptions {
   heartbeatMs: number;
   /** A client whose stream has not drained for this long is disconnected. */
   drainTimeoutMs: number;
+  /** A client whose stream has not drained for this long no longer holds its run back (see `RunStreamOptions`). */
+  stallTimeoutMs: number;
   maxBodyBytes: number;
   /** The most runs produced at once, and the most body bytes they and the streams of retries and reconnects hold (see `AgentServerOptions`). */
   maxRuns: number;
@@ -154,16 +175,43 @@ const bodyUnread = (request: IncomingMessage) =>
  */
 function refuseTarget(policy: () => OriginPolicy, refusal: () => RequestError) {
   return (_path: string, request: IncomingMessage, res: ServerResponse) => {
-    const caller = checkCaller(policy(), request.headers);
+    const caller = checkCaller(policy(), request);
     const e = caller.refusal ?? refusal();
+    const body = JSON.stringify({ error: { code: e.code, message: e.message } });
     res
       .writeHead(e.status, {
         'Content-Type': 'application/json',
+        'Content-Length': Buffer.byteLength(body),
         Vary: 'Origin',
         ...(caller.allowOrigin !== undefined ? { 'Access-Control-Allow-Origin': caller.allowOrigin } : {}),
         ...(bodyUnread(request) ? { Connection: 'close' } : {}),
       })
-      .end(JSON.stringify({ error: { code: e.code, message: e.message } }));
+      .end(body);
+  };
+}
+
+/**
+ * Answers a CONNECT, a tunnel this server (no proxy) does not open: Node hands its connection over whole, and
+ * closes it unanswered when no one takes it. After the checks of its Host and Origin, as any other request; the
+ * answer in the server's shape, and the connection closed.
+ */
+function refuseTunnel(policy: () => OriginPolicy, log: () => FastifyBaseLogger) {
+  return (request: IncomingMessage, socket: Duplex) => {
+    socket.on('error', () => {});
+    const caller = checkCaller(policy(), request);
+    const e =
+      caller.refusal ??
+      new RequestError(
+        501,
+        'NOT_IMPLEMENTED',
+        'This server is no proxy: it opens no tunnels (CONNECT). It answers GET, HEAD and OPTIONS, and POST to /agents/:scenario.',
+      );
+    log().info({ req: { method: request.method, url: request.url }, status: e.status }, 'tunnel refused');
+    const body = JSON.stringify({ error: { code: e.code, message: e.message } });
+    const grant = caller.allowOrigin !== undefined ? `Access-Control-Allow-Origin: ${caller.allowOrigin}\r\n` : '';
+    socket.end(
+      `HTTP/1.1 ${e.status} ${STATUS_CODES[e.status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nVary: Origin\r\n${grant}Date: ${new Date().toUTCString()}\r\nConnection: close\r\n\r\n${body}`,
+    );
   };
 }
 
@@ -188,6 +236,8 @@ export function buildApp(options: AppOptions): App {
       headersTimeout: Math.min(60_000, options.requestTimeoutMs),
       // Node looks for requests over their time this often (30 s by default, longer than a short timeout).
       connectionsCheckingInterval: Math.min(30_000, Math.max(50, Math.floor(options.requestTimeoutMs / 4))),
+      // A request without a Host is refused by checkCaller, with a body that says why (Node's 400 has none).
+      requireHostHeader: false,
     },
     // What Node's parser refuses gets the server's error shape too (clientErrors.ts).
     clientErrorHandler: parserRefusals.handler,
@@ -206,7 +256,30 @@ export function buildApp(options: AppOptions): App {
     ajv: { customOptions: { coerceTypes: false, useDefaults: false, removeAdditional: false, allErrors: false } },
   });
   // Node answers `Expect: 100-continue` with a 100 at once; the route says it once it takes the request (preParsing).
-  fastify.server.on('checkContinue', (request, response) => fastify.server.emit('request', request, response));
+  // Node hands over only an HTTP/1.1 client's: an HTTP/1.0 client cannot take a 100, and sends its body unasked.
+  const awaitsContinue = new WeakSet<IncomingMessage>();
+  fastify.server.on('checkContinue', (request, response) => {
+    awaitsContinue.add(request);
+    fastify.server.emit('request', request, response);
+  });
+  // Any other expectation is one this server cannot meet (Node's own 417 has no body).
+  fastify.server.on(
+    'checkExpectation',
+    (request: IncomingMessage, response: ServerResponse) =>
+      void refuseTarget(
+        options.policy,
+        () =>
+          new RequestError(
+            417,
+            'EXPECTATION_FAILED',
+            'This server meets no expectation but 100-continue: send the request again without its Expect header.',
+          ),
+      )('', request, response),
+  );
+  fastify.server.on(
+    'connect',
+    refuseTunnel(options.policy, () => fastify.log),
+  );
   fastify.removeAllContentTypeParsers();
   /** The size of each request's body, which a run it starts holds while it is produced. */
   const bodyBytes = new WeakMap<FastifyRequest, number>();
@@ -229,15 +302,16 @@ export function buildApp(options: AppOptions): App {
   fastify.addHook('onRequest', async (request, reply) => {
     parserRefusals.started(request.raw, reply.raw);
     reply.header('Vary', 'Origin');
-    const caller = checkCaller(options.policy(), request.headers);
+    const caller = checkCaller(options.policy(), request.raw);
     if (caller.refusal) throw caller.refusal;
     const origin = caller.allowOrigin;
     if (origin !== undefined) reply.header('Access-Control-Allow-Origin', origin);
     if (request.method === 'OPTIONS') {
       // A preflight passes wherever it asks, so the request itself gets its answer (a 404 the page can read): a
-      // failed preflight would hide it behind a CORS error. A plain OPTIONS asks what the resource takes.
+      // failed preflight would hide it behind a CORS error. A plain OPTIONS asks what the resource takes, and
+      // `OPTIONS *` what the server does as a whole.
       if (request.headers['access-control-request-method'] === undefined)
-        reply.header('Allow', allowedMethods(request.method, request.url));
+        reply.header('Allow', request.url === '*' ? [...METHODS].join(', ') : allowedMethods(request.method, request.url));
       if (origin !== undefined) {
         reply.header('Access-Control-Allow-Methods', 'GET, HEAD, POST, OPTIONS');
         reply.header('Access-Control-Allow-Headers', 'content-type, accept, last-event-id, authorization');
@@ -249,6 +323,9 @@ export function buildApp(options: AppOptions): App {
       reply.header('Allow', allowedMethods(request.method, request.url));
       throw new RequestError(405, 'METHOD_NOT_ALLOWED', 'This server answers GET, HEAD and OPTIONS, and POST to /agents/:scenario.');
     }
+    // No route takes the method here: refused before a body is read (a client that waits to be told to send one,
+    // `Expect: 100-continue`, would wait for ever).
+    if (request.is404) refuseUnrouted(request, reply);
     if (request.method === 'POST' && !isJson(request.headers['content-type']))
       throw new RequestError(415, 'UNSUPPORTED_MEDIA_TYPE', 'POST a body of Content-Type application/json.');
     const coding = unreadCoding(request.headers);
@@ -266,15 +343,8 @@ export function buildApp(options: AppOptions): App {
       .type('application/json')
       .send({ error: { code: e.code, message: e.message } });
   });
-  fastify.setNotFoundHandler((request, reply) => {
-    closeUnread(request, reply);
-    const allow = allowedMethods(request.method, request.url);
-    reply.header('Allow', allow);
-    return reply
-      .code(405)
-      .type('application/json')
-      .send({ error: { code: 'METHOD_NOT_ALLOWED', message: `${pathOf(request.url)} answers ${allow}.` } });
-  });
+  // What no route takes is refused as it arrives (onRequest); this is what the router answers had it not been.
+  fastify.setNotFoundHandler(async (request, reply) => refuseUnrouted(request, reply));
 
   // Liveness: the process answers, whatever its storage does. Readiness: its storage answers too (a load balancer's
   // check, which sends no traffic to an instance whose Redis is gone).
@@ -313,7 +383,7 @@ export function buildApp(options: AppOptions): App {
         scenarioOf(request.params.scenario);
         // A client that waits to be told to send its body (`Expect: 100-continue`) is told once nothing refuses it
         // before the body: a body its Content-Length says is too large is refused here, not after a 100.
-        if (request.headers.expect?.toLowerCase() === '100-continue') {
+        if (awaitsContinue.has(request.raw)) {
           if (Number(request.headers['content-length']) > options.maxBodyBytes) throw tooLarge();
           reply.raw.writeContinue();
         }

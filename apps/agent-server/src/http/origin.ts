@@ -1,4 +1,4 @@
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { RequestError } from '../request.js';
 
 /**
@@ -75,16 +75,47 @@ export function originPolicy(allowedOrigins: readonly string[], allowedHosts: re
   };
 }
 
+/** What `checkCaller` reads of a request. */
+export type Caller = Pick<IncomingMessage, 'headers' | 'rawHeaders' | 'httpVersion' | 'url'>;
+
+/**
+ * The authority of an absolute-form request target (`http://host:port/path`), as written; undefined for any other
+ * form, and for a target that is no URL (which the router refuses: its Host header is checked first, as for any other).
+ */
+export function targetAuthority(url: string | undefined): string | undefined {
+  const authority = /^https?:\/\/([^/?#]*)/iu.exec(url ?? '')?.[1];
+  return authority && URL.canParse(url ?? '') ? authority : undefined;
+}
+
+/**
+ * The host a request names (RFC 9112, 3.2): that of its target when the
+ * target is in absolute form (a Host header beside it is ignored), else its
+ * one Host header; a 400 for a request with two Host headers, or an HTTP/1.1
+ * request with none (Node keeps the first of two, and answers a missing one
+ * with a bare 400).
+ */
+function hostOf(request: Caller): string | RequestError {
+  let lines = 0;
+  for (let i = 0; i < request.rawHeaders.length; i += 2) if (request.rawHeaders[i]?.toLowerCase() === 'host') lines++;
+  if (lines > 1) return new RequestError(400, 'MALFORMED_HOST', 'The request has more than one Host header: send one.');
+  if (lines === 0 && request.httpVersion !== '1.0')
+    return new RequestError(400, 'MALFORMED_HOST', 'The request has no Host header: an HTTP/1.1 request names its host in one.');
+  return targetAuthority(request.url) ?? request.headers.host ?? '';
+}
+
 /**
  * The first check of every request, a target that is no URL included: a Host
- * that names another server is refused (421), then a page of an origin not
- * allowed (403); an allowed page's origin is the one to grant in
- * Access-Control-Allow-Origin, so that it can read whatever the answer is.
+ * that is missing or doubled is refused (400), one that names another server
+ * (421), then a page of an origin not allowed (403); an allowed page's origin
+ * is the one to grant in Access-Control-Allow-Origin, so that it can read
+ * whatever the answer is.
  */
-export function checkCaller(policy: OriginPolicy, headers: IncomingHttpHeaders): { refusal?: RequestError; allowOrigin?: string } {
-  if (!policy.allowsHost(headers.host ?? ''))
+export function checkCaller(policy: OriginPolicy, request: Caller): { refusal?: RequestError; allowOrigin?: string } {
+  const host = hostOf(request);
+  if (host instanceof RequestError) return { refusal: host };
+  if (!policy.allowsHost(host))
     return { refusal: new RequestError(421, 'HOST_NOT_ALLOWED', 'This server does not answer to that Host name.') };
-  const { origin } = headers;
+  const { origin } = request.headers;
   if (origin === undefined) return {};
   if (!policy.allowsOrigin(origin))
     return { refusal: new RequestError(403, 'ORIGIN_NOT_ALLOWED', 'Pages of this origin may not call this server.') };

@@ -8,9 +8,13 @@ import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { effectIdempotencyKey } from '../storage/idempotency.js';
 import { type EffectRecord, type RunRecord, type Storage, StorageUnavailable } from '../storage/types.js';
 import type { Delivery } from './delivery.js';
+import { MIN_PAUSE_MS, type Pace, pacer } from './pace.js';
+import { ABSENT, openSseClient, type SseClient } from './sseClient.js';
 
 /** Room held among the runs being produced (see `RunStreams.reserve`). */
 export interface Reservation {
+  /** The request-body bytes it holds room for. */
+  readonly bytes: number;
   release(): void;
 }
 
@@ -21,6 +25,13 @@ export interface RunStreamOptions {
   heartbeatMs: number;
   /** A client whose stream has not drained for this long is disconnected. */
   drainTimeoutMs: number;
+  /**
+   * A client whose stream has not drained for this long no longer holds its
+   * run back: the run goes on without waiting for it (at once, when no other
+   * client reads it), and the client, once it takes what was written, reads
+   * the rest from the log.
+   */
+  stallTimeoutMs: number;
   now: () => number;
   onEffect: (record: EffectRecord) => void;
   /** Told when each client starts and stops reading a run, and whether it was sent the run's end. */
@@ -37,11 +48,14 @@ export interface RunStreams {
    * whether or not its client stays: a client that goes (a closed tab, a
    * dropped connection) leaves the agent working, as a real one would, and a
    * reconnect reads what it did from the log. It is paced while a client
-   * reads it (its own, or one following it); once none does, what is left is
-   * produced at once, so a run left by its clients soon frees its room among
-   * the runs being produced. A run this server is
-   * producing already is not produced again: the stream reads its log and
-   * follows it as the producer stores each event. Resolves once the run is
+   * reads it (its own, or one following it); once none does (each went, or
+   * has taken nothing for `stallTimeoutMs`), what is left is produced at
+   * once, so a run left by its clients soon frees its room among the runs
+   * being produced; a client that comes back reads each of those events when
+   * it is due, as it would have had it stayed (`Pace`). A run this server is
+   * producing already (or produced ahead of its pace, until its last event
+   * is due) is not produced again: the stream reads its log and follows it
+   * as the producer stores each event. Resolves once the run is
    * produced (or storage failed); a storage failure before the first byte is
    * thrown (a 503), after it the stream ends with what was recorded.
    * `fresh`: the plan of a run just begun (nothing stored yet). `readFrom`:
@@ -101,13 +115,12 @@ interface Producer {
   readers: number;
   /** Ends the pause it is in, once its last reader goes. */
   idle?: (() => void) | undefined;
+  /** When each of its events is due. */
+  pace: Pace;
 }
 
-const SSE_HEADERS = {
-  'Content-Type': 'text/event-stream',
-  'Cache-Control': 'no-cache',
-  'X-Accel-Buffering': 'no',
-};
+/** Runs produced ahead of their pace whose last event is not yet due, remembered at most (the oldest forgotten first). */
+const MAX_PACES = 1024;
 
 /**
  * The events of a run, recomputed from its record (scenarios are pure
@@ -131,6 +144,8 @@ export function runStreams(options: RunStreamOptions): RunStreams {
   const wakers = new Set<() => void>();
   /** The runs this server is producing, by id. */
   const live = new Map<string, Producer>();
+  /** The pace of each run produced here ahead of it whose last event is not yet due, by id (`Pace`). */
+  const paces = new Map<string, Pace>();
   const wakeFollowers = (runId: string) => {
     const producer = live.get(runId);
     if (!producer) return;
@@ -161,123 +176,70 @@ export function runStreams(options: RunStreamOptions): RunStreams {
       producer.idle = done;
     });
 
-  /** The client of a run produced with none (`finish`): gone from the start. */
-  const ABSENT = {
-    closed: true,
-    sent: 0,
-    async send(_frame: string) {},
-    sentEnd() {},
-    end: () => true,
-  };
+  /** The pace of a run produced here ahead of it, while an event of it is still to come due. */
+  function paceOf(runId: string): Pace | undefined {
+    const pace = live.get(runId)?.pace ?? paces.get(runId);
+    if (pace && pace.until !== undefined && pace.until - performance.now() < MIN_PAUSE_MS) {
+      paces.delete(runId);
+      return undefined;
+    }
+    return pace;
+  }
 
-  /** Opens a run's SSE response: its heartbeat, its end when the client goes, and a send that waits for a slow reader. */
-  function respond(request: FastifyRequest, reply: FastifyReply, runId: string) {
-    const res = reply.raw;
-    reply.hijack();
-    res.writeHead(200, { ...(reply.getHeaders() as Record<string, string>), ...SSE_HEADERS });
-    res.flushHeaders();
-    let closed = false;
-    /** The run's end was sent to this client while it was there. */
-    let sentEnd = false;
-    let counted = false;
-    options.delivery.opened(runId);
+  /** Keeps the pace of a run produced to its end ahead of it, for a client that comes back before its last event is due. */
+  function remember(runId: string, pace: Pace): void {
+    if (!pace.early || pace.until === undefined || pace.until - performance.now() < MIN_PAUSE_MS) return;
+    paces.delete(runId);
+    paces.set(runId, pace);
+    if (paces.size <= MAX_PACES) return;
+    for (const id of paces.keys()) paceOf(id);
+    for (const id of paces.keys()) {
+      if (paces.size <= MAX_PACES) break;
+      paces.delete(id);
+    }
+  }
+
+  /** Opens a client's response to a run, counted among the readers of its producer (if any) while it reads. */
+  function respond(request: FastifyRequest, reply: FastifyReply, runId: string): SseClient {
     const producer = live.get(runId);
-    if (producer) producer.readers++;
-    let wakeDrain: (() => void) | undefined;
-    /** What wakes a stream that waits for its run's next event, once its client goes. */
-    let wakeWait: (() => void) | undefined;
-    const heartbeat = setInterval(() => closed || res.write(': ping\n\n'), options.heartbeatMs);
-    const onClose = () => {
-      closed = true;
-      if (!counted) {
-        counted = true;
-        options.delivery.closed(runId, sentEnd);
-        // The last client reading the run went: its producer stops pacing it.
-        if (producer && --producer.readers === 0) producer.idle?.();
-      }
-      open.delete(res);
-      clearInterval(heartbeat);
-      wakeDrain?.();
-      wakeWait?.();
-    };
-    open.set(res, () => {
-      onClose();
-      res.end();
+    return openSseClient(request, reply, runId, {
+      ...options,
+      open,
+      reading(now) {
+        if (!producer) return;
+        if (now) producer.readers++;
+        // The last client reading the run went, or stopped taking what it is sent: its producer stops pacing it.
+        else if (--producer.readers === 0) producer.idle?.();
+      },
     });
-    request.raw.on('close', onClose);
-    res.on('close', onClose);
-    // A client that went while the request waited on storage closed before these listeners were there to hear it.
-    const socket = request.raw.socket;
-    if (!socket || socket.destroyed) onClose();
-
-    /** Waits for the client to take what was written; false (and the client dropped) when it has not after the drain timeout. */
-    const drained = () =>
-      new Promise<boolean>((resolve) => {
-        const finish = (ok: boolean) => {
-          clearTimeout(timer);
-          res.off('drain', onDrain);
-          wakeDrain = undefined;
-          resolve(ok && !closed);
-        };
-        const onDrain = () => finish(true);
-        const timer = setTimeout(() => {
-          request.log.warn({ runId, drainTimeoutMs: options.drainTimeoutMs }, 'client stopped reading: disconnected');
-          finish(false);
-          res.destroy();
-        }, options.drainTimeoutMs);
-        res.on('drain', onDrain);
-        wakeDrain = () => finish(false);
-      });
-    let sent = 0;
-    return {
-      get closed() {
-        return closed;
-      },
-      get sent() {
-        return sent;
-      },
-      // A client that reads slower than the run streams holds the run back rather than filling the server's memory.
-      async send(frame: string) {
-        if (closed) return;
-        if (res.write(frame) || (await drained())) sent++;
-        else onClose();
-      },
-      /** Says the run's last event was sent, when the client is still there to have read it. */
-      sentEnd() {
-        if (!closed) sentEnd = true;
-      },
-      /** Resolves once `wait` wakes it, or the client goes. */
-      until(wait: (wake: () => void) => void) {
-        return new Promise<void>((resolve) => {
-          if (closed) return resolve();
-          wakeWait = resolve;
-          wait(resolve);
-        });
-      },
-      end() {
-        const gone = closed;
-        onClose();
-        if (!gone) res.end();
-        return gone;
-      },
-    };
   }
 
   /**
-   * Streams a run that this server is producing already (a retry, a
-   * reconnect): its stored frames from `from`, then each one its producer
-   * stores, until the producer is done and the log is read to its end.
+   * Sends a client a run's frames from `from`: those its log holds, then each
+   * one its producer stores, until the producer is done and the log is read
+   * to its end; each once it is due (`ahead`: a run produced ahead of its
+   * pace). Ends the response. `first`: the frames from `from` read already.
    */
-  async function follow(request: FastifyRequest, reply: FastifyReply, runId: string, from: number): Promise<void> {
-    const first = await storage.events(runId, from, PAGE);
-    const client = respond(request, reply, runId);
+  async function deliver(
+    client: SseClient,
+    runId: string,
+    from: number,
+    log: FastifyBaseLogger,
+    ahead: (index: number) => number,
+    first?: string[],
+  ): Promise<void> {
     let index = from;
     try {
-      let page = first;
+      let page = first ?? (await storage.events(runId, index, PAGE));
       // Once the producer is done, the log is read once more: it may have stored its last frames after the read before.
       for (let last = false; !client.closed; ) {
-        for (const frame of page) await client.send(frame);
-        index += page.length;
+        for (const frame of page) {
+          const wait = ahead(index);
+          if (wait >= MIN_PAUSE_MS) await client.sleep(wait);
+          if (!(await client.send(frame))) break;
+          index++;
+        }
+        if (client.closed) break;
         if (page.length < PAGE) {
           const producer = live.get(runId);
           if (!producer && last) {
@@ -291,11 +253,22 @@ export function runStreams(options: RunStreamOptions): RunStreams {
         page = await storage.events(runId, index, PAGE);
       }
     } catch (e) {
-      request.log.error({ err: e, runId, index }, e instanceof StorageUnavailable ? 'storage unavailable mid-stream' : 'stream failed');
+      log.error({ err: e, runId, index }, e instanceof StorageUnavailable ? 'storage unavailable mid-stream' : 'stream failed');
     } finally {
       const gone = client.end();
-      request.log.info({ runId, from, to: index, sent: client.sent, closedByClient: gone, followed: true }, 'stream ended');
+      log.info({ runId, from, to: index, sent: client.sent, closedByClient: gone, followed: true }, 'stream ended');
     }
+  }
+
+  /**
+   * Streams a run that this server is producing already (a retry, a
+   * reconnect), or produced ahead of its pace a moment ago: its stored frames
+   * from `from`, then each one its producer stores, each once it is due.
+   */
+  async function follow(request: FastifyRequest, reply: FastifyReply, scenario: Scenario, run: RunRecord, from: number): Promise<void> {
+    const first = await storage.events(run.runId, from, PAGE);
+    const ahead = pacer(paceOf(run.runId), () => eventsOf(scenario, run.input, run.startedAt, run.nonce));
+    await deliver(respond(request, reply, run.runId), run.runId, from, request.log, ahead, first);
   }
 
   /** Produces a run from its record (see `stream`), sending what its client (none: `finish`) asked for. */
@@ -305,21 +278,48 @@ export function runStreams(options: RunStreamOptions): RunStreams {
     run: RunRecord,
     from: number,
     speed: number,
-    extra: { fresh?: EventPlan; readFrom?: number } = {},
+    extra: { fresh?: EventPlan; readFrom?: number; reservation?: Reservation } = {},
   ): Promise<void> {
     const { fresh } = extra;
     const log = to?.request.log ?? options.log();
     const producer = live.get(run.runId) as Producer;
+    const { pace } = producer;
     const readFrom = Math.min(from, extra.readFrom ?? from);
     let page = fresh ? [] : await storage.events(run.runId, readFrom, PAGE);
     const client = to ? respond(to.request, to.reply, run.runId) : ABSENT;
-    const send = client.send;
+    /** The client, once it fell behind (see `offer`): reading the rest from the log. */
+    let behind: Promise<void> | undefined;
+    /** It fell behind: once it takes what it was sent (`taken`), it reads the rest from the log, as a reconnect does. */
+    const catchUp = async (taken: Promise<boolean>, next: number) => {
+      // Meanwhile it holds its request's body, as the stream of a reconnect does: with no room for it, it is dropped.
+      const hold = reserve(extra.reservation?.bytes ?? 0, 'stream');
+      if (!hold) client.drop();
+      try {
+        await taken;
+        await deliver(
+          client,
+          run.runId,
+          next,
+          log,
+          pacer(pace, () => eventsOf(scenario, run.input, run.startedAt, run.nonce)),
+        );
+      } finally {
+        hold?.release();
+      }
+    };
+    /**
+     * Sends the client frame `i` as the run makes it. A client that has taken nothing for `stallTimeoutMs` is no
+     * longer waited for: the run goes on without it (at once, when no other client reads it), and it falls behind.
+     */
+    const offer = async (frame: string, i: number) => {
+      if ((await client.offer(frame)) === 'stalled') behind = catchUp(client.pending, i + 1);
+    };
 
     let index = readFrom;
     try {
       for (;;) {
         for (const frame of page) {
-          if (index >= from) await send(frame);
+          if (index >= from && !behind && !client.closed) await offer(frame, index);
           index++;
         }
         if (page.length < PAGE) break;
@@ -333,14 +333,14 @@ export function runStreams(options: RunStreamOptions): RunStreams {
       for (let i = index; i < events.length; i++) {
         const item = events.at(i) as TimedEvent;
         // What the client has already (made again only to be stored and performed) goes at once.
-        if (i >= from && producer.readers > 0) {
-          due += speed > 0 ? item.delayMs / speed : 0;
-          const wait = due - (performance.now() - start);
-          if (wait >= 4) await pause(wait, producer);
-        } else if (i >= from) {
-          // No client reads the run (each went, or none came): the rest is produced at once, its room among the
-          // runs freed as soon as it can be. A client that comes back is paced from here.
-          due = performance.now() - start;
+        if (i >= from && speed > 0) {
+          due += item.delayMs / speed;
+          const at = start + due;
+          if (producer.readers > 0 && at - performance.now() >= MIN_PAUSE_MS) await pause(at - performance.now(), producer);
+          // No client reads the run (each went, or none came): the rest is produced at once, its room among the runs
+          // freed as soon as it can be. A client that comes back reads each event when it is due (`Pace`), and the
+          // run is paced again from where it is.
+          if (pace.early === undefined && at - performance.now() >= MIN_PAUSE_MS) pace.early = { index: i, at };
         }
         // Produced without pauses, a run still lets the server do other work every few milliseconds.
         if (performance.now() - yielded >= YIELD_EVERY_MS) {
@@ -363,11 +363,12 @@ export function runStreams(options: RunStreamOptions): RunStreams {
         const stored = await storage.appendEvent(run.runId, i, frame);
         producer.stored = i + 1;
         wakeFollowers(run.runId);
-        if (!client.closed && i >= from) await send(stored ? frame : ((await storage.events(run.runId, i, 1))[0] ?? frame));
+        if (i >= from && !behind && !client.closed) await offer(stored ? frame : ((await storage.events(run.runId, i, 1))[0] ?? frame), i);
         index = i + 1;
       }
       if (index >= events.length) {
-        client.sentEnd();
+        if (speed > 0) pace.until = start + due;
+        if (!behind) client.sentEnd();
         // Produced to its end: a server that starts has nothing of it to finish (a failure here only means it would).
         await storage
           .produced(run.runId)
@@ -377,17 +378,21 @@ export function runStreams(options: RunStreamOptions): RunStreams {
       // Headers are out: the stream ends short, and the client reconnects for the rest once storage is back.
       log.error({ err: e, runId: run.runId, index }, e instanceof StorageUnavailable ? 'storage unavailable mid-stream' : 'stream failed');
     } finally {
-      const gone = client.end();
-      log.info(
-        { runId: run.runId, from, to: index, sent: client.sent, closedByClient: gone, ...(to ? {} : { finished: true }) },
-        'stream ended',
-      );
+      // A client fallen behind is ended as it reads the log to its end.
+      if (!behind) {
+        const gone = client.end();
+        log.info(
+          { runId: run.runId, from, to: index, sent: client.sent, closedByClient: gone, ...(to ? {} : { finished: true }) },
+          'stream ended',
+        );
+      }
     }
   }
 
   /** Produces `record` (`run`), tracked until it is done: followed by any stream of it meanwhile, never pruned. */
-  function track(record: RunRecord, run: () => Promise<void>, reservation: Reservation | undefined): Promise<void> {
-    live.set(record.runId, { stored: 0, waiting: new Set(), readers: 0 });
+  function track(record: RunRecord, speed: number, run: () => Promise<void>, reservation: Reservation | undefined): Promise<void> {
+    const producer: Producer = { stored: 0, waiting: new Set(), readers: 0, pace: { speed } };
+    live.set(record.runId, producer);
     const produced = run();
     const tracked = produced
       .catch(() => {})
@@ -398,39 +403,45 @@ export function runStreams(options: RunStreamOptions): RunStreams {
         // Its followers read the rest of the log and end.
         wakeFollowers(record.runId);
         live.delete(record.runId);
+        remember(record.runId, producer.pace);
       });
     producing.add(tracked);
     starts.set(tracked, record.startedAt);
     return produced;
   }
 
+  function reserve(bytes: number, kind: 'run' | 'stream' = 'run'): Reservation | undefined {
+    const run = kind === 'run' ? 1 : 0;
+    if (reservedRuns + run > options.maxRuns || (reservations > 0 && reservedBytes + bytes > options.maxRunInputBytes)) return undefined;
+    reservedRuns += run;
+    reservations++;
+    reservedBytes += bytes;
+    let held = true;
+    return {
+      bytes,
+      release() {
+        if (!held) return;
+        held = false;
+        reservedRuns -= run;
+        reservations--;
+        reservedBytes -= bytes;
+      },
+    };
+  }
+
   return {
     stream(request, reply, scenario, record, from, speed, extra = {}) {
-      // A run produced here already is not produced twice: this stream reads what its producer stores.
-      if (live.has(record.runId)) return follow(request, reply, record.runId, from).finally(() => extra.reservation?.release());
-      return track(record, () => produce({ request, reply }, scenario, record, from, speed, extra), extra.reservation);
+      // A run produced here already is not produced twice: this stream reads what its producer stores. One produced
+      // to its end ahead of its pace is read at its pace (a stream that would make what its log lacks produces it).
+      if (live.has(record.runId) || (extra.fresh === undefined && extra.readFrom === undefined && paceOf(record.runId)))
+        return follow(request, reply, scenario, record, from).finally(() => extra.reservation?.release());
+      return track(record, speed, () => produce({ request, reply }, scenario, record, from, speed, extra), extra.reservation);
     },
     finish(scenario, record) {
       if (live.has(record.runId)) return Promise.resolve();
-      return track(record, () => produce(undefined, scenario, record, 0, 0, { readFrom: 0 }), undefined);
+      return track(record, 0, () => produce(undefined, scenario, record, 0, 0, { readFrom: 0 }), undefined);
     },
-    reserve(bytes, kind = 'run') {
-      const run = kind === 'run' ? 1 : 0;
-      if (reservedRuns + run > options.maxRuns || (reservations > 0 && reservedBytes + bytes > options.maxRunInputBytes)) return undefined;
-      reservedRuns += run;
-      reservations++;
-      reservedBytes += bytes;
-      let held = true;
-      return {
-        release() {
-          if (!held) return;
-          held = false;
-          reservedRuns -= run;
-          reservations--;
-          reservedBytes -= bytes;
-        },
-      };
-    },
+    reserve,
     endStreams() {
       stopping = true;
       for (const wake of [...wakers]) wake();
