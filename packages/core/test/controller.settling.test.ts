@@ -197,6 +197,24 @@ describe('a resume stopped once the agent answered, before its first event', () 
     expect(posted).toHaveLength(2);
   });
 
+  it('gives the answers back when the stream the agent answered with fails before its first event in a way it cannot have taken (a frame too large)', async () => {
+    const { c } = httpAgent(
+      (input, n) =>
+        n === 1
+          ? sse([started(input), interrupted(input, 'i1')])
+          : new Response(`data: ${'x'.repeat(5000)}\n\n`, { headers: { 'content-type': 'text/event-stream' } }),
+      { maxFrameBytes: 1000 },
+    );
+    await c.run('Transfer 500 EUR');
+    await c.resume(approve(true));
+    expect(c.log.entries.some((e) => e.type === 'resume_taken')).toBe(true);
+    expect(c.getSnapshot().thread.interrupts.map((i) => i.id)).toEqual(['i1']);
+    expectReplayed(c);
+    // Read back from the log, the same.
+    const again = createRunController({ source: httpSseSource({ url: 'http://agent.test/run' }), log: [...c.log.entries] });
+    expect(again.getSnapshot().thread.interrupts.map((i) => i.id)).toEqual(['i1']);
+  });
+
   it('gives the answers back in a log saved while the agent had not answered yet: it never took them', async () => {
     const { c } = httpAgent((input, n, init) => (n !== 2 ? sse([started(input), interrupted(input, 'i1')]) : hanging(init)));
     await c.run('Transfer 500 EUR');

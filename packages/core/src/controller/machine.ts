@@ -38,7 +38,7 @@ export interface ThreadMachine {
   readonly eventCount: number;
   /** An `init` entry was applied: a reset starts the thread again from it. */
   readonly started: boolean;
-  /** A resume's answers wait for its stream's first event: a stop (or a failure the agent cannot have taken) gives them back. */
+  /** A resume's answers wait for its stream's first event, and the agent has not answered its request: a stop gives them back. */
   readonly resumeAwaiting: boolean;
   apply(entry: SessionEntryBody): ThreadState;
   /**
@@ -61,6 +61,7 @@ interface MachineState {
   runId: string | undefined;
   events: number;
   answering: ResumeTaken | undefined;
+  agentHas: ResumeTaken | undefined;
 }
 
 /** The listeners a stream's pipeline tells. */
@@ -78,6 +79,8 @@ export function createThreadMachine(callbacks: MachineCallbacks, from?: MachineS
   let events = from?.events ?? 0;
   /** What the last resume closed, until its stream's first event: a resume the agent never took gives it back. */
   let answering = from?.answering;
+  /** The resume whose request the agent answered (`resume_taken`): a stop leaves it the answers; a failure it cannot have taken gives them back. */
+  let agentHas = from?.agentHas;
   /** Entries are applied in a batch (see `batch`). */
   let batching = false;
   /** The arrays a batch's run of agent events made, which it writes in place (batchOwned.ts). */
@@ -178,13 +181,12 @@ export function createThreadMachine(callbacks: MachineCallbacks, from?: MachineS
         mutate((s) => need().recordResume(s, entry.resume, entry.runId));
         break;
       case 'resume_taken':
-        // The agent answered the resume's request: it has the answers, and may be acting on them, whatever comes next.
-        answering = undefined;
+        agentHas = answering;
         break;
       case 'stop': {
         // A resume stopped before its first event and before the agent answered (`resume_taken`, or the `answered` of
         // an earlier version's stop): it never took the answers, which go back to the user.
-        const taken = !entry.answered && answering;
+        const taken = !entry.answered && answering !== agentHas && answering;
         mutate((s) => (taken ? need().reopenInterrupts(cancelRun(s, at), taken) : cancelRun(s, at)));
         pipeline = dropped = answering = undefined;
         opened = false;
@@ -222,7 +224,7 @@ export function createThreadMachine(callbacks: MachineCallbacks, from?: MachineS
       return init !== undefined;
     },
     get resumeAwaiting() {
-      return answering !== undefined;
+      return answering !== undefined && answering !== agentHas;
     },
     apply,
     batch(run, seen = true) {
@@ -243,7 +245,7 @@ export function createThreadMachine(callbacks: MachineCallbacks, from?: MachineS
     fork(heard) {
       if (batching) throw new Error('aguikit: a machine is forked between batches, never inside one.');
       const [next, cut] = [pipeline?.fork(listeners(heard)), dropped?.fork(listeners(heard))];
-      return createThreadMachine(heard, { init, thread, opened, pipeline: next, dropped: cut, runId, events, answering });
+      return createThreadMachine(heard, { init, thread, opened, pipeline: next, dropped: cut, runId, events, answering, agentHas });
     },
   };
 }
