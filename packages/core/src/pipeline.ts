@@ -133,7 +133,9 @@ export function createEventPipeline(
       // A listener's throw is its own.
       if (telling) throw e;
       // An in-process agent's event that throws as it is read (a getter, a revoked Proxy in it) is no event: named,
-      // and the stream goes on, as after any event that is none. A replay of the log reads it the same way.
+      // and the stream goes on, as after any event that is none; a replay of the log reads it the same way. One that
+      // throws only as the reducer copies a nested value was seen by the verifier and onEvent first, as an event
+      // nested too deep is (TOO_DEEP).
       report([error(at, undefined, 'UNREADABLE_EVENT', `The event could not be read: ${thrownText(e)}.`)]);
     }
   };

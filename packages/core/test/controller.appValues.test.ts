@@ -242,6 +242,7 @@ describe('a request that is no request is refused, never thrown, and nothing is 
     ['empty text', ''],
     ['blank text', ' \n\t '],
     ['a request whose message is empty text', { message: '' }],
+    ['a message whose content is blank', { message: { id: 'u-blank', role: 'user', content: '  ' } }],
   ])('run(%s) is refused MESSAGE_INVALID as empty: no blank message goes to the agent', async (_name, request) => {
     const { c, inputs } = make();
     expect(await outcome(() => c.run(request as Untyped))).toMatchObject({
@@ -408,7 +409,11 @@ describe("an in-process agent's event that throws as it is read (a getter of its
       const again = createRunController({ source: { run: () => (async function* () {})() }, log: entries }).getSnapshot().thread;
       expect(again.messages.byId.get('m1')?.content).toBe('Refunded.');
       expect(again.run.status).toBe('success');
-      expect(again.diagnostics.some((d) => d.index === 2 && d.severity === 'error')).toBe(true);
+      // The file holds a text in its place, which the replay refuses at the same index.
+      expect(again.diagnostics.filter((d) => d.index === 2).map((d) => d.code)).toEqual(['NOT_AN_OBJECT']);
+      expect(entries.find((e) => e.type === 'event' && e.index === 2)).toMatchObject({
+        event: expect.stringContaining('could not be read: the draft was revoked'),
+      });
     },
   );
 });

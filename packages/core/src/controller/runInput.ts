@@ -43,8 +43,10 @@ export function runInput(threadId: string, thread: ThreadState, request: RunRequ
  * replay), or undefined when it can.
  */
 export function userMessageProblem(message: unknown): string | undefined {
-  // Blank text is no message: a model API refuses an empty turn, and the user said nothing.
-  if (typeof message === 'string') return message.trim() ? undefined : 'is empty';
+  // Blank text, alone or as a message's content, is no message: a model API refuses an empty turn, and the user said nothing.
+  const text = typeof message === 'object' && message !== null ? (message as { content?: unknown }).content : message;
+  if (typeof text === 'string' && !text.trim()) return 'is empty';
+  if (typeof message === 'string') return undefined;
   const whole = typeof message === 'object' && message !== null && !Array.isArray(message);
   const m = whole ? message : { id: 'new', role: 'user', content: message };
   return storedMessageProblem(m, '/message') ?? ((m as { role?: unknown }).role === 'user' ? undefined : 'is not a user message');

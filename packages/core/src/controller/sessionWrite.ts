@@ -30,7 +30,7 @@ function entryLine(entry: SessionEntry): string {
       return JSON.stringify(cutShort(entry, COPY_DEPTH + 16));
     } catch (e) {
       // Something in it throws as it is read (an in-process agent's getter, which the thread named UNREADABLE_EVENT):
-      // written as a text saying so, which a replay refuses in its place as the live thread did.
+      // written as a text saying so, which a replay of the file refuses in its place (NOT_AN_OBJECT).
       const { type, at } = entry;
       const index = (entry as { index?: unknown }).index;
       return JSON.stringify({ type, at, index, event: `The event could not be read: ${thrownText(e)}.` });
