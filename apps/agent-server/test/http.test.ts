@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AgentServer } from '../src/server.js';
 import { openMemoryStorage } from '../src/storage/memory.js';
 import { type Storage, StorageUnavailable } from '../src/storage/types.js';
-import { interruptsOf, post, readEvents, startServer, userInput } from './support.js';
+import { interruptsOf, post, readEvents, startServer, stopServer, userInput } from './support.js';
 
 const sockets: Socket[] = [];
 afterEach(() => {
@@ -815,6 +815,33 @@ describe('requests at the edges of HTTP', () => {
     expect(errorOf(elsewhere).error.code).toBe('HOST_NOT_ALLOWED');
     expect((await health(server)).ok).toBe(true);
   });
+
+  it('closes a refused tunnel whose client never closes its side: it holds no connection, and the server still closes', async () => {
+    const server = await startServer({ maxConnections: 2 });
+    const port = Number(new URL(server.url).port);
+    const answers: Promise<string>[] = [];
+    for (let i = 0; i < 2; i++) {
+      // A client that keeps its side open after the answer (half-open), and never closes it.
+      const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+      sockets.push(socket);
+      socket.on('error', () => {});
+      answers.push(
+        new Promise((resolve) => {
+          let text = '';
+          socket.on('data', (chunk: Buffer) => {
+            text += chunk.toString('utf8');
+            if (text.includes('NOT_IMPLEMENTED')) resolve(text);
+          });
+        }),
+      );
+      socket.write(`CONNECT ${hostOf(server)} HTTP/1.1\r\nHost: ${hostOf(server)}\r\n\r\n`);
+    }
+    for (const answer of answers) expect(await answer).toMatch(/^HTTP\/1\.1 501 /u);
+    // Both tunnels' connections are let go: a third client is answered.
+    await vi.waitFor(async () => expect((await health(server)).ok).toBe(true), { timeout: 10_000, interval: 200 });
+    const closing = stopServer(server).then(() => 'closed');
+    expect(await Promise.race([closing, new Promise((resolve) => setTimeout(() => resolve('still open'), 8_000))])).toBe('closed');
+  }, 30_000);
 
   it('reads an absolute-form target as its path, and its authority as the host (the Host header is ignored, as HTTP/1.1 asks)', async () => {
     const server = await startServer();

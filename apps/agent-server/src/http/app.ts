@@ -209,8 +209,16 @@ function refuseTunnel(policy: () => OriginPolicy, log: () => FastifyBaseLogger) 
     log().info({ req: { method: request.method, url: request.url }, status: e.status }, 'tunnel refused');
     const body = JSON.stringify({ error: { code: e.code, message: e.message } });
     const grant = caller.allowOrigin !== undefined ? `Access-Control-Allow-Origin: ${caller.allowOrigin}\r\n` : '';
+    // Closed once the answer is out, or after 5 s when the client does not take it: a client that keeps its side open
+    // (Node's server sockets allow half-open ones) would otherwise hold a connection for ever, and keep close() waiting.
+    const gone = setTimeout(() => socket.destroy(), 5_000);
+    gone.unref();
     socket.end(
       `HTTP/1.1 ${e.status} ${STATUS_CODES[e.status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nVary: Origin\r\n${grant}Date: ${new Date().toUTCString()}\r\nConnection: close\r\n\r\n${body}`,
+      () => {
+        clearTimeout(gone);
+        socket.destroy();
+      },
     );
   };
 }
