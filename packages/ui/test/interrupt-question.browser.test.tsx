@@ -184,12 +184,15 @@ function unseen(el: Element | null | undefined): string | null {
   return null;
 }
 
-describe('an approval opening in the chat on a small phone', () => {
+describe('an approval opening in the chat on a small screen (a phone, a short laptop window)', () => {
   for (const [width, height, header] of [
     [320, 568, 0],
     [320, 568, 56],
     [390, 664, 0],
     [390, 844, 0],
+    // A laptop's browser window under its toolbars and taskbar: the box in a box, as on a taller one.
+    [1366, 620, 0],
+    [1280, 600, 64],
   ] as const) {
     it(`shows what is asked and Approve and Reject at once, without scrolling (${width}x${height}, a page header of ${header}px)`, async () => {
       await page.viewport(width, height);
