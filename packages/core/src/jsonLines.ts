@@ -1,6 +1,11 @@
+import { jsonProblem, MAX_TEXT_DEPTH, manyBrackets, tooDeep } from './jsonCheck.js';
 import { thrownText } from './thrownText.js';
 
-/** A line (or item) that was not read: where, why as a code a program can act on, and why in words (English). */
+/**
+ * A line (or item) that was not read: where, why as a code a program can act
+ * on, and why in words (English). `NOT_JSON`: not JSON, or nested deeper than
+ * MAX_TEXT_DEPTH.
+ */
 export interface LineProblem<C extends string = string> {
   line: number;
   code: C | 'NOT_JSON';
@@ -22,12 +27,15 @@ type Take<C extends string> = (value: unknown) => { code: C; message: string } |
  * A text whose first line opens an object it does not close is values
  * pretty-printed one after another (`jq .` over JSON lines), read value by value;
  * so is an array cut off whose first item opens so (`JSON.stringify(x, null, 2)`).
+ * Whatever the text, the time it takes grows as its length does (`jsonReader`):
+ * a line nested deeper than MAX_TEXT_DEPTH is named, not read.
  */
 export function readJsonLines<C extends string>(text: string, take: Take<C>): LineProblem<C>[] {
   const errors: LineProblem<C>[] = [];
+  const read = jsonReader();
   // A byte order mark (an editor on Windows writes one) is not part of the first line.
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const items = wholeArray(body);
+  const items = wholeArray(body, read);
   if (items) {
     items.forEach((item, i) => {
       const problem = take(item);
@@ -36,45 +44,99 @@ export function readJsonLines<C extends string>(text: string, take: Take<C>): Li
     return errors;
   }
   // Values pretty-printed one after another (`jq .` over JSON lines): the first line opens an object it does not close.
-  if (/^\s*\{[ \t]*(?:\r\n|\r|\n)/.test(body)) return readValues(body, take, false);
+  if (/^\s*\{[ \t]*(?:\r\n|\r|\n)/.test(body)) return readValues(body, take, false, read);
   // An array pretty-printed and cut off: its items are such values, between its commas (the bracket is a space, so
   // every offset and line stays where it was).
-  if (/^\s*\[\s*\{[ \t]*(?:\r\n|\r|\n)/.test(body)) return readValues(body.replace('[', ' '), take, true);
+  if (/^\s*\[\s*\{[ \t]*(?:\r\n|\r|\n)/.test(body)) return readValues(body.replace('[', ' '), take, true, read);
   let opening = /^\s*\[/.test(body);
   const inArray = opening;
-  // CRLF, LF or a CR alone (an old Mac editor): a JSON text holds no raw CR or LF of its own, only escaped ones.
-  body.split(/\r\n|\r|\n/).forEach((line, i) => {
+  // CRLF, LF or a CR alone (an old Mac editor): a JSON text holds no raw CR or LF of its own, only escaped ones. Split
+  // at LF alone where there is no CR: several times faster over millions of short lines.
+  const lines = body.includes('\r') ? body.split(/\r\n|\r|\n/) : body.split('\n');
+  lines.forEach((line, i) => {
     let text = line;
     if (inArray) {
-      text = arrayLine(line, opening);
+      text = arrayLine(line, opening, read);
       if (line.trim() !== '') opening = false;
     }
     if (text.trim() === '') return;
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (e) {
-      errors.push({ line: i + 1, code: 'NOT_JSON', message: `not JSON: ${thrownText(e)}` });
+    const json = read(text);
+    if (!json.ok) {
+      errors.push({ line: i + 1, code: 'NOT_JSON', message: json.message });
       return;
     }
-    const problem = take(value);
+    const problem = take(json.value);
     if (problem) errors.push({ line: i + 1, ...problem });
   });
   return errors;
+}
+
+/** One JSON text read: its value, or why it has none (in English). */
+export type ReadJson = { ok: true; value: unknown } | { ok: false; message: string };
+
+/** Reads a JSON text; `probe`: a try that may well fail (the whole file as one array, say), no sign of a hostile file. */
+type Reader = (text: string, probe?: boolean) => ReadJson;
+
+/**
+ * A reader for the texts of one file. JSON.parse is fast on JSON but slow to
+ * refuse what is not (each refusal builds an error and a script to point
+ * into: microseconds, so a file of millions of short bad lines took tens of
+ * seconds) and slow on nesting millions deep (seconds for one 5 MB line of
+ * `[`). So once a text of the file is refused, each after it is checked in
+ * one pass first (`jsonProblem`), which refuses without throwing; a text
+ * with enough brackets to nest too deep is looked at first (`tooDeep`, a
+ * fifth to a half of what JSON.parse takes); the lines of a good file go
+ * straight to JSON.parse. A text refused is named by `jsonProblem`, in the
+ * same words for the first bad line as for the ones after it.
+ */
+function jsonReader(): Reader {
+  let refused = false;
+  /** The closing bracket of each object and array open where `jsonProblem` reads, made on first need. */
+  let closers: Uint8Array | undefined;
+  /** The first thousand refusals' words: a file of a million bad lines keeps one copy of each, not a million. */
+  const said = new Map<string, string>();
+  const check = (text: string) => {
+    closers ??= new Uint8Array(MAX_TEXT_DEPTH);
+    return jsonProblem(text, closers);
+  };
+  return (text, probe = false) => {
+    let problem = refused || (text.length > MAX_TEXT_DEPTH && manyBrackets(text) && tooDeep(text)) ? check(text) : undefined;
+    if (problem === undefined) {
+      try {
+        return { ok: true, value: JSON.parse(text) };
+      } catch (e) {
+        problem = check(text) ?? `not JSON: ${thrownText(e)}`;
+      }
+    }
+    if (!probe) refused = true;
+    const known = said.get(problem);
+    if (known === undefined && said.size < 1000) said.set(problem, problem);
+    return { ok: false, message: known ?? problem };
+  };
+}
+
+/**
+ * One JSON text read as JSON.parse reads it, in time that grows as its length
+ * does whatever it holds; one nested deeper than MAX_TEXT_DEPTH is refused.
+ * It never throws.
+ *
+ * @example
+ * const json = readJson(text);
+ * if (json.ok) use(json.value);
+ */
+export function readJson(text: string): ReadJson {
+  return jsonReader()(text, true);
 }
 
 /**
  * The items of a text that is one JSON array (a stream saved by a tool that
  * writes JSON rather than JSON lines); undefined for anything else.
  */
-function wholeArray(body: string): unknown[] | undefined {
-  if (!/^\s*\[/.test(body)) return undefined;
-  try {
-    const value: unknown = JSON.parse(body);
-    return Array.isArray(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
+function wholeArray(body: string, read: Reader): unknown[] | undefined {
+  // One that does not end as an array does (cut off, or lines after a bracket) is not parsed whole only to fail at its end.
+  if (!/^\s*\[/.test(body) || !body.trimEnd().endsWith(']')) return undefined;
+  const json = read(body, true);
+  return json.ok && Array.isArray(json.value) ? json.value : undefined;
 }
 
 /**
@@ -82,20 +144,11 @@ function wholeArray(body: string): unknown[] | undefined {
  * after it (and, on the `first` line, the bracket that opens the array);
  * nothing for a bracket alone.
  */
-function arrayLine(line: string, first: boolean): string {
+function arrayLine(line: string, first: boolean, read: Reader): string {
   const text = line.trim();
   if (text === '[' || text === ']') return '';
-  const item = first && text.startsWith('[') && !isJson(text) ? text.slice(1) : text;
+  const item = first && text.startsWith('[') && !read(text, true).ok ? text.slice(1) : text;
   return item.endsWith(',') ? item.slice(0, -1) : item;
-}
-
-function isJson(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -106,7 +159,7 @@ function isJson(text: string): boolean {
  * `items`: the values are an array's, with commas between them and its
  * closing bracket after the last, which are not text between values.
  */
-function readValues<C extends string>(body: string, take: Take<C>, items: boolean): LineProblem<C>[] {
+function readValues<C extends string>(body: string, take: Take<C>, items: boolean, read: Reader): LineProblem<C>[] {
   const errors: LineProblem<C>[] = [];
   let line = 1;
   let start = -1;
@@ -115,14 +168,12 @@ function readValues<C extends string>(body: string, take: Take<C>, items: boolea
   let inString = false;
   let strayLine = 0;
   const hand = (text: string, at: number) => {
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (e) {
-      errors.push({ line: at, code: 'NOT_JSON', message: `not JSON: ${thrownText(e)}` });
+    const json = read(text);
+    if (!json.ok) {
+      errors.push({ line: at, code: 'NOT_JSON', message: json.message });
       return;
     }
-    const problem = take(value);
+    const problem = take(json.value);
     if (problem) errors.push({ line: at, ...problem });
   };
   for (let i = 0; i < body.length; i++) {

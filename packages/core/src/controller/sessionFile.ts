@@ -5,7 +5,7 @@
  */
 
 import { asSessionLine, isTime } from '../eventLog.js';
-import { type LineProblem, readJsonLines } from '../jsonLines.js';
+import { type LineProblem, readJson, readJsonLines } from '../jsonLines.js';
 import { isObject, partProblem, storedMessageProblem, UNKNOWN_PART } from '../messageShape.js';
 import { COPY_DEPTH, MAX_JSON_DEPTH, nestsWithin } from '../reducer/ownJson.js';
 import { isRecordedFailure } from './failure.js';
@@ -133,13 +133,11 @@ const ONE_OBJECT = 'the file is one JSON object, not a saved session (one entry 
 function untypedObject(text: string): Record<string, unknown> | undefined {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   if (!/^\s*\{/.test(body)) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(body);
-  } catch {
-    // Lines of entries (the first line's end stops the parse), or no JSON at all: read as lines, each one named.
-    return undefined;
-  }
+  // Lines of entries (the first line's end stops the parse), no JSON at all, or a text nested too deep to read: read
+  // as lines, each one named. Read in time that grows as the text does, whatever it holds (a hostile file too).
+  const json = readJson(body);
+  if (!json.ok) return undefined;
+  const value = json.value;
   // An object with `event` is an event log's one line: read as a line, as each of a longer log's is.
   return isObject(value) && !('type' in value) && !('event' in value) ? value : undefined;
 }
