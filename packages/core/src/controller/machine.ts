@@ -184,8 +184,7 @@ export function createThreadMachine(callbacks: MachineCallbacks, from?: MachineS
         agentHas = answering;
         break;
       case 'stop': {
-        // A resume stopped before its first event and before the agent answered (`resume_taken`, or the `answered` of
-        // an earlier version's stop): it never took the answers, which go back to the user.
+        // A resume the agent did not take (no `resume_taken`, nor an earlier version's `answered`): the answers go back.
         const taken = !entry.answered && answering !== agentHas && answering;
         mutate((s) => (taken ? need().reopenInterrupts(cancelRun(s, at), taken) : cancelRun(s, at)));
         pipeline = dropped = answering = undefined;
