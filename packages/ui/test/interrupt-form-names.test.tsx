@@ -350,6 +350,28 @@ describe("the error summary names an item of a list by the list's title and its 
     expect(document.activeElement?.id).toMatch(/_contacts_1$/);
   });
 
+  it('through an optional list of models, as pydantic writes one (anyOf a list or null, its items a $ref into $defs)', async () => {
+    const user = userEvent.setup();
+    await formIn(en, {
+      type: 'object',
+      $defs: {
+        Person: { type: 'object', title: 'Person', properties: { email: { type: 'string', title: 'E-mail address', minLength: 5 } } },
+      },
+      properties: {
+        people: {
+          title: 'People',
+          anyOf: [{ type: 'array', items: { $ref: '#/$defs/Person' } }, { type: 'null' }],
+          default: [{ email: 'ana@example.com' }, { email: 'x' }],
+        },
+        owner: { $ref: '#/$defs/Person', default: { email: 'y' } },
+      },
+    });
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      '3 fields need attention: E-mail address in item 2 of People, People, and E-mail address.',
+    );
+  });
+
   it('in Chinese: "联系人第 2 项"', async () => {
     const user = userEvent.setup();
     await formIn(zhCN, lists({ contacts: '联系人', people: '人员', email: '电子邮件' }));
