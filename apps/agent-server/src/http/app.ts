@@ -498,7 +498,11 @@ export function buildApp(options: AppOptions): App {
     return by !== undefined && (record?.open.length ?? 0) > 0 && !delivery.knows(by) && !(await storage.wasRead(by));
   }
 
-  /** Refuses to stream a run from `from` when what is left to produce would play too long (a run produced to its end streams from its log, with no pauses). */
+  /**
+   * Refuses to stream a run from `from` when what is left to produce would play too long. A run produced to its end
+   * streams from its log: at once, or, while the server that produced it keeps its schedule, by that schedule, which
+   * was checked as the run started (the reader's own speed is not used then).
+   */
   async function checkRest(plan: EventPlan, runId: string, from: number, speed: number): Promise<void> {
     const produced = plan.length > 0 && (await storage.events(runId, plan.length - 1, 1)).length > 0;
     if (!produced) checkPlayback(plan, from, speed, options.maxPlaybackMs);
