@@ -126,6 +126,8 @@ export function createEventPipeline(
   const take = (raw: unknown) => {
     const at = index++;
     validateOptions.index = at;
+    // A push from inside a listener (a re-entrant one) leaves that listener being told, as it was.
+    const outer = telling;
     telling = false;
     try {
       takeAt(raw, at);
@@ -137,6 +139,8 @@ export function createEventPipeline(
       // throws only as the reducer copies a nested value was seen by the verifier and onEvent first, as an event
       // nested too deep is (TOO_DEEP).
       report([error(at, undefined, 'UNREADABLE_EVENT', `The event could not be read: ${thrownText(e)}.`)]);
+    } finally {
+      telling = outer;
     }
   };
 

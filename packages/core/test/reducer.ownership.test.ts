@@ -240,3 +240,19 @@ describe('an event that throws as it is read', () => {
     expect(() => createEventPipeline(undefined, { onDiagnostic }).push(getter())).toThrow('onDiagnostic threw');
   });
 });
+
+describe("a listener's throw after it pushed an event itself (a re-entrant push)", () => {
+  it('is still its own, not an event that could not be read', () => {
+    let pipeline: ReturnType<typeof createEventPipeline> | undefined;
+    let nested = false;
+    const onEvent = () => {
+      if (nested) return;
+      nested = true;
+      pipeline?.push({ type: 'CUSTOM', name: 'echo', value: 1 });
+      throw new Error('onEvent threw after pushing');
+    };
+    pipeline = createEventPipeline(undefined, { onEvent });
+    expect(() => pipeline?.push({ type: 'RUN_STARTED', threadId: 't', runId: 'r' })).toThrow('onEvent threw after pushing');
+    expect(pipeline.state.diagnostics.map((d) => d.code)).not.toContain('UNREADABLE_EVENT');
+  });
+});
