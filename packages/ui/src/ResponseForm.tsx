@@ -48,11 +48,29 @@ const FormWrapperContext = clientContext<React.RefObject<HTMLDivElement | null> 
 
 /**
  * The controls of a field: its own element, or each option of a radio or
- * checkbox group (`<id>-<n>`), looked up within its form (`scope`): a look-up
- * over the document cost each field of each open form a pass over every
- * other form, and 300 interrupts open at once took seconds to render.
+ * checkbox group (`<id>-0`, `<id>-1`, ...), within its form (`scope`), found
+ * by id: a pass over the document cost each field of each open form a pass
+ * over every other form, and 300 interrupts open at once took seconds to
+ * render. Where an id is found outside the form (an app's page reusing it),
+ * the form is searched.
  */
-function controlsOf(scope: ParentNode, id: string): HTMLElement[] {
+function controlsOf(scope: ParentNode & Node, id: string): HTMLElement[] {
+  const doc = scope.ownerDocument ?? (scope as Document);
+  const byId: HTMLElement[] = [];
+  for (let n = -1; ; n++) {
+    const el = doc.getElementById(n < 0 ? id : `${id}-${n}`);
+    if (el === null) {
+      if (n < 0) continue;
+      break;
+    }
+    if (!scope.contains(el)) return searched(scope, id);
+    if (el.matches('input, select, textarea')) byId.push(el);
+  }
+  return byId;
+}
+
+/** `controlsOf` by a search of `scope`. */
+function searched(scope: ParentNode, id: string): HTMLElement[] {
   const escaped = CSS.escape(id);
   const options = [...scope.querySelectorAll<HTMLElement>(`[id^="${escaped}-"]`)].filter((el) => /^-\d+$/.test(el.id.slice(id.length)));
   return [scope.querySelector<HTMLElement>(`#${escaped}`), ...options].filter(

@@ -21,6 +21,8 @@ export function useHeldActions(region: React.RefObject<HTMLElement | null>, card
     if (!group || !win || cards === '') return;
     const update = () => {
       const focused = group.ownerDocument.activeElement;
+      // What clips the group clips each card: read once per update, not once per card (300 cards, each ancestor's style).
+      let outer: number | undefined;
       group.querySelectorAll<HTMLElement>('.agk-interrupt').forEach((card, i) => {
         const actions = card.querySelector<HTMLElement>('.agk-interrupt__actions');
         if (!actions) return;
@@ -29,7 +31,8 @@ export function useHeldActions(region: React.RefObject<HTMLElement | null>, card
         const above = header ? header.getBoundingClientRect().bottom : card.getBoundingClientRect().top;
         // The first card, and the one being answered, hold theirs all the same: in a window too short for a
         // heading and the actions at once (400% zoom), the actions come first.
-        const hold = i === 0 || card.contains(focused) || above + actions.offsetHeight <= visibleBottom(card, win);
+        outer ??= visibleBottom(group, win);
+        const hold = i === 0 || card.contains(focused) || above + actions.offsetHeight <= visibleBottom(card, win, group, outer);
         if (hold) card.removeAttribute('data-held');
         else card.setAttribute('data-held', 'later');
       });
@@ -53,10 +56,14 @@ export function useHeldActions(region: React.RefObject<HTMLElement | null>, card
   }, [cards]);
 }
 
-/** The lowest y on screen inside every box that clips `element` (an ancestor that scrolls or hides overflow), and the window. */
-function visibleBottom(element: Element, win: Window): number {
-  let bottom = win.innerHeight;
-  for (let box = element.parentElement; box; box = box.parentElement) {
+/**
+ * The lowest y on screen inside every box that clips `element` (an ancestor that scrolls or hides overflow), and the
+ * window; or, given `upTo` (an ancestor) and `beyond` (what this gives for it), inside the boxes up to it and `beyond`.
+ */
+function visibleBottom(element: Element, win: Window, upTo?: Element, beyond?: number): number {
+  let bottom = beyond ?? win.innerHeight;
+  const end = upTo?.parentElement ?? null;
+  for (let box = element.parentElement; box && box !== end; box = box.parentElement) {
     const { overflowY } = win.getComputedStyle(box);
     if (overflowY !== 'visible') bottom = Math.min(bottom, box.getBoundingClientRect().top + box.clientTop + box.clientHeight);
   }
