@@ -40,6 +40,7 @@ import { formCanHold, formSchema, formUiSchema, humanizeKey, type InterruptMessa
 import { linearRegExp, patternsRun } from './linearRegExp.js';
 import { useLocale } from './locale.js';
 import { describableId, errorPath, withExactPaths } from './responseFormPaths.js';
+import { type ChosenOption, itemOf, propertyOf, walkOf } from './schemaWalk.js';
 import { autoDir } from './textDirection.js';
 import { useBrowserLayoutEffect } from './useBrowserLayoutEffect.js';
 
@@ -379,13 +380,6 @@ function sentPayload(store: AgentStore, interruptId: string): unknown {
   return undefined;
 }
 
-/**
- * The option of a `oneOf` / `anyOf` field (`kind`) chosen in the form: the
- * field whose id is `id` draws a selector of its options, whose value is the
- * chosen option's index. Undefined where it draws none.
- */
-type ChosenOption = (kind: typeof ONE_OF_KEY | typeof ANY_OF_KEY) => number | undefined;
-
 /** The option chosen in the selector rjsf draws for the `oneOf` / `anyOf` field `id` within `container` (see `ChosenOption`). */
 function chosenOption(container: ParentNode, id: string): ChosenOption {
   return (kind) => {
@@ -394,98 +388,6 @@ function chosenOption(container: ParentNode, id: string): ChosenOption {
     const at = Number(selector.value);
     return Number.isInteger(at) && at >= 0 ? at : undefined;
   };
-}
-
-/**
- * The schema of the field `key` of `node`: in its `properties`, else in
- * those of an `allOf` member, else in those of the `oneOf` / `anyOf` option
- * chosen in the form (`chosen`; where the form shows no choice, the first
- * option that defines it). Options may each define the key with a title of
- * their own: the one named is the one drawn.
- */
-function propertyOf(node: unknown, key: string, chosen: ChosenOption, root: unknown): unknown {
-  node = local(node, root);
-  if (typeof node !== 'object' || node === null) return undefined;
-  const { properties, allOf, oneOf, anyOf } = node as Record<string, unknown>;
-  if (typeof properties === 'object' && properties !== null && Object.hasOwn(properties, key)) {
-    return (properties as Record<string, unknown>)[key];
-  }
-  const first = (members: readonly unknown[]) => {
-    for (const member of members) {
-      const found = propertyOf(member, key, chosen, root);
-      if (found !== undefined) return found;
-    }
-    return undefined;
-  };
-  const inAllOf = Array.isArray(allOf) ? first(allOf) : undefined;
-  if (inAllOf !== undefined) return inAllOf;
-  for (const [kind, options] of [
-    [ONE_OF_KEY, oneOf],
-    [ANY_OF_KEY, anyOf],
-  ] as const) {
-    if (!Array.isArray(options)) continue;
-    const at = chosen(kind);
-    const found = at !== undefined && at < options.length ? propertyOf(options[at], key, chosen, root) : first(options);
-    if (found !== undefined) return found;
-  }
-  return undefined;
-}
-
-/** A JSON pointer's segment as a key: its URI escapes (a `%` that escapes nothing is left as it is), then `~1` and `~0`. */
-function unescapePointer(part: string): string {
-  let key = part;
-  try {
-    key = decodeURIComponent(part);
-  } catch {}
-  return key.replaceAll('~1', '/').replaceAll('~0', '~');
-}
-
-/**
- * The schema `node` names with a `$ref` into the form's own schema (`#/$defs/Person`, as pydantic writes a nested
- * model), followed a few times at most; `node` itself otherwise.
- */
-function local(node: unknown, root: unknown): unknown {
-  for (let hops = 0; hops < 8; hops++) {
-    const ref = (node as { $ref?: unknown } | null | undefined)?.$ref;
-    if (typeof ref !== 'string' || !ref.startsWith('#')) return node;
-    let target: unknown = root;
-    for (const part of ref.slice(1).split('/').slice(1)) {
-      const key = unescapePointer(part);
-      target =
-        typeof target === 'object' && target !== null && Object.hasOwn(target, key) ? (target as Record<string, unknown>)[key] : undefined;
-    }
-    if (target === undefined) return node;
-    node = target;
-  }
-  return node;
-}
-
-/**
- * The schema of item `index` of the list `node` (`items`, or a tuple's own item), or undefined where `node` is no
- * list; a list that is one option of several (`anyOf: [list, null]`, an optional list) by the option chosen in the
- * form, or else the first that is a list.
- */
-function itemOf(node: unknown, index: string, chosen: ChosenOption, root: unknown): { schema: unknown } | undefined {
-  node = local(node, root);
-  if (typeof node !== 'object' || node === null || !/^\d+$/.test(index)) return undefined;
-  const { type, items, prefixItems, additionalItems, oneOf, anyOf } = node as Record<string, unknown>;
-  const at = Number(index);
-  if (Array.isArray(prefixItems)) return { schema: at < prefixItems.length ? prefixItems[at] : items };
-  if (Array.isArray(items)) return { schema: at < items.length ? items[at] : additionalItems };
-  if (items !== undefined || type === 'array') return { schema: items };
-  for (const [kind, options] of [
-    [ONE_OF_KEY, oneOf],
-    [ANY_OF_KEY, anyOf],
-  ] as const) {
-    if (!Array.isArray(options)) continue;
-    const picked = chosen(kind);
-    const candidates = picked !== undefined && picked < options.length ? [options[picked]] : options;
-    for (const option of candidates) {
-      const found = itemOf(option, index, () => undefined, root);
-      if (found) return found;
-    }
-  }
-  return undefined;
 }
 
 /** How the error summary names a field in a list's item: `listItem` for the item, `fieldOfItem` for a field of it. */
@@ -512,14 +414,14 @@ function fieldName(
   let item: string | undefined;
   path.forEach((part, i) => {
     const chosen = chosenOption(container, [fieldsId, ...path.slice(0, i)].join('_'));
-    const inList = itemOf(node, part, chosen, schema);
+    const inList = itemOf(node, part, chosen, walkOf(schema));
     if (inList) {
       node = inList.schema;
       item = words.listItem(name, words.number(Number(part) + 1));
       name = item;
       return;
     }
-    node = propertyOf(node, part, chosen, schema);
+    node = propertyOf(node, part, chosen, walkOf(schema));
     const title = (node as { title?: unknown } | undefined)?.title;
     const own = typeof title === 'string' && title ? title : humanizeKey(part);
     name = item === undefined ? own : words.fieldOfItem(own, item);
