@@ -139,8 +139,8 @@ export async function startAgentServer(options: AgentServerOptions = {}): Promis
   // A timeout of 0, a negative or NaN one would take every pause in a client's reading for a stall, or drop it at once.
   for (const name of ['drainTimeoutMs', 'stallTimeoutMs', 'requestTimeoutMs'] as const) {
     const ms = options[name];
-    if (ms !== undefined && !(ms > 0 && ms <= 2_147_483_647))
-      throw new RangeError(`${name} must be a number of milliseconds, above 0 and at most 2147483647, not ${ms}.`);
+    if (ms !== undefined && !(Number.isInteger(ms) && ms > 0 && ms <= 2_147_483_647))
+      throw new RangeError(`${name} must be a whole number of milliseconds, above 0 and at most 2147483647, not ${ms}.`);
   }
   const storage = options.storage ?? (await openStorage(options));
   const owned = options.storage === undefined;

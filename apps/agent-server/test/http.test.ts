@@ -736,10 +736,10 @@ describe('connections held at once', () => {
       await expect(startServer({ maxConnections })).rejects.toThrow(/maxConnections must be a whole number, 1 or more/);
   });
 
-  it('refuses a timeout that is no time to wait (0, negative, NaN, past what a timer holds) as the server starts', async () => {
+  it('refuses a timeout that is no whole time to wait (0, negative, a fraction, NaN, past what a timer holds) as the server starts', async () => {
     for (const name of ['drainTimeoutMs', 'stallTimeoutMs', 'requestTimeoutMs'] as const)
-      for (const ms of [0, -1, Number.NaN, Number.POSITIVE_INFINITY])
-        await expect(startServer({ [name]: ms })).rejects.toThrow(new RegExp(`${name} must be a number of milliseconds`));
+      for (const ms of [0, -1, 1500.5, Number.NaN, Number.POSITIVE_INFINITY])
+        await expect(startServer({ [name]: ms })).rejects.toThrow(new RegExp(`${name} must be a whole number of milliseconds`));
   });
 });
 
