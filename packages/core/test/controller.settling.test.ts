@@ -146,10 +146,10 @@ describe('a resume stopped before its first event', () => {
 });
 
 describe('a resume stopped once the agent answered, before its first event', () => {
-  it('stays answered: the agent took the answers and may be acting on them', async () => {
+  /** A run that asks to confirm, and its resume, which the agent answers at once and is quiet on while it works. */
+  async function resumeAnsweredQuietly() {
     const { c, posted } = httpAgent((input, n, init) => {
       if (n !== 2) return sse([started(input), interrupted(input, 'i1')]);
-      // The agent answers at once and is quiet while it works.
       const body = new ReadableStream({
         start(controller) {
           init?.signal?.addEventListener('abort', () => controller.error(init.signal?.reason));
@@ -161,6 +161,11 @@ describe('a resume stopped once the agent answered, before its first event', () 
     const resuming = c.resume(approve(true));
     for (let i = 0; i < 20 && c.getSnapshot().connection !== 'open'; i++) await tick();
     expect(c.getSnapshot().connection).toBe('open');
+    return { c, posted, resuming };
+  }
+
+  it('stays answered: the agent took the answers and may be acting on them', async () => {
+    const { c, posted, resuming } = await resumeAnsweredQuietly();
     c.stop();
     await resuming;
     expect(c.getSnapshot().thread.interrupts).toEqual([]);
@@ -169,19 +174,7 @@ describe('a resume stopped once the agent answered, before its first event', () 
     expectReplayed(c);
   });
   it('stays answered in a log saved meanwhile: a controller made from it (a reload) does not give the answers back', async () => {
-    const { c, posted } = httpAgent((input, n, init) => {
-      if (n !== 2) return sse([started(input), interrupted(input, 'i1')]);
-      const body = new ReadableStream({
-        start(controller) {
-          init?.signal?.addEventListener('abort', () => controller.error(init.signal?.reason));
-        },
-      });
-      return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
-    });
-    await c.run('Transfer 500 EUR');
-    const resuming = c.resume(approve(true));
-    for (let i = 0; i < 20 && c.getSnapshot().connection !== 'open'; i++) await tick();
-    expect(c.getSnapshot().connection).toBe('open');
+    const { c, posted, resuming } = await resumeAnsweredQuietly();
     // Saved while the agent works on the answer (a reload's storage, a download): no stop or destroy in it.
     const saved = [...c.log.entries];
     const again = createRunController({ source: httpSseSource({ url: 'http://agent.test/run' }), log: saved });
