@@ -243,6 +243,9 @@ describe('a request that is no request is refused, never thrown, and nothing is 
     ['blank text', ' \n\t '],
     ['a request whose message is empty text', { message: '' }],
     ['a message whose content is blank', { message: { id: 'u-blank', role: 'user', content: '  ' } }],
+    // Characters no reader sees, which `trim` keeps: a zero-width space, joiners, a word joiner, a byte order mark.
+    ['invisible text', '\u200b\u200c\u200d \u2060\ufeff\u3000'],
+    ['a message whose content is invisible', { message: { id: 'u-invisible', role: 'user', content: '\u200b' } }],
   ])('run(%s) is refused MESSAGE_INVALID as empty: no blank message goes to the agent', async (_name, request) => {
     const { c, inputs } = make();
     expect(await outcome(() => c.run(request as Untyped))).toMatchObject({

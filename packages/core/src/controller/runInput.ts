@@ -43,9 +43,10 @@ export function runInput(threadId: string, thread: ThreadState, request: RunRequ
  * replay), or undefined when it can.
  */
 export function userMessageProblem(message: unknown): string | undefined {
-  // Blank text, alone or as a message's content, is no message: a model API refuses an empty turn, and the user said nothing.
+  // Text with nothing a reader sees (spaces, zero-width spaces and joiners, a word joiner), alone or as a message's
+  // content, is no message: a model API refuses an empty turn, and the user said nothing.
   const text = typeof message === 'object' && message !== null ? (message as { content?: unknown }).content : message;
-  if (typeof text === 'string' && !text.trim()) return 'is empty';
+  if (typeof text === 'string' && !/[^\s\u200b-\u200d\u2060]/.test(text)) return 'is empty';
   if (typeof message === 'string') return undefined;
   const whole = typeof message === 'object' && message !== null && !Array.isArray(message);
   const m = whole ? message : { id: 'new', role: 'user', content: message };
