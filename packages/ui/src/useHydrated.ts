@@ -42,6 +42,30 @@ function dateFormat(kind: 'utc' | 'second', lang: string): Intl.DateTimeFormat {
 }
 
 /**
+ * Renders again as the day of `now` ends (the reader's midnight), once
+ * hydrated: a moment of today said as its time gains its date then, though
+ * nothing else renders it again.
+ */
+function useDayEnd(hydrated: boolean, now: () => number): void {
+  const [, rerender] = React.useReducer((n: number) => n + 1, 0);
+  React.useEffect(() => {
+    if (!hydrated) return;
+    let timer: ReturnType<typeof setTimeout>;
+    // Armed again as it fires: a timer that fired early (a clock that moved) waits out the rest of the day.
+    const arm = () => {
+      const at = now();
+      const midnight = new Date(at).setHours(24, 0, 0, 0);
+      timer = setTimeout(() => {
+        rerender();
+        arm();
+      }, midnight - at);
+    };
+    arm();
+    return () => clearTimeout(timer);
+  }, [hydrated, now]);
+}
+
+/**
  * A moment in the reader's time zone once hydrated: its time of day
  * (`format.time`) where it falls on the day of `now`, and with its date on
  * any other (`format.dateTime`; with `precision: 'second'`, to the second,
@@ -56,6 +80,7 @@ export function useMomentText(
   precision: 'minute' | 'second' = 'minute',
 ): (epochMs: number) => string {
   const hydrated = useHydrated();
+  useDayEnd(hydrated, now);
   if (!hydrated) return (ms) => dateFormat('utc', lang).format(ms);
   const dated = precision === 'second' ? (ms: number) => dateFormat('second', lang).format(ms) : (ms: number) => format.dateTime(ms);
   return (ms) => (sameDay(ms, now()) ? format.time(ms) : dated(ms));

@@ -555,6 +555,30 @@ describe('conversation: decisions in the transcript', () => {
     expect(line(sameDay.container)?.textContent).toBe(`You approved refund_order · ${localeValue(en).format.time(yesterday)}`);
   });
 
+  it('gives a decision of today its date as the day ends, with nothing else rendering it again', async () => {
+    // A minute before the reader's midnight.
+    const made = new Date(2026, 10, 29, 23, 59, 0).getTime();
+    let clock = made;
+    const store = await playedStore(
+      [raised('int-1', 'c1'), { resume: [{ interruptId: 'int-1', status: 'resolved', payload: { approved: true } }], events: runOf([]) }],
+      { now: () => clock },
+    );
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const { container } = renderList(store);
+      const line = () => container.querySelector('[data-agk-decision="int-1"]')?.textContent;
+      expect(line()).toBe(`You approved refund_order · ${localeValue(en).format.time(made)}`);
+      clock = made + 30_000;
+      act(() => vi.advanceTimersByTime(30_000));
+      expect(line()).toBe(`You approved refund_order · ${localeValue(en).format.time(made)}`);
+      clock = made + 61_000;
+      act(() => vi.advanceTimersByTime(31_000));
+      expect(line()).toBe(`You approved refund_order · ${localeValue(en).format.dateTime(made)}`);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('says what a confirmation answered Yes (no payload) confirmed, in English and Chinese', async () => {
     const played = () =>
       playedStore([
