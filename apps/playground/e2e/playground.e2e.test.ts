@@ -602,6 +602,32 @@ describe('the playground against the agent server, in Chromium', () => {
     expect(reasons[1]).toBe('line 4: not a log entry: unknown type "run_finished"');
   });
 
+  it('a file of thousands of lines it cannot use says how many, names the first hundred and counts the rest', async () => {
+    const o = await open({ mode: 'server', scenario: 'refund', speed: FAST });
+    const { page } = o;
+    const threadId = '5e1d2c3b-4a59-4687-9a0b-1c2d3e4f5a6b';
+    // The wrong .jsonl: rows of another program's export, between the two events of a run.
+    const rows = Array.from({ length: 2_500 }, (_, i) => JSON.stringify({ sku: `SKU-${i}`, 名称: '茶壶', qty: i }));
+    const lines = [
+      JSON.stringify({ type: 'RUN_STARTED', threadId, runId: 'run-1' }),
+      ...rows,
+      JSON.stringify({ type: 'RUN_FINISHED', threadId, runId: 'run-1' }),
+    ];
+    await page
+      .locator('input[type="file"]')
+      .setInputFiles({ name: 'export.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(lines.join('\n')) });
+    const replay = page.locator('.pg__replay');
+    await replay.waitFor();
+    const skipped = replay.locator('details.pg__skipped');
+    expect(await skipped.locator('summary').textContent()).toBe('2500 unreadable lines skipped');
+    await skipped.locator('summary').click();
+    const reasons = await skipped.locator('li').allTextContents();
+    expect(reasons).toHaveLength(101);
+    expect(reasons[0]).toMatch(/^line 2: not a log entry: /);
+    expect(reasons[99]).toMatch(/^line 101: /);
+    expect(reasons[100]).toBe('and 2400 more');
+  });
+
   it("in Chinese, says why each line was skipped in Chinese, with the parser's English detail marked as English", async () => {
     const o = await open({ mode: 'server', scenario: 'refund', speed: FAST, lang: 'zh-CN' });
     const { page } = o;

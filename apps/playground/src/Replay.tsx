@@ -28,6 +28,8 @@ function entryName(entry: LoadedSession['entries'][number] | undefined, t: Playg
 /** A recorded session replayed with a scrubber: the thread as it was after any entry of its log. */
 export function Replay({ log, t, onClose }: { log: LoadedSession; t: PlaygroundMessages; onClose: () => void }) {
   const last = log.entries.length - 1;
+  // Past the lines the file's reading named, it counts the rest.
+  const skipped = log.refused ?? log.errors.length;
   const [at, setAt] = useState(last);
   // Read through as the file loaded: a step applies at most a checkpoint's entries.
   const { recording } = log;
@@ -79,9 +81,9 @@ export function Replay({ log, t, onClose }: { log: LoadedSession; t: PlaygroundM
           <button type="button" className="agk-button" onClick={onClose}>
             {t.replay.back}
           </button>
-          {log.errors.length ? (
+          {skipped ? (
             <details className="pg__skipped">
-              <summary>{t.replay.skipped(log.errors.length)}</summary>
+              <summary>{t.replay.skipped(skipped)}</summary>
               {/* Why, in the page's language where it has words for the parser's code, then the parser's detail (English),
                   each isolated; the first hundred, for a file that is no session at all has one per line. */}
               <ul>
@@ -92,7 +94,7 @@ export function Replay({ log, t, onClose }: { log: LoadedSession; t: PlaygroundM
                     <bdi lang="en">{message}</bdi>
                   </li>
                 ))}
-                {log.errors.length > SHOWN_PROBLEMS ? <li>{t.replay.more(log.errors.length - SHOWN_PROBLEMS)}</li> : null}
+                {skipped > SHOWN_PROBLEMS ? <li>{t.replay.more(skipped - SHOWN_PROBLEMS)}</li> : null}
               </ul>
             </details>
           ) : null}

@@ -16,6 +16,28 @@ export interface LineProblem<C extends string = string> {
 type Take<C extends string> = (value: unknown) => { code: C; message: string } | undefined;
 
 /**
+ * How many refused lines `parseSession` names, each, before it only counts
+ * them: a file of millions of lines that are no entries (the wrong .jsonl) is
+ * refused as fast as it is parsed, not with a record per line.
+ */
+export const MAX_NAMED_LINES = 100;
+
+/** The lines of a file that were not read: the first `most` named in `errors`, each; `count`: all of them. */
+export class Refusals<C extends string> {
+  readonly errors: LineProblem<C>[] = [];
+  count = 0;
+  readonly most: number;
+
+  constructor(most = Number.POSITIVE_INFINITY) {
+    this.most = most;
+  }
+
+  add(line: number, code: C | 'NOT_JSON', message: string): void {
+    if (this.count++ < this.most) this.errors.push({ line, code, message });
+  }
+}
+
+/**
  * Reads JSON lines: each non-blank line parsed and handed to `take` with its
  * line number, which returns a problem to report or nothing. A line that is
  * not JSON is reported; nothing throws. A leading byte order mark is skipped;
@@ -29,9 +51,10 @@ type Take<C extends string> = (value: unknown) => { code: C; message: string } |
  * so is an array cut off whose first item opens so (`JSON.stringify(x, null, 2)`).
  * Whatever the text, the time it takes grows as its length does (`jsonReader`):
  * a line nested deeper than MAX_TEXT_DEPTH is named, not read.
+ * `refused` gathers the lines not read: each is named, or with a limit, the
+ * first that many, the rest counted.
  */
-export function readJsonLines<C extends string>(text: string, take: Take<C>): LineProblem<C>[] {
-  const errors: LineProblem<C>[] = [];
+export function readJsonLines<C extends string>(text: string, take: Take<C>, refused = new Refusals<C>()): LineProblem<C>[] {
   const read = jsonReader();
   // A byte order mark (an editor on Windows writes one) is not part of the first line.
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
@@ -39,15 +62,15 @@ export function readJsonLines<C extends string>(text: string, take: Take<C>): Li
   if (items) {
     items.forEach((item, i) => {
       const problem = take(item);
-      if (problem) errors.push({ line: i + 1, code: problem.code, message: `item ${i + 1}: ${problem.message}` });
+      if (problem) refused.add(i + 1, problem.code, `item ${i + 1}: ${problem.message}`);
     });
-    return errors;
+    return refused.errors;
   }
   // Values pretty-printed one after another (`jq .` over JSON lines): the first line opens an object it does not close.
-  if (/^\s*\{[ \t]*(?:\r\n|\r|\n)/.test(body)) return readValues(body, take, false, read);
+  if (/^\s*\{[ \t]*(?:\r\n|\r|\n)/.test(body)) return readValues(body, take, false, read, refused);
   // An array pretty-printed and cut off: its items are such values, between its commas (the bracket is a space, so
   // every offset and line stays where it was).
-  if (/^\s*\[\s*\{[ \t]*(?:\r\n|\r|\n)/.test(body)) return readValues(body.replace('[', ' '), take, true, read);
+  if (/^\s*\[\s*\{[ \t]*(?:\r\n|\r|\n)/.test(body)) return readValues(body.replace('[', ' '), take, true, read, refused);
   let opening = /^\s*\[/.test(body);
   const inArray = opening;
   // CRLF, LF or a CR alone (an old Mac editor): a JSON text holds no raw CR or LF of its own, only escaped ones. Split
@@ -62,13 +85,13 @@ export function readJsonLines<C extends string>(text: string, take: Take<C>): Li
     if (text.trim() === '') return;
     const json = read(text);
     if (!json.ok) {
-      errors.push({ line: i + 1, code: 'NOT_JSON', message: json.message });
+      refused.add(i + 1, 'NOT_JSON', json.message);
       return;
     }
     const problem = take(json.value);
-    if (problem) errors.push({ line: i + 1, ...problem });
+    if (problem) refused.add(i + 1, problem.code, problem.message);
   });
-  return errors;
+  return refused.errors;
 }
 
 /** One JSON text read: its value, or why it has none (in English). */
@@ -159,8 +182,7 @@ function arrayLine(line: string, first: boolean, read: Reader): string {
  * `items`: the values are an array's, with commas between them and its
  * closing bracket after the last, which are not text between values.
  */
-function readValues<C extends string>(body: string, take: Take<C>, items: boolean, read: Reader): LineProblem<C>[] {
-  const errors: LineProblem<C>[] = [];
+function readValues<C extends string>(body: string, take: Take<C>, items: boolean, read: Reader, refused: Refusals<C>): LineProblem<C>[] {
   let line = 1;
   let start = -1;
   let startLine = 1;
@@ -170,11 +192,11 @@ function readValues<C extends string>(body: string, take: Take<C>, items: boolea
   const hand = (text: string, at: number) => {
     const json = read(text);
     if (!json.ok) {
-      errors.push({ line: at, code: 'NOT_JSON', message: json.message });
+      refused.add(at, 'NOT_JSON', json.message);
       return;
     }
     const problem = take(json.value);
-    if (problem) errors.push({ line: at, ...problem });
+    if (problem) refused.add(at, problem.code, problem.message);
   };
   for (let i = 0; i < body.length; i++) {
     const c = body.charCodeAt(i);
@@ -196,9 +218,9 @@ function readValues<C extends string>(body: string, take: Take<C>, items: boolea
     } else if (depth === 0 && c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d && strayLine !== line) {
       // Text between values is no value: named once for its line, and passed over.
       strayLine = line;
-      errors.push({ line, code: 'NOT_JSON', message: 'not JSON: text between values' });
+      refused.add(line, 'NOT_JSON', 'not JSON: text between values');
     }
   }
   if (start >= 0) hand(body.slice(start), startLine);
-  return errors;
+  return refused.errors;
 }

@@ -5,7 +5,7 @@
  */
 
 import { asSessionLine, isTime } from '../eventLog.js';
-import { type LineProblem, readJson, readJsonLines } from '../jsonLines.js';
+import { type LineProblem, MAX_NAMED_LINES, Refusals, readJson, readJsonLines } from '../jsonLines.js';
 import { isObject, partProblem, storedMessageProblem, UNKNOWN_PART } from '../messageShape.js';
 import { COPY_DEPTH, MAX_JSON_DEPTH, nestsWithin } from '../reducer/ownJson.js';
 import { isRecordedFailure } from './failure.js';
@@ -39,8 +39,14 @@ export type SessionLineProblem = 'NOT_JSON' | 'NOT_AN_ENTRY' | 'OUT_OF_ORDER' | 
 
 export interface ParsedSession {
   entries: SessionEntry[];
-  /** Lines that could not be read, with the reason (`code`, and `message` in English); the other lines are kept. */
+  /**
+   * Lines that could not be read, with the reason (`code`, and `message` in
+   * English); the other lines are kept. The first 100 are named, each; past
+   * them, `refused` counts.
+   */
   errors: LineProblem<SessionLineProblem>[];
+  /** More lines were not read than `errors` names: how many in all. */
+  refused?: number;
   /** The file was one JSON object that is neither a session nor a conformance fixture: `errors` says so, once. */
   oneObject?: true;
 }
@@ -49,9 +55,10 @@ export interface ParsedSession {
  * Reads JSON lines written by `serializeSession` (or one JSON array of
  * entries; bare AG-UI events and event-log lines are agent events; an AG-UI
  * conformance fixture, one object whose `stream` lists events, is its
- * stream). A line that is not JSON or not an entry is reported and skipped;
- * it never throws. An agent event's content is not judged here: replaying
- * validates it as the live stream did.
+ * stream). A line that is not JSON or not an entry is reported and skipped
+ * (the first hundred named, each, the rest counted); it never throws. An
+ * agent event's content is not judged here: replaying validates it as the
+ * live stream did.
  */
 export function parseSession(text: string): ParsedSession {
   const entries: SessionEntry[] = [];
@@ -110,15 +117,21 @@ export function parseSession(text: string): ParsedSession {
     entries.push(entry.type === 'event' ? { ...entry, index: events++ } : entry);
     return undefined;
   };
+  // A file of millions of lines that are no entries (the wrong .jsonl) is refused as fast as it is read: the first
+  // lines refused are named, the rest counted.
+  const refused = new Refusals<SessionLineProblem>(MAX_NAMED_LINES);
   const object = untypedObject(text);
-  if (object === undefined) return { entries, errors: readJsonLines(text, take) };
-  if (!Array.isArray(object.stream)) return { entries, errors: [{ line: 1, code: 'NOT_A_SESSION', message: ONE_OBJECT }], oneObject: true };
-  const errors: ParsedSession['errors'] = [];
-  object.stream.forEach((item: unknown, i: number) => {
-    const problem = take(item);
-    if (problem) errors.push({ line: i + 1, code: problem.code, message: `item ${i + 1}: ${problem.message}` });
-  });
-  return { entries, errors };
+  if (!object) readJsonLines(text, take, refused);
+  else if (!Array.isArray(object.stream))
+    return { entries, errors: [{ line: 1, code: 'NOT_A_SESSION', message: ONE_OBJECT }], oneObject: true };
+  else
+    object.stream.forEach((item: unknown, i: number) => {
+      const problem = take(item);
+      if (problem) refused.add(i + 1, problem.code, `item ${i + 1}: ${problem.message}`);
+    });
+  return refused.count > refused.errors.length
+    ? { entries, errors: refused.errors, refused: refused.count }
+    : { entries, errors: refused.errors };
 }
 
 const SECOND_SESSION = 'an entry of a second session (after an init that did not start the file): not read';
