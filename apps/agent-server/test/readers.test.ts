@@ -23,8 +23,9 @@ const indexes = (text: string, runId: string) => [...text.matchAll(new RegExp(`^
 /**
  * A run of 100,000 tokens (about 13 MB of events, three times what the kernel's buffers on loopback take) asked
  * for on a raw connection that stops reading once its answer begins; what it is sent piles up in `text`.
+ * `junkBytes`: padding in its input, the bytes its body holds among the runs being produced.
  */
-async function stalledClient(server: AgentServer, speed: number, tokenDelayMs: number) {
+async function stalledClient(server: AgentServer, speed: number, tokenDelayMs: number, junkBytes = 0) {
   const socket = connect(Number(new URL(server.url).port), '127.0.0.1');
   sockets.push(socket);
   const client = { socket, text: '', closed: new Promise<void>((resolve) => socket.on('close', () => resolve())) };
@@ -32,7 +33,10 @@ async function stalledClient(server: AgentServer, speed: number, tokenDelayMs: n
     client.text += chunk.toString('utf8');
   });
   socket.on('error', () => {});
-  const body = JSON.stringify({ ...userInput('t', 'r1'), forwardedProps: { tokens: 100_000, tokenDelayMs } });
+  const body = JSON.stringify({
+    ...userInput('t', 'r1'),
+    forwardedProps: { tokens: 100_000, tokenDelayMs, ...(junkBytes > 0 ? { junk: 'x'.repeat(junkBytes) } : {}) },
+  });
   await new Promise<void>((resolve) => {
     socket.once('data', () => resolve());
     socket.write(
@@ -74,6 +78,36 @@ describe('a client that stops reading', () => {
     expect(performance.now() - started).toBeLessThan(18_000);
     expect((await health(server)).streams).toBe(1);
     client.socket.destroy();
+  }, 60_000);
+
+  it('holds its request’s body once, not twice, as it falls behind and reads the rest from the log: with the body over half of maxRunInputBytes it is not dropped, and gets every event once', async () => {
+    const server = await startServer({ maxRunInputBytes: 1_000_000, stallTimeoutMs: 300, knobLimits: { tokens: 100_000 } });
+    // 0.6 MB of 1 MB: the run holds it while it is produced, and its client holds it on as it reads the rest.
+    const client = await stalledClient(server, 0, 0, 600_000);
+    const { socket } = client;
+    await vi.waitFor(async () => expect((await health(server)).runs).toBe(0), { timeout: 15_000, interval: 100 });
+    // Its connection is not cut, and its body is still held: another 0.6 MB would make 1.2 MB.
+    expect((await health(server)).streams).toBe(1);
+    const refused = await post(server, '/agents/refund?speed=0', {
+      ...userInput('t2', 'r2'),
+      forwardedProps: { junk: 'x'.repeat(600_000) },
+    });
+    expect(refused.status).toBe(503);
+    expect(await refused.json()).toMatchObject({ error: { code: 'TOO_MANY_RUNS' } });
+    socket.resume();
+    await client.closed;
+    const ids = indexes(client.text, 'r1');
+    expect(ids.length).toBeGreaterThan(100_000);
+    expect(ids.every((id, i) => id === i)).toBe(true);
+    expect(client.text.slice(client.text.lastIndexOf('id: r1:'))).toMatch(/"type":"RUN_FINISHED"/u);
+    // Its stream ended: its body is no longer held, and held by nothing else either (one 0.6 MB run is taken, a
+    // second beside it is not).
+    await vi.waitFor(async () => expect((await health(server)).streams).toBe(0), { timeout: 5_000, interval: 50 });
+    const big = (n: number) => ({ ...userInput(`t${n}`, `r${n}`), forwardedProps: { junk: 'x'.repeat(600_000) } });
+    const taken = await post(server, '/agents/dashboard?speed=0.1', big(3));
+    expect(taken.status).toBe(200);
+    expect((await post(server, '/agents/dashboard?speed=0.1', big(4))).status).toBe(503);
+    await taken.body?.cancel();
   }, 60_000);
 });
 

@@ -17,7 +17,8 @@ import { clientErrors } from './clientErrors.js';
 import { createDelivery } from './delivery.js';
 import { checkKnobs, checkPlayback, speedOf } from './limits.js';
 import { checkCaller, type OriginPolicy, targetAuthority } from './origin.js';
-import { eventsOf, runStreams } from './runStreams.js';
+import { eventsOf } from './runEvents.js';
+import { runStreams } from './runStreams.js';
 import { checkRunInput, parseJsonBody, runInputSchema, validationError } from './schema.js';
 
 /** The path of a request target; an absolute-form target (`http://host/agents/refund`) is taken as its path, as the router takes it. */

@@ -29,8 +29,6 @@ export interface SseClient {
   sleep(ms: number): Promise<void>;
   /** Ends the response; answers whether the client had gone first. */
   end(): boolean;
-  /** Drops the connection, whatever it holds unsent. */
-  drop(): void;
 }
 
 export interface SseClientOptions {
@@ -70,7 +68,6 @@ export const ABSENT: SseClient = {
   until: async () => {},
   sleep: async () => {},
   end: () => true,
-  drop() {},
 };
 
 /** Opens a run's SSE response: its heartbeat, its end when the client goes, and a send that waits for a slow reader. */
@@ -212,10 +209,6 @@ export function openSseClient(request: FastifyRequest, reply: FastifyReply, runI
       onClose();
       if (!gone) res.end();
       return gone;
-    },
-    drop() {
-      onClose();
-      res.destroy();
     },
   };
 }
