@@ -55,8 +55,13 @@ function useDayEnd(hydrated: boolean, now: () => number): void {
     const arm = () => {
       const at = now();
       const midnight = new Date(at).setHours(24, 0, 0, 0);
+      // A clock past Date's range has no midnight.
+      if (!Number.isFinite(midnight)) return;
       timer = setTimeout(() => {
-        rerender();
+        const then = now();
+        // A clock that stands still (a replay's, at its entry's time) never reaches midnight: nothing to wait for.
+        if (then === at) return;
+        if (then >= midnight) rerender();
         arm();
       }, midnight - at);
     };
