@@ -139,6 +139,31 @@ function optionSelectorId({ id, schema, uiSchema, registry }: FieldTemplateProps
 }
 
 /**
+ * The title rjsf gives an item of a list that has none of its own (the
+ * list's title and the item's place: "Contacts-2"), as a person reads it
+ * ("Contacts, item 2"), in the locale's words. `index` is the item's place
+ * (from 0) where the field is an item; an item whose schema or `ui:title`
+ * names it keeps that name.
+ */
+function useItemTitle(
+  title: string,
+  index: number | undefined,
+  { schema, uiSchema }: { schema: FieldTemplateProps['schema']; uiSchema?: FieldTemplateProps['uiSchema'] | undefined },
+) {
+  const { format, messages } = useLocale();
+  if (index === undefined || schema.title !== undefined || getUiOptions(uiSchema).title !== undefined) return title;
+  const suffix = `-${index + 1}`;
+  if (!title.endsWith(suffix) || title.length === suffix.length) return title;
+  return messages.interrupt.itemHeading(title.slice(0, -suffix.length), format.number(index + 1));
+}
+
+/** The place (from 0) of the item of a list at `path`, if the field there is one. */
+const itemIndex = (path: readonly (string | number)[]): number | undefined => {
+  const last = path[path.length - 1];
+  return typeof last === 'number' ? last : undefined;
+};
+
+/**
  * A field with its label. The required marker "*" is hidden from assistive
  * technology (the field itself says `aria-required`, and the form explains
  * the marker in a line of its own): the field's name is its label alone.
@@ -149,7 +174,8 @@ function optionSelectorId({ id, schema, uiSchema, registry }: FieldTemplateProps
  * form by the interrupt's heading.
  */
 function FieldTemplate(props: FieldTemplateProps) {
-  const { id, label, children, errors, help, description, hidden, required, displayLabel, registry, uiSchema } = props;
+  const { id, children, errors, help, description, hidden, required, displayLabel, registry, uiSchema } = props;
+  const label = useItemTitle(props.label, itemIndex(props.fieldPathId.path), props);
   const uiOptions = getUiOptions(uiSchema);
   const isCheckbox = uiOptions.widget === 'checkbox';
   const labelled = Boolean(displayLabel && !isCheckbox && label);
@@ -203,9 +229,12 @@ function FieldErrorTemplate({ errors = [], fieldPathId }: FieldErrorProps) {
 /**
  * The legend of an object or a list: its required marker "*" hidden from
  * assistive technology as a field label's is, so the group's name is its
- * title alone.
+ * title alone. An item of a list is headed as `useItemTitle` says.
  */
-function TitleFieldTemplate({ id, title, required, optionalDataControl }: TitleFieldProps) {
+function TitleFieldTemplate({ id, title: given, required, optionalDataControl, schema, uiSchema }: TitleFieldProps) {
+  // An object's legend: its id is its field's and "__title", the field's ending in "_" and its place where it is an item.
+  const place = /_(\d+)__title$/.exec(id)?.[1];
+  const title = useItemTitle(given, place === undefined ? undefined : Number(place), { schema, uiSchema });
   return (
     <legend id={id}>
       {title}
@@ -262,9 +291,12 @@ const CoreInput = getDefaultRegistry().templates.BaseInputTemplate;
 /**
  * rjsf's input, in the direction of what is typed: an Arabic answer reads right to left on an English page, an
  * English one left to right on an Arabic page. Empty, or without a letter (a number, a date), it keeps the page's.
+ * It has no `label` attribute (rjsf's gives it its field's title, "Contacts-2" for an item of a list).
  */
-function BaseInputTemplate(props: BaseInputTemplateProps) {
-  return <CoreInput {...props} dir={typeof props.value === 'string' ? autoDir(props.value) : undefined} />;
+function BaseInputTemplate({ label: _label, ...props }: BaseInputTemplateProps) {
+  // rjsf's input writes its field's title into a `label` attribute, which HTML has not: the field's <label> names it.
+  const input = props as BaseInputTemplateProps;
+  return <CoreInput {...input} dir={typeof props.value === 'string' ? autoDir(props.value) : undefined} />;
 }
 
 /**

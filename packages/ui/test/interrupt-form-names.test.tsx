@@ -139,7 +139,7 @@ describe('legends', () => {
       },
     });
     const list = screen.getByRole('group', { name: 'Line items' });
-    expect(within(list).getByRole('group', { name: 'Line items-1' })).toContainElement(screen.getByRole('textbox', { name: 'SKU' }));
+    expect(within(list).getByRole('group', { name: 'Line items, item 1' })).toContainElement(screen.getByRole('textbox', { name: 'SKU' }));
     // The marker is still shown.
     expect(list.querySelector(':scope > legend')).toHaveTextContent('Line items*');
   });

@@ -82,6 +82,8 @@ export const en = {
   /** An item of a list as the error summary names it (its place counted from 1), and a field of such an item. */
   listItem: (list: string, position: string) => `item ${position} of ${list}`,
   fieldOfItem: (field: string, item: string) => `${field} in ${item}`,
+  /** The heading of an item of a list that has no title of its own, in the form. */
+  itemHeading: (list: string, position: string) => `${list}, item ${position}`,
   /** The summary of a failed submit whose problems belong to the whole answer, not to a field. */
   answerSummary: (problems: string) => `The answer needs attention: ${problems}`,
   /** Why the agent's side refused a resume, by its code (the store's own message is English and technical). */
@@ -228,6 +230,7 @@ export const zhCN: typeof en = {
   errorSummary: (_count, fields, shown) => `有 ${shown} 个字段需要处理：${fields}。`,
   listItem: (list, position) => `${list}第 ${position} 项`,
   fieldOfItem: (field, item) => `${item}的${field}`,
+  itemHeading: (list, position) => `${list}第 ${position} 项`,
   answerSummary: (problems) => `回答需要处理：${problems}`,
   refusals: {
     NO_THREAD: '还没有可以回答的对话。',
