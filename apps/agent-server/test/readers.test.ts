@@ -20,6 +20,14 @@ const health = async (server: AgentServer) =>
 /** The SSE ids of a text, as indexes of run `runId`. */
 const indexes = (text: string, runId: string) => [...text.matchAll(new RegExp(`^id: ${runId}:(\\d+)$`, 'gmu'))].map((m) => Number(m[1]));
 
+/** `text` holds every event of the 100,000-token run `runId` once, in order, to its RUN_FINISHED. */
+function expectWholeRun(text: string, runId: string) {
+  const ids = indexes(text, runId);
+  expect(ids.length).toBeGreaterThan(100_000);
+  expect(ids.every((id, i) => id === i)).toBe(true);
+  expect(text.slice(text.lastIndexOf(`id: ${runId}:`))).toMatch(/"type":"RUN_FINISHED"/u);
+}
+
 /**
  * A run of 100,000 tokens (about 13 MB of events, three times what the kernel's buffers on loopback take) asked
  * for on a raw connection that stops reading once its answer begins; what it is sent piles up in `text`.
@@ -63,10 +71,7 @@ describe('a client that stops reading', () => {
     expect(await other.text()).toMatch(/RUN_FINISHED/u);
     socket.resume();
     await client.closed;
-    const ids = indexes(client.text, 'r1');
-    expect(ids.length).toBeGreaterThan(100_000);
-    expect(ids.every((id, i) => id === i)).toBe(true);
-    expect(client.text.slice(client.text.lastIndexOf('id: r1:'))).toMatch(/"type":"RUN_FINISHED"/u);
+    expectWholeRun(client.text, 'r1');
   }, 60_000);
 
   it('no longer holds back a paced run: what is left of it is produced at once, as for a client that went', async () => {
@@ -96,10 +101,7 @@ describe('a client that stops reading', () => {
     expect(await refused.json()).toMatchObject({ error: { code: 'TOO_MANY_RUNS' } });
     socket.resume();
     await client.closed;
-    const ids = indexes(client.text, 'r1');
-    expect(ids.length).toBeGreaterThan(100_000);
-    expect(ids.every((id, i) => id === i)).toBe(true);
-    expect(client.text.slice(client.text.lastIndexOf('id: r1:'))).toMatch(/"type":"RUN_FINISHED"/u);
+    expectWholeRun(client.text, 'r1');
     // Its stream ended: its body is no longer held, and held by nothing else either (one 0.6 MB run is taken, a
     // second beside it is not).
     await vi.waitFor(async () => expect((await health(server)).streams).toBe(0), { timeout: 5_000, interval: 50 });

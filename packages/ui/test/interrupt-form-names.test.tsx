@@ -299,6 +299,31 @@ describe("an approval's decision the schema does not take, together with a field
   });
 });
 
+/** The dialog asking for `schema` in `locale`, its form loaded. */
+async function formIn(locale: AgentLocale, schema: Record<string, unknown>) {
+  const store = await playedStore([
+    {
+      say: 'Go ahead.',
+      events: runOf([], {
+        outcome: {
+          type: 'interrupt',
+          interrupts: [{ id: 'int-lists', reason: 'input_required', message: 'Who?', responseSchema: schema }],
+        },
+      }),
+    },
+  ]);
+  const view = render(
+    <AgentLocaleProvider locale={locale}>
+      <AgentProvider store={store}>
+        <InterruptDialog />
+      </AgentProvider>
+    </AgentLocaleProvider>,
+  );
+  await waitFor(() => expect(view.container.querySelector('.agk-interrupt__form-placeholder')).toBeNull(), { timeout: 10_000 });
+  await act(async () => undefined);
+  return view;
+}
+
 describe("the error summary names an item of a list by the list's title and its place in it", () => {
   const lists = (t: { contacts: string; people: string; email: string }) => ({
     type: 'object',
@@ -313,31 +338,6 @@ describe("the error summary names an item of a list by the list's title and its 
       tags: { type: 'array', default: ['a', 'bb'], items: { type: 'string', minLength: 2 } },
     },
   });
-
-  /** The dialog asking for `schema` in `locale`, its form loaded. */
-  async function formIn(locale: AgentLocale, schema: Record<string, unknown>) {
-    const store = await playedStore([
-      {
-        say: 'Go ahead.',
-        events: runOf([], {
-          outcome: {
-            type: 'interrupt',
-            interrupts: [{ id: 'int-lists', reason: 'input_required', message: 'Who?', responseSchema: schema }],
-          },
-        }),
-      },
-    ]);
-    const view = render(
-      <AgentLocaleProvider locale={locale}>
-        <AgentProvider store={store}>
-          <InterruptDialog />
-        </AgentProvider>
-      </AgentLocaleProvider>,
-    );
-    await waitFor(() => expect(view.container.querySelector('.agk-interrupt__form-placeholder')).toBeNull(), { timeout: 10_000 });
-    await act(async () => undefined);
-    return view;
-  }
 
   it('in English: "item 2 of Contacts", a field of an item with the item, counted from 1', async () => {
     const user = userEvent.setup();
@@ -377,5 +377,42 @@ describe("the error summary names an item of a list by the list's title and its 
     await formIn(zhCN, lists({ contacts: '联系人', people: '人员', email: '电子邮件' }));
     await user.click(screen.getByRole('button', { name: '提交' }));
     expect(screen.getByRole('alert')).toHaveTextContent('有 3 个字段需要处理：联系人第 2 项、人员第 2 项的电子邮件和Tags第 1 项。');
+  });
+});
+
+// The heading of an item of a list in a generated form: the list's title and the item's place in it, in the reader's
+// language, never rjsf's "Contacts-2". An item whose schema has a title of its own shows that title.
+const contacts = (list: string, email: string, itemTitle?: string) => ({
+  type: 'object',
+  properties: {
+    contacts: {
+      type: 'array',
+      title: list,
+      default: [{ email: 'ana@example.com' }, { email: 'bo@example.com' }],
+      items: { type: 'object', ...(itemTitle ? { title: itemTitle } : {}), properties: { email: { type: 'string', title: email } } },
+    },
+    tags: { type: 'array', title: list === 'Contacts' ? 'Tags' : '标签', default: ['a', 'b'], items: { type: 'string' } },
+  },
+});
+
+describe('an item of a list is headed by the list and its place in it', () => {
+  it('in English: "Contacts, item 2", a plain item labelled the same way', async () => {
+    const view = await formIn(en, contacts('Contacts', 'Email'));
+    expect(screen.getByRole('group', { name: 'Contacts, item 2' })).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'Tags, item 2' })).toBeInTheDocument();
+    expect(view.container.textContent).not.toMatch(/Contacts-\d|Tags-\d/);
+    expect(view.container.innerHTML).not.toMatch(/Contacts-\d|Tags-\d/);
+  });
+
+  it('in Chinese: "联系人第 2 项"', async () => {
+    const view = await formIn(zhCN, contacts('联系人', '电子邮件'));
+    expect(screen.getByRole('group', { name: '联系人第 2 项' })).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: '标签第 2 项' })).toBeInTheDocument();
+    expect(view.container.innerHTML).not.toMatch(/联系人-\d|标签-\d/);
+  });
+
+  it('an item whose schema has a title shows that title', async () => {
+    await formIn(en, contacts('Contacts', 'Email', 'Contact'));
+    expect(screen.getAllByRole('group', { name: 'Contact' })).toHaveLength(2);
   });
 });
