@@ -959,13 +959,17 @@ describe('the playground’s own controls', () => {
     await page.getByRole('tab', { name: 'Events' }).click();
     const filter = page.getByRole('searchbox');
     await filter.fill('refund');
+    // The filter is a deferred render too: pick a row once the list is the filtered one.
+    await page.locator('.agk-timeline__count', { hasText: / of / }).waitFor();
     const options = page.getByRole('listbox', { name: /events/i }).getByRole('option');
     await options.first().click();
     const picked = await options.first().getAttribute('id');
     const count = await page.locator('.agk-timeline__count').textContent();
     await page.getByRole('tab', { name: 'Shared state' }).click();
     await page.getByRole('listbox', { name: 'State history' }).getByRole('option').nth(1).click();
-    const history = await page.locator('.agk-inspector').getAttribute('data-state');
+    // The picked document is a deferred render (the keyboard never waits for a replay): wait for it to be shown.
+    const inspector = page.locator('.agk-inspector');
+    await inspector.and(page.locator('[data-state="past"]')).waitFor({ timeout: 5_000 });
     await page.getByRole('tab', { name: 'Events' }).click();
     expect(await filter.inputValue()).toBe('refund');
     expect(await page.locator('.agk-timeline__count').textContent()).toBe(count);
@@ -976,8 +980,8 @@ describe('the playground’s own controls', () => {
         .getAttribute('id'),
     ).toBe(picked);
     await page.getByRole('tab', { name: 'Shared state' }).click();
-    expect(history).toBe('past');
-    expect(await page.locator('.agk-inspector').getAttribute('data-state')).toBe('past');
+    await inspector.waitFor();
+    expect(await inspector.getAttribute('data-state')).toBe('past');
   });
 
   it('language: ?lang=zh-CN shows the playground and the components in Simplified Chinese; the switch keeps it in the URL', async () => {
