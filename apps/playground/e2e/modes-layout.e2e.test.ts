@@ -114,8 +114,11 @@ describe('the Events tab beside the chat on a laptop', () => {
       const list = page.getByRole('listbox');
       await list.focus();
       for (let i = 0; i < 3; i++) await list.press('ArrowDown');
-      // The detail says "Replaying…" until the state at the chosen event is computed.
-      await page.locator('.agk-timeline__detail-title').waitFor();
+      // The detail says "Replaying…" until the state at the chosen event is computed, and it is a deferred render: it may
+      // show an event the keys passed on the way. Wait for the chosen one's.
+      const chosen = await list.locator('[aria-selected="true"] .agk-timeline__index').textContent();
+      expect(chosen).toMatch(/^#\d+$/);
+      await page.locator('.agk-timeline__detail-title', { hasText: `After event ${chosen} (` }).waitFor();
       await page.screenshot({ path: '/tmp/aguikit-events-1366.png' });
       const seen = await page.evaluate(() => {
         const title = document.querySelector('.agk-timeline__detail-title')?.getBoundingClientRect();

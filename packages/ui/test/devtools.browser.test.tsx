@@ -267,14 +267,17 @@ describe('devtools layout in Chromium', () => {
     await expect.poll(() => host.querySelector<HTMLElement>('.agk-inspector__history [role="listbox"]')).toBeTruthy();
     const options = () => [...host.querySelectorAll<HTMLElement>('.agk-inspector__history [role="option"]')];
     await expect.poll(() => options().length).toBeGreaterThan(5);
+    // The document shown is a deferred render of the pick: its title names the event once it is drawn.
+    const title = () => host.querySelector('.agk-inspector__document .agk-inspector__title')?.textContent;
     options()[3]?.click();
+    await expect.poll(title).toBe('After event #3 (STATE_DELTA)');
     await new Promise(requestAnimationFrame);
     // Read from the top: the small document and, below it, the history with the picked row.
     host.scrollTop = 0;
     await new Promise(requestAnimationFrame);
     await userEvent.keyboard('{End}');
-    // The pick shows (deferred), the document grows from 4 items to 204, and layout settles.
-    await expect.poll(() => host.querySelector('.agk-inspector__document, .agk-inspector')?.getAttribute('data-state')).toBeTruthy();
+    // The pick shows (deferred), the document grows from 6 items to 204, and layout settles.
+    await expect.poll(title).toBe(`After event #${growing.length - 2} (STATE_DELTA)`);
     for (let i = 0; i < 5; i++) await new Promise(requestAnimationFrame);
     const selected = host.querySelector<HTMLElement>('.agk-inspector__history [aria-selected="true"]');
     expect(selected, 'a row is selected').not.toBeNull();
