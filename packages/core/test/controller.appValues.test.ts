@@ -246,6 +246,20 @@ describe('a request that is no request is refused, never thrown, and nothing is 
     // Characters no reader sees, which `trim` keeps: a zero-width space, joiners, a word joiner, a byte order mark.
     ['invisible text', '\u200b\u200c\u200d \u2060\ufeff\u3000'],
     ['a message whose content is invisible', { message: { id: 'u-invisible', role: 'user', content: '\u200b' } }],
+    // Content parts with nothing in them: no part, or text parts only, each blank.
+    ['no content parts', { message: [] }],
+    [
+      'blank text parts',
+      {
+        message: [
+          { type: 'text', text: ' ' },
+          { type: 'text', text: '\u200b\n' },
+        ],
+      },
+    ],
+    ['a message of no parts', { message: { id: 'u-no-parts', role: 'user', content: [] } }],
+    ['a message of a blank text part', { message: { id: 'u-blank-part', role: 'user', content: [{ type: 'text', text: '' }] } }],
+    ['a message with no content', { message: { id: 'u-no-content', role: 'user' } }],
   ])('run(%s) is refused MESSAGE_INVALID as empty: no blank message goes to the agent', async (_name, request) => {
     const { c, inputs } = make();
     expect(await outcome(() => c.run(request as Untyped))).toMatchObject({
@@ -259,6 +273,22 @@ describe('a request that is no request is refused, never thrown, and nothing is 
     // A run with no message at all (the agent goes on from the thread) is no empty message.
     expect(await c.run()).toMatchObject({ ok: true });
     expect(inputs).toHaveLength(1);
+  });
+
+  it('content parts with something in them go: an image beside a blank caption, text beside a blank part', async () => {
+    const image = { type: 'image', source: { type: 'url', value: 'https://example.com/teapot.png' } };
+    for (const message of [
+      [{ type: 'text', text: ' ' }, image],
+      [image],
+      [
+        { type: 'text', text: '' },
+        { type: 'text', text: '退款' },
+      ],
+    ]) {
+      const { c, inputs } = make();
+      expect(await c.run({ message: message as Untyped })).toMatchObject({ ok: true });
+      expect(inputs[0]?.messages.at(-1)).toMatchObject({ role: 'user', content: message });
+    }
   });
 
   it('resume(undefined), resume({}), resume([null]) and an answer naming no interrupt are refused RESUME_REFUSED, saying what was given, and the interrupt stays open', async () => {

@@ -1,5 +1,5 @@
 import { newId } from '../ids.js';
-import { storedMessageProblem } from '../messageShape.js';
+import { isObject, storedMessageProblem } from '../messageShape.js';
 import type { ThreadState } from '../model.js';
 import { PROTOCOL_VERSION, type RunAgentInput, type Tool, type UserMessage } from '../protocol.js';
 import { ownJson } from '../reducer/ownJson.js';
@@ -43,15 +43,18 @@ export function runInput(threadId: string, thread: ThreadState, request: RunRequ
  * replay), or undefined when it can.
  */
 export function userMessageProblem(message: unknown): string | undefined {
-  // Text with nothing a reader sees (spaces, zero-width spaces and joiners, a word joiner), alone or as a message's
-  // content, is no message: a model API refuses an empty turn, and the user said nothing.
-  const text = typeof message === 'object' && message !== null ? (message as { content?: unknown }).content : message;
-  if (typeof text === 'string' && !/[^\s\u200b-\u200d\u2060]/.test(text)) return 'is empty';
-  if (typeof message === 'string') return undefined;
-  const whole = typeof message === 'object' && message !== null && !Array.isArray(message);
-  const m = whole ? message : { id: 'new', role: 'user', content: message };
-  return storedMessageProblem(m, '/message') ?? ((m as { role?: unknown }).role === 'user' ? undefined : 'is not a user message');
+  const m = isObject(message) ? message : { id: 'new', role: 'user', content: message };
+  return storedMessageProblem(m, '/message') ?? (m.role !== 'user' ? 'is not a user message' : blank(m.content) ? 'is empty' : undefined);
 }
+
+/**
+ * Whether well-formed content says nothing a reader sees: none, text of only spaces, zero-width spaces and joiners or
+ * a word joiner, or parts that are all such text. A model API refuses an empty turn, and the user said nothing.
+ */
+const blank = (content: unknown): boolean =>
+  typeof content === 'string'
+    ? !/[^\s\u200b-\u200d\u2060]/.test(content)
+    : !content || (content as { type: string; text?: string }[]).every((part) => part.type === 'text' && blank(part.text));
 
 /** The user's message as the thread keeps it: text or content parts get an id; a whole message is taken as it is. */
 export function userMessage(message: NonNullable<RunRequest['message']>): UserMessage {
