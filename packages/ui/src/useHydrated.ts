@@ -44,17 +44,19 @@ function dateFormat(kind: 'utc' | 'second', lang: string): Intl.DateTimeFormat {
 /**
  * Renders again as the day of `now` ends (the reader's midnight), once
  * hydrated: a moment of today said as its time gains its date then, though
- * nothing else renders it again.
+ * nothing else renders it again; or as the page is seen again past it, when
+ * the computer slept through it.
  */
 function useDayEnd(hydrated: boolean, now: () => number): void {
   const [, rerender] = React.useReducer((n: number) => n + 1, 0);
   React.useEffect(() => {
     if (!hydrated) return;
     let timer: ReturnType<typeof setTimeout>;
+    let midnight = Number.NaN;
     // Armed again as it fires: a timer that fired early (a clock that moved) waits out the rest of the day.
     const arm = () => {
       const at = now();
-      const midnight = new Date(at).setHours(24, 0, 0, 0);
+      midnight = new Date(at).setHours(24, 0, 0, 0);
       // A clock past Date's range has no midnight.
       if (!Number.isFinite(midnight)) return;
       timer = setTimeout(() => {
@@ -65,8 +67,19 @@ function useDayEnd(hydrated: boolean, now: () => number): void {
         arm();
       }, midnight - at);
     };
+    // A sleeping computer's timers sleep with it, so the day's fires late; the page seen again after midnight is not.
+    const seen = () => {
+      if (!(now() >= midnight)) return;
+      clearTimeout(timer);
+      rerender();
+      arm();
+    };
     arm();
-    return () => clearTimeout(timer);
+    document.addEventListener('visibilitychange', seen);
+    return () => {
+      clearTimeout(timer);
+      document.removeEventListener('visibilitychange', seen);
+    };
   }, [hydrated, now]);
 }
 

@@ -39,6 +39,31 @@ describe("a moment of today gains its date at the reader's midnight", () => {
     expect(renders - before).toBe(1);
   });
 
+  it('shows the date as the page is seen again after a sleep past midnight, before the late timer fires', () => {
+    // A sleeping laptop's timers stand still with it: the day's timer fires hours late. Waking shows the page again.
+    const yesterday = new Date(2026, 10, 29, 21, 0, 0).getTime();
+    let clock = yesterday;
+    const { result } = renderHook(() => useMomentText(format, 'en', () => clock)(yesterday));
+    expect(result.current).toBe(format.time(yesterday));
+    clock = new Date(2026, 10, 30, 8, 0, 0).getTime();
+    act(() => {
+      document.dispatchEvent(new Event('visibilitychange'));
+    });
+    expect(result.current).toBe(format.dateTime(yesterday));
+    // Seen again the same day: nothing to render.
+    let renders = 0;
+    const counted = renderHook(() => {
+      renders++;
+      return useMomentText(format, 'en', () => clock);
+    });
+    const before = renders;
+    act(() => {
+      document.dispatchEvent(new Event('visibilitychange'));
+    });
+    expect(renders - before).toBe(0);
+    counted.unmount();
+  });
+
   it('does not render again and again on a clock that stands still (a replay at its entry) a moment before midnight', () => {
     const frozen = new Date(2026, 10, 29, 23, 59, 59, 990).getTime();
     expect(rendersOver(() => frozen, 1_000, 10)).toBeLessThanOrEqual(1);
