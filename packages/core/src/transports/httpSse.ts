@@ -188,16 +188,12 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
     let answered = false;
     for (let attempt = 0; ; attempt++) {
       if (attempt === 0) onConnection?.('connecting');
-      // The reader first: a request whose answer could not be read would leave a run going on the server.
+      // The reader first: a request whose answer could not be read would leave a run going on the server. Neither it (a
+      // chunk on a slow network) nor the app's headers hold a stopped run.
       let reader: typeof SseBody;
-      try {
-        reader = await bodyReaderOrFail();
-      } catch (e) {
-        onConnection?.('failed');
-        throw e;
-      }
       let headers: Record<string, string>;
       try {
+        reader = await untilAborted(bodyReaderOrFail(), signal);
         headers = await untilAborted(headersOrFail(options.headers), signal);
       } catch (e) {
         onConnection?.(signal?.aborted ? 'closed' : 'failed');
@@ -279,9 +275,17 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
       // Reported before the delay, so the wait shows as reconnecting rather than as a stream still open.
       onReconnecting?.(attempt + 1, attempts);
       onConnection?.('reconnecting');
+      // An abort made before the wait (by the callbacks above) ends it as one made during it does.
+      let timer: ReturnType<typeof setTimeout> | undefined;
       try {
-        await sleep(Math.min(LONGEST_TIMER_MS, delayMs * 2 ** attempt), signal);
+        await untilAborted(
+          new Promise((resolve) => {
+            timer = setTimeout(resolve, Math.min(LONGEST_TIMER_MS, delayMs * 2 ** attempt));
+          }),
+          signal,
+        );
       } catch (e) {
+        clearTimeout(timer);
         onConnection?.('closed');
         throw e;
       }
@@ -311,19 +315,12 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
 function awaitAnswer(reader: typeof SseBody, signal: AbortSignal | undefined, idle: number | undefined) {
   if (idle === undefined) {
     // The caller's abort is raced too, for a `fetch` that does not honour its signal (some polyfills do not).
-    let stop = () => {};
-    const aborted = new Promise<never>((_resolve, reject) => {
-      stop = () => reject(signal?.reason ?? new DOMException('Aborted', 'AbortError'));
-      if (signal?.aborted) stop();
-      else signal?.addEventListener('abort', stop, { once: true });
-    });
-    aborted.catch(() => undefined);
     return {
       signal,
-      race: <T>(answer: Promise<T>): Promise<T> => (signal ? Promise.race([answer, aborted]) : answer),
+      race: <T>(answer: Promise<T>): Promise<T> => untilAborted(answer, signal),
       arrived() {},
       silence: () => undefined,
-      done: () => signal?.removeEventListener('abort', stop),
+      done() {},
     };
   }
   const request = new AbortController();
@@ -366,7 +363,7 @@ async function bodyReaderOrFail(): Promise<typeof SseBody> {
 
 /** `pullEvents` (sseBody.ts), loaded with the body reader when the iteration starts. */
 async function* pulled(start: Parameters<typeof SseBody.pullEvents>[0], runOptions: SourceRunOptions): AsyncGenerator<unknown> {
-  const { pullEvents } = await bodyReaderOrFail();
+  const { pullEvents } = await untilAborted(bodyReaderOrFail(), runOptions.signal);
   yield* pullEvents(start, runOptions);
 }
 
@@ -404,7 +401,11 @@ function requestUrl(url: string | URL): string | URL {
 /** `promise`, or the abort's reason as soon as `signal` aborts: an app's promise that never settles does not hold a stopped run. */
 function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(abortReason(signal));
+  if (signal.aborted) {
+    // The abort is the answer, whatever `promise` does; a later failure of it is handled here.
+    promise.catch(() => undefined);
+    return Promise.reject(abortReason(signal));
+  }
   let stop = () => {};
   const aborted = new Promise<never>((_resolve, reject) => {
     stop = () => reject(abortReason(signal));
@@ -512,20 +513,6 @@ function frameLimitOf(limit: number | undefined): number {
 function graceOf(ms: number | undefined): number {
   if (ms === undefined || Number.isNaN(ms)) return 1000;
   return ms > LONGEST_TIMER_MS ? Number.POSITIVE_INFINITY : Math.max(0, ms);
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(abortReason(signal));
-      },
-      { once: true },
-    );
-  });
 }
 
 /** What a header's value may hold (fetch refuses the rest): a tab, visible ASCII and space, and bytes 0x80-0xFF. */

@@ -23,8 +23,9 @@ export async function checkResponse(response: Response, idleTimeoutMs?: number, 
     );
   }
   const type = response.headers.get('content-type') ?? '';
-  // The media type itself, its parameters (`; charset=utf-8`) aside: `text/event-streamer` is another type.
-  if (type.split(';', 1)[0]?.trim().toLowerCase() !== 'text/event-stream') {
+  // The media type itself, its parameters (`; charset=utf-8`) aside: `text/event-streamer` is another type. A header
+  // sent twice (a proxy adding its own) arrives joined with ", ": as fetch reads it, the last one counts.
+  if (type.split(',').pop()?.split(';', 1)[0]?.trim().toLowerCase() !== 'text/event-stream') {
     const body = await readCapped(response, idleTimeoutMs, signal);
     throw new AgentTransportError(
       'NOT_EVENT_STREAM',
