@@ -17,3 +17,12 @@ export function parseEventId(id: string): { runId: string; index: number } | und
   if (at <= 0 || !/^\d{1,15}$/.test(digits)) return undefined;
   return { runId: id.slice(0, at), index: Number(digits) };
 }
+
+/**
+ * A `Last-Event-ID` as the run wrote it: HTTP drops the spaces a header's value starts with, and a run id may start
+ * with some (its event ids do), so they are given back.
+ */
+export function withLeadingSpaces(lastEventId: string, runId: string): string {
+  const lead = /^ */u.exec(runId)?.[0] ?? '';
+  return lastEventId.startsWith(lead) ? lastEventId : `${lead}${lastEventId}`;
+}

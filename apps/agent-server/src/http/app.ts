@@ -9,7 +9,7 @@ import Fastify, {
   type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify';
-import { parseEventId, RequestError } from '../request.js';
+import { parseEventId, RequestError, withLeadingSpaces } from '../request.js';
 import { canonicalJson } from '../storage/idempotency.js';
 import { type EffectRecord, type RunRecord, type Storage, StorageUnavailable, type ThreadRecord } from '../storage/types.js';
 import { checkResume, nextThread, raisedBy } from '../threads.js';
@@ -68,8 +68,11 @@ const RETRY_AFTER_S = 5;
 
 const tooLarge = () => new RequestError(413, 'BODY_TOO_LARGE', 'The body is too large.');
 
-/** A body's bytes as text; bytes that are no UTF-8 are refused, not replaced (two ids would become one). */
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+/**
+ * A body's bytes as text; bytes that are no UTF-8 are refused, not replaced (two ids would become one). A byte order
+ * mark before the JSON (.NET's `StreamWriter` writes one) is dropped, as RFC 8259 lets a parser do.
+ */
+const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 export interface AppOptions {
   storage: Storage;
@@ -406,7 +409,7 @@ export function buildApp(options: AppOptions): App {
       const speed = speedOf(typeof query === 'string' ? query : query === undefined ? undefined : '', input, options.speed);
       const lastEventId = utf8Header(request.headers['last-event-id']);
       if (typeof lastEventId === 'string' && lastEventId !== '') {
-        const at = parseEventId(lastEventId);
+        const at = parseEventId(withLeadingSpaces(lastEventId, input.runId));
         if (!at || at.runId !== input.runId)
           throw new RequestError(400, 'BAD_LAST_EVENT_ID', 'The Last-Event-ID does not belong to this run.');
         const run = await storage.run(input.runId);
@@ -418,8 +421,9 @@ export function buildApp(options: AppOptions): App {
         await checkRest(plan, input.runId, at.index + 1, speed);
         // An event of the run the log does not hold: lost with the unsynced end of the log (a power cut), or never
         // made. What comes before it is made again from the run's record, performed and stored, never skipped (a
-        // side effect among it); the client gets what comes after it. Past the run's end, nothing is left.
-        const held = at.index >= plan.length - 1 || (await storage.events(input.runId, at.index, 1)).length > 0;
+        // side effect among it); the client gets what comes after it. The run's last event (or one past it) is no
+        // exception: a log that lost it may have lost the side effect before it too.
+        const held = at.index < plan.length && (await storage.events(input.runId, at.index, 1)).length > 0;
         const reservation = room(request, reply, 'stream');
         return stream(request, reply, scenario, run, at.index + 1, speed, held ? { reservation } : { readFrom: 0, reservation });
       }
