@@ -1,14 +1,7 @@
-import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
-import type { Duplex } from 'node:stream';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RunAgentInput } from '@aguikit/core';
-import { type EventPlan, findScenario, type Scenario, scenarios } from '@aguikit/scenarios';
-import Fastify, {
-  type FastifyBaseLogger,
-  type FastifyInstance,
-  type FastifyReply,
-  type FastifyRequest,
-  type FastifyServerOptions,
-} from 'fastify';
+import { type EventPlan, findScenario, scenarios } from '@aguikit/scenarios';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { parseEventId, RequestError, withLeadingSpaces } from '../request.js';
 import { canonicalJson } from '../storage/idempotency.js';
 import { type EffectRecord, type RunRecord, type Storage, StorageUnavailable, type ThreadRecord } from '../storage/types.js';
@@ -16,57 +9,28 @@ import { checkResume, nextThread, raisedBy } from '../threads.js';
 import { clientErrors } from './clientErrors.js';
 import { createDelivery } from './delivery.js';
 import { checkKnobs, checkPlayback, speedOf } from './limits.js';
-import { checkCaller, type OriginPolicy, targetAuthority } from './origin.js';
+import { checkCaller, type OriginPolicy } from './origin.js';
+import {
+  allowedMethods,
+  asRequestError,
+  closeUnread,
+  isJson,
+  MAX_PATH_SEGMENT,
+  METHODS,
+  refuseTarget,
+  refuseTunnel,
+  refuseUnrouted,
+  scenarioOf,
+  tooLarge,
+  unreadCoding,
+  utf8Header,
+} from './requests.js';
 import { eventsOf } from './runEvents.js';
 import { runStreams } from './runStreams.js';
-import { checkRunInput, parseJsonBody, runInputSchema, validationError } from './schema.js';
-
-/** The path of a request target; an absolute-form target (`http://host/agents/refund`) is taken as its path, as the router takes it. */
-const pathOf = (url: string): string => {
-  const authority = targetAuthority(url);
-  const path = (authority === undefined ? url : url.slice(url.indexOf('://') + 3 + authority.length)).split('?')[0] ?? '';
-  return authority === undefined || path !== '' ? path : '/';
-};
-
-/** The scenario named `id`, or the 404 that says there is none. */
-function scenarioOf(id: string): Scenario {
-  if (id === '') throw new RequestError(404, 'NOT_FOUND', 'Nothing is at /agents/: GET /agents lists the scenarios.');
-  const scenario = findScenario(id);
-  if (!scenario) throw new RequestError(404, 'UNKNOWN_SCENARIO', `No scenario named '${id}'. GET /agents lists them.`);
-  return scenario;
-}
-
-/**
- * The methods the resource a request names takes (a 405's `Allow`, a plain
- * OPTIONS's answer), or the 404 that says there is no resource there: an
- * unknown scenario is none, whatever the method.
- */
-function allowedMethods(method: string, url: string): string {
-  const path = pathOf(url);
-  if (path === '/health' || path === '/ready' || path === '/agents' || path === '/effects') return 'GET, HEAD, OPTIONS';
-  const name = /^\/agents\/([^/]+)$/u.exec(path)?.[1];
-  if (name === undefined) throw new RequestError(404, 'NOT_FOUND', `No route for ${method} ${path}.`);
-  let id: string;
-  try {
-    id = decodeURIComponent(name);
-  } catch {
-    throw new RequestError(400, 'MALFORMED_URL', 'The request target is not a valid URL.');
-  }
-  scenarioOf(id);
-  return 'POST, OPTIONS';
-}
-
-/** Refuses a request no route takes: 405, with what the resource takes in `Allow`, or the 404 that says there is no resource. */
-function refuseUnrouted(request: FastifyRequest, reply: FastifyReply): never {
-  const allow = allowedMethods(request.method, request.url);
-  reply.header('Allow', allow);
-  throw new RequestError(405, 'METHOD_NOT_ALLOWED', `${pathOf(request.url)} answers ${allow}.`);
-}
+import { checkRunInput, parseJsonBody, runInputSchema } from './schema.js';
 
 /** How long a client refused for want of room among the runs being produced is asked to wait. */
 const RETRY_AFTER_S = 5;
-
-const tooLarge = () => new RequestError(413, 'BODY_TOO_LARGE', 'The body is too large.');
 
 /**
  * A body's bytes as text; bytes that are no UTF-8 are refused, not replaced (two ids would become one). A byte order
@@ -117,12 +81,6 @@ export interface App {
 /** Conflicting writes to one thread (two requests at once) are retried this often before a 503. */
 const BEGIN_ATTEMPTS = 8;
 
-/** The methods any route answers; others get a 405 before anything is read. */
-const METHODS = new Set(['GET', 'HEAD', 'POST', 'OPTIONS']);
-
-/** `application/json`, with an optional charset: the one body type accepted. */
-const isJson = (type: string | undefined) => /^application\/json\s*(;\s*charset\s*=\s*"?utf-8"?\s*)?$/iu.test(type ?? '');
-
 /** The same `RunAgentInput` (the same JSON, keys in any order): the client that started a run sends it again to retry or reconnect. */
 const sameInput = (a: RunAgentInput, b: RunAgentInput) => canonicalJson(a) === canonicalJson(b);
 
@@ -134,99 +92,6 @@ const sameInput = (a: RunAgentInput, b: RunAgentInput) => canonicalJson(a) === c
  * Runs stream as SSE written by `@ag-ui/encoder`; every frame is stored
  * before it is sent, so a reconnect reads the log and continues from it.
  */
-/**
- * A body in a coding the server does not read, refused before it is read
- * (it would be parsed as the compressed bytes): a transfer coding other than
- * chunked is 501 (RFC 9112), a content coding other than identity 415 with
- * `Accept-Encoding: identity` (RFC 9110).
- */
-function unreadCoding(headers: Record<string, string | string[] | undefined>): RequestError | undefined {
-  const codings = (header: string | string[] | undefined) =>
-    String(header ?? '')
-      .split(',')
-      .map((c) => c.trim().toLowerCase())
-      .filter((c) => c !== '');
-  const transfer = codings(headers['transfer-encoding']).filter((c) => c !== 'chunked');
-  if (transfer.length)
-    return new RequestError(
-      501,
-      'UNSUPPORTED_TRANSFER_CODING',
-      `The body's transfer coding (${transfer.join(', ').slice(0, 100)}) is not one this server reads: send it chunked or with a Content-Length.`,
-    );
-  const content = codings(headers['content-encoding']).filter((c) => c !== 'identity');
-  if (content.length)
-    return new RequestError(
-      415,
-      'UNSUPPORTED_CONTENT_ENCODING',
-      `The body's content coding (${content.join(', ').slice(0, 100)}) is not one this server reads: send the JSON as it is.`,
-    );
-  return undefined;
-}
-
-/** The longest path segment (a scenario's name) the router takes: Fastify's default. */
-const MAX_PATH_SEGMENT = 100;
-
-/**
- * A request whose body (chunked, or of a Content-Length above 0) has not all been read. The router answers as the
- * headers arrive, before Node marks even a request without a body complete: that one is kept alive.
- */
-const bodyUnread = (request: IncomingMessage) =>
-  !request.complete && (request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) !== 0);
-
-/**
- * Answers a request the router refused (`refusal`) as any other refusal: after the checks of its Host and Origin,
- * and, its body unread, with the connection closed once the answer is sent, as `closeUnread` does.
- */
-function refuseTarget(policy: () => OriginPolicy, refusal: () => RequestError) {
-  return (_path: string, request: IncomingMessage, res: ServerResponse) => {
-    const caller = checkCaller(policy(), request);
-    const e = caller.refusal ?? refusal();
-    const body = JSON.stringify({ error: { code: e.code, message: e.message } });
-    res
-      .writeHead(e.status, {
-        'Content-Type': 'application/json',
-        'Content-Length': Buffer.byteLength(body),
-        Vary: 'Origin',
-        ...(caller.allowOrigin !== undefined ? { 'Access-Control-Allow-Origin': caller.allowOrigin } : {}),
-        ...(bodyUnread(request) ? { Connection: 'close' } : {}),
-      })
-      .end(body);
-  };
-}
-
-/**
- * Answers a CONNECT, a tunnel this server (no proxy) does not open: Node hands its connection over whole, and
- * closes it unanswered when no one takes it. After the checks of its Host and Origin, as any other request; the
- * answer in the server's shape, and the connection closed.
- */
-function refuseTunnel(policy: () => OriginPolicy, log: () => FastifyBaseLogger) {
-  return (request: IncomingMessage, socket: Duplex) => {
-    socket.on('error', () => {});
-    const caller = checkCaller(policy(), request);
-    const e =
-      caller.refusal ??
-      new RequestError(
-        501,
-        'NOT_IMPLEMENTED',
-        'This server is no proxy: it opens no tunnels (CONNECT). It answers GET, HEAD and OPTIONS, and POST to /agents/:scenario.',
-      );
-    log().info({ req: { method: request.method, url: request.url }, status: e.status }, 'tunnel refused');
-    const body = JSON.stringify({ error: { code: e.code, message: e.message } });
-    const grant = caller.allowOrigin !== undefined ? `Access-Control-Allow-Origin: ${caller.allowOrigin}\r\n` : '';
-    // Closed once the answer is out, or after 5 s when the client does not take it: a client that keeps its side open
-    // (Node's server sockets allow half-open ones) would otherwise hold a connection for ever, and keep close() waiting.
-    const gone = setTimeout(() => socket.destroy(), 5_000);
-    gone.unref();
-    socket.end(
-      `HTTP/1.1 ${e.status} ${STATUS_CODES[e.status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nVary: Origin\r\n${grant}Date: ${new Date().toUTCString()}\r\nConnection: close\r\n\r\n${body}`,
-      () => {
-        clearTimeout(gone);
-        socket.destroy();
-      },
-    );
-  };
-}
-
 export function buildApp(options: AppOptions): App {
   const { storage } = options;
   // That a client read a run's end outlives the process: a restart, or another instance, knows it too.
@@ -523,52 +388,4 @@ export function buildApp(options: AppOptions): App {
   }
 
   return { fastify, endStreams: streams.endStreams, settled: streams.settled, oldestProducing: streams.oldestProducing, finishUnfinished };
-}
-
-/**
- * A header's value read as the UTF-8 bytes clients send (EventSource sends a
- * `Last-Event-ID` so, and a run id may be any text); Node hands a header over
- * one character per byte. Bytes that are not UTF-8 are left as they came.
- */
-function utf8Header(value: string | string[] | undefined): string | undefined {
-  if (typeof value !== 'string') return undefined;
-  const bytes = Buffer.from(value, 'latin1');
-  const text = bytes.toString('utf8');
-  return Buffer.from(text, 'utf8').equals(bytes) ? text : value;
-}
-
-/**
- * A refusal sent before the request's body was read whole (an oversized
- * upload, a 415, an unknown scenario, a foreign origin or host) closes the
- * connection once it is sent: the rest of the upload is not read.
- */
-function closeUnread(request: FastifyRequest, reply: FastifyReply): void {
-  if (!request.raw.complete) reply.header('Connection', 'close');
-}
-
-/** Any error as the JSON refusal the client gets. */
-function asRequestError(error: unknown): RequestError {
-  if (error instanceof RequestError) return error;
-  if (error instanceof StorageUnavailable)
-    // A write that timed out may still land (Redis runs a script it got late): nothing is claimed either way.
-    return new RequestError(
-      503,
-      'STORAGE_UNAVAILABLE',
-      'Storage did not answer, so what was asked may or may not have been recorded. Send the same request again: it is answered from what was recorded, if anything was.',
-    );
-  const e = error as { code?: string; statusCode?: number; validation?: { instancePath: string; keyword: string; message?: string }[] };
-  if (e.validation) return validationError(e.validation);
-  switch (e.code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return tooLarge();
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new RequestError(415, 'UNSUPPORTED_MEDIA_TYPE', 'POST a body of Content-Type application/json.');
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new RequestError(400, 'MALFORMED_JSON', 'The body is empty: POST a RunAgentInput.');
-    case 'FST_ERR_BAD_URL':
-      return new RequestError(400, 'MALFORMED_URL', 'The request target is not a valid URL.');
-  }
-  if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500)
-    return new RequestError(e.statusCode, 'BAD_REQUEST', error instanceof Error ? error.message : 'Bad request.');
-  return new RequestError(500, 'INTERNAL', 'The server failed to handle the request.');
 }
