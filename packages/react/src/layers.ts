@@ -27,13 +27,23 @@ export function layered(base: Settings, layers: Iterable<Settings>): Settings {
       else if (key === 'context' && Array.isArray(before)) out.context = [...before, ...(value as unknown[])];
       else if (TOLD.has(key) && typeof before === 'function' && typeof value === 'function')
         out[key] = (...args: unknown[]) => {
-          tellApp(before as (...a: unknown[]) => void, ...args);
+          // Each its own copy, as the controller hands one listener: what one changes (a redaction), the next does not see.
+          tellApp(before as (...a: unknown[]) => void, ...args.map(copy));
           tellApp(value as (...a: unknown[]) => void, ...args);
         };
       else out[key] = value;
     }
   }
   return out;
+}
+
+/** A copy of what a listener is told; a value `structuredClone` cannot copy (a function in an event) as it is. */
+function copy(value: unknown): unknown {
+  try {
+    return structuredClone(value);
+  } catch {
+    return value;
+  }
 }
 
 function sameOptions(a: Settings, b: Settings): boolean {

@@ -55,26 +55,27 @@ export function useOwnedStore<Doc>(create: ((log?: readonly SessionEntry[]) => A
   });
   /** The store made again for a destroyed one: StrictMode renders twice for it, and the second render takes the first's. */
   const remade = React.useRef<{ from: AgentStore<Doc>; to: AgentStore<Doc> | null } | null>(null);
-  /** The component holds its store (shown): a store the app destroys then stays destroyed. */
-  const holding = React.useRef(false);
-  /** The store the app destroyed while the component held it: it stays destroyed, hidden and shown again too. */
-  const ended = React.useRef<AgentStore<Doc> | null>(null);
+  /**
+   * The store the component let go of alive (hidden): destroyed from then on, it is made again. One the app destroyed
+   * otherwise (while it was shown, or as it mounted, from a child's effect that runs before the component holds it)
+   * stays destroyed, hidden and shown again too; made again, a child's effect would destroy that one as well, for ever.
+   */
+  const released = React.useRef<AgentStore<Doc> | null>(null);
   // The store's destruction re-renders the component (hidden, React renders it when idle, else as it shows it).
   const destroyed = React.useSyncExternalStore(own ? own.subscribe : noStore, () => own?.getState().destroyed ?? false, notDestroyed);
-  // Destroyed while not held (hidden): made again while rendering, so React renders the component again at once, with
-  // the new store, before its children.
-  if (own && destroyed && !holding.current && ended.current !== own) setOwn(madeAgain(remade, own, create));
+  // Destroyed after the component let it go (hidden): made again while rendering, so React renders the component again
+  // at once, with the new store, before its children.
+  if (own && destroyed && released.current === own) setOwn(madeAgain(remade, own, create));
   React.useEffect(() => {
     if (!own) return;
     if (own.getState().destroyed) {
-      if (ended.current !== own) setOwn(madeAgain(remade, own, latest.current));
+      if (released.current === own) setOwn(madeAgain(remade, own, latest.current));
       return;
     }
-    holding.current = true;
+    released.current = null;
     const release = own.retain();
     return () => {
-      holding.current = false;
-      if (own.getState().destroyed) ended.current = own;
+      if (!own.getState().destroyed) released.current = own;
       release();
     };
   }, [own]);

@@ -251,6 +251,45 @@ it("a child's useAgentRun options under a provider add to the provider's and lea
   expect(childEvents).toHaveBeenCalledTimes(4);
 });
 
+it("the provider's onEvent and a child's each get an event of their own: what one changes, the other does not see", async () => {
+  const m = manualSource();
+  // The provider's listener redacts what it logs, in place (the controller hands each listener a copy of its own).
+  const logged: unknown[] = [];
+  const store = createAgentStore({
+    source: m.source,
+    threadId: 't',
+    onEvent: (event) => {
+      if ('delta' in event) (event as { delta: unknown }).delta = '[redacted]';
+      logged.push(event);
+    },
+  });
+  const shown: unknown[] = [];
+  function Subtitles() {
+    useAgentRun({ onEvent: (event) => 'delta' in event && shown.push(event.delta) });
+    return null;
+  }
+  render(
+    <AgentProvider store={store}>
+      <Subtitles />
+    </AgentProvider>,
+  );
+  await act(async () => {
+    void store.getState().run('退款 A-1001');
+    await tick();
+    m.push(
+      { type: 'RUN_STARTED', threadId: 't', runId: 'r1' },
+      { type: 'TEXT_MESSAGE_START', messageId: 'a1', role: 'assistant' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'a1', delta: '已退款' },
+      { type: 'RUN_FINISHED', threadId: 't', runId: 'r1' },
+    );
+    m.end();
+    await tick();
+  });
+  expect(logged).toContainEqual(expect.objectContaining({ delta: '[redacted]' }));
+  expect(shown).toEqual(['已退款']);
+  expect(store.getState().thread.messages.byId.get('a1')?.content).toBe('已退款');
+});
+
 it("a child's onDiagnostic is heard from its mount to its unmount, mid-stream too", async () => {
   const m = manualSource();
   const frames = manualFrames();

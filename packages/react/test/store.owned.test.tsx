@@ -8,7 +8,7 @@
 import { act, render, screen } from '@testing-library/react';
 import { Activity, StrictMode, Suspense, useEffect, useLayoutEffect, useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
-import { AgentProvider, createAgentStore, useAgentRun } from '../src/index.js';
+import { AgentProvider, createAgentStore, useAgentRun, useAgentStore } from '../src/index.js';
 import { manualSource, tick } from './support/sources.js';
 
 // Every store the bindings make, to see which were destroyed (createAgentStore, wrapped).
@@ -159,6 +159,49 @@ describe('the store a component makes', () => {
       view.rerender(at('visible'));
       await act(tick);
       expect(seen.at(-1)).toBe(first);
+      expect(seen.at(-1)?.getState().destroyed).toBe(true);
+      view.unmount();
+    },
+  );
+
+  it.each(['useAgentRun source', 'AgentProvider options'] as const)(
+    "made by %s, destroyed by the app from a child's effect as it mounts (an expired session's End chat), stays destroyed: none is made again, and nothing loops",
+    async (owner) => {
+      const m = manualSource();
+      made.length = 0;
+      const seen: ReturnType<typeof useAgentRun>['store'][] = [];
+      function EndExpired() {
+        const store = useAgentStore();
+        useEffect(() => {
+          store.destroy();
+        }, [store]);
+        return null;
+      }
+      function Own() {
+        const agent = useAgentRun({ source: m.source, threadId: 't1' });
+        seen.push(agent.store);
+        return (
+          <AgentProvider store={agent.store}>
+            <EndExpired />
+          </AgentProvider>
+        );
+      }
+      function Provided() {
+        seen.push(useAgentRun().store);
+        return <EndExpired />;
+      }
+      const view = render(
+        owner === 'useAgentRun source' ? (
+          <Own />
+        ) : (
+          <AgentProvider options={{ source: m.source, threadId: 't1' }}>
+            <Provided />
+          </AgentProvider>
+        ),
+      );
+      await settle();
+      expect(made).toHaveLength(1);
+      expect(new Set(seen).size).toBe(1);
       expect(seen.at(-1)?.getState().destroyed).toBe(true);
       view.unmount();
     },
