@@ -6,8 +6,9 @@ import { Countdown } from './Countdown.js';
 import { cx } from './InterruptRoot.js';
 import { useInterruptRoot } from './interruptContext.js';
 import { humanizeKey, plainValue, type ValueWords, valueWords } from './interruptForm.js';
+import { CodeText } from './LongText.js';
 import { useLocale } from './locale.js';
-import { pretty, useArgsView } from './partialArgs.js';
+import { jsonText, pretty, useArgsView } from './partialArgs.js';
 
 /** Props of `Interrupt.Header`: DOM props of its `<header>`. */
 export type InterruptHeaderProps = React.HTMLAttributes<HTMLElement>;
@@ -50,7 +51,8 @@ function ToolFacts({ toolCallId }: { toolCallId: string }) {
         <div className="agk-interrupt__fact" data-wide="true">
           <dt>{t.arguments}</dt>
           <dd>
-            <pre className="agk-code">{view.kind === 'parsed' ? pretty(view.value, call?.argsText) : view.text}</pre>
+            {/* A megabyte of arguments (a file to write) shows its head, as in the call's card. */}
+            <CodeText text={view.kind === 'parsed' ? pretty(view.value, call?.argsText) : view.text} />
           </dd>
         </div>
       )}
@@ -68,7 +70,7 @@ function MetadataValue({ value, words, depth }: { value: unknown; words: ValueWo
   if (depth < 2 && typeof value === 'object' && value !== null && !Array.isArray(value)) {
     return <MetadataList entries={Object.entries(value)} words={words} depth={depth + 1} />;
   }
-  return <code className="agk-interrupt__json">{JSON.stringify(value)}</code>;
+  return <code className="agk-interrupt__json">{jsonText(value)}</code>;
 }
 
 function MetadataList({ entries, words, depth }: { entries: [string, unknown][]; words: ValueWords; depth: number }) {

@@ -18,7 +18,12 @@ export const LONG_TEXT = 100_000;
  * is shown, and *Show all*, which shows the whole text (still plain: it is
  * never parsed as Markdown). Focus stays on the text when the button goes.
  */
-export function LongText({ text, limit = LONG_TEXT, code = false }: { text: string; limit?: number; code?: boolean }) {
+export function LongText({
+  text,
+  limit = LONG_TEXT,
+  code = false,
+  ...rest
+}: { text: string; limit?: number; code?: boolean } & DataAttributes) {
   const { messages, format } = useLocale();
   const strings = messages.messages.longText;
   const [whole, setWhole] = React.useState(false);
@@ -27,6 +32,7 @@ export function LongText({ text, limit = LONG_TEXT, code = false }: { text: stri
   return (
     <>
       <Shown
+        {...rest}
         ref={shown}
         className={code ? 'agk-code agk-longtext__text' : 'agk-message__plain agk-longtext__text'}
         dir={autoDir(text)}
@@ -44,9 +50,22 @@ export function LongText({ text, limit = LONG_TEXT, code = false }: { text: stri
   );
 }
 
-/** A code block of text the agent sent (a tool's result, a tool message): cut as a long reply is, past LONG_TEXT. */
-export function CodeText({ text }: { text: string }) {
-  return text.length > LONG_TEXT ? <LongText text={text} code /> : <pre className="agk-code">{text}</pre>;
+/** `data-*` attributes for the element that shows a text (`data-partial` on arguments still streaming). */
+type DataAttributes = { [attribute: `data-${string}`]: string | undefined };
+
+/**
+ * A code block of text the agent sent (a tool's arguments or result, a tool
+ * message): cut as a long reply is, past LONG_TEXT. `data-*` attributes go
+ * on the `<pre>`.
+ */
+export function CodeText({ text, ...rest }: { text: string } & DataAttributes) {
+  return text.length > LONG_TEXT ? (
+    <LongText {...rest} text={text} code />
+  ) : (
+    <pre {...rest} className="agk-code">
+      {text}
+    </pre>
+  );
 }
 
 /** *Show all* of a text cut short: shows the rest, and leaves focus on the text (the button goes with the cut, and focus would fall to the page). */

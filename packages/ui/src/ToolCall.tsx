@@ -11,7 +11,7 @@ import { CodeText } from './LongText.js';
 import { type LocaleValue, useLocale } from './locale.js';
 import type { en as toolStrings } from './locales/tools.js';
 import { type ArgsView, pretty, useArgsView } from './partialArgs.js';
-import { clip } from './textCut.js';
+import { clip, textHead } from './textCut.js';
 import { type PartPresence, usePartPresence, useRegisterPart } from './usePartPresence.js';
 import { useThreadKey } from './useStoreSwitch.js';
 
@@ -208,14 +208,37 @@ function callNameText({ messages, format }: LocaleValue, name: string, place: nu
 
 const SUMMARY_LENGTH = 60;
 
-/** A one-line summary of the arguments: `key: value` pairs, shortened. */
-function argsSummary(view: ArgsView): string {
-  if (view.kind === 'empty') return '';
+/**
+ * A one-line summary of the arguments: `key: value` pairs, shortened. Each
+ * key and value is the agent's text, set side by side with the others, so
+ * each sits in a `<bdi>`: a right-to-left override in one (U+202E) cannot
+ * reorder the keys and amounts after it, and the line reads in the order the
+ * arguments hold. Its text is the pairs joined by commas, cut at
+ * `SUMMARY_LENGTH` characters.
+ */
+function argsSummary(view: ArgsView): React.ReactNode {
+  if (view.kind === 'empty') return null;
   if (view.kind === 'raw') return clip(view.text.replace(/\s+/g, ' '), SUMMARY_LENGTH);
   const value = view.value;
   if (value === null || typeof value !== 'object') return clip(String(value), SUMMARY_LENGTH);
-  const pairs = Object.entries(value as Record<string, unknown>).map(([key, v]) => `${key}: ${scalar(v)}`);
-  return clip(pairs.join(', '), SUMMARY_LENGTH);
+  // The line's pieces: the agent's own (a key, a value) and the punctuation between them.
+  const pieces: Array<{ text: string; agents: boolean }> = [];
+  Object.entries(value as Record<string, unknown>).forEach(([key, v], i) => {
+    if (i) pieces.push({ text: ', ', agents: false });
+    pieces.push({ text: key, agents: true }, { text: ': ', agents: false }, { text: scalar(v), agents: true });
+  });
+  const length = pieces.reduce((sum, piece) => sum + piece.text.length, 0);
+  if (length === 0) return null;
+  let room = length > SUMMARY_LENGTH ? SUMMARY_LENGTH - 1 : length;
+  const nodes: React.ReactNode[] = [];
+  for (const [i, piece] of pieces.entries()) {
+    if (room <= 0) break;
+    const text = textHead(piece.text, room);
+    room -= piece.text.length;
+    nodes.push(piece.agents ? <bdi key={i}>{text}</bdi> : text);
+  }
+  if (length > SUMMARY_LENGTH) nodes.push('…');
+  return nodes;
 }
 
 function scalar(value: unknown): string {
@@ -364,9 +387,11 @@ const Args = React.forwardRef<HTMLDivElement, React.HTMLAttributes<HTMLDivElemen
       {view.kind === 'empty' ? (
         <p className="agk-toolcall__empty">{messages.tools.noArguments}</p>
       ) : (
-        <pre className="agk-code" data-partial={partial ? 'true' : 'false'}>
-          {view.kind === 'parsed' ? pretty(view.value, call?.argsText) : view.text}
-        </pre>
+        // As long as a result can be (a `write_file` call carries the whole file): cut the same way past LONG_TEXT.
+        <CodeText
+          text={view.kind === 'parsed' ? pretty(view.value, call?.argsText) : view.text}
+          data-partial={partial ? 'true' : 'false'}
+        />
       )}
       {view.kind === 'raw' && view.error !== undefined ? (
         <p className="agk-error-text">

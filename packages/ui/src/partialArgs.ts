@@ -111,15 +111,35 @@ export function useArgsView(
 }
 
 /**
- * Pretty JSON for display, or `text` (what it was parsed from) when it
- * cannot be written back: a value parsed from text nested thousands deep
- * overflows `JSON.stringify`. Never throws.
+ * Pretty JSON for display, its direction controls escaped (`jsonText`), or
+ * `text` (what it was parsed from) when it cannot be written back: a value
+ * parsed from text nested thousands deep overflows `JSON.stringify`. Never
+ * throws.
  */
 export function pretty(value: unknown, text = ''): string {
   if (typeof value === 'string') return value;
   try {
-    return JSON.stringify(value, null, 2) ?? String(value);
+    return jsonText(value, 2) ?? String(value);
   } catch {
     return text;
   }
+}
+
+/** The characters that set the direction of the text after them: marks, embeddings, overrides and isolates. */
+const DIRECTION_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+
+/**
+ * `JSON.stringify`, with the characters that reorder text (U+202E, the
+ * right-to-left override, and its kin) written as their JSON escapes
+ * (`\u202e`): the same JSON, read back to the same value, but an agent's
+ * value shown as JSON cannot make the keys and amounts after it paint in
+ * another order, nor itself read as what it does not hold. Outside strings
+ * JSON has no such characters, so only strings change. Throws where
+ * `JSON.stringify` does.
+ */
+export function jsonText(value: unknown, space?: number): string | undefined {
+  return JSON.stringify(value, null, space)?.replace(
+    DIRECTION_CONTROLS,
+    (control) => `\\u${control.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
