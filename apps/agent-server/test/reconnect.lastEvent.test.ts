@@ -55,4 +55,22 @@ describe('a reconnect', () => {
     expect((await lost.effects()).map((e) => e.kind)).toEqual(['refund']);
     expect(await lost.events('r2', 0, 1000)).toHaveLength(whole.length);
   });
+
+  it("answers a Last-Event-ID past the run's end with nothing, reading one frame of a whole log, not all of it", async () => {
+    const storage = openMemoryStorage();
+    const server = await startServer({ storage });
+    const input = userInput('t', 'r1');
+    const all = await readEvents(await post(server, '/agents/refund?speed=0', input));
+    const reads: number[] = [];
+    const events = storage.events.bind(storage);
+    storage.events = (runId, from, count) => {
+      reads.push(from);
+      return events(runId, from, count);
+    };
+    const past = await post(server, '/agents/refund?speed=0', input, { 'Last-Event-ID': `r1:${all.length + 1000}` });
+    expect(past.status).toBe(200);
+    expect(await readEvents(past)).toEqual([]);
+    // The log is whole (its last frame is there): nothing is read from its start again.
+    expect(reads).not.toContain(0);
+  });
 });

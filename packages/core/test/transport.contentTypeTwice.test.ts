@@ -34,6 +34,12 @@ describe('httpSseSource: a Content-Type header sent twice', () => {
     expect(await outcome(['text/plain', 'text/event-stream'])).toEqual([started, finished]);
   });
 
+  it('reads a comma inside a quoted parameter as part of it, and skips an empty value or */*, as fetch does', async () => {
+    expect(await outcome('text/event-stream; x="a,b"')).toEqual([started, finished]);
+    expect(await outcome('text/event-stream, */*')).toEqual([started, finished]);
+    expect(await outcome('text/event-stream, ')).toEqual([started, finished]);
+  });
+
   it('is NOT_EVENT_STREAM when its last media type is another', async () => {
     const error = await outcome(['text/event-stream', 'text/html; charset=utf-8']);
     expect(error).toBeInstanceOf(AgentTransportError);

@@ -36,14 +36,16 @@ async function stalledReader() {
 }
 
 describe('httpSseSource: an abort while the code that reads answers is still loading', () => {
-  it('ends run() at once with the abort, having sent nothing', async () => {
+  it('ends run() at once with the abort, having sent nothing, reporting the connection as deliver() does', async () => {
     const { source, sent } = await stalledReader();
     const controller = new AbortController();
+    const statuses: string[] = [];
     const drained = (async () => {
-      for await (const _ of source.run(input, { signal: controller.signal }));
+      for await (const _ of source.run(input, { signal: controller.signal, onConnection: (s) => statuses.push(s) }));
     })();
     setTimeout(() => controller.abort(), 20);
     expect(await within(nameOf(drained), 1000)).toBe('AbortError');
+    expect(statuses).toEqual(['connecting', 'closed']);
     expect(sent.count).toBe(0);
   });
 
@@ -60,5 +62,21 @@ describe('httpSseSource: an abort while the code that reads answers is still loa
     expect(await within(nameOf(delivered), 1000)).toBe('AbortError');
     expect(statuses).toEqual(['connecting', 'closed']);
     expect(sent.count).toBe(0);
+  });
+
+  it('reports the same connection through run() and deliver() for a signal aborted before either starts', async () => {
+    const core = await import('../src/index.js');
+    const source = core.httpSseSource({ url: 'http://agent.test/run', fetch: async () => new Response('') });
+    const viaRun: string[] = [];
+    const viaDeliver: string[] = [];
+    const signal = AbortSignal.abort();
+    const ran = (async () => {
+      for await (const _ of source.run(input, { signal, onConnection: (s) => viaRun.push(s) }));
+    })();
+    expect(await nameOf(ran)).toBe('AbortError');
+    const delivered = source.deliver?.(input, { signal, onConnection: (s) => viaDeliver.push(s) }, () => undefined) as Promise<void>;
+    expect(await nameOf(delivered)).toBe('AbortError');
+    expect(viaDeliver).toEqual(['connecting', 'closed']);
+    expect(viaRun).toEqual(viaDeliver);
   });
 });

@@ -286,9 +286,10 @@ export function buildApp(options: AppOptions): App {
         await checkRest(plan, input.runId, at.index + 1, speed);
         // An event of the run the log does not hold: lost with the unsynced end of the log (a power cut), or never
         // made. What comes before it is made again from the run's record, performed and stored, never skipped (a
-        // side effect among it); the client gets what comes after it. The run's last event (or one past it) is no
-        // exception: a log that lost it may have lost the side effect before it too.
-        const held = at.index < plan.length && (await storage.events(input.runId, at.index, 1)).length > 0;
+        // side effect among it); the client gets what comes after it. The run's last event is no exception: a log
+        // that lost it may have lost the side effect before it too. An id past the run's end asks for nothing more: the
+        // log is whole when it holds the last event.
+        const held = (await storage.events(input.runId, Math.min(at.index, plan.length - 1), 1)).length > 0;
         const reservation = room(request, reply, 'stream');
         return stream(request, reply, scenario, run, at.index + 1, speed, held ? { reservation } : { readFrom: 0, reservation });
       }

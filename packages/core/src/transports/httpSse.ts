@@ -363,8 +363,17 @@ async function bodyReaderOrFail(): Promise<typeof SseBody> {
 
 /** `pullEvents` (sseBody.ts), loaded with the body reader when the iteration starts. */
 async function* pulled(start: Parameters<typeof SseBody.pullEvents>[0], runOptions: SourceRunOptions): AsyncGenerator<unknown> {
-  const { pullEvents } = await untilAborted(bodyReaderOrFail(), runOptions.signal);
-  yield* pullEvents(start, runOptions);
+  const { signal, onConnection } = runOptions;
+  let reader: typeof SseBody;
+  try {
+    reader = await untilAborted(bodyReaderOrFail(), signal);
+  } catch (e) {
+    // Said as `deliver` says a run that never reached the network.
+    onConnection?.('connecting');
+    onConnection?.(signal?.aborted ? 'closed' : 'failed');
+    throw e;
+  }
+  yield* reader.pullEvents(start, runOptions);
 }
 
 /** An error thrown by the consumer of the events, carried through the transport's own error handling untouched. */

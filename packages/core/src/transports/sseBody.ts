@@ -24,8 +24,14 @@ export async function checkResponse(response: Response, idleTimeoutMs?: number, 
   }
   const type = response.headers.get('content-type') ?? '';
   // The media type itself, its parameters (`; charset=utf-8`) aside: `text/event-streamer` is another type. A header
-  // sent twice (a proxy adding its own) arrives joined with ", ": as fetch reads it, the last one counts.
-  if (type.split(',').pop()?.split(';', 1)[0]?.trim().toLowerCase() !== 'text/event-stream') {
+  // sent twice (a proxy adding its own) arrives joined with ", ": as fetch reads it, the last type counts, where a
+  // piece that is no type (`*/*`, nothing, the end of a quoted parameter holding a comma) is none.
+  const essence = type
+    .split(',')
+    .map((piece) => piece.split(';', 1)[0]?.trim().toLowerCase())
+    .filter((piece) => piece !== '*/*' && /^[^\s/"]+\/[^\s/"]+$/.test(piece ?? ''))
+    .pop();
+  if (essence !== 'text/event-stream') {
     const body = await readCapped(response, idleTimeoutMs, signal);
     throw new AgentTransportError(
       'NOT_EVENT_STREAM',
