@@ -216,7 +216,7 @@ export function createJournal(machine: ThreadMachine, clock: () => number): Jour
     },
     open(saved, init, asRecorded, applied) {
       if (saved?.length) {
-        if (applied) for (const entry of saved) log.append(entry);
+        if (applied) log.start(saved);
         // One batch, seen only at its end: a log of thousands of messages loads in linear time.
         else
           machine.batch(() => {

@@ -65,6 +65,8 @@ export interface SessionLog {
   /** The position in `entries` of each of `events`. */
   entryOf(eventIndex: number): number | undefined;
   append(entry: SessionEntry): void;
+  /** An empty log starts as `saved` (a recording's entries), copied whole: one array, not one grown entry by entry. */
+  start(saved: readonly SessionEntry[]): void;
 }
 
 /**
@@ -94,9 +96,16 @@ export class EventEntry implements AgentEventEntry {
 
 /** A log to append to (the controller's). */
 export function createSessionLog(): SessionLog {
-  const entries: SessionEntry[] = [];
+  let entries: SessionEntry[] = [];
   let eventCount = 0;
   let resets = 0;
+  const count = (entry: SessionEntry) => {
+    if (entry.type === 'event') eventCount++;
+    else if (entry.type === 'reset') {
+      eventCount = 0;
+      resets++;
+    }
+  };
   // The event list and its positions are brought up to date when read, not per event appended.
   let events: LoggedEvent[] = [];
   let positions: number[] = [];
@@ -117,7 +126,9 @@ export function createSessionLog(): SessionLog {
     }
   };
   return {
-    entries,
+    get entries() {
+      return entries;
+    },
     get events() {
       scan();
       return events;
@@ -133,12 +144,12 @@ export function createSessionLog(): SessionLog {
       return positions[eventIndex];
     },
     append(entry) {
-      if (entry.type === 'event') eventCount++;
-      else if (entry.type === 'reset') {
-        eventCount = 0;
-        resets++;
-      }
+      count(entry);
       entries.push(entry);
+    },
+    start(saved) {
+      entries = saved.slice();
+      entries.forEach(count);
     },
   };
 }
