@@ -675,7 +675,9 @@ export const RepeatedToolCalls: Story = {
     const canvas = within(canvasElement);
     const names = canvas.getAllByRole('button', { name: /^get_weather/ }).map((b) => b.textContent);
     await expect(names).toEqual(['get_weather (1)', 'get_weather (2)', 'get_weather (3)']);
-    await expect(canvas.getByText(/city: Paris, day: tomorrow/)).toBeVisible();
+    // Each key and value of a card's summary is set apart (a <bdi>): the line is read whole.
+    const summaries = [...canvasElement.querySelectorAll<HTMLElement>('.agk-toolcall__summary')];
+    await expect(summaries.find((line) => /city: Paris, day: tomorrow/.test(line.textContent ?? ''))).toBeVisible();
     await userEvent.click(canvas.getByRole('button', { name: 'get_weather (2)' }));
     await expect(canvas.getByText(/"forecast": "sun"/)).toBeVisible();
   },

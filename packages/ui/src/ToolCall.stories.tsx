@@ -83,7 +83,10 @@ export const Ready: Story = {
     const card = within(canvasElement);
     await expect(card.getByText('Ready')).toBeInTheDocument();
     // Collapsed: one line with the tool, a summary of its arguments and its status.
-    await expect(card.getByText(/orderId: A-1001, amount: 42/)).toBeVisible();
+    // Each key and value of the summary is set apart (a <bdi>): the line is read whole.
+    const summary = canvasElement.querySelector<HTMLElement>('.agk-toolcall__summary');
+    await expect(summary).toHaveTextContent(/orderId: A-1001, amount: 42/);
+    await expect(summary).toBeVisible();
     await expect(card.getByText(/"amount": 42/)).not.toBeVisible();
     await userEvent.click(card.getByRole('button', { name: 'refund_order' }));
     await expect(card.getByText(/"amount": 42/)).toBeVisible();
