@@ -65,12 +65,30 @@ function ToolFacts({ toolCallId }: { toolCallId: string }) {
  * text; an object as a labelled list of its own; deeper structure as JSON.
  */
 function MetadataValue({ value, words, depth }: { value: unknown; words: ValueWords; depth: number }) {
+  // A list of words: each item set apart, so that an override in one (U+202E) cannot reverse the items after it.
+  if (Array.isArray(value) && value.length > 1 && plainValue(value, words) !== undefined)
+    return (
+      <>
+        {isolatedList(
+          value.map((item) => plainValue(item, words) ?? String(item)),
+          words.list,
+        )}
+      </>
+    );
   const plain = plainValue(value, words);
   if (plain !== undefined) return <>{plain}</>;
   if (depth < 2 && typeof value === 'object' && value !== null && !Array.isArray(value)) {
     return <MetadataList entries={Object.entries(value)} words={words} depth={depth + 1} />;
   }
   return <code className="agk-interrupt__json">{jsonText(value)}</code>;
+}
+
+/** `list(items)` in the locale's words ("a, b, and c"), each item in a `<bdi>` of its own. */
+function isolatedList(items: readonly string[], list: ValueWords['list']): React.ReactNode[] {
+  // The list is formed around markers, then each marker is the item it stands for: the words between stay the locale's.
+  return list(items.map((_, i) => `\u0000${i}\u0000`))
+    .split('\u0000')
+    .map((piece, i) => (i % 2 ? <bdi key={i}>{items[Number(piece)]}</bdi> : piece));
 }
 
 function MetadataList({ entries, words, depth }: { entries: [string, unknown][]; words: ValueWords; depth: number }) {

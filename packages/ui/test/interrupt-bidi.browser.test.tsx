@@ -104,3 +104,13 @@ it("the call's arguments write an override as its JSON escape, so a value reads 
   expect(args.textContent).toContain('"account": "\\u202e0001-2345"');
   expect(JSON.parse(args.textContent ?? '')).toEqual({ account: '\u202E0001-2345', amount: 5 });
 });
+
+it('a metadata list of words keeps its order: an override in one item does not reverse the items after it', async () => {
+  const host = await approval({}, { recipients: ['\u202Eecila', 'bob', 'carol'] });
+  const value = host.querySelector<HTMLElement>('.agk-interrupt__fact[data-key="recipients"] dd');
+  if (!value) throw new Error('no recipients');
+  // The list's words are the locale's ("a, b, and c"); each item is painted before the next.
+  expect(value.textContent).toBe('\u202Eecila, bob, and carol');
+  const order = ['ecila', 'bob', 'and', 'carol'].map((needle) => paintedBox(value, needle));
+  expect(order.slice(1).map((box, i) => paintedAfter(order[i] as DOMRect, box))).toEqual([true, true, true]);
+});
