@@ -88,7 +88,7 @@ function isolatedList(items: readonly string[], list: ValueWords['list']): React
   // The list is formed around markers, then each marker is the item it stands for: the words between stay the locale's.
   return list(items.map((_, i) => `\u0000${i}\u0000`))
     .split('\u0000')
-    .map((piece, i) => (i % 2 ? <bdi key={i}>{items[Number(piece)]}</bdi> : piece));
+    .map((piece, i) => (i % 2 ? <bdi key={piece}>{items[Number(piece)]}</bdi> : piece));
 }
 
 function MetadataList({ entries, words, depth }: { entries: [string, unknown][]; words: ValueWords; depth: number }) {
