@@ -6,6 +6,7 @@ import { InterruptDialog } from '../src/InterruptDialog.js';
 import { preloadInterruptForm } from '../src/lazyChunks.js';
 import { call, playedStore, runOf } from '../src/storybook/scripted.js';
 import '../src/styles.css';
+import { paintedAfter, paintedBox } from './support/painted.js';
 
 /**
  * What an approval shows of the call it holds, in real Chromium, when the
@@ -21,25 +22,6 @@ afterEach(() => {
 });
 
 const OVERRIDE = /[\u202A-\u202E\u2066-\u2069]/;
-
-/** The box the first character of the first occurrence of `needle` in `root`'s text is painted in (a word may wrap). */
-function paintedBox(root: Element, needle: string): DOMRect {
-  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    const at = (node.textContent ?? '').indexOf(needle);
-    if (at < 0) continue;
-    const range = document.createRange();
-    range.setStart(node, at);
-    range.setEnd(node, at + 1);
-    return range.getBoundingClientRect();
-  }
-  throw new Error(`"${needle}" is not in the text`);
-}
-
-/** Whether `later` is painted after `earlier` in reading order: further along the same line, or on a line below it. */
-function paintedAfter(earlier: DOMRect, later: DOMRect): boolean {
-  return later.top >= earlier.bottom - 0.5 || (later.top < earlier.bottom && later.left >= earlier.right - 0.5);
-}
 
 async function approval(args: Record<string, unknown>, metadata: Record<string, unknown>) {
   await preloadInterruptForm();
@@ -87,7 +69,7 @@ it('metadata shown as JSON on one line keeps its order: an override in one value
   );
   const json = host.querySelector<HTMLElement>('.agk-interrupt__json');
   if (!json) throw new Error('no JSON');
-  const order = ['ecila', 'amount', '9000', 'bob'].map((needle) => paintedBox(json, needle));
+  const order = ['ecila', 'amount', '9000', 'bob'].map((needle) => paintedBox(json, needle, 1));
   expect(order.slice(1).map((box, i) => paintedAfter(order[i] as DOMRect, box))).toEqual([true, true, true]);
   expect(json.textContent).not.toMatch(OVERRIDE);
   expect(JSON.parse(json.textContent ?? '')).toEqual([
@@ -111,6 +93,6 @@ it('a metadata list of words keeps its order: an override in one item does not r
   if (!value) throw new Error('no recipients');
   // The list's words are the locale's ("a, b, and c"); each item is painted before the next.
   expect(value.textContent).toBe('\u202Eecila, bob, and carol');
-  const order = ['ecila', 'bob', 'and', 'carol'].map((needle) => paintedBox(value, needle));
+  const order = ['ecila', 'bob', 'and', 'carol'].map((needle) => paintedBox(value, needle, 1));
   expect(order.slice(1).map((box, i) => paintedAfter(order[i] as DOMRect, box))).toEqual([true, true, true]);
 });

@@ -5,6 +5,7 @@ import { render } from 'vitest-browser-react';
 import { call, playedStore, runOf } from '../src/storybook/scripted.js';
 import { ToolCallCard } from '../src/ToolCall.js';
 import '../src/styles.css';
+import { paintedBox } from './support/painted.js';
 
 /**
  * A tool call's one-line summary in real Chromium: it sets the agent's keys
@@ -17,20 +18,6 @@ import '../src/styles.css';
 afterEach(() => {
   for (const el of document.body.querySelectorAll(':scope > div')) el.remove();
 });
-
-/** The box the first occurrence of `needle` in `root`'s text is painted in. */
-function paintedBox(root: Element, needle: string): DOMRect {
-  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    const at = (node.textContent ?? '').indexOf(needle);
-    if (at < 0) continue;
-    const range = document.createRange();
-    range.setStart(node, at);
-    range.setEnd(node, at + needle.length);
-    return range.getBoundingClientRect();
-  }
-  throw new Error(`"${needle}" is not in the text`);
-}
 
 async function summaryOf(args: Record<string, unknown>): Promise<HTMLElement> {
   const store = await playedStore([{ say: 'Pay', events: runOf(call('c1', 'send_payment', args)) }]);
