@@ -182,7 +182,11 @@ describe('time travel over a long recording', () => {
     expect(b.log.events).toHaveLength(199_997);
     for (const i of [0, 1, 777, 99_999, 149_996]) expect(b.log.events[i]).toBe(a.log.events[i]);
     // Listed as a timeline reads them: with the index and the time each was received.
-    expect(b.log.events[777]).toMatchObject({ index: 777, receivedAt: 1_700_000_000_000, event: entries[780]?.event });
+    expect(b.log.events[777]).toMatchObject({
+      index: 777,
+      receivedAt: 1_700_000_000_000,
+      event: (entries[780] as { event: unknown }).event,
+    });
     a.destroy();
     b.destroy();
   });
