@@ -2,7 +2,7 @@
 
 import { type AgentSource, loadEngine, type SessionEntry } from '@aguikit/core';
 import * as React from 'react';
-import type { AgentStore } from './store.js';
+import { type AgentStore, onServer } from './store.js';
 import type { AgentStoreOptions } from './types.js';
 
 /** What a server render's store streams from: nothing (a server render never runs the agent). */
@@ -22,7 +22,7 @@ const SERVER_SOURCE: AgentSource = {
  */
 export function ownedOptions<Doc>(options: AgentStoreOptions<Doc>): AgentStoreOptions<Doc> {
   const held: AgentStoreOptions<Doc> = { ...options, askCapabilities: 'when-held' };
-  if (typeof window !== 'undefined') return held;
+  if (!onServer) return held;
   return { ...held, source: SERVER_SOURCE, threadId: options.threadId ?? 'thread-server-render', now: options.now ?? (() => 0) };
 }
 

@@ -12,6 +12,9 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import { type OptionsLayer, optionLayers, type StoreSettings } from './layers.js';
 import type { AgentStoreState } from './types.js';
 
+/** Whether this is a server render (no `window`), where nothing streams and no effect runs. */
+export const onServer = typeof window === 'undefined';
+
 /**
  * A thread's store for React: zustand's `getState`/`subscribe` over a
  * `RunController` from `@aguikit/core`, whose snapshot and actions it holds.
@@ -65,17 +68,6 @@ export function createAgentStore<Doc = unknown>(options: RunControllerOptions<Do
   const controller = createRunController<Doc>(options);
   const { source: _source, log: _log, ...settings } = options;
   const layers = optionLayers<Doc>(settings, controller.configure);
-  const actions = {
-    run: controller.run,
-    stop: controller.stop,
-    resume: controller.resume,
-    cancelInterrupts: controller.cancelInterrupts,
-    updateSharedState: controller.updateSharedState,
-    setState: controller.setState,
-    reconnect: controller.reconnect,
-    retry: controller.retry,
-    reset: controller.reset,
-  };
   /** The state a snapshot makes: a literal of every field, with the actions. */
   const stateOf = (snap: RunSnapshot): AgentStoreState<Doc> => ({
     thread: snap.thread,
@@ -90,18 +82,21 @@ export function createAgentStore<Doc = unknown>(options: RunControllerOptions<Do
     decisions: snap.decisions,
     destroyed: snap.destroyed,
     capabilities: snap.capabilities,
-    run: actions.run,
-    stop: actions.stop,
-    resume: actions.resume,
-    cancelInterrupts: actions.cancelInterrupts,
-    updateSharedState: actions.updateSharedState,
-    setState: actions.setState,
-    reconnect: actions.reconnect,
-    retry: actions.retry,
-    reset: actions.reset,
+    run: controller.run,
+    stop: controller.stop,
+    resume: controller.resume,
+    cancelInterrupts: controller.cancelInterrupts,
+    updateSharedState: controller.updateSharedState,
+    setState: controller.setState,
+    reconnect: controller.reconnect,
+    retry: controller.retry,
+    reset: controller.reset,
   });
   let last = stateOf(controller.getSnapshot());
   const store = createStore<AgentStoreState<Doc>>()(() => last);
+  // zustand renders on a server from the store's first state: a server renders the thread as it is now (an app's store
+  // that ran or was reset since). The browser hydrates from the first state, which a late boundary's HTML still shows.
+  if (onServer) store.getInitialState = store.getState;
   // zustand tells its listeners in one loop: one of the app's that throws would leave the rest, the components'
   // among them, untold. Each is called on its own; what it throws is reported as the controller reports its own.
   const listen = store.subscribe;
@@ -120,7 +115,7 @@ export function createAgentStore<Doc = unknown>(options: RunControllerOptions<Do
     // Held: a store made while rendering (`askCapabilities: 'when-held'`) asks the agent now, once.
     controller.askCapabilities();
     holders++;
-    if (pendingDestroy !== undefined) clearTimeout(pendingDestroy);
+    clearTimeout(pendingDestroy);
     pendingDestroy = undefined;
     let released = false;
     return () => {

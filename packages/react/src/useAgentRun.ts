@@ -6,7 +6,7 @@ import { useStore } from 'zustand';
 import { useOptionalAgentStore } from './context.js';
 import type { OptionsLayer } from './layers.js';
 import { ownedOptions, useOwnedStore } from './ownedStore.js';
-import { type AgentStore, createAgentStore } from './store.js';
+import { type AgentStore, createAgentStore, onServer } from './store.js';
 import type { AgentActions, AgentStoreOptions, AgentStoreState } from './types.js';
 
 export interface UseAgentRunOptions<Doc = unknown> extends Partial<Omit<AgentStoreOptions<Doc>, 'source'>> {
@@ -34,9 +34,9 @@ export interface AgentRun<Doc = unknown> extends AgentActions<Doc> {
  * runs the agent sends this render's options. On a server, a plain effect,
  * which never runs there.
  */
-const useBeforeChildEffects = typeof window === 'undefined' ? React.useEffect : React.useInsertionEffect;
+const useBeforeChildEffects = onServer ? React.useEffect : React.useInsertionEffect;
 /** A layout effect in the browser (React undoes it when `<Activity>` hides the component); a plain effect on a server. */
-const useIsomorphicLayoutEffect = typeof window === 'undefined' ? React.useEffect : React.useLayoutEffect;
+const useIsomorphicLayoutEffect = onServer ? React.useEffect : React.useLayoutEffect;
 
 const pick =
   <K extends keyof RunSnapshot>(key: K) =>

@@ -2,11 +2,13 @@
 /**
  * A server render (Next.js prerendering with cacheComponents, any SSR) of a
  * component that creates its store: it must give the same HTML every time,
- * so it draws no id and reads no clock of its own, and it sends nothing.
+ * so it draws no id and reads no clock of its own, and it sends nothing. A
+ * store the app passes in renders as it is at the time.
  */
 import { renderToString } from 'react-dom/server';
 import { afterEach, expect, it, vi } from 'vitest';
-import { AgentProvider, useAgentRun, useMessageIds } from '../src/index.js';
+import { AgentProvider, createAgentStore, useAgentRun, useEventLog, useMessageIds } from '../src/index.js';
+import { manualSource, tick } from './support/sources.js';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -38,4 +40,36 @@ it('renders the thread it starts with twice alike, with no id drawn, no clock re
   expect(drawn).not.toHaveBeenCalled();
   expect(clock).not.toHaveBeenCalled();
   expect(fetched).not.toHaveBeenCalled();
+});
+
+it('renders a store the app made and ran as it is now, not as it was made', async () => {
+  const m = manualSource();
+  const store = createAgentStore({ source: m.source, threadId: 't' });
+  const done = store.getState().run('Refund order A-1001');
+  await tick();
+  m.push(
+    { type: 'RUN_STARTED', threadId: 't', runId: 'r' },
+    { type: 'TEXT_MESSAGE_START', messageId: 'a', role: 'assistant' },
+    { type: 'TEXT_MESSAGE_CONTENT', messageId: 'a', delta: 'Refunded' },
+    { type: 'TEXT_MESSAGE_END', messageId: 'a' },
+    { type: 'RUN_FINISHED', threadId: 't', runId: 'r' },
+  );
+  m.end();
+  await done;
+  function Transcript() {
+    const agent = useAgentRun();
+    const ids = useMessageIds();
+    const { count } = useEventLog();
+    return (
+      <p data-status={agent.status}>
+        {ids.length} messages, {count} events
+      </p>
+    );
+  }
+  const html = renderToString(
+    <AgentProvider store={store}>
+      <Transcript />
+    </AgentProvider>,
+  );
+  expect(html).toBe('<p data-status="success">2<!-- --> messages, <!-- -->5<!-- --> events</p>');
 });

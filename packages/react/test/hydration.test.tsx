@@ -1,0 +1,39 @@
+/**
+ * Hydration in the browser: the first render must give the server's HTML
+ * whatever the store did since it was made (a boundary React hydrates late,
+ * after the agent has answered), then show the thread as it is.
+ */
+import { act } from '@testing-library/react';
+import { hydrateRoot } from 'react-dom/client';
+import { renderToString } from 'react-dom/server';
+import { expect, it } from 'vitest';
+import { AgentProvider, createAgentStore, useMessageIds } from '../src/index.js';
+import { manualSource, tick } from './support/sources.js';
+
+it('a store that ran before its components hydrate hydrates from the HTML it was rendered to, then shows the run', async () => {
+  const m = manualSource();
+  const store = createAgentStore({ source: m.source, threadId: 't', initialMessages: [{ id: 'u0', role: 'user', content: 'Hello' }] });
+  function Ids() {
+    return <p>{useMessageIds().join(' ')}</p>;
+  }
+  const ui = (
+    <AgentProvider store={store}>
+      <Ids />
+    </AgentProvider>
+  );
+  const container = document.createElement('div');
+  container.innerHTML = renderToString(ui);
+  document.body.append(container);
+  expect(container.textContent).toBe('u0');
+  const done = store.getState().run({ message: { id: 'u1', role: 'user', content: 'Refund order A-1001' } });
+  await tick();
+  m.push({ type: 'RUN_STARTED', threadId: 't', runId: 'r' }, { type: 'RUN_FINISHED', threadId: 't', runId: 'r' });
+  m.end();
+  await done;
+  const recoverable: unknown[] = [];
+  const root = await act(async () => hydrateRoot(container, ui, { onRecoverableError: (e) => recoverable.push(e) }));
+  expect(recoverable).toEqual([]);
+  expect(container.textContent).toBe('u0 u1');
+  act(() => root.unmount());
+  container.remove();
+});
