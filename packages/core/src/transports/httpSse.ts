@@ -86,7 +86,9 @@ function loadBodyReader(): Promise<typeof SseBody> {
  * each `data:` frame parsed as JSON. SSE is parsed by `eventsource-parser`
  * (CRLF, CR, comments/heartbeats, multi-line `data:`), and bytes are decoded
  * as a stream so a character split across network chunks arrives whole. A
- * frame that is not JSON is yielded as its text, for validation to report.
+ * frame that is not JSON, or nests deeper than 100,000 levels (which
+ * JSON.parse would take seconds over), is yielded as its text, for
+ * validation to report.
  *
  * @example
  * const source = httpSseSource({ url: '/api/agent', headers: () => ({ Authorization: `Bearer ${token()}` }) });
@@ -153,7 +155,7 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
     const runEnd = { since: () => (runEnded ? ends : undefined), graceMs: graceOf(options.runEndGraceMs) };
     // Events handed over so far: with none, sending the same request again cannot apply anything twice.
     let delivered = 0;
-    const onFrame = (frame: EventSourceMessage) => {
+    const onFrame = (frame: EventSourceMessage, event: unknown) => {
       // An empty `id:` is no id: it resets the last event ID (the SSE standard), and identifies nothing.
       if (frame.id === '') lastId = undefined;
       else if (frame.id !== undefined) {
@@ -161,7 +163,6 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
         seen.add(frame.id);
         lastId = frame.id;
       }
-      const event = parseData(frame.data);
       const { type, runId } = (typeof event === 'object' && event !== null ? event : {}) as { type?: unknown; runId?: unknown };
       // A heartbeat the server names (sse-starlette's `event: ping` with a timestamp) is no event: an AG-UI consumer
       // ignores the name, so a named event is still an event, and any other frame that is none is diagnosed (an
@@ -467,14 +468,6 @@ function buildRequest(input: RunAgentInput, headers: Record<string, string>): { 
 
 /** The names servers give their heartbeat frames. */
 const HEARTBEATS = new Set(['ping', 'heartbeat', 'keepalive', 'keep-alive']);
-
-function parseData(data: string): unknown {
-  try {
-    return JSON.parse(data) as unknown;
-  } catch {
-    return data;
-  }
-}
 
 /** The grace after a run's end: 1 s unless a number says otherwise; past what a timer can wait, no limit. */
 /** How many SSE ids a stream remembers to skip a replay by, and how many characters of them: the newest are kept. */

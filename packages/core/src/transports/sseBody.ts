@@ -5,6 +5,7 @@
  * imports), while the request is on its way.
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { MAX_TEXT_DEPTH, manyBrackets, tooDeep } from '../jsonCheck.js';
 import { textHead } from '../textHead.js';
 import { AgentTransportError, abortReason, redirectNote, type SourceRunOptions } from './source.js';
 
@@ -89,8 +90,9 @@ export interface RunEnd {
 
 /**
  * Reads the SSE frames of a response body, decoded as a UTF-8 stream, and
- * hands each to `onFrame` as the parser finds it; after each chunk, waits for
- * `drained` (when given) before reading the next. Once `runEnd.since()` says
+ * hands each to `onFrame` as the parser finds it, with its data as
+ * `frameData` reads it; after each chunk, waits for `drained` (when given)
+ * before reading the next. Once `runEnd.since()` says
  * the run ended, the stream is let go as if it had ended once it has been
  * waited on for `runEnd.graceMs` (heartbeats do not hold it open; the time
  * the consumer takes over events does not count), unless a new run starts.
@@ -99,7 +101,7 @@ export async function readFrames(
   response: Response,
   maxFrame: number,
   signal: AbortSignal | undefined,
-  onFrame: (frame: EventSourceMessage) => void,
+  onFrame: (frame: EventSourceMessage, data: unknown) => void,
   drained: (() => Promise<void> | undefined) | undefined,
   /** httpSseSource's `idleTimeoutMs` as it reads it: a positive number a timer can wait, or none. */
   idle?: number,
@@ -156,7 +158,7 @@ export async function readFrames(
       try {
         // Frames already parsed in this chunk are not delivered once the caller aborted.
         if (aborted) throw abortReason(signal as AbortSignal);
-        onFrame(message);
+        onFrame(message, frameData(message.data));
       } catch (error) {
         stopped = { error };
       }
@@ -208,6 +210,21 @@ export async function readFrames(
   }
 }
 
+/**
+ * A frame's data parsed as JSON, or its text when it is none. A text that
+ * nests deeper than MAX_TEXT_DEPTH is not parsed: JSON.parse takes seconds
+ * over millions of brackets nested (a fraction of one over a flat frame of
+ * that size), and the thread refuses any value nested past a few hundred.
+ */
+function frameData(data: string): unknown {
+  if (data.length > MAX_TEXT_DEPTH && manyBrackets(data) && tooDeep(data)) return data;
+  try {
+    return JSON.parse(data) as unknown;
+  } catch {
+    return data;
+  }
+}
+
 /** The failure of a body that ended inside an event, naming what the event held. */
 function unfinishedEvent(message: EventSourceMessage): AgentTransportError {
   const head = message.data.length > 120 ? `${textHead(message.data, 120)}…` : message.data;
@@ -256,8 +273,12 @@ function readWithin(
  * only that one. And it holds back a line that ends a chunk with CR until
  * the next chunk shows whether LF follows, so a frame ending a chunk with CR
  * would wait for the next chunk, and the last frame of the body would never
- * be delivered: such a CR is completed here as CRLF (the same line end), and
- * an LF that then starts the next chunk is dropped as the rest of that pair.
+ * be delivered: such a CR is taken here as a whole line end, and an LF that
+ * then starts the next chunk is dropped as the rest of that pair. Every CR
+ * and CRLF is written as LF: on a chunk that holds a CR, the parser looks for
+ * the next CR and the next LF from each line, which over a chunk of many
+ * lines of one end and a far one of the other (a server's choice) takes time
+ * that grows as the square of its length, seconds for a megabyte.
  */
 function parserInput(): (chunk: string) => string {
   let first = true;
@@ -270,7 +291,10 @@ function parserInput(): (chunk: string) => string {
     }
     if (afterCr && text.charCodeAt(0) === 0x0a) text = text.slice(1);
     afterCr = text.charCodeAt(text.length - 1) === 0x0d;
-    return afterCr ? `${text}\n` : text;
+    if (!text.includes('\r')) return text;
+    // Split and joined: as fast as a replace over CRLF lines, several times faster over lines of a CR alone.
+    const crlf = text.split('\r\n').join('\n');
+    return crlf.includes('\r') ? crlf.split('\r').join('\n') : crlf;
   };
 }
 
