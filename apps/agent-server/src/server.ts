@@ -53,7 +53,11 @@ export interface AgentServerOptions {
    * A run is paced only while a client reads it; one whose clients all left
    * (or stopped reading: `stallTimeoutMs`) is produced at once, so clients
    * that start runs and leave hold their room only for as long as that
-   * takes. Default 200.
+   * takes. Every run produced counts: one a retry or a reconnect produces
+   * (none produces it here: after a restart, on another instance, after
+   * storage failed under it) as a new run does, and those a killed process
+   * left unfinished, which the server produces as it starts, at most this
+   * many at once, the others waiting their turn ahead of new runs. Default 200.
    */
   maxRuns?: number;
   /**

@@ -283,23 +283,25 @@ export function buildApp(options: AppOptions): App {
         if (!run || run.scenarioId !== scenario.id || !sameInput(run.input, input))
           throw new RequestError(404, 'UNKNOWN_RUN', `Run '${input.runId}' is not known here; start a new run.`);
         const plan = eventsOf(scenario, run.input, run.startedAt, run.nonce);
-        await checkRest(plan, input.runId, at.index + 1, speed);
+        const produced = await checkRest(plan, input.runId, at.index + 1, speed);
         // An event of the run the log does not hold: lost with the unsynced end of the log (a power cut), or never
         // made. What comes before it is made again from the run's record, performed and stored, never skipped (a
         // side effect among it); the client gets what comes after it. The run's last event is no exception: a log
         // that lost it may have lost the side effect before it too. An id past the run's end asks for nothing more: the
         // log is whole when it holds the last event.
         const held = (await storage.events(input.runId, Math.min(at.index, plan.length - 1), 1)).length > 0;
-        const reservation = room(request, reply, 'stream');
-        return stream(request, reply, scenario, run, at.index + 1, speed, held ? { reservation } : { readFrom: 0, reservation });
+        const start = held ? {} : { readFrom: 0 };
+        const reservation = room(request, reply, !(produced && held) && streams.produces(run.runId, start) ? 'run' : 'stream');
+        return stream(request, reply, scenario, run, at.index + 1, speed, { ...start, reservation });
       }
       for (let attempt = 0; attempt < BEGIN_ATTEMPTS; attempt++) {
         const existing = await storage.run(input.runId);
         if (existing) {
           // The same request again is a client retrying after a drop before its first event: the run from the start.
           if (existing.scenarioId === scenario.id && sameInput(existing.input, input)) {
-            await checkRest(eventsOf(scenario, existing.input, existing.startedAt, existing.nonce), input.runId, 0, speed);
-            return stream(request, reply, scenario, existing, 0, speed, { reservation: room(request, reply, 'stream') });
+            const plan = eventsOf(scenario, existing.input, existing.startedAt, existing.nonce);
+            const kind = !(await checkRest(plan, input.runId, 0, speed)) && streams.produces(existing.runId, {}) ? 'run' : 'stream';
+            return stream(request, reply, scenario, existing, 0, speed, { reservation: room(request, reply, kind) });
           }
           throw new RequestError(
             409,
@@ -346,7 +348,10 @@ export function buildApp(options: AppOptions): App {
   /**
    * Room for the body `request` holds among the bodies held at once (`RunStreams.reserve`): a new run's, or a
    * stream's of a run begun already (a retry or a reconnect, which holds its parsed body as long as it
-   * streams); else the 503 that asks its client to come back in a few seconds.
+   * streams); else the 503 that asks its client to come back in a few seconds. A retry or reconnect that
+   * produces what its run's log lacks (`RunStreams.produces`: none produces it here, as after a restart, on another
+   * instance, or after storage failed under its producer) takes room as a new run: it holds what a new run holds.
+   * One that only reads a log that holds its run to its end does not.
    */
   function room(request: FastifyRequest, reply: FastifyReply, kind: 'run' | 'stream') {
     const reservation = streams.reserve(bodyBytes.get(request) ?? 0, kind);
@@ -372,11 +377,13 @@ export function buildApp(options: AppOptions): App {
   /**
    * Refuses to stream a run from `from` when what is left to produce would play too long. A run produced to its end
    * streams from its log: at once, or, while the server that produced it keeps its schedule, by that schedule, which
-   * was checked as the run started (the reader's own speed is not used then).
+   * was checked as the run started (the reader's own speed is not used then). Answers whether it was: whether the
+   * log holds the run's last event.
    */
-  async function checkRest(plan: EventPlan, runId: string, from: number, speed: number): Promise<void> {
+  async function checkRest(plan: EventPlan, runId: string, from: number, speed: number): Promise<boolean> {
     const produced = plan.length > 0 && (await storage.events(runId, plan.length - 1, 1)).length > 0;
     if (!produced) checkPlayback(plan, from, speed, options.maxPlaybackMs);
+    return produced;
   }
 
   /** Produces to their end the runs storage holds as begun and never produced (a process killed while it produced them). */

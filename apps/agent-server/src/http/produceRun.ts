@@ -33,7 +33,11 @@ export interface RunProducerOptions {
   deliver: LogFollower['deliver'];
 }
 
-/** Produces a run from its record (see `RunStreams.stream`), sending what its client (none: `finish`) asked for. */
+/**
+ * Produces a run from its record (see `RunStreams.stream`), sending what its client (none: `finish`) asked for.
+ * Resolves false when storage failed before the run's end (`StorageUnavailable`): what is left of it is to be
+ * produced again once storage is back.
+ */
 export type ProduceRun = (
   to: { request: FastifyRequest; reply: FastifyReply } | undefined,
   scenario: Scenario,
@@ -41,7 +45,7 @@ export type ProduceRun = (
   from: number,
   speed: number,
   extra?: StreamStart,
-) => Promise<void>;
+) => Promise<boolean>;
 
 /** The longest a run produced without pauses holds the event loop before it lets other work run. */
 const YIELD_EVERY_MS = 10;
@@ -146,8 +150,10 @@ export function runProducer(options: RunProducerOptions): ProduceRun {
           .catch((e: unknown) => log.warn({ err: e, runId: run.runId }, 'could not note that a run was produced'));
       }
     } catch (e) {
-      // Headers are out: the stream ends short, and the client reconnects for the rest once storage is back.
+      // Headers are out: the stream ends short. The rest is produced again once storage is back (`RunStreams`), and
+      // the client reconnects for it.
       log.error({ err: e, runId: run.runId, index }, e instanceof StorageUnavailable ? 'storage unavailable mid-stream' : 'stream failed');
+      if (e instanceof StorageUnavailable) return false;
     } finally {
       // A client fallen behind is ended as it reads the log to its end.
       if (!behind) {
@@ -158,5 +164,6 @@ export function runProducer(options: RunProducerOptions): ProduceRun {
         );
       }
     }
+    return true;
   };
 }

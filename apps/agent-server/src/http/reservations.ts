@@ -19,19 +19,49 @@ export interface RoomLimits {
   maxRunInputBytes: number;
 }
 
+/** Room among the runs being produced: `reserve` for a request, `queue` for a run that waits its turn. */
+export interface Room {
+  /** Room now (see `RunStreams.reserve`), or undefined when there is none. */
+  (bytes: number, kind?: 'run' | 'stream'): Reservation | undefined;
+  /**
+   * Room for a run produced without a request (one a killed process left
+   * unfinished) holding `bytes` of input, once there is some: such runs take
+   * their turns first, so while one waits, a request's run finds no room.
+   */
+  queue(bytes: number): Promise<Reservation>;
+}
+
 /**
  * The room among the runs being produced: the runs, the reservations of any
  * kind, and the input bytes they hold. `reserve` (see `RunStreams.reserve`)
  * answers undefined when there is none.
  */
-export function roomAmongRuns(limits: RoomLimits): (bytes: number, kind?: 'run' | 'stream') => Reservation | undefined {
+export function roomAmongRuns(limits: RoomLimits): Room {
   let reservedRuns = 0;
   let reservations = 0;
   let reservedBytes = 0;
+  /** Runs waiting their turn (`Room.queue`), first come first: each is given the room of the next run to end. */
+  const queued: { bytes: number; give: (reservation: Reservation) => void }[] = [];
 
-  return function reserve(bytes, kind = 'run') {
+  const fits = (bytes: number, run: number) =>
+    reservedRuns + run <= limits.maxRuns && (reservations === 0 || reservedBytes + bytes <= limits.maxRunInputBytes);
+
+  /** Gives the room that runs and streams left to the runs waiting for it, in turn. */
+  const handOn = () => {
+    for (let next = queued[0]; next && fits(next.bytes, 1); next = queued[0]) {
+      queued.shift();
+      next.give(take(next.bytes, 1));
+    }
+  };
+
+  const reserve = (bytes: number, kind: 'run' | 'stream' = 'run') => {
     const run = kind === 'run' ? 1 : 0;
-    if (reservedRuns + run > limits.maxRuns || (reservations > 0 && reservedBytes + bytes > limits.maxRunInputBytes)) return undefined;
+    // A run that waits its turn is ahead of any a request asks for.
+    if ((run > 0 && queued.length > 0) || !fits(bytes, run)) return undefined;
+    return take(bytes, run);
+  };
+
+  function take(bytes: number, run: number): Reservation {
     reservedRuns += run;
     reservations++;
     reservedBytes += bytes;
@@ -42,6 +72,7 @@ export function roomAmongRuns(limits: RoomLimits): (bytes: number, kind?: 'run' 
       if (--holders > 0) return;
       reservations--;
       reservedBytes -= bytes;
+      handOn();
     };
     return {
       bytes,
@@ -50,6 +81,8 @@ export function roomAmongRuns(limits: RoomLimits): (bytes: number, kind?: 'run' 
         held = false;
         reservedRuns -= run;
         letGo();
+        // Its bytes may be held on (`share`): the run's room is free all the same.
+        handOn();
       },
       share() {
         // Released already: the bytes are held by nothing, and are not taken again.
@@ -65,5 +98,13 @@ export function roomAmongRuns(limits: RoomLimits): (bytes: number, kind?: 'run' 
         };
       },
     };
-  };
+  }
+
+  return Object.assign(reserve, {
+    queue: (bytes: number) =>
+      new Promise<Reservation>((give) => {
+        queued.push({ bytes, give });
+        handOn();
+      }),
+  });
 }

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Scenario } from '@aguikit/scenarios';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
-import type { EffectRecord, RunRecord, Storage } from '../storage/types.js';
+import { type EffectRecord, type RunRecord, type Storage, StorageUnavailable } from '../storage/types.js';
 import type { Delivery } from './delivery.js';
 import { logFollower } from './followLog.js';
 import { runProducer, type StreamStart } from './produceRun.js';
@@ -48,7 +48,8 @@ export interface RunStreams {
    * is due) is not produced again: the stream reads its log and follows it
    * as the producer stores each event. Resolves once the run is
    * produced (or storage failed); a storage failure before the first byte is
-   * thrown (a 503), after it the stream ends with what was recorded.
+   * thrown (a 503), after it the stream ends with what was recorded. Either
+   * way the run is produced again, without a client, once storage is back.
    * `fresh`: the plan of a run just begun (nothing stored yet). `readFrom`:
    * read and produce from this earlier index, sending only from `from` (a
    * client that has events the log lost or never held: they are made,
@@ -63,6 +64,13 @@ export interface RunStreams {
     speed: number,
     extra?: StreamStart,
   ): Promise<void>;
+  /**
+   * Whether `stream` with `extra` would produce the run (from its record, to
+   * its end, as a new run is) rather than follow the stream producing it here
+   * or read it at the pace it was produced at. A stream that produces it
+   * holds room among the runs being produced as a new run does.
+   */
+  produces(runId: string, extra: StreamStart): boolean;
   /**
    * Room for one more run holding `bytes` of input among the runs being
    * produced (`maxRuns`, `maxRunInputBytes`), held until the run given it
@@ -80,6 +88,8 @@ export interface RunStreams {
    * (kill -9, a power cut) left unfinished (`Storage.unfinished`). What its
    * log holds is kept, the rest made, performed and stored at once; a client
    * that comes for it meanwhile follows it, as it would any run produced here.
+   * It takes room among the runs being produced as any run does (`maxRuns`):
+   * past it, it waits its turn, ahead of the runs requests ask for.
    */
   finish(scenario: Scenario, run: RunRecord): Promise<void>;
   /** Ends every open response now; the runs go on, no longer paced, and `settled()` says when they are done. */
@@ -92,14 +102,24 @@ export interface RunStreams {
   health(): { streams: number; bufferedBytes: number; runs: number };
 }
 
+/** The pause before a run that storage failed under is produced again, doubled at each failure up to the longest. */
+const FIRST_RETRY_MS = 500;
+const MAX_RETRY_MS = 30_000;
+
 export function runStreams(options: RunStreamOptions): RunStreams {
   const { storage } = options;
   /** The responses streaming now, each with what ends it. */
   const open = new Map<ServerResponse, () => void>();
   /** The runs being produced. */
   const producing = new Set<Promise<void>>();
-  /** The start of each run being produced: retention never prunes one of them. */
-  const starts = new Map<Promise<void>, number>();
+  /** The runs produced without a request (`finish`) that wait for room among the runs being produced. */
+  const queued = new Set<Promise<void>>();
+  /** The start of each run being produced or waiting to be (its turn, or to be tried again): retention never prunes one of them. */
+  const starts = new Map<object, number>();
+  /** The runs storage failed under, to be produced again (`again`): how often it failed, and what calls the next try off. */
+  const retries = new Map<string, { failures: number; cancel: () => void }>();
+  /** The server stops: a run storage failed under is left to the next start. */
+  let stopped = false;
   const producers = createProducers();
   const { live } = producers;
   const reserve = roomAmongRuns(options);
@@ -122,14 +142,24 @@ export function runStreams(options: RunStreamOptions): RunStreams {
   const { deliver, follow } = logFollower(storage, producers, respond);
   const produce = runProducer({ ...options, producers, respond, deliver });
 
-  /** Produces `record` (`run`), tracked until it is done: followed by any stream of it meanwhile, never pruned. */
-  function track(record: RunRecord, speed: number, run: () => Promise<void>, reservation: Reservation | undefined): Promise<void> {
+  /**
+   * Produces `record` (`run`), tracked until it is done: followed by any stream of it meanwhile, never pruned. One
+   * that storage failed under is produced again later (`again`).
+   */
+  function track(
+    scenario: Scenario,
+    record: RunRecord,
+    speed: number,
+    run: () => Promise<boolean>,
+    reservation: Reservation | undefined,
+  ): Promise<void> {
     const producer: Producer = { stored: 0, waiting: new Set(), readers: 0, pace: { speed } };
     live.set(record.runId, producer);
     const produced = run();
     const tracked = produced
-      .catch(() => {})
-      .finally(() => {
+      // Storage that failed before the first byte (a 503 to the client, if any) fails the run the same way.
+      .catch((e: unknown) => !(e instanceof StorageUnavailable))
+      .then((whole) => {
         reservation?.release();
         producing.delete(tracked);
         starts.delete(tracked);
@@ -137,31 +167,87 @@ export function runStreams(options: RunStreamOptions): RunStreams {
         producers.wakeFollowers(record.runId);
         live.delete(record.runId);
         producers.remember(record.runId, producer.pace);
+        if (whole) retries.get(record.runId)?.cancel();
+        else again(scenario, record);
       });
     producing.add(tracked);
     starts.set(tracked, record.startedAt);
-    return produced;
+    return produced.then(() => undefined);
+  }
+
+  /**
+   * Produces a run that storage failed under (a full disk, a lost connection) again after a pause, without a
+   * client, as one a killed process left (`finish`): the run was accepted, its side effects are due whether or
+   * not its client comes back. The pause doubles at each failure, up to `MAX_RETRY_MS`; a client that comes
+   * back meanwhile has it produced. Meanwhile it is never pruned; once the server stops, it is left to the next
+   * start (`Storage.unfinished`).
+   */
+  function again(scenario: Scenario, record: RunRecord): void {
+    if (stopped) return;
+    const failures = (retries.get(record.runId)?.failures ?? 0) + 1;
+    retries.get(record.runId)?.cancel();
+    const cancel = () => {
+      clearTimeout(timer);
+      starts.delete(token);
+      if (retries.get(record.runId)?.cancel === cancel) retries.delete(record.runId);
+    };
+    const token = {};
+    const timer = setTimeout(
+      () => {
+        starts.delete(token);
+        if (!stopped) void finish(scenario, record);
+      },
+      Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** (failures - 1)),
+    );
+    timer.unref();
+    starts.set(token, record.startedAt);
+    retries.set(record.runId, { failures, cancel });
+  }
+
+  function finish(scenario: Scenario, record: RunRecord): Promise<void> {
+    if (live.has(record.runId)) return Promise.resolve();
+    // It holds its input as a request's run holds its body.
+    const turn = reserve.queue(Buffer.byteLength(JSON.stringify(record.input))).then((reservation) => {
+      // A client that came back for it meanwhile had it produced; a server that stopped leaves it to the next start.
+      if (stopped || live.has(record.runId)) return reservation.release();
+      return track(scenario, record, 0, () => produce(undefined, scenario, record, 0, 0, { readFrom: 0 }), reservation);
+    });
+    // Waiting its turn, it is being produced as far as closing and pruning go.
+    const waiting = turn
+      .catch(() => {})
+      .finally(() => {
+        queued.delete(waiting);
+        starts.delete(waiting);
+      });
+    queued.add(waiting);
+    starts.set(waiting, record.startedAt);
+    return turn;
+  }
+
+  /**
+   * A run produced here already is not produced twice: a stream of it reads what its producer stores. One produced
+   * to its end ahead of its pace is read at its pace (a stream that would make what its log lacks produces it).
+   */
+  function produces(runId: string, extra: StreamStart): boolean {
+    return !(live.has(runId) || (extra.fresh === undefined && extra.readFrom === undefined && producers.paceOf(runId)));
   }
 
   return {
+    produces,
     stream(request, reply, scenario, record, from, speed, extra = {}) {
-      // A run produced here already is not produced twice: this stream reads what its producer stores. One produced
-      // to its end ahead of its pace is read at its pace (a stream that would make what its log lacks produces it).
-      if (live.has(record.runId) || (extra.fresh === undefined && extra.readFrom === undefined && producers.paceOf(record.runId)))
-        return follow(request, reply, scenario, record, from).finally(() => extra.reservation?.release());
-      return track(record, speed, () => produce({ request, reply }, scenario, record, from, speed, extra), extra.reservation);
+      if (!produces(record.runId, extra)) return follow(request, reply, scenario, record, from).finally(() => extra.reservation?.release());
+      return track(scenario, record, speed, () => produce({ request, reply }, scenario, record, from, speed, extra), extra.reservation);
     },
-    finish(scenario, record) {
-      if (live.has(record.runId)) return Promise.resolve();
-      return track(record, 0, () => produce(undefined, scenario, record, 0, 0, { readFrom: 0 }), undefined);
-    },
+    finish,
     reserve,
     endStreams() {
+      stopped = true;
+      for (const retry of [...retries.values()]) retry.cancel();
       producers.stop();
       for (const end of [...open.values()]) end();
     },
     async settled() {
-      while (producing.size > 0) await Promise.all(producing);
+      while (producing.size > 0 || queued.size > 0) await Promise.all([...producing, ...queued]);
     },
     oldestProducing() {
       let oldest: number | undefined;

@@ -1,0 +1,71 @@
+/**
+ * Storage that fails for a moment while a run is produced (a full disk, a
+ * Redis failing over): the run accepted is still produced to its end, its
+ * side effects done, once storage is back, whether or not its client returns.
+ */
+import { describe, expect, it } from 'vitest';
+import { openMemoryStorage } from '../src/storage/memory.js';
+import { type Storage, StorageUnavailable } from '../src/storage/types.js';
+import { interruptsOf, post, readEvents, startServer, userInput } from './support.js';
+
+/** Memory storage whose disk is full, for the events of run `runId`, until `free()`. */
+function fullFor(runId: string): { storage: Storage; inner: Storage; free: () => void; refusals: () => number } {
+  const inner = openMemoryStorage();
+  let full = true;
+  let refusals = 0;
+  const storage: Storage = Object.create(inner);
+  const refuse = (id: string) => {
+    if (!full || id !== runId) return;
+    refusals++;
+    throw new StorageUnavailable('ENOSPC: no space left on device');
+  };
+  storage.appendEvent = async (id, index, frame) => {
+    refuse(id);
+    return inner.appendEvent(id, index, frame);
+  };
+  // Its log cannot be read either meanwhile (SQLite refuses a read that needs the WAL to grow).
+  storage.events = async (id, from, limit) => {
+    refuse(id);
+    return inner.events(id, from, limit);
+  };
+  return {
+    storage,
+    inner,
+    free: () => {
+      full = false;
+    },
+    refusals: () => refusals,
+  };
+}
+
+describe('storage that fails while a run is produced', () => {
+  it('an approval cut short by a full disk is produced to its end once space is freed, its refund made once, though its client never comes back', async () => {
+    const { storage, inner, free, refusals } = fullFor('r2');
+    const server = await startServer({ storage });
+    const first = await readEvents(await post(server, '/agents/refund?speed=0', userInput('t', 'r1')));
+    const id = interruptsOf(first)[0]?.id ?? '';
+    const approval = {
+      ...userInput('t', 'r2'),
+      messages: [],
+      resume: [{ interruptId: id, status: 'resolved', payload: { approved: true } }],
+    };
+    const response = await post(server, '/agents/refund?speed=0', approval);
+    // The approval was taken (200): the stream ends short, before the refund, and its client goes.
+    expect(response.status).toBe(200);
+    expect((await readEvents(response)).some((e) => e.event.type === 'TOOL_CALL_RESULT')).toBe(false);
+    expect(await inner.effects()).toEqual([]);
+    const refused = refusals();
+    expect(refused).toBeGreaterThan(0);
+    // The disk stays full a while: the run is tried again, and fails again, and is tried again.
+    await expect.poll(refusals, { timeout: 5_000 }).toBeGreaterThanOrEqual(refused + 2);
+    free();
+    await expect.poll(async () => (await inner.unfinished()).length, { timeout: 20_000, interval: 100 }).toBe(0);
+    expect((await inner.events('r2', 0, 1_000)).at(-1)).toContain('"RUN_FINISHED"');
+    expect((await inner.effects()).filter((e) => e.kind === 'refund')).toHaveLength(1);
+    expect(server.effects()).toHaveLength(1);
+    // The client that comes back reads it whole, and nothing is done twice.
+    const back = await readEvents(await post(server, '/agents/refund?speed=0', approval));
+    expect(back.at(-1)?.event.type).toBe('RUN_FINISHED');
+    expect(await inner.effects()).toHaveLength(1);
+  }, 30_000);
+});
