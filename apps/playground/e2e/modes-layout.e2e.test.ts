@@ -2,8 +2,9 @@
  * The playground's own layout on a laptop (1366x768) and a phone (390x844),
  * in English and Simplified Chinese, in *Agent server* and *AG-UI URL* mode:
  * nothing wider than the screen, the devtools beside the chat on the laptop
- * and below it under 900 px, the composer on the first screen, and the
- * header's controls (language, theme) reachable.
+ * and below it under 900 px (holding what they show), the composer on the
+ * first screen, the header's controls (language, theme) reachable and at
+ * least 24 px each, and the devtools' focus rings drawn whole.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -297,6 +298,175 @@ describe("the phone's header, which scrolls sideways", () => {
       // Whole, and clear of the fades (2.5em, 40 px) on either side.
       await expect.poll(async () => (await box()).right).toBeLessThanOrEqual(phone.width - 24);
       expect((await box()).left).toBeGreaterThanOrEqual(24);
+    } finally {
+      await o.close();
+    }
+  });
+});
+
+describe("the header's controls as targets for a finger or a pointer", () => {
+  for (const viewport of VIEWPORTS) {
+    const size = `${viewport.width}x${viewport.height}`;
+    it.each(['en', 'zh-CN'])(`${size}, %s: every control of the header, with its label, is at least 24 px tall and wide`, async (lang) => {
+      const o = await openPlayground(browser, playgroundUrl, { params: { mode: 'url', scenario: 'refund', lang }, viewport });
+      const { page } = o;
+      try {
+        await page.locator('.agk-composer__input').waitFor();
+        // What a finger or a pointer hits: the control with its label (a radio's name is its label, and clicks on it).
+        const small = await page.locator('.pg__bar').evaluate((bar) =>
+          [...bar.querySelectorAll('button, select, input')]
+            .filter((e) => !(e instanceof HTMLInputElement && e.type === 'file'))
+            .map((e) => {
+              const target = e.closest('label') ?? e;
+              const r = target.getBoundingClientRect();
+              return { name: target.textContent?.trim() || (e as HTMLInputElement).value, width: r.width, height: r.height };
+            })
+            .filter((t) => t.width < 24 || t.height < 24),
+        );
+        expect(small, `${size}, ${lang}: targets under 24 px`).toEqual([]);
+      } finally {
+        await o.close();
+      }
+    });
+  }
+
+  it('"Load events…" is as tall as the buttons beside it', async () => {
+    const o = await openPlayground(browser, playgroundUrl, {
+      params: { mode: 'server', scenario: 'refund', lang: 'en' },
+      viewport: { width: 1366, height: 768 },
+    });
+    const { page } = o;
+    try {
+      const height = (e: Element) => e.getBoundingClientRect().height;
+      const file = await page.locator('.pg__file').evaluate(height);
+      const buttons = await page.locator('.pg__actions > button').evaluateAll((all) => all.map((e) => e.getBoundingClientRect().height));
+      expect(buttons.length).toBeGreaterThan(1);
+      for (const button of buttons) expect(file, '"Load events…" beside a button of the header (px)').toBeCloseTo(button, 0);
+    } finally {
+      await o.close();
+    }
+  });
+});
+
+describe('the devtools below the chat on a phone', () => {
+  it('390x844: the devtools hold what they show, and scrolled to its end the page keeps its padding under them', async () => {
+    const o = await openPlayground(browser, playgroundUrl, {
+      params: { mode: 'server', scenario: 'refund', lang: 'en' },
+      viewport: { width: 390, height: 844 },
+    });
+    const { page } = o;
+    try {
+      await page.getByRole('tab', { name: 'Events' }).click();
+      await page.locator('.agk-timeline:visible').waitFor();
+      const seen = await page.locator('.pg__main').evaluate((main) => {
+        main.scrollTop = main.scrollHeight;
+        const side = main.querySelector('.pg__side') as HTMLElement;
+        // The last box the devtools draw: the timeline's (its list, or the hint under it to pick an event).
+        const content = [...side.querySelectorAll('.pg__panel:not([hidden]) *')].reduce(
+          (bottom, e) => Math.max(bottom, e.getBoundingClientRect().bottom),
+          Number.NEGATIVE_INFINITY,
+        );
+        return {
+          side: side.getBoundingClientRect().bottom,
+          content,
+          main: main.getBoundingClientRect().bottom,
+          padding: Number.parseFloat(getComputedStyle(main).paddingBottom),
+        };
+      });
+      await page.screenshot({ path: '/tmp/aguikit-phone-devtools-end.png' });
+      expect(seen.content, 'what the devtools draw ends inside their box').toBeLessThanOrEqual(seen.side + 0.5);
+      expect(seen.main - seen.content, "room under the devtools at the page's end (px)").toBeGreaterThanOrEqual(seen.padding - 0.5);
+      expect(unexpected(o.problems)).toEqual([]);
+    } finally {
+      await o.close();
+    }
+  });
+});
+
+/**
+ * Where the focus ring of the focused element is cut by a box that clips what overflows it (a scroll box): the
+ * sides cut, as `left`, `top`, `right`, `bottom`; empty when the whole ring is drawn. Fails when no ring shows.
+ */
+async function ringCut(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const e = document.activeElement as HTMLElement;
+    const style = getComputedStyle(e);
+    const width = Number.parseFloat(style.outlineWidth);
+    if (style.outlineStyle === 'none' || !(width > 0)) return ['no ring'];
+    const reach = width + Number.parseFloat(style.outlineOffset || '0');
+    const r = e.getBoundingClientRect();
+    const ring = { left: r.left - reach, top: r.top - reach, right: r.right + reach, bottom: r.bottom + reach };
+    const cut = new Set<string>();
+    for (let box = e.parentElement; box; box = box.parentElement) {
+      if (getComputedStyle(box).overflow === 'visible') continue;
+      const b = box.getBoundingClientRect();
+      const inner = {
+        left: b.left + box.clientLeft,
+        top: b.top + box.clientTop,
+        right: b.left + box.clientLeft + box.clientWidth,
+        bottom: b.top + box.clientTop + box.clientHeight,
+      };
+      if (ring.left < inner.left - 0.5) cut.add('left');
+      if (ring.top < inner.top - 0.5) cut.add('top');
+      if (ring.right > inner.right + 0.5) cut.add('right');
+      if (ring.bottom > inner.bottom + 0.5) cut.add('bottom');
+    }
+    return [...cut];
+  });
+}
+
+describe("the devtools' focus rings beside the chat on a laptop", () => {
+  const laptop = { width: 1366, height: 768 } as const;
+
+  it('1366x768: the selected tab, reached with Tab, shows its whole focus ring', async () => {
+    const o = await openPlayground(browser, playgroundUrl, {
+      params: { mode: 'server', scenario: 'refund', lang: 'en' },
+      viewport: laptop,
+    });
+    const { page } = o;
+    try {
+      await page.locator('.agk-composer__send').focus();
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('tab');
+      expect(await ringCut(page), "the sides of the tab's ring that are cut").toEqual([]);
+    } finally {
+      await o.close();
+    }
+  });
+
+  it('1366x768: in a replay, the state history, the event filter and the event list, reached with Tab, show their whole focus rings', async () => {
+    const o = await openPlayground(browser, playgroundUrl, {
+      params: { mode: 'server', scenario: 'refund', lang: 'en' },
+      viewport: laptop,
+    });
+    const { page } = o;
+    try {
+      const threadId = 'thread-1';
+      const stream = [
+        { type: 'RUN_STARTED', threadId, runId: 'run-1' },
+        { type: 'STATE_SNAPSHOT', snapshot: { order: { id: 'A-1001', status: 'delivered' } } },
+        { type: 'STATE_DELTA', delta: [{ op: 'replace', path: '/order/status', value: 'refunded' }] },
+        { type: 'RUN_FINISHED', threadId, runId: 'run-1' },
+      ];
+      await page
+        .locator('input[type="file"]')
+        .setInputFiles({ name: 'refund.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(stream)) });
+      await page.getByRole('region', { name: 'Replay' }).waitFor();
+      await page.getByRole('button', { name: 'Back to live' }).focus();
+      const seen: Record<string, string[]> = {};
+      for (let i = 0; i < 30 && Object.keys(seen).length < 3; i++) {
+        await page.keyboard.press('Tab');
+        const which = await page.evaluate(() => {
+          const e = document.activeElement;
+          if (e?.matches('.agk-inspector__history [role="listbox"]')) return 'state history';
+          if (e?.matches('.agk-timeline [role="listbox"]')) return 'event list';
+          if (e?.matches('.agk-timeline input:not([type="checkbox"])')) return 'event filter';
+          return undefined;
+        });
+        if (which) seen[which] = await ringCut(page);
+      }
+      await page.screenshot({ path: '/tmp/aguikit-replay-rings-1366.png' });
+      expect(seen, 'the sides of each ring that are cut').toEqual({ 'state history': [], 'event filter': [], 'event list': [] });
     } finally {
       await o.close();
     }
