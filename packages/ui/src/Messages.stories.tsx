@@ -629,6 +629,54 @@ export const HostilePayloads: Story = {
   },
 };
 
+/**
+ * A prompt-injected reply whose links name one site and go to another: each
+ * shows the host it really goes to beside its words, on a phone's width too.
+ * Ordinary links show their words alone.
+ */
+export const LinksNamingAnotherSite: Story = {
+  render: (args, { loaded }) => (
+    <AgentProvider store={(loaded as Loaded).store}>
+      <div style={{ height: 560, maxWidth: 390, margin: '0 auto' }}>
+        <MessageList {...args} />
+      </div>
+    </AgentProvider>
+  ),
+  loaders: [
+    async () => ({
+      store: await playedStore([
+        {
+          say: 'My card was blocked, what do I do?',
+          events: runOf(
+            say(
+              'a1',
+              [
+                'Your bank needs you to sign in again: [https://bank.example.com/login](https://bank-example-com.security-check.example.net/login?session=7f3a9c2e1b8d4f6a0e5c3b7d9f1a2c4e).',
+                '',
+                'Or write to [support@bank.example.com](mailto:support@evil.example.net), and read [the card rules](https://bank.example.com/cards).',
+              ].join('\n'),
+            ),
+          ),
+        },
+      ]),
+    }),
+  ],
+  play: async ({ canvasElement }) => {
+    const reply = messages(canvasElement)[1] as HTMLElement;
+    const signIn = within(reply).getByRole('link', { name: /^https:\/\/bank\.example\.com\/login/ });
+    await expect(signIn.querySelector('.agk-markdown__destination')).toHaveTextContent('bank-example-com.security-check.example.net');
+    await expect(within(reply).getByRole('link', { name: /^support@bank/ })).toHaveTextContent('support@evil.example.net');
+    await expect(
+      within(reply)
+        .getByRole('link', { name: /the card rules/ })
+        .querySelector('.agk-markdown__destination'),
+    ).toBeNull();
+    // The long host wraps inside the reply: nothing scrolls sideways.
+    const list = log(canvasElement);
+    await expect(list.scrollWidth).toBeLessThanOrEqual(list.clientWidth);
+  },
+};
+
 /** The three calls of one tool in a turn are told apart by name: "get_weather (1)", "(2)", "(3)". */
 export const RepeatedToolCalls: Story = {
   loaders: [

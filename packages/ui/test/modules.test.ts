@@ -23,6 +23,7 @@ const PURE = new Set([
   'jsonHighlights.ts',
   'lazyChunks.ts',
   'lazyModule.ts',
+  'markdownLinks.ts',
   'markdownPieces.ts',
   'safeUrl.ts',
   'textCut.ts',

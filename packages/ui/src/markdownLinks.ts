@@ -1,0 +1,133 @@
+/**
+ * What a reply's links say and where they go: the places a link's words name
+ * (an address, a domain, an email address), compared with where the link
+ * goes, so a link whose words name another site can show its real host; and
+ * a rehype step that takes direction controls out of a link's words.
+ */
+
+export type HastText = { type: 'text'; value: string };
+export type HastElement = { type: 'element'; tagName: string; properties?: Record<string, unknown>; children?: HastAny[] };
+export type HastAny = HastText | HastElement | { type: string; children?: HastAny[] };
+
+/**
+ * A place a link's words name: a host (from an address or a domain), `odd`
+ * when it is written with a character a host's name does not hold (a slash of
+ * another script: `bank.example.com∕login.evil.example.net` is one host), or
+ * an email address.
+ */
+type Named = { host: string; odd: boolean } | { address: string };
+
+const SCHEME = /^[a-z][a-z\d+.-]*:\/\//i;
+// Labels hold no dot, so a long failing token is read once, never split again and again.
+const EMAIL = /^[^\s@/:]+@[^\s@/:.]+(?:\.[^\s@/:.]+)+$/u;
+const BARE_HOST = /^(?:(?:[\p{L}\p{N}-]+\.)+\p{L}{2,}|\d{1,3}(?:\.\d{1,3}){3})\.?(?::\d{1,5})?$/u;
+// Longer than a host can be (253 characters): never tested against BARE_HOST.
+const HOST_LENGTH = 260;
+// Invisible characters (zero-width spaces, joiners, direction marks) that change nothing a reader sees.
+const INVISIBLE = /\p{Cf}/gu;
+// A full stop of another script, which a host's name reads as a dot (one NFKC leaves as it is).
+const IDEOGRAPHIC_STOP = /\u3002/g;
+const ODD_IN_HOST = /[^\p{L}\p{M}\p{N}.-]/u;
+
+/**
+ * The places a link's words name: the words as a whole, when they are one
+ * address, domain or email address; among other words, only those written as
+ * an address (`https://…`, `www.…`) or an email address, so that words like
+ * "Node.js" in a sentence name nothing.
+ */
+function namedPlaces(words: string): Named[] {
+  const tokens = words
+    .normalize('NFKC')
+    .replace(IDEOGRAPHIC_STOP, '.')
+    .replace(INVISIBLE, '')
+    .split(/\s+/)
+    .map(withoutEdgePunctuation)
+    .filter(Boolean);
+  const named: Named[] = [];
+  for (const token of tokens) {
+    if (SCHEME.test(token) || /^www\./i.test(token)) {
+      const host = parseUrl(SCHEME.test(token) ? token : `http://${token}`)?.hostname;
+      const written = (token.replace(SCHEME, '').split(/[/?#]/, 1)[0] ?? '').replace(/^.*@/, '').replace(/:\d*$/, '');
+      if (host) named.push({ host, odd: ODD_IN_HOST.test(written) });
+    } else if (EMAIL.test(token)) named.push({ address: token.toLowerCase() });
+    else if (tokens.length === 1) {
+      const hostPart = token.split(/[/?#]/, 1)[0] ?? '';
+      const host = hostPart.length < HOST_LENGTH && BARE_HOST.test(hostPart) ? parseUrl(`http://${token}`)?.hostname : undefined;
+      if (host) named.push({ host, odd: false });
+    }
+  }
+  return named;
+}
+
+const OPENING = new Set('(<[{"\'“‘«');
+const CLOSING = new Set(')>]}"\'”’».,;:!?');
+
+/** A token without the brackets, quotes and punctuation around it (in a loop: a regular expression backtracks). */
+function withoutEdgePunctuation(token: string): string {
+  let start = 0;
+  let end = token.length;
+  while (start < end && OPENING.has(token.charAt(start))) start++;
+  while (end > start && CLOSING.has(token.charAt(end - 1))) end--;
+  return token.slice(start, end);
+}
+
+/** What `Destination` shows for a link: its host (its address, for `mailto:`) when its words name another place. */
+export function destinationShown(words: string, href: string): string | undefined {
+  const url = parseUrl(href);
+  if (!url) return undefined;
+  const named = namedPlaces(words);
+  if (url.protocol === 'mailto:') {
+    const address = decoded(url.pathname).toLowerCase();
+    return named.some((place) => !('address' in place) || place.address !== address) ? address : undefined;
+  }
+  const host = siteOf(url.hostname);
+  if (url.username || url.password) return url.hostname;
+  return named.some((place) => !('host' in place) || place.odd || siteOf(place.host) !== host) ? url.hostname : undefined;
+}
+
+/** A host without its `www.` and its final dot: example.com and www.example.com are one site. */
+const siteOf = (host: string) => host.replace(/\.$/, '').replace(/^www\./, '');
+
+function parseUrl(value: string): URL | undefined {
+  try {
+    return new URL(value);
+  } catch {
+    return undefined;
+  }
+}
+
+function decoded(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+/** A link's words as a reader sees them, an image's text among them. */
+export function wordsOf(node: HastAny | undefined): string {
+  if (!node) return '';
+  if (node.type === 'text') return (node as HastText).value;
+  const el = node as HastElement;
+  if (el.tagName === 'img') return typeof el.properties?.alt === 'string' ? el.properties.alt : '';
+  return (el.children ?? []).map(wordsOf).join('');
+}
+
+// Direction controls and marks: in a link's words they could reorder them into another address (`moc.elgoog`
+// under an override reads google.com, a file name `gpj.exe` reads exe.jpg).
+const DIRECTION_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** A rehype plugin: a link's words and an image's text lose their direction controls, and read as they were written. */
+export const plainLinkWords = () => (tree: HastAny) => {
+  const walk = (node: HastAny, inLink: boolean) => {
+    if (node.type === 'text') {
+      if (inLink) (node as HastText).value = (node as HastText).value.replace(DIRECTION_CONTROLS, '');
+      return;
+    }
+    const el = node as HastElement;
+    if (el.tagName === 'img' && typeof el.properties?.alt === 'string')
+      el.properties.alt = el.properties.alt.replace(DIRECTION_CONTROLS, '');
+    for (const child of el.children ?? []) walk(child, inLink || el.tagName === 'a');
+  };
+  walk(tree, false);
+};

@@ -1,0 +1,62 @@
+/**
+ * Emphasis marks (`*`, `_`, `~`) are paired within one paragraph, heading or
+ * table cell in time that grows with the square of their count: a reply of
+ * 80 KB in one paragraph of `*a*a*a*a` lines held the page for over half a
+ * minute. A paragraph, heading or cell holding more than 1,000 of them is
+ * shown as plain text (and spoken as it is); a long reply whose marks are
+ * spread over its paragraphs, items and cells is Markdown as before.
+ */
+import { render } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { AgentLocaleProvider } from '../src/locale.js';
+import { MarkdownBody, markdownToText } from '../src/MarkdownRenderer.js';
+
+const show = (text: string, piecedAtOnce = false) =>
+  render(
+    <AgentLocaleProvider>
+      <MarkdownBody text={text} idPrefix="m-" piecedAtOnce={piecedAtOnce} />
+    </AgentLocaleProvider>,
+  ).container;
+
+// 1,200 marks, four to a line: a line never holds many, the paragraph does.
+const starLines = '*a*a*a*a\n'.repeat(300);
+const tildeLines = '~a~a~a~a\n'.repeat(300);
+const mixedLines = '*a_a~a*a\n'.repeat(300);
+
+describe('a paragraph of more than 1,000 emphasis marks', () => {
+  it.each([
+    ['asterisks', starLines],
+    ['tildes', tildeLines],
+    ['asterisks, underscores and tildes', mixedLines],
+    ['tildes on one line', '~a'.repeat(1_200)],
+    ['asterisks in a heading', `# ${'*a'.repeat(1_200)}`],
+    ['tildes in a table cell', `| a | b |\n|---|---|\n| ${'~a'.repeat(1_200)} | b |`, `| ${'~a'.repeat(1_200)} | b |`],
+    ['asterisks in a list item', `- ${'*a*a*a*a\n  '.repeat(300)}`],
+  ])('%s: shows as plain text, every character kept', (_, text, kept = text.trim()) => {
+    for (const piecedAtOnce of [false, true]) {
+      const container = show(`Here is the summary.\n\n${text}`, piecedAtOnce);
+      expect(container.querySelector('em, del, strong')).toBeNull();
+      expect(container.textContent).toContain(kept);
+    }
+  });
+
+  it('is spoken as the text it is', () => {
+    expect(markdownToText(starLines)).toBe(starLines);
+    expect(markdownToText(tildeLines)).toBe(tildeLines);
+  });
+});
+
+describe('marks spread over a long reply', () => {
+  it('a list of 260 items in bold, paragraphs and cells of a few marks each (1,520 in all), render as Markdown', () => {
+    const list = Array.from({ length: 260 }, (_, i) => `- **Order A-${1000 + i}**: refunded`).join('\n');
+    const paragraphs = '*a*a*a*a\n\n'.repeat(60);
+    const table = `| a | b |\n|---|---|\n${'| *x* | ~y~ |\n'.repeat(60)}`;
+    for (const piecedAtOnce of [false, true]) {
+      const container = show(`${list}\n\n${paragraphs}\n${table}`, piecedAtOnce);
+      expect(container.querySelectorAll('strong')).toHaveLength(260);
+      expect(container.querySelectorAll('p em')).toHaveLength(120);
+      expect(container.querySelectorAll('td del')).toHaveLength(60);
+    }
+    expect(markdownToText(list)).not.toContain('**');
+  });
+});

@@ -1,0 +1,153 @@
+/**
+ * A reply's links as a compromised or prompt-injected agent writes them: a
+ * link whose words name one site (an address, a domain, an email address)
+ * while it goes to another shows where it really goes beside its words, and
+ * its words cannot be reordered by direction controls to read as another
+ * address. An ordinary link is shown as before.
+ */
+import { render, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { AgentLocaleProvider } from '../src/locale.js';
+import { MarkdownBody } from '../src/MarkdownRenderer.js';
+
+const show = (text: string) =>
+  render(
+    <AgentLocaleProvider>
+      <MarkdownBody text={text} idPrefix="m-" />
+    </AgentLocaleProvider>,
+  ).container;
+
+/** What a link shows beside its words as its destination, if anything. */
+const destinationOf = (link: Element) => link.querySelector('.agk-markdown__destination')?.textContent;
+
+const only = (container: HTMLElement) => {
+  const links = container.querySelectorAll('a');
+  expect(links).toHaveLength(1);
+  return links[0] as HTMLAnchorElement;
+};
+
+describe('a link whose words name another site', () => {
+  it.each([
+    ['an address', '[https://bank.example.com/login](https://evil.example.net/x)', 'evil.example.net'],
+    ['a domain', 'Sign in at [bank.example.com](https://evil.example.net/x).', 'evil.example.net'],
+    ['a domain in bold', '[**bank.example.com/login**](https://evil.example.net/x)', 'evil.example.net'],
+    ['an address among words', '[Log in at https://bank.example.com now](https://evil.example.net/x)', 'evil.example.net'],
+    ['a www domain among words', '[Visit www.bank.example today](https://evil.example.net/x)', 'evil.example.net'],
+    [
+      'a subdomain the other site owns',
+      '[bank.example.com](https://bank.example.com.evil.example.net/)',
+      'bank.example.com.evil.example.net',
+    ],
+    ['a look-alike letter', '[bank.example.com](https://b\u0430nk.example.com/)', 'xn--bnk-6cd.example.com'],
+    ['a zero-width space in its words', '[bank.exa\u200bmple.com](https://evil.example.net/)', 'evil.example.net'],
+    ['an email address, linked to a site', '[help@bank.example.com](https://evil.example.net/)', 'evil.example.net'],
+    ['an email address, linked to another one', '[help@bank.example.com](mailto:help@evil.example.net)', 'help@evil.example.net'],
+    ['an address, linked to an email address', '[https://bank.example.com](mailto:help@evil.example.net)', 'help@evil.example.net'],
+    ['a domain written with ideographic full stops', '[bank\u3002example\u3002com](https://evil.example.net/)', 'evil.example.net'],
+    ['a domain written with one-dot leaders', '[bank\u2024example\u2024com](https://evil.example.net/)', 'evil.example.net'],
+    ['a domain in full-width letters', '[\uff42\uff41\uff4e\uff4b.example.com](https://evil.example.net/)', 'evil.example.net'],
+  ])('%s: shows the host it goes to beside its words', (_, text, destination) => {
+    const link = only(show(text));
+    expect(destinationOf(link)).toBe(destination);
+    // The destination is part of the link's name: a screen reader hears it too.
+    expect(screen.getByRole('link').textContent).toContain(destination);
+  });
+
+  it('a user name before the host (bank.example.com@evil.example.net) shows the host it really goes to', () => {
+    const link = only(show('https://bank.example.com@evil.example.net/login'));
+    expect(link).toHaveAttribute('href', 'https://bank.example.com@evil.example.net/login');
+    expect(destinationOf(link)).toBe('evil.example.net');
+  });
+
+  it('an address whose host holds a slash of another script (bank.example.com∕login.evil.example.net) shows the host as the browser resolves it', () => {
+    const address = 'https://bank.example.com\u2215login.evil.example.net/';
+    const host = new URL(address).hostname;
+    expect(host).toContain('xn--');
+    for (const text of [`<${address}>`, `[${address}](${address})`]) {
+      const link = only(show(text));
+      expect(destinationOf(link)).toBe(host);
+    }
+  });
+
+  it('keeps the destination in a left-to-right island of its own: an override in the text around it cannot reverse it', () => {
+    const link = only(show('\u202e[bank.example.com](https://evil.example.net/x)'));
+    const destination = link.querySelector('.agk-markdown__destination');
+    expect(destination?.tagName).toBe('BDI');
+    expect(destination).toHaveAttribute('dir', 'ltr');
+  });
+});
+
+describe('direction controls in a link’s words', () => {
+  it.each([
+    ['an override', '[rtl \u202emoc.elgoog](https://evil.example.net/)'],
+    ['an embedding', '[\u202bcom.google\u202c](https://evil.example.net/)'],
+    ['an isolate', '[\u2067com.google\u2069](https://evil.example.net/)'],
+    ['right-to-left marks', '[com\u200f.\u200fgoogle](https://evil.example.net/)'],
+  ])('%s: dropped, so the words read in the order they were written', (_, text) => {
+    const link = only(show(text));
+    expect(link.textContent).not.toMatch(/[\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]/);
+  });
+
+  it('an address whose file name is reversed by an override reads as written', () => {
+    const link = only(show('https://evil.example.net/\u202egpj.exe'));
+    expect(link.textContent).toContain('https://evil.example.net/gpj.exe');
+    expect(link).toHaveAttribute('href', 'https://evil.example.net/%E2%80%AEgpj.exe');
+  });
+
+  it('an image link’s words lose them too', () => {
+    const link = only(show('![\u202egnp.eciovni](https://files.example.net/x.exe)'));
+    expect(link.textContent).not.toMatch(/\u202e/);
+  });
+});
+
+describe('an ordinary link', () => {
+  it.each([
+    ['words', '[the docs](https://example.com)'],
+    ['a bare address', 'Tracking is on https://parcelo.example/track/PX-88213 today.'],
+    ['a bare domain', 'See www.example.com for more.'],
+    ['its own address in angle brackets', '<https://ok.example/x>'],
+    ['its own domain', '[bank.example.com](https://bank.example.com/login)'],
+    ['its own domain, in capitals', '[BANK.example.com](https://bank.example.com/x)'],
+    ['its own domain, without www', '[example.com](https://www.example.com/)'],
+    ['its own address, another page', '[https://bank.example.com/](https://bank.example.com/login)'],
+    ['an international domain', '[münchen.example](https://xn--mnchen-3ya.example/)'],
+    ['an email address', 'Write to help@shop.example or [support](mailto:help@shop.example).'],
+    ['its own email address', '[help@shop.example](mailto:help@shop.example)'],
+    ['an image', '![the chart](https://files.example.net/chart.png)'],
+  ])('%s: shows its words alone', (_, text) => {
+    const container = show(text);
+    expect(container.querySelectorAll('a').length).toBeGreaterThan(0);
+    expect(container.querySelector('.agk-markdown__destination')).toBeNull();
+  });
+});
+
+describe('an image inside a link', () => {
+  it('is named within that one link, not a second link nested in it', () => {
+    const container = show('[![the chart](https://files.example.net/chart.png)](https://shop.example/report)');
+    const link = only(container);
+    expect(link).toHaveAttribute('href', 'https://shop.example/report');
+    expect(link).toHaveTextContent('Image: the chart');
+  });
+
+  it('whose text names another site shows where the link goes', () => {
+    const link = only(show('[![https://bank.example.com](https://evil.example.net/i.png)](https://evil.example.net/login)'));
+    expect(destinationOf(link)).toBe('evil.example.net');
+  });
+});
+
+describe('link words built to make the check backtrack', () => {
+  // Each took seconds to check (time growing with the square of its length) before the reply could show.
+  it.each([
+    ['a run of 90,000 dots before a letter', `[${'.'.repeat(90_000)}a](https://evil.example.net/)`],
+    ['an email address of 40,000 labels that ends in an at sign', `[a@${'b.'.repeat(40_000)}@](https://evil.example.net/)`],
+  ])(
+    '%s: the reply shows, its link whole',
+    (_, text) => {
+      const link = only(show(text));
+      expect(link).toHaveAttribute('href', 'https://evil.example.net/');
+      expect(link.textContent?.length).toBeGreaterThan(80_000);
+    },
+    // Checked in a single pass, each renders in a few hundred milliseconds; each took 3-6 s here before.
+    2_000,
+  );
+});
