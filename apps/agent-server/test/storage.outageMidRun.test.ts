@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { openMemoryStorage } from '../src/storage/memory.js';
 import { type Storage, StorageUnavailable } from '../src/storage/types.js';
-import { interruptsOf, post, readEvents, startServer, userInput } from './support.js';
+import { interruptsOf, parseFrames, post, readEvents, startServer, userInput } from './support.js';
 
 /** Memory storage whose disk is full, for the events of run `runId`, until `free()`. */
 function fullFor(runId: string): { storage: Storage; inner: Storage; free: () => void; refusals: () => number } {
@@ -67,5 +67,38 @@ describe('storage that fails while a run is produced', () => {
     const back = await readEvents(await post(server, '/agents/refund?speed=0', approval));
     expect(back.at(-1)?.event.type).toBe('RUN_FINISHED');
     expect(await inner.effects()).toHaveLength(1);
+  }, 30_000);
+});
+
+describe('storage that fails under a run another client follows', () => {
+  it('the follower is not counted as having read the run’s end: the approval the run raises once produced again is unseen, and a new message cancels it', async () => {
+    const inner = openMemoryStorage();
+    let full = false;
+    const storage: Storage = Object.create(inner);
+    storage.appendEvent = async (id, index, frame) => {
+      if (full) throw new StorageUnavailable('ENOSPC: no space left on device');
+      return inner.appendEvent(id, index, frame);
+    };
+    const server = await startServer({ storage });
+    const thread = 't-followed';
+    // The run's own client, and a second one that reconnects to it and follows it (a second tab); paced slowly, so
+    // that the run is still being produced when the disk fills.
+    const own = await post(server, '/agents/refund?speed=0.2', userInput(thread, 'r1'));
+    const reader = own.body?.getReader();
+    const first = parseFrames(new TextDecoder().decode((await reader?.read())?.value)).find((f) => f.id !== undefined);
+    const follower = await post(server, '/agents/refund?speed=0.2', userInput(thread, 'r1'), { 'Last-Event-ID': first?.id ?? '' });
+    expect(follower.status).toBe(200);
+    await expect.poll(async () => ((await (await fetch(`${server.url}/health`)).json()) as { streams: number }).streams).toBe(2);
+    // The disk fills before the run's end: both streams end short, neither with the run's end.
+    full = true;
+    expect((await readEvents(follower)).some((e) => e.event.type === 'RUN_FINISHED')).toBe(false);
+    await reader?.cancel();
+    full = false;
+    // Produced again without a client: its approval is raised, and no client saw it.
+    await expect.poll(async () => (await inner.unfinished()).length, { timeout: 20_000, interval: 100 }).toBe(0);
+    expect((await inner.events('r1', 0, 1_000)).at(-1)).toContain('"RUN_FINISHED"');
+    const next = await post(server, '/agents/refund?speed=0', userInput(thread, 'r2', 'Never mind: what is your return policy?'));
+    expect(next.status).toBe(200);
+    expect((await readEvents(next)).at(-1)?.event.type).toBe('RUN_FINISHED');
   }, 30_000);
 });

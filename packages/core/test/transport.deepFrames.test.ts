@@ -35,10 +35,25 @@ async function read(frames: readonly string[]): Promise<{ events: unknown[]; ms:
 /** Far more than a look at a frame of a few megabytes takes (milliseconds); JSON.parse took 4-6 s over this one. */
 const BOUND_MS = 2000;
 
+/**
+ * `read(frames)`, timed. A read over the bound is made again, up to three in
+ * all, the fastest kept: a machine busy with other work (the other test files
+ * beside this one on two cores) slows one read, while JSON.parse over the
+ * frame is over it every time.
+ */
+async function fastestRead(frames: readonly string[]): Promise<{ events: unknown[]; ms: number }> {
+  let best = await read(frames);
+  for (let tries = 1; tries < 3 && best.ms >= BOUND_MS; tries++) {
+    const next = await read(frames);
+    if (next.ms < best.ms) best = next;
+  }
+  return best;
+}
+
 describe('httpSseSource: a frame nested millions deep', () => {
   it('is handed over as its text, in well under 2 s, with the events after it', async () => {
     const deep = custom(nested(3_500_000));
-    const { events, ms } = await read([frame(JSON.stringify(started)), frame(deep), frame(JSON.stringify(finished))]);
+    const { events, ms } = await fastestRead([frame(JSON.stringify(started)), frame(deep), frame(JSON.stringify(finished))]);
     expect(ms).toBeLessThan(BOUND_MS);
     expect(events).toEqual([started, deep, finished]);
     // The thread names it as it names any frame that is no JSON object, and the run ends as it did.

@@ -30,6 +30,21 @@ async function readChunks(chunks: readonly Uint8Array[]): Promise<{ events: unkn
 
 const readOneChunk = (text: string) => readChunks([new TextEncoder().encode(text)]);
 
+/**
+ * The read of `text` as one chunk, timed. A read over the bound is made
+ * again, up to three in all, the fastest kept: a machine busy with other work
+ * (the other test files beside this one on two cores) slows one read, while
+ * a read that scans the rest of the chunk at each line is over it every time.
+ */
+async function fastestRead(text: string): Promise<{ events: unknown[]; ms: number }> {
+  let best = await readOneChunk(text);
+  for (let tries = 1; tries < 3 && best.ms >= BOUND_MS; tries++) {
+    const next = await readOneChunk(text);
+    if (next.ms < best.ms) best = next;
+  }
+  return best;
+}
+
 /** A megabyte of empty lines: nothing but line ends, which is not a frame too large. */
 const LINES = 2 ** 20;
 /** Far more than a linear read of a megabyte takes (milliseconds); a read that scans the rest of the chunk at each line took 5-10 s. */
@@ -43,7 +58,7 @@ describe('httpSseSource: line ends mixed in one chunk', () => {
   ])(
     '%s: read in linear time, each event kept',
     async (_name, filler) => {
-      const { events, ms } = await readOneChunk(`${data(started)}\n\n${filler}${data(finished)}\r\n\r\n`);
+      const { events, ms } = await fastestRead(`${data(started)}\n\n${filler}${data(finished)}\r\n\r\n`);
       expect(events).toEqual([started, finished]);
       expect(ms).toBeLessThan(BOUND_MS);
     },

@@ -2,7 +2,7 @@ import type { Scenario } from '@aguikit/scenarios';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { type RunRecord, type Storage, StorageUnavailable } from '../storage/types.js';
 import { MIN_PAUSE_MS, pacer } from './pace.js';
-import type { Producers } from './producers.js';
+import type { Producer, Producers } from './producers.js';
 import { eventsOf } from './runEvents.js';
 import type { SseClient } from './sseClient.js';
 
@@ -19,6 +19,7 @@ export interface LogFollower {
    * one its producer stores, until the producer is done and the log is read
    * to its end; each once it is due (`ahead`: a run produced ahead of its
    * pace). Ends the response. `first`: the frames from `from` read already.
+   * `began`: the run's producer as the stream began (done since or not).
    */
   deliver(
     client: SseClient,
@@ -27,6 +28,7 @@ export interface LogFollower {
     log: FastifyBaseLogger,
     ahead: (index: number) => number,
     first?: string[],
+    began?: Producer,
   ): Promise<void>;
   /**
    * Streams a run that this server is producing already (a retry, a
@@ -44,8 +46,11 @@ export function logFollower(storage: Storage, producers: Producers, respond: Res
     log: FastifyBaseLogger,
     ahead: (index: number) => number,
     first?: string[],
+    began?: Producer,
   ): Promise<void> {
     let index = from;
+    /** The producer last followed: one that storage failed under left the log short of the run's end. */
+    let followed = began ?? producers.live.get(runId);
     try {
       let page = first ?? (await storage.events(runId, index, PAGE));
       // Once the producer is done, the log is read once more: it may have stored its last frames after the read before.
@@ -59,9 +64,11 @@ export function logFollower(storage: Storage, producers: Producers, respond: Res
         if (client.closed) break;
         if (page.length < PAGE) {
           const producer = producers.live.get(runId);
+          followed = producer ?? followed;
           if (!producer && last) {
-            // The log read to its end, its producer done: the run's end (or all that a failed producer stored).
-            client.sentEnd();
+            // The log read to its end, its producer done: the run's end, unless storage failed under it. Then the
+            // client did not read the run's end (the interrupts it raises once produced again are not seen).
+            if (!followed?.failed) client.sentEnd();
             break;
           }
           if (!producer) last = true;
@@ -80,9 +87,10 @@ export function logFollower(storage: Storage, producers: Producers, respond: Res
   return {
     deliver,
     async follow(request, reply, scenario, run, from) {
+      const producer = producers.live.get(run.runId);
       const first = await storage.events(run.runId, from, PAGE);
       const ahead = pacer(producers.paceOf(run.runId), () => eventsOf(scenario, run.input, run.startedAt, run.nonce));
-      await deliver(respond(request, reply, run.runId), run.runId, from, request.log, ahead, first);
+      await deliver(respond(request, reply, run.runId), run.runId, from, request.log, ahead, first, producer);
     },
   };
 }

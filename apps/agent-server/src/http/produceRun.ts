@@ -77,6 +77,8 @@ export function runProducer(options: RunProducerOptions): ProduceRun {
           next,
           log,
           pacer(pace, () => eventsOf(scenario, run.input, run.startedAt, run.nonce)),
+          undefined,
+          producer,
         );
       } finally {
         hold?.release();

@@ -12,6 +12,8 @@ export interface Producer {
   idle?: (() => void) | undefined;
   /** When each of its events is due. */
   pace: Pace;
+  /** Storage failed under it before the run's end: what its log holds is not the whole run (it is produced again). */
+  failed?: boolean;
 }
 
 /** The runs this server is producing, and the paces of those it produced ahead of them. */

@@ -160,6 +160,7 @@ export function runStreams(options: RunStreamOptions): RunStreams {
       // Storage that failed before the first byte (a 503 to the client, if any) fails the run the same way.
       .catch((e: unknown) => !(e instanceof StorageUnavailable))
       .then((whole) => {
+        producer.failed = !whole;
         reservation?.release();
         producing.delete(tracked);
         starts.delete(tracked);
