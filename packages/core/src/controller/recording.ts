@@ -25,7 +25,10 @@ export interface RecordingOptions {
 /**
  * A session log read at any entry. `entries` are read as they are when a
  * read first passes them: a log that grows (a live controller's) is read as
- * far as it has grown; a change to an entry already read is not seen.
+ * far as it has grown; a change to an entry already read is not seen. A
+ * view's `entries` (`until(i)`) list a saved agent event as a controller's
+ * log does (an object of its own, with `receivedAt`), made once for every
+ * view and every controller made from one.
  */
 export interface Recording {
   readonly entries: readonly SessionEntry[];
