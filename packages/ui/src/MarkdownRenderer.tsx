@@ -208,6 +208,7 @@ function marksIn(text: string, from = 0, to = text.length): number {
 }
 
 type MdastNode = { type: string; position?: { start: { offset?: number }; end: { offset?: number } }; children?: MdastNode[] };
+const BLANK_LINE = /\n[ \t]*\n/;
 const INLINE_HOLDERS = new Set(['paragraph', 'heading', 'tableCell']);
 
 /** A remark plugin: emphasis and strikethrough are not parsed (the blocks are, in linear time). */
@@ -224,6 +225,9 @@ function withoutEmphasis(this: unknown) {
  */
 function marksTooMany(text: string): boolean {
   if (marksIn(text) <= MAX_INLINE_MARKS) return false;
+  // None of them holds a blank line: a text whose stretches between blank lines each hold no more needs no parse (a
+  // streaming reply's last piece is checked at every frame).
+  if (text.split(BLANK_LINE).every((stretch) => marksIn(stretch) <= MAX_INLINE_MARKS)) return false;
   let found = false;
   const inspect = () => (tree: MdastNode) => {
     const walk = (node: MdastNode) => {

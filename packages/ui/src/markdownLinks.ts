@@ -12,8 +12,8 @@ export type HastAny = HastText | HastElement | { type: string; children?: HastAn
 /**
  * A place a link's words name: a host (from an address or a domain), `odd`
  * when it is written with a character a host's name does not hold (a slash of
- * another script: `bank.example.com∕login.evil.example.net` is one host), or
- * an email address.
+ * another script: `bank.example.com∕login.evil.example.net` is one host) or
+ * with letters that pass for others (`looksLikeAnother`), or an email address.
  */
 type Named = { host: string; odd: boolean } | { address: string };
 
@@ -28,10 +28,34 @@ const INVISIBLE = /\p{Cf}/gu;
 // A full stop of another script, which a host's name reads as a dot (one NFKC leaves as it is).
 const IDEOGRAPHIC_STOP = /\u3002/g;
 const ODD_IN_HOST = /[^\p{L}\p{M}\p{N}.-]/u;
+// Letters of the scripts whose letters pass for Latin ones (`bаnk` with a Cyrillic а), and those among them that do.
+const LATIN = /\p{Script=Latin}/u;
+const LOOK_ALIKE_SCRIPT = /[\p{Script=Cyrillic}\p{Script=Greek}\p{Script=Armenian}]/u;
+const LATIN_LOOKING = /^[аеорсухіјѕԁӏһԛԝүαικνορυχ\d-]+$/u;
+
+/**
+ * Whether a host's name is written to pass for another one: a label that mixes
+ * Latin letters with look-alikes of another script (`bаnk.example.com`), or
+ * one of look-alike letters alone (`аррӏе.com`), as browsers show in `xn--`.
+ */
+const looksLikeAnother = (host: string) =>
+  host
+    .toLowerCase()
+    .split('.')
+    .some((label) => (LATIN.test(label) && LOOK_ALIKE_SCRIPT.test(label)) || (LOOK_ALIKE_SCRIPT.test(label) && LATIN_LOOKING.test(label)));
+
+// The endings of files a reply names far more often than a site (`config.json`, `vite.config.ts`, `Node.js`,
+// `README.md`): words ending so name a file, unless what comes before ends like a site (`paypal.com.md`, `bank.co.uk.html`).
+// Country codes with sites of their own a reply links to (docs.rs, bun.sh) are left out: those words name a site.
+const FILE_ENDING =
+  /\.(?:[cm]?[jt]sx?|json5?|mdx?|py|ipynb|rb|go|java|kt|cpp|hpp|php|bash|ya?ml|toml|ini|cfg|conf|lock|txt|csv|log|html?|css|scss|vue|svelte|sql|xml|env|swift|lua|pdf|png|jpe?g|gif|svg|webp)$/i;
+const SITE_ENDING = /\.(?:com|net|org|gov|edu|[a-z]{2})$/i;
+const namesFile = (host: string) => FILE_ENDING.test(host) && !SITE_ENDING.test(host.replace(FILE_ENDING, ''));
 
 /**
  * The places a link's words name: the words as a whole, when they are one
- * address, domain or email address; among other words, only those written as
+ * address, domain (not a file's name: `config.json`, `Node.js`) or email
+ * address; among other words, only those written as
  * an address (`https://…`, `www.…`) or an email address, so that words like
  * "Node.js" in a sentence name nothing.
  */
@@ -48,12 +72,15 @@ function namedPlaces(words: string): Named[] {
     if (SCHEME.test(token) || /^www\./i.test(token)) {
       const host = parseUrl(SCHEME.test(token) ? token : `http://${token}`)?.hostname;
       const written = (token.replace(SCHEME, '').split(/[/?#]/, 1)[0] ?? '').replace(/^.*@/, '').replace(/:\d*$/, '');
-      if (host) named.push({ host, odd: ODD_IN_HOST.test(written) });
+      if (host) named.push({ host, odd: ODD_IN_HOST.test(written) || looksLikeAnother(written) });
     } else if (EMAIL.test(token)) named.push({ address: token.toLowerCase() });
     else if (tokens.length === 1) {
       const hostPart = token.split(/[/?#]/, 1)[0] ?? '';
-      const host = hostPart.length < HOST_LENGTH && BARE_HOST.test(hostPart) ? parseUrl(`http://${token}`)?.hostname : undefined;
-      if (host) named.push({ host, odd: false });
+      const host =
+        hostPart.length < HOST_LENGTH && BARE_HOST.test(hostPart) && !namesFile(hostPart)
+          ? parseUrl(`http://${token}`)?.hostname
+          : undefined;
+      if (host) named.push({ host, odd: looksLikeAnother(hostPart) });
     }
   }
   return named;

@@ -45,6 +45,10 @@ describe('a link whose words name another site', () => {
     ['an address, linked to an email address', '[https://bank.example.com](mailto:help@evil.example.net)', 'help@evil.example.net'],
     ['a domain written with ideographic full stops', '[bank\u3002example\u3002com](https://evil.example.net/)', 'evil.example.net'],
     ['a domain written with one-dot leaders', '[bank\u2024example\u2024com](https://evil.example.net/)', 'evil.example.net'],
+    ['a domain that looks like a file name', '[paypal.com.md](https://evil.example.net/)', 'evil.example.net'],
+    ['a site whose domain ends like a file', '[docs.rs](https://evil.example.net/docs.rs)', 'evil.example.net'],
+    ['a domain on a country code', '[bank.example.de](https://evil.example.net/)', 'evil.example.net'],
+    ['a domain in an address whose page is a file', '[https://bank.example.com/terms.pdf](https://evil.example.net/)', 'evil.example.net'],
     ['a domain in full-width letters', '[\uff42\uff41\uff4e\uff4b.example.com](https://evil.example.net/)', 'evil.example.net'],
   ])('%s: shows the host it goes to beside its words', (_, text, destination) => {
     const link = only(show(text));
@@ -52,6 +56,20 @@ describe('a link whose words name another site', () => {
     // The destination is part of the link's name: a screen reader hears it too.
     expect(screen.getByRole('link').textContent).toContain(destination);
   });
+
+  it.each([
+    ['a link', '[b\u0430nk.example.com](https://b\u0430nk.example.com/login)'],
+    ['a bare address', 'Sign in at https://b\u0430nk.example.com/login today.'],
+    ['a link in letters of another script alone', '[\u0430\u0440\u0440\u04cf\u0435.com](https://\u0430\u0440\u0440\u04cf\u0435.com/)'],
+  ])(
+    '%s whose host mixes in look-alike letters, in its words and its address alike, shows the host as the browser resolves it',
+    (_, text) => {
+      const link = only(show(text));
+      const host = new URL(link.href).hostname;
+      expect(host).toMatch(/^xn--/);
+      expect(destinationOf(link)).toBe(host);
+    },
+  );
 
   it('a user name before the host (bank.example.com@evil.example.net) shows the host it really goes to', () => {
     const link = only(show('https://bank.example.com@evil.example.net/login'));
@@ -111,9 +129,17 @@ describe('an ordinary link', () => {
     ['its own domain, without www', '[example.com](https://www.example.com/)'],
     ['its own address, another page', '[https://bank.example.com/](https://bank.example.com/login)'],
     ['an international domain', '[münchen.example](https://xn--mnchen-3ya.example/)'],
+    ['a domain in Cyrillic', '[пример.рф](https://пример.рф/)'],
+    ['a domain in Greek', 'https://παράδειγμα.δοκιμή/'],
+    ['a domain in Chinese', '[例子.中国](https://例子.中国/)'],
+    ['Chinese words', '[点击这里查看订单](https://shop.example.cn/o/1)'],
     ['an email address', 'Write to help@shop.example or [support](mailto:help@shop.example).'],
     ['its own email address', '[help@shop.example](mailto:help@shop.example)'],
     ['an image', '![the chart](https://files.example.net/chart.png)'],
+    ['a file name', '[config.json](https://github.com/acme/shop/blob/main/config.json)'],
+    ['a file name with dots in it', '[vite.config.ts](https://github.com/acme/shop/blob/main/vite.config.ts)'],
+    ['a readme', '[README.md](https://github.com/acme/shop#readme)'],
+    ['a name like Node.js', '[Node.js](https://nodejs.org/en/)'],
   ])('%s: shows its words alone', (_, text) => {
     const container = show(text);
     expect(container.querySelectorAll('a').length).toBeGreaterThan(0);
