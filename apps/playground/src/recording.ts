@@ -11,7 +11,8 @@ import {
 
 /** Offers the session (every agent event and every client entry) as a JSON-lines file. */
 export function downloadSession(entries: readonly SessionEntry[], name: string): void {
-  const blob = new Blob([serializeSession(entries)], { type: 'application/x-ndjson' });
+  // As parts: a session longer than a string can be is written all the same.
+  const blob = new Blob(serializeSession(entries, { parts: true }), { type: 'application/x-ndjson' });
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;

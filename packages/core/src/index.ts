@@ -13,7 +13,7 @@ export { frameScheduler } from './controller/scheduler.js';
 export type { ParsedSession, SessionLineProblem } from './controller/sessionFile.js';
 export { parseSession } from './controller/sessionFile.js';
 export type { AgentEventEntry, ClientEntry, SessionEntry, SessionEntryBody, SessionLog } from './controller/sessionLog.js';
-export { serializeSession } from './controller/sessionWrite.js';
+export { type SerializeOptions, serializeSession } from './controller/sessionWrite.js';
 export { createRecording } from './controller/startFrom.js';
 export type {
   ActionResult,

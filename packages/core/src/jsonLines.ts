@@ -46,8 +46,9 @@ export class Refusals<C extends string> {
  * from 1 as a line would be; one that opens an array but is no whole one (cut
  * off as it was written) is read as lines, its brackets and each line's
  * trailing comma aside, so the items written one a line before the cut are kept.
- * A text whose first line opens an object it does not close is values
- * pretty-printed one after another (`jq .` over JSON lines), read value by value;
+ * A text whose first line opens an object it does not close, the next line
+ * going on with a key, is values pretty-printed one after another (`jq .`
+ * over JSON lines), read value by value;
  * so is an array cut off whose first item opens so (`JSON.stringify(x, null, 2)`).
  * Whatever the text, the time it takes grows as its length does (`jsonReader`):
  * a line nested deeper than MAX_TEXT_DEPTH is named, not read.
@@ -66,11 +67,13 @@ export function readJsonLines<C extends string>(text: string, take: Take<C>, ref
     });
     return refused.errors;
   }
-  // Values pretty-printed one after another (`jq .` over JSON lines): the first line opens an object it does not close.
-  if (/^\s*\{[ \t]*(?:\r\n|\r|\n)/.test(body)) return readValues(body, take, false, read, refused);
+  // Values pretty-printed one after another (`jq .` over JSON lines): the first line opens an object it does not close,
+  // and the next goes on with a key (or closes it). A brace alone before lines of entries (a line torn, or typed) is
+  // one line that is no JSON, not the start of a value that would take in the whole file.
+  if (/^\s*\{[ \t]*(?:\r\n|\r|\n)\s*["}]/.test(body)) return readValues(body, take, false, read, refused);
   // An array pretty-printed and cut off: its items are such values, between its commas (the bracket is a space, so
   // every offset and line stays where it was).
-  if (/^\s*\[\s*\{[ \t]*(?:\r\n|\r|\n)/.test(body)) return readValues(body.replace('[', ' '), take, true, read, refused);
+  if (/^\s*\[\s*\{[ \t]*(?:\r\n|\r|\n)\s*["}]/.test(body)) return readValues(body.replace('[', ' '), take, true, read, refused);
   let opening = /^\s*\[/.test(body);
   const inArray = opening;
   // CRLF, LF or a CR alone (an old Mac editor): a JSON text holds no raw CR or LF of its own, only escaped ones. Split
@@ -198,17 +201,36 @@ function readValues<C extends string>(body: string, take: Take<C>, items: boolea
     const problem = take(json.value);
     if (problem) refused.add(at, problem.code, problem.message);
   };
+  /** Where the line being read starts, and whether all of it before `i` is spaces and tabs. */
+  let lineStart = 0;
+  let blank = true;
+  /** The column of the bracket that opens the value being read. */
+  let indent = 0;
   for (let i = 0; i < body.length; i++) {
     const c = body.charCodeAt(i);
-    if (c === 0x0a || (c === 0x0d && body.charCodeAt(i + 1) !== 0x0a)) line++;
+    if (c === 0x0a || (c === 0x0d && body.charCodeAt(i + 1) !== 0x0a)) {
+      line++;
+      lineStart = i + 1;
+      blank = true;
+      // No string of JSON holds a line end: a quote left open (a value cut off inside a string) ends with its line.
+      inString = false;
+    } else if (blank && depth > 0 && c === body.charCodeAt(start) && i - lineStart <= indent) {
+      // A value opening first on its line, no deeper than the value being read (which a value printed so never holds):
+      // that one was cut off (a copy torn, then more written after it). Named where it starts; the new one is read.
+      hand(body.slice(start, lineStart), startLine);
+      depth = 0;
+      inString = false;
+    }
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) blank = false;
     if (inString) {
-      if (c === 0x5c) i++;
+      if (c === 0x5c && body.charCodeAt(i + 1) !== 0x0a && body.charCodeAt(i + 1) !== 0x0d) i++;
       else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
+    } else if (c === 0x22 && depth > 0) inString = true;
     else if (c === 0x7b || c === 0x5b) {
       if (depth++ === 0) {
         start = i;
         startLine = line;
+        indent = i - lineStart;
       }
     } else if ((c === 0x7d || c === 0x5d) && depth > 0 && --depth === 0) {
       hand(body.slice(start, i + 1), startLine);
@@ -216,7 +238,8 @@ function readValues<C extends string>(body: string, take: Take<C>, items: boolea
     } else if (depth === 0 && items && (c === 0x2c || c === 0x5d)) {
       // An item's comma, or the array's end.
     } else if (depth === 0 && c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d && strayLine !== line) {
-      // Text between values is no value: named once for its line, and passed over.
+      // Text between values (a quote in it too: no string starts outside a value) is no value: named once for its
+      // line, and passed over.
       strayLine = line;
       refused.add(line, 'NOT_JSON', 'not JSON: text between values');
     }

@@ -89,13 +89,17 @@ export function parseSession(text: string): ParsedSession {
     // apply an event twice or out of order. A gap (a line lost) is no reason to refuse the lines after it.
     // An event log's line (`{ index, receivedAt, event }`) gives its own index too; a bare event gives none.
     const index = value === read ? (entry as { index?: unknown }).index : isObject(read) && !('type' in read) ? read.index : undefined;
-    if (entry.type === 'event' && typeof index === 'number') {
-      if (index <= lastIndex)
+    if (entry.type === 'event' && index !== undefined) {
+      // One that is no whole number (`1e400`, read as Infinity; `1.5`; a text) is the line's fault alone: refused, and
+      // the lines after it are checked against the last good index, so that none of them is lost for it.
+      if (!Number.isSafeInteger(index) || (index as number) < 0)
+        return { code: 'NOT_AN_ENTRY', message: `an event entry's index must be a whole number from 0 up, not ${indexText(index)}` };
+      if ((index as number) <= lastIndex)
         return {
           code: 'OUT_OF_ORDER',
           message: `an event entry whose index ${index} does not follow the one before it (${lastIndex}): a line repeated or out of order`,
         };
-      lastIndex = index;
+      lastIndex = index as number;
     }
     // The live thread refuses a message under an id it holds: a second one is a line repeated, which would say nothing.
     if (entry.type === 'user_message') {
@@ -154,6 +158,9 @@ function untypedObject(text: string): Record<string, unknown> | undefined {
   // An object with `event` is an event log's one line: read as a line, as each of a longer log's is.
   return isObject(value) && !('type' in value) && !('event' in value) ? value : undefined;
 }
+
+/** A bad index as a message names it: a number as it reads, anything else by its kind. */
+const indexText = (index: unknown) => (typeof index === 'number' ? String(index) : index === null ? 'null' : `a ${typeof index}`);
 
 /** An answer to an interrupt: its id, and whether it was answered or abandoned. */
 const isAnswer = (v: unknown) => isObject(v) && typeof v.interruptId === 'string' && (v.status === 'resolved' || v.status === 'cancelled');

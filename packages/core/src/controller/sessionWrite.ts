@@ -8,16 +8,80 @@ import { thrownText } from '../thrownText.js';
 import type { SessionEntry } from './sessionLog.js';
 
 /**
+ * The longest string a session is written as: V8's on a 64-bit machine (2^29 - 24 characters, about 512 M), less than
+ * Firefox's or Safari's. A session longer than that is written as parts.
+ */
+const MOST_CHARACTERS = 2 ** 29 - 24;
+/** How long a part of a session written as parts grows before the next one starts (16 M characters). */
+const PART_CHARACTERS = 2 ** 24;
+
+/** How `serializeSession` writes: `parts`, as strings that follow one another, which a Blob takes whatever their sum. */
+export interface SerializeOptions {
+  parts?: boolean;
+}
+
+/**
  * The session as JSON lines, one entry per line: what the playground
  * downloads. An entry holding a value nested too deep for `JSON.stringify`
  * or in a cycle (an agent's hostile event, which the thread refused as
  * `TOO_DEEP`) is written cut short, still deeper than COPY_DEPTH: replayed,
  * it is refused the same way. A BigInt (which only an in-process agent can
  * send) is written as its digits, and an event that throws as it is read (a
- * getter of its own) as a text saying so. It never throws.
+ * getter of its own) as a text saying so.
+ *
+ * A session longer than a string can be (about 512 M characters, a very long
+ * thread with big states) throws a RangeError that says so; with
+ * `{ parts: true }` it is written as strings of at most 16 M characters each
+ * (a line longer than that is a part of its own), in order, which never throws
+ * and which a Blob or a stream takes as they are. An empty session has no part.
+ *
+ * @example
+ * const file = new Blob(serializeSession(entries, { parts: true }), { type: 'application/x-ndjson' });
  */
-export function serializeSession(entries: readonly SessionEntry[]): string {
-  return entries.map(entryLine).join('\n') + (entries.length ? '\n' : '');
+export function serializeSession(entries: readonly SessionEntry[]): string;
+export function serializeSession(entries: readonly SessionEntry[], options: SerializeOptions & { parts: true }): string[];
+export function serializeSession(entries: readonly SessionEntry[], options?: SerializeOptions): string | string[];
+export function serializeSession(entries: readonly SessionEntry[], options: SerializeOptions = {}): string | string[] {
+  return writeSession(entries, options, PART_CHARACTERS, MOST_CHARACTERS);
+}
+
+/**
+ * `serializeSession` with its limits given: `partCharacters`, how long a part
+ * grows; `mostCharacters`, the longest text it writes as one string.
+ */
+export function writeSession(
+  entries: readonly SessionEntry[],
+  options: SerializeOptions,
+  partCharacters: number,
+  mostCharacters: number,
+): string | string[] {
+  const parts: string[] = [];
+  let lines: string[] = [];
+  let length = 0;
+  let total = 0;
+  const close = () => {
+    if (lines.length) parts.push(lines.join(''));
+    lines = [];
+    length = 0;
+  };
+  for (const entry of entries) {
+    const line = entryLine(entry);
+    total += line.length + 1;
+    if (length + line.length + 1 > partCharacters) close();
+    // A line longer than a part is one of its own (with its line end apart, should it be as long as a string can be).
+    if (line.length >= partCharacters) parts.push(line, '\n');
+    else {
+      lines.push(line, '\n');
+      length += line.length + 1;
+    }
+  }
+  close();
+  if (options.parts) return parts;
+  if (total > mostCharacters)
+    throw new RangeError(
+      `The session is ${total} characters of JSON lines, longer than a string can be (${mostCharacters}): write it as parts, serializeSession(entries, { parts: true }), which a Blob takes.`,
+    );
+  return parts.join('');
 }
 
 function entryLine(entry: SessionEntry): string {
