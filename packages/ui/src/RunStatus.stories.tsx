@@ -94,6 +94,31 @@ export const Failed: Story = {
   },
 };
 
+const TRACE = [
+  'Upstream request 7f3c2a91-4b6e-4d0f-9a85-2e1b7c6d9f40 to https://payments.example.com/v2/refunds/0b7c1a2e-5f1e-4c2a-9d3b-8e7f6a5b4c3d failed:',
+  ...Array.from({ length: 12 }, (_, i) => `at RefundWorker.process (/srv/agent/workers/refund.ts:${100 + i}:17) 退款处理失败，请稍后重试`),
+].join(' ');
+
+/** The agent's RUN_ERROR is a whole stack trace: the notice shows a few lines of it, and Show all the rest. */
+export const FailedWithALongError: Story = {
+  loaders: [
+    async () => ({
+      store: await playedStore([
+        { say: 'Refund', events: [...runOf([], null), { type: 'RUN_ERROR', message: TRACE, code: 'UPSTREAM_FAILED' }] },
+      ]),
+    }),
+  ],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const detail = canvasElement.querySelector('.agk-runstatus__detail') as HTMLElement;
+    await expect(canvas.getByRole('status')).toHaveTextContent(TRACE);
+    await expect(detail.clientHeight).toBeLessThan(detail.scrollHeight);
+    await userEvent.click(await canvas.findByRole('button', { name: 'Show all' }));
+    await expect(canvas.queryByRole('button', { name: 'Show all' })).toBeNull();
+    await expect(detail.scrollHeight).toBeLessThanOrEqual(detail.clientHeight + 1);
+  },
+};
+
 export const ConnectionLost: Story = {
   loaders: [async () => ({ store: await playedStore([{ say: 'Refund', events: runOf(say('a', 'Half an ans'), null) }]) })],
   play: async ({ canvasElement }) => {

@@ -3,8 +3,9 @@
 import type { RunFailure } from '@aguikit/core';
 import { type AgentStore, useAgentRun, useAgentSelector, useAgentStore } from '@aguikit/react';
 import * as React from 'react';
+import { ShowAll } from './LongText.js';
 import { useLocale } from './locale.js';
-import { textHead } from './textCut.js';
+import { clip, textHead } from './textCut.js';
 import { useBrowserLayoutEffect } from './useBrowserLayoutEffect.js';
 import { useMergedRef } from './useMergedRef.js';
 
@@ -109,6 +110,9 @@ type Reconnect =
 
 const IDLE: Reconnect = { phase: 'idle' };
 
+/** How many characters of a step's name are shown. */
+const STEP_NAME = 120;
+
 /**
  * The run as a person needs it, in one place: idle, running (with the
  * current step), done, waiting for an answer, stopped, failed (the agent's
@@ -116,7 +120,8 @@ const IDLE: Reconnect = { phase: 'idle' };
  * sending it again can work, a hint to check the agent's URL after a 404 or
  * an invalid URL), or connection lost (the stream ended inside the run) with
  * Reconnect. Reconnecting says so, then "Reconnected" or "Could not
- * reconnect: <reason>. Try again." The words are a polite live region
+ * reconnect: <reason>. Try again." A failure's words are shown three lines
+ * at most, with Show all for the rest. The words are a polite live region
  * (`role="status"`); the actions sit beside it, outside, so they are not
  * read again on every change. `data-state` names the state (see
  * `RunStatusState`); `data-status` is the run's status and `data-connection`
@@ -139,6 +144,10 @@ export const RunStatus = React.forwardRef<HTMLDivElement, RunStatusProps>(functi
   const reconnect = reconnectOf.store === store ? reconnectOf.reconnect : IDLE;
   const rootRef = React.useRef<HTMLDivElement | null>(null);
   const setRoot = useMergedRef(rootRef, ref);
+  // The words of a notice: cut to a few lines until the reader asks for all of them (for this failure only).
+  const detailRef = React.useRef<HTMLSpanElement>(null);
+  const [clipped, setClipped] = React.useState(false);
+  const [wholeOf, setWholeOf] = React.useState<unknown>();
   // An action button that leaves the page while focused hands focus on (see focusAfterAction).
   const refocus = React.useRef(false);
   const actionRef = React.useCallback((node: HTMLButtonElement | null) => {
@@ -240,7 +249,8 @@ export const RunStatus = React.forwardRef<HTMLDivElement, RunStatusProps>(functi
         state = 'running';
         tone = 'info';
         badge = t.status.running;
-        detail = step ? t.step(step) : null;
+        // A step's name is a label: its head names it (the status is read out again on each change).
+        detail = step ? t.step(clip(step, STEP_NAME)) : null;
         break;
       case 'success':
         state = 'done';
@@ -275,6 +285,20 @@ export const RunStatus = React.forwardRef<HTMLDivElement, RunStatusProps>(functi
     hint = failure ? t.hint.noResumePoint : t.hint.cutOffEarlier;
   const canRetry = !canReconnect && !reconnecting && inFlight === undefined && failure?.retryable === true;
   const isError = state === 'failed';
+  // A notice's words are cut to a few lines (an agent's RUN_ERROR may be a whole stack trace), with Show all for the rest.
+  const notice = state === 'failed' || state === 'disconnected';
+  const whole = notice && wholeOf !== undefined && wholeOf === (failure ?? runError);
+  const cut = notice && !whole;
+  useBrowserLayoutEffect(() => {
+    const shown = detailRef.current;
+    if (!shown || !cut) return setClipped(false);
+    const measure = () => setClipped(shown.scrollHeight > shown.clientHeight + 1);
+    measure();
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(measure);
+    observer.observe(shown);
+    return () => observer.disconnect();
+  }, [cut, detail]);
   return (
     <div
       ref={setRoot}
@@ -290,9 +314,21 @@ export const RunStatus = React.forwardRef<HTMLDivElement, RunStatusProps>(functi
         <span className="agk-badge" data-tone={tone}>
           {badge}
         </span>
-        {detail ? <span className={isError ? 'agk-runstatus__detail agk-error-text' : 'agk-runstatus__detail'}>{detail}</span> : null}
+        {detail ? (
+          <span
+            ref={detailRef}
+            className={isError ? 'agk-runstatus__detail agk-error-text' : 'agk-runstatus__detail'}
+            data-cut={cut ? 'true' : undefined}
+            tabIndex={whole ? -1 : undefined}
+          >
+            {detail}
+          </span>
+        ) : null}
         {hint ? <span className="agk-runstatus__detail agk-runstatus__hint">{hint}</span> : null}
       </div>
+      {cut && clipped ? (
+        <ShowAll label={messages.messages.longText.showAll} show={() => setWholeOf(failure ?? runError)} focus={detailRef} />
+      ) : null}
       {canRetry || canReconnect ? (
         // biome-ignore lint/a11y/useSemanticElements: a fieldset groups a form's fields; these are two actions beside a status
         <div className="agk-runstatus__actions" role="group" aria-label={t.actions.label}>

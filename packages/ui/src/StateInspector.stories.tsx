@@ -160,6 +160,42 @@ export const DesyncedChinese: Story = {
   },
 };
 
+const LONG_KEYS = {
+  ids: `refund-${Array.from({ length: 4 }, () => '0b7c1a2e-5f1e-4c2a-9d3b-8e7f6a5b4c3d').join('_')}`,
+  url: 'https://shop.example.com/api/v2/customers/7f3c2a91-4b6e-4d0f-9a85-2e1b7c6d9f40/orders/A-1001/refunds?expand=items',
+  chinese: '客户订单退款记录与物流跟踪信息汇总表格包含所有历史数据和备注说明以及相关的处理人员名单和审批流程',
+};
+
+/** Keys longer than the panel is wide, closed: each toggle's chevron stays at the start of its key's first line. */
+export const LongKeys: Story = {
+  loaders: [
+    played([snapshot({ refunds: Object.fromEntries(Object.values(LONG_KEYS).map((key) => [key, { status: 'pending', amount: 42 }])) })]),
+  ],
+  play: async ({ canvasElement }) => {
+    for (const key of Object.values(LONG_KEYS)) {
+      const toggle = node(canvasElement, 'refunds', key)?.querySelector(':scope > .agk-json__toggle') as HTMLElement;
+      await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+      const chevron = (toggle.querySelector('.agk-json__chevron') as HTMLElement).getBoundingClientRect();
+      const firstLine = (toggle.querySelector('.agk-json__key') as HTMLElement).getClientRects()[0] as DOMRect;
+      await expect(Math.abs(firstLine.top - chevron.top)).toBeLessThan(4);
+      await expect(firstLine.left).toBeGreaterThanOrEqual(chevron.right - 1);
+    }
+  },
+};
+
+const LONG_PATH = `/${Array.from({ length: 60 }, (_, i) => (i % 2 ? '订单退款记录' : '7f3c2a91-4b6e-4d0f-9a85-2e1b7c6d9f40')).join('/')}`;
+
+/** A delta whose path is thousands of characters long, and missing: the alert names it by its head. */
+export const DesyncedAtALongPath: Story = {
+  loaders: [played([snapshot(order), delta({ op: 'replace', path: LONG_PATH, value: 'refunded' })])],
+  play: async ({ canvasElement }) => {
+    const alert = within(canvasElement).getByRole('alert');
+    await expect(alert).toHaveTextContent(`replace ${LONG_PATH.slice(0, 60)}`);
+    await expect(alert).not.toHaveTextContent(LONG_PATH);
+    await expect(alert.textContent?.length).toBeLessThan(1000);
+  },
+};
+
 export const HealedBySnapshot: Story = {
   loaders: [played([snapshot(order), failing, snapshot({ ...order, refund: { status: 'approved', approved: true, note: null } })])],
   play: async ({ canvasElement }) => {

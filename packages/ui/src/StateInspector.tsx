@@ -10,6 +10,7 @@ import { JsonTree } from './JsonTree.js';
 import { Listbox } from './Listbox.js';
 import { type AgentMessages, useLocale } from './locale.js';
 import { EventSummaryView } from './TimelineDetail.js';
+import { clip } from './textCut.js';
 import { type LogPoint, ownDelta, stillValid } from './timeTravel.js';
 import { useBrowserLayoutEffect } from './useBrowserLayoutEffect.js';
 import { useFocusRescue } from './useFocusRescue.js';
@@ -48,11 +49,18 @@ function isStateEvent(entry: LoggedEvent): boolean {
   return type === 'STATE_SNAPSHOT' || type === 'STATE_DELTA';
 }
 
-/** Names a JSON Patch operation: `replace /refund/status`, `move /a from /b` (the op and paths are protocol words). */
+/** How many characters of an operation's op and of each of its paths are shown: an agent's path may be megabytes long. */
+const OPERATION_PART = 80;
+
+/**
+ * Names a JSON Patch operation: `replace /refund/status`, `move /a from /b` (the op and paths are protocol words), each
+ * part cut to OPERATION_PART characters: the alert that names it stays a few lines, and is read out in a few seconds.
+ */
 function describeOperation(operation: unknown, from: (path: string) => string): string {
-  if (typeof operation !== 'object' || operation === null) return JSON.stringify(operation) ?? String(operation);
+  const cut = (part: unknown) => clip(String(part), OPERATION_PART);
+  if (typeof operation !== 'object' || operation === null) return cut(JSON.stringify(operation) ?? String(operation));
   const { op, path, from: source } = operation as { op?: unknown; path?: unknown; from?: unknown };
-  return `${String(op)} ${String(path)}${source === undefined ? '' : ` ${from(String(source))}`}`;
+  return `${cut(op)} ${cut(path)}${source === undefined ? '' : ` ${from(cut(source))}`}`;
 }
 
 const cx = (own: string, className: string | undefined) => (className ? `${own} ${className}` : own);
@@ -206,7 +214,7 @@ const SyncBanner = React.forwardRef<HTMLDivElement, React.HTMLAttributes<HTMLDiv
           <>
             {' '}
             <span className="agk-inspector__detail" lang="en">
-              {failure.message}
+              {engineWords(failure)}
             </span>
           </>
         ) : null}
@@ -227,7 +235,15 @@ function knownReason(strings: InspectorStrings, failure: Failure): boolean {
 /** Why a delta failed, in the locale's words by its code; the engine's English message where the locale has none. */
 function reasonText(strings: InspectorStrings, failure: Failure | undefined): string {
   if (!failure) return strings.noReason;
-  return knownReason(strings, failure) ? strings.reasons[failure.code] : failure.message;
+  return knownReason(strings, failure) ? strings.reasons[failure.code] : engineWords(failure);
+}
+
+/** How many characters of the engine's message are shown: it may quote a path the agent sent, megabytes long. */
+const ENGINE_WORDS = 300;
+
+/** The JSON Patch engine's English message of a failure, cut to ENGINE_WORDS characters. */
+function engineWords(failure: Failure): string {
+  return clip(failure.message, ENGINE_WORDS);
 }
 
 function isEmptyObject(value: unknown): boolean {
