@@ -46,7 +46,7 @@ function componentsFor(strings: MarkdownStrings, base: Level): Components {
       href ? (
         <a {...rest} href={href} target="_blank" rel="noopener noreferrer">
           <InsideLink.Provider value={true}>{children}</InsideLink.Provider>
-          <Destination words={wordsOf(node)} href={href} />
+          <Destination words={wordsOf(node)} href={href} strings={strings} />
           <span className="agk-visually-hidden">{strings.newTab}</span>
         </a>
       ) : (
@@ -82,11 +82,12 @@ function componentsFor(strings: MarkdownStrings, base: Level): Components {
  * evil.example.net). A host is shown as the browser resolves it (a
  * look-alike letter as `xn--`), left to right whatever the text around it.
  */
-function Destination({ words, href }: { words: string; href: string }) {
+function Destination({ words, href, strings }: { words: string; href: string; strings: MarkdownStrings }) {
   const shown = destinationShown(words, href);
   return shown ? (
     <>
       {' '}
+      <span className="agk-visually-hidden">{strings.goesTo}</span>
       <bdi dir="ltr" className="agk-markdown__destination">
         {shown}
       </bdi>
@@ -104,7 +105,7 @@ function ImageLink({ src, alt, strings }: { src: unknown; alt: string | undefine
   return (
     <a href={src} target="_blank" rel="noopener noreferrer" className="agk-markdown__image-link">
       {strings.image(alt || src)}
-      <Destination words={alt ?? ''} href={src} />
+      <Destination words={alt ?? ''} href={src} strings={strings} />
       <span className="agk-visually-hidden">{strings.newTab}</span>
     </a>
   );

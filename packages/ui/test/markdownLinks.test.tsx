@@ -53,8 +53,8 @@ describe('a link whose words name another site', () => {
   ])('%s: shows the host it goes to beside its words', (_, text, destination) => {
     const link = only(show(text));
     expect(destinationOf(link)).toBe(destination);
-    // The destination is part of the link's name: a screen reader hears it too.
-    expect(screen.getByRole('link').textContent).toContain(destination);
+    // The destination is part of the link's name: a screen reader hears it too, as where the link goes.
+    expect(screen.getByRole('link').textContent).toContain(`goes to ${destination}`);
   });
 
   it.each([

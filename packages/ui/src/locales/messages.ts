@@ -57,6 +57,8 @@ export const en = {
   },
   markdown: {
     newTab: ' (opens in a new tab)',
+    /** Said before the host a link really goes to, when its words name another place (shown without it). */
+    goesTo: 'goes to ',
     image: (alt: string) => `Image: ${alt}`,
     imageUntitled: 'Image',
     table: 'Table',
@@ -163,6 +165,7 @@ export const zhCN: typeof en = {
   },
   markdown: {
     newTab: '（在新标签页中打开）',
+    goesTo: '前往 ',
     image: (alt: string) => `图片：${alt}`,
     imageUntitled: '图片',
     table: '表格',
