@@ -482,6 +482,26 @@ describe('the playground against the agent server, in Chromium', () => {
     expect(await page.locator('.pg__error').count()).toBe(0);
   });
 
+  it('loads a session an editor saved again as UTF-16 with a byte order mark (Windows Notepad\'s "Unicode"), Chinese intact', async () => {
+    const o = await open({ mode: 'server', scenario: 'refund', speed: FAST });
+    const { page } = o;
+    const threadId = '0d9c4f1e-7a2b-4c3d-8e5f-6a7b8c9d0e1f';
+    const lines = [
+      { type: 'RUN_STARTED', threadId, runId: 'run-1' },
+      { type: 'TEXT_MESSAGE_CHUNK', messageId: 'msg-1', delta: '订单 A-1001 已退款。' },
+      { type: 'RUN_FINISHED', threadId, runId: 'run-1' },
+    ].map((event) => JSON.stringify(event));
+    const buffer = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`${lines.join('\r\n')}\r\n`, 'utf16le')]);
+    await page.locator('input[type="file"]').setInputFiles({ name: 'saved-again.jsonl', mimeType: 'application/x-ndjson', buffer });
+    const replay = page.locator('.pg__replay');
+    await replay.waitFor();
+    await expect
+      .poll(async () => (await readChat(page)).messages.map((m) => [m.role, m.text.endsWith('订单 A-1001 已退款。')]))
+      .toEqual([['assistant', true]]);
+    expect(await replay.locator('.agk-timeline [role="option"]').count()).toBe(lines.length);
+    expect(await replay.locator('details.pg__skipped').count()).toBe(0);
+  });
+
   it('a file loaded while another replays starts its own replay at its last entry, even the same file again', async () => {
     const o = await open({ mode: 'server', scenario: 'refund', speed: FAST });
     const { page } = o;

@@ -35,9 +35,9 @@ export interface LoadedSession extends ParsedSession {
  * page for the whole of its replay.
  */
 export async function readSessionFile(file: File, options: PrepareOptions = {}): Promise<LoadedSession> {
-  const [text] = await Promise.all([file.text(), loadEngine()]);
+  // The file as bytes, chunk by chunk: a UTF-16 file is read as one, and one longer than a string can be, a line at a time.
+  const [parsed] = await Promise.all([parseSession(file), loadEngine()]);
   options.signal?.throwIfAborted();
-  const parsed = parseSession(text);
   const recording = createRecording(parsed.entries);
   await recording.prepare(options);
   return { name: file.name, ...parsed, recording };

@@ -1,4 +1,4 @@
-import { type LineProblem, readJsonLines } from './jsonLines.js';
+import { type LineProblem, MAX_NAMED_LINES, Refusals, readJsonLines } from './jsonLines.js';
 import { applyJsonPatch } from './jsonPatch.js';
 import { isObject } from './messageShape.js';
 
@@ -47,8 +47,10 @@ export function serializeEventLog(entries: readonly LoggedEvent[]): string {
 
 export interface ParsedEventLog {
   entries: LoggedEvent[];
-  /** Lines that could not be read, with the reason; the other lines are kept. */
+  /** Lines that could not be read, with the reason; the other lines are kept. The first 100 are named; past them, `refused` counts. */
   errors: LineProblem<'NOT_AN_ENTRY'>[];
+  /** More lines were not read than `errors` names: how many in all. */
+  refused?: number;
 }
 
 /**
@@ -80,7 +82,8 @@ export const isTime = (value: unknown): value is number => finite(value) && Math
 
 /**
  * Reads JSON lines written by `serializeEventLog`. A bad line is reported and
- * skipped; it never throws. An entry keeps the index the file gives it when
+ * skipped (the first hundred named, each, the rest counted, as `parseSession`
+ * does); it never throws. An entry keeps the index the file gives it when
  * that is a whole number, not negative and not given before; else its index is
  * its position, or the first free one after it.
  */
@@ -90,23 +93,29 @@ export function parseEventLog(text: string): ParsedEventLog {
   // Where the search for a free index resumes: it only moves on, so a file whose early lines claim the indexes later
   // lines would take is still read in linear time.
   let free = 0;
-  const errors = readJsonLines(text, (value) => {
-    if (!isObject(value) || !('event' in value))
-      return { code: 'NOT_AN_ENTRY' as const, message: 'not a log entry: expected an object with `event`' };
-    const given = value.index;
-    let index: number;
-    if (Number.isSafeInteger(given) && (given as number) >= 0 && !taken.has(given as number)) index = given as number;
-    else {
-      free = Math.max(free, entries.length);
-      while (taken.has(free)) free++;
-      index = free;
-    }
-    taken.add(index);
-    const receivedAt = finite(value.receivedAt) ? { receivedAt: value.receivedAt } : {};
-    entries.push({ index, event: value.event, ...receivedAt });
-    return undefined;
-  });
-  return { entries, errors };
+  const refused = new Refusals<'NOT_AN_ENTRY'>(MAX_NAMED_LINES);
+  readJsonLines(
+    text,
+    (value) => {
+      if (!isObject(value) || !('event' in value))
+        return { code: 'NOT_AN_ENTRY' as const, message: 'not a log entry: expected an object with `event`' };
+      const given = value.index;
+      let index: number;
+      if (Number.isSafeInteger(given) && (given as number) >= 0 && !taken.has(given as number)) index = given as number;
+      else {
+        free = Math.max(free, entries.length);
+        while (taken.has(free)) free++;
+        index = free;
+      }
+      taken.add(index);
+      const receivedAt = finite(value.receivedAt) ? { receivedAt: value.receivedAt } : {};
+      entries.push({ index, event: value.event, ...receivedAt });
+      return undefined;
+    },
+    refused,
+  );
+  const errors = refused.errors;
+  return refused.count > errors.length ? { entries, errors, refused: refused.count } : { entries, errors };
 }
 
 const JOINABLE: Record<string, 'messageId' | 'toolCallId'> = {

@@ -12,12 +12,12 @@ export interface LineProblem<C extends string = string> {
   message: string;
 }
 
-/** Takes one JSON value read: undefined when it is kept, else why not. */
-type Take<C extends string> = (value: unknown) => { code: C; message: string } | undefined;
+/** Takes one JSON value read, with the line (or item) it starts on: undefined when it is kept, else why not. */
+type Take<C extends string> = (value: unknown, line: number) => { code: C; message: string } | undefined;
 
 /**
- * How many refused lines `parseSession` names, each, before it only counts
- * them: a file of millions of lines that are no entries (the wrong .jsonl) is
+ * How many refused lines `parseSession` and `parseEventLog` name, each,
+ * before they only count them: a file of millions of lines that are no entries (the wrong .jsonl) is
  * refused as fast as it is parsed, not with a record per line.
  */
 export const MAX_NAMED_LINES = 100;
@@ -32,8 +32,12 @@ export class Refusals<C extends string> {
     this.most = most;
   }
 
+  /** A line refused once lines after it were read (they showed it out of place) is named in the order of the file. */
   add(line: number, code: C | 'NOT_JSON', message: string): void {
-    if (this.count++ < this.most) this.errors.push({ line, code, message });
+    if (this.count++ >= this.most) return;
+    let at = this.errors.length;
+    while (at > 0 && (this.errors[at - 1] as LineProblem<C>).line > line) at--;
+    this.errors.splice(at, 0, { line, code, message });
   }
 }
 
@@ -62,7 +66,7 @@ export function readJsonLines<C extends string>(text: string, take: Take<C>, ref
   const items = wholeArray(body, read);
   if (items) {
     items.forEach((item, i) => {
-      const problem = take(item);
+      const problem = take(item, i + 1);
       if (problem) refused.add(i + 1, problem.code, `item ${i + 1}: ${problem.message}`);
     });
     return refused.errors;
@@ -85,16 +89,135 @@ export function readJsonLines<C extends string>(text: string, take: Take<C>, ref
       text = arrayLine(line, opening, read);
       if (line.trim() !== '') opening = false;
     }
-    if (text.trim() === '') return;
-    const json = read(text);
-    if (!json.ok) {
-      refused.add(i + 1, 'NOT_JSON', json.message);
-      return;
-    }
-    const problem = take(json.value);
-    if (problem) refused.add(i + 1, problem.code, problem.message);
+    takeLine(text, i + 1, read, take, refused);
   });
   return refused.errors;
+}
+
+/** One line of JSON lines read and handed to `take`; a blank one passed over. */
+function takeLine<C extends string>(text: string, line: number, read: Reader, take: Take<C>, refused: Refusals<C>): void {
+  if (text.trim() === '') return;
+  const json = read(text);
+  if (!json.ok) {
+    refused.add(line, 'NOT_JSON', json.message);
+    return;
+  }
+  const problem = take(json.value, line);
+  if (problem) refused.add(line, problem.code, problem.message);
+}
+
+/** The longest string an engine holds: V8's on a 64-bit machine (2^29 - 24 characters, about 512 M). */
+const MOST_CHARACTERS = 2 ** 29 - 24;
+
+/**
+ * Reads a file as bytes, chunk by chunk: UTF-8, or UTF-16 after its byte
+ * order mark (an editor on Windows saves so); invalid bytes are U+FFFD, as
+ * `Blob.text()` reads them. A file of at most `wholeCharacters` characters
+ * is returned as one text, for `readJsonLines`; so is one whose start says it
+ * is not JSON lines (an array, values pretty-printed, a first line that is no
+ * JSON or of which `whole` says the file is one value), read to its end. Any
+ * other is read as JSON lines, a line at a time (never more of the file held
+ * than its longest line), each taken as `readJsonLines` takes it, and nothing
+ * is returned: so a file longer than a string can be is read. A line longer
+ * than a string can be is named, not read. It never throws on what the file
+ * holds; the stream's own failure (a file gone) rejects.
+ */
+export async function readJsonLineStream<C extends string>(
+  stream: ReadableStream<Uint8Array>,
+  take: Take<C>,
+  refused: Refusals<C>,
+  wholeCharacters: number,
+  whole: (first: unknown) => boolean,
+): Promise<string | undefined> {
+  const reader = stream.getReader();
+  let decoder: TextDecoder | undefined;
+  let start = new Uint8Array(0);
+  /** The next chunk of the file as text ('' while its first two bytes are not in); undefined at its end. */
+  const next = async (): Promise<string | undefined> => {
+    const { done, value } = await reader.read();
+    if (!decoder) {
+      if (!done && start.length + value.length < 2) {
+        start = new Uint8Array([...start, ...value]);
+        return '';
+      }
+      const bytes = done ? start : new Uint8Array([...start, ...value.subarray(0, 2)]);
+      const label = bytes[0] === 0xff && bytes[1] === 0xfe ? 'utf-16le' : bytes[0] === 0xfe && bytes[1] === 0xff ? 'utf-16be' : 'utf-8';
+      decoder = new TextDecoder(label);
+      const head = decoder.decode(start, { stream: !done });
+      return done ? head : head + decoder.decode(value, { stream: true });
+    }
+    return done ? undefined : decoder.decode(value, { stream: true });
+  };
+  const head: string[] = [];
+  let length = 0;
+  let chunk: string | undefined = '';
+  // Read on to the end of the first line that is not blank: it says whether the file is JSON lines.
+  let lead = false;
+  let firstEnd = false;
+  while (chunk !== undefined && (length <= wholeCharacters || !firstEnd) && length <= MOST_CHARACTERS) {
+    chunk = await next();
+    head.push(chunk ?? '');
+    length += chunk?.length ?? 0;
+    const from: number = lead || chunk === undefined ? 0 : chunk.search(/\S/);
+    lead ||= from >= 0;
+    firstEnd ||= lead && chunk !== undefined && /\r|\n/.test(from > 0 ? chunk.slice(from) : chunk);
+  }
+  const read = jsonReader();
+  // A first line longer than a string can be is no sign of what the file is: it is named, and the lines after it read.
+  if (length <= MOST_CHARACTERS) {
+    const text = head.join('') + (chunk === undefined ? (decoder?.decode() ?? '') : '');
+    if (chunk === undefined) return text;
+    const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+    const opening = body.trimStart();
+    const firstLength = opening.search(/\r|\n/);
+    const first = firstLength < 0 ? undefined : read(opening.slice(0, firstLength), true);
+    if (/^\s*\[/.test(body) || /^\s*\{[ \t]*(?:\r\n|\r|\n)/.test(body) || !first?.ok || whole(first.value)) {
+      for (let more = await next(); more !== undefined; more = await next()) {
+        head.push(more);
+        length += more.length;
+        if (length > MOST_CHARACTERS) {
+          await reader.cancel();
+          refused.add(1, 'NOT_JSON', 'not read: the file is longer than a string can be, and not JSON lines (one entry a line)');
+          return undefined;
+        }
+      }
+      return head.join('') + (decoder?.decode() ?? '');
+    }
+    head.splice(0, head.length, body);
+  }
+  // Lines cut where the chunks are: a line's parts are kept until its end comes; a CR that ends a chunk may be the
+  // first half of a CRLF, which ends one line.
+  let parts: string[] = [];
+  let partsLength = 0;
+  let line = 1;
+  let cr = false;
+  const end = (rest: string) => {
+    if (partsLength + rest.length > MOST_CHARACTERS) refused.add(line, 'NOT_JSON', 'not read: a line longer than a string can be');
+    else takeLine(parts.length ? parts.join('') + rest : rest, line, read, take, refused);
+    parts = [];
+    partsLength = 0;
+    line++;
+  };
+  const cut = (chunk: string) => {
+    let from = 0;
+    for (let i = 0; i < chunk.length; i++) {
+      const c = chunk.charCodeAt(i);
+      if (c === 0x0a && cr) from = i + 1;
+      else if (c === 0x0a || c === 0x0d) {
+        end(chunk.slice(from, i));
+        from = i + 1;
+      }
+      cr = c === 0x0d;
+    }
+    const rest = chunk.slice(from);
+    if (partsLength + rest.length <= MOST_CHARACTERS) parts.push(rest);
+    partsLength += rest.length;
+  };
+  for (const piece of head.splice(0)) cut(piece);
+  for (let more = await next(); more !== undefined; more = await next()) cut(more);
+  cut(decoder?.decode() ?? '');
+  end('');
+  return undefined;
 }
 
 /** One JSON text read: its value, or why it has none (in English). */
@@ -198,7 +321,7 @@ function readValues<C extends string>(body: string, take: Take<C>, items: boolea
       refused.add(at, 'NOT_JSON', json.message);
       return;
     }
-    const problem = take(json.value);
+    const problem = take(json.value, at);
     if (problem) refused.add(at, problem.code, problem.message);
   };
   /** Where the line being read starts, and whether all of it before `i` is spaces and tabs. */
@@ -247,3 +370,24 @@ function readValues<C extends string>(body: string, take: Take<C>, items: boolea
   if (start >= 0) hand(body.slice(start), startLine);
   return refused.errors;
 }
+
+/**
+ * The file's one JSON object, when the whole text is one (a conformance
+ * fixture, or a file of something else) and it has no `type`; undefined for
+ * anything else, an entry or an event alone on its line among them, which
+ * are read as lines.
+ */
+export function untypedObject(text: string): Record<string, unknown> | undefined {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (!/^\s*\{/.test(body)) return undefined;
+  // Lines of entries (the first line's end stops the parse), no JSON at all, or a text nested too deep to read: read
+  // as lines, each one named. Read in time that grows as the text does, whatever it holds (a hostile file too).
+  const json = readJson(body);
+  return json.ok ? untyped(json.value) : undefined;
+}
+
+/** An object with no `type`; one with `event` is an event log's one line, read as a line, as each of a longer log's is. */
+export const untyped = (value: unknown): Record<string, unknown> | undefined =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && !('type' in value) && !('event' in value)
+    ? (value as Record<string, unknown>)
+    : undefined;

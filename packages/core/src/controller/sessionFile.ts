@@ -5,28 +5,14 @@
  */
 
 import { asSessionLine, isTime } from '../eventLog.js';
-import { type LineProblem, MAX_NAMED_LINES, Refusals, readJson, readJsonLines } from '../jsonLines.js';
+import { type LineProblem, MAX_NAMED_LINES, Refusals, readJsonLineStream, readJsonLines, untyped, untypedObject } from '../jsonLines.js';
 import { isObject, partProblem, storedMessageProblem, UNKNOWN_PART } from '../messageShape.js';
 import { COPY_DEPTH, MAX_JSON_DEPTH, nestsWithin } from '../reducer/ownJson.js';
 import { isRecordedFailure } from './failure.js';
 import type { SessionEntry } from './sessionLog.js';
 
-const ENTRY_TYPES = new Set([
-  'event',
-  'init',
-  'user_message',
-  'stream_start',
-  'stream_end',
-  'state_edit',
-  'state_set',
-  'tool_started',
-  'tool_result',
-  'resume',
-  'resume_taken',
-  'stop',
-  'failed',
-  'reset',
-]);
+const ENTRY_NAMES = 'event init user_message stream_start stream_end state_edit state_set tool_started tool_result resume';
+const ENTRY_TYPES = new Set(`${ENTRY_NAMES} resume_taken stop failed reset`.split(' '));
 
 /**
  * Why a line of a saved session was not read: `NOT_JSON`; `NOT_AN_ENTRY` (no
@@ -60,7 +46,42 @@ export interface ParsedSession {
  * agent event's content is not judged here: replaying validates it as the
  * live stream did.
  */
-export function parseSession(text: string): ParsedSession {
+export function parseSession(text: string): ParsedSession;
+/**
+ * A file (a `Blob`, as an `<input type="file">` gives) or a stream of its
+ * bytes, read as its text is, chunk by chunk: UTF-8, or UTF-16 after a byte
+ * order mark. A file of JSON lines is read a line at a time, so one longer
+ * than a string can be (about 512 M characters) is read too.
+ */
+export function parseSession(file: Blob | ReadableStream<Uint8Array>): Promise<ParsedSession>;
+export function parseSession(file: string | Blob | ReadableStream<Uint8Array>): ParsedSession | Promise<ParsedSession> {
+  if (typeof file !== 'string') return readSession(file, WHOLE_CHARACTERS);
+  const session = sessionReader();
+  const object = untypedObject(file);
+  if (!object) readJsonLines(file, session.take, session.refused);
+  else if (!Array.isArray(object.stream))
+    return { entries: [], errors: [{ line: 1, code: 'NOT_A_SESSION', message: ONE_OBJECT }], oneObject: true };
+  else
+    object.stream.forEach((item: unknown, i: number) => {
+      const problem = session.take(item, i + 1);
+      if (problem) session.refused.add(i + 1, problem.code, `item ${i + 1}: ${problem.message}`);
+    });
+  return session.done();
+}
+
+/** A file of at most this many characters (16 M) is read whole, as its text is; a longer one of JSON lines, line by line. */
+const WHOLE_CHARACTERS = 2 ** 24;
+
+/** `parseSession` of a file, one of at most `wholeCharacters` characters read whole. */
+export async function readSession(file: Blob | ReadableStream<Uint8Array>, wholeCharacters: number): Promise<ParsedSession> {
+  const session = sessionReader();
+  const stream = 'getReader' in file ? file : file.stream();
+  const text = await readJsonLineStream(stream, session.take, session.refused, wholeCharacters, (v) => untyped(v) !== undefined);
+  return text === undefined ? session.done() : parseSession(text);
+}
+
+/** The state of one session file being read: `take` each value read, in order, then `done`. */
+function sessionReader() {
   const entries: SessionEntry[] = [];
   let events = 0;
   /** The index the file gave the last event entry it holds (since the last reset). */
@@ -69,7 +90,12 @@ export function parseSession(text: string): ParsedSession {
   let second = false;
   /** The ids of the messages the client gave (init and user_message entries) since the thread started. */
   const given = new Set<string>();
-  const take = (read: unknown): { code: SessionLineProblem; message: string } | undefined => {
+  // A file of millions of lines that are no entries (the wrong .jsonl) is refused as fast as it is read: the first
+  // lines refused are named, the rest counted.
+  const refused = new Refusals<SessionLineProblem>(MAX_NAMED_LINES);
+  /** The last event entry kept, when its index jumped ahead of the one before it: the next event line judges it. */
+  let ahead: { line: number; index: number; before: number; at: number } | undefined;
+  const take = (read: unknown, line: number): { code: SessionLineProblem; message: string } | undefined => {
     // A line of an event log, or a bare AG-UI event: an agent event.
     const value = asSessionLine(read);
     const problem = entryProblem(value);
@@ -94,11 +120,33 @@ export function parseSession(text: string): ParsedSession {
       // the lines after it are checked against the last good index, so that none of them is lost for it.
       if (!Number.isSafeInteger(index) || (index as number) < 0)
         return { code: 'NOT_AN_ENTRY', message: `an event entry's index must be a whole number from 0 up, not ${indexText(index)}` };
+      // An index that jumped (`1e15` among lines indexed 0..100) is the one line out of place when the next event
+      // line's index lies between the one before the jump and it, nearer the one before: that line alone is refused,
+      // not every line after it. A jump the next line goes on from is a gap (lines lost), kept; so is one that ends
+      // the file or its session. Two lines swapped (1, 3, 2) are as far apart either way: the second is refused.
+      const next = index as number;
+      if (ahead && next > ahead.before && ahead.index - next > next - ahead.before) {
+        const { at, before } = ahead;
+        refused.add(
+          ahead.line,
+          'OUT_OF_ORDER',
+          `an event entry whose index ${ahead.index} runs ahead of the lines after it: a line out of place`,
+        );
+        entries.splice(at, 1);
+        for (let i = at; i < entries.length; i++) {
+          const e = entries[i] as SessionEntry;
+          if (e.type === 'event') entries[i] = { ...e, index: e.index - 1 };
+        }
+        events--;
+        lastIndex = before;
+        ahead = undefined;
+      }
       if ((index as number) <= lastIndex)
         return {
           code: 'OUT_OF_ORDER',
           message: `an event entry whose index ${index} does not follow the one before it (${lastIndex}): a line repeated or out of order`,
         };
+      ahead = (index as number) > lastIndex + 1 ? { line, index: index as number, before: lastIndex, at: entries.length } : undefined;
       lastIndex = index as number;
     }
     // The live thread refuses a message under an id it holds: a second one is a line repeated, which would say nothing.
@@ -114,6 +162,7 @@ export function parseSession(text: string): ParsedSession {
     if (entry.type === 'reset') {
       events = 0;
       lastIndex = -1;
+      ahead = undefined;
       second = false;
       given.clear();
     }
@@ -121,43 +170,15 @@ export function parseSession(text: string): ParsedSession {
     entries.push(entry.type === 'event' ? { ...entry, index: events++ } : entry);
     return undefined;
   };
-  // A file of millions of lines that are no entries (the wrong .jsonl) is refused as fast as it is read: the first
-  // lines refused are named, the rest counted.
-  const refused = new Refusals<SessionLineProblem>(MAX_NAMED_LINES);
-  const object = untypedObject(text);
-  if (!object) readJsonLines(text, take, refused);
-  else if (!Array.isArray(object.stream))
-    return { entries, errors: [{ line: 1, code: 'NOT_A_SESSION', message: ONE_OBJECT }], oneObject: true };
-  else
-    object.stream.forEach((item: unknown, i: number) => {
-      const problem = take(item);
-      if (problem) refused.add(i + 1, problem.code, `item ${i + 1}: ${problem.message}`);
-    });
-  return refused.count > refused.errors.length
-    ? { entries, errors: refused.errors, refused: refused.count }
-    : { entries, errors: refused.errors };
+  const done = (): ParsedSession =>
+    refused.count > refused.errors.length
+      ? { entries, errors: refused.errors, refused: refused.count }
+      : { entries, errors: refused.errors };
+  return { take, refused, done };
 }
 
 const SECOND_SESSION = 'an entry of a second session (after an init that did not start the file): not read';
 const ONE_OBJECT = 'the file is one JSON object, not a saved session (one entry a line) nor a list of AG-UI events';
-
-/**
- * The file's one JSON object, when the whole text is one (a conformance
- * fixture, or a file of something else) and it has no `type`; undefined for
- * anything else, an entry or an event alone on its line among them, which
- * are read as lines.
- */
-function untypedObject(text: string): Record<string, unknown> | undefined {
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  if (!/^\s*\{/.test(body)) return undefined;
-  // Lines of entries (the first line's end stops the parse), no JSON at all, or a text nested too deep to read: read
-  // as lines, each one named. Read in time that grows as the text does, whatever it holds (a hostile file too).
-  const json = readJson(body);
-  if (!json.ok) return undefined;
-  const value = json.value;
-  // An object with `event` is an event log's one line: read as a line, as each of a longer log's is.
-  return isObject(value) && !('type' in value) && !('event' in value) ? value : undefined;
-}
 
 /** A bad index as a message names it: a number as it reads, anything else by its kind. */
 const indexText = (index: unknown) => (typeof index === 'number' ? String(index) : index === null ? 'null' : `a ${typeof index}`);

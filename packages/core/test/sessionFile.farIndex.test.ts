@@ -1,0 +1,77 @@
+/**
+ * An event line of a saved session whose index is a whole number far ahead of
+ * the lines after it (`1e15` among lines indexed 0..100) is the one line out
+ * of place: it alone is refused, and the lines after it, which follow the one
+ * before it, are all kept. A jump that the next event line goes on from is a
+ * gap (lines lost), kept as before.
+ */
+import { describe, expect, it } from 'vitest';
+import { parseSession } from '../src/index.js';
+
+const event = (i: number) => ({ type: 'CUSTOM', name: `e${i}`, value: i });
+const line = (index: number | string, i: number) => `{"type":"event","at":1,"index":${index},"event":${JSON.stringify(event(i))}}`;
+const names = (text: string) => parseSession(text).entries.map((e) => (e.type === 'event' ? (e.event as { name: string }).name : e.type));
+
+describe('parseSession: an event index far ahead of the lines after it', () => {
+  it('refuses a line indexed 1e15 among lines indexed 0..100 alone and keeps every line after it', () => {
+    const lines = Array.from({ length: 101 }, (_, i) => line(i, i));
+    lines.splice(50, 0, line('1e15', 999));
+    const { entries, errors } = parseSession(lines.join('\n'));
+    expect(entries).toHaveLength(101);
+    expect(names(lines.join('\n'))).toEqual(Array.from({ length: 101 }, (_, i) => `e${i}`));
+    expect(entries.map((e) => (e.type === 'event' ? e.index : -1))).toEqual(Array.from({ length: 101 }, (_, i) => i));
+    expect(errors).toEqual([{ line: 51, code: 'OUT_OF_ORDER', message: expect.stringContaining('1000000000000000') }]);
+  });
+
+  it('refuses it when client entries stand between it and the next event line', () => {
+    const lines = [line(0, 0), line(9e15, 1), '{"type":"stop","at":2}', line(1, 2), line(2, 3)];
+    const { entries, errors } = parseSession(lines.join('\n'));
+    expect(names(lines.join('\n'))).toEqual(['e0', 'stop', 'e2', 'e3']);
+    expect(entries.map((e) => (e.type === 'event' ? e.index : -1))).toEqual([0, -1, 1, 2]);
+    expect(errors.map((e) => [e.line, e.code])).toEqual([[2, 'OUT_OF_ORDER']]);
+  });
+
+  it('names the lines refused in the order of the file', () => {
+    const lines = [line(0, 0), line(500, 1), 'not json', line(1, 2)];
+    expect(parseSession(lines.join('\n')).errors.map((e) => [e.line, e.code])).toEqual([
+      [2, 'OUT_OF_ORDER'],
+      [3, 'NOT_JSON'],
+    ]);
+  });
+
+  it('keeps a gap that the next event line goes on from (lines lost), and a jump at the end of the file', () => {
+    const gap = [line(0, 0), line(1, 1), line(40, 2), line(41, 3)].join('\n');
+    expect(parseSession(gap)).toEqual({ entries: expect.any(Array), errors: [] });
+    expect(names(gap)).toEqual(['e0', 'e1', 'e2', 'e3']);
+    const last = [line(0, 0), line(1e15, 1)].join('\n');
+    expect(names(last)).toEqual(['e0', 'e1']);
+  });
+
+  it('refuses a line moved far ahead alone, and the second of two lines swapped, as before', () => {
+    const moved = [0, 1, 5, 2, 3, 4].map((index, i) => line(index, i)).join('\n');
+    expect(parseSession(moved).errors.map((e) => [e.line, e.code])).toEqual([[3, 'OUT_OF_ORDER']]);
+    expect(names(moved)).toEqual(['e0', 'e1', 'e3', 'e4', 'e5']);
+    const swapped = [0, 1, 3, 2, 4].map((index, i) => line(index, i)).join('\n');
+    expect(parseSession(swapped).errors.map((e) => [e.line, e.code])).toEqual([[4, 'OUT_OF_ORDER']]);
+  });
+
+  it('still refuses a line repeated (its index not after the last one kept)', () => {
+    const lines = [line(0, 0), line(1, 1), line(2, 2), line(1, 3), line(3, 4)];
+    const { errors } = parseSession(lines.join('\n'));
+    expect(names(lines.join('\n'))).toEqual(['e0', 'e1', 'e2', 'e4']);
+    expect(errors.map((e) => [e.line, e.code])).toEqual([[4, 'OUT_OF_ORDER']]);
+  });
+
+  it('judges each far index apart: a reset between it and the next event line keeps it', () => {
+    const lines = [line(0, 0), line(70, 1), '{"type":"reset","at":2}', line(0, 2)];
+    expect(parseSession(lines.join('\n')).errors).toEqual([]);
+    expect(names(lines.join('\n'))).toEqual(['e0', 'e1', 'reset', 'e2']);
+  });
+
+  it('refuses far indexes in the items of a conformance fixture the same way', () => {
+    const stream = [0, 1e15, 1, 2].map((index, i) => ({ index, receivedAt: 1, event: event(i) }));
+    const { entries, errors } = parseSession(JSON.stringify({ stream }));
+    expect(entries).toHaveLength(3);
+    expect(errors.map((e) => [e.line, e.code])).toEqual([[2, 'OUT_OF_ORDER']]);
+  });
+});
