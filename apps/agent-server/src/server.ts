@@ -105,7 +105,8 @@ export interface AgentServer {
    * Side effects this server performed or found in its storage, each once per
    * idempotency key: those of the runs storage still holds. One older than
    * the run retention is dropped from this list as old runs are pruned;
-   * storage keeps it, so it is never done twice (`GET /effects` lists them all).
+   * storage keeps it, so it is never done twice (`GET /effects` lists them all, a
+   * page at a time with `?after=&limit=`).
    */
   effects(): EffectRecord[];
   /** Stops accepting requests, ends open streams, and resolves once closed. */

@@ -45,6 +45,7 @@ async function countingStorage(): Promise<Storage> {
       return result;
     },
     effects: () => inner.effects(),
+    effectsPage: (after, limit) => inner.effectsPage(after, limit),
     markRead: (runId) => inner.markRead(runId),
     wasRead: (runId) => inner.wasRead(runId),
     prune: (before, limit) => inner.prune(before, limit),

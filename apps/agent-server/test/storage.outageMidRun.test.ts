@@ -70,6 +70,46 @@ describe('storage that fails while a run is produced', () => {
   }, 30_000);
 });
 
+describe('storage that fails under a run, with every room taken', () => {
+  it('the run keeps its room among the runs being produced while it waits to be tried again: a new paced run cannot take it, and the run is produced within seconds of storage coming back', async () => {
+    const { storage, inner, free, refusals } = fullFor('r2');
+    const server = await startServer({ storage, maxRuns: 1 });
+    const first = await readEvents(await post(server, '/agents/refund?speed=0', userInput('t', 'r1')));
+    const id = interruptsOf(first)[0]?.id ?? '';
+    const approval = {
+      ...userInput('t', 'r2'),
+      messages: [],
+      resume: [{ interruptId: id, status: 'resolved', payload: { approved: true } }],
+    };
+    const cut = await post(server, '/agents/refund?speed=0', approval);
+    expect(cut.status).toBe(200);
+    expect((await readEvents(cut)).some((e) => e.event.type === 'TOOL_CALL_RESULT')).toBe(false);
+    const refused = refusals();
+    await expect.poll(refusals, { timeout: 5_000 }).toBeGreaterThan(refused);
+    // A run that would play for 1,000 s to the client reading it: had it the room, the approval would wait for its end.
+    const paced = await post(server, '/agents/fast-stream', {
+      ...userInput('t-paced', 'paced'),
+      forwardedProps: { tokens: 100, tokenDelayMs: 10_000 },
+    });
+    // Had it been taken, its client leaves: the run is then produced at once, and the approval waits for that alone.
+    if (paced.status === 200) await paced.body?.cancel();
+    expect(paced.status).toBe(503);
+    expect(await paced.json()).toMatchObject({ error: { code: 'TOO_MANY_RUNS' } });
+    free();
+    const freed = performance.now();
+    // Tried again after at most the longest pause so far (a few seconds here), not after a paced run's end.
+    await expect.poll(async () => (await inner.unfinished()).length, { timeout: 10_000, interval: 100 }).toBe(0);
+    console.info(
+      `a run storage failed under, every room taken: produced ${Math.round(performance.now() - freed)} ms after storage came back`,
+    );
+    expect((await inner.effects()).filter((e) => e.kind === 'refund')).toHaveLength(1);
+    // Produced, it gives its room back.
+    const next = await post(server, '/agents/refund?speed=0', userInput('t-next', 'next'));
+    expect(next.status).toBe(200);
+    await readEvents(next);
+  }, 30_000);
+});
+
 describe('storage that fails under a run another client follows', () => {
   it('the follower is not counted as having read the run’s end: the approval the run raises once produced again is unseen, and a new message cancels it', async () => {
     const inner = openMemoryStorage();

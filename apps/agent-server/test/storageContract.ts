@@ -211,6 +211,22 @@ export function storageContract(name: string, open: () => Promise<Storage>): voi
         for (const e of [a, b, a, c, b]) await s.performEffect(e);
         expect(await s.effects()).toEqual([a, b, c]);
       });
+
+      it('pages the effects in the order done: a cursor read on from sees each once, those done after it included', async () => {
+        const s = await fresh();
+        expect(await s.effectsPage(0, 2)).toEqual({ effects: [], next: 0, more: false });
+        const [a, b, c, d] = ['a', 'b', 'c', 'd'].map((key, i) => effectRecord(key, { at: i + 1 }));
+        for (const e of [a, b, a, c, b]) await s.performEffect(e as EffectRecord);
+        const first = await s.effectsPage(0, 2);
+        expect(first).toMatchObject({ effects: [a, b], more: true });
+        const second = await s.effectsPage(first.next, 2);
+        expect(second).toMatchObject({ effects: [c], more: false });
+        // Nothing more yet: the cursor stays where it is.
+        expect(await s.effectsPage(second.next, 2)).toEqual({ effects: [], next: second.next, more: false });
+        await s.performEffect(d as EffectRecord);
+        expect(await s.effectsPage(second.next, 2)).toMatchObject({ effects: [d], more: false });
+        expect(await s.effectsPage(0, 10)).toMatchObject({ effects: [a, b, c, d], more: false });
+      });
     });
 
     describe('reads', () => {

@@ -8,7 +8,7 @@ import { type EffectRecord, type RunRecord, type Storage, StorageUnavailable, ty
 import { checkResume, nextThread, raisedBy } from '../threads.js';
 import { clientErrors } from './clientErrors.js';
 import { createDelivery } from './delivery.js';
-import { checkKnobs, checkPlayback, speedOf } from './limits.js';
+import { checkKnobs, effectsQuery, playbackChecks, speedOf } from './limits.js';
 import { checkCaller, type OriginPolicy } from './origin.js';
 import {
   allowedMethods,
@@ -81,6 +81,9 @@ export interface App {
 /** Conflicting writes to one thread (two requests at once) are retried this often before a 503. */
 const BEGIN_ATTEMPTS = 8;
 
+/** A run's key among the playback checks: its id, and its start and secret, which a run id used again after pruning does not share. */
+const playbackKey = (run: RunRecord) => `${run.runId}\u0000${run.startedAt}\u0000${run.nonce}`;
+
 /** The same `RunAgentInput` (the same JSON, keys in any order): the client that started a run sends it again to retry or reconnect. */
 const sameInput = (a: RunAgentInput, b: RunAgentInput) => canonicalJson(a) === canonicalJson(b);
 
@@ -101,6 +104,8 @@ export function buildApp(options: AppOptions): App {
   const streams = runStreams({ ...options, delivery, log: () => fastify.log });
   const { stream } = streams;
   const parserRefusals = clientErrors();
+  /** Whether the rest of a run plays within `maxPlaybackMs`, each run's events made once for it (see `playbackChecks`). */
+  const checkPlayback = playbackChecks(options.maxPlaybackMs);
   const fastify = Fastify({
     logger: options.logger,
     bodyLimit: options.maxBodyBytes,
@@ -240,7 +245,13 @@ export function buildApp(options: AppOptions): App {
   fastify.get('/agents', async () =>
     Object.values(scenarios).map(({ id, title, description, prompt }) => ({ id, title, description, prompt })),
   );
-  fastify.get('/effects', async () => storage.effects());
+  // Every effect in one array without a query (as before paging); `?after=<cursor>&limit=N` a page of them.
+  fastify.get<{ Querystring: Record<string, unknown> }>('/effects', async (request) => {
+    const query = effectsQuery(request.query);
+    if (!query) return storage.effects();
+    const page = await storage.effectsPage(query.after, query.limit);
+    return { effects: page.effects, next: String(page.next), more: page.more };
+  });
   fastify.get<{ Params: { scenario: string } }>('/agents/:scenario', async (request, reply) => {
     scenarioOf(request.params.scenario);
     reply.header('Allow', 'POST, OPTIONS');
@@ -283,7 +294,7 @@ export function buildApp(options: AppOptions): App {
         if (!run || run.scenarioId !== scenario.id || !sameInput(run.input, input))
           throw new RequestError(404, 'UNKNOWN_RUN', `Run '${input.runId}' is not known here; start a new run.`);
         const plan = eventsOf(scenario, run.input, run.startedAt, run.nonce);
-        const produced = await checkRest(plan, input.runId, at.index + 1, speed);
+        const produced = await checkRest(plan, run, at.index + 1, speed);
         // An event of the run the log does not hold: lost with the unsynced end of the log (a power cut), or never
         // made. What comes before it is made again from the run's record, performed and stored, never skipped (a
         // side effect among it); the client gets what comes after it. The run's last event is no exception: a log
@@ -300,7 +311,7 @@ export function buildApp(options: AppOptions): App {
           // The same request again is a client retrying after a drop before its first event: the run from the start.
           if (existing.scenarioId === scenario.id && sameInput(existing.input, input)) {
             const plan = eventsOf(scenario, existing.input, existing.startedAt, existing.nonce);
-            const kind = !(await checkRest(plan, input.runId, 0, speed)) && streams.produces(existing.runId, {}) ? 'run' : 'stream';
+            const kind = !(await checkRest(plan, existing, 0, speed)) && streams.produces(existing.runId, {}) ? 'run' : 'stream';
             return stream(request, reply, scenario, existing, 0, speed, { reservation: room(request, reply, kind) });
           }
           throw new RequestError(
@@ -323,7 +334,7 @@ export function buildApp(options: AppOptions): App {
           nonce: options.nonce(),
         };
         const events = eventsOf(scenario, input, startedAt, run.nonce);
-        checkPlayback(events, 0, speed, options.maxPlaybackMs);
+        checkPlayback(playbackKey(run), events, 0, speed);
         // Room among the runs being produced, held from before the run is stored: none is stored that cannot be produced.
         const reservation = room(request, reply, 'run');
         let outcome: Awaited<ReturnType<Storage['beginRun']>> | undefined;
@@ -380,9 +391,9 @@ export function buildApp(options: AppOptions): App {
    * was checked as the run started (the reader's own speed is not used then). Answers whether it was: whether the
    * log holds the run's last event.
    */
-  async function checkRest(plan: EventPlan, runId: string, from: number, speed: number): Promise<boolean> {
-    const produced = plan.length > 0 && (await storage.events(runId, plan.length - 1, 1)).length > 0;
-    if (!produced) checkPlayback(plan, from, speed, options.maxPlaybackMs);
+  async function checkRest(plan: EventPlan, run: RunRecord, from: number, speed: number): Promise<boolean> {
+    const produced = plan.length > 0 && (await storage.events(run.runId, plan.length - 1, 1)).length > 0;
+    if (!produced) checkPlayback(playbackKey(run), plan, from, speed);
     return produced;
   }
 

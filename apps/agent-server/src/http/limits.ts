@@ -83,3 +83,61 @@ export function checkPlayback(events: EventPlan, from: number, speed: number, ma
 }
 
 const minutes = (ms: number): string => (ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 1000)} s`);
+
+/** The runs whose playback bound `playbackChecks` keeps at once: enough for every run being produced and some. */
+const PLAYBACK_BOUNDS_KEPT = 1_024;
+
+/**
+ * `checkPlayback` for the runs of a server, each run's events made once: a reconnect to a run of 100,000 events
+ * would otherwise make them all again (about 8 ms of the event loop each time) to find what is left too long. For
+ * each run (`key`) it keeps the sum of its pauses, which no rest of it exceeds: a rest that plays within `maxMs` by
+ * that bound is taken at once, and only one that may not is checked event by event.
+ */
+export function playbackChecks(maxMs: number): (key: string, events: EventPlan, from: number, speed: number) => void {
+  const bounds = new Map<string, number>();
+  return (key, events, from, speed) => {
+    if (speed === 0) return;
+    let bound = bounds.get(key);
+    if (bound === undefined) {
+      bound = 0;
+      for (let i = 0; i < events.length; i++) bound += Math.max(0, events.at(i)?.delayMs ?? 0);
+      if (bounds.size >= PLAYBACK_BOUNDS_KEPT) bounds.delete(bounds.keys().next().value as string);
+      bounds.set(key, bound);
+    }
+    // A margin for rounding: a sum of quotients may differ from the quotient of the sum in its last bits.
+    if (bound / speed <= maxMs * (1 - 1e-9)) return;
+    checkPlayback(events, from, speed, maxMs);
+  };
+}
+
+/** The effects a page of `GET /effects` holds unless its query asks for fewer or more. */
+export const EFFECTS_PAGE = 100;
+/** The most effects a page of `GET /effects` holds. */
+export const MAX_EFFECTS_PAGE = 1_000;
+
+/**
+ * The page `GET /effects` asks for: `after`, the cursor a page answered as `next` (0, or none: from the first), and
+ * `limit`, 1 to `MAX_EFFECTS_PAGE` (`EFFECTS_PAGE` by default); undefined when it names neither (every effect, in one
+ * array). A value that is not a whole number in range, or a parameter given twice, is refused with 400: a client
+ * that sends `limit=-1` or `after=1e3` has a bug worth seeing. Other parameters are ignored.
+ */
+export function effectsQuery(query: Readonly<Record<string, unknown>>): { after: number; limit: number } | undefined {
+  if (query.after === undefined && query.limit === undefined) return undefined;
+  return {
+    after: query.after === undefined ? 0 : wholeParam(query.after, 'after', 0, Number.MAX_SAFE_INTEGER, 'a cursor a page answered as next'),
+    limit:
+      query.limit === undefined
+        ? EFFECTS_PAGE
+        : wholeParam(query.limit, 'limit', 1, MAX_EFFECTS_PAGE, `a whole number from 1 to ${MAX_EFFECTS_PAGE}`),
+  };
+}
+
+/** Digits alone (no sign, point, exponent or space), at most 16 of them: read in linear time, whatever their length. */
+const DIGITS = /^\d{1,16}$/u;
+
+function wholeParam(raw: unknown, name: string, min: number, max: number, what: string): number {
+  if (Array.isArray(raw)) throw new RequestError(400, 'BAD_QUERY', `${name} is given more than once: give it once, ${what}.`);
+  const value = typeof raw === 'string' && DIGITS.test(raw) ? Number(raw) : Number.NaN;
+  if (!(Number.isSafeInteger(value) && value >= min && value <= max)) throw new RequestError(400, 'BAD_QUERY', `${name} must be ${what}.`);
+  return value;
+}

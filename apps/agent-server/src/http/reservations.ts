@@ -2,6 +2,8 @@
 export interface Reservation {
   /** The request-body bytes it holds room for. */
   readonly bytes: number;
+  /** Whether it holds room among `maxRuns` (a run's), or bytes alone (a stream's: see `RunStreams.reserve`). */
+  readonly run: boolean;
   release(): void;
   /**
    * Holds its bytes on past `release`, until the hold returned is released
@@ -76,6 +78,7 @@ export function roomAmongRuns(limits: RoomLimits): Room {
     };
     return {
       bytes,
+      run: run > 0,
       release() {
         if (!held) return;
         held = false;

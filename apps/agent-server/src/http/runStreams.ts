@@ -161,7 +161,8 @@ export function runStreams(options: RunStreamOptions): RunStreams {
       .catch((e: unknown) => !(e instanceof StorageUnavailable))
       .then((whole) => {
         producer.failed = !whole;
-        reservation?.release();
+        // A run storage failed under keeps its room among the runs being produced until it is tried again (`again`).
+        if (whole || !reservation?.run) reservation?.release();
         producing.delete(tracked);
         starts.delete(tracked);
         // Its followers read the rest of the log and end.
@@ -169,7 +170,7 @@ export function runStreams(options: RunStreamOptions): RunStreams {
         live.delete(record.runId);
         producers.remember(record.runId, producer.pace);
         if (whole) retries.get(record.runId)?.cancel();
-        else again(scenario, record);
+        else again(scenario, record, reservation?.run ? reservation : undefined);
       });
     producing.add(tracked);
     starts.set(tracked, record.startedAt);
@@ -180,23 +181,35 @@ export function runStreams(options: RunStreamOptions): RunStreams {
    * Produces a run that storage failed under (a full disk, a lost connection) again after a pause, without a
    * client, as one a killed process left (`finish`): the run was accepted, its side effects are due whether or
    * not its client comes back. The pause doubles at each failure, up to `MAX_RETRY_MS`; a client that comes
-   * back meanwhile has it produced. Meanwhile it is never pruned; once the server stops, it is left to the next
-   * start (`Storage.unfinished`).
+   * back meanwhile has it produced. Meanwhile it is never pruned, and it keeps the room among the runs being
+   * produced it had (`room`, released when the retry is called off): it was accepted, and a paced run begun
+   * meanwhile does not push it back by up to `maxPlaybackMs`. Once the server stops, it is left to the next start
+   * (`Storage.unfinished`).
    */
-  function again(scenario: Scenario, record: RunRecord): void {
-    if (stopped) return;
+  function again(scenario: Scenario, record: RunRecord, room?: Reservation): void {
+    if (stopped) {
+      room?.release();
+      return;
+    }
     const failures = (retries.get(record.runId)?.failures ?? 0) + 1;
     retries.get(record.runId)?.cancel();
+    let held = room;
     const cancel = () => {
       clearTimeout(timer);
       starts.delete(token);
+      held?.release();
+      held = undefined;
       if (retries.get(record.runId)?.cancel === cancel) retries.delete(record.runId);
     };
     const token = {};
     const timer = setTimeout(
       () => {
         starts.delete(token);
-        if (!stopped) void finish(scenario, record);
+        // The room goes with the try: a try that fails hands it on to the next.
+        const turn = held;
+        held = undefined;
+        if (!stopped) void finish(scenario, record, turn);
+        else turn?.release();
       },
       Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** (failures - 1)),
     );
@@ -205,10 +218,15 @@ export function runStreams(options: RunStreamOptions): RunStreams {
     retries.set(record.runId, { failures, cancel });
   }
 
-  function finish(scenario: Scenario, record: RunRecord): Promise<void> {
-    if (live.has(record.runId)) return Promise.resolve();
+  /** `room`: the room the run holds already (tried again after storage failed under it); else it waits its turn. */
+  function finish(scenario: Scenario, record: RunRecord, room?: Reservation): Promise<void> {
+    if (live.has(record.runId)) {
+      room?.release();
+      return Promise.resolve();
+    }
     // It holds its input as a request's run holds its body.
-    const turn = reserve.queue(Buffer.byteLength(JSON.stringify(record.input))).then((reservation) => {
+    const taken = room ? Promise.resolve(room) : reserve.queue(Buffer.byteLength(JSON.stringify(record.input)));
+    const turn = taken.then((reservation) => {
       // A client that came back for it meanwhile had it produced; a server that stopped leaves it to the next start.
       if (stopped || live.has(record.runId)) return reservation.release();
       return track(scenario, record, 0, () => produce(undefined, scenario, record, 0, 0, { readFrom: 0 }), reservation);

@@ -93,6 +93,13 @@ export function openMemoryStorage(): Storage {
       open();
       return [...effects.values()].map((e) => structuredClone(e));
     },
+    async effectsPage(after, limit) {
+      open();
+      // A Map keeps the order its keys were set in, and no effect is ever deleted: a position is a cursor.
+      const page = [...effects.values()].slice(after, after + limit).map((e) => structuredClone(e));
+      const next = after + page.length;
+      return { effects: page, next, more: next < effects.size };
+    },
     async markRead(runId) {
       open();
       read.add(runId);

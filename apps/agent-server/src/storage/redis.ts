@@ -1,6 +1,14 @@
 import { Redis } from 'ioredis';
 import { isEffectRecord, isRunRecord, isThreadRecord } from './records.js';
-import { type EffectRecord, PRUNE_STEP, type RunRecord, type Storage, StorageUnavailable, type ThreadRecord } from './types.js';
+import {
+  type EffectRecord,
+  type EffectsPage,
+  PRUNE_STEP,
+  type RunRecord,
+  type Storage,
+  StorageUnavailable,
+  type ThreadRecord,
+} from './types.js';
 
 export interface RedisStorageOptions {
   /** Put before every key, so several servers (or tests) can share one Redis without seeing each other. Default `aguikit:`. */
@@ -282,6 +290,21 @@ class RedisStorage implements Storage {
       if (record) records.push(record);
     }
     return records;
+  }
+
+  async effectsPage(after: number, limit: number): Promise<EffectsPage> {
+    // Positions in the list of keys in the order done, which only grows; one more than asked for tells whether there
+    // are more. A record written by hand that the list does not name is in `effects()` alone.
+    const keys = (await this.read(KEY.effectOrder, () => this.client.lrange(this.key(KEY.effectOrder), after, after + limit))) ?? [];
+    const page = keys.slice(0, limit);
+    const raws = page.length === 0 ? [] : ((await this.read(KEY.effects, () => this.client.hmget(this.key(KEY.effects), ...page))) ?? []);
+    const effects: EffectRecord[] = [];
+    for (const raw of raws) {
+      if (typeof raw !== 'string') continue;
+      const record = this.parse(KEY.effects, raw, isEffectRecord, 'not an effect record');
+      if (record) effects.push(record);
+    }
+    return { effects, next: after + page.length, more: keys.length > limit };
   }
 
   async markRead(runId: string): Promise<void> {

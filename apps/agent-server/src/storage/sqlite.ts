@@ -15,7 +15,15 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { importJournal, JOURNAL_FILE } from '../journal.js';
 import { isEffectRecord, isRunRecord, isThreadRecord } from './records.js';
-import { type EffectRecord, PRUNE_STEP, type RunRecord, type Storage, StorageUnavailable, type ThreadRecord } from './types.js';
+import {
+  type EffectRecord,
+  type EffectsPage,
+  PRUNE_STEP,
+  type RunRecord,
+  type Storage,
+  StorageUnavailable,
+  type ThreadRecord,
+} from './types.js';
 import { rescueFromWal } from './walRescue.js';
 
 export interface SqliteStorageOptions {
@@ -235,6 +243,9 @@ class SqliteStorage implements Storage {
         'SELECT run_id, at, record FROM effects WHERE idempotency_key = ?',
       ),
       effects: db.prepare<[], { idempotency_key: string; record: string }>('SELECT idempotency_key, record FROM effects ORDER BY rowid'),
+      effectsAfter: db.prepare<[number, number], { row: number; idempotency_key: string; record: string }>(
+        'SELECT rowid AS row, idempotency_key, record FROM effects WHERE rowid > ? ORDER BY rowid LIMIT ?',
+      ),
       // Through the index `runs_by_start`: the oldest first, no record read.
       oldRuns: db.prepare<[number, number], string>(`SELECT run_id FROM runs WHERE ${STARTED_AT} < ? ORDER BY ${STARTED_AT} LIMIT ?`),
       markRead: db.prepare('INSERT OR IGNORE INTO reads (run_id) VALUES (?)'),
@@ -331,6 +342,20 @@ class SqliteStorage implements Storage {
       if (record) records.push(record);
     }
     return records;
+  }
+
+  async effectsPage(after: number, limit: number): Promise<EffectsPage> {
+    // Through the table's own order (its row ids, which grow as effects are recorded and are never reused: no effect
+    // is deleted), one more row than asked for to tell whether there are more.
+    const rows = this.read(() => this.q.effectsAfter.all(after, limit + 1));
+    const effects: EffectRecord[] = [];
+    let next = after;
+    for (const row of rows.slice(0, limit)) {
+      next = row.row;
+      const record = this.parse(`effects '${row.idempotency_key}'`, row.record, isEffectRecord, 'not an effect record');
+      if (record) effects.push(record);
+    }
+    return { effects, next, more: rows.length > limit };
   }
 
   async markRead(runId: string): Promise<void> {

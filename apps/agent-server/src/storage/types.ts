@@ -32,6 +32,13 @@ export interface EffectRecord extends SideEffect {
   at: number;
 }
 
+/** A page of the effects recorded (`Storage.effectsPage`). */
+export interface EffectsPage {
+  effects: EffectRecord[];
+  next: number;
+  more: boolean;
+}
+
 /** The runs `Storage.prune` drops in one step by default. */
 export const PRUNE_STEP = 100;
 
@@ -85,7 +92,18 @@ export interface Storage {
    * then not done.
    */
   performEffect(effect: EffectRecord): Promise<{ record: EffectRecord; fresh: boolean }>;
+  /** Every effect recorded, in the order done. */
   effects(): Promise<EffectRecord[]>;
+  /**
+   * Up to `limit` effects recorded after cursor `after` (0: from the first), in
+   * the order done, and the cursor to read on from (`next`, `after` itself when
+   * none was read): effects are never dropped, so a cursor stays valid and a
+   * client paging with it sees each effect once, those done later included.
+   * `more`: whether effects past `next` were recorded already. A cursor is a
+   * whole number, otherwise opaque (a position on memory and Redis, a row id on
+   * SQLite).
+   */
+  effectsPage(after: number, limit: number): Promise<EffectsPage>;
   /**
    * Notes that a client was sent the end of run `runId` while still
    * connected: the interrupts it raised were seen (see http/delivery.ts).

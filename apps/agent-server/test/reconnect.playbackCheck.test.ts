@@ -1,0 +1,52 @@
+/**
+ * What a reconnect costs the server: whether the rest of a run still being
+ * produced would play too long (`maxPlaybackMs`) is worked out once per run,
+ * not by making every one of its events again on every reconnect.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import { post, startServer, userInput } from './support.js';
+
+/** How many events the server made from runs' plans (`EventPlan.at`), as it produced, streamed or checked them. */
+const made = vi.hoisted(() => ({ count: 0 }));
+
+vi.mock('../src/http/runEvents.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../src/http/runEvents.js')>();
+  return {
+    eventsOf: (...args: Parameters<typeof original.eventsOf>) => {
+      const plan = original.eventsOf(...args);
+      return {
+        length: plan.length,
+        at: (index: number) => {
+          made.count++;
+          return plan.at(index);
+        },
+      };
+    },
+  };
+});
+
+describe('reconnects to a long run still being produced', () => {
+  it('50 reconnects to a 100,000-event run do not each make its 100,000 events again to check its playback time', async () => {
+    const server = await startServer({ knobLimits: { tokens: 100_000 } });
+    // 100,000 tokens 10 ms apart: 1,000 s of run, read by its client at its pace.
+    const input = { ...userInput('t', 'long'), forwardedProps: { tokens: 100_000, tokenDelayMs: 10 } };
+    const own = await post(server, '/agents/fast-stream', input);
+    expect(own.status).toBe(200);
+    const reader = (own.body as ReadableStream<Uint8Array>).getReader();
+    let text = '';
+    while (!text.includes('id: long:1\n')) text += new TextDecoder().decode((await reader.read()).value);
+    const before = made.count;
+    const started = performance.now();
+    for (let n = 0; n < 50; n++) {
+      const reconnect = await post(server, '/agents/fast-stream', input, { 'Last-Event-ID': 'long:0' });
+      expect(reconnect.status).toBe(200);
+      await reconnect.body?.cancel();
+    }
+    const ms = performance.now() - started;
+    const perReconnect = (made.count - before) / 50;
+    console.info(`50 reconnects to a 100,000-event run: ${Math.round(ms)} ms, ${Math.round(perReconnect)} events made per reconnect`);
+    // The run's own production makes a few events meanwhile; a check of the whole plan would make 100,000 a reconnect.
+    expect(perReconnect).toBeLessThan(5_000);
+    await reader.cancel();
+  }, 120_000);
+});
