@@ -12,8 +12,11 @@ export interface LineProblem<C extends string = string> {
   message: string;
 }
 
-/** Takes one JSON value read, with the line (or item) it starts on: undefined when it is kept, else why not. */
-type Take<C extends string> = (value: unknown, line: number) => { code: C; message: string } | undefined;
+/**
+ * Takes one JSON value read, with the line it starts on (or, when `item`, its number among an array's items):
+ * undefined when it is kept, else why not.
+ */
+type Take<C extends string> = (value: unknown, line: number, item?: boolean) => { code: C; message: string } | undefined;
 
 /**
  * How many refused lines `parseSession` and `parseEventLog` name, each,
@@ -32,12 +35,19 @@ export class Refusals<C extends string> {
     this.most = most;
   }
 
-  /** A line refused once lines after it were read (they showed it out of place) is named in the order of the file. */
+  /**
+   * A line refused once lines after it were read (they showed it out of place) is named in the order of the file,
+   * and among the first `most` lines refused even when that many after it are named: the last of them gives way.
+   */
   add(line: number, code: C | 'NOT_JSON', message: string): void {
-    if (this.count++ >= this.most) return;
-    let at = this.errors.length;
-    while (at > 0 && (this.errors[at - 1] as LineProblem<C>).line > line) at--;
-    this.errors.splice(at, 0, { line, code, message });
+    const errors = this.errors;
+    const last = errors[errors.length - 1];
+    if (this.count++ >= this.most && !(last && last.line > line)) return;
+    let at = errors.length;
+    while (at > 0 && (errors[at - 1] as LineProblem<C>).line > line) at--;
+    if (at >= this.most) return;
+    errors.splice(at, 0, { line, code, message });
+    if (errors.length > this.most) errors.pop();
   }
 }
 
@@ -66,7 +76,7 @@ export function readJsonLines<C extends string>(text: string, take: Take<C>, ref
   const items = wholeArray(body, read);
   if (items) {
     items.forEach((item, i) => {
-      const problem = take(item, i + 1);
+      const problem = take(item, i + 1, true);
       if (problem) refused.add(i + 1, problem.code, `item ${i + 1}: ${problem.message}`);
     });
     return refused.errors;
@@ -165,13 +175,8 @@ export async function readJsonLineStream<C extends string>(
   const read = jsonReader();
   // A first line longer than a string can be is no sign of what the file is: it is named, and the lines after it read.
   if (length <= MOST_CHARACTERS) {
-    const text = head.join('') + (chunk === undefined ? (decoder?.decode() ?? '') : '');
-    if (chunk === undefined) return text;
-    const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-    const opening = body.trimStart();
-    const firstLength = opening.search(/\r|\n/);
-    const first = firstLength < 0 ? undefined : read(opening.slice(0, firstLength), true);
-    if (/^\s*\[/.test(body) || /^\s*\{[ \t]*(?:\r\n|\r|\n)/.test(body) || !first?.ok || whole(first.value)) {
+    if (chunk === undefined) return head.join('') + (decoder?.decode() ?? '');
+    if (readsWhole(head, read, whole)) {
       for (let more = await next(); more !== undefined; more = await next()) {
         head.push(more);
         length += more.length;
@@ -183,7 +188,6 @@ export async function readJsonLineStream<C extends string>(
       }
       return head.join('') + (decoder?.decode() ?? '');
     }
-    head.splice(0, head.length, body);
   }
   // Lines cut where the chunks are: a line's parts are kept until its end comes; a CR that ends a chunk may be the
   // first half of a CRLF, which ends one line.
@@ -213,11 +217,38 @@ export async function readJsonLineStream<C extends string>(
     if (partsLength + rest.length <= MOST_CHARACTERS) parts.push(rest);
     partsLength += rest.length;
   };
-  for (const piece of head.splice(0)) cut(piece);
+  // The start is cut in a function of its own: nothing of it is left to the frame that waits for the rest.
+  const cutHead = () => {
+    for (const piece of head.splice(0)) cut(piece);
+  };
+  cutHead();
   for (let more = await next(); more !== undefined; more = await next()) cut(more);
   cut(decoder?.decode() ?? '');
   end('');
   return undefined;
+}
+
+/**
+ * Whether a file whose start (to the end of its first line that is not blank)
+ * is `head` is read whole: an array, values pretty-printed, a first line
+ * that is no JSON or of which `whole` says the file is one value. `head`
+ * becomes that start as one text, without its byte order mark when it is read
+ * line by line. The texts looked at live no longer than this call, so that a
+ * file read line by line does not keep its start while the rest is read.
+ */
+function readsWhole(head: string[], read: Reader, whole: (first: unknown) => boolean): boolean {
+  const text = head.join('');
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const opening = body.trimStart();
+  // Not a regular expression: the last text one matched is kept (RegExp.input) until another matches, the whole
+  // start of the file for as long as its lines are read.
+  const lf = opening.indexOf('\n');
+  const cr = opening.indexOf('\r');
+  const firstLength = cr < 0 || (lf >= 0 && lf < cr) ? lf : cr;
+  const first = firstLength < 0 ? undefined : read(opening.slice(0, firstLength), true);
+  const wholly = /^\s*\[/.test(body) || /^\s*\{[ \t]*(?:\r\n|\r|\n)/.test(body) || !first?.ok || whole(first.value);
+  head.splice(0, head.length, wholly ? text : body);
+  return wholly;
 }
 
 /** One JSON text read: its value, or why it has none (in English). */

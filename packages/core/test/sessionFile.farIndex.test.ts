@@ -6,7 +6,9 @@
  * gap (lines lost), kept as before.
  */
 import { describe, expect, it } from 'vitest';
+import { readSession } from '../src/controller/sessionFile.js';
 import { parseSession } from '../src/index.js';
+import { MAX_NAMED_LINES } from '../src/jsonLines.js';
 
 const event = (i: number) => ({ type: 'CUSTOM', name: `e${i}`, value: i });
 const line = (index: number | string, i: number) => `{"type":"event","at":1,"index":${index},"event":${JSON.stringify(event(i))}}`;
@@ -39,6 +41,17 @@ describe('parseSession: an event index far ahead of the lines after it', () => {
     ]);
   });
 
+  it('names a far line among the first hundred refused when more than a hundred bad lines follow it', async () => {
+    const lines = [line(0, 0), line(1e15, 1), ...Array.from({ length: MAX_NAMED_LINES + 50 }, () => 'not json'), line(1, 2)];
+    const text = lines.join('\n');
+    const { errors, refused } = parseSession(text);
+    expect(refused).toBe(MAX_NAMED_LINES + 51);
+    expect(errors).toHaveLength(MAX_NAMED_LINES);
+    expect(errors.map((e) => e.line)).toEqual(Array.from({ length: MAX_NAMED_LINES }, (_, i) => i + 2));
+    expect(errors[0]).toMatchObject({ line: 2, code: 'OUT_OF_ORDER' });
+    expect(await readSession(new Blob([text]), 0)).toEqual(parseSession(text));
+  });
+
   it('keeps a gap that the next event line goes on from (lines lost), and a jump at the end of the file', () => {
     const gap = [line(0, 0), line(1, 1), line(40, 2), line(41, 3)].join('\n');
     expect(parseSession(gap)).toEqual({ entries: expect.any(Array), errors: [] });
@@ -66,6 +79,12 @@ describe('parseSession: an event index far ahead of the lines after it', () => {
     const lines = [line(0, 0), line(70, 1), '{"type":"reset","at":2}', line(0, 2)];
     expect(parseSession(lines.join('\n')).errors).toEqual([]);
     expect(names(lines.join('\n'))).toEqual(['e0', 'e1', 'reset', 'e2']);
+  });
+
+  it('names a far item of a fixture or an array as it names its other items', () => {
+    const stream = [0, 1e15, 1, 1].map((index, i) => ({ index, receivedAt: 1, event: event(i) }));
+    for (const text of [JSON.stringify({ stream }), JSON.stringify(stream)])
+      expect(parseSession(text).errors.map((e) => e.message.slice(0, 8))).toEqual(['item 2: ', 'item 4: ']);
   });
 
   it('refuses far indexes in the items of a conformance fixture the same way', () => {

@@ -6,6 +6,8 @@
  * file's text. The 16 M characters under which a file is read whole are stood
  * in for by 0 here: a file past them is too heavy for a test.
  */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { readSession } from '../src/controller/sessionFile.js';
 import { parseSession, type SessionEntry, serializeSession } from '../src/index.js';
@@ -135,5 +137,34 @@ describe('parseSession of a large stream', () => {
     expect(got.entries).toHaveLength(want.entries.length);
     expect(got.errors).toEqual([]);
     expect(streamed).toBeLessThan(whole * 4 + 500);
+  }, 60_000);
+
+  it('holds no more of a file read line by line than its lines, once past the part it looks at first', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const heap = () => {
+      gc();
+      return process.memoryUsage().heapUsed / 2 ** 20;
+    };
+    // 60 MB of lines that are no entries (nothing kept for them), the first 8 M characters looked at before any is read.
+    const chunk = utf8(`${JSON.stringify({ type: 'stop', at: 1, answered: 'x'.repeat(80) })}\n`.repeat(1000));
+    const chunks = 600;
+    let pulled = 0;
+    const heaps: number[] = [];
+    const stream = new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          if (pulled === chunks) return controller.close();
+          if (pulled >= chunks / 2 && pulled % 50 === 0) heaps.push(heap());
+          pulled++;
+          controller.enqueue(chunk);
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    const before = heap();
+    const read = await readSession(stream, 2 ** 23);
+    expect(read.refused).toBe(chunks * 1000);
+    expect(Math.max(...heaps) - before).toBeLessThan(4);
   }, 60_000);
 });

@@ -63,7 +63,7 @@ export function parseSession(file: string | Blob | ReadableStream<Uint8Array>): 
     return { entries: [], errors: [{ line: 1, code: 'NOT_A_SESSION', message: ONE_OBJECT }], oneObject: true };
   else
     object.stream.forEach((item: unknown, i: number) => {
-      const problem = session.take(item, i + 1);
+      const problem = session.take(item, i + 1, true);
       if (problem) session.refused.add(i + 1, problem.code, `item ${i + 1}: ${problem.message}`);
     });
   return session.done();
@@ -94,8 +94,8 @@ function sessionReader() {
   // lines refused are named, the rest counted.
   const refused = new Refusals<SessionLineProblem>(MAX_NAMED_LINES);
   /** The last event entry kept, when its index jumped ahead of the one before it: the next event line judges it. */
-  let ahead: { line: number; index: number; before: number; at: number } | undefined;
-  const take = (read: unknown, line: number): { code: SessionLineProblem; message: string } | undefined => {
+  let ahead: { line: number; index: number; before: number; at: number; item: boolean } | undefined;
+  const take = (read: unknown, line: number, item = false): { code: SessionLineProblem; message: string } | undefined => {
     // A line of an event log, or a bare AG-UI event: an agent event.
     const value = asSessionLine(read);
     const problem = entryProblem(value);
@@ -127,11 +127,8 @@ function sessionReader() {
       const next = index as number;
       if (ahead && next > ahead.before && ahead.index - next > next - ahead.before) {
         const { at, before } = ahead;
-        refused.add(
-          ahead.line,
-          'OUT_OF_ORDER',
-          `an event entry whose index ${ahead.index} runs ahead of the lines after it: a line out of place`,
-        );
+        const what = `an event entry whose index ${ahead.index} runs ahead of the lines after it: a line out of place`;
+        refused.add(ahead.line, 'OUT_OF_ORDER', ahead.item ? `item ${ahead.line}: ${what}` : what);
         entries.splice(at, 1);
         for (let i = at; i < entries.length; i++) {
           const e = entries[i] as SessionEntry;
@@ -146,7 +143,7 @@ function sessionReader() {
           code: 'OUT_OF_ORDER',
           message: `an event entry whose index ${index} does not follow the one before it (${lastIndex}): a line repeated or out of order`,
         };
-      ahead = (index as number) > lastIndex + 1 ? { line, index: index as number, before: lastIndex, at: entries.length } : undefined;
+      ahead = (index as number) > lastIndex + 1 ? { line, index: index as number, before: lastIndex, at: entries.length, item } : undefined;
       lastIndex = index as number;
     }
     // The live thread refuses a message under an id it holds: a second one is a line repeated, which would say nothing.
