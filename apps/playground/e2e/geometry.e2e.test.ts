@@ -250,26 +250,33 @@ describe('the playground laid out from 390 to 1920 px, with interrupts open', ()
     });
   }
 
-  it('390x844: a long draft in the composer leaves the refund its room: its question readable, its buttons on screen', async () => {
-    const viewport = { width: 390, height: 844 };
-    const opened = await openPlayground(browser, playgroundUrl, { params: { mode: 'server', scenario: 'refund', speed: FAST }, viewport });
-    const { page } = opened;
-    // A draft of about 2,000 characters typed while the agent works, a pasted link in it: the composer grows to its tallest.
-    const link = `https://shop.example.com/orders/0d9c4f1e-7a2b-4c3d-8e5f-6a7b8c9d0e1f?${'track=1&'.repeat(40)}`;
-    await page
-      .locator('textarea.agk-composer__input')
-      .fill(`${'The teapot arrived broken, the lid in three pieces. '.repeat(32)}\n${link}\n退款的原因：茶壶破损。`);
-    await page.getByRole('button', { name: 'Send this' }).click();
-    await runStatus(page, 'interrupted').waitFor();
-    const dialog = page.getByRole('dialog', { name: 'The agent is waiting for your answer' });
-    await formReady(dialog);
-    await shot(page, 'refund-draft-390x844');
-    expect(await readable(dialog.locator('.agk-interrupt__title')), 'the question').toBeNull();
-    expect(await readable(dialog.locator('.agk-interrupt__message')), "the question's text").toBeNull();
-    await expectLaidOut(page, ['Approve', 'Reject', 'Close without answering'], 'refund with a long draft');
-    expect(unexpected(opened.problems)).toEqual([]);
-    await opened.close();
-  });
+  for (const viewport of [
+    { width: 390, height: 844 },
+    { width: 1366, height: 768 },
+  ]) {
+    it(`${viewport.width}x${viewport.height}: a long draft in the composer leaves the refund its room: its question readable, its buttons on screen`, async () => {
+      const opened = await openPlayground(browser, playgroundUrl, {
+        params: { mode: 'server', scenario: 'refund', speed: FAST },
+        viewport,
+      });
+      const { page } = opened;
+      // A draft of about 2,000 characters typed while the agent works, a pasted link in it: the composer grows to its tallest.
+      const link = `https://shop.example.com/orders/0d9c4f1e-7a2b-4c3d-8e5f-6a7b8c9d0e1f?${'track=1&'.repeat(40)}`;
+      await page
+        .locator('textarea.agk-composer__input')
+        .fill(`${'The teapot arrived broken, the lid in three pieces. '.repeat(32)}\n${link}\n退款的原因：茶壶破损。`);
+      await page.getByRole('button', { name: 'Send this' }).click();
+      await runStatus(page, 'interrupted').waitFor();
+      const dialog = page.getByRole('dialog', { name: 'The agent is waiting for your answer' });
+      await formReady(dialog);
+      await shot(page, `refund-draft-${viewport.width}x${viewport.height}`);
+      expect(await readable(dialog.locator('.agk-interrupt__title')), 'the question').toBeNull();
+      expect(await readable(dialog.locator('.agk-interrupt__message')), "the question's text").toBeNull();
+      await expectLaidOut(page, ['Approve', 'Reject', 'Close without answering'], 'refund with a long draft');
+      expect(unexpected(opened.problems)).toEqual([]);
+      await opened.close();
+    });
+  }
 
   // 200% zoom on a 1366x768 laptop: the page is 683x384 CSS pixels; and a wide window made short (developer tools docked below).
   // The wide one keeps its bar to one row and its composer on the first screen; the narrow one's bar wraps to four

@@ -330,6 +330,29 @@ describe("the header's controls as targets for a finger or a pointer", () => {
     });
   }
 
+  for (const viewport of VIEWPORTS) {
+    const size = `${viewport.width}x${viewport.height}`;
+    it.each(['en', 'zh-CN'])(
+      `${size}, %s: the list of local agents (URL mode) is at least 24 px tall, as tall as the header's selects`,
+      async (lang) => {
+        const o = await openPlayground(browser, playgroundUrl, { params: { mode: 'url', scenario: 'refund', lang }, viewport });
+        const { page } = o;
+        try {
+          const agents = page.locator('.pg__urlhelp select');
+          await agents.waitFor();
+          const height = (e: Element) => e.getBoundingClientRect().height;
+          const list = await agents.evaluate(height);
+          const header = await page.locator('.pg__bar select').evaluateAll((all) => all.map((e) => e.getBoundingClientRect().height));
+          expect(list, `${size}, ${lang}: the agent list's height (px)`).toBeGreaterThanOrEqual(24);
+          for (const select of header)
+            expect(list, `${size}, ${lang}: the agent list beside a select of the header (px)`).toBeCloseTo(select, 0);
+        } finally {
+          await o.close();
+        }
+      },
+    );
+  }
+
   it('"Load events…" is as tall as the buttons beside it', async () => {
     const o = await openPlayground(browser, playgroundUrl, {
       params: { mode: 'server', scenario: 'refund', lang: 'en' },

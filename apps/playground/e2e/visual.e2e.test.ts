@@ -180,25 +180,55 @@ describe('the composer', () => {
 });
 
 describe('the composer text box', () => {
-  it('grows with what is typed (and its hint) up to 40% of the window, on a phone and a laptop', async () => {
-    for (const viewport of [
-      { width: 390, height: 844 },
-      { width: 1366, height: 768 },
-    ]) {
+  // A user's next message, in English and Chinese, with an order's id: twelve lines, more than the box shows.
+  const lines = (n: number) =>
+    Array.from({ length: n }, (_, i) =>
+      i % 2
+        ? `第 ${i + 1} 行：订单 0d9c4f1e-7a2b-4c3d-8e5f-6a7b8c9d0e1f 的茶壶到货时已经碎了。`
+        : `Line ${i + 1}: the teapot arrived broken.`,
+    ).join('\n');
+
+  for (const viewport of [
+    { width: 390, height: 844 },
+    { width: 1366, height: 768 },
+  ]) {
+    const size = `${viewport.width}x${viewport.height}`;
+    it(`${size}: grows with what is typed up to six lines, then scrolls, idle and while the agent waits; the conversation keeps its top`, async () => {
       const o = await openPlayground(browser, playgroundUrl, { params: { mode: 'browser', scenario: 'refund', speed: FAST }, viewport });
-      const box = o.page.locator('.agk-chat .agk-composer__input');
-      const size = () => box.evaluate((el) => ({ height: el.clientHeight, content: el.scrollHeight }));
-      const empty = await size();
-      await box.fill(Array.from({ length: 5 }, (_, i) => `Line ${i + 1}: the teapot from order A-1001 arrived broken.`).join('\n'));
-      const five = await size();
-      expect(five.height, `${viewport.width}: five lines`).toBeGreaterThan(empty.height);
-      expect(five.content, `${viewport.width}: five lines, nothing scrolled out of sight`).toBeLessThanOrEqual(five.height + 1);
-      await box.fill('word '.repeat(2_000));
-      expect((await size()).height, `${viewport.width}: a long text`).toBeLessThanOrEqual(Math.ceil(viewport.height * 0.4) + 1);
+      const { page } = o;
+      const box = page.locator('.agk-chat .agk-composer__input');
+      // The lines shown: the box's height less its padding, in lines of its text.
+      const shown = () =>
+        box.evaluate((el) => {
+          const style = getComputedStyle(el);
+          const padding = Number.parseFloat(style.paddingTop) + Number.parseFloat(style.paddingBottom);
+          return { lines: (el.clientHeight - padding) / Number.parseFloat(style.lineHeight), hidden: el.scrollHeight - el.clientHeight };
+        });
+      const listTop = () => page.locator('.agk-chat > .agk-messages').evaluate((el) => el.getBoundingClientRect().top);
+      for (const state of ['idle', 'waiting']) {
+        if (state === 'waiting') {
+          await box.fill('');
+          await page.getByRole('button', { name: 'Send this' }).click();
+          await runStatus(page, 'interrupted').waitFor();
+        }
+        const top = await listTop();
+        await box.fill('Order A-1001\n茶壶碎了。\nThanks!');
+        const three = await shown();
+        expect(three.lines, `${size}, ${state}: three lines typed, the lines shown`).toBeGreaterThanOrEqual(2.9);
+        expect(three.hidden, `${size}, ${state}: three lines, none scrolled out of sight (px)`).toBeLessThanOrEqual(1);
+        await box.fill(lines(12));
+        const twelve = await shown();
+        expect(twelve.lines, `${size}, ${state}: twelve lines typed, the lines shown`).toBeGreaterThanOrEqual(5.9);
+        expect(twelve.lines, `${size}, ${state}: twelve lines typed, the lines shown`).toBeLessThanOrEqual(6.1);
+        expect(twelve.hidden, `${size}, ${state}: the rest scrolls in the box (px)`).toBeGreaterThan(0);
+        expect(await listTop(), `${size}, ${state}: the conversation's top edge`).toBe(top);
+        await box.press('Shift+Enter');
+        expect(await box.inputValue(), `${size}, ${state}: Shift+Enter makes a new line`).toBe(`${lines(12)}\n`);
+      }
       expect(unexpected(o.problems)).toEqual([]);
       await o.close();
-    }
-  });
+    });
+  }
 });
 
 describe('reflow', () => {

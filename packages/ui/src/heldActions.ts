@@ -23,6 +23,8 @@ export function useHeldActions(region: React.RefObject<HTMLElement | null>, card
       const focused = group.ownerDocument.activeElement;
       // What clips the group clips each card: read once per update, not once per card (300 cards, each ancestor's style).
       let outer: number | undefined;
+      // The tallest actions held at the bottom edge: what the group's scroll padding must keep clear (below).
+      let held = 0;
       group.querySelectorAll<HTMLElement>('.agk-interrupt').forEach((card, i) => {
         const actions = card.querySelector<HTMLElement>('.agk-interrupt__actions');
         if (!actions) return;
@@ -33,9 +35,12 @@ export function useHeldActions(region: React.RefObject<HTMLElement | null>, card
         // heading and the actions at once (400% zoom), the actions come first.
         outer ??= visibleBottom(group, win);
         const hold = i === 0 || card.contains(focused) || above + actions.offsetHeight <= visibleBottom(card, win, group, outer);
-        if (hold) card.removeAttribute('data-held');
-        else card.setAttribute('data-held', 'later');
+        if (hold) {
+          card.removeAttribute('data-held');
+          held = Math.max(held, actions.offsetHeight);
+        } else card.setAttribute('data-held', 'later');
       });
+      holdScrollPadding(group, win, held);
     };
     update();
     // Scroll events do not bubble: captured, any box that scrolls the cards (the dialog, the chat, the page) is heard.
@@ -52,8 +57,30 @@ export function useHeldActions(region: React.RefObject<HTMLElement | null>, card
       group.removeEventListener('focusin', update);
       resized?.disconnect();
       for (const card of group.querySelectorAll('.agk-interrupt')) card.removeAttribute('data-held');
+      group.style.removeProperty('--agk-held-top');
+      group.style.removeProperty('--agk-held-bottom');
     };
   }, [cards]);
+}
+
+/** Room for a focus ring (2px, 2px off) beside what is held over the group's edges. */
+const RING = 4;
+
+/**
+ * Tells the group's scroll padding (run.css: `--agk-held-top`, `--agk-held-bottom`) how tall its held heading and
+ * its tallest held actions are, as drawn: the browser scrolls a field into view (focus, a caret, find in page, a
+ * screen reader's cursor) by that padding, and a fixed guess leaves a field under actions that wrap to two or three
+ * rows, or under a heading of two lines. Set only when it changes.
+ */
+function holdScrollPadding(group: HTMLElement, win: Window, actions: number): void {
+  const heading = group.querySelector<HTMLElement>(':scope > .agk-interrupts__title');
+  const top = heading && win.getComputedStyle(heading).position === 'sticky' ? heading.offsetHeight : 0;
+  const set = (name: string, px: number) => {
+    const value = `${Math.ceil(px) + RING}px`;
+    if (group.style.getPropertyValue(name) !== value) group.style.setProperty(name, value);
+  };
+  set('--agk-held-top', top);
+  set('--agk-held-bottom', actions);
 }
 
 /**

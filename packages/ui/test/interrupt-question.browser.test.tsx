@@ -124,7 +124,8 @@ describe('an approval opening in the chat', () => {
       const label = document.querySelector(`label[for="${field.id}"]`)?.getBoundingClientRect();
       const part = clearPart();
       expect(label && inside(label, part), `label ${label?.top}-${label?.bottom} within ${part.top}-${part.bottom}`).toBe(true);
-      expect(field.getBoundingClientRect().top < part.bottom, 'the field begins in view').toBe(true);
+      const box = field.getBoundingClientRect();
+      expect(inside(box, part), `the field ${box.top}-${box.bottom}, whole within ${part.top}-${part.bottom}`).toBe(true);
     });
   }
 
@@ -320,5 +321,91 @@ describe('a manual review with a note, on a phone', () => {
     const box = field.getBoundingClientRect();
     const part = clearPart();
     expect(inside(box, part), `the note at ${box.top}-${box.bottom}, the clear part ${part.top}-${part.bottom}`).toBe(true);
+  });
+});
+
+describe('a clarification of several fields, on a phone', () => {
+  const properties = {
+    name: { type: 'string', title: '收件人姓名 (recipient)' },
+    phone: { type: 'string', title: 'Phone number for the courier' },
+    channel: { type: 'string', title: 'Contact channel', enum: ['email', 'sms', 'phone call'] },
+    address: { type: 'string', title: 'Delivery address for order 0d9c4f1e-7a2b-4c3d-8e5f-6a7b8c9d0e1f' },
+    note: { type: 'string', title: 'Anything the courier should know' },
+  };
+
+  async function openClarification(header: number): Promise<void> {
+    await page.viewport(390, 844);
+    await preloadInterruptForm();
+    const run = runOf(say('6e3d2c1b-0a9f-4e8d-8c7b-6a5f4e3d2c1b', 'I need a few details for the replacement.'), {
+      outcome: {
+        type: 'interrupt',
+        interrupts: [
+          {
+            id: 'c2b1a0f9-8e7d-4c6b-9a5f-4e3d2c1b0a9f-details',
+            reason: 'input_required',
+            message: '请补充配送信息 — where should the replacement teapot go?',
+            responseSchema: { type: 'object', properties, required: ['name', 'channel'] },
+          },
+        ],
+      },
+    });
+    const store = await playedStore([], { pending: [run], now: () => Date.now() });
+    const screen = await render(
+      <AgentProvider store={store}>
+        <div style={{ height: `calc(100vh - ${header}px)`, marginTop: header, display: 'flex', flexDirection: 'column' }}>
+          <AgentChat />
+        </div>
+      </AgentProvider>,
+    );
+    await store.getState().run('Please send a replacement for order 0d9c4f1e-7a2b-4c3d-8e5f-6a7b8c9d0e1f.');
+    await expect.element(screen.getByRole('button', { name: 'Submit' })).toBeEnabled();
+    await expect.poll(() => document.querySelector('.agk-interrupt')?.contains(document.activeElement)).toBe(true);
+  }
+
+  const fields = () => [...document.querySelectorAll<HTMLElement>('.agk-interrupt__form :is(input, select, textarea)')];
+
+  it.each([160, 260])('each field Tab reaches is whole above the held actions (a page header of %ipx)', async (header) => {
+    await openClarification(header);
+    const seen: string[] = [];
+    for (let i = 0; i < 20 && seen.length < Object.keys(properties).length; i++) {
+      await userEvent.tab();
+      await new Promise(requestAnimationFrame);
+      const field = document.activeElement as HTMLElement;
+      if (!fields().includes(field)) continue;
+      seen.push(field.id);
+      const box = field.getBoundingClientRect();
+      const part = clearPart();
+      expect(inside(box, part), `${field.id} at ${box.top}-${box.bottom}, the clear part ${part.top}-${part.bottom}`).toBe(true);
+    }
+    expect(seen).toHaveLength(Object.keys(properties).length);
+  });
+
+  it.each([160, 260])(
+    'each field the browser brings into view (find in page, a screen reader) is whole above the held actions (a page header of %ipx)',
+    async (header) => {
+      await openClarification(header);
+      const area = document.querySelector('.agk-chat > .agk-interrupts') as HTMLElement;
+      for (const field of fields()) {
+        // From the top of the area, the field below: scrolled to by the browser, as far as the area's scroll padding says.
+        area.scrollTop = 0;
+        field.scrollIntoView({ block: 'nearest' });
+        await new Promise(requestAnimationFrame);
+        const box = field.getBoundingClientRect();
+        const part = clearPart();
+        expect(inside(box, part), `${field.id} at ${box.top}-${box.bottom}, the clear part ${part.top}-${part.bottom}`).toBe(true);
+      }
+    },
+  );
+
+  it('scrolled to its end, the last field is whole above the held actions', async () => {
+    await openClarification(160);
+    const area = document.querySelector('.agk-chat > .agk-interrupts') as HTMLElement;
+    area.scrollTop = area.scrollHeight;
+    await new Promise(requestAnimationFrame);
+    const last = fields().at(-1)?.getBoundingClientRect();
+    const part = clearPart();
+    expect(last && inside(last, part), `the last field at ${last?.top}-${last?.bottom}, the clear part ${part.top}-${part.bottom}`).toBe(
+      true,
+    );
   });
 });
