@@ -1,6 +1,6 @@
 export type { FrameScheduler } from '@aguikit/core';
 export { frameScheduler } from '@aguikit/core';
-/** zustand's: a selector that builds an object or array re-renders only when a member of it changes (see the README). */
+/** zustand's: for zustand's own hooks; `useAgentState` and `useAgentSelector` compare a built object or array member by member without it. */
 export { useShallow } from 'zustand/react/shallow';
 export type { AgentProviderProps } from './context.js';
 export { AgentProvider, useAgentStore } from './context.js';

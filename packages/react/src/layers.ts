@@ -46,7 +46,8 @@ function copy(value: unknown): unknown {
   }
 }
 
-function sameOptions(a: Settings, b: Settings): boolean {
+/** Whether `a` and `b` hold the same own keys with the same values (`Object.is`). */
+export function sameMembers(a: Settings, b: Settings): boolean {
   const keys = Object.keys(a);
   return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && Object.is(a[k], b[k]));
 }
@@ -93,7 +94,7 @@ export function optionLayers<Doc>(own: StoreSettings<Doc>, configure: (options: 
         set(options) {
           const before = layers.get(key);
           // The same options as the last render's (a bare `useAgentRun()`, stable callbacks): nothing to hand over.
-          if (!before || sameOptions(before, options)) return;
+          if (!before || sameMembers(before, options)) return;
           layers.set(key, { ...options });
           apply();
         },

@@ -1,6 +1,7 @@
 import {
   createRunController,
   type LoggedEvent,
+  type RunActions,
   type RunController,
   type RunControllerOptions,
   type RunSnapshot,
@@ -11,6 +12,15 @@ import { tellApp } from '@aguikit/core/bindings';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { type OptionsLayer, optionLayers, type StoreSettings } from './layers.js';
 import type { AgentStoreState } from './types.js';
+
+/** The controller's actions, as the store's state and `useAgentRun` hold them. */
+export const actionsOf = <Doc>(from: RunActions<Doc>): RunActions<Doc> =>
+  Object.fromEntries(
+    (['run', 'stop', 'resume', 'cancelInterrupts', 'updateSharedState', 'setState', 'reconnect', 'retry', 'reset'] as const).map((k) => [
+      k,
+      from[k],
+    ]),
+  ) as unknown as RunActions<Doc>;
 
 /** Whether this is a server render (no `window`), where nothing streams and no effect runs. */
 export const onServer = typeof window === 'undefined';
@@ -68,30 +78,9 @@ export function createAgentStore<Doc = unknown>(options: RunControllerOptions<Do
   const controller = createRunController<Doc>(options);
   const { source: _source, log: _log, ...settings } = options;
   const layers = optionLayers<Doc>(settings, controller.configure);
-  /** The state a snapshot makes: a literal of every field, with the actions. */
-  const stateOf = (snap: RunSnapshot): AgentStoreState<Doc> => ({
-    thread: snap.thread,
-    connection: snap.connection,
-    reconnecting: snap.reconnecting,
-    failure: snap.failure,
-    refusal: snap.refusal,
-    inFlight: snap.inFlight,
-    eventCount: snap.eventCount,
-    logLength: snap.logLength,
-    resets: snap.resets,
-    decisions: snap.decisions,
-    destroyed: snap.destroyed,
-    capabilities: snap.capabilities,
-    run: controller.run,
-    stop: controller.stop,
-    resume: controller.resume,
-    cancelInterrupts: controller.cancelInterrupts,
-    updateSharedState: controller.updateSharedState,
-    setState: controller.setState,
-    reconnect: controller.reconnect,
-    retry: controller.retry,
-    reset: controller.reset,
-  });
+  const actions = actionsOf(controller);
+  /** The state a snapshot makes: a new object of its fields, with the actions. */
+  const stateOf = (snap: RunSnapshot): AgentStoreState<Doc> => ({ ...snap, ...actions });
   let last = stateOf(controller.getSnapshot());
   const store = createStore<AgentStoreState<Doc>>()(() => last);
   // zustand renders on a server from the store's first state: a server renders the thread as it is now (an app's store

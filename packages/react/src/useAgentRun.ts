@@ -6,7 +6,7 @@ import { useStore } from 'zustand';
 import { useOptionalAgentStore } from './context.js';
 import type { OptionsLayer } from './layers.js';
 import { ownedOptions, useOwnedStore } from './ownedStore.js';
-import { type AgentStore, createAgentStore, onServer } from './store.js';
+import { type AgentStore, actionsOf, createAgentStore, onServer } from './store.js';
 import type { AgentActions, AgentStoreOptions, AgentStoreState } from './types.js';
 
 export interface UseAgentRunOptions<Doc = unknown> extends Partial<Omit<AgentStoreOptions<Doc>, 'source'>> {
@@ -113,7 +113,6 @@ export function useAgentRun<Doc = unknown>(options: UseAgentRunOptions<Doc> = {}
     if (Object.keys(next).length) store.configure(next);
   });
 
-  const state = store.getState();
   return {
     store,
     status: useStore(store, selectStatus),
@@ -122,14 +121,6 @@ export function useAgentRun<Doc = unknown>(options: UseAgentRunOptions<Doc> = {}
     refusal: useStore(store, pick('refusal')),
     inFlight: useStore(store, pick('inFlight')),
     interrupts: useStore(store, selectInterrupts),
-    run: state.run,
-    stop: state.stop,
-    resume: state.resume,
-    cancelInterrupts: state.cancelInterrupts,
-    updateSharedState: state.updateSharedState,
-    setState: state.setState,
-    reconnect: state.reconnect,
-    retry: state.retry,
-    reset: state.reset,
+    ...actionsOf(store.getState()),
   };
 }

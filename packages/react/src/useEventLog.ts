@@ -7,7 +7,8 @@ import { useSelectorFor } from './useAgentSelector.js';
 
 /**
  * The raw events received, in arrival order. Re-renders when events arrive
- * (once per flushed batch); the entries array is append-only.
+ * (once per flushed batch), and gives the same object until then; the
+ * entries array is append-only.
  *
  * @example
  * const { entries, count } = useEventLog();
@@ -18,6 +19,6 @@ export function useEventLog(): { entries: readonly LoggedEvent[]; count: number 
   // The array itself, not the log that holds it: a reset starts a new one, which may hold as many events as the old by
   // the time React renders (a count alone would not tell them apart).
   const all = useSelectorFor('useEventLog', () => store.log.entries);
-  const entries = React.useMemo(() => all.slice(0, count), [all, count]);
-  return { entries, count };
+  // One object per change, not per render: an effect or a memo that depends on it runs when events arrive.
+  return React.useMemo(() => ({ entries: all.slice(0, count), count }), [all, count]);
 }

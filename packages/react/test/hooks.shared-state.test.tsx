@@ -1,7 +1,7 @@
 import type { SharedState } from '@aguikit/core';
 import { act, render, screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
-import { AgentProvider, createAgentStore, useAgentState, useShallow, useSharedState } from '../src/index.js';
+import { describe, expect, it, vi } from 'vitest';
+import { AgentProvider, createAgentStore, useAgentSelector, useAgentState, useShallow, useSharedState } from '../src/index.js';
 import { manualFrames, manualSource, tick } from './support/sources.js';
 
 describe('useSharedState', () => {
@@ -71,7 +71,7 @@ describe('useAgentState types', () => {
 });
 
 describe('useAgentState with a selector that builds an object', () => {
-  it("re-renders once per change of what it picks when wrapped in zustand's useShallow, as the README shows", async () => {
+  it("re-renders once per change of what it picks when wrapped in zustand's useShallow too", async () => {
     const m = manualSource();
     const frames = manualFrames();
     const store = createAgentStore({
@@ -110,5 +110,120 @@ describe('useAgentState with a selector that builds an object', () => {
     });
     expect(screen.getByTestId('refund').textContent).toBe('approved 42');
     expect(renders.length).toBe(first + 1);
+  });
+
+  it('written inline without useShallow, renders instead of looping, and re-renders only when a member changes', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const m = manualSource();
+      const store = createAgentStore({
+        source: m.source,
+        threadId: 't',
+        initialState: { refund: { status: 'pending', amount: 42 }, note: '', lines: ['a', 'b'] },
+      });
+      type Doc = { refund: { status: string; amount: number }; note: string; lines: string[] } | null;
+      let renders = 0;
+      function Refund() {
+        renders++;
+        const picked = useAgentState((doc: Doc) => ({ status: doc?.refund?.status, amount: doc?.refund?.amount }));
+        // An array built by the selector (a filter) is compared member by member too.
+        const lines = useAgentSelector((s) => (s.thread.sharedState.document as Doc)?.lines.filter((l) => l !== '') ?? []);
+        return <span data-testid="refund">{`${picked.status} ${picked.amount} ${lines.join('')}`}</span>;
+      }
+      render(
+        <AgentProvider store={store}>
+          <Refund />
+        </AgentProvider>,
+      );
+      expect(screen.getByTestId('refund').textContent).toBe('pending 42 ab');
+      const first = renders;
+      await act(async () => {
+        await store.getState().updateSharedState((d: Doc) => {
+          if (d) d.note = 'called the customer';
+        });
+      });
+      expect(renders).toBe(first);
+      await act(async () => {
+        await store.getState().updateSharedState((d: Doc) => {
+          if (d) d.refund.status = 'approved';
+        });
+      });
+      expect(screen.getByTestId('refund').textContent).toBe('approved 42 ab');
+      expect(renders).toBe(first + 1);
+      expect(errors).not.toHaveBeenCalled();
+    } finally {
+      errors.mockRestore();
+    }
+  });
+
+  it('that builds new members each time renders once per change, and follows a selector that reads another key', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const m = manualSource();
+      type Doc = { lines: { sku: string }[]; note: string; other: { sku: string }[] };
+      const store = createAgentStore({ source: m.source, threadId: 't', initialState: { lines: [{ sku: 'A-1' }], note: '', other: [] } });
+      let renders = 0;
+      function Lines({ field }: { field: 'lines' | 'other' }) {
+        renders++;
+        const copies = useAgentState((doc: Doc) => doc[field].map((line) => ({ ...line })));
+        return <span data-testid="lines">{copies.map((c) => c.sku).join(',') || 'none'}</span>;
+      }
+      const view = render(
+        <AgentProvider store={store}>
+          <Lines field="lines" />
+        </AgentProvider>,
+      );
+      expect(screen.getByTestId('lines').textContent).toBe('A-1');
+      const first = renders;
+      await act(async () => {
+        await store.getState().updateSharedState((d: Doc) => {
+          d.note = 'x';
+        });
+      });
+      expect(renders).toBe(first + 1);
+      view.rerender(
+        <AgentProvider store={store}>
+          <Lines field="other" />
+        </AgentProvider>,
+      );
+      expect(screen.getByTestId('lines').textContent).toBe('none');
+      expect(errors).not.toHaveBeenCalled();
+    } finally {
+      errors.mockRestore();
+    }
+  });
+
+  it('that returns what the store holds reads none of its members: a document of many keys costs nothing more per change', async () => {
+    const m = manualSource();
+    const store = createAgentStore({ source: m.source, threadId: 't', initialState: { n: 0 } });
+    let keysRead = 0;
+    // Documents as the store may hold them, counted as they are read key by key.
+    const counted = (n: number) =>
+      new Proxy(
+        { n },
+        {
+          ownKeys(target) {
+            keysRead++;
+            return Reflect.ownKeys(target);
+          },
+        },
+      );
+    const docs = [counted(0), counted(1)];
+    function Doc() {
+      const doc = useAgentSelector((s) => docs[(s.thread.sharedState.document as { n: number }).n % 2]);
+      return <span data-testid="doc">{doc?.n}</span>;
+    }
+    render(
+      <AgentProvider store={store}>
+        <Doc />
+      </AgentProvider>,
+    );
+    await act(async () => {
+      await store.getState().updateSharedState((d: { n: number }) => {
+        d.n = 1;
+      });
+    });
+    expect(screen.getByTestId('doc').textContent).toBe('1');
+    expect(keysRead).toBe(0);
   });
 });
