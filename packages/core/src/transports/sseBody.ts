@@ -141,6 +141,9 @@ export async function readFrames(
   let stopped: { error: unknown } | undefined;
   // Set by the abort listener below (an abort dispatches its event synchronously): read per frame instead of the signal's getter.
   let aborted = signal?.aborted === true;
+  const stacks = stacklessErrors();
+  // Whether the stream sent a line that is no field (see stacklessErrors).
+  let noFields = false;
   const parser = createParser({
     // What the parser holds counts a line's field name too (`data: `, a frame's other lines): the exact limit is on the
     // data, in onEvent, so that a frame's fitting does not depend on where the network cut it.
@@ -158,13 +161,25 @@ export async function readFrames(
       try {
         // Frames already parsed in this chunk are not delivered once the caller aborted.
         if (aborted) throw abortReason(signal as AbortSignal);
-        onFrame(message, frameData(message.data));
+        const data = frameData(message.data);
+        // The consumer's code runs with the stacks the page asked for.
+        const dropped = stacks.restore();
+        try {
+          onFrame(message, data);
+        } finally {
+          if (dropped) stacks.drop();
+        }
       } catch (error) {
         stopped = { error };
       }
     },
     onError: (error) => {
       if (error.type === 'max-buffer-size-exceeded') tooLarge = true;
+      else {
+        // A line that is no field: the next ones (of this chunk, and of the next chunks) are made without a stack.
+        noFields = true;
+        stacks.drop();
+      }
     },
   });
   const onAbort = () => {
@@ -182,10 +197,13 @@ export async function readFrames(
       const chunk = done ? decoder.decode() : text(value);
       const fed = chunk ? input(chunk) : '';
       if (fed) {
+        if (noFields) stacks.drop();
         try {
           parser.feed(fed);
         } catch {
           tooLarge = true;
+        } finally {
+          stacks.restore();
         }
       }
       if (stopped) throw stopped.error;
@@ -197,7 +215,11 @@ export async function readFrames(
         // parser is given that blank line to see whether there was one, so the failure can say so: a server that
         // forgets the last blank line otherwise reads as a connection lost. A comment or an id alone is no event.
         atEnd = true;
-        parser.feed('\n\n');
+        try {
+          parser.feed('\n\n');
+        } finally {
+          stacks.restore();
+        }
         if (unfinished) throw unfinishedEvent(unfinished);
         return;
       }
@@ -208,6 +230,43 @@ export async function readFrames(
     signal?.removeEventListener('abort', onAbort);
     reader.cancel().catch(() => undefined);
   }
+}
+
+/**
+ * eventsource-parser makes an Error for each line that is no field (`foo
+ * bar`, `x: 1`, a `retry:` that is no number) and hands it to onError, which
+ * ignores it: capturing each one's stack took seconds over a megabyte of such
+ * lines. Once a stream sent one, readFrames `drop()`s the engine's stack
+ * trace limit (V8's `Error.stackTraceLimit`, where there is one that can be
+ * set) to 0 while the parser reads, and `restore()`s the limit it found
+ * before the consumer's code runs and once the chunk is read; restore says
+ * whether there was one to restore. A stream of fields costs nothing more.
+ */
+function stacklessErrors(): { drop(): void; restore(): boolean } {
+  const errors = Error as { stackTraceLimit?: unknown };
+  let found: number | undefined;
+  const set = (limit: number) => {
+    try {
+      errors.stackTraceLimit = limit;
+    } catch {
+      // A frozen Error (a hardened realm) keeps its limit.
+    }
+  };
+  return {
+    drop() {
+      if (found !== undefined) return;
+      const limit = errors.stackTraceLimit;
+      if (typeof limit !== 'number' || limit === 0) return;
+      found = limit;
+      set(0);
+    },
+    restore() {
+      if (found === undefined) return false;
+      set(found);
+      found = undefined;
+      return true;
+    },
+  };
 }
 
 /**
