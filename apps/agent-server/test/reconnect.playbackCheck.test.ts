@@ -50,3 +50,29 @@ describe('reconnects to a long run still being produced', () => {
     await reader.cancel();
   }, 120_000);
 });
+
+describe('the playback bound kept for a run', () => {
+  it('is not that of another run under the same id, start and secret: a request refused for room does not let a longer one past the check', async () => {
+    // A server whose clock and secret are fixed (reproducible runs): two requests for run id 'r' share both.
+    const server = await startServer({ maxRuns: 1, maxPlaybackMs: 60_000, nonce: () => 'fixed' });
+    const holder = await post(server, '/agents/fast-stream', {
+      ...userInput('t-hold', 'hold'),
+      forwardedProps: { tokens: 20, tokenDelayMs: 200 },
+    });
+    expect(holder.status).toBe(200);
+    // A short run (50 ms of pauses), refused for want of room.
+    const short = await post(server, '/agents/fast-stream', { ...userInput('t-a', 'r'), forwardedProps: { tokens: 5, tokenDelayMs: 10 } });
+    expect(short.status).toBe(503);
+    await short.body?.cancel();
+    await holder.body?.cancel();
+    await expect.poll(async () => ((await (await fetch(`${server.url}/health`)).json()) as { runs: number }).runs).toBe(0);
+    // The same run id on another thread, 1,000 s of pauses: past the 60 s this server plays.
+    const long = await post(server, '/agents/fast-stream', {
+      ...userInput('t-b', 'r'),
+      forwardedProps: { tokens: 100, tokenDelayMs: 10_000 },
+    });
+    if (long.status === 200) await long.body?.cancel();
+    expect(long.status).toBe(400);
+    expect(await long.json()).toMatchObject({ error: { code: 'LIMIT_EXCEEDED' } });
+  }, 30_000);
+});

@@ -110,6 +110,119 @@ describe('storage that fails under a run, with every room taken', () => {
   }, 30_000);
 });
 
+describe('storage that fails under a run, and its client comes back while it waits to be tried again', () => {
+  it('with maxRuns 1, the client that comes back has the run produced with the room the run kept: not 503 until the next try', async () => {
+    const { storage, inner, free, refusals } = fullFor('r2');
+    const server = await startServer({ storage, maxRuns: 1 });
+    const first = await readEvents(await post(server, '/agents/refund?speed=0', userInput('t', 'r1')));
+    const id = interruptsOf(first)[0]?.id ?? '';
+    const approval = {
+      ...userInput('t', 'r2'),
+      messages: [],
+      resume: [{ interruptId: id, status: 'resolved', payload: { approved: true } }],
+    };
+    const cut = await post(server, '/agents/refund?speed=0', approval);
+    expect(cut.status).toBe(200);
+    await readEvents(cut);
+    // Tried again twice and failed (after 0.5 s, then 1 s): the next try is 2 s away.
+    const refused = refusals();
+    await expect.poll(refusals, { timeout: 5_000, interval: 20 }).toBeGreaterThanOrEqual(refused + 2);
+    free();
+    // Its client comes back (the same request again) as soon as storage is: it is the run's own, and has it produced.
+    const back = await post(server, '/agents/refund?speed=0', approval);
+    expect(back.status).toBe(200);
+    expect((await readEvents(back)).at(-1)?.event.type).toBe('RUN_FINISHED');
+    expect((await inner.effects()).filter((e) => e.kind === 'refund')).toHaveLength(1);
+    // Produced, the run holds no room: the next run is taken at once.
+    const next = await post(server, '/agents/refund?speed=0', userInput('t-next', 'next'));
+    expect(next.status).toBe(200);
+    await readEvents(next);
+  }, 30_000);
+
+  it('/health counts the run waiting to be tried again, which holds the room a new run is refused for', async () => {
+    const { storage, inner, free, refusals } = fullFor('r2');
+    const server = await startServer({ storage, maxRuns: 1 });
+    const health = async () => (await (await fetch(`${server.url}/health`)).json()) as { runs: number; retrying: number };
+    const first = await readEvents(await post(server, '/agents/refund?speed=0', userInput('t', 'r1')));
+    const id = interruptsOf(first)[0]?.id ?? '';
+    const approval = {
+      ...userInput('t', 'r2'),
+      messages: [],
+      resume: [{ interruptId: id, status: 'resolved', payload: { approved: true } }],
+    };
+    await readEvents(await post(server, '/agents/refund?speed=0', approval));
+    const refused = refusals();
+    await expect.poll(refusals, { timeout: 5_000, interval: 20 }).toBeGreaterThan(refused);
+    const refusedRun = await post(server, '/agents/refund?speed=0', userInput('t-new', 'new'));
+    expect(refusedRun.status).toBe(503);
+    await refusedRun.body?.cancel();
+    expect(await health()).toMatchObject({ runs: 0, retrying: 1 });
+    free();
+    await expect.poll(async () => (await inner.unfinished()).length, { timeout: 10_000, interval: 100 }).toBe(0);
+    await expect.poll(health).toMatchObject({ runs: 0, retrying: 0 });
+  }, 30_000);
+
+  it('with maxRuns 2, the run and its returning client hold one room between them: another run is taken meanwhile', async () => {
+    const { storage, free, refusals } = fullFor('r2');
+    const server = await startServer({ storage, maxRuns: 2 });
+    const first = await readEvents(await post(server, '/agents/refund?speed=0', userInput('t', 'r1')));
+    const id = interruptsOf(first)[0]?.id ?? '';
+    const approval = {
+      ...userInput('t', 'r2'),
+      messages: [],
+      resume: [{ interruptId: id, status: 'resolved', payload: { approved: true } }],
+    };
+    await readEvents(await post(server, '/agents/refund?speed=0', approval));
+    const refused = refusals();
+    await expect.poll(refusals, { timeout: 5_000, interval: 20 }).toBeGreaterThanOrEqual(refused + 2);
+    free();
+    // The client comes back and reads the run at its pace (it holds its producer for a few seconds).
+    const back = await post(server, '/agents/refund?speed=0.5', approval);
+    expect(back.status).toBe(200);
+    const reader = back.body?.getReader();
+    await reader?.read();
+    const other = await post(server, '/agents/refund?speed=0', userInput('t-other', 'other'));
+    expect(other.status).toBe(200);
+    await readEvents(other);
+    await reader?.cancel();
+  }, 30_000);
+});
+
+describe('storage that keeps failing under one run (a key of its own damaged), with maxRuns 1', () => {
+  it('the run gives its room back once it has failed for the longest pause: other runs are taken again, not refused for good', async () => {
+    // Never freed: every try of r2 fails, as on a Redis whose key of r2's log is of another type.
+    const { storage, refusals } = fullFor('r2');
+    const server = await startServer({ storage, maxRuns: 1 });
+    const first = await readEvents(await post(server, '/agents/refund?speed=0', userInput('t', 'r1')));
+    const id = interruptsOf(first)[0]?.id ?? '';
+    const approval = {
+      ...userInput('t', 'r2'),
+      messages: [],
+      resume: [{ interruptId: id, status: 'resolved', payload: { approved: true } }],
+    };
+    await readEvents(await post(server, '/agents/refund?speed=0', approval));
+    const failed = performance.now();
+    let taken: Response | undefined;
+    for (let n = 0; !taken && performance.now() - failed < 45_000; n++) {
+      const response = await post(server, '/agents/refund?speed=0', userInput(`t-${n}`, `other-${n}`));
+      if (response.status === 200) taken = response;
+      else {
+        expect(response.status).toBe(503);
+        await response.body?.cancel();
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    }
+    const ms = Math.round(performance.now() - failed);
+    console.info(
+      `a run storage keeps failing under, maxRuns 1: another run taken ${ms} ms after its first failure, ${refusals()} refusals`,
+    );
+    expect(taken?.status).toBe(200);
+    expect((await readEvents(taken as Response)).at(-1)?.event.type).toBe('RUN_FINISHED');
+    // The six tries of 0.5 s to 16 s pauses: about 32 s, while an outage that short keeps the room.
+    expect(ms).toBeGreaterThan(30_000);
+  }, 60_000);
+});
+
 describe('storage that fails under a run another client follows', () => {
   it('the follower is not counted as having read the run’s end: the approval the run raises once produced again is unseen, and a new message cancels it', async () => {
     const inner = openMemoryStorage();

@@ -12,7 +12,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { effectIdempotencyKey } from '../src/storage/idempotency.js';
 import { openSqliteStorage } from '../src/storage/sqlite.js';
-import type { Storage } from '../src/storage/types.js';
+import type { EffectRecord, Storage } from '../src/storage/types.js';
 import { effectRecord, runRecord, threadRecord } from './storageContract.js';
 
 const dirs: string[] = [];
@@ -257,6 +257,30 @@ describe('records and files the SQLite storage cannot use', () => {
     expect(copied.length).toBeGreaterThan(0);
     expect(copied.length).toBeLessThan(400);
     expect(copied).toEqual(Array.from({ length: copied.length }, (_, i) => `frame ${i} ${'x'.repeat(500)}`));
+  });
+
+  it('keeps each effect at its place in the order done as it copies a damaged database: a page cursor from before reads on from where it was', async () => {
+    const dir = tempDir();
+    const first = open(dir);
+    const [a, b, c] = ['a', 'b', 'c'].map((key) => effectRecord(key));
+    await first.performEffect(a as EffectRecord);
+    await first.performEffect(b as EffectRecord);
+    await first.performEffect(c as EffectRecord);
+    await first.beginRun(runRecord('run-1'), threadRecord(), 0);
+    for (let i = 0; i < 400; i++) await first.appendEvent('run-1', i, `frame ${i} ${'x'.repeat(500)}`);
+    // A client read the first two effects, and holds the cursor that page answered.
+    const read = await first.effectsPage(0, 2);
+    expect(read.effects).toEqual([a, b]);
+    await first.close();
+    // The second effect's row torn (bytes read as zeros), then the file cut short: the database is copied.
+    raw(dir, (db) => db.prepare('UPDATE effects SET record = ? WHERE idempotency_key = ?').run(`{"torn\u0000`, b?.idempotencyKey));
+    const file = join(dir, 'agent.db');
+    truncateSync(file, Math.floor(statSync(file).size / 2 / 4096) * 4096 + 2048);
+    const storage = open(dir);
+    expect(asideFiles(dir)).toHaveLength(1);
+    expect((await storage.effects()).map((e) => e.key)).toEqual(['a', 'c']);
+    // Read on from the cursor: the third effect, not skipped for taking the torn one's place.
+    expect((await storage.effectsPage(read.next, 10)).effects).toEqual([c]);
   });
 
   it('imports the journal of the earlier server once, skipping and reporting the lines it cannot read', async () => {

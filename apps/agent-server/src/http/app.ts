@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RunAgentInput } from '@aguikit/core';
 import { type EventPlan, findScenario, scenarios } from '@aguikit/scenarios';
@@ -81,8 +82,16 @@ export interface App {
 /** Conflicting writes to one thread (two requests at once) are retried this often before a 503. */
 const BEGIN_ATTEMPTS = 8;
 
-/** A run's key among the playback checks: its id, and its start and secret, which a run id used again after pruning does not share. */
-const playbackKey = (run: RunRecord) => `${run.runId}\u0000${run.startedAt}\u0000${run.nonce}`;
+/**
+ * A run's key among the playback checks: all its plan is made of (its scenario, its input, its start and its secret).
+ * Its id, start and secret alone are shared by two requests for one run id on a server whose clock and secret are
+ * fixed (the `now` and `nonce` options), the first one refused after its check (no room): the second, longer, would
+ * pass by the first's bound.
+ */
+const playbackKey = (run: RunRecord) =>
+  [run.runId, run.startedAt, run.nonce, run.scenarioId, createHash('sha256').update(canonicalJson(run.input)).digest('base64')].join(
+    '\u0000',
+  );
 
 /** The same `RunAgentInput` (the same JSON, keys in any order): the client that started a run sends it again to retry or reconnect. */
 const sameInput = (a: RunAgentInput, b: RunAgentInput) => canonicalJson(a) === canonicalJson(b);
@@ -302,7 +311,7 @@ export function buildApp(options: AppOptions): App {
         // log is whole when it holds the last event.
         const held = (await storage.events(input.runId, Math.min(at.index, plan.length - 1), 1)).length > 0;
         const start = held ? {} : { readFrom: 0 };
-        const reservation = room(request, reply, !(produced && held) && streams.produces(run.runId, start) ? 'run' : 'stream');
+        const reservation = room(request, reply, !(produced && held) && streams.produces(run.runId, start) ? 'run' : 'stream', run.runId);
         return stream(request, reply, scenario, run, at.index + 1, speed, { ...start, reservation });
       }
       for (let attempt = 0; attempt < BEGIN_ATTEMPTS; attempt++) {
@@ -312,7 +321,7 @@ export function buildApp(options: AppOptions): App {
           if (existing.scenarioId === scenario.id && sameInput(existing.input, input)) {
             const plan = eventsOf(scenario, existing.input, existing.startedAt, existing.nonce);
             const kind = !(await checkRest(plan, existing, 0, speed)) && streams.produces(existing.runId, {}) ? 'run' : 'stream';
-            return stream(request, reply, scenario, existing, 0, speed, { reservation: room(request, reply, kind) });
+            return stream(request, reply, scenario, existing, 0, speed, { reservation: room(request, reply, kind, existing.runId) });
           }
           throw new RequestError(
             409,
@@ -362,10 +371,11 @@ export function buildApp(options: AppOptions): App {
    * streams); else the 503 that asks its client to come back in a few seconds. A retry or reconnect that
    * produces what its run's log lacks (`RunStreams.produces`: none produces it here, as after a restart, on another
    * instance, or after storage failed under its producer) takes room as a new run: it holds what a new run holds.
-   * One that only reads a log that holds its run to its end does not.
+   * One that only reads a log that holds its run to its end does not; one of a run that waits to be tried again takes
+   * the room that run kept (`runId`).
    */
-  function room(request: FastifyRequest, reply: FastifyReply, kind: 'run' | 'stream') {
-    const reservation = streams.reserve(bodyBytes.get(request) ?? 0, kind);
+  function room(request: FastifyRequest, reply: FastifyReply, kind: 'run' | 'stream', runId?: string) {
+    const reservation = streams.reserve(bodyBytes.get(request) ?? 0, kind, runId);
     if (reservation) return reservation;
     reply.header('Retry-After', String(RETRY_AFTER_S));
     throw new RequestError(

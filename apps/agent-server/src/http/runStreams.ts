@@ -80,9 +80,11 @@ export interface RunStreams {
    * it counts against the bytes, not the runs, and is held until that stream
    * ends (or, when it produces the run, until the run is produced). Either
    * kind's bytes are held on, once, while the client of the stream that
-   * produces the run, fallen behind, reads the rest from the log.
+   * produces the run, fallen behind, reads the rest from the log. `runId`:
+   * the run a stream that produces it is of; one storage failed under that
+   * waits to be tried again hands it the room it kept, so the run holds one.
    */
-  reserve(bytes: number, kind?: 'run' | 'stream'): Reservation | undefined;
+  reserve(bytes: number, kind?: 'run' | 'stream', runId?: string): Reservation | undefined;
   /**
    * Produces a run to its end without a client: one a server that stopped
    * (kill -9, a power cut) left unfinished (`Storage.unfinished`). What its
@@ -98,8 +100,21 @@ export interface RunStreams {
   settled(): Promise<void>;
   /** When the oldest run being produced started (its record's `startedAt`); undefined when none is. */
   oldestProducing(): number | undefined;
-  /** Responses open, the bytes they hold unsent, and runs being produced (with or without a client). */
-  health(): { streams: number; bufferedBytes: number; runs: number };
+  /**
+   * Responses open, the bytes they hold unsent, runs being produced (with or without a client), and runs storage
+   * failed under that wait to be tried again (`retrying`: one may hold its room among `maxRuns` meanwhile).
+   */
+  health(): { streams: number; bufferedBytes: number; runs: number; retrying: number };
+}
+
+/** A run storage failed under, to be produced again (see `again`). */
+interface Retry {
+  failures: number;
+  /** Its pause is not over yet. */
+  waiting: boolean;
+  cancel(): void;
+  /** The room it keeps, handed to the caller (a client come back for the run), once. */
+  take(): Reservation | undefined;
 }
 
 /** The pause before a run that storage failed under is produced again, doubled at each failure up to the longest. */
@@ -117,7 +132,7 @@ export function runStreams(options: RunStreamOptions): RunStreams {
   /** The start of each run being produced or waiting to be (its turn, or to be tried again): retention never prunes one of them. */
   const starts = new Map<object, number>();
   /** The runs storage failed under, to be produced again (`again`): how often it failed, and what calls the next try off. */
-  const retries = new Map<string, { failures: number; cancel: () => void }>();
+  const retries = new Map<string, Retry>();
   /** The server stops: a run storage failed under is left to the next start. */
   let stopped = false;
   const producers = createProducers();
@@ -182,9 +197,9 @@ export function runStreams(options: RunStreamOptions): RunStreams {
    * client, as one a killed process left (`finish`): the run was accepted, its side effects are due whether or
    * not its client comes back. The pause doubles at each failure, up to `MAX_RETRY_MS`; a client that comes
    * back meanwhile has it produced. Meanwhile it is never pruned, and it keeps the room among the runs being
-   * produced it had (`room`, released when the retry is called off): it was accepted, and a paced run begun
-   * meanwhile does not push it back by up to `maxPlaybackMs`. Once the server stops, it is left to the next start
-   * (`Storage.unfinished`).
+   * produced it had (`room`, released when the retry is called off), until the pause reaches `MAX_RETRY_MS` (about
+   * 30 s of failures): it was accepted, and a paced run begun meanwhile does not push it back by up to
+   * `maxPlaybackMs`. Once the server stops, it is left to the next start (`Storage.unfinished`).
    */
   function again(scenario: Scenario, record: RunRecord, room?: Reservation): void {
     if (stopped) {
@@ -193,7 +208,11 @@ export function runStreams(options: RunStreamOptions): RunStreams {
     }
     const failures = (retries.get(record.runId)?.failures ?? 0) + 1;
     retries.get(record.runId)?.cancel();
-    let held = room;
+    const pause = Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** (failures - 1));
+    // One that storage has failed under through every shorter pause (a key of its own damaged, a long outage) gives
+    // its room back: kept for good, the room would refuse every other run for as long. It waits its turn at each try.
+    if (pause >= MAX_RETRY_MS) room?.release();
+    let held = pause < MAX_RETRY_MS ? room : undefined;
     const cancel = () => {
       clearTimeout(timer);
       starts.delete(token);
@@ -202,20 +221,25 @@ export function runStreams(options: RunStreamOptions): RunStreams {
       if (retries.get(record.runId)?.cancel === cancel) retries.delete(record.runId);
     };
     const token = {};
-    const timer = setTimeout(
-      () => {
-        starts.delete(token);
-        // The room goes with the try: a try that fails hands it on to the next.
-        const turn = held;
-        held = undefined;
-        if (!stopped) void finish(scenario, record, turn);
-        else turn?.release();
-      },
-      Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** (failures - 1)),
-    );
+    const timer = setTimeout(() => {
+      starts.delete(token);
+      retry.waiting = false;
+      // The room goes with the try: a try that fails hands it on to the next.
+      const turn = held;
+      held = undefined;
+      if (!stopped) void finish(scenario, record, turn);
+      else turn?.release();
+    }, pause);
     timer.unref();
     starts.set(token, record.startedAt);
-    retries.set(record.runId, { failures, cancel });
+    // A client that comes back for the run meanwhile produces it with the room it kept (`reserve`).
+    const take = () => {
+      const taken = held;
+      held = undefined;
+      return taken;
+    };
+    const retry: Retry = { failures, waiting: true, cancel, take };
+    retries.set(record.runId, retry);
   }
 
   /** `room`: the room the run holds already (tried again after storage failed under it); else it waits its turn. */
@@ -258,7 +282,7 @@ export function runStreams(options: RunStreamOptions): RunStreams {
       return track(scenario, record, speed, () => produce({ request, reply }, scenario, record, from, speed, extra), extra.reservation);
     },
     finish,
-    reserve,
+    reserve: (bytes, kind = 'run', runId) => (kind === 'run' && runId !== undefined && retries.get(runId)?.take()) || reserve(bytes, kind),
     endStreams() {
       stopped = true;
       for (const retry of [...retries.values()]) retry.cancel();
@@ -276,7 +300,9 @@ export function runStreams(options: RunStreamOptions): RunStreams {
     health() {
       let bufferedBytes = 0;
       for (const res of open.keys()) bufferedBytes += res.writableLength;
-      return { streams: open.size, bufferedBytes, runs: producing.size };
+      let retrying = 0;
+      for (const retry of retries.values()) if (retry.waiting) retrying++;
+      return { streams: open.size, bufferedBytes, runs: producing.size, retrying };
     },
   };
 }

@@ -538,7 +538,8 @@ function salvage(aside: string, db: Database.Database, skipped: Skipped): void {
       if (!tables.includes(table)) continue;
       let copied = 0;
       try {
-        const columns = (COLUMNS[table] ?? '').split(', ');
+        // An effect keeps its row id, the cursor of `effectsPage`: renumbered past a torn row, a cursor from before would skip one.
+        const columns = [...(table === 'effects' ? ['rowid'] : []), ...(COLUMNS[table] ?? '').split(', ')];
         const insert = db.prepare(`INSERT OR IGNORE INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`);
         const rows = old
           .prepare(`SELECT ${columns.join(', ')} FROM ${table}`)
