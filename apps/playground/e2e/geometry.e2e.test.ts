@@ -326,3 +326,38 @@ describe('the playground laid out from 390 to 1920 px, with interrupts open', ()
     await o.close();
   });
 });
+
+/**
+ * The composer's height while idle and while a run streams: its note (a run in progress) and Stop appear, and
+ * nothing above it moves.
+ */
+describe('the composer as a run starts and ends', () => {
+  for (const [viewport, font] of [
+    [{ width: 320, height: 568 }, 16],
+    [{ width: 390, height: 844 }, 16],
+    [{ width: 390, height: 844 }, 24],
+    [{ width: 1366, height: 768 }, 16],
+  ] as const) {
+    const size = `${viewport.width}x${viewport.height}${font === 16 ? '' : `, a default font of ${font}px`}`;
+    it(`${size}: the composer keeps its height while a run streams (its note and Stop take no new row), so the thread above does not move`, async () => {
+      // Slow enough to be seen streaming; the refund's lookup streams before it asks.
+      const opened = await openPlayground(browser, playgroundUrl, { params: { mode: 'server', scenario: 'refund', speed: 1 }, viewport });
+      const { page } = opened;
+      // The browser's own font size setting (what rem in a media or container query is measured by), not a page style.
+      if (font !== 16) {
+        const cdp = await page.context().newCDPSession(page);
+        await cdp.send('Page.setFontSizes', { fontSizes: { standard: font, fixed: font - 3 } });
+      }
+      const height = () => page.locator('.agk-chat__composer').evaluate((c) => Math.round(c.getBoundingClientRect().height * 10) / 10);
+      const idle = await height();
+      await page.getByRole('button', { name: 'Send this' }).click();
+      await page.locator('.agk-composer[data-state="busy"]').waitFor();
+      await page.getByRole('button', { name: 'Stop' }).waitFor();
+      const streaming = await height();
+      await shot(page, `composer-streaming-${viewport.width}x${viewport.height}-${font}px`);
+      expect(streaming, `the composer idle ${idle}px, streaming ${streaming}px`).toBe(idle);
+      expect(unexpected(opened.problems)).toEqual([]);
+      await opened.close();
+    });
+  }
+});

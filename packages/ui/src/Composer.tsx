@@ -172,9 +172,12 @@ export const Composer = React.forwardRef<HTMLFormElement, ComposerProps>(functio
           </button>
         </div>
       </div>
-      {/* Always there, empty while idle: the line it takes is kept, so the box does not move as a run starts and ends. */}
-      <p id={noteId} className="agk-composer__note">
-        {note}
+      {/*
+       * Always there, empty while idle: the lines it takes are kept (as many as the note of a run in progress wraps
+       * to, `data-room`, drawn unseen: run.css), so the box does not move as a run starts and ends.
+       */}
+      <p id={noteId} className="agk-composer__note" data-room={t.inFlight}>
+        <span>{note}</span>
       </p>
     </form>
   );

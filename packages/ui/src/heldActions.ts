@@ -19,6 +19,9 @@ export function useHeldActions(region: React.RefObject<HTMLElement | null>, card
     const group = region.current;
     const win = group?.ownerDocument.defaultView;
     if (!group || !win || cards === '') return;
+    // In the chat, what scrolls the cards may be the chat itself (a short window, run.css): it reads them there too.
+    const parent = group.parentElement;
+    const host = parent?.matches('.agk-chat') ? parent : group;
     const update = () => {
       const focused = group.ownerDocument.activeElement;
       // What clips the group clips each card: read once per update, not once per card (300 cards, each ancestor's style).
@@ -40,7 +43,7 @@ export function useHeldActions(region: React.RefObject<HTMLElement | null>, card
           held = Math.max(held, actions.offsetHeight);
         } else card.setAttribute('data-held', 'later');
       });
-      holdScrollPadding(group, win, held);
+      holdScrollPadding(group, host, win, held);
     };
     update();
     // Scroll events do not bubble: captured, any box that scrolls the cards (the dialog, the chat, the page) is heard.
@@ -57,8 +60,8 @@ export function useHeldActions(region: React.RefObject<HTMLElement | null>, card
       group.removeEventListener('focusin', update);
       resized?.disconnect();
       for (const card of group.querySelectorAll('.agk-interrupt')) card.removeAttribute('data-held');
-      group.style.removeProperty('--agk-held-top');
-      group.style.removeProperty('--agk-held-bottom');
+      host.style.removeProperty('--agk-held-top');
+      host.style.removeProperty('--agk-held-bottom');
     };
   }, [cards]);
 }
@@ -67,17 +70,18 @@ export function useHeldActions(region: React.RefObject<HTMLElement | null>, card
 const RING = 4;
 
 /**
- * Tells the group's scroll padding (run.css: `--agk-held-top`, `--agk-held-bottom`) how tall its held heading and
- * its tallest held actions are, as drawn: the browser scrolls a field into view (focus, a caret, find in page, a
- * screen reader's cursor) by that padding, and a fixed guess leaves a field under actions that wrap to two or three
- * rows, or under a heading of two lines. Set only when it changes.
+ * Tells the scroll padding of what scrolls the group (run.css: `--agk-held-top`, `--agk-held-bottom`, set on `host`:
+ * the group, or the chat it is in, whose short window scrolls it as one box) how tall its held heading and its
+ * tallest held actions are, as drawn: the browser scrolls a field into view (focus, a caret, find in page, a screen
+ * reader's cursor) by that padding, and a fixed guess leaves a field under actions that wrap to two or three rows, or
+ * under a heading of two lines. Set only when it changes.
  */
-function holdScrollPadding(group: HTMLElement, win: Window, actions: number): void {
+function holdScrollPadding(group: HTMLElement, host: HTMLElement, win: Window, actions: number): void {
   const heading = group.querySelector<HTMLElement>(':scope > .agk-interrupts__title');
   const top = heading && win.getComputedStyle(heading).position === 'sticky' ? heading.offsetHeight : 0;
   const set = (name: string, px: number) => {
     const value = `${Math.ceil(px) + RING}px`;
-    if (group.style.getPropertyValue(name) !== value) group.style.setProperty(name, value);
+    if (host.style.getPropertyValue(name) !== value) host.style.setProperty(name, value);
   };
   set('--agk-held-top', top);
   set('--agk-held-bottom', actions);

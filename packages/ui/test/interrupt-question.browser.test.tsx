@@ -8,7 +8,7 @@ import { render } from 'vitest-browser-react';
 import { AgentChat } from '../src/AgentChat.js';
 import { InterruptDialog } from '../src/InterruptDialog.js';
 import { preloadInterruptForm } from '../src/lazyChunks.js';
-import { call, playedStore, runOf, say } from '../src/storybook/scripted.js';
+import { call, playedStore, runOf, type ScriptEvent, say } from '../src/storybook/scripted.js';
 import '../src/styles.css';
 
 /**
@@ -333,8 +333,8 @@ describe('a clarification of several fields, on a phone', () => {
     note: { type: 'string', title: 'Anything the courier should know' },
   };
 
-  async function openClarification(header: number): Promise<void> {
-    await page.viewport(390, 844);
+  async function openClarification(header: number, viewport: [number, number] = [390, 844], after: ScriptEvent[][] = []): Promise<void> {
+    await page.viewport(...viewport);
     await preloadInterruptForm();
     const run = runOf(say('6e3d2c1b-0a9f-4e8d-8c7b-6a5f4e3d2c1b', 'I need a few details for the replacement.'), {
       outcome: {
@@ -349,7 +349,7 @@ describe('a clarification of several fields, on a phone', () => {
         ],
       },
     });
-    const store = await playedStore([], { pending: [run], now: () => Date.now() });
+    const store = await playedStore([], { pending: [run, ...after], now: () => Date.now() });
     const screen = await render(
       <AgentProvider store={store}>
         <div style={{ height: `calc(100vh - ${header}px)`, marginTop: header, display: 'flex', flexDirection: 'column' }}>
@@ -407,5 +407,40 @@ describe('a clarification of several fields, on a phone', () => {
     expect(last && inside(last, part), `the last field at ${last?.top}-${last?.bottom}, the clear part ${part.top}-${part.bottom}`).toBe(
       true,
     );
+  });
+
+  // A short window (a small phone, a phone held sideways): the chat is the one scroll box and the actions are held at
+  // its bottom edge (run.css), so the chat's scroll padding, not the area's, is what the browser scrolls by.
+  it.each([
+    [320, 568],
+    [844, 390],
+  ])(
+    "in a %ix%i window, each field the browser brings into view is whole above the actions held at the chat's edge",
+    async (width, height) => {
+      await openClarification(0, [width, height]);
+      const chat = document.querySelector('.agk-chat') as HTMLElement;
+      for (const field of fields()) {
+        chat.scrollTop = 0;
+        field.scrollIntoView({ block: 'nearest' });
+        await new Promise(requestAnimationFrame);
+        const box = field.getBoundingClientRect();
+        const actions = document.querySelector('.agk-interrupt__actions')?.getBoundingClientRect();
+        expect(
+          actions && box.bottom <= actions.top + 0.5,
+          `${field.id} at ${box.top}-${box.bottom}, the actions from ${actions?.top}`,
+        ).toBe(true);
+      }
+    },
+  );
+
+  it('answered, it leaves no scroll padding behind on the chat or the area', async () => {
+    await openClarification(0, [320, 568], [runOf(say('5d4c3b2a-1f0e-4d9c-8b7a-695847362514', 'No replacement, then.'))]);
+    const chat = document.querySelector('.agk-chat') as HTMLElement;
+    expect(chat.style.getPropertyValue('--agk-held-bottom'), 'held while open').not.toBe('');
+    await userEvent.click(page.getByRole('button', { name: 'Close without answering' }));
+    await expect.poll(() => document.querySelector('.agk-interrupt__actions button')).toBeNull();
+    const styled = [chat, ...chat.querySelectorAll<HTMLElement>('*')].filter((e) => /--agk-held/.test(e.getAttribute('style') ?? ''));
+    expect(styled.map((e) => e.className)).toEqual([]);
+    expect(getComputedStyle(chat).scrollPaddingBottom).toBe('auto');
   });
 });

@@ -2,7 +2,7 @@
 /// <reference types="vite/client" />
 import { AgentProvider, type AgentStore } from '@aguikit/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cdp, page } from 'vitest/browser';
+import { cdp, page, userEvent } from 'vitest/browser';
 import { render } from 'vitest-browser-react';
 import { AgentChat } from '../src/AgentChat.js';
 import { InterruptDialog } from '../src/InterruptDialog.js';
@@ -182,5 +182,36 @@ describe('the interrupt reflows', () => {
     expect(lines(), 'ten lines typed, six shown').toBeCloseTo(6, 0);
     expect(input.scrollHeight, 'ten lines typed: the rest scrolled to').toBeGreaterThan(input.clientHeight);
     await expect.element(screen.getByRole('button', { name: 'Approve' })).toBeVisible();
+  });
+
+  it('typing a draft while the agent waits does not measure the open cards on every keystroke', async () => {
+    await page.viewport(1366, 768);
+    const store = await longApproval();
+    const screen = await render(
+      <AgentProvider store={store}>
+        <div style={{ height: '100vh' }}>
+          <AgentChat />
+        </div>
+      </AgentProvider>,
+    );
+    await expect.element(screen.getByRole('button', { name: 'Approve' })).toBeEnabled();
+    const input = document.querySelector<HTMLTextAreaElement>('.agk-composer__input');
+    if (!input) throw new Error('no composer');
+    input.focus();
+    await new Promise(requestAnimationFrame);
+    // Each measurement of a card's heading (what the held actions read) counted while 80 characters are typed, over ten lines.
+    const real = Element.prototype.getBoundingClientRect;
+    let measured = 0;
+    Element.prototype.getBoundingClientRect = function (this: Element) {
+      if (this.matches('.agk-interrupt__header, .agk-interrupt')) measured++;
+      return real.call(this);
+    };
+    try {
+      await userEvent.type(input, 'Broken lid.{Shift>}{Enter}{/Shift}'.repeat(8));
+      await new Promise(requestAnimationFrame);
+    } finally {
+      Element.prototype.getBoundingClientRect = real;
+    }
+    expect(measured, 'cards measured while typing').toBeLessThan(20);
   });
 });
