@@ -46,10 +46,11 @@ function copy(value: unknown): unknown {
   }
 }
 
-/** Whether `a` and `b` hold the same own keys with the same values (`Object.is`). */
+/** Whether `a` and `b` hold the same own keys, in the same order, with the same values (`Object.is`). */
 export function sameMembers(a: Settings, b: Settings): boolean {
   const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && Object.is(a[k], b[k]));
+  const other = Object.keys(b);
+  return keys.length === other.length && keys.every((k, i) => k === other[i] && Object.is(a[k], b[k]));
 }
 
 /** A component's own options over a store it does not own: `set` them on each render, `remove` them on unmount. */

@@ -25,31 +25,30 @@ export function useAgentSelector<T>(selector: (state: AgentStoreState) => T): T 
 /**
  * `useAgentSelector` for `hook`, which an error outside a provider names.
  * For the same state and selector it gives the same result (React asks for
- * it again, and would take a new object for a change and render for ever),
- * and a result the selector built (a second call gives another) that is
- * shallow-equal to the last is the last.
+ * it again, and would take a new object for a change and render for ever).
+ * A new result equal to the last is the last: two arrays of the same length,
+ * keys and members (`Object.is`), compared without running the selector
+ * again; two plain objects of the same keys, in the same order, and members,
+ * compared only when the selector built it (a second call gives another): a
+ * document it returns as it is may hold 100,000 keys. Anything else (a Map,
+ * a Date) is compared by identity.
  */
 export function useSelectorFor<T>(hook: string, selector: (state: AgentStoreState) => T): T {
   // The state, the selector and what it gave.
-  const last = React.useRef<[AgentStoreState, (state: AgentStoreState) => T, T] | null>(null);
+  const last = React.useRef<[AgentStoreState?, ((state: AgentStoreState) => T)?, T?]>([]);
   return useStore(useStoreFor(hook), (state) => {
-    const before = last.current;
-    if (before?.[0] === state && before[1] === selector) return before[2];
+    const [held, by, a] = last.current;
+    if (held === state && by === selector) return a as T;
     const next = selector(state);
-    // Compared member by member only when the selector builds its result: a document it returns as it is may hold
-    // 100,000 keys.
-    const result = before && !Object.is(selector(state), next) && shallowEqual(before[2], next) ? before[2] : next;
+    const b = next as Record<string, unknown>;
+    const kind = (a as Record<string, unknown>)?.constructor;
+    const same =
+      a !== b &&
+      kind === b?.constructor &&
+      (kind === Array ? (a as unknown[]).length === b.length : kind === Object && selector(state) !== next) &&
+      sameMembers(a as Record<string, unknown>, b);
+    const result = same ? (a as T) : next;
     last.current = [state, selector, result];
     return result;
   });
-}
-
-/** Two plain objects, or two arrays, whose members are the same (`Object.is`); anything else (a Map, a Date) is not. */
-function shallowEqual(a: unknown, b: unknown): boolean {
-  const kind = (a as object | null | undefined)?.constructor;
-  return (
-    kind === (b as object | null | undefined)?.constructor &&
-    (kind === Object || kind === Array) &&
-    sameMembers(a as Record<string, unknown>, b as Record<string, unknown>)
-  );
 }

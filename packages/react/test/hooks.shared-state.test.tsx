@@ -1,7 +1,16 @@
 import type { SharedState } from '@aguikit/core';
 import { act, render, screen } from '@testing-library/react';
+import { StrictMode } from 'react';
 import { describe, expect, it, vi } from 'vitest';
-import { AgentProvider, createAgentStore, useAgentSelector, useAgentState, useShallow, useSharedState } from '../src/index.js';
+import {
+  AgentProvider,
+  type AgentStore,
+  createAgentStore,
+  useAgentSelector,
+  useAgentState,
+  useShallow,
+  useSharedState,
+} from '../src/index.js';
 import { manualFrames, manualSource, tick } from './support/sources.js';
 
 describe('useSharedState', () => {
@@ -225,5 +234,112 @@ describe('useAgentState with a selector that builds an object', () => {
     });
     expect(screen.getByTestId('doc').textContent).toBe('1');
     expect(keysRead).toBe(0);
+  });
+});
+
+describe('useAgentSelector with a selector that builds its result', () => {
+  type Doc = { lines: string[]; note: string; n: number; order: string[] };
+  const initialState: Doc = { lines: ['a', '', 'b'], note: '', n: 1, order: ['a', 'b'] };
+  const edit = async (store: AgentStore<Doc>, change: (d: Doc) => void) => {
+    await act(async () => {
+      await store.getState().updateSharedState(change);
+    });
+  };
+
+  it('runs a selector that builds an array once per change of the store it does not follow, not twice', async () => {
+    const store = createAgentStore<Doc>({ source: manualSource().source, threadId: 't', initialState });
+    let calls = 0;
+    let renders = 0;
+    function Lines() {
+      renders++;
+      const lines = useAgentState((doc: Doc) => {
+        calls++;
+        return doc.lines.filter((l) => l !== '');
+      });
+      return <span data-testid="lines">{lines.join(',')}</span>;
+    }
+    render(
+      <AgentProvider store={store}>
+        <Lines />
+      </AgentProvider>,
+    );
+    const first = renders;
+    calls = 0;
+    await edit(store, (d) => {
+      d.note = 'x';
+    });
+    await edit(store, (d) => {
+      d.note = 'y';
+    });
+    expect(renders).toBe(first);
+    expect(calls).toBe(2);
+    await edit(store, (d) => {
+      d.lines.push('c');
+    });
+    expect(screen.getByTestId('lines').textContent).toBe('a,b,c');
+  });
+
+  it('compares a Map or a Date it builds by identity: under StrictMode it renders without looping and shows each change', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const store = createAgentStore<Doc>({ source: manualSource().source, threadId: 't', initialState });
+      function Built() {
+        const byLine = useAgentState((doc: Doc) => new Map(doc.lines.map((l, i) => [i, l])));
+        const at = useAgentState((doc: Doc) => new Date(doc.n * 1000));
+        return <span data-testid="built">{`${[...byLine.values()].join('')} ${at.getTime()}`}</span>;
+      }
+      render(
+        <StrictMode>
+          <AgentProvider store={store}>
+            <Built />
+          </AgentProvider>
+        </StrictMode>,
+      );
+      expect(screen.getByTestId('built').textContent).toBe('ab 1000');
+      await edit(store, (d) => {
+        d.lines = ['c'];
+        d.n = 2;
+      });
+      expect(screen.getByTestId('built').textContent).toBe('c 2000');
+      expect(errors).not.toHaveBeenCalled();
+    } finally {
+      errors.mockRestore();
+    }
+  });
+
+  it('takes an array of another length for a change, though its holes leave it no other member', async () => {
+    const store = createAgentStore<Doc>({ source: manualSource().source, threadId: 't', initialState });
+    function Slots() {
+      const slots = useAgentState((doc: Doc) => new Array<string>(doc.n));
+      return <span data-testid="slots">{slots.length}</span>;
+    }
+    render(
+      <AgentProvider store={store}>
+        <Slots />
+      </AgentProvider>,
+    );
+    expect(screen.getByTestId('slots').textContent).toBe('1');
+    await edit(store, (d) => {
+      d.n = 3;
+    });
+    expect(screen.getByTestId('slots').textContent).toBe('3');
+  });
+
+  it('takes an object whose keys come in another order for a change (its entries are drawn in order)', async () => {
+    const store = createAgentStore<Doc>({ source: manualSource().source, threadId: 't', initialState });
+    function Order() {
+      const byKey = useAgentState((doc: Doc) => Object.fromEntries(doc.order.map((k) => [k, k.toUpperCase()])));
+      return <span data-testid="order">{Object.values(byKey).join(',')}</span>;
+    }
+    render(
+      <AgentProvider store={store}>
+        <Order />
+      </AgentProvider>,
+    );
+    expect(screen.getByTestId('order').textContent).toBe('A,B');
+    await edit(store, (d) => {
+      d.order = ['b', 'a'];
+    });
+    expect(screen.getByTestId('order').textContent).toBe('B,A');
   });
 });
