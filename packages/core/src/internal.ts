@@ -5,7 +5,7 @@
  * `@aguikit/core`.
  */
 
-export { classifyFailure, isRetryable } from './controller/failure.js';
+export { classifyFailure, isRetryable } from './controller/classifyFailure.js';
 export { createThreadMachine, type MachineCallbacks, type ThreadMachine } from './controller/machine.js';
 export { reportThrown, tellApp } from './controller/report.js';
 export { createSessionLog } from './controller/sessionLog.js';

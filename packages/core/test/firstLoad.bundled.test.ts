@@ -42,6 +42,8 @@ const ENGINE = [
   '/src/reducer/run.ts',
   '/src/reducer/sharedState.ts',
   '/src/reducer/text.ts',
+  // Why a request failed: asked for only once the engine has loaded, by a run that failed.
+  '/src/controller/classifyFailure.ts',
   'fast-json-patch',
 ];
 

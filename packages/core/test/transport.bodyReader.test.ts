@@ -1,8 +1,8 @@
 /**
- * httpSseSource reads answers with a chunk loaded on demand (sseBody.ts). A
- * chunk that cannot load must not leave a request behind: the request is not
- * sent until the reader is there, so the failure is one that sending again
- * can fix, and nothing runs on the server meanwhile.
+ * httpSseSource reads answers with a chunk loaded on demand (sseRequest.ts,
+ * with sseBody.ts). A chunk that cannot load must not leave a request behind:
+ * the request is not sent until the reader is there, so the failure is one
+ * that sending again can fix, and nothing runs on the server meanwhile.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,7 +11,7 @@ import { afterEach, expect, it, vi } from 'vitest';
 const servers: Server[] = [];
 
 afterEach(async () => {
-  vi.doUnmock('../src/transports/sseBody.js');
+  vi.doUnmock('../src/transports/sseRequest.js');
   for (const server of servers.splice(0)) {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -20,8 +20,8 @@ afterEach(async () => {
 
 it('a body reader that cannot load sends nothing, fails as ENGINE_UNAVAILABLE, and retry() sends once it loads', async () => {
   let fail = true;
-  vi.doMock('../src/transports/sseBody.js', async (original) => {
-    if (fail) throw new TypeError('Failed to fetch dynamically imported module: /assets/sseBody-5e2a.js');
+  vi.doMock('../src/transports/sseRequest.js', async (original) => {
+    if (fail) throw new TypeError('Failed to fetch dynamically imported module: /assets/sseRequest-5e2a.js');
     return original();
   });
   vi.resetModules();

@@ -4,7 +4,9 @@
  * reduce) and the client transitions that need it, the ones that apply JSON
  * Patch or act on what the agent's events made (tool calls, interrupts).
  * Everything a controller does before its first run (a new thread, the
- * user's message, a stop, a failed request) needs none of it.
+ * user's message, a stop, a failed request) needs none of it. A request is
+ * sent only once the engine has loaded, so what says why it failed
+ * (`classifyFailure`) is here too.
  */
 import { applyJsonPatch } from '../jsonPatch.js';
 import type { ThreadState } from '../model.js';
@@ -14,6 +16,7 @@ import { ownJson } from '../reducer/ownJson.js';
 export { createEventPipeline } from '../pipeline.js';
 export { recordResume, reopenInterrupts, resumeTaken } from '../reducer/run.js';
 export { addToolResult, markToolCallExecuting } from '../reducer/toolLocal.js';
+export { classifyFailure } from './classifyFailure.js';
 export { copyDelta } from './recipeDelta.js';
 export { createRecording } from './recording.js';
 

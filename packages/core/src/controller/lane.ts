@@ -2,8 +2,8 @@ import type { ThreadState } from '../model.js';
 import type { AgentCapabilities } from '../protocol.js';
 import { type AgentSource, AgentTransportError, type SourceRunOptions } from '../transports/source.js';
 import type { AgentClock } from './agentClock.js';
-import { loadEngine, loadedEngine } from './engineLoader.js';
-import { classifyFailure, engineUnavailable } from './failure.js';
+import { type Engine, loadEngine, loadedEngine } from './engineLoader.js';
+import { engineUnavailable } from './failure.js';
 import type { ThreadMachine } from './machine.js';
 import { reportThrown } from './report.js';
 import { frameScheduler } from './scheduler.js';
@@ -152,6 +152,8 @@ export function createLane(deps: LaneDeps): Lane {
       }
       // Torn down before the request went out (a listener of the stream's start stopped it): nothing is sent.
       if (!s.live) return { reconnectable: false };
+      // Loaded from here on: what says why the request failed is part of it.
+      const { classifyFailure } = loadedEngine() as Engine;
       // Whether the agent's events said anything of a run (its start, or a failure before it began).
       let lifecycle = false;
       try {

@@ -1,8 +1,8 @@
 import type { EventSourceMessage } from 'eventsource-parser';
 import type { AgentCapabilities, RunAgentInput } from '../protocol.js';
 import { thrownText } from '../thrownText.js';
-import { type AgentSource, AgentTransportError, abortReason, type SourceRunOptions } from './source.js';
-import type * as SseBody from './sseBody.js';
+import { type AgentSource, AgentTransportError, type SourceRunOptions, untilAborted } from './source.js';
+import type * as Reader from './sseRequest.js';
 
 export interface HttpSseSourceOptions {
   /** The agent's endpoint: the `RunAgentInput` is POSTed here. */
@@ -62,16 +62,17 @@ const LONGEST_TIMER_MS = 2_147_483_647;
 /** The timeout an option asks for, or none: not a positive number (0, negative, NaN), or past what a timer can wait (Infinity). */
 const timeoutOf = (ms: number | undefined): number | undefined => (ms !== undefined && ms > 0 && ms <= LONGEST_TIMER_MS ? ms : undefined);
 
-let bodyReader: Promise<typeof SseBody> | undefined;
+let bodyReader: Promise<typeof Reader> | undefined;
 
 /**
  * What reads an answer (its status and content type, then its SSE frames:
- * sseBody.ts and eventsource-parser), loaded on demand: asked for as a source
+ * sseBody.ts and eventsource-parser) and builds each request
+ * (sseRequest.ts), loaded on demand: asked for as a source
  * is made, awaited before a request is sent, and kept out of an
  * application's first load. Loading twice loads once.
  */
-function loadBodyReader(): Promise<typeof SseBody> {
-  bodyReader ??= import('./sseBody.js');
+function loadBodyReader(): Promise<typeof Reader> {
+  bodyReader ??= import('./sseRequest.js');
   const loading = bodyReader;
   // A chunk that failed to load is loaded again by the next request; this one fails as a dropped connection does.
   loading.catch(() => {
@@ -191,7 +192,7 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
       if (attempt === 0) onConnection?.('connecting');
       // The reader first: a request whose answer could not be read would leave a run going on the server. Neither it (a
       // chunk on a slow network) nor the app's headers hold a stopped run.
-      let reader: typeof SseBody;
+      let reader: typeof Reader;
       let headers: Record<string, string>;
       try {
         reader = await untilAborted(bodyReaderOrFail(), signal);
@@ -200,23 +201,21 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
         onConnection?.(signal?.aborted ? 'closed' : 'failed');
         throw e;
       }
-      const resumeFrom = lastId === undefined ? undefined : headerBytes(lastId);
-      // An id no header can carry (a control character) is no resume point: the server could never be told it.
-      if (resumeFrom !== undefined && !HEADER_VALUE.test(resumeFrom)) {
+      let resumeFrom: string | undefined;
+      try {
+        resumeFrom = reader.resumeHeader(lastId);
+      } catch (e) {
         onConnection?.('closed');
-        throw new AgentTransportError(
-          'CONNECTION_LOST',
-          `The stream cannot be resumed: its last event id ${JSON.stringify(lastId)} cannot be sent in a Last-Event-ID header.`,
-        );
+        throw e;
       }
-      const request = buildRequest(input, {
+      const request = reader.buildRequest(input, {
         'Content-Type': 'application/json',
         Accept: 'text/event-stream',
         ...headers,
         ...(resumeFrom !== undefined ? { 'Last-Event-ID': resumeFrom } : {}),
       });
       let lost: unknown;
-      const answer = awaitAnswer(reader, signal, idle);
+      const answer = reader.awaitAnswer(signal, idle);
       try {
         const response = await answer.race(
           doFetch(url, { method: 'POST', ...request, ...(answer.signal ? { signal: answer.signal } : {}) }),
@@ -308,50 +307,8 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
   };
 }
 
-/**
- * The signal of one request, which also ends it when its answer (the status
- * and headers) has not come within `idle` ms: `silence()` is then the
- * StreamSilent error that says so. Without `idle`, the caller's signal as it is.
- */
-function awaitAnswer(reader: typeof SseBody, signal: AbortSignal | undefined, idle: number | undefined) {
-  if (idle === undefined) {
-    // The caller's abort is raced too, for a `fetch` that does not honour its signal (some polyfills do not).
-    return {
-      signal,
-      race: <T>(answer: Promise<T>): Promise<T> => untilAborted(answer, signal),
-      arrived() {},
-      silence: () => undefined,
-      done() {},
-    };
-  }
-  const request = new AbortController();
-  const follow = () => request.abort(signal?.reason);
-  signal?.addEventListener('abort', follow, { once: true });
-  if (signal?.aborted) follow();
-  let silent: Error | undefined;
-  const timer = setTimeout(() => {
-    silent = new reader.StreamSilent(`No answer from the agent within ${idle} ms: the request is taken as lost.`);
-    request.abort(silent);
-  }, idle);
-  // Also raced, for a `fetch` that does not honour its signal (some polyfills do not).
-  const ended = new Promise<never>((_resolve, reject) => {
-    request.signal.addEventListener('abort', () => reject(request.signal.reason), { once: true });
-  });
-  ended.catch(() => undefined);
-  return {
-    signal: request.signal,
-    race: <T>(answer: Promise<T>): Promise<T> => Promise.race([answer, ended]),
-    arrived: () => clearTimeout(timer),
-    silence: () => silent,
-    done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', follow);
-    },
-  };
-}
-
 /** The body reader, or a READER_UNAVAILABLE error: nothing can be sent without it. */
-async function bodyReaderOrFail(): Promise<typeof SseBody> {
+async function bodyReaderOrFail(): Promise<typeof Reader> {
   try {
     return await loadBodyReader();
   } catch (e) {
@@ -363,9 +320,9 @@ async function bodyReaderOrFail(): Promise<typeof SseBody> {
 }
 
 /** `pullEvents` (sseBody.ts), loaded with the body reader when the iteration starts. */
-async function* pulled(start: Parameters<typeof SseBody.pullEvents>[0], runOptions: SourceRunOptions): AsyncGenerator<unknown> {
+async function* pulled(start: Parameters<typeof Reader.pullEvents>[0], runOptions: SourceRunOptions): AsyncGenerator<unknown> {
   const { signal, onConnection } = runOptions;
-  let reader: typeof SseBody;
+  let reader: typeof Reader;
   try {
     reader = await untilAborted(bodyReaderOrFail(), signal);
   } catch (e) {
@@ -408,61 +365,12 @@ function requestUrl(url: string | URL): string | URL {
 }
 
 /** The app's headers (a function is called for each request), or an INVALID_REQUEST error when it throws: nothing was sent. */
-/** `promise`, or the abort's reason as soon as `signal` aborts: an app's promise that never settles does not hold a stopped run. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) {
-    // The abort is the answer, whatever `promise` does; a later failure of it is handled here.
-    promise.catch(() => undefined);
-    return Promise.reject(abortReason(signal));
-  }
-  let stop = () => {};
-  const aborted = new Promise<never>((_resolve, reject) => {
-    stop = () => reject(abortReason(signal));
-    signal.addEventListener('abort', stop, { once: true });
-  });
-  return Promise.race([promise, aborted]).finally(() => signal.removeEventListener('abort', stop));
-}
-
 async function headersOrFail(headers: HttpSseSourceOptions['headers']): Promise<Record<string, string>> {
   if (typeof headers !== 'function') return headers ?? {};
   try {
     return await headers();
   } catch (e) {
     throw new AgentTransportError('INVALID_REQUEST', `The app's headers() failed: ${thrownText(e)}.`);
-  }
-}
-
-/**
- * The request's headers and body, or an INVALID_REQUEST error before anything
- * is sent: a header fetch would refuse (a line break in a token, a name that is
- * not a token), or an input that is not JSON (a cycle, a BigInt). fetch would
- * throw a TypeError, which reads as "no answer from the network" and is worth
- * sending again; this is neither.
- */
-function buildRequest(input: RunAgentInput, headers: Record<string, string>): { headers: Headers; body: string } {
-  let built: Headers;
-  try {
-    built = new Headers(headers);
-  } catch {
-    // Named, never quoted: the value may be a token, which the failure, a log and a saved session would keep.
-    const name = Object.keys(headers).find((key) => {
-      try {
-        new Headers([[key, headers[key] as string]]);
-        return false;
-      } catch {
-        return true;
-      }
-    });
-    throw new AgentTransportError(
-      'INVALID_REQUEST',
-      `The request header ${JSON.stringify(name)} cannot be sent: fetch refuses its name or value.`,
-    );
-  }
-  try {
-    return { headers: built, body: JSON.stringify(input) };
-  } catch (e) {
-    throw new AgentTransportError('INVALID_REQUEST', `The run's input cannot be sent as JSON: ${thrownText(e)}`);
   }
 }
 
@@ -515,20 +423,4 @@ function frameLimitOf(limit: number | undefined): number {
 function graceOf(ms: number | undefined): number {
   if (ms === undefined || Number.isNaN(ms)) return 1000;
   return ms > LONGEST_TIMER_MS ? Number.POSITIVE_INFINITY : Math.max(0, ms);
-}
-
-/** What a header's value may hold (fetch refuses the rest): a tab, visible ASCII and space, and bytes 0x80-0xFF. */
-const HEADER_VALUE = /^[\t\u0020-\u007e\u0080-\u00ff]*$/u;
-
-/**
- * A header value as its UTF-8 bytes, one character per byte: how EventSource
- * sends a `Last-Event-ID` that is not ASCII (an id is any text the server
- * chose), and the only way fetch takes it (a header is a byte string).
- */
-function headerBytes(value: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: ASCII is exactly U+0000..U+007F.
-  if (/^[\u0000-\u007f]*$/u.test(value)) return value;
-  let bytes = '';
-  for (const byte of new TextEncoder().encode(value)) bytes += String.fromCharCode(byte);
-  return bytes;
 }

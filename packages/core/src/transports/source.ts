@@ -87,3 +87,19 @@ export const redirectNote = (url: string | undefined): string =>
 export function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('Aborted', 'AbortError');
 }
+
+/** `promise`, or the abort's reason as soon as `signal` aborts: an app's promise that never settles does not hold a stopped run. */
+export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) {
+    // The abort is the answer, whatever `promise` does; a later failure of it is handled here.
+    promise.catch(() => undefined);
+    return Promise.reject(abortReason(signal));
+  }
+  let stop = () => {};
+  const aborted = new Promise<never>((_resolve, reject) => {
+    stop = () => reject(abortReason(signal));
+    signal.addEventListener('abort', stop, { once: true });
+  });
+  return Promise.race([promise, aborted]).finally(() => signal.removeEventListener('abort', stop));
+}

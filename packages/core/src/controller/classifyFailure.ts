@@ -1,0 +1,123 @@
+/**
+ * What a thrown transport error means for the person using the app: part of
+ * the engine's chunk (`engineParts.ts`), since a request is sent, and so can
+ * fail, only once the engine has loaded. A failure before that (the engine
+ * itself could not load) is `engineUnavailable` in `failure.ts`.
+ */
+import { textHead } from '../textHead.js';
+import { thrownText } from '../thrownText.js';
+import { AgentTransportError, redirectNote } from '../transports/source.js';
+import type { RunFailure, RunFailureCode } from './failure.js';
+
+/**
+ * HTTP statuses that say the request was not handled: 408 (the server gave
+ * up waiting for it), 425 (too early), 429 (rate limited), 502, 503 and 504
+ * (a gateway or the server could not take it).
+ */
+const NOT_HANDLED = new Set([408, 425, 429, 502, 503, 504]);
+
+/**
+ * Whether `retry()` may send the same input again: only when no event of the
+ * run arrived and the failure says the agent cannot have started it — no
+ * answer at all (NETWORK: refused, offline, blocked before it was sent), or
+ * a status that means "not handled" (see NOT_HANDLED). A 4xx or 500 is an
+ * answer about this input (sending it again gives the same answer), an
+ * invalid URL or stream needs a change first, and once events arrived the
+ * run exists: `reconnect()` is the way on. The same `runId` goes out again, so
+ * a server that did start the run behind a failed gateway can tell.
+ */
+export function isRetryable(code: RunFailureCode, status: number | undefined, eventsReceived: number): boolean {
+  if (eventsReceived > 0) return false;
+  return code === 'NETWORK' || code === 'ENGINE_UNAVAILABLE' || (code === 'HTTP_STATUS' && status !== undefined && NOT_HANDLED.has(status));
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * What an error answer says: the message of a JSON error, with its code (`{"error": {"message", "code"}}`,
+ * `{"message", "code"}`, `{"detail"}`, `{"error": "..."}`, as servers and gateways write them), else its text.
+ */
+function bodyWords(body: string): string {
+  if (body.startsWith('{')) {
+    try {
+      const value: unknown = JSON.parse(body);
+      if (isRecord(value)) {
+        const error = isRecord(value.error) ? value.error : value;
+        const said = [error.message, value.detail, value.error].find((m): m is string => typeof m === 'string' && m.trim() !== '');
+        const code = typeof error.code === 'string' && error.code !== said ? ` (${error.code})` : '';
+        if (said) return `${said.trim()}${code}`;
+      }
+    } catch {
+      // Not JSON after all: said as the text it is.
+    }
+  }
+  return body;
+}
+
+const describeStatus = (status: number, said: string | undefined) => {
+  const quoted = said ? ` It said: ${said}` : '';
+  if (status === 404) return `The agent's URL was not found (HTTP 404): check the URL.${quoted}`;
+  if (status === 401 || status === 403)
+    return `The agent refused the request (HTTP ${status}): check the credentials sent with it.${quoted}`;
+  if (NOT_HANDLED.has(status)) return `The agent could not take the request (HTTP ${status}); try again.${quoted}`;
+  return `The agent answered HTTP ${status}.${quoted}`;
+};
+
+/** What a thrown transport error means for the person using the app, as a typed failure. */
+export function classifyFailure(error: unknown, eventsReceived: number): RunFailure {
+  const make = (code: RunFailureCode, message: string, extra: Partial<RunFailure> = {}): RunFailure => ({
+    code,
+    message,
+    ...extra,
+    retryable: isRetryable(code, extra.status, eventsReceived),
+    eventsReceived,
+  });
+  if (error instanceof AgentTransportError) {
+    const { status, body, redirectedTo } = error;
+    const note = redirectNote(redirectedTo);
+    const known = { ...(status !== undefined ? { status } : {}), ...(redirectedTo ? { redirectedTo } : {}) };
+    switch (error.code) {
+      case 'HTTP_STATUS': {
+        const said = body?.trim() ? textHead(bodyWords(body.trim()), 200) : undefined;
+        return make('HTTP_STATUS', describeStatus(status ?? 0, said) + note, {
+          ...known,
+          ...(body !== undefined ? { body: textHead(body, 2000) } : {}),
+          ...(said ? { said } : {}),
+        });
+      }
+      case 'NOT_EVENT_STREAM':
+      case 'NO_BODY':
+      case 'FRAME_TOO_LARGE':
+        return make('INVALID_STREAM', `The agent's answer is not an AG-UI event stream: ${error.message}`, known);
+      case 'CONNECTION_LOST':
+        return make(
+          'CONNECTION_LOST',
+          eventsReceived === 0
+            ? 'The connection to the agent dropped after it answered, before its first event: the run may have started, so it is not sent again on its own.'
+            : 'The connection to the agent was lost before the run ended.',
+        );
+      case 'UNFINISHED_EVENT':
+        // The run's end may be the event dropped: whether it finished is not known, as for a connection lost.
+        return { ...make('CONNECTION_LOST', error.message), cause: 'UNFINISHED_EVENT' };
+      case 'INVALID_URL':
+        return make('INVALID_URL', `${error.message} Check the agent's URL.`);
+      case 'READER_UNAVAILABLE':
+        return make('ENGINE_UNAVAILABLE', error.message);
+      case 'INVALID_REQUEST':
+        return make('INVALID_REQUEST', `${error.message} Nothing was sent: check the headers and the input the app gives the agent.`);
+    }
+  }
+  const name = (error as { name?: unknown } | null)?.name;
+  const message = thrownText(error);
+  // fetch rejects with a TypeError when no answer came: refused, offline, DNS, CORS (the browser says no more).
+  // What it said is kept: it may be no fetch's at all, but a bug of the app's own source.
+  if (name === 'TypeError') {
+    if (eventsReceived > 0) return make('CONNECTION_LOST', `The connection to the agent was lost before the run ended (${message}).`);
+    return make(
+      'NETWORK',
+      `The agent could not be reached: the server is down, the network is offline, or the browser blocked the request (CORS). The error: ${message}`,
+    );
+  }
+  if (eventsReceived > 0) return make('CONNECTION_LOST', `The stream failed before the run ended: ${message}`);
+  return make('SOURCE_ERROR', `The agent's source failed: ${message}`);
+}
