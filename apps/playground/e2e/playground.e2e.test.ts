@@ -549,12 +549,21 @@ describe('the playground against the agent server, in Chromium', () => {
       { type: 'RUN_STARTED', threadId, runId },
       { type: 'RUN_FINISHED', threadId, runId },
     ];
-    // The first file takes a second to read (a large file on a slow disk).
+    // The first file's bytes take a second to come (a large file on a slow disk), and its read is not stopped by a cancel.
     await page.evaluate(() => {
-      const text = File.prototype.text;
-      File.prototype.text = function (this: File) {
-        const read = text.call(this);
-        return this.name.startsWith('slow') ? new Promise((resolve) => setTimeout(() => resolve(read), 1000)) : read;
+      const bytes = Blob.prototype.stream;
+      File.prototype.stream = function (this: File) {
+        const source = bytes.call(this);
+        if (!this.name.startsWith('slow')) return source;
+        const reader = source.getReader();
+        return new ReadableStream<Uint8Array>({
+          async pull(controller) {
+            await new Promise((resolve) => setTimeout(resolve, 1000));
+            const { done, value } = await reader.read();
+            if (done) controller.close();
+            else controller.enqueue(value);
+          },
+        });
       };
     });
     const input = page.locator('input[type="file"]');
@@ -574,6 +583,94 @@ describe('the playground against the agent server, in Chromium', () => {
     await page.waitForTimeout(1500);
     expect(await replay.locator('.pg__scrubber label bdi').textContent()).toBe('fast.json');
     expect(await status.textContent()).toBe('');
+  });
+
+  it('back to live while another file is being read: the read stops, and no replay opens after it', async () => {
+    const o = await open({ mode: 'server', scenario: 'refund', speed: FAST });
+    const { page } = o;
+    const threadId = '0d9c4f1e-7a2b-4c3d-8e5f-6a7b8c9d0e1f';
+    const file = (name: string, runId: string) => ({
+      name,
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify([{ type: 'RUN_STARTED', threadId, runId }, { type: 'RUN_FINISHED', threadId, runId }])),
+    });
+    // A file whose bytes take a second to come.
+    await page.evaluate(() => {
+      const bytes = Blob.prototype.stream;
+      File.prototype.stream = function (this: File) {
+        const source = bytes.call(this);
+        if (!this.name.startsWith('slow')) return source;
+        const reader = source.getReader();
+        return new ReadableStream<Uint8Array>({
+          async pull(controller) {
+            await new Promise((resolve) => setTimeout(resolve, 1000));
+            const { done, value } = await reader.read();
+            if (done) controller.close();
+            else controller.enqueue(value);
+          },
+        });
+      };
+    });
+    const input = page.locator('input[type="file"]');
+    await input.setInputFiles(file('first.json', 'run-1'));
+    const replay = page.locator('.pg__replay');
+    await replay.waitFor();
+    const status = page.locator('.pg__reading[role="status"]');
+    await input.setInputFiles(file('slow.json', 'run-2'));
+    await expect.poll(() => status.textContent()).toBe('Loading \u2068slow.json\u2069…');
+    await page.getByRole('button', { name: 'Back to live' }).click();
+    await replay.waitFor({ state: 'detached' });
+    expect(await status.textContent()).toBe('');
+    await page.waitForTimeout(2500);
+    expect(await replay.count()).toBe(0);
+    expect(await page.locator('.pg__error').count()).toBe(0);
+  });
+
+  it('a large file being read stops being read when another file is picked: no more of it is pulled, and the other replays', async () => {
+    const o = await open({ mode: 'server', scenario: 'refund', speed: FAST });
+    const { page } = o;
+    const threadId = '0d9c4f1e-7a2b-4c3d-8e5f-6a7b8c9d0e1f';
+    // A file named large* reads as hundreds of megabytes of JSON lines coming off a slow disk: 64 KB each 20 ms.
+    await page.evaluate(() => {
+      const stream = File.prototype.stream;
+      const seen = { pulls: 0, cancelled: '' };
+      Object.assign(window, { largeRead: seen });
+      File.prototype.stream = function (this: File) {
+        if (!this.name.startsWith('large')) return stream.call(this);
+        const line = `${JSON.stringify({ type: 'CUSTOM', name: 'n', value: 'x'.repeat(200) })}\n`;
+        const chunk = new TextEncoder().encode(line.repeat(Math.floor(65536 / line.length)));
+        return new ReadableStream<Uint8Array>(
+          {
+            async pull(controller) {
+              seen.pulls++;
+              await new Promise((resolve) => setTimeout(resolve, 20));
+              if (seen.pulls > 5000) controller.close();
+              else controller.enqueue(chunk);
+            },
+            cancel(reason) {
+              seen.cancelled = reason instanceof Error ? reason.name : String(reason);
+            },
+          },
+          { highWaterMark: 0 },
+        ) as ReadableStream<Uint8Array<ArrayBuffer>>;
+      };
+    });
+    const pulls = () => page.evaluate(() => (window as unknown as { largeRead: { pulls: number } }).largeRead.pulls);
+    const input = page.locator('input[type="file"]');
+    await input.setInputFiles({ name: 'large.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from('\n') });
+    await expect.poll(pulls).toBeGreaterThan(3);
+    const events = [
+      { type: 'RUN_STARTED', threadId, runId: 'run-fast' },
+      { type: 'RUN_FINISHED', threadId, runId: 'run-fast' },
+    ];
+    await input.setInputFiles({ name: 'fast.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(events)) });
+    const replay = page.locator('.pg__replay');
+    await replay.waitFor();
+    expect(await replay.locator('.pg__scrubber label bdi').textContent()).toBe('fast.json');
+    const at = await pulls();
+    await page.waitForTimeout(500);
+    expect(await pulls()).toBe(at);
+    expect(await page.evaluate(() => (window as unknown as { largeRead: { cancelled: string } }).largeRead.cancelled)).toBe('AbortError');
   });
 
   it('replays a conformance fixture as its stream; another JSON object is refused as one object, not by its first line', async () => {

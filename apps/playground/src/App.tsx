@@ -393,6 +393,11 @@ export function App() {
             log={replay}
             t={t}
             onClose={() => {
+              // Back to live is back to live: a file still being read is dropped, not replayed once it has been read.
+              picks.current++;
+              superseded.current?.abort();
+              setReading(undefined);
+              setProgress(undefined);
               setReplay(undefined);
               // Back where the replay was opened from, not on <body>.
               requestAnimationFrame(() => fileInput.current?.focus());

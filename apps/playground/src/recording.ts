@@ -36,7 +36,8 @@ export interface LoadedSession extends ParsedSession {
  */
 export async function readSessionFile(file: File, options: PrepareOptions = {}): Promise<LoadedSession> {
   // The file as bytes, chunk by chunk: a UTF-16 file is read as one, and one longer than a string can be, a line at a time.
-  const [parsed] = await Promise.all([parseSession(file), loadEngine()]);
+  // An abort (another file picked) stops the read at once: no more of the file is read or parsed.
+  const [parsed] = await Promise.all([parseSession(file, options), loadEngine()]);
   options.signal?.throwIfAborted();
   const recording = createRecording(parsed.entries);
   await recording.prepare(options);

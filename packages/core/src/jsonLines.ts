@@ -120,31 +120,62 @@ function takeLine<C extends string>(text: string, line: number, read: Reader, ta
 const MOST_CHARACTERS = 2 ** 29 - 24;
 
 /**
- * Reads a file as bytes, chunk by chunk: UTF-8, or UTF-16 after its byte
- * order mark (an editor on Windows saves so); invalid bytes are U+FFFD, as
- * `Blob.text()` reads them. A file of at most `wholeCharacters` characters
- * is returned as one text, for `readJsonLines`; so is one whose start says it
- * is not JSON lines (an array, values pretty-printed, a first line that is no
+ * Reads a file (a Blob, or a stream of its bytes) chunk by chunk: UTF-8, or
+ * UTF-16 after its byte order mark (an editor on Windows saves so); invalid
+ * bytes are U+FFFD, as `Blob.text()` reads them. A file of at most
+ * `wholeCharacters` characters is returned as one text, for `readJsonLines`;
+ * so is one whose start says it is not JSON lines (an array, values pretty-printed, a first line that is no
  * JSON or of which `whole` says the file is one value), read to its end. Any
  * other is read as JSON lines, a line at a time (never more of the file held
  * than its longest line), each taken as `readJsonLines` takes it, and nothing
  * is returned: so a file longer than a string can be is read. A line longer
  * than a string can be is named, not read. It never throws on what the file
  * holds; the stream's own failure (a file gone) rejects.
+ *
+ * An abort of `signal` cancels the stream at once (with the signal's reason:
+ * the chunk awaited ends the read, no other is pulled) and rejects with the
+ * reason; so does a signal aborted already, before any chunk is pulled.
  */
 export async function readJsonLineStream<C extends string>(
-  stream: ReadableStream<Uint8Array>,
+  file: Blob | ReadableStream<Uint8Array>,
+  take: Take<C>,
+  refused: Refusals<C>,
+  wholeCharacters: number,
+  whole: (first: unknown) => boolean,
+  signal?: AbortSignal,
+): Promise<string | undefined> {
+  // A Blob is not opened once the signal has aborted.
+  if (!('getReader' in file)) signal?.throwIfAborted();
+  const reader = ('getReader' in file ? file : file.stream()).getReader();
+  const stop = () => reader.cancel(signal?.reason).catch(() => undefined);
+  signal?.addEventListener('abort', stop);
+  try {
+    if (signal?.aborted) {
+      await stop();
+      signal.throwIfAborted();
+    }
+    return await readLines(reader, signal, take, refused, wholeCharacters, whole);
+  } finally {
+    signal?.removeEventListener('abort', stop);
+    reader.releaseLock();
+  }
+}
+
+/** `readJsonLineStream` of what `reader` reads: the caller lets go of the reader, and cancels it on an abort. */
+async function readLines<C extends string>(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  signal: AbortSignal | undefined,
   take: Take<C>,
   refused: Refusals<C>,
   wholeCharacters: number,
   whole: (first: unknown) => boolean,
 ): Promise<string | undefined> {
-  const reader = stream.getReader();
   let decoder: TextDecoder | undefined;
   let start = new Uint8Array(0);
   /** The next chunk of the file as text ('' while its first two bytes are not in); undefined at its end. */
   const next = async (): Promise<string | undefined> => {
     const { done, value } = await reader.read();
+    signal?.throwIfAborted();
     if (!decoder) {
       if (!done && start.length + value.length < 2) {
         start = new Uint8Array([...start, ...value]);

@@ -51,11 +51,13 @@ export function parseSession(text: string): ParsedSession;
  * A file (a `Blob`, as an `<input type="file">` gives) or a stream of its
  * bytes, read as its text is, chunk by chunk: UTF-8, or UTF-16 after a byte
  * order mark. A file of JSON lines is read a line at a time, so one longer
- * than a string can be (about 512 M characters) is read too.
+ * than a string can be (about 512 M characters) is read too. An abort of
+ * `signal` cancels the read at once (no chunk is pulled after it) and rejects
+ * with the signal's reason.
  */
-export function parseSession(file: Blob | ReadableStream<Uint8Array>): Promise<ParsedSession>;
-export function parseSession(file: string | Blob | ReadableStream<Uint8Array>): ParsedSession | Promise<ParsedSession> {
-  if (typeof file !== 'string') return readSession(file, WHOLE_CHARACTERS);
+export function parseSession(file: Blob | ReadableStream<Uint8Array>, options?: { signal?: AbortSignal }): Promise<ParsedSession>;
+export function parseSession(file: string | Bytes, options: { signal?: AbortSignal } = {}): ParsedSession | Promise<ParsedSession> {
+  if (typeof file !== 'string') return readSession(file, WHOLE_CHARACTERS, options.signal);
   const session = sessionReader();
   const object = untypedObject(file);
   if (!object) readJsonLines(file, session.take, session.refused);
@@ -69,14 +71,17 @@ export function parseSession(file: string | Blob | ReadableStream<Uint8Array>): 
   return session.done();
 }
 
+/** A file's bytes: a `Blob`, or a stream of them. */
+type Bytes = Blob | ReadableStream<Uint8Array>;
+
 /** A file of at most this many characters (16 M) is read whole, as its text is; a longer one of JSON lines, line by line. */
 const WHOLE_CHARACTERS = 2 ** 24;
 
 /** `parseSession` of a file, one of at most `wholeCharacters` characters read whole. */
-export async function readSession(file: Blob | ReadableStream<Uint8Array>, wholeCharacters: number): Promise<ParsedSession> {
+export async function readSession(file: Bytes, wholeCharacters: number, signal?: AbortSignal): Promise<ParsedSession> {
   const session = sessionReader();
-  const stream = 'getReader' in file ? file : file.stream();
-  const text = await readJsonLineStream(stream, session.take, session.refused, wholeCharacters, (v) => untyped(v) !== undefined);
+  const text = await readJsonLineStream(file, session.take, session.refused, wholeCharacters, (v) => untyped(v) !== undefined, signal);
+  signal?.throwIfAborted();
   return text === undefined ? session.done() : parseSession(text);
 }
 
