@@ -592,7 +592,12 @@ describe('the playground against the agent server, in Chromium', () => {
     const file = (name: string, runId: string) => ({
       name,
       mimeType: 'application/json',
-      buffer: Buffer.from(JSON.stringify([{ type: 'RUN_STARTED', threadId, runId }, { type: 'RUN_FINISHED', threadId, runId }])),
+      buffer: Buffer.from(
+        JSON.stringify([
+          { type: 'RUN_STARTED', threadId, runId },
+          { type: 'RUN_FINISHED', threadId, runId },
+        ]),
+      ),
     });
     // A file whose bytes take a second to come.
     await page.evaluate(() => {
