@@ -311,3 +311,41 @@ describe('a copy edit inside a large object the agent sent', () => {
     expect(Object.keys(rowsNow)).toHaveLength(1_000);
   });
 });
+
+describe('a request that fails once the engine has loaded', () => {
+  it('is read by the engine that loaded on the second try: a source that throws at once, a 503, and a refused connection', async () => {
+    let fail = true;
+    vi.doMock('../src/controller/engineParts.js', async (original) => {
+      if (fail) throw new TypeError('Failed to fetch dynamically imported module: /assets/engineParts-3f9a.js');
+      return original();
+    });
+    const core = await fresh();
+    let thrown: () => unknown = () => new core.AgentTransportError('HTTP_STATUS', 'HTTP 503', 503, '{"error":{"message":"overloaded"}}');
+    let requests = 0;
+    const source: AgentSource = {
+      run() {
+        requests++;
+        // Thrown as `run` is called, not from the iteration.
+        throw thrown();
+      },
+    };
+    const controller = core.createRunController({ source, threadId: THREAD });
+    await controller.run('请退款 A-1001');
+    expect(controller.getSnapshot().failure).toMatchObject({ code: 'ENGINE_UNAVAILABLE', retryable: true });
+    expect(requests).toBe(0);
+
+    fail = false;
+    await controller.retry();
+    expect(requests).toBe(1);
+    expect(controller.getSnapshot().failure).toMatchObject({ code: 'HTTP_STATUS', status: 503, said: 'overloaded', retryable: true });
+    expect(controller.getSnapshot().failure?.message).toBe(
+      'The agent could not take the request (HTTP 503); try again. It said: overloaded',
+    );
+
+    thrown = () => new TypeError('Failed to fetch');
+    await controller.retry();
+    expect(requests).toBe(2);
+    expect(controller.getSnapshot().failure).toMatchObject({ code: 'NETWORK', retryable: true, eventsReceived: 0 });
+    controller.destroy();
+  });
+});
