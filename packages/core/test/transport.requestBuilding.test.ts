@@ -57,7 +57,7 @@ describe('a last event id no header can carry', () => {
     expect(server.requests).toHaveLength(0);
   });
 
-  it('through the controller: reconnect() after such an id fails as a lost connection, not retryable, and sends nothing', async () => {
+  it('through the controller: such an id from the agent is no resume point, so a cut-off run offers no reconnect and reconnect() sends nothing', async () => {
     const server = await serve((res, { body }) => {
       const { threadId, runId } = JSON.parse(body) as RunAgentInput;
       sseHead(res);
@@ -71,9 +71,9 @@ describe('a last event id no header can carry', () => {
     };
     const c = createRunController({ threadId: 't1', source: httpSseSource({ url: server.url, fetch: counted }) });
     await c.run('Refund order 42');
-    expect(c.getSnapshot().failure).toMatchObject({ code: 'CONNECTION_LOST', reconnectable: true, eventsReceived: 1 });
-    await c.reconnect();
-    expect(c.getSnapshot().failure).toMatchObject({ code: 'CONNECTION_LOST', retryable: false, eventsReceived: 1 });
+    // An id no Last-Event-ID header can carry resets the last event id, as an empty `id:` does: Reconnect is not offered.
+    expect(c.getSnapshot().failure).toMatchObject({ code: 'CONNECTION_LOST', reconnectable: false, eventsReceived: 1 });
+    expect(await c.reconnect()).toMatchObject({ code: 'NO_RESUME_POINT' });
     expect(fetched).toBe(1);
     expect(server.requests).toHaveLength(1);
     c.destroy();

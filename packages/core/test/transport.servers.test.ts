@@ -183,16 +183,22 @@ describe('httpSseSource against real servers', () => {
     expect(types).toEqual([started, finished, second, secondEnd]);
   });
 
-  it('an SSE id no header can carry (a control character) is no resume point: the drop is CONNECTION_LOST at once, no attempt wasted', async () => {
+  it('an SSE id no header can carry (a control character) is no resume point: it resets the last id, and the drop wastes no attempt', async () => {
     const { url, requests } = await serve(async (res) => {
       head(res);
       await write(res, frame(started, 'a\u0001b'));
       await pause(5);
       res.socket?.destroy();
     });
-    const out = await collect(run(url, { reconnect: { attempts: 3, delayMs: 1 } })).catch((e: unknown) => e);
-    expect(out).toBeInstanceOf(AgentTransportError);
-    expect(out).toMatchObject({ code: 'CONNECTION_LOST' });
+    const ids: string[] = [];
+    const out = await collect(run(url, { reconnect: { attempts: 3, delayMs: 1 } }, { onEventId: (id) => ids.push(id) })).catch(
+      (e: unknown) => e,
+    );
+    // As a drop after events without ids: the connection's own error, no attempt made, and the consumer told of no id.
+    expect(out).toBeInstanceOf(Error);
+    expect(out).not.toBeInstanceOf(AgentTransportError);
+    expect(ids).toEqual(['']);
+    await pause(20);
     expect(requests).toHaveLength(1);
     // Asked to resume after it (a controller's reconnect()), the same: a typed failure, nothing sent.
     const again = await collect(run(url, {}, { lastEventId: 'a\u0001b' })).catch((e: unknown) => e);

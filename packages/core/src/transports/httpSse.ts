@@ -64,6 +64,9 @@ const timeoutOf = (ms: number | undefined): number | undefined => (ms !== undefi
 
 let bodyReader: Promise<typeof Reader> | undefined;
 
+/** A character of an SSE id that no header value may hold (a tab aside; U+0000 the parser drops with the id). */
+const UNSENDABLE_ID = /[\u0001-\u0008\u000a-\u001f\u007f]/u;
+
 /**
  * What reads an answer (its status and content type, then its SSE frames:
  * sseBody.ts and eventsource-parser) and builds each request
@@ -157,12 +160,15 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
     // Events handed over so far: with none, sending the same request again cannot apply anything twice.
     let delivered = 0;
     const onFrame = (frame: EventSourceMessage, event: unknown) => {
+      // An id no Last-Event-ID header can carry (a control character) could never be sent back: no resume point, it
+      // resets the last event ID as an empty one does.
+      const id = frame.id && UNSENDABLE_ID.test(frame.id) ? '' : frame.id;
       // An empty `id:` is no id: it resets the last event ID (the SSE standard), and identifies nothing.
-      if (frame.id === '') lastId = undefined;
-      else if (frame.id !== undefined) {
-        if (resumed && seen.skips(frame.id)) return;
-        seen.add(frame.id);
-        lastId = frame.id;
+      if (id === '') lastId = undefined;
+      else if (id !== undefined) {
+        if (resumed && seen.skips(id)) return;
+        seen.add(id);
+        lastId = id;
       }
       const { type, runId } = (typeof event === 'object' && event !== null ? event : {}) as { type?: unknown; runId?: unknown };
       // A heartbeat the server names (sse-starlette's `event: ping` with a timestamp) is no event: an AG-UI consumer
@@ -181,7 +187,7 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
       delivered++;
       try {
         // An empty id goes on to `onEventId`: the agent reset its last event id, and a resume point with it.
-        emit(event, frame.id);
+        emit(event, id);
       } catch (e) {
         throw new ConsumerFailure(e);
       }
