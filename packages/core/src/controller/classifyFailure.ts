@@ -118,6 +118,9 @@ export function classifyFailure(error: unknown, eventsReceived: number): RunFail
       `The agent could not be reached: the server is down, the network is offline, or the browser blocked the request (CORS). The error: ${message}`,
     );
   }
+  // No answer, or no more of the stream, within the source's idle timeout: the request went out, and the run may have started.
+  if (name === 'StreamSilent' && eventsReceived === 0)
+    return make('CONNECTION_LOST', `${message} The run may have started, so it is not sent again on its own.`);
   if (eventsReceived > 0) return make('CONNECTION_LOST', `The stream failed before the run ended: ${message}`);
   return make('SOURCE_ERROR', `The agent's source failed: ${message}`);
 }
