@@ -38,17 +38,18 @@ function fullFor(runId: string): { storage: Storage; inner: Storage; free: () =>
   };
 }
 
+/** The refund asked for in run r1 (its approval interrupt opens), and the input of run r2 that approves it. */
+async function approvalOf(server: Awaited<ReturnType<typeof startServer>>) {
+  const first = await readEvents(await post(server, '/agents/refund?speed=0', userInput('t', 'r1')));
+  const id = interruptsOf(first)[0]?.id ?? '';
+  return { ...userInput('t', 'r2'), messages: [], resume: [{ interruptId: id, status: 'resolved', payload: { approved: true } }] };
+}
+
 describe('storage that fails while a run is produced', () => {
   it('an approval cut short by a full disk is produced to its end once space is freed, its refund made once, though its client never comes back', async () => {
     const { storage, inner, free, refusals } = fullFor('r2');
     const server = await startServer({ storage });
-    const first = await readEvents(await post(server, '/agents/refund?speed=0', userInput('t', 'r1')));
-    const id = interruptsOf(first)[0]?.id ?? '';
-    const approval = {
-      ...userInput('t', 'r2'),
-      messages: [],
-      resume: [{ interruptId: id, status: 'resolved', payload: { approved: true } }],
-    };
+    const approval = await approvalOf(server);
     const response = await post(server, '/agents/refund?speed=0', approval);
     // The approval was taken (200): the stream ends short, before the refund, and its client goes.
     expect(response.status).toBe(200);
@@ -74,13 +75,7 @@ describe('storage that fails under a run, with every room taken', () => {
   it('the run keeps its room among the runs being produced while it waits to be tried again: a new paced run cannot take it, and the run is produced within seconds of storage coming back', async () => {
     const { storage, inner, free, refusals } = fullFor('r2');
     const server = await startServer({ storage, maxRuns: 1 });
-    const first = await readEvents(await post(server, '/agents/refund?speed=0', userInput('t', 'r1')));
-    const id = interruptsOf(first)[0]?.id ?? '';
-    const approval = {
-      ...userInput('t', 'r2'),
-      messages: [],
-      resume: [{ interruptId: id, status: 'resolved', payload: { approved: true } }],
-    };
+    const approval = await approvalOf(server);
     const cut = await post(server, '/agents/refund?speed=0', approval);
     expect(cut.status).toBe(200);
     expect((await readEvents(cut)).some((e) => e.event.type === 'TOOL_CALL_RESULT')).toBe(false);
@@ -114,13 +109,7 @@ describe('storage that fails under a run, and its client comes back while it wai
   it('with maxRuns 1, the client that comes back has the run produced with the room the run kept: not 503 until the next try', async () => {
     const { storage, inner, free, refusals } = fullFor('r2');
     const server = await startServer({ storage, maxRuns: 1 });
-    const first = await readEvents(await post(server, '/agents/refund?speed=0', userInput('t', 'r1')));
-    const id = interruptsOf(first)[0]?.id ?? '';
-    const approval = {
-      ...userInput('t', 'r2'),
-      messages: [],
-      resume: [{ interruptId: id, status: 'resolved', payload: { approved: true } }],
-    };
+    const approval = await approvalOf(server);
     const cut = await post(server, '/agents/refund?speed=0', approval);
     expect(cut.status).toBe(200);
     await readEvents(cut);
@@ -143,13 +132,7 @@ describe('storage that fails under a run, and its client comes back while it wai
     const { storage, inner, free, refusals } = fullFor('r2');
     const server = await startServer({ storage, maxRuns: 1 });
     const health = async () => (await (await fetch(`${server.url}/health`)).json()) as { runs: number; retrying: number };
-    const first = await readEvents(await post(server, '/agents/refund?speed=0', userInput('t', 'r1')));
-    const id = interruptsOf(first)[0]?.id ?? '';
-    const approval = {
-      ...userInput('t', 'r2'),
-      messages: [],
-      resume: [{ interruptId: id, status: 'resolved', payload: { approved: true } }],
-    };
+    const approval = await approvalOf(server);
     await readEvents(await post(server, '/agents/refund?speed=0', approval));
     const refused = refusals();
     await expect.poll(refusals, { timeout: 5_000, interval: 20 }).toBeGreaterThan(refused);
@@ -165,13 +148,7 @@ describe('storage that fails under a run, and its client comes back while it wai
   it('with maxRuns 2, the run and its returning client hold one room between them: another run is taken meanwhile', async () => {
     const { storage, free, refusals } = fullFor('r2');
     const server = await startServer({ storage, maxRuns: 2 });
-    const first = await readEvents(await post(server, '/agents/refund?speed=0', userInput('t', 'r1')));
-    const id = interruptsOf(first)[0]?.id ?? '';
-    const approval = {
-      ...userInput('t', 'r2'),
-      messages: [],
-      resume: [{ interruptId: id, status: 'resolved', payload: { approved: true } }],
-    };
+    const approval = await approvalOf(server);
     await readEvents(await post(server, '/agents/refund?speed=0', approval));
     const refused = refusals();
     await expect.poll(refusals, { timeout: 5_000, interval: 20 }).toBeGreaterThanOrEqual(refused + 2);
@@ -193,13 +170,7 @@ describe('storage that keeps failing under one run (a key of its own damaged), w
     // Never freed: every try of r2 fails, as on a Redis whose key of r2's log is of another type.
     const { storage, refusals } = fullFor('r2');
     const server = await startServer({ storage, maxRuns: 1 });
-    const first = await readEvents(await post(server, '/agents/refund?speed=0', userInput('t', 'r1')));
-    const id = interruptsOf(first)[0]?.id ?? '';
-    const approval = {
-      ...userInput('t', 'r2'),
-      messages: [],
-      resume: [{ interruptId: id, status: 'resolved', payload: { approved: true } }],
-    };
+    const approval = await approvalOf(server);
     await readEvents(await post(server, '/agents/refund?speed=0', approval));
     const failed = performance.now();
     let taken: Response | undefined;

@@ -95,6 +95,29 @@ async function open(params: OpenOptions['params'], extra: Omit<OpenOptions, 'par
 
 const resumesOf = (o: OpenPage) => o.requests.filter((r) => r.body.resume?.length);
 
+/**
+ * Files picked whose names start with `slow` give their bytes a second a chunk (a large file on a slow disk), and a
+ * cancel does not stop the read under way.
+ */
+function slowFiles(page: OpenPage['page']) {
+  return page.evaluate(() => {
+    const bytes = Blob.prototype.stream;
+    File.prototype.stream = function (this: File) {
+      const source = bytes.call(this);
+      if (!this.name.startsWith('slow')) return source;
+      const reader = source.getReader();
+      return new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+          const { done, value } = await reader.read();
+          if (done) controller.close();
+          else controller.enqueue(value);
+        },
+      });
+    };
+  });
+}
+
 /** Asks for the refund by typing in the composer, and waits for the approval it pauses for. */
 async function askForRefund(o: OpenPage) {
   const { page } = o;
@@ -550,22 +573,7 @@ describe('the playground against the agent server, in Chromium', () => {
       { type: 'RUN_FINISHED', threadId, runId },
     ];
     // The first file's bytes take a second to come (a large file on a slow disk), and its read is not stopped by a cancel.
-    await page.evaluate(() => {
-      const bytes = Blob.prototype.stream;
-      File.prototype.stream = function (this: File) {
-        const source = bytes.call(this);
-        if (!this.name.startsWith('slow')) return source;
-        const reader = source.getReader();
-        return new ReadableStream<Uint8Array>({
-          async pull(controller) {
-            await new Promise((resolve) => setTimeout(resolve, 1000));
-            const { done, value } = await reader.read();
-            if (done) controller.close();
-            else controller.enqueue(value);
-          },
-        });
-      };
-    });
+    await slowFiles(page);
     const input = page.locator('input[type="file"]');
     const file = (name: string, runId: string) => ({
       name,
@@ -600,22 +608,7 @@ describe('the playground against the agent server, in Chromium', () => {
       ),
     });
     // A file whose bytes take a second to come.
-    await page.evaluate(() => {
-      const bytes = Blob.prototype.stream;
-      File.prototype.stream = function (this: File) {
-        const source = bytes.call(this);
-        if (!this.name.startsWith('slow')) return source;
-        const reader = source.getReader();
-        return new ReadableStream<Uint8Array>({
-          async pull(controller) {
-            await new Promise((resolve) => setTimeout(resolve, 1000));
-            const { done, value } = await reader.read();
-            if (done) controller.close();
-            else controller.enqueue(value);
-          },
-        });
-      };
-    });
+    await slowFiles(page);
     const input = page.locator('input[type="file"]');
     await input.setInputFiles(file('first.json', 'run-1'));
     const replay = page.locator('.pg__replay');
