@@ -106,7 +106,7 @@ function slowFiles(page: OpenPage['page']) {
       const source = bytes.call(this);
       if (!this.name.startsWith('slow')) return source;
       const reader = source.getReader();
-      return new ReadableStream<Uint8Array>({
+      return new ReadableStream<Uint8Array<ArrayBuffer>>({
         async pull(controller) {
           await new Promise((resolve) => setTimeout(resolve, 1000));
           const { done, value } = await reader.read();

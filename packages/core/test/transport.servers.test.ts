@@ -206,6 +206,22 @@ describe('httpSseSource against real servers', () => {
     expect(requests).toHaveLength(1);
   });
 
+  it('an SSE id of Chinese and an emoji is a resume point: the reconnect sends it, as its UTF-8 bytes', async () => {
+    const id = '运行-😀-1';
+    const { url, requests } = await serve(async (res) => {
+      head(res);
+      if (requests.length > 1) return void res.end(frame(finished));
+      await write(res, frame(started, id));
+      await pause(5);
+      res.socket?.destroy();
+    });
+    const ids: string[] = [];
+    await collect(run(url, { reconnect: { attempts: 1, delayMs: 1 } }, { onEventId: (i) => ids.push(i) }));
+    expect(ids).toEqual([id]);
+    expect(requests).toHaveLength(2);
+    expect(Buffer.from(requests[1]?.headers['last-event-id'] as string, 'latin1').toString('utf8')).toBe(id);
+  });
+
   it('a frame of exactly maxFrameBytes is accepted whether it arrives in one chunk or split near its end', async () => {
     const max = 1000;
     const data = JSON.stringify({ type: 'CUSTOM', name: 'n', value: 'x'.repeat(max - 40) });

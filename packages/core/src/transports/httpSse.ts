@@ -64,8 +64,8 @@ const timeoutOf = (ms: number | undefined): number | undefined => (ms !== undefi
 
 let bodyReader: Promise<typeof Reader> | undefined;
 
-/** A character of an SSE id that no header value may hold (a tab aside; U+0000 the parser drops with the id). */
-const UNSENDABLE_ID = /[\u0001-\u0008\u000a-\u001f\u007f]/u;
+/** A character of an SSE id that no header value may hold: a control character but a tab (sseRequest.ts `HEADER_VALUE`). */
+const UNSENDABLE_ID = /[^\t\u0020-\u007e\u{80}-\u{10ffff}]/u;
 
 /**
  * What reads an answer (its status and content type, then its SSE frames:
