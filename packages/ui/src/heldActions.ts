@@ -51,6 +51,18 @@ export function useHeldActions(region: React.RefObject<HTMLElement | null>, card
     doc.addEventListener('scroll', update, { capture: true, passive: true });
     win.addEventListener('resize', update);
     group.addEventListener('focusin', update);
+    // A text field Tab reaches is scrolled only as far as its caret, past its scroll margin (interrupt.css): the rest
+    // of it is brought out from under the held actions.
+    let frame = 0;
+    const reveal = (event: FocusEvent) => {
+      const field = event.target as Element;
+      if (!field.matches('input, select, textarea')) return;
+      win.cancelAnimationFrame(frame);
+      frame = win.requestAnimationFrame(() => {
+        if (doc.activeElement === field && underHeldActions(field, win)) field.scrollIntoView({ block: 'nearest' });
+      });
+    };
+    group.addEventListener('focusin', reveal);
     // A form that loads, an error shown, a card answered: the cards' heights change without a scroll.
     const resized = typeof win.ResizeObserver === 'function' ? new win.ResizeObserver(update) : undefined;
     for (const card of group.querySelectorAll('.agk-interrupt')) resized?.observe(card);
@@ -58,12 +70,26 @@ export function useHeldActions(region: React.RefObject<HTMLElement | null>, card
       doc.removeEventListener('scroll', update, { capture: true });
       win.removeEventListener('resize', update);
       group.removeEventListener('focusin', update);
+      group.removeEventListener('focusin', reveal);
+      win.cancelAnimationFrame(frame);
       resized?.disconnect();
       for (const card of group.querySelectorAll('.agk-interrupt')) card.removeAttribute('data-held');
       host.style.removeProperty('--agk-held-top');
       host.style.removeProperty('--agk-held-bottom');
     };
   }, [cards]);
+}
+
+/**
+ * Whether `field` is drawn (partly) under its interrupt's actions where they are held over it: the browser scrolls a
+ * focused text field only as far as its caret, which can leave the rest of it under them.
+ */
+function underHeldActions(field: Element, win: Window): boolean {
+  const actions = field.closest('.agk-interrupt')?.querySelector('.agk-interrupt__actions');
+  if (!actions || actions.contains(field) || win.getComputedStyle(actions).position !== 'sticky') return false;
+  const box = field.getBoundingClientRect();
+  const held = actions.getBoundingClientRect();
+  return box.bottom > held.top + 0.5 && box.top < held.bottom;
 }
 
 /** Room for a focus ring (2px, 2px off) beside what is held over the group's edges. */
