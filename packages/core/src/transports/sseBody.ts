@@ -169,12 +169,15 @@ export async function readFrames(
         // Frames already parsed in this chunk are not delivered once the caller aborted.
         if (aborted) throw abortReason(signal as AbortSignal);
         const data = frameData(message.data);
-        // The consumer's code runs with the stacks the page asked for.
-        const dropped = stacks.restore();
-        try {
-          onFrame(message, data);
-        } finally {
-          if (dropped) stacks.drop();
+        if (!noFields) onFrame(message, data);
+        else {
+          // The consumer's code runs with the stacks the page asked for.
+          const dropped = stacks.restore();
+          try {
+            onFrame(message, data);
+          } finally {
+            if (dropped) stacks.drop();
+          }
         }
       } catch (error) {
         stopped = { error };
@@ -210,7 +213,7 @@ export async function readFrames(
         } catch {
           tooLarge = true;
         } finally {
-          stacks.restore();
+          if (noFields) stacks.restore();
         }
       }
       if (stopped) throw stopped.error;
@@ -225,7 +228,7 @@ export async function readFrames(
         try {
           parser.feed('\n\n');
         } finally {
-          stacks.restore();
+          if (noFields) stacks.restore();
         }
         if (unfinished) throw unfinishedEvent(unfinished);
         return;
