@@ -279,8 +279,8 @@ describe('the playground laid out from 390 to 1920 px, with interrupts open', ()
   }
 
   // 200% zoom on a 1366x768 laptop: the page is 683x384 CSS pixels; and a wide window made short (developer tools docked below).
-  // The wide one keeps its bar to one row and its composer on the first screen; the narrow one's bar wraps to four
-  // rows, which scroll away with the page: its composer is a scroll down.
+  // The wide one keeps its bar held and its composer on the first screen; the narrow one's bar (one row that scrolls
+  // sideways, as on a phone) scrolls away with the page: its composer is a scroll down.
   for (const [what, viewport, firstScreen] of [
     ['a laptop at 200%', { width: 683, height: 384 }, false],
     ['a short wide window', { width: 1366, height: 450 }, true],
@@ -360,4 +360,29 @@ describe('the composer as a run starts and ends', () => {
       await opened.close();
     });
   }
+});
+
+/**
+ * A laptop whose browser is set to a large default font: the bar is one row that scrolls sideways, as on a phone,
+ * not three rows over the chat, so a long draft leaves the conversation lines to read.
+ */
+describe('a large default font on a laptop', () => {
+  it('1366x768, a default font of 24px: the bar and the hint take under a quarter of the height; with a long draft the conversation keeps over a quarter', async () => {
+    const viewport = { width: 1366, height: 768 };
+    const opened = await openPlayground(browser, playgroundUrl, { params: { mode: 'server', scenario: 'refund', speed: FAST }, viewport });
+    const { page } = opened;
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Page.setFontSizes', { fontSizes: { standard: 24, fixed: 21 } });
+    await page.locator('textarea.agk-composer__input').fill('The teapot arrived broken, the lid in three pieces. '.repeat(32));
+    const { chatTop, conversation } = await page.evaluate(() => ({
+      chatTop: Math.round(document.querySelector('.agk-chat')?.getBoundingClientRect().top ?? Number.NaN),
+      conversation: Math.round(document.querySelector('.agk-chat > .agk-messages')?.getBoundingClientRect().height ?? Number.NaN),
+    }));
+    await shot(page, 'large-font-draft-1366x768');
+    expect(chatTop, `the chat starts ${chatTop}px down`).toBeLessThanOrEqual(viewport.height / 4);
+    expect(conversation, `the conversation is ${conversation}px tall beside the draft`).toBeGreaterThanOrEqual(viewport.height / 4);
+    expect(await horizontalOverflow(page), 'horizontal overflow (px)').toBeLessThanOrEqual(0);
+    expect(unexpected(opened.problems)).toEqual([]);
+    await opened.close();
+  });
 });
