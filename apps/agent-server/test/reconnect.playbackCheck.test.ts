@@ -76,3 +76,31 @@ describe('the playback bound kept for a run', () => {
     expect(await long.json()).toMatchObject({ error: { code: 'LIMIT_EXCEEDED' } });
   }, 30_000);
 });
+
+describe('requests refused after their playback check', () => {
+  it('1,100 new runs refused for want of room keep no playback bound: the bound of the run being produced is kept, and a reconnect does not make its 100,000 events again', async () => {
+    const server = await startServer({ maxRuns: 1, knobLimits: { tokens: 100_000 } });
+    const input = { ...userInput('t', 'long'), forwardedProps: { tokens: 100_000, tokenDelayMs: 10 } };
+    const own = await post(server, '/agents/fast-stream', input);
+    expect(own.status).toBe(200);
+    const reader = (own.body as ReadableStream<Uint8Array>).getReader();
+    let text = '';
+    while (!text.includes('id: long:1\n')) text += new TextDecoder().decode((await reader.read()).value);
+    // Each a new run (a fresh secret, so a key of its own among the bounds kept), checked, then refused: no room.
+    const started = performance.now();
+    for (let n = 0; n < 1_100; n++) {
+      const refused = await post(server, '/agents/fast-stream', { ...userInput(`t-${n}`, `r-${n}`), forwardedProps: { tokens: 2 } });
+      expect(refused.status).toBe(503);
+      await refused.body?.cancel();
+    }
+    console.info(`1,100 new runs refused for want of room: ${Math.round(performance.now() - started)} ms`);
+    const before = made.count;
+    const reconnect = await post(server, '/agents/fast-stream', input, { 'Last-Event-ID': 'long:0' });
+    expect(reconnect.status).toBe(200);
+    await reconnect.body?.cancel();
+    const madeByReconnect = made.count - before;
+    console.info(`a reconnect after them: ${madeByReconnect} events made`);
+    expect(madeByReconnect).toBeLessThan(5_000);
+    await reader.cancel();
+  }, 120_000);
+});

@@ -89,7 +89,8 @@ describe('storage that fails under a run, with every room taken', () => {
     // Had it been taken, its client leaves: the run is then produced at once, and the approval waits for that alone.
     if (paced.status === 200) await paced.body?.cancel();
     expect(paced.status).toBe(503);
-    expect(await paced.json()).toMatchObject({ error: { code: 'TOO_MANY_RUNS' } });
+    // The room is kept for a run storage failed under: the client is told that storage is what it waits for.
+    expect(await paced.json()).toMatchObject({ error: { code: 'STORAGE_UNAVAILABLE' } });
     free();
     const freed = performance.now();
     // Tried again after at most the longest pause so far (a few seconds here), not after a paced run's end.
@@ -224,5 +225,49 @@ describe('storage that fails under a run another client follows', () => {
     const next = await post(server, '/agents/refund?speed=0', userInput(thread, 'r2', 'Never mind: what is your return policy?'));
     expect(next.status).toBe(200);
     expect((await readEvents(next)).at(-1)?.event.type).toBe('RUN_FINISHED');
+  }, 30_000);
+});
+
+describe('a full disk (every write refused, reads answered) while the run it cut waits to be tried again, with maxRuns 1', () => {
+  it('a new run is told storage is unavailable (503 STORAGE_UNAVAILABLE, Retry-After), not that the server is busy with runs', async () => {
+    const inner = openMemoryStorage();
+    let full = false;
+    let writes = 0;
+    const storage: Storage = Object.create(inner);
+    const refuse = () => {
+      if (!full) return;
+      writes++;
+      throw new StorageUnavailable('ENOSPC: no space left on device');
+    };
+    storage.beginRun = async (run, ...rest) => {
+      refuse();
+      const outcome = await inner.beginRun(run, ...rest);
+      // The disk fills as the approval is taken: its refund and its events cannot be written.
+      if (run.runId === 'r2') full = true;
+      return outcome;
+    };
+    storage.appendEvent = async (...args) => {
+      refuse();
+      return inner.appendEvent(...args);
+    };
+    storage.performEffect = async (...args) => {
+      refuse();
+      return inner.performEffect(...args);
+    };
+    const server = await startServer({ storage, maxRuns: 1 });
+    const approval = await approvalOf(server);
+    await readEvents(await post(server, '/agents/refund?speed=0', approval));
+    const refused = writes;
+    await expect.poll(() => writes, { timeout: 5_000, interval: 20 }).toBeGreaterThan(refused);
+    const fresh = await post(server, '/agents/refund?speed=0', userInput('t-new', 'new'));
+    expect(fresh.status).toBe(503);
+    expect(Number(fresh.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await fresh.json()).toMatchObject({ error: { code: 'STORAGE_UNAVAILABLE' } });
+    full = false;
+    await expect.poll(async () => (await inner.unfinished()).length, { timeout: 10_000, interval: 100 }).toBe(0);
+    expect((await inner.effects()).filter((e) => e.kind === 'refund')).toHaveLength(1);
+    const next = await post(server, '/agents/refund?speed=0', userInput('t-next', 'next'));
+    expect(next.status).toBe(200);
+    await readEvents(next);
   }, 30_000);
 });

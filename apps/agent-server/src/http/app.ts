@@ -343,7 +343,7 @@ export function buildApp(options: AppOptions): App {
           nonce: options.nonce(),
         };
         const events = eventsOf(scenario, input, startedAt, run.nonce);
-        checkPlayback(playbackKey(run), events, 0, speed);
+        const keepBound = checkPlayback.ahead(playbackKey(run), events, speed);
         // Room among the runs being produced, held from before the run is stored: none is stored that cannot be produced.
         const reservation = room(request, reply, 'run');
         let outcome: Awaited<ReturnType<Storage['beginRun']>> | undefined;
@@ -353,6 +353,7 @@ export function buildApp(options: AppOptions): App {
           if (outcome !== 'created') reservation.release();
         }
         if (outcome === 'created') {
+          keepBound();
           delivery.begun(run.runId, raisedBy(events));
           return stream(request, reply, scenario, run, 0, speed, { fresh: events, reservation });
         }
@@ -377,6 +378,16 @@ export function buildApp(options: AppOptions): App {
   function room(request: FastifyRequest, reply: FastifyReply, kind: 'run' | 'stream', runId?: string) {
     const reservation = streams.reserve(bodyBytes.get(request) ?? 0, kind, runId);
     if (reservation) return reservation;
+    // The room is kept by runs storage failed under (a full disk): the client is told so, and when they are tried next.
+    const held = streams.roomHeldForStorage();
+    if (held !== undefined) {
+      reply.header('Retry-After', String(Math.max(1, Math.ceil(held / 1000))));
+      throw new RequestError(
+        503,
+        'STORAGE_UNAVAILABLE',
+        'Storage failed under runs this server took, and they keep the room a new run needs until it is back; try again after Retry-After.',
+      );
+    }
     reply.header('Retry-After', String(RETRY_AFTER_S));
     throw new RequestError(
       503,

@@ -87,27 +87,58 @@ const minutes = (ms: number): string => (ms >= 60_000 ? `${Math.round(ms / 60_00
 /** The runs whose playback bound `playbackChecks` keeps at once: enough for every run being produced and some. */
 const PLAYBACK_BOUNDS_KEPT = 1_024;
 
+/** `checkPlayback` for the runs of a server, each run's bound kept once the run is begun (see `playbackChecks`). */
+export interface PlaybackChecks {
+  /** Checks the rest of run `key` from `from`, keeping its bound. */
+  (key: string, events: EventPlan, from: number, speed: number): void;
+  /**
+   * Checks a run not begun yet, from its start, keeping nothing: its bound is kept by calling what this answers, once
+   * the run is begun. A request refused after its check (no room, a run id taken meanwhile) leaves nothing behind
+   * to push the bounds of the runs being produced out.
+   */
+  ahead(key: string, events: EventPlan, speed: number): () => void;
+}
+
 /**
  * `checkPlayback` for the runs of a server, each run's events made once: a reconnect to a run of 100,000 events
  * would otherwise make them all again (about 8 ms of the event loop each time) to find what is left too long. For
  * each run (`key`) it keeps the sum of its pauses, which no rest of it exceeds: a rest that plays within `maxMs` by
  * that bound is taken at once, and only one that may not is checked event by event.
  */
-export function playbackChecks(maxMs: number): (key: string, events: EventPlan, from: number, speed: number) => void {
+export function playbackChecks(maxMs: number): PlaybackChecks {
   const bounds = new Map<string, number>();
-  return (key, events, from, speed) => {
-    if (speed === 0) return;
-    let bound = bounds.get(key);
-    if (bound === undefined) {
-      bound = 0;
-      for (let i = 0; i < events.length; i++) bound += Math.max(0, events.at(i)?.delayMs ?? 0);
-      if (bounds.size >= PLAYBACK_BOUNDS_KEPT) bounds.delete(bounds.keys().next().value as string);
-      bounds.set(key, bound);
-    }
-    // A margin for rounding: a sum of quotients may differ from the quotient of the sum in its last bits.
-    if (bound / speed <= maxMs * (1 - 1e-9)) return;
-    checkPlayback(events, from, speed, maxMs);
+  const keep = (key: string, bound: number) => {
+    if (!bounds.has(key) && bounds.size >= PLAYBACK_BOUNDS_KEPT) bounds.delete(bounds.keys().next().value as string);
+    bounds.set(key, bound);
   };
+  const boundOf = (events: EventPlan) => {
+    let bound = 0;
+    for (let i = 0; i < events.length; i++) bound += Math.max(0, events.at(i)?.delayMs ?? 0);
+    return bound;
+  };
+  /** Within `maxMs` by the bound; else checked event by event. A margin for rounding: a sum of quotients may differ from the quotient of the sum in its last bits. */
+  const check = (bound: number, events: EventPlan, from: number, speed: number) => {
+    if (bound / speed > maxMs * (1 - 1e-9)) checkPlayback(events, from, speed, maxMs);
+  };
+  return Object.assign(
+    (key: string, events: EventPlan, from: number, speed: number) => {
+      if (speed === 0) return;
+      let bound = bounds.get(key);
+      if (bound === undefined) {
+        bound = boundOf(events);
+        keep(key, bound);
+      }
+      check(bound, events, from, speed);
+    },
+    {
+      ahead(key: string, events: EventPlan, speed: number) {
+        if (speed === 0) return () => {};
+        const bound = boundOf(events);
+        check(bound, events, 0, speed);
+        return () => keep(key, bound);
+      },
+    },
+  );
 }
 
 /** The effects a page of `GET /effects` holds unless its query asks for fewer or more. */

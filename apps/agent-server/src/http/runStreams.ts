@@ -105,6 +105,11 @@ export interface RunStreams {
    * failed under that wait to be tried again (`retrying`: one may hold its room among `maxRuns` meanwhile).
    */
   health(): { streams: number; bufferedBytes: number; runs: number; retrying: number };
+  /**
+   * How long until the next try of a run storage failed under that keeps its room (see `reserve`); undefined when
+   * none keeps one. While one does, a request refused for want of room is refused because storage failed.
+   */
+  roomHeldForStorage(): number | undefined;
 }
 
 /** A run storage failed under, to be produced again (see `again`). */
@@ -115,6 +120,10 @@ interface Retry {
   cancel(): void;
   /** The room it keeps, handed to the caller (a client come back for the run), once. */
   take(): Reservation | undefined;
+  /** Whether it keeps its room still. */
+  holds(): boolean;
+  /** When (`performance.now()`) it is tried next. */
+  due: number;
 }
 
 /** The pause before a run that storage failed under is produced again, doubled at each failure up to the longest. */
@@ -238,7 +247,7 @@ export function runStreams(options: RunStreamOptions): RunStreams {
       held = undefined;
       return taken;
     };
-    const retry: Retry = { failures, waiting: true, cancel, take };
+    const retry: Retry = { failures, waiting: true, cancel, take, holds: () => held !== undefined, due: performance.now() + pause };
     retries.set(record.runId, retry);
   }
 
@@ -303,6 +312,11 @@ export function runStreams(options: RunStreamOptions): RunStreams {
       let retrying = 0;
       for (const retry of retries.values()) if (retry.waiting) retrying++;
       return { streams: open.size, bufferedBytes, runs: producing.size, retrying };
+    },
+    roomHeldForStorage() {
+      let due: number | undefined;
+      for (const retry of retries.values()) if (retry.waiting && retry.holds() && (due === undefined || retry.due < due)) due = retry.due;
+      return due === undefined ? undefined : Math.max(0, due - performance.now());
     },
   };
 }
