@@ -53,7 +53,8 @@ const selectInterrupts = (s: RunSnapshot) => s.thread.interrupts;
  * every render never recreate the store or the source; callbacks, tools and
  * context are updated in place. Re-renders when the run's status, the
  * connection, an error, a refusal or the open interrupts change — never for
- * a token.
+ * a token — and gives the same object until one of them does (or the store
+ * does), so it can be a dependency of an effect or a memo.
  *
  * @example
  * const agent = useAgentRun({ url: '/api/agent' });
@@ -113,14 +114,15 @@ export function useAgentRun<Doc = unknown>(options: UseAgentRunOptions<Doc> = {}
     if (Object.keys(next).length) store.configure(next);
   });
 
-  return {
-    store,
-    status: useStore(store, selectStatus),
-    connection: useStore(store, pick('connection')),
-    failure: useStore(store, pick('failure')),
-    refusal: useStore(store, pick('refusal')),
-    inFlight: useStore(store, pick('inFlight')),
-    interrupts: useStore(store, selectInterrupts),
-    ...actionsOf(store.getState()),
-  };
+  const status = useStore(store, selectStatus);
+  const connection = useStore(store, pick('connection'));
+  const failure = useStore(store, pick('failure'));
+  const refusal = useStore(store, pick('refusal'));
+  const inFlight = useStore(store, pick('inFlight'));
+  const interrupts = useStore(store, selectInterrupts);
+  // One object per change of what it holds, not per render: an effect or a memo that depends on it runs when it changes.
+  return React.useMemo(
+    () => ({ store, status, connection, failure, refusal, inFlight, interrupts, ...actionsOf(store.getState()) }),
+    [store, status, connection, failure, refusal, inFlight, interrupts],
+  );
 }

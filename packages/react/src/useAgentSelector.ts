@@ -12,7 +12,8 @@ import type { AgentStoreState } from './types.js';
  * an array (`(s) => ({ a: s.a, b: s.b })`, a `filter`): a result equal member
  * by member to the last one is the last one, so it neither loops nor
  * re-renders while its members stay the same (as zustand's `useShallow`
- * does, which is not needed here). One that builds new members each time
+ * does, which is not needed here), memoized (reselect's `createSelector`)
+ * or not. One that builds new members each time
  * (`map((x) => ({ ...x }))`) re-renders at every change of the store.
  *
  * @example
@@ -27,11 +28,15 @@ export function useAgentSelector<T>(selector: (state: AgentStoreState) => T): T 
  * For the same state and selector it gives the same result (React asks for
  * it again, and would take a new object for a change and render for ever).
  * A new result equal to the last is the last: two arrays of the same length,
- * keys and members (`Object.is`), compared without running the selector
- * again; two plain objects of the same keys, in the same order, and members,
- * compared only when the selector built it (a second call gives another): a
- * document it returns as it is may hold 100,000 keys. Anything else (a Map,
- * a Date) is compared by identity.
+ * keys and members (`Object.is`), or two plain objects of the same keys, in
+ * the same order, and members, whether the selector built it, memoized it
+ * (reselect's `createSelector`, a cache of the app's) or took it from the
+ * state. The selector runs once per change. The shared document itself and
+ * a large object of it (one of more than 128 keys after its first write,
+ * which a delta changes in O(1)) are compared by identity, as anything else
+ * is (a Map, a Date): a snapshot may restate 100,000 keys. Any other plain object of the state is new only as the
+ * engine copies or replaces it, which takes time in the order of its keys,
+ * as comparing it does.
  */
 export function useSelectorFor<T>(hook: string, selector: (state: AgentStoreState) => T): T {
   // The state, the selector and what it gave.
@@ -45,10 +50,16 @@ export function useSelectorFor<T>(hook: string, selector: (state: AgentStoreStat
     const same =
       a !== b &&
       kind === b?.constructor &&
-      (kind === Array ? (a as unknown[]).length === b.length : kind === Object && selector(state) !== next) &&
+      (kind === Array
+        ? (a as unknown[]).length === b.length
+        : kind === Object && b !== state.thread.sharedState.document && !large(a) && !large(b)) &&
       sameMembers(a as Record<string, unknown>, b);
     const result = same ? (a as T) : next;
     last.current = [state, selector, result];
     return result;
   });
 }
+
+/** The mark of a large object of the shared state (`LARGE_OBJECT` of @aguikit/core, a symbol of the global registry). */
+const LARGE = Symbol.for('aguikit.largeObject');
+const large = (value: unknown) => (value as { [LARGE]?: unknown })[LARGE] === true;

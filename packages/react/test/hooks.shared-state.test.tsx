@@ -206,11 +206,15 @@ describe('useAgentState with a selector that builds an object', () => {
     const m = manualSource();
     const store = createAgentStore({ source: m.source, threadId: 't', initialState: { n: 0 } });
     let keysRead = 0;
-    // Documents as the store may hold them, counted as they are read key by key.
+    // Documents of many keys as the store holds them once written (large objects, with their mark), counted as they
+    // are read key by key.
     const counted = (n: number) =>
       new Proxy(
         { n },
         {
+          get(target, key) {
+            return key === Symbol.for('aguikit.largeObject') ? true : Reflect.get(target, key);
+          },
           ownKeys(target) {
             keysRead++;
             return Reflect.ownKeys(target);
