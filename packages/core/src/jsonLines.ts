@@ -54,7 +54,8 @@ export class Refusals<C extends string> {
 /**
  * Reads JSON lines: each non-blank line parsed and handed to `take` with its
  * line number, which returns a problem to report or nothing. A line that is
- * not JSON is reported; nothing throws. A leading byte order mark is skipped;
+ * not JSON is reported; nothing throws. A byte order mark starting the text,
+ * or a line (a file joined after another), is skipped;
  * a line ends with LF, CRLF or CR alone.
  * A text that is one JSON array is read item by item instead, each numbered
  * from 1 as a line would be; one that opens an array but is no whole one (cut
@@ -70,44 +71,107 @@ export class Refusals<C extends string> {
  * first that many, the rest counted.
  */
 export function readJsonLines<C extends string>(text: string, take: Take<C>, refused = new Refusals<C>()): LineProblem<C>[] {
+  return inOneGo(jsonLineSteps(text, take, refused));
+}
+
+/**
+ * Work done a step at a time: it yields between steps (a thousand lines or
+ * so, a millisecond or two), and returns what it made.
+ */
+export type Steps<T> = Generator<void, T, void>;
+
+/** The steps run all at once. */
+export function inOneGo<T>(steps: Steps<T>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** The work done before the page goes on, in milliseconds. */
+const SLICE_MS = 10;
+
+/**
+ * The steps run in slices of a few milliseconds, the page free between them
+ * (a file of 15 M characters takes half a second to parse); an abort of
+ * `signal` stops them between two slices, and rejects with its reason.
+ */
+export async function inSlices<T>(steps: Steps<T>, signal?: AbortSignal): Promise<T> {
+  let slice = performance.now();
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    if (performance.now() - slice >= SLICE_MS) {
+      await yieldToPage();
+      signal?.throwIfAborted();
+      slice = performance.now();
+    }
+  }
+}
+
+/**
+ * Lets the page go on, then resumes: a message to itself, queued behind the
+ * tasks waiting (input, an abort), and free of the 4 ms a nested timer waits.
+ */
+const yieldToPage = (): Promise<void> =>
+  new Promise((resolve) => {
+    if (typeof MessageChannel !== 'function') return void setTimeout(resolve, 0);
+    const { port1, port2 } = new MessageChannel();
+    port1.onmessage = () => {
+      port1.close();
+      resolve();
+    };
+    port2.postMessage(undefined);
+  });
+
+/** Lines (or items) read between two steps. */
+const STEP_LINES = 1024;
+
+/** `readJsonLines`, a step at a time. */
+export function* jsonLineSteps<C extends string>(text: string, take: Take<C>, refused = new Refusals<C>()): Steps<LineProblem<C>[]> {
   const read = jsonReader();
   // A byte order mark (an editor on Windows writes one) is not part of the first line.
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const items = wholeArray(body, read);
   if (items) {
-    items.forEach((item, i) => {
-      const problem = take(item, i + 1, true);
+    for (let i = 0; i < items.length; i++) {
+      const problem = take(items[i], i + 1, true);
       if (problem) refused.add(i + 1, problem.code, `item ${i + 1}: ${problem.message}`);
-    });
+      if (i % STEP_LINES === STEP_LINES - 1) yield;
+    }
     return refused.errors;
   }
   // Values pretty-printed one after another (`jq .` over JSON lines): the first line opens an object it does not close,
   // and the next goes on with a key (or closes it). A brace alone before lines of entries (a line torn, or typed) is
   // one line that is no JSON, not the start of a value that would take in the whole file.
-  if (/^\s*\{[ \t]*(?:\r\n|\r|\n)\s*["}]/.test(body)) return readValues(body, take, false, read, refused);
+  if (matches(/^\s*\{[ \t]*(?:\r\n|\r|\n)\s*["}]/, body)) return yield* readValues(body, take, false, read, refused);
   // An array pretty-printed and cut off: its items are such values, between its commas (the bracket is a space, so
   // every offset and line stays where it was).
-  if (/^\s*\[\s*\{[ \t]*(?:\r\n|\r|\n)\s*["}]/.test(body)) return readValues(body.replace('[', ' '), take, true, read, refused);
-  let opening = /^\s*\[/.test(body);
+  if (matches(/^\s*\[\s*\{[ \t]*(?:\r\n|\r|\n)\s*["}]/, body)) return yield* readValues(body.replace('[', ' '), take, true, read, refused);
+  let opening = matches(/^\s*\[/, body);
   const inArray = opening;
   // CRLF, LF or a CR alone (an old Mac editor): a JSON text holds no raw CR or LF of its own, only escaped ones. Split
   // at LF alone where there is no CR: several times faster over millions of short lines.
   const lines = body.includes('\r') ? body.split(/\r\n|\r|\n/) : body.split('\n');
-  lines.forEach((line, i) => {
+  letGo();
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
     let text = line;
     if (inArray) {
       text = arrayLine(line, opening, read);
       if (line.trim() !== '') opening = false;
     }
     takeLine(text, i + 1, read, take, refused);
-  });
+    if (i % STEP_LINES === STEP_LINES - 1) yield;
+  }
   return refused.errors;
 }
 
 /** One line of JSON lines read and handed to `take`; a blank one passed over. */
 function takeLine<C extends string>(text: string, line: number, read: Reader, take: Take<C>, refused: Refusals<C>): void {
   if (text.trim() === '') return;
-  const json = read(text);
+  // A byte order mark starting a line is a file's own, another file's joined after the first (`cat a.jsonl b.jsonl`).
+  const json = read(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   if (!json.ok) {
     refused.add(line, 'NOT_JSON', json.message);
     return;
@@ -135,6 +199,8 @@ const MOST_CHARACTERS = 2 ** 29 - 24;
  * An abort of `signal` cancels the stream at once (with the signal's reason:
  * the chunk awaited ends the read, no other is pulled) and rejects with the
  * reason; so does a signal aborted already, before any chunk is pulled.
+ * The read goes in slices of about 10 ms, the page free between them (a
+ * chunk of many megabytes too), and an abort stops it between two.
  */
 export async function readJsonLineStream<C extends string>(
   file: Blob | ReadableStream<Uint8Array>,
@@ -161,6 +227,9 @@ export async function readJsonLineStream<C extends string>(
   }
 }
 
+/** Characters of a chunk of a file read line by line cut at once: a few milliseconds of lines. */
+const SLICE_CHARACTERS = 2 ** 20;
+
 /** `readJsonLineStream` of what `reader` reads: the caller lets go of the reader, and cancels it on an abort. */
 async function readLines<C extends string>(
   reader: ReadableStreamDefaultReader<Uint8Array>,
@@ -173,8 +242,17 @@ async function readLines<C extends string>(
   let decoder: TextDecoder | undefined;
   let start = new Uint8Array(0);
   /** The next chunk of the file as text ('' while its first two bytes are not in); undefined at its end. */
+  // A stream whose chunks are all queued (a Blob in memory; Node's is one chunk) hands them over with no task between
+  // them: the page goes on, and an abort comes, between slices of the reading as of the parse.
+  let slice = performance.now();
+  const pause = async () => {
+    if (performance.now() - slice < SLICE_MS) return;
+    await yieldToPage();
+    slice = performance.now();
+  };
   const next = async (): Promise<string | undefined> => {
     const { done, value } = await reader.read();
+    await pause();
     signal?.throwIfAborted();
     if (!decoder) {
       if (!done && start.length + value.length < 2) {
@@ -201,7 +279,8 @@ async function readLines<C extends string>(
     length += chunk?.length ?? 0;
     const from: number = lead || chunk === undefined ? 0 : chunk.search(/\S/);
     lead ||= from >= 0;
-    firstEnd ||= lead && chunk !== undefined && /\r|\n/.test(from > 0 ? chunk.slice(from) : chunk);
+    firstEnd ||= lead && chunk !== undefined && matches(/\r|\n/, from > 0 ? chunk.slice(from) : chunk);
+    letGo();
   }
   const read = jsonReader();
   // A first line longer than a string can be is no sign of what the file is: it is named, and the lines after it read.
@@ -248,12 +327,20 @@ async function readLines<C extends string>(
     if (partsLength + rest.length <= MOST_CHARACTERS) parts.push(rest);
     partsLength += rest.length;
   };
-  // The start is cut in a function of its own: nothing of it is left to the frame that waits for the rest.
-  const cutHead = () => {
-    for (const piece of head.splice(0)) cut(piece);
+  /** A chunk cut a slice at a time: one of many megabytes lets the page go on, and an abort come, between them. */
+  const cutInSlices = async (chunk: string) => {
+    for (let at = 0; at < chunk.length; at += SLICE_CHARACTERS) {
+      cut(chunk.length <= SLICE_CHARACTERS ? chunk : chunk.slice(at, at + SLICE_CHARACTERS));
+      await pause();
+      signal?.throwIfAborted();
+    }
   };
-  cutHead();
-  for (let more = await next(); more !== undefined; more = await next()) cut(more);
+  // The start is cut in a function of its own: nothing of it is left to the frame that waits for the rest.
+  const cutHead = async () => {
+    for (const piece of head.splice(0)) await cutInSlices(piece);
+  };
+  await cutHead();
+  for (let more = await next(); more !== undefined; more = await next()) await cutInSlices(more);
   cut(decoder?.decode() ?? '');
   end('');
   return undefined;
@@ -277,10 +364,24 @@ function readsWhole(head: string[], read: Reader, whole: (first: unknown) => boo
   const cr = opening.indexOf('\r');
   const firstLength = cr < 0 || (lf >= 0 && lf < cr) ? lf : cr;
   const first = firstLength < 0 ? undefined : read(opening.slice(0, firstLength), true);
-  const wholly = /^\s*\[/.test(body) || /^\s*\{[ \t]*(?:\r\n|\r|\n)/.test(body) || !first?.ok || whole(first.value);
+  const wholly = matches(/^\s*\[/, body) || matches(/^\s*\{[ \t]*(?:\r\n|\r|\n)/, body) || !first?.ok || whole(first.value);
   head.splice(0, head.length, wholly ? text : body);
   return wholly;
 }
+
+/**
+ * Whether `pattern` matches `text`. The last text a regular expression matched
+ * is kept (`RegExp.input`) until another matches: a match of nothing follows
+ * one, so that the whole text of a file read is not kept alive by it.
+ */
+function matches(pattern: RegExp, text: string): boolean {
+  const yes = pattern.test(text);
+  if (yes) letGo();
+  return yes;
+}
+
+/** A match of nothing: `RegExp.input` lets go of the last text matched. */
+const letGo = () => /^/.test('');
 
 /** One JSON text read: its value, or why it has none (in English). */
 export type ReadJson = { ok: true; value: unknown } | { ok: false; message: string };
@@ -345,7 +446,7 @@ export function readJson(text: string): ReadJson {
  */
 function wholeArray(body: string, read: Reader): unknown[] | undefined {
   // One that does not end as an array does (cut off, or lines after a bracket) is not parsed whole only to fail at its end.
-  if (!/^\s*\[/.test(body) || !body.trimEnd().endsWith(']')) return undefined;
+  if (!matches(/^\s*\[/, body) || !body.trimEnd().endsWith(']')) return undefined;
   const json = read(body, true);
   return json.ok && Array.isArray(json.value) ? json.value : undefined;
 }
@@ -362,6 +463,9 @@ function arrayLine(line: string, first: boolean, read: Reader): string {
   return item.endsWith(',') ? item.slice(0, -1) : item;
 }
 
+/** Characters of values pretty-printed read between two steps. */
+const STEP_CHARACTERS = 2 ** 17;
+
 /**
  * Reads JSON values written one after another, each over as many lines as it
  * takes: each top-level object or array is cut where its brackets close
@@ -370,7 +474,13 @@ function arrayLine(line: string, first: boolean, read: Reader): string {
  * `items`: the values are an array's, with commas between them and its
  * closing bracket after the last, which are not text between values.
  */
-function readValues<C extends string>(body: string, take: Take<C>, items: boolean, read: Reader, refused: Refusals<C>): LineProblem<C>[] {
+function* readValues<C extends string>(
+  body: string,
+  take: Take<C>,
+  items: boolean,
+  read: Reader,
+  refused: Refusals<C>,
+): Steps<LineProblem<C>[]> {
   let line = 1;
   let start = -1;
   let startLine = 1;
@@ -391,7 +501,13 @@ function readValues<C extends string>(body: string, take: Take<C>, items: boolea
   let blank = true;
   /** The column of the bracket that opens the value being read. */
   let indent = 0;
+  /** Where the next step ends: a step is about as many characters as a thousand lines. */
+  let step = STEP_CHARACTERS;
   for (let i = 0; i < body.length; i++) {
+    if (i >= step) {
+      step = i + STEP_CHARACTERS;
+      yield;
+    }
     const c = body.charCodeAt(i);
     if (c === 0x0a || (c === 0x0d && body.charCodeAt(i + 1) !== 0x0a)) {
       line++;
@@ -441,7 +557,7 @@ function readValues<C extends string>(body: string, take: Take<C>, items: boolea
  */
 export function untypedObject(text: string): Record<string, unknown> | undefined {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  if (!/^\s*\{/.test(body)) return undefined;
+  if (!matches(/^\s*\{/, body)) return undefined;
   // Lines of entries (the first line's end stops the parse), no JSON at all, or a text nested too deep to read: read
   // as lines, each one named. Read in time that grows as the text does, whatever it holds (a hostile file too).
   const json = readJson(body);

@@ -3,8 +3,12 @@
  * chunk is pulled after it, the stream is cancelled with the signal's reason
  * and let go) and the promise rejects with that reason; a signal aborted
  * before the call reads nothing; one aborted after the read has no effect.
+ * The read and the parse go in slices, the page free between them: an abort
+ * stops a file read whole while it is parsed, and one read line by line
+ * whose chunks come with no task between them.
  */
 import { describe, expect, it, vi } from 'vitest';
+import { readSession } from '../src/controller/sessionFile.js';
 import { parseSession, type SessionEntry, serializeSession } from '../src/index.js';
 
 const entries: SessionEntry[] = [
@@ -111,4 +115,91 @@ describe('parseSession of a stream, with a signal', () => {
     expect(seen.pulls).toBe(at);
     expect(seen.cancelled).toEqual([reason]);
   });
+
+  it('stops parsing a file read whole (under 16 M characters) when the signal aborts, and lets the page go on', async () => {
+    // 15 M characters of short lines: half a second or more to parse in one go.
+    const line = `${JSON.stringify({ type: 'event', at: 1, event: { type: 'CUSTOM', name: 'e', value: 1 } })}\n`;
+    const chunk = new TextEncoder().encode(line.repeat(Math.floor(15e6 / line.length)));
+    const abort = new AbortController();
+    const reason = new Error('another file was picked');
+    let abortedAt = 0;
+    // The abort comes in a task of the page queued as the read ends: while the file is parsed.
+    let sent = false;
+    const stream = new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          if (sent) {
+            controller.close();
+            setTimeout(() => {
+              abortedAt = performance.now();
+              abort.abort(reason);
+            }, 0);
+          } else controller.enqueue(chunk);
+          sent = true;
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    const read = parseSession(stream, { signal: abort.signal });
+    await expect(read).rejects.toBe(reason);
+    expect(abortedAt).toBeGreaterThan(0);
+    expect(performance.now() - abortedAt).toBeLessThan(100);
+  }, 30_000);
+
+  it('reads a file read whole in slices to the same session as its text', async () => {
+    const text = serializeSession(entries).repeat(3);
+    const controller = new AbortController();
+    expect(await parseSession(new Blob([text]), { signal: controller.signal })).toEqual(parseSession(text));
+  });
+
+  it.each([
+    ['240 chunks of 64 KB, all queued (no task between them)', 240, 2 ** 16],
+    ['one chunk of 15 MB (a Blob in memory, as Node reads it)', 1, 15 * 2 ** 20],
+  ])(
+    'stops reading a file line by line when the signal aborts: %s',
+    async (_name, chunks, size) => {
+      const line = `${JSON.stringify({ type: 'event', at: 1, event: { type: 'CUSTOM', name: 'e', value: 1 } })}\n`;
+      const chunk = new TextEncoder().encode(line.repeat(Math.floor(size / line.length)));
+      const stream = new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (let i = 0; i < chunks; i++) controller.enqueue(chunk);
+          controller.close();
+        },
+      });
+      const abort = new AbortController();
+      const reason = new Error('another file was picked');
+      let abortedAt = 0;
+      // Read line by line (the 16 M characters under which a file is read whole stood in for by 0).
+      const read = readSession(stream, 0, abort.signal);
+      setTimeout(() => {
+        abortedAt = performance.now();
+        abort.abort(reason);
+      }, 0);
+      await expect(read).rejects.toBe(reason);
+      expect(abortedAt).toBeGreaterThan(0);
+      expect(performance.now() - abortedAt).toBeLessThan(100);
+    },
+    30_000,
+  );
+
+  it('lets the page go on while it cuts a chunk of 15 MB into lines', async () => {
+    const line = `${JSON.stringify({ type: 'event', at: 1, event: { type: 'CUSTOM', name: 'e', value: 1 } })}\n`;
+    const chunk = new TextEncoder().encode(line.repeat(Math.floor((15 * 2 ** 20) / line.length)));
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(chunk);
+        controller.close();
+      },
+    });
+    const started = performance.now();
+    const ticks = [started];
+    const ticking = setInterval(() => ticks.push(performance.now()), 1);
+    const read = await readSession(stream, 0);
+    clearInterval(ticking);
+    ticks.push(performance.now());
+    expect(read.entries.length).toBeGreaterThan(100_000);
+    // Cut in one go, the page would wait for nearly all of it at once.
+    const longest = Math.max(...ticks.slice(1).map((t, i) => t - (ticks[i] as number)));
+    expect(longest).toBeLessThan((performance.now() - started) / 3);
+  }, 30_000);
 });

@@ -30,6 +30,20 @@ describe('parseSession: damaged files', () => {
     expect(parseSession(plain).entries).toHaveLength(5);
   });
 
+  it('reads a file appended with its byte order mark (files joined) as a second session, not grafted onto the first', async () => {
+    const first = `${JSON.stringify({ type: 'init', at: 1, threadId: 'a' })}\n${good(3).join('\n')}\n`;
+    const run = { type: 'RUN_STARTED', threadId: 'b', runId: 'r' };
+    const second = `${JSON.stringify({ type: 'init', at: 2, threadId: 'b' })}\n${JSON.stringify(run)}\n`;
+    const joined = parseSession(`${first}\uFEFF${second}`);
+    expect(joined).toEqual(parseSession(first + second));
+    expect(names(joined.entries)).toEqual(['init', 'e0', 'e1', 'e2']);
+    expect(joined.errors.map((e) => [e.line, e.code])).toEqual([
+      [5, 'SECOND_SESSION'],
+      [6, 'SECOND_SESSION'],
+    ]);
+    expect(await parseSession(new Blob([`${first}\uFEFF${second}`]))).toEqual(joined);
+  });
+
   it('names a line of NUL bytes (a file zero-filled past a crash) and keeps the lines around it', () => {
     const text = `${good(3).join('\n')}\n${'\0'.repeat(4096)}\n${line(3)}\n${'\0'.repeat(1000)}`;
     const { entries, errors } = parseSession(text);

@@ -93,4 +93,57 @@ describe('parseSession: an event index far ahead of the lines after it', () => {
     expect(entries).toHaveLength(3);
     expect(errors.map((e) => [e.line, e.code])).toEqual([[2, 'OUT_OF_ORDER']]);
   });
+
+  it('refuses a run of far lines (1e15, then 2e15, among lines indexed 0..100) and keeps every line after it', async () => {
+    const lines = Array.from({ length: 101 }, (_, i) => line(i, i));
+    lines.splice(51, 0, line('1e15', 998), line('2e15', 999));
+    const text = lines.join('\n');
+    const { entries, errors } = parseSession(text);
+    expect(names(text)).toEqual(Array.from({ length: 101 }, (_, i) => `e${i}`));
+    expect(entries.map((e) => (e.type === 'event' ? e.index : -1))).toEqual(Array.from({ length: 101 }, (_, i) => i));
+    expect(errors.map((e) => [e.line, e.code])).toEqual([
+      [52, 'OUT_OF_ORDER'],
+      [53, 'OUT_OF_ORDER'],
+    ]);
+    expect(await readSession(new Blob([text]), 0)).toEqual(parseSession(text));
+  });
+
+  it('keeps the lines of a run that the next line goes on after, and refuses the rest', () => {
+    const lines = [0, 1, 5, 1e15, 9e15, 6, 7].map((index, i) => line(index, i));
+    lines.splice(4, 0, '{"type":"stop","at":2}');
+    const text = lines.join('\n');
+    expect(names(text)).toEqual(['e0', 'e1', 'e2', 'stop', 'e5', 'e6']);
+    expect(parseSession(text).entries.map((e) => (e.type === 'event' ? e.index : -1))).toEqual([0, 1, 2, -1, 3, 4]);
+    expect(parseSession(text).errors.map((e) => [e.line, e.code])).toEqual([
+      [4, 'OUT_OF_ORDER'],
+      [6, 'OUT_OF_ORDER'],
+    ]);
+  });
+
+  it('keeps lines that each jump ahead (every other line lost) over one line repeated after them', () => {
+    const lines = Array.from({ length: 40 }, (_, i) => line(i * 10, i));
+    lines.push(line(3, 40), line(400, 41));
+    const text = lines.join('\n');
+    expect(parseSession(text).entries).toHaveLength(41);
+    expect(parseSession(text).errors.map((e) => [e.line, e.code])).toEqual([[41, 'OUT_OF_ORDER']]);
+  });
+
+  it('reads a file of far lines, each refused by a line after it, about as fast as one in order', () => {
+    const n = 10_000;
+    // Lines each far ahead, client entries, then as many lines that go back: each of them refuses the last far line left.
+    const far = Array.from({ length: n }, (_, i) => line(1e12 * (i + 1), i));
+    const back = Array.from({ length: n }, (_, i) => line(1e12 * (n - i - 1) + 1, i));
+    const client = Array.from({ length: n }, () => '{"type":"stop","at":2}');
+    const hostile = [line(0, 0), ...far, ...client, ...back].join('\n');
+    const plain = [line(0, 0), ...far.map((_, i) => line(i + 1, i)), ...client, ...back.map((_, i) => line(n + i + 1, i))].join('\n');
+    const time = (text: string) =>
+      Math.min(
+        ...[0, 1, 2].map(() => {
+          const t0 = performance.now();
+          parseSession(text);
+          return performance.now() - t0;
+        }),
+      );
+    expect(time(hostile)).toBeLessThan(3 * time(plain) + 20);
+  });
 });

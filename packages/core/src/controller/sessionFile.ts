@@ -5,9 +5,21 @@
  */
 
 import { asSessionLine, isTime } from '../eventLog.js';
-import { type LineProblem, MAX_NAMED_LINES, Refusals, readJsonLineStream, readJsonLines, untyped, untypedObject } from '../jsonLines.js';
+import {
+  inOneGo,
+  inSlices,
+  jsonLineSteps,
+  type LineProblem,
+  MAX_NAMED_LINES,
+  Refusals,
+  readJsonLineStream,
+  type Steps,
+  untyped,
+  untypedObject,
+} from '../jsonLines.js';
 import { isObject, partProblem, storedMessageProblem, UNKNOWN_PART } from '../messageShape.js';
 import { COPY_DEPTH, MAX_JSON_DEPTH, nestsWithin } from '../reducer/ownJson.js';
+import { eventOrder } from './eventOrder.js';
 import { isRecordedFailure } from './failure.js';
 import type { SessionEntry } from './sessionLog.js';
 
@@ -53,21 +65,29 @@ export function parseSession(text: string): ParsedSession;
  * order mark. A file of JSON lines is read a line at a time, so one longer
  * than a string can be (about 512 M characters) is read too. An abort of
  * `signal` cancels the read at once (no chunk is pulled after it) and rejects
- * with the signal's reason.
+ * with the signal's reason. A file read whole (under 16 M characters) is
+ * parsed in slices of a few milliseconds, the page free between them: an
+ * abort stops that too.
  */
 export function parseSession(file: Blob | ReadableStream<Uint8Array>, options?: { signal?: AbortSignal }): Promise<ParsedSession>;
 export function parseSession(file: string | Bytes, options: { signal?: AbortSignal } = {}): ParsedSession | Promise<ParsedSession> {
   if (typeof file !== 'string') return readSession(file, WHOLE_CHARACTERS, options.signal);
+  return inOneGo(sessionSteps(file));
+}
+
+/** `parseSession` of a text, a step at a time. */
+function* sessionSteps(text: string): Steps<ParsedSession> {
   const session = sessionReader();
-  const object = untypedObject(file);
-  if (!object) readJsonLines(file, session.take, session.refused);
+  const object = untypedObject(text);
+  if (!object) yield* jsonLineSteps(text, session.take, session.refused);
   else if (!Array.isArray(object.stream))
     return { entries: [], errors: [{ line: 1, code: 'NOT_A_SESSION', message: ONE_OBJECT }], oneObject: true };
   else
-    object.stream.forEach((item: unknown, i: number) => {
-      const problem = session.take(item, i + 1, true);
+    for (let i = 0; i < object.stream.length; i++) {
+      const problem = session.take(object.stream[i], i + 1, true);
       if (problem) session.refused.add(i + 1, problem.code, `item ${i + 1}: ${problem.message}`);
-    });
+      if (i % 1024 === 1023) yield;
+    }
   return session.done();
 }
 
@@ -82,15 +102,14 @@ export async function readSession(file: Bytes, wholeCharacters: number, signal?:
   const session = sessionReader();
   const text = await readJsonLineStream(file, session.take, session.refused, wholeCharacters, (v) => untyped(v) !== undefined, signal);
   signal?.throwIfAborted();
-  return text === undefined ? session.done() : parseSession(text);
+  // A text read whole is parsed in slices: the page goes on, and an abort stops it, while it is.
+  return text === undefined ? session.done() : inSlices(sessionSteps(text), signal);
 }
 
 /** The state of one session file being read: `take` each value read, in order, then `done`. */
 function sessionReader() {
   const entries: SessionEntry[] = [];
   let events = 0;
-  /** The index the file gave the last event entry it holds (since the last reset). */
-  let lastIndex = -1;
   /** An init that did not start the file was met: what follows it, up to a reset, is a second session. */
   let second = false;
   /** The ids of the messages the client gave (init and user_message entries) since the thread started. */
@@ -98,8 +117,7 @@ function sessionReader() {
   // A file of millions of lines that are no entries (the wrong .jsonl) is refused as fast as it is read: the first
   // lines refused are named, the rest counted.
   const refused = new Refusals<SessionLineProblem>(MAX_NAMED_LINES);
-  /** The last event entry kept, when its index jumped ahead of the one before it: the next event line judges it. */
-  let ahead: { line: number; index: number; before: number; at: number; item: boolean } | undefined;
+  const order = eventOrder(refused);
   const take = (read: unknown, line: number, item = false): { code: SessionLineProblem; message: string } | undefined => {
     // A line of an event log, or a bare AG-UI event: an agent event.
     const value = asSessionLine(read);
@@ -125,31 +143,8 @@ function sessionReader() {
       // the lines after it are checked against the last good index, so that none of them is lost for it.
       if (!Number.isSafeInteger(index) || (index as number) < 0)
         return { code: 'NOT_AN_ENTRY', message: `an event entry's index must be a whole number from 0 up, not ${indexText(index)}` };
-      // An index that jumped (`1e15` among lines indexed 0..100) is the one line out of place when the next event
-      // line's index lies between the one before the jump and it, nearer the one before: that line alone is refused,
-      // not every line after it. A jump the next line goes on from is a gap (lines lost), kept; so is one that ends
-      // the file or its session. Two lines swapped (1, 3, 2) are as far apart either way: the second is refused.
-      const next = index as number;
-      if (ahead && next > ahead.before && ahead.index - next > next - ahead.before) {
-        const { at, before } = ahead;
-        const what = `an event entry whose index ${ahead.index} runs ahead of the lines after it: a line out of place`;
-        refused.add(ahead.line, 'OUT_OF_ORDER', ahead.item ? `item ${ahead.line}: ${what}` : what);
-        entries.splice(at, 1);
-        for (let i = at; i < entries.length; i++) {
-          const e = entries[i] as SessionEntry;
-          if (e.type === 'event') entries[i] = { ...e, index: e.index - 1 };
-        }
-        events--;
-        lastIndex = before;
-        ahead = undefined;
-      }
-      if ((index as number) <= lastIndex)
-        return {
-          code: 'OUT_OF_ORDER',
-          message: `an event entry whose index ${index} does not follow the one before it (${lastIndex}): a line repeated or out of order`,
-        };
-      ahead = (index as number) > lastIndex + 1 ? { line, index: index as number, before: lastIndex, at: entries.length, item } : undefined;
-      lastIndex = index as number;
+      const problem = order.take(index as number, line, item, entries.length);
+      if (problem) return { code: 'OUT_OF_ORDER', message: problem };
     }
     // The live thread refuses a message under an id it holds: a second one is a line repeated, which would say nothing.
     if (entry.type === 'user_message') {
@@ -163,8 +158,7 @@ function sessionReader() {
     if (entry.type === 'init') for (const m of entry.messages ?? []) given.add(m.id);
     if (entry.type === 'reset') {
       events = 0;
-      lastIndex = -1;
-      ahead = undefined;
+      order.reset();
       second = false;
       given.clear();
     }
@@ -174,8 +168,8 @@ function sessionReader() {
   };
   const done = (): ParsedSession =>
     refused.count > refused.errors.length
-      ? { entries, errors: refused.errors, refused: refused.count }
-      : { entries, errors: refused.errors };
+      ? { entries: order.kept(entries), errors: refused.errors, refused: refused.count }
+      : { entries: order.kept(entries), errors: refused.errors };
   return { take, refused, done };
 }
 
