@@ -271,3 +271,40 @@ describe('a full disk (every write refused, reads answered) while the run it cut
     await readEvents(next);
   }, 30_000);
 });
+
+describe('room taken by runs storage failed under and by runs being produced at once', () => {
+  /** The run r2 cut by a full disk, waiting to be tried again with its room kept; then a run paced for 1,000 s, read by its client. */
+  async function heldAndPaced(options: { maxRuns: number; maxRunInputBytes?: number; pad?: number }) {
+    const { storage, free, refusals } = fullFor('r2');
+    const server = await startServer({ storage, ...options });
+    const approval = await approvalOf(server);
+    await readEvents(await post(server, '/agents/refund?speed=0', approval));
+    const refused = refusals();
+    await expect.poll(refusals, { timeout: 5_000, interval: 20 }).toBeGreaterThan(refused);
+    const paced = await post(server, '/agents/fast-stream', {
+      ...userInput('t-paced', 'paced', 'x'.repeat(options.pad ?? 0)),
+      forwardedProps: { tokens: 100, tokenDelayMs: 10_000 },
+    });
+    expect(paced.status).toBe(200);
+    return { server, free, paced };
+  }
+
+  it('with maxRuns 2, one room kept by a run storage failed under and the other by a paced run, a new run is told TOO_MANY_RUNS: the paced run’s end frees room whether or not storage comes back', async () => {
+    const { server, free, paced } = await heldAndPaced({ maxRuns: 2 });
+    const fresh = await post(server, '/agents/refund?speed=0', userInput('t-new', 'new'));
+    expect(fresh.status).toBe(503);
+    expect(await fresh.json()).toMatchObject({ error: { code: 'TOO_MANY_RUNS' } });
+    await paced.body?.cancel();
+    free();
+  }, 30_000);
+
+  it('with the request bodies’ bytes taken by a paced run, a new run refused for bytes is told TOO_MANY_RUNS, though a run storage failed under holds a few of them', async () => {
+    // The paced run's body holds about 60 KB of the 64 KB; the run cut by the disk holds well under 1 KB.
+    const { server, free, paced } = await heldAndPaced({ maxRuns: 10, maxRunInputBytes: 64 * 1024, pad: 60_000 });
+    const fresh = await post(server, '/agents/refund?speed=0', userInput('t-new', 'new', 'y'.repeat(8_000)));
+    expect(fresh.status).toBe(503);
+    expect(await fresh.json()).toMatchObject({ error: { code: 'TOO_MANY_RUNS' } });
+    await paced.body?.cancel();
+    free();
+  }, 30_000);
+});

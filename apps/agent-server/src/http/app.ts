@@ -83,18 +83,36 @@ export interface App {
 const BEGIN_ATTEMPTS = 8;
 
 /**
+ * A run's input as JSON text, written once per input object: a retry or reconnect of a run of a 1 MB input compares it
+ * and hashes it for its key among the playback checks.
+ */
+const inputTexts = new WeakMap<RunAgentInput, string>();
+const inputText = (input: RunAgentInput) => {
+  let text = inputTexts.get(input);
+  if (text === undefined) {
+    text = JSON.stringify(input);
+    inputTexts.set(input, text);
+  }
+  return text;
+};
+
+/**
  * A run's key among the playback checks: all its plan is made of (its scenario, its input, its start and its secret).
  * Its id, start and secret alone are shared by two requests for one run id on a server whose clock and secret are
  * fixed (the `now` and `nonce` options), the first one refused after its check (no room): the second, longer, would
- * pass by the first's bound.
+ * pass by the first's bound. The input is hashed as its JSON text: storage keeps its keys in their order, so the run
+ * begun and the run read back have one key (an input whose keys were in another order would only miss the bound kept,
+ * and have it worked out again).
  */
 const playbackKey = (run: RunRecord) =>
-  [run.runId, run.startedAt, run.nonce, run.scenarioId, createHash('sha256').update(canonicalJson(run.input)).digest('base64')].join(
-    '\u0000',
-  );
+  [run.runId, run.startedAt, run.nonce, run.scenarioId, createHash('sha256').update(inputText(run.input)).digest('base64')].join('\u0000');
 
-/** The same `RunAgentInput` (the same JSON, keys in any order): the client that started a run sends it again to retry or reconnect. */
-const sameInput = (a: RunAgentInput, b: RunAgentInput) => canonicalJson(a) === canonicalJson(b);
+/**
+ * The same `RunAgentInput` (the same JSON, keys in any order): the client that started a run sends it again to retry or
+ * reconnect. The same text is the same JSON, found without sorting every object's keys; only texts that differ are
+ * compared key by key, sorted (the same input with its keys in another order).
+ */
+const sameInput = (a: RunAgentInput, b: RunAgentInput) => inputText(a) === inputText(b) || canonicalJson(a) === canonicalJson(b);
 
 /**
  * The HTTP layer of the agent server on Fastify: origin and host checks,
@@ -376,10 +394,12 @@ export function buildApp(options: AppOptions): App {
    * the room that run kept (`runId`).
    */
   function room(request: FastifyRequest, reply: FastifyReply, kind: 'run' | 'stream', runId?: string) {
-    const reservation = streams.reserve(bodyBytes.get(request) ?? 0, kind, runId);
+    const bytes = bodyBytes.get(request) ?? 0;
+    const reservation = streams.reserve(bytes, kind, runId);
     if (reservation) return reservation;
-    // The room is kept by runs storage failed under (a full disk): the client is told so, and when they are tried next.
-    const held = streams.roomHeldForStorage();
+    // The room is kept by runs storage failed under (a full disk), and no other run's end frees it: the client is told
+    // so, and when they are tried next.
+    const held = streams.roomHeldForStorage(bytes, kind);
     if (held !== undefined) {
       reply.header('Retry-After', String(Math.max(1, Math.ceil(held / 1000))));
       throw new RequestError(

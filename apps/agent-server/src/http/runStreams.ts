@@ -106,10 +106,12 @@ export interface RunStreams {
    */
   health(): { streams: number; bufferedBytes: number; runs: number; retrying: number };
   /**
-   * How long until the next try of a run storage failed under that keeps its room (see `reserve`); undefined when
-   * none keeps one. While one does, a request refused for want of room is refused because storage failed.
+   * For a request refused room (`reserve` with `bytes` and `kind`): how long until the next try of a run storage
+   * failed under that keeps its room, when the rooms such runs keep are enough on their own to refuse it (they hold
+   * every one of `maxRuns`, or the bytes it lacks). Undefined otherwise: the end of a run being produced frees what
+   * it needs, whether or not storage comes back.
    */
-  roomHeldForStorage(): number | undefined;
+  roomHeldForStorage(bytes: number, kind: 'run' | 'stream'): number | undefined;
 }
 
 /** A run storage failed under, to be produced again (see `again`). */
@@ -120,8 +122,8 @@ interface Retry {
   cancel(): void;
   /** The room it keeps, handed to the caller (a client come back for the run), once. */
   take(): Reservation | undefined;
-  /** Whether it keeps its room still. */
-  holds(): boolean;
+  /** The room it keeps still, if any. */
+  held(): Reservation | undefined;
   /** When (`performance.now()`) it is tried next. */
   due: number;
 }
@@ -247,7 +249,7 @@ export function runStreams(options: RunStreamOptions): RunStreams {
       held = undefined;
       return taken;
     };
-    const retry: Retry = { failures, waiting: true, cancel, take, holds: () => held !== undefined, due: performance.now() + pause };
+    const retry: Retry = { failures, waiting: true, cancel, take, held: () => held, due: performance.now() + pause };
     retries.set(record.runId, retry);
   }
 
@@ -313,10 +315,20 @@ export function runStreams(options: RunStreamOptions): RunStreams {
       for (const retry of retries.values()) if (retry.waiting) retrying++;
       return { streams: open.size, bufferedBytes, runs: producing.size, retrying };
     },
-    roomHeldForStorage() {
+    roomHeldForStorage(bytes, kind) {
       let due: number | undefined;
-      for (const retry of retries.values()) if (retry.waiting && retry.holds() && (due === undefined || retry.due < due)) due = retry.due;
-      return due === undefined ? undefined : Math.max(0, due - performance.now());
+      let runs = 0;
+      let heldBytes = 0;
+      for (const retry of retries.values()) {
+        const room = retry.waiting ? retry.held() : undefined;
+        if (!room) continue;
+        if (room.run) runs++;
+        heldBytes += room.bytes;
+        if (due === undefined || retry.due < due) due = retry.due;
+      }
+      if (due === undefined) return undefined;
+      const refuses = (kind === 'run' && runs >= options.maxRuns) || heldBytes + bytes > options.maxRunInputBytes;
+      return refuses ? Math.max(0, due - performance.now()) : undefined;
     },
   };
 }
