@@ -17,9 +17,9 @@ export const MarkdownHeadingLevel = clientContext<number>(3);
 /**
  * Markdown from an untrusted author, rendered safely: raw HTML is dropped
  * (`skipHtml`), links are kept only for http(s) and mailto and open in a new
- * tab with `rel="noopener noreferrer"`, a link whose words name another site
- * (`[https://bank.example.com](https://evil.example.net)`, an email address
- * linked to another one) shows the host it really goes to beside them, a
+ * tab with `rel="noopener noreferrer"`, a link whose words or title name another site
+ * (`[https://bank.example.com](https://evil.example.net)`, `visit paypal.com now`,
+ * an email address linked to another one or copying one in) shows where it really goes beside them, a
  * link's words read as written (direction controls dropped), images are
  * shown as links rather than loaded, code blocks are monospace, and headings start at h3 (a reply is
  * nested in the page; inside a `MessageList`, one level below the heading

@@ -46,7 +46,7 @@ function componentsFor(strings: MarkdownStrings, base: Level): Components {
       href ? (
         <a {...rest} href={href} target="_blank" rel="noopener noreferrer">
           <InsideLink.Provider value={true}>{children}</InsideLink.Provider>
-          <Destination words={wordsOf(node)} href={href} strings={strings} />
+          <Destination words={wordsOf(node)} title={rest.title} href={href} strings={strings} />
           <span className="agk-visually-hidden">{strings.newTab}</span>
         </a>
       ) : (
@@ -79,11 +79,22 @@ function componentsFor(strings: MarkdownStrings, base: Level): Components {
  * prompt injection writes `[https://bank.example.com/login](https://evil.example.net/x)`
  * for the reader to trust the words. Shown too when the address holds a user
  * name (`https://bank.example.com@evil.example.net/`, which goes to
- * evil.example.net). A host is shown as the browser resolves it (a
+ * evil.example.net), or when its title (the tooltip a pointer shows) names
+ * another site. A host is shown as the browser resolves it (a
  * look-alike letter as `xn--`), left to right whatever the text around it.
  */
-function Destination({ words, href, strings }: { words: string; href: string; strings: MarkdownStrings }) {
-  const shown = destinationShown(words, href);
+function Destination({
+  words,
+  title,
+  href,
+  strings,
+}: {
+  words: string;
+  title?: string | undefined;
+  href: string;
+  strings: MarkdownStrings;
+}) {
+  const shown = destinationShown(words, href, title);
   return shown ? (
     <>
       {' '}
@@ -209,6 +220,38 @@ function marksIn(text: string, from = 0, to = text.length): number {
 }
 
 type MdastNode = { type: string; position?: { start: { offset?: number }; end: { offset?: number } }; children?: MdastNode[] };
+
+/**
+ * The marks of a paragraph, heading or cell that emphasis may pair: those in
+ * its text, not in a code span (`` `*.ts` ``), an HTML tag nor escaped
+ * (`\*`), which pair with nothing.
+ */
+function pairedMarksIn(text: string, holder: MdastNode): number {
+  let count = 0;
+  const walk = (node: MdastNode) => {
+    const start = node.position?.start.offset;
+    const end = node.position?.end.offset;
+    if (node.type === 'inlineCode' || node.type === 'html' || start === undefined || end === undefined) return;
+    if (node.children) {
+      for (const child of node.children) walk(child);
+      return;
+    }
+    // Anything else is counted as written (an image's text is parsed for emphasis too).
+    if (node.type !== 'text') {
+      count += marksIn(text, start, end);
+      return;
+    }
+    // A text node's range holds its escapes as written: a backslash takes the character after it.
+    for (let i = start; i < end; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 92 /* \ */) i++;
+      else if (isMark(c)) count++;
+    }
+  };
+  for (const child of holder.children ?? []) walk(child);
+  return count;
+}
+
 const BLANK_LINE = /\n[ \t]*\n/;
 const INLINE_HOLDERS = new Set(['paragraph', 'heading', 'tableCell']);
 
@@ -235,7 +278,7 @@ function marksTooMany(text: string): boolean {
       const start = node.position?.start.offset;
       const end = node.position?.end.offset;
       if (INLINE_HOLDERS.has(node.type) && start !== undefined && end !== undefined) {
-        if (marksIn(text, start, end) > MAX_INLINE_MARKS) found = true;
+        if (marksIn(text, start, end) > MAX_INLINE_MARKS && pairedMarksIn(text, node) > MAX_INLINE_MARKS) found = true;
         return;
       }
       for (const child of node.children ?? []) if (!found) walk(child);
@@ -279,9 +322,10 @@ export class PieceBoundary extends React.Component<{ text: string; children: Rea
  *
  * A reply that nests quotes or lists more than 32 deep renders as plain text
  * (`nestsTooDeep`), and so does a piece with a paragraph, heading or table
- * cell of more than 1,000 emphasis marks (`*`, `_`, `~`), whose pairing
+ * cell of more than 1,000 emphasis marks (`*`, `_`, `~`; not in a code span,
+ * not escaped), whose pairing
  * takes time that grows with the square of their count. A link whose words
- * name another site than the one it goes to shows that site's host beside
+ * or title name another site than the one it goes to shows that site's host beside
  * them, and a link's words lose their direction controls. A growing reply of `piecesFrom` characters or more (1,000
  * by default) renders in pieces, each memoized on its text
  * (`markdownPieces`): what shows is the same, and a streaming reply

@@ -52,12 +52,30 @@ const FILE_ENDING =
 const SITE_ENDING = /\.(?:com|net|org|gov|edu|[a-z]{2})$/i;
 const namesFile = (host: string) => FILE_ENDING.test(host) && !SITE_ENDING.test(host.replace(FILE_ENDING, ''));
 
+// Among other words, a domain ends in one of the endings most sites have, or a country's code: `Math.PI` or
+// `Array.from` in a sentence name nothing.
+const COMMON_ENDING =
+  /\.(?:com|net|org|gov|edu|mil|int|info|biz|io|ai|app|dev|xyz|online|site|shop|store|tech|cloud|blog|page|link|live)$/i;
+const TWO_LETTERS = /\.([a-z]{2})$/i;
+let regions: Intl.DisplayNames | undefined;
+function endsInCountryCode(host: string): boolean {
+  const code = TWO_LETTERS.exec(host)?.[1]?.toUpperCase();
+  if (!code) return false;
+  try {
+    regions ??= new Intl.DisplayNames('en', { type: 'region' });
+    // An unknown code is given back as it is (ZZ is "Unknown Region").
+    return code !== 'ZZ' && regions.of(code) !== code;
+  } catch {
+    return true;
+  }
+}
+const endsLikeSite = (host: string) => COMMON_ENDING.test(host) || endsInCountryCode(host.replace(/\.$/, ''));
+
 /**
- * The places a link's words name: the words as a whole, when they are one
- * address, domain (not a file's name: `config.json`, `Node.js`) or email
- * address; among other words, only those written as
- * an address (`https://…`, `www.…`) or an email address, so that words like
- * "Node.js" in a sentence name nothing.
+ * The places a link's words name: an address (`https://…`, `www.…`), an
+ * email address, or a domain (not a file's name: `config.json`, `Node.js`);
+ * among other words, a domain only when it ends as sites do
+ * (`visit paypal.com now`), so that `Math.PI` in a sentence names nothing.
  */
 function namedPlaces(words: string): Named[] {
   const tokens = words
@@ -74,10 +92,13 @@ function namedPlaces(words: string): Named[] {
       const written = (token.replace(SCHEME, '').split(/[/?#]/, 1)[0] ?? '').replace(/^.*@/, '').replace(/:\d*$/, '');
       if (host) named.push({ host, odd: ODD_IN_HOST.test(written) || looksLikeAnother(written) });
     } else if (EMAIL.test(token)) named.push({ address: token.toLowerCase() });
-    else if (tokens.length === 1) {
+    else {
       const hostPart = token.split(/[/?#]/, 1)[0] ?? '';
       const host =
-        hostPart.length < HOST_LENGTH && BARE_HOST.test(hostPart) && !namesFile(hostPart)
+        hostPart.length < HOST_LENGTH &&
+        BARE_HOST.test(hostPart) &&
+        !namesFile(hostPart) &&
+        (tokens.length === 1 || endsLikeSite(hostPart.replace(/:\d*$/, '')))
           ? parseUrl(`http://${token}`)?.hostname
           : undefined;
       if (host) named.push({ host, odd: looksLikeAnother(hostPart) });
@@ -98,14 +119,24 @@ function withoutEdgePunctuation(token: string): string {
   return token.slice(start, end);
 }
 
-/** What `Destination` shows for a link: its host (its address, for `mailto:`) when its words name another place. */
-export function destinationShown(words: string, href: string): string | undefined {
+/**
+ * What `Destination` shows for a link: its host (its address, for `mailto:`)
+ * when its words, or its title (the tooltip a pointer shows), name another place.
+ */
+export function destinationShown(words: string, href: string, title?: string): string | undefined {
+  const shown = shownFor(words, href);
+  return shown || !title ? shown : shownFor(title, href);
+}
+
+function shownFor(words: string, href: string): string | undefined {
   const url = parseUrl(href);
   if (!url) return undefined;
   const named = namedPlaces(words);
   if (url.protocol === 'mailto:') {
-    const address = decoded(url.pathname).toLowerCase();
-    return named.some((place) => !('address' in place) || place.address !== address) ? address : undefined;
+    const recipients = recipientsOf(url);
+    const shown = recipients.join(', ');
+    if (!named.length) return undefined;
+    return recipients.length !== 1 || named.some((place) => !('address' in place) || place.address !== recipients[0]) ? shown : undefined;
   }
   const host = siteOf(url.hostname);
   if (url.username || url.password) return url.hostname;
@@ -114,6 +145,18 @@ export function destinationShown(words: string, href: string): string | undefine
 
 /** A host without its `www.` and its final dot: example.com and www.example.com are one site. */
 const siteOf = (host: string) => host.replace(/\.$/, '').replace(/^www\./, '');
+
+// The fields of a `mailto:` link that add recipients, which a mail client fills in for the reader to overlook.
+const RECIPIENT_FIELDS = new Set(['to', 'cc', 'bcc']);
+
+/** Whom a `mailto:` link writes to: its address or addresses, and those its `to`, `cc` and `bcc` fields add. */
+function recipientsOf(url: URL): string[] {
+  const fields = [...url.searchParams].filter(([key]) => RECIPIENT_FIELDS.has(key.toLowerCase())).map(([, value]) => value);
+  return [decoded(url.pathname), ...fields]
+    .flatMap((list) => list.split(','))
+    .map((address) => address.trim().toLowerCase())
+    .filter(Boolean);
+}
 
 function parseUrl(value: string): URL | undefined {
   try {

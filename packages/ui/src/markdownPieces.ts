@@ -512,11 +512,22 @@ function lineTooDeep(line: string): boolean {
   let leading = true;
   let brackets = 0;
   let marks = 0;
+  const spans = line.includes('`') ? codeSpansOf(line) : undefined;
+  // Where the code span the scan is in ends: an escaped mark, or one in a code span (`*.ts`, a glob of stars),
+  // pairs with nothing. (Brackets are counted everywhere: a backtick in an HTML tag opens no code span.)
+  let codeEnd = 0;
   for (let i = 0; i < line.length; i++) {
     const c = line.charCodeAt(i);
     if (c === 91 /* [ */ && ++brackets > MAX_MARKDOWN_NESTING) return true;
     if (c === 93 /* ] */ && brackets > 0) brackets--;
-    if ((c === 42 || c === 95) /* * _ */ && ++marks > MAX_LINE_DELIMITERS) return true;
+    if (i >= codeEnd) {
+      if (c === 96 /* ` */) {
+        // A run no run as long closes is text; its backticks are passed one by one.
+        const spanEnd = spans?.get(i);
+        if (spanEnd !== undefined) codeEnd = spanEnd;
+      } else if (c === 92 /* \ */) codeEnd = i + 2;
+      else if (isMark(c) && ++marks > MAX_LINE_DELIMITERS) return true;
+    }
     if (!leading) continue;
     if (c === 32 /* space */ || c === 9 /* tab */) {
       // Only the indentation before the first marker nests a list; spaces between `>` marks do not.
@@ -544,5 +555,30 @@ function lineTooDeep(line: string): boolean {
   }
   return false;
 }
+
+/**
+ * Where each code span of a line ends, by where it opens: a run of backticks
+ * is closed by the next run as long (one pass, from the end of the line).
+ */
+function codeSpansOf(line: string): Map<number, number> {
+  const runs: [start: number, end: number][] = [];
+  for (let i = line.indexOf('`'); i !== -1; i = line.indexOf('`', i)) {
+    let end = i;
+    while (line.charCodeAt(end) === 96) end++;
+    runs.push([i, end]);
+    i = end;
+  }
+  const spans = new Map<number, number>();
+  const nextOfLength = new Map<number, number>();
+  for (let k = runs.length - 1; k >= 0; k--) {
+    const [start, end] = runs[k] as [number, number];
+    const closer = nextOfLength.get(end - start);
+    if (closer !== undefined) spans.set(start, closer);
+    nextOfLength.set(end - start, end);
+  }
+  return spans;
+}
+
+const isMark = (c: number) => c === 42 /* * */ || c === 95; /* _ */
 
 const isBlank = (c: number) => c === 32 || c === 9 || c === 10 || Number.isNaN(c);

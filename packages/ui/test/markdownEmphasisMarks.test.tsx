@@ -60,3 +60,35 @@ describe('marks spread over a long reply', () => {
     expect(markdownToText(list)).not.toContain('**');
   });
 });
+
+describe('marks that are not emphasis', () => {
+  // Inside a code span or escaped with a backslash, a mark pairs with nothing: a paragraph of them costs no more than
+  // one of letters, and was shown as plain text, its code spans and bold lost.
+  it.each([
+    ['a code span of 1,200 asterisks (a glob)', `Match \`${'*'.repeat(1_200)}\` with **care**.`],
+    [
+      '400 code spans of snake_case names',
+      `Fields: ${Array.from({ length: 400 }, (_, i) => `\`a_b_c_${i}\``).join(', ')}, all **required**.`,
+    ],
+    ['1,200 escaped asterisks', `${'\\*a'.repeat(1_200)} and **care**.`],
+  ])('%s: a paragraph renders as Markdown', (_, text) => {
+    for (const piecedAtOnce of [false, true]) {
+      const container = show(text, piecedAtOnce);
+      expect(container.querySelector('.agk-markdown__plain')).toBeNull();
+      expect(container.querySelector('strong')).toHaveTextContent(/^(care|required)$/);
+    }
+    expect(markdownToText(text)).toMatch(/ (care|required)\.$/);
+  });
+
+  it('a code span of 60,000 marks renders in linear time', () => {
+    const container = show(`Pattern \`${'*a_'.repeat(30_000)}\` and **care**.`);
+    expect(container.querySelector('code')?.textContent).toHaveLength(90_000);
+    expect(container.querySelector('strong')).toHaveTextContent('care');
+  }, 3_000);
+
+  it('a backslash that is itself escaped leaves the mark after it counted', () => {
+    const container = show(`Here.\n\n${'\\\\*a'.repeat(1_200)}`);
+    expect(container.querySelector('em, strong')).toBeNull();
+    expect(container.textContent).toContain('\\\\*a\\\\*a');
+  });
+});

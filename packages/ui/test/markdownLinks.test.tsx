@@ -50,6 +50,41 @@ describe('a link whose words name another site', () => {
     ['a domain on a country code', '[bank.example.de](https://evil.example.net/)', 'evil.example.net'],
     ['a domain in an address whose page is a file', '[https://bank.example.com/terms.pdf](https://evil.example.net/)', 'evil.example.net'],
     ['a domain in full-width letters', '[\uff42\uff41\uff4e\uff4b.example.com](https://evil.example.net/)', 'evil.example.net'],
+    ['a domain among words', '[Visit paypal.com now](https://evil.example.net/x)', 'evil.example.net'],
+    ['a domain in capitals among words', '[Sign in at PAYPAL.COM](https://evil.example.net/x)', 'evil.example.net'],
+    [
+      'a domain on a country code among words, with a page',
+      '[Log in at bank.example.de/login today](https://evil.example.net/)',
+      'evil.example.net',
+    ],
+    ['a domain among words beside its own', '[example.com or paypal.com](https://example.com/)', 'example.com'],
+    // The words name the site, not the one that has taken its name as a subdomain.
+    [
+      'a site whose name another site begins with',
+      '[login.example.com](https://login.example.com.evil.example.net/)',
+      'login.example.com.evil.example.net',
+    ],
+    // A subdomain may belong to anyone (a page of a shared host: someone.github.io): its host is shown.
+    ['a subdomain of the site it names', '[example.com](https://login.example.com/)', 'login.example.com'],
+    // `.sh` is a country code sites use (bun.sh): a file name on it reads as the site it could be.
+    ['a script name on a country code', '[install.sh](https://evil.example.net/x)', 'evil.example.net'],
+    // The mail client fills in the other recipients; a reader sees only the address named.
+    [
+      'an email address whose link copies in another one',
+      '[help@bank.example.com](mailto:help@bank.example.com?bcc=spy@evil.example.net)',
+      'help@bank.example.com, spy@evil.example.net',
+    ],
+    [
+      'an email address whose link sends to another one too',
+      '[help@bank.example.com](mailto:help@bank.example.com?to=spy@evil.example.net)',
+      'help@bank.example.com, spy@evil.example.net',
+    ],
+    [
+      'a title (tooltip) that names an address',
+      '[Click here](https://evil.example.net/x "https://bank.example.com/login")',
+      'evil.example.net',
+    ],
+    ['a title that names a domain among words', '[Click here](https://evil.example.net/x "Sign in to paypal.com")', 'evil.example.net'],
   ])('%s: shows the host it goes to beside its words', (_, text, destination) => {
     const link = only(show(text));
     expect(destinationOf(link)).toBe(destination);
@@ -135,11 +170,19 @@ describe('an ordinary link', () => {
     ['Chinese words', '[点击这里查看订单](https://shop.example.cn/o/1)'],
     ['an email address', 'Write to help@shop.example or [support](mailto:help@shop.example).'],
     ['its own email address', '[help@shop.example](mailto:help@shop.example)'],
+    ['its own email address with a subject', '[help@shop.example](mailto:help@shop.example?subject=Order%20A-1001&body=Hello)'],
     ['an image', '![the chart](https://files.example.net/chart.png)'],
     ['a file name', '[config.json](https://github.com/acme/shop/blob/main/config.json)'],
     ['a file name with dots in it', '[vite.config.ts](https://github.com/acme/shop/blob/main/vite.config.ts)'],
     ['a readme', '[README.md](https://github.com/acme/shop#readme)'],
     ['a name like Node.js', '[Node.js](https://nodejs.org/en/)'],
+    ['names like Node.js and Vue.js among words', '[Install Node.js 20 and Vue.js first](https://nodejs.org/en/download)'],
+    ['file names among words', '[Edit vite.config.ts, README.md and setup.py](https://github.com/acme/shop)'],
+    ['abbreviations among words', '[See e.g. the U.S. docs, i.e. those at 9 a.m.](https://docs.example.com/)'],
+    ['a constant among words', '[the Math.PI constant](https://developer.mozilla.org/en-US/docs/Web/JavaScript)'],
+    ['its own domain among words', '[Visit example.com today](https://www.example.com/)'],
+    ['a title that names its own site', '[the docs](https://docs.example.com/ "docs.example.com, the guide")'],
+    ['a title of words', '[the docs](https://docs.example.com/ "The guide")'],
   ])('%s: shows its words alone', (_, text) => {
     const container = show(text);
     expect(container.querySelectorAll('a').length).toBeGreaterThan(0);

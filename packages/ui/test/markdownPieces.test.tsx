@@ -604,6 +604,10 @@ describe('a reply built to make the parser recurse or backtrack', () => {
     ['33 images within one another', `${'!['.repeat(33)}x${'](u)'.repeat(33)}`],
     ['two runs of 600 stars around a word', `${'*'.repeat(600)}x${'*'.repeat(600)}`],
     ['1,001 emphasis marks on a line', '*_'.repeat(501)],
+    ['1,001 marks after a run of backticks no run closes', `\`\` ${'*_'.repeat(501)} \``],
+    ['1,001 marks after escaped backslashes', '\\\\*'.repeat(1_001)],
+    // A backtick in an HTML tag opens no code span: what follows it is counted.
+    ['33 images within one another after a backtick in an HTML tag', `<a title="\`">${'!['.repeat(33)}x${'](u)'.repeat(33)}\``],
     ['deep quotes after a fence that closed', `\`\`\`\ncode\n\`\`\`\n${'>'.repeat(40)} x`],
     // A backtick fence's info string holds no backtick: "```a`" opens no fence, and hides nothing after it.
     ['deep quotes after a line that only looks like a fence', `\`\`\`a\`\n${'> '.repeat(5000)}x`],
@@ -623,6 +627,9 @@ describe('a reply built to make the parser recurse or backtrack', () => {
     ['a table of 40 half-open intervals', Array.from({ length: 40 }, (_, i) => `| [${i}, ${i + 1}) | x |`).join('\n')],
     ['40 log lines in a fence', `\`\`\`\n${Array.from({ length: 40 }, (_, i) => `[worker-${i} started`).join('\n')}\n\`\`\``],
     ['a blank of 120 underscores to fill in', `Name: ${'_'.repeat(120)}`],
+    ['a code span of 1,200 stars', `Match \`${'*'.repeat(1_200)}\` only.`],
+    ['400 code spans of snake_case names on a line', Array.from({ length: 400 }, (_, i) => `\`a_b_c_${i}\``).join(', ')],
+    ['1,200 escaped stars', '\\*a'.repeat(1_200)],
     ['a comment line indented 16 tabs', `${'\t'.repeat(16)} * comment`],
     ['"> > " 22 times', `${'> '.repeat(22)}x`],
     ['a fence holding 40 quote marks', `~~~\n${'>'.repeat(40)}\n~~~`],
