@@ -8,7 +8,7 @@ import {
   type SessionLog,
   type ThreadState,
 } from '@aguikit/core';
-import { tellApp } from '@aguikit/core/bindings';
+import { reportThrown } from '@aguikit/core/bindings';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { type OptionsLayer, optionLayers, type StoreSettings } from './layers.js';
 import type { AgentStoreState } from './types.js';
@@ -115,7 +115,14 @@ export function createAgentStore<Doc = unknown>(options: RunControllerOptions<Do
   // zustand tells its listeners in one loop: one of the app's that throws would leave the rest, the components'
   // among them, untold. Each is called on its own; what it throws is reported as the controller reports its own.
   const listen = store.subscribe;
-  store.subscribe = (listener) => listen((state, previous) => tellApp(listener, state, previous));
+  store.subscribe = (listener) =>
+    listen((state, previous) => {
+      try {
+        listener(state, previous);
+      } catch (e) {
+        reportThrown(e);
+      }
+    });
   controller.subscribe(() => {
     // The state as the last update left it is replaced by a literal; one an app changed with setState is merged into, keeping its fields.
     if (store.getState() === last) {

@@ -3,7 +3,7 @@ import { plainMessages } from '../reducer/helpers.js';
 import { stoppable } from '../reducer/local.js';
 import type { ThreadMachine } from './machine.js';
 import { resumePreloader } from './preload.js';
-import { tellApp } from './report.js';
+import { reportThrown } from './report.js';
 import { createSessionLog, EventEntry, type SessionEntry, type SessionEntryBody, type SessionLog } from './sessionLog.js';
 import type { Stream } from './stream.js';
 import type { RunSnapshot } from './types.js';
@@ -64,6 +64,15 @@ export interface Journal {
   close(): void;
 }
 
+/** Calls a listener; what it throws is reported (as `tellApp` does, without its list of arguments). */
+function tell(listener: () => void): void {
+  try {
+    listener();
+  } catch (e) {
+    reportThrown(e);
+  }
+}
+
 export function createJournal(machine: ThreadMachine, clock: () => number): Journal {
   const log = createSessionLog();
   /**
@@ -112,6 +121,16 @@ export function createJournal(machine: ThreadMachine, clock: () => number): Jour
     // runs what waits after it) before the next one runs.
     for (let next = after.shift(); next; next = after.shift()) next();
   };
+  /** Appends and applies a batch's events, all received at `at`. */
+  const applyEvents = (stream: Stream, batch: readonly unknown[], at: number) => {
+    for (let i = 0; i < batch.length; i++) {
+      const entry: SessionEntry = new EventEntry(batch[i], log.eventCount, at);
+      log.append(entry);
+      apply(entry);
+      // A listener of the event (onEvent, onDiagnostic) stopped or reset the run: the rest of the batch is dropped with it.
+      if (!stream.live) break;
+    }
+  };
   /** An empty list for the next batch: with one flush per event, a list per flush would be an allocation per event. */
   let spare: unknown[] | undefined;
   const journal: Journal = {
@@ -134,18 +153,9 @@ export function createJournal(machine: ThreadMachine, clock: () => number): Jour
       spare = undefined;
       // One clock reading per batch: the batch was received within one frame.
       const at = clock();
-      const applyAll = () => {
-        for (let i = 0; i < batch.length; i++) {
-          const entry: SessionEntry = new EventEntry(batch[i], log.eventCount, at);
-          log.append(entry);
-          apply(entry);
-          // A listener of the event (onEvent, onDiagnostic) stopped or reset the run: the rest of the batch is dropped with it.
-          if (!stream.live) break;
-        }
-      };
       // A frame of many events is one batch (a message more does not copy the ids of all before it), seen at its end.
-      if (batch.length > 1) machine.batch(applyAll);
-      else applyAll();
+      if (batch.length > 1) machine.batch(() => applyEvents(stream, batch, at));
+      else applyEvents(stream, batch, at);
       // Emptied by pop, which keeps the array's storage (setting the length to 0 would drop it), for the next batch.
       while (batch.length) batch.pop();
       spare = batch;
@@ -192,7 +202,7 @@ export function createJournal(machine: ThreadMachine, clock: () => number): Jour
       // A listener's bug is the app's: the others still hear the change, and the stream goes on.
       // None after destroy, though the destroy came from one of them.
       told ??= [...subscriptions];
-      for (const sub of told) if (sub.on && !closed) tellApp(sub.listener);
+      for (const sub of told) if (sub.on && !closed) tell(sub.listener);
     },
     subscribe(listener) {
       const subscription = { listener, on: true };

@@ -150,8 +150,11 @@ function apply(state: ThreadState, raw: ExpandedEvent | AgUiEvent, index: number
     case 'REASONING_MESSAGE_START':
       return idOfAnother(state, event, index) ?? startMessage(state, event, at);
     case 'TEXT_MESSAGE_CONTENT':
-    case 'REASONING_MESSAGE_CONTENT':
-      return idOfAnother(state, event, index) ?? appendContent(state, event, at);
+    case 'REASONING_MESSAGE_CONTENT': {
+      // Found once for both: a token is looked up by its id once, not twice.
+      const existing = state.messages.byId.get(event.messageId);
+      return idOfAnother(state, event, index, existing) ?? appendContent(state, event, at, existing);
+    }
     case 'TEXT_MESSAGE_END':
     case 'REASONING_MESSAGE_END':
       return idOfAnother(state, event, index) ?? endMessage(state, event, at);

@@ -27,8 +27,12 @@ type Closing = EventOf<'TEXT_MESSAGE_END'> | EventOf<'REASONING_MESSAGE_END'>;
  * with a diagnostic, as the official client ignores it, so that it never
  * turns the activity's object into text.
  */
-export function idOfAnother(state: ThreadState, event: Opening | Continuation | Closing, index: number): ThreadState | undefined {
-  const existing = state.messages.byId.get(event.messageId);
+export function idOfAnother(
+  state: ThreadState,
+  event: Opening | Continuation | Closing,
+  index: number,
+  existing = state.messages.byId.get(event.messageId),
+): ThreadState | undefined {
   // An earlier run's message of the id is reopened, as the official client does (ids are the agent's, run after run).
   if (existing?.role !== 'activity' || earlier(existing, state)) return undefined;
   const said = `${event.type} for '${event.messageId}', which is an activity; ignored.`;
@@ -61,8 +65,12 @@ export function startMessage(state: ThreadState, event: Opening, at?: number): T
  * a message that was never opened is not dropped: the message is created (the
  * verifier reports the violation).
  */
-export function appendContent(state: ThreadState, event: Continuation, at?: number): ThreadState {
-  const existing = state.messages.byId.get(event.messageId);
+export function appendContent(
+  state: ThreadState,
+  event: Continuation,
+  at?: number,
+  existing = state.messages.byId.get(event.messageId),
+): ThreadState {
   if (!existing) {
     const text = event.type === 'TEXT_MESSAGE_CONTENT';
     const opened = startMessage(

@@ -149,40 +149,14 @@ export async function readFrames(
   // Set by the abort listener below (an abort dispatches its event synchronously): read per frame instead of the signal's getter.
   let aborted = signal?.aborted === true;
   const stacks = stacklessErrors();
+  const shared: SharedStrings = { type: '', messageId: '', toolCallId: '' };
   // Whether the stream sent a line that is no field (see stacklessErrors).
   let noFields = false;
   const parser = createParser({
     // What the parser holds counts a line's field name too (`data: `, a frame's other lines): the exact limit is on the
     // data, in onEvent, so that a frame's fitting does not depend on where the network cut it.
     maxBufferSize: maxFrame + 1024,
-    onEvent: (message) => {
-      // maxBufferSize bounds only what the parser holds between chunks: a frame
-      // that arrives whole in one chunk is dispatched unbuffered, so check it here.
-      if (message.data.length > maxFrame) tooLarge = true;
-      // The frames before an oversize one are delivered; none after it is.
-      if (tooLarge || stopped) return;
-      if (atEnd) {
-        unfinished = message;
-        return;
-      }
-      try {
-        // Frames already parsed in this chunk are not delivered once the caller aborted.
-        if (aborted) throw abortReason(signal as AbortSignal);
-        const data = frameData(message.data);
-        if (!noFields) onFrame(message, data);
-        else {
-          // The consumer's code runs with the stacks the page asked for.
-          const dropped = stacks.restore();
-          try {
-            onFrame(message, data);
-          } finally {
-            if (dropped) stacks.drop();
-          }
-        }
-      } catch (error) {
-        stopped = { error };
-      }
-    },
+    onEvent: (message) => onMessage(message),
     onError: (error) => {
       if (error.type === 'max-buffer-size-exceeded') tooLarge = true;
       else {
@@ -192,47 +166,92 @@ export async function readFrames(
       }
     },
   });
+  /**
+   * Whether the parser holds nothing: what it was last fed ended with a blank line, which ends any line, data, id or
+   * event name it held (and its first feed, which looks for a byte order mark, is past).
+   */
+  let clean = false;
+  function onMessage(message: EventSourceMessage): void {
+    // maxBufferSize bounds only what the parser holds between chunks: a frame
+    // that arrives whole in one chunk is dispatched unbuffered, so check it here.
+    if (message.data.length > maxFrame) tooLarge = true;
+    // The frames before an oversize one are delivered; none after it is.
+    if (tooLarge || stopped) return;
+    if (atEnd) {
+      unfinished = message;
+      return;
+    }
+    try {
+      // Frames already parsed in this chunk are not delivered once the caller aborted.
+      if (aborted) throw abortReason(signal as AbortSignal);
+      const data = frameData(message.data, shared);
+      if (!noFields) onFrame(message, data);
+      else {
+        // The consumer's code runs with the stacks the page asked for.
+        const dropped = stacks.restore();
+        try {
+          onFrame(message, data);
+        } finally {
+          if (dropped) stacks.drop();
+        }
+      }
+    } catch (error) {
+      stopped = { error };
+    }
+  }
   const onAbort = () => {
     aborted = true;
     void reader.cancel().catch(() => undefined);
   };
   signal?.addEventListener('abort', onAbort, { once: true });
+  /**
+   * Takes one read of the body: its frames go to `onFrame`. True once the stream is over (its end, or the grace
+   * after its run's end); throws what stopped it. Apart from the loop below, which then keeps only a few values
+   * across each wait for the network.
+   */
+  const take = (result: ReadableStreamReadResult<Uint8Array> | undefined): boolean => {
+    if (aborted) throw abortReason(signal as AbortSignal);
+    // The run ended a grace ago and the server holds the connection open (heartbeats): let it go.
+    if (result === undefined) return true;
+    const { done, value } = result;
+    const chunk = done ? decoder.decode() : text(value);
+    const fed = chunk ? input(chunk) : '';
+    if (fed) {
+      if (noFields) stacks.drop();
+      try {
+        // A chunk of one frame of one `data:` line (a server flushing each token), the parser holding nothing: the
+        // event the parser would make of it, without its pass over the chunk.
+        const end = fed.length - 2;
+        if (clean && !noFields && fed.startsWith('data:') && fed.indexOf('\n') === end && fed.charCodeAt(end + 1) === 0x0a)
+          onMessage({ id: undefined, event: undefined, data: fed.slice(fed.charCodeAt(5) === 0x20 ? 6 : 5, end) });
+        else parser.feed(fed);
+        clean = fed.endsWith('\n\n');
+      } catch {
+        tooLarge = true;
+      } finally {
+        if (noFields) stacks.restore();
+      }
+    }
+    if (stopped) throw stopped.error;
+    if (tooLarge) {
+      throw new AgentTransportError('FRAME_TOO_LARGE', `An SSE frame exceeded ${maxFrame} characters; the stream was stopped.`);
+    }
+    if (!done) return false;
+    // SSE drops an event the body ends inside, before the blank line that ends it. It is not delivered, but the
+    // parser is given that blank line to see whether there was one, so the failure can say so: a server that
+    // forgets the last blank line otherwise reads as a connection lost. A comment or an id alone is no event.
+    atEnd = true;
+    try {
+      parser.feed('\n\n');
+    } finally {
+      if (noFields) stacks.restore();
+    }
+    if (unfinished) throw unfinishedEvent(unfinished);
+    return true;
+  };
   try {
     for (;;) {
-      const result = await read();
-      if (aborted) throw abortReason(signal as AbortSignal);
-      // The run ended a grace ago and the server holds the connection open (heartbeats): let it go.
-      if (result === undefined) return;
-      const { done, value } = result;
-      const chunk = done ? decoder.decode() : text(value);
-      const fed = chunk ? input(chunk) : '';
-      if (fed) {
-        if (noFields) stacks.drop();
-        try {
-          parser.feed(fed);
-        } catch {
-          tooLarge = true;
-        } finally {
-          if (noFields) stacks.restore();
-        }
-      }
-      if (stopped) throw stopped.error;
-      if (tooLarge) {
-        throw new AgentTransportError('FRAME_TOO_LARGE', `An SSE frame exceeded ${maxFrame} characters; the stream was stopped.`);
-      }
-      if (done) {
-        // SSE drops an event the body ends inside, before the blank line that ends it. It is not delivered, but the
-        // parser is given that blank line to see whether there was one, so the failure can say so: a server that
-        // forgets the last blank line otherwise reads as a connection lost. A comment or an id alone is no event.
-        atEnd = true;
-        try {
-          parser.feed('\n\n');
-        } finally {
-          if (noFields) stacks.restore();
-        }
-        if (unfinished) throw unfinishedEvent(unfinished);
-        return;
-      }
+      if (take(await read())) return;
       const wait = drained?.();
       if (wait) await wait;
     }
@@ -284,13 +303,49 @@ function stacklessErrors(): { drop(): void; restore(): boolean } {
  * nests deeper than MAX_TEXT_DEPTH is not parsed: JSON.parse takes seconds
  * over millions of brackets nested (a fraction of one over a flat frame of
  * that size), and the thread refuses any value nested past a few hundred.
+ * An event holds the strings of the one before where it repeats them
+ * (`shareStrings`).
  */
-function frameData(data: string): unknown {
+function frameData(data: string, shared: SharedStrings): unknown {
   if (data.length > MAX_TEXT_DEPTH && manyBrackets(data) && tooDeep(data)) return data;
+  let value: unknown;
   try {
-    return JSON.parse(data) as unknown;
+    value = JSON.parse(data) as unknown;
   } catch {
     return data;
+  }
+  if (typeof value === 'object' && value !== null) shareStrings(value as Record<string, unknown>, shared);
+  return value;
+}
+
+/** The strings of the event before, which the next one is likely to repeat. */
+interface SharedStrings {
+  type: string;
+  messageId: string;
+  toolCallId: string;
+}
+
+/**
+ * Makes an event parsed from a frame hold the same strings as the event
+ * before where it repeats them (its type, the message or tool call it
+ * streams into). JSON.parse makes each value a string of its own: the
+ * session log keeps every event, and a token's type and id took a third of
+ * the memory it kept. The event is the transport's own, just parsed: nothing
+ * else holds it, and a string is the same value whichever copy it is.
+ */
+function shareStrings(event: Record<string, unknown>, shared: SharedStrings): void {
+  const { type, messageId, toolCallId } = event;
+  if (typeof type === 'string') {
+    if (type === shared.type) event.type = shared.type;
+    else shared.type = type;
+  }
+  if (typeof messageId === 'string') {
+    if (messageId === shared.messageId) event.messageId = shared.messageId;
+    else shared.messageId = messageId;
+  }
+  if (typeof toolCallId === 'string') {
+    if (toolCallId === shared.toolCallId) event.toolCallId = shared.toolCallId;
+    else shared.toolCallId = toolCallId;
   }
 }
 
