@@ -6,7 +6,7 @@ import { useStore } from 'zustand';
 import { useOptionalAgentStore } from './context.js';
 import type { OptionsLayer } from './layers.js';
 import { ownedOptions, useOwnedStore } from './ownedStore.js';
-import { type AgentStore, actionsOf, createAgentStore, onServer } from './store.js';
+import { type AgentStore, createAgentStore, onServer } from './store.js';
 import type { AgentActions, AgentStoreOptions, AgentStoreState } from './types.js';
 
 export interface UseAgentRunOptions<Doc = unknown> extends Partial<Omit<AgentStoreOptions<Doc>, 'source'>> {
@@ -53,8 +53,9 @@ const selectInterrupts = (s: RunSnapshot) => s.thread.interrupts;
  * every render never recreate the store or the source; callbacks, tools and
  * context are updated in place. Re-renders when the run's status, the
  * connection, an error, a refusal or the open interrupts change — never for
- * a token — and gives the same object until one of them does (or the store
- * does), so it can be a dependency of an effect or a memo.
+ * a token — and gives the same object until one of them does (or the store,
+ * or an action the store holds), so it can be a dependency of an effect or a
+ * memo.
  *
  * @example
  * const agent = useAgentRun({ url: '/api/agent' });
@@ -120,9 +121,45 @@ export function useAgentRun<Doc = unknown>(options: UseAgentRunOptions<Doc> = {}
   const refusal = useStore(store, pick('refusal'));
   const inFlight = useStore(store, pick('inFlight'));
   const interrupts = useStore(store, selectInterrupts);
+  // The actions as the store holds them at this render: an app may set its own (setState) in place of the controller's.
+  const { run, stop, resume, cancelInterrupts, updateSharedState, setState, reconnect, retry, reset } = store.getState();
   // One object per change of what it holds, not per render: an effect or a memo that depends on it runs when it changes.
   return React.useMemo(
-    () => ({ store, status, connection, failure, refusal, inFlight, interrupts, ...actionsOf(store.getState()) }),
-    [store, status, connection, failure, refusal, inFlight, interrupts],
+    () => ({
+      store,
+      status,
+      connection,
+      failure,
+      refusal,
+      inFlight,
+      interrupts,
+      run,
+      stop,
+      resume,
+      cancelInterrupts,
+      updateSharedState,
+      setState,
+      reconnect,
+      retry,
+      reset,
+    }),
+    [
+      store,
+      status,
+      connection,
+      failure,
+      refusal,
+      inFlight,
+      interrupts,
+      run,
+      stop,
+      resume,
+      cancelInterrupts,
+      updateSharedState,
+      setState,
+      reconnect,
+      retry,
+      reset,
+    ],
   );
 }

@@ -31,7 +31,10 @@ export function useAgentSelector<T>(selector: (state: AgentStoreState) => T): T 
  * keys and members (`Object.is`), or two plain objects of the same keys, in
  * the same order, and members, whether the selector built it, memoized it
  * (reselect's `createSelector`, a cache of the app's) or took it from the
- * state. The selector runs once per change. The shared document itself and
+ * state. The selector runs once per change; an object it gives again is
+ * what it gave for that object before, not compared again (a restated object
+ * equal to the last result costs one comparison, not one per later change of
+ * the store). The shared document itself and
  * a large object of it (one of more than 128 keys after its first write,
  * which a delta changes in O(1)) are compared by identity, as anything else
  * is (a Map, a Date): a snapshot may restate 100,000 keys. Any other plain object of the state is new only as the
@@ -39,23 +42,26 @@ export function useAgentSelector<T>(selector: (state: AgentStoreState) => T): T 
  * as comparing it does.
  */
 export function useSelectorFor<T>(hook: string, selector: (state: AgentStoreState) => T): T {
-  // The state, the selector and what it gave.
-  const last = React.useRef<[AgentStoreState?, ((state: AgentStoreState) => T)?, T?]>([]);
+  // The state, the selector, what it gave, and what the selector returned for it (the result, or a new equal object).
+  const last = React.useRef<[AgentStoreState?, ((state: AgentStoreState) => T)?, T?, T?]>([]);
   return useStore(useStoreFor(hook), (state) => {
-    const [held, by, a] = last.current;
+    const [held, by, a, given] = last.current;
     if (held === state && by === selector) return a as T;
     const next = selector(state);
     const b = next as Record<string, unknown>;
     const kind = (a as Record<string, unknown>)?.constructor;
+    // The object the last result stood for, given again (kept by the state, or by a memo): the last result, not compared
+    // again at each change of the store that leaves it.
     const same =
       a !== b &&
-      kind === b?.constructor &&
-      (kind === Array
-        ? (a as unknown[]).length === b.length
-        : kind === Object && b !== state.thread.sharedState.document && !large(a) && !large(b)) &&
-      sameMembers(a as Record<string, unknown>, b);
+      (next === given ||
+        (kind === b?.constructor &&
+          (kind === Array
+            ? (a as unknown[]).length === b.length
+            : kind === Object && b !== state.thread.sharedState.document && !large(a) && !large(b)) &&
+          sameMembers(a as Record<string, unknown>, b)));
     const result = same ? (a as T) : next;
-    last.current = [state, selector, result];
+    last.current = [state, selector, result, next];
     return result;
   });
 }

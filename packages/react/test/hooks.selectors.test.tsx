@@ -4,7 +4,7 @@
  * the object `useAgentRun` gives.
  */
 import { act, render } from '@testing-library/react';
-import { useEffect } from 'react';
+import { StrictMode, useEffect } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { AgentProvider, type AgentStoreState, createAgentStore, useAgentRun, useAgentSelector, useAgentState } from '../src/index.js';
 import { manualSource, tick } from './support/sources.js';
@@ -179,7 +179,111 @@ describe('a selector that returns a large document as it is', () => {
   });
 });
 
+describe('a selector that returns an object of the document a snapshot restated with the same members', () => {
+  it('keeps the last result and lists the object no more at each token that follows', async () => {
+    const m = manualSource();
+    // An object of 1,000 keys never written: a plain object, not a large one.
+    const items = () => Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`k${i}`, i]));
+    const store = createAgentStore({ source: m.source, threadId: 't', initialState: { items: items(), n: 0 } });
+    let renders = 0;
+    const seen = new Set<unknown>();
+    function Items() {
+      renders++;
+      const held = useAgentState((d: { items: Record<string, number> }) => d.items);
+      seen.add(held);
+      return <span data-testid="k3">{held.k3}</span>;
+    }
+    const view = render(
+      <AgentProvider store={store}>
+        <Items />
+      </AgentProvider>,
+    );
+    await act(async () => {
+      void store.getState().run('go');
+      await tick();
+      m.push({ type: 'RUN_STARTED', threadId: 't', runId: 'r1' }, { type: 'TEXT_MESSAGE_START', messageId: 'x', role: 'assistant' });
+      await frame();
+    });
+    await act(async () => {
+      m.push({ type: 'STATE_SNAPSHOT', snapshot: { items: items(), n: 1 } });
+      await frame();
+    });
+    const before = renders;
+    // Every list taken of a version of the object (the only objects here with a key k999).
+    const list = Object.keys;
+    let listed = 0;
+    const keys = vi.spyOn(Object, 'keys').mockImplementation((o: object) => {
+      if ('k999' in o) listed++;
+      return list(o);
+    });
+    for (const delta of 'abcde') {
+      await act(async () => {
+        m.push({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'x', delta });
+        await frame();
+      });
+    }
+    keys.mockRestore();
+    expect(store.getState().thread.messages.byId.get('x')?.content).toBe('abcde');
+    expect(view.getByTestId('k3').textContent).toBe('3');
+    expect(renders).toBe(before);
+    expect(seen.size).toBe(1);
+    expect(listed).toBe(0);
+  });
+});
+
 describe('the object useAgentRun gives', () => {
+  it('under StrictMode, is made of the new store, its fields and actions, when the provider swaps its store', async () => {
+    const { store } = await streaming();
+    const other = createAgentStore({ source: manualSource().source, threadId: 'u', initialState: { step: 0, note: '' } });
+    let agent: ReturnType<typeof useAgentRun> | undefined;
+    function Panel() {
+      agent = useAgentRun();
+      return null;
+    }
+    const ui = (s: typeof store) => (
+      <StrictMode>
+        <AgentProvider store={s}>
+          <Panel />
+        </AgentProvider>
+      </StrictMode>
+    );
+    const view = render(ui(store));
+    expect(agent?.store).toBe(store);
+    expect(agent?.status).toBe('running');
+    view.rerender(ui(other));
+    expect(agent?.store).toBe(other);
+    expect(agent?.status).toBe('idle');
+    expect(agent?.run).toBe(other.getState().run);
+    expect(agent?.run).not.toBe(store.getState().run);
+  });
+
+  it('gives an action the app set in the store since (setState), from the next render on', async () => {
+    const { store } = await streaming();
+    let agent: ReturnType<typeof useAgentRun> | undefined;
+    function Panel(_: { n: number }) {
+      agent = useAgentRun();
+      return null;
+    }
+    const ui = (n: number) => (
+      <AgentProvider store={store}>
+        <Panel n={n} />
+      </AgentProvider>
+    );
+    const view = render(ui(0));
+    const first = agent;
+    const stop = vi.fn(store.getState().stop);
+    act(() => store.setState({ stop }));
+    view.rerender(ui(1));
+    expect(agent?.stop).toBe(stop);
+    expect(agent?.status).toBe('running');
+    // Nothing else changed: the actions as they were keep the object as it was.
+    view.rerender(ui(2));
+    const again = agent;
+    view.rerender(ui(3));
+    expect(agent).toBe(again);
+    expect(first).not.toBe(again);
+  });
+
   it('is the same from render to render until a field of it changes: an effect that depends on it runs once per change', async () => {
     const { m, store } = await streaming();
     const seen: unknown[] = [];

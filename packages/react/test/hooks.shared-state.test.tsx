@@ -202,12 +202,12 @@ describe('useAgentState with a selector that builds an object', () => {
     }
   });
 
-  it('that returns what the store holds reads none of its members: a document of many keys costs nothing more per change', async () => {
+  it('that returns a large object the store holds (one written since it entered) reads none of its members: it costs nothing more per change', async () => {
     const m = manualSource();
     const store = createAgentStore({ source: m.source, threadId: 't', initialState: { n: 0 } });
     let keysRead = 0;
-    // Documents of many keys as the store holds them once written (large objects, with their mark), counted as they
-    // are read key by key.
+    // Large objects as the store holds them once written (with their mark), counted as they are read key by key. A
+    // plain object of as many keys, never written, is compared member by member when the selector gives a new one.
     const counted = (n: number) =>
       new Proxy(
         { n },
