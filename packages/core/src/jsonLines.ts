@@ -509,6 +509,11 @@ function* readValues<C extends string>(
       yield;
     }
     const c = body.charCodeAt(i);
+    // A byte order mark starting a line is a file's own, another file's joined after the first: no part of the line.
+    if (c === 0xfeff && i === lineStart) {
+      lineStart = i + 1;
+      continue;
+    }
     if (c === 0x0a || (c === 0x0d && body.charCodeAt(i + 1) !== 0x0a)) {
       line++;
       lineStart = i + 1;

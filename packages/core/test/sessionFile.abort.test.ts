@@ -152,6 +152,54 @@ describe('parseSession of a stream, with a signal', () => {
     expect(await parseSession(new Blob([text]), { signal: controller.signal })).toEqual(parseSession(text));
   });
 
+  it('reads a file of each shape parsed over many slices to the same session as its text', async () => {
+    // About 4 MB each: tens of milliseconds to parse, so the parse yields to the page many times over.
+    const n = 30_000;
+    const event = (index: number) => ({ type: 'event', at: 2, index, event: { type: 'CUSTOM', name: 'n', value: 'x'.repeat(40) } });
+    const lines = Array.from({ length: n }, (_, i) => JSON.stringify(event(i)));
+    // Now and then a run of far lines, a line repeated, a line that is no JSON, a joined file's byte order mark.
+    for (let i = n - 1000; i > 0; i -= 1000)
+      lines.splice(
+        i,
+        0,
+        JSON.stringify(event(1e15 + i)),
+        JSON.stringify(event(2e15 + i)),
+        lines[i - 1] as string,
+        '{"type":',
+        `\uFEFF${lines[i]}`,
+      );
+    const values = Array.from({ length: n / 2 }, (_, i) => JSON.stringify(event(i), null, 2));
+    const shapes = {
+      lines: lines.join('\n'),
+      crlf: lines.join('\r\n'),
+      pretty: values.join('\n'),
+      array: JSON.stringify(Array.from({ length: n }, (_, i) => event(i))),
+      cutArray: `[\n${lines.slice(0, -1).join(',\n')}`,
+      fixture: JSON.stringify({ stream: Array.from({ length: n }, (_, i) => event(i).event) }),
+    };
+    const Channel = MessageChannel;
+    let yields = 0;
+    vi.stubGlobal(
+      'MessageChannel',
+      class extends Channel {
+        constructor() {
+          super();
+          yields++;
+        }
+      },
+    );
+    try {
+      for (const [shape, text] of Object.entries(shapes)) {
+        yields = 0;
+        const read = await parseSession(new Blob([text]), { signal: new AbortController().signal });
+        expect({ shape, yields: yields > 1 }).toEqual({ shape, yields: true });
+        expect({ shape, read }).toEqual({ shape, read: parseSession(text) });
+      }
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  }, 60_000);
+
   it.each([
     ['240 chunks of 64 KB, all queued (no task between them)', 240, 2 ** 16],
     ['one chunk of 15 MB (a Blob in memory, as Node reads it)', 1, 15 * 2 ** 20],

@@ -51,6 +51,27 @@ describe('parseSession: values pretty-printed one after another, one of them bad
     expect(errors.map((e) => e.code)).toEqual(['NOT_JSON', 'NOT_JSON']);
   });
 
+  it('reads files pretty-printed and joined (each with its byte order mark) with no line refused', async () => {
+    const first = pretty.slice(0, 3).join('\n');
+    const second = pretty.slice(3).join('\n');
+    for (const joined of [
+      `\uFEFF${first}\n\uFEFF${second}\n`,
+      `${first}\n\uFEFF${second}`,
+      `${first}\n\uFEFF${pretty[3]}\n\uFEFF${pretty[4]}`,
+    ]) {
+      expect(parseSession(joined)).toEqual({ entries: session, errors: [] });
+      expect(await parseSession(new Blob([joined]))).toEqual({ entries: session, errors: [] });
+    }
+  });
+
+  it('names a value cut off by a joined file that starts with its byte order mark, and reads that file', () => {
+    const cut = (pretty[2] as string).slice(0, (pretty[2] as string).indexOf('"event"'));
+    const parts = [pretty[0], pretty[1], cut, `\uFEFF${pretty[3]}`, pretty[4]] as string[];
+    const { entries, errors } = parseSession(parts.join('\n'));
+    expect(held(entries)).toEqual(held([session[0], session[1], session[3], session[4]] as SessionEntry[]));
+    expect(errors.map((e) => [e.line, e.code])).toEqual([[lineOf(parts, 2), 'NOT_JSON']]);
+  });
+
   it('still reads a value whose nested objects start lines deeper than it', () => {
     const nested = JSON.stringify({ type: 'state_set', at: 5, document: { a: [{ b: { c: 1 } }, {}] } }, null, 2);
     expect(parseSession([...pretty, nested].join('\n')).errors).toEqual([]);

@@ -124,6 +124,36 @@ describe('parseSession of a stream of bytes', () => {
 });
 
 describe('parseSession of a large stream', () => {
+  it('reads a chunk cut a slice of 2^20 characters at a time with a CRLF or a character of two halves across the cut', async () => {
+    const slice = 2 ** 20;
+    const event = (index: number, name: string) =>
+      JSON.stringify({ type: 'event', at: 1, index, event: { type: 'CUSTOM', name, value: 1 } });
+    for (const [sep, across] of [
+      ['\r\n', 'crlf'],
+      ['\n', 'pair'],
+      ['\r\n', 'pair'],
+      ['\r', 'cr'],
+    ] as const) {
+      const lines: string[] = [];
+      let length = 0;
+      while (length < slice - 500) {
+        lines.push(event(lines.length, 'e'));
+        length += (lines[lines.length - 1] as string).length + sep.length;
+      }
+      // The next line padded so that the cut falls between its CR and LF, or between the two halves of an emoji.
+      const bare = event(lines.length, 'e');
+      const pad = across === 'pair' ? slice - 1 - length - (bare.indexOf('"name":"e') + 9) : slice - 1 - length - bare.length;
+      lines.push(event(lines.length, `e${'x'.repeat(pad)}${across === 'pair' ? '😀' : ''}`));
+      lines.push('nöt JSON', event(lines.length, 'after'), event(lines.length + 1, 'last'));
+      const file = lines.join(sep);
+      expect(file.charCodeAt(slice - 1)).toBe(across === 'pair' ? 0xd83d : 0x0d);
+      const want = parseSession(file);
+      expect(want.errors.map((e) => [e.line, e.code])).toEqual([[lines.length - 2, 'NOT_JSON']]);
+      // One chunk of the whole file: cut into slices of 2^20 characters, one after another.
+      expect(await readSession(chunked(utf8(file), 1 << 24), 0)).toEqual(want);
+    }
+  }, 60_000);
+
   it('reads 64 MB of JSON lines line by line in time near what parseSession of its text takes', async () => {
     const line = `${JSON.stringify({ type: 'event', at: 1, event: { type: 'CUSTOM', name: 'é', value: 'x'.repeat(200) } })}\n`;
     const text = line.repeat(Math.floor((64 * 2 ** 20) / line.length));

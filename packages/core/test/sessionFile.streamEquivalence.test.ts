@@ -87,4 +87,89 @@ describe('parseSession of bytes, as of their text', () => {
       { numRuns: 1500 },
     );
   }, 60_000);
+
+  // Event lines whose indexes run on, jump ahead (a gap, or a run of far lines), go back, repeat or swap, among
+  // client entries and resets: each line is kept or named once, the kept ones' indexes grow in each session, and the
+  // text, its bytes read whole (in slices) and read line by line give the same session.
+  const indexes = fc.array(
+    fc.oneof(
+      { weight: 6, arbitrary: fc.constant('next' as const) },
+      { weight: 2, arbitrary: fc.array(fc.integer({ min: 2, max: 1e9 }), { minLength: 1, maxLength: 18 }) },
+      { weight: 1, arbitrary: fc.integer({ min: -6, max: 0 }) },
+      { weight: 1, arbitrary: fc.constantFrom('stop' as const, 'reset' as const) },
+    ),
+    { maxLength: 30 },
+  );
+
+  it('keeps each event line or names it, the kept indexes growing, however far lines run, as its bytes read', async () => {
+    await fc.assert(
+      fc.asyncProperty(indexes, fc.constantFrom('\n', '\r\n'), async (steps, sep) => {
+        const lines: string[] = [];
+        let last = -1;
+        const event = (index: number) =>
+          JSON.stringify({ type: 'event', at: 1, index, event: { type: 'CUSTOM', name: 'e', value: index } });
+        for (const step of steps) {
+          if (step === 'stop') lines.push('{"type":"stop","at":1}');
+          else if (step === 'reset') {
+            lines.push('{"type":"reset","at":1}');
+            last = -1;
+          } else if (step === 'next') lines.push(event(++last));
+          else if (typeof step === 'number') lines.push(event(Math.max(0, last + step)));
+          else {
+            // A run of lines, each jumping ahead of the one before it.
+            let at = last;
+            for (const jump of step) {
+              at += jump;
+              lines.push(event(at));
+            }
+            if (step.length > 1) last = at;
+          }
+        }
+        const text = lines.join(sep);
+        const read = parseSession(text);
+        const events = lines.filter((l) => l.includes('"event"')).length;
+        const kept = read.entries.filter((e) => e.type === 'event');
+        expect(kept.length + read.errors.length).toBe(events);
+        expect(read.errors.every((e) => e.code === 'OUT_OF_ORDER')).toBe(true);
+        let before = -1;
+        for (const e of read.entries) {
+          if (e.type === 'reset') before = -1;
+          if (e.type !== 'event') continue;
+          const value = (e.event as { value: number }).value;
+          expect(value).toBeGreaterThan(before);
+          before = value;
+        }
+        expect(await readSession(new Blob([text]), 0)).toEqual(read);
+        expect(await parseSession(new Blob([text]))).toEqual(read);
+      }),
+      { numRuns: 400 },
+    );
+  }, 60_000);
+
+  it('refuses a run of up to 16 lines, each far ahead of the one before it, that the lines after it go on without, and nothing else', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 40 }),
+        fc.integer({ min: 1, max: 40 }),
+        fc.array(fc.integer({ min: 2, max: 1e12 }), { minLength: 1, maxLength: 16 }),
+        (before, after, jumps) => {
+          const event = (index: number) =>
+            JSON.stringify({ type: 'event', at: 1, index, event: { type: 'CUSTOM', name: 'e', value: index } });
+          // Each far line jumps ahead of the one before it: 1e13 and past.
+          const far = jumps.map((_, i) => 1e13 + jumps.slice(0, i + 1).reduce((sum, jump) => sum + jump, 0));
+          const lines = [
+            ...Array.from({ length: before }, (_, i) => event(i)),
+            ...far.map(event),
+            ...Array.from({ length: after }, (_, i) => event(before + i)),
+          ];
+          const read = parseSession(lines.join('\n'));
+          expect(read.entries.map((e) => (e.type === 'event' ? (e.event as { value: number }).value : -1))).toEqual(
+            Array.from({ length: before + after }, (_, i) => i),
+          );
+          expect(read.errors.map((e) => e.line)).toEqual(jumps.map((_, i) => before + i + 1));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
 });

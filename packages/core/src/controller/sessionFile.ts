@@ -66,8 +66,9 @@ export function parseSession(text: string): ParsedSession;
  * than a string can be (about 512 M characters) is read too. An abort of
  * `signal` cancels the read at once (no chunk is pulled after it) and rejects
  * with the signal's reason. A file read whole (under 16 M characters) is
- * parsed in slices of a few milliseconds, the page free between them: an
- * abort stops that too.
+ * parsed in slices of a few milliseconds, the page free between them (one
+ * that is a JSON array or object is first parsed in one go): an abort stops
+ * that too, between two slices.
  */
 export function parseSession(file: Blob | ReadableStream<Uint8Array>, options?: { signal?: AbortSignal }): Promise<ParsedSession>;
 export function parseSession(file: string | Bytes, options: { signal?: AbortSignal } = {}): ParsedSession | Promise<ParsedSession> {
