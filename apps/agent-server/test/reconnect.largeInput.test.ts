@@ -99,3 +99,55 @@ describe('retries and reconnects of a run with a large input, still being produc
     await reader.cancel();
   }, 60_000);
 });
+
+describe('a retry of a run still being produced, its JSON written otherwise', () => {
+  /** A run paced for 20 s, its forwardedProps holding a number, a non-ASCII string, a `__proto__` member and 50 levels of objects. */
+  function inputText() {
+    const deep = (d: number): unknown => (d === 0 ? { leaf: 1, other: 'x' } : { level: d, next: deep(d - 1) });
+    const input = {
+      ...userInput('t-written', 'written'),
+      forwardedProps: { tokens: 40, tokenDelayMs: 500, n: 100, s: 'é', deep: deep(50) },
+    };
+    // A `__proto__` key written in JSON is a member of its object, as JSON.parse reads it.
+    return JSON.stringify(input).replace('"forwardedProps":{', '"forwardedProps":{"__proto__":{"admin":true},');
+  }
+
+  it('the same JSON (1e2 for 100, \\u escapes, keys in another order at every depth) is taken; another __proto__ member or leaf is not', async () => {
+    const server = await startServer();
+    const text = inputText();
+    const own = await post(server, '/agents/fast-stream', text);
+    expect(own.status).toBe(200);
+    const reader = (own.body as ReadableStream<Uint8Array>).getReader();
+    let read = '';
+    while (!read.includes('id: written:1\n')) read += new TextDecoder().decode((await reader.read()).value);
+    const same = [
+      text.replace('"n":100', '"n":1e2'),
+      text.replace('"s":"é"', '"s":"\\u00e9"'),
+      JSON.stringify(reordered(JSON.parse(text))),
+    ];
+    expect(same[2]).not.toBe(text);
+    expect(same[2]).toContain('"__proto__":{"admin":true}');
+    for (const body of same) {
+      const retry = await post(server, '/agents/fast-stream', body);
+      expect(retry.status).toBe(200);
+      await retry.body?.cancel();
+      const reconnect = await post(server, '/agents/fast-stream', body, { 'Last-Event-ID': 'written:0' });
+      expect(reconnect.status).toBe(200);
+      await reconnect.body?.cancel();
+    }
+    const other = [
+      text.replace('"__proto__":{"admin":true},', ''),
+      text.replace('"admin":true', '"admin":false'),
+      text.replace('"leaf":1', '"leaf":2'),
+    ];
+    for (const body of other) {
+      const retry = await post(server, '/agents/fast-stream', body);
+      expect(retry.status).toBe(409);
+      expect(await retry.json()).toMatchObject({ error: { code: 'RUN_EXISTS' } });
+      const reconnect = await post(server, '/agents/fast-stream', body, { 'Last-Event-ID': 'written:0' });
+      expect(reconnect.status).toBe(404);
+      await reconnect.body?.cancel();
+    }
+    await reader.cancel();
+  }, 30_000);
+});

@@ -79,6 +79,9 @@ export interface App {
   finishUnfinished(): Promise<void>;
 }
 
+/** A `Retry-After` of `ms` from now: whole seconds, at least 1. */
+const retryAfter = (ms: number) => String(Math.max(1, Math.ceil(ms / 1000)));
+
 /** Conflicting writes to one thread (two requests at once) are retried this often before a 503. */
 const BEGIN_ATTEMPTS = 8;
 
@@ -305,84 +308,106 @@ export function buildApp(options: AppOptions): App {
       },
     },
     async (request, reply) => {
-      const scenario = scenarioOf(request.params.scenario);
-      const input = checkRunInput(request.body);
-      checkKnobs(input, options.knobLimits);
-      const query = request.query.speed;
-      const speed = speedOf(typeof query === 'string' ? query : query === undefined ? undefined : '', input, options.speed);
-      const lastEventId = utf8Header(request.headers['last-event-id']);
-      if (typeof lastEventId === 'string' && lastEventId !== '') {
-        const at = parseEventId(withLeadingSpaces(lastEventId, input.runId));
-        if (!at || at.runId !== input.runId)
-          throw new RequestError(400, 'BAD_LAST_EVENT_ID', 'The Last-Event-ID does not belong to this run.');
-        const run = await storage.run(input.runId);
-        // A run id is no key: only the input that started the run reads it (its thread id, its interrupts' secret ids).
-        // Another input gets the answer an unknown run gets. (A new run under a taken id says RUN_EXISTS, and no more.)
-        if (!run || run.scenarioId !== scenario.id || !sameInput(run.input, input))
-          throw new RequestError(404, 'UNKNOWN_RUN', `Run '${input.runId}' is not known here; start a new run.`);
-        const plan = eventsOf(scenario, run.input, run.startedAt, run.nonce);
-        const produced = await checkRest(plan, run, at.index + 1, speed);
-        // An event of the run the log does not hold: lost with the unsynced end of the log (a power cut), or never
-        // made. What comes before it is made again from the run's record, performed and stored, never skipped (a
-        // side effect among it); the client gets what comes after it. The run's last event is no exception: a log
-        // that lost it may have lost the side effect before it too. An id past the run's end asks for nothing more: the
-        // log is whole when it holds the last event.
-        const held = (await storage.events(input.runId, Math.min(at.index, plan.length - 1), 1)).length > 0;
-        const start = held ? {} : { readFrom: 0 };
-        const reservation = room(request, reply, !(produced && held) && streams.produces(run.runId, start) ? 'run' : 'stream', run.runId);
-        return stream(request, reply, scenario, run, at.index + 1, speed, { ...start, reservation });
+      try {
+        return await runRequest(request, reply);
+      } catch (e) {
+        // Storage failed under the request of a run it failed under before (its client come back): the client is told
+        // when the run is tried next.
+        const next = e instanceof StorageUnavailable ? streams.nextTry(request.body.runId) : undefined;
+        if (next !== undefined) reply.header('Retry-After', retryAfter(next));
+        throw e;
       }
-      for (let attempt = 0; attempt < BEGIN_ATTEMPTS; attempt++) {
-        const existing = await storage.run(input.runId);
-        if (existing) {
-          // The same request again is a client retrying after a drop before its first event: the run from the start.
-          if (existing.scenarioId === scenario.id && sameInput(existing.input, input)) {
-            const plan = eventsOf(scenario, existing.input, existing.startedAt, existing.nonce);
-            const kind = !(await checkRest(plan, existing, 0, speed)) && streams.produces(existing.runId, {}) ? 'run' : 'stream';
-            return stream(request, reply, scenario, existing, 0, speed, { reservation: room(request, reply, kind, existing.runId) });
-          }
-          throw new RequestError(
-            409,
-            'RUN_EXISTS',
-            `Run '${input.runId}' already exists with another input: reconnect with Last-Event-ID, or use a new run id.`,
-          );
-        }
-        const startedAt = options.now();
-        const { record, version } = await storage.thread(input.threadId);
-        // Interrupts raised after every client of their run went (Stop, a closed tab): no one saw them to answer.
-        const unseen = delivery.unseen((record?.open ?? []).map((it) => it.id)) || (await unreadElsewhere(record));
-        checkResume(record, input, startedAt, unseen);
-        const run: RunRecord = {
-          runId: input.runId,
-          threadId: input.threadId,
-          scenarioId: scenario.id,
-          input,
-          startedAt,
-          nonce: options.nonce(),
-        };
-        const events = eventsOf(scenario, input, startedAt, run.nonce);
-        const keepBound = checkPlayback.ahead(playbackKey(run), events, speed);
-        // Room among the runs being produced, held from before the run is stored: none is stored that cannot be produced.
-        const reservation = room(request, reply, 'run');
-        let outcome: Awaited<ReturnType<Storage['beginRun']>> | undefined;
-        try {
-          outcome = await storage.beginRun(run, nextThread(record, input, events, unseen), version);
-        } finally {
-          if (outcome !== 'created') reservation.release();
-        }
-        if (outcome === 'created') {
-          keepBound();
-          delivery.begun(run.runId, raisedBy(events));
-          return stream(request, reply, scenario, run, 0, speed, { fresh: events, reservation });
-        }
-        // The id is taken by a record storage cannot read (skipped as damaged): no attempt will ever get past it.
-        if (outcome === 'exists' && !(await storage.run(input.runId)))
-          throw new RequestError(409, 'RUN_EXISTS', `Run '${input.runId}' exists, but its record cannot be read: use a new run id.`);
-        // Another request changed the thread or took the run id meanwhile: look again.
-      }
-      throw new RequestError(503, 'BUSY', 'The thread is being changed by other requests; try again.');
     },
   );
+
+  /** A run begun, retried or reconnected to (`POST /agents/:scenario`). */
+  async function runRequest(
+    request: FastifyRequest<{ Params: { scenario: string }; Querystring: { speed?: unknown }; Body: RunAgentInput }>,
+    reply: FastifyReply,
+  ) {
+    const scenario = scenarioOf(request.params.scenario);
+    const input = checkRunInput(request.body);
+    checkKnobs(input, options.knobLimits);
+    const query = request.query.speed;
+    const speed = speedOf(typeof query === 'string' ? query : query === undefined ? undefined : '', input, options.speed);
+    const lastEventId = utf8Header(request.headers['last-event-id']);
+    if (typeof lastEventId === 'string' && lastEventId !== '') {
+      const at = parseEventId(withLeadingSpaces(lastEventId, input.runId));
+      if (!at || at.runId !== input.runId)
+        throw new RequestError(400, 'BAD_LAST_EVENT_ID', 'The Last-Event-ID does not belong to this run.');
+      const run = await storage.run(input.runId);
+      // A run id is no key: only the input that started the run reads it (its thread id, its interrupts' secret ids).
+      // Another input gets the answer an unknown run gets. (A new run under a taken id says RUN_EXISTS, and no more.)
+      if (!run || run.scenarioId !== scenario.id || !sameInput(run.input, input))
+        throw new RequestError(404, 'UNKNOWN_RUN', `Run '${input.runId}' is not known here; start a new run.`);
+      const plan = eventsOf(scenario, run.input, run.startedAt, run.nonce);
+      const produced = await checkRest(plan, run, at.index + 1, speed);
+      // An event of the run the log does not hold: lost with the unsynced end of the log (a power cut), or never
+      // made. What comes before it is made again from the run's record, performed and stored, never skipped (a
+      // side effect among it); the client gets what comes after it. The run's last event is no exception: a log
+      // that lost it may have lost the side effect before it too. An id past the run's end asks for nothing more: the
+      // log is whole when it holds the last event. A log that holds the client's event but not the last one has lost
+      // its tail (a Redis failover): the rest is made again, even of a run produced here ahead of its pace.
+      const held = (await storage.events(input.runId, Math.min(at.index, plan.length - 1), 1)).length > 0;
+      const start = !held ? { readFrom: 0 } : produced ? {} : { readFrom: at.index + 1 };
+      const reservation = room(request, reply, !(produced && held) && streams.produces(run.runId, start) ? 'run' : 'stream', run.runId);
+      return stream(request, reply, scenario, run, at.index + 1, speed, { ...start, reservation });
+    }
+    for (let attempt = 0; attempt < BEGIN_ATTEMPTS; attempt++) {
+      const existing = await storage.run(input.runId);
+      if (existing) {
+        // The same request again is a client retrying after a drop before its first event: the run from the start.
+        if (existing.scenarioId === scenario.id && sameInput(existing.input, input)) {
+          const plan = eventsOf(scenario, existing.input, existing.startedAt, existing.nonce);
+          // A log short of the run's end is made whole (see the reconnect's above), unless it is being made here.
+          const start = (await checkRest(plan, existing, 0, speed)) ? {} : { readFrom: 0 };
+          const kind = start.readFrom !== undefined && streams.produces(existing.runId, start) ? 'run' : 'stream';
+          return stream(request, reply, scenario, existing, 0, speed, {
+            ...start,
+            reservation: room(request, reply, kind, existing.runId),
+          });
+        }
+        throw new RequestError(
+          409,
+          'RUN_EXISTS',
+          `Run '${input.runId}' already exists with another input: reconnect with Last-Event-ID, or use a new run id.`,
+        );
+      }
+      const startedAt = options.now();
+      const { record, version } = await storage.thread(input.threadId);
+      // Interrupts raised after every client of their run went (Stop, a closed tab): no one saw them to answer.
+      const unseen = delivery.unseen((record?.open ?? []).map((it) => it.id)) || (await unreadElsewhere(record));
+      checkResume(record, input, startedAt, unseen);
+      const run: RunRecord = {
+        runId: input.runId,
+        threadId: input.threadId,
+        scenarioId: scenario.id,
+        input,
+        startedAt,
+        nonce: options.nonce(),
+      };
+      const events = eventsOf(scenario, input, startedAt, run.nonce);
+      const keepBound = checkPlayback.ahead(playbackKey(run), events, speed);
+      // Room among the runs being produced, held from before the run is stored: none is stored that cannot be produced.
+      const reservation = room(request, reply, 'run');
+      let outcome: Awaited<ReturnType<Storage['beginRun']>> | undefined;
+      try {
+        outcome = await storage.beginRun(run, nextThread(record, input, events, unseen), version);
+      } finally {
+        if (outcome !== 'created') reservation.release();
+      }
+      if (outcome === 'created') {
+        keepBound();
+        delivery.begun(run.runId, raisedBy(events));
+        return stream(request, reply, scenario, run, 0, speed, { fresh: events, reservation });
+      }
+      // The id is taken by a record storage cannot read (skipped as damaged): no attempt will ever get past it.
+      if (outcome === 'exists' && !(await storage.run(input.runId)))
+        throw new RequestError(409, 'RUN_EXISTS', `Run '${input.runId}' exists, but its record cannot be read: use a new run id.`);
+      // Another request changed the thread or took the run id meanwhile: look again.
+    }
+    throw new RequestError(503, 'BUSY', 'The thread is being changed by other requests; try again.');
+  }
 
   /**
    * Room for the body `request` holds among the bodies held at once (`RunStreams.reserve`): a new run's, or a
@@ -401,7 +426,7 @@ export function buildApp(options: AppOptions): App {
     // so, and when they are tried next.
     const held = streams.roomHeldForStorage(bytes, kind);
     if (held !== undefined) {
-      reply.header('Retry-After', String(Math.max(1, Math.ceil(held / 1000))));
+      reply.header('Retry-After', retryAfter(held));
       throw new RequestError(
         503,
         'STORAGE_UNAVAILABLE',

@@ -112,6 +112,8 @@ export interface RunStreams {
    * it needs, whether or not storage comes back.
    */
   roomHeldForStorage(bytes: number, kind: 'run' | 'stream'): number | undefined;
+  /** How long until run `runId`, storage failed under, is tried again; undefined when it waits for no try. */
+  nextTry(runId: string): number | undefined;
 }
 
 /** A run storage failed under, to be produced again (see `again`). */
@@ -210,16 +212,23 @@ export function runStreams(options: RunStreamOptions): RunStreams {
    * back meanwhile has it produced. Meanwhile it is never pruned, and it keeps the room among the runs being
    * produced it had (`room`, released when the retry is called off), until the pause reaches `MAX_RETRY_MS` (about
    * 30 s of failures): it was accepted, and a paced run begun meanwhile does not push it back by up to
-   * `maxPlaybackMs`. Once the server stops, it is left to the next start (`Storage.unfinished`).
+   * `maxPlaybackMs`. Once the server stops, it is left to the next start (`Storage.unfinished`). A client that
+   * came back for it before its next try, and that storage failed under too, leaves the tries as they were: its
+   * next try when it was due, its pause and its room as they were. The pauses measure how long storage has failed
+   * under the run, not how often its client came back: a client coming back every 50 ms would otherwise have it give
+   * its room up in under half a second, and put its next try 30 s off.
    */
   function again(scenario: Scenario, record: RunRecord, room?: Reservation): void {
     if (stopped) {
       room?.release();
       return;
     }
-    const failures = (retries.get(record.runId)?.failures ?? 0) + 1;
-    retries.get(record.runId)?.cancel();
+    const before = retries.get(record.runId);
+    const waited = before?.waiting ? before : undefined;
+    const failures = waited ? waited.failures : (before?.failures ?? 0) + 1;
+    before?.cancel();
     const pause = Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** (failures - 1));
+    const delay = waited ? Math.max(0, waited.due - performance.now()) : pause;
     // One that storage has failed under through every shorter pause (a key of its own damaged, a long outage) gives
     // its room back: kept for good, the room would refuse every other run for as long. It waits its turn at each try.
     if (pause >= MAX_RETRY_MS) room?.release();
@@ -240,7 +249,7 @@ export function runStreams(options: RunStreamOptions): RunStreams {
       held = undefined;
       if (!stopped) void finish(scenario, record, turn);
       else turn?.release();
-    }, pause);
+    }, delay);
     timer.unref();
     starts.set(token, record.startedAt);
     // A client that comes back for the run meanwhile produces it with the room it kept (`reserve`).
@@ -249,7 +258,7 @@ export function runStreams(options: RunStreamOptions): RunStreams {
       held = undefined;
       return taken;
     };
-    const retry: Retry = { failures, waiting: true, cancel, take, held: () => held, due: performance.now() + pause };
+    const retry: Retry = { failures, waiting: true, cancel, take, held: () => held, due: performance.now() + delay };
     retries.set(record.runId, retry);
   }
 
@@ -329,6 +338,10 @@ export function runStreams(options: RunStreamOptions): RunStreams {
       if (due === undefined) return undefined;
       const refuses = (kind === 'run' && runs >= options.maxRuns) || heldBytes + bytes > options.maxRunInputBytes;
       return refuses ? Math.max(0, due - performance.now()) : undefined;
+    },
+    nextTry(runId) {
+      const retry = retries.get(runId);
+      return retry?.waiting ? Math.max(0, retry.due - performance.now()) : undefined;
     },
   };
 }
