@@ -7,7 +7,7 @@ import { clientContext } from './clientContext.js';
 import { LONG_TEXT, LongText } from './LongText.js';
 import { useLocale } from './locale.js';
 import { destinationShown, type HastAny, type HastElement, type HastText, plainLinkWords, wordsOf } from './markdownLinks.js';
-import { type MarkdownPiece, markdownPieces, nestsTooDeep, PIECES_FROM } from './markdownPieces.js';
+import { type MarkdownPiece, markdownPieces, nestsTooDeep, PIECES_FROM, tableTooLarge } from './markdownPieces.js';
 import { safeLinkHref, safeWebUrl } from './safeUrl.js';
 import { autoDir, holdsLetter } from './textDirection.js';
 
@@ -188,8 +188,9 @@ type Renders = Record<'blocks' | 'inline' | 'ul' | 'ol' | 'looseUl' | 'looseOl' 
  * `plain` (by default its text) when it cannot be shown as Markdown.
  */
 const Piece = React.memo(function Piece({ text, render, plain = text }: { text: string; render: Render; plain?: string }) {
-  const tooManyMarks = React.useMemo(() => marksTooMany(text), [text]);
-  if (tooManyMarks)
+  // A table too large is never parsed: its check costs a pass over the text, the marks' may cost a parse.
+  const plainOnly = React.useMemo(() => tableTooLarge(text) || marksTooMany(text), [text]);
+  if (plainOnly)
     return (
       <span className="agk-markdown__plain" dir={autoDir(plain)}>
         {plain}
@@ -324,7 +325,9 @@ export class PieceBoundary extends React.Component<{ text: string; children: Rea
  * (`nestsTooDeep`), and so does a piece with a paragraph, heading or table
  * cell of more than 1,000 emphasis marks (`*`, `_`, `~`; not in a code span,
  * not escaped), whose pairing
- * takes time that grows with the square of their count. A link whose words
+ * takes time that grows with the square of their count, or a table of more
+ * than 1,000 cells (`tableTooLarge`: each costs a parse and an element, so
+ * tens of thousands freeze the page for seconds). A link whose words
  * or title name another site than the one it goes to shows that site's host beside
  * them, and a link's words lose their direction controls. A growing reply of `piecesFrom` characters or more (1,000
  * by default) renders in pieces, each memoized on its text
@@ -464,7 +467,15 @@ function PieceView({ piece, renders }: { piece: MarkdownPiece; renders: Renders 
         </ul>
       );
     }
-    case 'table':
+    case 'table': {
+      // Cut into rows or not, a table of more than MAX_TABLE_CELLS cells shows as its text.
+      const whole = tableTooLarge(`${piece.head}\n${piece.rows.join('\n')}`) ? [piece.head, ...piece.rows].join('\n') : undefined;
+      if (whole !== undefined)
+        return (
+          <span className="agk-markdown__plain" dir={autoDir(whole)}>
+            {whole}
+          </span>
+        );
       return (
         <TableFrame label={renders.tableLabel}>
           <Piece text={piece.head} render={renders.head} />
@@ -478,6 +489,7 @@ function PieceView({ piece, renders }: { piece: MarkdownPiece; renders: Renders 
           ) : null}
         </TableFrame>
       );
+    }
     case 'code':
       return (
         <CodeFrame>
@@ -523,7 +535,7 @@ function spoken(node: HastAny): string {
  * markdownToText('**Refund issued** for [order A-1001](https://shop.example/o/1).'); // 'Refund issued for order A-1001.'
  */
 export function markdownToText(text: string): string {
-  if (nestsTooDeep(text) || marksTooMany(text)) return text;
+  if (nestsTooDeep(text) || tableTooLarge(text) || marksTooMany(text)) return text;
   let tree: HastAny | undefined;
   const capture = () => (root: HastAny) => {
     tree = root;

@@ -56,32 +56,46 @@ const namesFile = (host: string) => FILE_ENDING.test(host) && !SITE_ENDING.test(
 // `Array.from` in a sentence name nothing.
 const COMMON_ENDING =
   /\.(?:com|net|org|gov|edu|mil|int|info|biz|io|ai|app|dev|xyz|online|site|shop|store|tech|cloud|blog|page|link|live)$/i;
-const TWO_LETTERS = /\.([a-z]{2})$/i;
-let regions: Intl.DisplayNames | undefined;
-function endsInCountryCode(host: string): boolean {
-  const code = TWO_LETTERS.exec(host)?.[1]?.toUpperCase();
-  if (!code) return false;
-  try {
-    regions ??= new Intl.DisplayNames('en', { type: 'region' });
-    // An unknown code is given back as it is (ZZ is "Unknown Region").
-    return code !== 'ZZ' && regions.of(code) !== code;
-  } catch {
-    return true;
-  }
-}
+// The countries' codes that name sites (the root zone's), the same in every browser. Left out: those that name
+// members of code far more often than a site among words (`Object.is`, `Array.at`, `user.id`, `ctx.do`, `sort.by`).
+const COUNTRY_CODES = new Set(
+  (
+    'ac ad ae af ag ai al am ao aq ar au aw ax az ba bb bd be bf bg bh bi bj bm bn bo br bs bt bw bz ca cc cd cf cg ch ' +
+    'ci ck cl cm cn co cr cu cv cw cx cy cz de dj dk dm dz ec ee eg er es et eu fi fj fk fm fo fr ga gd ge gf gg gh gi ' +
+    'gl gm gn gp gq gr gs gt gu gw gy hk hm hn hr ht hu ie il im in io iq ir it je jm jo jp ke kg kh ki km kn kp kr kw ' +
+    'ky kz la lb lc li lk lr ls lt lu lv ly ma mc md me mg mh mk ml mm mn mo mp mq mr ms mt mu mv mw mx my mz na nc ne ' +
+    'nf ng ni nl no np nr nu nz om pa pe pf pg ph pk pl pm pn pr ps pt pw py qa re ro rs ru rw sa sb sc sd se sg sh si ' +
+    'sk sl sm sn so sr ss st su sv sx sy sz tc td tf tg th tj tk tl tm tn tr tt tv tw tz ua ug uk us uy uz va vc ve vg ' +
+    'vi vn vu wf ws ye yt za zm zw'
+  ).split(' '),
+);
+// A module of one or two letters and its member (`fs.cp`, `np.ma`), not a site.
+const SHORT_MODULE = /^[^.]{1,2}\.[^.]+$/;
+const endsInCountryCode = (host: string) =>
+  COUNTRY_CODES.has(host.slice(host.lastIndexOf('.') + 1).toLowerCase()) && !SHORT_MODULE.test(host);
+// A class's member named like a country's code (`Object.is`, `String.prototype.at`, `System.in`), alone or among
+// words: a class is written with a capital, a domain rarely so.
+const CLASS_MEMBER = /^\p{Lu}\p{Ll}+(?:\p{Lu}\p{Ll}*)*(?:\.[\p{L}\p{N}]+)*\.(?:as|at|by|do|id|in|is|to)$/u;
 const endsLikeSite = (host: string) => COMMON_ENDING.test(host) || endsInCountryCode(host.replace(/\.$/, ''));
+
+// Where Chinese, Japanese or Korean meets a Latin letter or a digit: those scripts are written without spaces, and a
+// name inside them (`详见Node.js官方文档`) is a word of its own. A domain of their letters alone keeps its dots.
+const CJK_EDGE =
+  /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}](?=[A-Za-z0-9])|[A-Za-z0-9](?=[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]))/gu;
 
 /**
  * The places a link's words name: an address (`https://…`, `www.…`), an
- * email address, or a domain (not a file's name: `config.json`, `Node.js`);
- * among other words, a domain only when it ends as sites do
- * (`visit paypal.com now`), so that `Math.PI` in a sentence names nothing.
+ * email address, or a domain (not a file's name: `config.json`, `Node.js`,
+ * nor a class's member: `Object.is`); among other words, a domain only when it
+ * ends as sites do (`visit paypal.com now`), so that `Math.PI`, `user.id` or
+ * `fs.cp` in a sentence name nothing.
  */
 function namedPlaces(words: string): Named[] {
   const tokens = words
     .normalize('NFKC')
     .replace(IDEOGRAPHIC_STOP, '.')
     .replace(INVISIBLE, '')
+    .replace(CJK_EDGE, '$1 ')
     .split(/\s+/)
     .map(withoutEdgePunctuation)
     .filter(Boolean);
@@ -98,6 +112,7 @@ function namedPlaces(words: string): Named[] {
         hostPart.length < HOST_LENGTH &&
         BARE_HOST.test(hostPart) &&
         !namesFile(hostPart) &&
+        !CLASS_MEMBER.test(hostPart.replace(/:\d*$/, '')) &&
         (tokens.length === 1 || endsLikeSite(hostPart.replace(/:\d*$/, '')))
           ? parseUrl(`http://${token}`)?.hostname
           : undefined;

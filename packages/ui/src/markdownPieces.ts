@@ -582,3 +582,72 @@ function codeSpansOf(line: string): Map<number, number> {
 const isMark = (c: number) => c === 42 /* * */ || c === 95; /* _ */
 
 const isBlank = (c: number) => c === 32 || c === 9 || c === 10 || Number.isNaN(c);
+
+/**
+ * The most cells a table may hold (its columns times its rows, the header's
+ * among them) and be rendered as one: remark-gfm parses a cell in tens of
+ * microseconds and React makes an element of each, so 1,000 cells render in
+ * about 0.1 s, and an 88 KB table of 40,000 took 4–7 s.
+ */
+export const MAX_TABLE_CELLS = 1_000;
+
+/**
+ * A line that may be a table's delimiter row, its quotes and indent dropped: pipes, colons, dashes and blanks.
+ * (No dash before the first: a class that takes one too would backtrack over every dash of a line that fails.)
+ */
+const DELIMITER_LIKE = /^[|: \t]*-[|:\- \t]*$/;
+/** What a line of a quote or a list item's table starts with, before the table's own text. */
+const CONTAINER_LEAD = /^[ \t>]*/;
+
+/**
+ * Whether a table of `text` (outside fenced code at column 0) holds more than
+ * MAX_TABLE_CELLS cells: counted without parsing, from a delimiter row (a
+ * line of dashes, colons and pipes under a line with a pipe, or holding one)
+ * and its columns, times the lines that follow it up to a blank line. A
+ * count that may run over what the parser makes of it (a quote or list item
+ * around the table, rows a block ends), never under. One pass.
+ */
+export function tableTooLarge(text: string): boolean {
+  if (!text.includes('|')) return false;
+  // Only a fence at column 0 surely holds what follows: one indented may be in a list item, which ends it, and one
+  // in an HTML block ends with that block. Lines of any other are counted.
+  const fencesHold = !text.includes('<');
+  let fence = '';
+  let above = '';
+  let columns = 0;
+  let cells = 0;
+  for (let start = 0; start <= text.length; ) {
+    let end = text.indexOf('\n', start);
+    if (end === -1) end = text.length;
+    const line = text.slice(start, end);
+    start = end + 1;
+    const found = FENCE.exec(line);
+    const marker = found?.[2];
+    if (fence) {
+      if (marker && marker[0] === fence[0] && marker.length >= fence.length) fence = '';
+      continue;
+    }
+    if (marker && fencesHold && opensFence(line, 0)) {
+      fence = marker;
+      columns = 0;
+      above = '';
+      continue;
+    }
+    const inner = line.replace(CONTAINER_LEAD, '');
+    if (columns) {
+      if (inner) {
+        cells += columns;
+        if (cells > MAX_TABLE_CELLS) return true;
+        continue;
+      }
+      columns = 0;
+    }
+    if (above && (inner.includes('|') || above.includes('|')) && DELIMITER_LIKE.test(inner)) {
+      columns = inner.split('|').filter((cell) => filled(cell)).length;
+      cells = columns;
+      if (cells > MAX_TABLE_CELLS) return true;
+    }
+    above = inner;
+  }
+  return false;
+}

@@ -92,3 +92,23 @@ describe('marks that are not emphasis', () => {
     expect(container.textContent).toContain('\\\\*a\\\\*a');
   });
 });
+
+describe('marks that only look as if they were in code', () => {
+  // The line check pairs backticks on each line alone; the parse of a paragraph, heading or cell counts what the
+  // parser reads as code: a backtick in an HTML tag, or a code span a line before closes, hides no mark from it.
+  it.each([
+    ['a backtick in an HTML tag', `<span title="\`">x</span> ${'*a'.repeat(1_200)} \` end`],
+    ['a code span a line before closes', `Start \`code\nends\` ${'*a'.repeat(1_200)} \` end`],
+    ['a backtick run one longer than its closer', `\`\` ${'*a'.repeat(1_200)} \` end`],
+    ['an escaped backtick', `\\\` ${'*a'.repeat(1_200)} \` end`],
+  ])('%s: shows as plain text, quickly', (_, text) => {
+    for (const piecedAtOnce of [false, true]) {
+      const began = performance.now();
+      const container = show(`Intro.\n\n${text}`, piecedAtOnce);
+      expect(performance.now() - began).toBeLessThan(2_000);
+      expect(container.querySelector('em, strong')).toBeNull();
+      expect(container.querySelector('.agk-markdown__plain')).not.toBeNull();
+    }
+    expect(markdownToText(text)).toBe(text);
+  });
+});

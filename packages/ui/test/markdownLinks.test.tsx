@@ -6,7 +6,7 @@
  * address. An ordinary link is shown as before.
  */
 import { render, screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { AgentLocaleProvider } from '../src/locale.js';
 import { MarkdownBody } from '../src/MarkdownRenderer.js';
 
@@ -58,6 +58,15 @@ describe('a link whose words name another site', () => {
       'evil.example.net',
     ],
     ['a domain among words beside its own', '[example.com or paypal.com](https://example.com/)', 'example.com'],
+    [
+      'a domain on a country code under a second level among words',
+      '[Log in at amazon.co.uk today](https://evil.example.net/)',
+      'evil.example.net',
+    ],
+    ['a capitalized domain on a country code among words', '[Sign in at Amazon.de now](https://evil.example.net/)', 'evil.example.net'],
+    ["a domain on India's code among words", '[Log in at amazon.in today](https://evil.example.net/)', 'evil.example.net'],
+    ['a domain inside Chinese words', '[请登录paypal.com账户](https://evil.example.net/)', 'evil.example.net'],
+    ["a domain on Austria's code", '[bank.example.at](https://evil.example.net/)', 'evil.example.net'],
     // The words name the site, not the one that has taken its name as a subdomain.
     [
       'a site whose name another site begins with',
@@ -180,6 +189,19 @@ describe('an ordinary link', () => {
     ['file names among words', '[Edit vite.config.ts, README.md and setup.py](https://github.com/acme/shop)'],
     ['abbreviations among words', '[See e.g. the U.S. docs, i.e. those at 9 a.m.](https://docs.example.com/)'],
     ['a constant among words', '[the Math.PI constant](https://developer.mozilla.org/en-US/docs/Web/JavaScript)'],
+    // Members of code whose names are also countries' codes: `is` Iceland, `at` Austria, `id` Indonesia, `in` India.
+    ['a method among words', '[see Object.is](https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Object/is)'],
+    ['a method among words, with its use', '[use Array.at to read the last item](https://developer.mozilla.org/en-US/docs/Web)'],
+    ['a field among words', '[store user.id in the session](https://docs.example.com/auth)'],
+    ['a stream among words', '[read from System.in](https://docs.oracle.com/javase/8/docs/api/java/lang/System.html)'],
+    ['a method alone', '[Object.is](https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Object/is)'],
+    ['a prototype method alone', '[String.prototype.at](https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference)'],
+    ["a short module's function among words", '[call fs.cp recursively](https://nodejs.org/api/fs.html)'],
+    ['a short module among words', '[see np.ma masked arrays](https://numpy.org/doc/stable/reference/maskedarray.html)'],
+    ['a method among Chinese words', '[参见 Object.is 文档](https://developer.mozilla.org/zh-CN/docs/Web)'],
+    ['a field among Chinese words', '[配置 user.id 字段](https://docs.example.com/auth)'],
+    // Chinese is written without spaces: a name in Latin letters inside it is a word of its own.
+    ['a name like Node.js inside Chinese words', '[详见Node.js官方文档](https://nodejs.org/zh-cn/docs)'],
     ['its own domain among words', '[Visit example.com today](https://www.example.com/)'],
     ['a title that names its own site', '[the docs](https://docs.example.com/ "docs.example.com, the guide")'],
     ['a title of words', '[the docs](https://docs.example.com/ "The guide")'],
@@ -219,4 +241,21 @@ describe('link words built to make the check backtrack', () => {
     // Checked in a single pass, each renders in a few hundred milliseconds; each took 3-6 s here before.
     2_000,
   );
+});
+
+describe('where Intl.DisplayNames is missing (Safari before 14.1)', () => {
+  it('a domain among words names a site as it does elsewhere: a code member names none, a country code does', async () => {
+    const { DisplayNames } = Intl;
+    vi.resetModules();
+    try {
+      Object.assign(Intl, { DisplayNames: undefined });
+      const { destinationShown } = await import('../src/markdownLinks.js');
+      expect(destinationShown('the List.of factory', 'https://kotlinlang.org/docs/collections-overview.html')).toBeUndefined();
+      expect(destinationShown('the Math.PI constant', 'https://developer.mozilla.org/')).toBeUndefined();
+      expect(destinationShown('Log in at bank.example.de now', 'https://evil.example.net/')).toBe('evil.example.net');
+    } finally {
+      Object.assign(Intl, { DisplayNames });
+      vi.resetModules();
+    }
+  });
 });
