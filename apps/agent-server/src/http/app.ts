@@ -341,7 +341,6 @@ export function buildApp(options: AppOptions): App {
       if (!run || run.scenarioId !== scenario.id || !sameInput(run.input, input))
         throw new RequestError(404, 'UNKNOWN_RUN', `Run '${input.runId}' is not known here; start a new run.`);
       const plan = eventsOf(scenario, run.input, run.startedAt, run.nonce);
-      const produced = await checkRest(plan, run, at.index + 1, speed);
       // An event of the run the log does not hold: lost with the unsynced end of the log (a power cut), or never
       // made. What comes before it is made again from the run's record, performed and stored, never skipped (a
       // side effect among it); the client gets what comes after it. The run's last event is no exception: a log
@@ -349,6 +348,8 @@ export function buildApp(options: AppOptions): App {
       // log is whole when it holds the last event. A log that holds the client's event but not the last one has lost
       // its tail (a Redis failover): the rest is made again, even of a run produced here ahead of its pace.
       const held = (await storage.events(input.runId, Math.min(at.index, plan.length - 1), 1)).length > 0;
+      // Read last: nothing it answers changes before the stream begins (see `checkRest`).
+      const produced = await checkRest(plan, run, at.index + 1, speed);
       const start = !held ? { readFrom: 0 } : produced ? {} : { readFrom: at.index + 1 };
       const reservation = room(request, reply, !(produced && held) && streams.produces(run.runId, start) ? 'run' : 'stream', run.runId);
       return stream(request, reply, scenario, run, at.index + 1, speed, { ...start, reservation });
@@ -458,9 +459,23 @@ export function buildApp(options: AppOptions): App {
    * log holds the run's last event.
    */
   async function checkRest(plan: EventPlan, run: RunRecord, from: number, speed: number): Promise<boolean> {
-    const produced = plan.length > 0 && (await storage.events(run.runId, plan.length - 1, 1)).length > 0;
+    const produced = plan.length > 0 && (await holdsEnd(run.runId, plan.length - 1));
     if (!produced) checkPlayback(playbackKey(run), plan, from, speed);
     return produced;
+  }
+
+  /**
+   * Whether run `runId`'s log holds its last event (`last`), as a stream of it begun at once (no await between) finds
+   * it. The log of a run being produced here is short only while it is: one whose producer ended while the log was
+   * read is read again, so that a run made meanwhile is not taken for a log that lost its tail (made again, and read
+   * at once rather than at its pace). One being produced here still is followed whatever the log lacks (`produces`).
+   */
+  async function holdsEnd(runId: string, last: number): Promise<boolean> {
+    for (;;) {
+      const producing = !streams.produces(runId, { readFrom: 0 });
+      const held = (await storage.events(runId, last, 1)).length > 0;
+      if (held || !producing || !streams.produces(runId, { readFrom: 0 })) return held;
+    }
   }
 
   /** Produces to their end the runs storage holds as begun and never produced (a process killed while it produced them). */
