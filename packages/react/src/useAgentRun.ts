@@ -6,7 +6,7 @@ import { useStore } from 'zustand';
 import { useOptionalAgentStore } from './context.js';
 import type { OptionsLayer } from './layers.js';
 import { ownedOptions, useOwnedStore } from './ownedStore.js';
-import { type AgentStore, createAgentStore, onServer } from './store.js';
+import { type AgentStore, actionsOf, createAgentStore, onServer } from './store.js';
 import type { AgentActions, AgentStoreOptions, AgentStoreState } from './types.js';
 
 export interface UseAgentRunOptions<Doc = unknown> extends Partial<Omit<AgentStoreOptions<Doc>, 'source'>> {
@@ -122,44 +122,8 @@ export function useAgentRun<Doc = unknown>(options: UseAgentRunOptions<Doc> = {}
   const inFlight = useStore(store, pick('inFlight'));
   const interrupts = useStore(store, selectInterrupts);
   // The actions as the store holds them at this render: an app may set its own (setState) in place of the controller's.
-  const { run, stop, resume, cancelInterrupts, updateSharedState, setState, reconnect, retry, reset } = store.getState();
+  const agent = { store, status, connection, failure, refusal, inFlight, interrupts, ...actionsOf(store.getState()) };
   // One object per change of what it holds, not per render: an effect or a memo that depends on it runs when it changes.
-  return React.useMemo(
-    () => ({
-      store,
-      status,
-      connection,
-      failure,
-      refusal,
-      inFlight,
-      interrupts,
-      run,
-      stop,
-      resume,
-      cancelInterrupts,
-      updateSharedState,
-      setState,
-      reconnect,
-      retry,
-      reset,
-    }),
-    [
-      store,
-      status,
-      connection,
-      failure,
-      refusal,
-      inFlight,
-      interrupts,
-      run,
-      stop,
-      resume,
-      cancelInterrupts,
-      updateSharedState,
-      setState,
-      reconnect,
-      retry,
-      reset,
-    ],
-  );
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the dependencies are the object's members, always the same keys in the same order.
+  return React.useMemo(() => agent, Object.values(agent));
 }
