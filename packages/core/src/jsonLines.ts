@@ -1,5 +1,6 @@
 import { jsonProblem, MAX_TEXT_DEPTH, manyBrackets, tooDeep } from './jsonCheck.js';
 import { thrownText } from './thrownText.js';
+import { yieldToPage } from './yieldToPage.js';
 
 /**
  * A line (or item) that was not read: where, why as a code a program can act
@@ -108,21 +109,6 @@ export async function inSlices<T>(steps: Steps<T>, signal?: AbortSignal): Promis
     }
   }
 }
-
-/**
- * Lets the page go on, then resumes: a message to itself, queued behind the
- * tasks waiting (input, an abort), and free of the 4 ms a nested timer waits.
- */
-const yieldToPage = (): Promise<void> =>
-  new Promise((resolve) => {
-    if (typeof MessageChannel !== 'function') return void setTimeout(resolve, 0);
-    const { port1, port2 } = new MessageChannel();
-    port1.onmessage = () => {
-      port1.close();
-      resolve();
-    };
-    port2.postMessage(undefined);
-  });
 
 /** Lines (or items) read between two steps. */
 const STEP_LINES = 1024;
