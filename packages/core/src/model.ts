@@ -104,6 +104,12 @@ export interface RunState {
   /** Frontend tool calls the run stopped on (`outcome.pendingToolCallIds`). */
   pendingToolCallIds?: readonly string[];
   protocolVersion?: string;
+  /**
+   * While the run is open, the thread its RUN_STARTED named when that is
+   * not the thread's own (an agent that names threads of its own): its
+   * RUN_FINISHED must name the same one to end it.
+   */
+  threadId?: string;
   /** From RUN_STARTED, RUN_FINISHED and RUN_ERROR. */
   metadata?: RecordMetadata;
   /** Each step's metadata (STEP_STARTED, STEP_FINISHED), by step name. */

@@ -156,4 +156,30 @@ describe('the controller at its edges', () => {
     expect(inputs).toHaveLength(1);
     expect(c.getSnapshot().thread.messages.byId.get('u1')).toMatchObject({ content: 'first' });
   });
+
+  it('a RUN_FINISHED about another thread does not close the run: the stream ends there, the run is unknown, never a success', async () => {
+    const { source } = scripted((_n, input, emit) => {
+      emit(started(input));
+      emit(finished(input, { threadId: 'other' }));
+    });
+    const c = createRunController({ threadId: 't', source, scheduler: microScheduler });
+    await c.run('hi');
+    const thread = c.getSnapshot().thread;
+    expect(thread.run.status).toBe('unknown');
+    expect(Object.values(thread.runs).map((r) => r.status)).toEqual(['unknown']);
+    expect(thread.diagnostics.map((d) => d.code)).toEqual(['THREAD_MISMATCH', 'STREAM_TRUNCATED']);
+    expect(replaySession(c.log.entries).run).toEqual(thread.run);
+  });
+
+  it('a server that names its own thread in both RUN_STARTED and RUN_FINISHED still ends the run, reported', async () => {
+    const { source } = scripted((_n, input, emit) => {
+      emit({ ...started(input), threadId: 'server-thread' });
+      emit(finished(input, { threadId: 'server-thread' }));
+    });
+    const c = createRunController({ threadId: 't', source, scheduler: microScheduler });
+    await c.run('hi');
+    const thread = c.getSnapshot().thread;
+    expect(thread.run.status).toBe('success');
+    expect(thread.diagnostics.map((d) => d.code)).toEqual(['THREAD_MISMATCH', 'THREAD_MISMATCH']);
+  });
 });

@@ -536,6 +536,19 @@ const DELIBERATE_DIFFERENCES: DeliberateDifference[] = [
       expect(ours.diagnostics.map((d) => d.code)).toEqual(['DUPLICATE_TOOL_CALL_START']);
     },
   },
+  {
+    difference:
+      'A RUN_FINISHED that names another thread than its RUN_STARTED: the official runAgent resolves as a success; aguikit leaves the run open, so the stream ending there leaves it `unknown`, with THREAD_MISMATCH.',
+    reason:
+      'The draft spec’s run input, as the conformance suite states it (run-finished-wrong-thread-id-fatal): "a RUN_FINISHED naming a different threadId than the run’s RUN_STARTED is fatal — both boundary events carry the input’s threadId, so a close about another conversation cannot close this run".',
+    events: [start(), { type: 'RUN_FINISHED', threadId: 'other', runId: 'r1' }],
+    async check(ours, events) {
+      const theirs = await officialRun(events);
+      expect(theirs.outcome).toBe('resolved');
+      expect(ours.run.status).toBe('unknown');
+      expect(ours.diagnostics.map((d) => d.code)).toEqual(['THREAD_MISMATCH', 'STREAM_TRUNCATED']);
+    },
+  },
 ];
 
 describe('where the official client is wrong by the spec, aguikit differs on purpose', () => {

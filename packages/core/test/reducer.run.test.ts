@@ -94,6 +94,33 @@ describe('reduceThread: run lifecycle', () => {
     expect(s.runs.old?.status).toBe('cancelled');
   });
 
+  it('a RUN_FINISHED naming another thread than its RUN_STARTED does not end the run: cut there, it is unknown', () => {
+    const wrong = finished('r1', { threadId: 'other' });
+    const open = reduceThread(reduceThread(createThreadState(), started('r1')), wrong);
+    expect(open.run).toMatchObject({ runId: 'r1', status: 'running' });
+    expect(open.runs.r1?.status).toBe('running');
+    const cut = replayEvents([started('r1'), wrong]);
+    expect(cut.run).toMatchObject({ runId: 'r1', status: 'unknown' });
+    expect(cut.runs.r1?.status).toBe('unknown');
+    expect(codes(cut)).toEqual(['THREAD_MISMATCH', 'STREAM_TRUNCATED']);
+    // The run's own close still ends it.
+    expect(reduceThread(open, finished('r1')).run.status).toBe('success');
+  });
+
+  it('a run whose RUN_STARTED and RUN_FINISHED both name a thread other than the state’s ends as they say, reported', () => {
+    const s = replayEvents([started('r1', { threadId: 'x' }), finished('r1', { threadId: 'x' })], createThreadState({ threadId: 'store' }));
+    expect(s.threadId).toBe('store');
+    expect(s.run).toEqual({ runId: 'r1', status: 'success', outcome: 'success', steps: [] });
+    expect(s.runs.r1?.status).toBe('success');
+    expect(codes(s)).toEqual(['THREAD_MISMATCH', 'THREAD_MISMATCH']);
+    // Its close under the state's thread is the one that names another thread than the run's.
+    const other = replayEvents(
+      [started('r1', { threadId: 'x' }), finished('r1', { threadId: 'store' })],
+      createThreadState({ threadId: 'store' }),
+    );
+    expect(other.run.status).toBe('unknown');
+  });
+
   it('tracks active steps', () => {
     let s = replayEvents(
       [

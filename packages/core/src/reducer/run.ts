@@ -28,13 +28,18 @@ import {
 import { addInputMessages } from './messages.js';
 import { ownJson, sameJson } from './ownJson.js';
 
+/** The thread the open run's RUN_STARTED named. */
+const startThread = (state: ThreadState): string | undefined => state.run.threadId ?? state.threadId;
+
 export function runStarted(state: ThreadState, event: EventOf<'RUN_STARTED'>, index: number, at?: number): ThreadState {
   const input = event.input;
+  const threadId = state.threadId ?? event.threadId;
   const run: RunState = {
     runId: event.runId,
     status: 'running',
     steps: [],
     ...defined({
+      threadId: event.threadId === threadId ? undefined : event.threadId,
       parentRunId: event.parentRunId,
       protocolVersion: event.protocolVersion,
       metadata: event.metadata,
@@ -49,7 +54,7 @@ export function runStarted(state: ThreadState, event: EventOf<'RUN_STARTED'>, in
   const runs = replaced === undefined ? state.runs : settleRun(state, replaced, 'unknown', at);
   let next: ThreadState = {
     ...state,
-    threadId: state.threadId ?? event.threadId,
+    threadId,
     run,
     runs: withKey(runs, event.runId, {
       runId: event.runId,
@@ -200,12 +205,23 @@ export function runFinished(state: ThreadState, event: EventOf<'RUN_FINISHED'>, 
   // A RUN_FINISHED of the run that has already ended (a duplicate, which a reconnect may replay) is the verifier's to
   // report: the run ended once. A run left `unknown` by a cut is still open to it: its reconnect delivers the end.
   if (state.run.runId === event.runId && ENDED.has(state.run.status)) return state;
+  // A close that names another thread than the run's RUN_STARTED is about another conversation (the verifier
+  // reports it): the run stays open, and a stream that stops there leaves it `unknown`, never a success.
+  if (state.run.runId === event.runId && event.threadId !== startThread(state)) return state;
   const outcome = event.outcome;
   const status: RunStatus = outcome?.type === 'interrupt' ? 'interrupted' : outcome?.type === 'cancelled' ? 'cancelled' : 'success';
   const runs = settleRun(state, event.runId, status, at, event);
   // A late RUN_FINISHED of a run that a newer run replaced does not touch the newer run.
   if (state.run.runId !== undefined && state.run.runId !== event.runId && state.run.status === 'running') return { ...state, runs };
-  const { error: _error, result: _result, usage: _usage, pendingToolCallIds: _pending, outcome: _outcome, ...kept } = state.run;
+  const {
+    error: _error,
+    result: _result,
+    usage: _usage,
+    pendingToolCallIds: _pending,
+    outcome: _outcome,
+    threadId: _thread,
+    ...kept
+  } = state.run;
   const run: RunState = withMeta(
     {
       ...kept,
@@ -231,7 +247,7 @@ export function runError(state: ThreadState, event: EventOf<'RUN_ERROR'>, at?: n
   const error = { message: event.message, ...defined({ code: event.code }) };
   const run: RunState = withMeta(
     {
-      ...without(without(state.run, 'outcome'), 'pendingToolCallIds'),
+      ...without(without(without(state.run, 'threadId'), 'outcome'), 'pendingToolCallIds'),
       status: 'error',
       error,
       steps: [],
