@@ -11,6 +11,7 @@ import { clientErrors } from './clientErrors.js';
 import { createDelivery } from './delivery.js';
 import { checkKnobs, effectsQuery, playbackChecks, speedOf } from './limits.js';
 import { checkCaller, type OriginPolicy } from './origin.js';
+import { readiness } from './readiness.js';
 import {
   allowedMethods,
   asRequestError,
@@ -261,16 +262,14 @@ export function buildApp(options: AppOptions): App {
   // Liveness: the process answers, whatever its storage does. Readiness: its storage answers too (a load balancer's
   // check, which sends no traffic to an instance whose Redis is gone).
   fastify.get('/health', async () => ({ ok: true, ...streams.health() }));
-  fastify.get('/ready', async (request) => {
-    try {
-      await storage.ping();
-    } catch (e) {
-      if (!(e instanceof StorageUnavailable)) throw e;
-      // Why is the log's: the answer does not show where the data lives.
-      request.log.warn({ err: e }, 'storage does not answer');
-      throw new RequestError(503, 'STORAGE_UNAVAILABLE', 'Storage does not answer: this instance is not ready.');
-    }
-    return { ready: true };
+  const storageAnswers = readiness(() => storage.ping(), fastify.log);
+  fastify.get('/ready', async (_request, reply) => {
+    if (await storageAnswers()) return { ready: true };
+    // Said, not thrown: a probe every few seconds logs nothing more (the failure and the recovery are logged once).
+    return reply
+      .code(503)
+      .type('application/json')
+      .send({ error: { code: 'STORAGE_UNAVAILABLE', message: 'Storage does not answer: this instance is not ready.' } });
   });
   fastify.get('/agents', async () =>
     Object.values(scenarios).map(({ id, title, description, prompt }) => ({ id, title, description, prompt })),
