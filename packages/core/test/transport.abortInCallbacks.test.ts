@@ -54,3 +54,44 @@ describe('httpSseSource: an abort made as the source reports reconnecting', () =
     expect(server.requests).toHaveLength(1);
   });
 });
+
+describe('httpSseSource: an abort made as the source reports the stream open', () => {
+  /** A fetch that ignores its signal (some polyfills do), answering with a stream that says nothing yet (the agent thinks). */
+  const deafFetch = (async () =>
+    new Response(new ReadableStream<Uint8Array>(), { headers: { 'Content-Type': 'text/event-stream' } })) as typeof fetch;
+
+  it.each(['onConnection', 'onServerTime'] as const)('ends deliver() at once with an AbortError when %s aborts', async (callback) => {
+    const controller = new AbortController();
+    const source = httpSseSource({
+      url: 'http://agent.test/run',
+      fetch: async (...args) => {
+        const response = await deafFetch(...args);
+        if (callback === 'onServerTime') response.headers.set('Date', new Date().toUTCString());
+        return response;
+      },
+    });
+    const delivered = source.deliver?.(
+      input,
+      {
+        signal: controller.signal,
+        ...(callback === 'onConnection'
+          ? { onConnection: (status: string) => status === 'open' && controller.abort() }
+          : { onServerTime: () => controller.abort() }),
+      },
+      () => undefined,
+    ) as Promise<void>;
+    expect(await within(nameOf(delivered), 1000)).toBe('AbortError');
+  });
+
+  it('ends run() at once with an AbortError when onConnection aborts', async () => {
+    const controller = new AbortController();
+    const events = httpSseSource({ url: 'http://agent.test/run', fetch: deafFetch }).run(input, {
+      signal: controller.signal,
+      onConnection: (status) => status === 'open' && controller.abort(),
+    });
+    const drained = (async () => {
+      for await (const _ of events);
+    })();
+    expect(await within(nameOf(drained), 1000)).toBe('AbortError');
+  });
+});

@@ -8,10 +8,12 @@ import type { AddressInfo } from 'node:net';
 import { HttpAgent } from '@ag-ui/client';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { agUiAgentSource, createRunController, httpSseSource, loadEngine } from '../src/index.js';
+import { closeServers, serve as serveRaw } from './support/loopbackServer.js';
 
 const servers: Server[] = [];
 beforeAll(() => loadEngine());
 afterEach(async () => {
+  await closeServers();
   for (const s of servers.splice(0)) {
     s.closeAllConnections();
     await new Promise<void>((resolve) => s.close(() => resolve()));
@@ -247,6 +249,39 @@ describe('a stream that is not the run it answers', () => {
     const reply = c.getSnapshot().thread.messages.byId.get('m1');
     expect(reply?.content).toBe('w0 w1 w2 w3 w4 w5 ');
   });
+  it('a RUN_FINISHED of the run that names another thread does not end the stream: the real end 1.2 s later settles the run', async () => {
+    const server = await serve(async (res, { threadId, runId }) => {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      res.write(sse({ type: 'RUN_STARTED', threadId, runId }));
+      res.write(sse({ type: 'RUN_FINISHED', threadId: 'another-thread', runId }));
+      // Past the default grace (1 s) after an end: a stream let go at the wrong end never reads what follows.
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+      res.end(sse({ type: 'RUN_FINISHED', threadId, runId }));
+    });
+    const c = createRunController({ threadId: 't1', source: httpSseSource({ url: server.url }) });
+    expect(await c.run('hi')).toMatchObject({ ok: true, status: 'success' });
+    const { failure, thread } = c.getSnapshot();
+    expect(failure).toBeUndefined();
+    expect(thread.run.status).toBe('success');
+    expect(server.posts()).toBe(1);
+  });
+  it.each([
+    ['a RUN_ERROR without its message', { type: 'RUN_ERROR', code: 'X' }],
+    ['a RUN_FINISHED whose outcome is no outcome', { type: 'RUN_FINISHED', threadId: 't1', runId: 'r1', outcome: 7 }],
+    ['a RUN_FINISHED whose usage is no list', { type: 'RUN_FINISHED', threadId: 't1', runId: 'r1', usage: 'lots' }],
+  ])('%s, which the thread refuses, does not end the stream: the real end 1.2 s later settles the run', async (_name, refused) => {
+    const server = await serve(async (res, { threadId, runId }) => {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      res.write(sse({ type: 'RUN_STARTED', threadId, runId }));
+      res.write(sse({ ...refused, ...('threadId' in refused ? { threadId, runId } : {}) }));
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+      res.end(sse({ type: 'RUN_FINISHED', threadId, runId }));
+    });
+    const c = createRunController({ threadId: 't1', source: httpSseSource({ url: server.url }) });
+    expect(await c.run('hi')).toMatchObject({ ok: true, status: 'success' });
+    expect(c.getSnapshot().failure).toBeUndefined();
+    expect(c.getSnapshot().thread.run.status).toBe('success');
+  });
 });
 
 describe('a stream whose last frame has no blank line after it', () => {
@@ -270,6 +305,47 @@ describe('a stream whose last frame has no blank line after it', () => {
     // What the dropped frame held, for the developer to find it in the server's output.
     expect(failure?.message).toContain('RUN_FINISHED');
     expect(server.posts()).toBe(1);
+  });
+
+  it('with reconnect on, a clean close inside an event (a proxy cutting the response) resumes after the last whole event', async () => {
+    const server = await serveRaw((res, req, index) => {
+      const { threadId, runId } = JSON.parse(req.body) as { threadId: string; runId: string };
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      const events = [
+        { type: 'RUN_STARTED', threadId, runId },
+        { type: 'TEXT_MESSAGE_START', messageId: 'm1', role: 'assistant' },
+        { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', delta: 'Refund ' },
+        { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', delta: 'sent' },
+        { type: 'TEXT_MESSAGE_END', messageId: 'm1' },
+        { type: 'RUN_FINISHED', threadId, runId },
+      ];
+      const after = Number(req.headers['last-event-id'] ?? 0);
+      const frames = events.map((event, i) => sse(event, String(i + 1))).slice(after);
+      // The first answer is cut cleanly in the middle of the third event's data line.
+      if (index === 0) res.end(frames.slice(0, 2).join('') + (frames[2] as string).slice(0, 30));
+      else res.end(frames.join(''));
+    });
+    const c = createRunController({ threadId: 't1', source: httpSseSource({ url: server.url, reconnect: { attempts: 2, delayMs: 1 } }) });
+    expect(await c.run('hi')).toMatchObject({ ok: true, status: 'success' });
+    expect(c.getSnapshot().failure).toBeUndefined();
+    expect(c.getSnapshot().thread.messages.byId.get('m1')?.content).toBe('Refund sent');
+    expect(server.requests.map((r) => r.headers['last-event-id'])).toEqual([undefined, '2']);
+  });
+
+  it('with reconnect on, a server that always leaves its last event unfinished fails as UNFINISHED_EVENT once the attempts are spent', async () => {
+    const server = await serve((res, { threadId, runId }) => {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      res.end(
+        server.posts() === 1 ? unterminated(threadId, runId, '1') : `data: ${JSON.stringify({ type: 'RUN_FINISHED', threadId, runId })}\n`,
+      );
+    });
+    const c = createRunController({ threadId: 't1', source: httpSseSource({ url: server.url, reconnect: { attempts: 2, delayMs: 1 } }) });
+    await c.run('hi');
+    const { failure, thread } = c.getSnapshot();
+    expect(thread.run.status).toBe('unknown');
+    expect(failure).toMatchObject({ code: 'CONNECTION_LOST', cause: 'UNFINISHED_EVENT' });
+    expect(failure?.message).toMatch(/ended inside an event/);
+    expect(server.posts()).toBe(3);
   });
 
   it('a stream that ends inside a comment or a blank field is no unfinished event: the run ended before it', async () => {

@@ -49,7 +49,8 @@ export interface HttpSseSourceOptions {
   /**
    * What the agent supports (AG-UI's `AgentCapabilities`): the object itself,
    * or the URL of an endpoint that answers a GET with it as JSON (sent with
-   * the same headers). Read by `source.capabilities()`.
+   * the same headers). Read by `source.capabilities()`; an answer over 1 MiB
+   * gives none, and is let go there.
    */
   capabilities?: AgentCapabilities | string | URL;
 }
@@ -123,7 +124,9 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
         ...(idle === undefined ? {} : { signal: AbortSignal.timeout(idle) }),
       });
       if (!response.ok) return undefined;
-      const body = (await response.json()) as unknown;
+      const text = await cappedText(response);
+      if (text === undefined) return undefined;
+      const body = JSON.parse(text) as unknown;
       return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as AgentCapabilities) : undefined;
     } catch {
       return undefined;
@@ -153,9 +156,12 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
     let runEnded = false;
     // Which end it was (a count): the stream is let go a grace after it (see runEndGraceMs).
     let ends = 0;
-    // The run the stream is in, as its RUN_STARTED named it: a RUN_FINISHED of another run does not end it, as the
-    // thread does not take it as this run's end.
+    // The run the stream is in, and its thread, as its RUN_STARTED named them: a RUN_FINISHED of another run, or of
+    // this run under another thread, does not end it, as the thread does not take it as this run's end; nor does a
+    // terminal event the thread refuses (`isAgUiEvent`, from the body reader, which is loaded before any frame comes).
     let openRunId: unknown;
+    let openThreadId: unknown;
+    let isAgUiEvent: (event: unknown) => boolean = () => true;
     const runEnd = { since: () => (runEnded ? ends : undefined), graceMs: graceOf(options.runEndGraceMs) };
     // Events handed over so far: with none, sending the same request again cannot apply anything twice.
     let delivered = 0;
@@ -170,7 +176,11 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
         seen.add(id);
         lastId = id;
       }
-      const { type, runId } = (typeof event === 'object' && event !== null ? event : {}) as { type?: unknown; runId?: unknown };
+      const { type, runId, threadId } = (typeof event === 'object' && event !== null ? event : {}) as {
+        type?: unknown;
+        runId?: unknown;
+        threadId?: unknown;
+      };
       // A heartbeat the server names (sse-starlette's `event: ping` with a timestamp) is no event: an AG-UI consumer
       // ignores the name, so a named event is still an event, and any other frame that is none is diagnosed (an
       // `event: error` a server sends says something).
@@ -179,7 +189,12 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
         runOpen = true;
         runEnded = false;
         openRunId = runId;
-      } else if (type === 'RUN_ERROR' || (type === 'RUN_FINISHED' && (openRunId === undefined || runId === openRunId))) {
+        openThreadId = threadId;
+      } else if (
+        (type === 'RUN_ERROR' ||
+          (type === 'RUN_FINISHED' && (openRunId === undefined || (runId === openRunId && threadId === openThreadId)))) &&
+        isAgUiEvent(event)
+      ) {
         runOpen = false;
         if (!runEnded) ends++;
         runEnded = true;
@@ -202,6 +217,7 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
       let headers: Record<string, string>;
       try {
         reader = await untilAborted(bodyReaderOrFail(), signal);
+        isAgUiEvent = reader.isAgUiEvent;
         headers = await untilAborted(headersOrFail(options.headers), signal);
       } catch (e) {
         onConnection?.(signal?.aborted ? 'closed' : 'failed');
@@ -255,7 +271,9 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
           onConnection?.('closed');
           return;
         }
-        if (e instanceof AgentTransportError) {
+        // A body that ended inside an event was cut there (a proxy closing cleanly mid-chunk) as a dropped connection
+        // is: it is resumed as one, and said as what it was when no attempt is left.
+        if (e instanceof AgentTransportError && e.code !== 'UNFINISHED_EVENT') {
           onConnection?.('failed');
           throw e;
         }
@@ -266,6 +284,10 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
       // The connection dropped inside a run (or before its first event): reconnect if asked to, after the
       // last id the server gave, or from the start when nothing was handed over yet.
       if (attempt >= attempts || (lastId === undefined && delivered > 0)) {
+        if (lost instanceof AgentTransportError && lost.code === 'UNFINISHED_EVENT') {
+          onConnection?.('failed');
+          throw lost;
+        }
         onConnection?.('closed');
         if (lost instanceof AgentTransportError) return;
         // The agent answered, then the connection broke before any event (and no later attempt reached it): it took the
@@ -311,6 +333,32 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
     },
     ...(capabilities !== undefined ? { capabilities: readCapabilities } : {}),
   };
+}
+
+/** The most a capabilities answer may hold, in characters: an object that says what an agent supports is far smaller. */
+const MAX_CAPABILITIES = 1024 * 1024;
+
+/**
+ * A capabilities answer's text, or undefined once it passes MAX_CAPABILITIES
+ * (the body is then let go): a body that never ends would otherwise be held
+ * in memory as it grows.
+ */
+async function cappedText(response: Response): Promise<string | undefined> {
+  // A fetch of the app's whose answer has no body stream.
+  if (!response.body) return response.text();
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return text + decoder.decode();
+      text += decoder.decode(value, { stream: true });
+      if (text.length > MAX_CAPABILITIES) return undefined;
+    }
+  } finally {
+    reader.cancel().catch(() => undefined);
+  }
 }
 
 /** The body reader, or a READER_UNAVAILABLE error: nothing can be sent without it. */

@@ -7,9 +7,17 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { MAX_TEXT_DEPTH, manyBrackets, tooDeep } from '../jsonCheck.js';
 import { textHead } from '../textHead.js';
+import { validateEvent } from '../validate.js';
 import { AgentTransportError, abortReason, redirectNote, type SourceRunOptions } from './source.js';
 
 const MAX_ERROR_BODY = 64 * 1024;
+
+/**
+ * Whether the thread takes `event` as an AG-UI event (validateEvent's
+ * verdict): a run's end it refuses (a RUN_ERROR without its message) ends
+ * nothing, so the stream is not let go after it.
+ */
+export const isAgUiEvent = (event: unknown): boolean => validateEvent(event).ok;
 
 /** Throws the error an answer that is not an event stream makes, quoting its body as far as it came within `idleTimeoutMs`. */
 export async function checkResponse(response: Response, idleTimeoutMs?: number, signal?: AbortSignal): Promise<void> {
@@ -94,8 +102,9 @@ export interface RunEnd {
  * `frameData` reads it; after each chunk, waits for `drained` (when given)
  * before reading the next. Once `runEnd.since()` says
  * the run ended, the stream is let go as if it had ended once it has been
- * waited on for `runEnd.graceMs` (heartbeats do not hold it open; the time
- * the consumer takes over events does not count), unless a new run starts.
+ * waited on and read for `runEnd.graceMs` (heartbeats, and lines that are no
+ * field, do not hold it open however fast they come; the time the consumer
+ * takes over events does not count), unless a new run starts.
  */
 export async function readFrames(
   response: Response,
@@ -108,18 +117,21 @@ export async function readFrames(
   runEnd?: RunEnd,
 ): Promise<void> {
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-  // The end the grace is counted from, and how long the network has been waited on since.
+  // The end the grace is counted from, and how long the network has been waited on, and its chunks read, since.
   let end: number | undefined;
   let waited = 0;
+  // Whether the chunk being read came in the grace after a run's end, and the time the consumer took over its frames.
+  let inGrace = false;
+  let consumerMs = 0;
   /**
    * The next chunk; undefined once the grace after the run's end is over. The reader's own promise while the run goes
    * on, with no promise of this function's around it: a hop less per chunk.
    */
   const read = (): Promise<ReadableStreamReadResult<Uint8Array> | undefined> => {
     const since = runEnd?.since();
-    if (runEnd === undefined || since === undefined || runEnd.graceMs === Number.POSITIVE_INFINITY)
-      return idle === undefined ? reader.read() : readWithin(reader, idle);
-    return readInGrace(runEnd.graceMs, since);
+    inGrace = !(runEnd === undefined || since === undefined || runEnd.graceMs === Number.POSITIVE_INFINITY);
+    if (!inGrace) return idle === undefined ? reader.read() : readWithin(reader, idle);
+    return readInGrace((runEnd as RunEnd).graceMs, since as number);
   };
   /** The next chunk once the run ended: waited on for what is left of the grace. */
   const readInGrace = async (graceMs: number, since: number): Promise<ReadableStreamReadResult<Uint8Array> | undefined> => {
@@ -185,7 +197,8 @@ export async function readFrames(
       // Frames already parsed in this chunk are not delivered once the caller aborted.
       if (aborted) throw abortReason(signal as AbortSignal);
       const data = frameData(message.data, shared);
-      if (!noFields) onFrame(message, data);
+      if (inGrace) consumed(message, data);
+      else if (!noFields) onFrame(message, data);
       else {
         // The consumer's code runs with the stacks the page asked for.
         const dropped = stacks.restore();
@@ -199,11 +212,24 @@ export async function readFrames(
       stopped = { error };
     }
   }
+  /** A frame handed over in the grace: the time the consumer takes over it is not the grace's. */
+  function consumed(message: EventSourceMessage, data: unknown): void {
+    const dropped = stacks.restore();
+    const started = Date.now();
+    try {
+      onFrame(message, data);
+    } finally {
+      consumerMs += Date.now() - started;
+      if (dropped) stacks.drop();
+    }
+  }
   const onAbort = () => {
     aborted = true;
     void reader.cancel().catch(() => undefined);
   };
-  signal?.addEventListener('abort', onAbort, { once: true });
+  // An abort made before the body is read (by a callback as the stream opened) fires no event: the body is let go now.
+  if (aborted) onAbort();
+  else signal?.addEventListener('abort', onAbort, { once: true });
   /**
    * Takes one read of the body: its frames go to `onFrame`. True once the stream is over (its end, or the grace
    * after its run's end); throws what stopped it. Apart from the loop below, which then keeps only a few values
@@ -251,7 +277,20 @@ export async function readFrames(
   };
   try {
     for (;;) {
-      if (take(await read())) return;
+      const result = await read();
+      if (!inGrace) {
+        if (take(result)) return;
+      } else {
+        // What the chunk takes to read counts to the grace: a server that floods the stream after its run's end with
+        // what is read but never waited for (lines that are no field) would otherwise hold it open for as long as it likes.
+        const started = Date.now();
+        consumerMs = 0;
+        try {
+          if (take(result)) return;
+        } finally {
+          waited += Date.now() - started - consumerMs;
+        }
+      }
       const wait = drained?.();
       if (wait) await wait;
     }
