@@ -3,7 +3,7 @@
 import type { Diagnostic, LoggedEvent } from '@aguikit/core';
 import { useAgentStore, useDiagnostics, useEventLog } from '@aguikit/react';
 import * as React from 'react';
-import { EVENT_GROUPS, type EventGroup } from './eventSummary.js';
+import { EVENT_GROUPS, type EventGroup, eventType } from './eventSummary.js';
 import { Listbox } from './Listbox.js';
 import { useLocale } from './locale.js';
 import { Detail, DiagnosticList, EventSummaryView } from './TimelineDetail.js';
@@ -283,6 +283,11 @@ const List = React.forwardRef<HTMLDivElement, EventTimelineListProps>(function L
     versions.set(row, { diagnostics, version });
     return version;
   };
+  // Type-ahead: a row begins with its index and its type (read from the event: no summary is worked out for it).
+  const itemText = (position: number) => {
+    const entry = entries[position];
+    return entry ? [String(entry.index), eventType(entry.event)] : [];
+  };
   const renderItem = (position: number) => {
     const entry = entries[position];
     if (!entry) return null;
@@ -311,6 +316,7 @@ const List = React.forwardRef<HTMLDivElement, EventTimelineListProps>(function L
       renderItem={renderItem}
       itemData={itemData}
       itemVersion={itemVersion}
+      itemText={itemText}
       renderKey={messages}
       rowHeight={ROW_HEIGHT}
       virtualizeAbove={virtualizeAbove}

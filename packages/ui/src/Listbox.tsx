@@ -37,6 +37,12 @@ export interface ListboxProps extends Omit<React.HTMLAttributes<HTMLDivElement>,
   rowHeight: number;
   /** Above this many items only the rows in view are rendered. */
   virtualizeAbove?: number;
+  /**
+   * The words an item's row begins with, for type-ahead: typed characters
+   * move the selection to the next item one of whose words starts with
+   * them (case-insensitive). Without it, typing moves nothing.
+   */
+  itemText?: (item: number) => readonly string[];
 }
 
 /** First position whose item is >= `value` (items ascend). */
@@ -52,6 +58,39 @@ function lowerBound(items: readonly number[], value: number): number {
 }
 
 const PAGE = 10;
+/** How long after a typed character the next one still adds to the type-ahead search. */
+const TYPE_AHEAD_MS = 500;
+
+/** The first position from `start` on (the search goes round) whose item has a word that starts with `prefix`. */
+function findFrom(prefix: string, start: number, items: readonly number[], itemText: (item: number) => readonly string[]) {
+  const n = items.length;
+  for (let step = 0; step < n; step++) {
+    const position = (start + step) % n;
+    const item = items[position];
+    if (item !== undefined && itemText(item).some((word) => word.toLocaleLowerCase().startsWith(prefix))) return position;
+  }
+  return undefined;
+}
+
+/**
+ * Where type-ahead moves from `at` (-1: from no row). One character moves on
+ * to the next row that starts with it; more may stay on the row at `at`. The
+ * same character typed again and again, which no row starts with, moves on
+ * to the next row that starts with it once.
+ */
+function typeAheadPosition(
+  typed: string,
+  at: number,
+  items: readonly number[],
+  itemText: (item: number) => readonly string[],
+): number | undefined {
+  const next = (at + 1) % items.length;
+  if (typed.length === 1) return findFrom(typed, next, items, itemText);
+  const whole = findFrom(typed, Math.max(0, at), items, itemText);
+  if (whole !== undefined) return whole;
+  const first = typed[0] ?? '';
+  return [...typed].every((c) => c === first) ? findFrom(first, next, items, itemText) : undefined;
+}
 
 /** Where a key moves the selection from `at` (the selected item's position, or where it would be when filtered out). */
 function nextPosition(key: string, at: number, found: boolean, length: number): number | undefined {
@@ -78,7 +117,8 @@ function nextPosition(key: string, at: number, found: boolean, length: number): 
  * selected option with `aria-activedescendant`: a virtualized option can
  * unmount when scrolled away, so it must never hold focus itself. Arrow
  * keys, Page Up/Down, Home and End move the selection (selection follows
- * focus). Options carry `data-state="selected" | "unselected"`. Internal:
+ * focus); with `itemText`, typing the start of a row's word moves it
+ * there (type-ahead). Options carry `data-state="selected" | "unselected"`. Internal:
  * the timeline and the state history share it.
  */
 export const Listbox = React.forwardRef<HTMLDivElement, ListboxProps>(function Listbox(props, forwardedRef) {
@@ -93,6 +133,7 @@ export const Listbox = React.forwardRef<HTMLDivElement, ListboxProps>(function L
     renderKey,
     rowHeight: forBaseFont,
     virtualizeAbove = 300,
+    itemText,
     className,
     ...rest
   } = props;
@@ -131,8 +172,25 @@ export const Listbox = React.forwardRef<HTMLDivElement, ListboxProps>(function L
     if (focused.current) pointIfNone();
   }, [pointIfNone]);
 
+  const typed = React.useRef({ text: '', at: 0 });
+  const typeAhead = (event: KeyboardEvent<HTMLDivElement>): boolean => {
+    if (!itemText || event.ctrlKey || event.metaKey || event.altKey || [...event.key].length !== 1) return false;
+    const now = event.timeStamp || performance.now();
+    const recent = now - typed.current.at < TYPE_AHEAD_MS ? typed.current.text : '';
+    // Space adds to a search under way; alone, it chooses the row focus points at.
+    if (event.key === ' ' && recent === '') return false;
+    const text = recent + event.key.toLocaleLowerCase();
+    typed.current = { text, at: now };
+    event.preventDefault();
+    const to = typeAheadPosition(text, pointedAt, items, itemText);
+    const item = to === undefined ? undefined : items[to];
+    if (item !== undefined && item !== selected) onSelect(item);
+    return true;
+  };
+
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (items.length === 0) return;
+    if (typeAhead(event)) return;
     if ((event.key === 'Enter' || event.key === ' ') && !found && activeFound && active !== undefined) {
       event.preventDefault();
       onSelect(active);

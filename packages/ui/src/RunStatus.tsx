@@ -8,6 +8,7 @@ import { useLocale } from './locale.js';
 import { clip, textHead } from './textCut.js';
 import { useBrowserLayoutEffect } from './useBrowserLayoutEffect.js';
 import { useMergedRef } from './useMergedRef.js';
+import { useRestingValue } from './useRestingAnnouncement.js';
 
 type Tone = 'neutral' | 'info' | 'success' | 'warning' | 'danger';
 type RunStrings = ReturnType<typeof useLocale>['messages']['run'];
@@ -133,7 +134,8 @@ const STEP_NAME = 120;
 export const RunStatus = React.forwardRef<HTMLDivElement, RunStatusProps>(function RunStatus({ className, ...props }, ref) {
   useAgentStore('<RunStatus>');
   const agent = useAgentRun();
-  const step = useAgentSelector(selectStep);
+  // The status is a polite live region: a burst of steps is said once it rests, not step by step.
+  const step = useRestingValue(useAgentSelector(selectStep));
   const runError = useAgentSelector(selectRunError);
   const attempt = useAgentSelector(selectAttempt);
   const { messages, format, lang } = useLocale();

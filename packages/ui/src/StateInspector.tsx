@@ -372,6 +372,11 @@ const History = React.forwardRef<HTMLDivElement, React.HTMLAttributes<HTMLDivEle
         renderItem={renderItem}
         // A row is drawn again when what it shows changes: the live row with each version, an event's never.
         itemVersion={(position) => (position === LIVE ? live.version : entries[position])}
+        // Type-ahead: "Live", or an event's index and type.
+        itemText={(position) => {
+          const entry = entries[position];
+          return position === LIVE || !entry ? [strings.live] : [String(entry.index), eventType(entry.event)];
+        }}
         renderKey={messages}
         rowHeight={52}
       />

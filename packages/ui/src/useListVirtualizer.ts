@@ -4,6 +4,7 @@ import { useAgentStore } from '@aguikit/react';
 import {
   defaultRangeExtractor,
   elementScroll,
+  measureElement,
   observeElementOffset,
   observeElementRect,
   type Range,
@@ -18,7 +19,7 @@ import { useBrowserLayoutEffect } from './useBrowserLayoutEffect.js';
 /** What a list passes: everything but how the virtualizer observes, scrolls, reports and picks rows, which this hook owns. */
 export type ListVirtualizerOptions = Omit<
   VirtualizerOptions<HTMLElement, HTMLElement>,
-  'observeElementRect' | 'observeElementOffset' | 'scrollToFn' | 'onChange' | 'rangeExtractor'
+  'observeElementRect' | 'observeElementOffset' | 'scrollToFn' | 'onChange' | 'rangeExtractor' | 'measureElement'
 >;
 
 export interface ListVirtualizer {
@@ -33,6 +34,8 @@ export interface ListVirtualizer {
 interface Rendered {
   first: number;
   last: number;
+  /** A row rendered apart from the run (the one holding focus), if any. */
+  held: number | undefined;
 }
 
 /**
@@ -54,6 +57,10 @@ interface Rendered {
  *   event, in that frame's callbacks, after the store's flush and before
  *   paint; otherwise at default priority, which a store flush later in the
  *   frame still takes along.
+ * - The row that holds focus stays rendered wherever the list is scrolled,
+ *   so focus (and where Tab goes on from) never falls to `<body>`.
+ * - A row across the top of the view that the list's new width reflowed
+ *   keeps the reader as far through it as they were (see `shouldAdjust`).
  */
 export function useListVirtualizer(options: ListVirtualizerOptions): ListVirtualizer {
   const store = useAgentStore();
@@ -67,6 +74,7 @@ export function useListVirtualizer(options: ListVirtualizerOptions): ListVirtual
     scrollToFn: elementScroll,
     onChange: binding.onChange,
     rangeExtractor: binding.extractRange,
+    measureElement: binding.measure,
   });
   const items = virtualizer.getVirtualItems();
 
@@ -101,6 +109,8 @@ function bind(rerender: () => void) {
     storeAt: Number.NEGATIVE_INFINITY,
     mounted: false,
     sizer: null as HTMLElement | null,
+    /** The row that holds focus (its index and key): kept rendered wherever the list is scrolled, so focus stays in it. */
+    focused: null as { index: number; key: unknown } | null,
   };
   // What this hook last wrote to each element (React never writes these properties: they are not in the markup).
   const written = new WeakMap<HTMLElement, string>();
@@ -110,24 +120,63 @@ function bind(rerender: () => void) {
     el.style[property] = value;
   };
 
-  /** The rows to show, plus overscan; the rows rendered instead while they hold all of those. */
+  /** Where the focused row is now (rows may have come before it), if it is still in the list. */
+  const focusedIndex = (count: number): number | undefined => {
+    const focused = live.focused;
+    if (!focused) return undefined;
+    const keyOf = virtualizer.options.getItemKey;
+    if (focused.index < count && keyOf(focused.index) === focused.key) return focused.index;
+    for (let i = 0; i < count; i++) {
+      if (keyOf(i) === focused.key) {
+        focused.index = i;
+        return i;
+      }
+    }
+    live.focused = null;
+    return undefined;
+  };
+
+  /** The rows to show, plus overscan (the rows rendered instead while they hold all of those), and the focused row. */
   const extractRange = (range: Range): number[] => {
     const wanted = defaultRangeExtractor(range);
     const first = wanted[0];
     const last = wanted[wanted.length - 1];
     const r = live.rendered;
-    if (!r || first === undefined || last === undefined || first < r.first || last > r.last || r.last >= range.count) return wanted;
-    return Array.from({ length: r.last - r.first + 1 }, (_, i) => r.first + i);
+    const run =
+      !r || first === undefined || last === undefined || first < r.first || last > r.last || r.last >= range.count
+        ? wanted
+        : Array.from({ length: r.last - r.first + 1 }, (_, i) => r.first + i);
+    const held = focusedIndex(range.count);
+    const from = run[0];
+    const to = run[run.length - 1];
+    if (held === undefined || from === undefined || to === undefined || (held >= from && held <= to)) return run;
+    return held < from ? [held, ...run] : [...run, held];
+  };
+
+  /** The run of rows of `indexes` (ascending), and the row apart from it (the focused one), if any. */
+  const split = (indexes: readonly number[]): Rendered | null => {
+    let first = indexes[0];
+    let last = indexes[indexes.length - 1];
+    if (first === undefined || last === undefined) return null;
+    let held: number | undefined;
+    const second = indexes[1];
+    const beforeLast = indexes[indexes.length - 2];
+    if (second !== undefined && second !== first + 1) {
+      held = first;
+      first = second;
+    } else if (beforeLast !== undefined && beforeLast !== last - 1) {
+      held = last;
+      last = beforeLast;
+    }
+    return { first, last, held };
   };
 
   /** Whether the rows the virtualizer wants rendered are other than the rows of the last commit. */
   const differs = (): boolean => {
-    const indexes = virtualizer.getVirtualIndexes();
-    const first = indexes[0];
-    const last = indexes[indexes.length - 1];
+    const wanted = split(virtualizer.getVirtualIndexes());
     const r = live.rendered;
-    if (first === undefined || last === undefined) return r !== null;
-    return r === null || r.first !== first || r.last !== last;
+    if (!wanted) return r !== null;
+    return r === null || r.first !== wanted.first || r.last !== wanted.last || r.held !== wanted.held;
   };
 
   /** Writes the total size, and the offset of every row in the DOM. */
@@ -147,6 +196,41 @@ function bind(rerender: () => void) {
   const position = (el: HTMLElement, shift: number) => {
     const item = virtualizer.measurementsCache[Number(el.dataset.index)];
     if (item) write(el, 'transform', `translateY(${item.start - shift}px)`);
+  };
+
+  // A row's width when last measured: a row whose width changed (the list resized) was reflowed, not grown by new text.
+  const widths = new WeakMap<Element, number>();
+  let reflowed = false;
+  const measure: typeof measureElement<HTMLElement> = (el, entry, instance) => {
+    const width = entry?.borderBoxSize?.[0]?.inlineSize ?? el.offsetWidth;
+    const before = widths.get(el);
+    widths.set(el, width);
+    reflowed = before !== undefined && Math.abs(before - width) >= 1;
+    return measureElement(el, entry, instance);
+  };
+
+  /**
+   * Whether a row's new size moves the scroll position with it (the
+   * virtualizer's own rule: a row above the view, or measured for the first
+   * time with its top above it). A reflowed row across the top of the view
+   * (the list got wider or narrower) moves it by as much of its change as
+   * lies above the view, so the reader stays as far through it as they were:
+   * the rule would keep its top still and let everything after it slide
+   * under them, rows away on a phone turned. A row that grew with new text
+   * keeps its top still.
+   */
+  const shouldAdjust = (item: VirtualItem, delta: number, instance: Virtualizer<HTMLElement, HTMLElement>): boolean => {
+    const offset = instance.scrollOffset ?? 0;
+    if (!instance.itemSizeCache.has(item.key)) return item.start < offset;
+    if (item.end <= offset) return instance.scrollDirection !== 'backward';
+
+    if (reflowed && item.start < offset && item.size > 0) {
+      const above = Math.round((delta * (offset - item.start)) / item.size);
+      // The virtualizer's own correction, which keeps its offset and the element's in step (private in its types;
+      // without it, the row's top stays still as the rule has it).
+      if (above !== 0) (instance as unknown as { applyScrollAdjustment?: (delta: number) => boolean }).applyScrollAdjustment?.(above);
+    }
+    return false;
   };
 
   const onFrame = (frameStart: number) => {
@@ -190,9 +274,7 @@ function bind(rerender: () => void) {
   };
 
   const committed = (items: readonly VirtualItem[]) => {
-    const first = items[0];
-    const last = items[items.length - 1];
-    live.rendered = first && last ? { first: first.index, last: last.index } : null;
+    live.rendered = split(items.map((item) => item.index));
     live.pending = false;
     const mounting = !live.mounted;
     live.mounted = true;
@@ -214,15 +296,34 @@ function bind(rerender: () => void) {
     rangeExtractor: extractRange,
   });
 
+  // An instance field, not an option.
+  virtualizer.shouldAdjustScrollPositionOnItemSizeChange = shouldAdjust;
+
   const rowRef = (el: HTMLElement | null) => {
     virtualizer.measureElement(el);
     if (el) position(el, 0);
   };
 
+  // Focus in a row keeps it rendered: a keyboard user on a link in a reply who scrolls the list away (Home, Page Up)
+  // keeps focus there, and Tab goes on from it, rather than from the top of the page.
+  const onFocusIn = (event: FocusEvent) => {
+    const row = event.target instanceof Element ? event.target.closest<HTMLElement>('[data-index]') : null;
+    const index = Number(row?.dataset.index);
+    live.focused = row && Number.isInteger(index) ? { index, key: virtualizer.options.getItemKey(index) } : null;
+  };
+  const onFocusOut = (event: FocusEvent) => {
+    const to = event.relatedTarget;
+    if (!(to instanceof Node) || !live.sizer?.contains(to)) live.focused = null;
+  };
+
   const sizerRef = (el: HTMLElement | null) => {
+    live.sizer?.removeEventListener('focusin', onFocusIn);
+    live.sizer?.removeEventListener('focusout', onFocusOut);
+    el?.addEventListener('focusin', onFocusIn);
+    el?.addEventListener('focusout', onFocusOut);
     live.sizer = el;
     if (el) place();
   };
 
-  return { virtualizer, onChange, extractRange, onStoreChange, committed, dispose, rowRef, sizerRef };
+  return { virtualizer, onChange, extractRange, onStoreChange, committed, dispose, rowRef, sizerRef, measure };
 }

@@ -25,3 +25,23 @@ export function useRestingAnnouncement(): { announcement: string; say: (text: st
   React.useEffect(() => () => clearTimeout(waiting.current), []);
   return { announcement, say, silence };
 }
+
+/**
+ * `value` as a live region should show it: a change waits until the value
+ * has rested `RESTING_MS`, so a burst of changes (an agent's steps, one after
+ * another) is said once, where it stopped. The first value that is not
+ * undefined shows at once.
+ */
+export function useRestingValue<T>(value: T): T {
+  const [shown, setShown] = React.useState(value);
+  React.useEffect(() => {
+    if (Object.is(value, shown)) return;
+    if (shown === undefined) {
+      setShown(value);
+      return;
+    }
+    const waiting = setTimeout(() => setShown(() => value), RESTING_MS);
+    return () => clearTimeout(waiting);
+  }, [value, shown]);
+  return shown;
+}

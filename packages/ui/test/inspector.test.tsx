@@ -261,6 +261,35 @@ describe('StateInspectorPanel', () => {
   });
 });
 
+describe('the state history by keyboard', () => {
+  it('type-ahead: the digits of an event index pick that event, "l" picks Live', async () => {
+    const user = userEvent.setup();
+    show(
+      await playedStore([
+        {
+          say: 'go',
+          events: runOf([
+            snapshot(doc),
+            { type: 'TEXT_MESSAGE_START', messageId: 'm', role: 'assistant' },
+            delta({ op: 'replace', path: '/refund/status', value: 'waiting' }),
+            delta({ op: 'replace', path: '/refund/status', value: 'approved' }),
+          ]),
+        },
+      ]),
+    );
+    const list = screen.getByRole('listbox', { name: 'State history' });
+    const options = screen.getAllByRole('option');
+    list.focus();
+    await user.keyboard('3');
+    expect(options[2]).toHaveAttribute('aria-selected', 'true');
+    await waitFor(() => expect(valueAt('refund', 'status')).toBe('"waiting"'));
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    await user.keyboard('l');
+    expect(options[0]).toHaveAttribute('aria-selected', 'true');
+    await waitFor(() => expect(document.querySelector('.agk-inspector')).toHaveAttribute('data-view', 'live'));
+  });
+});
+
 describe('the inspector over a 100,000-key document', () => {
   /** A store whose every run sends one STATE_DELTA replacing one member of the document its first run's snapshot made. */
   async function deltas(keys: number) {

@@ -8,6 +8,7 @@ import { AgentLocaleProvider, en, zhCN } from '../src/locale.js';
 import { RunStatus } from '../src/RunStatus.js';
 import { call, liveStore, playedStore, runOf, say } from '../src/storybook/scripted.js';
 import { cutOffRun } from './support/cutOffRun.js';
+import { drivenStore } from './support/drivenStore.js';
 
 describe('Composer', () => {
   it('sends with Enter, keeps Shift+Enter as a new line, and clears after a run starts', async () => {
@@ -72,6 +73,33 @@ describe('Composer', () => {
 });
 
 describe('RunStatus', () => {
+  it('says a burst of steps once it rests, not one status per step', async () => {
+    const driven = drivenStore();
+    render(
+      <AgentProvider store={driven.store}>
+        <RunStatus />
+      </AgentProvider>,
+    );
+    await driven.start();
+    const status = screen.getByRole('status');
+    // What a screen reader is given to read: each text the polite region takes.
+    const said: string[] = [];
+    const observer = new MutationObserver(() => {
+      if (said.at(-1) !== status.textContent) said.push(status.textContent ?? '');
+    });
+    observer.observe(status, { subtree: true, childList: true, characterData: true });
+    // An agent that walks 30 steps in about 300 ms (a plan executed tool by tool).
+    for (let i = 1; i <= 30; i++) {
+      await driven.push({ type: 'STEP_STARTED', stepName: `step_${i}` }, { type: 'STEP_FINISHED', stepName: `step_${i}` });
+      await driven.push({ type: 'STEP_STARTED', stepName: `plan_${i}` });
+      await act(() => new Promise((resolve) => setTimeout(resolve, 10)));
+    }
+    await act(() => new Promise((resolve) => setTimeout(resolve, 600)));
+    observer.disconnect();
+    expect(status).toHaveTextContent('Step: plan_30');
+    expect(said.filter((text) => text.includes('Step:')).length).toBeLessThanOrEqual(2);
+  });
+
   it('shows a lost connection as unknown with a reconnect action, never as done', async () => {
     const store = createAgentStore({ source: cutOffRun('t1', 'finished') });
     await store.getState().run('x');

@@ -12,6 +12,7 @@ import { en, localeValue } from '../src/locale.js';
 import { MessageList } from '../src/Messages.js';
 import { think } from '../src/storybook/conversations.js';
 import { call, playedStore, runOf, say } from '../src/storybook/scripted.js';
+import { textHead } from '../src/textCut.js';
 
 /** Half of a surrogate pair, alone. */
 const LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -114,5 +115,39 @@ describe('a long text the agent sends, wherever it shows, is cut as a long reply
     if (!showAll) throw new Error('no Show all on the card');
     showAll.click();
     await waitFor(() => expect(shownText(card)).toContain('the end'));
+  });
+});
+
+describe('a text cut short keeps whole graphemes (what a reader sees as one symbol)', () => {
+  // A family (four people joined by ZWJ, 11 UTF-16 units), a flag (two regional indicators), a skin-toned thumb.
+  const FAMILY = '👨‍👩‍👧‍👦';
+  const FLAG = '🇸🇦';
+  const THUMB = '👍🏽';
+
+  it('textHead never ends inside an emoji sequence', () => {
+    for (const symbol of [FAMILY, FLAG, THUMB]) {
+      for (let at = 1; at < symbol.length; at++) {
+        const text = `${'a'.repeat(100 - at)}${symbol}tail`;
+        const head = textHead(text, 100);
+        // The whole symbol or none of it: the text before it, or the text through it.
+        expect([`${'a'.repeat(100 - at)}`, `${'a'.repeat(100 - at)}${symbol}`], `${symbol} cut after ${at}`).toContain(head);
+      }
+    }
+  });
+
+  it('the live announcement of a long reply says the family, not a man and a woman', () => {
+    // No space before 300: the cut falls inside the family.
+    const text = `${'字'.repeat(295)}${FAMILY}${'字'.repeat(50)}`;
+    const said = announcementText(localeValue(en), 'Assistant', text, false);
+    expect(said).not.toContain('👨‍👩');
+    expect(said).toContain('字'.repeat(295));
+  });
+
+  it('the event timeline summary of a delta keeps the flag whole', () => {
+    // Clipped at 160 (159 characters and "…"): the cut falls between the flag's two letters.
+    const delta = `${'a'.repeat(156)}${FLAG}${'b'.repeat(20)}`;
+    const summary = summarizeEvent({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', delta });
+    const texts = summary.lead.flatMap((p) => (p.kind === 'text' ? [p.text] : []));
+    expect(texts).toEqual([`${'a'.repeat(156)}…`]);
   });
 });

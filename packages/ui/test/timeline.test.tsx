@@ -241,6 +241,36 @@ describe('EventTimelinePanel', () => {
     expect(list).toHaveAttribute('aria-activedescendant', row(1)?.id);
   });
 
+  it('type-ahead: the letters of a type move the selection to the next event of it, the digits of an index to that event', async () => {
+    const user = userEvent.setup();
+    show(await playedStore([{ say: 'go', events: run }]));
+    const list = screen.getByRole('listbox', { name: 'Events' });
+    list.focus();
+    await waitFor(() => expect(list).toHaveAttribute('aria-activedescendant', row(0)?.id));
+    await user.keyboard('tool');
+    expect(row(4)).toHaveAttribute('aria-selected', 'true');
+    // A pause starts a new search; one letter again moves on to the next event of it.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    await user.keyboard('s');
+    expect(row(8)).toHaveAttribute('aria-selected', 'true');
+    await user.keyboard('s');
+    expect(row(9)).toHaveAttribute('aria-selected', 'true');
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    await user.keyboard('10');
+    expect(row(10)).toHaveAttribute('aria-selected', 'true');
+    expect(list).toHaveAttribute('aria-activedescendant', row(10)?.id);
+  });
+
+  it('type-ahead reaches an event deep in a long log without paging to it', async () => {
+    const user = userEvent.setup();
+    show(await longReply(2000));
+    const list = screen.getByRole('listbox', { name: 'Events' });
+    list.focus();
+    await user.keyboard('1500');
+    await waitFor(() => expect(row(1500)).toHaveAttribute('aria-selected', 'true'));
+    expect(list).toHaveAttribute('aria-activedescendant', row(1500)?.id);
+  });
+
   it('renders only a window of a long log', async () => {
     const store = await longReply(2000);
     show(store);
