@@ -38,3 +38,37 @@ describe('a capabilities endpoint whose answer does not end', () => {
     expect(await httpSseSource({ url: server.url, capabilities: server.url }).capabilities?.()).toEqual(caps);
   });
 });
+
+describe('the 1 MiB a capabilities answer may hold', () => {
+  it('counts the answer in bytes: 1.2 MB of three-byte characters (400,000 of them) passes 1 MiB and gives none', async () => {
+    const caps = { identity: { name: 'refunds', description: '€'.repeat(400_000) } };
+    expect(Buffer.byteLength(JSON.stringify(caps))).toBeGreaterThan(1024 * 1024);
+    const server = await serve((res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' });
+      res.end(JSON.stringify(caps));
+    });
+    expect(await httpSseSource({ url: server.url, capabilities: server.url }).capabilities?.()).toBeUndefined();
+  });
+
+  it('an answer of characters of several bytes under 1 MiB is read whole, a character split across chunks too', async () => {
+    const caps = { identity: { name: 'remboursements', description: '€😀'.repeat(100_000) } };
+    const bytes = Buffer.from(JSON.stringify(caps));
+    const server = await serve(async (res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' });
+      // Cut inside a character.
+      res.write(bytes.subarray(0, 50_001));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      res.end(bytes.subarray(50_001));
+    });
+    expect(await httpSseSource({ url: server.url, capabilities: server.url }).capabilities?.()).toEqual(caps);
+  });
+
+  it('an answer with no body gives none', async () => {
+    const source = httpSseSource({
+      url: 'http://agent.test/run',
+      capabilities: 'http://agent.test/capabilities',
+      fetch: async () => new Response(null, { status: 200 }),
+    });
+    expect(await source.capabilities?.()).toBeUndefined();
+  });
+});

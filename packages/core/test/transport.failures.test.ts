@@ -348,6 +348,28 @@ describe('a stream whose last frame has no blank line after it', () => {
     expect(server.posts()).toBe(3);
   });
 
+  it('with reconnect on, a server that ends no event at all (one newline between frames) is not sent the run again', async () => {
+    const server = await serve((res, { threadId, runId }) => {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      // The whole run, read as one event the body ends inside: nothing was handed over, and no id to resume after.
+      res.end(
+        [
+          { type: 'RUN_STARTED', threadId, runId },
+          { type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'refund' },
+          { type: 'TOOL_CALL_END', toolCallId: 'c1' },
+          { type: 'RUN_FINISHED', threadId, runId },
+        ]
+          .map((e) => `data: ${JSON.stringify(e)}\n`)
+          .join(''),
+      );
+    });
+    const c = createRunController({ threadId: 't1', source: httpSseSource({ url: server.url, reconnect: { attempts: 2, delayMs: 1 } }) });
+    await c.run('hi');
+    expect(c.getSnapshot().failure).toMatchObject({ code: 'CONNECTION_LOST', cause: 'UNFINISHED_EVENT' });
+    // The agent ran the request once: sending it again would run it again, to the same answer.
+    expect(server.posts()).toBe(1);
+  });
+
   it('a stream that ends inside a comment or a blank field is no unfinished event: the run ended before it', async () => {
     const server = await serve((res, { threadId, runId }) => {
       res.writeHead(200, { 'Content-Type': 'text/event-stream' });
@@ -398,5 +420,54 @@ describe('a server whose SSE ids identify no single event', () => {
     expect(await c.run('hi')).toMatchObject({ ok: true, status: 'success' });
     expect(posts).toBe(2);
     expect(c.getSnapshot().thread.messages.byId.get('m1')?.content).toBe('first half, second half');
+  });
+});
+
+describe('a resumed stream, which carries no RUN_STARTED', () => {
+  it('a RUN_FINISHED of the run under another thread does not end it: the real end 1.2 s later settles the run', async () => {
+    const server = await serve(async (res, { threadId, runId }) => {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      if (server.posts() === 1) {
+        res.write(sse({ type: 'RUN_STARTED', threadId, runId }, '1'));
+        res.write(sse({ type: 'TEXT_MESSAGE_START', messageId: 'm1', role: 'assistant' }, '2'));
+        setTimeout(() => res.socket?.destroy(), 50);
+        return;
+      }
+      res.write(sse({ type: 'TEXT_MESSAGE_END', messageId: 'm1' }, '3'));
+      res.write(sse({ type: 'RUN_FINISHED', threadId: 'another-thread', runId }, '4'));
+      // Past the default grace (1 s): a stream let go at the wrong end never reads what follows.
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+      res.end(sse({ type: 'RUN_FINISHED', threadId, runId }, '5'));
+    });
+    const c = createRunController({ threadId: 't1', source: httpSseSource({ url: server.url }) });
+    await c.run('hi');
+    expect(c.getSnapshot().failure).toMatchObject({ code: 'CONNECTION_LOST', reconnectable: true });
+    expect(await c.reconnect()).toMatchObject({ ok: true, status: 'success' });
+    const { failure, thread } = c.getSnapshot();
+    expect(failure).toBeUndefined();
+    expect(thread.run.status).toBe('success');
+    expect(server.posts()).toBe(2);
+  });
+
+  it('an agent that names a thread of its own ends its resumed run at its close, with no reconnect after it', async () => {
+    const server = await serve((res, { runId }) => {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      // The first request and the source's own reconnect are cut; the thread's reconnect is answered.
+      if (server.posts() <= 2) {
+        if (server.posts() === 1) res.write(sse({ type: 'RUN_STARTED', threadId: 'agent-thread', runId }, '1'));
+        res.write(sse({ type: 'TEXT_MESSAGE_START', messageId: 'm1', role: 'assistant' }, '2'));
+        setTimeout(() => res.socket?.destroy(), 50);
+        return;
+      }
+      res.end(
+        sse({ type: 'TEXT_MESSAGE_END', messageId: 'm1' }, '3') + sse({ type: 'RUN_FINISHED', threadId: 'agent-thread', runId }, '4'),
+      );
+    });
+    const c = createRunController({ threadId: 't1', source: httpSseSource({ url: server.url, reconnect: { attempts: 1, delayMs: 1 } }) });
+    await c.run('hi');
+    expect(c.getSnapshot().failure).toMatchObject({ code: 'CONNECTION_LOST', reconnectable: true });
+    expect(await c.reconnect()).toMatchObject({ ok: true, status: 'success' });
+    expect(c.getSnapshot().failure).toBeUndefined();
+    expect(server.posts()).toBe(3);
   });
 });

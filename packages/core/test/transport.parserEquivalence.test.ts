@@ -215,4 +215,11 @@ describe('readFrames: the frames eventsource-parser finds, however the body is c
       { numRuns: 2000 },
     );
   }, 120_000);
+
+  it('a consumer that aborts on a frame ends the read as aborted, though a frame too large follows it in the chunk', async () => {
+    const chunk = new TextEncoder().encode('data: a\n\ndata: {"type":"TEXT_MESSAGE_CONTENT","delta":"far too long"}\n\n');
+    const got = await outcomeOf(readFrames, [chunk], 4, { at: 1, by: 'abort' });
+    expect(got.frames.map((f) => f.data)).toEqual(['a']);
+    expect(got.end).toBe('Error::aborted');
+  });
 });

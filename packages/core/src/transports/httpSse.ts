@@ -23,7 +23,8 @@ export interface HttpSseSourceOptions {
    * can send what was missed. An event whose id was already seen is never
    * yielded twice (unless ids came twice on a connection: then they identify
    * no event, and nothing is skipped by them). A request that fails before its first event is sent again
-   * as it was (same run id), which a server can recognise as a retry. Off by
+   * as it was (same run id), which a server can recognise as a retry; one whose answer ended inside an event,
+   * with no id before it, is not (the agent ran it, and ended none of its events). Off by
    * default: the protocol defines no resumption.
    */
   reconnect?: { attempts?: number; delayMs?: number };
@@ -158,11 +159,22 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
     let ends = 0;
     // The run the stream is in, and its thread, as its RUN_STARTED named them: a RUN_FINISHED of another run, or of
     // this run under another thread, does not end it, as the thread does not take it as this run's end; nor does a
-    // terminal event the thread refuses (`isAgUiEvent`, from the body reader, which is loaded before any frame comes).
+    // start or terminal event the thread refuses (`isAgUiEvent`, from the body reader, which is loaded before any frame comes).
     let openRunId: unknown;
     let openThreadId: unknown;
     let isAgUiEvent: (event: unknown) => boolean = () => true;
     const runEnd = { since: () => (runEnded ? ends : undefined), graceMs: graceOf(options.runEndGraceMs) };
+    /**
+     * Whether a RUN_FINISHED ends the stream's run as the thread takes it: true when it does; false when it may not
+     * (the stream is no longer taken to be inside a run, but is read on to its end, with no grace); undefined when it
+     * does not. A stream resumed after the run's RUN_STARTED knows the run only by the input it answers: a close of
+     * the input's run under another thread than the input's may be an agent naming a thread of its own, or a close
+     * the thread refuses.
+     */
+    const finishes = (runId: unknown, threadId: unknown): boolean | undefined => {
+      if (openRunId !== undefined) return runId === openRunId && threadId === openThreadId ? true : undefined;
+      return !resumed || runId !== input.runId || threadId === input.threadId;
+    };
     // Events handed over so far: with none, sending the same request again cannot apply anything twice.
     let delivered = 0;
     const onFrame = (frame: EventSourceMessage, event: unknown) => {
@@ -186,18 +198,22 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
       // `event: error` a server sends says something).
       if (frame.event !== undefined && HEARTBEATS.has(frame.event.toLowerCase()) && typeof type !== 'string') return;
       if (type === 'RUN_STARTED') {
-        runOpen = true;
-        runEnded = false;
-        openRunId = runId;
-        openThreadId = threadId;
-      } else if (
-        (type === 'RUN_ERROR' ||
-          (type === 'RUN_FINISHED' && (openRunId === undefined || (runId === openRunId && threadId === openThreadId)))) &&
-        isAgUiEvent(event)
-      ) {
-        runOpen = false;
-        if (!runEnded) ends++;
-        runEnded = true;
+        // A start the thread refuses opens no run: the run before it stays ended, and its grace goes on.
+        if (isAgUiEvent(event)) {
+          runOpen = true;
+          runEnded = false;
+          openRunId = runId;
+          openThreadId = threadId;
+        }
+      } else if (type === 'RUN_ERROR' || type === 'RUN_FINISHED') {
+        const end = type === 'RUN_ERROR' ? true : finishes(runId, threadId);
+        if (end !== undefined && isAgUiEvent(event)) {
+          runOpen = false;
+          if (end) {
+            if (!runEnded) ends++;
+            runEnded = true;
+          }
+        }
       }
       delivered++;
       try {
@@ -282,9 +298,12 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
         answer.done();
       }
       // The connection dropped inside a run (or before its first event): reconnect if asked to, after the
-      // last id the server gave, or from the start when nothing was handed over yet.
-      if (attempt >= attempts || (lastId === undefined && delivered > 0)) {
-        if (lost instanceof AgentTransportError && lost.code === 'UNFINISHED_EVENT') {
+      // last id the server gave, or from the start when nothing was handed over yet. A body that ended inside an event
+      // is resumed only after an id: with none, the agent ran the request and ended none of its events (a server that
+      // writes one newline between frames), and sending it again would run it again to the same answer.
+      const unfinished = lost instanceof AgentTransportError && lost.code === 'UNFINISHED_EVENT';
+      if (attempt >= attempts || (lastId === undefined && (delivered > 0 || unfinished))) {
+        if (unfinished) {
           onConnection?.('failed');
           throw lost;
         }
@@ -335,13 +354,13 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
   };
 }
 
-/** The most a capabilities answer may hold, in characters: an object that says what an agent supports is far smaller. */
+/** The most a capabilities answer may hold, in bytes: an object that says what an agent supports is far smaller. */
 const MAX_CAPABILITIES = 1024 * 1024;
 
 /**
- * A capabilities answer's text, or undefined once it passes MAX_CAPABILITIES
- * (the body is then let go): a body that never ends would otherwise be held
- * in memory as it grows.
+ * A capabilities answer's text, or undefined once its body passes
+ * MAX_CAPABILITIES bytes (the body is then let go): a body that never ends
+ * would otherwise be held in memory as it grows.
  */
 async function cappedText(response: Response): Promise<string | undefined> {
   // A fetch of the app's whose answer has no body stream.
@@ -349,12 +368,14 @@ async function cappedText(response: Response): Promise<string | undefined> {
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
   let text = '';
+  let bytes = 0;
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) return text + decoder.decode();
+      bytes += value.byteLength;
+      if (bytes > MAX_CAPABILITIES) return undefined;
       text += decoder.decode(value, { stream: true });
-      if (text.length > MAX_CAPABILITIES) return undefined;
     }
   } finally {
     reader.cancel().catch(() => undefined);

@@ -13,9 +13,19 @@ import { AgentTransportError, abortReason, redirectNote, type SourceRunOptions }
 const MAX_ERROR_BODY = 64 * 1024;
 
 /**
+ * A clock that only goes forward, in ms, for the grace after a run's end: the
+ * wall clock (Date.now) goes back when the system's time is set, which would
+ * hold a stream open for as long as it was set back.
+ */
+const elapsed: () => number =
+  typeof performance === 'object' && typeof performance?.now === 'function' ? () => performance.now() : () => Date.now();
+
+/**
  * Whether the thread takes `event` as an AG-UI event (validateEvent's
  * verdict): a run's end it refuses (a RUN_ERROR without its message) ends
- * nothing, so the stream is not let go after it.
+ * nothing, so the stream is not let go after it, and a start it refuses (a
+ * RUN_STARTED without its thread) starts nothing, so the grace after the run
+ * before goes on.
  */
 export const isAgUiEvent = (event: unknown): boolean => validateEvent(event).ok;
 
@@ -141,11 +151,11 @@ export async function readFrames(
     }
     const left = graceMs - waited;
     if (left <= 0) return undefined;
-    const started = Date.now();
+    const started = elapsed();
     try {
       return await readWithin(reader, idle === undefined ? left : Math.min(idle, left), left);
     } finally {
-      waited += Date.now() - started;
+      waited += elapsed() - started;
     }
   };
   // The decoders keep every U+FEFF as text; parserInput drops the byte order mark a body may start with.
@@ -215,11 +225,11 @@ export async function readFrames(
   /** A frame handed over in the grace: the time the consumer takes over it is not the grace's. */
   function consumed(message: EventSourceMessage, data: unknown): void {
     const dropped = stacks.restore();
-    const started = Date.now();
+    const started = elapsed();
     try {
       onFrame(message, data);
     } finally {
-      consumerMs += Date.now() - started;
+      consumerMs += elapsed() - started;
       if (dropped) stacks.drop();
     }
   }
@@ -260,6 +270,8 @@ export async function readFrames(
     }
     if (stopped) throw stopped.error;
     if (tooLarge) {
+      // No frame is handed over after one too large: an abort made in this chunk was made on a frame before it.
+      if (aborted) throw abortReason(signal as AbortSignal);
       throw new AgentTransportError('FRAME_TOO_LARGE', `An SSE frame exceeded ${maxFrame} characters; the stream was stopped.`);
     }
     if (!done) return false;
@@ -283,12 +295,12 @@ export async function readFrames(
       } else {
         // What the chunk takes to read counts to the grace: a server that floods the stream after its run's end with
         // what is read but never waited for (lines that are no field) would otherwise hold it open for as long as it likes.
-        const started = Date.now();
+        const started = elapsed();
         consumerMs = 0;
         try {
           if (take(result)) return;
         } finally {
-          waited += Date.now() - started - consumerMs;
+          waited += elapsed() - started - consumerMs;
         }
       }
       const wait = drained?.();
