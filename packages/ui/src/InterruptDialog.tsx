@@ -89,9 +89,12 @@ export type InterruptDialogProps = Omit<InterruptGroupProps, 'children'>;
  * - Once an answer is on its way, focus goes to the composer's text box
  *   (`form.agk-composer .agk-composer__input`), else to the decision's line
  *   in the transcript (`[data-agk-decision]`), else to the chat region
- *   (`section.agk-chat`); the outcome is announced politely. A refused
- *   answer brings focus back to the interrupt; one the agent never took
- *   (an HTTP error) opens its forms again with the answers that were sent.
+ *   (`section.agk-chat`), else (a page without a chat) back to where it was
+ *   before the interrupt took it; the outcome is announced politely. A
+ *   refused answer brings focus back to the interrupt; one the agent never
+ *   took (offline, an HTTP error) opens its forms again with the answers
+ *   that were sent, is not announced as sent, and focus the page lost goes
+ *   back to the interrupt.
  * - At expiry, focus on a control that goes moves to the action left: on
  *   the expired interrupt's answer, or its Change answer, or Send answers
  *   (disabled once its kept answer is dropped), to Close without answering.

@@ -56,16 +56,18 @@ function chatIn(scope: ParentNode): HTMLElement | null {
  * Where focus goes once an answer is on its way (the buttons that gave it
  * are about to go): the composer's text box if there is one, else the
  * decision's line in the transcript once the message list renders it
- * (`[data-agk-decision]`), the chat region meanwhile. Never the page body.
+ * (`[data-agk-decision]`), the chat region meanwhile (without one, `back`:
+ * where focus was before the interrupt took it). Never the page body.
  * Returns a function that stops waiting for the line.
  */
-function focusAfterDecision(doc: Document, scope: ParentNode, interruptId: string | undefined): () => void {
+function focusAfterDecision(doc: Document, scope: ParentNode, interruptId: string | undefined, back: HTMLElement | null): () => void {
   const composer = scope.querySelector<HTMLElement>(COMPOSER);
   if (composer) {
     composer.focus();
     return () => undefined;
   }
-  const chat = chatIn(scope);
+  // No chat around the dialog: where focus was before the interrupt took it, until the line is there.
+  const chat = chatIn(scope) ?? (back?.isConnected ? back : null);
   chat?.focus();
   if (interruptId === undefined) return () => undefined;
   const selector = `[data-agk-decision="${CSS.escape(interruptId)}"]`;
@@ -231,7 +233,8 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
       const doc = region.current?.ownerDocument ?? document;
       // The buttons that gave the answer are about to go (or be disabled): focus moves to a stable place first.
       stopWaiting.current();
-      stopWaiting.current = focusAfterDecision(doc, scopeOf(region.current, doc), responses[0]?.interruptId);
+      const back = returnTo.current && !region.current?.contains(returnTo.current) ? returnTo.current : null;
+      stopWaiting.current = focusAfterDecision(doc, scopeOf(region.current, doc), responses[0]?.interruptId, back);
       void store
         .getState()
         .resume(responses)
@@ -240,7 +243,16 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
           if (shownStore.current !== store) return;
           if (result.ok) {
             setKept(NO_ANSWERS);
-            announce(said);
+            const after = store.getState();
+            // The agent never took it (offline, an HTTP error): the questions are open again, their answers in their
+            // forms; nothing was sent, and the run's failure is said where runs are. Focus the page lost goes back to them.
+            const back =
+              after.failure !== undefined && responses.some((r) => after.thread.interrupts.some((it) => it.id === r.interruptId));
+            if (!back) return announce(said);
+            const active = doc.activeElement;
+            const first = after.thread.interrupts[0];
+            if (first && (!active || active === doc.body || region.current?.contains(active)))
+              pendingFocus.current = { to: 'interrupt', id: first.id };
             return;
           }
           // Refused: the interrupts are still open, their errors shown next to them; focus goes back to the first.
@@ -409,7 +421,8 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
   };
 
   // The region goes with its last interrupt, answered or not (a reset, a stop, another thread): focus that was in it
-  // goes to the composer, else the chat, never to the page body. An answer has moved it already (focusAfterDecision).
+  // goes to the composer, else the chat, else where it was before the interrupt took it, never to the page body. An
+  // answer has moved it already (focusAfterDecision).
   const none = interrupts.length === 0;
   useBrowserLayoutEffect(() => {
     if (!none || !focusInside.current) return;
@@ -418,7 +431,8 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
     const active = doc?.activeElement;
     if (!doc || (active && active !== doc.body && active.isConnected)) return;
     const scope = scopeOf(announcer.current, doc);
-    (scope.querySelector<HTMLElement>(COMPOSER) ?? chatIn(scope))?.focus();
+    const back = returnTo.current?.isConnected ? returnTo.current : null;
+    (scope.querySelector<HTMLElement>(COMPOSER) ?? chatIn(scope) ?? back)?.focus();
   }, [none]);
 
   const heading = title ?? (interrupts.length === 1 ? t.waitingOne : t.waitingMany(interrupts.length, format.number(interrupts.length)));

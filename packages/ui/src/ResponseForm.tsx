@@ -36,7 +36,15 @@ import type { ReactNode } from 'react';
 import * as React from 'react';
 import { clientContext } from './clientContext.js';
 import { useInterruptRoot } from './interruptContext.js';
-import { formCanHold, formSchema, formUiSchema, humanizeKey, type InterruptMessages, transformErrors } from './interruptForm.js';
+import {
+  distinctChoices,
+  formCanHold,
+  formSchema,
+  formUiSchema,
+  humanizeKey,
+  type InterruptMessages,
+  transformErrors,
+} from './interruptForm.js';
 import { linearRegExp, patternsRun } from './linearRegExp.js';
 import { useLocale } from './locale.js';
 import { describableId, errorPath, withExactPaths } from './responseFormPaths.js';
@@ -684,7 +692,9 @@ function validatorFor(schema: object): FormValidator {
     withExactPaths(
       customizeValidator({
         AjvClass: draft === '2020-12' ? Ajv2020 : draft === '2019-09' ? Ajv2019 : Ajv,
-        ajvOptionsOverrides: { ownProperties: true, code: { regExp: linearRegExp } },
+        // The form is drawn only for a schema `schemaChecks` took, checked against its meta-schema there in linear time:
+        // ajv's own check as it compiles compares each value of an enum with every other.
+        ajvOptionsOverrides: { ownProperties: true, code: { regExp: linearRegExp }, validateSchema: false },
       }),
     );
   // rjsf keeps a schema it compiled under its $id, and checks the next schema of that $id with it: two interrupts
@@ -717,7 +727,9 @@ function schemaChecks(schema: unknown): boolean {
   try {
     const { ajv } = validatorFor(schema);
     if (typeof $id === 'string' && ajv.getSchema($id.replace(/#$/, '')) !== undefined) return false;
-    return ajv.validateSchema(schema) === true;
+    // An enum's values are told apart in one pass (distinctChoices), not by ajv's comparison of each with every other.
+    const checked = distinctChoices(schema);
+    return checked !== undefined && ajv.validateSchema(checked as object) === true;
   } catch {
     return false;
   }

@@ -176,7 +176,10 @@ const PROSE = /^(comment|comments|reason|note|notes|explanation|justification|fe
  */
 function choiceNames(values: readonly unknown[]): string[] | undefined {
   const texts = values.map((v) => (v !== null && typeof v === 'object' ? JSON.stringify(v) : String(v)));
-  const alike = new Set(texts.filter((text, i) => texts.indexOf(text) !== i));
+  // One pass, counted: an agent's enumeration may hold 100,000 values.
+  const seen = new Set<string>();
+  const alike = new Set<string>();
+  for (const text of texts) (seen.has(text) ? alike : seen).add(text);
   const names = texts.map((text, i) => (alike.has(text) ? JSON.stringify(values[i]) : text));
   return names.every((name, i) => name === String(values[i])) ? undefined : names;
 }
@@ -379,4 +382,87 @@ export function formAnswerText(
     parts.push(t.field(title, choiceName(value, property) ?? plainValue(value, words) ?? JSON.stringify(value)));
   }
   return parts.length > 0 ? words.list(parts) : t.empty;
+}
+
+/** Keywords whose value is data, never a schema: what is under them is not looked into. */
+const DATA_KEYWORDS: ReadonlySet<string> = new Set(['enum', 'const', 'default', 'examples', 'example']);
+/** Keywords whose value maps names to schemas: each of its values is a schema, whatever its name. */
+const SCHEMA_MAPS: ReadonlySet<string> = new Set([
+  'properties',
+  'patternProperties',
+  'dependentSchemas',
+  'dependencies',
+  'definitions',
+  '$defs',
+]);
+
+/**
+ * A value as a key that two values share when they are equal as JSON Schema
+ * compares them (object keys in any order); undefined for what JSON cannot hold.
+ */
+function equalityKey(value: unknown, depth = 0): string | undefined {
+  if (depth > 64) return undefined;
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return JSON.stringify(value);
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value === 0 ? 0 : value) : undefined;
+  if (Array.isArray(value)) {
+    const items = value.map((item) => equalityKey(item, depth + 1));
+    return items.every((item) => item !== undefined) ? `[${items.join(',')}]` : undefined;
+  }
+  if (!isRecord(value)) return undefined;
+  const entries: string[] = [];
+  for (const key of Object.keys(value).sort()) {
+    const inner = equalityKey(value[key], depth + 1);
+    if (inner === undefined) return undefined;
+    entries.push(`${JSON.stringify(key)}:${inner}`);
+  }
+  return `{${entries.join(',')}}`;
+}
+
+/** An enum gives a value twice. */
+const TWICE = new Error('An enum gives a value twice.');
+
+/**
+ * `schema` as its meta-schema is to be checked against in linear time, or
+ * undefined where an `enum` gives a value twice (no meta-schema takes that).
+ * The meta-schema asks for an enum's values to be unique, and ajv checks that
+ * by comparing each value with every other: an enum of 100,000 values took
+ * ajv a minute and more, the page frozen meanwhile. Here each enum's values
+ * are told apart in one pass, and the copy returned holds its first value
+ * only, for ajv to check the rest of the schema. An enum with a value JSON
+ * cannot hold is left as it is.
+ *
+ * @example
+ * distinctChoices({ enum: ['a', 'b'] }); // { enum: ['a'] }
+ * distinctChoices({ enum: [{ x: 1, y: 2 }, { y: 2, x: 1 }] }); // undefined
+ */
+export function distinctChoices(schema: unknown): unknown {
+  try {
+    return withFirstChoices(schema, 0, false);
+  } catch (e) {
+    if (e === TWICE) return undefined;
+    throw e;
+  }
+}
+
+/** `distinctChoices`' walk: `map`, the value of a keyword mapping names to schemas. Throws `TWICE`. */
+function withFirstChoices(schema: unknown, depth: number, map: boolean): unknown {
+  if (typeof schema !== 'object' || schema === null || depth > 128) return schema;
+  if (Array.isArray(schema)) return schema.map((item) => withFirstChoices(item, depth + 1, false));
+  const node = schema as Record<string, unknown>;
+  const copy: Record<string, unknown> = {};
+  // Defined, not assigned: a key named `__proto__` stays a key.
+  const put = (key: string, value: unknown) =>
+    Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
+  for (const key of Object.keys(node)) {
+    const value = node[key];
+    if (map) put(key, withFirstChoices(value, depth + 1, false));
+    else if (key === 'enum' && Array.isArray(value) && value.length > 1) {
+      const keys = value.map((v) => equalityKey(v));
+      if (keys.some((k) => k === undefined)) put(key, value);
+      else if (new Set(keys).size !== keys.length) throw TWICE;
+      else put(key, value.slice(0, 1));
+    } else if (DATA_KEYWORDS.has(key)) put(key, value);
+    else put(key, withFirstChoices(value, depth + 1, SCHEMA_MAPS.has(key)));
+  }
+  return copy;
 }

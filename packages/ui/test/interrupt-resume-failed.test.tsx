@@ -15,7 +15,7 @@ import { showForms } from './support/showForms.js';
 type Raised = Record<string, unknown> & { id: string; reason: string };
 
 /** A store whose first run ended in `interrupts`; the agent answers the first resume with HTTP 500, a later one with a short run. */
-async function failingFirstResume(interrupts: Raised[]) {
+async function failingFirstResume(interrupts: Raised[], thrown: unknown = httpError(500, 'Internal Server Error')) {
   const inner = scriptedSource([runOf([], { outcome: { type: 'interrupt', interrupts } }), runOf(say('done', 'Done'))]);
   const resumes: RunAgentInput[] = [];
   const source: AgentSource = {
@@ -25,7 +25,7 @@ async function failingFirstResume(interrupts: Raised[]) {
       if (resumes.length > 1) return inner.run(input, options);
       return (async function* () {
         yield* [];
-        throw httpError(500, 'Internal Server Error');
+        throw thrown;
       })();
     },
   };
@@ -113,5 +113,23 @@ describe('a resume the agent answered with HTTP 500', () => {
     const card = await screen.findByRole('article', { name: 'Approval needed' });
     await waitFor(() => expect(within(card).getByRole('button', { name: 'Reject' })).toBeEnabled());
     expect(within(card).getByRole('textbox', { name: 'Comment' })).toHaveValue('');
+  });
+});
+
+describe('a resume sent while the network is down', () => {
+  it('never says the answer was sent, and gives focus back to the question, its comment kept', async () => {
+    const user = userEvent.setup();
+    const { store, resumes } = await failingFirstResume([refund], new TypeError('Failed to fetch'));
+    await showForms(store);
+    await user.type(screen.getByRole('textbox', { name: 'Comment' }), COMMENT);
+    await user.click(screen.getByRole('button', { name: 'Reject' }));
+    await waitFor(() => expect(resumes).toHaveLength(1));
+    await waitFor(() => expect(store.getState().failure?.code).toBe('NETWORK'));
+    const card = await screen.findByRole('article', { name: 'Approval needed' });
+    await waitFor(() => expect(within(card).getByRole('button', { name: 'Reject' })).toBeEnabled());
+    await waitFor(() => expect(card.contains(document.activeElement)).toBe(true));
+    expect(within(card).getByRole('textbox', { name: 'Comment' })).toHaveValue(COMMENT);
+    const live = document.querySelector('[data-agk-interrupt-announcer]');
+    expect(live).not.toHaveTextContent(/sent/i);
   });
 });
