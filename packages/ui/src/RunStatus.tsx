@@ -24,6 +24,7 @@ export type RunStatusState = 'idle' | 'running' | 'reconnecting' | 'waiting' | '
 export interface RunStatusProps extends React.ComponentPropsWithoutRef<'div'> {}
 
 const selectStep = (s: { thread: { run: { steps: readonly string[] } } }) => s.thread.run.steps.at(-1);
+const selectRunId = (s: { thread: { run: { runId?: string } } }) => s.thread.run.runId;
 const selectRunError = (s: { thread: { run: { error?: { message: string; code?: string } } } }) => s.thread.run.error;
 const selectAttempt = (s: { reconnecting?: { attempt: number; of: number } | undefined }) => s.reconnecting;
 
@@ -134,13 +135,14 @@ const STEP_NAME = 120;
 export const RunStatus = React.forwardRef<HTMLDivElement, RunStatusProps>(function RunStatus({ className, ...props }, ref) {
   useAgentStore('<RunStatus>');
   const agent = useAgentRun();
-  // The status is a polite live region: a burst of steps is said once it rests, not step by step.
-  const step = useRestingValue(useAgentSelector(selectStep));
   const runError = useAgentSelector(selectRunError);
   const attempt = useAgentSelector(selectAttempt);
   const { messages, format, lang } = useLocale();
   const t = messages.run;
   const { status, connection, failure, refusal, inFlight, store } = agent;
+  // The status is a polite live region: a burst of steps is said once it rests, not step by step. A run that starts
+  // (or goes on after a pause) and another thread's store show their own step at once, never the one that rested before.
+  const step = useRestingValue(useAgentSelector(selectStep), store, useAgentSelector(selectRunId), status === 'running');
   // What the last Reconnect did, and in which thread: the provider switched to another store shows that one's own.
   const [reconnectOf, setReconnectOf] = React.useState<{ store?: AgentStore; reconnect: Reconnect }>({ reconnect: IDLE });
   const reconnect = reconnectOf.store === store ? reconnectOf.reconnect : IDLE;

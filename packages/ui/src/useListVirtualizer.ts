@@ -73,7 +73,7 @@ export function useListVirtualizer(options: ListVirtualizerOptions): ListVirtual
     observeElementOffset,
     scrollToFn: elementScroll,
     onChange: binding.onChange,
-    rangeExtractor: binding.extractRange,
+    rangeExtractor: binding.extractorFor(options),
     measureElement: binding.measure,
   });
   const items = virtualizer.getVirtualItems();
@@ -151,6 +151,19 @@ function bind(rerender: () => void) {
     const to = run[run.length - 1];
     if (held === undefined || from === undefined || to === undefined || (held >= from && held <= to)) return run;
     return held < from ? [held, ...run] : [...run, held];
+  };
+
+  /**
+   * The range extractor to pass with `options`: the virtualizer picks rows
+   * again only when the range, the count or the extractor changed, so when
+   * the focused row is no longer at its index (a snapshot moved it, the count
+   * the same) a new one makes it look for the row again.
+   */
+  const extractorFor = (options: ListVirtualizerOptions): ((range: Range) => number[]) => {
+    const focused = live.focused;
+    const keyOf = options.getItemKey ?? ((index: number) => index);
+    if (!focused || (focused.index < options.count && keyOf(focused.index) === focused.key)) return extractRange;
+    return (range) => extractRange(range);
   };
 
   /** The run of rows of `indexes` (ascending), and the row apart from it (the focused one), if any. */
@@ -311,9 +324,13 @@ function bind(rerender: () => void) {
     const index = Number(row?.dataset.index);
     live.focused = row && Number.isInteger(index) ? { index, key: virtualizer.options.getItemKey(index) } : null;
   };
+  // Focus that leaves the rows lets the row go; the window losing focus (a link opened in a new tab) does not: the
+  // element keeps focus, and gets it back when the reader returns.
   const onFocusOut = (event: FocusEvent) => {
     const to = event.relatedTarget;
-    if (!(to instanceof Node) || !live.sizer?.contains(to)) live.focused = null;
+    const sizer = live.sizer;
+    if (to instanceof Node ? sizer?.contains(to) : sizer?.contains(sizer.ownerDocument.activeElement)) return;
+    live.focused = null;
   };
 
   const sizerRef = (el: HTMLElement | null) => {
@@ -325,5 +342,5 @@ function bind(rerender: () => void) {
     if (el) place();
   };
 
-  return { virtualizer, onChange, extractRange, onStoreChange, committed, dispose, rowRef, sizerRef, measure };
+  return { virtualizer, onChange, extractRange, extractorFor, onStoreChange, committed, dispose, rowRef, sizerRef, measure };
 }

@@ -30,18 +30,21 @@ export function useRestingAnnouncement(): { announcement: string; say: (text: st
  * `value` as a live region should show it: a change waits until the value
  * has rested `RESTING_MS`, so a burst of changes (an agent's steps, one after
  * another) is said once, where it stopped. The first value that is not
- * undefined shows at once.
+ * undefined shows at once, and so does the value of a new `scope` (another
+ * run, another thread): what rested in one is never shown as the other's.
  */
-export function useRestingValue<T>(value: T): T {
-  const [shown, setShown] = React.useState(value);
+export function useRestingValue<T>(value: T, ...scope: readonly unknown[]): T {
+  const [shown, setShown] = React.useState({ value, scope });
+  const sameScope = shown.scope.length === scope.length && shown.scope.every((part, i) => Object.is(part, scope[i]));
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `scope` counts through `sameScope` (compared part by part: a new array of the same parts is the same scope).
   React.useEffect(() => {
-    if (Object.is(value, shown)) return;
-    if (shown === undefined) {
-      setShown(value);
+    if (sameScope && Object.is(value, shown.value)) return;
+    if (!sameScope || shown.value === undefined) {
+      setShown({ value, scope });
       return;
     }
-    const waiting = setTimeout(() => setShown(() => value), RESTING_MS);
+    const waiting = setTimeout(() => setShown({ value, scope }), RESTING_MS);
     return () => clearTimeout(waiting);
-  }, [value, shown]);
-  return shown;
+  }, [value, shown, sameScope]);
+  return sameScope ? shown.value : value;
 }

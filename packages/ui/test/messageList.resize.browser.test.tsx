@@ -86,3 +86,66 @@ describe('MessageList in Chromium: a 10,000-message thread read in the middle wh
     }
   });
 });
+
+describe('MessageList in Chromium: a very long reply across the top of the view while the list gets narrower', () => {
+  it('keeps the reader as far through it as they were, not moved on by the rows after it', async () => {
+    await preloadMarkdown();
+    // Short rows, one reply of many paragraphs in the middle, short rows again.
+    const long = Array.from(
+      { length: 60 },
+      (_, p) => `Paragraph ${p}: ${'the order ships this week and the refund follows. '.repeat(6)}`,
+    ).join('\n\n');
+    const messages: AgUiMessage[] = Array.from({ length: 400 }, (_, i) => ({
+      id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+      role: i % 2 ? 'assistant' : 'user',
+      content: i === 201 ? `#${i} ${long}` : `#${i} ${texts[i % texts.length]}`,
+    }));
+    const store = createAgentStore({ source: { run: async function* () {} }, threadId: 't', initialMessages: messages });
+    const screen = await render(
+      <AgentProvider store={store}>
+        <div data-frame="" style={{ width: 1200, height: 700, display: 'flex', flexDirection: 'column' }}>
+          <MessageList />
+        </div>
+      </AgentProvider>,
+    );
+    const frame = screen.container.querySelector<HTMLElement>('[data-frame]');
+    const root = screen.container.querySelector<HTMLElement>('.agk-messages');
+    const log = screen.container.querySelector<HTMLElement>('[role="log"]');
+    if (!frame || !root || !log) throw new Error('no message list');
+    await settle();
+    expect(root).toHaveAttribute('data-virtualization', 'on');
+    const reply = () =>
+      [...log.querySelectorAll<HTMLElement>('.agk-messages__row')].find((row) => row.textContent?.includes('#201 Paragraph'));
+    /** How far through the long reply the top of the view is (0: its top, 1: its bottom). */
+    const through = () => {
+      const row = reply();
+      if (!row) return undefined;
+      const box = row.getBoundingClientRect();
+      return (log.getBoundingClientRect().top - box.top) / box.height;
+    };
+
+    log.dispatchEvent(new WheelEvent('wheel', { deltaY: -400 }));
+    // Bring the reply into view, measured, then its last tenth to the top of the view.
+    for (let i = 0; i < 6; i++) {
+      const row = reply();
+      if (row) {
+        const box = row.getBoundingClientRect();
+        log.scrollTop += Math.round(box.top + box.height * 0.97 - log.getBoundingClientRect().top);
+      } else log.scrollTop = Math.round((log.scrollHeight * 201) / 400);
+      await settle(4);
+    }
+    expect(root).toHaveAttribute('data-scroll', 'paused');
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const before = through();
+    expect(before).toBeGreaterThan(0.9);
+    expect(before).toBeLessThan(0.99);
+
+    frame.style.width = '420px';
+    await settle();
+    const after = through();
+    expect(root).toHaveAttribute('data-scroll', 'paused');
+    // Three times as tall now, the reader is as far through it (a row's worth off at most: 40 px of ~9,000).
+    const height = reply()?.getBoundingClientRect().height ?? 0;
+    expect(Math.abs((after ?? 0) - (before ?? 0)) * height).toBeLessThan(40);
+  });
+});

@@ -100,6 +100,37 @@ describe('RunStatus', () => {
     expect(said.filter((text) => text.includes('Step:')).length).toBeLessThanOrEqual(2);
   });
 
+  it("never shows a step of a run that ended, or of another thread's run, under the run shown now", async () => {
+    const driven = drivenStore();
+    const { rerender } = render(
+      <AgentProvider store={driven.store}>
+        <RunStatus />
+      </AgentProvider>,
+    );
+    await driven.start();
+    await driven.push({ type: 'STEP_STARTED', stepName: 'search_flights' });
+    const status = screen.getByRole('status');
+    expect(status).toHaveTextContent('Step: search_flights');
+    // The run ends with its step open, and the next run (a follow-up) starts at once: it has no step yet.
+    await driven.push({ type: 'RUN_FINISHED', threadId: 't', runId: 'r1' });
+    await driven.push({ type: 'RUN_STARTED', threadId: 't', runId: 'r2' });
+    expect(driven.store.getState().thread.run.status).toBe('running');
+    expect(status).not.toHaveTextContent('search_flights');
+    await driven.push({ type: 'STEP_STARTED', stepName: 'book_hotel' });
+    expect(status).toHaveTextContent('Step: book_hotel');
+    // Another thread's store, running a step of its own: its step, not this one's.
+    const other = drivenStore([], { threadId: 't2', runId: 'q1' });
+    rerender(
+      <AgentProvider store={other.store}>
+        <RunStatus />
+      </AgentProvider>,
+    );
+    await other.start();
+    await other.push({ type: 'STEP_STARTED', stepName: 'draft_email' });
+    expect(screen.getByRole('status')).not.toHaveTextContent('book_hotel');
+    expect(screen.getByRole('status')).toHaveTextContent('Step: draft_email');
+  });
+
   it('shows a lost connection as unknown with a reconnect action, never as done', async () => {
     const store = createAgentStore({ source: cutOffRun('t1', 'finished') });
     await store.getState().run('x');

@@ -4,7 +4,7 @@
  */
 import { AgentProvider } from '@aguikit/react';
 import { render, screen, waitFor } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { summarizeEvent } from '../src/eventSummary.js';
 import { LONG_TEXT } from '../src/LongText.js';
 import { announcementText } from '../src/liveAnnouncer.js';
@@ -131,6 +131,46 @@ describe('a text cut short keeps whole graphemes (what a reader sees as one symb
         const head = textHead(text, 100);
         // The whole symbol or none of it: the text before it, or the text through it.
         expect([`${'a'.repeat(100 - at)}`, `${'a'.repeat(100 - at)}${symbol}`], `${symbol} cut after ${at}`).toContain(head);
+      }
+    }
+  });
+
+  it('textHead keeps the flags of a long row of flags whole, each its own country', () => {
+    // Sixty Saudi flags: a cut that paired the letters from the middle of the row would show other flags (🇦🇸, American Samoa).
+    for (let lead = 0; lead < 4; lead++) {
+      for (let limit = lead + 60; limit < lead + 140; limit++) {
+        const text = `${'a'.repeat(lead)}${FLAG.repeat(60)}`;
+        const head = textHead(text, limit);
+        expect((head.length - lead) % FLAG.length, `${lead} letters, cut at ${limit}`).toBe(0);
+      }
+    }
+  });
+
+  it('textHead cuts between two plain characters of a long text without segmenting it', () => {
+    // It runs on every render of a long reply while it streams: a cut between letters (or CJK characters) needs no segmenter.
+    const segment = vi.spyOn(Intl.Segmenter.prototype, 'segment');
+    try {
+      const text = 'lorem ipsum dolor sit amet, '.repeat(40_000);
+      expect(textHead(text, 100_000)).toBe(text.slice(0, 100_000));
+      expect(textHead('字'.repeat(5000), 4000)).toBe('字'.repeat(4000));
+      expect(segment).not.toHaveBeenCalled();
+      // Where a mark or a joiner follows, it still segments.
+      expect(textHead(`${'a'.repeat(99)}e\u0301b`, 100)).toBe('a'.repeat(99));
+    } finally {
+      segment.mockRestore();
+    }
+  });
+
+  it('textHead cuts between code points where there is no Intl.Segmenter, or no Intl at all', async () => {
+    for (const intl of [{}, undefined]) {
+      vi.resetModules();
+      vi.stubGlobal('Intl', intl);
+      try {
+        const { textHead: head } = await import('../src/textCut.js');
+        expect(head(`${'a'.repeat(99)}${EMOJI}b`, 100)).toBe('a'.repeat(99));
+        expect(head(`${'a'.repeat(98)}é${FLAG}`, 100)).toBe(`${'a'.repeat(98)}é`);
+      } finally {
+        vi.unstubAllGlobals();
       }
     }
   });
