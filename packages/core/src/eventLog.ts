@@ -1,6 +1,7 @@
 import { type LineProblem, MAX_NAMED_LINES, Refusals, readJsonLines } from './jsonLines.js';
 import { applyJsonPatch } from './jsonPatch.js';
 import { isObject } from './messageShape.js';
+import { MAX_JSON_DEPTH, nestsWithin } from './reducer/ownJson.js';
 
 /** One raw event as it arrived, with its arrival index. */
 export interface LoggedEvent {
@@ -151,7 +152,9 @@ function stateEvent(e: unknown, type: 'STATE_SNAPSHOT' | 'STATE_DELTA'): e is Re
   if (!isObject(e) || e.type !== type) return false;
   for (const k in e) if (!['type', 'snapshot', 'delta', 'subagentRunId', 'timestamp'].includes(k)) return false;
   if (!validBase(e)) return false;
-  return type === 'STATE_SNAPSHOT' ? e.snapshot !== undefined : Array.isArray(e.delta);
+  // A snapshot nested past what the state takes is refused and desyncs the state, so the deltas after it wait: it is
+  // kept as it is, with them, rather than folded into one the reducer would take.
+  return type === 'STATE_SNAPSHOT' ? e.snapshot !== undefined && nestsWithin(e.snapshot, MAX_JSON_DEPTH) : Array.isArray(e.delta);
 }
 
 /**

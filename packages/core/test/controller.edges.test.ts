@@ -144,6 +144,42 @@ describe('the controller at its edges', () => {
     expect(replaySession(entries).toolCalls.get('c1')?.status).toBe('failed');
   });
 
+  it("a frontend tool runs on a call whose metadata grew past 128 keys (a large object), and changing what it is handed changes nothing of the thread's", async () => {
+    // The agent names each argument chunk's metadata anew: merged per key, the call's metadata becomes a large object.
+    const { source } = scripted((n, input, emit) => {
+      emit(started(input));
+      if (n === 0) {
+        emit({ type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'pick', parentMessageId: 'a1' });
+        for (let i = 0; i < 200; i++)
+          emit({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: i ? ' ' : '{"orderId":"A-1001"}', metadata: { [`chunk${i}`]: i } });
+        emit({ type: 'TOOL_CALL_END', toolCallId: 'c1' });
+      }
+      emit(finished(input));
+    });
+    const handed: { args: unknown; chunks: number }[] = [];
+    const c = createRunController({
+      source,
+      scheduler: microScheduler,
+      tools: {
+        pick: {
+          description: 'Picks',
+          handler: (args, call) => {
+            handed.push({ args, chunks: Object.keys(call.metadata ?? {}).length });
+            (call.metadata as Record<string, unknown>).chunk0 = 'changed';
+            return 'picked';
+          },
+        },
+      },
+    });
+    await c.run('go');
+    await vi.waitFor(() => expect(c.getSnapshot().thread.toolCalls.get('c1')?.status).toBe('succeeded'));
+    const call = c.getSnapshot().thread.toolCalls.get('c1');
+    expect(call?.result?.content).toBe('picked');
+    expect(handed).toEqual([{ args: { orderId: 'A-1001' }, chunks: 200 }]);
+    expect(call?.metadata?.chunk0).toBe(0);
+    expect(replaySession(c.log.entries).toolCalls.get('c1')?.status).toBe('succeeded');
+  });
+
   it('a message whose id the thread already holds is refused, not dropped while the run goes ahead without it', async () => {
     const { source, inputs } = scripted((_n, input, emit) => {
       emit(started(input));

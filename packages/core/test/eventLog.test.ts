@@ -108,6 +108,22 @@ describe('compactEvents', () => {
     expect(replayEvents(compactEvents(tricky)).sharedState).toMatchObject({ document: { n: 1 }, sync: 'desynced' });
   });
 
+  it('keeps a snapshot the reducer refuses as too deep as it is, with the deltas after it', () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 600; i++) deep = { a: deep };
+    // The snapshot is refused (TOO_DEEP) and desyncs the state, so the delta after it waits for a snapshot: folding
+    // the delta into the snapshot would make one that applies, a document the agent's events never gave.
+    const events = [
+      { type: 'STATE_SNAPSHOT', snapshot: { n: 0 } },
+      { type: 'STATE_SNAPSHOT', snapshot: { big: deep } },
+      { type: 'STATE_DELTA', delta: [{ op: 'replace', path: '/big', value: 1 }] },
+    ];
+    const full = replayEvents(events).sharedState;
+    expect(full).toMatchObject({ document: { n: 0 }, sync: 'desynced' });
+    expect(replayEvents(compactEvents(events)).sharedState).toMatchObject({ document: full.document, sync: full.sync });
+    expect(compactEvents(events)).toEqual(events);
+  });
+
   it('does not join deltas of different subagent lanes', () => {
     const lanes = [
       { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: 'a', subagentRunId: 's1' },

@@ -205,6 +205,33 @@ describe('a very long thread', { timeout: TIMEOUT_MS }, () => {
     expect(state.toolCalls.get('call-19999')?.status).toBe('succeeded');
   });
 
+  // Each result looked for its caller among the messages from the end, past every result before it: an agent that
+  // calls 8,000 tools in parallel from one reply (or sends 8,000 results for calls it never made) took 6-10 s.
+  it('puts the results of 10,000 parallel calls after their reply, and 10,000 results of calls never made, in linear time', async () => {
+    const parallel = [
+      { type: 'RUN_STARTED', threadId: 't', runId: 'r' },
+      { type: 'TEXT_MESSAGE_START', messageId: 'reply', role: 'assistant' },
+      { type: 'TEXT_MESSAGE_END', messageId: 'reply' },
+      ...each((i) => ({ type: 'TOOL_CALL_START', toolCallId: `c${i}`, toolCallName: 'lookup_order', parentMessageId: 'reply' })),
+      ...each((i) => ({ type: 'TOOL_CALL_END', toolCallId: `c${i}` })),
+      ...each((i) => ({ type: 'TOOL_CALL_RESULT', toolCallId: `c${i}`, messageId: `r${i}`, content: '已发货' })),
+      { type: 'RUN_FINISHED', threadId: 't', runId: 'r' },
+    ];
+    const { state, ms } = await timed(parallel);
+    expect(ms).toBeLessThan(BUDGET_MS);
+    expect(state.messages.ids).toEqual(['reply', ...Array.from({ length: N }, (_, i) => `r${i}`)]);
+    expect(state.toolCalls.get('c9999')?.status).toBe('succeeded');
+
+    const strays = [
+      { type: 'RUN_STARTED', threadId: 't', runId: 'r' },
+      ...each((i) => ({ type: 'TOOL_CALL_RESULT', toolCallId: `never-${i}`, messageId: `r${i}`, content: 'ok' })),
+      { type: 'RUN_FINISHED', threadId: 't', runId: 'r' },
+    ];
+    const stray = await timed(strays);
+    expect(stray.ms).toBeLessThan(BUDGET_MS);
+    expect(stray.state.messages.ids).toEqual(Array.from({ length: N }, (_, i) => `r${i}`));
+  });
+
   // A live stream's frame applied its events one by one, each new message copying the ids: 10,000 calls with their
   // results received in one frame took 2.5 s, 20,000 took 20 s.
   it('applies a frame of 20,000 tool calls with their results in linear time, and what is published meanwhile is plain', async () => {

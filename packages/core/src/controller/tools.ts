@@ -1,5 +1,6 @@
 import { newId } from '../ids.js';
 import type { ThreadState, ToolCallRecord } from '../model.js';
+import { toPlainJson } from '../plainJson.js';
 import { thrownText } from '../thrownText.js';
 import type { SessionEntryBody } from './sessionLog.js';
 import type { Stream } from './stream.js';
@@ -60,8 +61,9 @@ export function frontendTools(deps: ToolDeps): (stream: Stream, runId: string) =
     void (async () => {
       let result: { content: string; error?: string };
       try {
-        // Copies: what the handler changes is its own, never the thread's record of what the agent asked.
-        const copy = structuredClone(call);
+        // Copies: what the handler changes is its own, never the thread's record of what the agent asked. A record
+        // grown past LARGE_OBJECT_KEYS (its metadata, merged per key) holds a Proxy, which structuredClone refuses.
+        const copy = structuredClone(toPlainJson(call));
         const value = await tool.handler(copy.args, copy, { signal: abort.signal });
         const content = typeof value === 'string' ? value : JSON.stringify(value ?? null);
         if (content === undefined) throw new TypeError(`The tool returned a ${typeof value}, which has no JSON form.`);

@@ -79,15 +79,22 @@ export function toolResultOwnId(state: ThreadState, event: EventOf<'TOOL_CALL_RE
 function insertAfterCaller(state: ThreadState, message: MessageRecord): ThreadState {
   const call = state.toolCalls.get(message.toolCallId ?? '');
   const caller = call?.parentMessageId;
+  // A result of no call the thread knows (or of one no message made) has no place but the end.
+  if (caller === undefined) return putMessage(state, message);
+  // Not its ids yet: in a batch, reading them makes their array.
+  const { byId } = state.messages;
   // Nearly always the caller is the last message but for the results before this one: the result is appended, as any
-  // new message is (in a replay's batch, without copying the ids or making their array).
+  // new message is (in a replay's batch, without copying the ids or making their array). The last of those results
+  // being one of the caller's own calls says so at once: the results of many calls made in parallel are not each
+  // looked past again.
   let last = false;
   someIdFromEnd(state.messages, (id) => {
-    last = id === caller;
-    return last || state.messages.byId.get(id)?.role !== 'tool';
+    const m = id === caller ? undefined : byId.get(id);
+    last = id === caller || (m?.role === 'tool' && state.toolCalls.get(m.toolCallId ?? '')?.parentMessageId === caller);
+    return last || m?.role !== 'tool';
   });
-  if (caller === undefined || last) return putMessage(state, message);
-  const { ids, byId } = state.messages;
+  if (last) return putMessage(state, message);
+  const { ids } = state.messages;
   let at = ids.lastIndexOf(caller);
   if (at === -1) return putMessage(state, message);
   at++;
