@@ -104,6 +104,7 @@ export type {
   PayloadValidator,
   ResumeRefusal,
   ResumeResponse,
+  SchemaRefusalCause,
 } from './resume.js';
 export { loadResumeBuilder } from './resumeLoader.js';
 export type { ToAgUiMessagesOptions } from './toAgUiMessages.js';

@@ -28,8 +28,15 @@ export interface ResumeResponse {
  */
 export type PayloadValidator = (interrupt: Pick<OpenInterrupt, 'responseSchema'>, payload: unknown) => PayloadCheck;
 
-/** What a `PayloadValidator` found. */
-export type PayloadCheck = readonly string[] | { readonly schemaInvalid: string };
+/**
+ * What a `PayloadValidator` found. `cause` is set where the schema is not at
+ * fault: `'code-generation-forbidden'` when the page (its Content Security
+ * Policy without 'unsafe-eval') forbids compiling it to code.
+ */
+export type PayloadCheck = readonly string[] | { readonly schemaInvalid: string; readonly cause?: SchemaRefusalCause };
+
+/** Why answers to a schema cannot be checked where the schema is not at fault (see `PayloadCheck`). */
+export type SchemaRefusalCause = 'code-generation-forbidden';
 
 export interface BuildResumeOptions {
   /** The time the decision is made (ms or Date), to check `expiresAt`. */
@@ -56,6 +63,8 @@ export interface ResumeRefusal {
     | 'SCHEMA_INVALID'
     | 'PAYLOAD_INVALID';
   message: string;
+  /** For SCHEMA_INVALID: set where the schema is not at fault (see `PayloadCheck`). */
+  cause?: SchemaRefusalCause;
 }
 
 /** The audit record of one decision. */
@@ -102,7 +111,8 @@ export function buildResumeWith(
   const seen = new Set<string>();
   for (const r of responses) {
     const it = open.get(r.interruptId);
-    const refuse = (code: ResumeRefusal['code'], message: string) => errors.push({ interruptId: r.interruptId, code, message });
+    const refuse = (code: ResumeRefusal['code'], message: string, cause?: SchemaRefusalCause) =>
+      errors.push({ interruptId: r.interruptId, code, message, ...(cause === undefined ? {} : { cause }) });
     if (!it) {
       refuse('UNKNOWN_INTERRUPT', `Interrupt '${r.interruptId}' is not open on this thread.`);
       continue;
@@ -127,7 +137,7 @@ export function buildResumeWith(
     }
     const found = check(options.validate, it, r.payload);
     if ('schemaInvalid' in found)
-      refuse('SCHEMA_INVALID', `Interrupt '${r.interruptId}': ${found.schemaInvalid}; it can only be cancelled.`);
+      refuse('SCHEMA_INVALID', `Interrupt '${r.interruptId}': ${found.schemaInvalid}; it can only be cancelled.`, found.cause);
     else if (found.length)
       refuse('PAYLOAD_INVALID', `Interrupt '${r.interruptId}': the answer does not match its responseSchema: ${found.join('; ')}.`);
   }

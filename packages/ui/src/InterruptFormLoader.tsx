@@ -1,11 +1,11 @@
 'use client';
 
-import type { CSSProperties } from 'react';
 import * as React from 'react';
 import { useInterruptRoot } from './interruptContext.js';
 import { formLines } from './interruptForm.js';
 import { interruptFormChunk } from './lazyChunks.js';
 import { useLocale } from './locale.js';
+import { useBrowserLayoutEffect } from './useBrowserLayoutEffect.js';
 import { useLazyModule } from './useLazyModule.js';
 
 /** Props of `Interrupt.Form`: DOM props of the `<div>` around the form (once its code is there). */
@@ -40,11 +40,15 @@ export const InterruptForm = React.forwardRef<HTMLDivElement, InterruptFormProps
  * Internal; exported for its story.
  */
 export function FormPlaceholder({ lines, failed = false, onRetry }: { lines: number; failed?: boolean; onRetry?: () => void }) {
-  const style = { '--agk-form-lines': lines } as CSSProperties;
   const t = useLocale().messages.interrupt;
+  // Set in the browser, not as a `style` attribute: a Content Security Policy with `style-src 'self'` refuses those in HTML.
+  const ref = React.useRef<HTMLDivElement>(null);
+  useBrowserLayoutEffect(() => {
+    ref.current?.style.setProperty('--agk-form-lines', String(lines));
+  }, [lines, failed]);
   if (failed) {
     return (
-      <div className="agk-interrupt__form-placeholder" data-state="failed" role="alert" style={style}>
+      <div className="agk-interrupt__form-placeholder" data-state="failed" role="alert" ref={ref}>
         <p>{t.formFailed}</p>
         {onRetry ? (
           <button type="button" className="agk-button" onClick={onRetry}>
@@ -55,7 +59,7 @@ export function FormPlaceholder({ lines, failed = false, onRetry }: { lines: num
     );
   }
   return (
-    <div className="agk-interrupt__form-placeholder" data-state="loading" role="status" style={style}>
+    <div className="agk-interrupt__form-placeholder" data-state="loading" role="status" ref={ref}>
       {t.loadingForm}
     </div>
   );

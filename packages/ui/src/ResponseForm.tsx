@@ -375,19 +375,29 @@ const templates: Partial<Omit<TemplatesType, 'ButtonTemplates'>> & { ButtonTempl
 };
 
 /** A schema rjsf cannot build (an unresolvable `$ref`, say) throws while rendering: it must not take the page down. */
-class FormBoundary extends React.Component<{ children: ReactNode; onFailure: () => void; message: string }, { failed: boolean }> {
-  override state = { failed: false };
-  static getDerivedStateFromError() {
-    return { failed: true };
+class FormBoundary extends React.Component<
+  { children: ReactNode; onFailure: () => void; message: string; forbidden: string },
+  { failed: boolean; forbidden: boolean }
+> {
+  override state = { failed: false, forbidden: false };
+  static getDerivedStateFromError(error: unknown) {
+    return { failed: true, forbidden: codeForbidden(error) };
   }
   override componentDidCatch() {
     this.props.onFailure();
   }
   override render() {
     if (!this.state.failed) return this.props.children;
-    return <p className="agk-error-text">{this.props.message}</p>;
+    return <p className="agk-error-text">{this.state.forbidden ? this.props.forbidden : this.props.message}</p>;
   }
 }
+
+/**
+ * Whether `error` is the page refusing to compile code: ajv compiles each schema with `new Function`, which a
+ * Content Security Policy without 'unsafe-eval' in script-src refuses with an EvalError (as Node's
+ * `--disallow-code-generation-from-strings` does). The schema is not at fault then: the page is.
+ */
+const codeForbidden = (error: unknown): boolean => error instanceof EvalError;
 
 /** rjsf's own strings in the locale's words (anything the locale does not list stays rjsf's English). */
 function translator(t: InterruptMessages['rjsf']) {
@@ -547,7 +557,8 @@ export const ResponseForm = React.forwardRef<HTMLDivElement, React.HTMLAttribute
   const raw = root.interrupt.responseSchema;
   const { shape } = root;
   // A schema whose $refs expand past what can be checked is refused by the resume too; rjsf would expand it to draw it.
-  const usable = React.useMemo(() => formCanHold(raw) && Number.isFinite(schemaSize(raw)) && schemaChecks(raw), [raw]);
+  const checks = React.useMemo(() => (formCanHold(raw) && Number.isFinite(schemaSize(raw)) ? schemaChecks(raw) : 'unusable'), [raw]);
+  const usable = checks === 'usable';
   const schema = React.useMemo(
     () => (raw === undefined || !usable ? undefined : formSchema(raw, t.yourAnswerField)),
     [raw, usable, t.yourAnswerField],
@@ -582,7 +593,8 @@ export const ResponseForm = React.forwardRef<HTMLDivElement, React.HTMLAttribute
     reportFormReady(true);
     return () => reportFormReady(false);
   }, [schema, reportFormReady]);
-  if (!usable) return <FormUnusable onFailure={root.reportFormFailure} message={t.formUnsupported} />;
+  if (!usable)
+    return <FormUnusable onFailure={root.reportFormFailure} message={checks === 'forbidden' ? t.formForbidden : t.formUnsupported} />;
   if (schema === undefined || uiSchema === undefined) return null;
   const hasRequired = Array.isArray(schema.required) && schema.required.some((name) => !(shape === 'approval' && name === 'approved'));
 
@@ -597,7 +609,7 @@ export const ResponseForm = React.forwardRef<HTMLDivElement, React.HTMLAttribute
   };
 
   return (
-    <FormBoundary onFailure={root.reportFormFailure} message={t.formUnsupported}>
+    <FormBoundary onFailure={root.reportFormFailure} message={t.formUnsupported} forbidden={t.formForbidden}>
       <FormWrapperContext.Provider value={wrapper}>
         <div
           {...rest}
@@ -716,21 +728,22 @@ const validatorsById = new WeakMap<object, FormValidator>();
  * compiles neither here nor in the resume's check, which then refuses every
  * answer, and so does one with a pattern RE2 cannot run (`linearRegExp`),
  * an asynchronous one (`$async`) or one under a meta-schema's `$id`. Such a
- * form asks for nothing: its question can only be closed.
+ * form asks for nothing: its question can only be closed. So does any form
+ * on a page that forbids compiling code (`codeForbidden`): `'forbidden'`.
  */
-function schemaChecks(schema: unknown): boolean {
-  if (typeof schema !== 'object' || schema === null) return true;
-  if (!patternsRun(schema)) return false;
+function schemaChecks(schema: unknown): 'usable' | 'unusable' | 'forbidden' {
+  if (typeof schema !== 'object' || schema === null) return 'usable';
+  if (!patternsRun(schema)) return 'unusable';
   // The resume's check takes no answer it must wait for ($async), and compiles no schema under a meta-schema's $id.
   const { $async, $id } = schema as { $async?: unknown; $id?: unknown };
-  if ($async === true) return false;
+  if ($async === true) return 'unusable';
   try {
     const { ajv } = validatorFor(schema);
-    if (typeof $id === 'string' && ajv.getSchema($id.replace(/#$/, '')) !== undefined) return false;
+    if (typeof $id === 'string' && ajv.getSchema($id.replace(/#$/, '')) !== undefined) return 'unusable';
     // An enum's values are told apart in one pass (distinctChoices), not by ajv's comparison of each with every other.
     const checked = distinctChoices(schema);
-    return checked !== undefined && ajv.validateSchema(checked as object) === true;
-  } catch {
-    return false;
+    return checked !== undefined && ajv.validateSchema(checked as object) === true ? 'usable' : 'unusable';
+  } catch (e) {
+    return codeForbidden(e) ? 'forbidden' : 'unusable';
   }
 }

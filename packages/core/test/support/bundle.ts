@@ -18,6 +18,8 @@ export interface BundledChunk {
 export interface Bundled {
   /** Every chunk of the bundle (assets left out). */
   readonly chunks: readonly BundledChunk[];
+  /** The path of the entry's module, to run it in a process of its own. */
+  readonly entry: string;
   /** Imports the entry's module. */
   load<T>(): Promise<T>;
   /** Removes the bundle's directory. */
@@ -60,6 +62,7 @@ export async function bundleApplication(source: string): Promise<Bundled> {
   const output = (Array.isArray(result) ? result[0] : result) as { output: (BundledChunk | { type: 'asset' })[] };
   return {
     chunks: output.output.filter((c): c is BundledChunk => c.type === 'chunk'),
+    entry: join(outDir, 'consumer.js'),
     load: async <T>() => (await import(pathToFileURL(join(outDir, 'consumer.js')).href)) as T,
     remove: () => rmSync(outDir, { recursive: true, force: true }),
   };

@@ -72,6 +72,8 @@ export const en = {
   loadingForm: 'Loading the form…',
   formFailed: 'The form could not be loaded.',
   formUnsupported: 'The agent asked for an answer in a shape this form cannot show. You can only close it without answering.',
+  /** The page's Content Security Policy forbids compiling the schema that checks answers (no 'unsafe-eval' in script-src). */
+  formForbidden: "This page's Content Security Policy does not let the form check answers. You can only close it without answering.",
   /** The form. */
   yourAnswerField: 'Your answer',
   choose: 'Choose…',
@@ -223,6 +225,7 @@ export const zhCN: typeof en = {
   loadingForm: '正在加载表单…',
   formFailed: '表单加载失败。',
   formUnsupported: '智能体要求的回答格式无法在此表单中显示。你只能不回答并关闭。',
+  formForbidden: '此页面的内容安全策略（Content Security Policy）不允许表单校验回答。你只能不回答并关闭。',
   yourAnswerField: '你的回答',
   choose: '请选择…',
   required: '必填',
