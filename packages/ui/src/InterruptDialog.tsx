@@ -93,8 +93,8 @@ export type InterruptDialogProps = Omit<InterruptGroupProps, 'children'>;
  *   before the interrupt took it; the outcome is announced politely. A
  *   refused answer brings focus back to the interrupt; one the agent never
  *   took (offline, an HTTP error) opens its forms again with the answers
- *   that were sent, is not announced as sent, and focus the page lost goes
- *   back to the interrupt.
+ *   that were sent, is not announced as sent, and focus the page lost, or
+ *   still where the answer put it, goes back to the interrupt.
  * - At expiry, focus on a control that goes moves to the action left: on
  *   the expired interrupt's answer, or its Change answer, or Send answers
  *   (disabled once its kept answer is dropped), to Close without answering.

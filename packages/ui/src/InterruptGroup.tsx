@@ -235,6 +235,7 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
       stopWaiting.current();
       const back = returnTo.current && !region.current?.contains(returnTo.current) ? returnTo.current : null;
       stopWaiting.current = focusAfterDecision(doc, scopeOf(region.current, doc), responses[0]?.interruptId, back);
+      const placedBack = back !== null && doc.activeElement === back;
       void store
         .getState()
         .resume(responses)
@@ -245,14 +246,15 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
             setKept(NO_ANSWERS);
             const after = store.getState();
             // The agent never took it (offline, an HTTP error): the questions are open again, their answers in their
-            // forms; nothing was sent, and the run's failure is said where runs are. Focus the page lost goes back to them.
-            const back =
+            // forms; nothing was sent, and the run's failure is said where runs are. Focus the page lost goes back to
+            // them, and so does focus still where the answer put it on a page without a chat (`back`).
+            const unsent =
               after.failure !== undefined && responses.some((r) => after.thread.interrupts.some((it) => it.id === r.interruptId));
-            if (!back) return announce(said);
+            if (!unsent) return announce(said);
             const active = doc.activeElement;
             const first = after.thread.interrupts[0];
-            if (first && (!active || active === doc.body || region.current?.contains(active)))
-              pendingFocus.current = { to: 'interrupt', id: first.id };
+            const left = !active || active === doc.body || (placedBack && active === back) || region.current?.contains(active);
+            if (first && left) pendingFocus.current = { to: 'interrupt', id: first.id };
             return;
           }
           // Refused: the interrupts are still open, their errors shown next to them; focus goes back to the first.

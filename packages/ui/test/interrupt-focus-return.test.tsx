@@ -4,8 +4,9 @@
  * where it was before the interrupt took it, never to the page body, where
  * a keyboard user would start again from the top of the page.
  */
+import type { AgentSource } from '@aguikit/core';
 import { AgentProvider, createAgentStore } from '@aguikit/react';
-import { act, render, screen, waitFor } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InterruptDialog } from '../src/InterruptDialog.js';
@@ -22,12 +23,25 @@ const approval = {
   },
 };
 
-async function page() {
-  const store = createAgentStore({
-    threadId: STORY_THREAD,
-    source: scriptedSource([runOf([], { outcome: { type: 'interrupt', interrupts: [approval] } }), runOf(say('done', 'Refunded.'))]),
-    now: () => Date.now(),
-  });
+const script = () =>
+  scriptedSource([runOf([], { outcome: { type: 'interrupt', interrupts: [approval] } }), runOf(say('done', 'Refunded.'))]);
+
+/** An agent that raises the approval, and whose resume never reaches it: the network is down. */
+function offline(): AgentSource {
+  const inner = script();
+  return {
+    run(input, options) {
+      if (!input.resume) return inner.run(input, options);
+      return (async function* () {
+        yield* [];
+        throw new TypeError('Failed to fetch');
+      })();
+    },
+  };
+}
+
+async function page(source: AgentSource = script()) {
+  const store = createAgentStore({ threadId: STORY_THREAD, source, now: () => Date.now() });
   render(
     <AgentProvider store={store}>
       <button type="button">Orders</button>
@@ -59,5 +73,16 @@ describe('an interrupt dialog on a page without a chat', () => {
     act(() => store.getState().reset());
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(screen.getByRole('button', { name: 'Orders' })).toHaveFocus();
+  });
+
+  it('gives focus back to the question when its answer never reached the agent (offline), and says nothing was sent', async () => {
+    const user = userEvent.setup();
+    const store = await page(offline());
+    await user.click(screen.getByRole('button', { name: 'Approve' }));
+    await waitFor(() => expect(store.getState().failure?.code).toBe('NETWORK'));
+    const card = await screen.findByRole('article', { name: 'Approval needed' });
+    await waitFor(() => expect(within(card).getByRole('button', { name: 'Approve' })).toBeEnabled());
+    await waitFor(() => expect(card.contains(document.activeElement)).toBe(true));
+    expect(document.querySelector('[data-agk-interrupt-announcer]')).not.toHaveTextContent(/sent/i);
   });
 });
