@@ -152,9 +152,7 @@ function stateEvent(e: unknown, type: 'STATE_SNAPSHOT' | 'STATE_DELTA'): e is Re
   if (!isObject(e) || e.type !== type) return false;
   for (const k in e) if (!['type', 'snapshot', 'delta', 'subagentRunId', 'timestamp'].includes(k)) return false;
   if (!validBase(e)) return false;
-  // A snapshot nested past what the state takes is refused and desyncs the state, so the deltas after it wait: it is
-  // kept as it is, with them, rather than folded into one the reducer would take.
-  return type === 'STATE_SNAPSHOT' ? e.snapshot !== undefined && nestsWithin(e.snapshot, MAX_JSON_DEPTH) : Array.isArray(e.delta);
+  return type === 'STATE_SNAPSHOT' ? e.snapshot !== undefined : Array.isArray(e.delta);
 }
 
 /**
@@ -187,6 +185,10 @@ export function compactEvents(events: readonly unknown[]): unknown[] {
       for (; j < events.length; j++) {
         const next = events[j];
         if (!stateEvent(next, 'STATE_DELTA') || next.subagentRunId !== e.subagentRunId) break;
+        // A snapshot nested past what the state takes is refused and desyncs the state, so the deltas after it wait:
+        // it is kept as it is, with them, rather than folded into one the reducer would take. Walked only when a delta
+        // would be folded into it.
+        if (j === i + 1 && !nestsWithin(e.snapshot, MAX_JSON_DEPTH)) break;
         const applied = applyJsonPatch(document, next.delta as unknown[]);
         if (!applied.ok || (next.delta as unknown[]).some((op) => !isObject(op))) break;
         document = applied.document;

@@ -118,6 +118,29 @@ const CASES: { name: string; events: AgUiEvent[] }[] = [
     ],
   },
   {
+    name: 'a result goes after its reply and that reply’s results, though a snapshot put another of its results further down',
+    events: [
+      start(),
+      {
+        type: 'MESSAGES_SNAPSHOT',
+        messages: [
+          {
+            id: 'm1',
+            role: 'assistant',
+            toolCalls: [
+              { id: 'c1', type: 'function', function: { name: 'a', arguments: '{}' } },
+              { id: 'c2', type: 'function', function: { name: 'b', arguments: '{}' } },
+            ],
+          },
+          { id: 'u1', role: 'user', content: 'and?' },
+          { id: 'tr1', role: 'tool', toolCallId: 'c1', content: 'one' },
+        ],
+      },
+      { type: 'TOOL_CALL_RESULT', messageId: 'tr2', toolCallId: 'c2', content: 'two' },
+      finish(),
+    ],
+  },
+  {
     name: 'a tool call whose parent is a user message gets an assistant message of its own',
     events: [
       start(),

@@ -72,6 +72,57 @@ describe('reduceThread: tool-call lifecycle', () => {
     expect(s.messages.byId.get('t2')).toMatchObject({ role: 'tool', toolCallId: 'c2', content: [{ type: 'text', text: 'two' }] });
   });
 
+  it('puts a result after its caller and its results even when a snapshot put a result of the same reply further down', () => {
+    // The agent's history puts the first call's result after the user's next message; the second call's result still
+    // goes right after the reply that made the call, as the official client places it.
+    const s = replayEvents(
+      run([
+        {
+          type: 'MESSAGES_SNAPSHOT',
+          messages: [
+            {
+              id: 'm',
+              role: 'assistant',
+              toolCalls: [
+                { id: 'c1', type: 'function', function: { name: 'a', arguments: '{}' } },
+                { id: 'c2', type: 'function', function: { name: 'b', arguments: '{}' } },
+              ],
+            },
+            { id: 'u', role: 'user', content: 'and?' },
+            { id: 't1', role: 'tool', toolCallId: 'c1', content: 'one' },
+          ],
+        },
+        { type: 'TOOL_CALL_RESULT', messageId: 't2', toolCallId: 'c2', content: 'two' },
+      ]),
+    );
+    expect(s.messages.ids).toEqual(['m', 't2', 'u', 't1']);
+  });
+
+  it('puts a result after its caller when a snapshot moved a message between the caller and a result placed before it', () => {
+    const calls = [
+      { id: 'c1', type: 'function', function: { name: 'a', arguments: '{}' } },
+      { id: 'c2', type: 'function', function: { name: 'b', arguments: '{}' } },
+      { id: 'c3', type: 'function', function: { name: 'c', arguments: '{}' } },
+    ];
+    const s = replayEvents(
+      run([
+        { type: 'MESSAGES_SNAPSHOT', messages: [{ id: 'm', role: 'assistant', toolCalls: calls }] },
+        { type: 'TOOL_CALL_RESULT', messageId: 't1', toolCallId: 'c1', content: 'one' },
+        {
+          type: 'MESSAGES_SNAPSHOT',
+          messages: [
+            { id: 'm', role: 'assistant', toolCalls: calls },
+            { id: 'u', role: 'user', content: 'and?' },
+            { id: 't1', role: 'tool', toolCallId: 'c1', content: 'one' },
+          ],
+        },
+        { type: 'TOOL_CALL_RESULT', messageId: 't2', toolCallId: 'c2', content: 'two' },
+        { type: 'TOOL_CALL_RESULT', messageId: 't3', toolCallId: 'c3', content: 'three' },
+      ]),
+    );
+    expect(s.messages.ids).toEqual(['m', 't2', 't3', 'u', 't1']);
+  });
+
   it('interleaves parallel calls by id without mixing their arguments', () => {
     const s = replayEvents(
       run([

@@ -76,25 +76,44 @@ export function toolResultOwnId(state: ThreadState, event: EventOf<'TOOL_CALL_RE
   return withDiagnostics(next, [warning(index, event.type, 'MESSAGE_ID_CONFLICT', said)]);
 }
 
+/**
+ * Per messages record (each change makes a new one): the message right before the results that end the thread (null:
+ * none), found once, and handed on to the record a result makes: a result goes in before that message or after it,
+ * never between, so it is the same there.
+ */
+const beforeLastResults = new WeakMap<ThreadState['messages'], string | null>();
+
+function messageBeforeLastResults(messages: ThreadState['messages']): string | null {
+  let before = beforeLastResults.get(messages);
+  if (before !== undefined) return before;
+  before = null;
+  someIdFromEnd(messages, (id) => {
+    if (messages.byId.get(id)?.role === 'tool') return false;
+    before = id;
+    return true;
+  });
+  beforeLastResults.set(messages, before);
+  return before;
+}
+
 function insertAfterCaller(state: ThreadState, message: MessageRecord): ThreadState {
+  const next = placeAfterCaller(state, message);
+  const before = beforeLastResults.get(state.messages);
+  if (before !== undefined) beforeLastResults.set(next.messages, before);
+  return next;
+}
+
+function placeAfterCaller(state: ThreadState, message: MessageRecord): ThreadState {
   const call = state.toolCalls.get(message.toolCallId ?? '');
   const caller = call?.parentMessageId;
   // A result of no call the thread knows (or of one no message made) has no place but the end.
   if (caller === undefined) return putMessage(state, message);
-  // Not its ids yet: in a batch, reading them makes their array.
-  const { byId } = state.messages;
   // Nearly always the caller is the last message but for the results before this one: the result is appended, as any
-  // new message is (in a replay's batch, without copying the ids or making their array). The last of those results
-  // being one of the caller's own calls says so at once: the results of many calls made in parallel are not each
+  // new message is (in a replay's batch, without copying the ids or making their array). Which message comes before
+  // those results is known from the result before this one: the results of many calls made in parallel are not each
   // looked past again.
-  let last = false;
-  someIdFromEnd(state.messages, (id) => {
-    const m = id === caller ? undefined : byId.get(id);
-    last = id === caller || (m?.role === 'tool' && state.toolCalls.get(m.toolCallId ?? '')?.parentMessageId === caller);
-    return last || m?.role !== 'tool';
-  });
-  if (last) return putMessage(state, message);
-  const { ids } = state.messages;
+  if (messageBeforeLastResults(state.messages) === caller) return putMessage(state, message);
+  const { ids, byId } = state.messages;
   let at = ids.lastIndexOf(caller);
   if (at === -1) return putMessage(state, message);
   at++;
