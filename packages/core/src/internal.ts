@@ -9,6 +9,7 @@ export { classifyFailure, isRetryable } from './controller/classifyFailure.js';
 export { createThreadMachine, type MachineCallbacks, type ThreadMachine } from './controller/machine.js';
 export { reportThrown, tellApp } from './controller/report.js';
 export { createSessionLog } from './controller/sessionLog.js';
+export { enumCopy } from './enumCopy.js';
 export { createEventLog, parseEventLog, serializeEventLog } from './eventLog.js';
 export { type IdMap, idMap } from './idMap.js';
 export { newId } from './ids.js';

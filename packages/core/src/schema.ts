@@ -7,6 +7,7 @@ import Ajv, { type ValidateFunction } from 'ajv';
 import Ajv2019 from 'ajv/dist/2019.js';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { RE2JS } from 're2js';
+import { enumCopy } from './enumCopy.js';
 import type { ThreadState } from './model.js';
 import { type BuildResumeOptions, type BuildResumeResult, buildResumeWith, type PayloadValidator, type ResumeResponse } from './resume.js';
 import { SCHEMA_SIZE_LIMIT, schemaSize } from './schemaSize.js';
@@ -82,84 +83,14 @@ const FORBIDDEN = "the page's Content Security Policy forbids compiling it to co
 class CodeGenerationForbidden extends Error {}
 const TOO_LARGE = `it is too large to check: its $refs expand it to more than ${SCHEMA_SIZE_LIMIT.toLocaleString('en-US')} subschemas`;
 
-/** Keywords whose value is data, never a schema: what is under them is not looked into. */
-const DATA_KEYWORDS: ReadonlySet<string> = new Set(['enum', 'const', 'default', 'examples']);
-/** Keywords whose value maps names to schemas: each of its values is a schema, whatever its name. */
-const SCHEMA_MAPS: ReadonlySet<string> = new Set([
-  'properties',
-  'patternProperties',
-  'dependentSchemas',
-  'dependencies',
-  'definitions',
-  '$defs',
-]);
-
-/**
- * A value as a key that two values share when they are equal as JSON Schema
- * compares them (object keys in any order, 0 and -0); undefined for what JSON cannot hold.
- */
-function equalityKey(value: unknown, depth = 0): string | undefined {
-  if (depth > 64) return undefined;
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return JSON.stringify(value);
-  if (typeof value === 'number') return Number.isFinite(value) ? String(value === 0 ? 0 : value) : undefined;
-  if (Array.isArray(value)) {
-    const items = value.map((item) => equalityKey(item, depth + 1));
-    return items.every((item) => item !== undefined) ? `[${items.join(',')}]` : undefined;
-  }
-  if (typeof value !== 'object') return undefined;
-  const entries: string[] = [];
-  for (const key of Object.keys(value).sort()) {
-    const inner = equalityKey((value as Record<string, unknown>)[key], depth + 1);
-    if (inner === undefined) return undefined;
-    entries.push(`${JSON.stringify(key)}:${inner}`);
-  }
-  return `{${entries.join(',')}}`;
-}
-
-/** What `withFirstChoices` found: whether an enum gives a value twice. */
-interface Choices {
-  twice: boolean;
-}
-
-/**
- * `schema` with each enum cut to its first value, for ajv to check the rest
- * against the meta-schema: ajv checks an enum's values are unique (draft-07
- * asks it) by comparing each with every other, a minute for 100,000 values.
- * Here they are told apart in one pass (`found.twice`). An enum holding what
- * JSON cannot is left whole. `map`: the value of a keyword mapping names to schemas.
- */
-function withFirstChoices(schema: unknown, found: Choices, depth = 0, map = false): unknown {
-  if (typeof schema !== 'object' || schema === null || depth > 128) return schema;
-  if (Array.isArray(schema)) return schema.map((item) => withFirstChoices(item, found, depth + 1));
-  const node = schema as Record<string, unknown>;
-  const copy: Record<string, unknown> = {};
-  for (const key of Object.keys(node)) {
-    const value = node[key];
-    let kept = value;
-    if (map) kept = withFirstChoices(value, found, depth + 1);
-    else if (key === 'enum' && Array.isArray(value) && value.length > 1) {
-      const keys = value.map((v) => equalityKey(v));
-      if (!keys.includes(undefined)) {
-        if (new Set(keys).size !== keys.length) found.twice = true;
-        kept = value.slice(0, 1);
-      }
-    } else if (!DATA_KEYWORDS.has(key)) kept = withFirstChoices(value, found, depth + 1, SCHEMA_MAPS.has(key));
-    // Defined, not assigned: a key named `__proto__` stays a key.
-    Object.defineProperty(copy, key, { value: kept, enumerable: true, writable: true, configurable: true });
-  }
-  return copy;
-}
-
 /**
  * Checks `schema` against its meta-schema as ajv's `compile` would (its
- * `validateSchema`), throwing what it throws, in time linear in the schema.
+ * `validateSchema`), throwing what it throws, in time linear in the schema:
+ * ajv checks the copy `enumCopy` makes, whose verdict is the schema's (the
+ * interrupt form checks the same copy).
  */
 function checkSchema(ajv: Ajv, schema: object): void {
-  const found: Choices = { twice: false };
-  const copy = withFirstChoices(schema, found) as object;
-  // Draft-07's meta-schema asks for an enum's values to be unique; 2019-09's and 2020-12's do not.
-  if (found.twice && schemaDraft(schema) === '07') throw new Error('schema is invalid: an enum gives a value twice');
-  if (ajv.validateSchema(copy) === false) throw new Error(`schema is invalid: ${ajv.errorsText(ajv.errors)}`);
+  if (ajv.validateSchema(enumCopy(schema) as object) === false) throw new Error(`schema is invalid: ${ajv.errorsText(ajv.errors)}`);
 }
 
 /** Whether ajv holds a schema under `id` (a meta-schema's, with or without its empty fragment). */

@@ -1,6 +1,7 @@
 'use client';
 
 import { schemaSize } from '@aguikit/core/engine';
+import { enumCopy } from '@aguikit/core/internal';
 import { type AgentStore, useAgentStore } from '@aguikit/react';
 import Form, { getDefaultRegistry, type IChangeEvent } from '@rjsf/core';
 import {
@@ -36,15 +37,7 @@ import type { ReactNode } from 'react';
 import * as React from 'react';
 import { clientContext } from './clientContext.js';
 import { useInterruptRoot } from './interruptContext.js';
-import {
-  distinctChoices,
-  formCanHold,
-  formSchema,
-  formUiSchema,
-  humanizeKey,
-  type InterruptMessages,
-  transformErrors,
-} from './interruptForm.js';
+import { formCanHold, formSchema, formUiSchema, humanizeKey, type InterruptMessages, transformErrors } from './interruptForm.js';
 import { linearRegExp, patternsRun } from './linearRegExp.js';
 import { useLocale } from './locale.js';
 import { describableId, errorPath, withExactPaths } from './responseFormPaths.js';
@@ -740,8 +733,8 @@ function schemaChecks(schema: unknown): 'usable' | 'unusable' | 'forbidden' {
   try {
     const { ajv } = validatorFor(schema);
     if (typeof $id === 'string' && ajv.getSchema($id.replace(/#$/, '')) !== undefined) return 'unusable';
-    // An enum's values are told apart in one pass (distinctChoices), not by ajv's comparison of each with every other.
-    const checked = distinctChoices(schema);
+    // An enum's values are told apart in one pass (enumCopy, the copy the resume's check sees too), not by ajv's comparison of each with every other.
+    const checked = enumCopy(schema);
     return checked !== undefined && ajv.validateSchema(checked as object) === true ? 'usable' : 'unusable';
   } catch (e) {
     return codeForbidden(e) ? 'forbidden' : 'unusable';

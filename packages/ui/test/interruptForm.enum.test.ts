@@ -4,10 +4,12 @@
  * to label, and they are labelled as the form's placeholder draws and again
  * as the form does).
  */
+
+import { enumCopy } from '@aguikit/core/internal';
 import Ajv from 'ajv';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { distinctChoices, formAnswerText, formUiSchema } from '../src/interruptForm.js';
+import { formAnswerText, formUiSchema } from '../src/interruptForm.js';
 import { en } from '../src/locales/interrupt.js';
 
 const words = { yes: 'Yes', no: 'No', number: String, list: (items: readonly string[]) => items.join(', ') };
@@ -26,14 +28,14 @@ describe('an enumeration of 100,000 choices', () => {
   });
 });
 
-describe('distinctChoices: the schema its meta-schema is checked against', () => {
+describe('enumCopy: the schema its meta-schema is checked against', () => {
   it('keeps the first value of each enum once its values are told apart, wherever a schema may be', () => {
     const schema = {
       properties: { size: { enum: ['S', 'M', 'L'] }, enum: { type: 'string' } },
       $defs: { Bin: { enum: [1, '1', { a: 1, b: 2 }] } },
       items: [{ enum: [true, false] }],
     };
-    expect(distinctChoices(schema)).toEqual({
+    expect(enumCopy(schema)).toEqual({
       properties: { size: { enum: ['S'] }, enum: { type: 'string' } },
       $defs: { Bin: { enum: [1] } },
       items: [{ enum: [true] }],
@@ -43,7 +45,7 @@ describe('distinctChoices: the schema its meta-schema is checked against', () =>
   it('finds a value given twice as JSON Schema compares them: object keys in any order, 0 and -0', () => {
     // The value given twice stands for the enum, twice: the meta-schema refuses it where it asks for unique values.
     expect(
-      distinctChoices({
+      enumCopy({
         enum: [{ a: 1, b: [2] }, 'c', { b: [2], a: 1 }],
       }),
     ).toEqual({
@@ -52,26 +54,26 @@ describe('distinctChoices: the schema its meta-schema is checked against', () =>
         { b: [2], a: 1 },
       ],
     });
-    expect(distinctChoices({ properties: { n: { enum: [1, 0, -0] } } })).toEqual({ properties: { n: { enum: [0, -0] } } });
+    expect(enumCopy({ properties: { n: { enum: [1, 0, -0] } } })).toEqual({ properties: { n: { enum: [0, -0] } } });
     expect(
-      distinctChoices({
+      enumCopy({
         enum: [
           [1, 2],
           [2, 1],
         ],
       }),
     ).toEqual({ enum: [[1, 2]] });
-    expect(distinctChoices({ enum: [[1], { 0: 1 }, '[1]', '{"0":1}'] })).toEqual({ enum: [[1]] });
+    expect(enumCopy({ enum: [[1], { 0: 1 }, '[1]', '{"0":1}'] })).toEqual({ enum: [[1]] });
   });
 
   it('leaves data as it is: a default or an example holding "enum" is no enum', () => {
     const schema = { default: { enum: [1, 1] }, examples: [{ enum: [2, 2] }], const: { enum: [3, 3] } };
-    expect(distinctChoices(schema)).toEqual(schema);
+    expect(enumCopy(schema)).toEqual(schema);
   });
 
   it('keeps a property named __proto__ a property of the copy', () => {
     const schema = JSON.parse('{"properties":{"__proto__":{"enum":["a","b"]}}}');
-    const copy = distinctChoices(schema) as { properties: object };
+    const copy = enumCopy(schema) as { properties: object };
     expect(Object.keys(copy.properties)).toEqual(['__proto__']);
   });
 });
@@ -79,9 +81,9 @@ describe('distinctChoices: the schema its meta-schema is checked against', () =>
 /**
  * The resume's check compiles a schema only once its draft's meta-schema
  * takes it, so the form is drawn for exactly those schemas: the meta-schema's
- * verdict on what `distinctChoices` returns is its verdict on the schema.
+ * verdict on what `enumCopy` returns is its verdict on the schema.
  */
-describe('distinctChoices: the meta-schema says of the copy what it says of the schema', () => {
+describe('enumCopy: the meta-schema says of the copy what it says of the schema', () => {
   /** What ajv's check of a schema against its meta-schema says: false where it refuses it, or throws. */
   function taken(AjvClass: typeof Ajv | typeof Ajv2020, schema: unknown): boolean {
     if (schema === undefined) return false;
@@ -128,6 +130,6 @@ describe('distinctChoices: the meta-schema says of the copy what it says of the 
     ],
   ] as const)('%s', (_name, AjvClass, schema, verdict) => {
     expect(taken(AjvClass, schema)).toBe(verdict);
-    expect(taken(AjvClass, distinctChoices(schema))).toBe(verdict);
+    expect(taken(AjvClass, enumCopy(schema))).toBe(verdict);
   });
 });
