@@ -52,16 +52,66 @@ export const runInputSchema = {
  * Parses a JSON body, refusing one nested deeper than `MAX_DEPTH` before it
  * is parsed: the nesting is counted over the text in one pass, so a body of a
  * hundred thousand brackets costs a scan, never a recursion, and nothing of it
- * is applied anywhere.
+ * is applied anywhere. An object that names a member twice is refused too:
+ * JSON.parse keeps the last, other parsers the first, so a proxy in front of
+ * the server could check one `threadId` while the server ran another.
  */
 export function parseJsonBody(text: string): unknown {
   if (nesting(text) > MAX_DEPTH)
     throw new RequestError(400, 'TOO_DEEP', `The body nests deeper than ${MAX_DEPTH} levels of objects and arrays.`);
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (e) {
     throw new RequestError(400, 'MALFORMED_JSON', `The body is not JSON: ${e instanceof Error ? e.message : String(e)}`);
   }
+  const twice = duplicateKey(text);
+  if (twice !== undefined)
+    throw new RequestError(400, 'DUPLICATE_KEY', `An object of the body names the member ${JSON.stringify(twice.slice(0, 50))} twice.`);
+  return value;
+}
+
+/**
+ * The first member name an object of a JSON text (one JSON.parse took) gives twice, as JSON.parse reads it (escapes
+ * decoded); undefined when none does. One pass, no recursion: each object open holds the names seen in it so far.
+ */
+export function duplicateKey(text: string): string | undefined {
+  /** Per open bracket: null for an array, the names of an object (made at its first member). */
+  const open: (Set<string> | null | undefined)[] = [];
+  let expectKey = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      let end = i + 1;
+      for (;;) {
+        end = text.indexOf('"', end);
+        let slashes = 0;
+        while (text.charCodeAt(end - 1 - slashes) === 0x5c) slashes++;
+        if (slashes % 2 === 0) break;
+        end++;
+      }
+      if (expectKey) {
+        const raw = text.slice(i + 1, end);
+        const key = raw.includes('\\') ? (JSON.parse(text.slice(i, end + 1)) as string) : raw;
+        let names = open[open.length - 1];
+        if (!names) open[open.length - 1] = names = new Set();
+        if (names.has(key)) return key;
+        names.add(key);
+        expectKey = false;
+      }
+      i = end;
+    } else if (c === 0x7b) {
+      open.push(undefined);
+      expectKey = true;
+    } else if (c === 0x5b) {
+      open.push(null);
+      expectKey = false;
+    } else if (c === 0x7d || c === 0x5d) {
+      open.pop();
+      expectKey = false;
+    } else if (c === 0x2c) expectKey = open.length > 0 && open[open.length - 1] !== null;
+  }
+  return undefined;
 }
 
 /** The deepest nesting of `{` and `[` in a JSON text, outside strings (stops counting once past the limit). */
