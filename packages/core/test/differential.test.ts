@@ -7,8 +7,9 @@
  */
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { replayEvents } from '../src/engine.js';
-import { type AgUiEvent, type Message, type ThreadState, toAgUiMessages } from '../src/index.js';
+import { createThreadMachine } from '../src/controller/machine.js';
+import { createEventPipeline, replayEvents } from '../src/engine.js';
+import { type AgUiEvent, loadEngine, type Message, type SessionEntryBody, type ThreadState, toAgUiMessages } from '../src/index.js';
 import { validStream } from './support/arbitraries.js';
 import { officialReplay, officialRun } from './support/differential.js';
 
@@ -53,6 +54,160 @@ async function expectSameAsOfficial(events: readonly unknown[]): Promise<ThreadS
 
 const start = (runId = 'r1'): AgUiEvent => ({ type: 'RUN_STARTED', threadId: 't', runId });
 const finish = (runId = 'r1'): AgUiEvent => ({ type: 'RUN_FINISHED', threadId: 't', runId });
+
+const call = (toolCallId: string, parentMessageId: string): AgUiEvent[] => [
+  { type: 'TOOL_CALL_START', toolCallId, toolCallName: 'lookup', parentMessageId },
+  { type: 'TOOL_CALL_END', toolCallId },
+];
+const result = (toolCallId: string, content = toolCallId): AgUiEvent => ({
+  type: 'TOOL_CALL_RESULT',
+  messageId: `tr-${toolCallId}`,
+  toolCallId,
+  content,
+});
+const said = (messageId: string, delta: string, role: 'assistant' | 'user' = 'assistant'): AgUiEvent[] => [
+  { type: 'TEXT_MESSAGE_START', messageId, role },
+  { type: 'TEXT_MESSAGE_CONTENT', messageId, delta },
+  { type: 'TEXT_MESSAGE_END', messageId },
+];
+const calls = (...ids: string[]) => ids.map((id) => ({ id, type: 'function' as const, function: { name: 'lookup', arguments: '{}' } }));
+
+/**
+ * Where tool results go among other messages: each result right after the reply that made its call and that reply's
+ * results so far, whatever came after that reply (text, reasoning, an activity, a snapshot that moved or dropped it).
+ * Also replayed live, in one batch, and one frame at a time (below): all must end alike.
+ */
+const RESULT_PLACEMENT: { name: string; events: AgUiEvent[] }[] = [
+  {
+    name: 'results interleaved with text messages go after their reply and its results',
+    events: [
+      start(),
+      ...said('m1', 'Checking two things.'),
+      ...call('c1', 'm1'),
+      ...call('c2', 'm1'),
+      result('c1'),
+      ...said('m2', 'The first is back.'),
+      result('c2'),
+      ...said('m3', 'One more.'),
+      ...call('c3', 'm3'),
+      ...said('u1', 'go on', 'user'),
+      result('c3'),
+      ...said('m4', 'Done.'),
+      finish(),
+    ],
+  },
+  {
+    name: 'reasoning and activity messages between the results of one reply stay after them',
+    events: [
+      start(),
+      ...call('c1', 'm1'),
+      ...call('c2', 'm1'),
+      ...call('c3', 'm1'),
+      result('c1'),
+      { type: 'REASONING_START', messageId: 'rs1' },
+      { type: 'REASONING_MESSAGE_START', messageId: 'rm1', role: 'reasoning' },
+      { type: 'REASONING_MESSAGE_CONTENT', messageId: 'rm1', delta: 'two left' },
+      { type: 'REASONING_MESSAGE_END', messageId: 'rm1' },
+      { type: 'REASONING_END', messageId: 'rs1' },
+      result('c2'),
+      { type: 'ACTIVITY_SNAPSHOT', messageId: 'act1', activityType: 'plan', content: { steps: ['c3'] } },
+      result('c3'),
+      finish(),
+    ],
+  },
+  {
+    name: 'a result of a call whose reply a snapshot dropped goes at the end',
+    events: [
+      start(),
+      ...call('c1', 'm1'),
+      ...call('c2', 'm1'),
+      result('c1'),
+      {
+        type: 'MESSAGES_SNAPSHOT',
+        messages: [
+          { id: 'u1', role: 'user', content: 'start over' },
+          { id: 'm2', role: 'assistant', content: 'Starting over.' },
+        ],
+      },
+      result('c2'),
+      finish(),
+    ],
+  },
+  {
+    name: 'a result goes after the reply a snapshot moved its call to, ahead of the messages after it',
+    events: [
+      start(),
+      ...call('c1', 'm1'),
+      ...call('c2', 'm1'),
+      result('c1'),
+      {
+        type: 'MESSAGES_SNAPSHOT',
+        messages: [
+          { id: 'm1', role: 'assistant', toolCalls: calls('c1') },
+          { id: 'tr-c1', role: 'tool', toolCallId: 'c1', content: 'c1' },
+          { id: 'm2', role: 'assistant', toolCalls: calls('c2') },
+          { id: 'u1', role: 'user', content: 'and?' },
+        ],
+      },
+      result('c2'),
+      finish(),
+    ],
+  },
+  {
+    name: 'a result after a snapshot that made one of the reply’s results a user message goes before it',
+    events: [
+      start(),
+      ...call('c1', 'm1'),
+      ...call('c2', 'm1'),
+      result('c1'),
+      {
+        type: 'MESSAGES_SNAPSHOT',
+        messages: [
+          { id: 'm1', role: 'assistant', toolCalls: calls('c1', 'c2') },
+          { id: 'tr-c1', role: 'user', content: 'not a result after all' },
+        ],
+      },
+      result('c2'),
+      finish(),
+    ],
+  },
+  {
+    name: 'a result of a call whose reply a snapshot restated as a user message goes at the end',
+    events: [
+      start(),
+      ...call('c1', 'm1'),
+      ...call('c2', 'm1'),
+      ...said('m2', 'Waiting.'),
+      {
+        type: 'MESSAGES_SNAPSHOT',
+        messages: [
+          { id: 'm1', role: 'user', content: 'no calls here' },
+          { id: 'm2', role: 'assistant', content: 'Waiting.' },
+        ],
+      },
+      result('c2'),
+      finish(),
+    ],
+  },
+  {
+    name: 'a result of a call whose reply a snapshot restated without it goes at the end',
+    events: [
+      start(),
+      ...call('c1', 'm1'),
+      ...call('c2', 'm1'),
+      ...said('m2', 'Waiting.'),
+      {
+        type: 'MESSAGES_SNAPSHOT',
+        messages: [
+          { id: 'm1', role: 'assistant', content: 'No calls after all.' },
+          { id: 'm2', role: 'assistant', content: 'Waiting.' },
+        ],
+      },
+      result('c2'),
+      finish(),
+    ],
+  },
+];
 
 /** Small valid streams, one aspect each. */
 const CASES: { name: string; events: AgUiEvent[] }[] = [
@@ -140,6 +295,7 @@ const CASES: { name: string; events: AgUiEvent[] }[] = [
       finish(),
     ],
   },
+  ...RESULT_PLACEMENT,
   {
     name: 'a tool call whose parent is a user message gets an assistant message of its own',
     events: [
@@ -399,6 +555,51 @@ describe('aguikit ends where the official client ends, on valid streams', () => 
       }),
       { numRuns: 50 },
     );
+  });
+});
+
+/** The messages and the calls' results a thread ends with: what must not depend on how its events were applied. */
+const outcome = (thread: ThreadState) => ({
+  messages: toAgUiMessages(thread, { includeActivity: true }),
+  results: [...thread.toolCalls].map((c) => [c.id, c.status, c.result?.messageId]),
+});
+
+/** Session entries of one stream per list of events, a reset between two lists. */
+function entriesOf(...streams: AgUiEvent[][]): SessionEntryBody[] {
+  return streams.flatMap((events, i): SessionEntryBody[] => [
+    ...(i ? [{ type: 'reset' } as const] : []),
+    { type: 'stream_start', kind: 'run', runId: `r${i}` },
+    ...events.map((event, index): SessionEntryBody => ({ type: 'event', event, index })),
+    { type: 'stream_end', open: false },
+  ]);
+}
+
+/** The thread the entries make in a machine, `frames` of them per batch (Infinity: all in one; 0: no batch). */
+async function framed(entries: readonly SessionEntryBody[], frames: number): Promise<ThreadState> {
+  const engine = await loadEngine();
+  const machine = createThreadMachine({ engine: () => engine });
+  if (frames === 0) for (const entry of entries) machine.apply(entry);
+  else for (let i = 0; i < entries.length; i += frames) machine.batch(() => entries.slice(i, i + frames).forEach(machine.apply));
+  return machine.thread;
+}
+
+describe('tool results are placed alike live, in a replay and in frames of any size', () => {
+  for (const c of RESULT_PLACEMENT) {
+    it(c.name, async () => {
+      const replayed = outcome(replayEvents(c.events));
+      const pipeline = createEventPipeline();
+      for (const event of c.events) pipeline.push(event);
+      expect(outcome(pipeline.end())).toEqual(replayed);
+      for (const frames of [0, 1, 2, 3, Number.POSITIVE_INFINITY])
+        expect(outcome(await framed(entriesOf(c.events), frames))).toEqual(replayed);
+    });
+  }
+
+  it('after a reset inside a batch, the next stream’s results are placed as in a thread of their own', async () => {
+    const [first, second] = RESULT_PLACEMENT.map((c) => c.events) as [AgUiEvent[], AgUiEvent[]];
+    const alone = outcome(replayEvents(second));
+    for (const frames of [0, 1, 5, Number.POSITIVE_INFINITY])
+      expect(outcome(await framed(entriesOf(first, second), frames))).toEqual(alone);
   });
 });
 

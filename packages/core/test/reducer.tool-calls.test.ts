@@ -123,6 +123,30 @@ describe('reduceThread: tool-call lifecycle', () => {
     expect(s.messages.ids).toEqual(['m', 't2', 't3', 'u', 't1']);
   });
 
+  it('puts a result at the end when a snapshot restated its caller as another role, or without the call', () => {
+    const restated = (m1: Record<string, unknown>) =>
+      replayEvents(
+        run([
+          ...toolCall('c1', 'a', ['{}'], 'm1'),
+          ...toolCall('c2', 'b', ['{}'], 'm1'),
+          ...text('m2', 'Waiting.'),
+          {
+            type: 'MESSAGES_SNAPSHOT',
+            messages: [
+              { id: 'm1', ...m1 },
+              { id: 'm2', role: 'assistant', content: 'Waiting.' },
+            ],
+          },
+          { type: 'TOOL_CALL_RESULT', messageId: 't2', toolCallId: 'c2', content: 'two' },
+        ]),
+      ).messages.ids;
+    expect(restated({ role: 'user', content: 'no calls here' })).toEqual(['m1', 'm2', 't2']);
+    expect(restated({ role: 'assistant', content: 'No calls after all.' })).toEqual(['m1', 'm2', 't2']);
+    // Still carrying the call, the reply takes its result right after it.
+    const calls = [{ id: 'c2', type: 'function', function: { name: 'b', arguments: '{}' } }];
+    expect(restated({ role: 'assistant', toolCalls: calls })).toEqual(['m1', 't2', 'm2']);
+  });
+
   it('interleaves parallel calls by id without mixing their arguments', () => {
     const s = replayEvents(
       run([

@@ -114,6 +114,11 @@ function placeAfterCaller(state: ThreadState, message: MessageRecord): ThreadSta
   // looked past again.
   if (messageBeforeLastResults(state.messages) === caller) return putMessage(state, message);
   const { ids, byId } = state.messages;
+  // A call its message no longer makes (a snapshot restated that message as another role's, or without the call) is
+  // the call of no reply: its result goes at the end, where the official client puts it too (and where the line above
+  // puts it when that message is the last before the results).
+  const parent = byId.get(caller);
+  if (parent?.role !== 'assistant' || !parent.toolCallIds?.includes(message.toolCallId ?? '')) return putMessage(state, message);
   let at = ids.lastIndexOf(caller);
   if (at === -1) return putMessage(state, message);
   at++;
