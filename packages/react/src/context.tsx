@@ -2,8 +2,8 @@
 
 import * as React from 'react';
 import { clientContext } from './clientContext.js';
-import { ownedOptions, useOwnedStore } from './ownedStore.js';
-import { type AgentStore, createAgentStore } from './store.js';
+import { createOwnedStore, useOwnedStore } from './ownedStore.js';
+import type { AgentStore } from './store.js';
 import type { AgentStoreOptions } from './types.js';
 
 const AgentStoreContext = clientContext<AgentStore | null>(null);
@@ -33,7 +33,7 @@ export function AgentProvider<Doc = unknown>(props: AgentProviderProps<Doc>) {
     throw new Error(
       'AgentProvider needs a `store` (from createAgentStore, or useAgentRun().store) or `options` to create one: it was given neither (a `store` that is still undefined?).',
     );
-  const own = useOwnedStore<Doc>(creates ? (log) => createAgentStore<Doc>(ownedOptions({ ...options, ...(log ? { log } : {}) })) : null);
+  const own = useOwnedStore<Doc>(creates ? (log) => createOwnedStore<Doc>({ ...options, ...(log ? { log } : {}) }) : null);
   // The hooks read documents as `unknown` (or as the type their caller names): the store's own type stays out of the context.
   const store = (props.store ?? own) as AgentStore | null;
   if (!store)

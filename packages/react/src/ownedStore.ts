@@ -2,7 +2,7 @@
 
 import { type AgentSource, loadEngine, type SessionEntry } from '@aguikit/core';
 import * as React from 'react';
-import { type AgentStore, onServer } from './store.js';
+import { type AgentStore, createAgentStore, onServer } from './store.js';
 import type { AgentStoreOptions } from './types.js';
 
 /** What a server render's store streams from: nothing (a server render never runs the agent). */
@@ -23,7 +23,26 @@ const SERVER_SOURCE: AgentSource = {
 export function ownedOptions<Doc>(options: AgentStoreOptions<Doc>): AgentStoreOptions<Doc> {
   const held: AgentStoreOptions<Doc> = { ...options, askCapabilities: 'when-held' };
   if (!onServer) return held;
-  return { ...held, source: SERVER_SOURCE, threadId: options.threadId ?? 'thread-server-render', now: options.now ?? (() => 0) };
+  return { ...held, source: SERVER_SOURCE, threadId: options.threadId ?? SERVER_THREAD_ID, now: options.now ?? (() => 0) };
+}
+
+/** The id of the thread a server render of a component's own store shows, when the app names none. */
+const SERVER_THREAD_ID = 'thread-server-render';
+
+/**
+ * The store a component makes while rendering (`ownedOptions`). In the
+ * browser, one under an id of its own (the app named none, and gave no log)
+ * hydrates from the thread the server rendered, under the server's id, and
+ * shows its own id as soon as it has hydrated: a component that shows the
+ * thread's id hydrates without a mismatch.
+ */
+export function createOwnedStore<Doc>(options: AgentStoreOptions<Doc>): AgentStore<Doc> {
+  const store = createAgentStore<Doc>(ownedOptions(options));
+  if (onServer || options.threadId !== undefined || options.log !== undefined) return store;
+  const first = store.getState();
+  const rendered = { ...first, thread: { ...first.thread, threadId: SERVER_THREAD_ID } };
+  store.getInitialState = () => rendered;
+  return store;
 }
 
 /**

@@ -5,8 +5,8 @@ import * as React from 'react';
 import { useStore } from 'zustand';
 import { useOptionalAgentStore } from './context.js';
 import type { OptionsLayer } from './layers.js';
-import { ownedOptions, useOwnedStore } from './ownedStore.js';
-import { type AgentStore, actionsOf, createAgentStore, onServer } from './store.js';
+import { createOwnedStore, useOwnedStore } from './ownedStore.js';
+import { type AgentStore, actionsOf, onServer } from './store.js';
 import type { AgentActions, AgentStoreOptions, AgentStoreState } from './types.js';
 
 export interface UseAgentRunOptions<Doc = unknown> extends Partial<Omit<AgentStoreOptions<Doc>, 'source'>> {
@@ -77,7 +77,7 @@ export function useAgentRun<Doc = unknown>(options: UseAgentRunOptions<Doc> = {}
     source
       ? (log) => {
           const { source: _s, url: _u, headers: _h, ...rest } = options;
-          return createAgentStore<Doc>(ownedOptions({ ...rest, source, ...(log ? { log } : {}) }));
+          return createOwnedStore<Doc>({ ...rest, source, ...(log ? { log } : {}) });
         }
       : null,
   );

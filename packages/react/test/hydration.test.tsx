@@ -6,7 +6,8 @@
 import { act } from '@testing-library/react';
 import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
+import * as hooks from '../src/index.js';
 import { AgentProvider, createAgentStore, useMessageIds } from '../src/index.js';
 import { manualSource, tick } from './support/sources.js';
 
@@ -37,3 +38,53 @@ it('a store that ran before its components hydrate hydrates from the HTML it was
   act(() => root.unmount());
   container.remove();
 });
+
+it.each(['useAgentRun', 'AgentProvider'] as const)(
+  "a store %s makes, its thread's id shown, hydrates with the server's id, then shows its own",
+  async (maker) => {
+    const errors = vi.spyOn(console, 'error');
+    const app = (b: typeof hooks) => {
+      const source = { async *run() {} };
+      function Chat() {
+        const agent = b.useAgentRun({ source });
+        return (
+          <b.AgentProvider store={agent.store}>
+            <ThreadId />
+          </b.AgentProvider>
+        );
+      }
+      function ThreadId() {
+        return <p>{b.useAgentSelector((s) => s.thread.threadId)}</p>;
+      }
+      return maker === 'useAgentRun' ? (
+        <Chat />
+      ) : (
+        <b.AgentProvider options={{ source }}>
+          <ThreadId />
+        </b.AgentProvider>
+      );
+    };
+    vi.resetModules();
+    vi.stubGlobal('window', undefined);
+    let html: string;
+    try {
+      const server = await import('react-dom/server');
+      html = server.renderToString(app(await import('../src/index.js')));
+    } finally {
+      vi.unstubAllGlobals();
+      vi.resetModules();
+    }
+    const container = document.createElement('div');
+    container.innerHTML = html;
+    document.body.append(container);
+    expect(container.textContent).toBe('thread-server-render');
+    const recoverable: unknown[] = [];
+    const root = await act(async () => hydrateRoot(container, app(hooks), { onRecoverableError: (e) => recoverable.push(e) }));
+    expect(recoverable).toEqual([]);
+    expect(errors).not.toHaveBeenCalled();
+    expect(container.textContent).toMatch(/^thread-(?!server-render)/);
+    act(() => root.unmount());
+    container.remove();
+    vi.restoreAllMocks();
+  },
+);
