@@ -4,7 +4,8 @@
  * nothing wider than the screen, the devtools beside the chat on the laptop
  * and below it under 900 px (holding what they show), the composer on the
  * first screen, the header's controls (language, theme) reachable and at
- * least 24 px each, and the devtools' focus rings drawn whole.
+ * least 24 px each, the devtools' focus rings drawn whole, and on a phone the
+ * devtools reached by scrolling on past the end of the conversation.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -399,6 +400,34 @@ describe('the devtools below the chat on a phone', () => {
       await page.screenshot({ path: '/tmp/aguikit-phone-devtools-end.png' });
       expect(seen.content, 'what the devtools draw ends inside their box').toBeLessThanOrEqual(seen.side + 0.5);
       expect(seen.main - seen.content, "room under the devtools at the page's end (px)").toBeGreaterThanOrEqual(seen.padding - 0.5);
+      expect(unexpected(o.problems)).toEqual([]);
+    } finally {
+      await o.close();
+    }
+  });
+
+  it('390x844: scrolling down over the conversation, once it is at its end, goes on down to the devtools', async () => {
+    const o = await openPlayground(browser, playgroundUrl, {
+      params: { mode: 'browser', scenario: 'activity', speed: 20, lang: 'en' },
+      viewport: { width: 390, height: 844 },
+    });
+    const { page } = o;
+    try {
+      await page.locator('.pg__hint button').click();
+      await page.locator('.agk-chat .agk-runstatus[data-status="success"]').waitFor();
+      const list = await page.locator('.agk-messages__viewport').boundingBox();
+      if (!list) throw new Error('The conversation is not drawn.');
+      const before = await page.locator('.pg__side').evaluate((side) => side.getBoundingClientRect().top);
+      expect(before, 'the devtools start below the first screen').toBeGreaterThanOrEqual(844);
+      // The wheel over the middle of the conversation, as a finger's swipe up over the screen's largest part.
+      await page.mouse.move(list.x + list.width / 2, list.y + list.height / 2);
+      await page.mouse.wheel(0, 1500);
+      await expect
+        .poll(() => page.locator('.pg__side').evaluate((side) => side.getBoundingClientRect().top), {
+          message: 'the devtools come onto the screen (their top, px)',
+          timeout: 2_000,
+        })
+        .toBeLessThan(844);
       expect(unexpected(o.problems)).toEqual([]);
     } finally {
       await o.close();
