@@ -9,6 +9,7 @@ import { humanizeKey, plainValue, type ValueWords, valueWords } from './interrup
 import { CodeText } from './LongText.js';
 import { useLocale } from './locale.js';
 import { jsonText, pretty, useArgsView } from './partialArgs.js';
+import { autoDir } from './textDirection.js';
 
 /** Props of `Interrupt.Header`: DOM props of its `<header>`. */
 export type InterruptHeaderProps = React.HTMLAttributes<HTMLElement>;
@@ -127,7 +128,7 @@ export const InterruptDetails = React.forwardRef<HTMLDivElement, InterruptContex
   return (
     <div {...rest} ref={ref} className={cx('agk-interrupt__context', className)}>
       {interrupt.message ? (
-        <p className="agk-interrupt__message" id={ids.message}>
+        <p className="agk-interrupt__message" id={ids.message} dir={autoDir(interrupt.message)}>
           {interrupt.message}
         </p>
       ) : null}

@@ -61,7 +61,10 @@ export type InterruptDialogProps = Omit<InterruptGroupProps, 'children'>;
  * arguments it would run and its metadata (as labelled fields) before
  * anything is done, a live countdown to `expiresAt` (then only "Close
  * without answering"), and a form generated from its `responseSchema`,
- * validated before it is sent. The form's code (rjsf, ajv) is not in the
+ * validated before it is sent. The agent's words (the question, the form's
+ * titles and descriptions) read in their own direction (`dir="auto"`), and a
+ * schema `default` its own field refuses is left out (the field starts
+ * empty). The form's code (rjsf, ajv) is not in the
  * page's first load: the first interrupt with a schema fetches it, showing
  * "Loading the form…" in its place meanwhile (`preloadInterruptForm()`
  * fetches it ahead). Approve and Reject send a resolved answer
@@ -94,7 +97,12 @@ export type InterruptDialogProps = Omit<InterruptGroupProps, 'children'>;
  *   refused answer brings focus back to the interrupt; one the agent never
  *   took (offline, an HTTP error) opens its forms again with the answers
  *   that were sent, is not announced as sent, and focus the page lost, or
- *   still where the answer put it, goes back to the interrupt.
+ *   still where the answer put it, goes back to the interrupt; focus the
+ *   user moved elsewhere stays there, and on a page without `RunStatus` a
+ *   polite announcement says the answer did not reach the agent.
+ * - Each interrupt is named by its heading; two open under the same heading
+ *   (two approvals) are named by what each is about too (the tool, the
+ *   form's title).
  * - At expiry, focus on a control that goes moves to the action left: on
  *   the expired interrupt's answer, or its Change answer, or Send answers
  *   (disabled once its kept answer is dropped), to Close without answering.

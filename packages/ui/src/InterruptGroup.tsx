@@ -93,6 +93,9 @@ function focusAfterDecision(doc: Document, scope: ParentNode, interruptId: strin
  * <InterruptDialog initialFocus="none" title="Approvals" />
  */
 
+/** The run's status line (`<RunStatus>`), which says a failed resume where one is on the page. */
+const RUN_STATUS = '.agk-runstatus';
+
 /** How long an announcement stays in the live region: long enough to be said, then it is cleared. */
 export const ANNOUNCEMENT_CLEAR_MS = 10_000;
 
@@ -255,6 +258,8 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
             const first = after.thread.interrupts[0];
             const left = !active || active === doc.body || (placedBack && active === back) || region.current?.contains(active);
             if (first && left) pendingFocus.current = { to: 'interrupt', id: first.id };
+            // Focus left elsewhere, on a page with no RunStatus to say the run failed: the reviewer is told here.
+            else if (!scopeOf(region.current, doc).querySelector(RUN_STATUS)) announce(t.announce.notSent);
             return;
           }
           // Refused: the interrupts are still open, their errors shown next to them; focus goes back to the first.
@@ -268,7 +273,7 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
           setSendingTo(undefined);
         });
     },
-    [store, announce],
+    [store, announce, t],
   );
 
   const drop = React.useCallback((interruptId: string) => {

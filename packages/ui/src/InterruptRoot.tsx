@@ -1,7 +1,7 @@
 'use client';
 
 import { expiryTime, type OpenInterrupt, type ResumeResponse } from '@aguikit/core';
-import { useAgentSelector } from '@aguikit/react';
+import { useAgentSelector, useToolCall } from '@aguikit/react';
 import type Form from '@rjsf/core';
 import type { ReactNode } from 'react';
 import * as React from 'react';
@@ -67,6 +67,18 @@ export function answerText(
 }
 
 /**
+ * What an interrupt is about, to tell it apart from others open under the same
+ * heading: the tool an approval would run, else the title of its form, else
+ * its question, else (a custom reason) the reason as sent.
+ */
+function subjectOf(interrupt: OpenInterrupt, toolName: string | undefined, t: InterruptMessages): string | undefined {
+  if (interrupt.toolCallId !== undefined) return toolName ?? t.unknownCall(interrupt.toolCallId);
+  const title = interrupt.responseSchema?.title;
+  if (typeof title === 'string' && title !== '') return title;
+  return interrupt.message || (reasonKind(interrupt.reason) === 'custom' ? interrupt.reason : undefined);
+}
+
+/**
  * Props of `Interrupt.Root`: one open interrupt (from `useInterrupts()`) and
  * its parts; other props go to its `<article>`.
  *
@@ -106,6 +118,11 @@ export const InterruptRoot = React.forwardRef<HTMLElement, InterruptRootProps>(f
   const state: InterruptState = busy ? 'submitting' : expiry.state === 'expired' ? 'expired' : answer ? 'answered' : 'open';
   const shape = answerShape(interrupt.responseSchema);
   const words = valueWords(t, format);
+  const kind = reasonKind(interrupt.reason);
+  const toolName = useToolCall(interrupt.toolCallId ?? '')?.name;
+  // Another open interrupt under the same heading: each is named by what it is about too, or two approvals read the same.
+  const sameHeading = session.interrupts.some((other) => other.id !== interrupt.id && reasonKind(other.reason) === kind);
+  const subject = sameHeading ? subjectOf(interrupt, toolName, t) : undefined;
 
   // A resolved answer kept for an interrupt that has since expired can no longer be sent.
   React.useEffect(() => {
@@ -143,7 +160,7 @@ export const InterruptRoot = React.forwardRef<HTMLElement, InterruptRootProps>(f
   const summarize = (response: ResumeResponse) => answerText(response, interrupt, shape, t, words);
   const ctx: InterruptRootContext = {
     interrupt,
-    kind: reasonKind(interrupt.reason),
+    kind,
     shape,
     state,
     expiry,
@@ -180,7 +197,8 @@ export const InterruptRoot = React.forwardRef<HTMLElement, InterruptRootProps>(f
     <RootContext.Provider value={ctx}>
       <article
         tabIndex={-1}
-        aria-labelledby={ctx.ids.title}
+        aria-labelledby={subject === undefined ? ctx.ids.title : undefined}
+        aria-label={subject === undefined ? undefined : t.named(t.titles[kind], subject)}
         aria-describedby={interrupt.message ? ctx.ids.message : undefined}
         {...rest}
         ref={ref}

@@ -188,7 +188,7 @@ function FieldTemplate(props: FieldTemplateProps) {
   return (
     <WrapIfAdditionalTemplate {...props}>
       {labelled ? (
-        <label className="control-label" htmlFor={selector ?? id}>
+        <label className="control-label" htmlFor={selector ?? id} dir={autoDir(label)}>
           {label}
           {required ? (
             <span className="required" aria-hidden="true">
@@ -205,11 +205,11 @@ function FieldTemplate(props: FieldTemplateProps) {
   );
 }
 
-/** Schema text is the agent's: shown as text, never as markdown or HTML (rjsf's RichDescription is not used). */
+/** Schema text is the agent's: shown as text, never as markdown or HTML (rjsf's RichDescription is not used), in its own direction. */
 function DescriptionFieldTemplate({ id, description }: DescriptionFieldProps) {
   if (!description) return null;
   return (
-    <p id={describableId(id)} className="agk-field__description">
+    <p id={describableId(id)} className="agk-field__description" dir={typeof description === 'string' ? autoDir(description) : 'auto'}>
       {description}
     </p>
   );
@@ -237,7 +237,7 @@ function TitleFieldTemplate({ id, title: given, required, optionalDataControl, s
   const place = /_(\d+)__title$/.exec(id)?.[1];
   const title = useItemTitle(given, place === undefined ? undefined : Number(place), { schema, uiSchema });
   return (
-    <legend id={id}>
+    <legend id={id} dir={autoDir(title)}>
       {title}
       {required ? (
         <span className="required" aria-hidden="true">

@@ -65,7 +65,87 @@ export function answerShape(schema: Readonly<Record<string, unknown>> | undefine
  */
 export function formSchema(schema: Readonly<Record<string, unknown>>, untitled = 'Your answer'): RJSFSchema {
   const titled = typeof schema.title === 'string' && schema.title !== '';
-  return allowsType(schema, 'object') || isRecord(schema.properties) || titled ? { ...schema } : { ...schema, title: untitled };
+  const fitted = withFittingDefaults(schema, 0) as Record<string, unknown>;
+  return allowsType(schema, 'object') || isRecord(schema.properties) || titled ? fitted : { ...fitted, title: untitled };
+}
+
+/** Keywords whose value is a schema, a list of schemas, or a map of them: defaults inside are looked at too. */
+const SUBSCHEMAS = ['items', 'additionalItems', 'additionalProperties', 'contains', 'not', 'if', 'then', 'else'] as const;
+const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'] as const;
+const SCHEMA_MAPS = ['properties', 'patternProperties', 'dependentSchemas', '$defs', 'definitions'] as const;
+
+/**
+ * A copy of `schema` without the defaults its own node refuses (by `type`,
+ * `enum` or `const`): the form would start holding a value its field cannot
+ * show (text in a number input reads empty) and that a submit then refuses
+ * as of the wrong type. The field starts empty instead.
+ */
+function withFittingDefaults(schema: unknown, depth: number): unknown {
+  if (!isRecord(schema) || depth > 64) return schema;
+  const copy: Record<string, unknown> = { ...schema };
+  if ('default' in copy && !fits(copy.default, copy)) delete copy.default;
+  for (const key of SUBSCHEMAS) if (key in copy) copy[key] = withFittingDefaults(copy[key], depth + 1);
+  for (const key of SCHEMA_LISTS) {
+    const list = copy[key];
+    if (Array.isArray(list)) copy[key] = list.map((member) => withFittingDefaults(member, depth + 1));
+  }
+  // An array `items` (draft-07 tuples) is a list of schemas too.
+  if (Array.isArray(copy.items)) copy.items = copy.items.map((member) => withFittingDefaults(member, depth + 1));
+  for (const key of SCHEMA_MAPS) {
+    const map = copy[key];
+    if (!isRecord(map)) continue;
+    const fitted: Record<string, unknown> = {};
+    for (const name of Object.keys(map))
+      Object.defineProperty(fitted, name, {
+        value: withFittingDefaults(map[name], depth + 1),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    copy[key] = fitted;
+  }
+  return copy;
+}
+
+/**
+ * Whether `value` is of a JSON type `node` allows, one of its `enum` and its `const` (where it has them), and so
+ * are its items and fields by the `items` and `properties` of `node`.
+ */
+function fits(value: unknown, node: unknown, depth = 0): boolean {
+  if (!isRecord(node) || depth > 64) return true;
+  const types = typeof node.type === 'string' ? [node.type] : Array.isArray(node.type) ? node.type : undefined;
+  if (types && !types.some((type) => typeof type === 'string' && ofType(value, type))) return false;
+  if (Array.isArray(node.enum) || 'const' in node) {
+    const json = JSON.stringify(value);
+    if (Array.isArray(node.enum) && !node.enum.some((option) => JSON.stringify(option) === json)) return false;
+    if ('const' in node && JSON.stringify(node.const) !== json) return false;
+  }
+  if (Array.isArray(value) && isRecord(node.items)) return value.every((item) => fits(item, node.items, depth + 1));
+  if (isRecord(value) && isRecord(node.properties)) {
+    const properties = node.properties;
+    return Object.keys(value).every((key) => !Object.hasOwn(properties, key) || fits(value[key], properties[key], depth + 1));
+  }
+  return true;
+}
+
+function ofType(value: unknown, type: string): boolean {
+  switch (type) {
+    case 'integer':
+      return Number.isInteger(value);
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'string':
+    case 'boolean':
+      return typeof value === type;
+    case 'null':
+      return value === null;
+    case 'array':
+      return Array.isArray(value);
+    case 'object':
+      return isRecord(value);
+    default:
+      return true;
+  }
 }
 
 /** The most entries of arrays a form draws as it opens (what `minItems` asks for, nested lists multiplied). */

@@ -169,11 +169,7 @@ describe('InterruptDialog: a form from the responseSchema', () => {
     await showForms(store);
     const select = screen.getByRole('combobox', { name: 'Priority' });
     expect(select).toHaveDisplayValue('Choose…');
-    await user.click(screen.getByRole('button', { name: 'Submit' }));
-    await settle();
     expect(resume).not.toHaveBeenCalled();
-    expect(select).toHaveAccessibleDescription('Choose one of the options.');
-    expect(select).toHaveDisplayValue('Choose…');
     await user.selectOptions(select, 'high');
     await user.click(screen.getByRole('button', { name: 'Submit' }));
     await settle();

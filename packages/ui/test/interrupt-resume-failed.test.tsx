@@ -4,10 +4,14 @@
  * reviewer sends it again without typing it anew.
  */
 import type { AgentSource, RunAgentInput } from '@aguikit/core';
-import { createAgentStore } from '@aguikit/react';
-import { screen, waitFor, within } from '@testing-library/react';
+import { AgentProvider, createAgentStore } from '@aguikit/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import type * as React from 'react';
 import { describe, expect, it } from 'vitest';
+import { InterruptDialog } from '../src/InterruptDialog.js';
+import { type AgentLocale, AgentLocaleProvider, en, zhCN } from '../src/locale.js';
+import { RunStatus } from '../src/RunStatus.js';
 import { httpError } from '../src/storybook/failures.js';
 import { runOf, STORY_THREAD, say, scriptedSource } from '../src/storybook/scripted.js';
 import { showForms } from './support/showForms.js';
@@ -131,5 +135,73 @@ describe('a resume sent while the network is down', () => {
     expect(within(card).getByRole('textbox', { name: 'Comment' })).toHaveValue(COMMENT);
     const live = document.querySelector('[data-agk-interrupt-announcer]');
     expect(live).not.toHaveTextContent(/sent/i);
+  });
+});
+
+describe('a resume that fails while the reviewer is elsewhere on the page', () => {
+  /** A store whose first resume fails (HTTP 500) once `release` is called. */
+  async function heldFailure() {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const inner = scriptedSource([runOf([], { outcome: { type: 'interrupt', interrupts: [refund] } })]);
+    const source: AgentSource = {
+      run(input, options) {
+        if (!input.resume) return inner.run(input, options);
+        return (async function* () {
+          yield* [];
+          await released;
+          throw httpError(500, 'Internal Server Error');
+        })();
+      },
+    };
+    const store = createAgentStore({ threadId: STORY_THREAD, source, now: () => Date.now() });
+    await store.getState().run('Refund order A-1001');
+    return { store, release };
+  }
+
+  /** Renders the dialog (and `extra` beside it), rejects the refund, moves focus to Search, then lets the resume fail. */
+  async function rejectThenLookAway(locale: AgentLocale, extra: React.ReactNode = null) {
+    const user = userEvent.setup();
+    const { store, release } = await heldFailure();
+    const view = render(
+      <AgentLocaleProvider locale={locale}>
+        <input aria-label="Search" />
+        <AgentProvider store={store}>
+          {extra}
+          <InterruptDialog />
+        </AgentProvider>
+      </AgentLocaleProvider>,
+    );
+    await waitFor(() => expect(view.container.querySelector('.agk-interrupt__form-placeholder')).toBeNull(), { timeout: 10_000 });
+    const t = locale.messages.interrupt;
+    await user.type(screen.getByRole('textbox', { name: 'Comment' }), COMMENT);
+    await user.click(screen.getByRole('button', { name: t.reject }));
+    await waitFor(() => expect(store.getState().inFlight).toBeTruthy());
+    const search = screen.getByRole('textbox', { name: 'Search' });
+    search.focus();
+    release();
+    await waitFor(() => expect(store.getState().failure?.status).toBe(500));
+    await waitFor(() => expect(screen.getByRole('button', { name: t.reject })).toBeEnabled());
+    return { search, live: document.querySelector('[data-agk-interrupt-announcer]') };
+  }
+
+  it('says nothing of its own where RunStatus on the page says the run failed', async () => {
+    const { search, live } = await rejectThenLookAway(en, <RunStatus />);
+    expect(document.activeElement).toBe(search);
+    await act(async () => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(live).toHaveTextContent('');
+  });
+
+  it.each([
+    ['en', en, 'Your answer did not reach the agent'],
+    ['zh-CN', zhCN, '你的回答未能送达智能体'],
+  ] as const)('says politely that the answer did not reach the agent (%s)', async (_name, locale, said) => {
+    const { search, live } = await rejectThenLookAway(locale);
+    // Focus stays where the reviewer put it: the failure is said instead.
+    expect(document.activeElement).toBe(search);
+    expect(live).toHaveAttribute('aria-live', 'polite');
+    await waitFor(() => expect(live).toHaveTextContent(said));
   });
 });

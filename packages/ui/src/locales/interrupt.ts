@@ -14,6 +14,8 @@ export const en = {
     confirmation: 'Confirmation needed',
     custom: 'Action needed',
   },
+  /** An interrupt's name when another open one has the same heading: its heading and what it is about (the tool, the form's title). */
+  named: (heading: string, subject: string) => `${heading}: ${subject}`,
   /** The label of the badge that shows a custom reason as sent, e.g. `risk:manual_review`. */
   reason: 'Reason',
   /** The facts of the context. */
@@ -64,6 +66,8 @@ export const en = {
     sentMany: (_count: number, shown: string) => `${shown} answers sent.`,
     saved: (summary: string, _answered: number, _total: number, shownAnswered: string, shownTotal: string) =>
       `Saved: ${summary}. ${shownAnswered} of ${shownTotal} answered.`,
+    /** A resume the agent never took (offline, an HTTP error): the questions are open again with their answers. */
+    notSent: 'Your answer did not reach the agent. The question is open again with your answer in it.',
   },
   /** The keyboard shortcut that jumps to an open interrupt, as read out. */
   shortcut: 'Alt+Shift+D',
@@ -177,6 +181,7 @@ export const zhCN: typeof en = {
     confirmation: '需要确认',
     custom: '需要处理',
   },
+  named: (heading, subject) => `${heading}：${subject}`,
   reason: '原因',
   tool: '工具',
   unknownCall: (toolCallId) => `未知调用 ${toolCallId}`,
@@ -219,6 +224,7 @@ export const zhCN: typeof en = {
     sent: (summary) => `回答已发送：${summary}。`,
     sentMany: (_count, shown) => `已发送 ${shown} 个回答。`,
     saved: (summary, _answered, _total, shownAnswered, shownTotal) => `已保存：${summary}。已回答 ${shownAnswered}/${shownTotal} 个。`,
+    notSent: '你的回答未能送达智能体。问题已重新打开，你的回答仍在其中。',
   },
   shortcut: 'Alt+Shift+D',
   notAccepted: '此回答未被接受：',

@@ -1,0 +1,47 @@
+/**
+ * A `default` its own field refuses (text for a number) is not put in the
+ * form: the field starts empty, shows what it holds, and is checked as empty.
+ */
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { formSchema } from '../src/interruptForm.js';
+import { askedFor } from './support/showForms.js';
+
+describe('a default that does not fit its field', () => {
+  it('is left out of the form: the number field starts empty and a submit says it is required, not of the wrong type', async () => {
+    const user = userEvent.setup();
+    await askedFor({
+      type: 'object',
+      required: ['count'],
+      properties: { count: { type: 'integer', title: 'Count', default: 'abc' }, note: { type: 'string', title: 'Note', default: 'ok' } },
+    });
+    expect(screen.getByRole('spinbutton', { name: 'Count' })).toHaveValue(null);
+    expect(screen.getByRole('textbox', { name: 'Note' })).toHaveValue('ok');
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Count');
+    expect(screen.getByText('This field is required.')).toBeInTheDocument();
+    expect(screen.queryByText('This value has the wrong type.')).toBeNull();
+  });
+
+  it('keeps defaults that fit, and drops those outside an enum or of the wrong type, at any depth', () => {
+    const schema = formSchema({
+      type: 'object',
+      default: 7,
+      properties: {
+        size: { type: 'string', enum: ['S', 'M'], default: 'XL' },
+        ratio: { type: 'number', default: 0.5 },
+        tags: { type: 'array', items: { type: 'integer', default: 'x' }, default: ['a'] },
+        flag: { type: ['boolean', 'null'], default: null },
+      },
+    });
+    const props = schema.properties as Record<string, Record<string, unknown>>;
+    expect('default' in schema).toBe(false);
+    expect('default' in (props.size ?? {})).toBe(false);
+    expect(props.ratio?.default).toBe(0.5);
+    expect('default' in (props.tags ?? {})).toBe(false);
+    expect('default' in ((props.tags?.items as object) ?? {})).toBe(false);
+    expect(props.flag?.default).toBeNull();
+  });
+});
