@@ -51,7 +51,8 @@ async function page(source: AgentSource = script()) {
   screen.getByRole('button', { name: 'Orders' }).focus();
   await act(() => store.getState().run('Refund order A-1001'));
   await waitFor(() => expect(screen.getByRole('button', { name: 'Approve' })).toBeEnabled(), { timeout: 10_000 });
-  expect(screen.getByRole('textbox', { name: 'Comment' })).toHaveFocus();
+  // The form takes focus once it is drawn, which may be a moment after its actions are enabled on a loaded machine.
+  await waitFor(() => expect(screen.getByRole('textbox', { name: 'Comment' })).toHaveFocus(), { timeout: 10_000 });
   return store;
 }
 
@@ -64,8 +65,8 @@ describe('an interrupt dialog on a page without a chat', () => {
     const user = userEvent.setup();
     await page();
     await user.click(screen.getByRole('button', { name: 'Approve' }));
-    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(screen.getByRole('button', { name: 'Orders' })).toHaveFocus();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), { timeout: 10_000 });
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Orders' })).toHaveFocus(), { timeout: 10_000 });
   });
 
   it('gives focus back to where it was when the interrupt goes unanswered (the thread reset)', async () => {
@@ -79,7 +80,7 @@ describe('an interrupt dialog on a page without a chat', () => {
     const user = userEvent.setup();
     const store = await page(offline());
     await user.click(screen.getByRole('button', { name: 'Approve' }));
-    await waitFor(() => expect(store.getState().failure?.code).toBe('NETWORK'));
+    await waitFor(() => expect(store.getState().failure?.code).toBe('NETWORK'), { timeout: 10_000 });
     const card = await screen.findByRole('article', { name: 'Approval needed' });
     await waitFor(() => expect(within(card).getByRole('button', { name: 'Approve' })).toBeEnabled());
     await waitFor(() => expect(card.contains(document.activeElement)).toBe(true));
