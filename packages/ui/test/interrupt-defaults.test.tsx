@@ -5,7 +5,7 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { formSchema } from '../src/interruptForm.js';
+import { formSchema } from '../src/formSchema.js';
 import { askedFor } from './support/showForms.js';
 
 describe('a default that does not fit its field', () => {

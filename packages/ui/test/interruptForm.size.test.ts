@@ -4,7 +4,7 @@
  * for as long as drawing them takes. Such a question can only be closed.
  */
 import { describe, expect, it } from 'vitest';
-import { FORM_ENTRIES_LIMIT, formCanHold } from '../src/interruptForm.js';
+import { FORM_ENTRIES_LIMIT, formCanHold } from '../src/formSchema.js';
 
 const list = (minItems: number, items: unknown = { type: 'string' }) => ({ type: 'array', minItems, items });
 

@@ -1,0 +1,248 @@
+/**
+ * What only the interrupt form needs, loaded with it rather than with the
+ * page: the schema it draws, whether it can draw one, and its error messages.
+ */
+import type { RJSFSchema, RJSFValidationError } from '@rjsf/utils';
+import { allowsType, type InterruptMessages, isRecord } from './interruptForm.js';
+
+/**
+ * The schema handed to the form. A field without a title is labelled by its
+ * property name, but a schema that is a single value (not an object) has no
+ * name: without a title its input would have no label at all.
+ */
+export function formSchema(schema: Readonly<Record<string, unknown>>, untitled = 'Your answer'): RJSFSchema {
+  const titled = typeof schema.title === 'string' && schema.title !== '';
+  const fitted = withFittingDefaults(schema, 0) as Record<string, unknown>;
+  return allowsType(schema, 'object') || isRecord(schema.properties) || titled ? fitted : { ...fitted, title: untitled };
+}
+
+/** Keywords whose value is a schema, a list of schemas, or a map of them: defaults inside are looked at too. */
+const SUBSCHEMAS = ['items', 'additionalItems', 'additionalProperties', 'contains', 'not', 'if', 'then', 'else'] as const;
+const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'] as const;
+const SCHEMA_MAPS = ['properties', 'patternProperties', 'dependentSchemas', '$defs', 'definitions'] as const;
+
+/**
+ * A copy of `schema` without the defaults its own node refuses (by `type`,
+ * `enum` or `const`): the form would start holding a value its field cannot
+ * show (text in a number input reads empty) and that a submit then refuses
+ * as of the wrong type. The field starts empty instead.
+ */
+function withFittingDefaults(schema: unknown, depth: number): unknown {
+  if (!isRecord(schema) || depth > 64) return schema;
+  const copy: Record<string, unknown> = { ...schema };
+  if ('default' in copy && !fits(copy.default, copy)) delete copy.default;
+  for (const key of SUBSCHEMAS) if (key in copy) copy[key] = withFittingDefaults(copy[key], depth + 1);
+  for (const key of SCHEMA_LISTS) {
+    const list = copy[key];
+    if (Array.isArray(list)) copy[key] = list.map((member) => withFittingDefaults(member, depth + 1));
+  }
+  // An array `items` (draft-07 tuples) is a list of schemas too.
+  if (Array.isArray(copy.items)) copy.items = copy.items.map((member) => withFittingDefaults(member, depth + 1));
+  for (const key of SCHEMA_MAPS) {
+    const map = copy[key];
+    if (!isRecord(map)) continue;
+    const fitted: Record<string, unknown> = {};
+    for (const name of Object.keys(map))
+      Object.defineProperty(fitted, name, {
+        value: withFittingDefaults(map[name], depth + 1),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    copy[key] = fitted;
+  }
+  return copy;
+}
+
+/**
+ * Whether `value` is of a JSON type `node` allows, one of its `enum` and its `const` (where it has them), and so
+ * are its items and fields by the `items` and `properties` of `node`.
+ */
+function fits(value: unknown, node: unknown, depth = 0): boolean {
+  if (!isRecord(node) || depth > 64) return true;
+  const types = typeof node.type === 'string' ? [node.type] : Array.isArray(node.type) ? node.type : undefined;
+  if (types && !types.some((type) => typeof type === 'string' && ofType(value, type))) return false;
+  if (Array.isArray(node.enum) || 'const' in node) {
+    const json = JSON.stringify(value);
+    if (Array.isArray(node.enum) && !node.enum.some((option) => JSON.stringify(option) === json)) return false;
+    if ('const' in node && JSON.stringify(node.const) !== json) return false;
+  }
+  if (Array.isArray(value) && isRecord(node.items)) return value.every((item) => fits(item, node.items, depth + 1));
+  if (isRecord(value) && isRecord(node.properties)) {
+    const properties = node.properties;
+    return Object.keys(value).every((key) => !Object.hasOwn(properties, key) || fits(value[key], properties[key], depth + 1));
+  }
+  return true;
+}
+
+function ofType(value: unknown, type: string): boolean {
+  switch (type) {
+    case 'integer':
+      return Number.isInteger(value);
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'string':
+    case 'boolean':
+      return typeof value === type;
+    case 'null':
+      return value === null;
+    case 'array':
+      return Array.isArray(value);
+    case 'object':
+      return isRecord(value);
+    default:
+      return true;
+  }
+}
+
+/** The most entries of arrays a form draws as it opens (what `minItems` asks for, nested lists multiplied). */
+export const FORM_ENTRIES_LIMIT = 500;
+
+/**
+ * Whether a form can hold the answers `schema` asks for: a property named
+ * `__proto__` cannot be a field of one (an object's `__proto__` is its
+ * prototype, so the field would be dropped, and a `required` check of it
+ * would pass on the inherited member), a form draws every entry an
+ * array's `minItems` asks for as it opens (200,000 would hold the page for
+ * as long as that takes), and a key required but never defined gets no
+ * field (`givesRequired`). Such an interrupt can only be closed.
+ */
+export function formCanHold(schema: unknown): boolean {
+  return drawable(schema, 0, 1) && (!isRecord(schema) || givesRequired(schema, definedKeys(schema, 0), 0));
+}
+
+/** `formCanHold`'s `__proto__` and `minItems` checks. `entries`: what the arrays around `schema` draw. */
+function drawable(schema: unknown, depth: number, entries: number): boolean {
+  if (typeof schema !== 'object' || schema === null) return true;
+  if (depth > 64) return false;
+  if (Array.isArray(schema)) return schema.every((item) => drawable(item, depth + 1, entries));
+  const node = schema as Record<string, unknown>;
+  // A field named `__proto__`, or one required: an enum value or an example that reads "__proto__" is only text.
+  if (isRecord(node.properties) && Object.hasOwn(node.properties, '__proto__')) return false;
+  if (Array.isArray(node.required) && node.required.includes('__proto__')) return false;
+  const drawn = typeof node.minItems === 'number' && node.minItems > 1 ? entries * node.minItems : entries;
+  if (drawn > FORM_ENTRIES_LIMIT) return false;
+  return Object.keys(node).every((key) => drawable(node[key], depth + 1, drawn));
+}
+
+/**
+ * Keywords under which a schema may give an object fields that its
+ * `properties` do not list: a reference (its target is not looked into),
+ * conditions and dependencies (rjsf draws the fields of the branch the data
+ * meets), and the keywords that let an object hold keys of any name.
+ */
+const OPEN_KEYWORDS = [
+  '$ref',
+  '$dynamicRef',
+  '$recursiveRef',
+  'if',
+  'then',
+  'else',
+  'dependencies',
+  'dependentSchemas',
+  'patternProperties',
+  'unevaluatedProperties',
+] as const;
+
+/**
+ * The keys an answer to the object `node` can hold: those of its
+ * `properties` and of its `allOf`, `oneOf` and `anyOf` members' (the form
+ * draws the chosen option's fields). `undefined` where it may hold others
+ * too (`OPEN_KEYWORDS`, `additionalProperties` other than `false`): the
+ * check that uses it is only sure of a key defined nowhere.
+ */
+function definedKeys(node: Record<string, unknown>, depth: number): Set<string> | undefined {
+  if (depth > 64 || OPEN_KEYWORDS.some((keyword) => node[keyword] !== undefined && node[keyword] !== false)) return undefined;
+  if (node.additionalProperties !== undefined && node.additionalProperties !== false) return undefined;
+  const keys = new Set(isRecord(node.properties) ? Object.keys(node.properties) : []);
+  for (const member of [node.allOf, node.oneOf, node.anyOf].flatMap((list) => (Array.isArray(list) ? list : []))) {
+    if (!isRecord(member)) continue;
+    const more = definedKeys(member, depth + 1);
+    if (!more) return undefined;
+    for (const key of more) keys.add(key);
+  }
+  return keys;
+}
+
+/**
+ * Whether each key `schema` requires can be given. A key defined nowhere
+ * (`definedKeys`) gets no field, so every answer would be refused: the
+ * question can only be closed, which is better said as it opens than after
+ * a submit naming a field nobody can see. The check is only sure of a key no
+ * field can ever hold: one option of a `oneOf` / `anyOf` that can be met is
+ * enough, an object with a condition, a dependency or a `$ref` may define
+ * any key, what conditions require is left out, and definitions (`$defs`,
+ * `definitions`) are not judged on their own: one may be a mixin that only
+ * adds `required` to the object it is used in, or be used nowhere. `keys`:
+ * what the object `schema` belongs to defines (`undefined`: any key).
+ */
+function givesRequired(schema: unknown, keys: ReadonlySet<string> | undefined, depth: number): boolean {
+  if (!isRecord(schema)) return true;
+  if (depth > 64) return false;
+  const required = Array.isArray(schema.required) && (schema.type === undefined || allowsType(schema, 'object')) ? schema.required : [];
+  if (keys && required.some((key) => typeof key === 'string' && !keys.has(key))) return false;
+  const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+  const met = (member: unknown) => givesRequired(member, keys, depth + 1);
+  if (!list(schema.allOf).every(met)) return false;
+  if ([schema.oneOf, schema.anyOf].some((options) => list(options).length > 0 && !list(options).some(met))) return false;
+  // The schemas of the values inside (fields, items): each an object of its own.
+  const inner = [schema.items, schema.prefixItems, schema.additionalProperties].flatMap((v) => (Array.isArray(v) ? v : [v]));
+  if (isRecord(schema.properties)) inner.push(...Object.values(schema.properties));
+  return inner.every((value) => !isRecord(value) || givesRequired(value, definedKeys(value, depth + 1), depth + 1));
+}
+
+/**
+ * ajv's messages in the locale's words: a missing property is "This field is
+ * required." (ajv names the property again, next to the field that already
+ * says it), limits and formats are said plainly; anything else keeps ajv's
+ * own message.
+ */
+export function transformErrors(errors: RJSFValidationError[], t: InterruptMessages['errors']): RJSFValidationError[] {
+  return errors.map((e) => {
+    const limit = String((e.params as { limit?: unknown } | undefined)?.limit ?? '');
+    switch (e.name) {
+      case 'required':
+        return { ...e, message: t.required };
+      case 'minimum':
+      case 'exclusiveMinimum':
+        return { ...e, message: t.minimum(limit) };
+      case 'maximum':
+      case 'exclusiveMaximum':
+        return { ...e, message: t.maximum(limit) };
+      case 'minLength':
+        return { ...e, message: t.minLength(limit) };
+      case 'maxLength':
+        return { ...e, message: t.maxLength(limit) };
+      case 'enum':
+        return { ...e, message: t.enum };
+      case 'type':
+        return { ...e, message: t.type };
+      case 'format':
+        return { ...e, message: t.format };
+      case 'pattern':
+        return { ...e, message: t.pattern };
+      case 'minProperties':
+        return { ...e, message: t.minProperties(limit) };
+      case 'maxProperties':
+        return { ...e, message: t.maxProperties(limit) };
+      case 'minItems':
+        return { ...e, message: t.minItems(limit) };
+      case 'maxItems':
+        return { ...e, message: t.maxItems(limit) };
+      case 'uniqueItems':
+        return { ...e, message: t.uniqueItems };
+      case 'multipleOf':
+        return { ...e, message: t.multipleOf(String((e.params as { multipleOf?: unknown } | undefined)?.multipleOf ?? '')) };
+      case 'const':
+        return { ...e, message: t.const };
+      case 'additionalProperties':
+        return { ...e, message: t.additionalProperties };
+      case 'oneOf':
+      case 'anyOf':
+        return { ...e, message: t.oneOf };
+      default:
+        // ajv's own words are English: a locale that has no words of its own for the check says so generally.
+        return { ...e, message: t.invalid(e.message ?? '') };
+    }
+  });
+}
