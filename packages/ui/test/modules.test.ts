@@ -18,6 +18,7 @@ const PURE = new Set([
   'clientContext.ts',
   'dates.ts',
   'eventSummary.ts',
+  'formSchema.ts',
   'interruptFocus.ts',
   'interruptForm.ts',
   'jsonHighlights.ts',
