@@ -40,6 +40,34 @@ describe("a server that floods the stream after its run's end", () => {
   );
 });
 
+describe("a server that floods the stream with events after its run's end", () => {
+  it('has at most 256 of them handed over (to the session log), not every one it sends in the grace', async () => {
+    const server = await serve(async (res, req) => {
+      const { threadId, runId } = JSON.parse(req.body) as { threadId: string; runId: string };
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      res.write(sse({ type: 'RUN_STARTED', threadId, runId }) + sse({ type: 'RUN_FINISHED', threadId, runId }));
+      let n = 0;
+      const until = Date.now() + 4000;
+      while (Date.now() < until && !res.destroyed) {
+        let batch = '';
+        for (let i = 0; i < 1000; i++) batch += sse({ type: 'CUSTOM', name: 'flood', value: n++ });
+        if (!res.write(batch)) await new Promise((resolve) => res.once('drain', resolve));
+      }
+      res.end();
+    });
+    const source = httpSseSource({ url: server.url });
+    const input = { threadId: 't1', runId: 'r1', messages: [], tools: [], context: [], state: {}, forwardedProps: {} };
+    let after = 0;
+    const started = performance.now();
+    await source.deliver?.(input, {}, (event) => {
+      if ((event as { type?: string }).type === 'CUSTOM') after++;
+    });
+    expect(performance.now() - started).toBeLessThan(2500);
+    expect(after).toBeLessThanOrEqual(256);
+    expect(await server.requests[0]?.closed).toBe(true);
+  }, 15_000);
+});
+
 describe('a stream of several runs whose next RUN_STARTED the thread refuses', () => {
   it('is let go runEndGraceMs after the last end the thread took, not when the server stops its heartbeats', async () => {
     const server = await serve(async (res, req) => {

@@ -397,7 +397,7 @@ describe('what comes after the run ended', () => {
 });
 
 describe('a server whose SSE ids identify no single event', () => {
-  it('one id for every event: after a reconnect, what the server sends is taken, not dropped as seen', async () => {
+  it('one id for every event: the stream is not resumed after it (which event it names is unknown), and nothing is applied twice', async () => {
     let posts = 0;
     const server = await serve((res, { threadId, runId }) => {
       posts++;
@@ -410,16 +410,17 @@ describe('a server whose SSE ids identify no single event', () => {
         { type: 'RUN_FINISHED', threadId, runId },
       ].map((e) => sse(e, runId));
       res.writeHead(200, { 'Content-Type': 'text/event-stream' });
-      // The first answer breaks after three events; the reconnect gets the rest.
+      // The first answer breaks after three events; a reconnect after the run id would get the run again.
       if (posts === 1) {
         res.write(events.slice(0, 3).join(''));
         setTimeout(() => res.socket?.destroy(), 30);
-      } else res.end(events.slice(3).join(''));
+      } else res.end(events.join(''));
     });
     const c = createRunController({ threadId: 't1', source: httpSseSource({ url: server.url, reconnect: { attempts: 2, delayMs: 1 } }) });
-    expect(await c.run('hi')).toMatchObject({ ok: true, status: 'success' });
-    expect(posts).toBe(2);
-    expect(c.getSnapshot().thread.messages.byId.get('m1')?.content).toBe('first half, second half');
+    expect(await c.run('hi')).toMatchObject({ status: 'unknown' });
+    expect(posts).toBe(1);
+    expect(c.getSnapshot().failure).toMatchObject({ code: 'CONNECTION_LOST', reconnectable: false });
+    expect(c.getSnapshot().thread.messages.byId.get('m1')?.content).toBe('first half, ');
   });
 });
 

@@ -717,14 +717,14 @@ describe('httpSseSource: Last-Event-ID reconnect', () => {
     expect(server.requests[1]?.headers.accept).toBe('text/event-stream');
   });
 
-  it('tells onEventId every id, and only events that carry one', async () => {
+  it("tells onEventId every id, and '' for the first event without one after an id: a point a resume cannot start from", async () => {
     const server = await serve(
       stream([frame(started, 'a'), frame(custom(1)), frame(custom(2), 'b'), `id: c\ndata: ${JSON.stringify(finished)}\n\n`]),
     );
     const ids: string[] = [];
     const events = await collect(run(server.url, {}, { onEventId: (id) => ids.push(id) }));
     expect(events).toEqual([started, custom(1), custom(2), finished]);
-    expect(ids).toEqual(['a', 'b', 'c']);
+    expect(ids).toEqual(['a', '', 'b', 'c']);
   });
 
   it('does not reconnect when the server sent no ids', async () => {

@@ -217,7 +217,7 @@ describe('httpSseSource against real servers', () => {
     });
     const ids: string[] = [];
     await collect(run(url, { reconnect: { attempts: 1, delayMs: 1 } }, { onEventId: (i) => ids.push(i) }));
-    expect(ids).toEqual([id]);
+    expect(ids).toEqual([id, '']);
     expect(requests).toHaveLength(2);
     expect(Buffer.from(requests[1]?.headers['last-event-id'] as string, 'latin1').toString('utf8')).toBe(id);
   });

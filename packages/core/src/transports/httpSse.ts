@@ -22,7 +22,11 @@ export interface HttpSseSourceOptions {
    * `id:` fields, POST the same input again with `Last-Event-ID` so the server
    * can send what was missed. An event whose id was already seen is never
    * yielded twice (unless ids came twice on a connection: then they identify
-   * no event, and nothing is skipped by them). A request that fails before its first event is sent again
+   * no event, and nothing is skipped by them), nor is one without an id that
+   * followed the last id, which the server sends again (known by its data; other
+   * data in its place stops the stream with `CONNECTION_LOST`). A drop after an id
+   * given to several events is `CONNECTION_LOST`: which of them the server would
+   * resume after is unknown. A request that fails before its first event is sent again
    * as it was (same run id), which a server can recognise as a retry; one whose answer ended inside an event,
    * with no id before it, is not (the agent ran it, and ended none of its events). Off by
    * default: the protocol defines no resumption.
@@ -44,7 +48,8 @@ export interface HttpSseSourceOptions {
    * keeps the connection open with heartbeats after the end would otherwise
    * hold the run in flight, and every next message refused, for as long as it
    * likes. A stream that carries several runs goes on when the next
-   * `RUN_STARTED` comes within it. Default 1,000 ms.
+   * `RUN_STARTED` comes within it. At most 256 events after the end are handed
+   * over: the stream is let go at the next. Default 1,000 ms.
    */
   runEndGraceMs?: number;
   /**
@@ -147,16 +152,16 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
     // Ids are compared only once the stream was resumed (a reconnect, or a lastEventId given): a server may give
     // several events one id, which on a first connection drops nothing, and then its ids identify no event to skip.
     let resumed = runOptions.lastEventId !== undefined;
-    const seen = seenIds(resumed || attempts > 0);
-    let lastId = runOptions.lastEventId;
-    // A server may replay from the id it was given, inclusive: the caller already has that event.
-    if (lastId !== undefined) seen.add(lastId);
+    // Where the stream can be resumed: made with the body reader, before any frame is read.
+    let points: Reader.ResumePoint | undefined;
     // Resuming after an id means the run it belongs to is open.
-    let runOpen = lastId !== undefined;
+    let runOpen = resumed;
     // A terminal event arrived (and no run started since): a drop after it lost nothing.
     let runEnded = false;
     // Which end it was (a count): the stream is let go a grace after it (see runEndGraceMs).
     let ends = 0;
+    // The events handed over since the run's end.
+    let afterEnd = 0;
     // The run the stream is in, and its thread, as its RUN_STARTED named them: a RUN_FINISHED of another run, or of
     // this run under another thread, does not end it, as the thread does not take it as this run's end; nor does a
     // start or terminal event the thread refuses (`isAgUiEvent`, from the body reader, which is loaded before any frame comes).
@@ -181,13 +186,6 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
       // An id no Last-Event-ID header can carry (a control character) could never be sent back: no resume point, it
       // resets the last event ID as an empty one does.
       const id = frame.id && UNSENDABLE_ID.test(frame.id) ? '' : frame.id;
-      // An empty `id:` is no id: it resets the last event ID (the SSE standard), and identifies nothing.
-      if (id === '') lastId = undefined;
-      else if (id !== undefined) {
-        if (resumed && seen.skips(id)) return;
-        seen.add(id);
-        lastId = id;
-      }
       const { type, runId, threadId } = (typeof event === 'object' && event !== null ? event : {}) as {
         type?: unknown;
         runId?: unknown;
@@ -196,12 +194,19 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
       // A heartbeat the server names (sse-starlette's `event: ping` with a timestamp) is no event: an AG-UI consumer
       // ignores the name, so a named event is still an event, and any other frame that is none is diagnosed (an
       // `event: error` a server sends says something).
-      if (frame.event !== undefined && HEARTBEATS.has(frame.event.toLowerCase()) && typeof type !== 'string') return;
+      const heartbeat = frame.event !== undefined && HEARTBEATS.has(frame.event.toLowerCase()) && typeof type !== 'string';
+      // The id the consumer is told, or null for an event a resumed stream sends again.
+      const told = (points as Reader.ResumePoint).take(id, frame.data, heartbeat);
+      if (told === null || heartbeat) return;
+      // What a server sends after its run's end, before another run starts, is no event of a run: a few are handed
+      // over (for the thread to diagnose), and a stream that goes on sending them is let go, as the grace would.
+      if (runEnded && !(type === 'RUN_STARTED' && isAgUiEvent(event)) && ++afterEnd > AFTER_END_EVENTS) throw new LetGo();
       if (type === 'RUN_STARTED') {
         // A start the thread refuses opens no run: the run before it stays ended, and its grace goes on.
         if (isAgUiEvent(event)) {
           runOpen = true;
           runEnded = false;
+          afterEnd = 0;
           openRunId = runId;
           openThreadId = threadId;
         }
@@ -218,7 +223,7 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
       delivered++;
       try {
         // An empty id goes on to `onEventId`: the agent reset its last event id, and a resume point with it.
-        emit(event, id);
+        emit(event, told);
       } catch (e) {
         throw new ConsumerFailure(e);
       }
@@ -234,6 +239,7 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
       try {
         reader = await untilAborted(bodyReaderOrFail(), signal);
         isAgUiEvent = reader.isAgUiEvent;
+        points ??= reader.resumePoint(runOptions.lastEventId);
         headers = await untilAborted(headersOrFail(options.headers), signal);
       } catch (e) {
         onConnection?.(signal?.aborted ? 'closed' : 'failed');
@@ -241,7 +247,7 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
       }
       let resumeFrom: string | undefined;
       try {
-        resumeFrom = reader.resumeHeader(lastId);
+        resumeFrom = reader.resumeHeader(points.point());
       } catch (e) {
         onConnection?.('closed');
         throw e;
@@ -302,7 +308,14 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
       // is resumed only after an id: with none, the agent ran the request and ended none of its events (a server that
       // writes one newline between frames), and sending it again would run it again to the same answer.
       const unfinished = lost instanceof AgentTransportError && lost.code === 'UNFINISHED_EVENT';
-      if (attempt >= attempts || (lastId === undefined && (delivered > 0 || unfinished))) {
+      const point = points.point();
+      if (attempt < attempts && point === undefined && points.last !== undefined) {
+        // An id that names no one place in the stream: sending the request again could apply twice what was handed
+        // over, or skip what was not.
+        onConnection?.('failed');
+        throw points.lost(lost);
+      }
+      if (attempt >= attempts || (point === undefined && (delivered > 0 || unfinished))) {
         if (unfinished) {
           onConnection?.('failed');
           throw lost;
@@ -319,6 +332,7 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
         throw lost;
       }
       resumed = true;
+      points.resumed();
       // Reported before the delay, so the wait shows as reconnecting rather than as a stream still open.
       onReconnecting?.(attempt + 1, attempts);
       onConnection?.('reconnecting');
@@ -409,6 +423,12 @@ async function* pulled(start: Parameters<typeof Reader.pullEvents>[0], runOption
   yield* reader.pullEvents(start, runOptions);
 }
 
+/** How many events a stream hands over after its run's end, before another run starts within it. */
+const AFTER_END_EVENTS = 256;
+
+/** Thrown on an event past AFTER_END_EVENTS: the run is over, and the stream is let go. */
+class LetGo {}
+
 /** An error thrown by the consumer of the events, carried through the transport's own error handling untouched. */
 class ConsumerFailure {
   constructor(readonly error: unknown) {}
@@ -453,41 +473,6 @@ async function headersOrFail(headers: HttpSseSourceOptions['headers']): Promise<
 const HEARTBEATS = new Set(['ping', 'heartbeat', 'keepalive', 'keep-alive']);
 
 /** The grace after a run's end: 1 s unless a number says otherwise; past what a timer can wait, no limit. */
-/** How many SSE ids a stream remembers to skip a replay by, and how many characters of them: the newest are kept. */
-const SEEN_IDS = 4_096;
-const SEEN_CHARS = 1 << 20;
-
-/**
- * The SSE ids of a run's events handed over, to skip what a resumed stream
- * replays. Remembered only where a stream can be resumed (`tracking`), and
- * only the newest (a server replays what follows the id it is given). Ids
- * that came twice before any resume identify no single event: nothing is
- * skipped by them.
- */
-function seenIds(tracking: boolean) {
-  const ids = new Set<string>();
-  let chars = 0;
-  let unique = true;
-  return {
-    add(id: string) {
-      if (!tracking) return;
-      if (ids.has(id)) {
-        unique = false;
-        return;
-      }
-      ids.add(id);
-      chars += id.length;
-      for (const oldest of ids) {
-        if (ids.size <= SEEN_IDS && chars <= SEEN_CHARS) break;
-        ids.delete(oldest);
-        chars -= oldest.length;
-      }
-    },
-    /** Whether a resumed stream's event of this id was handed over already. */
-    skips: (id: string) => unique && ids.has(id),
-  };
-}
-
 /** maxFrameBytes: undefined or NaN is the default, Infinity no limit; one no frame can meet (under one character) is the app's error. */
 function frameLimitOf(limit: number | undefined): number {
   if (limit === undefined || Number.isNaN(limit)) return DEFAULT_MAX_FRAME;

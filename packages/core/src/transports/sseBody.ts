@@ -415,9 +415,18 @@ export class StreamSilent extends Error {
 }
 
 /**
- * The next chunk, or a StreamSilent error when none comes within `ms` (the
- * reader is then cancelled by the caller); with `graceMs` no longer than
- * `ms`, undefined rather than the error when that grace ends first.
+ * How late a timer may fire before the time past it is taken as the page's
+ * (a long task: rendering, a script) rather than the network's.
+ */
+const LATE_MS = 50;
+
+/**
+ * The next chunk, or a StreamSilent error when none comes within `ms`
+ * (the reader is then cancelled by the caller); with `graceMs` no longer
+ * than `ms`, undefined rather than the error when that grace ends first. A
+ * timer that fires late, because the page was busy, waits once more for as
+ * long as it was late (at most `ms`): what the server sent while the page
+ * could not read is read before the wait is taken as over.
  */
 function readWithin(reader: ReadableStreamDefaultReader<Uint8Array>, ms: number): Promise<ReadableStreamReadResult<Uint8Array>>;
 function readWithin(
@@ -432,10 +441,21 @@ function readWithin(
 ): Promise<ReadableStreamReadResult<Uint8Array> | undefined> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const silent = new Promise<undefined>((resolve, reject) => {
-    timer = setTimeout(() => {
+    let due = elapsed() + ms;
+    let credited = false;
+    const fire = () => {
+      const late = elapsed() - due;
+      if (!credited && late > LATE_MS) {
+        credited = true;
+        const more = Math.min(late, ms);
+        due = elapsed() + more;
+        timer = setTimeout(fire, more);
+        return;
+      }
       if (graceMs !== undefined && graceMs <= ms) resolve(undefined);
       else reject(new StreamSilent(`Nothing arrived from the agent for ${ms} ms, not even a heartbeat: the connection is taken as lost.`));
-    }, ms);
+    };
+    timer = setTimeout(fire, ms);
   });
   return Promise.race([reader.read(), silent]).finally(() => clearTimeout(timer));
 }

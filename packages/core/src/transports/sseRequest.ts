@@ -10,6 +10,7 @@ import { thrownText } from '../thrownText.js';
 import { AgentTransportError, untilAborted } from './source.js';
 import { StreamSilent } from './sseBody.js';
 
+export * from './resumePoint.js';
 export * from './sseBody.js';
 
 /**
