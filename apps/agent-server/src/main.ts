@@ -5,7 +5,8 @@ import { startAgentServer } from './server.js';
 // PORT, AGENT_DATA_DIR (SQLite; apps/agent-server/.data by default), REDIS_URL (Redis, several servers on one store), AGENT_SPEED,
 // AGENT_ALLOWED_ORIGINS and AGENT_ALLOWED_HOSTS (comma-separated), AGENT_LOG_LEVEL (pino's; default info),
 // AGENT_RUN_RETENTION_HOURS (how long runs and their event logs are kept; default 168, a week), AGENT_MAX_CONNECTIONS
-// (connections held at once; default 1,000), AGENT_MAX_RUNS (runs produced at once; default 200).
+// (connections held at once; default 1,000), AGENT_MAX_RUNS (runs produced at once; default 200), AGENT_MAX_RUNS_PER_ADDRESS
+// (runs produced at once for one client address; default AGENT_MAX_RUNS).
 const port = Number(process.env.PORT ?? 8787);
 const origins = listFromEnv(process.env.AGENT_ALLOWED_ORIGINS);
 const hosts = listFromEnv(process.env.AGENT_ALLOWED_HOSTS);
@@ -20,6 +21,7 @@ const options = {
   // A value that is no whole number of 1 or more stops the start (startAgentServer's RangeError).
   ...(process.env.AGENT_MAX_CONNECTIONS ? { maxConnections: Number(process.env.AGENT_MAX_CONNECTIONS) } : {}),
   ...(process.env.AGENT_MAX_RUNS ? { maxRuns: Number(process.env.AGENT_MAX_RUNS) } : {}),
+  ...(process.env.AGENT_MAX_RUNS_PER_ADDRESS ? { maxRunsPerAddress: Number(process.env.AGENT_MAX_RUNS_PER_ADDRESS) } : {}),
 };
 /** AGENT_RUN_RETENTION_HOURS as a number of hours: a mistyped value stops the start rather than keeping runs for ever. */
 function retentionHours(text: string): number {

@@ -39,6 +39,15 @@ export interface AgentServerOptions {
   /** A request whose headers and body have not all arrived after this long is answered 408 and closed. Default 30 s. */
   requestTimeoutMs?: number;
   /**
+   * A connection whose request headers have not all arrived after this long
+   * (one that sends nothing, or its headers a byte at a time) is answered 408
+   * and closed, so that idle connections cannot hold every place among
+   * `maxConnections`. At most `requestTimeoutMs`. Default 10 s.
+   */
+  headersTimeoutMs?: number;
+  /** A connection left idle after an answer is closed after this long. Default 5 s. */
+  keepAliveTimeoutMs?: number;
+  /**
    * The most client connections held at once (env `AGENT_MAX_CONNECTIONS` in
    * `main.ts`); one more is closed as it connects, so that clients holding
    * connections open (half-sent requests, streams nobody reads) cannot grow
@@ -60,6 +69,17 @@ export interface AgentServerOptions {
    * many at once, the others waiting their turn ahead of new runs. Default 200.
    */
   maxRuns?: number;
+  /**
+   * The most of the `maxRuns` runs produced at once that the requests of one
+   * client address may hold (env `AGENT_MAX_RUNS_PER_ADDRESS` in `main.ts`):
+   * one more from that address is refused with `429 TOO_MANY_RUNS_FROM_ADDRESS`
+   * and `Retry-After`, so that one client reading many runs cannot take every
+   * run from the others. The address is the connection's: behind a proxy every
+   * client has the proxy's, and on loopback (the default host) every client is
+   * one address, so the default is `maxRuns` (no cap of its own); set it on a
+   * server that clients reach directly.
+   */
+  maxRunsPerAddress?: number;
   /**
    * The most request-body bytes the runs being produced hold at once (each
    * holds its parsed input, a few times its body in memory: a 1 MiB body of
@@ -138,11 +158,14 @@ export async function startAgentServer(options: AgentServerOptions = {}): Promis
     throw new RangeError(`maxConnections must be a whole number, 1 or more, not ${maxConnections}.`);
   const maxRuns = options.maxRuns ?? 200;
   if (!(Number.isInteger(maxRuns) && maxRuns >= 1)) throw new RangeError(`maxRuns must be a whole number, 1 or more, not ${maxRuns}.`);
+  const maxRunsPerAddress = options.maxRunsPerAddress ?? maxRuns;
+  if (!(Number.isInteger(maxRunsPerAddress) && maxRunsPerAddress >= 1))
+    throw new RangeError(`maxRunsPerAddress must be a whole number, 1 or more, not ${maxRunsPerAddress}.`);
   const maxRunInputBytes = options.maxRunInputBytes ?? 16 * 1024 * 1024;
   if (!(Number.isInteger(maxRunInputBytes) && maxRunInputBytes >= 1))
     throw new RangeError(`maxRunInputBytes must be a whole number of bytes, 1 or more, not ${maxRunInputBytes}.`);
   // A timeout of 0, a negative or NaN one would take every pause in a client's reading for a stall, or drop it at once.
-  for (const name of ['drainTimeoutMs', 'stallTimeoutMs', 'requestTimeoutMs'] as const) {
+  for (const name of ['drainTimeoutMs', 'stallTimeoutMs', 'requestTimeoutMs', 'headersTimeoutMs', 'keepAliveTimeoutMs'] as const) {
     const ms = options[name];
     if (ms !== undefined && !(Number.isInteger(ms) && ms > 0 && ms <= 2_147_483_647))
       throw new RangeError(`${name} must be a whole number of milliseconds, above 0 and at most 2147483647, not ${ms}.`);
@@ -168,8 +191,11 @@ export async function startAgentServer(options: AgentServerOptions = {}): Promis
     drainTimeoutMs: options.drainTimeoutMs ?? 30_000,
     stallTimeoutMs: options.stallTimeoutMs ?? 5_000,
     requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
+    headersTimeoutMs: options.headersTimeoutMs ?? 10_000,
+    keepAliveTimeoutMs: options.keepAliveTimeoutMs ?? 5_000,
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
     maxRuns,
+    maxRunsPerAddress,
     maxRunInputBytes,
     now: options.now ?? Date.now,
     nonce: options.nonce ?? (() => globalThis.crypto.randomUUID().replaceAll('-', '')),

@@ -6,6 +6,7 @@
  * version with lines no parser expected.
  */
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -307,6 +308,73 @@ describe('runs whose clients leave do not pile up in memory', () => {
     expect(taken.status).toBe(200);
     await readEvents(taken);
   }, 20_000);
+});
+
+describe('one client cannot take every run', () => {
+  /** POSTs a long dashboard run from `localAddress` (a loopback address of its own: another client) and reads it, paced. */
+  function runFrom(
+    server: AgentServer,
+    localAddress: string,
+    n: number,
+  ): Promise<{ status: number; retryAfter?: string | undefined; code?: string; leave?: () => void }> {
+    const { hostname, port } = new URL(server.url);
+    const body = JSON.stringify(userInput(`per-${localAddress}-${n}`, `per-${localAddress}-${n}`));
+    return new Promise((resolve, reject) => {
+      const req = request(
+        {
+          host: hostname,
+          port: Number(port),
+          localAddress,
+          method: 'POST',
+          path: '/agents/dashboard?speed=0.1',
+          headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+        },
+        (res) => {
+          if (res.statusCode === 200) {
+            res.resume();
+            resolve({ status: 200, leave: () => req.destroy() });
+            return;
+          }
+          let text = '';
+          res.on('data', (chunk: Buffer) => {
+            text += chunk.toString();
+          });
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              retryAfter: res.headers['retry-after'],
+              code: (JSON.parse(text) as { error: { code: string } }).error.code,
+            }),
+          );
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+
+  it('past maxRunsPerAddress runs being produced for one address, its next is refused 429 with Retry-After; another address still runs', async () => {
+    const server = await startServer({ maxRuns: 4, maxRunsPerAddress: 2 });
+    const mine = [await runFrom(server, '127.0.0.1', 0), await runFrom(server, '127.0.0.1', 1)];
+    expect(mine.map((r) => r.status)).toEqual([200, 200]);
+    const refused = await runFrom(server, '127.0.0.1', 2);
+    expect(refused).toMatchObject({ status: 429, code: 'TOO_MANY_RUNS_FROM_ADDRESS' });
+    expect(Number(refused.retryAfter)).toBeGreaterThan(0);
+    expect((await runFrom(server, '127.0.0.2', 0)).status).toBe(200);
+    // One of its clients goes: its run is produced at once, and its room given back to the address.
+    mine[0]?.leave?.();
+    await expect.poll(async () => (await runFrom(server, '127.0.0.1', 3)).status, { timeout: 5_000, interval: 100 }).toBe(200);
+    // Without the option one address takes every run, as before.
+    const open = await startServer({ maxRuns: 3 });
+    const all = [];
+    for (let n = 0; n < 4; n++) all.push((await runFrom(open, '127.0.0.1', n)).status);
+    expect(all).toEqual([200, 200, 200, 503]);
+  });
+
+  it('refuses a maxRunsPerAddress that is no whole number of 1 or more as the server starts', async () => {
+    for (const maxRunsPerAddress of [0, -1, 1.5, Number.NaN])
+      await expect(startServer({ maxRunsPerAddress })).rejects.toThrow(/maxRunsPerAddress must be a whole number, 1 or more/);
+  });
 });
 
 describe('a journal of an earlier version with lines no reader expected', () => {

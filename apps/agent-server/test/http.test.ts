@@ -731,13 +731,48 @@ describe('connections held at once', () => {
     expect((await fetch(`${server.url}/health`)).status).toBe(200);
   });
 
+  it('held by idle clients (one sends nothing, one sends its headers a byte a second, one keeps its connection after an answer) are dropped within 13 s, so an honest client is served', async () => {
+    const server = await startServer({ maxConnections: 3 });
+    const silent = socketTo(server);
+    const slow = socketTo(server);
+    const kept = socketTo(server);
+    await Promise.all([silent, slow, kept].map(connected));
+    const started = performance.now();
+    const text = `GET /health HTTP/1.1\r\nHost: ${new URL(server.url).host}\r\nX-Pad: ${'a'.repeat(100)}\r\n`;
+    let sent = 0;
+    const drip = setInterval(() => {
+      if (!slow.destroyed) slow.write(text.charAt(sent++ % text.length));
+    }, 1_000);
+    kept.write(`GET /health HTTP/1.1\r\nHost: ${new URL(server.url).host}\r\n\r\n`);
+    const gone = [silent, slow, kept].map(
+      (socket) =>
+        new Promise<number>((resolve) => {
+          socket.on('error', () => undefined);
+          // Read what the server says (its 408): a socket nobody reads never sees the end that follows.
+          socket.resume();
+          socket.on('close', () => resolve(performance.now() - started));
+        }),
+    );
+    try {
+      const refused = socketTo(server);
+      refused.on('error', () => undefined);
+      expect(await closed(refused)).toBe('');
+      const held = await Promise.race([Promise.all(gone), new Promise<'held'>((resolve) => setTimeout(() => resolve('held'), 15_000))]);
+      expect(held).not.toBe('held');
+      for (const ms of held as number[]) expect(ms).toBeLessThan(13_000);
+      expect((await fetch(`${server.url}/health`)).status).toBe(200);
+    } finally {
+      clearInterval(drip);
+    }
+  }, 20_000);
+
   it('refuses a cap that is no whole number of 1 or more as the server starts', async () => {
     for (const maxConnections of [0, -1, 1.5, Number.NaN])
       await expect(startServer({ maxConnections })).rejects.toThrow(/maxConnections must be a whole number, 1 or more/);
   });
 
   it('refuses a timeout that is no whole time to wait (0, negative, a fraction, NaN, past what a timer holds) as the server starts', async () => {
-    for (const name of ['drainTimeoutMs', 'stallTimeoutMs', 'requestTimeoutMs'] as const)
+    for (const name of ['drainTimeoutMs', 'stallTimeoutMs', 'requestTimeoutMs', 'headersTimeoutMs', 'keepAliveTimeoutMs'] as const)
       for (const ms of [0, -1, 1500.5, Number.NaN, Number.POSITIVE_INFINITY])
         await expect(startServer({ [name]: ms })).rejects.toThrow(new RegExp(`${name} must be a whole number of milliseconds`));
   });

@@ -27,6 +27,7 @@ import {
   unreadCoding,
   utf8Header,
 } from './requests.js';
+import type { Reservation } from './reservations.js';
 import { eventsOf } from './runEvents.js';
 import { runStreams } from './runStreams.js';
 import { checkRunInput, parseJsonBody, runInputSchema } from './schema.js';
@@ -57,9 +58,15 @@ export interface AppOptions {
   maxBodyBytes: number;
   /** The most runs produced at once, and the most body bytes they and the streams of retries and reconnects hold (see `AgentServerOptions`). */
   maxRuns: number;
+  /** The most runs the requests of one client address hold room for at once (see `AgentServerOptions`). */
+  maxRunsPerAddress: number;
   maxRunInputBytes: number;
   /** How long a request's headers and body may take to arrive. */
   requestTimeoutMs: number;
+  /** How long a request's headers may take to arrive (no longer than `requestTimeoutMs`). */
+  headersTimeoutMs: number;
+  /** How long a connection is kept open, idle, after an answer, for the client's next request. */
+  keepAliveTimeoutMs: number;
   now: () => number;
   /** A fresh secret for each run (see `RunRecord.nonce`). */
   nonce: () => string;
@@ -144,11 +151,19 @@ export function buildApp(options: AppOptions): App {
     forceCloseConnections: true,
     // A request (headers and body) must arrive within this time: a body that never finishes does not hold a connection.
     requestTimeout: options.requestTimeoutMs,
+    // An idle connection after an answer is closed this soon (Fastify keeps it 72 s): clients that make one request
+    // and keep their connections do not hold every place among `maxConnections` for long.
+    keepAliveTimeout: options.keepAliveTimeoutMs,
     http: {
-      // Node checks only a headers timeout no longer than the request timeout (60 s by default).
-      headersTimeout: Math.min(60_000, options.requestTimeoutMs),
-      // Node looks for requests over their time this often (30 s by default, longer than a short timeout).
-      connectionsCheckingInterval: Math.min(30_000, Math.max(50, Math.floor(options.requestTimeoutMs / 4))),
+      // A connection that sends nothing, or its headers a byte at a time, is dropped once its headers are this late.
+      // Node checks only a headers timeout no longer than the request timeout.
+      headersTimeout: Math.min(options.headersTimeoutMs, options.requestTimeoutMs),
+      // Node looks for requests over their time this often (30 s by default, longer than a short timeout): a late
+      // request is dropped at most a quarter of its timeout after it.
+      connectionsCheckingInterval: Math.min(
+        30_000,
+        Math.max(50, Math.floor(Math.min(options.headersTimeoutMs, options.requestTimeoutMs) / 4)),
+      ),
       // A request without a Host is refused by checkCaller, with a body that says why (Node's 400 has none).
       requireHostHeader: false,
     },
@@ -251,6 +266,9 @@ export function buildApp(options: AppOptions): App {
     // A 501 is the client's coding this server does not read: nothing of the server's failed.
     if (e.status >= 500 && e.status !== 501) request.log.error({ err: error, status: e.status }, 'request failed');
     closeUnread(request, reply);
+    // Storage that did not answer (a lock held elsewhere, a disk full) may answer soon: the client is told when to
+    // try again, unless it was told already when its run is tried next.
+    if (e.code === 'STORAGE_UNAVAILABLE' && !reply.hasHeader('Retry-After')) reply.header('Retry-After', String(RETRY_AFTER_S));
     return reply
       .code(e.status)
       .type('application/json')
@@ -418,10 +436,21 @@ export function buildApp(options: AppOptions): App {
    * One that only reads a log that holds its run to its end does not; one of a run that waits to be tried again takes
    * the room that run kept (`runId`).
    */
-  function room(request: FastifyRequest, reply: FastifyReply, kind: 'run' | 'stream', runId?: string) {
+  function room(request: FastifyRequest, reply: FastifyReply, kind: 'run' | 'stream', runId?: string): Reservation {
+    const address = request.raw.socket.remoteAddress ?? '';
+    // A cap of `maxRuns` or more is no cap of its own: the room among all runs is what refuses, with its 503.
+    const capped = options.maxRunsPerAddress < options.maxRuns;
+    if (capped && kind === 'run' && (runsByAddress.get(address) ?? 0) >= options.maxRunsPerAddress) {
+      reply.header('Retry-After', String(RETRY_AFTER_S));
+      throw new RequestError(
+        429,
+        'TOO_MANY_RUNS_FROM_ADDRESS',
+        `This server produces at most ${options.maxRunsPerAddress} runs at once for one client address; try again once one of yours ends.`,
+      );
+    }
     const bytes = bodyBytes.get(request) ?? 0;
     const reservation = streams.reserve(bytes, kind, runId);
-    if (reservation) return reservation;
+    if (reservation) return capped && reservation.run ? countedFor(address, reservation) : reservation;
     // The room is kept by runs storage failed under (a full disk), and no other run's end frees it: the client is told
     // so, and when they are tried next.
     const held = streams.roomHeldForStorage(bytes, kind);
@@ -439,6 +468,28 @@ export function buildApp(options: AppOptions): App {
       'TOO_MANY_RUNS',
       'This server is producing as many runs, or holding as many request bodies, as it takes at once; try again in a few seconds.',
     );
+  }
+
+  /** The runs the requests of each client address hold room for (`maxRunsPerAddress`). */
+  const runsByAddress = new Map<string, number>();
+  /** `reservation`, counted for `address` until its run's room is released. */
+  function countedFor(address: string, reservation: Reservation): Reservation {
+    runsByAddress.set(address, (runsByAddress.get(address) ?? 0) + 1);
+    let held = true;
+    return {
+      bytes: reservation.bytes,
+      run: reservation.run,
+      release() {
+        if (held) {
+          held = false;
+          const left = (runsByAddress.get(address) ?? 1) - 1;
+          if (left > 0) runsByAddress.set(address, left);
+          else runsByAddress.delete(address);
+        }
+        reservation.release();
+      },
+      share: () => reservation.share(),
+    };
   }
 
   /**

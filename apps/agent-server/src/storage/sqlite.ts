@@ -12,6 +12,7 @@ import {
   rmSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { importJournal, JOURNAL_FILE } from '../journal.js';
 import { isEffectRecord, isRunRecord, isThreadRecord } from './records.js';
@@ -29,7 +30,10 @@ import { rescueFromWal } from './walRescue.js';
 export interface SqliteStorageOptions {
   /** The database's file name in the directory. Default `agent.db`. */
   file?: string;
-  /** How long a write waits for another process holding the database. Default 5 s. */
+  /**
+   * How long a read or write waits for another process holding the database lock. Default 5 s. The wait is spent
+   * off the event loop (tried again every few milliseconds): the server answers other requests meanwhile.
+   */
   busyTimeoutMs?: number;
   /** The clock that names a file moved aside (`<name>.corrupt-<time>`). */
   now?: () => number;
@@ -159,13 +163,17 @@ export function openSqliteStorage(dir: string, options: SqliteStorageOptions = {
     }
     if (!(e instanceof Unusable && e.message.startsWith('foreign'))) salvage(aside, db, skipped);
   }
-  const storage = new SqliteStorage(db, file, skipped, faultHook(options.faultKillAt ?? process.env.AGENT_FAULT_KILL_AT));
+  const busyTimeoutMs = Math.max(0, Math.floor(options.busyTimeoutMs ?? 5_000));
+  const storage = new SqliteStorage(db, file, skipped, faultHook(options.faultKillAt ?? process.env.AGENT_FAULT_KILL_AT), busyTimeoutMs);
   try {
     storage.importJournal(dir, now);
   } catch (e) {
     db.close();
     throw unavailable(e, `Cannot import ${join(dir, JOURNAL_FILE)}`);
   }
+  // Opened and imported, SQLite no longer waits for a lock itself: its wait would block the event loop, every
+  // request with it. A statement that finds the database locked fails at once and is tried again (`SqliteStorage.retry`).
+  db.pragma('busy_timeout = 0');
   return storage;
 }
 
@@ -225,6 +233,8 @@ class SqliteStorage implements Storage {
     private readonly file: string,
     private readonly found: Skipped,
     private readonly fault: (kind: WriteKind) => (phase: Phase) => void,
+    /** How long a statement that finds the database locked is tried again (see `retry`). */
+    private readonly busyTimeoutMs: number,
   ) {
     this.q = {
       ping: db.prepare('SELECT count(*) FROM meta'),
@@ -279,7 +289,7 @@ class SqliteStorage implements Storage {
   }
 
   async unfinished(): Promise<RunRecord[]> {
-    const rows = this.read(() => this.q.unfinished.all());
+    const rows = await this.read(() => this.q.unfinished.all());
     return rows.flatMap(({ run_id, record }) => {
       const run = this.parse(`runs '${run_id}'`, record, isRunRecord, 'not a run record');
       return run ? [run] : [];
@@ -287,16 +297,16 @@ class SqliteStorage implements Storage {
   }
 
   async produced(runId: string): Promise<void> {
-    this.write('produced', () => this.q.produced.run(runId));
+    await this.write('produced', () => this.q.produced.run(runId));
   }
 
   async run(runId: string): Promise<RunRecord | undefined> {
-    const row = this.read(() => this.q.run.get(runId));
+    const row = await this.read(() => this.q.run.get(runId));
     return row && this.parse(`runs '${runId}'`, row.record, isRunRecord, 'not a run record');
   }
 
   async thread(threadId: string): Promise<{ record: ThreadRecord | undefined; version: number }> {
-    const row = this.read(() => this.q.thread.get(threadId));
+    const row = await this.read(() => this.q.thread.get(threadId));
     if (!row) return { record: undefined, version: 0 };
     // A record that cannot be read is replaced by the next run on the thread, at the version it is stored under.
     return { record: this.parse(`threads '${threadId}'`, row.record, isThreadRecord, 'not a thread record'), version: row.version };
@@ -312,7 +322,7 @@ class SqliteStorage implements Storage {
     const first = Math.max(0, Math.floor(from));
     const count = Math.floor(limit);
     if (!(count > 0) || !Number.isSafeInteger(first)) return [];
-    const rows = this.read(() => this.q.events.all(runId, first, count));
+    const rows = await this.read(() => this.q.events.all(runId, first, count));
     const frames: string[] = [];
     // In order from `from`, up to the first index not written yet.
     for (const row of rows) {
@@ -324,7 +334,7 @@ class SqliteStorage implements Storage {
 
   async performEffect(effect: EffectRecord): Promise<{ record: EffectRecord; fresh: boolean }> {
     const text = JSON.stringify(effect);
-    const { fresh, row } = this.write('effect', () => {
+    const { fresh, row } = await this.write('effect', () => {
       const fresh = this.q.insertEffect.run(effect.idempotencyKey, effect.runId, effect.at, text).changes === 1;
       return { fresh, row: this.q.effect.get(effect.idempotencyKey) };
     });
@@ -335,7 +345,7 @@ class SqliteStorage implements Storage {
   }
 
   async effects(): Promise<EffectRecord[]> {
-    const rows = this.read(() => this.q.effects.all());
+    const rows = await this.read(() => this.q.effects.all());
     const records: EffectRecord[] = [];
     for (const row of rows) {
       const record = this.parse(`effects '${row.idempotency_key}'`, row.record, isEffectRecord, 'not an effect record');
@@ -347,7 +357,7 @@ class SqliteStorage implements Storage {
   async effectsPage(after: number, limit: number): Promise<EffectsPage> {
     // Through the table's own order (its row ids, which grow as effects are recorded and are never reused: no effect
     // is deleted), one more row than asked for to tell whether there are more.
-    const rows = this.read(() => this.q.effectsAfter.all(after, limit + 1));
+    const rows = await this.read(() => this.q.effectsAfter.all(after, limit + 1));
     const effects: EffectRecord[] = [];
     let next = after;
     for (const row of rows.slice(0, limit)) {
@@ -359,16 +369,16 @@ class SqliteStorage implements Storage {
   }
 
   async markRead(runId: string): Promise<void> {
-    this.write('read', () => this.q.markRead.run(runId));
+    await this.write('read', () => this.q.markRead.run(runId));
   }
 
   async wasRead(runId: string): Promise<boolean> {
-    return this.read(() => this.q.wasRead.pluck().get(runId)) !== undefined;
+    return (await this.read(() => this.q.wasRead.pluck().get(runId))) !== undefined;
   }
 
   async prune(before: number, limit = PRUNE_STEP): Promise<number> {
     // Looked for first: with nothing to drop (the usual answer), nothing is written.
-    if (this.read(() => this.q.oldRuns.pluck().all(before, 1)).length === 0) return 0;
+    if ((await this.read(() => this.q.oldRuns.pluck().all(before, 1))).length === 0) return 0;
     return this.write('run', () => {
       let dropped = 0;
       let events = 0;
@@ -386,7 +396,7 @@ class SqliteStorage implements Storage {
   }
 
   async ping(): Promise<void> {
-    this.read(() => this.q.ping.get());
+    await this.read(() => this.q.ping.get());
   }
 
   async close(): Promise<void> {
@@ -403,22 +413,43 @@ class SqliteStorage implements Storage {
     if (!done) {
       const imported = importJournal(journal);
       for (const s of imported.skipped) this.found.add(s.where, s.reason);
-      this.write('run', () => {
-        for (const run of imported.runs)
-          this.db.prepare('INSERT OR IGNORE INTO runs (run_id, record) VALUES (?, ?)').run(run.runId, JSON.stringify(run));
-        for (const { record, version } of imported.threads) this.q.putThread.run(record.threadId, version, JSON.stringify(record));
-        for (const e of imported.effects) this.q.insertEffect.run(e.idempotencyKey, e.runId, e.at, JSON.stringify(e));
-        this.db
-          .prepare('INSERT INTO meta (name, value) VALUES (?, ?)')
-          .run('journal', `${imported.runs.length} runs, ${imported.effects.length} effects, ${imported.skipped.length} lines skipped`);
-      });
+      const at = this.fault('run');
+      at('before');
+      this.writeNow(
+        'run',
+        () => {
+          for (const run of imported.runs)
+            this.db.prepare('INSERT OR IGNORE INTO runs (run_id, record) VALUES (?, ?)').run(run.runId, JSON.stringify(run));
+          for (const { record, version } of imported.threads) this.q.putThread.run(record.threadId, version, JSON.stringify(record));
+          for (const e of imported.effects) this.q.insertEffect.run(e.idempotencyKey, e.runId, e.at, JSON.stringify(e));
+          this.db
+            .prepare('INSERT INTO meta (name, value) VALUES (?, ?)')
+            .run('journal', `${imported.runs.length} runs, ${imported.effects.length} effects, ${imported.skipped.length} lines skipped`);
+        },
+        at,
+      );
+      at('after');
     }
     // Kept, renamed: the import is done, and the file is there to read.
     renameSync(journal, `${journal}.imported-${stamp(now())}`);
   }
 
-  /** Runs `body` in one immediate transaction; a failure rolls it back whole and becomes `StorageUnavailable`. */
-  private write<T>(kind: WriteKind, body: () => T): T {
+  /** `writeNow`, tried again while another connection holds the database (see `retry`). */
+  private async write<T>(kind: WriteKind, body: () => T): Promise<T> {
+    this.open();
+    const at = this.fault(kind);
+    at('before');
+    const result = await this.retry(() => this.writeNow(kind, body, at), `Cannot write to ${this.file}`);
+    at('after');
+    return result;
+  }
+
+  /**
+   * Runs `body` in one immediate transaction; a failure rolls it back whole and becomes `StorageUnavailable`. Its
+   * `BEGIN IMMEDIATE` takes the write lock before any statement runs: one refused for a lock held elsewhere
+   * (`SQLITE_BUSY`) has written nothing, and is tried again whole.
+   */
+  private writeNow<T>(kind: WriteKind, body: () => T, at: (phase: Phase) => void): T {
     this.open();
     // See `openSqliteStorage`: an event's commit is not synced on its own, a run's and an effect's are (with all before them).
     // A run's end noted (`produced`) and lost makes the next start produce it again, which changes nothing: not synced either.
@@ -427,30 +458,36 @@ class SqliteStorage implements Storage {
       this.db.pragma(`synchronous = ${sync}`);
       this.sync = sync;
     }
-    const at = this.fault(kind);
-    at('before');
-    let result: T;
-    try {
-      result = this.db
-        .transaction(() => {
-          const r = body();
-          at('inside');
-          return r;
-        })
-        .immediate();
-    } catch (e) {
-      throw unavailable(e, `Cannot write to ${this.file}`);
-    }
-    at('after');
-    return result;
+    return this.db
+      .transaction(() => {
+        const r = body();
+        at('inside');
+        return r;
+      })
+      .immediate();
   }
 
-  private read<T>(body: () => T): T {
+  private read<T>(body: () => T): Promise<T> {
     this.open();
-    try {
-      return body();
-    } catch (e) {
-      throw unavailable(e, `Cannot read ${this.file}`);
+    return this.retry(body, `Cannot read ${this.file}`);
+  }
+
+  /**
+   * `attempt` until it does not find the database locked by another connection (`SQLITE_BUSY`), for up to
+   * `busyTimeoutMs`, each wait a timer (requests are answered meanwhile); then, or on any other failure, the
+   * failure as `StorageUnavailable`.
+   */
+  private async retry<T>(attempt: () => T, what: string): Promise<T> {
+    const deadline = performance.now() + this.busyTimeoutMs;
+    for (let pause = 2; ; pause = Math.min(BUSY_PAUSE_MAX_MS, pause * 2)) {
+      try {
+        this.open();
+        return attempt();
+      } catch (e) {
+        const left = deadline - performance.now();
+        if (!isBusy(e) || left <= 0) throw unavailable(e, what);
+        await sleep(Math.min(pause, left));
+      }
     }
   }
 
@@ -483,6 +520,15 @@ class Skipped {
     this.byWhere.set(`${where}\n${reason}`, { where, reason });
     this.list = [...this.byWhere.values()];
   }
+}
+
+/** The longest pause between two tries of a statement that found the database locked. */
+const BUSY_PAUSE_MAX_MS = 25;
+
+/** Another connection holds the lock the statement needs. */
+function isBusy(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return e instanceof Database.SqliteError && typeof code === 'string' && code.startsWith('SQLITE_BUSY');
 }
 
 function isCorruption(e: unknown): boolean {
