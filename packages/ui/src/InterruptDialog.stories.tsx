@@ -354,6 +354,41 @@ export const TwoInterruptsAnsweredInOneResume: Story = {
   },
 };
 
+/** Two payments by the same tool, open together: each card is named by its place too, so neither reads as the other. */
+export const TwoPaymentsOfOneTool: Story = {
+  loaders: [
+    interrupted(
+      [
+        {
+          id: 'int-pay-acme',
+          reason: 'tool_call',
+          toolCallId: 'call-pay-1',
+          message: 'Pay $42.00 to ACME?',
+          responseSchema: approvalSchema,
+        },
+        {
+          id: 'int-pay-globex',
+          reason: 'tool_call',
+          toolCallId: 'call-pay-2',
+          message: 'Pay $1,900.00 to Globex?',
+          responseSchema: approvalSchema,
+        },
+      ],
+      [
+        ...call('call-pay-1', 'send_payment', { amount: 42, to: 'ACME' }),
+        ...call('call-pay-2', 'send_payment', { amount: 1900, to: 'Globex' }),
+      ],
+    ),
+  ],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const first = canvas.getByRole('article', { name: 'Approval needed: send_payment (1 of 2)' });
+    const second = canvas.getByRole('article', { name: 'Approval needed: send_payment (2 of 2)' });
+    await expect(first).toHaveAccessibleDescription('Pay $42.00 to ACME?');
+    await expect(second).toHaveAccessibleDescription('Pay $1,900.00 to Globex?');
+  },
+};
+
 export const UnknownReason: Story = {
   loaders: [
     interrupted([

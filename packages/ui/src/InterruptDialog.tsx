@@ -100,6 +100,10 @@ export type InterruptDialogProps = Omit<InterruptGroupProps, 'children'>;
  *   still where the answer put it, goes back to the interrupt; focus the
  *   user moved elsewhere stays there, and on a page without `RunStatus` a
  *   polite announcement says the answer did not reach the agent.
+ * - A page with a fixed or sticky header says how tall it is in its own
+ *   `scroll-padding-top` (`html { scroll-padding-top: 64px }`): focus on
+ *   opening, Tab and find in page then keep the question and the field below
+ *   it (the actions are held at the bottom edge, clear of it).
  * - Each interrupt is named by its heading; two open under the same heading
  *   (two approvals) are named by what each is about too (the tool, the
  *   form's title).

@@ -1,7 +1,7 @@
 'use client';
 
 import { expiryTime, type OpenInterrupt, type ResumeResponse } from '@aguikit/core';
-import { useAgentSelector, useToolCall } from '@aguikit/react';
+import { useAgentSelector, useAgentStore, useToolCall } from '@aguikit/react';
 import type Form from '@rjsf/core';
 import type { ReactNode } from 'react';
 import * as React from 'react';
@@ -25,10 +25,17 @@ import {
 } from './interruptForm.js';
 import { useLocale } from './locale.js';
 import { RefusalItems } from './RefusalItems.js';
+import { clip } from './textCut.js';
 import { useBrowserLayoutEffect } from './useBrowserLayoutEffect.js';
 import { useMomentText } from './useHydrated.js';
 
 const EXPIRED: Expiry = { state: 'expired', remainingMs: 0 };
+
+/**
+ * The longest message the interrupt is described by as it is (a screen reader reads the description each time focus
+ * enters the card): a longer one (a log, a policy) is described by its start and a word that the rest is in the card.
+ */
+const DESCRIPTION_MAX = 300;
 
 /** `a` and `b` as one class list. */
 export function cx(a: string, b: string | undefined): string {
@@ -123,6 +130,22 @@ export const InterruptRoot = React.forwardRef<HTMLElement, InterruptRootProps>(f
   // Another open interrupt under the same heading: each is named by what it is about too, or two approvals read the same.
   const sameHeading = session.interrupts.some((other) => other.id !== interrupt.id && reasonKind(other.reason) === kind);
   const subject = sameHeading ? subjectOf(interrupt, toolName, t) : undefined;
+  // Two about the same thing too (two payments by one tool): each is named by its place among them as well. Worked out
+  // again only when the open interrupts change (a tool's name is known before its call is interrupted).
+  const store = useAgentStore();
+  const place = React.useMemo(() => {
+    if (subject === undefined) return '';
+    const calls = store.getState().thread.toolCalls;
+    const alike = session.interrupts.filter(
+      (other) =>
+        reasonKind(other.reason) === kind &&
+        subjectOf(other, other.toolCallId === undefined ? undefined : calls.get(other.toolCallId)?.name, t) === subject,
+    );
+    return alike.length > 1 ? `${alike.findIndex((other) => other.id === interrupt.id) + 1}/${alike.length}` : '';
+  }, [store, session.interrupts, subject, kind, interrupt.id, t]);
+  const [position = 0, total = 0] = place.split('/').map(Number);
+  const name = subject === undefined ? undefined : t.named(t.titles[kind], subject);
+  const label = name !== undefined && place !== '' ? t.nth(name, format.number(position), format.number(total)) : name;
 
   // A resolved answer kept for an interrupt that has since expired can no longer be sent.
   React.useEffect(() => {
@@ -157,6 +180,8 @@ export const InterruptRoot = React.forwardRef<HTMLElement, InterruptRootProps>(f
     [register, interrupt.id, forwardedRef],
   );
 
+  const message = interrupt.message ?? '';
+  const cut = message.length > DESCRIPTION_MAX ? t.messageStart(clip(message, DESCRIPTION_MAX)) : undefined;
   const summarize = (response: ResumeResponse) => answerText(response, interrupt, shape, t, words);
   const ctx: InterruptRootContext = {
     interrupt,
@@ -197,9 +222,9 @@ export const InterruptRoot = React.forwardRef<HTMLElement, InterruptRootProps>(f
     <RootContext.Provider value={ctx}>
       <article
         tabIndex={-1}
-        aria-labelledby={subject === undefined ? ctx.ids.title : undefined}
-        aria-label={subject === undefined ? undefined : t.named(t.titles[kind], subject)}
-        aria-describedby={interrupt.message ? ctx.ids.message : undefined}
+        aria-labelledby={label === undefined ? ctx.ids.title : undefined}
+        aria-label={label}
+        aria-describedby={!interrupt.message ? undefined : cut === undefined ? ctx.ids.message : `${reactId}-description`}
         {...rest}
         ref={ref}
         className={cx('agk-card agk-interrupt agk-root', className)}
@@ -218,6 +243,11 @@ export const InterruptRoot = React.forwardRef<HTMLElement, InterruptRootProps>(f
           if (to && !e.currentTarget.contains(to)) focusInside.current = false;
         }}
       >
+        {cut === undefined ? null : (
+          <span id={`${reactId}-description`} hidden>
+            {cut}
+          </span>
+        )}
         {children}
       </article>
     </RootContext.Provider>

@@ -28,6 +28,8 @@ export function useHeldActions(region: React.RefObject<HTMLElement | null>, card
       let outer: number | undefined;
       // The tallest actions held at the bottom edge: what the group's scroll padding must keep clear (below).
       let held = 0;
+      // How far above that edge they stop: the same for every card of the group (what scrolls them is the same).
+      let inset: number | undefined;
       group.querySelectorAll<HTMLElement>('.agk-interrupt').forEach((card, i) => {
         const actions = card.querySelector<HTMLElement>('.agk-interrupt__actions');
         if (!actions) return;
@@ -40,7 +42,8 @@ export function useHeldActions(region: React.RefObject<HTMLElement | null>, card
         const hold = i === 0 || card.contains(focused) || above + actions.offsetHeight <= visibleBottom(card, win, group, outer);
         if (hold) {
           card.removeAttribute('data-held');
-          held = Math.max(held, actions.offsetHeight);
+          inset ??= heldInset(actions, win);
+          held = Math.max(held, actions.offsetHeight + inset);
         } else card.setAttribute('data-held', 'later');
       });
       holdScrollPadding(group, host, win, held);
@@ -81,15 +84,33 @@ export function useHeldActions(region: React.RefObject<HTMLElement | null>, card
 }
 
 /**
- * Whether `field` is drawn (partly) under its interrupt's actions where they are held over it: the browser scrolls a
- * focused text field only as far as its caret, which can leave the rest of it under them.
+ * Whether `field` (or its focus ring) is drawn (partly) under its interrupt's actions where they are held over it: the
+ * browser scrolls a focused text field only as far as its caret, which can leave the rest of it under them.
  */
 function underHeldActions(field: Element, win: Window): boolean {
   const actions = field.closest('.agk-interrupt')?.querySelector('.agk-interrupt__actions');
   if (!actions || actions.contains(field) || win.getComputedStyle(actions).position !== 'sticky') return false;
   const box = field.getBoundingClientRect();
   const held = actions.getBoundingClientRect();
-  return box.bottom > held.top + 0.5 && box.top < held.bottom;
+  // Its focus ring too: a field flush with the actions has its ring's lower edge under them.
+  return box.bottom + RING > held.top + 0.5 && box.top < held.bottom;
+}
+
+/**
+ * How far above the bottom edge of what scrolls them the held actions stop: that box's bottom padding (a host's
+ * scroll box with padding holds sticky content inside it) plus their own `bottom` (the chat's area: minus its padding).
+ * A field's scroll margin counts from the edge itself, so without this a field lands under them by that much.
+ */
+function heldInset(actions: HTMLElement, win: Window): number {
+  const bottom = Number.parseFloat(win.getComputedStyle(actions).bottom) || 0;
+  const root = actions.ownerDocument.documentElement;
+  for (let box = actions.parentElement; box && box !== root && box !== actions.ownerDocument.body; box = box.parentElement) {
+    const style = win.getComputedStyle(box);
+    if (style.overflowY !== 'visible' && style.overflowY !== 'clip') {
+      return Math.max(0, (Number.parseFloat(style.paddingBottom) || 0) + bottom);
+    }
+  }
+  return Math.max(0, bottom);
 }
 
 /** Room for a focus ring (2px, 2px off) beside what is held over the group's edges. */

@@ -16,6 +16,10 @@ export const en = {
   },
   /** An interrupt's name when another open one has the same heading: its heading and what it is about (the tool, the form's title). */
   named: (heading: string, subject: string) => `${heading}: ${subject}`,
+  /** The name of one of several open interrupts about the same thing (two payments by one tool): its place among them. */
+  nth: (name: string, position: string, total: string) => `${name} (${position} of ${total})`,
+  /** What describes an interrupt whose message is long (a log): its start, then where the rest is. */
+  messageStart: (start: string) => `${start} (The whole message is in the interrupt.)`,
   /** The label of the badge that shows a custom reason as sent, e.g. `risk:manual_review`. */
   reason: 'Reason',
   /** The facts of the context. */
@@ -182,6 +186,8 @@ export const zhCN: typeof en = {
     custom: '需要处理',
   },
   named: (heading, subject) => `${heading}：${subject}`,
+  nth: (name, position, total) => `${name}（第 ${position} 个，共 ${total} 个）`,
+  messageStart: (start) => `${start}（完整消息见此请求内。）`,
   reason: '原因',
   tool: '工具',
   unknownCall: (toolCallId) => `未知调用 ${toolCallId}`,
