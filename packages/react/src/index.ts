@@ -24,6 +24,7 @@ export { useAgentSelector } from './useAgentSelector.js';
 export { useAgentState } from './useAgentState.js';
 export { useCapabilities } from './useCapabilities.js';
 export { useDiagnostics } from './useDiagnostics.js';
+export type { EventLogView } from './useEventLog.js';
 export { useEventLog } from './useEventLog.js';
 export { useInterrupts } from './useInterrupts.js';
 export { useLastReplyId } from './useLastReplyId.js';

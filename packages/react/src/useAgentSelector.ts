@@ -39,29 +39,36 @@ export function useAgentSelector<T>(selector: (state: AgentStoreState) => T): T 
  * which a delta changes in O(1)) are compared by identity, as anything else
  * is (a Map, a Date): a snapshot may restate 100,000 keys. Any other plain object of the state is new only as the
  * engine copies or replaces it, which takes time in the order of its keys,
- * as comparing it does.
+ * as comparing it does; the last two objects compared are not compared
+ * again (a selector that picks in turn between two lists neither again).
  */
 export function useSelectorFor<T>(hook: string, selector: (state: AgentStoreState) => T): T {
-  // The state, the selector, what it gave, and what the selector returned for it (the result, or a new equal object).
-  const last = React.useRef<[AgentStoreState?, ((state: AgentStoreState) => T)?, T?, T?]>([]);
+  // The state, the selector, what it gave, what the selector returned for it (the result, or a new equal object), and the
+  // last two objects compared with whether they were equal.
+  const last = React.useRef<[AgentStoreState?, ((state: AgentStoreState) => T)?, T?, T?, ([unknown, unknown, boolean] | undefined)?]>([]);
   return useStore(useStoreFor(hook), (state) => {
-    const [held, by, a, given] = last.current;
+    const [held, by, a, given, pair] = last.current;
     if (held === state && by === selector) return a as T;
     const next = selector(state);
     const b = next as Record<string, unknown>;
     const kind = (a as Record<string, unknown>)?.constructor;
     // The object the last result stood for, given again (kept by the state, or by a memo): the last result, not compared
-    // again at each change of the store that leaves it.
-    const same =
+    // again at each change of the store that leaves it. An array that grows in place (`store.log.entries`) stands for it
+    // only while it has its length: a reset's new log, empty as the last was, is shown once it grows.
+    const alike =
       a !== b &&
-      (next === given ||
-        (kind === b?.constructor &&
-          (kind === Array
-            ? (a as unknown[]).length === b.length
-            : kind === Object && b !== state.thread.sharedState.document && !large(a) && !large(b)) &&
-          sameMembers(a as Record<string, unknown>, b)));
+      kind === b?.constructor &&
+      (kind === Array
+        ? (a as unknown[]).length === b.length
+        : kind === Object && b !== state.thread.sharedState.document && !large(a) && !large(b));
+    // The two objects compared last are not compared again: a selector that picks in turn between two objects of 100,000
+    // keys (some 100 ms to list and compare) compares them once.
+    let compared = pair;
+    if (alike && next !== given && !(pair && (pair[0] === a ? pair[1] === b : pair[0] === b && pair[1] === a)))
+      compared = [a, b, sameMembers(a as Record<string, unknown>, b)];
+    const same = alike && (next === given || compared?.[2] === true);
     const result = same ? (a as T) : next;
-    last.current = [state, selector, result, next];
+    last.current = [state, selector, result, next, compared];
     return result;
   });
 }

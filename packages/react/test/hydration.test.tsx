@@ -4,7 +4,8 @@
  * after the agent has answered), then show the thread as it is.
  */
 import { act } from '@testing-library/react';
-import { hydrateRoot } from 'react-dom/client';
+import { useState } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { expect, it, vi } from 'vitest';
 import * as hooks from '../src/index.js';
@@ -88,3 +89,54 @@ it.each(['useAgentRun', 'AgentProvider'] as const)(
     vi.restoreAllMocks();
   },
 );
+
+it("a store useAgentRun makes shows its own thread's id to a client-only render and to a component mounted after hydration", async () => {
+  let showMore: (more: boolean) => void = () => undefined;
+  const app = (b: typeof hooks) => {
+    const source = { async *run() {} };
+    function Chat() {
+      const agent = b.useAgentRun({ source });
+      const [more, setMore] = useState(false);
+      showMore = setMore;
+      return (
+        <b.AgentProvider store={agent.store}>
+          <ThreadId />
+          {more ? <ThreadId /> : null}
+        </b.AgentProvider>
+      );
+    }
+    function ThreadId() {
+      return <p>{b.useAgentSelector((s) => s.thread.threadId)}</p>;
+    }
+    return <Chat />;
+  };
+  // A client-only render: no server snapshot is read.
+  const alone = document.createElement('div');
+  document.body.append(alone);
+  const client = createRoot(alone);
+  await act(async () => client.render(app(hooks)));
+  expect(alone.textContent).toMatch(/^thread-(?!server-render)/);
+  act(() => client.unmount());
+  alone.remove();
+  // Hydrated from the server's HTML, then a component mounted after hydration.
+  vi.resetModules();
+  vi.stubGlobal('window', undefined);
+  let html: string;
+  try {
+    const server = await import('react-dom/server');
+    html = server.renderToString(app(await import('../src/index.js')));
+  } finally {
+    vi.unstubAllGlobals();
+    vi.resetModules();
+  }
+  const container = document.createElement('div');
+  container.innerHTML = html;
+  document.body.append(container);
+  const root = await act(async () => hydrateRoot(container, app(hooks)));
+  const own = container.textContent ?? '';
+  expect(own).toMatch(/^thread-(?!server-render)/);
+  await act(async () => showMore(true));
+  expect([...container.querySelectorAll('p')].map((p) => p.textContent)).toEqual([own, own]);
+  act(() => root.unmount());
+  container.remove();
+});
