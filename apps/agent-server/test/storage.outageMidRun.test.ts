@@ -308,3 +308,45 @@ describe('room taken by runs storage failed under and by runs being produced at 
     free();
   }, 30_000);
 });
+
+describe('storage that fails under a run, and its client comes back while it waits to be tried again, with maxRunsPerAddress', () => {
+  it('with maxRunsPerAddress 1, the client that comes back has the run produced in the room the run kept: not refused 429 for its own run', async () => {
+    const { storage, inner, free, refusals } = fullFor('r2');
+    const server = await startServer({ storage, maxRuns: 10, maxRunsPerAddress: 1 });
+    const approval = await approvalOf(server);
+    await readEvents(await post(server, '/agents/refund?speed=0', approval));
+    // Tried again twice and failed (after 0.5 s, then 1 s): the next try is 2 s away.
+    const refused = refusals();
+    await expect.poll(refusals, { timeout: 5_000, interval: 20 }).toBeGreaterThanOrEqual(refused + 2);
+    free();
+    const back = await post(server, '/agents/refund?speed=0', approval);
+    if (back.status !== 200) console.info(`its client come back: ${back.status} ${await back.clone().text()}`);
+    expect(back.status).toBe(200);
+    expect((await readEvents(back)).at(-1)?.event.type).toBe('RUN_FINISHED');
+    expect((await inner.effects()).filter((e) => e.kind === 'refund')).toHaveLength(1);
+    // Produced, the run no longer counts for the address: its next run is taken.
+    const next = await post(server, '/agents/refund?speed=0', userInput('t-next', 'next'));
+    expect(next.status).toBe(200);
+    await readEvents(next);
+  }, 30_000);
+
+  it('with maxRunsPerAddress 2, the run its client came back for counts once for the address: another run of the address is taken meanwhile', async () => {
+    const { storage, free, refusals } = fullFor('r2');
+    const server = await startServer({ storage, maxRuns: 10, maxRunsPerAddress: 2 });
+    const approval = await approvalOf(server);
+    await readEvents(await post(server, '/agents/refund?speed=0', approval));
+    const refused = refusals();
+    await expect.poll(refusals, { timeout: 5_000, interval: 20 }).toBeGreaterThanOrEqual(refused + 2);
+    free();
+    // The client comes back and reads the run at its pace (it holds its producer for a few seconds).
+    const back = await post(server, '/agents/refund?speed=0.5', approval);
+    expect(back.status).toBe(200);
+    const reader = back.body?.getReader();
+    await reader?.read();
+    const other = await post(server, '/agents/refund?speed=0', userInput('t-other', 'other'));
+    if (other.status !== 200) console.info(`another run of the address: ${other.status} ${await other.clone().text()}`);
+    expect(other.status).toBe(200);
+    await readEvents(other);
+    await reader?.cancel();
+  }, 30_000);
+});

@@ -440,7 +440,11 @@ export function buildApp(options: AppOptions): App {
     const address = request.raw.socket.remoteAddress ?? '';
     // A cap of `maxRuns` or more is no cap of its own: the room among all runs is what refuses, with its 503.
     const capped = options.maxRunsPerAddress < options.maxRuns;
-    if (capped && kind === 'run' && (runsByAddress.get(address) ?? 0) >= options.maxRunsPerAddress) {
+    // A client come back for its run that waits to be tried again (storage failed under it) adds no run: its next try
+    // produces it either way. It takes the room the run kept, counted for the address already (counted once more
+    // only when the run gave its room up).
+    const returning = kind === 'run' && runId !== undefined && streams.nextTry(runId) !== undefined;
+    if (capped && kind === 'run' && !returning && (runsByAddress.get(address) ?? 0) >= options.maxRunsPerAddress) {
       reply.header('Retry-After', String(RETRY_AFTER_S));
       throw new RequestError(
         429,
@@ -450,7 +454,7 @@ export function buildApp(options: AppOptions): App {
     }
     const bytes = bodyBytes.get(request) ?? 0;
     const reservation = streams.reserve(bytes, kind, runId);
-    if (reservation) return capped && reservation.run ? countedFor(address, reservation) : reservation;
+    if (reservation) return capped && reservation.run && !counted.has(reservation) ? countedFor(address, reservation) : reservation;
     // The room is kept by runs storage failed under (a full disk), and no other run's end frees it: the client is told
     // so, and when they are tried next.
     const held = streams.roomHeldForStorage(bytes, kind);
@@ -472,11 +476,13 @@ export function buildApp(options: AppOptions): App {
 
   /** The runs the requests of each client address hold room for (`maxRunsPerAddress`). */
   const runsByAddress = new Map<string, number>();
+  /** The reservations counted in `runsByAddress` (`countedFor`). */
+  const counted = new WeakSet<Reservation>();
   /** `reservation`, counted for `address` until its run's room is released. */
   function countedFor(address: string, reservation: Reservation): Reservation {
     runsByAddress.set(address, (runsByAddress.get(address) ?? 0) + 1);
     let held = true;
-    return {
+    const wrapped: Reservation = {
       bytes: reservation.bytes,
       run: reservation.run,
       release() {
@@ -490,6 +496,8 @@ export function buildApp(options: AppOptions): App {
       },
       share: () => reservation.share(),
     };
+    counted.add(wrapped);
+    return wrapped;
   }
 
   /**
