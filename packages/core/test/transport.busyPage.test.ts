@@ -91,4 +91,28 @@ describe('a page busy with a long task', () => {
       server.close();
     }
   }, 10_000);
+
+  it('with idleTimeoutMs 300, takes a server gone silent as lost within 1.5 s though the page is busy 200 ms at a time throughout', async () => {
+    const server = await agentProcess(`res.write(sse({ type: 'RUN_STARTED', threadId: 't1', runId: 'r1' }));`);
+    let busyUntil = 0;
+    const longTasks = () => {
+      if (performance.now() > busyUntil) return;
+      busy(200);
+      setTimeout(longTasks, 5);
+    };
+    try {
+      const started = performance.now();
+      const { types, error } = await typesOf(httpSseSource({ url: server.url, idleTimeoutMs: 300 }), () => {
+        busyUntil = performance.now() + 4000;
+        setTimeout(longTasks, 5);
+      });
+      const took = performance.now() - started;
+      busyUntil = 0;
+      expect(types).toEqual(['RUN_STARTED']);
+      expect((error as Error).message).toContain('Nothing arrived from the agent for 300 ms');
+      expect(took).toBeLessThan(1500);
+    } finally {
+      server.close();
+    }
+  }, 10_000);
 });

@@ -97,6 +97,37 @@ describe('a server that gives ids to only some events', () => {
     expect(deltas(events)).toBe('Hello');
   });
 
+  it('resumed after the last id, sends again the events without an id written otherwise (spaces, key order): each is applied once', async () => {
+    // As Python's json.dumps writes what the agent wrote compactly, or a store that keeps events as values gives them back.
+    const loose = (event: Record<string, unknown>) =>
+      `data: {${Object.entries(event)
+        .reverse()
+        .map(([key, value]) => `${JSON.stringify(key)}: ${JSON.stringify(value)}`)
+        .join(', ')}}\n\n`;
+    const server = await serve(async (res, _req, index) => {
+      head(res);
+      if (index === 0)
+        return writeThenCut(res, frame(started, '1') + frame(open, '2') + frame(text('Hel')) + frame(push(1)) + frame(text('lo')));
+      res.end(loose(text('Hel')) + loose(push(1)) + loose(text('lo')) + frame(text(' world')) + frame(close, '3') + frame(finished, '4'));
+    });
+    const { events, error } = await delivered(server.url);
+    expect(error).toBeUndefined();
+    expect(deltas(events)).toBe('Hello world');
+    expect(events.filter((e) => (e as { type?: string }).type === 'STATE_DELTA')).toHaveLength(1);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('resumed after the last id, sends in their place events of the same keys with other values: the run fails as lost', async () => {
+    const server = await serve(async (res, _req, index) => {
+      head(res);
+      if (index === 0) return writeThenCut(res, frame(started, '1') + frame(open, '2') + frame(text('Hel')) + frame(push(1)));
+      res.end(frame(text('Hel')) + frame(push(2)) + frame(close, '3') + frame(finished, '4'));
+    });
+    const { events, error } = await delivered(server.url);
+    expect((error as AgentTransportError).code).toBe('CONNECTION_LOST');
+    expect(deltas(events)).toBe('Hel');
+  });
+
   it('tells the consumer there is no resume point once an event without an id follows the last id', async () => {
     const server = await serve(async (res) => {
       head(res);
@@ -152,6 +183,40 @@ describe('a server that gives one id to several events', () => {
     const { events, error } = await delivered(server.url);
     expect(error).toBeUndefined();
     expect(deltas(events)).toBe('Hello');
+  });
+});
+
+describe('a server that gives its heartbeats the last id', () => {
+  it('is resumed after it: a heartbeat names no second event of that id, and the event sent again is skipped', async () => {
+    const ping = (id: string) => `event: ping\nid: ${id}\ndata: 2026-12-07 05:00:00\n\n`;
+    const server = await serve(async (res, req, index) => {
+      head(res);
+      if (index === 0) return writeThenCut(res, frame(started, '1') + frame(open, '2') + frame(text('Hel'), '3') + ping('3') + ping('3'));
+      expect(req.headers['last-event-id']).toBe('3');
+      // Resumed from the id, inclusive.
+      res.end(frame(text('Hel'), '3') + ping('3') + frame(text('lo'), '4') + frame(close, '5') + frame(finished, '6'));
+    });
+    const ids: string[] = [];
+    const events: unknown[] = [];
+    const source = httpSseSource({ url: server.url, reconnect: { attempts: 2, delayMs: 1 } });
+    await source.deliver?.(input, { onEventId: (id) => ids.push(id) }, (event) => events.push(event));
+    expect(deltas(events)).toBe('Hello');
+    expect(ids).toEqual(['1', '2', '3', '4', '5', '6']);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('after events without an id: those are still the ones the server sends again, each applied once', async () => {
+    const ping = `event: ping\nid: 3\ndata: 2026-12-07 05:00:00\n\n`;
+    const server = await serve(async (res, _req, index) => {
+      head(res);
+      if (index === 0)
+        return writeThenCut(res, frame(started, '1') + frame(open, '2') + frame(text('Hel'), '3') + frame(text('lo')) + ping);
+      res.end(frame(text('lo')) + frame(text(' world')) + frame(close, '4') + frame(finished, '5'));
+    });
+    const { events, error } = await delivered(server.url);
+    expect(error).toBeUndefined();
+    expect(deltas(events)).toBe('Hello world');
+    expect(server.requests).toHaveLength(2);
   });
 });
 

@@ -23,7 +23,7 @@ export interface HttpSseSourceOptions {
    * can send what was missed. An event whose id was already seen is never
    * yielded twice (unless ids came twice on a connection: then they identify
    * no event, and nothing is skipped by them), nor is one without an id that
-   * followed the last id, which the server sends again (known by its data; other
+   * followed the last id, which the server sends again (known by its data, or the JSON value of it; other
    * data in its place stops the stream with `CONNECTION_LOST`). A drop after an id
    * given to several events is `CONNECTION_LOST`: which of them the server would
    * resume after is unknown. A request that fails before its first event is sent again
@@ -196,7 +196,7 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
       // `event: error` a server sends says something).
       const heartbeat = frame.event !== undefined && HEARTBEATS.has(frame.event.toLowerCase()) && typeof type !== 'string';
       // The id the consumer is told, or null for an event a resumed stream sends again.
-      const told = (points as Reader.ResumePoint).take(id, frame.data, heartbeat);
+      const told = (points as Reader.ResumePoint).take(id, frame.data, heartbeat, event);
       if (told === null || heartbeat) return;
       // What a server sends after its run's end, before another run starts, is no event of a run: a few are handed
       // over (for the thread to diagnose), and a stream that goes on sending them is let go, as the grace would.
@@ -239,7 +239,7 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
       try {
         reader = await untilAborted(bodyReaderOrFail(), signal);
         isAgUiEvent = reader.isAgUiEvent;
-        points ??= reader.resumePoint(runOptions.lastEventId);
+        points ??= reader.resumePoint(runOptions.lastEventId, !(attempts <= 0));
         headers = await untilAborted(headersOrFail(options.headers), signal);
       } catch (e) {
         onConnection?.(signal?.aborted ? 'closed' : 'failed');

@@ -22,11 +22,12 @@ export interface ResumePoint {
   /** The last SSE id (undefined once an empty or unsendable one reset it), whether or not it is a point to resume after. */
   readonly last: string | undefined;
   /**
-   * Takes a frame's id (an unsendable one already made empty) and data: SENT_BEFORE when a resumed stream sends again
-   * an event handed over, else the id to tell the consumer (`''` when there is no point to resume after it). Throws
-   * CONNECTION_LOST when a resumed stream sends other events in their place: whether they are new is unknown.
+   * Takes a frame's id (an unsendable one already made empty), data, and the value parsed from it: SENT_BEFORE when a
+   * resumed stream sends again an event handed over (the same data, or data written otherwise that is the same JSON
+   * value), else the id to tell the consumer (`''` when there is no point to resume after it). Throws CONNECTION_LOST
+   * when a resumed stream sends other events in their place: whether they are new is unknown.
    */
-  take(id: string | undefined, data: string, heartbeat: boolean): string | undefined | typeof SENT_BEFORE;
+  take(id: string | undefined, data: string, heartbeat: boolean, value?: unknown): string | undefined | typeof SENT_BEFORE;
   /** A reconnect starts: what it sends first is compared with what was handed over. */
   resumed(): void;
   /** The id to resume after: none once an empty id reset it, when it named several events, or too much came since. */
@@ -38,9 +39,11 @@ export interface ResumePoint {
 /**
  * The resume point of one run's stream; `lastEventId` is the one it was
  * asked to resume after, if any (a server may replay from it, inclusive:
- * the caller already has that event).
+ * the caller already has that event). The events without an id after the
+ * last one are held only when the stream `resumes` itself (`reconnect`):
+ * nothing else compares them.
  */
-export function resumePoint(lastEventId: string | undefined): ResumePoint {
+export function resumePoint(lastEventId: string | undefined, resumes: boolean): ResumePoint {
   const seen = seenIds();
   let last = lastEventId;
   if (last !== undefined) seen.add(last);
@@ -49,11 +52,11 @@ export function resumePoint(lastEventId: string | undefined): ResumePoint {
   let resumed = last !== undefined;
   // Whether the last id named more than one event (then which of them a server resumes after is unknown).
   let repeated = false;
-  const since = eventsSince();
+  const since = eventsSince(resumes);
   // While a resumed stream sends again what was handed over: the events since the last id matched so far.
   let matched: number | undefined;
   /** Whether a resumed stream's event was handed over already. */
-  const sentBefore = (id: string | undefined, data: string): boolean => {
+  const sentBefore = (id: string | undefined, data: string, value: unknown): boolean => {
     if (matched === undefined) return false;
     if (id) {
       if ((id === last && !repeated) || seen.skips(id)) return true;
@@ -61,8 +64,9 @@ export function resumePoint(lastEventId: string | undefined): ResumePoint {
       matched = undefined;
       return false;
     }
-    if (matched < since.count()) {
-      if (since.at(matched) === data) {
+    if (matched < since.held()) {
+      const held = since.at(matched) as string;
+      if (held === data || sameJson(held, value)) {
         matched++;
         return true;
       }
@@ -78,22 +82,24 @@ export function resumePoint(lastEventId: string | undefined): ResumePoint {
     get last() {
       return last;
     },
-    take(id, data, heartbeat) {
-      if (!heartbeat && sentBefore(id, data)) return SENT_BEFORE;
+    take(id, data, heartbeat, value) {
+      if (!heartbeat && sentBefore(id, data, value)) return SENT_BEFORE;
+      // A heartbeat that carries the last id again (a server stamping its pings with where the stream is) names no
+      // second event of it, and moves the point to resume after nowhere: the events since stay the ones sent again.
+      if (heartbeat && id && id === last) return id;
       // An empty `id:` is no id: it resets the last event ID (the SSE standard), and identifies nothing.
       if (id === '') last = undefined;
       else if (id !== undefined) {
         if (resumed && seen.skips(id)) return SENT_BEFORE;
         repeated = seen.has(id);
-        seen.add(id);
-        last = id;
+        last = own(id);
+        seen.add(last);
         since.clear();
         return repeated ? '' : id;
       } else if (last !== undefined && !heartbeat) {
         // An event without an id after one with an id: a server resuming after that id sends it again, which only
         // this stream can tell by what it holds; the consumer, which holds the id alone, has no point to resume after.
-        since.add(data);
-        if (since.count() <= 1) return '';
+        if (since.add(data) === 1) return '';
       }
       return id;
     },
@@ -109,6 +115,44 @@ export function resumePoint(lastEventId: string | undefined): ResumePoint {
       ),
   };
 }
+
+/**
+ * Whether `held` (an event's data) is JSON of the same value as `value`, an
+ * object or array parsed from data written otherwise: a server may write an
+ * event it sends again with other spaces or another order of keys (its
+ * store keeps values, not text), which is the same event. Compared without
+ * recursion: an event may nest as deep as the frame reader parses.
+ */
+function sameJson(held: string, value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(held);
+  } catch {
+    return false;
+  }
+  const pairs: [unknown, unknown][] = [[parsed, value]];
+  for (let pair = pairs.pop(); pair !== undefined; pair = pairs.pop()) {
+    const [a, b] = pair;
+    if (a === b) continue;
+    if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+    const keys = Object.keys(a);
+    if (keys.length !== Object.keys(b).length) return false;
+    for (const key of keys) {
+      if (!Object.hasOwn(b, key)) return false;
+      pairs.push([(a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]]);
+    }
+  }
+  return true;
+}
+
+/**
+ * A string of its own, as long as `text`: the parser's strings (a frame's
+ * data, its id) may be slices of the network chunk they came in, which a
+ * slice held keeps whole (a small event a server padded with a comment held
+ * 60 KB).
+ */
+const own = (text: string): string => ` ${text}`.slice(1);
 
 /**
  * The SSE ids of a run's events handed over, to skip what a resumed stream
@@ -143,29 +187,34 @@ function seenIds() {
 
 /**
  * The data of the events handed over after the last SSE id that carried
- * none: a server resuming after that id sends them again first, and a
- * resumed stream skips them by their data. Past SINCE_EVENTS events or
- * SINCE_CHARS characters the id is no longer a point to resume after.
+ * none (held when `holding`): a server resuming after that id sends them
+ * again first, and a resumed stream skips them by their data. Past
+ * SINCE_EVENTS events or SINCE_CHARS characters the id is no longer a point
+ * to resume after. `add` says how many came since the id.
  */
-function eventsSince() {
+function eventsSince(holding: boolean) {
   let data: string[] = [];
+  let count = 0;
   let chars = 0;
   let over = false;
   return {
-    add(text: string) {
-      if (over) return;
+    add(text: string): number {
+      count++;
+      if (over || !holding) return count;
       chars += text.length;
       if (data.length >= SINCE_EVENTS || chars > SINCE_CHARS) {
         over = true;
         data = [];
-      } else data.push(text);
+      } else data.push(own(text));
+      return count;
     },
     clear() {
       data = [];
+      count = 0;
       chars = 0;
       over = false;
     },
-    count: () => data.length,
+    held: () => data.length,
     at: (i: number) => data[i],
     over: () => over,
   };
