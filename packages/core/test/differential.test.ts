@@ -207,6 +207,55 @@ const RESULT_PLACEMENT: { name: string; events: AgUiEvent[] }[] = [
       finish(),
     ],
   },
+  {
+    name: 'results alternating with the calls of one reply each go after the reply and the results before them',
+    events: [
+      start(),
+      ...said('m1', 'One at a time.'),
+      ...['c1', 'c2', 'c3', 'c4'].flatMap((id) => [...call(id, 'm1'), result(id)]),
+      finish(),
+    ],
+  },
+  {
+    name: 'a result goes after the reply a snapshot restated under another id',
+    events: [
+      start(),
+      ...call('c1', 'm1'),
+      result('c1'),
+      ...call('c2', 'm1'),
+      {
+        type: 'MESSAGES_SNAPSHOT',
+        // The result first: the official client keeps the messages it knows where they were (see DELIBERATE_DIFFERENCES).
+        messages: [
+          { id: 'tr-c1', role: 'tool', toolCallId: 'c1', content: 'c1' },
+          { id: 'm1-final', role: 'assistant', toolCalls: calls('c1', 'c2') },
+          { id: 'u1', role: 'user', content: 'and?' },
+        ],
+      },
+      result('c2'),
+      ...call('c3', 'm1-final'),
+      result('c3'),
+      finish(),
+    ],
+  },
+  {
+    name: 'a result of a call a snapshot lists on two replies goes after the first of them',
+    events: [
+      start(),
+      ...call('c1', 'm1'),
+      {
+        type: 'MESSAGES_SNAPSHOT',
+        messages: [
+          { id: 'm1', role: 'assistant', toolCalls: calls('c1') },
+          { id: 'u1', role: 'user', content: 'again?' },
+          { id: 'm2', role: 'assistant', toolCalls: calls('c1') },
+          { id: 'u2', role: 'user', content: 'well?' },
+        ],
+      },
+      result('c1'),
+      finish(),
+    ],
+  },
 ];
 
 /** Small valid streams, one aspect each. */

@@ -6,7 +6,7 @@
  * the whole record.
  */
 import { describe, expect, it } from 'vitest';
-import { createThreadState, reduceThread, replayEvents, replaySession } from '../src/engine.js';
+import { createEventPipeline, createThreadState, reduceThread, replayEvents, replaySession } from '../src/engine.js';
 import { createRunController, loadEngine, type SessionEntry, toAgUiMessages } from '../src/index.js';
 
 const N = 10_000;
@@ -464,5 +464,36 @@ describe('a grown record leaving the state', () => {
     const [message] = copy as { metadata?: Record<string, unknown>; toolCalls?: { metadata?: Record<string, unknown> }[] }[];
     expect(Object.keys(message?.metadata ?? {})).toHaveLength(200);
     expect(message?.toolCalls?.[0]?.metadata?.k199).toBe(199);
+  });
+});
+
+/** One reply that calls a tool, gets its result, and calls the next: call and result alternating, `count` times. */
+const alternating = (count: number) => [
+  { type: 'RUN_STARTED', threadId: 't', runId: 'r' },
+  { type: 'TEXT_MESSAGE_START', messageId: 'reply', role: 'assistant' },
+  { type: 'TEXT_MESSAGE_END', messageId: 'reply' },
+  ...Array.from({ length: count }, (_, i) => [
+    { type: 'TOOL_CALL_START', toolCallId: `c${i}`, toolCallName: 'lookup_order', parentMessageId: 'reply' },
+    { type: 'TOOL_CALL_END', toolCallId: `c${i}` },
+    { type: 'TOOL_CALL_RESULT', toolCallId: `c${i}`, messageId: `r${i}`, content: '已发货' },
+  ]).flat(),
+  { type: 'RUN_FINISHED', threadId: 't', runId: 'r' },
+];
+
+describe('one reply whose tool calls alternate with their results', { timeout: TIMEOUT_MS }, () => {
+  it.each([2_000, 10_000])('places %i results in linear time, in a replay and live', async (count) => {
+    const events = alternating(count);
+    const replay = await timed(events);
+    const live = await fastest(() => {
+      const pipeline = createEventPipeline();
+      let state = pipeline.state;
+      for (const event of events) state = pipeline.push(event);
+      return state;
+    });
+    const ids = ['reply', ...Array.from({ length: count }, (_, i) => `r${i}`)];
+    expect(replay.state.messages.ids).toEqual(ids);
+    expect(live.value.messages.ids).toEqual(ids);
+    expect(replay.ms).toBeLessThan(BUDGET_MS);
+    expect(live.ms).toBeLessThan(BUDGET_MS);
   });
 });

@@ -31,9 +31,13 @@ function withToolCalls(state: ThreadState, messages: readonly Message[]): Thread
   const results = new Map<string, Message & { role: 'tool' }>();
   for (const m of messages) if (m.role === 'tool') results.set(m.toolCallId, m);
   let next = state;
+  // A call listed on two replies is the first one's: the reply its result follows, as in the official client.
+  const listed = new Set<string>();
   for (const m of messages) {
     if (m.role !== 'assistant') continue;
     for (const call of m.toolCalls ?? []) {
+      if (listed.has(call.id)) continue;
+      listed.add(call.id);
       const existing = next.toolCalls.get(call.id);
       const result = results.get(call.id);
       // What the protocol says of a call is the snapshot's (metadata included); what the client learned, its own.

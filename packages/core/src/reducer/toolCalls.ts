@@ -3,7 +3,7 @@ import type { MessageRecord, ThreadState, ToolCallRecord } from '../model.js';
 import type { EventOf } from '../protocol.js';
 import { mergeMetadata } from './grow.js';
 import { copyThread, defined, earlier, keyFor, origin, putMessage, putToolCall, stamp, updateMessage, updateToolCall } from './helpers.js';
-import { parseArgs } from './toolResult.js';
+import { keepLastResults, parseArgs } from './toolResult.js';
 
 /**
  * START declares the call and attaches it to its parent assistant message,
@@ -41,7 +41,9 @@ export function startToolCall(state: ThreadState, event: EventOf<'TOOL_CALL_STAR
   const message: MessageRecord = parent
     ? { ...parent, toolCallIds: appended(parent.toolCallIds, id) }
     : { id: parentId, role: 'assistant', content: '', streaming: false, toolCallIds: [id], ...origin(event, next), ...stamp(at) };
-  return putToolCall(putMessage(next, message), record);
+  const placed = putMessage(next, message);
+  keepLastResults(next.messages, placed.messages, parent ? undefined : parentId);
+  return putToolCall(placed, record);
 }
 
 /** Moves an earlier run's call, unchanged, to `<id>#<its runId>`, and points its parent message at it there. */

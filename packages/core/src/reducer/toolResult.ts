@@ -96,6 +96,16 @@ function messageBeforeLastResults(messages: ThreadState['messages']): string | n
   return before;
 }
 
+/**
+ * Hands on what `from` knows of the results that end it to `to`: the same messages with one of them put again under
+ * the same role (a reply given another call), or with a message that is not a result appended (`appended`). A reply
+ * that calls a tool after each result would otherwise look past all its results again at each one.
+ */
+export function keepLastResults(from: ThreadState['messages'], to: ThreadState['messages'], appended?: string): void {
+  const before = appended ?? beforeLastResults.get(from);
+  if (before !== undefined) beforeLastResults.set(to, before);
+}
+
 function insertAfterCaller(state: ThreadState, message: MessageRecord): ThreadState {
   const next = placeAfterCaller(state, message);
   const before = beforeLastResults.get(state.messages);
