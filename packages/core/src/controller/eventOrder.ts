@@ -1,72 +1,68 @@
 /**
  * The order of a saved session's event lines, by the index each gives:
- * `parseSession` refuses a line repeated or moved, and keeps a gap (lines
- * lost).
+ * `parseSession` keeps the best run of them whose indexes grow (the most
+ * lines, less the gaps it leaves), and refuses each line left out of it
+ * (repeated, moved, swapped, pasted from elsewhere), however many lines the
+ * damage spans. A gap (lines lost) that the file goes on from is kept.
  */
 
 import type { Refusals } from '../jsonLines.js';
 import type { SessionLineProblem } from './sessionFile.js';
 import type { SessionEntry } from './sessionLog.js';
 
-/** An event line kept whose index jumped ahead of the one before it: where it is in the file, and among the entries. */
-interface Far {
-  line: number;
-  index: number;
-  at: number;
-  item: boolean;
-}
-
 /**
- * The most event lines in a row, each jumping ahead, that a line after them may show out of place: past these, the
- * first of them are gaps (lines lost) the file went on from, kept whatever follows.
- */
-const MOST_FAR = 16;
-
-/**
- * Judges the index of each event line of a session file, in order; `reset` at a reset entry. `kept` gives the
- * entries without those refused once lines after them were read, their events renumbered from 0 after each reset.
+ * Judges the index of each event line of a session file, in order; `reset` at a reset entry. Which lines are kept is
+ * known only once every event line up to the next reset (or the end) is read: `kept` gives the entries without the
+ * ones refused, their events renumbered from 0 after each reset, and names the lines refused.
  */
 export function eventOrder(refused: Refusals<SessionLineProblem>) {
-  /** The index of the last event line kept (since the last reset). */
-  let lastIndex = -1;
-  /** The lines kept since the last one that went on from the one before it, each jumping ahead; `before`: the index before the first. */
-  const far: Far[] = [];
-  let before = -1;
-  /** Where the entries refused after they were kept are. */
+  /** The event lines since the last reset: their indexes, their line numbers, and where their entries are. */
+  let indexes: number[] = [];
+  let lines: number[] = [];
+  let ats: number[] = [];
+  let items = false;
+  /** Where the entries refused are. */
   const dropped = new Set<number>();
+  /** Refuses the lines since the last reset that the best growing run leaves out, each named by the line kept before it. */
+  const judge = (): void => {
+    const keep = bestGrowingRun(indexes);
+    let before: number | undefined;
+    for (let i = 0; i < indexes.length; i++) {
+      const index = indexes[i] as number;
+      if (keep[i]) {
+        before = index;
+        continue;
+      }
+      const what =
+        before !== undefined && index <= before
+          ? `an event entry whose index ${index} does not follow the one before it (${before}): a line repeated or out of order`
+          : `an event entry whose index ${index} runs ahead of the lines after it: a line out of place`;
+      const line = lines[i] as number;
+      refused.add(line, 'OUT_OF_ORDER', items ? `item ${line}: ${what}` : what);
+      dropped.add(ats[i] as number);
+    }
+    indexes = [];
+    lines = [];
+    ats = [];
+  };
   return {
-    /** Undefined when an event line with this index, to be entry `at`, is kept; else why not. */
-    take(index: number, line: number, item: boolean, at: number): string | undefined {
-      // A line whose index lies between the ones before a jump and the jump, nearer the one before, shows the lines
-      // from that jump on out of place (`1e15`, or `1e15` then `2e15`, among lines indexed 0..100): they alone are
-      // refused, not every line after them. Two lines swapped (1, 3, 2) are as far apart either way: the second is.
-      const k = firstPast(far, index);
-      const prev = k === 0 ? before : (far[k - 1] as Far).index;
-      const next = far[k];
-      if (next && index > prev && next.index - index > index - prev) {
-        for (const out of far.splice(k)) {
-          const what = `an event entry whose index ${out.index} runs ahead of the lines after it: a line out of place`;
-          refused.add(out.line, 'OUT_OF_ORDER', out.item ? `item ${out.line}: ${what}` : what);
-          dropped.add(out.at);
-        }
-        lastIndex = prev;
-      }
-      if (index <= lastIndex)
-        return `an event entry whose index ${index} does not follow the one before it (${lastIndex}): a line repeated or out of order`;
-      if (index === lastIndex + 1) far.length = 0;
-      else {
-        if (far.length === 0) before = lastIndex;
-        far.push({ line, index, at, item });
-        if (far.length > MOST_FAR) before = (far.shift() as Far).index;
-      }
-      lastIndex = index;
-      return undefined;
+    /** Notes an event line with this index, to be entry `at`. */
+    take(index: number, line: number, item: boolean, at: number): void {
+      indexes.push(index);
+      lines.push(line);
+      ats.push(at);
+      items = item;
     },
     reset(): void {
-      lastIndex = -1;
-      far.length = 0;
+      judge();
+    },
+    /** Judges the event lines since the last reset, as `reset` does; returns how many entries are refused so far. */
+    judged(): number {
+      judge();
+      return dropped.size;
     },
     kept(entries: SessionEntry[]): SessionEntry[] {
+      judge();
       if (dropped.size === 0) return entries;
       const kept: SessionEntry[] = [];
       let events = 0;
@@ -81,14 +77,64 @@ export function eventOrder(refused: Refusals<SessionLineProblem>) {
   };
 }
 
-/** Where the first of `far` (their indexes growing) whose index is past `index` is; their length when none is. */
-function firstPast(far: readonly Far[], index: number): number {
-  let low = 0;
-  let high = far.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if ((far[mid] as Far).index > index) high = mid;
-    else low = mid + 1;
+/**
+ * Which of `indexes` to keep: a run of them that grows strictly, the one that keeps the most lines less the gaps it
+ * leaves (a line that does not follow the one kept before it, index + 1). A gap counts as one line: a run of lines
+ * far ahead that the lines after it go on without (a block pasted from further on, any number of lines each jumping
+ * ahead) is refused, and a gap the file goes on from (lines lost) is kept over a stray line from before it. Of runs as
+ * good, the one keeping more lines, then the one whose lines come first (of two lines swapped, the first). A file in
+ * order, gaps or none, is kept whole; any other is judged in n log n (a Fenwick tree of the best run ending below each
+ * index).
+ */
+function bestGrowingRun(indexes: readonly number[]): boolean[] {
+  const n = indexes.length;
+  let inOrder = true;
+  for (let i = 1; i < n && inOrder; i++) inOrder = (indexes[i] as number) > (indexes[i - 1] as number);
+  if (inOrder) return new Array<boolean>(n).fill(true);
+  const values = [...new Set(indexes)].sort((a, b) => a - b);
+  const rank = new Map(values.map((v, i) => [v, i + 1]));
+  /** The best run ending at each line: its worth (lines less gaps), its lines, and the line before it (-1: none). */
+  const worth = new Float64Array(n);
+  const kept = new Float64Array(n);
+  const prev = new Int32Array(n).fill(-1);
+  /** Whether the run ending at line `a` is better than the one ending at line `b` (-1: none). */
+  const better = (a: number, b: number) =>
+    b === -1 ||
+    (worth[a] as number) > (worth[b] as number) ||
+    (worth[a] === worth[b] && ((kept[a] as number) > (kept[b] as number) || (kept[a] === kept[b] && a < b)));
+  /** A Fenwick tree over the ranks of the indexes: the best run ending at an index of rank up to each. */
+  const tree = new Int32Array(values.length + 1).fill(-1);
+  /** The best run ending at each index: the one the line indexed next goes on from without a gap. */
+  const atIndex = new Map<number, number>();
+  for (let i = 0; i < n; i++) {
+    const index = indexes[i] as number;
+    let below = -1;
+    for (let r = (rank.get(index) as number) - 1; r > 0; r -= r & -r) {
+      const at = tree[r] as number;
+      if (at !== -1 && better(at, below)) below = at;
+    }
+    // Alone, after the best run below it (with a gap), or after the line just before it (without).
+    worth[i] = 1;
+    kept[i] = 1;
+    const extend = (from: number, gap: number) => {
+      const w = (worth[from] as number) + 1 - gap;
+      const k = (kept[from] as number) + 1;
+      if (w > (worth[i] as number) || (w === worth[i] && (k > (kept[i] as number) || (k === kept[i] && from < (prev[i] as number))))) {
+        worth[i] = w;
+        kept[i] = k;
+        prev[i] = from;
+      }
+    };
+    if (below !== -1) extend(below, 1);
+    const next = atIndex.get(index - 1);
+    if (next !== undefined) extend(next, 0);
+    const same = atIndex.get(index);
+    if (same === undefined || better(i, same)) atIndex.set(index, i);
+    for (let r = rank.get(index) as number; r < tree.length; r += r & -r) if (better(i, tree[r] as number)) tree[r] = i;
   }
-  return low;
+  let end = 0;
+  for (let i = 1; i < n; i++) if (better(i, end)) end = i;
+  const keep = new Array<boolean>(n).fill(false);
+  for (let i = n === 0 ? -1 : end; i !== -1; i = prev[i] as number) keep[i] = true;
+  return keep;
 }

@@ -28,8 +28,8 @@ const ENTRY_TYPES = new Set(`${ENTRY_NAMES} resume_taken stop failed reset`.spli
 
 /**
  * Why a line of a saved session was not read: `NOT_JSON`; `NOT_AN_ENTRY` (no
- * entry, or one missing what it needs); `OUT_OF_ORDER` (an event whose index
- * does not follow the one before it); `REPEATED` (a user message the session
+ * entry, or one missing what it needs); `OUT_OF_ORDER` (an event line left
+ * out of the best run of lines whose indexes grow: repeated, moved, pasted); `REPEATED` (a user message the session
  * holds); `SECOND_SESSION` (a line of a second session in the file);
  * `NOT_A_SESSION` (the file is one JSON object that is none).
  */
@@ -130,13 +130,16 @@ function sessionReader() {
     // one): named, with the rest of its session, so that nothing of it is grafted onto the session read so far.
     if (entry.type === 'init' && entries.length > 0 && entries[entries.length - 1]?.type !== 'reset') {
       second = true;
+      // No event line of the session goes on past here: its order is judged now, and its lines refused are not counted.
+      const before = entries.length - order.judged();
       return {
         code: 'SECOND_SESSION',
-        message: `an init entry comes first, or right after a reset: this one follows ${entries.length} ${entries.length === 1 ? 'entry' : 'entries'} of the session`,
+        message: `an init entry comes first, or right after a reset: this one follows ${before} ${before === 1 ? 'entry' : 'entries'} of the session`,
       };
     }
     // A saved event entry's index grows with each event: one that does not is a line repeated or moved, which would
-    // apply an event twice or out of order. A gap (a line lost) is no reason to refuse the lines after it.
+    // apply an event twice or out of order (refused once the file is read, see eventOrder.ts). A gap (a line lost) is
+    // no reason to refuse the lines after it.
     // An event log's line (`{ index, receivedAt, event }`) gives its own index too; a bare event gives none.
     const index = value === read ? (entry as { index?: unknown }).index : isObject(read) && !('type' in read) ? read.index : undefined;
     if (entry.type === 'event' && index !== undefined) {
@@ -144,8 +147,7 @@ function sessionReader() {
       // the lines after it are checked against the last good index, so that none of them is lost for it.
       if (!Number.isSafeInteger(index) || (index as number) < 0)
         return { code: 'NOT_AN_ENTRY', message: `an event entry's index must be a whole number from 0 up, not ${indexText(index)}` };
-      const problem = order.take(index as number, line, item, entries.length);
-      if (problem) return { code: 'OUT_OF_ORDER', message: problem };
+      order.take(index as number, line, item, entries.length);
     }
     // The live thread refuses a message under an id it holds: a second one is a line repeated, which would say nothing.
     if (entry.type === 'user_message') {
