@@ -74,15 +74,22 @@ export function answerText(
 }
 
 /**
+ * The longest subject an interrupt is named by (the name is read each time focus enters the card): a question of a
+ * few KB (a log) names it by its start.
+ */
+const SUBJECT_MAX = 100;
+
+/**
  * What an interrupt is about, to tell it apart from others open under the same
  * heading: the tool an approval would run, else the title of its form, else
- * its question, else (a custom reason) the reason as sent.
+ * its question (its start, when long), else (a custom reason) the reason as sent.
  */
 function subjectOf(interrupt: OpenInterrupt, toolName: string | undefined, t: InterruptMessages): string | undefined {
   if (interrupt.toolCallId !== undefined) return toolName ?? t.unknownCall(interrupt.toolCallId);
   const title = interrupt.responseSchema?.title;
   if (typeof title === 'string' && title !== '') return title;
-  return interrupt.message || (reasonKind(interrupt.reason) === 'custom' ? interrupt.reason : undefined);
+  if (interrupt.message) return clip(interrupt.message, SUBJECT_MAX);
+  return reasonKind(interrupt.reason) === 'custom' ? interrupt.reason : undefined;
 }
 
 /**

@@ -26,10 +26,20 @@ export function useHeldActions(region: React.RefObject<HTMLElement | null>, card
       const focused = group.ownerDocument.activeElement;
       // What clips the group clips each card: read once per update, not once per card (300 cards, each ancestor's style).
       let outer: number | undefined;
+      // And what clips a card inside the group (the group itself, the list the cards are in): once for the cards of a list.
+      const bottoms = new Map<Element | null, number>();
       // The tallest actions held at the bottom edge: what the group's scroll padding must keep clear (below).
       let held = 0;
       // How far above that edge they stop: the same for every card of the group (what scrolls them is the same).
       let inset: number | undefined;
+      const inside = (card: Element, beyond: number) => {
+        let bottom = bottoms.get(card.parentElement);
+        if (bottom === undefined) {
+          bottom = visibleBottom(card, win, group, beyond);
+          bottoms.set(card.parentElement, bottom);
+        }
+        return bottom;
+      };
       group.querySelectorAll<HTMLElement>('.agk-interrupt').forEach((card, i) => {
         const actions = card.querySelector<HTMLElement>('.agk-interrupt__actions');
         if (!actions) return;
@@ -39,7 +49,7 @@ export function useHeldActions(region: React.RefObject<HTMLElement | null>, card
         // The first card, and the one being answered, hold theirs all the same: in a window too short for a
         // heading and the actions at once (400% zoom), the actions come first.
         outer ??= visibleBottom(group, win);
-        const hold = i === 0 || card.contains(focused) || above + actions.offsetHeight <= visibleBottom(card, win, group, outer);
+        const hold = i === 0 || card.contains(focused) || above + actions.offsetHeight <= inside(card, outer);
         if (hold) {
           card.removeAttribute('data-held');
           inset ??= heldInset(actions, win);

@@ -7,6 +7,7 @@ import { render, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { InterruptDialog } from '../src/InterruptDialog.js';
 import { type AgentLocale, AgentLocaleProvider, en, zhCN } from '../src/locale.js';
+import { arabic } from '../src/storybook/arabic.js';
 import { call, playedStore, runOf } from '../src/storybook/scripted.js';
 
 const approval = (id: string, toolCallId: string) => ({
@@ -56,5 +57,59 @@ describe('two approvals open together', () => {
     // The same names as the accessibility tree computes them.
     expect(screen.getByRole('article', { name: first })).toBeInTheDocument();
     expect(screen.getByRole('article', { name: second })).toBeInTheDocument();
+  });
+});
+
+describe('two questions open together, each with a long message and no title', () => {
+  it('are named by the start of their message, not all of it (the name is read each time focus enters the card)', async () => {
+    const log = (n: number) => Array.from({ length: 80 }, (_, i) => `Parcel ${n}, scan ${i + 1}: held at the depot. `).join('');
+    const question = (id: string, message: string) => ({ id, reason: 'input_required', message, responseSchema: { type: 'boolean' } });
+    const store = await playedStore([
+      {
+        say: 'Check both parcels',
+        events: runOf([], { outcome: { type: 'interrupt', interrupts: [question('int-1', log(1)), question('int-2', log(2))] } }),
+      },
+    ]);
+    render(
+      <AgentProvider store={store}>
+        <InterruptDialog />
+      </AgentProvider>,
+    );
+    await waitFor(() => expect(screen.getAllByRole('article')).toHaveLength(2));
+    const names = screen.getAllByRole('article').map((card) => card.getAttribute('aria-label') ?? accessibleNameOf(card));
+    expect(log(1).length).toBeGreaterThan(3_000);
+    expect(new Set(names).size).toBe(2);
+    for (const [i, name] of names.entries()) {
+      expect(name.startsWith(`Input needed: Parcel ${i + 1}, scan 1: held at the depot.`)).toBe(true);
+      expect(name.length).toBeLessThan(200);
+    }
+  });
+});
+
+describe('two payments by the same tool in Arabic', () => {
+  it('name each by its place in Arabic, not with an English "of"', async () => {
+    const store = await playedStore([
+      {
+        say: 'ادفع الفاتورتين',
+        events: runOf([...call('c1', 'send_payment', { amount: 42 }), ...call('c2', 'send_payment', { amount: 1900 })], {
+          outcome: { type: 'interrupt', interrupts: [approval('int-pay-1', 'c1'), approval('int-pay-2', 'c2')] },
+        }),
+      },
+    ]);
+    render(
+      <AgentLocaleProvider locale={arabic}>
+        <AgentProvider store={store}>
+          <InterruptDialog />
+        </AgentProvider>
+      </AgentLocaleProvider>,
+    );
+    await waitFor(() => expect(screen.getAllByRole('article')).toHaveLength(2));
+    const names = screen.getAllByRole('article').map((card) => card.getAttribute('aria-label') ?? '');
+    expect(new Set(names).size).toBe(2);
+    for (const name of names) {
+      expect(name).toContain('مطلوب موافقة');
+      expect(name).toContain(' من ');
+      expect(name).not.toMatch(/\bof\b/);
+    }
   });
 });

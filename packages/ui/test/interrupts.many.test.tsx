@@ -7,8 +7,9 @@
  */
 import { AgentProvider } from '@aguikit/react';
 import { render, waitFor } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { AgentChat } from '../src/AgentChat.js';
+import { InterruptDialog } from '../src/InterruptDialog.js';
 import { playedStore, runOf } from '../src/storybook/scripted.js';
 
 const COUNT = 300;
@@ -44,4 +45,31 @@ describe(`an outcome of ${COUNT} interrupts`, () => {
     // 3-4 s here (React in development mode, jsdom); 13 s when each field searched the document.
     expect(took).toBeLessThan(5_000);
   }, 60_000);
+});
+
+describe('many interrupts open at once, the page scrolled', () => {
+  it('reads the style of each box that clips the cards once, not once for every card', async () => {
+    const count = 60;
+    const interrupts = Array.from({ length: count }, (_, i) => ({
+      id: `int-${i + 1}`,
+      reason: 'confirmation',
+      message: `Send parcel ${i + 1}?`,
+    }));
+    const store = await playedStore([{ say: 'Send them all.', events: runOf([], { outcome: { type: 'interrupt', interrupts } }) }]);
+    const { container } = render(
+      <AgentProvider store={store}>
+        <InterruptDialog />
+      </AgentProvider>,
+    );
+    await waitFor(() => expect(container.querySelectorAll('.agk-interrupt__actions')).toHaveLength(count));
+    const styles = vi.spyOn(window, 'getComputedStyle');
+    try {
+      document.dispatchEvent(new Event('scroll'));
+      // Each card is measured (its heading, its actions) on a scroll: the boxes around them are read once.
+      expect(styles.mock.calls.length).toBeGreaterThan(0);
+      expect(styles.mock.calls.length).toBeLessThan(count / 2);
+    } finally {
+      styles.mockRestore();
+    }
+  });
 });

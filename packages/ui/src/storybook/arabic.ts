@@ -55,6 +55,8 @@ export const arabic = defineLocale('ar', {
     reject: 'رفض',
     dismiss: 'إغلاق دون إجابة',
     expiresIn: (clock: string) => `ينتهي خلال ${clock}`,
+    nth: (name: string, position: string, total: string) => `${name} (${position} من ${total})`,
+    messageStart: (start: string) => `${start} (الرسالة كاملة في الطلب.)`,
     yourAnswerField: 'إجابتك',
   },
 });
