@@ -68,7 +68,9 @@ export function useSelectorFor<T>(hook: string, selector: (state: AgentStoreStat
       compared = [a, b, sameMembers(a as Record<string, unknown>, b)];
     const same = alike && (next === given || compared?.[2] === true);
     const result = same ? (a as T) : next;
-    last.current = [state, selector, result, next, compared];
+    // The pair is kept while the result is one of its objects (a pick in turn between them): once the selector gives
+    // neither, the two objects (which may be large, and gone from the state) are let go.
+    last.current = [state, selector, result, next, compared && (compared[0] === result || compared[1] === result) ? compared : undefined];
     return result;
   });
 }

@@ -2,6 +2,8 @@
  * What a flush costs the hooks that select large slices: the event log of a
  * long stream, a large plain object of the shared document.
  */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { act, render } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { AgentProvider, createAgentStore, useAgentSelector, useAgentState, useEventLog } from '../src/index.js';
@@ -173,4 +175,53 @@ describe('a selector that picks one of two large plain objects of the document',
     },
     120_000,
   );
+});
+
+describe('the two objects a selector compared last, once the selector gives neither', () => {
+  it('are let go: two large objects picked in turn and then dropped from the document are not held by the component', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const m = manualSource({ push: true });
+    const frames = manualFrames();
+    const big = (sign: number) => Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`k${i}`, sign * i]));
+    type Doc = Record<string, unknown> & { pick: string };
+    const store = createAgentStore({ source: m.source, threadId: 't', scheduler: frames.scheduler });
+    function Picked() {
+      const picked = useAgentState((d: Doc) => d[d.pick] as Record<string, number> | undefined);
+      return <span data-testid="k3">{picked?.k3 ?? 'none'}</span>;
+    }
+    const view = render(
+      <AgentProvider store={store}>
+        <Picked />
+      </AgentProvider>,
+    );
+    const send = async (...events: unknown[]) => {
+      m.push(...events);
+      await tick();
+      act(() => frames.frame());
+    };
+    await act(async () => {
+      void store.getState().run('go');
+      await tick();
+    });
+    await send({ type: 'RUN_STARTED', threadId: 't', runId: 'r1' });
+    // Built here, held only by the weak references: the snapshot's document is the engine's own copy.
+    await send({ type: 'STATE_SNAPSHOT', snapshot: { a: big(1), b: big(-1), pick: 'a' } });
+    const document = () => store.getState().thread.sharedState.document as Doc;
+    const a = new WeakRef(document().a as object);
+    const b = new WeakRef(document().b as object);
+    await send({ type: 'STATE_DELTA', delta: [{ op: 'replace', path: '/pick', value: 'b' }] });
+    await send({ type: 'STATE_DELTA', delta: [{ op: 'replace', path: '/pick', value: 'a' }] });
+    expect(view.getByTestId('k3').textContent).toBe('3');
+    // A new document without either object, and picks of what it holds (two renders: React's two trees let go of them).
+    await send({ type: 'STATE_SNAPSHOT', snapshot: { pick: 'none', c: { k3: 'c' } } });
+    expect(view.getByTestId('k3').textContent).toBe('none');
+    await send({ type: 'STATE_DELTA', delta: [{ op: 'replace', path: '/pick', value: 'c' }] });
+    expect(view.getByTestId('k3').textContent).toBe('c');
+    for (let i = 0; i < 3 && (a.deref() || b.deref()); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      gc();
+    }
+    expect({ a: a.deref() === undefined, b: b.deref() === undefined }).toEqual({ a: true, b: true });
+  }, 60_000);
 });
