@@ -7,7 +7,15 @@ import { EVENT_GROUPS, type EventGroup, eventType } from './eventSummary.js';
 import { Listbox } from './Listbox.js';
 import { useLocale } from './locale.js';
 import { Detail, DiagnosticList, EventSummaryView } from './TimelineDetail.js';
-import { rowOf, TimelineContext, type TimelineContextValue, toolNamesOf, useTimeline } from './timelineContext.js';
+import {
+  positionsUpTo,
+  prefixOf,
+  rowOf,
+  TimelineContext,
+  type TimelineContextValue,
+  toolNamesUpTo,
+  useTimeline,
+} from './timelineContext.js';
 import { type LogPoint, stillValid } from './timeTravel.js';
 import { useFocusRescue } from './useFocusRescue.js';
 import { useRestingAnnouncement } from './useRestingAnnouncement.js';
@@ -17,6 +25,16 @@ export type { EventGroup } from './eventSummary.js';
 export type { DetailProps as EventTimelineDetailProps } from './TimelineDetail.js';
 
 const ALL_GROUPS: ReadonlySet<EventGroup> = new Set(EVENT_GROUPS);
+
+/** The rows a search and the type groups passed among the first `scanned` events of a log's array. */
+interface Filtered {
+  events: readonly LoggedEvent[];
+  toolNames: TimelineContextValue['toolNames'];
+  groups: ReadonlySet<EventGroup>;
+  search: string;
+  scanned: number;
+  found: number[];
+}
 
 const cx = (own: string, className: string | undefined) => (className ? `${own} ${className}` : own);
 
@@ -39,7 +57,8 @@ const Root = React.forwardRef<HTMLElement, EventTimelineRootProps>(function Root
   useAgentStore('<EventTimeline.Root>');
   // A list that held focus and goes (a new thread) hands it to the panel's first control, not to <body>.
   const rescue = useFocusRescue(ref, { onFocus, onBlur });
-  const { entries } = useEventLog();
+  // The log's own array and how many of its events this render shows: a flush costs what it adds, not a copy of the log.
+  const { events, count } = useEventLog();
   const diagnostics = useDiagnostics();
   const { messages, format, lang } = useLocale();
   // The controller replays its own log: the thread after a picked event, client entries before it included.
@@ -48,7 +67,7 @@ const Root = React.forwardRef<HTMLElement, EventTimelineRootProps>(function Root
   const [query, setQuery] = React.useState('');
   const [picked, setPicked] = React.useState<LogPoint>();
   const search = React.useDeferredValue(query.trim().toLowerCase());
-  const toolNames = React.useMemo(() => toolNamesOf(entries), [entries]);
+  const toolNames = toolNamesUpTo(events, count);
 
   // An event's list stays the same array while it holds the same diagnostics: its row is then not drawn again.
   const lists = React.useRef(new Map<number, readonly Diagnostic[]>());
@@ -56,7 +75,7 @@ const Root = React.forwardRef<HTMLElement, EventTimelineRootProps>(function Root
     const at = new Map<number, Diagnostic[]>();
     const none: Diagnostic[] = [];
     for (const d of diagnostics) {
-      if (d.index >= 0 && d.index < entries.length) at.set(d.index, [...(at.get(d.index) ?? []), d]);
+      if (d.index >= 0 && d.index < count) at.set(d.index, [...(at.get(d.index) ?? []), d]);
       else none.push(d);
     }
     const kept = new Map<number, readonly Diagnostic[]>();
@@ -66,33 +85,45 @@ const Root = React.forwardRef<HTMLElement, EventTimelineRootProps>(function Root
     }
     lists.current = kept;
     return { diagnosticsAt: kept as ReadonlyMap<number, readonly Diagnostic[]>, unattached: none };
-  }, [diagnostics, entries.length]);
+  }, [diagnostics, count]);
 
+  // The rows the filters passed so far: a flush reads the events it added; new filters, a new tool's name (a row's
+  // search text may hold it) or a new log read the log again.
+  const filtered = React.useRef<Filtered>(undefined);
   const visible = React.useMemo(() => {
     // Every event is of at least one kind: with every kind shown and no search, every row is, and none is worked out
     // ahead of being drawn (a long recording's rows cost their summaries and search text only once they are filtered).
-    if (search === '' && EVENT_GROUPS.every((g) => groups.has(g))) return entries.map((_, position) => position);
-    const out: number[] = [];
-    entries.forEach((entry, position) => {
+    if (search === '' && EVENT_GROUPS.every((g) => groups.has(g))) return positionsUpTo(count);
+    let f = filtered.current;
+    if (!f || f.events !== events || f.toolNames !== toolNames || f.groups !== groups || f.search !== search || f.scanned > count) {
+      f = { events, toolNames, groups, search, scanned: 0, found: [] };
+      filtered.current = f;
+    }
+    for (let position = f.scanned; position < count; position++) {
+      const entry = events[position];
+      if (!entry) continue;
       const row = rowOf(entry, toolNames);
-      if (row.groups.some((g) => groups.has(g)) && (search === '' || row.search.includes(search))) out.push(position);
-    });
-    return out;
-  }, [entries, groups, search, toolNames]);
+      if (row.groups.some((g) => groups.has(g)) && (search === '' || row.search.includes(search))) f.found.push(position);
+    }
+    f.scanned = count;
+    return prefixOf(f.found, f.found.length);
+  }, [events, count, groups, search, toolNames]);
 
-  const valid = stillValid(picked, entries) ? picked : undefined;
+  const valid = stillValid(picked, events, count) ? picked : undefined;
   // A replay costs O(position): deferred, so holding an arrow key moves the selection at once and replays once it rests.
   const point = React.useDeferredValue(valid);
   // The deferred point may be one of another store's log for a render (the provider switched): it shows nothing here.
+  // Replayed once per pick, not at each flush that follows it (the count grows past the point, which stays valid).
+  const shown = stillValid(point, events, count) ? point : undefined;
   const travel = React.useMemo(() => {
-    const entry = point?.entries[point.position];
-    return point && entry && stillValid(point, entries) ? { entry, thread: store.stateAfterEvent(point.position) } : undefined;
-  }, [point, store, entries]);
+    const entry = shown?.entries[shown.position];
+    return shown && entry ? { entry, thread: store.stateAfterEvent(shown.position) } : undefined;
+  }, [shown, store]);
 
   // Time travel is said politely once its replay is shown and the pick rests: the row's own name says which row, this
   // what is shown. What the filters leave is said the same way, once the reader stops typing or ticking.
   const { announcement, say, silence } = useRestingAnnouncement();
-  const total = entries.length;
+  const total = count;
   const travelled = travel?.entry;
   const announced = React.useRef<LoggedEvent | undefined>(undefined);
   React.useEffect(() => {
@@ -123,7 +154,8 @@ const Root = React.forwardRef<HTMLElement, EventTimelineRootProps>(function Root
 
   const value = React.useMemo<TimelineContextValue>(
     () => ({
-      entries,
+      events,
+      count,
       toolNames,
       visible,
       diagnosticsAt,
@@ -138,10 +170,10 @@ const Root = React.forwardRef<HTMLElement, EventTimelineRootProps>(function Root
       query,
       setQuery,
       selected: valid?.position,
-      select: (position) => setPicked({ position, entries }),
+      select: (position) => setPicked({ position, entries: events }),
       travel,
     }),
-    [entries, toolNames, visible, diagnosticsAt, unattached, groups, query, valid, travel],
+    [events, count, toolNames, visible, diagnosticsAt, unattached, groups, query, valid, travel],
   );
   return (
     <TimelineContext.Provider value={value}>
@@ -152,7 +184,7 @@ const Root = React.forwardRef<HTMLElement, EventTimelineRootProps>(function Root
         ref={rescue.ref}
         className={cx('agk-timeline agk-root', className)}
         aria-label={label ?? messages.devtools.timeline.label}
-        data-state={entries.length ? 'events' : 'empty'}
+        data-state={count ? 'events' : 'empty'}
       >
         {children}
         <p role="status" className="agk-visually-hidden">
@@ -165,7 +197,7 @@ const Root = React.forwardRef<HTMLElement, EventTimelineRootProps>(function Root
 
 /** Checkboxes per type group and a text filter (index, type, ids, names and texts). */
 const Filters = React.forwardRef<HTMLDivElement, React.HTMLAttributes<HTMLDivElement>>(function Filters({ className, ...rest }, ref) {
-  const { groups, toggleGroup, query, setQuery, visible, entries } = useTimeline('Filters');
+  const { groups, toggleGroup, query, setQuery, visible, count } = useTimeline('Filters');
   const { messages, format } = useLocale();
   const strings = messages.devtools.timeline;
   const searchId = React.useId();
@@ -194,9 +226,9 @@ const Filters = React.forwardRef<HTMLDivElement, React.HTMLAttributes<HTMLDivEle
         />
       </div>
       <p className="agk-timeline__count">
-        {visible.length === entries.length
-          ? strings.count(entries.length, format.number(entries.length))
-          : strings.countFiltered(format.number(visible.length), format.number(entries.length))}
+        {visible.length === count
+          ? strings.count(count, format.number(count))
+          : strings.countFiltered(format.number(visible.length), format.number(count))}
       </p>
     </div>
   );
@@ -250,21 +282,21 @@ export interface EventTimelineListProps extends Omit<React.HTMLAttributes<HTMLDi
  * a few hundred rows only the rows in view are rendered.
  */
 const List = React.forwardRef<HTMLDivElement, EventTimelineListProps>(function List({ virtualizeAbove = 300, className, ...rest }, ref) {
-  const { entries, visible, diagnosticsAt, selected, select, toolNames } = useTimeline('List');
+  const { events, count, visible, diagnosticsAt, selected, select, toolNames } = useTimeline('List');
   const { messages } = useLocale();
   const strings = messages.devtools.timeline;
   // A row is drawn again only when what it shows changes (its event, its tool's name, its diagnostics), not at every
   // event that arrives after it.
   const versions = React.useMemo(() => new WeakMap<object, { diagnostics: readonly Diagnostic[]; version: object }>(), []);
-  if (entries.length === 0 || visible.length === 0) {
+  if (count === 0 || visible.length === 0) {
     return (
-      <div {...rest} ref={ref} className={cx('agk-timeline__empty', className)} data-state={entries.length ? 'filtered' : 'empty'}>
-        {entries.length === 0 ? strings.noEvents : strings.noMatch}
+      <div {...rest} ref={ref} className={cx('agk-timeline__empty', className)} data-state={count ? 'filtered' : 'empty'}>
+        {count === 0 ? strings.noEvents : strings.noMatch}
       </div>
     );
   }
   const itemData = (position: number) => {
-    const entry = entries[position];
+    const entry = position < count ? events[position] : undefined;
     const row = entry ? rowOf(entry, toolNames) : undefined;
     return {
       'data-group': row?.groups[0] ?? 'other',
@@ -272,7 +304,7 @@ const List = React.forwardRef<HTMLDivElement, EventTimelineListProps>(function L
     };
   };
   const itemVersion = (position: number) => {
-    const entry = entries[position];
+    const entry = position < count ? events[position] : undefined;
     if (!entry) return undefined;
     const row = rowOf(entry, toolNames);
     const diagnostics = diagnosticsAt.get(entry.index);
@@ -285,11 +317,11 @@ const List = React.forwardRef<HTMLDivElement, EventTimelineListProps>(function L
   };
   // Type-ahead: a row begins with its index and its type (read from the event: no summary is worked out for it).
   const itemText = (position: number) => {
-    const entry = entries[position];
+    const entry = position < count ? events[position] : undefined;
     return entry ? [String(entry.index), eventType(entry.event)] : [];
   };
   const renderItem = (position: number) => {
-    const entry = entries[position];
+    const entry = position < count ? events[position] : undefined;
     if (!entry) return null;
     const row = rowOf(entry, toolNames);
     const diagnostics = diagnosticsAt.get(entry.index);

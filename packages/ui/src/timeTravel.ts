@@ -1,14 +1,21 @@
 import type { LoggedEvent } from '@aguikit/core';
 
-/** A point in the log a user picked: the entries as they were then, so a later reset cannot change what it shows. */
+/**
+ * A point in the log a user picked: the log's array it was picked in, which
+ * only grows (a reset starts a new one), so a later reset cannot change what
+ * it shows.
+ */
 export interface LogPoint {
   position: number;
   entries: readonly LoggedEvent[];
 }
 
-/** The point still names the same event in `entries`: a reset starts a new list, and the old selection means nothing in it. */
-export function stillValid(point: LogPoint | undefined, entries: readonly LoggedEvent[]): point is LogPoint {
-  return point !== undefined && entries[point.position] === point.entries[point.position];
+/**
+ * The point still names the same event among the first `count` of `entries`:
+ * a reset starts a new list, and the old selection means nothing in it.
+ */
+export function stillValid(point: LogPoint | undefined, entries: readonly LoggedEvent[], count = entries.length): point is LogPoint {
+  return point !== undefined && point.position < count && entries[point.position] === point.entries[point.position];
 }
 
 /**

@@ -44,15 +44,59 @@ export function rowOf(entry: LoggedEvent, toolNames?: ToolNames): Row {
   return row;
 }
 
-/** The name of every tool call started in `entries`, by id. */
-export function toolNamesOf(entries: readonly LoggedEvent[]): ToolNames {
-  const names = new Map<string, string>();
-  for (const { event } of entries) {
-    const e = event as { type?: unknown; toolCallId?: unknown; toolCallName?: unknown } | null;
-    if (e?.type === 'TOOL_CALL_START' && typeof e.toolCallId === 'string' && typeof e.toolCallName === 'string')
-      names.set(e.toolCallId, e.toolCallName);
+/** What was found of each log array's tool calls: each array is read once, as it grows. */
+const namesFound = new WeakMap<readonly LoggedEvent[], { scanned: number; names: ToolNames }>();
+const NO_NAMES: ToolNames = new Map();
+
+/**
+ * The name of every tool call started in the first `count` events of the
+ * log's own array, by id: only the events appended since the last look are
+ * read, and the same map is given back until one of them starts a call (a
+ * new map then, so what depends on the names follows them).
+ */
+export function toolNamesUpTo(events: readonly LoggedEvent[], count: number): ToolNames {
+  const before = namesFound.get(events) ?? { scanned: 0, names: NO_NAMES };
+  if (before.scanned >= count) return before.names;
+  let names = before.names;
+  for (let i = before.scanned; i < count; i++) {
+    const e = events[i]?.event as { type?: unknown; toolCallId?: unknown; toolCallName?: unknown } | null | undefined;
+    if (e?.type === 'TOOL_CALL_START' && typeof e.toolCallId === 'string' && typeof e.toolCallName === 'string') {
+      if (names === before.names) names = new Map(names);
+      (names as Map<string, string>).set(e.toolCallId, e.toolCallName);
+    }
   }
+  namesFound.set(events, { scanned: count, names });
   return names;
+}
+
+/**
+ * The first `length` items of `items` as a list of its own, without a copy:
+ * a read-only view (its `length`, its items, the array methods) over an array
+ * that only grows. A new view per length, so what depends on the list by
+ * identity (the listbox's own memos) follows it.
+ */
+export function prefixOf(items: readonly number[], length: number): readonly number[] {
+  const inside = (key: string | symbol) => typeof key === 'string' && /^(0|[1-9]\d*)$/.test(key);
+  return new Proxy(items, {
+    get(target, key, receiver) {
+      if (key === 'length') return length;
+      if (inside(key)) return Number(key) < length ? target[Number(key)] : undefined;
+      return Reflect.get(target, key, receiver);
+    },
+    has(target, key) {
+      if (inside(key)) return Number(key) < length;
+      return Reflect.has(target, key);
+    },
+  });
+}
+
+/** 0, 1, 2…: the positions of every event of any log, grown as a longer one is shown. */
+const everyPosition: number[] = [];
+
+/** The positions of the first `count` events, 0 to `count - 1`, in O(events added since a longer log was last shown). */
+export function positionsUpTo(count: number): readonly number[] {
+  for (let i = everyPosition.length; i < count; i++) everyPosition.push(i);
+  return prefixOf(everyPosition, count);
 }
 
 export interface Travel {
@@ -61,7 +105,9 @@ export interface Travel {
 }
 
 export interface TimelineContextValue {
-  entries: readonly LoggedEvent[];
+  /** The log's own array (a new one at a reset), appended in place: its first `count` events are this render's. */
+  events: readonly LoggedEvent[];
+  count: number;
   toolNames: ToolNames;
   /** Positions in the log of the rows that pass the filters, ascending. */
   visible: readonly number[];
