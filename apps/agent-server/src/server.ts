@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { setImmediate } from 'node:timers/promises';
 import type { FastifyServerOptions } from 'fastify';
 import { buildApp } from './http/app.js';
+import { reclaimIdleConnections } from './http/idleConnections.js';
 import { isSpeed, KNOB_LIMITS, MAX_PLAYBACK_MS, MAX_SPEED, MIN_SPEED } from './http/limits.js';
 import { defaultHosts, defaultOrigins, listFromEnv, type OriginPolicy, originPolicy } from './http/origin.js';
 import { openMemoryStorage } from './storage/memory.js';
@@ -45,7 +46,16 @@ export interface AgentServerOptions {
    * `maxConnections`. At most `requestTimeoutMs`. Default 10 s.
    */
   headersTimeoutMs?: number;
-  /** A connection left idle after an answer is closed after this long. Default 5 s. */
+  /**
+   * A connection left idle after an answer is closed after this long. Default
+   * 72 s (Fastify's): longer than the idle timeout of a proxy or load balancer
+   * in front of the server (60 s for AWS ALB and nginx), which would otherwise
+   * reuse a connection the server is closing and answer its client 502. Once
+   * the connections held reach 90% of `maxConnections`, the connections idle
+   * after an answer are closed sooner, the oldest idle first, as new ones
+   * arrive or answers end (never one with a request, its body or its stream
+   * in progress, nor one that has sent no request yet).
+   */
   keepAliveTimeoutMs?: number;
   /**
    * The most client connections held at once (env `AGENT_MAX_CONNECTIONS` in
@@ -192,7 +202,7 @@ export async function startAgentServer(options: AgentServerOptions = {}): Promis
     stallTimeoutMs: options.stallTimeoutMs ?? 5_000,
     requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
     headersTimeoutMs: options.headersTimeoutMs ?? 10_000,
-    keepAliveTimeoutMs: options.keepAliveTimeoutMs ?? 5_000,
+    keepAliveTimeoutMs: options.keepAliveTimeoutMs ?? 72_000,
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
     maxRuns,
     maxRunsPerAddress,
@@ -206,6 +216,8 @@ export async function startAgentServer(options: AgentServerOptions = {}): Promis
     },
   });
   fastify.server.maxConnections = maxConnections;
+  // Clients that keep their connections idle after an answer do not take the places new clients need.
+  reclaimIdleConnections(fastify.server, maxConnections);
   for (const skipped of storage.skipped) fastify.log.warn(skipped, 'storage record skipped');
   try {
     await fastify.listen({ port: options.port ?? 0, host });

@@ -151,8 +151,8 @@ export function buildApp(options: AppOptions): App {
     forceCloseConnections: true,
     // A request (headers and body) must arrive within this time: a body that never finishes does not hold a connection.
     requestTimeout: options.requestTimeoutMs,
-    // An idle connection after an answer is closed this soon (Fastify keeps it 72 s): clients that make one request
-    // and keep their connections do not hold every place among `maxConnections` for long.
+    // An idle connection after an answer is kept this long for the client's next request, longer than a proxy in
+    // front keeps it (72 s by default); under pressure on `maxConnections` it is closed sooner (idleConnections.ts).
     keepAliveTimeout: options.keepAliveTimeoutMs,
     http: {
       // A connection that sends nothing, or its headers a byte at a time, is dropped once its headers are this late.
