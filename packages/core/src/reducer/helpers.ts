@@ -224,6 +224,20 @@ class BatchedMessages {
 }
 
 /**
+ * Per messages record (each change makes a new one): the id of the message right before the tool results that end
+ * the thread (null: none), once found (toolResult.ts). A record made anew with the same messages in the same order
+ * (a batch's start and end, below) is told it too.
+ */
+export const beforeLastResults = new WeakMap<ThreadState['messages'], string | null>();
+
+/** `to`, the same messages as `from` in the same order, told what `from` knows of the results that end it. */
+export function sameMessages<M extends ThreadState['messages']>(from: ThreadState['messages'], to: M): M {
+  const before = beforeLastResults.get(from);
+  if (before !== undefined) beforeLastResults.set(to, before);
+  return to;
+}
+
+/**
  * `state` as the start of a batch: a replay whose states in between are never
  * seen (a session or event log applied to its end). The ids of the messages
  * appended from there on are made into an array when first read, once, rather
@@ -236,7 +250,7 @@ export function batchedMessages(state: ThreadState): ThreadState {
   const m = state.messages;
   if (m instanceof BatchedMessages) return state;
   const copy = copyThread(state);
-  copy.messages = new BatchedMessages({ base: m.ids, tail: undefined }, m.byId, m.metadata);
+  copy.messages = sameMessages(m, new BatchedMessages({ base: m.ids, tail: undefined }, m.byId, m.metadata));
   return copy;
 }
 
@@ -253,7 +267,10 @@ export function plainMessages(state: ThreadState): ThreadState {
   const m = state.messages;
   if (!(m instanceof BatchedMessages)) return state;
   const copy = copyThread(state);
-  copy.messages = m.metadata === undefined ? { ids: m.ids, byId: m.byId } : { ids: m.ids, byId: m.byId, metadata: m.metadata };
+  copy.messages = sameMessages(
+    m,
+    m.metadata === undefined ? { ids: m.ids, byId: m.byId } : { ids: m.ids, byId: m.byId, metadata: m.metadata },
+  );
   return copy;
 }
 

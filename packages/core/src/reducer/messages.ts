@@ -26,13 +26,15 @@ export function fromAgUiMessage(message: Message, at?: number): MessageRecord {
 const settled = (call: ToolCallRecord | undefined) =>
   call?.status === 'failed' || call?.status === 'denied' || call?.status === 'cancelled';
 
-/** Tool-call records for the calls an assistant message carries, settled by the tool messages given. */
-function withToolCalls(state: ThreadState, messages: readonly Message[]): ThreadState {
+/**
+ * Tool-call records for the calls an assistant message carries, settled by the tool messages given. The calls of
+ * `listed` are left as they are: a reply before these messages makes them already.
+ */
+function withToolCalls(state: ThreadState, messages: readonly Message[], listed = new Set<string>()): ThreadState {
   const results = new Map<string, Message & { role: 'tool' }>();
   for (const m of messages) if (m.role === 'tool') results.set(m.toolCallId, m);
   let next = state;
   // A call listed on two replies is the first one's: the reply its result follows, as in the official client.
-  const listed = new Set<string>();
   for (const m of messages) {
     if (m.role !== 'assistant') continue;
     for (const call of m.toolCalls ?? []) {
@@ -179,5 +181,19 @@ export function addInputMessages(state: ThreadState, messages: readonly Message[
       ),
     },
     fresh,
+    madeBefore(state, fresh),
   );
+}
+
+/** The calls of `fresh` that a reply the thread has already makes: appended after it, `fresh` lists them again. */
+function madeBefore(state: ThreadState, fresh: readonly Message[]): Set<string> {
+  const made = new Set<string>();
+  for (const m of fresh) {
+    if (m.role !== 'assistant') continue;
+    for (const call of m.toolCalls ?? []) {
+      const parent = state.messages.byId.get(state.toolCalls.get(call.id)?.parentMessageId ?? '');
+      if (parent?.role === 'assistant' && parent.toolCallIds?.includes(call.id)) made.add(call.id);
+    }
+  }
+  return made;
 }

@@ -8,7 +8,18 @@ import { warning } from '../diagnostics.js';
 import type { MessageRecord, ThreadState, ToolCallRecord } from '../model.js';
 import type { EventOf } from '../protocol.js';
 import { thrownText } from '../thrownText.js';
-import { defined, earlier, keyFor, origin, putMessage, someIdFromEnd, stamp, updateToolCall, withDiagnostics } from './helpers.js';
+import {
+  beforeLastResults,
+  defined,
+  earlier,
+  keyFor,
+  origin,
+  putMessage,
+  someIdFromEnd,
+  stamp,
+  updateToolCall,
+  withDiagnostics,
+} from './helpers.js';
 import { JsonTooDeep, MAX_JSON_DEPTH, nestsWithin } from './ownJson.js';
 
 export function parseArgs(text: string): Pick<ToolCallRecord, 'args' | 'argsError' | 'argsErrorCode'> {
@@ -77,12 +88,10 @@ export function toolResultOwnId(state: ThreadState, event: EventOf<'TOOL_CALL_RE
 }
 
 /**
- * Per messages record (each change makes a new one): the message right before the results that end the thread (null:
- * none), found once, and handed on to the record a result makes: a result goes in before that message or after it,
- * never between, so it is the same there.
+ * The message right before the results that end the thread, found once per messages record (`beforeLastResults`),
+ * and handed on to the record a result makes: a result goes in before that message or after it, never between, so it
+ * is the same there.
  */
-const beforeLastResults = new WeakMap<ThreadState['messages'], string | null>();
-
 function messageBeforeLastResults(messages: ThreadState['messages']): string | null {
   let before = beforeLastResults.get(messages);
   if (before !== undefined) return before;
