@@ -89,7 +89,7 @@ function* sessionSteps(text: string): Steps<ParsedSession> {
       if (problem) session.refused.add(i + 1, problem.code, `item ${i + 1}: ${problem.message}`);
       if (i % 1024 === 1023) yield;
     }
-  return session.done();
+  return yield* session.done();
 }
 
 /** A file's bytes: a `Blob`, or a stream of them. */
@@ -103,8 +103,8 @@ export async function readSession(file: Bytes, wholeCharacters: number, signal?:
   const session = sessionReader();
   const text = await readJsonLineStream(file, session.take, session.refused, wholeCharacters, (v) => untyped(v) !== undefined, signal);
   signal?.throwIfAborted();
-  // A text read whole is parsed in slices: the page goes on, and an abort stops it, while it is.
-  return text === undefined ? session.done() : inSlices(sessionSteps(text), signal);
+  // A text read whole is parsed in slices, and the order of lines read one by one judged so: the page goes on, an abort stops it.
+  return inSlices(text === undefined ? session.done() : sessionSteps(text), signal);
 }
 
 /** The state of one session file being read: `take` each value read, in order, then `done`. */
@@ -169,10 +169,14 @@ function sessionReader() {
     entries.push(entry.type === 'event' ? { ...entry, index: events++ } : entry);
     return undefined;
   };
-  const done = (): ParsedSession =>
-    refused.count > refused.errors.length
-      ? { entries: order.kept(entries), errors: refused.errors, refused: refused.count }
-      : { entries: order.kept(entries), errors: refused.errors };
+  // The lines out of order are refused here, a slice at a time, before the lines refused are counted.
+  const done = function* (): Steps<ParsedSession> {
+    yield* order.judging();
+    const kept = order.kept(entries);
+    return refused.count > refused.errors.length
+      ? { entries: kept, errors: refused.errors, refused: refused.count }
+      : { entries: kept, errors: refused.errors };
+  };
   return { take, refused, done };
 }
 
