@@ -11,6 +11,7 @@ import {
   positionsUpTo,
   prefixOf,
   rowOf,
+  rowSettled,
   TimelineContext,
   type TimelineContextValue,
   toolNamesUpTo,
@@ -34,6 +35,8 @@ interface Filtered {
   search: string;
   scanned: number;
   found: number[];
+  /** Positions among them whose rows still wait for a tool call's name, and whether each passed: a new name can change only these. */
+  unnamed: Map<number, boolean>;
 }
 
 const cx = (own: string, className: string | undefined) => (className ? `${own} ${className}` : own);
@@ -87,23 +90,45 @@ const Root = React.forwardRef<HTMLElement, EventTimelineRootProps>(function Root
     return { diagnosticsAt: kept as ReadonlyMap<number, readonly Diagnostic[]>, unattached: none };
   }, [diagnostics, count]);
 
-  // The rows the filters passed so far: a flush reads the events it added; new filters, a new tool's name (a row's
-  // search text may hold it) or a new log read the log again.
+  // The rows the filters passed so far: a flush reads the events it added; new filters or a new log read the log again.
+  // A new tool's name reads again the rows still without one (a call's events that came before its start): a row's
+  // search text may hold the name, and every other row is worked out for good.
   const filtered = React.useRef<Filtered>(undefined);
   const visible = React.useMemo(() => {
     // Every event is of at least one kind: with every kind shown and no search, every row is, and none is worked out
     // ahead of being drawn (a long recording's rows cost their summaries and search text only once they are filtered).
     if (search === '' && EVENT_GROUPS.every((g) => groups.has(g))) return positionsUpTo(count);
+    const passes = (entry: LoggedEvent) => {
+      const row = rowOf(entry, toolNames);
+      return row.groups.some((g) => groups.has(g)) && (search === '' || row.search.includes(search));
+    };
     let f = filtered.current;
+    if (f && f.toolNames !== toolNames && f.events === events && f.groups === groups && f.search === search && f.scanned <= count) {
+      // Named now, a row that passed may not, or one that did not may: the list is then made again from the start.
+      const unnamed = new Map<number, boolean>();
+      for (const [position, passed] of f.unnamed) {
+        const entry = events[position] as LoggedEvent;
+        if (passes(entry) !== passed) {
+          f = undefined;
+          break;
+        }
+        if (!rowSettled(entry)) unnamed.set(position, passed);
+      }
+      if (f) {
+        f.toolNames = toolNames;
+        f.unnamed = unnamed;
+      }
+    }
     if (!f || f.events !== events || f.toolNames !== toolNames || f.groups !== groups || f.search !== search || f.scanned > count) {
-      f = { events, toolNames, groups, search, scanned: 0, found: [] };
+      f = { events, toolNames, groups, search, scanned: 0, found: [], unnamed: new Map() };
       filtered.current = f;
     }
     for (let position = f.scanned; position < count; position++) {
       const entry = events[position];
       if (!entry) continue;
-      const row = rowOf(entry, toolNames);
-      if (row.groups.some((g) => groups.has(g)) && (search === '' || row.search.includes(search))) f.found.push(position);
+      const passed = passes(entry);
+      if (passed) f.found.push(position);
+      if (!rowSettled(entry)) f.unnamed.set(position, passed);
     }
     f.scanned = count;
     return prefixOf(f.found, f.found.length);

@@ -14,10 +14,20 @@ import * as ReactDOM from 'react-dom';
 import { useBrowserLayoutEffect } from './useBrowserLayoutEffect.js';
 import { useMergedRef } from './useMergedRef.js';
 
+/**
+ * The items of a listbox in display order: an array, or a view of one that
+ * reads no further than its `length` (a log's rows as they grow, without a
+ * copy per change). `at` is read from 0 to `length - 1` only.
+ */
+export interface ListItems {
+  readonly length: number;
+  at(position: number): number | undefined;
+}
+
 export interface ListboxProps extends Omit<React.HTMLAttributes<HTMLDivElement>, 'onSelect' | 'children'> {
   label: string;
   /** The items in display order, ascending (arrival indices): a selection filtered out is found again by value. */
-  items: readonly number[];
+  items: ListItems;
   selected: number | undefined;
   onSelect: (item: number) => void;
   renderItem: (item: number) => ReactNode;
@@ -46,12 +56,12 @@ export interface ListboxProps extends Omit<React.HTMLAttributes<HTMLDivElement>,
 }
 
 /** First position whose item is >= `value` (items ascend). */
-function lowerBound(items: readonly number[], value: number): number {
+function lowerBound(items: ListItems, value: number): number {
   let lo = 0;
   let hi = items.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if ((items[mid] ?? 0) < value) lo = mid + 1;
+    if ((items.at(mid) ?? 0) < value) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -62,11 +72,11 @@ const PAGE = 10;
 const TYPE_AHEAD_MS = 500;
 
 /** The first position from `start` on (the search goes round) whose item has a word that starts with `prefix`. */
-function findFrom(prefix: string, start: number, items: readonly number[], itemText: (item: number) => readonly string[]) {
+function findFrom(prefix: string, start: number, items: ListItems, itemText: (item: number) => readonly string[]) {
   const n = items.length;
   for (let step = 0; step < n; step++) {
     const position = (start + step) % n;
-    const item = items[position];
+    const item = items.at(position);
     if (item !== undefined && itemText(item).some((word) => word.toLocaleLowerCase().startsWith(prefix))) return position;
   }
   return undefined;
@@ -78,12 +88,7 @@ function findFrom(prefix: string, start: number, items: readonly number[], itemT
  * same character typed again and again, which no row starts with, moves on
  * to the next row that starts with it once.
  */
-function typeAheadPosition(
-  typed: string,
-  at: number,
-  items: readonly number[],
-  itemText: (item: number) => readonly string[],
-): number | undefined {
+function typeAheadPosition(typed: string, at: number, items: ListItems, itemText: (item: number) => readonly string[]): number | undefined {
   const next = (at + 1) % items.length;
   if (typed.length === 1) return findFrom(typed, next, items, itemText);
   const whole = findFrom(typed, Math.max(0, at), items, itemText);
@@ -149,19 +154,19 @@ export const Listbox = React.forwardRef<HTMLDivElement, ListboxProps>(function L
   const baseId = React.useId();
   const optionId = React.useCallback((item: number) => `${baseId}-option-${item}`, [baseId]);
   const at = selected === undefined ? -1 : lowerBound(items, selected);
-  const found = selected !== undefined && items[at] === selected;
+  const found = selected !== undefined && items.at(at) === selected;
   const virtual = items.length > virtualizeAbove;
   // With nothing chosen, focus points at a row without choosing it (choosing may change what the app shows): the
   // first row in view when the list takes focus (nothing scrolls), then wherever the keys move the choice.
   const [active, setActive] = React.useState<number | undefined>(undefined);
   const focused = React.useRef(false);
   const activeAt = selected === undefined && active !== undefined ? lowerBound(items, active) : -1;
-  const activeFound = activeAt >= 0 && items[activeAt] === active;
+  const activeFound = activeAt >= 0 && items.at(activeAt) === active;
   const pointedAt = found ? at : activeFound ? activeAt : -1;
-  const pointed = pointedAt >= 0 ? items[pointedAt] : undefined;
+  const pointed = pointedAt >= 0 ? items.at(pointedAt) : undefined;
   /** The first row wholly in view (rows are `rowHeight` tall). */
   const firstInView = React.useCallback(
-    () => items[Math.min(items.length - 1, Math.ceil((ref.current?.scrollTop ?? 0) / rowHeight))],
+    () => items.at(Math.max(0, Math.min(items.length - 1, Math.ceil((ref.current?.scrollTop ?? 0) / rowHeight)))),
     [items, rowHeight],
   );
   const pointIfNone = React.useCallback(() => {
@@ -183,7 +188,7 @@ export const Listbox = React.forwardRef<HTMLDivElement, ListboxProps>(function L
     typed.current = { text, at: now };
     event.preventDefault();
     const to = typeAheadPosition(text, pointedAt, items, itemText);
-    const item = to === undefined ? undefined : items[to];
+    const item = to === undefined ? undefined : items.at(to);
     if (item !== undefined && item !== selected) onSelect(item);
     return true;
   };
@@ -200,7 +205,7 @@ export const Listbox = React.forwardRef<HTMLDivElement, ListboxProps>(function L
     const to = nextPosition(event.key, from, found || activeFound || selected === undefined, items.length);
     if (to === undefined) return;
     event.preventDefault();
-    const item = items[Math.max(0, Math.min(items.length - 1, to))];
+    const item = items.at(Math.max(0, Math.min(items.length - 1, to)));
     if (item !== undefined) onSelect(item);
   };
 
@@ -263,7 +268,7 @@ export const Listbox = React.forwardRef<HTMLDivElement, ListboxProps>(function L
 });
 
 interface OptionsProps {
-  items: readonly number[];
+  items: ListItems;
   selected: number | undefined;
   /** The row focus points at while nothing is chosen. */
   active: number | undefined;
@@ -371,7 +376,12 @@ function PlainOptions(props: OptionsProps) {
     const option = selected === undefined ? null : document.getElementById(optionId(selected));
     if (option) reveal(option);
   }, [selected, optionId]);
-  return props.items.map((item) => <Option key={item} {...optionProps(props, item)} />);
+  const options: ReactNode[] = [];
+  for (let position = 0; position < props.items.length; position++) {
+    const item = props.items.at(position);
+    if (item !== undefined) options.push(<Option key={item} {...optionProps(props, item)} />);
+  }
+  return options;
 }
 
 interface RowVirtualizerOptions {
@@ -436,7 +446,7 @@ function VirtualOptions(props: OptionsProps & { scroller: RefObject<HTMLDivEleme
   return (
     <div role="presentation" className="agk-listbox__spacer" style={{ height: virtualizer.getTotalSize() }}>
       {virtualizer.getVirtualItems().map((row) => {
-        const item = items[row.index];
+        const item = items.at(row.index);
         return item === undefined ? null : (
           <Option key={item} {...optionProps(props, item)} position={row.index} size={items.length} top={row.start} />
         );

@@ -14,6 +14,7 @@ import {
   summaryData,
   type ToolNames,
 } from './eventSummary.js';
+import type { ListItems } from './Listbox.js';
 
 export interface Row {
   type: string;
@@ -44,6 +45,11 @@ export function rowOf(entry: LoggedEvent, toolNames?: ToolNames): Row {
   return row;
 }
 
+/** Whether the event's row is worked out for good: false while it is a tool call's event still without the call's name. */
+export function rowSettled(entry: LoggedEvent): boolean {
+  return rows.has(entry);
+}
+
 /** What was found of each log array's tool calls: each array is read once, as it grows. */
 const namesFound = new WeakMap<readonly LoggedEvent[], { scanned: number; names: ToolNames }>();
 const NO_NAMES: ToolNames = new Map();
@@ -70,31 +76,20 @@ export function toolNamesUpTo(events: readonly LoggedEvent[], count: number): To
 }
 
 /**
- * The first `length` items of `items` as a list of its own, without a copy:
- * a read-only view (its `length`, its items, the array methods) over an array
- * that only grows. A new view per length, so what depends on the list by
- * identity (the listbox's own memos) follows it.
+ * The first `length` items of `items`, an array that only grows, as the
+ * listbox reads them, without a copy: a plain view (its `length` and `at`),
+ * each read an array read. A new view per length, so what depends on the list
+ * by identity (the listbox's own memos) follows it.
  */
-export function prefixOf(items: readonly number[], length: number): readonly number[] {
-  const inside = (key: string | symbol) => typeof key === 'string' && /^(0|[1-9]\d*)$/.test(key);
-  return new Proxy(items, {
-    get(target, key, receiver) {
-      if (key === 'length') return length;
-      if (inside(key)) return Number(key) < length ? target[Number(key)] : undefined;
-      return Reflect.get(target, key, receiver);
-    },
-    has(target, key) {
-      if (inside(key)) return Number(key) < length;
-      return Reflect.has(target, key);
-    },
-  });
+export function prefixOf(items: readonly number[], length: number): ListItems {
+  return { length, at: (position) => (position >= 0 && position < length ? items[position] : undefined) };
 }
 
 /** 0, 1, 2…: the positions of every event of any log, grown as a longer one is shown. */
 const everyPosition: number[] = [];
 
 /** The positions of the first `count` events, 0 to `count - 1`, in O(events added since a longer log was last shown). */
-export function positionsUpTo(count: number): readonly number[] {
+export function positionsUpTo(count: number): ListItems {
   for (let i = everyPosition.length; i < count; i++) everyPosition.push(i);
   return prefixOf(everyPosition, count);
 }
@@ -110,7 +105,7 @@ export interface TimelineContextValue {
   count: number;
   toolNames: ToolNames;
   /** Positions in the log of the rows that pass the filters, ascending. */
-  visible: readonly number[];
+  visible: ListItems;
   diagnosticsAt: ReadonlyMap<number, readonly Diagnostic[]>;
   /** Diagnostics of no event (the stream's end, or an index past the log). */
   unattached: readonly Diagnostic[];
