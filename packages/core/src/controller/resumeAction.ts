@@ -31,6 +31,13 @@ export interface ResumeDeps {
   settled(): Promise<void> | undefined;
 }
 
+/** A resume being prepared (see `resumeAction`). */
+interface Preparing {
+  promise: Promise<ActionResult>;
+  answers: string | undefined;
+  decided: Promise<boolean>;
+}
+
 /** The validator of answers none of which has a schema to meet. */
 const noSchema: PayloadValidator = () => [];
 
@@ -52,12 +59,18 @@ const kindOf = (value: unknown): string =>
  * the resume. It claims the controller at once (`inFlight: 'resume'`), so a
  * stop or reset while it prepares sends nothing. A second call while it
  * prepares joins it (and, when its answers are refused, goes on with its own:
- * a cancel right after an answer the schema refuses is not lost); once its
- * answers are recorded, a call is refused until the resumed run is over.
+ * a cancel right after an answer the schema refuses is not lost); one with
+ * other answers (an approval, then a reject) is refused once the first one's
+ * are recorded, never answered as if sent. Once its answers are recorded, a
+ * call is refused until the resumed run is over.
  */
 export function resumeAction(deps: ResumeDeps) {
-  /** The resume being prepared: a second call joins it until its answers are recorded. */
-  let preparing: { promise: Promise<ActionResult> } | undefined;
+  /**
+   * The resume being prepared: a second call joins it until its answers are
+   * recorded. `answers` is what it answers, as JSON; `decided` says, once it
+   * is known, whether its answers were recorded (to be sent).
+   */
+  let preparing: Preparing | undefined;
   const action = {
     /** Forgets the resume in flight (stop, reset, destroy tore its stream down). */
     forget() {
@@ -65,9 +78,15 @@ export function resumeAction(deps: ResumeDeps) {
     },
     resume(responses: ResumeResponse[]): Promise<ActionResult> {
       if (deps.destroyed()) return Promise.resolve(deps.refuse(deps.gone()));
-      // Joins the resume being prepared; one whose answers were refused leaves the interrupts open: this call's go then.
-      if (preparing)
-        return preparing.promise.then((joined) => (joined.ok || joined.code !== 'RESUME_REFUSED' ? joined : action.resume(responses)));
+      if (preparing) {
+        // Joins the resume being prepared; one whose answers were refused leaves the interrupts open: this call's go then.
+        const first = preparing;
+        const join = () =>
+          first.promise.then((joined) => (joined.ok || joined.code !== 'RESUME_REFUSED' ? joined : action.resume(responses)));
+        // Other answers (an approval, then a reject or a cancel) are refused once the first ones are recorded: never taken as sent.
+        if (jsonOf(responses) === first.answers) return join();
+        return first.decided.then((recorded) => (recorded ? deps.refuse(answeredBefore(responses)) : join()));
+      }
       if (deps.inFlight()) {
         return Promise.resolve(
           deps.refuse({ ...refusals.runInProgress, message: 'A run is already in progress: its interrupts cannot be answered yet.' }),
@@ -91,7 +110,8 @@ export function resumeAction(deps: ResumeDeps) {
       // Claimed at once, before any await: a second call (double click, StrictMode) joins this one, and a stop ends it.
       const epoch = deps.claim();
       const ended = (): ActionResult => ({ ok: true, status: deps.thread().run.status });
-      const claim = {} as { promise: Promise<ActionResult> };
+      let decide!: (recorded: boolean) => void;
+      const claim = { answers: jsonOf(responses), decided: new Promise<boolean>((r) => (decide = r)) } as Preparing;
       claim.promise = (async (): Promise<ActionResult> => {
         let buildResumeWith: Awaited<ReturnType<typeof loadResumeBuilder>>['buildResumeWith'];
         let validate: PayloadValidator;
@@ -131,16 +151,41 @@ export function resumeAction(deps: ResumeDeps) {
         deps.record({ type: 'resume', runId: built.input.runId, resume: built.input.resume ?? [] }, built.decisions);
         // Recorded: these interrupts are closed, and what answers the next ones is a new resume.
         if (preparing === claim) preparing = undefined;
+        decide(true);
         return deps.stream(built.input);
       })();
       preparing = claim;
       claim.promise.finally(() => {
         if (preparing === claim) preparing = undefined;
+        decide(false);
       });
       return claim.promise;
     },
   };
   return action;
+}
+
+/** Answers as JSON, to tell a second click's from the first's; undefined for what is no JSON. */
+function jsonOf(responses: unknown): string | undefined {
+  try {
+    return JSON.stringify(responses);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Answers given while other answers to the same interrupts were being sent: they were not sent. */
+function answeredBefore(responses: readonly ResumeResponse[]): Refusal {
+  const ids = Array.isArray(responses) ? responses.map((r) => String(r?.interruptId)) : [];
+  return {
+    code: 'RESUME_REFUSED',
+    message: `Other answers to these interrupts were given a moment before and are being sent, so these were not sent (${ids.map((id) => `'${id}'`).join(', ')}).`,
+    errors: ids.map((interruptId) => ({
+      interruptId,
+      code: 'UNKNOWN_INTERRUPT',
+      message: `Interrupt '${interruptId}' was answered a moment before with another answer, which is the one sent.`,
+    })),
+  };
 }
 
 /**
