@@ -389,6 +389,30 @@ describe('a hostile agent', () => {
     expect((await controller.run('Hello?')).ok).toBe(true);
   });
 
+  it("the answered run's end sent again after the resumed run ended: the answered interrupt does not open again", async () => {
+    let first: RunAgentInput | undefined;
+    const { source } = scripted((n, input, emit) => {
+      emit(started(input));
+      if (n === 0) {
+        first = input;
+        emit(ask(input, [refund()]));
+      } else {
+        emit(finished(input));
+        if (n === 1 && first) emit(ask(first, [refund()]));
+      }
+    });
+    const controller = createRunController({ source, scheduler: microScheduler });
+    await controller.run('Refund order A-1001');
+    await controller.resume([approve()]);
+    await tick();
+    const t = controller.getSnapshot().thread;
+    expect(t.interrupts).toEqual([]);
+    expect(t.run.status).toBe('success');
+    expect(t.run.runId).not.toBe(first?.runId);
+    expect(t.answers.map((a) => a.interruptId)).toEqual(['i1']);
+    expectReplayed(controller);
+  });
+
   it('the same interrupt id twice in one run: one open question, answered once', async () => {
     const { controller, inputs } = await asked([refund(), { ...refund(), message: 'Refund 4,200 USD?' }]);
     const open = controller.getSnapshot().thread.interrupts;

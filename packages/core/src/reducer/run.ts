@@ -205,6 +205,10 @@ export function runFinished(state: ThreadState, event: EventOf<'RUN_FINISHED'>, 
   // A RUN_FINISHED of the run that has already ended (a duplicate, which a reconnect may replay) is the verifier's to
   // report: the run ended once. A run left `unknown` by a cut is still open to it: its reconnect delivers the end.
   if (state.run.runId === event.runId && ENDED.has(state.run.status)) return state;
+  // So is the end of an earlier run that ended (an agent sending again the end that asked the questions a resumed run
+  // answered): its interrupts, answered, never open again, and the newer run stays the thread's.
+  const earlier = entry(state.runs, event.runId);
+  if (state.run.runId !== event.runId && earlier && ENDED.has(earlier.status)) return state;
   // A close that names another thread than the run's RUN_STARTED is about another conversation (the verifier
   // reports it): the run stays open, and a stream that stops there leaves it `unknown`, never a success.
   if (state.run.runId === event.runId && event.threadId !== startThread(state)) return state;
