@@ -4,7 +4,8 @@
  * least 3:1 contrast against what is behind it in the light and the dark
  * theme (WCAG 1.4.11); in forced colors (Windows High Contrast) a focused
  * button still shows an outline, so a focused Approve looks different from
- * Reject (2.4.7); and at 320 CSS px and at 200% zoom (a 1280x768 screen is
+ * Reject (2.4.7), and the words of the selected tab and of the pressed theme
+ * button are readable as drawn (1.4.3); and at 320 CSS px and at 200% zoom (a 1280x768 screen is
  * 640x384 CSS px then) nothing scrolls sideways, the conversation keeps a
  * height, and the composer is shown (1.4.10).
  */
@@ -133,6 +134,64 @@ describe('forced colors', () => {
   });
 });
 
+/**
+ * The contrast of the words of `target` as drawn: the two colors most pixels of their box have (what is behind the
+ * words, and the words), read from a screenshot, so that what the browser draws under text in forced colors (a
+ * backplate in Canvas) counts.
+ */
+async function drawnContrast(page: Page, target: ReturnType<Page['locator']>): Promise<{ ratio: number; colors: string[] }> {
+  const box = await target.evaluate((el) => {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const r = range.getBoundingClientRect();
+    return { x: r.left, y: r.top, width: r.width, height: r.height };
+  });
+  const png = (await page.screenshot({ clip: box, animations: 'disabled' })).toString('base64');
+  const colors = await page.evaluate(async (data) => {
+    const image = new Image();
+    image.src = `data:image/png;base64,${data}`;
+    await image.decode();
+    const canvas = document.createElement('canvas');
+    canvas.width = image.width;
+    canvas.height = image.height;
+    const context = canvas.getContext('2d');
+    if (!context) throw new Error('no 2d context');
+    context.drawImage(image, 0, 0);
+    const pixels = context.getImageData(0, 0, image.width, image.height).data;
+    const counts = new Map<string, number>();
+    for (let i = 0; i < pixels.length; i += 4) {
+      const key = `rgb(${pixels[i]}, ${pixels[i + 1]}, ${pixels[i + 2]})`;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    return [...counts].sort((a, b) => b[1] - a[1]).map(([color]) => color);
+  }, png);
+  const [behind = '', words = behind] = colors;
+  return { ratio: contrast(behind, words), colors: colors.slice(0, 2) };
+}
+
+describe('forced colors: the selected tab and the pressed theme button', () => {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    it(`${colorScheme}: their words are readable (at least 4.5:1 as drawn)`, async () => {
+      const o = await openPlayground(browser, playgroundUrl, { params: { mode: 'browser', scenario: 'refund', speed: FAST }, colorScheme });
+      const { page } = o;
+      await page.emulateMedia({ forcedColors: 'active' });
+      await expect.poll(() => page.locator('.pg').getAttribute('data-theme')).toBe(colorScheme);
+      const selected = page.locator('.pg__tabs [aria-selected="true"]');
+      const tab = await drawnContrast(page, selected);
+      expect(tab.ratio, `the selected tab "${await selected.textContent()}": ${tab.colors.join(' and ')}`).toBeGreaterThanOrEqual(4.5);
+      // The theme button is pressed in the dark theme; in the light one it is pressed here for the check, then released.
+      const theme = page.locator('.pg__actions [aria-pressed]');
+      if (colorScheme === 'light') await theme.click();
+      await expect.poll(() => theme.getAttribute('aria-pressed')).toBe('true');
+      await page.mouse.move(0, 0);
+      const pressed = await drawnContrast(page, theme);
+      expect(pressed.ratio, `the pressed theme button: ${pressed.colors.join(' and ')}`).toBeGreaterThanOrEqual(4.5);
+      expect(unexpected(o.problems)).toEqual([]);
+      await o.close();
+    });
+  }
+});
+
 /** The document's horizontal overflow (px), the conversation's height, and whether the composer's text box is shown. */
 function reflow(page: Page) {
   return page.evaluate(() => {
@@ -144,7 +203,8 @@ function reflow(page: Page) {
     box?.scrollIntoView({ block: 'nearest' });
     const r = box?.getBoundingClientRect();
     const hit = r ? document.elementFromPoint(r.left + r.width / 2, r.top + Math.min(r.height / 2, 10)) : null;
-    const composerShown = !!(r && r.width > 0 && r.height > 0 && r.top >= 0 && r.bottom <= innerHeight && box?.contains(hit));
+    // The page scrolls by whole pixels, the layout above the box may not: its edge may stop under a pixel past the window's.
+    const composerShown = !!(r && r.width > 0 && r.height > 0 && r.top >= -1 && r.bottom <= innerHeight + 1 && box?.contains(hit));
     const result = {
       overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
       wide: [...document.querySelectorAll('body *')]
