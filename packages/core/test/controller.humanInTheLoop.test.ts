@@ -43,6 +43,51 @@ describe('a user answering an interrupt', () => {
     expect(b).toMatchObject({ ok: false });
   });
 
+  it('a double click whose answer lists payload before status: both clicks answer ok, one resume goes', async () => {
+    const { controller, inputs } = await asked();
+    const click = () => ({ interruptId: 'i1', payload: { approved: true }, status: 'resolved' as const });
+    const [a, b] = await Promise.all([controller.resume([click()]), controller.resume([click()])]);
+    expect(b).toMatchObject({ ok: true });
+    expect(a.ok).toBe(true);
+    expect(inputs).toHaveLength(2);
+    expect(controller.getSnapshot().refusal).toBeUndefined();
+    expectReplayed(controller);
+  });
+
+  it('the same answers twice with keys or interrupts in another order: both clicks answer ok, one resume goes', async () => {
+    const { controller, inputs } = await asked([refund('i1'), refund('i2')]);
+    const a = controller.resume([
+      { interruptId: 'i1', status: 'resolved', payload: { approved: true, note: 'ok' } },
+      { interruptId: 'i2', status: 'cancelled' },
+    ]);
+    const b = controller.resume([
+      { status: 'cancelled', interruptId: 'i2' },
+      { interruptId: 'i1', status: 'resolved', payload: { note: 'ok', approved: true } },
+    ]);
+    expect((await a).ok).toBe(true);
+    expect(await b).toMatchObject({ ok: true });
+    expect(inputs).toHaveLength(2);
+    expectReplayed(controller);
+  });
+
+  it.each(['stop', 'reset', 'destroy'] as const)(
+    'approve, then reject, then %s() before the approval is recorded: both calls settle and nothing is sent',
+    async (end) => {
+      const { controller, inputs } = await asked();
+      const a = controller.resume([approve()]);
+      const b = controller.resume([reject()]);
+      const c = controller.resume([reject()]);
+      controller[end]();
+      const [ra, rb, rc] = await Promise.all([a, b, c]);
+      expect(inputs).toHaveLength(1);
+      expect(rb).toEqual(ra);
+      expect(rc).toEqual(ra);
+      if (end === 'destroy') expect(ra).toMatchObject({ ok: false, code: 'DESTROYED' });
+      else expect(ra.ok).toBe(true);
+      if (end !== 'destroy') expectReplayed(controller);
+    },
+  );
+
   it('approve then cancelInterrupts() at once: the cancel is not answered ok while the approval goes out', async () => {
     const { controller, inputs } = await asked();
     const a = controller.resume([approve()]);

@@ -986,6 +986,37 @@ const DELIBERATE_DIFFERENCES: DeliberateDifference[] = [
       expect(ours.diagnostics.map((d) => d.code)).toEqual(['THREAD_MISMATCH', 'STREAM_TRUNCATED']);
     },
   },
+  {
+    difference:
+      'A RUN_FINISHED of another run after the run ended (a run never started, or one a newer run replaced): the official runAgent rejects the stream, and its reducer opens the interrupts it carries; aguikit settles that run alone, reports EVENT_AFTER_RUN_END, and leaves the thread’s run and its interrupts as they were.',
+    reason:
+      'Interrupt contract: interrupts are those of the run that ended the thread’s turn; an end of another run cannot reopen a question a resume answered or change how the thread’s run ended.',
+    events: [
+      start('r1'),
+      start('r2'),
+      finish('r2'),
+      {
+        type: 'RUN_FINISHED',
+        threadId: 't',
+        runId: 'r1',
+        outcome: { type: 'interrupt', interrupts: [{ id: 'i1', reason: 'confirmation' }] },
+      },
+      {
+        type: 'RUN_FINISHED',
+        threadId: 't',
+        runId: 'ghost',
+        outcome: { type: 'interrupt', interrupts: [{ id: 'i2', reason: 'confirmation' }] },
+      },
+    ],
+    async check(ours, events) {
+      expect((await officialRun(events)).outcome).toBe('rejected');
+      expect((await officialReplay(events)).pendingInterrupts.map((it) => it.id)).toEqual(['i2']);
+      expect(ours.interrupts).toEqual([]);
+      expect(ours.run).toMatchObject({ runId: 'r2', status: 'success' });
+      expect(ours.runs.r1?.status).toBe('interrupted');
+      expect(ours.diagnostics.map((d) => d.code)).toContain('EVENT_AFTER_RUN_END');
+    },
+  },
 ];
 
 describe('where the official client is wrong by the spec, aguikit differs on purpose', () => {

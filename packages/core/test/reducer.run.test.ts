@@ -362,3 +362,33 @@ describe('a stop while a reply streams', () => {
     expect(finished.messages.byId.get('a2')?.stopped).toBeUndefined();
   });
 });
+
+describe('the end of an earlier run, arriving after a newer run ended', () => {
+  const interrupt = { type: 'interrupt', interrupts: [{ id: 'i1', reason: 'confirmation' }] };
+
+  it('an earlier run that ended with RUN_ERROR: its RUN_FINISHED changes nothing', () => {
+    const s = replayEvents([
+      started('r1'),
+      { type: 'RUN_ERROR', message: 'boom' },
+      started('r2'),
+      finished('r2'),
+      finished('r1', { outcome: interrupt }),
+    ]);
+    expect(s.run).toMatchObject({ runId: 'r2', status: 'success' });
+    expect(s.runs.r1?.status).toBe('error');
+    expect(s.interrupts).toEqual([]);
+  });
+
+  it('an earlier run left unknown (a newer RUN_STARTED replaced it): its end settles it, and the newer run stays as it ended', () => {
+    const s = replayEvents([started('r1'), started('r2'), finished('r2'), finished('r1', { outcome: interrupt })]);
+    expect(s.runs.r1?.status).toBe('interrupted');
+    expect(s.run).toMatchObject({ runId: 'r2', status: 'success' });
+    expect(s.interrupts).toEqual([]);
+  });
+
+  it('a run never started: its RUN_FINISHED does not change the run that ended', () => {
+    const s = replayEvents([started('r1'), finished('r1'), finished('ghost', { outcome: interrupt })]);
+    expect(s.run).toMatchObject({ runId: 'r1', status: 'success' });
+    expect(s.interrupts).toEqual([]);
+  });
+});

@@ -34,7 +34,7 @@ export interface ResumeDeps {
 /** A resume being prepared (see `resumeAction`). */
 interface Preparing {
   promise: Promise<ActionResult>;
-  answers: string | undefined;
+  answers: readonly ResumeResponse[];
   decided: Promise<boolean>;
 }
 
@@ -67,7 +67,7 @@ const kindOf = (value: unknown): string =>
 export function resumeAction(deps: ResumeDeps) {
   /**
    * The resume being prepared: a second call joins it until its answers are
-   * recorded. `answers` is what it answers, as JSON; `decided` says, once it
+   * recorded. `answers` is what it answers (as JSON carries them); `decided` says, once it
    * is known, whether its answers were recorded (to be sent).
    */
   let preparing: Preparing | undefined;
@@ -84,7 +84,7 @@ export function resumeAction(deps: ResumeDeps) {
         const join = () =>
           first.promise.then((joined) => (joined.ok || joined.code !== 'RESUME_REFUSED' ? joined : action.resume(responses)));
         // Other answers (an approval, then a reject or a cancel) are refused once the first ones are recorded: never taken as sent.
-        if (jsonOf(responses) === first.answers) return join();
+        if (sameAnswers(responses, first.answers)) return join();
         return first.decided.then((recorded) => (recorded ? deps.refuse(answeredBefore(responses)) : join()));
       }
       if (deps.inFlight()) {
@@ -111,7 +111,7 @@ export function resumeAction(deps: ResumeDeps) {
       const epoch = deps.claim();
       const ended = (): ActionResult => ({ ok: true, status: deps.thread().run.status });
       let decide!: (recorded: boolean) => void;
-      const claim = { answers: jsonOf(responses), decided: new Promise<boolean>((r) => (decide = r)) } as Preparing;
+      const claim = { answers: responses as readonly ResumeResponse[], decided: new Promise<boolean>((r) => (decide = r)) } as Preparing;
       claim.promise = (async (): Promise<ActionResult> => {
         let buildResumeWith: Awaited<ReturnType<typeof loadResumeBuilder>>['buildResumeWith'];
         let validate: PayloadValidator;
@@ -165,10 +165,34 @@ export function resumeAction(deps: ResumeDeps) {
   return action;
 }
 
-/** Answers as JSON, to tell a second click's from the first's; undefined for what is no JSON. */
-function jsonOf(responses: unknown): string | undefined {
+/**
+ * Whether a second click's answers are the first's: the same JSON, whatever
+ * the order of their keys or of the interrupts they answer. Only answers
+ * that differ as given pay for the comparison in order (a large payload's
+ * double click costs one stringify of each).
+ */
+function sameAnswers(given: unknown, first: readonly ResumeResponse[]): boolean {
+  const plain = jsonOf(given);
+  return plain !== undefined && (plain === jsonOf(first) || jsonOf(given, true) === jsonOf(first, true));
+}
+
+const keysSorted = (_key: string, value: unknown) =>
+  value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? Object.fromEntries(
+        Object.keys(value)
+          .sort()
+          .map((k) => [k, (value as Record<string, unknown>)[k]]),
+      )
+    : value;
+
+/** Answers as JSON; `inOrder`, with keys and answers sorted (one answer a line); undefined for what is no JSON. */
+function jsonOf(responses: unknown, inOrder = false): string | undefined {
   try {
-    return JSON.stringify(responses);
+    if (!inOrder || !Array.isArray(responses)) return JSON.stringify(responses);
+    return responses
+      .map((r) => JSON.stringify(r, keysSorted))
+      .sort()
+      .join('\n');
   } catch {
     return undefined;
   }

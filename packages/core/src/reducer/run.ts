@@ -207,16 +207,18 @@ export function runFinished(state: ThreadState, event: EventOf<'RUN_FINISHED'>, 
   if (state.run.runId === event.runId && ENDED.has(state.run.status)) return state;
   // So is the end of an earlier run that ended (an agent sending again the end that asked the questions a resumed run
   // answered): its interrupts, answered, never open again, and the newer run stays the thread's.
+  const other = state.run.runId !== undefined && state.run.runId !== event.runId;
   const earlier = entry(state.runs, event.runId);
-  if (state.run.runId !== event.runId && earlier && ENDED.has(earlier.status)) return state;
+  if (other && earlier && ENDED.has(earlier.status)) return state;
   // A close that names another thread than the run's RUN_STARTED is about another conversation (the verifier
   // reports it): the run stays open, and a stream that stops there leaves it `unknown`, never a success.
   if (state.run.runId === event.runId && event.threadId !== startThread(state)) return state;
   const outcome = event.outcome;
   const status: RunStatus = outcome?.type === 'interrupt' ? 'interrupted' : outcome?.type === 'cancelled' ? 'cancelled' : 'success';
   const runs = settleRun(state, event.runId, status, at, event);
-  // A late RUN_FINISHED of a run that a newer run replaced does not touch the newer run.
-  if (state.run.runId !== undefined && state.run.runId !== event.runId && state.run.status === 'running') return { ...state, runs };
+  // A late RUN_FINISHED of another run (one a newer run replaced, left `unknown`, or one never started) settles that
+  // run only: the thread's run, running or ended, is untouched, and no interrupt opens for a run that is not it.
+  if (other) return { ...state, runs };
   const {
     error: _error,
     result: _result,
