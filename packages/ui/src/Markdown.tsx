@@ -16,11 +16,11 @@ export const MarkdownHeadingLevel = clientContext<number>(3);
 
 /**
  * Markdown from an untrusted author, rendered safely: raw HTML is dropped
- * (`skipHtml`), links are kept only for http(s) and mailto and open in a new
- * tab with `rel="noopener noreferrer"`, a link whose words or title name another site
+ * (`skipHtml`), links are kept only for http(s) and mailto, a web link opens in a new
+ * tab with `rel="noopener noreferrer"`, a link without words shows its address as them, a link whose words or title name another site
  * (`[https://bank.example.com](https://evil.example.net)`, `visit paypal.com now`,
  * an email address linked to another one or copying one in) shows where it really goes beside them, a
- * link's words read as written (direction controls dropped), images are
+ * link's words read as written (direction controls in them dropped, those before them stopped at the link), images are
  * shown as links rather than loaded, code blocks are monospace, and headings start at h3 (a reply is
  * nested in the page; inside a `MessageList`, one level below the heading
  * above the conversation: `MarkdownHeadingLevel`). GitHub Flavored Markdown: tables, strikethrough, task

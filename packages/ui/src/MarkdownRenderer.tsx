@@ -6,7 +6,16 @@ import remarkGfm from 'remark-gfm';
 import { clientContext } from './clientContext.js';
 import { LONG_TEXT, LongText } from './LongText.js';
 import { useLocale } from './locale.js';
-import { destinationShown, type HastAny, type HastElement, type HastText, plainLinkWords, wordsOf } from './markdownLinks.js';
+import {
+  destinationShown,
+  type HastAny,
+  type HastElement,
+  type HastText,
+  placeOf,
+  plainLinkWords,
+  unnamed,
+  wordsOf,
+} from './markdownLinks.js';
 import { type MarkdownPiece, markdownPieces, nestsTooDeep, PIECES_FROM, tableTooLarge } from './markdownPieces.js';
 import { safeLinkHref, safeWebUrl } from './safeUrl.js';
 import { autoDir, holdsLetter } from './textDirection.js';
@@ -17,6 +26,8 @@ const urlTransform: UrlTransform = (url, key) => (key === 'href' ? safeLinkHref(
 
 /** Whether an element is inside a link of the reply: an image there is named in that link, not a link inside it. */
 const InsideLink = clientContext(false);
+
+const isMail = (href: string) => href.startsWith('mailto:');
 
 type Level = 1 | 2 | 3 | 4 | 5 | 6;
 type MarkdownStrings = ReturnType<typeof useLocale>['messages']['messages']['markdown'];
@@ -42,12 +53,21 @@ function componentsFor(strings: MarkdownStrings, base: Level): Components {
     li: auto('li'),
     td: auto('td'),
     th: auto('th'),
+    // A link with nothing to see or hear (`[](https://…)`) shows where it goes as its words. An email link opens the
+    // mail client, not a tab. A `dir` makes the link an island of direction of its own: a direction control in the
+    // text before it (`‮[moc.lapyap ta ni ngiS](…)`) cannot run on into its words and reverse them.
     a: ({ node, href, children, ...rest }) =>
       href ? (
-        <a {...rest} href={href} target="_blank" rel="noopener noreferrer">
+        <a {...rest} href={href} dir="auto" {...(isMail(href) ? {} : { target: '_blank', rel: 'noopener noreferrer' })}>
           <InsideLink.Provider value={true}>{children}</InsideLink.Provider>
-          <Destination words={wordsOf(node)} title={rest.title} href={href} strings={strings} />
-          <span className="agk-visually-hidden">{strings.newTab}</span>
+          {unnamed(node) ? (
+            <bdi dir="ltr" className="agk-markdown__destination">
+              {placeOf(href)}
+            </bdi>
+          ) : (
+            <Destination words={wordsOf(node)} title={rest.title} href={href} strings={strings} />
+          )}
+          {isMail(href) ? null : <span className="agk-visually-hidden">{strings.newTab}</span>}
         </a>
       ) : (
         <span className="agk-markdown__unlinked">{children}</span>
@@ -114,7 +134,7 @@ function ImageLink({ src, alt, strings }: { src: unknown; alt: string | undefine
   if (typeof src !== 'string' || !src)
     return <span className="agk-markdown__unlinked">{alt ? strings.image(alt) : strings.imageUntitled}</span>;
   return (
-    <a href={src} target="_blank" rel="noopener noreferrer" className="agk-markdown__image-link">
+    <a href={src} dir="auto" target="_blank" rel="noopener noreferrer" className="agk-markdown__image-link">
       {strings.image(alt || src)}
       <Destination words={alt ?? ''} href={src} strings={strings} />
       <span className="agk-visually-hidden">{strings.newTab}</span>
@@ -189,7 +209,17 @@ type Renders = Record<'blocks' | 'inline' | 'ul' | 'ol' | 'looseUl' | 'looseOl' 
  */
 const Piece = React.memo(function Piece({ text, render, plain = text }: { text: string; render: Render; plain?: string }) {
   // A table too large is never parsed: its check costs a pass over the text, the marks' may cost a parse.
-  const plainOnly = React.useMemo(() => tableTooLarge(text) || marksTooMany(text), [text]);
+  const shownPlain = React.useRef<string | undefined>(undefined);
+  const plainOnly = React.useMemo(() => {
+    // A piece shown as text stays so while its last line grows (a streaming reply's tokens): its lines before are as
+    // they were, and checking them cost a parse at every token (2 s at 500 KB). A new line, which may start a table,
+    // end a paragraph or show that a code span closed on the line above, is checked again.
+    const before = shownPlain.current;
+    const plain =
+      (before !== undefined && text.startsWith(before) && !text.includes('\n', before.length)) || tableTooLarge(text) || marksTooMany(text);
+    shownPlain.current = plain ? text : undefined;
+    return plain;
+  }, [text]);
   if (plainOnly)
     return (
       <span className="agk-markdown__plain" dir={autoDir(plain)}>
@@ -513,7 +543,9 @@ function spoken(node: HastAny): string {
   const p = el.properties ?? {};
   // Footnote back-links ("↩") and the footnotes section are for the eye; the reply's own words are enough.
   if ('dataFootnoteBackref' in p || 'dataFootnotes' in p) return '';
-  if (el.tagName === 'img') return typeof p.alt === 'string' ? p.alt : '';
+  // An image without words shows its address, and a link without words where it goes (componentsFor).
+  if (el.tagName === 'img') return (typeof p.alt === 'string' && p.alt) || (typeof p.src === 'string' ? p.src : '');
+  if (el.tagName === 'a' && typeof p.href === 'string' && unnamed(el)) return placeOf(p.href);
   const children = el.children ?? [];
   if (el.tagName === 'tr') {
     return `${children

@@ -189,6 +189,21 @@ function decoded(value: string): string {
   }
 }
 
+// What a reader neither sees nor hears: whitespace, invisible characters, the blank fillers of Hangul and Braille.
+const UNSEEN = /[\s\p{Cf}\u115f\u1160\u2800\u3164\uffa0]/gu;
+
+/** Whether a link shows nothing to see or hear: no words but unseen ones, and no image. */
+export function unnamed(node: HastAny | undefined): boolean {
+  const holdsImage = (n: HastAny): boolean => (n as HastElement).tagName === 'img' || ((n as HastElement).children ?? []).some(holdsImage);
+  return !!node && !wordsOf(node).replace(UNSEEN, '') && !holdsImage(node);
+}
+
+/** Where a link goes, written for a reader: its address, or, for `mailto:`, whom it writes to. */
+export function placeOf(href: string): string {
+  const url = parseUrl(href);
+  return (url?.protocol === 'mailto:' && recipientsOf(url).join(', ')) || href;
+}
+
 /** A link's words as a reader sees them, an image's text among them. */
 export function wordsOf(node: HastAny | undefined): string {
   if (!node) return '';

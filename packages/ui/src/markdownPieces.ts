@@ -10,8 +10,9 @@
  * cut there. Blocks are cut apart, outside fenced code:
  *
  * - before a line at column 0 that starts a paragraph, a heading or a table
- *   (a letter or digit that is not a list marker, `#`, `|`) after a blank
- *   line: such a line ends lists, quotes, tables and indented code;
+ *   (a letter or digit that is not a list marker, also after emphasis or
+ *   code marks, `**Step 1:**`; `#`, `|`) after a blank line: such a line
+ *   ends lists, quotes, tables and indented code;
  * - before and after an ATX heading or a fence at column 0: nothing
  *   continues them, and they interrupt everything;
  * - before a list item at column 0 after a blank line, unless an item of the
@@ -61,7 +62,8 @@ export const PIECES_FROM = 1_000;
 const RUN_LENGTH = 600;
 
 const WHOLE = /\[\^|\]:|</;
-const BLOCK_START = /^(?:[\p{L}\p{N}|]|#{1,6}(?:[ \t]|$))/u;
+/** A letter or a digit, also after emphasis or code marks (`**Step 1:**`, `` `npm` ``), a pipe, or an ATX heading. */
+const BLOCK_START = /^(?:(?:[*_]+|`{1,2})?[\p{L}\p{N}]|\||#{1,6}(?:[ \t]|$))/u;
 const HEADING = /^#{1,6}(?:[ \t]|$)/;
 const ORDERED_ITEM = /^\p{N}{1,9}[.)](?:[ \t]|$)/u;
 const FENCE = /^( {0,3})(`{3,}|~{3,})(.*)$/s;
@@ -483,25 +485,49 @@ const MAX_LINE_DELIMITERS = 1_000;
  * that is shows as the text it is. One pass, no backtracking.
  */
 export function nestsTooDeep(text: string): boolean {
+  return someLineOutsideFences(text, lineTooDeep);
+}
+
+/**
+ * Whether `test` holds for a line of `text` outside fenced code, the lines
+ * read in order; each fenced code block that surely holds its lines is read
+ * as one blank line (code opens nothing, and ends a table above it). A
+ * fence holds its lines only where the text holds no HTML (a fence in an
+ * HTML block, `<!--` or `<div>`, is text of that block, which ends without
+ * it); one opened indented after a list item may be in that item, and ends
+ * with it, at a line less indented. A fence closes on a line of at least as
+ * many of its own marks and nothing after them (`` ```js `` in a fence is
+ * code). Wherever in doubt, a line is read as no code: it is tested. One
+ * pass.
+ */
+function someLineOutsideFences(text: string, test: (line: string) => boolean): boolean {
+  const fencesHold = !text.includes('<');
   let fence = '';
+  let fenceIndent = 0;
+  let afterItem = false;
   for (let start = 0; start <= text.length; ) {
     let end = text.indexOf('\n', start);
     if (end === -1) end = text.length;
     const line = text.slice(start, end);
     start = end + 1;
     const found = FENCE.exec(line);
-    const marker = found?.[2];
+    const [, spaces = '', marker = '', rest = ''] = found ?? [];
     if (fence) {
-      // A fence closes on a line of at least as many of its own marks.
-      if (marker && marker[0] === fence[0] && marker.length >= fence.length) fence = '';
-      continue;
+      if (!(fenceIndent > 0 && afterItem && filled(line) && leadingSpaces(line) < fenceIndent)) {
+        if (marker[0] === fence[0] && marker.length >= fence.length && BLANK.test(rest)) fence = '';
+        continue;
+      }
+      // The list item that held the fence ends here, and the fence with it.
+      fence = '';
     }
-    // What opens one (a backtick fence's info string holds no backtick, or the line is no fence, and is checked).
-    if (marker && opensFence(line, found?.[1]?.length ?? 0)) {
+    if (marker && fencesHold && opensFence(line, spaces.length)) {
       fence = marker;
+      fenceIndent = spaces.length;
+      if (test('')) return true;
       continue;
     }
-    if (lineTooDeep(line)) return true;
+    if (LIST_MARKER.test(line)) afterItem = true;
+    if (test(line)) return true;
   }
   return false;
 }
@@ -600,7 +626,7 @@ const DELIMITER_LIKE = /^[|: \t]*-[|:\- \t]*$/;
 const CONTAINER_LEAD = /^[ \t>]*/;
 
 /**
- * Whether a table of `text` (outside fenced code at column 0) holds more than
+ * Whether a table of `text` (outside fenced code that surely holds it) holds more than
  * MAX_TABLE_CELLS cells: counted without parsing, from a delimiter row (a
  * line of dashes, colons and pipes under a line with a pipe, or holding one)
  * and its columns, times the lines that follow it up to a blank line. A
@@ -609,36 +635,16 @@ const CONTAINER_LEAD = /^[ \t>]*/;
  */
 export function tableTooLarge(text: string): boolean {
   if (!text.includes('|')) return false;
-  // Only a fence at column 0 surely holds what follows: one indented may be in a list item, which ends it, and one
-  // in an HTML block ends with that block. Lines of any other are counted.
-  const fencesHold = !text.includes('<');
-  let fence = '';
   let above = '';
   let columns = 0;
   let cells = 0;
-  for (let start = 0; start <= text.length; ) {
-    let end = text.indexOf('\n', start);
-    if (end === -1) end = text.length;
-    const line = text.slice(start, end);
-    start = end + 1;
-    const found = FENCE.exec(line);
-    const marker = found?.[2];
-    if (fence) {
-      if (marker && marker[0] === fence[0] && marker.length >= fence.length) fence = '';
-      continue;
-    }
-    if (marker && fencesHold && opensFence(line, 0)) {
-      fence = marker;
-      columns = 0;
-      above = '';
-      continue;
-    }
+  // A fenced code block reads as a blank line: it ends the table above it.
+  return someLineOutsideFences(text, (line) => {
     const inner = line.replace(CONTAINER_LEAD, '');
     if (columns) {
       if (inner) {
         cells += columns;
-        if (cells > MAX_TABLE_CELLS) return true;
-        continue;
+        return cells > MAX_TABLE_CELLS;
       }
       columns = 0;
     }
@@ -648,6 +654,6 @@ export function tableTooLarge(text: string): boolean {
       if (cells > MAX_TABLE_CELLS) return true;
     }
     above = inner;
-  }
-  return false;
+    return false;
+  });
 }

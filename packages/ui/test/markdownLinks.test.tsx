@@ -8,7 +8,7 @@
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { AgentLocaleProvider } from '../src/locale.js';
-import { MarkdownBody } from '../src/MarkdownRenderer.js';
+import { MarkdownBody, markdownToText } from '../src/MarkdownRenderer.js';
 
 const show = (text: string) =>
   render(
@@ -139,6 +139,19 @@ describe('a link whose words name another site', () => {
   });
 });
 
+describe('direction controls before a link', () => {
+  // `‮[moc.lapyap ta ni ngiS](…)`: an override in the text before a link runs on into its words, which would read
+  // "Sign in at paypal.com", a place the words do not name as written (so no destination shows).
+  it.each([
+    ['its words', 'Sign in: \u202e[moc.lapyap ta ni ngiS](https://evil.example.net/x)'],
+    ['an image link', 'See \u202e![gnp.eciovni](https://files.example.net/x.exe)'],
+    ['a bare address', 'Go to \u202ehttps://evil.example.net/moc.lapyap'],
+  ])('cannot reverse %s: a link is an island of its own (an element with `dir` isolates its text)', (_, text) => {
+    const link = only(show(text));
+    expect(link.matches('bdi, [dir]')).toBe(true);
+  });
+});
+
 describe('direction controls in a link’s words', () => {
   it.each([
     ['an override', '[rtl \u202emoc.elgoog](https://evil.example.net/)'],
@@ -223,6 +236,69 @@ describe('an image inside a link', () => {
   it('whose text names another site shows where the link goes', () => {
     const link = only(show('[![https://bank.example.com](https://evil.example.net/i.png)](https://evil.example.net/login)'));
     expect(destinationOf(link)).toBe('evil.example.net');
+  });
+});
+
+describe('a URL that could run a script', () => {
+  it.each([
+    ['in capitals and lower case', '[a](JaVaScRiPt:alert(1))'],
+    ['with a tab written as an entity', '[a](jav&#x09;ascript:alert(1))'],
+    ['with its colon written as an entity', '[a](javascript&#58;alert(1))'],
+    ['after a NUL', '[a](\u0000javascript:alert(1))'],
+    ['after a space', '[a]( javascript:alert(1))'],
+    ['a data: page', '[a](data:text/html,<script>alert(1)</script>)'],
+    ['vbscript:', '[a](vbscript:msgbox(1))'],
+    ['as an image', '![a](javascript:alert(1))'],
+    ['as a data: image', '![a](data:image/svg+xml;base64,PHN2Zz48L3N2Zz4=)'],
+  ])('%s: is no link, and nothing is loaded', (_, text) => {
+    const container = show(text);
+    expect(container.querySelector('a, img, [src]')).toBeNull();
+    expect(container.textContent).toContain('a');
+  });
+});
+
+describe('a name with a dot in text', () => {
+  // As on GitHub, text becomes a link by itself only with `www.` or a scheme before it.
+  it('java.io, node.js or example.com is no link', () => {
+    expect(show('Use java.io, node.js or example.com.').querySelector('a')).toBeNull();
+  });
+});
+
+describe('a link without words', () => {
+  // Nothing to see or hear but "(opens in a new tab)": a reader could neither find it nor tell where it goes.
+  it.each([
+    ['no words', '[](https://evil.example.net/x)', 'https://evil.example.net/x'],
+    ['a space', '[ ](https://evil.example.net/x)', 'https://evil.example.net/x'],
+    ['a zero-width space', '[\u200b](https://evil.example.net/x)', 'https://evil.example.net/x'],
+    ['a direction mark', '[\u200f](https://evil.example.net/x)', 'https://evil.example.net/x'],
+    ['an HTML tag, which is dropped', '[<b></b>](https://evil.example.net/x)', 'https://evil.example.net/x'],
+    ['an email address', '[](mailto:help@evil.example.net)', 'help@evil.example.net'],
+  ])('%s: shows and reads where it goes as its words', (_, text, place) => {
+    const link = only(show(`Details: ${text}`));
+    expect(link.textContent).toContain(place);
+    expect(link.querySelector('bdi')).toHaveAttribute('dir', 'ltr');
+    expect(markdownToText(`Details: ${text}`)).toBe(`Details: ${place}`);
+  });
+
+  it('an image inside it names it: the link shows nothing more', () => {
+    const link = only(show('[![](https://files.example.net/chart.png)](https://example.com/)'));
+    expect(link.querySelector('.agk-markdown__destination')).toBeNull();
+    expect(link.textContent).toContain('chart.png');
+  });
+
+  it('an image without words reads as the address it shows', () => {
+    expect(markdownToText('See ![](https://files.example.net/chart.png)')).toBe('See https://files.example.net/chart.png');
+  });
+});
+
+describe('an email link', () => {
+  it.each([
+    ['its address in angle brackets', '<mailto:help@shop.example>'],
+    ['words', '[write to us](mailto:help@shop.example)'],
+  ])('%s: opens the mail client, not a new tab, and does not say it opens one', (_, text) => {
+    const link = only(show(text));
+    expect(link).not.toHaveAttribute('target');
+    expect(link.textContent).not.toContain('new tab');
   });
 });
 

@@ -613,6 +613,13 @@ describe('a reply built to make the parser recurse or backtrack', () => {
     // A backtick fence's info string holds no backtick: "```a`" opens no fence, and hides nothing after it.
     ['deep quotes after a line that only looks like a fence', `\`\`\`a\`\n${'> '.repeat(5000)}x`],
     ['deep brackets after a line that only looks like a fence', ` \`\`\`\` x \`\n${'!['.repeat(40)}x`],
+    // A fence in an HTML block ends with it, and one in a list item with the item: what follows is no code.
+    ['deep quotes after a fence in an HTML comment', `<!--\n\`\`\`\n-->\n\n${'> '.repeat(5000)}x`],
+    ['deep quotes after a fence in an HTML block', `<div>\n\`\`\`\n</div>\n\n${'> '.repeat(5000)}x`],
+    ['deep quotes after a fence its list item ends', `- Run:\n  \`\`\`sh\nDone.\n\n${'> '.repeat(5000)}x`],
+    // A fence closes on a line of its marks alone: "```js" in it is code, and the "```" after it closes it.
+    ['deep quotes after a fence holding a line that looks like another', `\`\`\`\n\`\`\`js\n\`\`\`\n${'> '.repeat(5000)}x`],
+    ['1,001 marks after a fence in an HTML comment', `<!-- \`\`\` -->\n<!--\n\`\`\`\n-->\n${'*_'.repeat(501)}`],
   ])('%s: plain text', (_what, text) => {
     expect(nestsTooDeep(text)).toBe(true);
   });
@@ -636,6 +643,7 @@ describe('a reply built to make the parser recurse or backtrack', () => {
     ['a fence holding 40 quote marks', `~~~\n${'>'.repeat(40)}\n~~~`],
     ['a tilde fence whose info string has a backtick, holding 40 quote marks', `~~~ js\`\n${'>'.repeat(40)}\n~~~`],
     ['an indented fence holding 40 quote marks', `   \`\`\`js\n${'>'.repeat(40)}\n   \`\`\``],
+    ['a fence in a list item holding 40 quote marks', `1. Run:\n   \`\`\`js\n   ${'>'.repeat(40)}\n   \`\`\``],
   ])('%s: Markdown', (_what, text) => {
     expect(nestsTooDeep(text)).toBe(false);
   });

@@ -99,6 +99,14 @@ describe('a table of up to 1,000 cells', () => {
     expect(container.querySelector('strong')).toHaveTextContent('all');
   });
 
+  it('a table of more than 1,000 cells in the fenced code block of a list item is code', () => {
+    const text = `1. The table's Markdown:\n\n   \`\`\`md\n${table(10, 100).replace(/^/gm, '   ')}\n   \`\`\`\n\nThat is **all**.`;
+    const { container } = render(view(text));
+    expect(container.querySelector('.agk-markdown__plain')).toBeNull();
+    expect(container.querySelector('li pre code')).toHaveTextContent('|a|a|');
+    expect(container.querySelector('strong')).toHaveTextContent('all');
+  });
+
   it('a setext heading or a thematic break over a long run of lines is no table', () => {
     const lines = Array.from({ length: 1_100 }, (_, i) => `Line ${i} of the log.`).join('\n');
     for (const text of [`Log\n---\n${lines}`, `Log.\n\n---\n${lines}`]) {
