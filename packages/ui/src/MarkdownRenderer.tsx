@@ -16,7 +16,7 @@ import {
   unnamed,
   wordsOf,
 } from './markdownLinks.js';
-import { type MarkdownPiece, markdownPieces, nestsTooDeep, PIECES_FROM, tableTooLarge } from './markdownPieces.js';
+import { lastLineMayReread, type MarkdownPiece, markdownPieces, nestsTooDeep, PIECES_FROM, tableTooLarge } from './markdownPieces.js';
 import { safeLinkHref, safeWebUrl } from './safeUrl.js';
 import { autoDir, holdsLetter } from './textDirection.js';
 
@@ -213,10 +213,11 @@ const Piece = React.memo(function Piece({ text, render, plain = text }: { text: 
   const plainOnly = React.useMemo(() => {
     // A piece shown as text stays so while its last line grows (a streaming reply's tokens): its lines before are as
     // they were, and checking them cost a parse at every token (2 s at 500 KB). A new line, which may start a table,
-    // end a paragraph or show that a code span closed on the line above, is checked again.
+    // end a paragraph or show that a code span closed on the line above, is checked again, and so is a token that may
+    // close on its line what opened above (a code span's backtick) or make that line a table's delimiter row.
     const before = shownPlain.current;
-    const plain =
-      (before !== undefined && text.startsWith(before) && !text.includes('\n', before.length)) || tableTooLarge(text) || marksTooMany(text);
+    const grew = before !== undefined && text.startsWith(before) && !text.includes('\n', before.length);
+    const plain = (grew && !lastLineMayReread(before, text)) || tableTooLarge(text) || marksTooMany(text);
     shownPlain.current = plain ? text : undefined;
     return plain;
   }, [text]);

@@ -167,10 +167,13 @@ const RECIPIENT_FIELDS = new Set(['to', 'cc', 'bcc']);
 /** Whom a `mailto:` link writes to: its address or addresses, and those its `to`, `cc` and `bcc` fields add. */
 function recipientsOf(url: URL): string[] {
   const fields = [...url.searchParams].filter(([key]) => RECIPIENT_FIELDS.has(key.toLowerCase())).map(([, value]) => value);
-  return [decoded(url.pathname), ...fields]
-    .flatMap((list) => list.split(','))
-    .map((address) => address.trim().toLowerCase())
-    .filter(Boolean);
+  return (
+    [decoded(url.pathname), ...fields]
+      .flatMap((list) => list.split(','))
+      // An address's direction controls, decoded from `%E2%80%AE`, would reverse it as shown.
+      .map((address) => address.replace(DIRECTION_CONTROLS, '').trim().toLowerCase())
+      .filter(Boolean)
+  );
 }
 
 function parseUrl(value: string): URL | undefined {
@@ -198,10 +201,17 @@ export function unnamed(node: HastAny | undefined): boolean {
   return !!node && !wordsOf(node).replace(UNSEEN, '') && !holdsImage(node);
 }
 
-/** Where a link goes, written for a reader: its address, or, for `mailto:`, whom it writes to. */
+/**
+ * Where a link goes, written for a reader: its address, or, for `mailto:`, whom it writes to. A user name before the
+ * host (`https://bank.example.com@evil.example.net`), which reads as the host, is left out.
+ */
 export function placeOf(href: string): string {
   const url = parseUrl(href);
-  return (url?.protocol === 'mailto:' && recipientsOf(url).join(', ')) || href;
+  if (!url) return href;
+  if (url.protocol === 'mailto:') return recipientsOf(url).join(', ') || href;
+  url.username = '';
+  url.password = '';
+  return url.href;
 }
 
 /** A link's words as a reader sees them, an image's text among them. */

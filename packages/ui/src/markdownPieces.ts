@@ -488,6 +488,9 @@ export function nestsTooDeep(text: string): boolean {
   return someLineOutsideFences(text, lineTooDeep);
 }
 
+/** A line of a fence's marks alone, however far in. */
+const INDENTED_CLOSE = /^[ \t]+(`{3,}|~{3,})[ \t]*$/;
+
 /**
  * Whether `test` holds for a line of `text` outside fenced code, the lines
  * read in order; each fenced code block that surely holds its lines is read
@@ -495,7 +498,8 @@ export function nestsTooDeep(text: string): boolean {
  * fence holds its lines only where the text holds no HTML (a fence in an
  * HTML block, `<!--` or `<div>`, is text of that block, which ends without
  * it); one opened indented after a list item may be in that item, and ends
- * with it, at a line less indented. A fence closes on a line of at least as
+ * with it, at a line less indented, or closes on its marks however far in
+ * (up to three columns into the item's text). A fence closes on a line of at least as
  * many of its own marks and nothing after them (`` ```js `` in a fence is
  * code). Wherever in doubt, a line is read as no code: it is tested. One
  * pass.
@@ -513,8 +517,11 @@ function someLineOutsideFences(text: string, test: (line: string) => boolean): b
     const found = FENCE.exec(line);
     const [, spaces = '', marker = '', rest = ''] = found ?? [];
     if (fence) {
-      if (!(fenceIndent > 0 && afterItem && filled(line) && leadingSpaces(line) < fenceIndent)) {
-        if (marker[0] === fence[0] && marker.length >= fence.length && BLANK.test(rest)) fence = '';
+      const inItem = fenceIndent > 0 && afterItem;
+      if (!(inItem && filled(line) && leadingSpaces(line) < fenceIndent)) {
+        // In a list item, a fence closes up to three columns into the item's text: more than three spaces in, maybe.
+        const close = found ? marker : inItem ? (INDENTED_CLOSE.exec(line)?.[1] ?? '') : '';
+        if (close[0] === fence[0] && close.length >= fence.length && (!found || BLANK.test(rest))) fence = '';
         continue;
       }
       // The list item that held the fence ends here, and the fence with it.
@@ -624,6 +631,27 @@ export const MAX_TABLE_CELLS = 1_000;
 const DELIMITER_LIKE = /^[|: \t]*-[|:\- \t]*$/;
 /** What a line of a quote or a list item's table starts with, before the table's own text. */
 const CONTAINER_LEAD = /^[ \t>]*/;
+
+/** Marks that close what may have opened lines above: a code span, an HTML tag. */
+const CLOSES_ABOVE = /[`<>]/;
+/** Marks that close a link's or a definition's title, which may have opened lines above. */
+const CLOSES_TITLE = /[)"']/;
+
+/**
+ * Whether `text`, `before` with more on its last line, may read its earlier
+ * lines otherwise than `before` did: what it adds may close a code span, an
+ * HTML tag or a title opened above (their marks are then not emphasis), or
+ * its last line may be, or have been, a table's delimiter row (the line
+ * above is then a table's head, or no longer). Anything else on the last
+ * line leaves the lines above as they were.
+ */
+export function lastLineMayReread(before: string, text: string): boolean {
+  const added = text.slice(before.length);
+  if (CLOSES_ABOVE.test(added)) return true;
+  if (CLOSES_TITLE.test(added) && (text.includes('](') || text.includes(']:'))) return true;
+  const lastLine = (t: string) => t.slice(t.lastIndexOf('\n') + 1).replace(CONTAINER_LEAD, '');
+  return DELIMITER_LIKE.test(lastLine(before)) || DELIMITER_LIKE.test(lastLine(text));
+}
 
 /**
  * Whether a table of `text` (outside fenced code that surely holds it) holds more than

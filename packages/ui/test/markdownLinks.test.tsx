@@ -280,6 +280,25 @@ describe('a link without words', () => {
     expect(markdownToText(`Details: ${text}`)).toBe(`Details: ${place}`);
   });
 
+  it.each([
+    ['a user name', '[](https://bank.example.com@evil.example.net/login)'],
+    ['a user name and password', '[](https://bank.example.com:443@evil.example.net/login)'],
+  ])('%s before the host: shows and reads the address without it, the host it really goes to', (_, text) => {
+    const link = only(show(`Details: ${text}`));
+    expect(link.textContent).toContain('https://evil.example.net/login');
+    expect(link.textContent).not.toContain('bank.example.com');
+    expect(markdownToText(`Details: ${text}`)).toBe('Details: https://evil.example.net/login');
+  });
+
+  it('an email address with an encoded override (%E2%80%AE) shows and reads it as written, not reversed', () => {
+    // Reversed by the override, "moc.knab@ten.elpmaxe.live" would read as the address evil.example.net@bank.com.
+    const text = '[](mailto:%E2%80%AEmoc.knab@ten.elpmaxe.live)';
+    const link = only(show(`Details: ${text}`));
+    expect(link.textContent).toContain('moc.knab@ten.elpmaxe.live');
+    expect(link.textContent).not.toMatch(/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/);
+    expect(markdownToText(`Details: ${text}`)).toBe('Details: moc.knab@ten.elpmaxe.live');
+  });
+
   it('an image inside it names it: the link shows nothing more', () => {
     const link = only(show('[![](https://files.example.net/chart.png)](https://example.com/)'));
     expect(link.querySelector('.agk-markdown__destination')).toBeNull();

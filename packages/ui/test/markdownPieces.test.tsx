@@ -619,6 +619,10 @@ describe('a reply built to make the parser recurse or backtrack', () => {
     ['deep quotes after a fence its list item ends', `- Run:\n  \`\`\`sh\nDone.\n\n${'> '.repeat(5000)}x`],
     // A fence closes on a line of its marks alone: "```js" in it is code, and the "```" after it closes it.
     ['deep quotes after a fence holding a line that looks like another', `\`\`\`\n\`\`\`js\n\`\`\`\n${'> '.repeat(5000)}x`],
+    // A fence in a list item closes up to three columns into the item's text, which may be more than three spaces in.
+    ['deep quotes after a fence its list item closes six spaces in', `1. Run:\n   \`\`\`\n   x\n      \`\`\`\n   ${'> '.repeat(5000)}x`],
+    ['deep quotes after a fence its list item closes five spaces in', `- Run:\n  ~~~sh\n  x\n     ~~~~\n  ${'> '.repeat(5000)}x`],
+    ['deep quotes after a fence its list item closes a tab in', `- Run:\n  \`\`\`\n  x\n  \t\`\`\`\n  ${'> '.repeat(5000)}x`],
     ['1,001 marks after a fence in an HTML comment', `<!-- \`\`\` -->\n<!--\n\`\`\`\n-->\n${'*_'.repeat(501)}`],
   ])('%s: plain text', (_what, text) => {
     expect(nestsTooDeep(text)).toBe(true);

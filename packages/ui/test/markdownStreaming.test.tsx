@@ -96,6 +96,33 @@ describe('a streaming reply parses only what changed', () => {
     expect(stream(lines, `${lines}\nmore`).parsed).toHaveLength(1);
   });
 
+  it('a paragraph of more than 1,000 emphasis marks shown as text is Markdown once a code span closes on its last line', () => {
+    // The marks were text while the span was open; the backtick that closes it, on the line that grows, makes them code.
+    const lines = Array.from({ length: 30 }, (_, i) => `line ${i}: ${'*a'.repeat(40)}`).join('\n');
+    const open = `Run \`${lines}`;
+    const closed = `${open}\` and done`;
+    const { container, rerender } = render(view(open.slice(0, 600)));
+    rerender(view(open));
+    expect(container.querySelector('.agk-markdown__plain')?.textContent).toBe(open);
+    rerender(view(closed));
+    const fresh = render(view(closed)).container;
+    expect(fresh.querySelector('code')?.textContent).toContain('*a*a');
+    expect(container.innerHTML).toBe(fresh.innerHTML);
+  });
+
+  it('a paragraph of more than 1,000 emphasis marks shown as text is Markdown once its last line becomes a delimiter row', () => {
+    // The delimiter row makes the line above a table's head: its marks leave the paragraph, which holds 1,000.
+    const lines = Array.from({ length: 25 }, (_, i) => `line ${i}: ${'*a'.repeat(40)}`).join('\n');
+    const head = `${lines}\nhead ${'*a'.repeat(20)} | ${'*a'.repeat(20)}\n`;
+    const { container, rerender } = render(view(head.slice(0, 600)));
+    rerender(view(`${head}|-|`));
+    expect(container.querySelector('.agk-markdown__plain')).not.toBeNull();
+    rerender(view(`${head}|-|-|`));
+    const fresh = render(view(`${head}|-|-|`)).container;
+    expect(fresh.querySelector('table')).not.toBeNull();
+    expect(container.innerHTML).toBe(fresh.innerHTML);
+  });
+
   it('the next number of an ordered list, token by token, parses the item it goes on, then the new item', () => {
     const list = Array.from({ length: 60 }, (_, i) => `${i + 1}. Refund order A-${1000 + i} for ¥${i}.00`).join('\n');
     const tokens = ['\n', '61', '.', ' Close', ' the ticket'];
