@@ -7,39 +7,19 @@ import { render } from 'vitest-browser-react';
 import { AgentChat } from '../src/AgentChat.js';
 import { InterruptDialog } from '../src/InterruptDialog.js';
 import { preloadInterruptForm } from '../src/lazyChunks.js';
-import { playedStore, runOf, say } from '../src/storybook/scripted.js';
+import { playedStore } from '../src/storybook/scripted.js';
 import '../src/styles.css';
+import { escalationRun, formFields, obscured } from './support/escalation.js';
 
 /**
  * WCAG 2.4.11 (Focus Not Obscured): a field Tab reaches in an escalation form, with the dialog on its own in a page
  * that scrolls, is drawn wholly above the actions held at the window's bottom edge, focus ring included.
  */
 
-const properties = {
-  decision: { type: 'string', title: 'Decision', enum: ['approve', 'deny', 'request more information'] },
-  note: { type: 'string', title: 'Note for the audit trail' },
-  reviewer: { type: 'string', title: 'Reviewer' },
-  ticket: { type: 'string', title: 'Ticket' },
-  followUp: { type: 'string', title: 'Follow-up' },
-};
-
 async function escalation(width: number, height: number, where: 'page' | 'chat' | 'box'): Promise<void> {
   await page.viewport(width, height);
   await preloadInterruptForm();
-  const run = runOf(say('m-1', 'This refund needs a second look.'), {
-    outcome: {
-      type: 'interrupt',
-      interrupts: [
-        {
-          id: '5b0f8f0e-6a1d-4c55-9a57-2f1f0d7c9e11',
-          reason: 'risk:manual_review',
-          message: 'Review a $1,900.00 refund to a card added today.',
-          metadata: { queue: 'fraud-review', riskScore: 0.87, slaMinutes: 30, signals: ['new card', 'amount over limit'] },
-          responseSchema: { type: 'object', required: ['decision'], properties },
-        },
-      ],
-    },
-  });
+  const run = escalationRun();
   const store = await playedStore([], { pending: [run], now: () => Date.now() });
   const screen = await render(
     <AgentProvider store={store}>
@@ -67,18 +47,6 @@ async function escalation(width: number, height: number, where: 'page' | 'chat' 
   await new Promise(requestAnimationFrame);
 }
 
-const fields = () => [...document.querySelectorAll<HTMLElement>('.agk-interrupt__form :is(input, select, textarea)')];
-
-/** How many px of `field` and its focus ring are under the held actions (0: none). */
-function obscured(field: HTMLElement): number {
-  const box = field.getBoundingClientRect();
-  const style = getComputedStyle(field);
-  const ring = Number.parseFloat(style.outlineWidth) + Number.parseFloat(style.outlineOffset);
-  const actions = document.querySelector('.agk-interrupt__actions')?.getBoundingClientRect();
-  if (!actions) throw new Error('no actions');
-  return Math.max(0, box.bottom + ring - actions.top);
-}
-
 afterEach(async () => {
   await page.viewport(414, 896);
 });
@@ -98,7 +66,7 @@ describe('a focused escalation field is never under the held actions', () => {
     ] as const) {
       it(`Tab ${from === 'above' ? 'forward from above' : 'backward from below'} the dialog in the ${where} (${width}x${height})`, async () => {
         await escalation(width, height, where);
-        const order = from === 'above' ? fields() : fields().reverse();
+        const order = from === 'above' ? formFields() : formFields().reverse();
         // Start from the page's edge: the dialog is off screen, and Tab scrolls each field into view.
         window.scrollTo(0, from === 'above' ? 0 : document.documentElement.scrollHeight);
         const start =

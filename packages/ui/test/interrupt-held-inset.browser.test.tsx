@@ -7,41 +7,21 @@ import { page, userEvent } from 'vitest/browser';
 import { render } from 'vitest-browser-react';
 import { InterruptDialog } from '../src/InterruptDialog.js';
 import { preloadInterruptForm } from '../src/lazyChunks.js';
-import { playedStore, runOf, say } from '../src/storybook/scripted.js';
+import { playedStore } from '../src/storybook/scripted.js';
 import '../src/styles.css';
+import { escalationRun, formFields, obscured } from './support/escalation.js';
 
 /**
  * WCAG 2.4.11 (Focus Not Obscured) where what scrolls the dialog has padding of its own: in `em`, in `%`, on the
  * page's root, or on a body that scrolls by itself. A field Tab reaches is drawn wholly above the held actions.
  */
 
-const properties = {
-  decision: { type: 'string', title: 'Decision', enum: ['approve', 'deny', 'request more information'] },
-  note: { type: 'string', title: 'Note for the audit trail' },
-  reviewer: { type: 'string', title: 'Reviewer' },
-  ticket: { type: 'string', title: 'Ticket' },
-  followUp: { type: 'string', title: 'Follow-up' },
-};
-
 type Where = 'box-em' | 'box-percent' | 'root-padding' | 'body-scroller';
 
 async function escalation(where: Where): Promise<void> {
   await page.viewport(390, 844);
   await preloadInterruptForm();
-  const run = runOf(say('m-1', 'This refund needs a second look.'), {
-    outcome: {
-      type: 'interrupt',
-      interrupts: [
-        {
-          id: '5b0f8f0e-6a1d-4c55-9a57-2f1f0d7c9e11',
-          reason: 'risk:manual_review',
-          message: 'Review a $1,900.00 refund to a card added today.',
-          metadata: { queue: 'fraud-review', riskScore: 0.87, slaMinutes: 30, signals: ['new card', 'amount over limit'] },
-          responseSchema: { type: 'object', required: ['decision'], properties },
-        },
-      ],
-    },
-  });
+  const run = escalationRun();
   const store = await playedStore([], { pending: [run], now: () => Date.now() });
   const root = document.documentElement;
   if (where === 'root-padding') root.style.paddingBottom = '80px';
@@ -67,18 +47,6 @@ async function escalation(where: Where): Promise<void> {
   await new Promise(requestAnimationFrame);
 }
 
-const fields = () => [...document.querySelectorAll<HTMLElement>('.agk-interrupt__form :is(input, select, textarea)')];
-
-/** How many px of `field` and its focus ring are under the held actions (0: none). */
-function obscured(field: HTMLElement): number {
-  const box = field.getBoundingClientRect();
-  const style = getComputedStyle(field);
-  const ring = Number.parseFloat(style.outlineWidth) + Number.parseFloat(style.outlineOffset);
-  const actions = document.querySelector('.agk-interrupt__actions')?.getBoundingClientRect();
-  if (!actions) throw new Error('no actions');
-  return Math.max(0, box.bottom + ring - actions.top);
-}
-
 afterEach(async () => {
   document.documentElement.style.cssText = '';
   document.body.style.cssText = '';
@@ -89,7 +57,7 @@ describe('a focused field is never under the held actions when what scrolls them
   for (const where of ['box-em', 'box-percent', 'root-padding', 'body-scroller'] as const) {
     it(`Tab forward through the form (${where})`, async () => {
       await escalation(where);
-      const order = fields();
+      const order = formFields();
       document.querySelector<HTMLElement>('.agk-interrupt')?.focus();
       const seen: Record<string, number> = {};
       for (let i = 0; i < 30 && Object.keys(seen).length < order.length; i++) {
