@@ -3,7 +3,7 @@
 import type { Diagnostic, LoggedEvent } from '@aguikit/core';
 import { useAgentStore, useDiagnostics, useEventLog } from '@aguikit/react';
 import * as React from 'react';
-import { EVENT_GROUPS, type EventGroup, eventType } from './eventSummary.js';
+import { EVENT_GROUPS, type EventGroup, eventRowStarts } from './eventSummary.js';
 import { Listbox } from './Listbox.js';
 import { useLocale } from './locale.js';
 import { Detail, DiagnosticList, EventSummaryView } from './TimelineDetail.js';
@@ -341,9 +341,9 @@ const List = React.forwardRef<HTMLDivElement, EventTimelineListProps>(function L
     return version;
   };
   // Type-ahead: a row begins with its index and its type (read from the event: no summary is worked out for it).
-  const itemText = (position: number) => {
+  const itemStarts = (position: number, prefix: string) => {
     const entry = position < count ? events[position] : undefined;
-    return entry ? [String(entry.index), eventType(entry.event)] : [];
+    return entry !== undefined && eventRowStarts(entry, prefix);
   };
   const renderItem = (position: number) => {
     const entry = position < count ? events[position] : undefined;
@@ -373,7 +373,7 @@ const List = React.forwardRef<HTMLDivElement, EventTimelineListProps>(function L
       renderItem={renderItem}
       itemData={itemData}
       itemVersion={itemVersion}
-      itemText={itemText}
+      itemStarts={itemStarts}
       renderKey={messages}
       rowHeight={ROW_HEIGHT}
       virtualizeAbove={virtualizeAbove}

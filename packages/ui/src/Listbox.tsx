@@ -48,11 +48,12 @@ export interface ListboxProps extends Omit<React.HTMLAttributes<HTMLDivElement>,
   /** Above this many items only the rows in view are rendered. */
   virtualizeAbove?: number;
   /**
-   * The words an item's row begins with, for type-ahead: typed characters
-   * move the selection to the next item one of whose words starts with
-   * them (case-insensitive). Without it, typing moves nothing.
+   * For type-ahead: whether one of the words an item's row begins with
+   * starts with `prefix` (the typed text, lowercased; compare a word with
+   * `foldedStartsWith`). Typed characters move the selection to the next
+   * item that answers yes. Without it, typing moves nothing.
    */
-  itemText?: (item: number) => readonly string[];
+  itemStarts?: (item: number, prefix: string) => boolean;
 }
 
 /** First position whose item is >= `value` (items ascend). */
@@ -72,12 +73,12 @@ const PAGE = 10;
 const TYPE_AHEAD_MS = 500;
 
 /** The first position from `start` on (the search goes round) whose item has a word that starts with `prefix`. */
-function findFrom(prefix: string, start: number, items: ListItems, itemText: (item: number) => readonly string[]) {
+function findFrom(prefix: string, start: number, items: ListItems, itemStarts: (item: number, prefix: string) => boolean) {
   const n = items.length;
   for (let step = 0; step < n; step++) {
     const position = (start + step) % n;
     const item = items.at(position);
-    if (item !== undefined && itemText(item).some((word) => word.toLocaleLowerCase().startsWith(prefix))) return position;
+    if (item !== undefined && itemStarts(item, prefix)) return position;
   }
   return undefined;
 }
@@ -88,13 +89,18 @@ function findFrom(prefix: string, start: number, items: ListItems, itemText: (it
  * same character typed again and again, which no row starts with, moves on
  * to the next row that starts with it once.
  */
-function typeAheadPosition(typed: string, at: number, items: ListItems, itemText: (item: number) => readonly string[]): number | undefined {
+function typeAheadPosition(
+  typed: string,
+  at: number,
+  items: ListItems,
+  itemStarts: (item: number, prefix: string) => boolean,
+): number | undefined {
   const next = (at + 1) % items.length;
-  if (typed.length === 1) return findFrom(typed, next, items, itemText);
-  const whole = findFrom(typed, Math.max(0, at), items, itemText);
+  if (typed.length === 1) return findFrom(typed, next, items, itemStarts);
+  const whole = findFrom(typed, Math.max(0, at), items, itemStarts);
   if (whole !== undefined) return whole;
   const first = typed[0] ?? '';
-  return [...typed].every((c) => c === first) ? findFrom(first, next, items, itemText) : undefined;
+  return [...typed].every((c) => c === first) ? findFrom(first, next, items, itemStarts) : undefined;
 }
 
 /** Where a key moves the selection from `at` (the selected item's position, or where it would be when filtered out). */
@@ -122,7 +128,7 @@ function nextPosition(key: string, at: number, found: boolean, length: number): 
  * selected option with `aria-activedescendant`: a virtualized option can
  * unmount when scrolled away, so it must never hold focus itself. Arrow
  * keys, Page Up/Down, Home and End move the selection (selection follows
- * focus); with `itemText`, typing the start of a row's word moves it
+ * focus); with `itemStarts`, typing the start of a row's word moves it
  * there (type-ahead). Options carry `data-state="selected" | "unselected"`. Internal:
  * the timeline and the state history share it.
  */
@@ -138,7 +144,7 @@ export const Listbox = React.forwardRef<HTMLDivElement, ListboxProps>(function L
     renderKey,
     rowHeight: forBaseFont,
     virtualizeAbove = 300,
-    itemText,
+    itemStarts,
     className,
     ...rest
   } = props;
@@ -179,7 +185,7 @@ export const Listbox = React.forwardRef<HTMLDivElement, ListboxProps>(function L
 
   const typed = React.useRef({ text: '', at: 0 });
   const typeAhead = (event: KeyboardEvent<HTMLDivElement>): boolean => {
-    if (!itemText || event.ctrlKey || event.metaKey || event.altKey || [...event.key].length !== 1) return false;
+    if (!itemStarts || event.ctrlKey || event.metaKey || event.altKey || [...event.key].length !== 1) return false;
     const now = event.timeStamp || performance.now();
     const recent = now - typed.current.at < TYPE_AHEAD_MS ? typed.current.text : '';
     // Space adds to a search under way; alone, it chooses the row focus points at.
@@ -187,7 +193,7 @@ export const Listbox = React.forwardRef<HTMLDivElement, ListboxProps>(function L
     const text = recent + event.key.toLocaleLowerCase();
     typed.current = { text, at: now };
     event.preventDefault();
-    const to = typeAheadPosition(text, pointedAt, items, itemText);
+    const to = typeAheadPosition(text, pointedAt, items, itemStarts);
     const item = to === undefined ? undefined : items.at(to);
     if (item !== undefined && item !== selected) onSelect(item);
     return true;

@@ -5,7 +5,7 @@ import { jsonKeys } from '@aguikit/core/bindings';
 import { useAgentSelector, useAgentStore, useSharedState } from '@aguikit/react';
 import * as React from 'react';
 import { clientContext } from './clientContext.js';
-import { eventType, summarizeEvent } from './eventSummary.js';
+import { eventRowStarts, eventType, foldedStartsWith, summarizeEvent } from './eventSummary.js';
 import { JsonTree } from './JsonTree.js';
 import { Listbox } from './Listbox.js';
 import { type AgentMessages, useLocale } from './locale.js';
@@ -373,9 +373,9 @@ const History = React.forwardRef<HTMLDivElement, React.HTMLAttributes<HTMLDivEle
         // A row is drawn again when what it shows changes: the live row with each version, an event's never.
         itemVersion={(position) => (position === LIVE ? live.version : entries[position])}
         // Type-ahead: "Live", or an event's index and type.
-        itemText={(position) => {
+        itemStarts={(position, prefix) => {
           const entry = entries[position];
-          return position === LIVE || !entry ? [strings.live] : [String(entry.index), eventType(entry.event)];
+          return position === LIVE || !entry ? foldedStartsWith(strings.live, prefix) : eventRowStarts(entry, prefix);
         }}
         renderKey={messages}
         rowHeight={52}

@@ -23,6 +23,30 @@ export function eventType(event: unknown): string {
   return typeof type === 'string' && type !== '' ? type : '(no type)';
 }
 
+/** Words already lowercased: a log repeats a few event types, and a type-ahead key reads every row's. */
+const folded = new Map<string, string>();
+const FOLDED_WORDS = 4096;
+const FOLDED_WORD_LENGTH = 64;
+
+/** Whether `word`, case-insensitively, starts with `prefix` (lowercased already). */
+export function foldedStartsWith(word: string, prefix: string): boolean {
+  let lower = folded.get(word);
+  if (lower === undefined) {
+    lower = word.toLocaleLowerCase();
+    if (word.length <= FOLDED_WORD_LENGTH && folded.size < FOLDED_WORDS) folded.set(word, lower);
+  }
+  return lower.startsWith(prefix);
+}
+
+/**
+ * For type-ahead, whether a logged event's row starts with `prefix` (lowercased): its index, or its type. Nothing is
+ * built per row: a key reads every row of a long log.
+ */
+export function eventRowStarts(entry: { readonly index: number; readonly event: unknown }, prefix: string): boolean {
+  const c = prefix.charCodeAt(0);
+  return (c >= 48 && c <= 57 && String(entry.index).startsWith(prefix)) || foldedStartsWith(eventType(entry.event), prefix);
+}
+
 function field(e: Fields, name: string): unknown {
   return Object.hasOwn(e, name) ? e[name] : undefined;
 }

@@ -271,6 +271,30 @@ describe('EventTimelinePanel', () => {
     expect(list).toHaveAttribute('aria-activedescendant', row(1500)?.id);
   });
 
+  it('a type-ahead key over a long log lowercases each event type once, not once a row, and an index only for digits', async () => {
+    const store = await longReply(2000);
+    show(store);
+    const list = screen.getByRole('listbox', { name: 'Events' });
+    list.focus();
+    const lowercased = vi.spyOn(String.prototype, 'toLocaleLowerCase');
+    const indexes = vi.spyOn(globalThis, 'String');
+    try {
+      for (const key of ['z', 'q']) {
+        lowercased.mockClear();
+        indexes.mockClear();
+        // Apart (a new search each), and answered by no row: every row is read.
+        list.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true, timeStamp: 0 }));
+        await new Promise((resolve) => setTimeout(resolve, 600));
+        expect(lowercased.mock.calls.length).toBeLessThan(20);
+      }
+      expect(indexes).not.toHaveBeenCalled();
+    } finally {
+      lowercased.mockRestore();
+      indexes.mockRestore();
+    }
+    expect(list.querySelector('[aria-selected="true"]')).toBeNull();
+  });
+
   it('renders only a window of a long log', async () => {
     const store = await longReply(2000);
     show(store);
