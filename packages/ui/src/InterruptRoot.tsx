@@ -141,7 +141,7 @@ export const InterruptRoot = React.forwardRef<HTMLElement, InterruptRootProps>(f
   // again only when the open interrupts change (a tool's name is known before its call is interrupted).
   const store = useAgentStore();
   const place = React.useMemo(() => {
-    if (subject === undefined) return '';
+    if (!sameHeading) return '';
     const calls = store.getState().thread.toolCalls;
     const alike = session.interrupts.filter(
       (other) =>
@@ -149,9 +149,10 @@ export const InterruptRoot = React.forwardRef<HTMLElement, InterruptRootProps>(f
         subjectOf(other, other.toolCallId === undefined ? undefined : calls.get(other.toolCallId)?.name, t) === subject,
     );
     return alike.length > 1 ? `${alike.findIndex((other) => other.id === interrupt.id) + 1}/${alike.length}` : '';
-  }, [store, session.interrupts, subject, kind, interrupt.id, t]);
+  }, [store, session.interrupts, sameHeading, subject, kind, interrupt.id, t]);
   const [position = 0, total = 0] = place.split('/').map(Number);
-  const name = subject === undefined ? undefined : t.named(t.titles[kind], subject);
+  // Nothing to name it by (no tool, title or message): alike ones are told apart by their place alone.
+  const name = subject !== undefined ? t.named(t.titles[kind], subject) : place !== '' ? t.titles[kind] : undefined;
   const label = name !== undefined && place !== '' ? t.nth(name, format.number(position), format.number(total)) : name;
 
   // A resolved answer kept for an interrupt that has since expired can no longer be sent.

@@ -113,3 +113,28 @@ describe('two payments by the same tool in Arabic', () => {
     }
   });
 });
+
+describe('two confirmations open together with neither a message nor a title', () => {
+  it.each([
+    ['en', en, 'Confirmation needed'],
+    ['zh-CN', zhCN, '需要确认'],
+  ] as const)('are named by their place among them (%s)', async (_name, locale, heading) => {
+    const bare = (id: string) => ({ id, reason: 'confirmation', responseSchema: { type: 'boolean' } });
+    const store = await playedStore([
+      { say: 'Go ahead twice', events: runOf([], { outcome: { type: 'interrupt', interrupts: [bare('int-a'), bare('int-b')] } }) },
+    ]);
+    render(
+      <AgentLocaleProvider locale={locale}>
+        <AgentProvider store={store}>
+          <InterruptDialog />
+        </AgentProvider>
+      </AgentLocaleProvider>,
+    );
+    await waitFor(() => expect(screen.getAllByRole('article')).toHaveLength(2));
+    const names = screen.getAllByRole('article').map((card) => card.getAttribute('aria-label') ?? accessibleNameOf(card));
+    expect(new Set(names).size).toBe(2);
+    for (const name of names) expect(name).toContain(heading);
+    expect(names[0]).toContain('1');
+    expect(names[1]).toContain('2');
+  });
+});
