@@ -6,7 +6,8 @@ import { startAgentServer } from './server.js';
 // AGENT_ALLOWED_ORIGINS and AGENT_ALLOWED_HOSTS (comma-separated), AGENT_LOG_LEVEL (pino's; default info),
 // AGENT_RUN_RETENTION_HOURS (how long runs and their event logs are kept; default 168, a week), AGENT_MAX_CONNECTIONS
 // (connections held at once; default 1,000), AGENT_MAX_RUNS (runs produced at once; default 200), AGENT_MAX_RUNS_PER_ADDRESS
-// (runs produced at once for one client address; default AGENT_MAX_RUNS).
+// (runs produced at once for one client address; default AGENT_MAX_RUNS), AGENT_MEMORY_RUN_MB (on memory storage, the MiB
+// runs and their logs may hold before the oldest finished are dropped; default 64).
 const port = Number(process.env.PORT ?? 8787);
 const origins = listFromEnv(process.env.AGENT_ALLOWED_ORIGINS);
 const hosts = listFromEnv(process.env.AGENT_ALLOWED_HOSTS);
@@ -22,6 +23,7 @@ const options = {
   ...(process.env.AGENT_MAX_CONNECTIONS ? { maxConnections: Number(process.env.AGENT_MAX_CONNECTIONS) } : {}),
   ...(process.env.AGENT_MAX_RUNS ? { maxRuns: Number(process.env.AGENT_MAX_RUNS) } : {}),
   ...(process.env.AGENT_MAX_RUNS_PER_ADDRESS ? { maxRunsPerAddress: Number(process.env.AGENT_MAX_RUNS_PER_ADDRESS) } : {}),
+  ...(process.env.AGENT_MEMORY_RUN_MB ? { maxMemoryRunBytes: Math.floor(Number(process.env.AGENT_MEMORY_RUN_MB) * 1024 * 1024) } : {}),
 };
 /** AGENT_RUN_RETENTION_HOURS as a number of hours: a mistyped value stops the start rather than keeping runs for ever. */
 function retentionHours(text: string): number {
@@ -43,7 +45,7 @@ try {
   console.warn(
     'aguikit agent server: SQLite is not available (better-sqlite3 was not built: its prebuilt binary could not be downloaded, ' +
       "and building it needs Node's headers; on Debian `npm_config_nodedir=/usr pnpm install` builds it). " +
-      'Runs and side effects are kept in memory until the server stops.',
+      `Runs and side effects are kept in memory until the server stops, runs and their logs up to ${process.env.AGENT_MEMORY_RUN_MB || 64} MiB (AGENT_MEMORY_RUN_MB): past it, the runs finished longest ago are dropped.`,
   );
   server = await startAgentServer(options);
 }

@@ -105,6 +105,16 @@ export interface AgentServerOptions {
    * side effects are kept. Default 7 days.
    */
   runRetentionMs?: number;
+  /**
+   * On memory storage (no `dataDir`, no Redis: SQLite could not be loaded),
+   * the most bytes runs and their event logs may hold (env
+   * `AGENT_MEMORY_RUN_MB` in `main.ts`). Past it, the runs produced to their
+   * end longest ago are dropped, never one being produced, and a warning is
+   * logged (at most once a minute): a week of long runs would otherwise grow
+   * the process without bound (50 runs of 20,000 tokens held 171 MB of heap; 66 MB under the default bound).
+   * Default 64 MiB.
+   */
+  maxMemoryRunBytes?: number;
   /** How often old runs are looked for (and once as the server starts). Default the retention's quarter, at most an hour. */
   pruneEveryMs?: number;
   /**
@@ -180,7 +190,12 @@ export async function startAgentServer(options: AgentServerOptions = {}): Promis
     if (ms !== undefined && !(Number.isInteger(ms) && ms > 0 && ms <= 2_147_483_647))
       throw new RangeError(`${name} must be a whole number of milliseconds, above 0 and at most 2147483647, not ${ms}.`);
   }
-  const storage = options.storage ?? (await openStorage(options));
+  const maxMemoryRunBytes = options.maxMemoryRunBytes ?? 64 * 1024 * 1024;
+  if (!(Number.isSafeInteger(maxMemoryRunBytes) && maxMemoryRunBytes >= 1))
+    throw new RangeError(`maxMemoryRunBytes must be a whole number of bytes, 1 or more, not ${maxMemoryRunBytes}.`);
+  /** Where the memory storage says it dropped runs for room: the log, once it exists. */
+  let droppedForRoom = (_dropped: number, _bytes: number) => {};
+  const storage = options.storage ?? (await openStorage(options, maxMemoryRunBytes, (dropped, bytes) => droppedForRoom(dropped, bytes)));
   const owned = options.storage === undefined;
   const effects = new Map<string, EffectRecord>();
   for (const record of await storage.effects()) effects.set(record.idempotencyKey, record);
@@ -215,6 +230,9 @@ export async function startAgentServer(options: AgentServerOptions = {}): Promis
       if (record.at >= forgotten && !effects.has(record.idempotencyKey)) effects.set(record.idempotencyKey, record);
     },
   });
+  droppedForRoom = memoryFullWarning(maxMemoryRunBytes, (detail) =>
+    fastify.log.warn(detail, 'memory storage full: the runs finished longest ago were dropped (a reconnect to one gets 404)'),
+  );
   fastify.server.maxConnections = maxConnections;
   // Clients that keep their connections idle after an answer do not take the places new clients need.
   reclaimIdleConnections(fastify.server, maxConnections);
@@ -260,8 +278,28 @@ export async function startAgentServer(options: AgentServerOptions = {}): Promis
   };
 }
 
+/** A warning of runs dropped for room, at most once a minute, counting those dropped since the last one. */
+function memoryFullWarning(
+  maxRunBytes: number,
+  warn: (detail: { dropped: number; bytes: number; maxRunBytes: number }) => void,
+): (dropped: number, bytes: number) => void {
+  let last = Number.NEGATIVE_INFINITY;
+  let unsaid = 0;
+  return (dropped, bytes) => {
+    unsaid += dropped;
+    if (performance.now() - last < 60_000) return;
+    last = performance.now();
+    warn({ dropped: unsaid, bytes, maxRunBytes });
+    unsaid = 0;
+  };
+}
+
 /** The storage the options (or the environment's `REDIS_URL`) name: Redis, SQLite in `dataDir`, or memory. */
-async function openStorage(options: AgentServerOptions): Promise<Storage> {
+async function openStorage(
+  options: AgentServerOptions,
+  maxMemoryRunBytes: number,
+  onDrop: (dropped: number, bytes: number) => void,
+): Promise<Storage> {
   const redisUrl = options.redisUrl ?? process.env.REDIS_URL;
   if (redisUrl) {
     const { openRedisStorage } = await import('./storage/redis.js');
@@ -271,7 +309,7 @@ async function openStorage(options: AgentServerOptions): Promise<Storage> {
     const { openSqliteStorage } = await import('./storage/sqlite.js');
     return openSqliteStorage(options.dataDir);
   }
-  return openMemoryStorage();
+  return openMemoryStorage({ maxRunBytes: maxMemoryRunBytes, onDrop });
 }
 
 /** A week: long enough to come back to a thread and reconnect, short enough that storage stays bounded. */
@@ -304,11 +342,12 @@ function pruneOldRuns(
   const prune = async () => {
     if (running) return;
     running = true;
-    // Taken again at each step: a run that began being produced meanwhile is not dropped.
+    // Taken again as each step drops its runs (storage calls it then, after any wait for a lock): a run that began
+    // being produced meanwhile is not dropped.
     const cut = () => Math.min(now() - retention, hooks.oldestProducing() ?? Number.POSITIVE_INFINITY);
     try {
       hooks.forget(cut());
-      while (!stopped && (await storage.prune(cut())) > 0) await setImmediate();
+      while (!stopped && (await storage.prune(cut)) > 0) await setImmediate();
     } catch (e) {
       hooks.warn('old runs could not be pruned', { error: e instanceof Error ? e.message : String(e) });
     } finally {

@@ -15,7 +15,7 @@ import { openSqliteStorage } from '../src/storage/sqlite.js';
 import type { Storage } from '../src/storage/types.js';
 import { useRedisServer } from './redisServer.js';
 import { runRecord, threadRecord } from './storageContract.js';
-import { NOW, startServer } from './support.js';
+import { NOW, post, readEvents, startServer } from './support.js';
 
 const redis = useRedisServer();
 
@@ -104,6 +104,54 @@ describe('the SQLite storage', () => {
     // Generous, for a loaded machine (a few hundred ms there): dropping them all in one task held it for seconds.
     expect(delay.max / 1e6).toBeLessThan(1_000);
   }, 120_000);
+});
+
+describe('pruning on SQLite while another process holds the lock', () => {
+  it('keeps a run past the retention that began being produced while the prune waited for the lock', async () => {
+    const DAY = 24 * HOUR;
+    const dir = mkdtempSync(join(tmpdir(), 'aguikit-prune-lock-'));
+    dirs.push(dir);
+    const storage = openSqliteStorage(dir, { busyTimeoutMs: 20_000 });
+    opened.push(storage);
+    // A run eight days old, produced to its end once, its log lost (a retry makes it again): kept a week, it is due
+    // to be pruned, until a client's retry has it produced again.
+    const run = runRecord('old', 'thread-old', { startedAt: NOW - 8 * DAY });
+    expect(await storage.beginRun(run, threadRecord('thread-old'), 0)).toBe('created');
+    await storage.produced('old');
+    // Another process holds the write lock: the prune the server begins with finds the old run, then waits to drop it.
+    const other = new Database(join(dir, 'agent.db'));
+    other.prepare('BEGIN IMMEDIATE').run();
+    // The steps of the prune, as they end.
+    const steps: number[] = [];
+    const prune = storage.prune.bind(storage);
+    storage.prune = async (...args) => {
+      const dropped = await prune(...args);
+      steps.push(dropped);
+      return dropped;
+    };
+    try {
+      const server = await startServer({ storage, runRetentionMs: 7 * DAY, pruneEveryMs: 600_000 });
+      await new Promise((r) => setTimeout(r, 100));
+      // The client's retry, played in real time: the run is produced again (its writes wait for the lock too), and
+      // still is when the prune's step has the lock.
+      const response = post(server, '/agents/refund?speed=1', run.input);
+      const health = async () => (await (await fetch(`${server.url}/health`)).json()) as { runs: number };
+      await expect.poll(async () => (await health()).runs, { timeout: 5_000 }).toBe(1);
+      expect(steps).toEqual([]);
+      other.prepare('COMMIT').run();
+      await expect.poll(() => steps.length, { timeout: 10_000 }).toBeGreaterThan(0);
+      expect((await health()).runs).toBe(1);
+      // The prune that waited dropped by the cut as it was once it had the lock: the run being produced held it back.
+      expect(steps[0]).toBe(0);
+      expect(await storage.run('old')).toEqual(run);
+      const events = await readEvents(await response);
+      expect(events.at(-1)?.event.type).toBe('RUN_FINISHED');
+      expect(await storage.events('old', 0, 1_000)).toHaveLength(events.length);
+    } finally {
+      if (other.inTransaction) other.prepare('ROLLBACK').run();
+      other.close();
+    }
+  }, 60_000);
 });
 
 describe('the Redis storage', () => {

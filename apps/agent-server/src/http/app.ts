@@ -16,6 +16,7 @@ import {
   allowedMethods,
   asRequestError,
   closeUnread,
+  doubleContentType,
   isJson,
   MAX_PATH_SEGMENT,
   METHODS,
@@ -254,6 +255,8 @@ export function buildApp(options: AppOptions): App {
     // No route takes the method here: refused before a body is read (a client that waits to be told to send one,
     // `Expect: 100-continue`, would wait for ever).
     if (request.is404) refuseUnrouted(request, reply);
+    const types = doubleContentType(request.raw.rawHeaders);
+    if (types) throw types;
     if (request.method === 'POST' && !isJson(request.headers['content-type']))
       throw new RequestError(415, 'UNSUPPORTED_MEDIA_TYPE', 'POST a body of Content-Type application/json.');
     const coding = unreadCoding(request.headers);

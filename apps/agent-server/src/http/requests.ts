@@ -60,6 +60,18 @@ export const tooLarge = () => new RequestError(413, 'BODY_TOO_LARGE', 'The body 
 /** The methods any route answers; others get a 405 before anything is read. */
 export const METHODS = new Set(['GET', 'HEAD', 'POST', 'OPTIONS']);
 
+/**
+ * A request with more than one `Content-Type` line: 400. Node keeps the
+ * first, a proxy in front may keep the last or join them; a body two hops
+ * read as two types is refused, as two `Host` lines are (origin.ts).
+ */
+export function doubleContentType(rawHeaders: readonly string[]): RequestError | undefined {
+  let lines = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]?.toLowerCase() === 'content-type') lines++;
+  if (lines > 1) return new RequestError(400, 'MALFORMED_CONTENT_TYPE', 'The request has more than one Content-Type header: send one.');
+  return undefined;
+}
+
 /** `application/json`, with an optional charset: the one body type accepted. */
 export const isJson = (type: string | undefined) => /^application\/json\s*(;\s*charset\s*=\s*"?utf-8"?\s*)?$/iu.test(type ?? '');
 

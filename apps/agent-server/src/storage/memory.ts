@@ -1,24 +1,76 @@
-import { type EffectRecord, PRUNE_STEP, type RunRecord, type Storage, StorageUnavailable, type ThreadRecord } from './types.js';
+import { cutOf, type EffectRecord, PRUNE_STEP, type RunRecord, type Storage, StorageUnavailable, type ThreadRecord } from './types.js';
+
+export interface MemoryStorageOptions {
+  /**
+   * The most bytes the runs and their event logs may hold, counted as the
+   * UTF-16 size of their frames and records (what the strings take in memory).
+   * Past it, the runs produced to their end longest ago are dropped, with
+   * their logs, until the rest fits: never a run being produced. Default
+   * unbounded (tests); the server bounds it (`AgentServerOptions.maxMemoryRunBytes`).
+   */
+  maxRunBytes?: number;
+  /** Told, after runs were dropped to stay under `maxRunBytes`, how many and the bytes left. */
+  onDrop?: (dropped: number, bytes: number) => void;
+}
 
 /**
  * `Storage` in this process's memory, kept until the process stops: for
  * tests, and for a server (or a page) that needs no durability. It keeps the
  * same contract as the SQLite and Redis storages (the same contract tests run
  * on all three); records are copied in and out, so a caller changing an
- * object it passed or got back changes nothing stored.
+ * object it passed or got back changes nothing stored. With `maxRunBytes`,
+ * the oldest finished runs are dropped to stay under it (a reconnect to one
+ * gets 404, as to a run pruned); threads and side effects are kept.
  *
  * @example
- * const storage = openMemoryStorage();
+ * const storage = openMemoryStorage({ maxRunBytes: 64 * 1024 * 1024 });
  * await storage.beginRun(run, thread, 0); // 'created'
  */
-export function openMemoryStorage(): Storage {
+export function openMemoryStorage(options: MemoryStorageOptions = {}): Storage {
+  const maxRunBytes = options.maxRunBytes ?? Number.POSITIVE_INFINITY;
+  if (!(maxRunBytes > 0)) throw new RangeError(`maxRunBytes must be a number of bytes above 0, not ${maxRunBytes}.`);
   const runs = new Map<string, RunRecord>();
   const threads = new Map<string, { record: ThreadRecord; version: number }>();
   const frames = new Map<string, string[]>();
-  const effects = new Map<string, EffectRecord>();
   const read = new Set<string>();
   /** Runs begun and not yet produced to their end. */
   const producing = new Set<string>();
+  /** The bytes each run holds (its record and its frames), and their sum. */
+  const sizes = new Map<string, number>();
+  let bytes = 0;
+  /** Runs produced to their end, in the order they ended: the first is the first dropped for room. */
+  const finished = new Set<string>();
+  const grow = (runId: string, by: number) => {
+    sizes.set(runId, (sizes.get(runId) ?? 0) + by);
+    bytes += by;
+  };
+  /**
+   * That a client read the end of a run dropped for room, kept until the run is past the retention (`prune`), by
+   * when it started: its thread may still wait on the interrupts it raised, which were seen (see `wasRead`).
+   */
+  const readOfDropped = new Map<string, number>();
+  const drop = (runId: string, forRoom = false) => {
+    const startedAt = runs.get(runId)?.startedAt;
+    bytes -= sizes.get(runId) ?? 0;
+    sizes.delete(runId);
+    runs.delete(runId);
+    frames.delete(runId);
+    if (forRoom && startedAt !== undefined && read.has(runId)) readOfDropped.set(runId, startedAt);
+    else read.delete(runId);
+    producing.delete(runId);
+    finished.delete(runId);
+  };
+  /** Drops the runs finished longest ago until the rest fits (runs being produced are kept, whatever they hold). */
+  const makeRoom = () => {
+    let dropped = 0;
+    for (const runId of finished) {
+      if (bytes <= maxRunBytes) break;
+      drop(runId, true);
+      dropped++;
+    }
+    if (dropped) options.onDrop?.(dropped, bytes);
+  };
+  const effects = new Map<string, EffectRecord>();
   let closed = false;
   const open = () => {
     if (closed) throw new StorageUnavailable('The memory storage is closed.');
@@ -32,8 +84,11 @@ export function openMemoryStorage(): Storage {
       const version = threads.get(run.threadId)?.version ?? 0;
       if (version !== expectedThreadVersion) return 'conflict';
       runs.set(run.runId, structuredClone(run));
+      if (readOfDropped.delete(run.runId)) read.delete(run.runId);
       threads.set(run.threadId, { record: structuredClone(thread), version: version + 1 });
       producing.add(run.runId);
+      grow(run.runId, 2 * JSON.stringify(run).length);
+      makeRoom();
       return 'created';
     },
     async unfinished() {
@@ -46,6 +101,11 @@ export function openMemoryStorage(): Storage {
     async produced(runId) {
       open();
       producing.delete(runId);
+      if (runs.has(runId)) {
+        finished.delete(runId);
+        finished.add(runId);
+      }
+      makeRoom();
     },
     async run(runId) {
       open();
@@ -68,6 +128,8 @@ export function openMemoryStorage(): Storage {
       // A sparse array: an index already written keeps its first frame.
       if (list[index] !== undefined) return false;
       list[index] = frame;
+      grow(runId, 2 * frame.length);
+      makeRoom();
       return true;
     },
     async events(runId, from, limit) {
@@ -108,17 +170,20 @@ export function openMemoryStorage(): Storage {
       open();
       return read.has(runId);
     },
-    async prune(before, limit = PRUNE_STEP) {
+    async prune(at, limit = PRUNE_STEP) {
       open();
+      const before = cutOf(at);
       let dropped = 0;
       for (const [runId, run] of runs) {
         if (dropped >= limit) break;
         if (run.startedAt >= before) continue;
-        runs.delete(runId);
-        frames.delete(runId);
-        read.delete(runId);
-        producing.delete(runId);
+        drop(runId);
         dropped++;
+      }
+      for (const [runId, startedAt] of readOfDropped) {
+        if (startedAt >= before) continue;
+        readOfDropped.delete(runId);
+        read.delete(runId);
       }
       return dropped;
     },

@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import { isEffectRecord, isRunRecord, isThreadRecord } from './records.js';
 import {
+  cutOf,
   type EffectRecord,
   type EffectsPage,
   PRUNE_STEP,
@@ -323,10 +324,13 @@ class RedisStorage implements Storage {
   async produced(_runId: string): Promise<void> {}
 
   /** Lists the oldest runs from `runs:by-start` (ids only, no record read) and drops each with its stream. */
-  async prune(before: number, limit = PRUNE_STEP): Promise<number> {
+  async prune(at: number | (() => number), limit = PRUNE_STEP): Promise<number> {
     await this.indexEarlierRuns();
     const byStart = this.key(KEY.runsByStart);
-    const ids = await this.call(() => this.client.zrangebyscore(byStart, '-inf', `(${before}`, 'LIMIT', 0, Math.max(1, Math.floor(limit))));
+    const found = cutOf(at);
+    const ids = await this.call(() => this.client.zrangebyscore(byStart, '-inf', `(${found}`, 'LIMIT', 0, Math.max(1, Math.floor(limit))));
+    // The cut as it is once the runs are found (the drop script checks each run's start against it, atomically).
+    const before = Math.min(found, cutOf(at));
     const drop = (this.client as unknown as { aguikitDropRun: DropRunScript }).aguikitDropRun;
     const dropped = await Promise.all(
       ids.map((runId) =>

@@ -17,6 +17,7 @@ import Database from 'better-sqlite3';
 import { importJournal, JOURNAL_FILE } from '../journal.js';
 import { isEffectRecord, isRunRecord, isThreadRecord } from './records.js';
 import {
+  cutOf,
   type EffectRecord,
   type EffectsPage,
   PRUNE_STEP,
@@ -376,10 +377,13 @@ class SqliteStorage implements Storage {
     return (await this.read(() => this.q.wasRead.pluck().get(runId))) !== undefined;
   }
 
-  async prune(before: number, limit = PRUNE_STEP): Promise<number> {
+  async prune(at: number | (() => number), limit = PRUNE_STEP): Promise<number> {
     // Looked for first: with nothing to drop (the usual answer), nothing is written.
-    if ((await this.read(() => this.q.oldRuns.pluck().all(before, 1))).length === 0) return 0;
+    if ((await this.read(() => this.q.oldRuns.pluck().all(cutOf(at), 1))).length === 0) return 0;
     return this.write('run', () => {
+      // The cut as it is once the lock is taken (the write may have waited for another process to release it): a run
+      // that began being produced meanwhile moved it.
+      const before = cutOf(at);
       let dropped = 0;
       let events = 0;
       for (const runId of this.q.oldRuns.pluck().all(before, Math.max(1, Math.floor(limit))) as string[]) {

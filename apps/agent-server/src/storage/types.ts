@@ -42,6 +42,11 @@ export interface EffectsPage {
 /** The runs `Storage.prune` drops in one step by default. */
 export const PRUNE_STEP = 100;
 
+/** A prune cut as it is now: `before` itself, or what the function answers. */
+export function cutOf(before: number | (() => number)): number {
+  return typeof before === 'function' ? before() : before;
+}
+
 /** Storage could not be written or read (full disk, lost connection): the request gets a 503 and nothing is done. */
 export class StorageUnavailable extends Error {
   readonly code = 'STORAGE_UNAVAILABLE';
@@ -115,14 +120,18 @@ export interface Storage {
   /**
    * Drops up to `limit` (default `PRUNE_STEP`) of the runs started before
    * `before` (ms since the epoch) with their event logs, and answers how
-   * many: 0 once none is left. Each call is one small step (the
+   * many: 0 once none is left. `before` may be a function: it is called as the
+   * runs are dropped (on SQLite and memory in the same synchronous step as
+   * the deletes; on Redis just before the drop is sent), so a step that
+   * waited (for a lock another process held) drops by the cut as it is
+   * then, not as it was when the step was asked for. Each call is one small step (the
    * runs are found by when they started without reading their records), so
    * a caller drops many runs step by step with other work between steps.
    * Threads and side effects stay: a thread goes on, and an effect is never
    * done twice. A dropped run id is free again; a reconnect to it gets 404
    * and starts a new run.
    */
-  prune(before: number, limit?: number): Promise<number>;
+  prune(before: number | (() => number), limit?: number): Promise<number>;
   /**
    * Answers once the storage answers a read (Redis a PING, SQLite a query);
    * throws `StorageUnavailable` when it does not: what `/ready` reports.
