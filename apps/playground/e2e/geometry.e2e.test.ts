@@ -328,6 +328,37 @@ describe('the playground laid out from 390 to 1920 px, with interrupts open', ()
 });
 
 /**
+ * Where the bar is one row that scrolls sideways (a phone; a laptop at 200% zoom), each field's name is beside its
+ * control, the agent's radios too: a name above them would make the whole bar a line taller, out of the chat's height.
+ */
+describe('the one-row bar', () => {
+  for (const viewport of [
+    { width: 390, height: 844 },
+    { width: 683, height: 384 },
+  ]) {
+    it(`${viewport.width}x${viewport.height}: the agent's name sits beside its radios, and the bar is one line of controls tall`, async () => {
+      const o = await openPlayground(browser, playgroundUrl, { params: { mode: 'browser', scenario: 'refund', speed: FAST }, viewport });
+      const { legend, radio, bar, select } = await o.page.evaluate(() => {
+        const box = (s: string) => {
+          const r = document.querySelector(s)?.getBoundingClientRect();
+          return r ? { top: r.top, bottom: r.bottom, left: r.left, right: r.right, height: r.height } : undefined;
+        };
+        return { legend: box('.pg__modes legend'), radio: box('.pg__modes label'), bar: box('.pg__bar'), select: box('.pg__bar select') };
+      });
+      if (!legend || !radio || !bar || !select) throw new Error('no bar, legend, radio or select');
+      // Beside: the name ends before the first radio starts, and they share a line.
+      expect(legend.right).toBeLessThanOrEqual(radio.left);
+      expect(legend.bottom).toBeGreaterThan(radio.top);
+      expect(legend.top).toBeLessThan(radio.bottom);
+      // One line of controls (the selects are the tallest), with the bar's padding: not two.
+      expect(bar.height).toBeLessThan(select.height * 1.5 + 16);
+      expect(unexpected(o.problems)).toEqual([]);
+      await o.close();
+    });
+  }
+});
+
+/**
  * The composer's height while idle and while a run streams: its note (a run in progress) and Stop appear, and
  * nothing above it moves.
  */

@@ -317,6 +317,57 @@ describe('decisions with the keyboard alone, in Chromium', () => {
   });
 });
 
+/**
+ * At 200% zoom of a 1280x768 screen (640x384 CSS px) the page is the scroll box and the chat a screen tall under the
+ * bar: focus in the composer's field, given back after a decision or reached with Tab, brings the whole composer on
+ * screen, its field with its focus ring and Send, not only the line of the caret (what the browser itself scrolls to).
+ */
+describe('the composer, focused at 200% zoom', () => {
+  const viewport = { width: 640, height: 384 };
+  /** How many px of the composer's field (its focus ring included) and of Send are off the screen's edges (0: none). */
+  const offScreen = (page: Page) =>
+    page.evaluate(() => {
+      const off = (el: Element | null, ring = 0) => {
+        if (!el) return Number.POSITIVE_INFINITY;
+        const r = el.getBoundingClientRect();
+        return Math.max(0, r.bottom + ring - innerHeight, ring - r.top);
+      };
+      const field = document.querySelector('.agk-composer__input');
+      const style = field ? getComputedStyle(field) : undefined;
+      const ring = style ? Number.parseFloat(style.outlineWidth) + Number.parseFloat(style.outlineOffset) : 0;
+      return { field: Math.round(off(field, ring)), send: Math.round(off(document.querySelector('.agk-composer__send'))) };
+    });
+
+  it('640x384: after a clarification is answered with the keyboard, the composer that takes focus is wholly on screen', async () => {
+    const opened = await openPlayground(browser, playgroundUrl, {
+      params: { mode: 'server', scenario: 'clarification', speed: FAST },
+      viewport,
+    });
+    pages.push(opened);
+    const { page } = opened;
+    await page.getByRole('button', { name: 'Send this' }).focus();
+    await page.keyboard.press('Enter');
+    await runStatus(page, 'interrupted').waitFor();
+    await focusIs(page, named('select', 'Contact channel'), 'interrupt opened');
+    await page.keyboard.press('Tab');
+    await focusIs(page, named('button', 'Submit'), 'Tab to Submit');
+    await page.keyboard.press('Enter');
+    await focusIs(page, isComposer, 'after Submit');
+    await settled(page, 'after Submit', isComposer);
+    expect(await offScreen(page)).toEqual({ field: 0, send: 0 });
+  });
+
+  it('640x384: Tab from the conversation to the composer brings it wholly on screen', async () => {
+    const opened = await openPlayground(browser, playgroundUrl, { params: { mode: 'server', scenario: 'refund', speed: FAST }, viewport });
+    pages.push(opened);
+    const { page } = opened;
+    await page.getByRole('log', { name: 'Conversation' }).focus();
+    await page.keyboard.press('Tab');
+    await focusIs(page, isComposer, 'Tab to the composer');
+    expect(await offScreen(page)).toEqual({ field: 0, send: 0 });
+  });
+});
+
 describe('the way past the bar, with the keyboard', () => {
   it.each([
     ['a laptop', { width: 1366, height: 768 }, 'en', 'Skip to the conversation'],

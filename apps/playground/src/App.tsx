@@ -101,6 +101,22 @@ function SendPrompt({ prompt, label }: { prompt: string; label: string }) {
   );
 }
 
+/**
+ * Focus in the composer's field (reached with Tab, or given back after a decision) brings the whole composer on
+ * screen: its field with its focus ring, Send and its note. The browser itself scrolls only the caret's line into
+ * view, which at 200% zoom, where the page scrolls and the chat is a screen tall under the bar, left the rest of the
+ * composer under the screen's bottom edge. A ref callback for the element around the chat.
+ */
+function revealComposerOnFocus(node: HTMLElement | null): (() => void) | undefined {
+  if (!node) return undefined;
+  const onFocusIn = (e: FocusEvent) => {
+    if (e.target instanceof HTMLElement && e.target.matches('.agk-composer__input'))
+      e.target.closest('.agk-composer')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  };
+  node.addEventListener('focusin', onFocusIn);
+  return () => node.removeEventListener('focusin', onFocusIn);
+}
+
 /** The address typed, when it is a full http(s) URL; undefined otherwise. */
 function endpointUrl(typed: string): string | undefined {
   try {
@@ -408,7 +424,7 @@ export function App() {
         <Activity mode={replay ? 'hidden' : 'visible'}>
           <AgentProvider store={store}>
             <main className="pg__main" id="pg-conversation" tabIndex={-1}>
-              <div className="pg__chat">
+              <div className="pg__chat" ref={revealComposerOnFocus}>
                 {connection.mode === 'url' ? (
                   <UrlHelp t={t} url={connection.url} id={helpId} onPick={(url) => connectTo(url)} onEdit={editUrl} titleOf={titleOf} />
                 ) : scenario ? (
