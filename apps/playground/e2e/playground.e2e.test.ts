@@ -957,7 +957,7 @@ describe('the playground against the agent server, in Chromium', () => {
     const after = await readChat(page);
     // The same screen as an uncut run, and the status says the reconnect worked.
     expect({ ...after, statusText: uncut.chat.statusText }).toEqual(uncut.chat);
-    expect(after.statusText).toBe(`${uncut.chat.statusText}Reconnected: the run went on from where it stopped.`);
+    expect(after.statusText).toBe(`${uncut.chat.statusText} Reconnected: the run went on from where it stopped.`);
     expect(await readState(page)).toEqual(uncut.state);
     expect(await readEvents(page)).toEqual(uncut.events);
 

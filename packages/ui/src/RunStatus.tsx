@@ -318,6 +318,8 @@ export const RunStatus = React.forwardRef<HTMLDivElement, RunStatusProps>(functi
         <span className="agk-badge" data-tone={tone}>
           {badge}
         </span>
+        {/* Spaces between the parts (a flex row draws none): the region is read as one text, "RunningStep" otherwise. */}
+        {detail ? ' ' : null}
         {detail ? (
           <span
             ref={detailRef}
@@ -328,6 +330,7 @@ export const RunStatus = React.forwardRef<HTMLDivElement, RunStatusProps>(functi
             {detail}
           </span>
         ) : null}
+        {hint ? ' ' : null}
         {hint ? <span className="agk-runstatus__detail agk-runstatus__hint">{hint}</span> : null}
       </div>
       {cut && clipped ? (

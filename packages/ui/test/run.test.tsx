@@ -66,6 +66,8 @@ describe('Composer', () => {
       </AgentProvider>,
     );
     expect(screen.getByRole('status')).toHaveTextContent('Step: think');
+    // The text the polite region is read as keeps its parts apart ("RunningStep: think" read as one word otherwise).
+    expect(screen.getByRole('status').textContent).toMatch(/^Running\s+Step: think$/);
     await userEvent.click(screen.getByRole('button', { name: 'Stop' }));
     expect(store.getState().thread.run.status).toBe('cancelled');
     expect(screen.getByRole('status')).toHaveAttribute('data-status', 'cancelled');
