@@ -917,22 +917,33 @@ describe('an edit of a document that holds a 100,000-key object', () => {
     });
     const c = createRunController<{ big: Record<string, unknown>; cart: { items: string[] } }>({ source, scheduler: microScheduler });
     await c.run('Load the catalogue');
-    // immer and the engine loaded, and the code warm, before the edits timed.
+    // immer and the engine loaded, and the code warm, before the edits timed. The first edit starts loading immer and
+    // is made on a copy of the document (a walk of it): the next ones, once immer has loaded, on its draft.
     await c.updateSharedState((d) => void d.cart.items.push('warm'));
-    let began = performance.now();
+    await Promise.all([import('immer'), import('../src/controller/immerEdit.js')]);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await c.updateSharedState((d) => void d.cart.items.push('warm'));
+    const began = performance.now();
     expect((await c.updateSharedState((d) => void d.cart.items.push('茶壶'))).ok).toBe(true);
     const beside = performance.now() - began;
-    began = performance.now();
-    expect(
-      (
-        await c.updateSharedState((d) => {
-          d.big.k5 = 'five';
-        })
-      ).ok,
-    ).toBe(true);
-    const inside = performance.now() - began;
+    /** ms an edit of `key` inside the large object takes. */
+    const editInside = async (key: string, value: string) => {
+      const at = performance.now();
+      expect(
+        (
+          await c.updateSharedState((d) => {
+            d.big[key] = value;
+          })
+        ).ok,
+      ).toBe(true);
+      return performance.now() - at;
+    };
+    // Made again (another key) when over the bound, up to three edits in all, the quickest kept: a busy machine
+    // slows one edit now and then, a walk of the whole document slows every one.
+    let inside = await editInside('k5', 'five');
+    for (let tries = 1; tries < 3 && inside >= 1_000; tries++) inside = Math.min(inside, await editInside(`k${5 + tries}`, 'again'));
     const document = c.getSnapshot().thread.sharedState.document as { big: Record<string, unknown>; cart: { items: string[] } };
-    expect(document.cart.items).toEqual(['warm', '茶壶']);
+    expect(document.cart.items).toEqual(['warm', 'warm', '茶壶']);
     expect([document.big.k0, document.big.k5, Object.keys(document.big).length]).toEqual(['zero', 'five', 100_000]);
     // A walk of the whole document (100,000 keys) took 100-450 ms per edit; what is measured is far under it.
     expect(beside).toBeLessThan(50);

@@ -167,13 +167,26 @@ function collidingIds(n: number): string[] {
   };
   const LOW = 0x3fffffff;
   const want = Math.imul(fnv('msg-target'), inverse) & LOW;
+  // Only about one first character in 16,000 leaves a second one that is a character: rather than try each, the
+  // state after it is imul(high + y, P) = imul(high, P) + imul(y, P) with y its low 16 bits, so the y whose
+  // imul(y, P) falls in each band of 2^16 are listed once, and each prefix looks in the two bands its high bits need.
+  const bands = Array.from({ length: 1 << 14 }, () => [] as number[]);
+  for (let y = 0; y < 0x10000; y++) bands[(Math.imul(y, P) & LOW) >>> 16]?.push(y);
   const ids: string[] = [];
   for (let p = 0; ids.length < n; p++) {
     const prefix = `msg-${p}-`;
     const state = fnv(prefix);
-    for (let c1 = 0x20; c1 < 0xd800 && ids.length < n; c1++) {
-      const c2 = (Math.imul(state ^ c1, P) ^ want) & LOW;
-      if (c2 >= 0x20 && c2 < 0xd800) ids.push(prefix + String.fromCharCode(c1, c2));
+    const from = ((want & ~0xffff) - Math.imul(state & ~0xffff, P)) & LOW;
+    const firsts: number[] = [];
+    for (const band of [from >>> 16, ((from >>> 16) + 1) & 0x3fff]) {
+      for (const y of bands[band] ?? []) {
+        const c1 = (state ^ y) & 0xffff;
+        const c2 = (Math.imul(state ^ c1, P) ^ want) & LOW;
+        if (c1 >= 0x20 && c1 < 0xd800 && c2 >= 0x20 && c2 < 0xd800) firsts.push(c1);
+      }
+    }
+    for (const c1 of firsts.sort((a, b) => a - b)) {
+      if (ids.length < n) ids.push(prefix + String.fromCharCode(c1, (Math.imul(state ^ c1, P) ^ want) & LOW));
     }
   }
   return ids;

@@ -212,24 +212,32 @@ describe('parseSession of a stream, with a signal', () => {
     async (_name, chunks, size) => {
       const line = `${JSON.stringify({ type: 'event', at: 1, event: { type: 'CUSTOM', name: 'e', value: 1 } })}\n`;
       const chunk = new TextEncoder().encode(line.repeat(Math.floor(size / line.length)));
-      const stream = new ReadableStream<Uint8Array>({
-        start(controller) {
-          for (let i = 0; i < chunks; i++) controller.enqueue(chunk);
-          controller.close();
-        },
-      });
-      const abort = new AbortController();
-      const reason = new Error('another file was picked');
-      let abortedAt = 0;
-      // Read line by line (the 16 M characters under which a file is read whole stood in for by 0).
-      const read = readSession(stream, 0, abort.signal);
-      setTimeout(() => {
-        abortedAt = performance.now();
-        abort.abort(reason);
-      }, 0);
-      await expect(read).rejects.toBe(reason);
-      expect(abortedAt).toBeGreaterThan(0);
-      expect(performance.now() - abortedAt).toBeLessThan(100);
+      /** ms from the abort to the read's end, the read rejected with the abort's reason. */
+      const stopping = async () => {
+        const stream = new ReadableStream<Uint8Array>({
+          start(controller) {
+            for (let i = 0; i < chunks; i++) controller.enqueue(chunk);
+            controller.close();
+          },
+        });
+        const abort = new AbortController();
+        const reason = new Error('another file was picked');
+        let abortedAt = 0;
+        // Read line by line (the 16 M characters under which a file is read whole stood in for by 0).
+        const read = readSession(stream, 0, abort.signal);
+        setTimeout(() => {
+          abortedAt = performance.now();
+          abort.abort(reason);
+        }, 0);
+        await expect(read).rejects.toBe(reason);
+        expect(abortedAt).toBeGreaterThan(0);
+        return performance.now() - abortedAt;
+      };
+      // A busy machine (a collection, another process) delays one read's stop now and then, a read that goes on past
+      // the abort is late every time: up to three reads, the quickest stop kept.
+      let quickest = await stopping();
+      for (let tries = 1; tries < 3 && quickest >= 100; tries++) quickest = Math.min(quickest, await stopping());
+      expect(quickest).toBeLessThan(100);
     },
     30_000,
   );

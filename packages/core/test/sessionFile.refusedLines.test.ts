@@ -5,7 +5,7 @@
  * good lines among them are kept, wherever they are.
  */
 import { describe, expect, it } from 'vitest';
-import { parseSession } from '../src/index.js';
+import { type ParsedSession, parseSession } from '../src/index.js';
 import { MAX_NAMED_LINES, readJsonLines } from '../src/jsonLines.js';
 
 /** Lines in a file of some 10 to 20 MB. */
@@ -55,8 +55,20 @@ describe('parseSession: a file of millions of lines that are no entries', { time
     // Parsing 2.6 million objects takes most of a second on a busy machine: the refusal may add a fraction of that,
     // where a record per line tripled it.
     const text = '{"x":1}\n'.repeat(LINES);
-    const read = fastest(() => readJsonLines(text, () => undefined)).ms;
-    const { value: parsed, ms } = fastest(() => parseSession(text), 2 * read);
+    // The two timed in turn, up to three rounds, the quickest of each kept: a busy machine slows both sides alike
+    // (and now and then one attempt of either), a refusal that costs more than a parse is over every round.
+    let read = Number.POSITIVE_INFINITY;
+    let refusal: { value: ParsedSession; ms: number } | undefined;
+    for (let round = 0; round < 3 && !(refusal && refusal.ms < 2 * read); round++) {
+      const began = performance.now();
+      readJsonLines(text, () => undefined);
+      read = Math.min(read, performance.now() - began);
+      const at = performance.now();
+      const value = parseSession(text);
+      const took = performance.now() - at;
+      if (!refusal || took < refusal.ms) refusal = { value, ms: took };
+    }
+    const { value: parsed, ms } = refusal as NonNullable<typeof refusal>;
     expect(ms).toBeLessThan(2 * read);
     expect(parsed.refused).toBe(LINES);
     expect(parsed.errors).toHaveLength(MAX_NAMED_LINES);
