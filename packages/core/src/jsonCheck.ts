@@ -125,9 +125,17 @@ function scalar(text: string, i: number, c: number): number {
   return text.startsWith(word, i) ? i + word.length : ~i;
 }
 
+/** A run of characters a JSON string holds as they are (no quote, backslash or control character). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what ends the run
+const PLAIN = /[^"\\\u0000-\u001f]*/y;
+
 /** Within quotes: no control character, and only the escapes JSON has. */
 function string(text: string, i: number): number {
   for (let at = i + 1; ; at++) {
+    // Plain characters skipped in one step: a 100 MB string is read in a fraction of the time a character at a time takes.
+    PLAIN.lastIndex = at;
+    PLAIN.test(text);
+    at = PLAIN.lastIndex;
     const c = text.charCodeAt(at);
     if (c === QUOTE) return at + 1;
     if (c === BACKSLASH) {
