@@ -5,7 +5,7 @@ import { buildApp } from './http/app.js';
 import { reclaimIdleConnections } from './http/idleConnections.js';
 import { isSpeed, KNOB_LIMITS, MAX_PLAYBACK_MS, MAX_SPEED, MIN_SPEED } from './http/limits.js';
 import { defaultHosts, defaultOrigins, listFromEnv, type OriginPolicy, originPolicy } from './http/origin.js';
-import { openMemoryStorage } from './storage/memory.js';
+import { type MemoryStorageOptions, openMemoryStorage } from './storage/memory.js';
 import type { EffectRecord, Storage } from './storage/types.js';
 
 export interface AgentServerOptions {
@@ -109,7 +109,7 @@ export interface AgentServerOptions {
    * On memory storage (no `dataDir`, no Redis: SQLite could not be loaded),
    * the most bytes runs and their event logs may hold (env
    * `AGENT_MEMORY_RUN_MB` in `main.ts`). Past it, the runs produced to their
-   * end longest ago are dropped, never one being produced, and a warning is
+   * end longest ago are dropped, never one being produced or read by a client, and a warning is
    * logged (at most once a minute): a week of long runs would otherwise grow
    * the process without bound (50 runs of 20,000 tokens held 171 MB of heap; 66 MB under the default bound).
    * Default 64 MiB.
@@ -195,7 +195,15 @@ export async function startAgentServer(options: AgentServerOptions = {}): Promis
     throw new RangeError(`maxMemoryRunBytes must be a whole number of bytes, 1 or more, not ${maxMemoryRunBytes}.`);
   /** Where the memory storage says it dropped runs for room: the log, once it exists. */
   let droppedForRoom = (_dropped: number, _bytes: number) => {};
-  const storage = options.storage ?? (await openStorage(options, maxMemoryRunBytes, (dropped, bytes) => droppedForRoom(dropped, bytes)));
+  /** Which runs a client reads or this server produces (memory storage keeps them): the app's, once it exists. */
+  let inUse = (_runId: string) => false;
+  const storage =
+    options.storage ??
+    (await openStorage(options, {
+      maxRunBytes: maxMemoryRunBytes,
+      onDrop: (dropped, bytes) => droppedForRoom(dropped, bytes),
+      inUse: (runId) => inUse(runId),
+    }));
   const owned = options.storage === undefined;
   const effects = new Map<string, EffectRecord>();
   for (const record of await storage.effects()) effects.set(record.idempotencyKey, record);
@@ -206,7 +214,7 @@ export async function startAgentServer(options: AgentServerOptions = {}): Promis
     level: options.logLevel ?? 'silent',
     ...(options.logStream ? { stream: options.logStream } : {}),
   };
-  const { fastify, endStreams, settled, oldestProducing, finishUnfinished } = buildApp({
+  const app = buildApp({
     storage,
     policy: () => policy,
     speed: options.speed ?? 1,
@@ -230,6 +238,8 @@ export async function startAgentServer(options: AgentServerOptions = {}): Promis
       if (record.at >= forgotten && !effects.has(record.idempotencyKey)) effects.set(record.idempotencyKey, record);
     },
   });
+  const { fastify, endStreams, settled, oldestProducing, finishUnfinished } = app;
+  inUse = app.inUse;
   droppedForRoom = memoryFullWarning(maxMemoryRunBytes, (detail) =>
     fastify.log.warn(detail, 'memory storage full: the runs finished longest ago were dropped (a reconnect to one gets 404)'),
   );
@@ -278,28 +288,40 @@ export async function startAgentServer(options: AgentServerOptions = {}): Promis
   };
 }
 
-/** A warning of runs dropped for room, at most once a minute, counting those dropped since the last one. */
-function memoryFullWarning(
+/**
+ * A warning of runs dropped for room, at most once a minute, counting those dropped since the last one: those dropped
+ * within the minute after a warning are said once it is over, whether or not more are dropped then.
+ */
+export function memoryFullWarning(
   maxRunBytes: number,
   warn: (detail: { dropped: number; bytes: number; maxRunBytes: number }) => void,
 ): (dropped: number, bytes: number) => void {
   let last = Number.NEGATIVE_INFINITY;
   let unsaid = 0;
+  let left = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const say = () => {
+    timer = undefined;
+    last = performance.now();
+    warn({ dropped: unsaid, bytes: left, maxRunBytes });
+    unsaid = 0;
+  };
   return (dropped, bytes) => {
     unsaid += dropped;
-    if (performance.now() - last < 60_000) return;
-    last = performance.now();
-    warn({ dropped: unsaid, bytes, maxRunBytes });
-    unsaid = 0;
+    left = bytes;
+    const wait = last + 60_000 - performance.now();
+    if (wait <= 0) {
+      clearTimeout(timer);
+      say();
+    } else if (!timer) {
+      timer = setTimeout(say, wait);
+      timer.unref();
+    }
   };
 }
 
 /** The storage the options (or the environment's `REDIS_URL`) name: Redis, SQLite in `dataDir`, or memory. */
-async function openStorage(
-  options: AgentServerOptions,
-  maxMemoryRunBytes: number,
-  onDrop: (dropped: number, bytes: number) => void,
-): Promise<Storage> {
+async function openStorage(options: AgentServerOptions, memory: MemoryStorageOptions): Promise<Storage> {
   const redisUrl = options.redisUrl ?? process.env.REDIS_URL;
   if (redisUrl) {
     const { openRedisStorage } = await import('./storage/redis.js');
@@ -309,7 +331,7 @@ async function openStorage(
     const { openSqliteStorage } = await import('./storage/sqlite.js');
     return openSqliteStorage(options.dataDir);
   }
-  return openMemoryStorage({ maxRunBytes: maxMemoryRunBytes, onDrop });
+  return openMemoryStorage(memory);
 }
 
 /** A week: long enough to come back to a thread and reconnect, short enough that storage stays bounded. */

@@ -8,7 +8,7 @@ import { canonicalJson } from '../storage/idempotency.js';
 import { type EffectRecord, type RunRecord, type Storage, StorageUnavailable, type ThreadRecord } from '../storage/types.js';
 import { checkResume, nextThread, raisedBy } from '../threads.js';
 import { clientErrors } from './clientErrors.js';
-import { createDelivery } from './delivery.js';
+import { createDelivery, type Delivery } from './delivery.js';
 import { checkKnobs, effectsQuery, playbackChecks, speedOf } from './limits.js';
 import { checkCaller, type OriginPolicy } from './origin.js';
 import { readiness } from './readiness.js';
@@ -86,6 +86,8 @@ export interface App {
   oldestProducing(): number | undefined;
   /** Starts producing, without a client, the runs a process before this one began and never finished (see `Storage.unfinished`). */
   finishUnfinished(): Promise<void>;
+  /** Whether a client reads run `runId` now, or this server produces it: memory storage keeps it meanwhile. */
+  inUse(runId: string): boolean;
 }
 
 /** A `Retry-After` of `ms` from now: whole seconds, at least 1. */
@@ -137,9 +139,24 @@ const sameInput = (a: RunAgentInput, b: RunAgentInput) => inputText(a) === input
 export function buildApp(options: AppOptions): App {
   const { storage } = options;
   // That a client read a run's end outlives the process: a restart, or another instance, knows it too.
-  const delivery = createDelivery(undefined, (runId) => {
+  const told = createDelivery(undefined, (runId) => {
     storage.markRead(runId).catch((e: unknown) => fastify.log.warn({ err: e, runId }, 'could not note that a run was read'));
   });
+  /** The clients reading each run now (`inUse`). */
+  const readers = new Map<string, number>();
+  const delivery: Delivery = {
+    ...told,
+    opened(runId) {
+      readers.set(runId, (readers.get(runId) ?? 0) + 1);
+      told.opened(runId);
+    },
+    closed(runId, readEnd) {
+      const left = (readers.get(runId) ?? 1) - 1;
+      if (left > 0) readers.set(runId, left);
+      else readers.delete(runId);
+      told.closed(runId, readEnd);
+    },
+  };
   const streams = runStreams({ ...options, delivery, log: () => fastify.log });
   const { stream } = streams;
   const parserRefusals = clientErrors();
@@ -548,5 +565,12 @@ export function buildApp(options: AppOptions): App {
     }
   }
 
-  return { fastify, endStreams: streams.endStreams, settled: streams.settled, oldestProducing: streams.oldestProducing, finishUnfinished };
+  return {
+    fastify,
+    endStreams: streams.endStreams,
+    settled: streams.settled,
+    oldestProducing: streams.oldestProducing,
+    finishUnfinished,
+    inUse: (runId) => readers.has(runId) || !streams.produces(runId, { readFrom: 0 }),
+  };
 }

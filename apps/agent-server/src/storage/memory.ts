@@ -5,12 +5,19 @@ export interface MemoryStorageOptions {
    * The most bytes the runs and their event logs may hold, counted as the
    * UTF-16 size of their frames and records (what the strings take in memory).
    * Past it, the runs produced to their end longest ago are dropped, with
-   * their logs, until the rest fits: never a run being produced. Default
+   * their logs, until the rest fits: never a run being produced, nor one in
+   * use (`inUse`). Frames written for a run no record holds (dropped after a
+   * stream of it looked it up) are dropped first. Default
    * unbounded (tests); the server bounds it (`AgentServerOptions.maxMemoryRunBytes`).
    */
   maxRunBytes?: number;
   /** Told, after runs were dropped to stay under `maxRunBytes`, how many and the bytes left. */
   onDrop?: (dropped: number, bytes: number) => void;
+  /**
+   * Whether a run is in use (a client reads it, or the server produces it again): such a run is not dropped for
+   * room while it is, however long ago it finished. Default none.
+   */
+  inUse?: (runId: string) => boolean;
 }
 
 /**
@@ -40,6 +47,8 @@ export function openMemoryStorage(options: MemoryStorageOptions = {}): Storage {
   let bytes = 0;
   /** Runs produced to their end, in the order they ended: the first is the first dropped for room. */
   const finished = new Set<string>();
+  /** Runs no record holds that frames were written for (dropped after a stream of them looked them up): dropped first. */
+  const orphans = new Set<string>();
   const grow = (runId: string, by: number) => {
     sizes.set(runId, (sizes.get(runId) ?? 0) + by);
     bytes += by;
@@ -55,19 +64,25 @@ export function openMemoryStorage(options: MemoryStorageOptions = {}): Storage {
     sizes.delete(runId);
     runs.delete(runId);
     frames.delete(runId);
-    if (forRoom && startedAt !== undefined && read.has(runId)) readOfDropped.set(runId, startedAt);
-    else read.delete(runId);
+    if (!forRoom) {
+      read.delete(runId);
+      readOfDropped.delete(runId);
+    } else if (startedAt !== undefined && read.has(runId)) readOfDropped.set(runId, startedAt);
     producing.delete(runId);
     finished.delete(runId);
+    orphans.delete(runId);
   };
-  /** Drops the runs finished longest ago until the rest fits (runs being produced are kept, whatever they hold). */
+  /** Drops the runs finished longest ago until the rest fits (runs being produced or in use are kept, whatever they hold). */
   const makeRoom = () => {
+    if (bytes <= maxRunBytes) return;
     let dropped = 0;
-    for (const runId of finished) {
-      if (bytes <= maxRunBytes) break;
-      drop(runId, true);
-      dropped++;
-    }
+    for (const order of [orphans, finished])
+      for (const runId of order) {
+        if (bytes <= maxRunBytes) break;
+        if (options.inUse?.(runId)) continue;
+        if (runs.has(runId)) dropped++;
+        drop(runId, true);
+      }
     if (dropped) options.onDrop?.(dropped, bytes);
   };
   const effects = new Map<string, EffectRecord>();
@@ -83,8 +98,9 @@ export function openMemoryStorage(options: MemoryStorageOptions = {}): Storage {
       if (runs.has(run.runId)) return 'exists';
       const version = threads.get(run.threadId)?.version ?? 0;
       if (version !== expectedThreadVersion) return 'conflict';
+      // Frames left under a free id (written for a run dropped meanwhile) are no part of this run.
+      drop(run.runId);
       runs.set(run.runId, structuredClone(run));
-      if (readOfDropped.delete(run.runId)) read.delete(run.runId);
       threads.set(run.threadId, { record: structuredClone(thread), version: version + 1 });
       producing.add(run.runId);
       grow(run.runId, 2 * JSON.stringify(run).length);
@@ -129,6 +145,8 @@ export function openMemoryStorage(options: MemoryStorageOptions = {}): Storage {
       if (list[index] !== undefined) return false;
       list[index] = frame;
       grow(runId, 2 * frame.length);
+      // Frames of a run no record holds (dropped after a stream of it looked it up): no reconnect reads them.
+      if (!runs.has(runId)) orphans.add(runId);
       makeRoom();
       return true;
     },
