@@ -16,7 +16,15 @@ import {
   unnamed,
   wordsOf,
 } from './markdownLinks.js';
-import { lastLineMayReread, type MarkdownPiece, markdownPieces, nestsTooDeep, PIECES_FROM, tableTooLarge } from './markdownPieces.js';
+import {
+  lastLineMayReread,
+  listItemsTooMany,
+  type MarkdownPiece,
+  markdownPieces,
+  nestsTooDeep,
+  PIECES_FROM,
+  tableTooLarge,
+} from './markdownPieces.js';
 import { safeLinkHref, safeWebUrl } from './safeUrl.js';
 import { autoDir, holdsLetter } from './textDirection.js';
 
@@ -521,6 +529,29 @@ function PieceView({ piece, renders }: { piece: MarkdownPiece; renders: Renders 
         </TableFrame>
       );
     }
+    case 'quote': {
+      // A quote's paragraph cut into runs of lines (markdownPieces), the quotes drawn around it as the whole text's are.
+      let quote: React.ReactNode = (
+        <p dir="auto">
+          {piece.runs.map((run, j) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: as above
+            <React.Fragment key={j}>
+              {j ? '\n' : null}
+              <Piece text={run} render={renders.inline} />
+            </React.Fragment>
+          ))}
+        </p>
+      );
+      for (let depth = 0; depth < piece.depth; depth++)
+        quote = (
+          <blockquote>
+            {'\n'}
+            {quote}
+            {'\n'}
+          </blockquote>
+        );
+      return quote;
+    }
     case 'code':
       return (
         <CodeFrame>
@@ -562,13 +593,18 @@ function spoken(node: HastAny): string {
  * Markdown as plain text, for a screen reader's announcement: what the
  * renderer shows, without `**`, link syntax or table pipes (a table reads
  * row by row, its cells separated by commas), with the same safety rules
- * (raw HTML dropped).
+ * (raw HTML dropped). A text the renderer would show as text is said as
+ * written, and so is one past 100,000 characters (`LONG_TEXT`) or of more
+ * than 1,000 list items (`listItemsTooMany`), which take seconds to parse:
+ * the announcer passes the first 4,000 characters or so of a reply.
  *
  * @example
  * markdownToText('**Refund issued** for [order A-1001](https://shop.example/o/1).'); // 'Refund issued for order A-1001.'
  */
 export function markdownToText(text: string): string {
-  if (nestsTooDeep(text) || tableTooLarge(text) || marksTooMany(text)) return text;
+  // Past LONG_TEXT, a reply opened whole shows as text too (MarkdownBody): parsing it takes seconds, and a list of many
+  // items nested in one another takes time that grows with the square of their count (listItemsTooMany).
+  if (text.length > LONG_TEXT || nestsTooDeep(text) || tableTooLarge(text) || listItemsTooMany(text) || marksTooMany(text)) return text;
   let tree: HastAny | undefined;
   const capture = () => (root: HastAny) => {
     tree = root;

@@ -21,6 +21,10 @@
  *   paragraph, where the item may interrupt one (a bullet with text, or the
  *   number 1).
  *
+ * - before a quote at column 0 after a blank line, unless after indented
+ *   code: a blank line ends the quote above and lists, and nothing below
+ *   continues them.
+ *
  * A block keeps the blank lines after it: a line of spaces may belong to
  * indented code. Then a block is cut inside:
  *
@@ -45,6 +49,16 @@
  *   cannot span a space. The runs render inside one paragraph, joined by
  *   that space.
  *
+ * - a quote of one paragraph, every line opening the same quotes (`> > `)
+ *   and then a letter, or a digit that opens no ordered list item (so no
+ *   line can be read as a list, heading, table row or lazy line), into runs
+ *   of lines of at least RUN_LENGTH characters, while nothing inline is open
+ *   (as a paragraph's runs) and the line before the cut ends in no space (two
+ *   would break the line). The quotes are drawn once around the paragraph;
+ *   the runs render inside it, joined by a line break. A last line of no
+ *   more of the same quotes' marks alone (a line streaming in) renders
+ *   nothing, and is left out.
+ *
  * A text holding footnotes, link reference definitions or HTML is never cut:
  * a line of them changes what renders elsewhere.
  */
@@ -54,6 +68,7 @@ export type MarkdownPiece =
   | { type: 'paragraph'; sentences: string[] }
   | { type: 'list'; ordered: boolean; start: number; items: string[]; loose?: { leader: string } }
   | { type: 'table'; head: string; frame: string; rows: string[] }
+  | { type: 'quote'; depth: number; runs: string[] }
   | { type: 'code'; language: string; code: string };
 
 /** Texts shorter than this render whole: cutting pays off only where parsing costs. */
@@ -204,6 +219,8 @@ export function markdownPieces(text: string, from = PIECES_FROM): MarkdownPiece[
         HEADING.test(line) ||
         opensFence(line, 0) ||
         (blankBefore && BLOCK_START.test(line) && !ORDERED_ITEM.test(line)) ||
+        // Not after indented code: there Markdown reads what the quote's first line opens as interrupting (`>  -`).
+        (blankBefore && line.startsWith('>') && !afterCode) ||
         // Only an item that could interrupt a paragraph (a bullet with text, or the number 1, not 01), whose text
         // starts no quote or list of its own, and not right after indented code: where a list interrupts a
         // paragraph, or follows indented code and a blank line, Markdown reads what its first line opens as
@@ -260,7 +277,8 @@ function blockOf(lines: string[]): MarkdownPiece {
     listOf(lines) ??
     looseListOf(lines) ??
     tableOf(lines) ??
-    paragraphOf(lines) ?? { type: 'blocks', text: lines.join('\n') }
+    paragraphOf(lines) ??
+    quoteOf(lines) ?? { type: 'blocks', text: lines.join('\n') }
   );
 }
 
@@ -447,6 +465,42 @@ function paragraphOf(lines: string[]): MarkdownPiece | undefined {
   return sentences.length > 1 && /\p{L}/u.test(sentences.slice(0, -1).join('')) ? { type: 'paragraph', sentences } : undefined;
 }
 
+/** The quotes a line opens, each a `>` and one space. */
+const QUOTE_PREFIX = /^(?:> )+/;
+
+/** A quote of one paragraph of plain lines, each opening the same quotes: its lines cut into runs. */
+function quoteOf(lines: string[]): MarkdownPiece | undefined {
+  const body = withoutTrailingBlanks(lines);
+  const prefix = QUOTE_PREFIX.exec(body[0] ?? '')?.[0];
+  if (!prefix) return undefined;
+  // A last line of the quotes' marks alone (fewer, or all of them) ends the paragraph and adds nothing.
+  const last = body.at(-1) ?? '';
+  const texts = body.length > 1 && prefix.startsWith(last) ? body.slice(0, -1) : body;
+  const runs: string[] = [];
+  let run: string[] = [];
+  let runLength = 0;
+  let open = false;
+  /** Whether the runs may be cut after the line above: nothing inline open, and no space at its end (two break the line). */
+  let cuttable = false;
+  for (const line of texts) {
+    const rest = line.slice(prefix.length);
+    if (!line.startsWith(prefix) || !PLAIN_LINE.test(rest) || ORDERED_ITEM.test(rest)) return undefined;
+    if (cuttable && runLength >= RUN_LENGTH) {
+      runs.push(run.join('\n'));
+      run = [];
+      runLength = 0;
+    }
+    run.push(rest);
+    runLength += rest.length + 1;
+    for (let i = 0; i < rest.length && !open; i++) open = OPENS_INLINE.has(rest[i] as string);
+    cuttable = !open && filled(rest.at(-1) ?? '');
+  }
+  runs.push(run.join('\n'));
+  // The paragraph reads in the direction of its first letter: a letter in the plain runs settles it (as paragraphOf).
+  if (runs.length < 2 || !/\p{L}/u.test(runs.slice(0, -1).join(''))) return undefined;
+  return { type: 'quote', depth: prefix.length / 2, runs };
+}
+
 /** Whether a paragraph starts as nothing but a paragraph can: a letter, or a digit that opens no ordered list item (`12. `, `3) `). */
 function plainStart(text: string): boolean {
   return PLAIN_PARAGRAPH.test(text) && !ORDERED_ITEM.test(text.trimStart());
@@ -615,6 +669,28 @@ function codeSpansOf(line: string): Map<number, number> {
 const isMark = (c: number) => c === 42 /* * */ || c === 95; /* _ */
 
 const isBlank = (c: number) => c === 32 || c === 9 || c === 10 || Number.isNaN(c);
+
+/**
+ * The most list items a text may hold and be read as Markdown to be said
+ * (`markdownToText`): the parser takes time that grows with the square of a
+ * list's items when each holds a list of its own (0.8 s at 10 KB, 12-15 s
+ * at 40 KB).
+ */
+export const MAX_SPOKEN_LIST_ITEMS = 1_000;
+
+/** A list item's marker, where a line's quotes and indent end. */
+const ITEM_MARKER = /^(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|$)/;
+
+/**
+ * Whether `text` (outside fenced code that surely holds its lines) has more
+ * than MAX_SPOKEN_LIST_ITEMS lines that start a list item, in a quote or
+ * indented or not: a count that may run over the parser's (a thematic
+ * break, an item's text), never under. One pass.
+ */
+export function listItemsTooMany(text: string): boolean {
+  let items = 0;
+  return someLineOutsideFences(text, (line) => ITEM_MARKER.test(line.replace(CONTAINER_LEAD, '')) && ++items > MAX_SPOKEN_LIST_ITEMS);
+}
 
 /**
  * The most cells a table may hold (its columns times its rows, the header's

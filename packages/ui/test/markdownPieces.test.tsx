@@ -337,6 +337,43 @@ describe('a long reply in pieces', () => {
     expect(cutTextsRenderWhole(prose)).toBeGreaterThan(40);
   });
 
+  it('renders exactly what the whole text renders where a long quote is cut into runs of lines (30 random quotes, prefixes of their last lines)', {
+    timeout: 120_000,
+  }, () => {
+    const plainLine = fc
+      .tuple(
+        fc.array(fc.constantFrom(...WORDS), { minLength: 6, maxLength: 12 }),
+        fc.constantFrom(...Array<string>(20).fill(''), ' ', '  '),
+      )
+      .map(([w, end]) => w.join(' ') + end);
+    // Now and then one line that holds markup or starts as something else than a paragraph's line.
+    const oddLine = fc
+      .tuple(fc.constantFrom('', '', '1. ', '- ', '> ', ' ', '| a |', '---', '2024 ', '# '), fc.constantFrom(...MARKUP), words)
+      .map(([start, markup, w]) => `${start}${markup} ${w.join(' ')}`);
+    let cut = 0;
+    fc.assert(
+      fc.property(
+        fc.constantFrom(1, 2, 3, 20),
+        fc.array(plainLine, { minLength: 50, maxLength: 80 }),
+        fc.option(fc.tuple(fc.nat(60), oddLine), { freq: 2 }),
+        fc.constantFrom('', '', '\n', '\n\nAfter the quote.', '\n> ', '\nlazy line'),
+        (depth, lines, odd, after) => {
+          const quotes = '> '.repeat(depth);
+          if (odd) lines.splice(odd[0] % lines.length, 0, odd[1]);
+          const t = `Before the quote.\n\n${lines.map((l) => quotes + l).join('\n')}${after}`;
+          if (markdownPieces(t, 0)?.some((piece) => piece.type === 'quote')) cut++;
+          // The last lines as they stream in, marks and words.
+          for (let end = t.length - 200; end <= t.length; end += 11)
+            expect(pieced(t.slice(0, end)), JSON.stringify(t.slice(0, end))).toBe(whole(t.slice(0, end)));
+          expect(pieced(t), JSON.stringify(t)).toBe(whole(t));
+        },
+      ),
+      { numRuns: 30 },
+    );
+    // The property is about quotes cut into runs: a good share of the texts must have one.
+    expect(cut).toBeGreaterThan(5);
+  });
+
   it('cuts a long plain paragraph into runs of sentences, each starting with a letter', () => {
     const words = ' the refund for order A-1001 was approved, and it will reach your card in 3 days.';
     const paragraph = `The${words.repeat(300)}`.trim();
