@@ -16,18 +16,20 @@ const opened = { type: 'TEXT_MESSAGE_START', messageId: 'm', role: 'assistant' }
 const each = (make: (i: number) => object) => Array.from({ length: N }, (_, i) => make(i));
 /** The budget of a replay of 10,000 to 20,000 events: tens of milliseconds when linear, seconds to tens of seconds when quadratic. */
 const BUDGET_MS = 1_500;
-/** A test's timeout: room for three attempts of each path it times, at the budget each, beside its setup. */
-const TIMEOUT_MS = 20_000;
+/** Attempts of a path at most: the fastest kept. */
+const ATTEMPTS = 5;
+/** A test's timeout: room for every attempt of each path it times, at twice the budget each (a busy machine), beside its setup. */
+const TIMEOUT_MS = 40_000;
 
 /**
- * `attempt`, timed. An attempt over the budget is made again, up to three in
- * all, the fastest kept: a machine busy with other work (the other test files
+ * `attempt`, timed. An attempt over the budget is made again, up to
+ * `ATTEMPTS` in all, the fastest kept: a machine busy with other work (the other test files
  * beside this one on two cores) slows one attempt, while a quadratic path is
  * over the budget every time.
  */
 async function fastest<T>(attempt: () => T | Promise<T>) {
   let best: { value: T; ms: number } | undefined;
-  for (let tries = 0; tries < 3 && !(best && best.ms < BUDGET_MS); tries++) {
+  for (let tries = 0; tries < ATTEMPTS && !(best && best.ms < BUDGET_MS); tries++) {
     const began = performance.now();
     const value = await attempt();
     const ms = performance.now() - began;
