@@ -4,11 +4,14 @@
  * forked without copying. A fork reads the entries there were as it was
  * made, through layers it shares with the one it came from, and writes its
  * own apart; both go on from the fork, and what either writes after it is
- * its own. Past `MAX_LAYERS` layers they are merged into one, so a lookup
- * reads a few maps at most, and a chain of forks (a recording's
- * checkpoints) holds each entry in a few of them, not in every one.
+ * its own. A layer is merged with the older one beside it while it holds at
+ * least half as many entries (each layer holds over twice the newer one
+ * beside it): a lookup reads about log2 of the entries' count of maps, and a
+ * chain of forks (a recording's checkpoints) copies each entry about as
+ * many times, not once every few forks. Past `MAX_LAYERS` layers the newest
+ * are merged too.
  */
-const MAX_LAYERS = 8;
+const MAX_LAYERS = 24;
 
 export class GrowingMap<V> {
   #own: Map<string, V>;
@@ -41,10 +44,13 @@ export class GrowingMap<V> {
   /** A map with this one's entries, which goes on apart from it. */
   fork(): GrowingMap<V> {
     let layers = this.#own.size ? [this.#own, ...this.#layers] : this.#layers;
-    if (layers.length > MAX_LAYERS) {
-      const merged = new Map<string, V>();
-      for (let i = layers.length - 1; i >= 0; i--) for (const [id, value] of layers[i] as ReadonlyMap<string, V>) merged.set(id, value);
-      layers = [merged];
+    while (layers.length > 1) {
+      const [newer, older, ...rest] = layers as [ReadonlyMap<string, V>, ReadonlyMap<string, V>, ...ReadonlyMap<string, V>[]];
+      if (newer.size * 2 < older.size && layers.length <= MAX_LAYERS) break;
+      // Layers are shared with other forks: merged into a new map, the newer one's writes over the older one's.
+      const merged = new Map(older);
+      for (const [id, value] of newer) merged.set(id, value);
+      layers = [merged, ...rest];
     }
     // What this one had is a layer of both now: it writes to a map of its own from here on.
     this.#own = new Map();
