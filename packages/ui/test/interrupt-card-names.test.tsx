@@ -2,7 +2,7 @@
  * Each interrupt's accessible name says what it is about: two approvals open
  * together are told apart by the tool each would run, in every locale.
  */
-import { AgentProvider } from '@aguikit/react';
+import { AgentProvider, type AgentStore } from '@aguikit/react';
 import { render, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { InterruptDialog } from '../src/InterruptDialog.js';
@@ -17,15 +17,8 @@ const approval = (id: string, toolCallId: string) => ({
   responseSchema: { type: 'object', properties: { approved: { type: 'boolean' } } },
 });
 
-async function twoApprovals(locale: AgentLocale) {
-  const store = await playedStore([
-    {
-      say: 'Pay the invoice and clean up',
-      events: runOf([...call('c1', 'send_payment', { amount: 42 }), ...call('c2', 'delete_file', { path: '/tmp/a' })], {
-        outcome: { type: 'interrupt', interrupts: [approval('int-pay', 'c1'), approval('int-delete', 'c2')] },
-      }),
-    },
-  ]);
+/** The names of the two cards the dialog shows for `store`'s interrupts, in `locale`. */
+async function twoCardNames(store: AgentStore, locale: AgentLocale = en) {
   render(
     <AgentLocaleProvider locale={locale}>
       <AgentProvider store={store}>
@@ -35,6 +28,18 @@ async function twoApprovals(locale: AgentLocale) {
   );
   await waitFor(() => expect(screen.getAllByRole('article')).toHaveLength(2));
   return screen.getAllByRole('article').map((card) => card.getAttribute('aria-label') ?? accessibleNameOf(card));
+}
+
+async function twoApprovals(locale: AgentLocale) {
+  const store = await playedStore([
+    {
+      say: 'Pay the invoice and clean up',
+      events: runOf([...call('c1', 'send_payment', { amount: 42 }), ...call('c2', 'delete_file', { path: '/tmp/a' })], {
+        outcome: { type: 'interrupt', interrupts: [approval('int-pay', 'c1'), approval('int-delete', 'c2')] },
+      }),
+    },
+  ]);
+  return twoCardNames(store, locale);
 }
 
 /** The name `card` gets from the elements it is labelled by (or its own label). */
@@ -70,13 +75,7 @@ describe('two questions open together, each with a long message and no title', (
         events: runOf([], { outcome: { type: 'interrupt', interrupts: [question('int-1', log(1)), question('int-2', log(2))] } }),
       },
     ]);
-    render(
-      <AgentProvider store={store}>
-        <InterruptDialog />
-      </AgentProvider>,
-    );
-    await waitFor(() => expect(screen.getAllByRole('article')).toHaveLength(2));
-    const names = screen.getAllByRole('article').map((card) => card.getAttribute('aria-label') ?? accessibleNameOf(card));
+    const names = await twoCardNames(store);
     expect(log(1).length).toBeGreaterThan(3_000);
     expect(new Set(names).size).toBe(2);
     for (const [i, name] of names.entries()) {
@@ -96,15 +95,7 @@ describe('two payments by the same tool in Arabic', () => {
         }),
       },
     ]);
-    render(
-      <AgentLocaleProvider locale={arabic}>
-        <AgentProvider store={store}>
-          <InterruptDialog />
-        </AgentProvider>
-      </AgentLocaleProvider>,
-    );
-    await waitFor(() => expect(screen.getAllByRole('article')).toHaveLength(2));
-    const names = screen.getAllByRole('article').map((card) => card.getAttribute('aria-label') ?? '');
+    const names = await twoCardNames(store, arabic);
     expect(new Set(names).size).toBe(2);
     for (const name of names) {
       expect(name).toContain('مطلوب موافقة');
@@ -123,15 +114,7 @@ describe('two confirmations open together with neither a message nor a title', (
     const store = await playedStore([
       { say: 'Go ahead twice', events: runOf([], { outcome: { type: 'interrupt', interrupts: [bare('int-a'), bare('int-b')] } }) },
     ]);
-    render(
-      <AgentLocaleProvider locale={locale}>
-        <AgentProvider store={store}>
-          <InterruptDialog />
-        </AgentProvider>
-      </AgentLocaleProvider>,
-    );
-    await waitFor(() => expect(screen.getAllByRole('article')).toHaveLength(2));
-    const names = screen.getAllByRole('article').map((card) => card.getAttribute('aria-label') ?? accessibleNameOf(card));
+    const names = await twoCardNames(store, locale);
     expect(new Set(names).size).toBe(2);
     for (const name of names) expect(name).toContain(heading);
     expect(names[0]).toContain('1');
