@@ -177,10 +177,10 @@ export function buildApp(options: AppOptions): App {
       // Node checks only a headers timeout no longer than the request timeout.
       headersTimeout: Math.min(options.headersTimeoutMs, options.requestTimeoutMs),
       // Node looks for requests over their time this often (30 s by default, longer than a short timeout): a late
-      // request is dropped at most a quarter of its timeout after it.
+      // request is dropped at most a twentieth of its timeout after it (a look costs a walk of the connections held).
       connectionsCheckingInterval: Math.min(
         30_000,
-        Math.max(50, Math.floor(Math.min(options.headersTimeoutMs, options.requestTimeoutMs) / 4)),
+        Math.max(50, Math.floor(Math.min(options.headersTimeoutMs, options.requestTimeoutMs) / 20)),
       ),
       // A request without a Host is refused by checkCaller, with a body that says why (Node's 400 has none).
       requireHostHeader: false,
