@@ -451,15 +451,40 @@ const Result = React.forwardRef<HTMLDivElement, React.HTMLAttributes<HTMLDivElem
   );
 });
 
-/** A result that is JSON is shown like the arguments, indented; anything else as it came. */
+/**
+ * A result that is JSON is shown like the arguments, indented; anything else
+ * as it came, and so is JSON that reads as another value once parsed (`1e309`
+ * is Infinity, written `null`; a 20-digit id is rounded; of a key given
+ * twice only the last is kept): what the agent sent, not what it parses to.
+ */
 function prettyIfJson(text: string): string {
   const first = text.trimStart()[0];
   if (first !== '{' && first !== '[') return text;
   try {
-    return pretty(JSON.parse(text) as unknown, text);
+    const value = JSON.parse(text) as unknown;
+    return JSON.stringify(value) === withoutSpace(text) ? pretty(value, text) : text;
   } catch {
     return text;
   }
+}
+
+/** JSON text without the white space between its tokens (what `JSON.stringify` writes without indenting). */
+function withoutSpace(json: string): string {
+  let out = '';
+  let from = 0;
+  let inString = false;
+  for (let i = 0; i < json.length; i++) {
+    const c = json.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) {
+      out += json.slice(from, i);
+      from = i + 1;
+    }
+  }
+  return out + json.slice(from);
 }
 
 /**

@@ -25,12 +25,14 @@ const SCHEMA_MAPS = ['properties', 'patternProperties', 'dependentSchemas', '$de
  * A copy of `schema` without the defaults its own node refuses (by `type`,
  * `enum` or `const`): the form would start holding a value its field cannot
  * show (text in a number input reads empty) and that a submit then refuses
- * as of the wrong type. The field starts empty instead.
+ * as of the wrong type. The field starts empty instead. So does a field
+ * whose default holds more list entries than a form draws as it opens
+ * (`FORM_ENTRIES_LIMIT`): a default of 20,000 tags held the page for a minute.
  */
 function withFittingDefaults(schema: unknown, depth: number): unknown {
   if (!isRecord(schema) || depth > 64) return schema;
   const copy: Record<string, unknown> = { ...schema };
-  if ('default' in copy && !fits(copy.default, copy)) delete copy.default;
+  if ('default' in copy && (!fits(copy.default, copy) || entriesIn(copy.default, 0, 0) > FORM_ENTRIES_LIMIT)) delete copy.default;
   for (const key of SUBSCHEMAS) if (key in copy) copy[key] = withFittingDefaults(copy[key], depth + 1);
   for (const key of SCHEMA_LISTS) {
     const list = copy[key];
@@ -75,6 +77,22 @@ function fits(value: unknown, node: unknown, depth = 0): boolean {
   return true;
 }
 
+/**
+ * How many list entries the form draws for `value` (`counted` so far): those
+ * of every list in it, nested ones too. Past FORM_ENTRIES_LIMIT, or nested
+ * deeper than a form is drawn, it stops: more than the limit.
+ */
+function entriesIn(value: unknown, counted: number, depth: number): number {
+  if (typeof value !== 'object' || value === null || counted > FORM_ENTRIES_LIMIT) return counted;
+  if (depth > 64) return Number.POSITIVE_INFINITY;
+  let n = Array.isArray(value) ? counted + value.length : counted;
+  for (const member of Array.isArray(value) ? value : Object.values(value)) {
+    if (n > FORM_ENTRIES_LIMIT) break;
+    n = entriesIn(member, n, depth + 1);
+  }
+  return n;
+}
+
 function ofType(value: unknown, type: string): boolean {
   switch (type) {
     case 'integer':
@@ -104,14 +122,16 @@ export const FORM_ENTRIES_LIMIT = 500;
  * prototype, so the field would be dropped, and a `required` check of it
  * would pass on the inherited member), a form draws every entry an
  * array's `minItems` asks for as it opens (200,000 would hold the page for
- * as long as that takes), and a key required but never defined gets no
- * field (`givesRequired`). Such an interrupt can only be closed.
+ * as long as that takes), it weighs every combination of the options of an
+ * `allOf`'s members at each keystroke (`mergedOptions`), and a key required
+ * but never defined gets no field (`givesRequired`). Such an interrupt can
+ * only be closed.
  */
 export function formCanHold(schema: unknown): boolean {
   return drawable(schema, 0, 1) && (!isRecord(schema) || givesRequired(schema, definedKeys(schema, 0), 0));
 }
 
-/** `formCanHold`'s `__proto__` and `minItems` checks. `entries`: what the arrays around `schema` draw. */
+/** `formCanHold`'s `__proto__`, `minItems` and `allOf` options checks. `entries`: what the arrays around `schema` draw. */
 function drawable(schema: unknown, depth: number, entries: number): boolean {
   if (typeof schema !== 'object' || schema === null) return true;
   if (depth > 64) return false;
@@ -121,8 +141,43 @@ function drawable(schema: unknown, depth: number, entries: number): boolean {
   if (isRecord(node.properties) && Object.hasOwn(node.properties, '__proto__')) return false;
   if (Array.isArray(node.required) && node.required.includes('__proto__')) return false;
   const drawn = typeof node.minItems === 'number' && node.minItems > 1 ? entries * node.minItems : entries;
-  if (drawn > FORM_ENTRIES_LIMIT) return false;
+  if (drawn > FORM_ENTRIES_LIMIT || mergedOptions(node) > FORM_COMBINATIONS_LIMIT) return false;
   return Object.keys(node).every((key) => drawable(node[key], depth + 1, drawn));
+}
+
+/**
+ * The most combinations of `oneOf` / `anyOf` options an object may have
+ * once its `allOf` is merged: the form weighs each of them against the
+ * answer at every keystroke (2^6 took 90 ms, 2^8 1.3 s, 2^12 held the page).
+ */
+export const FORM_COMBINATIONS_LIMIT = 64;
+
+const optionCount = (list: unknown) => (Array.isArray(list) && list.length > 0 ? list.length : 1);
+
+/**
+ * How many `oneOf` / `anyOf` options `node` has once its `allOf` is merged
+ * into it: rjsf's merge combines each option of a member with every option
+ * of every other. A single list of options is not combined with anything,
+ * and counts as one: the form weighs those as it would without the `allOf`.
+ */
+function mergedOptions(node: Record<string, unknown>): number {
+  if (!Array.isArray(node.allOf)) return 1;
+  const factors = [optionCount(node.oneOf), optionCount(node.anyOf), ...node.allOf.map((member) => combinations(member, 1))];
+  const combined = factors.filter((n) => n > 1);
+  return combined.length < 2 ? 1 : combined.reduce((a, b) => a * b, 1);
+}
+
+/** The options of `node` with those of its `allOf` members combined; past the limit, or nested past 64, more than it. */
+function combinations(node: unknown, depth: number): number {
+  if (!isRecord(node)) return 1;
+  if (depth > 64) return Number.POSITIVE_INFINITY;
+  let n = optionCount(node.oneOf) * optionCount(node.anyOf);
+  if (!Array.isArray(node.allOf)) return n;
+  for (const member of node.allOf) {
+    if (n > FORM_COMBINATIONS_LIMIT) break;
+    n *= combinations(member, depth + 1);
+  }
+  return n;
 }
 
 /**

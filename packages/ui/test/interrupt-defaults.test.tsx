@@ -45,3 +45,44 @@ describe('a default that does not fit its field', () => {
     expect(props.flag?.default).toBeNull();
   });
 });
+
+/**
+ * A form draws every entry of a default list as it opens: a default of
+ * 20,000 tags (or of an object holding them) held the page for minutes.
+ * A default holding more entries than a form draws is left out.
+ */
+describe('a default holding more list entries than a form draws', () => {
+  const many = Array.from({ length: 20_000 }, (_, i) => `tag-${i}`);
+
+  it('is left out of the form, which opens at once with its list empty', async () => {
+    const began = performance.now();
+    await askedFor({
+      type: 'object',
+      properties: {
+        note: { type: 'string', title: 'Note', default: 'ok' },
+        tags: { type: 'array', title: 'Tags', items: { type: 'string' }, default: many },
+      },
+    });
+    expect(performance.now() - began).toBeLessThan(5_000);
+    expect(screen.getByRole('textbox', { name: 'Note' })).toHaveValue('ok');
+    expect(screen.queryByDisplayValue('tag-0')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Submit' })).toBeInTheDocument();
+  }, 20_000);
+
+  it('counts the entries of nested lists, in an object default too, and keeps one a form can show', () => {
+    const rows = Array.from({ length: 40 }, () => Array.from({ length: 40 }, () => 'x'));
+    const schema = formSchema({
+      type: 'object',
+      default: { tags: many },
+      properties: {
+        tags: { type: 'array', items: { type: 'string' } },
+        grid: { type: 'array', items: { type: 'array', items: { type: 'string' } }, default: rows },
+        few: { type: 'array', items: { type: 'string' }, default: ['a', 'b'] },
+      },
+    });
+    const props = schema.properties as Record<string, Record<string, unknown>>;
+    expect('default' in schema).toBe(false);
+    expect('default' in (props.grid ?? {})).toBe(false);
+    expect(props.few?.default).toEqual(['a', 'b']);
+  });
+});

@@ -28,3 +28,29 @@ describe('formCanHold: the entries a form draws as it opens', () => {
     expect(formCanHold({ ...list(1), minItems: '200000' })).toBe(true);
   });
 });
+
+/** `allOf` members with `oneOf` / `anyOf` options, merged, are every combination of their options. */
+const choices = (members: number, keyword = 'oneOf') => ({
+  type: 'object',
+  allOf: Array.from({ length: members }, (_, i) => ({
+    [keyword]: [{ properties: { [`a${i}`]: { type: 'string' } } }, { properties: { [`b${i}`]: { type: 'number' } } }],
+  })),
+});
+
+describe('formCanHold: the options a form weighs as each value is typed', () => {
+  it('refuses allOf members whose options combine past what a form can weigh: 2^8 combinations took 1.3 s a keystroke', () => {
+    expect(formCanHold(choices(8))).toBe(false);
+    expect(formCanHold(choices(14, 'anyOf'))).toBe(false);
+    expect(formCanHold({ type: 'object', properties: { deep: { allOf: [choices(4), choices(4)] } } })).toBe(false);
+  });
+
+  it('takes a few options combined, and an allOf without options', () => {
+    expect(formCanHold(choices(6))).toBe(true);
+    expect(formCanHold(choices(3, 'anyOf'))).toBe(true);
+    expect(formCanHold({ allOf: Array.from({ length: 50 }, (_, i) => ({ properties: { [`p${i}`]: { type: 'string' } } })) })).toBe(true);
+    // One list of options is not combined with anything: 500 labelled choices are weighed as they would be without the allOf.
+    const labelled = { oneOf: Array.from({ length: 500 }, (_, i) => ({ const: i, title: `Choice ${i}` })) };
+    expect(formCanHold({ type: 'object', properties: { pick: { allOf: [labelled, { type: 'integer' }] } } })).toBe(true);
+    expect(formCanHold({ type: 'object', properties: { pick: labelled } })).toBe(true);
+  });
+});
