@@ -8,7 +8,7 @@ import { useInterruptRoot } from './interruptContext.js';
 import { humanizeKey, plainValue, type ValueWords, valueWords } from './interruptForm.js';
 import { CodeText } from './LongText.js';
 import { useLocale } from './locale.js';
-import { jsonText, pretty, useArgsView } from './partialArgs.js';
+import { argsShown, jsonText, useArgsView } from './partialArgs.js';
 import { autoDir } from './textDirection.js';
 
 /** Props of `Interrupt.Header`: DOM props of its `<header>`. */
@@ -53,7 +53,7 @@ function ToolFacts({ toolCallId }: { toolCallId: string }) {
           <dt>{t.arguments}</dt>
           <dd>
             {/* A megabyte of arguments (a file to write) shows its head, as in the call's card. */}
-            <CodeText text={view.kind === 'parsed' ? pretty(view.value, call?.argsText) : view.text} />
+            <CodeText text={view.kind === 'parsed' ? argsShown(view, call?.argsText ?? '') : view.text} />
           </dd>
         </div>
       )}

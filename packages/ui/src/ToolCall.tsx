@@ -10,7 +10,7 @@ import { isolated } from './isolated.js';
 import { CodeText } from './LongText.js';
 import { type LocaleValue, useLocale } from './locale.js';
 import type { en as toolStrings } from './locales/tools.js';
-import { type ArgsView, pretty, useArgsView } from './partialArgs.js';
+import { type ArgsView, argsShown, shownJson, useArgsView } from './partialArgs.js';
 import { clip, textHead } from './textCut.js';
 import { type PartPresence, usePartPresence, useRegisterPart } from './usePartPresence.js';
 import { useThreadKey } from './useStoreSwitch.js';
@@ -389,7 +389,7 @@ const Args = React.forwardRef<HTMLDivElement, React.HTMLAttributes<HTMLDivElemen
       ) : (
         // As long as a result can be (a `write_file` call carries the whole file): cut the same way past LONG_TEXT.
         <CodeText
-          text={view.kind === 'parsed' ? pretty(view.value, call?.argsText) : view.text}
+          text={view.kind === 'parsed' ? argsShown(view, call?.argsText ?? '') : view.text}
           data-partial={partial ? 'true' : 'false'}
         />
       )}
@@ -452,39 +452,19 @@ const Result = React.forwardRef<HTMLDivElement, React.HTMLAttributes<HTMLDivElem
 });
 
 /**
- * A result that is JSON is shown like the arguments, indented; anything else
- * as it came, and so is JSON that reads as another value once parsed (`1e309`
- * is Infinity, written `null`; a 20-digit id is rounded; of a key given
- * twice only the last is kept): what the agent sent, not what it parses to.
+ * A result that is JSON is shown like the arguments (`shownJson`): indented,
+ * or as it came where reading it would change a value; anything else as it came.
  */
 function prettyIfJson(text: string): string {
   const first = text.trimStart()[0];
   if (first !== '{' && first !== '[') return text;
+  let value: unknown;
   try {
-    const value = JSON.parse(text) as unknown;
-    return JSON.stringify(value) === withoutSpace(text) ? pretty(value, text) : text;
+    value = JSON.parse(text);
   } catch {
     return text;
   }
-}
-
-/** JSON text without the white space between its tokens (what `JSON.stringify` writes without indenting). */
-function withoutSpace(json: string): string {
-  let out = '';
-  let from = 0;
-  let inString = false;
-  for (let i = 0; i < json.length; i++) {
-    const c = json.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) {
-      out += json.slice(from, i);
-      from = i + 1;
-    }
-  }
-  return out + json.slice(from);
+  return shownJson(value, text);
 }
 
 /**

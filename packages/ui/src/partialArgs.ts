@@ -125,6 +125,49 @@ export function pretty(value: unknown, text = ''): string {
   }
 }
 
+/**
+ * `value`, parsed from the JSON `text`, as shown: indented (`pretty`) where
+ * writing it back gives `text` again, white space aside; otherwise `text` as
+ * it came, its direction controls escaped (JSON holds them in strings only:
+ * the same JSON). Read and written again, `1e309` becomes `null`, a 20-digit
+ * number is rounded and of a key given twice only the last is kept: what is
+ * shown (an approval's arguments) is what the agent sent.
+ */
+export function shownJson(value: unknown, text: string): string {
+  if (typeof value === 'string') return value;
+  let flat: string | undefined;
+  try {
+    flat = JSON.stringify(value);
+  } catch {
+    return escapeDirection(text);
+  }
+  return flat === withoutSpace(text) ? pretty(value, text) : escapeDirection(text);
+}
+
+/** Parsed arguments as shown: complete ones as `shownJson` shows them, streaming or cut ones (no whole text to keep) indented. */
+export function argsShown(view: Extract<ArgsView, { kind: 'parsed' }>, text: string): string {
+  return view.partial || view.incomplete ? pretty(view.value, text) : shownJson(view.value, text);
+}
+
+/** JSON text without the white space between its tokens (what `JSON.stringify` writes without indenting). */
+function withoutSpace(json: string): string {
+  let out = '';
+  let from = 0;
+  let inString = false;
+  for (let i = 0; i < json.length; i++) {
+    const c = json.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) {
+      out += json.slice(from, i);
+      from = i + 1;
+    }
+  }
+  return out + json.slice(from);
+}
+
 /** The characters that set the direction of the text after them: marks, embeddings, overrides and isolates. */
 const DIRECTION_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
 
@@ -138,8 +181,11 @@ const DIRECTION_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
  * `JSON.stringify` does.
  */
 export function jsonText(value: unknown, space?: number): string | undefined {
-  return JSON.stringify(value, null, space)?.replace(
-    DIRECTION_CONTROLS,
-    (control) => `\\u${control.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  const json = JSON.stringify(value, null, space);
+  return json === undefined ? undefined : escapeDirection(json);
+}
+
+/** JSON text with its direction controls written as their escapes (`\\u202e`). */
+function escapeDirection(json: string): string {
+  return json.replace(DIRECTION_CONTROLS, (control) => `\\u${control.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

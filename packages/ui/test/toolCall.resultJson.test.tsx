@@ -39,6 +39,13 @@ describe('a tool result that is JSON', () => {
     expect(await resultShown('{"status": "refunded", "status": "declined"}')).toContain('"refunded"');
   });
 
+  it('shown as it came, keeps its direction controls escaped', async () => {
+    const text = await resultShown('{"note": "\u202Eabc", "total": 1e309}');
+    expect(text).toContain('1e309');
+    expect(text).not.toContain('\u202E');
+    expect(text).toContain('\\u202e');
+  });
+
   it('is shown indented where it reads the same', async () => {
     expect(await resultShown('{"ok":true,"items":[1,2.5,-3e-7],"note":"a \\"b\\" / c"}')).toContain('\n  "ok": true,\n  "items": [');
     screen.getByText(/"note": "a \\"b\\" \/ c"/);
