@@ -530,18 +530,22 @@ function PieceView({ piece, renders }: { piece: MarkdownPiece; renders: Renders 
       );
     }
     case 'quote': {
-      // A quote's paragraph cut into runs of lines (markdownPieces), the quotes drawn around it as the whole text's are.
-      let quote: React.ReactNode = (
-        <p dir="auto">
-          {piece.runs.map((run, j) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: as above
-            <React.Fragment key={j}>
-              {j ? '\n' : null}
-              <Piece text={run} render={renders.inline} />
-            </React.Fragment>
-          ))}
-        </p>
-      );
+      // A quote's paragraphs cut into runs of lines (markdownPieces), the quotes drawn around them as the whole text's are.
+      let quote: React.ReactNode = piece.paragraphs.map((runs, k) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: as above
+        <React.Fragment key={k}>
+          {k ? '\n' : null}
+          <p dir="auto">
+            {runs.map((run, j) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: as above
+              <React.Fragment key={j}>
+                {j ? '\n' : null}
+                <Piece text={run} render={renders.inline} />
+              </React.Fragment>
+            ))}
+          </p>
+        </React.Fragment>
+      ));
       for (let depth = 0; depth < piece.depth; depth++)
         quote = (
           <blockquote>

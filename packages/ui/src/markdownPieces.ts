@@ -49,13 +49,16 @@
  *   cannot span a space. The runs render inside one paragraph, joined by
  *   that space.
  *
- * - a quote of one paragraph, every line opening the same quotes (`> > `)
- *   and then a letter, or a digit that opens no ordered list item (so no
- *   line can be read as a list, heading, table row or lazy line), into runs
- *   of lines of at least RUN_LENGTH characters, while nothing inline is open
- *   (as a paragraph's runs) and the line before the cut ends in no space (two
- *   would break the line). The quotes are drawn once around the paragraph;
- *   the runs render inside it, joined by a line break. A last line of no
+ * - a quote of paragraphs, every line opening the same quotes (`> > `)
+ *   and then a letter, or a digit that opens no ordered list item, also
+ *   after quotation marks or a parenthesis (`"`, `(`, `“`, `«`; so no
+ *   line can be read as a list, heading, table row or lazy line), or being
+ *   those quotes' marks alone (`> >`, which ends a paragraph), into its
+ *   paragraphs, and each into runs of lines of at least RUN_LENGTH
+ *   characters, while nothing inline is open in the paragraph (as a
+ *   paragraph's runs) and the line before the cut ends in no space (two
+ *   would break the line). The quotes are drawn once around the paragraphs;
+ *   the runs render inside theirs, joined by a line break. A last line of no
  *   more of the same quotes' marks alone (a line streaming in) renders
  *   nothing, and is left out.
  *
@@ -68,7 +71,7 @@ export type MarkdownPiece =
   | { type: 'paragraph'; sentences: string[] }
   | { type: 'list'; ordered: boolean; start: number; items: string[]; loose?: { leader: string } }
   | { type: 'table'; head: string; frame: string; rows: string[] }
-  | { type: 'quote'; depth: number; runs: string[] }
+  | { type: 'quote'; depth: number; paragraphs: string[][] }
   | { type: 'code'; language: string; code: string };
 
 /** Texts shorter than this render whole: cutting pays off only where parsing costs. */
@@ -467,8 +470,13 @@ function paragraphOf(lines: string[]): MarkdownPiece | undefined {
 
 /** The quotes a line opens, each a `>` and one space. */
 const QUOTE_PREFIX = /^(?:> )+/;
+/** A quote's line of a paragraph: a letter or a digit, also after marks that open quoted speech or an aside (text everywhere). */
+const QUOTE_LINE = /^[“‘«¿¡"'(]*[\p{L}\p{N}]/u;
 
-/** A quote of one paragraph of plain lines, each opening the same quotes: its lines cut into runs. */
+/**
+ * A quote of paragraphs of plain lines, each opening the same quotes, parted
+ * by lines of those quotes' marks alone: each paragraph's lines cut into runs.
+ */
 function quoteOf(lines: string[]): MarkdownPiece | undefined {
   const body = withoutTrailingBlanks(lines);
   const prefix = QUOTE_PREFIX.exec(body[0] ?? '')?.[0];
@@ -476,15 +484,31 @@ function quoteOf(lines: string[]): MarkdownPiece | undefined {
   // A last line of the quotes' marks alone (fewer, or all of them) ends the paragraph and adds nothing.
   const last = body.at(-1) ?? '';
   const texts = body.length > 1 && prefix.startsWith(last) ? body.slice(0, -1) : body;
-  const runs: string[] = [];
+  /** A line of all the quotes' marks and nothing else: a blank line inside the innermost quote, which ends a paragraph. */
+  const parting = (line: string) => line === prefix || line === prefix.trimEnd();
+  const paragraphs: string[][] = [];
+  let runs: string[] = [];
   let run: string[] = [];
   let runLength = 0;
   let open = false;
   /** Whether the runs may be cut after the line above: nothing inline open, and no space at its end (two break the line). */
   let cuttable = false;
+  const endParagraph = () => {
+    if (run.length) paragraphs.push([...runs, run.join('\n')]);
+    runs = [];
+    run = [];
+    runLength = 0;
+    // Nothing inline reaches past the end of a paragraph.
+    open = false;
+    cuttable = false;
+  };
   for (const line of texts) {
+    if (parting(line)) {
+      endParagraph();
+      continue;
+    }
     const rest = line.slice(prefix.length);
-    if (!line.startsWith(prefix) || !PLAIN_LINE.test(rest) || ORDERED_ITEM.test(rest)) return undefined;
+    if (!line.startsWith(prefix) || !QUOTE_LINE.test(rest) || ORDERED_ITEM.test(rest)) return undefined;
     if (cuttable && runLength >= RUN_LENGTH) {
       runs.push(run.join('\n'));
       run = [];
@@ -495,10 +519,17 @@ function quoteOf(lines: string[]): MarkdownPiece | undefined {
     for (let i = 0; i < rest.length && !open; i++) open = OPENS_INLINE.has(rest[i] as string);
     cuttable = !open && filled(rest.at(-1) ?? '');
   }
-  runs.push(run.join('\n'));
-  // The paragraph reads in the direction of its first letter: a letter in the plain runs settles it (as paragraphOf).
-  if (runs.length < 2 || !/\p{L}/u.test(runs.slice(0, -1).join(''))) return undefined;
-  return { type: 'quote', depth: prefix.length / 2, runs };
+  endParagraph();
+  // Each paragraph reads in the direction of its first letter (as paragraphOf): a letter before anything inline opens,
+  // which is shown as written, settles it.
+  const settled = (runs: string[]) => {
+    const text = runs.join('\n');
+    let end = 0;
+    while (end < text.length && !OPENS_INLINE.has(text[end] as string)) end++;
+    return /\p{L}/u.test(text.slice(0, end));
+  };
+  if (paragraphs.flat().length < 2 || !paragraphs.every(settled)) return undefined;
+  return { type: 'quote', depth: prefix.length / 2, paragraphs };
 }
 
 /** Whether a paragraph starts as nothing but a paragraph can: a letter, or a digit that opens no ordered list item (`12. `, `3) `). */

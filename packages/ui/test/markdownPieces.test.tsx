@@ -337,31 +337,40 @@ describe('a long reply in pieces', () => {
     expect(cutTextsRenderWhole(prose)).toBeGreaterThan(40);
   });
 
-  it('renders exactly what the whole text renders where a long quote is cut into runs of lines (30 random quotes, prefixes of their last lines)', {
+  it('renders exactly what the whole text renders where a long quote is cut into paragraphs and runs of lines (30 random quotes, prefixes of their last lines)', {
     timeout: 120_000,
   }, () => {
     const plainLine = fc
       .tuple(
+        // Quoted speech opens with a quotation mark or a parenthesis now and then.
+        fc.constantFrom(...Array<string>(12).fill(''), '"', "'", '(', '“', '«', '¿', '"(', '"1. '),
         fc.array(fc.constantFrom(...WORDS), { minLength: 6, maxLength: 12 }),
         fc.constantFrom(...Array<string>(20).fill(''), ' ', '  '),
       )
-      .map(([w, end]) => w.join(' ') + end);
+      .map(([start, w, end]) => start + w.join(' ') + end);
     // Now and then one line that holds markup or starts as something else than a paragraph's line.
     const oddLine = fc
       .tuple(fc.constantFrom('', '', '1. ', '- ', '> ', ' ', '| a |', '---', '2024 ', '# '), fc.constantFrom(...MARKUP), words)
       .map(([start, markup, w]) => `${start}${markup} ${w.join(' ')}`);
     let cut = 0;
+    let parted = 0;
     fc.assert(
       fc.property(
         fc.constantFrom(1, 2, 3, 20),
         fc.array(plainLine, { minLength: 50, maxLength: 80 }),
         fc.option(fc.tuple(fc.nat(60), oddLine), { freq: 2 }),
         fc.constantFrom('', '', '\n', '\n\nAfter the quote.', '\n> ', '\nlazy line'),
-        (depth, lines, odd, after) => {
+        // Lines of the quote's marks alone now and then, which part its paragraphs.
+        fc.array(fc.tuple(fc.nat(80), fc.constantFrom('', ' ')), { maxLength: 3 }),
+        (depth, lines, odd, after, breaks) => {
           const quotes = '> '.repeat(depth);
-          if (odd) lines.splice(odd[0] % lines.length, 0, odd[1]);
-          const t = `Before the quote.\n\n${lines.map((l) => quotes + l).join('\n')}${after}`;
-          if (markdownPieces(t, 0)?.some((piece) => piece.type === 'quote')) cut++;
+          const marks = lines.map((l) => quotes + l);
+          if (odd) marks.splice(odd[0] % lines.length, 0, quotes + odd[1]);
+          for (const [at, end] of breaks) marks.splice(at % marks.length, 0, quotes.trimEnd() + end);
+          const t = `Before the quote.\n\n${marks.join('\n')}${after}`;
+          const quote = markdownPieces(t, 0)?.find((piece) => piece.type === 'quote');
+          if (quote) cut++;
+          if (quote && quote.paragraphs.length > 1) parted++;
           // The last lines as they stream in, marks and words.
           for (let end = t.length - 200; end <= t.length; end += 11)
             expect(pieced(t.slice(0, end)), JSON.stringify(t.slice(0, end))).toBe(whole(t.slice(0, end)));
@@ -370,8 +379,34 @@ describe('a long reply in pieces', () => {
       ),
       { numRuns: 30 },
     );
-    // The property is about quotes cut into runs: a good share of the texts must have one.
+    // The property is about quotes cut into runs: a good share of the texts must have one, some of several paragraphs.
     expect(cut).toBeGreaterThan(5);
+    expect(parted).toBeGreaterThan(1);
+  });
+
+  it('cuts a quote into its paragraphs, each taking the direction of its own first letter as the whole text does', () => {
+    const long = Array.from({ length: 30 }, (_, i) => `> > Line ${i} of the refund request for order A-${1000 + i}`).join('\n');
+    const text = `${long}\n> >\n> > 3rd of May\n> >\n> > مرحبا بالعالم\n> > second line`;
+    const quote = markdownPieces(text, 0)?.find((piece) => piece.type === 'quote');
+    expect(quote?.type === 'quote' && quote.paragraphs.map((runs) => runs.length)).toEqual([3, 1, 1]);
+    expect(pieced(text)).toBe(whole(text));
+    // A paragraph of numbers alone takes the page's direction (no `dir`): the quote renders whole.
+    const numbers = `${long}\n> >\n> > 2024`;
+    expect(markdownPieces(numbers, 0)?.some((piece) => piece.type === 'quote')).toBe(false);
+    expect(pieced(numbers)).toBe(whole(numbers));
+  });
+
+  it('cuts a quote whose lines open with a quotation mark or a parenthesis as the whole text renders it', () => {
+    const text = Array.from(
+      { length: 40 },
+      (_, i) => `> ${['"', '(', '“', '«', ''][i % 5]}Line ${i} of the refund request for A-${1000 + i}`,
+    ).join('\n');
+    expect(markdownPieces(text, 0)?.map((piece) => piece.type)).toEqual(['quote']);
+    expect(pieced(text)).toBe(whole(text));
+    // A paragraph that opens with a quotation mark takes the direction of the letter after it.
+    const rtl = `${text}\n>\n> "مرحبا بالعالم"`;
+    expect(markdownPieces(rtl, 0)?.map((piece) => piece.type)).toEqual(['quote']);
+    expect(pieced(rtl)).toBe(whole(rtl));
   });
 
   it('cuts a long plain paragraph into runs of sentences, each starting with a letter', () => {

@@ -154,6 +154,31 @@ describe('a streaming reply parses only what changed', () => {
     expect(container.textContent).toContain('Line 800');
   });
 
+  it('a token at the end of a 40 KB quote of many paragraphs parses its last paragraph; a new paragraph, line by line, parses as little', () => {
+    // A quote of paragraphs (a forwarded email) was one piece: each token parsed all of it again (42 KB a token).
+    const quotes = '> > ';
+    const paragraph = (p: number) =>
+      Array.from({ length: 20 }, (_, i) => `${quotes}Line ${p}-${i} of the refund request for order A-${1000 + i}`).join('\n');
+    const quote = `The customer wrote:\n\n${Array.from({ length: 40 }, (_, p) => paragraph(p)).join('\n> >\n')}`;
+    expect(quote.length).toBeGreaterThan(40_000);
+    const frame = stream(quote, `${quote} today`);
+    const parsedLength = (texts: string[]) => texts.reduce((sum, text) => sum + text.length, 0);
+    expect(parsedLength(frame.parsed)).toBeLessThan(2_000);
+    const inner = frame.container.querySelector('blockquote > blockquote');
+    expect(inner?.querySelectorAll(':scope > p')).toHaveLength(40);
+    expect(inner?.querySelector(':scope > p:last-child')?.textContent).toMatch(/Line 39-19 of the refund request for order A-1019 today$/);
+    const { container, rerender } = render(view(quote.slice(0, quote.length / 2)));
+    rerender(view(quote));
+    let text = quote;
+    for (const token of ['\n', '>', ' >', '\n', '>', ' >', ' Next', ' paragraph']) {
+      text += token;
+      parsed.length = 0;
+      rerender(view(text));
+      expect(parsedLength(parsed), JSON.stringify(token)).toBeLessThan(2_000);
+    }
+    expect(container.querySelector('blockquote > blockquote > p:last-child')?.textContent).toBe('Next paragraph');
+  });
+
   it('the next number of an ordered list, token by token, parses the item it goes on, then the new item', () => {
     const list = Array.from({ length: 60 }, (_, i) => `${i + 1}. Refund order A-${1000 + i} for ¥${i}.00`).join('\n');
     const tokens = ['\n', '61', '.', ' Close', ' the ticket'];
