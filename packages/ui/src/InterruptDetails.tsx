@@ -8,7 +8,7 @@ import { useInterruptRoot } from './interruptContext.js';
 import { humanizeKey, plainValue, type ValueWords, valueWords } from './interruptForm.js';
 import { CodeText } from './LongText.js';
 import { useLocale } from './locale.js';
-import { argsShown, jsonText, useArgsView } from './partialArgs.js';
+import { jsonText, useArgsShown, useArgsView } from './partialArgs.js';
 import { autoDir } from './textDirection.js';
 
 /** Props of `Interrupt.Header`: DOM props of its `<header>`. */
@@ -39,6 +39,7 @@ export const InterruptHeader = React.forwardRef<HTMLElement, InterruptHeaderProp
 function ToolFacts({ toolCallId }: { toolCallId: string }) {
   const call = useToolCall(toolCallId);
   const view = useArgsView(call);
+  const shown = useArgsShown(view, call?.argsText ?? '');
   const t = useLocale().messages.interrupt;
   return (
     <>
@@ -53,7 +54,7 @@ function ToolFacts({ toolCallId }: { toolCallId: string }) {
           <dt>{t.arguments}</dt>
           <dd>
             {/* A megabyte of arguments (a file to write) shows its head, as in the call's card. */}
-            <CodeText text={view.kind === 'parsed' ? argsShown(view, call?.argsText ?? '') : view.text} />
+            <CodeText text={shown} />
           </dd>
         </div>
       )}

@@ -10,7 +10,7 @@ import { isolated } from './isolated.js';
 import { CodeText } from './LongText.js';
 import { type LocaleValue, useLocale } from './locale.js';
 import type { en as toolStrings } from './locales/tools.js';
-import { type ArgsView, argsShown, shownJson, useArgsView } from './partialArgs.js';
+import { type ArgsView, readsAsSent, shownJson, useArgsShown, useArgsView } from './partialArgs.js';
 import { clip, textHead } from './textCut.js';
 import { type PartPresence, usePartPresence, useRegisterPart } from './usePartPresence.js';
 import { useThreadKey } from './useStoreSwitch.js';
@@ -214,11 +214,15 @@ const SUMMARY_LENGTH = 60;
  * each sits in a `<bdi>`: a right-to-left override in one (U+202E) cannot
  * reorder the keys and amounts after it, and the line reads in the order the
  * arguments hold. Its text is the pairs joined by commas, cut at
- * `SUMMARY_LENGTH` characters.
+ * `SUMMARY_LENGTH` characters. Complete arguments that do not read as sent
+ * (`readsAsSent`: `1e309` would read Infinity, a 20-digit account rounded)
+ * are summed up as sent, as the card shows them.
  */
-function argsSummary(view: ArgsView): React.ReactNode {
+function argsSummary(view: ArgsView, text: string): React.ReactNode {
   if (view.kind === 'empty') return null;
   if (view.kind === 'raw') return clip(view.text.replace(/\s+/g, ' '), SUMMARY_LENGTH);
+  if (!view.partial && !view.incomplete && !readsAsSent(view.value, text))
+    return <bdi>{clip(text.slice(0, 4 * SUMMARY_LENGTH).replace(/\s+/g, ' '), SUMMARY_LENGTH)}</bdi>;
   const value = view.value;
   if (value === null || typeof value !== 'object') return clip(String(value), SUMMARY_LENGTH);
   // The line's pieces: the agent's own (a key, a value) and the punctuation between them.
@@ -320,7 +324,7 @@ const Header = React.forwardRef<HTMLDivElement, React.HTMLAttributes<HTMLDivElem
   const { call, status, open, setOpen, ids, place, header } = useCall('Header');
   useRegisterPart(header);
   const name = callName(useLocale(), call.name, place);
-  const summary = argsSummary(useArgsView(call));
+  const summary = argsSummary(useArgsView(call), call.argsText);
   const state = open ? 'open' : 'closed';
   return (
     <div {...rest} ref={ref} className={cx('agk-card__header agk-toolcall__header', className)}>
@@ -375,6 +379,7 @@ const Args = React.forwardRef<HTMLDivElement, React.HTMLAttributes<HTMLDivElemen
   const { messages } = useLocale();
   const view = useArgsView(call);
   const partial = view.kind === 'parsed' && view.partial;
+  const shown = useArgsShown(view, call?.argsText ?? '');
   const label =
     view.kind === 'parsed' && view.incomplete
       ? messages.tools.argumentsIncomplete
@@ -388,10 +393,7 @@ const Args = React.forwardRef<HTMLDivElement, React.HTMLAttributes<HTMLDivElemen
         <p className="agk-toolcall__empty">{messages.tools.noArguments}</p>
       ) : (
         // As long as a result can be (a `write_file` call carries the whole file): cut the same way past LONG_TEXT.
-        <CodeText
-          text={view.kind === 'parsed' ? argsShown(view, call?.argsText ?? '') : view.text}
-          data-partial={partial ? 'true' : 'false'}
-        />
+        <CodeText text={shown} data-partial={partial ? 'true' : 'false'} />
       )}
       {view.kind === 'raw' && view.error !== undefined ? (
         <p className="agk-error-text">
@@ -431,6 +433,9 @@ const Result = React.forwardRef<HTMLDivElement, React.HTMLAttributes<HTMLDivElem
   const { call } = useCall('Result');
   const { messages } = useLocale();
   const runStatus = useRunSummary(call.runId)?.status;
+  // A megabyte of JSON is read and written again once per result, not at each render of its card.
+  const content = call.result?.content;
+  const shown = React.useMemo(() => (content === undefined ? '' : resultText(content, messages.tools)), [content, messages.tools]);
   const error =
     call.result?.error ??
     (call.failure === undefined && call.failureCode === undefined ? undefined : failureText(call.failureCode, runStatus, messages.tools));
@@ -446,7 +451,7 @@ const Result = React.forwardRef<HTMLDivElement, React.HTMLAttributes<HTMLDivElem
   return (
     <div {...rest} ref={ref} className={cx('agk-toolcall__section', className)} data-result="content">
       <p className="agk-label">{messages.tools.result}</p>
-      <CodeText text={resultText(call.result.content, messages.tools)} />
+      <CodeText text={shown} />
     </div>
   );
 });

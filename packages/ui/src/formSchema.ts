@@ -26,13 +26,13 @@ const SCHEMA_MAPS = ['properties', 'patternProperties', 'dependentSchemas', '$de
  * `enum` or `const`): the form would start holding a value its field cannot
  * show (text in a number input reads empty) and that a submit then refuses
  * as of the wrong type. The field starts empty instead. So does a field
- * whose default holds more list entries than a form draws as it opens
- * (`FORM_ENTRIES_LIMIT`): a default of 20,000 tags held the page for a minute.
+ * whose default holds more list entries or keys than a form draws as it
+ * opens (`FORM_ENTRIES_LIMIT`): a default of 20,000 tags held the page for a minute.
  */
 function withFittingDefaults(schema: unknown, depth: number): unknown {
   if (!isRecord(schema) || depth > 64) return schema;
   const copy: Record<string, unknown> = { ...schema };
-  if ('default' in copy && (!fits(copy.default, copy) || entriesIn(copy.default, 0, 0) > FORM_ENTRIES_LIMIT)) delete copy.default;
+  if ('default' in copy && (entriesIn(copy.default, 0, 0) > FORM_ENTRIES_LIMIT || !fits(copy.default, copy))) delete copy.default;
   for (const key of SUBSCHEMAS) if (key in copy) copy[key] = withFittingDefaults(copy[key], depth + 1);
   for (const key of SCHEMA_LISTS) {
     const list = copy[key];
@@ -78,14 +78,15 @@ function fits(value: unknown, node: unknown, depth = 0): boolean {
 }
 
 /**
- * How many list entries the form draws for `value` (`counted` so far): those
- * of every list in it, nested ones too. Past FORM_ENTRIES_LIMIT, or nested
- * deeper than a form is drawn, it stops: more than the limit.
+ * How many entries the form draws for `value` (`counted` so far): those of
+ * every list in it, nested ones too, and the keys of its objects (a field
+ * each where the schema takes keys of any name). Past FORM_ENTRIES_LIMIT,
+ * or nested deeper than a form is drawn, it stops: more than the limit.
  */
 function entriesIn(value: unknown, counted: number, depth: number): number {
   if (typeof value !== 'object' || value === null || counted > FORM_ENTRIES_LIMIT) return counted;
   if (depth > 64) return Number.POSITIVE_INFINITY;
-  let n = Array.isArray(value) ? counted + value.length : counted;
+  let n = counted + (Array.isArray(value) ? value.length : Object.keys(value).length);
   for (const member of Array.isArray(value) ? value : Object.values(value)) {
     if (n > FORM_ENTRIES_LIMIT) break;
     n = entriesIn(member, n, depth + 1);
@@ -123,26 +124,26 @@ export const FORM_ENTRIES_LIMIT = 500;
  * would pass on the inherited member), a form draws every entry an
  * array's `minItems` asks for as it opens (200,000 would hold the page for
  * as long as that takes), it weighs every combination of the options of an
- * `allOf`'s members at each keystroke (`mergedOptions`), and a key required
+ * `allOf`'s members at each keystroke (`Options`, their references followed), and a key required
  * but never defined gets no field (`givesRequired`). Such an interrupt can
  * only be closed.
  */
 export function formCanHold(schema: unknown): boolean {
-  return drawable(schema, 0, 1) && (!isRecord(schema) || givesRequired(schema, definedKeys(schema, 0), 0));
+  return drawable(schema, 0, 1, new Options(schema)) && (!isRecord(schema) || givesRequired(schema, definedKeys(schema, 0), 0));
 }
 
 /** `formCanHold`'s `__proto__`, `minItems` and `allOf` options checks. `entries`: what the arrays around `schema` draw. */
-function drawable(schema: unknown, depth: number, entries: number): boolean {
+function drawable(schema: unknown, depth: number, entries: number, options: Options): boolean {
   if (typeof schema !== 'object' || schema === null) return true;
   if (depth > 64) return false;
-  if (Array.isArray(schema)) return schema.every((item) => drawable(item, depth + 1, entries));
+  if (Array.isArray(schema)) return schema.every((item) => drawable(item, depth + 1, entries, options));
   const node = schema as Record<string, unknown>;
   // A field named `__proto__`, or one required: an enum value or an example that reads "__proto__" is only text.
   if (isRecord(node.properties) && Object.hasOwn(node.properties, '__proto__')) return false;
   if (Array.isArray(node.required) && node.required.includes('__proto__')) return false;
   const drawn = typeof node.minItems === 'number' && node.minItems > 1 ? entries * node.minItems : entries;
-  if (drawn > FORM_ENTRIES_LIMIT || mergedOptions(node) > FORM_COMBINATIONS_LIMIT) return false;
-  return Object.keys(node).every((key) => drawable(node[key], depth + 1, drawn));
+  if (drawn > FORM_ENTRIES_LIMIT || options.merged(node) > FORM_COMBINATIONS_LIMIT) return false;
+  return Object.keys(node).every((key) => drawable(node[key], depth + 1, drawn, options));
 }
 
 /**
@@ -154,30 +155,64 @@ export const FORM_COMBINATIONS_LIMIT = 64;
 
 const optionCount = (list: unknown) => (Array.isArray(list) && list.length > 0 ? list.length : 1);
 
-/**
- * How many `oneOf` / `anyOf` options `node` has once its `allOf` is merged
- * into it: rjsf's merge combines each option of a member with every option
- * of every other. A single list of options is not combined with anything,
- * and counts as one: the form weighs those as it would without the `allOf`.
- */
-function mergedOptions(node: Record<string, unknown>): number {
-  if (!Array.isArray(node.allOf)) return 1;
-  const factors = [optionCount(node.oneOf), optionCount(node.anyOf), ...node.allOf.map((member) => combinations(member, 1))];
-  const combined = factors.filter((n) => n > 1);
-  return combined.length < 2 ? 1 : combined.reduce((a, b) => a * b, 1);
+/** The `oneOf` / `anyOf` options of the nodes of one schema (`root`), each node counted once. */
+class Options {
+  readonly #counted = new Map<object, number>();
+  constructor(readonly root: unknown) {}
+
+  /**
+   * How many `oneOf` / `anyOf` options `node` has once its `allOf` is merged
+   * into it: rjsf's merge combines each option of a member with every option
+   * of every other. A single list of options is not combined with anything,
+   * and counts as one: the form weighs those as it would without the `allOf`.
+   */
+  merged(node: Record<string, unknown>): number {
+    if (!Array.isArray(node.allOf)) return 1;
+    const factors = [optionCount(node.oneOf), optionCount(node.anyOf), ...node.allOf.map((member) => this.of(member, 1))];
+    const combined = factors.filter((n) => n > 1);
+    return combined.length < 2 ? 1 : combined.reduce((a, b) => a * b, 1);
+  }
+
+  /**
+   * The options of `node` with those of its `allOf` members and of the
+   * schema its `$ref` points to in `root` (rjsf resolves it before merging)
+   * combined; past the limit, nested past 64 or referring back to itself,
+   * more than it. Each node is weighed once: members that refer to the same
+   * schema cost no more than one.
+   */
+  of(node: unknown, depth: number): number {
+    if (!isRecord(node)) return 1;
+    const known = this.#counted.get(node);
+    if (known !== undefined) return known;
+    if (depth > 64) return Number.POSITIVE_INFINITY;
+    this.#counted.set(node, Number.POSITIVE_INFINITY);
+    let n = optionCount(node.oneOf) * optionCount(node.anyOf);
+    if (typeof node.$ref === 'string') n *= this.of(pointedTo(this.root, node.$ref), depth + 1);
+    if (Array.isArray(node.allOf))
+      for (const member of node.allOf) {
+        if (n > FORM_COMBINATIONS_LIMIT) break;
+        n *= this.of(member, depth + 1);
+      }
+    this.#counted.set(node, n);
+    return n;
+  }
 }
 
-/** The options of `node` with those of its `allOf` members combined; past the limit, or nested past 64, more than it. */
-function combinations(node: unknown, depth: number): number {
-  if (!isRecord(node)) return 1;
-  if (depth > 64) return Number.POSITIVE_INFINITY;
-  let n = optionCount(node.oneOf) * optionCount(node.anyOf);
-  if (!Array.isArray(node.allOf)) return n;
-  for (const member of node.allOf) {
-    if (n > FORM_COMBINATIONS_LIMIT) break;
-    n *= combinations(member, depth + 1);
+/** The schema a `$ref` within `root` names (`#/$defs/Choice`); undefined for any other reference. */
+function pointedTo(root: unknown, ref: string): unknown {
+  if (ref !== '#' && !ref.startsWith('#/')) return undefined;
+  let node = root;
+  for (const part of ref.split('/').slice(1)) {
+    let key: string;
+    try {
+      key = decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~');
+    } catch {
+      return undefined;
+    }
+    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, key)) return undefined;
+    node = (node as Record<string, unknown>)[key];
   }
-  return n;
+  return node;
 }
 
 /**

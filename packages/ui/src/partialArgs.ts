@@ -127,21 +127,15 @@ export function pretty(value: unknown, text = ''): string {
 
 /**
  * `value`, parsed from the JSON `text`, as shown: indented (`pretty`) where
- * writing it back gives `text` again, white space aside; otherwise `text` as
- * it came, its direction controls escaped (JSON holds them in strings only:
- * the same JSON). Read and written again, `1e309` becomes `null`, a 20-digit
- * number is rounded and of a key given twice only the last is kept: what is
- * shown (an approval's arguments) is what the agent sent.
+ * it reads as `text` (`readsAsSent`); otherwise `text` as it came, its
+ * direction controls escaped (JSON holds them in strings only: the same
+ * JSON). Read and written again, `1e309` becomes `null`, a 20-digit number
+ * is rounded and of a key given twice only the last is kept: what is shown
+ * (an approval's arguments) is what the agent sent.
  */
 export function shownJson(value: unknown, text: string): string {
   if (typeof value === 'string') return value;
-  let flat: string | undefined;
-  try {
-    flat = JSON.stringify(value);
-  } catch {
-    return escapeDirection(text);
-  }
-  return flat === withoutSpace(text) ? pretty(value, text) : escapeDirection(text);
+  return readsAsSent(value, text) ? pretty(value, text) : escapeDirection(text);
 }
 
 /** Parsed arguments as shown: complete ones as `shownJson` shows them, streaming or cut ones (no whole text to keep) indented. */
@@ -149,23 +143,113 @@ export function argsShown(view: Extract<ArgsView, { kind: 'parsed' }>, text: str
   return view.partial || view.incomplete ? pretty(view.value, text) : shownJson(view.value, text);
 }
 
-/** JSON text without the white space between its tokens (what `JSON.stringify` writes without indenting). */
-function withoutSpace(json: string): string {
+/**
+ * `argsShown` of `view` (text for a view that is not parsed), kept across
+ * renders while the value and the text stay: a megabyte of arguments (a
+ * file to write) is indented once, not at each render of its card or dialog.
+ */
+export function useArgsShown(view: ArgsView, text: string): string {
+  const parsed = view.kind === 'parsed' ? view : undefined;
+  const shown = view.kind === 'raw' ? view.text : '';
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `parsed` is a new object at each render; what it says is its value and flags.
+  return React.useMemo(() => (parsed ? argsShown(parsed, text) : shown), [parsed?.value, parsed?.partial, parsed?.incomplete, text, shown]);
+}
+
+/** `readsAsSent` of the values already weighed (an object is parsed once, from one text). */
+const weighed = new WeakMap<object, boolean>();
+
+/**
+ * Whether `value`, parsed from the JSON `text`, says what `text` says: written
+ * again (`JSON.stringify`) it gives `text` once white space is dropped, each
+ * string is written in its shortest escapes (`\u00e9` is `é`, `\/` is `/`)
+ * and each number as JavaScript writes the same number (`10.0` is `10`,
+ * `1E3` is `1000`). A number a double does not hold exactly (`1e309`, a
+ * 20-digit id), a key given twice, or text nested deeper than
+ * `JSON.stringify` goes do not read as sent.
+ */
+export function readsAsSent(value: unknown, text: string): boolean {
+  if (typeof value === 'string') return true;
+  const key = typeof value === 'object' && value !== null ? value : undefined;
+  const known = key && weighed.get(key);
+  if (known !== undefined) return known;
+  let same: boolean;
+  try {
+    same = JSON.stringify(value) === writtenAgain(text);
+  } catch {
+    same = false;
+  }
+  if (key) weighed.set(key, same);
+  return same;
+}
+
+const isWhite = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+const inNumber = (c: number) => (c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x2b || c === 0x2d || c === 0x45 || c === 0x65;
+
+/**
+ * The JSON `text` (valid JSON) as `JSON.stringify` would write what it says:
+ * without white space between tokens, strings with escapes in their
+ * shortest form, numbers a double holds exactly as JavaScript writes them.
+ * Any other number is kept as written, and so differs.
+ */
+function writtenAgain(json: string): string {
   let out = '';
   let from = 0;
-  let inString = false;
-  for (let i = 0; i < json.length; i++) {
+  let i = 0;
+  while (i < json.length) {
     const c = json.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) {
-      out += json.slice(from, i);
-      from = i + 1;
+    if (c === 0x22) {
+      let j = i + 1;
+      let escaped = false;
+      while (j < json.length && json.charCodeAt(j) !== 0x22) {
+        if (json.charCodeAt(j) === 0x5c) {
+          escaped = true;
+          j++;
+        }
+        j++;
+      }
+      if (escaped) {
+        out += json.slice(from, i) + JSON.stringify(JSON.parse(json.slice(i, j + 1)));
+        from = j + 1;
+      }
+      i = j + 1;
+    } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+      let j = i + 1;
+      while (j < json.length && inNumber(json.charCodeAt(j))) j++;
+      const written = json.slice(i, j);
+      const read = String(Number(written));
+      if (read !== written && sameDecimal(written, read)) {
+        out += json.slice(from, i) + read;
+        from = j;
+      }
+      i = j;
+    } else {
+      if (isWhite(c)) {
+        out += json.slice(from, i);
+        from = i + 1;
+      }
+      i++;
     }
   }
   return out + json.slice(from);
+}
+
+/** Whether two decimal numerals name the same number (`10.0` and `10`, `1E3` and `1000`); `Infinity` names none. */
+function sameDecimal(a: string, b: string): boolean {
+  const x = decimalParts(a);
+  return x !== undefined && x === decimalParts(b);
+}
+
+/** A numeral's sign, significant digits and exponent (`-125e-2` for `-1.250`), or undefined for what is not one. */
+function decimalParts(numeral: string): string | undefined {
+  const m = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(numeral);
+  if (!m) return undefined;
+  const fraction = m[3] ?? '';
+  const digits = (m[2] + fraction).replace(/^0+/, '');
+  if (digits === '') return '0';
+  let end = digits.length;
+  while (digits.charCodeAt(end - 1) === 0x30) end--;
+  const exponent = BigInt(m[4] ?? 0) - BigInt(fraction.length) + BigInt(digits.length - end);
+  return `${m[1]}${digits.slice(0, end)}e${exponent}`;
 }
 
 /** The characters that set the direction of the text after them: marks, embeddings, overrides and isolates. */

@@ -24,3 +24,24 @@ describe('an allOf whose options combine without bound', () => {
     expect(screen.getByText(/You can only close it without answering/)).toBeInTheDocument();
   }, 60_000);
 });
+
+describe('an allOf whose members name their options by reference', () => {
+  it('leaves Close without answering only, at once, as if they were written in place', async () => {
+    const $defs = Object.fromEntries(
+      Array.from({ length: 12 }, (_, i) => [
+        `choice${i}`,
+        { oneOf: [{ properties: { [`a${i}`]: { type: 'string' } } }, { properties: { [`b${i}`]: { type: 'number' } } }] },
+      ]),
+    );
+    const began = performance.now();
+    await askedFor({
+      type: 'object',
+      $defs,
+      properties: { name: { type: 'string', title: 'Name' } },
+      allOf: Object.keys($defs).map((name) => ({ $ref: `#/$defs/${name}` })),
+    });
+    expect(performance.now() - began).toBeLessThan(5_000);
+    expect(screen.queryByRole('button', { name: 'Submit' })).toBeNull();
+    expect(screen.getByText(/You can only close it without answering/)).toBeInTheDocument();
+  }, 120_000);
+});

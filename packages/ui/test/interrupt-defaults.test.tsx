@@ -86,3 +86,35 @@ describe('a default holding more list entries than a form draws', () => {
     expect(props.few?.default).toEqual(['a', 'b']);
   });
 });
+
+/**
+ * A form draws a field for every key of an object default whose schema
+ * takes keys of any name (`additionalProperties`), as it draws every entry
+ * of a list: a default of thousands of keys is left out too.
+ */
+describe('a default holding more keys than a form draws', () => {
+  const keys = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`key-${i}`, `value-${i}`]));
+
+  it('is left out of the form, which opens at once', async () => {
+    const began = performance.now();
+    await askedFor({
+      type: 'object',
+      properties: {
+        note: { type: 'string', title: 'Note', default: 'ok' },
+        labels: { type: 'object', title: 'Labels', additionalProperties: { type: 'string' }, default: keys(3_000) },
+      },
+    });
+    expect(performance.now() - began).toBeLessThan(5_000);
+    expect(screen.getByRole('textbox', { name: 'Note' })).toHaveValue('ok');
+    expect(screen.queryByDisplayValue('value-0')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Submit' })).toBeInTheDocument();
+  }, 120_000);
+
+  it('keeps an object default of a few keys', () => {
+    const schema = formSchema({
+      type: 'object',
+      properties: { labels: { type: 'object', additionalProperties: { type: 'string' }, default: keys(3) } },
+    });
+    expect((schema.properties as Record<string, Record<string, unknown>>).labels?.default).toEqual(keys(3));
+  });
+});

@@ -54,3 +54,42 @@ describe('formCanHold: the options a form weighs as each value is typed', () => 
     expect(formCanHold({ type: 'object', properties: { pick: labelled } })).toBe(true);
   });
 });
+
+describe('formCanHold: allOf members that name their options by reference', () => {
+  const defs = (members: number) =>
+    Object.fromEntries(
+      Array.from({ length: members }, (_, i) => [
+        `c${i}`,
+        { oneOf: [{ properties: { [`a${i}`]: { type: 'string' } } }, { properties: { [`b${i}`]: { type: 'number' } } }] },
+      ]),
+    );
+  const byReference = (members: number) => ({
+    type: 'object',
+    $defs: defs(members),
+    allOf: Array.from({ length: members }, (_, i) => ({ $ref: `#/$defs/c${i}` })),
+  });
+
+  it('counts the options they refer to, as if written in place', () => {
+    expect(formCanHold(byReference(8))).toBe(false);
+    expect(formCanHold(byReference(6))).toBe(true);
+  });
+
+  it('weighs a schema referred to many times once: 30 levels of two references each (2^30 paths) answer at once', () => {
+    const $defs: Record<string, unknown> = { l30: { type: 'string' } };
+    for (let i = 0; i < 30; i++) $defs[`l${i}`] = { allOf: [{ $ref: `#/$defs/l${i + 1}` }, { $ref: `#/$defs/l${i + 1}` }] };
+    const began = performance.now();
+    expect(formCanHold({ type: 'object', $defs, allOf: [{ $ref: '#/$defs/l0' }, { $ref: '#/$defs/l0' }] })).toBe(true);
+    expect(performance.now() - began).toBeLessThan(1_000);
+  });
+
+  it('takes a schema that refers to itself through its fields', () => {
+    const tree = {
+      type: 'object',
+      $defs: {
+        node: { type: 'object', properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/node' } } } },
+      },
+      allOf: [{ $ref: '#/$defs/node' }, { oneOf: [{ required: ['name'] }, { required: ['children'] }] }],
+    };
+    expect(formCanHold(tree)).toBe(true);
+  });
+});

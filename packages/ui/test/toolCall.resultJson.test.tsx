@@ -7,7 +7,7 @@
  */
 import { AgentProvider, type AgentStore } from '@aguikit/react';
 import { act, render, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { call, playedStore, runOf } from '../src/storybook/scripted.js';
 import { ToolCall } from '../src/ToolCall.js';
 
@@ -49,5 +49,38 @@ describe('a tool result that is JSON', () => {
   it('is shown indented where it reads the same', async () => {
     expect(await resultShown('{"ok":true,"items":[1,2.5,-3e-7],"note":"a \\"b\\" / c"}')).toContain('\n  "ok": true,\n  "items": [');
     screen.getByText(/"note": "a \\"b\\" \/ c"/);
+  });
+});
+
+describe('a tool result written with escapes and decimals, as Python tools write it', () => {
+  it('reads the same, and is shown indented in its own letters', async () => {
+    expect(await resultShown('{"city": "Z\\u00fcrich", "total": 12.50, "ids": [1E3]}')).toContain(
+      '{\n  "city": "Zürich",\n  "total": 12.5,\n  "ids": [\n    1000\n  ]\n}',
+    );
+  });
+});
+
+describe('a long JSON result', () => {
+  it('is read once, not again at each render of its card', async () => {
+    const result = JSON.stringify({ rows: Array.from({ length: 2000 }, (_, i) => ({ id: i, city: 'Zürich' })) });
+    const store = await playedStore([{ say: 'Look it up', events: runOf(call('call-1', 'lookup_order', { id: 1 }, { result })) }]);
+    stores.push(store);
+    const card = (label: string) => (
+      <AgentProvider store={store}>
+        <ToolCall.Root id="call-1" defaultOpen aria-label={label}>
+          <ToolCall.Result />
+        </ToolCall.Root>
+      </AgentProvider>
+    );
+    const view = render(card('0'));
+    await act(async () => undefined);
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      for (let i = 1; i <= 5; i++) view.rerender(card(String(i)));
+      expect(parse.mock.calls.filter(([text]) => text === result)).toHaveLength(0);
+    } finally {
+      parse.mockRestore();
+    }
+    expect(view.container.textContent).toContain('"city": "Zürich"');
   });
 });
