@@ -458,6 +458,29 @@ describe('a hostile agent', () => {
     expectReplayed(controller);
   });
 
+  it('the answered run sent again whole (its start too) ahead of the resumed run: the answered interrupt does not open again', async () => {
+    let first: RunAgentInput | undefined;
+    const { source } = scripted((n, input, emit) => {
+      if (n === 0) first = input;
+      // An agent that streams the thread from its start in answer to the resume.
+      else if (first) {
+        emit(started(first));
+        emit(ask(first, [refund()]));
+      }
+      emit(started(input));
+      emit(n === 0 ? ask(input, [refund()]) : finished(input));
+    });
+    const controller = createRunController({ source, scheduler: microScheduler });
+    await controller.run('Refund order A-1001');
+    expect((await controller.resume([approve()])).ok).toBe(true);
+    await tick();
+    const t = controller.getSnapshot().thread;
+    expect(t.interrupts).toEqual([]);
+    expect(t.run.status).toBe('success');
+    expect(t.answers.map((a) => a.interruptId)).toEqual(['i1']);
+    expectReplayed(controller);
+  });
+
   it('the same interrupt id twice in one run: one open question, answered once', async () => {
     const { controller, inputs } = await asked([refund(), { ...refund(), message: 'Refund 4,200 USD?' }]);
     const open = controller.getSnapshot().thread.interrupts;

@@ -381,6 +381,18 @@ describe('a resume the agent could not take, sent again', () => {
     expect(c.getSnapshot().decisions.map((d) => [d.interruptId, (d.payload as { approved: boolean }).approved])).toEqual([['i1', true]]);
   });
 
+  it('a resume the agent answered with an event stream that ended empty stays answered, as one that broke does: the agent may be acting on it', async () => {
+    const { c, posted } = httpAgent((input, n) => (n === 2 ? sse([]) : sse([started(input), interrupted(input, 'i1')])));
+    await c.run('Refund order A-1001');
+    await c.resume(approve(true));
+    expect(c.getSnapshot().failure).toMatchObject({ code: 'CONNECTION_LOST', eventsReceived: 0, retryable: false });
+    expect(c.getSnapshot().thread.run.status).toBe('unknown');
+    expect(c.getSnapshot().thread.interrupts).toEqual([]);
+    expect(c.getSnapshot().thread.answers.map((a) => a.interruptId)).toEqual(['i1']);
+    expect(posted).toHaveLength(2);
+    expectReplayed(c);
+  });
+
   it('a resume the agent answered with a stream that broke before its first event stays answered: the agent may be acting on it', async () => {
     const { c } = httpAgent((input, n) => (n === 2 ? broken() : sse([started(input), interrupted(input, 'i1')])));
     await c.run('Refund order A-1001');

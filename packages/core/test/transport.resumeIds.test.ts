@@ -155,6 +155,33 @@ describe("the controller's reconnect() after a stream of such ids", () => {
     expect(server.requests).toHaveLength(1);
     expect(c.getSnapshot().thread.messages.byId.get('m1')?.content).toBe('Hel');
   });
+
+  it('skips, by their ids, the events a server resuming from an earlier point sends again: each is applied once', async () => {
+    const snapshot = { type: 'STATE_SNAPSHOT', snapshot: { items: [] } };
+    const all = [
+      frame(started, '1'),
+      frame(snapshot, '2'),
+      frame(open, '3'),
+      frame(text('Hel'), '4'),
+      frame(push(1), '5'),
+      frame(text('lo'), '6'),
+    ];
+    const server = await serve(async (res, req, index) => {
+      head(res);
+      if (index === 0) return writeThenCut(res, all.join(''));
+      // A server that resumes from its last checkpoint (the run's start), not after the id it was given.
+      expect(req.headers['last-event-id']).toBe('6');
+      res.end(all.join('') + frame(close, '7') + frame(finished, '8'));
+    });
+    const c = createRunController({ threadId: 't1', source: httpSseSource({ url: server.url }) });
+    expect(await c.run('hi')).toMatchObject({ status: 'unknown' });
+    expect(await c.reconnect()).toMatchObject({ ok: true, status: 'success' });
+    const { thread } = c.getSnapshot();
+    expect(thread.messages.byId.get('m1')?.content).toBe('Hello');
+    expect(thread.sharedState.document).toEqual({ items: [1] });
+    expect(thread.diagnostics.map((d) => d.code)).toEqual([]);
+    expect(server.requests).toHaveLength(2);
+  });
 });
 
 describe('a server that gives one id to several events', () => {

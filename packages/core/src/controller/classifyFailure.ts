@@ -54,6 +54,16 @@ function bodyWords(body: string): string {
   return body;
 }
 
+/** The code a JSON error answer names (`{"error": {"code"}}` or `{"code"}`), if any. */
+function errorCode(body: string): unknown {
+  try {
+    const value: unknown = JSON.parse(body);
+    return isRecord(value) ? (isRecord(value.error) ? value.error : value).code : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 const describeStatus = (status: number, said: string | undefined) => {
   const quoted = said ? ` It said: ${said}` : '';
   if (status === 404) return `The agent's URL was not found (HTTP 404): check the URL.${quoted}`;
@@ -79,11 +89,20 @@ export function classifyFailure(error: unknown, eventsReceived: number): RunFail
     switch (error.code) {
       case 'HTTP_STATUS': {
         const said = body?.trim() ? textHead(bodyWords(body.trim()), 200) : undefined;
-        return make('HTTP_STATUS', describeStatus(status ?? 0, said) + note, {
-          ...known,
-          ...(body !== undefined ? { body: textHead(body, 2000) } : {}),
-          ...(said ? { said } : {}),
-        });
+        // Interrupts answered first by another client (a second tab) or closed by the agent: settled there, never asked again.
+        const answeredElsewhere = status === 409 && body !== undefined && errorCode(body.trim()) === 'ALREADY_ANSWERED';
+        return make(
+          'HTTP_STATUS',
+          (answeredElsewhere
+            ? 'These questions were already answered (in another tab or window, say, or closed by the agent): the agent keeps that answer, and did not take this one.'
+            : describeStatus(status ?? 0, said)) + note,
+          {
+            ...known,
+            ...(body !== undefined ? { body: textHead(body, 2000) } : {}),
+            ...(said ? { said } : {}),
+            ...(answeredElsewhere ? { cause: 'ALREADY_ANSWERED' as const } : {}),
+          },
+        );
       }
       case 'NOT_EVENT_STREAM':
       case 'NO_BODY':

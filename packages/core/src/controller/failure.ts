@@ -43,8 +43,10 @@ export interface RunFailure {
    * What more is known of a `CONNECTION_LOST`: `UNFINISHED_EVENT`, the
    * stream ended inside an event (its last frame without the blank line
    * that ends it), which SSE drops: the server must end each event with one.
+   * Of an `HTTP_STATUS` 409: `ALREADY_ANSWERED`, the resume's interrupts were
+   * answered otherwise already (another tab): they stay closed, never asked again.
    */
-  cause?: 'UNFINISHED_EVENT';
+  cause?: 'UNFINISHED_EVENT' | 'ALREADY_ANSWERED';
   /** Cut off inside its run: whether `reconnect()` can go on from the agent's last SSE id (`false`: only a new run can). */
   reconnectable?: boolean;
 }
@@ -74,7 +76,7 @@ export function isRecordedFailure(value: unknown): value is RunFailure {
     count(eventsReceived) &&
     (status === undefined || count(status)) &&
     [body, said, redirectedTo].every((text) => text === undefined || typeof text === 'string') &&
-    (cause === undefined || cause === 'UNFINISHED_EVENT') &&
+    (cause === undefined || cause === 'UNFINISHED_EVENT' || cause === 'ALREADY_ANSWERED') &&
     (reconnectable === undefined || typeof reconnectable === 'boolean')
   );
 }

@@ -39,6 +39,9 @@ export function requestFailed(state: ThreadState, failure: RunFailure, runId: st
  * was no event stream that broke (a refusal, an error status, a page that is
  * no stream, or nothing at all). A resume it did not take gives its
  * interrupts back; one that broke after an event stream answered may be
- * under way at the agent, so it does not.
+ * under way at the agent, so it does not, nor does one whose interrupts the
+ * agent says were answered already (`ALREADY_ANSWERED`): they are settled.
+ * (A failure's other cause, `UNFINISHED_EVENT`, is a `CONNECTION_LOST`.)
  */
-export const notTaken = (failure: RunFailure): boolean => failure.eventsReceived === 0 && failure.code !== 'CONNECTION_LOST';
+export const notTaken = (failure: RunFailure): boolean =>
+  failure.eventsReceived === 0 && failure.code !== 'CONNECTION_LOST' && !failure.cause;

@@ -329,9 +329,11 @@ function closeOpenWork(state: ThreadState, code: ToolCallFailureCode, why: strin
 function openInterrupts(state: ThreadState, list: readonly OpenInterrupt[], runId: string): ThreadState {
   // By id, in order: an interrupt under an id already open replaces it, and goes last.
   const open = new Map(state.interrupts.map((it) => [it.id, it]));
+  const answered = answeredAhead(state);
   let next = state;
   list.forEach((raw, i) => {
     const id = typeof raw.id === 'string' && raw.id !== '' ? raw.id : `${runId}-interrupt-${i}`;
+    if (!open.has(id) && answered.has(id)) return;
     const it: OpenInterrupt = { ...raw, id, runId };
     open.delete(id);
     open.set(id, it);
@@ -341,6 +343,23 @@ function openInterrupts(state: ThreadState, list: readonly OpenInterrupt[], runI
     }
   });
   return { ...next, interrupts: [...open.values()] };
+}
+
+/**
+ * The questions the resume under way answered: the answers last given,
+ * whose run has not started yet. An agent that answers the resume by
+ * streaming the thread again from its start (the answered run whole, its
+ * RUN_STARTED too) does not ask them again. Read from the newest answer
+ * back, it stops at the first whose run started: one step once it has.
+ */
+function answeredAhead(state: ThreadState): ReadonlySet<string> {
+  const ids = new Set<string>();
+  for (let i = state.answers.length - 1; i >= 0; i--) {
+    const a = state.answers[i] as InterruptAnswer;
+    if (Object.hasOwn(state.runs, a.runId)) break;
+    ids.add(a.interruptId);
+  }
+  return ids;
 }
 
 /**

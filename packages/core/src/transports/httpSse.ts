@@ -239,7 +239,7 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
       try {
         reader = await untilAborted(bodyReaderOrFail(), signal);
         isAgUiEvent = reader.isAgUiEvent;
-        points ??= reader.resumePoint(runOptions.lastEventId, !(attempts <= 0));
+        points ??= reader.resumePoint(runOptions.lastEventId, !(attempts <= 0), input);
         headers = await untilAborted(headersOrFail(options.headers), signal);
       } catch (e) {
         onConnection?.(signal?.aborted ? 'closed' : 'failed');
@@ -321,14 +321,15 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
           throw lost;
         }
         onConnection?.('closed');
-        if (lost instanceof AgentTransportError) return;
-        // The agent answered, then the connection broke before any event (and no later attempt reached it): it took the
-        // request, which is not "unreachable".
-        if (answered && delivered === 0)
+        // The agent answered, then the connection broke or ended before any event (and no later attempt reached it): it
+        // took the request, which is not "unreachable", and may be acting on it (a proxy ends a quiet stream cleanly).
+        // An answer that ends empty a stream resumed after an id leaves that stream where it was, which its caller knows.
+        if (answered && delivered === 0 && !(lost instanceof AgentTransportError && runOptions.lastEventId !== undefined))
           throw new AgentTransportError(
             'CONNECTION_LOST',
             `The connection dropped after the agent answered, before its first event (${thrownText(lost)}).`,
           );
+        if (lost instanceof AgentTransportError) return;
         throw lost;
       }
       resumed = true;

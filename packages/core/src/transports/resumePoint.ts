@@ -36,14 +36,31 @@ export interface ResumePoint {
   lost(cause: unknown): AgentTransportError;
 }
 
+/** The resume point each run's input was last read with (see `resumePoint`). */
+const pointOf = new WeakMap<object, ResumePoint>();
+
 /**
  * The resume point of one run's stream; `lastEventId` is the one it was
  * asked to resume after, if any (a server may replay from it, inclusive:
  * the caller already has that event). The events without an id after the
  * last one are held only when the stream `resumes` itself (`reconnect`):
- * nothing else compares them.
+ * nothing else compares them. A request for the same `input` that resumes
+ * after the point its last stream ended at (the controller's `reconnect()`)
+ * goes on with that stream's point: what a server resuming from an earlier
+ * place sends again is skipped by its id, as within one stream.
  */
-export function resumePoint(lastEventId: string | undefined, resumes: boolean): ResumePoint {
+export function resumePoint(lastEventId: string | undefined, resumes: boolean, input?: object): ResumePoint {
+  const before = input && pointOf.get(input);
+  if (before && lastEventId !== undefined && before.point() === lastEventId) {
+    before.resumed();
+    return before;
+  }
+  const made = newPoint(lastEventId, resumes);
+  if (input) pointOf.set(input, made);
+  return made;
+}
+
+function newPoint(lastEventId: string | undefined, resumes: boolean): ResumePoint {
   const seen = seenIds();
   let last = lastEventId;
   if (last !== undefined) seen.add(last);
