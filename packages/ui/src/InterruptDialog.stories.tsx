@@ -442,6 +442,33 @@ export const YesSendsNoPayload: Story = {
   },
 };
 
+/** A list longer than a form draws as it opens: no form, and why, in the locale's words; only Close is left. */
+export const NoFormForAListTooLong: Story = {
+  loaders: [
+    interrupted([
+      {
+        id: '7c2b9e4a-1d3f-4a6b-9c8e-0f1a2b3c4d5e',
+        reason: 'input_required',
+        message: 'Which of the 2,000 order lines should be refunded?',
+        responseSchema: {
+          type: 'object',
+          properties: { lines: { type: 'array', minItems: 2000, items: { type: 'string', title: 'Order line' } } },
+        },
+      },
+    ]),
+  ],
+  play: async ({ canvasElement }) => {
+    const card = within(canvasElement).getByRole('article', { name: 'Input needed' });
+    await waitFor(() => expect(within(card).getByText(/cannot show/)).toBeInTheDocument(), LONG_WAIT);
+    await expect(within(card).getByText('The agent asked for a list of over 500 entries.')).toBeInTheDocument();
+    await expect(
+      within(card)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Close without answering']);
+  },
+};
+
 export const RefusedByTheStore: Story = {
   loaders: [
     async () => {

@@ -442,7 +442,18 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
     (scope.querySelector<HTMLElement>(COMPOSER) ?? chatIn(scope) ?? back)?.focus();
   }, [none]);
 
-  const heading = title ?? (interrupts.length === 1 ? t.waitingOne : t.waitingMany(interrupts.length, format.number(interrupts.length)));
+  // Answers on their way (checked and recorded by the store) are no longer what the agent waits for: they are being sent.
+  const sending = sendingTo === store || inFlight === 'resume';
+  const count = format.number(interrupts.length);
+  const heading =
+    title ??
+    (sending
+      ? interrupts.length === 1
+        ? t.sendingOne
+        : t.sendingMany(interrupts.length, count)
+      : interrupts.length === 1
+        ? t.waitingOne
+        : t.waitingMany(interrupts.length, count));
   return (
     <SessionContext.Provider value={session}>
       {interrupts.length > 0 ? (

@@ -86,10 +86,11 @@ const SUBJECT_MAX = 100;
  */
 function subjectOf(interrupt: OpenInterrupt, toolName: string | undefined, t: InterruptMessages): string | undefined {
   if (interrupt.toolCallId !== undefined) return toolName ?? t.unknownCall(interrupt.toolCallId);
+  // Each by its start when long: a title or a reason of a few hundred characters (a URL, a path) is read as often.
   const title = interrupt.responseSchema?.title;
-  if (typeof title === 'string' && title !== '') return title;
+  if (typeof title === 'string' && title !== '') return clip(title, SUBJECT_MAX);
   if (interrupt.message) return clip(interrupt.message, SUBJECT_MAX);
-  return reasonKind(interrupt.reason) === 'custom' ? interrupt.reason : undefined;
+  return reasonKind(interrupt.reason) === 'custom' ? clip(interrupt.reason, SUBJECT_MAX) : undefined;
 }
 
 /**
@@ -284,8 +285,8 @@ export const InterruptErrors = React.forwardRef<HTMLDivElement, InterruptErrorsP
 });
 
 /**
- * When the interrupt expired, held with the one action left: one line, so that in a decision area a few lines tall
- * the card's heading (what expired) still shows above it. Why it can no longer be answered is said under the heading.
+ * When the interrupt expired, next to the one action left, after the card's content (not held over it: interrupt.css).
+ * Why it can no longer be answered is said under the heading.
  */
 function ExpiredText({ expiresAt, now }: { expiresAt: string | undefined; now: () => number }) {
   const { messages, format, lang } = useLocale();

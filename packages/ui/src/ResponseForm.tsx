@@ -36,7 +36,7 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import type { ReactNode } from 'react';
 import * as React from 'react';
 import { clientContext } from './clientContext.js';
-import { formCanHold, formSchema, transformErrors } from './formSchema.js';
+import { FORM_COMBINATIONS_LIMIT, FORM_ENTRIES_LIMIT, type FormRefusal, formRefusal, formSchema, transformErrors } from './formSchema.js';
 import { useInterruptRoot } from './interruptContext.js';
 import { formUiSchema, humanizeKey, type InterruptMessages } from './interruptForm.js';
 import { linearRegExp, patternsRun } from './linearRegExp.js';
@@ -282,11 +282,37 @@ function UnsupportedFieldTemplate({ registry }: UnsupportedFieldProps) {
   return <p className="agk-error-text agk-field__unsupported">{registry.translateString(TranslatableString.UnsupportedField)}</p>;
 }
 
-/** Says why the form cannot be shown, and leaves the interrupt to be closed (what FormBoundary does for a form that throws). */
-function FormUnusable({ onFailure, message }: { onFailure: () => void; message: string }) {
+/**
+ * Says that the form cannot be shown and why (`why`, in the locale's words), and leaves the interrupt to be closed
+ * (what FormBoundary does for a form that throws). What in the schema is at fault (`detail`: a keyword, where it is,
+ * the limit it passed) is a developer's to read, in English: it goes to the console once, not to the person answering.
+ */
+function FormUnusable({ onFailure, message, why, detail }: { onFailure: () => void; message: string; why?: string; detail?: string }) {
   React.useEffect(() => onFailure(), [onFailure]);
-  return <p className="agk-error-text">{message}</p>;
+  React.useEffect(() => {
+    if (detail) console.warn(detail);
+  }, [detail]);
+  return (
+    <div className="agk-interrupt__form-refused">
+      <p className="agk-error-text">{message}</p>
+      {why ? <p>{why}</p> : null}
+    </div>
+  );
 }
+
+/** Why a question has no form, in the locale's words: the limit it passed, where there is one. */
+function formWhy(t: InterruptMessages['formWhy'], reason: Unusable['reason'], number: (n: number) => string): string {
+  if (reason === 'entries') return t.entries(number(FORM_ENTRIES_LIMIT));
+  if (reason === 'combinations') return t.combinations(number(FORM_COMBINATIONS_LIMIT));
+  if (reason === 'required') return t.required;
+  return reason === 'deep' || reason === 'large' ? t.large : t.invalid;
+}
+
+/** A schema whose references expand past what the resume's check takes (`schemaSize`). */
+const TOO_LARGE: Unusable = { reason: 'large', detail: 'its $refs expand past what can be checked (schemaSize)' };
+
+/** Why answers to a schema cannot be asked for in a form: `FormRefusal`'s reasons and `schemaChecks`'. */
+type Unusable = { reason: FormRefusal['reason'] | 'large' | 'invalid' | 'pattern'; detail: string };
 
 const CoreInput = getDefaultRegistry().templates.BaseInputTemplate;
 
@@ -551,7 +577,7 @@ export const ResponseForm = React.forwardRef<HTMLDivElement, React.HTMLAttribute
   const raw = root.interrupt.responseSchema;
   const { shape } = root;
   // A schema whose $refs expand past what can be checked is refused by the resume too; rjsf would expand it to draw it.
-  const checks = React.useMemo(() => (formCanHold(raw) && Number.isFinite(schemaSize(raw)) ? schemaChecks(raw) : 'unusable'), [raw]);
+  const checks = React.useMemo(() => formRefusal(raw) ?? (Number.isFinite(schemaSize(raw)) ? schemaChecks(raw) : TOO_LARGE), [raw]);
   const usable = checks === 'usable';
   const schema = React.useMemo(
     () => (raw === undefined || !usable ? undefined : formSchema(raw, t.yourAnswerField)),
@@ -587,8 +613,16 @@ export const ResponseForm = React.forwardRef<HTMLDivElement, React.HTMLAttribute
     reportFormReady(true);
     return () => reportFormReady(false);
   }, [schema, reportFormReady]);
+  if (checks === 'forbidden') return <FormUnusable onFailure={root.reportFormFailure} message={t.formForbidden} />;
   if (!usable)
-    return <FormUnusable onFailure={root.reportFormFailure} message={checks === 'forbidden' ? t.formForbidden : t.formUnsupported} />;
+    return (
+      <FormUnusable
+        onFailure={root.reportFormFailure}
+        message={t.formUnsupported}
+        why={formWhy(t.formWhy, checks.reason, format.number)}
+        detail={`aguikit: interrupt ${root.interrupt.id} is shown without a form, as its responseSchema cannot be answered in one: ${checks.detail}.`}
+      />
+    );
   if (schema === undefined || uiSchema === undefined) return null;
   const hasRequired = Array.isArray(schema.required) && schema.required.some((name) => !(shape === 'approval' && name === 'approved'));
 
@@ -725,19 +759,25 @@ const validatorsById = new WeakMap<object, FormValidator>();
  * form asks for nothing: its question can only be closed. So does any form
  * on a page that forbids compiling code (`codeForbidden`): `'forbidden'`.
  */
-function schemaChecks(schema: unknown): 'usable' | 'unusable' | 'forbidden' {
+function schemaChecks(schema: unknown): 'usable' | 'forbidden' | Unusable {
   if (typeof schema !== 'object' || schema === null) return 'usable';
-  if (!patternsRun(schema)) return 'unusable';
+  if (!patternsRun(schema))
+    return { reason: 'pattern', detail: 'a `pattern` or `patternProperties` RE2 cannot run (linear-time matching)' };
   // The resume's check takes no answer it must wait for ($async), and compiles no schema under a meta-schema's $id.
   const { $async, $id } = schema as { $async?: unknown; $id?: unknown };
-  if ($async === true) return 'unusable';
+  if ($async === true) return { reason: 'invalid', detail: 'an asynchronous JSON Schema ($async) is not checked' };
   try {
     const { ajv } = validatorFor(schema);
-    if (typeof $id === 'string' && ajv.getSchema($id.replace(/#$/, '')) !== undefined) return 'unusable';
+    if (typeof $id === 'string' && ajv.getSchema($id.replace(/#$/, '')) !== undefined)
+      return { reason: 'invalid', detail: `its $id ${$id} is a meta-schema's` };
     // An enum's values are told apart in one pass (enumCopy, the copy the resume's check sees too), not by ajv's comparison of each with every other.
     const checked = enumCopy(schema);
-    return checked !== undefined && ajv.validateSchema(checked as object) === true ? 'usable' : 'unusable';
+    if (checked === undefined) return { reason: 'invalid', detail: 'an enum it holds cannot be read' };
+    if (ajv.validateSchema(checked as object) === true) return 'usable';
+    return { reason: 'invalid', detail: `its JSON Schema meta-schema refuses it (${ajv.errorsText(ajv.errors)})` };
   } catch (e) {
-    return codeForbidden(e) ? 'forbidden' : 'unusable';
+    return codeForbidden(e)
+      ? 'forbidden'
+      : { reason: 'invalid', detail: `it does not compile (${e instanceof Error ? e.message : String(e)})` };
   }
 }

@@ -118,32 +118,77 @@ function ofType(value: unknown, type: string): boolean {
 export const FORM_ENTRIES_LIMIT = 500;
 
 /**
- * Whether a form can hold the answers `schema` asks for: a property named
- * `__proto__` cannot be a field of one (an object's `__proto__` is its
- * prototype, so the field would be dropped, and a `required` check of it
- * would pass on the inherited member), a form draws every entry an
- * array's `minItems` asks for as it opens (200,000 would hold the page for
- * as long as that takes), it weighs every combination of the options of an
- * `allOf`'s members at each keystroke (`Options`, their references followed), and a key required
- * but never defined gets no field (`givesRequired`). Such an interrupt can
- * only be closed.
+ * Why a form cannot hold the answers `schema` asks for, or undefined where it
+ * can: a property named `__proto__` cannot be a field of one (an object's
+ * `__proto__` is its prototype, so the field would be dropped, and a
+ * `required` check of it would pass on the inherited member), a form draws
+ * every entry an array's `minItems` asks for as it opens (200,000 would hold
+ * the page for as long as that takes), it weighs every combination of the
+ * options of an `allOf`'s members at each keystroke (`Options`, their
+ * references followed), and a key required but never defined gets no field
+ * (`givesRequired`). Such an interrupt can only be closed. `reason` is for
+ * the person (in the locale's words), `detail` for a developer (English,
+ * where in the schema).
  */
-export function formCanHold(schema: unknown): boolean {
-  return drawable(schema, 0, 1, new Options(schema)) && (!isRecord(schema) || givesRequired(schema, definedKeys(schema, 0), 0));
+export function formRefusal(schema: unknown): FormRefusal | undefined {
+  const refused = drawable(schema, 0, 1, new Options(schema), []);
+  if (refused) return refused;
+  if (isRecord(schema) && !givesRequired(schema, definedKeys(schema, 0), 0))
+    return { reason: 'required', detail: 'a key listed in `required` is defined by no `properties` of its object' };
+  return undefined;
 }
 
-/** `formCanHold`'s `__proto__`, `minItems` and `allOf` options checks. `entries`: what the arrays around `schema` draw. */
-function drawable(schema: unknown, depth: number, entries: number, options: Options): boolean {
-  if (typeof schema !== 'object' || schema === null) return true;
-  if (depth > 64) return false;
-  if (Array.isArray(schema)) return schema.every((item) => drawable(item, depth + 1, entries, options));
+/** Why `formRefusal` refused a schema: `reason` in the locale's words (`InterruptMessages['formWhy']`), `detail` in English. */
+export interface FormRefusal {
+  reason: 'proto' | 'entries' | 'combinations' | 'required' | 'deep';
+  detail: string;
+}
+
+/** Whether a form can hold the answers `schema` asks for: see `formRefusal`. */
+export function formCanHold(schema: unknown): boolean {
+  return formRefusal(schema) === undefined;
+}
+
+/** A JSON Pointer to the node at `path` (its keys and list indexes). */
+const pointer = (path: readonly string[]): string => `/${path.map((key) => key.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
+
+/**
+ * `formRefusal`'s `__proto__`, `minItems` and `allOf` options checks. `entries`: what the arrays around `schema`
+ * draw; `path`: where `schema` is in the schema checked (its keys, pushed and popped on the way down).
+ */
+function drawable(schema: unknown, depth: number, entries: number, options: Options, path: string[]): FormRefusal | undefined {
+  if (typeof schema !== 'object' || schema === null) return undefined;
+  if (depth > 64) return { reason: 'deep', detail: `nested deeper than 64 levels at ${pointer(path)}` };
   const node = schema as Record<string, unknown>;
-  // A field named `__proto__`, or one required: an enum value or an example that reads "__proto__" is only text.
-  if (isRecord(node.properties) && Object.hasOwn(node.properties, '__proto__')) return false;
-  if (Array.isArray(node.required) && node.required.includes('__proto__')) return false;
-  const drawn = typeof node.minItems === 'number' && node.minItems > 1 ? entries * node.minItems : entries;
-  if (drawn > FORM_ENTRIES_LIMIT || options.merged(node) > FORM_COMBINATIONS_LIMIT) return false;
-  return Object.keys(node).every((key) => drawable(node[key], depth + 1, drawn, options));
+  if (!Array.isArray(schema)) {
+    // A field named `__proto__`, or one required: an enum value or an example that reads "__proto__" is only text.
+    if (
+      (isRecord(node.properties) && Object.hasOwn(node.properties, '__proto__')) ||
+      (Array.isArray(node.required) && node.required.includes('__proto__'))
+    )
+      return { reason: 'proto', detail: `a field named "__proto__" at ${pointer(path)}` };
+  }
+  const drawn = !Array.isArray(schema) && typeof node.minItems === 'number' && node.minItems > 1 ? entries * node.minItems : entries;
+  if (drawn > FORM_ENTRIES_LIMIT)
+    return {
+      reason: 'entries',
+      detail: `minItems at ${pointer(path)} makes the form draw ${drawn} entries as it opens; FORM_ENTRIES_LIMIT is ${FORM_ENTRIES_LIMIT}`,
+    };
+  if (!Array.isArray(schema)) {
+    const merged = options.merged(node);
+    if (merged > FORM_COMBINATIONS_LIMIT)
+      return {
+        reason: 'combinations',
+        detail: `the allOf at ${pointer(path)} combines ${Number.isFinite(merged) ? merged : 'endless'} oneOf/anyOf options; FORM_COMBINATIONS_LIMIT is ${FORM_COMBINATIONS_LIMIT}`,
+      };
+  }
+  for (const key of Object.keys(node)) {
+    path.push(key);
+    const refused = drawable(node[key], depth + 1, drawn, options, path);
+    path.pop();
+    if (refused) return refused;
+  }
+  return undefined;
 }
 
 /**

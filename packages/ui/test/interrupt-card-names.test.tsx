@@ -85,6 +85,39 @@ describe('two questions open together, each with a long message and no title', (
   });
 });
 
+describe('two questions open together, each with a long form title or a long custom reason', () => {
+  const ok = { type: 'object', properties: { ok: { type: 'boolean' } } };
+  const asked = (interrupts: Record<string, unknown>[]) =>
+    playedStore([{ say: 'Export and review', events: runOf([], { outcome: { type: 'interrupt', interrupts } }) }]);
+
+  it('are named by the start of their form title, not all of it', async () => {
+    const url = `https://files.example.com/exports/${'9f8e7d6c5b4a'.repeat(30)}.csv`;
+    const titled = (id: string, title: string) => ({ id, reason: 'input_required', responseSchema: { ...ok, title } });
+    const store = await asked([
+      titled('0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f', url),
+      titled('1d2e3f4a-5b6c-4d7e-8f90-a1b2c3d4e5f6', '导出文件校验'.repeat(60)),
+    ]);
+    const [first = '', second = ''] = await twoCardNames(store);
+    expect(first.startsWith('Input needed: https://files.example.com/exports/9f8e7d6c5b4a')).toBe(true);
+    expect(second.startsWith('Input needed: 导出文件校验导出文件校验')).toBe(true);
+    for (const name of [first, second]) expect(name.length).toBeLessThan(200);
+  });
+
+  it('are named by the start of their custom reason, and told apart by their place', async () => {
+    const reason = `risk:${'manual_review_of_refunds_over_the_daily_limit_'.repeat(8)}`;
+    const store = await asked([
+      { id: '2e3f4a5b-6c7d-4e8f-9a01-b2c3d4e5f607', reason, responseSchema: ok },
+      { id: '3f4a5b6c-7d8e-4f90-a1b2-c3d4e5f60718', reason, responseSchema: ok },
+    ]);
+    const names = await twoCardNames(store);
+    expect(new Set(names).size).toBe(2);
+    for (const name of names) {
+      expect(name.startsWith('Action needed: risk:manual_review_of_refunds')).toBe(true);
+      expect(name.length).toBeLessThan(200);
+    }
+  });
+});
+
 describe('two payments by the same tool in Arabic', () => {
   it('name each by its place in Arabic, not with an English "of"', async () => {
     const store = await playedStore([

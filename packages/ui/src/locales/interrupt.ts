@@ -174,6 +174,19 @@ export const en = {
     OptionalObjectRemove: 'Remove data for optional field',
     OptionalObjectEmptyMsg: 'No data for optional field',
   },
+  /** Why a question is given no form, after `formUnsupported`: `limit` is the most a form takes, formatted. */
+  formWhy: {
+    entries: (limit: string) => `The agent asked for a list of over ${limit} entries.`,
+    combinations: (limit: string) => `The agent's choices combine in over ${limit} ways.`,
+    required: 'The agent requires a field it never describes.',
+    /** Nested too deep, or references that expand past what can be checked. */
+    large: "The agent's description of the answer is too large to check.",
+    /** Not valid JSON Schema, a pattern that cannot run in linear time, a field named `__proto__`. */
+    invalid: "The agent's description of the answer cannot be checked.",
+  },
+  /** The region's heading while the answers given are on their way to the agent (checked and recorded by the store). */
+  sendingOne: 'Sending your answer to the agent…',
+  sendingMany: (_count: number, shown: string) => `Sending ${shown} answers to the agent…`,
 };
 
 export const zhCN: typeof en = {
@@ -321,4 +334,13 @@ export const zhCN: typeof en = {
     OptionalObjectRemove: '删除可选字段的数据',
     OptionalObjectEmptyMsg: '可选字段没有数据',
   },
+  formWhy: {
+    entries: (limit) => `智能体要求的列表超过 ${limit} 项。`,
+    combinations: (limit) => `智能体的选项组合超过 ${limit} 种。`,
+    required: '智能体要求填写一个从未说明的字段。',
+    large: '智能体对回答的描述太大，无法校验。',
+    invalid: '智能体对回答的描述无法校验。',
+  },
+  sendingOne: '正在将你的回答发送给智能体…',
+  sendingMany: (_count, shown) => `正在将 ${shown} 个回答发送给智能体…`,
 };

@@ -1,0 +1,73 @@
+import type { ActionResult } from '@aguikit/core';
+import { AgentProvider, createAgentStore } from '@aguikit/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { InterruptDialog } from '../src/InterruptDialog.js';
+import { AgentLocaleProvider, zhCN } from '../src/locale.js';
+import { call, runOf, STORY_THREAD, scriptedSource } from '../src/storybook/scripted.js';
+
+/**
+ * Once the person has answered, the answers are on their way until the store has checked and recorded them (the
+ * validator may still be loading): the dialog's heading says they are being sent to the agent, not that the agent
+ * is still waiting for them.
+ */
+
+afterEach(cleanup);
+
+const approval = (id: string, toolCallId: string) => ({ id, reason: 'tool_call', toolCallId, message: `Run ${toolCallId}?` });
+
+/** A thread asking `interrupts`, whose resume never settles: the answers stay on their way. */
+async function sendingStore(interrupts: Record<string, unknown>[]) {
+  const store = createAgentStore({
+    threadId: STORY_THREAD,
+    source: scriptedSource([
+      runOf(
+        [
+          ...call('call_0f8e1d2c-3b4a-4596-8786-a5b4c3d2e1f0', 'refund_order', { orderId: 'A-1001' }),
+          ...call('call_9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d', 'notify_customer', { channel: 'email' }),
+        ],
+        { outcome: { type: 'interrupt', interrupts } },
+      ),
+    ]),
+    scheduler: (flush) => {
+      queueMicrotask(flush);
+      return () => undefined;
+    },
+  });
+  await store.getState().run('Refund order A-1001');
+  store.setState({ resume: () => new Promise<ActionResult>(() => undefined) });
+  return store;
+}
+
+describe('answers on their way to the agent', () => {
+  it('one answer: the heading says it is being sent', async () => {
+    const store = await sendingStore([approval('5f1c2b3a-4d5e-4f60-8a71-92b3c4d5e6f7', 'call_0f8e1d2c-3b4a-4596-8786-a5b4c3d2e1f0')]);
+    render(
+      <AgentProvider store={store}>
+        <InterruptDialog />
+      </AgentProvider>,
+    );
+    const dialog = screen.getByRole('dialog', { name: 'The agent is waiting for your answer' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Yes' }));
+    await waitFor(() => expect(screen.getByRole('dialog', { name: 'Sending your answer to the agent…' })).toBeInTheDocument());
+    expect(within(screen.getByRole('dialog')).getByText('Sending…')).toBeInTheDocument();
+  });
+
+  it('several answers, in Chinese', async () => {
+    const store = await sendingStore([
+      approval('5f1c2b3a-4d5e-4f60-8a71-92b3c4d5e6f7', 'call_0f8e1d2c-3b4a-4596-8786-a5b4c3d2e1f0'),
+      approval('6a2d3c4b-5e6f-4071-9b82-a3c4d5e6f708', 'call_9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d'),
+    ]);
+    render(
+      <AgentLocaleProvider locale={zhCN}>
+        <AgentProvider store={store}>
+          <InterruptDialog />
+        </AgentProvider>
+      </AgentLocaleProvider>,
+    );
+    for (const button of screen.getAllByRole('button', { name: '是' })) fireEvent.click(button);
+    await act(async () => undefined);
+    fireEvent.click(screen.getByRole('button', { name: '发送全部回答' }));
+    await waitFor(() => expect(screen.getByRole('dialog', { name: '正在将 2 个回答发送给智能体…' })).toBeInTheDocument());
+  });
+});
