@@ -306,7 +306,10 @@ export interface EventTimelineListProps extends Omit<React.HTMLAttributes<HTMLDi
  * listbox: arrow keys, Page Up/Down, Home and End move the selection. Past
  * a few hundred rows only the rows in view are rendered.
  */
-const List = React.forwardRef<HTMLDivElement, EventTimelineListProps>(function List({ virtualizeAbove = 300, className, ...rest }, ref) {
+const List = React.forwardRef<HTMLDivElement, EventTimelineListProps>(function List(
+  { virtualizeAbove = 300, className, style, ...rest },
+  ref,
+) {
   const { events, count, visible, diagnosticsAt, selected, select, toolNames } = useTimeline('List');
   const { messages } = useLocale();
   const strings = messages.devtools.timeline;
@@ -361,9 +364,12 @@ const List = React.forwardRef<HTMLDivElement, EventTimelineListProps>(function L
       </>
     );
   };
+  // Every row's index column is as wide as the log's longest index: the types start at one line past #999 and #1000.
+  const longest = `#${events[count - 1]?.index ?? count - 1}`.length;
   return (
     <Listbox
       {...rest}
+      style={{ '--agk-timeline-index-chars': longest, ...style } as React.CSSProperties}
       ref={ref}
       label={strings.listLabel}
       className={cx('agk-timeline__list', className)}

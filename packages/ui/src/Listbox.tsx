@@ -1,13 +1,5 @@
 'use client';
 
-import {
-  defaultRangeExtractor,
-  elementScroll,
-  observeElementOffset,
-  observeElementRect,
-  type Range,
-  Virtualizer,
-} from '@tanstack/virtual-core';
 import type { KeyboardEvent, MouseEvent, ReactNode, RefObject } from 'react';
 import * as React from 'react';
 import * as ReactDOM from 'react-dom';
@@ -376,12 +368,17 @@ function reveal(option: HTMLElement): void {
   else if (o.bottom > l.bottom) list.scrollTop += Math.min(o.bottom - l.bottom, o.top - l.top);
 }
 
-function PlainOptions(props: OptionsProps) {
-  const { selected, optionId } = props;
+/** Brings the chosen row into view when it or its place changes (a virtual list renders it wherever it is scrolled). */
+function useRevealSelected({ selected, selectedAt, optionId }: OptionsProps): void {
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new place (rows filtered before it) brings it back too.
   React.useEffect(() => {
     const option = selected === undefined ? null : document.getElementById(optionId(selected));
     if (option) reveal(option);
-  }, [selected, optionId]);
+  }, [selected, selectedAt, optionId]);
+}
+
+function PlainOptions(props: OptionsProps) {
+  useRevealSelected(props);
   const options: ReactNode[] = [];
   for (let position = 0; position < props.items.length; position++) {
     const item = props.items.at(position);
@@ -390,73 +387,73 @@ function PlainOptions(props: OptionsProps) {
   return options;
 }
 
-interface RowVirtualizerOptions {
-  count: number;
-  getScrollElement: () => HTMLDivElement | null;
-  estimateSize: (index: number) => number;
-  overscan: number;
-  initialRect: { width: number; height: number };
-  rangeExtractor: (range: Range) => number[];
-}
+/** Rows rendered past each edge of the view, so a short scroll shows rows already drawn. */
+const OVERSCAN = 8;
 
 /**
- * @tanstack/virtual-core's `Virtualizer` bound to React as its React adapter
- * binds it (re-render on every change, synchronously for a scroll so the
- * rows never lag the scrollbar), without the adapter: it imports `flushSync`
- * by name from react-dom, which a React Server Components environment cannot
- * link, and the rows here are fixed-height, so nothing is measured.
+ * The rows in view in the scroller, plus `OVERSCAN` each side, worked out
+ * from the scroll position and the view's height alone (rows are
+ * `rowHeight` tall): a row that arrives or a list resized costs the rows
+ * shown, not a walk of every row (100,000 in a long event log). A scroll
+ * renders again at once (synchronously), so the rows never lag the
+ * scrollbar; a resize, in React's own time. A list not laid out (a hidden
+ * tab, a test without layout) counts as 16 rows tall: it renders a first
+ * screenful rather than nothing.
  */
-function useRowVirtualizer(options: RowVirtualizerOptions): Virtualizer<HTMLDivElement, Element> {
-  const [, rerender] = React.useReducer((n: number) => n + 1, 0);
-  const resolved = {
-    ...options,
-    // A list not laid out (a hidden tab, a test without layout) measures 0 by 0: it renders a first screenful, as
-    // before it was measured, rather than nothing.
-    observeElementRect: (instance: Virtualizer<HTMLDivElement, Element>, report: (rect: { width: number; height: number }) => void) =>
-      observeElementRect(instance, (rect) => report(rect.width > 0 || rect.height > 0 ? rect : options.initialRect)),
-    observeElementOffset,
-    scrollToFn: elementScroll,
-    onChange: (_: Virtualizer<HTMLDivElement, Element>, sync: boolean) => (sync ? ReactDOM.flushSync(rerender) : rerender()),
-  };
-  const [virtualizer] = React.useState(() => new Virtualizer<HTMLDivElement, Element>(resolved));
-  virtualizer.setOptions(resolved);
-  useBrowserLayoutEffect(() => virtualizer._didMount(), [virtualizer]);
-  useBrowserLayoutEffect(() => virtualizer._willUpdate());
-  // The scroller is the list's own element, whose ref React attaches after this component's layout effects: at the
-  // first commit the layout effect above finds no element yet. Taken here, once everything is attached: else the
-  // virtualizer met it only at the next render, and then scrolled the list back to where it had started (the top).
-  React.useEffect(() => {
-    virtualizer._willUpdate();
-  }, [virtualizer]);
-  return virtualizer;
-}
-
 function VirtualOptions(props: OptionsProps & { scroller: RefObject<HTMLDivElement | null> }) {
-  const { items, selectedAt, pointedAt, scroller, rowHeight } = props;
-  const virtualizer = useRowVirtualizer({
-    count: items.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => rowHeight,
-    overscan: 8,
-    // The scroller is measured after mount: until then, assume a screenful so the first paint is not an empty list.
-    initialRect: { width: 0, height: rowHeight * 16 },
-    // The option aria-activedescendant names stays mounted wherever the list is scrolled, so it always names an element.
-    rangeExtractor: (range) => {
-      const rows = defaultRangeExtractor(range);
-      return pointedAt < 0 || rows.includes(pointedAt) ? rows : [...rows, pointedAt].sort((a, b) => a - b);
-    },
-  });
+  const { items, pointedAt, scroller, rowHeight } = props;
+  const count = items.length;
+  const [, rerender] = React.useReducer((n: number) => n + 1, 0);
+  // Where the scroller is scrolled and how tall its view is. A list that turns virtual as it grows starts where its
+  // reader is (its scroller is there already); a new list, at the top (its scroller comes after this render).
+  const [view] = React.useState(() => ({ top: scroller.current?.scrollTop ?? 0, height: scroller.current?.clientHeight ?? 0 }));
+  const range = () => {
+    const height = view.height || rowHeight * 16;
+    // Until the scroller reports a clamped position (the list got shorter), the offset may lie past the last row.
+    const top = Math.max(0, Math.min(view.top, count * rowHeight - height));
+    return [Math.max(0, Math.floor(top / rowHeight) - OVERSCAN), Math.min(count - 1, Math.ceil((top + height) / rowHeight) - 1 + OVERSCAN)];
+  };
+  const [first = 0, last = -1] = range();
+  const moved = React.useRef<() => boolean>(() => false);
+  moved.current = () => range().join() !== `${first},${last}`;
+
   React.useEffect(() => {
-    if (selectedAt >= 0) virtualizer.scrollToIndex(selectedAt, { align: 'auto' });
-  }, [selectedAt, virtualizer]);
+    const el = scroller.current;
+    if (!el) return;
+    const update = (sync: boolean) => {
+      view.top = el.scrollTop;
+      view.height = el.clientHeight;
+      if (!moved.current()) return;
+      if (sync) ReactDOM.flushSync(rerender);
+      else rerender();
+    };
+    const onScroll = () => update(true);
+    el.addEventListener('scroll', onScroll, { passive: true });
+    const observer = typeof ResizeObserver === 'undefined' ? undefined : new ResizeObserver(() => update(false));
+    observer?.observe(el);
+    update(false);
+    return () => {
+      el.removeEventListener('scroll', onScroll);
+      observer?.disconnect();
+    };
+  }, [scroller, view]);
+
+  useRevealSelected(props);
+
+  const row = (index: number) => {
+    const item = items.at(index);
+    return item === undefined ? null : (
+      <Option key={item} {...optionProps(props, item)} position={index} size={count} top={index * rowHeight} />
+    );
+  };
+  const rows: ReactNode[] = [];
+  // The option aria-activedescendant names stays rendered wherever the list is scrolled, so it always names an element.
+  if (pointedAt >= 0 && pointedAt < first) rows.push(row(pointedAt));
+  for (let index = first; index <= last; index++) rows.push(row(index));
+  if (pointedAt > last && pointedAt < count) rows.push(row(pointedAt));
   return (
-    <div role="presentation" className="agk-listbox__spacer" style={{ height: virtualizer.getTotalSize() }}>
-      {virtualizer.getVirtualItems().map((row) => {
-        const item = items.at(row.index);
-        return item === undefined ? null : (
-          <Option key={item} {...optionProps(props, item)} position={row.index} size={items.length} top={row.start} />
-        );
-      })}
+    <div role="presentation" className="agk-listbox__spacer" style={{ height: count * rowHeight }}>
+      {rows}
     </div>
   );
 }
