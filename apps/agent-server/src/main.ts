@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { listFromEnv } from './http/origin.js';
+import { optionsFromEnv } from './config.js';
 import { startAgentServer } from './server.js';
 
 // PORT, AGENT_DATA_DIR (SQLite; apps/agent-server/.data by default), REDIS_URL (Redis, several servers on one store), AGENT_SPEED,
@@ -7,31 +7,19 @@ import { startAgentServer } from './server.js';
 // AGENT_RUN_RETENTION_HOURS (how long runs and their event logs are kept; default 168, a week), AGENT_MAX_CONNECTIONS
 // (connections held at once; default 1,000), AGENT_MAX_RUNS (runs produced at once; default 200), AGENT_MAX_RUNS_PER_ADDRESS
 // (runs produced at once for one client address; default AGENT_MAX_RUNS), AGENT_MEMORY_RUN_MB (on memory storage, the MiB
-// runs and their logs may hold before the oldest finished are dropped; default 64).
-const port = Number(process.env.PORT ?? 8787);
-const origins = listFromEnv(process.env.AGENT_ALLOWED_ORIGINS);
-const hosts = listFromEnv(process.env.AGENT_ALLOWED_HOSTS);
-const options = {
-  port,
-  ...(process.env.REDIS_URL ? { redisUrl: process.env.REDIS_URL } : {}),
-  ...(process.env.AGENT_SPEED ? { speed: Number(process.env.AGENT_SPEED) } : {}),
-  ...(origins ? { allowedOrigins: origins } : {}),
-  ...(hosts ? { allowedHosts: hosts } : {}),
-  logLevel: process.env.AGENT_LOG_LEVEL || 'info',
-  ...(process.env.AGENT_RUN_RETENTION_HOURS ? { runRetentionMs: retentionHours(process.env.AGENT_RUN_RETENTION_HOURS) * 3_600_000 } : {}),
-  // A value that is no whole number of 1 or more stops the start (startAgentServer's RangeError).
-  ...(process.env.AGENT_MAX_CONNECTIONS ? { maxConnections: Number(process.env.AGENT_MAX_CONNECTIONS) } : {}),
-  ...(process.env.AGENT_MAX_RUNS ? { maxRuns: Number(process.env.AGENT_MAX_RUNS) } : {}),
-  ...(process.env.AGENT_MAX_RUNS_PER_ADDRESS ? { maxRunsPerAddress: Number(process.env.AGENT_MAX_RUNS_PER_ADDRESS) } : {}),
-  ...(process.env.AGENT_MEMORY_RUN_MB ? { maxMemoryRunBytes: Math.floor(Number(process.env.AGENT_MEMORY_RUN_MB) * 1024 * 1024) } : {}),
-};
-/** AGENT_RUN_RETENTION_HOURS as a number of hours: a mistyped value stops the start rather than keeping runs for ever. */
-function retentionHours(text: string): number {
-  const hours = Number(text);
-  if (!(hours > 0) || !Number.isFinite(hours))
-    throw new Error(`AGENT_RUN_RETENTION_HOURS must be a positive number of hours, not '${text}'.`);
-  return hours;
+// runs and their logs may hold before the oldest finished are dropped; default 64), AGENT_MEMORY_RECORD_MB (on memory
+// storage, the MiB threads and side-effect records may hold; default 16). A value the variable cannot take stops the start
+// with a message that names it (config.ts).
+let options: ReturnType<typeof optionsFromEnv>;
+try {
+  options = optionsFromEnv(process.env);
+} catch (e) {
+  console.error(`aguikit agent server: ${e instanceof Error ? e.message : String(e)}`);
+  process.exit(1);
 }
+/** A bound in bytes as MiB, for the start's message. */
+const mib = (bytes: number | undefined, fallback: number) =>
+  bytes === undefined ? fallback : Math.round((bytes / 1024 / 1024) * 100) / 100;
 const dataDir = process.env.AGENT_DATA_DIR || fileURLToPath(new URL('../.data', import.meta.url));
 
 /** better-sqlite3 is a native addon, an optional dependency: an install that could not build it has none. */
@@ -45,7 +33,11 @@ try {
   console.warn(
     'aguikit agent server: SQLite is not available (better-sqlite3 was not built: its prebuilt binary could not be downloaded, ' +
       "and building it needs Node's headers; on Debian `npm_config_nodedir=/usr pnpm install` builds it). " +
-      `Runs and side effects are kept in memory until the server stops, runs and their logs up to ${process.env.AGENT_MEMORY_RUN_MB || 64} MiB (AGENT_MEMORY_RUN_MB): past it, the runs finished longest ago are dropped.`,
+      `Runs, threads and side effects are kept in memory until the server stops. Runs and their logs up to ${mib(options.maxMemoryRunBytes, 64)} MiB (AGENT_MEMORY_RUN_MB): ` +
+      'past it, the runs finished longest ago are dropped. ' +
+      `Threads and side-effect records up to ${mib(options.maxMemoryRecordBytes, 16)} MiB (AGENT_MEMORY_RECORD_MB): past it, the threads written longest ago ` +
+      'are dropped (never one with an open interrupt or a run being produced or read), then the effects of runs no longer held ' +
+      '(a later run of their thread may do them again); when none can be, new threads and effects are refused (503).',
   );
   server = await startAgentServer(options);
 }

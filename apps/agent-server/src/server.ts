@@ -115,6 +115,19 @@ export interface AgentServerOptions {
    * Default 64 MiB.
    */
   maxMemoryRunBytes?: number;
+  /**
+   * On memory storage, the most bytes threads and side-effect records may
+   * hold (env `AGENT_MEMORY_RECORD_MB` in `main.ts`): a client that starts
+   * thread after thread, or has effect after effect done, would otherwise grow
+   * the process without bound (see `MemoryStorageOptions.maxRecordBytes`). Past
+   * it, the threads written longest ago are dropped, never one with an open
+   * interrupt nor one whose latest run is being produced or read; then the
+   * effects of runs no longer held, the oldest first; a warning is logged (at
+   * most once a minute). When nothing can be dropped, a run on a new thread is
+   * refused with 503 and a new effect is not done (its run is tried again, as
+   * after a full disk). Default 16 MiB.
+   */
+  maxMemoryRecordBytes?: number;
   /** How often old runs are looked for (and once as the server starts). Default the retention's quarter, at most an hour. */
   pruneEveryMs?: number;
   /**
@@ -146,12 +159,17 @@ export interface AgentServer {
    * idempotency key: those of the runs storage still holds. One older than
    * the run retention is dropped from this list as old runs are pruned;
    * storage keeps it, so it is never done twice (`GET /effects` lists them all, a
-   * page at a time with `?after=&limit=`).
+   * page at a time with `?after=&limit=`). The newest `MAX_LISTED_EFFECTS` at
+   * most: a client that has effect after effect done does not grow the list
+   * (and the process) without bound.
    */
   effects(): EffectRecord[];
   /** Stops accepting requests, ends open streams, and resolves once closed. */
   close(): Promise<void>;
 }
+
+/** The most effects `AgentServer.effects()` lists: the newest. */
+export const MAX_LISTED_EFFECTS = 10_000;
 
 /**
  * Starts an AG-UI 1.0 server over HTTP + SSE on loopback that serves every
@@ -193,8 +211,13 @@ export async function startAgentServer(options: AgentServerOptions = {}): Promis
   const maxMemoryRunBytes = options.maxMemoryRunBytes ?? 64 * 1024 * 1024;
   if (!(Number.isSafeInteger(maxMemoryRunBytes) && maxMemoryRunBytes >= 1))
     throw new RangeError(`maxMemoryRunBytes must be a whole number of bytes, 1 or more, not ${maxMemoryRunBytes}.`);
+  const maxMemoryRecordBytes = options.maxMemoryRecordBytes ?? 16 * 1024 * 1024;
+  if (!(Number.isSafeInteger(maxMemoryRecordBytes) && maxMemoryRecordBytes >= 1))
+    throw new RangeError(`maxMemoryRecordBytes must be a whole number of bytes, 1 or more, not ${maxMemoryRecordBytes}.`);
   /** Where the memory storage says it dropped runs for room: the log, once it exists. */
   let droppedForRoom = (_dropped: number, _bytes: number) => {};
+  /** Where the memory storage says it dropped threads or effects for room: the log, once it exists. */
+  let recordsDropped = (_dropped: number, _bytes: number) => {};
   /** Which runs a client reads or this server produces (memory storage keeps them): the app's, once it exists. */
   let inUse = (_runId: string) => false;
   const storage =
@@ -203,10 +226,17 @@ export async function startAgentServer(options: AgentServerOptions = {}): Promis
       maxRunBytes: maxMemoryRunBytes,
       onDrop: (dropped, bytes) => droppedForRoom(dropped, bytes),
       inUse: (runId) => inUse(runId),
+      maxRecordBytes: maxMemoryRecordBytes,
+      onRecordDrop: (threads, effects, bytes) => recordsDropped(threads + effects, bytes),
     }));
   const owned = options.storage === undefined;
   const effects = new Map<string, EffectRecord>();
-  for (const record of await storage.effects()) effects.set(record.idempotencyKey, record);
+  /** `record` listed, the oldest listed dropped past `MAX_LISTED_EFFECTS`. */
+  const list = (record: EffectRecord) => {
+    effects.set(record.idempotencyKey, record);
+    if (effects.size > MAX_LISTED_EFFECTS) effects.delete(effects.keys().next().value as string);
+  };
+  for (const record of await storage.effects()) list(record);
   /** The latest cut of pruning: an effect done before it belongs to a run pruned, and is no longer listed. */
   let forgotten = Number.NEGATIVE_INFINITY;
   let policy: OriginPolicy = originPolicy([], []);
@@ -235,13 +265,19 @@ export async function startAgentServer(options: AgentServerOptions = {}): Promis
     logger,
     onEffect: (record) => {
       // A run that meets an effect done already gets its record back: that of the run that did it, pruned or not.
-      if (record.at >= forgotten && !effects.has(record.idempotencyKey)) effects.set(record.idempotencyKey, record);
+      if (record.at >= forgotten && !effects.has(record.idempotencyKey)) list(record);
     },
   });
   const { fastify, endStreams, settled, oldestProducing, finishUnfinished } = app;
   inUse = app.inUse;
   droppedForRoom = memoryFullWarning(maxMemoryRunBytes, (detail) =>
     fastify.log.warn(detail, 'memory storage full: the runs finished longest ago were dropped (a reconnect to one gets 404)'),
+  );
+  recordsDropped = memoryFullWarning(maxMemoryRecordBytes, ({ dropped, bytes }) =>
+    fastify.log.warn(
+      { dropped, bytes, maxRecordBytes: maxMemoryRecordBytes },
+      'memory storage full: the threads written longest ago, or the effects of runs no longer held, were dropped',
+    ),
   );
   fastify.server.maxConnections = maxConnections;
   // Clients that keep their connections idle after an answer do not take the places new clients need.

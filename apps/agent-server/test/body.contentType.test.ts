@@ -10,7 +10,12 @@ import type { AgentServer } from '../src/server.js';
 import { post, readEvents, startServer, userInput } from './support.js';
 
 /** Sends a raw HTTP/1.1 request with `headerLines` as written, and answers the status line's code, the body, and whether the server closed. */
-function send(server: AgentServer, headerLines: string[], body: string): Promise<{ status: number; body: string }> {
+function send(
+  server: AgentServer,
+  headerLines: string[],
+  body: string,
+  requestLine = 'POST /agents/refund?speed=0 HTTP/1.1',
+): Promise<{ status: number; body: string }> {
   const { hostname, port } = new URL(server.url);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname);
@@ -25,7 +30,7 @@ function send(server: AgentServer, headerLines: string[], body: string): Promise
       resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]), body: rest });
     });
     const head = [
-      'POST /agents/refund?speed=0 HTTP/1.1',
+      requestLine,
       `Host: ${hostname}:${port}`,
       ...headerLines,
       `Content-Length: ${Buffer.byteLength(body)}`,
@@ -57,5 +62,16 @@ describe('a request with two Content-Type headers', () => {
     expect(one.status).toBe(200);
     expect(one.body).toContain('RUN_FINISHED');
     expect((await readEvents(await post(server, '/agents/refund?speed=0', userInput('t', 'r1')))).at(-1)?.event.type).toBe('RUN_FINISHED');
+  });
+
+  it('is refused only when the request has a body: a GET or HEAD without one is answered as without the header', async () => {
+    const server = await startServer();
+    const lines = ['Content-Type: application/json', 'Content-Type: text/plain'];
+    for (const requestLine of ['GET /agents HTTP/1.1', 'HEAD /agents HTTP/1.1', 'GET /health HTTP/1.1', 'GET /effects HTTP/1.1']) {
+      const response = await send(server, lines, '', requestLine);
+      expect(response.status, requestLine).toBe(200);
+    }
+    // A body-less POST is refused as before: its method takes a body, and the body it sends is empty.
+    expect((await send(server, lines, '')).status).toBe(400);
   });
 });

@@ -803,6 +803,13 @@ describe('a body in a coding the server does not read', () => {
     expect(answer.json).toEqual({ error: { code: 'UNSUPPORTED_CONTENT_ENCODING', message: expect.stringMatching(/gzip/u) } });
     expect((await health(server)).runs).toBe(0);
   });
+
+  it('answers a GET without a body whatever Content-Encoding it names: there is no body to decode', async () => {
+    const server = await startServer();
+    const host = new URL(server.url).host;
+    const text = `GET /agents HTTP/1.1\r\nHost: ${host}\r\nContent-Encoding: gzip\r\nConnection: close\r\n\r\n`;
+    expect(parsed(await rawAnswer(socketTo(server), text)).status).toMatch(/^HTTP\/1\.1 200 /u);
+  });
 });
 
 it('takes an absolute-form target (`POST http://host/agents/refund`) as its path, as HTTP/1.1 asks of a server', async () => {

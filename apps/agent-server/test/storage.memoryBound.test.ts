@@ -51,7 +51,8 @@ describe('memory storage with maxRunBytes', () => {
       [1, 2_000],
     ] as const) {
       const runId = `run-${n}`;
-      await storage.beginRun(runRecord(runId, `thread-${n}`, { startedAt }), threadRecord(`thread-${n}`), 0);
+      const thread = { ...threadRecord(`thread-${n}`, [`it-${n}`]), raisedBy: runId };
+      await storage.beginRun(runRecord(runId, `thread-${n}`, { startedAt }), thread, 0);
       for (let i = 0; i < 20; i++) await storage.appendEvent(runId, i, frame(runId, i, 1_000));
       await storage.produced(runId);
       await storage.markRead(runId);

@@ -144,6 +144,8 @@ export function buildApp(options: AppOptions): App {
   });
   /** The clients reading each run now (`inUse`). */
   const readers = new Map<string, number>();
+  /** The requests for each run being answered now, from before its record is looked up (`inUse`). */
+  const requests = new Map<string, number>();
   const delivery: Delivery = {
     ...told,
     opened(runId) {
@@ -272,11 +274,13 @@ export function buildApp(options: AppOptions): App {
     // No route takes the method here: refused before a body is read (a client that waits to be told to send one,
     // `Expect: 100-continue`, would wait for ever).
     if (request.is404) refuseUnrouted(request, reply);
-    const types = doubleContentType(request.raw.rawHeaders);
+    // Content-Type and Content-Encoding describe a body: only a POST's is read (Fastify reads none of a GET's or HEAD's).
+    const bodyRead = request.method === 'POST';
+    const types = bodyRead ? doubleContentType(request.raw.rawHeaders) : undefined;
     if (types) throw types;
-    if (request.method === 'POST' && !isJson(request.headers['content-type']))
+    if (bodyRead && !isJson(request.headers['content-type']))
       throw new RequestError(415, 'UNSUPPORTED_MEDIA_TYPE', 'POST a body of Content-Type application/json.');
-    const coding = unreadCoding(request.headers);
+    const coding = unreadCoding(request.headers, bodyRead);
     if (coding?.status === 415) reply.header('Accept-Encoding', 'identity');
     if (coding) throw coding;
   });
@@ -345,6 +349,10 @@ export function buildApp(options: AppOptions): App {
       },
     },
     async (request, reply) => {
+      // The run is in use from before its record is looked up to the end of its stream (whose client is then counted
+      // among its readers): memory storage does not drop it for room between the look-up and the stream's opening.
+      const runId = request.body.runId;
+      requests.set(runId, (requests.get(runId) ?? 0) + 1);
       try {
         return await runRequest(request, reply);
       } catch (e) {
@@ -353,6 +361,10 @@ export function buildApp(options: AppOptions): App {
         const next = e instanceof StorageUnavailable ? streams.nextTry(request.body.runId) : undefined;
         if (next !== undefined) reply.header('Retry-After', retryAfter(next));
         throw e;
+      } finally {
+        const left = (requests.get(runId) ?? 1) - 1;
+        if (left > 0) requests.set(runId, left);
+        else requests.delete(runId);
       }
     },
   );
@@ -571,6 +583,6 @@ export function buildApp(options: AppOptions): App {
     settled: streams.settled,
     oldestProducing: streams.oldestProducing,
     finishUnfinished,
-    inUse: (runId) => readers.has(runId) || !streams.produces(runId, { readFrom: 0 }),
+    inUse: (runId) => readers.has(runId) || requests.has(runId) || !streams.produces(runId, { readFrom: 0 }),
   };
 }

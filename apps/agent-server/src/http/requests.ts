@@ -79,9 +79,12 @@ export const isJson = (type: string | undefined) => /^application\/json\s*(;\s*c
  * A body in a coding the server does not read, refused before it is read
  * (it would be parsed as the compressed bytes): a transfer coding other than
  * chunked is 501 (RFC 9112), a content coding other than identity 415 with
- * `Accept-Encoding: identity` (RFC 9110).
+ * `Accept-Encoding: identity` (RFC 9110). `bodyRead`: whether the route reads
+ * the body (a POST's); the content coding of a body no route reads (a GET's,
+ * a HEAD's) is no concern, the transfer coding, which frames the connection's
+ * next request, always is.
  */
-export function unreadCoding(headers: Record<string, string | string[] | undefined>): RequestError | undefined {
+export function unreadCoding(headers: Record<string, string | string[] | undefined>, bodyRead = true): RequestError | undefined {
   const codings = (header: string | string[] | undefined) =>
     String(header ?? '')
       .split(',')
@@ -94,7 +97,7 @@ export function unreadCoding(headers: Record<string, string | string[] | undefin
       'UNSUPPORTED_TRANSFER_CODING',
       `The body's transfer coding (${transfer.join(', ').slice(0, 100)}) is not one this server reads: send it chunked or with a Content-Length.`,
     );
-  const content = codings(headers['content-encoding']).filter((c) => c !== 'identity');
+  const content = bodyRead ? codings(headers['content-encoding']).filter((c) => c !== 'identity') : [];
   if (content.length)
     return new RequestError(
       415,

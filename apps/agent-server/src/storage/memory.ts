@@ -18,6 +18,24 @@ export interface MemoryStorageOptions {
    * room while it is, however long ago it finished. Default none.
    */
   inUse?: (runId: string) => boolean;
+  /**
+   * The most bytes threads and side-effect records may hold, counted as runs
+   * are (the UTF-16 size of their JSON). Past it, the threads written longest
+   * ago are dropped (a client that goes on with one starts it anew: its
+   * version is 0 again, and the answers it remembered for retried resumes are
+   * gone), never one with an open interrupt nor one whose latest run is being
+   * produced or in use (`inUse`); then the effects of runs no longer held
+   * (dropped for room or pruned), the oldest first (a later run of their
+   * thread that asks for the same action does it again), never the effects of
+   * a run held, which a retry or a reconnect could produce again. When what
+   * is held can all not be dropped, a new thread, a thread that would grow, or
+   * a new effect is refused with `StorageUnavailable`, nothing of it stored, as
+   * a full disk refuses it. Default unbounded (tests); the server bounds it
+   * (`AgentServerOptions.maxMemoryRecordBytes`).
+   */
+  maxRecordBytes?: number;
+  /** Told, after threads or effects were dropped to stay under `maxRecordBytes`, how many of each and the bytes left. */
+  onRecordDrop?: (threads: number, effects: number, bytes: number) => void;
 }
 
 /**
@@ -27,7 +45,8 @@ export interface MemoryStorageOptions {
  * on all three); records are copied in and out, so a caller changing an
  * object it passed or got back changes nothing stored. With `maxRunBytes`,
  * the oldest finished runs are dropped to stay under it (a reconnect to one
- * gets 404, as to a run pruned); threads and side effects are kept.
+ * gets 404, as to a run pruned). With `maxRecordBytes`, threads and side
+ * effects are held within it too (see `MemoryStorageOptions`).
  *
  * @example
  * const storage = openMemoryStorage({ maxRunBytes: 64 * 1024 * 1024 });
@@ -36,8 +55,17 @@ export interface MemoryStorageOptions {
 export function openMemoryStorage(options: MemoryStorageOptions = {}): Storage {
   const maxRunBytes = options.maxRunBytes ?? Number.POSITIVE_INFINITY;
   if (!(maxRunBytes > 0)) throw new RangeError(`maxRunBytes must be a number of bytes above 0, not ${maxRunBytes}.`);
+  const maxRecordBytes = options.maxRecordBytes ?? Number.POSITIVE_INFINITY;
+  if (!(maxRecordBytes > 0)) throw new RangeError(`maxRecordBytes must be a number of bytes above 0, not ${maxRecordBytes}.`);
   const runs = new Map<string, RunRecord>();
-  const threads = new Map<string, { record: ThreadRecord; version: number }>();
+  /** Each thread with its version, the bytes it holds and its latest run, the one written longest ago first. */
+  const threads = new Map<string, { record: ThreadRecord; version: number; bytes: number; lastRun: string }>();
+  /** Each effect under its key with a cursor of its own (`effectsPage`) and the bytes it holds, in the order done. */
+  const effects = new Map<string, { record: EffectRecord; at: number; bytes: number }>();
+  /** The effects' cursors: the last one given. */
+  let cursor = 0;
+  /** The bytes threads and effects hold. */
+  let recordBytes = 0;
   const frames = new Map<string, string[]>();
   const read = new Set<string>();
   /** Runs begun and not yet produced to their end. */
@@ -55,11 +83,17 @@ export function openMemoryStorage(options: MemoryStorageOptions = {}): Storage {
   };
   /**
    * That a client read the end of a run dropped for room, kept until the run is past the retention (`prune`), by
-   * when it started: its thread may still wait on the interrupts it raised, which were seen (see `wasRead`).
+   * when it started: its thread may still wait on the interrupts it raised, which were seen (see `wasRead`). Kept only
+   * for a run whose thread waits on the interrupts it raised, until they are answered: a client reading run after run
+   * holds nothing here for each.
    */
   const readOfDropped = new Map<string, number>();
   const drop = (runId: string, forRoom = false) => {
-    const startedAt = runs.get(runId)?.startedAt;
+    const run = runs.get(runId);
+    const startedAt = run?.startedAt;
+    // Asked only of the run that raised a thread's open interrupts (`raisedBy`): for any other it is dropped with it.
+    const thread = run && threads.get(run.threadId)?.record;
+    const waitedOn = thread?.raisedBy === runId && thread.open.length > 0;
     bytes -= sizes.get(runId) ?? 0;
     sizes.delete(runId);
     runs.delete(runId);
@@ -67,7 +101,8 @@ export function openMemoryStorage(options: MemoryStorageOptions = {}): Storage {
     if (!forRoom) {
       read.delete(runId);
       readOfDropped.delete(runId);
-    } else if (startedAt !== undefined && read.has(runId)) readOfDropped.set(runId, startedAt);
+    } else if (startedAt !== undefined && read.has(runId) && waitedOn) readOfDropped.set(runId, startedAt);
+    else read.delete(runId);
     producing.delete(runId);
     finished.delete(runId);
     orphans.delete(runId);
@@ -85,7 +120,39 @@ export function openMemoryStorage(options: MemoryStorageOptions = {}): Storage {
       }
     if (dropped) options.onDrop?.(dropped, bytes);
   };
-  const effects = new Map<string, EffectRecord>();
+  /**
+   * Drops threads, then effects, that may be dropped (see `maxRecordBytes`) until `need` more bytes fit, never
+   * thread `keep`; answers whether they fit.
+   */
+  const makeRecordRoom = (need: number, keep?: string): boolean => {
+    if (recordBytes + need <= maxRecordBytes) return true;
+    const busy = new Set<string>();
+    for (const runId of producing) {
+      const threadId = runs.get(runId)?.threadId;
+      if (threadId !== undefined) busy.add(threadId);
+    }
+    let droppedThreads = 0;
+    let droppedEffects = 0;
+    for (const [threadId, t] of threads) {
+      if (recordBytes + need <= maxRecordBytes) break;
+      if (threadId === keep || t.record.open.length > 0 || busy.has(threadId) || options.inUse?.(t.lastRun)) continue;
+      threads.delete(threadId);
+      recordBytes -= t.bytes;
+      droppedThreads++;
+    }
+    for (const [key, e] of effects) {
+      if (recordBytes + need <= maxRecordBytes) break;
+      if (runs.has(e.record.runId)) continue;
+      effects.delete(key);
+      recordBytes -= e.bytes;
+      droppedEffects++;
+    }
+    if (droppedThreads || droppedEffects) options.onRecordDrop?.(droppedThreads, droppedEffects, recordBytes);
+    return recordBytes + need <= maxRecordBytes;
+  };
+  /** What stops a thread or effect that does not fit. */
+  const full = () =>
+    new StorageUnavailable('The memory storage is full: its threads and side effects hold as much as it takes (maxRecordBytes).');
   let closed = false;
   const open = () => {
     if (closed) throw new StorageUnavailable('The memory storage is closed.');
@@ -96,12 +163,23 @@ export function openMemoryStorage(options: MemoryStorageOptions = {}): Storage {
     async beginRun(run, thread, expectedThreadVersion) {
       open();
       if (runs.has(run.runId)) return 'exists';
-      const version = threads.get(run.threadId)?.version ?? 0;
+      const before = threads.get(run.threadId);
+      const version = before?.version ?? 0;
       if (version !== expectedThreadVersion) return 'conflict';
+      const threadBytes = 2 * JSON.stringify(thread).length;
+      const grows = threadBytes - (before?.bytes ?? 0);
+      // Checked before anything is written: a run refused for want of room leaves no trace.
+      if (grows > 0 && !makeRecordRoom(grows, run.threadId)) throw full();
       // Frames left under a free id (written for a run dropped meanwhile) are no part of this run.
       drop(run.runId);
       runs.set(run.runId, structuredClone(run));
-      threads.set(run.threadId, { record: structuredClone(thread), version: version + 1 });
+      // That the run which raised the interrupts this one closes was read is asked no more (`drop`).
+      const previous = before?.record.raisedBy;
+      if (previous !== undefined && previous !== thread.raisedBy && readOfDropped.delete(previous)) read.delete(previous);
+      // Written last of all threads now: the last one dropped for room.
+      threads.delete(run.threadId);
+      threads.set(run.threadId, { record: structuredClone(thread), version: version + 1, bytes: threadBytes, lastRun: run.runId });
+      recordBytes += grows;
       producing.add(run.runId);
       grow(run.runId, 2 * JSON.stringify(run).length);
       makeRoom();
@@ -165,20 +243,34 @@ export function openMemoryStorage(options: MemoryStorageOptions = {}): Storage {
     async performEffect(effect) {
       open();
       const earlier = effects.get(effect.idempotencyKey);
-      if (earlier) return { record: structuredClone(earlier), fresh: false };
-      effects.set(effect.idempotencyKey, structuredClone(effect));
+      if (earlier) return { record: structuredClone(earlier.record), fresh: false };
+      const bytes = 2 * JSON.stringify(effect).length;
+      if (!makeRecordRoom(bytes)) throw full();
+      effects.set(effect.idempotencyKey, { record: structuredClone(effect), at: ++cursor, bytes });
+      recordBytes += bytes;
       return { record: structuredClone(effect), fresh: true };
     },
     async effects() {
       open();
-      return [...effects.values()].map((e) => structuredClone(e));
+      return [...effects.values()].map((e) => structuredClone(e.record));
     },
     async effectsPage(after, limit) {
       open();
-      // A Map keeps the order its keys were set in, and no effect is ever deleted: a position is a cursor.
-      const page = [...effects.values()].slice(after, after + limit).map((e) => structuredClone(e));
-      const next = after + page.length;
-      return { effects: page, next, more: next < effects.size };
+      // A Map keeps the order its keys were set in, each effect with a cursor past the ones before: one dropped for room
+      // moves no other's.
+      const page: EffectRecord[] = [];
+      let next = after;
+      let more = false;
+      for (const e of effects.values()) {
+        if (e.at <= after) continue;
+        if (page.length >= limit) {
+          more = true;
+          break;
+        }
+        page.push(structuredClone(e.record));
+        next = e.at;
+      }
+      return { effects: page, next, more };
     },
     async markRead(runId) {
       open();

@@ -102,10 +102,11 @@ export interface Storage {
   /**
    * Up to `limit` effects recorded after cursor `after` (0: from the first), in
    * the order done, and the cursor to read on from (`next`, `after` itself when
-   * none was read): effects are never dropped, so a cursor stays valid and a
+   * none was read): effects are never dropped (on memory storage, only those of
+   * runs no longer held, past its bound, and none moves another's cursor), so a cursor stays valid and a
    * client paging with it sees each effect once, those done later included.
    * `more`: whether effects past `next` were recorded already. A cursor is a
-   * whole number, otherwise opaque (a position on memory and Redis, a row id on
+   * whole number, otherwise opaque (a count of effects done on memory, a position on Redis, a row id on
    * SQLite).
    */
   effectsPage(after: number, limit: number): Promise<EffectsPage>;
