@@ -118,8 +118,11 @@ export const Composer = React.forwardRef<HTMLFormElement, ComposerProps>(functio
   // Why a send was refused, in the locale's words (the store's own message is English).
   const refusedText = (code: string) =>
     code === 'RUN_IN_PROGRESS' ? t.refusedInFlight : code === 'DESTROYED' ? t.refusedClosed : t.refused;
+  // Answers given and on their way (not yet recorded, which closes their questions): no stream of the resume is open yet.
   const note = waiting
-    ? t.waiting
+    ? agent.inFlight === 'resume' && agent.connection !== 'open' && agent.connection !== 'connecting'
+      ? t.sending
+      : t.waiting
     : busy
       ? refused?.code === 'RUN_IN_PROGRESS'
         ? refusedText(refused.code)

@@ -126,8 +126,9 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
   const interrupts = useInterrupts();
   const inFlight = useAgentSelector((s) => s.inFlight);
   const [kept, setKept] = React.useState(NO_ANSWERS);
-  // The store an answer is being sent to: another one the provider switches to (another thread) is not busy for it.
-  const [sendingTo, setSendingTo] = React.useState<AgentStore>();
+  // The store answers are being sent to, and the interrupts they answer: another store the provider switches to (another
+  // thread) is not busy for it, and a question raised while the resumed run's stream is still open is not being answered.
+  const [sendingTo, setSendingTo] = React.useState<{ store: AgentStore; ids: readonly string[] }>();
   const [announcement, setAnnouncement] = React.useState({ text: '', n: 0 });
   const sendingRef = React.useRef<AgentStore | undefined>(undefined);
   const shownStore = React.useRef(store);
@@ -147,7 +148,7 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
   const sendButton = React.useRef<HTMLButtonElement>(null);
   const headingId = React.useId();
   const mode = interrupts.length > 1 ? 'collect' : 'immediate';
-  const busy = sendingTo === store || inFlight !== undefined;
+  const busy = sendingTo?.store === store || inFlight !== undefined;
   const busyRef = React.useRef(busy);
   busyRef.current = busy;
   const answers = React.useMemo(() => {
@@ -232,7 +233,7 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
       // A second click can land before the re-render that disables the button: the ref, not the state, decides.
       if (sendingRef.current === store || store.getState().inFlight) return;
       sendingRef.current = store;
-      setSendingTo(store);
+      setSendingTo({ store, ids: responses.map((r) => r.interruptId) });
       const doc = region.current?.ownerDocument ?? document;
       // The buttons that gave the answer are about to go (or be disabled): focus moves to a stable place first.
       stopWaiting.current();
@@ -442,8 +443,9 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
     (scope.querySelector<HTMLElement>(COMPOSER) ?? chatIn(scope) ?? back)?.focus();
   }, [none]);
 
-  // Answers on their way (checked and recorded by the store) are no longer what the agent waits for: they are being sent.
-  const sending = sendingTo === store || inFlight === 'resume';
+  // Answers on their way (until the store has checked and recorded them, which closes their interrupts) are no longer
+  // what the agent waits for: they are being sent. A question the resumed run raises is waited for.
+  const sending = sendingTo?.store === store && interrupts.some((it) => sendingTo.ids.includes(it.id));
   const count = format.number(interrupts.length);
   const heading =
     title ??

@@ -290,7 +290,9 @@ function UnsupportedFieldTemplate({ registry }: UnsupportedFieldProps) {
 function FormUnusable({ onFailure, message, why, detail }: { onFailure: () => void; message: string; why?: string; detail?: string }) {
   React.useEffect(() => onFailure(), [onFailure]);
   React.useEffect(() => {
-    if (detail) console.warn(detail);
+    if (!detail || warned.has(detail)) return;
+    warned.add(detail);
+    console.warn(detail);
   }, [detail]);
   return (
     <div className="agk-interrupt__form-refused">
@@ -299,6 +301,12 @@ function FormUnusable({ onFailure, message, why, detail }: { onFailure: () => vo
     </div>
   );
 }
+
+/**
+ * What `FormUnusable` told the console: once per interrupt and fault, however often its card mounts (StrictMode, a
+ * dialog opened again, a card drawn again).
+ */
+const warned = new Set<string>();
 
 /** Why a question has no form, in the locale's words: the limit it passed, where there is one. */
 function formWhy(t: InterruptMessages['formWhy'], reason: Unusable['reason'], number: (n: number) => string): string {

@@ -176,10 +176,13 @@ function drawable(schema: unknown, depth: number, entries: number, options: Opti
     };
   if (!Array.isArray(schema)) {
     const merged = options.merged(node);
+    // Endless: a member that refers back to itself (or $refs nested past 64 levels), merged without end, whatever its options.
+    if (merged === Number.POSITIVE_INFINITY)
+      return { reason: 'deep', detail: `the allOf at ${pointer(path)} refers back to itself through $ref, or nests past 64 levels` };
     if (merged > FORM_COMBINATIONS_LIMIT)
       return {
         reason: 'combinations',
-        detail: `the allOf at ${pointer(path)} combines ${Number.isFinite(merged) ? merged : 'endless'} oneOf/anyOf options; FORM_COMBINATIONS_LIMIT is ${FORM_COMBINATIONS_LIMIT}`,
+        detail: `the allOf at ${pointer(path)} combines ${merged} oneOf/anyOf options; FORM_COMBINATIONS_LIMIT is ${FORM_COMBINATIONS_LIMIT}`,
       };
   }
   for (const key of Object.keys(node)) {

@@ -21,7 +21,16 @@ afterEach(async () => {
 
 const CALL = 'call_8f14e45f-ceea-467f-a0e6-cbbf1d3a8b1c';
 
-async function expiredApproval() {
+/** A second approval, still open, asked with the expired one. */
+const NEXT = {
+  id: '2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d',
+  reason: 'tool_call',
+  toolCallId: 'call_0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d',
+  message: 'Email the customer that the refund is on its way?',
+  responseSchema: { type: 'object', required: ['approved'], properties: { approved: { type: 'boolean' } } },
+};
+
+async function expiredApproval(withNext = false) {
   await preloadInterruptForm();
   return playedStore(
     [
@@ -31,6 +40,7 @@ async function expiredApproval() {
           [
             ...say('5d7f3a4e-2b1c-4d8e-9f0a-1b2c3d4e5f60', 'The order is eligible: I will refund it once you approve.'),
             ...call(CALL, 'refund_order', { orderId: 'A-1001', amount: 42, currency: 'EUR', reason: 'damaged in transit' }),
+            ...(withNext ? call(NEXT.toolCallId, 'notify_customer', { orderId: 'A-1001', channel: 'email' }) : []),
           ],
           {
             outcome: {
@@ -48,6 +58,7 @@ async function expiredApproval() {
                     properties: { approved: { type: 'boolean' }, comment: { type: 'string', title: 'Comment' } },
                   },
                 },
+                ...(withNext ? [NEXT] : []),
               ],
             },
           },
@@ -105,4 +116,33 @@ describe('an expired approval in the chat on a phone (390x844)', () => {
     }
     expect(status).toHaveTextContent(/expired .*only closed/);
   });
+});
+
+describe('an expired approval above one still open, in the chat', () => {
+  for (const [width, height] of [
+    [390, 844],
+    [1366, 768],
+  ] as const) {
+    it(`keeps its notice and Close without answering inside its card, clear of the next one (${width}x${height})`, async () => {
+      await page.viewport(width, height);
+      const store = await expiredApproval(true);
+      const screen = await render(
+        <AgentProvider store={store}>
+          <div style={{ height: '100vh' }}>
+            <AgentChat />
+          </div>
+        </AgentProvider>,
+      );
+      await expect.element(screen.getByRole('button', { name: 'Approve' })).toBeVisible();
+      await frames();
+      const card = document.querySelector<HTMLElement>('.agk-interrupt[data-state="expired"]');
+      const actions = card?.querySelector<HTMLElement>('.agk-interrupt__actions');
+      const next = card?.nextElementSibling;
+      if (!card || !actions || !next) throw new Error('no expired card, its actions or the card after it');
+      const cardBox = card.getBoundingClientRect();
+      const actionsBox = actions.getBoundingClientRect();
+      expect(actionsBox.bottom).toBeLessThanOrEqual(cardBox.bottom + 0.5);
+      expect(actionsBox.bottom).toBeLessThanOrEqual(next.getBoundingClientRect().top + 0.5);
+    });
+  }
 });

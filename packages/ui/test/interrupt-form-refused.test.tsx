@@ -1,5 +1,6 @@
 import { AgentProvider, createAgentStore } from '@aguikit/react';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import * as React from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FORM_COMBINATIONS_LIMIT, FORM_ENTRIES_LIMIT } from '../src/formSchema.js';
 import { InterruptDialog } from '../src/InterruptDialog.js';
@@ -16,7 +17,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-async function asked(responseSchema: Record<string, unknown>, locale?: typeof zhCN) {
+async function asked(responseSchema: Record<string, unknown>, locale?: typeof zhCN, strict = false) {
   const store = createAgentStore({
     threadId: STORY_THREAD,
     source: scriptedSource([
@@ -38,7 +39,8 @@ async function asked(responseSchema: Record<string, unknown>, locale?: typeof zh
       <InterruptDialog />
     </AgentProvider>
   );
-  const view = render(locale ? <AgentLocaleProvider locale={locale}>{dialog}</AgentLocaleProvider> : dialog);
+  const shown = locale ? <AgentLocaleProvider locale={locale}>{dialog}</AgentLocaleProvider> : dialog;
+  const view = render(strict ? <React.StrictMode>{shown}</React.StrictMode> : shown);
   await waitFor(() => expect(view.container.querySelector('.agk-interrupt__form-placeholder')).toBeNull(), { timeout: 10_000 });
   return view;
 }
@@ -82,9 +84,30 @@ describe('a question given no form says why', () => {
     expect(screen.getByText('The agent requires a field it never describes.')).toBeInTheDocument();
   });
 
+  it('an allOf that refers back to itself: too large to check, not choices combining past the limit', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    await asked({
+      type: 'object',
+      allOf: [{ $ref: '#/$defs/base' }, { oneOf: [{ required: ['email'] }, { required: ['phone'] }] }],
+      properties: { email: { type: 'string' }, phone: { type: 'string' } },
+      $defs: { base: { allOf: [{ $ref: '#/$defs/base' }] } },
+    });
+    expect(screen.getByText("The agent's description of the answer is too large to check.")).toBeInTheDocument();
+    expect(warn).toHaveBeenCalledWith(expect.stringMatching(/refers back to itself/));
+  });
+
   it('in Chinese', async () => {
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     await asked(rows(2_000), zhCN);
     expect(screen.getByText(`智能体要求的列表超过 ${FORM_ENTRIES_LIMIT} 项。`)).toBeInTheDocument();
+  });
+});
+
+describe("a schema's fault in the console", () => {
+  it('is told once, under StrictMode too (its effects run twice)', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    await asked({ type: 'object', properties: { when: { type: 'string', pattern: '(a+)+\\1' } } }, undefined, true);
+    expect(screen.getByText("The agent's description of the answer cannot be checked.")).toBeInTheDocument();
+    expect(warn.mock.calls.filter(([text]) => String(text).includes('shown without a form'))).toHaveLength(1);
   });
 });

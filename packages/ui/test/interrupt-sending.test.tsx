@@ -1,7 +1,8 @@
-import type { ActionResult } from '@aguikit/core';
+import type { ActionResult, AgentSource } from '@aguikit/core';
 import { AgentProvider, createAgentStore } from '@aguikit/react';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+import { Composer } from '../src/Composer.js';
 import { InterruptDialog } from '../src/InterruptDialog.js';
 import { AgentLocaleProvider, zhCN } from '../src/locale.js';
 import { call, runOf, STORY_THREAD, scriptedSource } from '../src/storybook/scripted.js';
@@ -69,5 +70,96 @@ describe('answers on their way to the agent', () => {
     await act(async () => undefined);
     fireEvent.click(screen.getByRole('button', { name: '发送全部回答' }));
     await waitFor(() => expect(screen.getByRole('dialog', { name: '正在将 2 个回答发送给智能体…' })).toBeInTheDocument());
+  });
+});
+
+/**
+ * A thread asking one approval; its resume's stream sends a run that asks a second one, then stays open (the server
+ * has not closed it yet).
+ */
+async function askedAgainStore() {
+  const first = approval('5f1c2b3a-4d5e-4f60-8a71-92b3c4d5e6f7', 'call_0f8e1d2c-3b4a-4596-8786-a5b4c3d2e1f0');
+  const next = approval('6a2d3c4b-5e6f-4071-9b82-a3c4d5e6f708', 'call_9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d');
+  const turns = [
+    runOf(call('call_0f8e1d2c-3b4a-4596-8786-a5b4c3d2e1f0', 'refund_order', { orderId: 'A-1001' }), {
+      outcome: { type: 'interrupt', interrupts: [first] },
+    }),
+    runOf(call('call_9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d', 'notify_customer', { channel: 'email' }), {
+      outcome: { type: 'interrupt', interrupts: [next] },
+    }),
+  ];
+  let turn = 0;
+  const source: AgentSource = {
+    async *run(_input, options = {}) {
+      const events = turns[turn++] ?? [];
+      options.onConnection?.('open');
+      for (const event of events) yield event;
+      if (turn > 1) await new Promise<void>((resolve) => options.signal?.addEventListener('abort', () => resolve(), { once: true }));
+      options.onConnection?.('closed');
+    },
+  };
+  const store = createAgentStore({
+    threadId: STORY_THREAD,
+    source,
+    scheduler: (flush) => {
+      queueMicrotask(flush);
+      return () => undefined;
+    },
+  });
+  await store.getState().run('Refund order A-1001');
+  return store;
+}
+
+describe('a question the resumed run raises while its stream is still open', () => {
+  it('is headed as waiting for an answer, not as an answer being sent', async () => {
+    const store = await askedAgainStore();
+    render(
+      <AgentProvider store={store}>
+        <InterruptDialog />
+      </AgentProvider>,
+    );
+    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Yes' }));
+    await waitFor(() => expect(screen.getByRole('dialog')).toHaveTextContent('notify_customer'));
+    expect(store.getState().inFlight).toBe('resume');
+    expect(screen.getByRole('dialog', { name: 'The agent is waiting for your answer' })).toBeInTheDocument();
+    store.getState().stop();
+  });
+});
+
+describe("the composer's hint while answers are on their way", () => {
+  const hint = () => document.querySelector('.agk-composer__note')?.textContent;
+
+  it('says the answer is being sent, then that the agent waits for the question its run raised', async () => {
+    const store = await askedAgainStore();
+    render(
+      <AgentProvider store={store}>
+        <InterruptDialog />
+        <Composer />
+      </AgentProvider>,
+    );
+    expect(hint()).toBe('The agent is waiting for your answer above before it can take a new message.');
+    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Yes' }));
+    // Claimed at once, still being checked: the question answered is still open.
+    expect(store.getState().inFlight).toBe('resume');
+    expect(store.getState().thread.interrupts).toHaveLength(1);
+    expect(hint()).toBe('Sending your answer: you can keep typing, and send once the agent replies.');
+    await waitFor(() => expect(screen.getByRole('dialog')).toHaveTextContent('notify_customer'));
+    expect(hint()).toBe('The agent is waiting for your answer above before it can take a new message.');
+    store.getState().stop();
+  });
+
+  it('in Chinese', async () => {
+    const store = await askedAgainStore();
+    render(
+      <AgentLocaleProvider locale={zhCN}>
+        <AgentProvider store={store}>
+          <InterruptDialog />
+          <Composer />
+        </AgentProvider>
+      </AgentLocaleProvider>,
+    );
+    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: '是' }));
+    expect(hint()).toBe('正在发送你的回答：你可以继续输入，智能体回复后再发送。');
+    store.getState().stop();
   });
 });

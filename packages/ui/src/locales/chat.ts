@@ -16,6 +16,8 @@ export const en = {
     refusedClosed: 'Not sent: this chat is closed. Reload the page to start again.',
     /** Any other refusal. */
     refused: 'Not sent: the agent cannot take a new message right now. Your text is kept.',
+    /** Answers to the questions above given and on their way to the agent (the store is still checking them). */
+    sending: 'Sending your answer: you can keep typing, and send once the agent replies.',
   },
 };
 
@@ -32,5 +34,6 @@ export const zhCN: typeof en = {
     refusedInFlight: '未发送：已有运行正在进行。你的文字已保留，请在运行结束后发送，或先停止它。',
     refusedClosed: '未发送：此对话已关闭。请刷新页面重新开始。',
     refused: '未发送：智能体现在无法接收新消息。你的文字已保留。',
+    sending: '正在发送你的回答：你可以继续输入，智能体回复后再发送。',
   },
 };
