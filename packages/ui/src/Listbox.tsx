@@ -142,10 +142,15 @@ export const Listbox = React.forwardRef<HTMLDivElement, ListboxProps>(function L
   } = props;
   const ref = React.useRef<HTMLDivElement>(null);
   // `rowHeight` is for a 16 px font: rows grow with the page's font size (an 18 px base, a user's larger text).
+  // Read again whenever the list resizes: a font changed after mount (larger text) resizes its view, high in rem.
   const [fontSize, setFontSize] = React.useState(16);
   useBrowserLayoutEffect(() => {
-    const size = ref.current ? Number.parseFloat(getComputedStyle(ref.current).fontSize) : Number.NaN;
-    if (size > 0) setFontSize(size);
+    const el = ref.current as HTMLDivElement;
+    const measure = () => setFontSize(Number.parseFloat(getComputedStyle(el).fontSize) || 16);
+    measure();
+    const observer = typeof ResizeObserver === 'undefined' ? undefined : new ResizeObserver(measure);
+    observer?.observe(el);
+    return () => observer?.disconnect();
   }, []);
   const rowHeight = Math.ceil((forBaseFont * Math.max(fontSize, 16)) / 16);
   const setRef = useMergedRef(ref, forwardedRef);
@@ -162,9 +167,12 @@ export const Listbox = React.forwardRef<HTMLDivElement, ListboxProps>(function L
   const activeFound = activeAt >= 0 && items.at(activeAt) === active;
   const pointedAt = found ? at : activeFound ? activeAt : -1;
   const pointed = pointedAt >= 0 ? items.at(pointedAt) : undefined;
-  /** The first row wholly in view (rows are `rowHeight` tall). */
+  /** The first row wholly in view (rows are `rowHeight` tall, scrolled through as `VirtualOptions` scrolls them). */
   const firstInView = React.useCallback(
-    () => items.at(Math.max(0, Math.min(items.length - 1, Math.ceil((ref.current?.scrollTop ?? 0) / rowHeight)))),
+    () =>
+      items.at(
+        Math.max(0, Math.min(items.length - 1, Math.ceil(((ref.current?.scrollTop ?? 0) * scale(items.length * rowHeight)) / rowHeight))),
+      ),
     [items, rowHeight],
   );
   const pointIfNone = React.useCallback(() => {
@@ -368,12 +376,15 @@ function reveal(option: HTMLElement): void {
   else if (o.bottom > l.bottom) list.scrollTop += Math.min(o.bottom - l.bottom, o.top - l.top);
 }
 
-/** Brings the chosen row into view when it or its place changes (a virtual list renders it wherever it is scrolled). */
-function useRevealSelected({ selected, selectedAt, optionId }: OptionsProps): void {
+/**
+ * Brings the chosen row into view when it or its place changes (a virtual list renders it wherever it is scrolled).
+ * `scrolled`, when it returns true, has brought it there itself.
+ */
+function useRevealSelected({ selected, selectedAt, optionId }: OptionsProps, scrolled?: () => boolean): void {
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new place (rows filtered before it) brings it back too.
   React.useEffect(() => {
     const option = selected === undefined ? null : document.getElementById(optionId(selected));
-    if (option) reveal(option);
+    if (option && !scrolled?.()) reveal(option);
   }, [selected, selectedAt, optionId]);
 }
 
@@ -389,6 +400,15 @@ function PlainOptions(props: OptionsProps) {
 
 /** Rows rendered past each edge of the view, so a short scroll shows rows already drawn. */
 const OVERSCAN = 8;
+/** The tallest the rows' spacer gets: browsers cap an element's height (Firefox near 17.9M px, Chrome near 33.5M). */
+const MAX_HEIGHT = 15e6;
+
+/**
+ * How many pixels through rows `total` pixels tall one pixel scrolled moves:
+ * 1 up to MAX_HEIGHT, past it a power of two (the same as a log grows, so a
+ * reader stays on the rows read).
+ */
+const scale = (total: number) => (total > MAX_HEIGHT ? 2 ** Math.ceil(Math.log2(total / MAX_HEIGHT)) : 1);
 
 /**
  * The rows in view in the scroller, plus `OVERSCAN` each side, worked out
@@ -401,21 +421,31 @@ const OVERSCAN = 8;
  * screenful rather than nothing.
  */
 function VirtualOptions(props: OptionsProps & { scroller: RefObject<HTMLDivElement | null> }) {
-  const { items, pointedAt, scroller, rowHeight } = props;
+  const { items, selectedAt, pointedAt, scroller, rowHeight } = props;
   const count = items.length;
+  const total = count * rowHeight;
   const [, rerender] = React.useReducer((n: number) => n + 1, 0);
   // Where the scroller is scrolled and how tall its view is. A list that turns virtual as it grows starts where its
   // reader is (its scroller is there already); a new list, at the top (its scroller comes after this render).
   const [view] = React.useState(() => ({ top: scroller.current?.scrollTop ?? 0, height: scroller.current?.clientHeight ?? 0 }));
-  const range = () => {
+  // Rows taller in all than MAX_HEIGHT: each pixel scrolled moves `k` pixels through them, and they are drawn `shift` higher.
+  const k = scale(total);
+  const range = (): [first: number, last: number, shift: number, tall: number] => {
     const height = view.height || rowHeight * 16;
     // Until the scroller reports a clamped position (the list got shorter), the offset may lie past the last row.
-    const top = Math.max(0, Math.min(view.top, count * rowHeight - height));
-    return [Math.max(0, Math.floor(top / rowHeight) - OVERSCAN), Math.min(count - 1, Math.ceil((top + height) / rowHeight) - 1 + OVERSCAN)];
+    const top = Math.max(0, Math.min(view.top * k, total - height));
+    return [
+      Math.max(0, Math.floor(top / rowHeight) - OVERSCAN),
+      Math.min(count - 1, Math.ceil((top + height) / rowHeight) - 1 + OVERSCAN),
+      view.top * (k - 1),
+      // Scrolled to its end, the last row is at the view's bottom.
+      (total - height) / k + height,
+    ];
   };
-  const [first = 0, last = -1] = range();
+  const drawn = range();
+  const [first, last, shift, tall] = drawn;
   const moved = React.useRef<() => boolean>(() => false);
-  moved.current = () => range().join() !== `${first},${last}`;
+  moved.current = () => range().join() !== drawn.join();
 
   React.useEffect(() => {
     const el = scroller.current;
@@ -438,12 +468,19 @@ function VirtualOptions(props: OptionsProps & { scroller: RefObject<HTMLDivEleme
     };
   }, [scroller, view]);
 
-  useRevealSelected(props);
+  // Where a row is drawn moves with the scroll past MAX_HEIGHT: the scroll that shows the chosen row is worked out from
+  // its place among the rows (the least change that brings it wholly into view).
+  useRevealSelected(props, () => {
+    const el = scroller.current as HTMLDivElement;
+    const y = selectedAt * rowHeight;
+    if (k > 1) el.scrollTop = Math.min(Math.max(el.scrollTop, Math.ceil((y + rowHeight - el.clientHeight) / k)), Math.floor(y / k));
+    return k > 1;
+  });
 
   const row = (index: number) => {
     const item = items.at(index);
     return item === undefined ? null : (
-      <Option key={item} {...optionProps(props, item)} position={index} size={count} top={index * rowHeight} />
+      <Option key={item} {...optionProps(props, item)} position={index} size={count} top={index * rowHeight - shift} />
     );
   };
   const rows: ReactNode[] = [];
@@ -452,7 +489,7 @@ function VirtualOptions(props: OptionsProps & { scroller: RefObject<HTMLDivEleme
   for (let index = first; index <= last; index++) rows.push(row(index));
   if (pointedAt > last && pointedAt < count) rows.push(row(pointedAt));
   return (
-    <div role="presentation" className="agk-listbox__spacer" style={{ height: count * rowHeight }}>
+    <div role="presentation" className="agk-listbox__spacer" style={{ height: tall }}>
       {rows}
     </div>
   );
