@@ -7,7 +7,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { AgentTransportError, createRunController, httpSseSource, loadEngine, type RunAgentInput } from '../src/index.js';
+import { type AgentSource, AgentTransportError, createRunController, httpSseSource, loadEngine, type RunAgentInput } from '../src/index.js';
 import { closeServers, serve } from './support/loopbackServer.js';
 
 beforeAll(() => loadEngine());
@@ -180,6 +180,27 @@ describe("the controller's reconnect() after a stream of such ids", () => {
     expect(thread.messages.byId.get('m1')?.content).toBe('Hello');
     expect(thread.sharedState.document).toEqual({ items: [1] });
     expect(thread.diagnostics.map((d) => d.code)).toEqual([]);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('skips them by id behind a source of the app that sends each request a copy of its input: where the stream stood is kept by the controller, not by input', async () => {
+    const all = [frame(started, '1'), frame(open, '2'), frame(text('Hel'), '3'), frame(push(1), '4'), frame(text('lo'), '5')];
+    const server = await serve(async (res, req, index) => {
+      head(res);
+      if (index === 0) return writeThenCut(res, frame({ type: 'STATE_SNAPSHOT', snapshot: { items: [] } }) + all.join(''));
+      expect(req.headers['last-event-id']).toBe('5');
+      // Resumed from the run's start, not after the id it was given.
+      res.end(all.join('') + frame(close, '6') + frame(finished, '7'));
+    });
+    const http = httpSseSource({ url: server.url });
+    // An app's source that adds what its agent needs to each request: a new input object every time.
+    const source: AgentSource = { run: (runInput, options) => http.run({ ...runInput, forwardedProps: { tenant: 'acme' } }, options) };
+    const c = createRunController({ threadId: 't1', source });
+    expect(await c.run('hi')).toMatchObject({ status: 'unknown' });
+    expect(await c.reconnect()).toMatchObject({ ok: true, status: 'success' });
+    const { thread } = c.getSnapshot();
+    expect(thread.messages.byId.get('m1')?.content).toBe('Hello');
+    expect(thread.sharedState.document).toEqual({ items: [1] });
     expect(server.requests).toHaveLength(2);
   });
 });

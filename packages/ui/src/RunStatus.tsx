@@ -39,6 +39,8 @@ function describeCode(failure: RunFailure, t: RunStrings): string {
   const { status } = failure;
   switch (failure.code) {
     case 'HTTP_STATUS': {
+      // A resume whose questions were answered elsewhere first: said in the user's language, not as the agent's English.
+      if (failure.cause === 'ALREADY_ANSWERED') return t.failure.alreadyAnswered;
       // What the body says (a JSON error's message, not its JSON); a log of an earlier version has only the body.
       const words = (failure.said ?? failure.body)?.trim();
       const said = words ? ` ${t.failure.said(textHead(words, 200))}` : '';

@@ -73,8 +73,13 @@ const describeStatus = (status: number, said: string | undefined) => {
   return `The agent answered HTTP ${status}.${quoted}`;
 };
 
-/** What a thrown transport error means for the person using the app, as a typed failure. */
-export function classifyFailure(error: unknown, eventsReceived: number): RunFailure {
+/**
+ * What a thrown transport error means for the person using the app, as a
+ * typed failure. `kind`: the request's (`'resume'` when it answered
+ * interrupts): only a resume's refusal before any event can say its answers
+ * came too late.
+ */
+export function classifyFailure(error: unknown, eventsReceived: number, kind?: string): RunFailure {
   const make = (code: RunFailureCode, message: string, extra: Partial<RunFailure> = {}): RunFailure => ({
     code,
     message,
@@ -90,7 +95,13 @@ export function classifyFailure(error: unknown, eventsReceived: number): RunFail
       case 'HTTP_STATUS': {
         const said = body?.trim() ? textHead(bodyWords(body.trim()), 200) : undefined;
         // Interrupts answered first by another client (a second tab) or closed by the agent: settled there, never asked again.
-        const answeredElsewhere = status === 409 && body !== undefined && errorCode(body.trim()) === 'ALREADY_ANSWERED';
+        // A run or a reconnect answered none: its 409 is said as the agent said it.
+        const answeredElsewhere =
+          kind === 'resume' &&
+          eventsReceived === 0 &&
+          status === 409 &&
+          body !== undefined &&
+          errorCode(body.trim()) === 'ALREADY_ANSWERED';
         return make(
           'HTTP_STATUS',
           (answeredElsewhere

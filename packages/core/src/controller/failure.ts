@@ -43,8 +43,9 @@ export interface RunFailure {
    * What more is known of a `CONNECTION_LOST`: `UNFINISHED_EVENT`, the
    * stream ended inside an event (its last frame without the blank line
    * that ends it), which SSE drops: the server must end each event with one.
-   * Of an `HTTP_STATUS` 409: `ALREADY_ANSWERED`, the resume's interrupts were
-   * answered otherwise already (another tab): they stay closed, never asked again.
+   * Of an `HTTP_STATUS` 409 to a resume, before any event: `ALREADY_ANSWERED`,
+   * its interrupts were answered otherwise already (another tab): they stay
+   * closed, never asked again, and the thread keeps none of this answer.
    */
   cause?: 'UNFINISHED_EVENT' | 'ALREADY_ANSWERED';
   /** Cut off inside its run: whether `reconnect()` can go on from the agent's last SSE id (`false`: only a new run can). */

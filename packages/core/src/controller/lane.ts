@@ -108,6 +108,7 @@ export function createLane(deps: LaneDeps): Lane {
           else if (typeof id === 'string') s.lastEventId = id === '' ? undefined : id;
         },
         onServerTime: deps.agentClock.answered,
+        streamState: s.streamState,
         ...(s.lastEventId !== undefined ? { lastEventId: s.lastEventId } : {}),
       };
       const scheduled = () => {
@@ -171,7 +172,7 @@ export function createLane(deps: LaneDeps): Lane {
         await Promise.race([delivered, s.tornDown]);
       } catch (e) {
         if (!s.live) return { reconnectable: false };
-        failure = classifyFailure(e, s.before + s.received);
+        failure = classifyFailure(e, s.before + s.received, s.kind);
         threw = true;
       } finally {
         over = true;

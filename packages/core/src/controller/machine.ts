@@ -198,7 +198,7 @@ export function createThreadMachine(callbacks: MachineCallbacks, from?: MachineS
           opened = false;
         }
         thread = requestFailed(thread, entry.failure, runId);
-        if (answering && notTaken(entry.failure)) thread = need().reopenInterrupts(thread, answering);
+        if (answering && notTaken(entry.failure)) thread = need().reopenInterrupts(thread, answering, entry.failure.cause);
         answering = undefined;
         break;
     }

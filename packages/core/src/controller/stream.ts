@@ -23,6 +23,8 @@ export interface Stream {
   cancelFlush: (() => void) | undefined;
   readonly tools: Map<string, ToolRun>;
   lastEventId: string | undefined;
+  /** The source's state of the run's stream (`SourceRunOptions.streamState`): a reconnect's is the stream's it goes on from. */
+  readonly streamState: object;
   received: number;
   /** Events of its run received by the streams it goes on from (a reconnect's): the run exists if any did. */
   readonly before: number;
@@ -39,7 +41,7 @@ export interface Stream {
 export function openStream(
   input: RunAgentInput,
   kind: 'run' | 'resume',
-  from?: Pick<Stream, 'lastEventId' | 'received' | 'before'>,
+  from?: Pick<Stream, 'lastEventId' | 'received' | 'before' | 'streamState'>,
 ): Stream {
   let live = true;
   let resolveTornDown: () => void = () => undefined;
@@ -55,6 +57,7 @@ export function openStream(
     cancelFlush: undefined,
     tools: new Map(),
     lastEventId: from?.lastEventId,
+    streamState: from?.streamState ?? {},
     received: 0,
     before: from ? from.before + from.received : 0,
     get live() {

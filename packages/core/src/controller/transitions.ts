@@ -38,10 +38,9 @@ export function requestFailed(state: ThreadState, failure: RunFailure, runId: st
  * The agent cannot have taken the request: no event came, and what answered
  * was no event stream that broke (a refusal, an error status, a page that is
  * no stream, or nothing at all). A resume it did not take gives its
- * interrupts back; one that broke after an event stream answered may be
- * under way at the agent, so it does not, nor does one whose interrupts the
- * agent says were answered already (`ALREADY_ANSWERED`): they are settled.
- * (A failure's other cause, `UNFINISHED_EVENT`, is a `CONNECTION_LOST`.)
+ * interrupts back (unless they were answered first elsewhere, a `cause` of
+ * `ALREADY_ANSWERED`: they stay closed, without this answer; see
+ * `reopenInterrupts`); one that broke after an event stream answered may be
+ * under way at the agent, so it does not.
  */
-export const notTaken = (failure: RunFailure): boolean =>
-  failure.eventsReceived === 0 && failure.code !== 'CONNECTION_LOST' && !failure.cause;
+export const notTaken = (failure: RunFailure): boolean => failure.eventsReceived === 0 && failure.code !== 'CONNECTION_LOST';

@@ -32,6 +32,11 @@ import { ownJson, sameJson } from './ownJson.js';
 const startThread = (state: ThreadState): string | undefined => state.run.threadId ?? state.threadId;
 
 export function runStarted(state: ThreadState, event: EventOf<'RUN_STARTED'>, index: number, at?: number): ThreadState {
+  // An agent answering a resume by streaming the thread again from its start: a run that ended, started again ahead of
+  // the resume's run, is that run sent again, and stays as it ended (the questions the resume answered stay answered).
+  // A run the agent starts under an id of its own is new: what it asks, even under an answered question's id, opens.
+  const before = entry(state.runs, event.runId);
+  if (before && ENDED.has(before.status) && resumeUnderWay(state)) return state;
   const input = event.input;
   const threadId = state.threadId ?? event.threadId;
   const run: RunState = {
@@ -177,9 +182,12 @@ export function resumeTaken(state: ThreadState, resume: readonly ResumeEntry[], 
  * interrupts it answered are open again, in the order they had, ahead of
  * any opened since, the calls they held are held again as they were (unless
  * a result settled them meanwhile), and its answers are gone. The user
- * answers again.
+ * answers again. One refused because its interrupts were answered first
+ * elsewhere (`cause` `ALREADY_ANSWERED`, another tab) leaves them closed and
+ * their calls held no more, without this answer, which the agent did not take.
  */
-export function reopenInterrupts(state: ThreadState, taken: ResumeTaken): ThreadState {
+export function reopenInterrupts(state: ThreadState, taken: ResumeTaken, cause?: string): ThreadState {
+  const elsewhere = cause === 'ALREADY_ANSWERED';
   const ids = new Set(taken.interrupts.map((it) => it.id));
   const place = (id: string) => {
     const at = taken.order.indexOf(id);
@@ -188,12 +196,13 @@ export function reopenInterrupts(state: ThreadState, taken: ResumeTaken): Thread
   const interrupts = [...taken.interrupts, ...state.interrupts.filter((it) => !ids.has(it.id))];
   let next: ThreadState = {
     ...state,
-    interrupts: interrupts.sort((a, b) => place(a.id) - place(b.id)),
+    interrupts: elsewhere ? state.interrupts : interrupts.sort((a, b) => place(a.id) - place(b.id)),
     answers: state.answers.filter((a) => a.runId !== taken.runId || !ids.has(a.interruptId)),
   };
   for (const call of taken.calls) {
     const now = next.toolCalls.get(call.id);
-    if (now && now.status !== 'succeeded' && now.status !== 'failed') next = putToolCall(next, call);
+    if (now && now.status !== 'succeeded' && now.status !== 'failed')
+      next = putToolCall(next, elsewhere ? without(call, 'interruptId') : call);
   }
   return next;
 }
@@ -329,11 +338,9 @@ function closeOpenWork(state: ThreadState, code: ToolCallFailureCode, why: strin
 function openInterrupts(state: ThreadState, list: readonly OpenInterrupt[], runId: string): ThreadState {
   // By id, in order: an interrupt under an id already open replaces it, and goes last.
   const open = new Map(state.interrupts.map((it) => [it.id, it]));
-  const answered = answeredAhead(state);
   let next = state;
   list.forEach((raw, i) => {
     const id = typeof raw.id === 'string' && raw.id !== '' ? raw.id : `${runId}-interrupt-${i}`;
-    if (!open.has(id) && answered.has(id)) return;
     const it: OpenInterrupt = { ...raw, id, runId };
     open.delete(id);
     open.set(id, it);
@@ -346,20 +353,13 @@ function openInterrupts(state: ThreadState, list: readonly OpenInterrupt[], runI
 }
 
 /**
- * The questions the resume under way answered: the answers last given,
- * whose run has not started yet. An agent that answers the resume by
- * streaming the thread again from its start (the answered run whole, its
- * RUN_STARTED too) does not ask them again. Read from the newest answer
- * back, it stops at the first whose run started: one step once it has.
+ * Whether the answers last given wait for their run: a resume is under way
+ * whose run has not started (one the agent did not take, or refused, was
+ * settled as it failed).
  */
-function answeredAhead(state: ThreadState): ReadonlySet<string> {
-  const ids = new Set<string>();
-  for (let i = state.answers.length - 1; i >= 0; i--) {
-    const a = state.answers[i] as InterruptAnswer;
-    if (Object.hasOwn(state.runs, a.runId)) break;
-    ids.add(a.interruptId);
-  }
-  return ids;
+function resumeUnderWay(state: ThreadState): boolean {
+  const last = state.answers[state.answers.length - 1];
+  return last !== undefined && !Object.hasOwn(state.runs, last.runId);
 }
 
 /**

@@ -239,7 +239,7 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
       try {
         reader = await untilAborted(bodyReaderOrFail(), signal);
         isAgUiEvent = reader.isAgUiEvent;
-        points ??= reader.resumePoint(runOptions.lastEventId, !(attempts <= 0), input);
+        points ??= reader.resumePoint(runOptions.lastEventId, !(attempts <= 0), runOptions.streamState);
         headers = await untilAborted(headersOrFail(options.headers), signal);
       } catch (e) {
         onConnection?.(signal?.aborted ? 'closed' : 'failed');

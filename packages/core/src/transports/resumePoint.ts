@@ -36,27 +36,27 @@ export interface ResumePoint {
   lost(cause: unknown): AgentTransportError;
 }
 
-/** The resume point each run's input was last read with (see `resumePoint`). */
-const pointOf = new WeakMap<object, ResumePoint>();
-
 /**
  * The resume point of one run's stream; `lastEventId` is the one it was
  * asked to resume after, if any (a server may replay from it, inclusive:
  * the caller already has that event). The events without an id after the
  * last one are held only when the stream `resumes` itself (`reconnect`):
- * nothing else compares them. A request for the same `input` that resumes
- * after the point its last stream ended at (the controller's `reconnect()`)
- * goes on with that stream's point: what a server resuming from an earlier
- * place sends again is skipped by its id, as within one stream.
+ * nothing else compares them. `kept` is the caller's state of the run's
+ * stream (`SourceRunOptions.streamState`): a request that resumes after the
+ * point the stream kept there ended at (the controller's `reconnect()`) goes
+ * on with that point, so what a server resuming from an earlier place sends
+ * again is skipped by its id, as within one stream. Nothing is kept beyond
+ * the caller's object: two callers (two controllers) share no point.
  */
-export function resumePoint(lastEventId: string | undefined, resumes: boolean, input?: object): ResumePoint {
-  const before = input && pointOf.get(input);
+export function resumePoint(lastEventId: string | undefined, resumes: boolean, kept?: object): ResumePoint {
+  const state = kept as { resumePoint?: ResumePoint } | undefined;
+  const before = state?.resumePoint;
   if (before && lastEventId !== undefined && before.point() === lastEventId) {
     before.resumed();
     return before;
   }
   const made = newPoint(lastEventId, resumes);
-  if (input) pointOf.set(input, made);
+  if (state) state.resumePoint = made;
   return made;
 }
 

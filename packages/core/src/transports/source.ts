@@ -13,6 +13,14 @@ export interface SourceRunOptions {
   /** Told the SSE id of each event yielded, so a later `run` can resume after it; `''` when the agent reset it (nothing to resume after). */
   onEventId?: (id: string) => void;
   /**
+   * An object the caller keeps for one run's stream, and gives again to the
+   * `run` that resumes it (`lastEventId`): a source may keep there where the
+   * stream stands (`httpSseSource` keeps the SSE ids it handed over, to skip
+   * by id what a server resuming from an earlier point sends again). The
+   * controller gives each run its own, which its `reconnect()` hands on.
+   */
+  streamState?: object;
+  /**
    * Told the server's time as a successful answer states it (ms since the
    * epoch, to the second: the HTTP `Date` header, where the page may read it).
    */

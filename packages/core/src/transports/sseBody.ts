@@ -561,7 +561,7 @@ export async function* pullEvents(
           readOn = resolve;
           notify();
         });
-  const { lastEventId, onReconnecting, onServerTime } = runOptions;
+  const { lastEventId, onReconnecting, onServerTime, streamState } = runOptions;
   const options: SourceRunOptions = {
     signal: stop.signal,
     onConnection: (status) => {
@@ -572,6 +572,7 @@ export async function* pullEvents(
     },
     ...(lastEventId !== undefined ? { lastEventId } : {}),
     ...(onServerTime ? { onServerTime } : {}),
+    ...(streamState ? { streamState } : {}),
   };
   start(emit, drained, options).then(
     () => {

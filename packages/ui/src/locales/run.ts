@@ -52,6 +52,8 @@ export const en = {
     /** Where the request was redirected to before the answer that failed: a redirect sends it on without the run. */
     redirected: (url: string) =>
       `The request was redirected to ${url}, and a 301, 302 or 303 redirect sends it on as a GET, without the run: use the agent's own URL.`,
+    /** A resume refused as answered already (409 ALREADY_ANSWERED): another tab or device answered first, and the agent keeps that. */
+    alreadyAnswered: 'Already answered in another tab or window: the agent keeps that answer.',
   },
   /** What helps, after the failure. */
   hint: {
@@ -116,6 +118,7 @@ export const zhCN: typeof en = {
     engineUnavailable: '无法加载读取智能体回答的代码，因此什么都没有发送。可能网络已断开，或应用已更新：请重试，或刷新页面。',
     said: (body) => `它的回复：“${body}”`,
     redirected: (url) => `请求被重定向到 ${url}，而 301、302 或 303 重定向会把它改为不带运行内容的 GET 请求：请使用智能体自己的 URL。`,
+    alreadyAnswered: '已在另一个标签页或窗口中回答：智能体保留那次的回答。',
   },
   hint: {
     checkUrl: '请检查智能体的 URL。',
