@@ -10,7 +10,8 @@ import type { AgentServerOptions } from './server.js';
  * AGENT_MEMORY_RECORD_MB (see `AgentServerOptions`). A variable set empty is
  * taken as unset (its default). A value that is no number of the kind the
  * variable takes throws an error that names the variable and the value as
- * set: the start stops, rather than running with a setting nobody asked for.
+ * set: the start stops, rather than running with a setting nobody asked for;
+ * so does an AGENT_LOG_LEVEL that is no level of the log.
  *
  * @example
  * optionsFromEnv({ AGENT_MAX_RUNS: '50' }); // { port: 8787, logLevel: 'info', maxRuns: 50 }
@@ -43,7 +44,7 @@ export function optionsFromEnv(env: Readonly<Record<string, string | undefined>>
     ...(speed !== undefined ? { speed } : {}),
     ...(origins ? { allowedOrigins: origins } : {}),
     ...(hosts ? { allowedHosts: hosts } : {}),
-    logLevel: env.AGENT_LOG_LEVEL || 'info',
+    logLevel: logLevel(set('AGENT_LOG_LEVEL')),
     ...(hours !== undefined ? { runRetentionMs: hours * 3_600_000 } : {}),
     ...(maxConnections !== undefined ? { maxConnections } : {}),
     ...(maxRuns !== undefined ? { maxRuns } : {}),
@@ -51,6 +52,17 @@ export function optionsFromEnv(env: Readonly<Record<string, string | undefined>>
     ...(maxMemoryRunBytes !== undefined ? { maxMemoryRunBytes } : {}),
     ...(maxMemoryRecordBytes !== undefined ? { maxMemoryRecordBytes } : {}),
   };
+}
+
+/** The levels of the server's log (pino's): any other stops the logger, and the start, with a message of its own. */
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** AGENT_LOG_LEVEL as a level of the log, 'info' when unset; otherwise an error naming the variable, the levels and `text`. */
+function logLevel(text: string | undefined): string {
+  if (text === undefined) return 'info';
+  if (!LOG_LEVELS.includes(text))
+    throw new Error(`AGENT_LOG_LEVEL must be one of ${LOG_LEVELS.slice(0, -1).join(', ')} or silent, not '${text}'.`);
+  return text;
 }
 
 /** `text` as a finite number that `fits`; undefined when unset; otherwise an error naming `name`, what it takes, and `text`. */

@@ -36,8 +36,9 @@ try {
       `Runs, threads and side effects are kept in memory until the server stops. Runs and their logs up to ${mib(options.maxMemoryRunBytes, 64)} MiB (AGENT_MEMORY_RUN_MB): ` +
       'past it, the runs finished longest ago are dropped. ' +
       `Threads and side-effect records up to ${mib(options.maxMemoryRecordBytes, 16)} MiB (AGENT_MEMORY_RECORD_MB): past it, the threads written longest ago ` +
-      'are dropped (never one with an open interrupt or a run being produced or read), then the effects of runs no longer held ' +
-      '(a later run of their thread may do them again); when none can be, new threads and effects are refused (503).',
+      'are dropped with their effects (never one waiting on an interrupt not expired, or with a run being produced or read); ' +
+      'the threads one client address leaves waiting hold at most an eighth of it (429 past it); when none can be dropped, ' +
+      'new threads and effects are refused (503).',
   );
   server = await startAgentServer(options);
 }

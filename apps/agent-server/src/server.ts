@@ -120,12 +120,16 @@ export interface AgentServerOptions {
    * hold (env `AGENT_MEMORY_RECORD_MB` in `main.ts`): a client that starts
    * thread after thread, or has effect after effect done, would otherwise grow
    * the process without bound (see `MemoryStorageOptions.maxRecordBytes`). Past
-   * it, the threads written longest ago are dropped, never one with an open
-   * interrupt nor one whose latest run is being produced or read; then the
-   * effects of runs no longer held, the oldest first; a warning is logged (at
-   * most once a minute). When nothing can be dropped, a run on a new thread is
-   * refused with 503 and a new effect is not done (its run is tried again, as
-   * after a full disk). Default 16 MiB.
+   * it, the threads written longest ago are dropped with their effects, never
+   * one that waits on an open interrupt not expired nor one whose latest run
+   * is being produced or read; then the effects of threads and runs no longer
+   * held, the oldest first; a warning is logged (at most once a minute). The
+   * threads one client address leaves waiting (and their effects) hold at
+   * most an eighth of it (`WAITING_SHARES`): its run that would leave one
+   * more waiting is refused 429 `TOO_MANY_WAITING_THREADS`, to that address
+   * alone. When nothing can be dropped (threads of eight addresses or more
+   * waiting), a run on a new thread is refused with 503 and a new effect is
+   * not done (its run is tried again, as after a full disk). Default 16 MiB.
    */
   maxMemoryRecordBytes?: number;
   /** How often old runs are looked for (and once as the server starts). Default the retention's quarter, at most an hour. */
@@ -167,6 +171,13 @@ export interface AgentServer {
   /** Stops accepting requests, ends open streams, and resolves once closed. */
   close(): Promise<void>;
 }
+
+/**
+ * On memory storage, the threads one client address left waiting on an answer (and their effects) hold at most
+ * `maxMemoryRecordBytes` divided by this (an eighth: 2 MiB of 16, about 1,500 refunds waiting on their approval): past
+ * it, that address is refused 429, and no one address fills the bound for all.
+ */
+export const WAITING_SHARES = 8;
 
 /** The most effects `AgentServer.effects()` lists: the newest. */
 export const MAX_LISTED_EFFECTS = 10_000;
@@ -220,6 +231,8 @@ export async function startAgentServer(options: AgentServerOptions = {}): Promis
   let recordsDropped = (_dropped: number, _bytes: number) => {};
   /** Which runs a client reads or this server produces (memory storage keeps them): the app's, once it exists. */
   let inUse = (_runId: string) => false;
+  /** The client address that begins a run (memory storage's `ownerOf`): the app's, once it exists. */
+  let ownerOf = (_runId: string): string | undefined => undefined;
   const storage =
     options.storage ??
     (await openStorage(options, {
@@ -228,6 +241,10 @@ export async function startAgentServer(options: AgentServerOptions = {}): Promis
       inUse: (runId) => inUse(runId),
       maxRecordBytes: maxMemoryRecordBytes,
       onRecordDrop: (threads, effects, bytes) => recordsDropped(threads + effects, bytes),
+      now: options.now ?? Date.now,
+      ownerOf: (runId) => ownerOf(runId),
+      // A thread that waits on an answer is not dropped for room: one address holds at most a share of the bound.
+      maxWaitingBytesPerOwner: Math.max(1, Math.floor(maxMemoryRecordBytes / WAITING_SHARES)),
     }));
   const owned = options.storage === undefined;
   const effects = new Map<string, EffectRecord>();
@@ -270,6 +287,7 @@ export async function startAgentServer(options: AgentServerOptions = {}): Promis
   });
   const { fastify, endStreams, settled, oldestProducing, finishUnfinished } = app;
   inUse = app.inUse;
+  ownerOf = app.ownerOf;
   droppedForRoom = memoryFullWarning(maxMemoryRunBytes, (detail) =>
     fastify.log.warn(detail, 'memory storage full: the runs finished longest ago were dropped (a reconnect to one gets 404)'),
   );

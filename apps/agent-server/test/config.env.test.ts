@@ -29,6 +29,14 @@ describe('numeric settings from the environment', () => {
       });
     }
 
+  it("refuses an AGENT_LOG_LEVEL that is no level of the server's log, naming the variable, the value and the levels", () => {
+    expect(() => optionsFromEnv({ AGENT_LOG_LEVEL: 'verbose' })).toThrow(
+      /^AGENT_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace or silent, not 'verbose'\.$/u,
+    );
+    for (const level of ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+      expect(optionsFromEnv({ AGENT_LOG_LEVEL: level }).logLevel).toBe(level);
+  });
+
   it('takes an empty value as unset: the default', () => {
     const options = optionsFromEnv(Object.fromEntries(NUMERIC.map((name) => [name, ''])));
     expect(options).toEqual({ port: 8787, logLevel: 'info' });

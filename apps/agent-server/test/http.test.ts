@@ -933,3 +933,24 @@ describe('requests at the edges of HTTP', () => {
     expect(errorOf(none)).toEqual({ error: { code: 'MALFORMED_HOST', message: expect.stringMatching(/Host/u) } });
   });
 });
+
+describe('a GET or HEAD that sends a body', () => {
+  it('is answered, its body framed by its Content-Length and never taken for a request of its own', async () => {
+    const server = await startServer();
+    const host = new URL(server.url).host;
+    // The body looks like a request; the next request on the connection is the one after it.
+    const hidden = `POST /agents/refund HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`;
+    for (const method of ['GET', 'HEAD']) {
+      const text =
+        `${method} /agents HTTP/1.1\r\nHost: ${host}\r\nContent-Type: text/plain\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\n` +
+        `Content-Length: ${Buffer.byteLength(hidden)}\r\n\r\n${hidden}` +
+        `GET /health HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`;
+      const answer = await rawAnswer(socketTo(server), text);
+      const statuses = answer.match(/HTTP\/1\.1 \d{3}/gu) ?? [];
+      expect(statuses, method).toEqual(['HTTP/1.1 200', 'HTTP/1.1 200']);
+      expect(answer).toContain('"ok":true');
+      expect(answer).not.toContain('RESUME');
+    }
+    expect((await health(server)).runs).toBe(0);
+  });
+});

@@ -55,11 +55,12 @@ async function serve(wrap: (inner: Storage) => Storage, maxRunBytes: number): Pr
   return { url: `http://127.0.0.1:${port}`, inner };
 }
 
-const send = (url: string, body: unknown, headers: Record<string, string> = {}) =>
+const send = (url: string, body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal) =>
   fetch(`${url}/agents/fast-stream`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', ...headers },
     body: JSON.stringify(body),
+    ...(signal ? { signal } : {}),
   });
 
 describe('a reconnect to a run produced ahead of its pace, on memory storage bounded', () => {
@@ -110,4 +111,38 @@ describe('a reconnect to a run produced ahead of its pace, on memory storage bou
     // The run was kept through the crowding: it is there still.
     expect(await inner.run('victim')).toBeDefined();
   }, 30_000);
+});
+
+describe('the hold a request has on its run from its look-up', () => {
+  it('ends with the request: one refused, and one whose client went before its stream opened', async () => {
+    let app: App | undefined;
+    const gate = { wait: undefined as Promise<void> | undefined };
+    const served = await serve((storage) => {
+      const wrapped: Storage = Object.create(storage);
+      wrapped.run = async (runId) => {
+        await gate.wait;
+        return storage.run(runId);
+      };
+      return wrapped;
+    }, 200_000);
+    app = apps.at(-1);
+    const input = userInput('t-held', 'held');
+    expect((await readEvents(await send(served.url, input))).at(-1)?.event.type).toBe('RUN_FINISHED');
+    // Another input under the run's id is refused 404: the request is over, and so is its hold.
+    const other = await send(served.url, { ...input, messages: [] }, { 'Last-Event-ID': 'held:0' });
+    expect(other.status).toBe(404);
+    expect(app?.inUse('held')).toBe(false);
+    // A client that goes while its request looks the run up.
+    let open: () => void = () => {};
+    gate.wait = new Promise((resolve) => {
+      open = resolve;
+    });
+    const abort = new AbortController();
+    const gone = send(served.url, input, { 'Last-Event-ID': 'held:0' }, abort.signal).catch(() => undefined);
+    await expect.poll(() => app?.inUse('held')).toBe(true);
+    abort.abort();
+    await gone;
+    open();
+    await expect.poll(() => app?.inUse('held'), { timeout: 5_000 }).toBe(false);
+  });
 });

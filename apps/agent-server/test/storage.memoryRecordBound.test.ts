@@ -170,31 +170,108 @@ describe("the server's own list of effects (AgentServer.effects)", () => {
 });
 
 describe('a server on memory storage with maxMemoryRecordBytes', () => {
-  it('refuses a run on a new thread with 503 and Retry-After once its threads, each with an open interrupt, fill it', async () => {
-    const server = await startServer({ maxMemoryRecordBytes: 6_000 });
-    let n = 0;
-    let refused: Response | undefined;
-    for (; n < 100; n++) {
-      const response = await post(server, '/agents/refund?speed=0', userInput(`t-${n}`, `r-${n}`));
-      if (response.status !== 200) {
-        refused = response;
-        break;
-      }
-      expect(interruptsOf(await readEvents(response))).toHaveLength(1);
-    }
-    expect(n).toBeGreaterThan(0);
-    if (!refused) throw new Error('no run was refused');
-    expect(refused.status).toBe(503);
-    expect(refused.headers.get('retry-after')).toBe('5');
-    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('STORAGE_UNAVAILABLE');
-    // A thread held goes on: its interrupt is answered.
-    const first = await readEvents(await post(server, '/agents/refund?speed=0', userInput('t-0', 'r-0')));
-    const resume = { ...userInput('t-0', 'r-0-answer'), resume: [{ interruptId: interruptsOf(first)[0]?.id ?? '', status: 'cancelled' }] };
-    expect((await readEvents(await post(server, '/agents/refund?speed=0', resume))).at(-1)?.event.type).toBe('RUN_FINISHED');
-  });
-
   it('is refused at the start unless a whole number of bytes, 1 or more', async () => {
     for (const bad of [0, -1, 1.5, Number.NaN])
       await expect(startServer({ maxMemoryRecordBytes: bad })).rejects.toThrow(/^maxMemoryRecordBytes must be/u);
+  });
+});
+
+describe('memory storage with maxRecordBytes: an effect whose thread is held', () => {
+  it('is kept after its run is dropped, so a retry of that run, whose answer the thread remembers, does not do it again', async () => {
+    // A client reads a later run of the thread: the thread is held, the run that did the refund is not.
+    const storage = openMemoryStorage({ maxRecordBytes: 20_000, maxRunBytes: 2_000, inUse: (runId) => runId === 'later' });
+    await storage.beginRun(runRecord('ask', 'kept'), threadRecord('kept', ['it-1']), 0);
+    await storage.produced('ask');
+    await storage.beginRun(runRecord('answer', 'kept'), threadRecord('kept'), 1);
+    const refund = effectRecord('refund-kept', { runId: 'answer' });
+    expect((await storage.performEffect(refund)).fresh).toBe(true);
+    await storage.produced('answer');
+    await storage.beginRun(runRecord('later', 'kept'), threadRecord('kept'), 2);
+    await storage.produced('later');
+    // Other clients' runs and effects fill both bounds: 'answer' is dropped for room.
+    for (let n = 0; n < 200; n++) {
+      await storage.beginRun(runRecord(`other-${n}`, `other-${n}`), threadRecord(`other-${n}`), 0);
+      expect((await storage.performEffect(effectRecord(`other-${n}`, { runId: `other-${n}` }))).fresh).toBe(true);
+      await storage.produced(`other-${n}`);
+    }
+    expect(await storage.run('answer')).toBeUndefined();
+    expect((await storage.thread('kept')).version).toBe(3);
+    // The run produced again (its client retried it, and the thread takes the answer it remembers): the refund is found done.
+    expect((await storage.performEffect(refund)).fresh).toBe(false);
+    await storage.close();
+  });
+});
+
+describe('memory storage with maxRecordBytes: what it counts', () => {
+  it('reports as held, after every drop, the bytes of the threads and effects it holds: threads rewritten, runs dropped, effects dropped', async () => {
+    let now = NOW;
+    let owner = 'a';
+    let reported: number | undefined;
+    const storage = openMemoryStorage({
+      maxRecordBytes: 12_000,
+      maxRunBytes: 3_000,
+      maxWaitingBytesPerOwner: 5_000,
+      now: () => now,
+      ownerOf: () => owner,
+      onRecordDrop: (_threads, _effects, bytes) => {
+        reported = bytes;
+      },
+    });
+    const threadIds = Array.from({ length: 200 }, (_, n) => `t-${n}`);
+    /** What the storage holds, counted as it counts (UTF-16 of the JSON of each thread and effect). */
+    const actual = async () => {
+      let bytes = 0;
+      for (const id of threadIds) {
+        const { record } = await storage.thread(id);
+        if (record) bytes += 2 * JSON.stringify(record).length;
+      }
+      for (const effect of await storage.effects()) bytes += 2 * JSON.stringify(effect).length;
+      return bytes;
+    };
+    // A fixed sequence of pseudo-random steps (a linear congruential generator).
+    let seed = 7;
+    const next = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed % n;
+    };
+    const begun: string[] = [];
+    let drops = 0;
+    for (let step = 0; step < 3_000; step++) {
+      owner = ['a', 'b', 'c'][next(3)] ?? 'a';
+      const op = next(10);
+      /** What the step stored after the storage reported what it held (the thread or effect it made room for). */
+      let stored = 0;
+      if (op < 5) {
+        const threadId = threadIds[next(threadIds.length)] ?? 't-0';
+        const runId = `run-${step}`;
+        const open = Array.from({ length: next(3) }, (_, i) => ({
+          id: `it-${step}-${i}`,
+          reason: 'tool_call',
+          message: 'Approve?',
+          ...(next(10) ? { expiresAt: new Date(now + next(5) * 1_000).toISOString() } : {}),
+        }));
+        const { version, record: before } = await storage.thread(threadId);
+        const answered = next(2) ? { [`old-${step}`]: { status: 'resolved' as const, payload: 'x'.repeat(next(200)) } } : {};
+        const thread = { threadId, open, answered };
+        const created = await storage.beginRun(runRecord(runId, threadId), thread, version).catch(() => undefined);
+        if (created === 'created') {
+          begun.push(runId);
+          stored = 2 * (JSON.stringify(thread).length - (before ? JSON.stringify(before).length : 0));
+        }
+        await storage.produced(runId);
+      } else if (op < 8 && begun.length > 0) {
+        const effect = effectRecord(`action-${next(400)}`, { runId: begun[next(begun.length)] ?? '' });
+        const done = await storage.performEffect(effect).catch(() => undefined);
+        if (done?.fresh) stored = 2 * JSON.stringify(effect).length;
+      } else if (op === 8) now += next(3) * 1_000;
+      else await storage.prune(now - 5_000 + next(10_000));
+      if (reported !== undefined) {
+        expect(reported, `step ${step}`).toBe((await actual()) - stored);
+        reported = undefined;
+        drops++;
+      }
+    }
+    expect(drops).toBeGreaterThan(50);
+    await storage.close();
   });
 });

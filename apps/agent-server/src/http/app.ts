@@ -5,7 +5,14 @@ import { type EventPlan, findScenario, scenarios } from '@aguikit/scenarios';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { parseEventId, RequestError, withLeadingSpaces } from '../request.js';
 import { canonicalJson } from '../storage/idempotency.js';
-import { type EffectRecord, type RunRecord, type Storage, StorageUnavailable, type ThreadRecord } from '../storage/types.js';
+import {
+  type EffectRecord,
+  type RunRecord,
+  type Storage,
+  StorageUnavailable,
+  type ThreadRecord,
+  WaitingShareFull,
+} from '../storage/types.js';
 import { checkResume, nextThread, raisedBy } from '../threads.js';
 import { clientErrors } from './clientErrors.js';
 import { createDelivery, type Delivery } from './delivery.js';
@@ -88,6 +95,8 @@ export interface App {
   finishUnfinished(): Promise<void>;
   /** Whether a client reads run `runId` now, or this server produces it: memory storage keeps it meanwhile. */
   inUse(runId: string): boolean;
+  /** The address of the client whose request begins run `runId` now (memory storage's `ownerOf`). */
+  ownerOf(runId: string): string | undefined;
 }
 
 /** A `Retry-After` of `ms` from now: whole seconds, at least 1. */
@@ -144,6 +153,8 @@ export function buildApp(options: AppOptions): App {
   });
   /** The clients reading each run now (`inUse`). */
   const readers = new Map<string, number>();
+  /** The client address of each run being begun now (`ownerOf`). */
+  const beginning = new Map<string, string>();
   /** The requests for each run being answered now, from before its record is looked up (`inUse`). */
   const requests = new Map<string, number>();
   const delivery: Delivery = {
@@ -441,9 +452,21 @@ export function buildApp(options: AppOptions): App {
       // Room among the runs being produced, held from before the run is stored: none is stored that cannot be produced.
       const reservation = room(request, reply, 'run');
       let outcome: Awaited<ReturnType<Storage['beginRun']>> | undefined;
+      // Read by memory storage as beginRun is called, before it awaits anything: another request for the run id cannot
+      // have set its own address meanwhile.
+      beginning.set(run.runId, request.raw.socket.remoteAddress ?? '');
       try {
         outcome = await storage.beginRun(run, nextThread(record, input, events, unseen), version);
+      } catch (e) {
+        if (e instanceof WaitingShareFull)
+          throw new RequestError(
+            429,
+            'TOO_MANY_WAITING_THREADS',
+            `The threads this client address left waiting on an answer hold as much as one address may (${e.maxBytes} bytes): answer or cancel their interrupts, or wait until they expire.`,
+          );
+        throw e;
       } finally {
+        beginning.delete(run.runId);
         if (outcome !== 'created') reservation.release();
       }
       if (outcome === 'created') {
@@ -584,5 +607,6 @@ export function buildApp(options: AppOptions): App {
     oldestProducing: streams.oldestProducing,
     finishUnfinished,
     inUse: (runId) => readers.has(runId) || requests.has(runId) || !streams.produces(runId, { readFrom: 0 }),
+    ownerOf: (runId) => beginning.get(runId),
   };
 }

@@ -1,4 +1,13 @@
-import { cutOf, type EffectRecord, PRUNE_STEP, type RunRecord, type Storage, StorageUnavailable, type ThreadRecord } from './types.js';
+import {
+  cutOf,
+  type EffectRecord,
+  PRUNE_STEP,
+  type RunRecord,
+  type Storage,
+  StorageUnavailable,
+  type ThreadRecord,
+  WaitingShareFull,
+} from './types.js';
 
 export interface MemoryStorageOptions {
   /**
@@ -23,19 +32,40 @@ export interface MemoryStorageOptions {
    * are (the UTF-16 size of their JSON). Past it, the threads written longest
    * ago are dropped (a client that goes on with one starts it anew: its
    * version is 0 again, and the answers it remembered for retried resumes are
-   * gone), never one with an open interrupt nor one whose latest run is being
-   * produced or in use (`inUse`); then the effects of runs no longer held
-   * (dropped for room or pruned), the oldest first (a later run of their
-   * thread that asks for the same action does it again), never the effects of
-   * a run held, which a retry or a reconnect could produce again. When what
-   * is held can all not be dropped, a new thread, a thread that would grow, or
-   * a new effect is refused with `StorageUnavailable`, nothing of it stored, as
-   * a full disk refuses it. Default unbounded (tests); the server bounds it
+   * gone), never one that waits on an open interrupt (one whose open
+   * interrupts have all expired, by `now`, waits no more) nor one whose latest
+   * run is being produced or in use (`inUse`). An effect is dropped with its
+   * thread, never before it: while the thread is held, it takes a retry of the
+   * run that did the effect (it remembers the answer), and the run produced
+   * again must find the effect done. Then the effects of no thread held whose
+   * runs are no longer held either (dropped for room or pruned), the oldest
+   * first (a later run of a thread begun anew that asks for the same action
+   * does it again). When what is held can all not be dropped, a new thread, a
+   * thread that would grow, or a new effect is refused with
+   * `StorageUnavailable`, nothing of it stored, as a full disk refuses it.
+   * Default unbounded (tests); the server bounds it
    * (`AgentServerOptions.maxMemoryRecordBytes`).
    */
   maxRecordBytes?: number;
   /** Told, after threads or effects were dropped to stay under `maxRecordBytes`, how many of each and the bytes left. */
   onRecordDrop?: (threads: number, effects: number, bytes: number) => void;
+  /** The clock an interrupt's `expiresAt` is read by. Default `Date.now`. */
+  now?: () => number;
+  /**
+   * Who begins run `runId` (the server: the client's address), asked as it is
+   * begun: the threads it leaves waiting on open interrupts are its own, and
+   * hold at most `maxWaitingBytesPerOwner` (a thread that waits is never
+   * dropped for room, so one owner could otherwise fill `maxRecordBytes` and
+   * have every other's new thread refused). Default none (no owner).
+   */
+  ownerOf?: (runId: string) => string | undefined;
+  /**
+   * The most bytes the threads one owner left waiting may hold: past it, its
+   * run that would leave one more waiting (or a waiting one larger) is refused
+   * with `WaitingShareFull`, nothing of it stored, once its threads whose
+   * interrupts have all expired are dropped. Default unbounded.
+   */
+  maxWaitingBytesPerOwner?: number;
 }
 
 /**
@@ -57,11 +87,43 @@ export function openMemoryStorage(options: MemoryStorageOptions = {}): Storage {
   if (!(maxRunBytes > 0)) throw new RangeError(`maxRunBytes must be a number of bytes above 0, not ${maxRunBytes}.`);
   const maxRecordBytes = options.maxRecordBytes ?? Number.POSITIVE_INFINITY;
   if (!(maxRecordBytes > 0)) throw new RangeError(`maxRecordBytes must be a number of bytes above 0, not ${maxRecordBytes}.`);
+  const maxWaitingBytes = options.maxWaitingBytesPerOwner ?? Number.POSITIVE_INFINITY;
+  if (!(maxWaitingBytes > 0)) throw new RangeError(`maxWaitingBytesPerOwner must be a number of bytes above 0, not ${maxWaitingBytes}.`);
+  const now = options.now ?? Date.now;
   const runs = new Map<string, RunRecord>();
-  /** Each thread with its version, the bytes it holds and its latest run, the one written longest ago first. */
-  const threads = new Map<string, { record: ThreadRecord; version: number; bytes: number; lastRun: string }>();
-  /** Each effect under its key with a cursor of its own (`effectsPage`) and the bytes it holds, in the order done. */
-  const effects = new Map<string, { record: EffectRecord; at: number; bytes: number }>();
+  /**
+   * A thread held: its record and version, the bytes its record holds (`size`), the effects its runs did (dropped with
+   * it, see `dropThread`) and their bytes, its latest run, and who left it waiting (`ownerOf`).
+   */
+  type HeldThread = {
+    record: ThreadRecord;
+    version: number;
+    size: number;
+    effectKeys: Set<string>;
+    effectBytes: number;
+    lastRun: string;
+    owner?: string | undefined;
+  };
+  /** Each thread held, the one written longest ago first. */
+  const threads = new Map<string, HeldThread>();
+  /** The bytes of the threads (and their effects) each owner left with open interrupts (`maxWaitingBytesPerOwner`), expired or not. */
+  const waitingBytes = new Map<string, number>();
+  const tally = (t: HeldThread, sign: 1 | -1) => {
+    if (t.owner === undefined || t.record.open.length === 0) return;
+    const left = (waitingBytes.get(t.owner) ?? 0) + sign * (t.size + t.effectBytes);
+    if (left > 0) waitingBytes.set(t.owner, left);
+    else waitingBytes.delete(t.owner);
+  };
+  /** Whether a thread waits on an answer: an interrupt is open and not expired (one without `expiresAt` never does). */
+  const waits = (record: ThreadRecord) => {
+    const at = now();
+    return record.open.some((it) => it.expiresAt === undefined || !(at >= Date.parse(it.expiresAt)));
+  };
+  /**
+   * Each effect under its key with a cursor of its own (`effectsPage`), the bytes it holds and the thread held that it
+   * belongs to, in the order done.
+   */
+  const effects = new Map<string, { record: EffectRecord; at: number; bytes: number; threadId?: string | undefined }>();
   /** The effects' cursors: the last one given. */
   let cursor = 0;
   /** The bytes threads and effects hold. */
@@ -120,35 +182,84 @@ export function openMemoryStorage(options: MemoryStorageOptions = {}): Storage {
       }
     if (dropped) options.onDrop?.(dropped, bytes);
   };
-  /**
-   * Drops threads, then effects, that may be dropped (see `maxRecordBytes`) until `need` more bytes fit, never
-   * thread `keep`; answers whether they fit.
-   */
-  const makeRecordRoom = (need: number, keep?: string): boolean => {
-    if (recordBytes + need <= maxRecordBytes) return true;
+  /** The threads whose latest run is being produced. */
+  const busyThreads = () => {
     const busy = new Set<string>();
     for (const runId of producing) {
       const threadId = runs.get(runId)?.threadId;
       if (threadId !== undefined) busy.add(threadId);
     }
+    return busy;
+  };
+  /** Whether thread `threadId` may be dropped for room now (`maxRecordBytes`). */
+  const droppable = (threadId: string, t: HeldThread, busy: Set<string>, keep?: string) =>
+    threadId !== keep && !waits(t.record) && !busy.has(threadId) && !options.inUse?.(t.lastRun);
+  /**
+   * Drops thread `threadId` and the effects of its runs no longer held (a retry of such a run, which the thread would
+   * take as it remembers its answers, finds them done); those of a run held stay, dropped once it is not. Answers how
+   * many effects it dropped.
+   */
+  const dropThread = (threadId: string, t: HeldThread): number => {
+    threads.delete(threadId);
+    tally(t, -1);
+    recordBytes -= t.size;
+    let dropped = 0;
+    for (const key of t.effectKeys) {
+      const e = effects.get(key);
+      if (!e) continue;
+      if (runs.has(e.record.runId)) e.threadId = undefined;
+      else {
+        effects.delete(key);
+        recordBytes -= e.bytes;
+        dropped++;
+      }
+    }
+    return dropped;
+  };
+  /**
+   * Drops threads (with their effects), then effects of no thread held, that may be dropped (see `maxRecordBytes`)
+   * until `need` more bytes fit, never thread `keep`; answers whether they fit.
+   */
+  const makeRecordRoom = (need: number, keep?: string): boolean => {
+    if (recordBytes + need <= maxRecordBytes) return true;
+    const busy = busyThreads();
     let droppedThreads = 0;
     let droppedEffects = 0;
     for (const [threadId, t] of threads) {
       if (recordBytes + need <= maxRecordBytes) break;
-      if (threadId === keep || t.record.open.length > 0 || busy.has(threadId) || options.inUse?.(t.lastRun)) continue;
-      threads.delete(threadId);
-      recordBytes -= t.bytes;
+      if (!droppable(threadId, t, busy, keep)) continue;
+      droppedEffects += dropThread(threadId, t);
       droppedThreads++;
     }
     for (const [key, e] of effects) {
       if (recordBytes + need <= maxRecordBytes) break;
-      if (runs.has(e.record.runId)) continue;
+      if (runs.has(e.record.runId) || e.threadId !== undefined) continue;
       effects.delete(key);
       recordBytes -= e.bytes;
       droppedEffects++;
     }
     if (droppedThreads || droppedEffects) options.onRecordDrop?.(droppedThreads, droppedEffects, recordBytes);
     return recordBytes + need <= maxRecordBytes;
+  };
+  /**
+   * Refuses (`WaitingShareFull`) a thread of `bytes` that `owner` would leave waiting past its share, once its threads
+   * that wait no more (their interrupts expired) are dropped; thread `threadId` (held as `before`) is replaced by it.
+   */
+  const checkShare = (owner: string, bytes: number, threadId: string, before: HeldThread | undefined) => {
+    const replaced = before?.owner === owner && before.record.open.length > 0 ? before.size + before.effectBytes : 0;
+    const fits = () => (waitingBytes.get(owner) ?? 0) - replaced + bytes <= maxWaitingBytes;
+    if (fits()) return;
+    const busy = busyThreads();
+    let dropped = 0;
+    let droppedEffects = 0;
+    for (const [id, t] of threads) {
+      if (fits()) break;
+      if (t.owner !== owner || t.record.open.length === 0 || !droppable(id, t, busy, threadId)) continue;
+      droppedEffects += dropThread(id, t);
+      dropped++;
+    }
+    if (dropped) options.onRecordDrop?.(dropped, droppedEffects, recordBytes);
+    if (!fits()) throw new WaitingShareFull(maxWaitingBytes);
   };
   /** What stops a thread or effect that does not fit. */
   const full = () =>
@@ -167,8 +278,10 @@ export function openMemoryStorage(options: MemoryStorageOptions = {}): Storage {
       const version = before?.version ?? 0;
       if (version !== expectedThreadVersion) return 'conflict';
       const threadBytes = 2 * JSON.stringify(thread).length;
-      const grows = threadBytes - (before?.bytes ?? 0);
-      // Checked before anything is written: a run refused for want of room leaves no trace.
+      const owner = thread.open.length > 0 ? options.ownerOf?.(run.runId) : undefined;
+      // Checked before anything is written: a run refused for want of room, or past its owner's share, leaves no trace.
+      if (owner !== undefined) checkShare(owner, threadBytes + (before?.effectBytes ?? 0), run.threadId, before);
+      const grows = threadBytes - (before?.size ?? 0);
       if (grows > 0 && !makeRecordRoom(grows, run.threadId)) throw full();
       // Frames left under a free id (written for a run dropped meanwhile) are no part of this run.
       drop(run.runId);
@@ -177,8 +290,21 @@ export function openMemoryStorage(options: MemoryStorageOptions = {}): Storage {
       const previous = before?.record.raisedBy;
       if (previous !== undefined && previous !== thread.raisedBy && readOfDropped.delete(previous)) read.delete(previous);
       // Written last of all threads now: the last one dropped for room.
-      threads.delete(run.threadId);
-      threads.set(run.threadId, { record: structuredClone(thread), version: version + 1, bytes: threadBytes, lastRun: run.runId });
+      if (before) {
+        tally(before, -1);
+        threads.delete(run.threadId);
+      }
+      const held: HeldThread = {
+        record: structuredClone(thread),
+        version: version + 1,
+        size: threadBytes,
+        effectKeys: before?.effectKeys ?? new Set(),
+        effectBytes: before?.effectBytes ?? 0,
+        lastRun: run.runId,
+        owner,
+      };
+      threads.set(run.threadId, held);
+      tally(held, 1);
       recordBytes += grows;
       producing.add(run.runId);
       grow(run.runId, 2 * JSON.stringify(run).length);
@@ -245,8 +371,17 @@ export function openMemoryStorage(options: MemoryStorageOptions = {}): Storage {
       const earlier = effects.get(effect.idempotencyKey);
       if (earlier) return { record: structuredClone(earlier.record), fresh: false };
       const bytes = 2 * JSON.stringify(effect).length;
-      if (!makeRecordRoom(bytes)) throw full();
-      effects.set(effect.idempotencyKey, { record: structuredClone(effect), at: ++cursor, bytes });
+      const threadId = runs.get(effect.runId)?.threadId;
+      if (!makeRecordRoom(bytes, threadId)) throw full();
+      // Counted with its thread (as long as the thread is held, a retry of its run may come): dropped with it.
+      const thread = threadId === undefined ? undefined : threads.get(threadId);
+      effects.set(effect.idempotencyKey, { record: structuredClone(effect), at: ++cursor, bytes, threadId: thread && threadId });
+      if (thread) {
+        tally(thread, -1);
+        thread.effectKeys.add(effect.idempotencyKey);
+        thread.effectBytes += bytes;
+        tally(thread, 1);
+      }
       recordBytes += bytes;
       return { record: structuredClone(effect), fresh: true };
     },

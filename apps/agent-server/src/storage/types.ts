@@ -53,6 +53,17 @@ export class StorageUnavailable extends Error {
 }
 
 /**
+ * The client beginning a run already holds, in threads that wait on an answer, as much as memory storage lets one
+ * client hold (`MemoryStorageOptions.maxWaitingBytesPerOwner`): nothing is stored, and others are not refused for it.
+ */
+export class WaitingShareFull extends Error {
+  readonly code = 'WAITING_SHARE_FULL';
+  constructor(readonly maxBytes: number) {
+    super(`The threads this client left waiting on an answer hold ${maxBytes} bytes, as many as one client may hold.`);
+  }
+}
+
+/**
  * Where the agent server keeps runs, their event logs, thread state and side
  * effects. SQLite (the default, `sqlite.ts`) or Redis (`redis.ts`, chosen by
  * `REDIS_URL`); `memory.ts` for tests. Every method may throw
