@@ -3,10 +3,11 @@
 import type { Diagnostic, LoggedEvent } from '@aguikit/core';
 import { useAgentStore, useDiagnostics, useEventLog } from '@aguikit/react';
 import * as React from 'react';
+import { EventSummaryView } from './EventSummaryView.js';
 import { EVENT_GROUPS, type EventGroup, eventRowStarts } from './eventSummary.js';
 import { Listbox } from './Listbox.js';
 import { useLocale } from './locale.js';
-import { Detail, DiagnosticList, EventSummaryView } from './TimelineDetail.js';
+import { Detail, DiagnosticList } from './TimelineDetail.js';
 import {
   positionsUpTo,
   prefixOf,

@@ -1,4 +1,4 @@
-import type { PatchOp } from './jsonHighlights.js';
+import { type PatchOp, patchOp } from './jsonHighlights.js';
 import { clip } from './textCut.js';
 
 /**
@@ -130,8 +130,6 @@ export interface EventSummary {
 /** Past this length a delta or a message is cut in a summary: the row shows one line of it, the detail all of it. */
 const CLIP = 160;
 
-const OPS: ReadonlySet<string> = new Set(['add', 'replace', 'remove', 'move', 'copy', 'test']);
-
 /** Operations named in a STATE_DELTA row before the rest are counted. */
 const NAMED_OPS = 3;
 
@@ -143,7 +141,7 @@ function operationParts(ops: readonly unknown[]): SummaryPart[] {
     const from = text(o, 'from');
     return {
       kind: 'op',
-      op: typeof name === 'string' && OPS.has(name) ? (name as PatchOp) : 'other',
+      op: patchOp(name),
       label: String(name),
       path: String(field(o, 'path')),
       ...(from === undefined ? {} : { from }),

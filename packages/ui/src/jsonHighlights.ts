@@ -3,6 +3,11 @@ export type PatchOp = 'add' | 'replace' | 'remove' | 'move' | 'copy' | 'test' | 
 
 const OPS: ReadonlySet<string> = new Set(['add', 'replace', 'remove', 'move', 'copy', 'test']);
 
+/** An operation's `op` as a `data-op` value: one of the six JSON Patch operations, or `other`. */
+export function patchOp(op: unknown): PatchOp {
+  return typeof op === 'string' && OPS.has(op) ? (op as PatchOp) : 'other';
+}
+
 /** What an operation did at one node: its op, and where it came from or went to for move and copy. */
 export interface Mark {
   /** Position of the operation in its delta. */
@@ -97,7 +102,7 @@ export function highlightsOf(operations: readonly unknown[] | undefined, documen
     if (typeof path !== 'string') continue;
     const label = String(op);
     const base = { at: i, label };
-    const kind: PatchOp = typeof op === 'string' && OPS.has(op) ? (op as PatchOp) : 'other';
+    const kind = patchOp(op);
     const source = typeof from === 'string' ? from : undefined;
     if (kind === 'remove') markRemoved(path, { ...base, op: kind });
     else if (kind === 'move' && source !== undefined) {

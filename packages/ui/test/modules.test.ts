@@ -80,6 +80,23 @@ describe('the first load', () => {
     expect(modules.filter((m) => staticImports(m.text).some((i) => i.from === '@aguikit/core/schema')).map((m) => m.file)).toEqual([]);
   });
 
+  it('keeps the state inspector off the event timeline: an application with the inspector alone loads none of its modules', () => {
+    const byFile = new Map(modules.map((m) => [m.file, m]));
+    /** A relative specifier's module: `./X.js` is X.tsx or X.ts. */
+    const fileOf = (from: string) =>
+      [from.slice(2).replace(/\.js$/, '.tsx'), from.slice(2).replace(/\.js$/, '.ts')].find((f) => byFile.has(f));
+    const reached = new Set<string>();
+    const visit = (file: string | undefined) => {
+      const module = file === undefined ? undefined : byFile.get(file);
+      if (!module || reached.has(module.file)) return;
+      reached.add(module.file);
+      for (const { from } of staticImports(module.text)) if (from.startsWith('./')) visit(fileOf(from));
+    };
+    visit('StateInspector.tsx');
+    expect(reached.has('JsonTree.tsx')).toBe(true);
+    expect([...reached].filter((file) => /^(EventTimeline|TimelineDetail|timelineContext)\./.test(file))).toEqual([]);
+  });
+
   it('has no import of @tanstack/react-virtual (its flushSync import cannot link under react-server)', () => {
     expect(modules.filter((m) => m.text.includes('@tanstack/react-virtual')).map((m) => m.file)).toEqual([]);
   });
