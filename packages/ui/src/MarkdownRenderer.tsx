@@ -556,6 +556,21 @@ function PieceView({ piece, renders }: { piece: MarkdownPiece; renders: Renders 
         );
       return quote;
     }
+    case 'quoted':
+      // What a quote holds, in pieces as a reply's are, the quote drawn around them as the whole text's is.
+      return (
+        <blockquote>
+          {'\n'}
+          {piece.pieces.map((inner, j) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: as above
+            <React.Fragment key={j}>
+              {j ? '\n' : null}
+              <PieceView piece={inner} renders={renders} />
+            </React.Fragment>
+          ))}
+          {'\n'}
+        </blockquote>
+      );
     case 'code':
       return (
         <CodeFrame>

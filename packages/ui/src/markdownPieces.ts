@@ -51,16 +51,23 @@
  *
  * - a quote of paragraphs, every line opening the same quotes (`> > `)
  *   and then a letter, or a digit that opens no ordered list item, also
- *   after quotation marks or a parenthesis (`"`, `(`, `“`, `«`; so no
- *   line can be read as a list, heading, table row or lazy line), or being
- *   those quotes' marks alone (`> >`, which ends a paragraph), into its
- *   paragraphs, and each into runs of lines of at least RUN_LENGTH
- *   characters, while nothing inline is open in the paragraph (as a
- *   paragraph's runs) and the line before the cut ends in no space (two
- *   would break the line). The quotes are drawn once around the paragraphs;
- *   the runs render inside theirs, joined by a line break. A last line of no
- *   more of the same quotes' marks alone (a line streaming in) renders
- *   nothing, and is left out.
+ *   after quotation marks or a parenthesis (`"`, `(`, `“`, `«`) or emphasis
+ *   or code marks (`**From:**`; so no line can be read as a list, heading,
+ *   table row or lazy line), or being those quotes' marks alone (`> >`,
+ *   which ends a paragraph), into its paragraphs, and each into runs of
+ *   lines of at least RUN_LENGTH characters, after lines where all the
+ *   inline markup they open closes (`closesWithin`; a line where it may not
+ *   leaves the rest of the paragraph whole) and the line before the cut ends
+ *   in no space (two would break the line). The quotes are drawn once around
+ *   the paragraphs; the runs render inside theirs, joined by a line break. A
+ *   last line of no more of the same quotes' marks alone (a line streaming
+ *   in) renders nothing, and is left out.
+ * - any other quote whose every line opens it (`> `, or `>` alone), no tab
+ *   in it, into the pieces of what it holds, read as a text of its own (a
+ *   quoted list into its items); the quote is drawn once around them. Where
+ *   a list is followed by a blank line, a quote reads it otherwise than a
+ *   text does: a list may only be in its last piece, and then with no blank
+ *   line.
  *
  * A text holding footnotes, link reference definitions or HTML is never cut:
  * a line of them changes what renders elsewhere.
@@ -72,6 +79,7 @@ export type MarkdownPiece =
   | { type: 'list'; ordered: boolean; start: number; items: string[]; loose?: { leader: string } }
   | { type: 'table'; head: string; frame: string; rows: string[] }
   | { type: 'quote'; depth: number; paragraphs: string[][] }
+  | { type: 'quoted'; pieces: MarkdownPiece[] }
   | { type: 'code'; language: string; code: string };
 
 /** Texts shorter than this render whole: cutting pays off only where parsing costs. */
@@ -281,7 +289,8 @@ function blockOf(lines: string[]): MarkdownPiece {
     looseListOf(lines) ??
     tableOf(lines) ??
     paragraphOf(lines) ??
-    quoteOf(lines) ?? { type: 'blocks', text: lines.join('\n') }
+    quoteOf(lines) ??
+    quotedOf(lines) ?? { type: 'blocks', text: lines.join('\n') }
   );
 }
 
@@ -470,8 +479,11 @@ function paragraphOf(lines: string[]): MarkdownPiece | undefined {
 
 /** The quotes a line opens, each a `>` and one space. */
 const QUOTE_PREFIX = /^(?:> )+/;
-/** A quote's line of a paragraph: a letter or a digit, also after marks that open quoted speech or an aside (text everywhere). */
-const QUOTE_LINE = /^[“‘«¿¡"'(]*[\p{L}\p{N}]/u;
+/**
+ * A quote's line of a paragraph: a letter or a digit, also after marks that open quoted speech or an aside (text
+ * everywhere), or after emphasis or code marks (`**From:**`; no more than two backticks, which would open a fence).
+ */
+const QUOTE_LINE = /^(?:[“‘«¿¡"'(]*|[*_]{1,3}|`{1,2})[\p{L}\p{N}]/u;
 
 /**
  * A quote of paragraphs of plain lines, each opening the same quotes, parted
@@ -491,6 +503,8 @@ function quoteOf(lines: string[]): MarkdownPiece | undefined {
   let run: string[] = [];
   let runLength = 0;
   let open = false;
+  /** Whether each paragraph holds a letter shown as text, by paragraph. */
+  const lettered: boolean[] = [];
   /** Whether the runs may be cut after the line above: nothing inline open, and no space at its end (two break the line). */
   let cuttable = false;
   const endParagraph = () => {
@@ -514,22 +528,139 @@ function quoteOf(lines: string[]): MarkdownPiece | undefined {
       run = [];
       runLength = 0;
     }
+    if (!run.length && !runs.length) lettered.push(false);
     run.push(rest);
     runLength += rest.length + 1;
-    for (let i = 0; i < rest.length && !open; i++) open = OPENS_INLINE.has(rest[i] as string);
+    if (!open && !closesWithin(rest)) {
+      open = true;
+      // What comes before the first mark is shown as written.
+      let end = 0;
+      while (end < rest.length && !OPENS_INLINE.has(rest[end] as string)) end++;
+      if (/\p{L}/u.test(rest.slice(0, end))) lettered[lettered.length - 1] = true;
+    } else if (!open && /\p{L}/u.test(rest)) lettered[lettered.length - 1] = true;
     cuttable = !open && filled(rest.at(-1) ?? '');
   }
   endParagraph();
-  // Each paragraph reads in the direction of its first letter (as paragraphOf): a letter before anything inline opens,
-  // which is shown as written, settles it.
-  const settled = (runs: string[]) => {
-    const text = runs.join('\n');
-    let end = 0;
-    while (end < text.length && !OPENS_INLINE.has(text[end] as string)) end++;
-    return /\p{L}/u.test(text.slice(0, end));
-  };
-  if (paragraphs.flat().length < 2 || !paragraphs.every(settled)) return undefined;
+  // Each paragraph reads in the direction of its first letter (as paragraphOf), when it holds one: a letter in a line
+  // where nothing inline is open, which is shown as text, settles it.
+  if (paragraphs.flat().length < 2 || lettered.length !== paragraphs.length || !lettered.every(Boolean)) return undefined;
   return { type: 'quote', depth: prefix.length / 2, paragraphs };
+}
+
+/** Whitespace and punctuation, as they decide whether a run of emphasis marks may open or close (ASCII, or a letter, digit or space). */
+const WHITESPACE = /^\s$/u;
+const ASCII_PUNCTUATION = /^[!-/:-@[-`{-~]$/;
+const PLAIN_CHARACTER = /^[\p{L}\p{N}\p{Zs}]$/u;
+/** What a line's emphasis marks may belong to instead: an autolink (`www.`, `https://`, an email address) takes them into its address. */
+const AUTOLINK_LIKE = /www\.|:\/|@|mailto:|xmpp:/i;
+
+/**
+ * Whether all the inline markup `line` opens closes within it, read as a
+ * paragraph's line after lines that left nothing open: its code spans
+ * close on the line, and its emphasis marks (`*`, `_`) pair there, each run
+ * of them either opening or closing (not both) and closing the nearest
+ * opened run of as many of its marks; no brackets, escapes, strikethrough
+ * or entities (`[`, `\`, `~`, `&`), no autolink near emphasis. A line where
+ * this holds leaves nothing open for the lines after it: the paragraph may be
+ * cut after it. One pass over the line.
+ */
+function closesWithin(line: string): boolean {
+  const opened: { mark: string; length: number }[] = [];
+  let hasMarks = false;
+  const kind = (c: string | undefined) => {
+    if (c === undefined || WHITESPACE.test(c)) return 'space';
+    if (ASCII_PUNCTUATION.test(c)) return 'punctuation';
+    return PLAIN_CHARACTER.test(c) ? 'other' : 'unknown';
+  };
+  for (let i = 0; i < line.length; ) {
+    const c = line[i] as string;
+    if (c === '[' || c === '\\' || c === '~' || c === '&') return false;
+    if (c !== '`' && c !== '*' && c !== '_') {
+      i++;
+      continue;
+    }
+    let end = i;
+    while (line[end] === c) end++;
+    const length = end - i;
+    if (c === '`') {
+      // A code span: the next run of exactly as many backticks on this line closes it.
+      let close = line.indexOf(c, end);
+      while (close !== -1) {
+        let closeEnd = close;
+        while (line[closeEnd] === c) closeEnd++;
+        if (closeEnd - close === length) break;
+        close = line.indexOf(c, closeEnd);
+      }
+      if (close === -1) return false;
+      i = close + length;
+      continue;
+    }
+    hasMarks = true;
+    const before = kind(line[i - 1]);
+    const after = kind(line[end]);
+    if (before === 'unknown' || after === 'unknown') return false;
+    const left = after !== 'space' && (after !== 'punctuation' || before !== 'other');
+    const right = before !== 'space' && (before !== 'punctuation' || after !== 'other');
+    if (left && right) return false;
+    if (left) opened.push({ mark: c, length });
+    else if (right) {
+      let k = opened.length - 1;
+      while (k >= 0 && opened[k]?.mark !== c) k--;
+      if (k >= 0) {
+        if (opened[k]?.length !== length) return false;
+        opened.length = k;
+      }
+    }
+    i = end;
+  }
+  return !opened.length && !(hasMarks && AUTOLINK_LIKE.test(line));
+}
+
+/**
+ * A quote of any blocks, every line of it opening it (`> ` or `>` alone, no
+ * lazy line): what it holds is a text of its own, those marks dropped, cut
+ * into pieces as a reply is (a quoted list into its items). The quote is
+ * drawn once around them.
+ */
+function quotedOf(lines: string[]): MarkdownPiece | undefined {
+  const inner: string[] = [];
+  for (const line of withoutTrailingBlanks(lines)) {
+    // A tab's width depends on its column, which dropping the marks shifts.
+    if (line === '>') inner.push('');
+    else if (line.startsWith('> ') && !line.includes('\t')) inner.push(line.slice(2));
+    else return undefined;
+  }
+  // A blank line at the end of the quote is in it (a fence open there holds it, and one of spaces after it makes a list
+  // loose), where the end of a text holds none: one line of the quote's mark alone (a line streaming in) is left out.
+  const body = inner.at(-1) === '' ? inner.slice(0, -1) : inner;
+  if (!filled(body.at(-1) ?? '') || (body.length < inner.length && body.some((line) => FENCE_MARKS.test(line)))) return undefined;
+  const text = body.join('\n');
+  // A table too large shows as the text it is, quotes' marks and all, as the whole text does.
+  if (tableTooLarge(text)) return undefined;
+  const pieces = markdownPieces(text, 0);
+  // A list followed by a blank line in a quote is loose where a block after it opens another list or quote, and tight
+  // where it ends a text: only the last piece may hold one, and no blank line with it.
+  const last = pieces?.at(-1);
+  if (
+    !pieces ||
+    !last ||
+    pieces.slice(0, -1).some(holdsList) ||
+    (last.type === 'list' && last.loose) ||
+    (last.type === 'blocks' && holdsList(last) && last.text.split('\n').some((line) => !filled(line)))
+  )
+    return undefined;
+  // One block whole would be parsed whole all the same.
+  return pieces.length === 1 && last.type === 'blocks' ? undefined : { type: 'quoted', pieces };
+}
+
+/** A line that may open a list item, within quotes or indented. */
+const LIST_LINE = /^[ \t>]*(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|$)/m;
+
+/** Whether a piece may hold a list. */
+function holdsList(piece: MarkdownPiece): boolean {
+  if (piece.type === 'list') return true;
+  if (piece.type === 'blocks') return LIST_LINE.test(piece.text);
+  return piece.type === 'quoted' && piece.pieces.some(holdsList);
 }
 
 /** Whether a paragraph starts as nothing but a paragraph can: a letter, or a digit that opens no ordered list item (`12. `, `3) `). */
@@ -715,12 +846,32 @@ const ITEM_MARKER = /^(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|$)/;
 /**
  * Whether `text` (outside fenced code that surely holds its lines) has more
  * than MAX_SPOKEN_LIST_ITEMS lines that start a list item, in a quote or
- * indented or not: a count that may run over the parser's (a thematic
- * break, an item's text), never under. One pass.
+ * indented or not: a count that may run over the parser's (an item's text),
+ * never under. Not counted: a thematic break (`- - -`), and a line four
+ * columns in where no list may be open (none began yet, or a line at column
+ * 0 after a blank line ended it), which is code or a paragraph's text. One
+ * pass.
  */
 export function listItemsTooMany(text: string): boolean {
   let items = 0;
-  return someLineOutsideFences(text, (line) => ITEM_MARKER.test(line.replace(CONTAINER_LEAD, '')) && ++items > MAX_SPOKEN_LIST_ITEMS);
+  let inList = false;
+  let blankBefore = false;
+  return someLineOutsideFences(text, (line) => {
+    const blank = !filled(line);
+    const lead = CONTAINER_LEAD.exec(line)?.[0] ?? '';
+    const inner = line.slice(lead.length);
+    let columns = 0;
+    for (const c of lead) {
+      if (c === ' ') columns++;
+      else if (c === '\t') columns += 4 - (columns % 4);
+      else break;
+    }
+    if (!blank && blankBefore && columns === 0) inList = false;
+    blankBefore = blank;
+    if (!ITEM_MARKER.test(inner) || THEMATIC_BREAK.test(inner) || (columns >= 4 && !inList)) return false;
+    inList = true;
+    return ++items > MAX_SPOKEN_LIST_ITEMS;
+  });
 }
 
 /**

@@ -409,6 +409,141 @@ describe('a long reply in pieces', () => {
     expect(pieced(rtl)).toBe(whole(rtl));
   });
 
+  it("renders exactly what the whole text renders where a quote's lines hold inline markup (40 random quotes, prefixes of their last lines)", {
+    timeout: 180_000,
+  }, () => {
+    // Markup that closes on its line (a quote may be cut after it), and markup that may reach past it or pair otherwise.
+    const closing = [
+      '**From:**',
+      '*Sent:*',
+      '_urgent_',
+      '**bold**',
+      '***both***',
+      '`code`',
+      '``a ` b``',
+      '`*` and `_`',
+      '**订单**',
+      '*x*.',
+      '(*x*)',
+      'close**',
+      ']',
+    ];
+    const risky = [
+      '**“quoted”**',
+      '*مرحبا*',
+      '**open',
+      '*',
+      '_',
+      '**',
+      '**a*',
+      '*a**',
+      '*a **b* c**',
+      'a_b',
+      'a*b',
+      '*(x)*',
+      '.*x*',
+      '`open',
+      '[link](https://x.example)',
+      '[open',
+      'www.example.com*',
+      '*see https://x.example/a*/b',
+      'someone*@example.com',
+      '\\*',
+      '~~gone~~',
+      '&amp;',
+      '¥5**',
+    ];
+    // Now and then markup right against a word (`a**b`), which may open and close at once.
+    const glue = fc.constantFrom(...Array<string>(60).fill(' '), '');
+    const markupLine = fc
+      .tuple(
+        // A line of a quote's paragraph opens with a word or with markup around one (a quote that has another line renders whole).
+        fc.oneof(
+          { weight: 120, arbitrary: fc.constantFrom(...WORDS) },
+          { weight: 80, arbitrary: fc.constantFrom('**From:**', '*Sent:*', '_urgent_', '***both***', '`code`', '**订单**', 'close**') },
+          { weight: 1, arbitrary: fc.constantFrom(...closing, ...risky) },
+        ),
+        fc.array(
+          fc.tuple(
+            glue,
+            fc.oneof(
+              { weight: 600, arbitrary: fc.constantFrom(...WORDS) },
+              { weight: 200, arbitrary: fc.constantFrom(...closing) },
+              { weight: 1, arbitrary: fc.constantFrom(...risky) },
+            ),
+          ),
+          { minLength: 5, maxLength: 14 },
+        ),
+        fc.constantFrom(...Array<string>(12).fill(''), ' ', '  '),
+      )
+      .map(([first, rest, end]) => first + rest.map(([g, w]) => g + w).join('') + end);
+    let cut = 0;
+    fc.assert(
+      fc.property(
+        fc.constantFrom(1, 2),
+        fc.array(markupLine, { minLength: 20, maxLength: 60 }),
+        fc.array(fc.tuple(fc.nat(60), fc.constantFrom('', ' ')), { maxLength: 2 }),
+        fc.constantFrom('', '', '\n', '\n\nAfter the quote.', '\n> ', '\nlazy line'),
+        (depth, lines, breaks, after) => {
+          const quotes = '> '.repeat(depth);
+          const marked = lines.map((l) => quotes + l);
+          for (const [at, end] of breaks) marked.splice(at % marked.length, 0, quotes.trimEnd() + end);
+          const t = `Before the quote.\n\n${marked.join('\n')}${after}`;
+          const quote = markdownPieces(t, 0)?.find((piece) => piece.type === 'quote');
+          if (quote?.type === 'quote' && quote.paragraphs.some((runs) => runs.length > 1 && /[*_`]/.test(runs.join('')))) cut++;
+          for (let end = t.length - 150; end <= t.length; end += 7)
+            expect(pieced(t.slice(0, end)), JSON.stringify(t.slice(0, end))).toBe(whole(t.slice(0, end)));
+          expect(pieced(t), JSON.stringify(t)).toBe(whole(t));
+        },
+      ),
+      { numRuns: 40 },
+    );
+    // The property is about quotes cut after lines of markup: a good share of the texts must have one.
+    expect(cut).toBeGreaterThan(5);
+  });
+
+  it('renders exactly what the whole text renders where a quote holds lists, tables, fences and headings (120 random quotes, every fifth prefix of each)', {
+    timeout: 240_000,
+  }, () => {
+    let cut = 0;
+    fc.assert(
+      fc.property(
+        // Now and then a quote that ends in a list of one kind (a list is cut into its items only where it ends the quote).
+        fc.oneof(
+          structured,
+          fc
+            .tuple(
+              fc.array(fc.oneof(table, fence, fc.constantFrom('# Refunds', '订单 A-1001 was **refunded**.', '    code')), { maxLength: 3 }),
+              fc.constantFrom('\n', '\n\n'),
+              fc.oneof(
+                list,
+                fc
+                  .tuple(fc.constantFrom('- ', '1. ', '+ '), fc.array(words, { minLength: 1, maxLength: 8 }))
+                  .map(([marker, items]) => items.map((item) => marker + item.join(' ')).join('\n')),
+              ),
+            )
+            .map(([blocks, gap, items]) => blocks.map((block) => block + gap).join('') + items),
+        ),
+        fc.constantFrom(1, 1, 2),
+        // Now and then a line that leaves the quote, or a quote's mark with no space after it.
+        fc.option(fc.tuple(fc.nat(40), fc.constantFrom('lazy line', '', '>x', '>\tx', '> > deeper', '>- item')), { freq: 4 }),
+        fc.constantFrom('', '\n\nAfter the quote.', '\n>', '\n> '),
+        (inner, depth, odd, after) => {
+          const lines = inner.split('\n').map((l) => (l ? '> '.repeat(depth) + l : '>'.repeat(depth)));
+          if (odd) lines.splice(odd[0] % lines.length, 0, odd[1]);
+          const t = `Before the quote.\n\n${lines.join('\n')}${after}`;
+          if (markdownPieces(t, 0)?.some((piece) => piece.type === 'quoted')) cut++;
+          for (let end = 20; end <= t.length; end += 5)
+            expect(pieced(t.slice(0, end)), JSON.stringify(t.slice(0, end))).toBe(whole(t.slice(0, end)));
+          expect(pieced(t), JSON.stringify(t)).toBe(whole(t));
+        },
+      ),
+      { numRuns: 120 },
+    );
+    // The property is about quotes cut into the pieces of what they hold: a good share of the texts must have one.
+    expect(cut).toBeGreaterThan(8);
+  });
+
   it('cuts a long plain paragraph into runs of sentences, each starting with a letter', () => {
     const words = ' the refund for order A-1001 was approved, and it will reach your card in 3 days.';
     const paragraph = `The${words.repeat(300)}`.trim();

@@ -179,6 +179,48 @@ describe('a streaming reply parses only what changed', () => {
     expect(container.querySelector('blockquote > blockquote > p:last-child')?.textContent).toBe('Next paragraph');
   });
 
+  it('a token at the end of a 40 KB quote whose paragraph opens with bold headers parses its last run of lines', () => {
+    // Markup early in the quote's paragraph kept it whole: each token parsed all of it again (41,465 characters).
+    const headers = '> **From:** Alice Example\n> **Subject:** Refund for `A-1001`, _urgent_\n> *Sent:* Monday';
+    const lines = Array.from({ length: 820 }, (_, i) => `> Line ${i} of the refund request for order A-${1000 + i}`).join('\n');
+    const quote = `The customer wrote:\n\n${headers}\n${lines}`;
+    expect(quote.length).toBeGreaterThan(40_000);
+    const frame = stream(quote, `${quote} today`);
+    const parsedLength = frame.parsed.reduce((sum, text) => sum + text.length, 0);
+    expect(parsedLength).toBeLessThan(2_000);
+    const paragraph = frame.container.querySelector('blockquote > p');
+    expect(frame.container.querySelectorAll('blockquote > p')).toHaveLength(1);
+    expect(paragraph?.querySelector('strong')?.textContent).toBe('From:');
+    expect(paragraph?.querySelector('code')?.textContent).toBe('A-1001');
+    expect(paragraph?.textContent).toMatch(/Line 819 of the refund request for order A-1819 today$/);
+  });
+
+  it('a token at the end of a 40 KB quoted list parses its last item; a new item, marker by marker, parses as little', {
+    timeout: 60_000,
+  }, () => {
+    // A quote of list items was one piece: each token parsed all of it again.
+    const items = Array.from({ length: 740 }, (_, i) => `> - **Order A-${1000 + i}**: refunded ¥${i}.00 to the customer`).join('\n');
+    const quote = `The customer wrote:\n\n${items}`;
+    expect(quote.length).toBeGreaterThan(40_000);
+    const frame = stream(quote, `${quote} today`);
+    const parsedLength = (texts: string[]) => texts.reduce((sum, text) => sum + text.length, 0);
+    expect(parsedLength(frame.parsed)).toBeLessThan(2_000);
+    expect(frame.container.querySelectorAll('blockquote > ul > li')).toHaveLength(740);
+    expect(frame.container.querySelector('blockquote > ul > li:last-child')?.textContent).toBe(
+      'Order A-1739: refunded ¥739.00 to the customer today',
+    );
+    const { container, rerender } = render(view(quote.slice(0, quote.length / 2)));
+    rerender(view(quote));
+    let text = quote;
+    for (const token of ['\n', '>', ' -', ' Next', ' item']) {
+      text += token;
+      parsed.length = 0;
+      rerender(view(text));
+      expect(parsedLength(parsed), JSON.stringify(token)).toBeLessThan(2_000);
+    }
+    expect(container.querySelector('blockquote > ul > li:last-child')?.textContent).toBe('Next item');
+  });
+
   it('the next number of an ordered list, token by token, parses the item it goes on, then the new item', () => {
     const list = Array.from({ length: 60 }, (_, i) => `${i + 1}. Refund order A-${1000 + i} for ¥${i}.00`).join('\n');
     const tokens = ['\n', '61', '.', ' Close', ' the ticket'];

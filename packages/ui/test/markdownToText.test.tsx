@@ -50,6 +50,24 @@ describe('a reply spoken as plain text', () => {
     expect(said).toContain('Order A-1299 refunded');
   });
 
+  it('indented code and thematic breaks of 1,500 lines that start as list items are said without their markup', () => {
+    // Such lines were counted as list items: past 1,000 the reply was said as its text, indents and breaks and all.
+    const code = `The change:\n\n${Array.from({ length: 1_500 }, (_, i) => `    - old line ${i}`).join('\n')}`;
+    const saidCode = markdownToText(code);
+    expect(saidCode).toContain('The change: - old line 0 - old line 1 - old line 2');
+    expect(saidCode).not.toContain('    ');
+    const parts = Array.from({ length: 1_500 }, (_, i) => `Part ${i}\n\n- - -`).join('\n\n');
+    const saidParts = markdownToText(parts);
+    expect(saidParts).toContain('Part 0 Part 1 Part 2');
+    expect(saidParts).not.toContain('- - -');
+  });
+
+  it('a list of 1,500 items after indented code is still said as its text', () => {
+    const list = Array.from({ length: 1_500 }, (_, i) => `- Order A-${1000 + i}\n      - refunded`).join('\n');
+    const text = `The change:\n\n    - old line\n\n${list}`;
+    expect(markdownToText(text)).toBe(text);
+  });
+
   it('a fenced diff of 1,500 lines that start as list items is said without its fence', () => {
     const diff = `The change:\n\n\`\`\`diff\n${Array.from({ length: 1_500 }, (_, i) => `- old line ${i}`).join('\n')}\n\`\`\``;
     const said = markdownToText(diff);
