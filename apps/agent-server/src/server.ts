@@ -84,7 +84,8 @@ export interface AgentServerOptions {
    * client address may hold (env `AGENT_MAX_RUNS_PER_ADDRESS` in `main.ts`):
    * one more from that address is refused with `429 TOO_MANY_RUNS_FROM_ADDRESS`
    * and `Retry-After`, so that one client reading many runs cannot take every
-   * run from the others. The address is the connection's: behind a proxy every
+   * run from the others. The address is the connection's (`clientAddress`: an
+   * IPv6 one by its /64, which one host holds whole): behind a proxy every
    * client has the proxy's, and on loopback (the default host) every client is
    * one address, so the default is `maxRuns` (no cap of its own); set it on a
    * server that clients reach directly.
@@ -127,7 +128,8 @@ export interface AgentServerOptions {
    * threads one client address leaves waiting (and their effects) hold at
    * most an eighth of it (`WAITING_SHARES`): its run that would leave one
    * more waiting is refused 429 `TOO_MANY_WAITING_THREADS`, to that address
-   * alone. When nothing can be dropped (threads of eight addresses or more
+   * alone (counted as for `maxRunsPerAddress`: behind a proxy every client
+   * is one address, and one share is all of theirs). When nothing can be dropped (threads of eight addresses or more
    * waiting), a run on a new thread is refused with 503 and a new effect is
    * not done (its run is tried again, as after a full disk). Default 16 MiB.
    */

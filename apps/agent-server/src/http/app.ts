@@ -14,6 +14,7 @@ import {
   WaitingShareFull,
 } from '../storage/types.js';
 import { checkResume, nextThread, raisedBy } from '../threads.js';
+import { clientAddress } from './clientAddress.js';
 import { clientErrors } from './clientErrors.js';
 import { createDelivery, type Delivery } from './delivery.js';
 import { checkKnobs, effectsQuery, playbackChecks, speedOf } from './limits.js';
@@ -95,7 +96,7 @@ export interface App {
   finishUnfinished(): Promise<void>;
   /** Whether a client reads run `runId` now, or this server produces it: memory storage keeps it meanwhile. */
   inUse(runId: string): boolean;
-  /** The address of the client whose request begins run `runId` now (memory storage's `ownerOf`). */
+  /** The address of the client whose request begins run `runId` now, as `clientAddress` counts it (memory storage's `ownerOf`). */
   ownerOf(runId: string): string | undefined;
 }
 
@@ -454,7 +455,7 @@ export function buildApp(options: AppOptions): App {
       let outcome: Awaited<ReturnType<Storage['beginRun']>> | undefined;
       // Read by memory storage as beginRun is called, before it awaits anything: another request for the run id cannot
       // have set its own address meanwhile.
-      beginning.set(run.runId, request.raw.socket.remoteAddress ?? '');
+      beginning.set(run.runId, clientAddress(request.raw.socket.remoteAddress ?? ''));
       try {
         outcome = await storage.beginRun(run, nextThread(record, input, events, unseen), version);
       } catch (e) {
@@ -492,7 +493,7 @@ export function buildApp(options: AppOptions): App {
    * the room that run kept (`runId`).
    */
   function room(request: FastifyRequest, reply: FastifyReply, kind: 'run' | 'stream', runId?: string): Reservation {
-    const address = request.raw.socket.remoteAddress ?? '';
+    const address = clientAddress(request.raw.socket.remoteAddress ?? '');
     // A cap of `maxRuns` or more is no cap of its own: the room among all runs is what refuses, with its 503.
     const capped = options.maxRunsPerAddress < options.maxRuns;
     // A client come back for its run that waits to be tried again (storage failed under it) adds no run: its next try
