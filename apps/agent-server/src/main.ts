@@ -37,7 +37,10 @@ try {
       'past it, the runs finished longest ago are dropped. ' +
       `Threads and side-effect records up to ${mib(options.maxMemoryRecordBytes, 16)} MiB (AGENT_MEMORY_RECORD_MB): past it, the threads written longest ago ` +
       'are dropped with their effects (never one waiting on an interrupt not expired, or with a run being produced or read); ' +
-      'the threads one client address leaves waiting hold at most an eighth of it (429 past it); when none can be dropped, ' +
+      (options.maxRunsPerAddress !== undefined
+        ? 'the threads one client address leaves waiting hold at most an eighth of it (429 past it); '
+        : 'waiting threads may take all of it (set AGENT_MAX_RUNS_PER_ADDRESS where addresses tell clients apart, to give each a share); ') +
+      'when none can be dropped, ' +
       'new threads and effects are refused (503).',
   );
   server = await startAgentServer(options);

@@ -126,12 +126,13 @@ export interface AgentServerOptions {
    * is being produced or read; then the effects of threads and runs no longer
    * held, the oldest first; a warning is logged (at most once a minute). The
    * threads one client address leaves waiting (and their effects) hold at
-   * most an eighth of it (`WAITING_SHARES`): its run that would leave one
-   * more waiting is refused 429 `TOO_MANY_WAITING_THREADS`, to that address
-   * alone (counted as for `maxRunsPerAddress`: behind a proxy every client
-   * is one address, and one share is all of theirs). When nothing can be dropped (threads of eight addresses or more
-   * waiting), a run on a new thread is refused with 503 and a new effect is
-   * not done (its run is tried again, as after a full disk). Default 16 MiB.
+   * most an eighth of it (`WAITING_SHARES`) when `maxRunsPerAddress` is given
+   * (addresses tell clients apart: on loopback or behind a proxy every client
+   * is one address, and a share would be all of theirs): its run that would
+   * leave one more waiting is refused 429 `TOO_MANY_WAITING_THREADS`, to that
+   * address alone. When nothing can be dropped (threads waiting fill it), a
+   * run on a new thread is refused with 503 and a new effect is not done (its
+   * run is tried again, as after a full disk). Default 16 MiB.
    */
   maxMemoryRecordBytes?: number;
   /** How often old runs are looked for (and once as the server starts). Default the retention's quarter, at most an hour. */
@@ -245,8 +246,11 @@ export async function startAgentServer(options: AgentServerOptions = {}): Promis
       onRecordDrop: (threads, effects, bytes) => recordsDropped(threads + effects, bytes),
       now: options.now ?? Date.now,
       ownerOf: (runId) => ownerOf(runId),
-      // A thread that waits on an answer is not dropped for room: one address holds at most a share of the bound.
-      maxWaitingBytesPerOwner: Math.max(1, Math.floor(maxMemoryRecordBytes / WAITING_SHARES)),
+      // A thread that waits on an answer is not dropped for room: one address holds at most a share of the bound, where
+      // addresses tell clients apart (`maxRunsPerAddress` given); on loopback or behind a proxy one address is all of them.
+      ...(options.maxRunsPerAddress !== undefined
+        ? { maxWaitingBytesPerOwner: Math.max(1, Math.floor(maxMemoryRecordBytes / WAITING_SHARES)) }
+        : {}),
     }));
   const owned = options.storage === undefined;
   const effects = new Map<string, EffectRecord>();

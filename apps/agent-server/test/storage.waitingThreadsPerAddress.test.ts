@@ -71,7 +71,7 @@ async function fill(server: AgentServer, address: string, most: number) {
 
 describe('a server on memory storage, one address holding threads that wait on an answer', () => {
   it('refuses that address 429 past its share, while another address still starts threads', async () => {
-    const server = await startServer({ maxMemoryRecordBytes: 200_000 });
+    const server = await startServer({ maxMemoryRecordBytes: 200_000, maxRunsPerAddress: 64 });
     const hostile = await fill(server, '127.0.0.1', 1_000);
     expect(hostile.taken).toBeGreaterThan(0);
     expect(hostile.refused).toMatchObject({ status: 429, code: 'TOO_MANY_WAITING_THREADS' });
@@ -82,7 +82,7 @@ describe('a server on memory storage, one address holding threads that wait on a
   });
 
   it('refuses a run on a new thread 503 with Retry-After once threads of many addresses, each waiting, fill the bound', async () => {
-    const server = await startServer({ maxMemoryRecordBytes: 48_000 });
+    const server = await startServer({ maxMemoryRecordBytes: 48_000, maxRunsPerAddress: 64 });
     let refused: Awaited<ReturnType<typeof refundFrom>> | undefined;
     let taken = 0;
     let first = '';
@@ -102,9 +102,20 @@ describe('a server on memory storage, one address holding threads that wait on a
     expect((await refundFrom(server, '127.0.0.10', 'answer', resume)).text).toContain('RUN_FINISHED');
   });
 
+  it('gives no share to an address when clients are not told apart by address (no maxRunsPerAddress: loopback, a proxy): the bound is all of theirs', async () => {
+    const server = await startServer({ maxMemoryRecordBytes: 48_000 });
+    const one = await fill(server, '127.0.0.1', 1_000);
+    // One address is every client here: refusing it an eighth of the bound would refuse them all at an eighth.
+    expect(one.refused).toMatchObject({ status: 503, code: 'STORAGE_UNAVAILABLE' });
+    const shared = await startServer({ maxMemoryRecordBytes: 48_000, maxRunsPerAddress: 64 });
+    const counted = await fill(shared, '127.0.0.1', 1_000);
+    expect(counted.refused.status).toBe(429);
+    expect(one.taken).toBeGreaterThan(4 * counted.taken);
+  });
+
   it('takes an address that held its share again once the interrupts it left have expired', async () => {
     let now = NOW;
-    const server = await startServer({ maxMemoryRecordBytes: 200_000, now: () => now });
+    const server = await startServer({ maxMemoryRecordBytes: 200_000, maxRunsPerAddress: 64, now: () => now });
     const first = await fill(server, '127.0.0.1', 1_000);
     expect(first.refused.status).toBe(429);
     // The refund's approval window (2 minutes unless the client asks for another) is over.
