@@ -633,7 +633,11 @@ function quotedOf(lines: string[]): MarkdownPiece | undefined {
   // A blank line at the end of the quote is in it (a fence open there holds it, and one of spaces after it makes a list
   // loose), where the end of a text holds none: one line of the quote's mark alone (a line streaming in) is left out.
   const body = inner.at(-1) === '' ? inner.slice(0, -1) : inner;
-  if (!filled(body.at(-1) ?? '') || (body.length < inner.length && body.some((line) => FENCE_MARKS.test(line)))) return undefined;
+  // A line left out after one of inner quotes' marks alone (`> >` then `>`) is a second blank line in those quotes,
+  // which makes a list above loose: kept, the quote renders whole.
+  const dropped = body.length < inner.length;
+  if (!filled(body.at(-1) ?? '') || (dropped && (body.some((line) => FENCE_MARKS.test(line)) || /^[> ]*$/.test(body.at(-1) ?? ''))))
+    return undefined;
   const text = body.join('\n');
   // A table too large shows as the text it is, quotes' marks and all, as the whole text does.
   if (tableTooLarge(text)) return undefined;

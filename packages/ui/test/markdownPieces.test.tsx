@@ -544,6 +544,19 @@ describe('a long reply in pieces', () => {
     expect(cut).toBeGreaterThan(8);
   });
 
+  it("renders a nested quote ending in a blank line of its own, then a line of the outer quote's mark, as the whole text does (a list there is loose)", () => {
+    const texts = [
+      'Before the quote.\n\n> > - a\n> >\n>',
+      'Before the quote.\n\n> > 2. x refund\n> > \n> ',
+      'Before the quote.\n\n> > Order A-1001\n> > - refunded\n> >\n>\n\nAfter the quote.',
+      'Before the quote.\n\n> >     code\n> > text\n> > 1. refund **bold**\n> > more\n> >\n>',
+      'Before the quote.\n\n> > > - a\n> > >\n> >',
+    ];
+    for (const t of texts)
+      for (let end = 1; end <= t.length; end++)
+        expect(pieced(t.slice(0, end)), JSON.stringify(t.slice(0, end))).toBe(whole(t.slice(0, end)));
+  });
+
   it('cuts a long plain paragraph into runs of sentences, each starting with a letter', () => {
     const words = ' the refund for order A-1001 was approved, and it will reach your card in 3 days.';
     const paragraph = `The${words.repeat(300)}`.trim();
