@@ -285,8 +285,8 @@ export const InterruptErrors = React.forwardRef<HTMLDivElement, InterruptErrorsP
 });
 
 /**
- * When the interrupt expired, next to the one action left, after the card's content (not held over it: interrupt.css).
- * Why it can no longer be answered is said under the heading.
+ * When the interrupt expired, held with the one action left: one line, so that in a decision area a few lines tall
+ * the card's heading (what expired) still shows above it. Why it can no longer be answered is said under the heading.
  */
 function ExpiredText({ expiresAt, now }: { expiresAt: string | undefined; now: () => number }) {
   const { messages, format, lang } = useLocale();

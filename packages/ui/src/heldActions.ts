@@ -43,11 +43,6 @@ export function useHeldActions(region: React.RefObject<HTMLElement | null>, card
       group.querySelectorAll<HTMLElement>('.agk-interrupt').forEach((card, i) => {
         const actions = card.querySelector<HTMLElement>('.agk-interrupt__actions');
         if (!actions) return;
-        // An expired card's actions follow its content, never held (interrupt.css): no room is kept for them.
-        if (card.getAttribute('data-state') === 'expired') {
-          card.removeAttribute('data-held');
-          return;
-        }
         // Below the heading (the card's top, for a card composed without one), room for the actions.
         const header = card.querySelector('.agk-interrupt__header');
         const above = header ? header.getBoundingClientRect().bottom : card.getBoundingClientRect().top;
