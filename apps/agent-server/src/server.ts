@@ -259,7 +259,8 @@ export async function startAgentServer(options: AgentServerOptions = {}): Promis
     effects.set(record.idempotencyKey, record);
     if (effects.size > MAX_LISTED_EFFECTS) effects.delete(effects.keys().next().value as string);
   };
-  for (const record of await storage.effects()) list(record);
+  // The newest alone: a storage holding many more is not read whole (its older effects are in `GET /effects`).
+  for (const record of await storage.latestEffects(MAX_LISTED_EFFECTS)) list(record);
   /** The latest cut of pruning: an effect done before it belongs to a run pruned, and is no longer listed. */
   let forgotten = Number.NEGATIVE_INFINITY;
   let policy: OriginPolicy = originPolicy([], []);

@@ -45,6 +45,7 @@ async function countingStorage(): Promise<Storage> {
       return result;
     },
     effects: () => inner.effects(),
+    latestEffects: (limit) => inner.latestEffects(limit),
     effectsPage: (after, limit) => inner.effectsPage(after, limit),
     markRead: (runId) => inner.markRead(runId),
     wasRead: (runId) => inner.wasRead(runId),

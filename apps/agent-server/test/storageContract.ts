@@ -212,6 +212,17 @@ export function storageContract(name: string, open: () => Promise<Storage>): voi
         expect(await s.effects()).toEqual([a, b, c]);
       });
 
+      it('reads the newest effects up to a limit, in the order done, without the older ones', async () => {
+        const s = await fresh();
+        expect(await s.latestEffects(2)).toEqual([]);
+        const [a, b, c] = ['a', 'b', 'c'].map((key, i) => effectRecord(key, { at: i + 1 })) as EffectRecord[];
+        await s.performEffect(a as EffectRecord);
+        expect(await s.latestEffects(2)).toEqual([a]);
+        for (const e of [b, a, c, b]) await s.performEffect(e as EffectRecord);
+        expect(await s.latestEffects(2)).toEqual([b, c]);
+        expect(await s.latestEffects(10)).toEqual([a, b, c]);
+      });
+
       it('pages the effects in the order done: a cursor read on from sees each once, those done after it included', async () => {
         const s = await fresh();
         expect(await s.effectsPage(0, 2)).toEqual({ effects: [], next: 0, more: false });

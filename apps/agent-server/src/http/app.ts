@@ -17,6 +17,7 @@ import { checkResume, nextThread, raisedBy } from '../threads.js';
 import { clientAddress } from './clientAddress.js';
 import { clientErrors } from './clientErrors.js';
 import { createDelivery, type Delivery } from './delivery.js';
+import { effectsArray } from './effectsList.js';
 import { checkKnobs, effectsQuery, playbackChecks, speedOf } from './limits.js';
 import { checkCaller, type OriginPolicy } from './origin.js';
 import { readiness } from './readiness.js';
@@ -329,9 +330,9 @@ export function buildApp(options: AppOptions): App {
     Object.values(scenarios).map(({ id, title, description, prompt }) => ({ id, title, description, prompt })),
   );
   // Every effect in one array without a query (as before paging); `?after=<cursor>&limit=N` a page of them.
-  fastify.get<{ Querystring: Record<string, unknown> }>('/effects', async (request) => {
+  fastify.get<{ Querystring: Record<string, unknown> }>('/effects', async (request, reply) => {
     const query = effectsQuery(request.query);
-    if (!query) return storage.effects();
+    if (!query) return reply.type('application/json; charset=utf-8').send(await effectsArray(storage));
     const page = await storage.effectsPage(query.after, query.limit);
     return { effects: page.effects, next: String(page.next), more: page.more };
   });

@@ -389,6 +389,10 @@ export function openMemoryStorage(options: MemoryStorageOptions = {}): Storage {
       open();
       return [...effects.values()].map((e) => structuredClone(e.record));
     },
+    async latestEffects(limit) {
+      open();
+      return limit >= 1 ? [...effects.values()].slice(-limit).map((e) => structuredClone(e.record)) : [];
+    },
     async effectsPage(after, limit) {
       open();
       // A Map keeps the order its keys were set in, each effect with a cursor past the ones before: one dropped for room

@@ -293,6 +293,21 @@ class RedisStorage implements Storage {
     return records;
   }
 
+  async latestEffects(limit: number): Promise<EffectRecord[]> {
+    if (!(limit >= 1)) return [];
+    // The tail of the list of keys in the order done, then those records alone. A record written by hand that the list
+    // does not name is in `effects()` alone.
+    const keys = (await this.read(KEY.effectOrder, () => this.client.lrange(this.key(KEY.effectOrder), -limit, -1))) ?? [];
+    const raws = keys.length === 0 ? [] : ((await this.read(KEY.effects, () => this.client.hmget(this.key(KEY.effects), ...keys))) ?? []);
+    const records: EffectRecord[] = [];
+    for (const raw of raws) {
+      if (typeof raw !== 'string') continue;
+      const record = this.parse(KEY.effects, raw, isEffectRecord, 'not an effect record');
+      if (record) records.push(record);
+    }
+    return records;
+  }
+
   async effectsPage(after: number, limit: number): Promise<EffectsPage> {
     // Positions in the list of keys in the order done, which only grows; one more than asked for tells whether there
     // are more. A record written by hand that the list does not name is in `effects()` alone.

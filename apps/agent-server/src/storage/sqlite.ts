@@ -254,6 +254,9 @@ class SqliteStorage implements Storage {
         'SELECT run_id, at, record FROM effects WHERE idempotency_key = ?',
       ),
       effects: db.prepare<[], { idempotency_key: string; record: string }>('SELECT idempotency_key, record FROM effects ORDER BY rowid'),
+      latestEffects: db.prepare<[number], { idempotency_key: string; record: string }>(
+        'SELECT idempotency_key, record FROM effects ORDER BY rowid DESC LIMIT ?',
+      ),
       effectsAfter: db.prepare<[number, number], { row: number; idempotency_key: string; record: string }>(
         'SELECT rowid AS row, idempotency_key, record FROM effects WHERE rowid > ? ORDER BY rowid LIMIT ?',
       ),
@@ -349,6 +352,17 @@ class SqliteStorage implements Storage {
     const rows = await this.read(() => this.q.effects.all());
     const records: EffectRecord[] = [];
     for (const row of rows) {
+      const record = this.parse(`effects '${row.idempotency_key}'`, row.record, isEffectRecord, 'not an effect record');
+      if (record) records.push(record);
+    }
+    return records;
+  }
+
+  async latestEffects(limit: number): Promise<EffectRecord[]> {
+    // Backwards through the table's row ids, the order done: the newest `limit` rows and no other.
+    const rows = await this.read(() => this.q.latestEffects.all(Math.max(0, limit)));
+    const records: EffectRecord[] = [];
+    for (const row of rows.reverse()) {
       const record = this.parse(`effects '${row.idempotency_key}'`, row.record, isEffectRecord, 'not an effect record');
       if (record) records.push(record);
     }

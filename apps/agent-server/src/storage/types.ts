@@ -111,6 +111,11 @@ export interface Storage {
   /** Every effect recorded, in the order done. */
   effects(): Promise<EffectRecord[]>;
   /**
+   * The newest `limit` effects recorded (fewer when fewer were, or some cannot be read), in the order done: what a server
+   * lists as it starts, read without reading the older ones.
+   */
+  latestEffects(limit: number): Promise<EffectRecord[]>;
+  /**
    * Up to `limit` effects recorded after cursor `after` (0: from the first), in
    * the order done, and the cursor to read on from (`next`, `after` itself when
    * none was read): effects are never dropped (on memory storage, only those of
