@@ -824,12 +824,10 @@ describe('the playground against the agent server, in Chromium', () => {
     await dialog.locator('.agk-interrupt[data-state="expired"]').waitFor({ timeout: 5000 });
     expect(await timer.textContent()).toBe('Expired');
     expect(await timer.getAttribute('data-state')).toBe('expired');
-    // What happened, held with the one action left; why, under the heading.
-    expect(await approval.locator('.agk-interrupt__status').textContent()).toMatch(
-      /^This request expired at .+: it can no longer be answered, only closed\.$/,
-    );
+    // That it expired, held in short with the one action left; what that means and why, under the heading.
+    expect(await approval.locator('.agk-interrupt__status').textContent()).toMatch(/^Expired at .+$/);
     expect(await approval.locator('.agk-interrupt__why').textContent()).toBe(
-      'The deadline is set by the agent; ask it again to start over.',
+      'It can no longer be answered, only closed. The deadline is set by the agent; ask it again to start over.',
     );
     expect(await approval.getByRole('button').allTextContents()).toEqual(['Close without answering']);
     expect(await approval.getByLabel('Comment for the customer record').isDisabled()).toBe(true);

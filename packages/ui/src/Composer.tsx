@@ -1,6 +1,6 @@
 'use client';
 
-import { useAgentRun, useAgentStore } from '@aguikit/react';
+import { useAgentRun, useAgentSelector, useAgentStore } from '@aguikit/react';
 import type { FormEvent, KeyboardEvent } from 'react';
 import * as React from 'react';
 import { useLocale } from './locale.js';
@@ -65,6 +65,13 @@ export const Composer = React.forwardRef<HTMLFormElement, ComposerProps>(functio
   const noteId = React.useId();
   const busy = agent.inFlight !== undefined;
   const waiting = agent.interrupts.length > 0;
+  // A resumed run whose stream has closed but whose tools the browser still runs stays in flight: its answers were
+  // sent long ago, and a question it raised is open (waited for, not being sent).
+  const toolsRunning = useAgentSelector((s) => {
+    if (s.inFlight !== 'resume') return false;
+    for (const c of s.thread.toolCalls) if (c.status === 'executing') return true;
+    return false;
+  });
   const empty = blank(text);
 
   const send = () => {
@@ -120,7 +127,7 @@ export const Composer = React.forwardRef<HTMLFormElement, ComposerProps>(functio
     code === 'RUN_IN_PROGRESS' ? t.refusedInFlight : code === 'DESTROYED' ? t.refusedClosed : t.refused;
   // Answers given and on their way (not yet recorded, which closes their questions): no stream of the resume is open yet.
   const note = waiting
-    ? agent.inFlight === 'resume' && agent.connection !== 'open' && agent.connection !== 'connecting'
+    ? agent.inFlight === 'resume' && agent.connection !== 'open' && agent.connection !== 'connecting' && !toolsRunning
       ? t.sending
       : t.waiting
     : busy

@@ -215,7 +215,8 @@ export const RefundApprovalExpired: Story = {
     const card = within(canvasElement).getByRole('article', { name: 'Approval needed' });
     await expect(card).toHaveAttribute('data-state', 'expired');
     await expect(within(card).getByRole('timer')).toHaveTextContent('Expired');
-    await expect(card.querySelector('.agk-interrupt__status')).toHaveTextContent(/expired .*only closed/);
+    await expect(card.querySelector('.agk-interrupt__status')).toHaveTextContent(/^Expired at .+/);
+    await expect(card.querySelector('.agk-interrupt__why')).toHaveTextContent(/no longer be answered, only closed/);
     await expect(
       within(card)
         .getAllByRole('button')

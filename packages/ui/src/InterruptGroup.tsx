@@ -8,6 +8,7 @@ import { useExpiryClock } from './Countdown.js';
 import { useHeldActions } from './heldActions.js';
 import { type InterruptSession, NO_REFUSALS, SessionContext, useSession } from './interruptContext.js';
 import { focusWithQuestion, revealField } from './interruptFocus.js';
+import { answerShape } from './interruptForm.js';
 import { useLocale } from './locale.js';
 import { RefusalItems } from './RefusalItems.js';
 import { useBrowserLayoutEffect } from './useBrowserLayoutEffect.js';
@@ -128,7 +129,7 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
   const [kept, setKept] = React.useState(NO_ANSWERS);
   // The store answers are being sent to, and the interrupts they answer: another store the provider switches to (another
   // thread) is not busy for it, and a question raised while the resumed run's stream is still open is not being answered.
-  const [sendingTo, setSendingTo] = React.useState<{ store: AgentStore; ids: readonly string[] }>();
+  const [sendingTo, setSendingTo] = React.useState<{ store: AgentStore; ids: readonly string[]; closing: boolean }>();
   const [announcement, setAnnouncement] = React.useState({ text: '', n: 0 });
   const sendingRef = React.useRef<AgentStore | undefined>(undefined);
   const shownStore = React.useRef(store);
@@ -233,7 +234,12 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
       // A second click can land before the re-render that disables the button: the ref, not the state, decides.
       if (sendingRef.current === store || store.getState().inFlight) return;
       sendingRef.current = store;
-      setSendingTo({ store, ids: responses.map((r) => r.interruptId) });
+      // Every one a Close without answering (a question without a form has no Close: its `cancelled` is its No).
+      const open = store.getState().thread.interrupts;
+      const closing = responses.every(
+        (r) => r.status === 'cancelled' && answerShape(open.find((it) => it.id === r.interruptId)?.responseSchema) !== 'confirm',
+      );
+      setSendingTo({ store, ids: responses.map((r) => r.interruptId), closing });
       const doc = region.current?.ownerDocument ?? document;
       // The buttons that gave the answer are about to go (or be disabled): focus moves to a stable place first.
       stopWaiting.current();
@@ -311,6 +317,7 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
     interrupts,
     now,
     busy,
+    closing: (interruptId) => sendingTo?.store === store && sendingTo.closing && sendingTo.ids.includes(interruptId),
     answers,
     answer(response, summary) {
       if (mode === 'immediate') return deliver([response], t.announce.sent(summary));
@@ -451,8 +458,12 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
     title ??
     (sending
       ? interrupts.length === 1
-        ? t.sendingOne
-        : t.sendingMany(interrupts.length, count)
+        ? sendingTo.closing
+          ? t.closingOne
+          : t.sendingOne
+        : sendingTo.closing
+          ? t.closingMany(interrupts.length, count)
+          : t.sendingMany(interrupts.length, count)
       : interrupts.length === 1
         ? t.waitingOne
         : t.waitingMany(interrupts.length, count));

@@ -285,15 +285,16 @@ export const InterruptErrors = React.forwardRef<HTMLDivElement, InterruptErrorsP
 });
 
 /**
- * When the interrupt expired, held with the one action left: one line, so that in a decision area a few lines tall
- * the card's heading (what expired) still shows above it. Why it can no longer be answered is said under the heading.
+ * When the interrupt expired, held with the one action left: a short line ("Expired at 12:03"), so that on a phone
+ * the held notice and Close take a row each, not a block over the card's content. That it can no longer be answered,
+ * and why, is said under the heading (`expiredWhy`); the countdown announces the whole of it (`expiredAt`).
  */
 function ExpiredText({ expiresAt, now }: { expiresAt: string | undefined; now: () => number }) {
   const { messages, format, lang } = useLocale();
   const time = useMomentText(format, lang, now);
   const t = messages.interrupt;
   const at = expiresAt === undefined ? Number.NaN : expiryTime(expiresAt);
-  return <>{Number.isNaN(at) ? t.expiredNow : t.expiredAt(time(at))}</>;
+  return <>{Number.isNaN(at) ? t.expiredHeld : t.expiredHeldAt(time(at))}</>;
 }
 
 /** Props of `Interrupt.Actions`: DOM props of its `<div>`. */
@@ -322,7 +323,11 @@ export const InterruptActions = React.forwardRef<HTMLDivElement, InterruptAction
   const formActionDisabled = disabled || !root.formReady;
   const status =
     state === 'submitting' ? (
-      t.sending
+      session.closing(root.interrupt.id) ? (
+        t.closing
+      ) : (
+        t.sending
+      )
     ) : state === 'expired' ? (
       <ExpiredText expiresAt={root.interrupt.expiresAt} now={session.now} />
     ) : answer ? (

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Composer } from '../src/Composer.js';
 import { InterruptDialog } from '../src/InterruptDialog.js';
 import { AgentLocaleProvider, zhCN } from '../src/locale.js';
-import { call, runOf, STORY_THREAD, scriptedSource } from '../src/storybook/scripted.js';
+import { call, playedStore, runOf, STORY_THREAD, scriptedSource, waitForState } from '../src/storybook/scripted.js';
 
 /**
  * Once the person has answered, the answers are on their way until the store has checked and recorded them (the
@@ -70,6 +70,58 @@ describe('answers on their way to the agent', () => {
     await act(async () => undefined);
     fireEvent.click(screen.getByRole('button', { name: '发送全部回答' }));
     await waitFor(() => expect(screen.getByRole('dialog', { name: '正在将 2 个回答发送给智能体…' })).toBeInTheDocument());
+  });
+});
+
+/** A question with a form of its own: Close without answering sends `cancelled`, which answers nothing. */
+const question = (id: string) => ({
+  id,
+  reason: 'input_required',
+  message: 'Which channel should the customer hear from?',
+  responseSchema: { type: 'object', required: ['channel'], properties: { channel: { type: 'string', enum: ['email', 'sms'] } } },
+});
+
+describe('questions closed without an answer, on their way to the agent', () => {
+  it('one: the heading and its status say it is being closed, not that an answer is being sent', async () => {
+    const store = await sendingStore([question('7b3e4d5c-6f70-4182-9c93-b4d5e6f70819')]);
+    render(
+      <AgentProvider store={store}>
+        <InterruptDialog />
+      </AgentProvider>,
+    );
+    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Close without answering' }));
+    await waitFor(() => expect(screen.getByRole('dialog', { name: 'Closing this request without an answer…' })).toBeInTheDocument());
+    expect(within(screen.getByRole('dialog')).getByText('Closing…')).toBeInTheDocument();
+    expect(within(screen.getByRole('dialog')).queryByText(/Sending/)).toBeNull();
+  });
+
+  it("a question without a form's No is an answer: it is sent", async () => {
+    const store = await sendingStore([approval('5f1c2b3a-4d5e-4f60-8a71-92b3c4d5e6f7', 'call_0f8e1d2c-3b4a-4596-8786-a5b4c3d2e1f0')]);
+    render(
+      <AgentProvider store={store}>
+        <InterruptDialog />
+      </AgentProvider>,
+    );
+    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'No' }));
+    await waitFor(() => expect(screen.getByRole('dialog', { name: 'Sending your answer to the agent…' })).toBeInTheDocument());
+    expect(within(screen.getByRole('dialog')).getByText('Sending…')).toBeInTheDocument();
+  });
+
+  it('several, in Chinese', async () => {
+    const store = await sendingStore([question('7b3e4d5c-6f70-4182-9c93-b4d5e6f70819'), question('8c4f5e6d-7081-4293-8da4-c5e6f708192a')]);
+    render(
+      <AgentLocaleProvider locale={zhCN}>
+        <AgentProvider store={store}>
+          <InterruptDialog />
+        </AgentProvider>
+      </AgentLocaleProvider>,
+    );
+    for (const button of screen.getAllByRole('button', { name: '不回答并关闭' })) {
+      fireEvent.click(button);
+      await act(async () => undefined);
+    }
+    fireEvent.click(screen.getByRole('button', { name: '发送全部回答' }));
+    await waitFor(() => expect(screen.getByRole('dialog', { name: '正在关闭 2 个请求（不回答）…' })).toBeInTheDocument());
   });
 });
 
@@ -146,6 +198,59 @@ describe("the composer's hint while answers are on their way", () => {
     await waitFor(() => expect(screen.getByRole('dialog')).toHaveTextContent('notify_customer'));
     expect(hint()).toBe('The agent is waiting for your answer above before it can take a new message.');
     store.getState().stop();
+  });
+
+  it("says the agent waits for the question the resumed run raised while that run's browser tools still run", async () => {
+    const first = approval('5f1c2b3a-4d5e-4f60-8a71-92b3c4d5e6f7', 'call_0f8e1d2c-3b4a-4596-8786-a5b4c3d2e1f0');
+    const next = approval('6a2d3c4b-5e6f-4071-9b82-a3c4d5e6f708', 'call_9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d');
+    let finish: (value: string) => void = () => undefined;
+    const store = await playedStore(
+      [
+        {
+          say: 'Refund order A-1001',
+          events: runOf(call('call_0f8e1d2c-3b4a-4596-8786-a5b4c3d2e1f0', 'refund_order', { orderId: 'A-1001' }), {
+            outcome: { type: 'interrupt', interrupts: [first] },
+          }),
+        },
+      ],
+      {
+        // The resumed run calls a tool the browser runs, and asks a second question.
+        pending: [
+          runOf(
+            [
+              ...call('call_1b2c3d4e-5f60-4718-8293-a4b5c6d7e8f9', 'lookup_order', { orderId: 'A-1001' }),
+              ...call('call_9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d', 'notify_customer', { channel: 'email' }),
+            ],
+            { outcome: { type: 'interrupt', interrupts: [next] } },
+          ),
+        ],
+        tools: {
+          lookup_order: {
+            description: 'Looks an order up',
+            handler: () =>
+              new Promise<string>((resolve) => {
+                finish = resolve;
+              }),
+          },
+        },
+      },
+    );
+    render(
+      <AgentProvider store={store}>
+        <InterruptDialog />
+        <Composer />
+      </AgentProvider>,
+    );
+    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Yes' }));
+    await waitFor(() => expect(screen.getByRole('dialog')).toHaveTextContent('notify_customer'));
+    await waitForState(store, (s) => s.connection === 'closed');
+    // The answer was recorded and sent; the run it started is over but for the browser's tool.
+    expect(store.getState().inFlight).toBe('resume');
+    expect(store.getState().thread.toolCalls.get('call_1b2c3d4e-5f60-4718-8293-a4b5c6d7e8f9')?.status).toBe('executing');
+    expect(hint()).toBe('The agent is waiting for your answer above before it can take a new message.');
+    await act(async () => finish('shipped'));
+    await waitForState(store, (s) => s.inFlight === undefined);
+    expect(hint()).toBe('The agent is waiting for your answer above before it can take a new message.');
   });
 
   it('in Chinese', async () => {

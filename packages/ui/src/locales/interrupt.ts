@@ -46,9 +46,15 @@ export const en = {
   tryAgain: 'Try again',
   /** Status lines. */
   sending: 'Sending…',
+  /** Said instead while what is on its way closes the interrupts without an answer (Close without answering). */
+  closing: 'Closing…',
   expiredAt: (time: string) => `This request expired at ${time}: it can no longer be answered, only closed.`,
   expiredNow: 'This request expired: it can no longer be answered, only closed.',
-  expiredWhy: 'The deadline is set by the agent; ask it again to start over.',
+  /** Held with Close without answering at the bottom of an expired interrupt: one short line. */
+  expiredHeldAt: (time: string) => `Expired at ${time}`,
+  expiredHeld: 'Expired',
+  /** Under the heading of an expired interrupt, with its content. */
+  expiredWhy: 'It can no longer be answered, only closed. The deadline is set by the agent; ask it again to start over.',
   yourAnswer: (summary: string) => `Your answer: ${summary}.`,
   progress: (_answered: number, _total: number, shownAnswered: string, shownTotal: string) =>
     `${shownAnswered} of ${shownTotal} answered. All answers are sent together.`,
@@ -187,6 +193,9 @@ export const en = {
   /** The region's heading while the answers given are on their way to the agent (checked and recorded by the store). */
   sendingOne: 'Sending your answer to the agent…',
   sendingMany: (_count: number, shown: string) => `Sending ${shown} answers to the agent…`,
+  /** The region's heading while they close the interrupts without answering them. */
+  closingOne: 'Closing this request without an answer…',
+  closingMany: (_count: number, shown: string) => `Closing ${shown} requests without an answer…`,
 };
 
 export const zhCN: typeof en = {
@@ -222,9 +231,12 @@ export const zhCN: typeof en = {
   sendAnswers: '发送全部回答',
   tryAgain: '重试',
   sending: '正在发送…',
+  closing: '正在关闭…',
   expiredAt: (time) => `此请求已于 ${time} 过期：无法再回答，只能关闭。`,
   expiredNow: '此请求已过期：无法再回答，只能关闭。',
-  expiredWhy: '截止时间由智能体设定；如需继续，请重新向它提问。',
+  expiredHeldAt: (time) => `已于 ${time} 过期`,
+  expiredHeld: '已过期',
+  expiredWhy: '无法再回答，只能关闭。截止时间由智能体设定；如需继续，请重新向它提问。',
   yourAnswer: (summary) => `你的回答：${summary}。`,
   progress: (_answered, _total, shownAnswered, shownTotal) => `已回答 ${shownAnswered}/${shownTotal} 个。所有回答将一起发送。`,
   answer: {
@@ -343,4 +355,6 @@ export const zhCN: typeof en = {
   },
   sendingOne: '正在将你的回答发送给智能体…',
   sendingMany: (_count, shown) => `正在将 ${shown} 个回答发送给智能体…`,
+  closingOne: '正在关闭此请求（不回答）…',
+  closingMany: (_count, shown) => `正在关闭 ${shown} 个请求（不回答）…`,
 };
