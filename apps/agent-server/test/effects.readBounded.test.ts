@@ -114,3 +114,29 @@ describe('GET /effects without a query', () => {
     expect((await fetch(`${server.url}/health`)).status).toBe(200);
   });
 });
+
+describe('HEAD /effects without a query', () => {
+  it('answers the headers of the array, reading no page of effects past the first, then or after it is answered', async () => {
+    const inner = openMemoryStorage({ maxRecordBytes: 256 * 1024 * 1024 });
+    for (let n = 0; n < 5_000; n++) await inner.performEffect(effectRecord(`action-${n}`, { at: NOW - 60_000 + n }));
+    const { storage, handedOut } = counting(inner);
+    const server = await startServer({ storage, runRetentionMs: 0 });
+    const before = handedOut();
+    const head = await fetch(`${server.url}/effects`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toMatch(/^application\/json/u);
+    expect(await head.text()).toBe('');
+    // Time for a read left running after the answer to go on through the pages.
+    for (let n = 0; n < 5; n++) expect((await fetch(`${server.url}/health`)).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(handedOut() - before).toBeLessThanOrEqual(1_000);
+  });
+
+  it('is 503 when storage cannot be read, as GET is', async () => {
+    const storage = openMemoryStorage();
+    const server = await startServer({ storage });
+    await storage.close();
+    const down = await fetch(`${server.url}/effects`, { method: 'HEAD' });
+    expect(down.status).toBe(503);
+  });
+});

@@ -332,7 +332,7 @@ export function buildApp(options: AppOptions): App {
   // Every effect in one array without a query (as before paging); `?after=<cursor>&limit=N` a page of them.
   fastify.get<{ Querystring: Record<string, unknown> }>('/effects', async (request, reply) => {
     const query = effectsQuery(request.query);
-    if (!query) return reply.type('application/json; charset=utf-8').send(await effectsArray(storage));
+    if (!query) return reply.type('application/json; charset=utf-8').send(await effectsArray(storage, request.method === 'HEAD'));
     const page = await storage.effectsPage(query.after, query.limit);
     return { effects: page.effects, next: String(page.next), more: page.more };
   });

@@ -9,8 +9,14 @@ import { MAX_EFFECTS_PAGE } from './limits.js';
  * other requests are answered between pages. The first page is read before anything is sent, so a storage that cannot
  * be read is the usual 503; one lost later cuts the answer short (its client sees a body that is no whole array).
  * Effects done while it is written are in it too, as they would be in the pages a client reads with `next`.
+ * For `HEAD` (`headers`), no body: storage is read for one effect alone (a 503 as for `GET`), and nothing is read
+ * after the answer (Fastify drains a stream it is handed for a HEAD, which would read every page after the answer).
  */
-export async function effectsArray(storage: Storage): Promise<Readable> {
+export async function effectsArray(storage: Storage, headers = false): Promise<Readable> {
+  if (headers) {
+    await storage.effectsPage(0, 1);
+    return Readable.from([]);
+  }
   const first = await storage.effectsPage(0, MAX_EFFECTS_PAGE);
   async function* chunks() {
     let page = first;
