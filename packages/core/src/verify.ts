@@ -37,6 +37,7 @@ interface VerifierState {
   threadId: string | undefined;
   phase: 'before' | 'active' | 'finished' | 'errored';
   runId: string | undefined;
+  runThread: string | undefined;
   sets: readonly ReadonlySet<string>[];
   /** Forked, not copied: every id the thread ever had (see growingSet.ts). */
   grown: readonly GrowingSet[];
@@ -54,8 +55,10 @@ type Lane = { subagentRunId: string | undefined };
  *
  * - lifecycle: the first event is RUN_STARTED (or RUN_ERROR), one RUN_STARTED
  *   per run id, no nested run, nothing but a new run (or a late RUN_ERROR)
- *   after a terminal, RUN_FINISHED agrees with its run and thread, and no
- *   message, tool call, reasoning message or subagent is left open by it;
+ *   after a terminal, RUN_FINISHED agrees with its run and thread (one naming
+ *   another run, or another thread than its run's, is reported and ends
+ *   nothing), and no message, tool call, reasoning message or subagent is
+ *   left open by it;
  * - text and reasoning: CONTENT only between START and END of its message;
  * - tool calls: START -> ARGS* -> END, and a RESULT that names a known call;
  * - interrupts: an interrupt outcome is non-empty, each interrupt has a
@@ -75,6 +78,8 @@ export function createVerifier(options: VerifierOptions = {}, from?: VerifierSta
   let threadId = from ? from.threadId : options.threadId;
   let phase = from?.phase ?? 'before';
   let runId = from?.runId;
+  /** The thread the active run's RUN_STARTED named: a RUN_FINISHED naming another is no end of it (nor is it the thread's). */
+  let runThread = from?.runThread;
   const set = (i: number, initial?: Iterable<string>) => new Set<string>(from ? from.sets[i] : initial);
   const grown = (i: number, initial?: Iterable<string>) => from?.grown[i] ?? new GrowingSet(initial);
   const map = (i: number) => new Map<string, Lane>(from?.maps[i]);
@@ -155,6 +160,7 @@ export function createVerifier(options: VerifierOptions = {}, from?: VerifierSta
         threadId,
         phase,
         runId,
+        runThread,
         sets: [spans, steps, subagents, interrupts],
         grown: [runIds.fork(), knownTools.fork(), results.fork()],
         maps: [openText, openReasoning, openTools],
@@ -201,6 +207,7 @@ export function createVerifier(options: VerifierOptions = {}, from?: VerifierSta
         threadId ??= event.threadId;
         runIds.add(event.runId);
         runId = event.runId;
+        runThread = event.threadId;
         phase = 'active';
         checkVersion(event.protocolVersion, warn);
         if (event.input) {
@@ -211,13 +218,18 @@ export function createVerifier(options: VerifierOptions = {}, from?: VerifierSta
       }
       case 'RUN_FINISHED': {
         if (phase === 'active') {
-          if (runId !== undefined && event.runId !== runId)
+          if (runId !== undefined && event.runId !== runId) {
             err(
               'RUN_ID_MISMATCH',
               `RUN_FINISHED names run '${event.runId}' but the active run is '${runId}': RUN_STARTED and RUN_FINISHED must agree on their runId.`,
             );
+            // The end of another run (or of this one in another thread, below) closes nothing of the active one, nor does the
+            // thread's: it goes on, and its own end closes it.
+            return out;
+          }
           if (threadId !== undefined && event.threadId !== threadId)
             err('THREAD_MISMATCH', `RUN_FINISHED names thread '${event.threadId}'; it must carry the input's threadId '${threadId}'.`);
+          if (runId !== undefined && event.threadId !== runThread) return out;
           const open = (what: string, ids: Map<string, Lane>) => {
             if (ids.size)
               err('OPEN_AT_RUN_FINISHED', `Cannot send 'RUN_FINISHED' while ${what} are still active: ${[...ids.keys()].join(', ')}.`);

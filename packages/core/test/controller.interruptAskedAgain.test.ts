@@ -59,4 +59,36 @@ describe('an answered interrupt asked again in a later run', () => {
     expect(t.answers.map((a) => a.interruptId)).toEqual(['i1']);
     expectReplayed(c);
   });
+
+  it('a resume whose run starts first, then streams the whole thread again: the answered question stays closed, a new one opens', async () => {
+    const earlier: RunAgentInput[] = [];
+    const { source } = scripted((n, input, emit) => {
+      if (n < 2) earlier.push(input);
+      emit(started(input));
+      if (n === 2) {
+        // The resumed run's RUN_STARTED first, then every earlier run again (the one that asked i1 among them).
+        const [w, x] = earlier as [RunAgentInput, RunAgentInput];
+        emit(started(w));
+        emit(finished(w));
+        emit(started(x));
+        emit(ask(x));
+        const next = { id: 'i2', reason: 'confirmation', message: 'Also refund shipping?' };
+        emit(finished(input, { outcome: { type: 'interrupt', interrupts: [next] } }));
+        return;
+      }
+      emit(n === 1 ? ask(input) : finished(input));
+    });
+    const c = createRunController({ source, scheduler: microScheduler });
+    await c.run('Hello');
+    await c.run('Refund order A-1001');
+    expect((await c.resume([approve])).ok).toBe(true);
+    await tick();
+    const t = c.getSnapshot().thread;
+    const resumed = c.getSnapshot().thread.answers[0]?.runId;
+    expect(t.interrupts.map((i) => [i.id, i.runId])).toEqual([['i2', resumed]]);
+    expect(t.run).toMatchObject({ runId: resumed, status: 'interrupted' });
+    expect(Object.values(t.runs).map((r) => r.status)).toEqual(['success', 'interrupted', 'interrupted']);
+    expect(t.answers.map((a) => a.interruptId)).toEqual(['i1']);
+    expectReplayed(c);
+  });
 });

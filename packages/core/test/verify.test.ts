@@ -59,15 +59,51 @@ describe('createVerifier: lifecycle', () => {
         { type: 'RUN_STARTED', threadId: 't', runId: 'a' },
         { type: 'RUN_FINISHED', threadId: 't', runId: 'b' },
       ]),
-    ).toEqual(['RUN_ID_MISMATCH@1']);
+    ).toEqual(['RUN_ID_MISMATCH@1', 'STREAM_TRUNCATED@2']);
     expect(
       verify([
         { type: 'RUN_STARTED', threadId: 't', runId: 'a' },
         { type: 'RUN_FINISHED', threadId: 'u', runId: 'a' },
       ]),
-    ).toEqual(['THREAD_MISMATCH@1']);
+    ).toEqual(['THREAD_MISMATCH@1', 'STREAM_TRUNCATED@2']);
     expect(verify([...run([], 'a', 't'), ...run([], 'b', 'other')])).toEqual(['THREAD_MISMATCH@2', 'THREAD_MISMATCH@3']);
     expect(verify(run([], 'a', 'x'), { threadId: 't' })).toEqual(['THREAD_MISMATCH@0', 'THREAD_MISMATCH@1']);
+  });
+
+  it('reports a RUN_FINISHED naming another run once: the open run goes on, and its own RUN_FINISHED closes it', () => {
+    const events = [
+      { type: 'RUN_STARTED', threadId: 't', runId: 'a' },
+      { type: 'TEXT_MESSAGE_START', messageId: 'm' },
+      {
+        type: 'RUN_FINISHED',
+        threadId: 't',
+        runId: 'b',
+        outcome: { type: 'interrupt', interrupts: [{ id: 'i', reason: 'confirmation' }] },
+      },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: 'still run a' },
+      { type: 'TEXT_MESSAGE_END', messageId: 'm' },
+      { type: 'RUN_FINISHED', threadId: 't', runId: 'a' },
+    ];
+    expect(verify(events)).toEqual(['RUN_ID_MISMATCH@2']);
+    // The other run's interrupts are not the thread's: a next run need not resume them.
+    expect(verify([...events, ...run([], 'c', 't')])).toEqual(['RUN_ID_MISMATCH@2']);
+    // Cut off after it, the open run is truncated.
+    expect(verify(events.slice(0, 5))).toEqual(['RUN_ID_MISMATCH@2', 'STREAM_TRUNCATED@5']);
+  });
+
+  it('reports a RUN_FINISHED naming another thread than its run started in once: the run goes on to its own end', () => {
+    const events = [
+      { type: 'RUN_STARTED', threadId: 't', runId: 'a' },
+      { type: 'RUN_FINISHED', threadId: 'u', runId: 'a' },
+      ...text('m', 'still run a'),
+      { type: 'RUN_FINISHED', threadId: 't', runId: 'a' },
+    ];
+    expect(verify(events)).toEqual(['THREAD_MISMATCH@1']);
+    // A fork made after it goes on the same way.
+    const v = createVerifier();
+    for (const [i, e] of events.slice(0, 2).entries()) v.check(e as ExpandedEvent, i);
+    const fork = v.fork();
+    expect(events.slice(2).flatMap((e, i) => fork.check(e as ExpandedEvent, i + 2))).toEqual([]);
   });
 
   it('refuses RUN_FINISHED while messages, calls, reasoning or subagents are open', () => {
