@@ -139,6 +139,33 @@ describe('a user answering an interrupt', () => {
     expectReplayed(controller);
   });
 
+  it('refused by the agent in its stream (RUN_ERROR before its run started): the answer is given back, and the user answers again', async () => {
+    const { source, inputs } = scripted((n, input, emit) => {
+      if (n === 1) {
+        emit({ type: 'RUN_ERROR', message: 'The answer is not one this question takes.', code: 'RESUME_INVALID' });
+        return;
+      }
+      emit(started(input));
+      if (n === 0) for (const e of toolCall('c1', 'refund')) emit(e);
+      emit(n === 0 ? ask(input, [{ ...refund(), reason: 'tool_call', toolCallId: 'c1' }]) : finished(input));
+    });
+    const controller = createRunController({ source, scheduler: microScheduler });
+    await controller.run('Refund order A-1001');
+    expect((await controller.resume([approve()])).ok).toBe(true);
+    await tick();
+    const refused = controller.getSnapshot().thread;
+    expect(refused.interrupts.map((it) => it.id)).toEqual(['i1']);
+    expect(refused.answers).toEqual([]);
+    expect(refused.run.error?.code).toBe('RESUME_INVALID');
+    // The call the question holds is held again, not failed with the run that never began.
+    expect(refused.toolCalls.get('c1')).toMatchObject({ status: 'ready', interruptId: 'i1' });
+    expect(await controller.resume([reject()])).toMatchObject({ ok: true, status: 'success' });
+    expect(inputs[2]?.resume).toEqual([reject()]);
+    expect(controller.getSnapshot().thread.interrupts).toEqual([]);
+    expect(controller.getSnapshot().thread.toolCalls.get('c1')?.status).toBe('denied');
+    expectReplayed(controller);
+  });
+
   it('stop() during the resumed run: the answer stays given (the agent took it), and no second run starts', async () => {
     const { source, inputs } = scripted(async (n, input, emit, signal) => {
       emit(started(input));

@@ -6,8 +6,16 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { replaySession } from '../src/engine.js';
-import { type AgentSource, createRunController, loadEngine, parseSession, serializeSession } from '../src/index.js';
-import { finished, microScheduler, open, scripted, started, tick, view } from './support/controllerHarness.js';
+import {
+  type AgentSource,
+  createRunController,
+  loadEngine,
+  parseSession,
+  type RunAgentInput,
+  type SourceRunOptions,
+  serializeSession,
+} from '../src/index.js';
+import { expectReplayed, finished, microScheduler, open, scripted, started, tick, view } from './support/controllerHarness.js';
 
 beforeAll(() => loadEngine());
 
@@ -89,6 +97,54 @@ describe('onConnection called after the stream ended', () => {
     expect(c.getSnapshot().connection).not.toBe('open');
     late?.('reconnecting');
     expect(c.getSnapshot().connection).not.toBe('reconnecting');
+  });
+});
+
+describe('events and ids a source hands over after its request is over', () => {
+  it("are not the thread's: a late message, end and id of a finished request change neither the next run nor where it resumes", async () => {
+    const requests: { input: RunAgentInput; options: SourceRunOptions; onEvent: (event: unknown) => void }[] = [];
+    const source: AgentSource = {
+      async *run() {},
+      async deliver(input, options, onEvent) {
+        const n = requests.push({ input, options, onEvent }) - 1;
+        if (n === 2) {
+          // The reconnect: the rest of the second run.
+          onEvent(finished(input));
+          return;
+        }
+        onEvent(started(input));
+        options.onEventId?.(`${n}-1`);
+        if (n === 0) {
+          onEvent(finished(input));
+          return;
+        }
+        onEvent({ type: 'TEXT_MESSAGE_START', messageId: 'm2', role: 'assistant' });
+        options.onEventId?.('1-2');
+        // The first request's callbacks, called once it was over (a timer of a buggy source).
+        const first = requests[0] as (typeof requests)[number];
+        first.onEvent({ type: 'TEXT_MESSAGE_START', messageId: 'ghost', role: 'assistant' });
+        first.onEvent({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'ghost', delta: 'from a request that is over' });
+        first.onEvent(finished(first.input, { outcome: { type: 'interrupt', interrupts: [{ id: 'late', reason: 'confirmation' }] } }));
+        // The second request ends cut off inside its run.
+      },
+    };
+    const c = createRunController({ source, scheduler: microScheduler });
+    await c.run('hi');
+    await c.run('again');
+    // The cut request's own callbacks, once it is over: an id past where it was cut, and an event.
+    const cut = requests[1] as (typeof requests)[number];
+    cut.options.onEventId?.('1-9');
+    cut.onEvent({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm2', delta: 'never sent by this stream' });
+    await tick();
+    // The second run's own events only: its text message, empty when it was cut.
+    expect(c.getSnapshot().thread.messages.byId.has('ghost')).toBe(false);
+    expect(c.getSnapshot().thread.messages.byId.get('m2')?.content).toBe('');
+    expect(c.getSnapshot().thread.interrupts).toEqual([]);
+    expect(c.log.entries.filter((e) => e.type === 'event')).toHaveLength(4);
+    expect(c.getSnapshot().failure).toMatchObject({ code: 'CONNECTION_LOST', reconnectable: true });
+    expect(await c.reconnect()).toMatchObject({ ok: true, status: 'success' });
+    expect(requests[2]?.options.lastEventId).toBe('1-2');
+    expectReplayed(c);
   });
 });
 

@@ -89,7 +89,7 @@ export function createLane(deps: LaneDeps): Lane {
     },
     async deliver(s) {
       let attempt: { attempt: number; of: number } | undefined;
-      // The source's request is over: a callback of it that comes later (a late 'open') says nothing of the connection.
+      // The source's request is over: a callback of it that comes later (a late 'open', event or id) says nothing of the run.
       let over = false;
       const runOptions: SourceRunOptions = {
         signal: s.request.signal,
@@ -104,6 +104,7 @@ export function createLane(deps: LaneDeps): Lane {
         // An empty id is the agent resetting it (the SSE standard): there is no point to resume after.
         // A source of the app's may give a number (taken as its digits) or something no header can carry (ignored).
         onEventId: (id: unknown) => {
+          if (over) return;
           if (typeof id === 'number' && Number.isFinite(id)) s.lastEventId = String(id);
           else if (typeof id === 'string') s.lastEventId = id === '' ? undefined : id;
         },
@@ -116,8 +117,9 @@ export function createLane(deps: LaneDeps): Lane {
         deps.flush(s);
       };
       const receive = (sent: unknown) => {
-        // A stream that was torn down (stop, reset, destroy) was aborted with it: its last events are ignored.
-        if (!s.live) return;
+        // A stream that was torn down (stop, reset, destroy) was aborted with it: its last events are ignored, as are
+        // those a source hands over once its request is over (its end is in the log, and another stream may be open).
+        if (!s.live || over) return;
         const raw = asSent(sent);
         deps.agentClock.heard(raw);
         s.received++;

@@ -87,16 +87,13 @@ export function createThreadMachine(callbacks: MachineCallbacks, from?: MachineS
   let owned: WeakSet<object> | undefined;
 
   const mutate = (change: (s: ThreadState) => ThreadState) => {
-    if (pipeline) {
-      thread = pipeline.update(change);
-      return;
-    }
-    thread = change(thread);
+    thread = pipeline ? pipeline.update(change) : change(thread);
     // A stream cut off inside its run may go on (reconnect): what the client did meanwhile goes on with it.
-    dropped?.update(change);
+    if (!pipeline) dropped?.update(change);
   };
 
   const need = (): Engine => needed(callbacks.engine());
+  const givenBack = (taken: ResumeTaken) => (s: ThreadState) => need().reopenInterrupts(s, taken);
 
   // Diagnostics carry the index the event has among the thread's agent events, across every stream.
   const open = (): EventPipeline => need().createEventPipeline(thread, { startIndex: events, ...listeners(callbacks) });
@@ -114,6 +111,8 @@ export function createThreadMachine(callbacks: MachineCallbacks, from?: MachineS
         pipeline ??= open();
         opened = true;
         events++;
+        // A resume whose stream opens with RUN_ERROR was refused before its run began: its answers go back first.
+        if (answering && (entry.event as { type?: unknown } | null)?.type === 'RUN_ERROR') mutate(givenBack(answering));
         answering = undefined;
         if (batching) owned ??= new WeakSet();
         thread = pipeline.push(entry.event, at, owned);
