@@ -1,6 +1,6 @@
 'use client';
 
-import { isExpired, type ResumeResponse } from '@aguikit/core';
+import { isExpired, type OpenInterrupt, type ResumeResponse } from '@aguikit/core';
 import { type AgentStore, useAgentSelector, useAgentStore, useInterrupts } from '@aguikit/react';
 import type { ReactNode } from 'react';
 import * as React from 'react';
@@ -16,6 +16,13 @@ import { useMergedRef } from './useMergedRef.js';
 import { useStoreSwitch, useThreadKey } from './useStoreSwitch.js';
 
 const NO_ANSWERS: ReadonlyMap<string, ResumeResponse> = new Map();
+
+/** An answer on its way: the run that raised its interrupt, and whether it closes it without answering. */
+interface Sent {
+  runId: string | undefined;
+  closes: boolean;
+}
+
 const FIELD = 'input:not([type="hidden"]):not(:disabled), select:not(:disabled), textarea:not(:disabled)';
 const COMPOSER = 'form.agk-composer .agk-composer__input';
 const CHAT = 'section.agk-chat';
@@ -127,9 +134,10 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
   const interrupts = useInterrupts();
   const inFlight = useAgentSelector((s) => s.inFlight);
   const [kept, setKept] = React.useState(NO_ANSWERS);
-  // The store answers are being sent to, and the interrupts they answer: another store the provider switches to (another
-  // thread) is not busy for it, and a question raised while the resumed run's stream is still open is not being answered.
-  const [sendingTo, setSendingTo] = React.useState<{ store: AgentStore; ids: readonly string[]; closing: boolean }>();
+  // The store answers are being sent to, and the interrupts they answer (each by its id and the run that raised it, and
+  // whether it is closed without an answer): another store the provider switches to (another thread) is not busy for it,
+  // and a question raised while the resumed run's stream is still open is not being answered, even under a reused id.
+  const [sendingTo, setSendingTo] = React.useState<{ store: AgentStore; sent: ReadonlyMap<string, Sent>; closing: boolean }>();
   const [announcement, setAnnouncement] = React.useState({ text: '', n: 0 });
   const sendingRef = React.useRef<AgentStore | undefined>(undefined);
   const shownStore = React.useRef(store);
@@ -234,12 +242,14 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
       // A second click can land before the re-render that disables the button: the ref, not the state, decides.
       if (sendingRef.current === store || store.getState().inFlight) return;
       sendingRef.current = store;
-      // Every one a Close without answering (a question without a form has no Close: its `cancelled` is its No).
+      // A Close without answering closes its question (one without a form has no Close: its `cancelled` is its No).
       const open = store.getState().thread.interrupts;
-      const closing = responses.every(
-        (r) => r.status === 'cancelled' && answerShape(open.find((it) => it.id === r.interruptId)?.responseSchema) !== 'confirm',
-      );
-      setSendingTo({ store, ids: responses.map((r) => r.interruptId), closing });
+      const sent = new Map<string, Sent>();
+      for (const r of responses) {
+        const it = open.find((i) => i.id === r.interruptId);
+        sent.set(r.interruptId, { runId: it?.runId, closes: r.status === 'cancelled' && answerShape(it?.responseSchema) !== 'confirm' });
+      }
+      setSendingTo({ store, sent, closing: [...sent.values()].every((s) => s.closes) });
       const doc = region.current?.ownerDocument ?? document;
       // The buttons that gave the answer are about to go (or be disabled): focus moves to a stable place first.
       stopWaiting.current();
@@ -312,12 +322,21 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
     else element?.focus();
   }, [interrupts, answers]);
 
+  /** What is on its way for `it`: not for another interrupt raised since under its id. */
+  const sentFor = (it: OpenInterrupt): Sent | undefined => {
+    const sent = sendingTo?.store === store ? sendingTo.sent.get(it.id) : undefined;
+    return sent !== undefined && sent.runId === it.runId ? sent : undefined;
+  };
+
   const session: InterruptSession = {
     mode,
     interrupts,
     now,
     busy,
-    closing: (interruptId) => sendingTo?.store === store && sendingTo.closing && sendingTo.ids.includes(interruptId),
+    closing(interruptId) {
+      const it = interrupts.find((i) => i.id === interruptId);
+      return it !== undefined && sentFor(it)?.closes === true;
+    },
     answers,
     answer(response, summary) {
       if (mode === 'immediate') return deliver([response], t.announce.sent(summary));
@@ -452,7 +471,7 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
 
   // Answers on their way (until the store has checked and recorded them, which closes their interrupts) are no longer
   // what the agent waits for: they are being sent. A question the resumed run raises is waited for.
-  const sending = sendingTo?.store === store && interrupts.some((it) => sendingTo.ids.includes(it.id));
+  const sending = sendingTo !== undefined && interrupts.some((it) => sentFor(it) !== undefined);
   const count = format.number(interrupts.length);
   const heading =
     title ??

@@ -25,8 +25,8 @@ export interface InterruptSession {
   /** A resume is being sent, or a request is in flight: nothing can be answered now. */
   busy: boolean;
   /**
-   * What is on its way closes this interrupt, and the others sent with it, without answering them (each sends
-   * `cancelled` from Close without answering; a question without a form's No is an answer): said as closing, not sending.
+   * What is on its way for this interrupt closes it without answering it (`cancelled` from Close without answering; a
+   * question without a form's No is an answer): said as closing, not sending.
    */
   closing(interruptId: string): boolean;
   /** The answers given so far (collect mode), by interrupt id. */
