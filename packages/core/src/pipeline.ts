@@ -4,7 +4,7 @@ import { createExpander, type ExpandedEvent, type Expander } from './expand.js';
 import type { Diagnostic, ThreadState } from './model.js';
 import { batchedMessages, plainMessages, withDiagnostics } from './reducer/helpers.js';
 import { createThreadState, reduceThread } from './reducer/index.js';
-import { streamTruncated } from './reducer/run.js';
+import { startedAgain, streamTruncated } from './reducer/run.js';
 import { thrownText } from './thrownText.js';
 import { type ValidateOptions, validateEvent } from './validate.js';
 import { createVerifier, truncated, type Verifier } from './verify.js';
@@ -107,7 +107,7 @@ export function createEventPipeline(
 
   /** Verifies and reduces one expanded event. */
   const apply = (event: ExpandedEvent, at: number) => {
-    report(verifier.check(event, at));
+    report(verifier.check(event, at, event.type === 'RUN_STARTED' && startedAgain(state, event.runId as string)));
     if (options.onEvent) {
       telling = true;
       options.onEvent(event, at);

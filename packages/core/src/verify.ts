@@ -24,8 +24,12 @@ export interface VerifierOptions {
 }
 
 export interface Verifier {
-  /** Checks one expanded event; returns the violations it shows (empty when none). */
-  check(event: ExpandedEvent, index: number): readonly Diagnostic[];
+  /**
+   * Checks one expanded event; returns the violations it shows (empty when none). `again`: the thread takes this
+   * RUN_STARTED as a run that ended sent again (its reducer keeps that run as it ended): started inside an open run, it
+   * is reported, and the open run goes on.
+   */
+  check(event: ExpandedEvent, index: number, again?: boolean): readonly Diagnostic[];
   /** Checks the end of the stream at `index` (the count of events): a run still open is a truncated stream. */
   end(index: number): readonly Diagnostic[];
   /** A verifier in the state this one is in, which goes on apart from it. */
@@ -167,8 +171,8 @@ export function createVerifier(options: VerifierOptions = {}, from?: VerifierSta
         toolLanes: toolLanes.fork(),
         answeredBy,
       }),
-    check(event, at) {
-      const found = inspect(event, at);
+    check(event, at, again) {
+      const found = inspect(event, at, again);
       out = undefined;
       return found ?? NONE;
     },
@@ -178,7 +182,7 @@ export function createVerifier(options: VerifierOptions = {}, from?: VerifierSta
     },
   };
 
-  function inspect(event: ExpandedEvent, at: number): Diagnostic[] | undefined {
+  function inspect(event: ExpandedEvent, at: number, again?: boolean): Diagnostic[] | undefined {
     index = at;
     type = event.type;
     const raw = (event as { subagentRunId?: unknown }).subagentRunId;
@@ -193,9 +197,8 @@ export function createVerifier(options: VerifierOptions = {}, from?: VerifierSta
     if (!isAgUiEvent(event)) return out;
     switch (event.type) {
       case 'RUN_STARTED': {
-        if (phase === 'active' && runId !== undefined) {
-          err('NESTED_RUN_STARTED', `Cannot send 'RUN_STARTED' while a run is still active (run '${runId}').`);
-        }
+        const nested = phase === 'active' && runId !== undefined;
+        if (nested) err('NESTED_RUN_STARTED', `Cannot send 'RUN_STARTED' while a run is still active (run '${runId}').`);
         if (runIds.has(event.runId))
           err('DUPLICATE_RUN_ID', `RUN_STARTED for run '${event.runId}', which already started: one RUN_STARTED per run.`);
         if (threadId !== undefined && event.threadId !== threadId) {
@@ -204,6 +207,9 @@ export function createVerifier(options: VerifierOptions = {}, from?: VerifierSta
             `RUN_STARTED names thread '${event.threadId}', but the stream belongs to thread '${threadId}': every run carries the input's threadId.`,
           );
         }
+        // A run that ended, sent again inside the open one (a history streamed again), is no run of its own: the open run
+        // goes on (its end, not the history's, closes it), as it does in the thread.
+        if (nested && again) return out;
         threadId ??= event.threadId;
         runIds.add(event.runId);
         runId = event.runId;

@@ -91,4 +91,43 @@ describe('an answered interrupt asked again in a later run', () => {
     expect(t.answers.map((a) => a.interruptId)).toEqual(['i1']);
     expectReplayed(c);
   });
+
+  it("the resumed run's own events after the thread streamed again are no events outside a run: only the history's runs are reported", async () => {
+    const earlier: RunAgentInput[] = [];
+    const { source } = scripted((n, input, emit) => {
+      if (n < 2) earlier.push(input);
+      emit(started(input));
+      if (n === 2) {
+        const [w, x] = earlier as [RunAgentInput, RunAgentInput];
+        emit(started(w));
+        emit(finished(w));
+        emit(started(x));
+        emit(ask(x));
+        // The resumed run's answer, after the history.
+        emit({ type: 'TEXT_MESSAGE_START', messageId: 'm3', role: 'assistant' });
+        for (const delta of ['Refunded ', '42 ', 'USD.']) emit({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm3', delta });
+        emit({ type: 'TEXT_MESSAGE_END', messageId: 'm3' });
+        emit(finished(input));
+        return;
+      }
+      emit(n === 1 ? ask(input) : finished(input));
+    });
+    const c = createRunController({ source, scheduler: microScheduler });
+    await c.run('Hello');
+    await c.run('Refund order A-1001');
+    const before = c.getSnapshot().thread.diagnostics.length;
+    expect((await c.resume([approve])).ok).toBe(true);
+    await tick();
+    const t = c.getSnapshot().thread;
+    expect(t.run.status).toBe('success');
+    expect(t.messages.byId.get('m3')?.content).toBe('Refunded 42 USD.');
+    // Each run of the history started inside the resumed one, and its end naming another run: once each.
+    expect(t.diagnostics.slice(before).map((d) => `${d.code}@${d.index}`)).toEqual([
+      'NESTED_RUN_STARTED@5',
+      'RUN_ID_MISMATCH@6',
+      'NESTED_RUN_STARTED@7',
+      'RUN_ID_MISMATCH@8',
+    ]);
+    expectReplayed(c);
+  });
 });

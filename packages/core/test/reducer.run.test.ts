@@ -218,6 +218,22 @@ describe('reduceThread: replaced runs', () => {
     expect(s.runs.b?.status).toBe('success');
     expect(codes(s)).toEqual(['NESTED_RUN_STARTED']);
   });
+
+  it('a run that ended, started again inside the open one (its history sent again), is reported there, not at every event of the open run after it', () => {
+    const s = replayEvents([
+      ...run([], 'a', 't1'),
+      started('b'),
+      // Run a again, inside b: the thread keeps it as it ended, and b goes on.
+      started('a'),
+      ...text('ma', 'from run a'),
+      finished('a'),
+      ...text('mb', 'from run b'),
+      finished('b'),
+    ]);
+    expect(s.run).toMatchObject({ runId: 'b', status: 'success' });
+    expect(s.runs.a?.status).toBe('success');
+    expect(codes(s)).toEqual(['NESTED_RUN_STARTED', 'DUPLICATE_RUN_ID', 'RUN_ID_MISMATCH']);
+  });
 });
 
 describe('reduceThread: RUN_STARTED.input restates the run’s input', () => {

@@ -106,6 +106,27 @@ describe('createVerifier: lifecycle', () => {
     expect(events.slice(2).flatMap((e, i) => fork.check(e as ExpandedEvent, i + 2))).toEqual([]);
   });
 
+  it('a RUN_STARTED told to be a run that ended sent again, inside the open run: reported, and the open run goes on to its own end', () => {
+    const events = [
+      { type: 'RUN_STARTED', threadId: 't', runId: 'b' },
+      { type: 'RUN_STARTED', threadId: 't', runId: 'a' },
+      { type: 'RUN_FINISHED', threadId: 't', runId: 'a' },
+      ...text('m', 'run b'),
+      { type: 'RUN_FINISHED', threadId: 't', runId: 'b' },
+    ];
+    const v = createVerifier();
+    const found = events.flatMap((e, i) => v.check(e as ExpandedEvent, i, i === 1));
+    expect([...found, ...v.end(events.length)].map((d) => `${d.code}@${d.index}`)).toEqual(['NESTED_RUN_STARTED@1', 'RUN_ID_MISMATCH@2']);
+    // Not told so, the nested run replaces the open one, whose events then come after its end.
+    expect(verify(events)).toEqual([
+      'NESTED_RUN_STARTED@1',
+      'EVENT_AFTER_RUN_END@3',
+      'EVENT_AFTER_RUN_END@4',
+      'EVENT_AFTER_RUN_END@5',
+      'EVENT_AFTER_RUN_END@6',
+    ]);
+  });
+
   it('refuses RUN_FINISHED while messages, calls, reasoning or subagents are open', () => {
     expect(verify(run([{ type: 'TEXT_MESSAGE_START', messageId: 'm' }]))).toEqual(['OPEN_AT_RUN_FINISHED@2']);
     expect(verify(run([{ type: 'TOOL_CALL_START', toolCallId: 'c', toolCallName: 'n' }]))).toEqual(['OPEN_AT_RUN_FINISHED@2']);

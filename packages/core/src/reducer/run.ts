@@ -31,13 +31,20 @@ import { ownJson, sameJson } from './ownJson.js';
 /** The thread the open run's RUN_STARTED named. */
 const startThread = (state: ThreadState): string | undefined => state.run.threadId ?? state.threadId;
 
+/**
+ * Whether a RUN_STARTED of `runId` is a run that ended sent again, which stays as it ended. An agent answering a resume
+ * by streaming the thread again from its start: a run that ended, started again ahead of the resume's run, is that run
+ * sent again (the questions the resume answered stay answered). So is one started again while another run is open (a
+ * run whose RUN_STARTED came before the history it replays), which goes on. A run the agent starts under an id of its
+ * own is new: what it asks, even under an answered question's id, opens.
+ */
+export function startedAgain(state: ThreadState, runId: string): boolean {
+  const before = entry(state.runs, runId);
+  return before !== undefined && ENDED.has(before.status) && (resumeUnderWay(state) || state.run.status === 'running');
+}
+
 export function runStarted(state: ThreadState, event: EventOf<'RUN_STARTED'>, index: number, at?: number): ThreadState {
-  // An agent answering a resume by streaming the thread again from its start: a run that ended, started again ahead of
-  // the resume's run, is that run sent again, and stays as it ended (the questions the resume answered stay answered).
-  // So is one started again while another run is open (a run whose RUN_STARTED came before the history it replays).
-  // A run the agent starts under an id of its own is new: what it asks, even under an answered question's id, opens.
-  const before = entry(state.runs, event.runId);
-  if (before && ENDED.has(before.status) && (resumeUnderWay(state) || state.run.status === 'running')) return state;
+  if (startedAgain(state, event.runId)) return state;
   const input = event.input;
   const threadId = state.threadId ?? event.threadId;
   const run: RunState = {
