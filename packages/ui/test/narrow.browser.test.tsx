@@ -56,6 +56,27 @@ it('a table scrolls in its frame, its words whole, and the conversation does not
   expect(list.scrollWidth).toBeLessThanOrEqual(list.clientWidth);
 });
 
+it('a long address in a table cell wraps within its column, which leaves the other columns room to read', async () => {
+  const address = `https://parcelo.example/track/${'0d9c4f1e7a2b4c3d8e5f6a7b8c9d0e1f'.repeat(4)}?${'x'.repeat(60)}`;
+  const table = [
+    '| Link | Note |',
+    '|---|---|',
+    `| ${address} | 包裹已经到达本地配送中心，预计明天上午送达，请保持电话畅通。 |`,
+    `| [${address}](${address}) | \`${'trace_'.repeat(30)}\` |`,
+  ].join('\n');
+  const { host, list } = await mountAtPhoneWidth([{ id: 'a1', role: 'assistant', content: table }]);
+  await expect.poll(() => host.querySelector('.agk-markdown table')).not.toBeNull();
+  const frame = host.querySelector<HTMLElement>('.agk-markdown__table');
+  if (!frame) throw new Error('no table frame');
+  // The address breaks inside its cell: the table is not as wide as the address, a screen or more to scroll through.
+  expect(frame.scrollWidth).toBeLessThanOrEqual(frame.clientWidth);
+  // The note beside it keeps a column several characters wide, not one or two characters a line.
+  const note = host.querySelector<HTMLElement>('.agk-markdown tbody tr td:nth-child(2)');
+  const em = Number.parseFloat(getComputedStyle(note as HTMLElement).fontSize);
+  expect(note?.getBoundingClientRect().width ?? 0).toBeGreaterThan(4 * em);
+  expect(list.scrollWidth).toBeLessThanOrEqual(list.clientWidth);
+});
+
 it("a message's details with a long key and a long value wrap within the conversation", async () => {
   const metadata = { [`trace_${'k'.repeat(300)}`]: 'v'.repeat(2_000), 模型: 'agent-7b-中文-2026-12-01' };
   const { host, list } = await mountAtPhoneWidth([{ id: 'a1', role: 'assistant', content: 'Done.', metadata } as AgUiMessage]);
