@@ -69,8 +69,15 @@
  *   text does: a list may only be in its last piece, and then with no blank
  *   line.
  *
- * A text holding footnotes, link reference definitions or HTML is never cut:
- * a line of them changes what renders elsewhere.
+ * A text that may hold an HTML block, a link reference definition or a
+ * footnote is never cut: a line of them changes what renders elsewhere.
+ * Each can only open a line (after the marks of quotes and list items):
+ * an HTML block a `<` then a letter, `/`, `!` or `?` (outside a fence at
+ * column 0, where it is code); a definition a `[` (and then `]:`). A `<`
+ * elsewhere is inline HTML or an autolink at most, within its paragraph
+ * (whose runs are not cut after one, unless whitespace follows it: then it
+ * is text); a footnote call or a reference link without a definition is
+ * text.
  */
 
 export type MarkdownPiece =
@@ -87,7 +94,12 @@ export const PIECES_FROM = 1_000;
 /** The shortest run of sentences cut out of a paragraph. */
 const RUN_LENGTH = 600;
 
-const WHOLE = /\[\^|\]:|</;
+/** A line that may open an HTML block, after what may be the marks of quotes and list items, and an indent. */
+const HTML_LINE = /^[ \t>*+.)0-9-]*<[A-Za-z/!?]/;
+/** Whether some line of a text may open an HTML block. */
+const HTML_LINES = new RegExp(HTML_LINE.source, 'm');
+/** A line that may open a link's or a footnote's definition (`[label]:`, `[^1]:`), likewise. */
+const DEFINITION_LINE = /^[ \t>*+.)0-9-]*\[/m;
 /** A letter or a digit, also after emphasis or code marks (`**Step 1:**`, `` `npm` ``), a pipe, or an ATX heading. */
 const BLOCK_START = /^(?:(?:[*_]+|`{1,2})?[\p{L}\p{N}]|\||#{1,6}(?:[ \t]|$))/u;
 const HEADING = /^#{1,6}(?:[ \t]|$)/;
@@ -121,8 +133,11 @@ const PLAIN_LINE = /^[\p{L}\p{N}]/u;
  * ends right after `12.` reads as one, on the safe side).
  */
 const RUN_START = /^\S (?:\p{L}|(?!\p{N}{1,9}[.)](?:[ \t]|$))\p{N})/u;
-/** Characters that may open inline markup reaching past a space (`<` never gets here: a text with one renders whole). */
+/** Characters that may open inline markup reaching past a space. */
 const OPENS_INLINE = new Set(['*', '_', '`', '~', '[', '\\', '&']);
+/** Whether the character of `line` at `i` may open inline markup: also a `<` not followed by whitespace (HTML, an autolink). */
+const opensInline = (line: string, i: number): boolean =>
+  OPENS_INLINE.has(line[i] as string) || (line[i] === '<' && filled(line[i + 1] ?? ''));
 
 /** A blank line, to Markdown: spaces and tabs only (a no-break or an ideographic space is text). */
 const BLANK = /^[ \t]*$/;
@@ -206,7 +221,8 @@ function listItem(line: string): ListItem | undefined {
  */
 export function markdownPieces(text: string, from = PIECES_FROM): MarkdownPiece[] | undefined {
   // A byte order mark is dropped at the start of whatever text is parsed: each piece would drop one.
-  if (text.length < from || WHOLE.test(text) || /[\r\0\ufeff]/.test(text)) return undefined;
+  if (text.length < from || (text.includes(']:') && DEFINITION_LINE.test(text)) || /[\r\0\ufeff]/.test(text)) return undefined;
+  const html = HTML_LINES.test(text);
   const groups: string[][] = [];
   let current: string[] = [];
   /** Whether the current block holds a line that is not blank. */
@@ -222,6 +238,9 @@ export function markdownPieces(text: string, from = PIECES_FROM): MarkdownPiece[
   /** Whether the last line that was not blank may be indented code (four columns in). */
   let afterCode = false;
   for (const line of text.split('\n')) {
+    // A line of a fence opened at column 0 is its code (no container holds it, and no HTML block opened above it, or
+    // the text would have ended here): anywhere else, a line that may open an HTML block keeps the text whole.
+    if (html && !(fence && fence !== UNDECIDED && fence.indent === 0) && HTML_LINE.test(line)) return undefined;
     const blank = !filled(line);
     const item = blank ? undefined : listItem(line);
     if (!fence && !blank && holdsText) {
@@ -448,10 +467,10 @@ function cellsOf(row: string): string[] {
 /** A table: a header, a delimiter row with as many cells, then rows that each start with `|`. */
 function tableOf(lines: string[]): MarkdownPiece | undefined {
   const [head = '', delimiter = '', ...rest] = withoutTrailingBlanks(lines);
-  // Escapes and code spans decide which pipes part cells: a header with either renders whole.
+  // Escapes and code spans decide which pipes part cells (and maybe HTML): a header with any renders whole.
   // A delimiter row without a pipe may underline a heading.
   // A delimiter row that is a list item (`- | -`) is one.
-  if (!head.startsWith('|') || /[\\`]/.test(head) || !/^[|:-]/.test(delimiter) || !delimiter.includes('|') || LIST_MARKER.test(delimiter))
+  if (!head.startsWith('|') || /[\\`<]/.test(head) || !/^[|:-]/.test(delimiter) || !delimiter.includes('|') || LIST_MARKER.test(delimiter))
     return undefined;
   const cells = cellsOf(delimiter);
   // A header of nothing but pipes is a paragraph.
@@ -535,7 +554,7 @@ function quoteOf(lines: string[]): MarkdownPiece | undefined {
       open = true;
       // What comes before the first mark is shown as written.
       let end = 0;
-      while (end < rest.length && !OPENS_INLINE.has(rest[end] as string)) end++;
+      while (end < rest.length && !opensInline(rest, end)) end++;
       if (/\p{L}/u.test(rest.slice(0, end))) lettered[lettered.length - 1] = true;
     } else if (!open && /\p{L}/u.test(rest)) lettered[lettered.length - 1] = true;
     cuttable = !open && filled(rest.at(-1) ?? '');
@@ -560,7 +579,8 @@ const AUTOLINK_LIKE = /www\.|:\/|@|mailto:|xmpp:/i;
  * close on the line, and its emphasis marks (`*`, `_`) pair there, each run
  * of them either opening or closing (not both) and closing the nearest
  * opened run of as many of its marks; no brackets, escapes, strikethrough
- * or entities (`[`, `\`, `~`, `&`), no autolink near emphasis. A line where
+ * or entities (`[`, `\`, `~`, `&`), no `<` that may open HTML or an
+ * autolink, no autolink near emphasis. A line where
  * this holds leaves nothing open for the lines after it: the paragraph may be
  * cut after it. One pass over the line.
  */
@@ -574,7 +594,7 @@ function closesWithin(line: string): boolean {
   };
   for (let i = 0; i < line.length; ) {
     const c = line[i] as string;
-    if (c === '[' || c === '\\' || c === '~' || c === '&') return false;
+    if (c === '[' || c === '\\' || c === '~' || c === '&' || (c === '<' && filled(line[i + 1] ?? ''))) return false;
     if (c !== '`' && c !== '*' && c !== '_') {
       i++;
       continue;
@@ -678,7 +698,7 @@ function runsOf(line: string): string[] {
   let start = 0;
   for (let i = 0; i < line.length; i++) {
     const c = line[i] as string;
-    if (OPENS_INLINE.has(c)) break;
+    if (opensInline(line, i)) break;
     // A single space between two words: whitespace next to it would be dropped at the edge of a run parsed alone.
     if (c === ' ' && i - start >= RUN_LENGTH && RUN_START.test(line.slice(i - 1, i + 13))) {
       runs.push(line.slice(start, i));

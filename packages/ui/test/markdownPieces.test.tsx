@@ -54,6 +54,21 @@ const MARKUP = [
   'https://example.com/a_b',
   'someone@example.com',
   '<b>x</b>',
+  // A `<` that opens HTML or an autolink, maybe over spaces and lines (`<b the refund>`), or none (`a < b`, `x<y`).
+  '<b',
+  '<',
+  'x<y',
+  '2<3',
+  '<https://example.com>',
+  '<a@b.co>',
+  '<!--',
+  '-->',
+  // References, footnote calls and colons after brackets, with or without a definition to match.
+  '[ref]',
+  '[ref][]',
+  '[^1]',
+  '[Ref]:',
+  'arr[0]:',
   '\\*',
   '&amp;',
   '1.',
@@ -139,6 +154,17 @@ const LINE_STARTS = [
   '1. ```bash',
   '- ~~~',
   '- | ',
+  // HTML blocks, and definitions a reference or a footnote call elsewhere takes.
+  '<div>',
+  '<!-- ',
+  '<pre>',
+  '< ',
+  '> <b>',
+  '- <i>',
+  '[ref]: https://shop.example/r ',
+  '[^1]: ',
+  '- [REF]: /r ',
+  '[ref ',
 ];
 const line = fc
   .tuple(
@@ -182,7 +208,7 @@ const fence = fc
     fc.array(
       fc.oneof(
         words.map((w) => w.join(' ')),
-        fc.constantFrom('', '  ', '```', '~~~~'),
+        fc.constantFrom('', '  ', '```', '~~~~', '<div>', '<!-- note', '</pre>', '  <p>'),
       ),
     ),
     fc.boolean(),
@@ -219,25 +245,33 @@ function cutTextsRenderWhole(texts: fc.Arbitrary<string>): number {
 
 describe('a long reply in pieces', () => {
   it('renders exactly what the whole text renders (1,000 random texts of words, inline markup and blocks)', { timeout: 60_000 }, () => {
+    let cut = 0;
     fc.assert(
       fc.property(text, (t) => {
+        if (/<|\]:|\[\^/.test(t) && (markdownPieces(t, 0)?.length ?? 0) > 1) cut++;
         expect(pieced(t)).toBe(whole(t));
       }),
       { numRuns: 1_000 },
     );
+    // A `<`, `]:` or `[^` that opens no HTML block, definition or footnote leaves a text cut: a good share must be.
+    expect(cut).toBeGreaterThan(20);
   });
 
   it('renders exactly what the whole text renders (1,000 random texts of lines: lists, tables, fences, headings)', {
     timeout: 120_000,
   }, () => {
     let cut = 0;
+    let marked = 0;
     fc.assert(
       fc.property(structured, (t) => {
         if (markdownPieces(t, 0)?.some((piece) => piece.type === 'list' || piece.type === 'table' || piece.type === 'code')) cut++;
+        if (/<|\]:|\[\^/.test(t) && (markdownPieces(t, 0)?.length ?? 0) > 1) marked++;
         expect(pieced(t)).toBe(whole(t));
       }),
       { numRuns: 1_000 },
     );
+    // Texts with a `<`, `]:` or `[^` that opens no HTML block, definition or footnote are cut too.
+    expect(marked).toBeGreaterThan(70);
     // The property is about lists, tables and fences cut apart: a good share of the texts must have one.
     expect(cut).toBeGreaterThan(300);
   });
@@ -394,6 +428,15 @@ describe('a long reply in pieces', () => {
     const numbers = `${long}\n> >\n> > 2024`;
     expect(markdownPieces(numbers, 0)?.some((piece) => piece.type === 'quote')).toBe(false);
     expect(pieced(numbers)).toBe(whole(numbers));
+  });
+
+  it("cuts a quote's paragraph into runs of lines only before a line with a `<` that may open HTML reaching over lines, as the whole text renders it", () => {
+    const line = '> the refund request for this order was approved today and reaches you soon';
+    const lines = [...Array<string>(12).fill(line), '> Before <b the refund', ...Array<string>(30).fill(line), '> done > after a < b.'];
+    const t = lines.join('\n');
+    const quote = markdownPieces(t, 0)?.find((piece) => piece.type === 'quote');
+    expect(quote?.type === 'quote' && quote.paragraphs[0]?.at(-1)).toMatch(/\nBefore <b the refund\n[\s\S]*after a < b\.$/);
+    expect(pieced(t)).toBe(whole(t));
   });
 
   it('cuts a quote whose lines open with a quotation mark or a parenthesis as the whole text renders it', () => {
@@ -555,6 +598,22 @@ describe('a long reply in pieces', () => {
     for (const t of texts)
       for (let end = 1; end <= t.length; end++)
         expect(pieced(t.slice(0, end)), JSON.stringify(t.slice(0, end))).toBe(whole(t.slice(0, end)));
+  });
+
+  it('cuts a long paragraph into runs after a `<` only where whitespace follows it: another may open HTML or an autolink reaching past the cut', () => {
+    const sentence = 'The refund for order A-1001 was approved and will reach you in three days.';
+    const filler = Array<string>(20).fill(sentence).join(' ');
+    for (const open of ['<b the refund', '<https://shop.example/a', '<a@b.co', '<!-- the refund']) {
+      const t = `Before ${open} ${filler} and > after.`;
+      expect(
+        markdownPieces(t, 0)?.some((piece) => piece.type === 'paragraph'),
+        open,
+      ).toBe(false);
+      expect(pieced(t), open).toBe(whole(t));
+    }
+    const t = `Where a < b, ${filler}`;
+    expect(markdownPieces(t, 0)?.some((piece) => piece.type === 'paragraph')).toBe(true);
+    expect(pieced(t)).toBe(whole(t));
   });
 
   it('cuts a long plain paragraph into runs of sentences, each starting with a letter', () => {
@@ -807,6 +866,29 @@ describe('a long reply in pieces', () => {
 
   it('keeps a line of spaces with the indented code it may belong to, and a quote with what came before', () => {
     for (const t of ['\n\n     the \n\n     \n\n#  the', '\n\n     the \n\n>  -']) expect(pieced(t)).toBe(whole(t));
+  });
+
+  it('cuts a text whose `<`, `]:` and `[^` open no HTML block, definition or footnote: none is at the start of a line', () => {
+    const rest = '\n\n- a\n- b\n\nOutro.';
+    for (const first of [
+      'Where a < b.',
+      'If x<y, or <b the refund>.',
+      'See <https://shop.example>.',
+      'Keys: arr[0]: 1.',
+      'A claim.[^1] [ref]',
+    ])
+      expect(markdownPieces(first + rest, 0)?.map((piece) => piece.type)).toEqual(['blocks', 'list', 'blocks']);
+    for (const first of ['<b>Bold</b>', '- <!-- a', '> <div>', '   </p>', '[ref]: /r', '- [^1]: a', '[a\nb]: /r', '> 1. [^x]: b'])
+      expect(markdownPieces(first + rest, 0), first).toBeUndefined();
+    // HTML in a fence at column 0 is its code; in a fence a list item or a quote may hold, or after one closed, it is not cut.
+    const sample = '```html\n<div>\n<!-- a\n```';
+    expect(markdownPieces(`${sample}${rest}`, 0)?.map((piece) => piece.type)).toEqual(['code', 'list', 'blocks']);
+    for (const t of [
+      `- a\n  ${sample.replaceAll('\n', '\n  ')}${rest}`,
+      `> ${sample.replaceAll('\n', '\n> ')}${rest}`,
+      `${sample}\n<pre>${rest}`,
+    ])
+      expect(markdownPieces(t, 0), t).toBeUndefined();
   });
 
   it('renders whole what a later line could change anywhere: footnotes, link definitions, HTML, short texts', () => {

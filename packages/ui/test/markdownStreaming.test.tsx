@@ -86,6 +86,34 @@ describe('a streaming reply parses only what changed', () => {
     }
   });
 
+  it('a token at the end of a 40 KB reply with a `<`, a `]:` or a `[^` in its first paragraph, or HTML in a fenced code block, parses its last paragraph', {
+    timeout: 60_000,
+  }, () => {
+    // One `<`, `]:` or `[^` anywhere kept a reply whole: each token parsed all of it again (40,000 characters a token).
+    // None of these can open HTML, an autolink, a link definition or a footnote: nothing they do reaches past their paragraph.
+    const rest = Array.from(
+      { length: 500 },
+      (_, i) => `Order A-${1000 + i} was refunded **today**, see [the policy](https://shop.example/p).`,
+    );
+    for (const first of [
+      'Refunds where a < b apply.',
+      'If x<y and 2<3, refund.',
+      'Keys: `d["k"]: int`, arr[0]: 1.',
+      'A claim.[^1] Then [note] and [a][b].',
+    ]) {
+      const reply = [first, ...rest].join('\n\n');
+      expect(reply.length).toBeGreaterThan(40_000);
+      const frame = stream(reply, `${reply} Then`);
+      expect(frame.parsed, first).toEqual(['Order A-1499 was refunded **today**, see [the policy](https://shop.example/p). Then']);
+      expect(frame.container.querySelectorAll('p')).toHaveLength(501);
+    }
+    // HTML in a fence at column 0 is code: it opens no HTML block either.
+    const sample = ['```html', '<div class="refund">', '  <!-- the amount -->', '</div>', '```', ...rest].join('\n\n');
+    const frame = stream(sample, `${sample} Then`);
+    expect(frame.parsed).toEqual(['Order A-1499 was refunded **today**, see [the policy](https://shop.example/p). Then']);
+    expect(frame.container.querySelector('pre code')?.textContent).toContain('<div class="refund">');
+  });
+
   it('a token on the last line of a paragraph of more than 1,000 emphasis marks, shown as text, parses nothing', () => {
     // Its marks were counted by a parse of its blocks at every token: 1.7-2.3 s a token at 500 KB.
     const lines = Array.from({ length: 30 }, (_, i) => `Line ${i}: ${'*a'.repeat(40)}`).join('\n');
