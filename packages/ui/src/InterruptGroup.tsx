@@ -255,7 +255,10 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
       stopWaiting.current();
       const back = returnTo.current && !region.current?.contains(returnTo.current) ? returnTo.current : null;
       stopWaiting.current = focusAfterDecision(doc, scopeOf(region.current, doc), responses[0]?.interruptId, back);
-      const placedBack = back !== null && doc.activeElement === back;
+      // Where focus was put (the composer, the chat, `back`), and what the composer held then: typing in it since is
+      // a reviewer who moved on.
+      const placed = doc.activeElement === doc.body ? null : (doc.activeElement as HTMLElement | null);
+      const draft = placed instanceof HTMLTextAreaElement || placed instanceof HTMLInputElement ? placed.value : undefined;
       void store
         .getState()
         .resume(responses)
@@ -267,16 +270,21 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
             const after = store.getState();
             // The agent never took it (offline, an HTTP error): the questions are open again, their answers in their
             // forms; nothing was sent, and the run's failure is said where runs are. Focus the page lost goes back to
-            // them, and so does focus still where the answer put it on a page without a chat (`back`).
+            // them, and so does focus still where the answer put it (the composer, untouched since).
             const unsent =
               after.failure !== undefined && responses.some((r) => after.thread.interrupts.some((it) => it.id === r.interruptId));
             if (!unsent) return announce(said);
             const active = doc.activeElement;
             const first = after.thread.interrupts[0];
-            const left = !active || active === doc.body || (placedBack && active === back) || region.current?.contains(active);
-            if (first && left) pendingFocus.current = { to: 'interrupt', id: first.id };
+            const untouched = active === placed && (draft === undefined || (active as HTMLTextAreaElement).value === draft);
+            const left = !active || active === doc.body || untouched || region.current?.contains(active);
+            if (first && left) {
+              pendingFocus.current = { to: 'interrupt', id: first.id };
+              // Said as focus goes back: why it moved, and that the answer is in the question again.
+              return announce(t.announce.notSent);
+            }
             // Focus left elsewhere, on a page with no RunStatus to say the run failed: the reviewer is told here.
-            else if (!scopeOf(region.current, doc).querySelector(RUN_STATUS)) announce(t.announce.notSent);
+            if (!scopeOf(region.current, doc).querySelector(RUN_STATUS)) announce(t.announce.notSent);
             return;
           }
           // Refused: the interrupts are still open, their errors shown next to them; focus goes back to the first.

@@ -167,7 +167,8 @@ export const InterruptRoot = React.forwardRef<HTMLElement, InterruptRootProps>(f
   }, [formReady, fieldsReady, interrupt.id]);
 
   // At expiry the answer controls go (or are disabled), and so does Change answer once the kept answer is dropped (a
-  // render later): focus that was on one moves to the action that remains.
+  // render later): focus that was on one moves to the action that remains, or the card itself when none does (closed
+  // without answering, that answer is kept).
   useBrowserLayoutEffect(() => {
     const card = element.current;
     if (expiry.state !== 'expired' || !card || !focusInside.current) return;
@@ -175,7 +176,7 @@ export const InterruptRoot = React.forwardRef<HTMLElement, InterruptRootProps>(f
     const active = doc.activeElement as HTMLElement | null;
     const lost = !active || active === doc.body || (card.contains(active) && active.matches(':disabled'));
     if (!lost) return;
-    card.querySelector<HTMLElement>('[data-agk-action="dismiss"]')?.focus();
+    (card.querySelector<HTMLElement>('[data-agk-action="dismiss"]') ?? card).focus();
   }, [expiry.state, answer]);
 
   // React calls it with null when the element goes (or before a new ref takes over): the interrupt is unregistered then.
@@ -319,6 +320,8 @@ export const InterruptActions = React.forwardRef<HTMLDivElement, InterruptAction
   const { shape, state, answer } = root;
   const disabled = state === 'submitting';
   const answerable = state !== 'expired' && !root.formFailed;
+  // Closed without answering, then expired: `cancelled` is still sent, and Close is all it could be given again.
+  const closedThenExpired = state === 'expired' && answer?.status === 'cancelled';
   // Approve, Reject and Submit act through the form, whose code may still be loading.
   const formActionDisabled = disabled || !root.formReady;
   const status =
@@ -328,7 +331,7 @@ export const InterruptActions = React.forwardRef<HTMLDivElement, InterruptAction
       ) : (
         t.sending
       )
-    ) : state === 'expired' ? (
+    ) : state === 'expired' && !closedThenExpired ? (
       <ExpiredText expiresAt={root.interrupt.expiresAt} now={session.now} />
     ) : answer ? (
       t.yourAnswer(root.summarize(answer))
@@ -338,7 +341,7 @@ export const InterruptActions = React.forwardRef<HTMLDivElement, InterruptAction
       {/* Not a live region: answers, expiry and sending are announced once by the group and the countdown. */}
       <p className="agk-interrupt__status">{status}</p>
       <div className="agk-interrupt__buttons">
-        {answer ? (
+        {closedThenExpired ? null : answer ? (
           <button type="button" className="agk-button" disabled={disabled} onClick={() => session.reopen(root.interrupt.id)}>
             {t.changeAnswer}
           </button>

@@ -9,6 +9,7 @@ import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type * as React from 'react';
 import { describe, expect, it } from 'vitest';
+import { AgentChat } from '../src/AgentChat.js';
 import { InterruptDialog } from '../src/InterruptDialog.js';
 import { type AgentLocale, AgentLocaleProvider, en, zhCN } from '../src/locale.js';
 import { RunStatus } from '../src/RunStatus.js';
@@ -203,5 +204,76 @@ describe('a resume that fails while the reviewer is elsewhere on the page', () =
     expect(document.activeElement).toBe(search);
     expect(live).toHaveAttribute('aria-live', 'polite');
     await waitFor(() => expect(live).toHaveTextContent(said));
+  });
+});
+
+describe('a resume sent while the network is down, from a chat with a composer', () => {
+  /** The chat of a store whose first resume fails as offline once `release` is called: the answer was put on its way. */
+  async function rejectOffline() {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const inner = scriptedSource([runOf([], { outcome: { type: 'interrupt', interrupts: [refund] } })]);
+    const source: AgentSource = {
+      run(input, options) {
+        if (!input.resume) return inner.run(input, options);
+        return (async function* () {
+          yield* [];
+          await released;
+          throw new TypeError('Failed to fetch');
+        })();
+      },
+    };
+    const store = createAgentStore({ threadId: STORY_THREAD, source, now: () => Date.now() });
+    await store.getState().run('Refund order A-1001');
+    const user = userEvent.setup();
+    const view = render(
+      <AgentProvider store={store}>
+        <AgentChat />
+      </AgentProvider>,
+    );
+    await waitFor(() => expect(view.container.querySelector('.agk-interrupt__form-placeholder')).toBeNull(), { timeout: 10_000 });
+    await user.type(screen.getByRole('textbox', { name: 'Comment' }), COMMENT);
+    await user.click(screen.getByRole('button', { name: 'Reject' }));
+    await waitFor(() => expect(store.getState().inFlight).toBeTruthy());
+    const composer = view.container.querySelector<HTMLTextAreaElement>('.agk-composer__input');
+    if (!composer) throw new Error('no composer');
+    // The answer is on its way: focus went to the composer.
+    expect(composer).toHaveFocus();
+    return { store, user, release, composer, live: document.querySelector('[data-agk-interrupt-announcer]') };
+  }
+
+  it('gives focus back to the question from the composer, where sending put it, and says the answer did not reach the agent', async () => {
+    const { store, release, live } = await rejectOffline();
+    release();
+    await waitFor(() => expect(store.getState().failure?.code).toBe('NETWORK'));
+    const card = await screen.findByRole('article', { name: 'Approval needed' });
+    await waitFor(() => expect(within(card).getByRole('button', { name: 'Reject' })).toBeEnabled());
+    await waitFor(() => expect(within(card).getByRole('textbox', { name: 'Comment' })).toHaveFocus());
+    await waitFor(() => expect(live).toHaveTextContent('Your answer did not reach the agent'));
+  });
+
+  it('leaves focus in the composer once the reviewer has typed there, the failure said by the run status', async () => {
+    const { store, user, release, composer } = await rejectOffline();
+    await user.type(composer, 'Also check');
+    release();
+    await waitFor(() => expect(store.getState().failure?.code).toBe('NETWORK'));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Reject' })).toBeEnabled());
+    await act(async () => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(document.querySelector('.agk-runstatus [role="status"]')).toHaveTextContent('The agent could not be reached');
+    expect(composer).toHaveFocus();
+    expect(composer).toHaveValue('Also check');
+  });
+
+  it('leaves focus where the reviewer moved it meanwhile', async () => {
+    const { store, release } = await rejectOffline();
+    const chat = screen.getByRole('region', { name: /./ });
+    chat.focus();
+    release();
+    await waitFor(() => expect(store.getState().failure?.code).toBe('NETWORK'));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Reject' })).toBeEnabled());
+    await act(async () => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(chat).toHaveFocus();
   });
 });
