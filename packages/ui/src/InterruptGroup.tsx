@@ -45,6 +45,13 @@ function typingElsewhere(doc: Document, region: HTMLElement | null): boolean {
   return active.isContentEditable || active.getAttribute('contenteditable') === 'true';
 }
 
+/** The ends of the text selected on the page outside `region`, or null when none is. */
+function selectedOutside(doc: Document, region: HTMLElement | null): readonly unknown[] | null {
+  const s = doc.getSelection();
+  if (!s || s.isCollapsed || !s.anchorNode || region?.contains(s.anchorNode)) return null;
+  return [s.anchorNode, s.anchorOffset, s.focusNode, s.focusOffset];
+}
+
 /** The keyboard shortcut that jumps to an open interrupt: Alt+Shift+D (by key position, so it works on every layout). */
 function isShortcut(e: KeyboardEvent): boolean {
   return e.altKey && e.shiftKey && !e.ctrlKey && !e.metaKey && (e.code === 'KeyD' || e.key.toLowerCase() === 'd');
@@ -259,6 +266,7 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
       // a reviewer who moved on.
       const placed = doc.activeElement === doc.body ? null : (doc.activeElement as HTMLElement | null);
       const draft = placed instanceof HTMLTextAreaElement || placed instanceof HTMLInputElement ? placed.value : undefined;
+      const selectedAtSend = selectedOutside(doc, region.current);
       void store
         .getState()
         .resume(responses)
@@ -277,7 +285,11 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
             const active = doc.activeElement;
             const first = after.thread.interrupts[0];
             const untouched = active === placed && (draft === undefined || (active as HTMLTextAreaElement).value === draft);
-            const left = !active || active === doc.body || untouched || region.current?.contains(active);
+            // Focus on the page with text selected outside the questions since the send: a reviewer reading there.
+            const selected = selectedOutside(doc, region.current);
+            const reading = selected !== null && !selected.every((part, i) => part === selectedAtSend?.[i]);
+            const lost = !active || (active === doc.body && !reading);
+            const left = lost || untouched || region.current?.contains(active);
             if (first && left) {
               pendingFocus.current = { to: 'interrupt', id: first.id };
               // Said as focus goes back: why it moved, and that the answer is in the question again.

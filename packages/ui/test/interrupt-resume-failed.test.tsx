@@ -5,7 +5,7 @@
  */
 import type { AgentSource, RunAgentInput } from '@aguikit/core';
 import { AgentProvider, createAgentStore } from '@aguikit/react';
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type * as React from 'react';
 import { describe, expect, it } from 'vitest';
@@ -204,6 +204,64 @@ describe('a resume that fails while the reviewer is elsewhere on the page', () =
     expect(document.activeElement).toBe(search);
     expect(live).toHaveAttribute('aria-live', 'polite');
     await waitFor(() => expect(live).toHaveTextContent(said));
+  });
+  it('leaves text the reviewer selected on the page selected, focus where it was, and says the answer did not reach the agent', async () => {
+    const user = userEvent.setup();
+    const { store, release } = await heldFailure();
+    const view = render(
+      <>
+        <p>Order A-1001: a replacement was shipped on Monday.</p>
+        <AgentProvider store={store}>
+          <InterruptDialog />
+        </AgentProvider>
+      </>,
+    );
+    await waitFor(() => expect(view.container.querySelector('.agk-interrupt__form-placeholder')).toBeNull(), { timeout: 10_000 });
+    await user.type(screen.getByRole('textbox', { name: 'Comment' }), COMMENT);
+    await user.click(screen.getByRole('button', { name: 'Reject' }));
+    await waitFor(() => expect(store.getState().inFlight).toBeTruthy());
+    // The reviewer selects a line of the page to copy it: focus goes to the page, the text is selected.
+    const line = screen.getByText(/replacement was shipped/);
+    await user.pointer([{ keys: '[MouseLeft>]', target: line, offset: 0 }, { offset: 20 }, { keys: '[/MouseLeft]' }]);
+    expect(document.activeElement).toBe(document.body);
+    expect(document.getSelection()?.toString()).toBe('Order A-1001: a repl');
+    release();
+    await waitFor(() => expect(store.getState().failure?.status).toBe(500));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Reject' })).toBeEnabled());
+    await act(async () => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(document.activeElement).toBe(document.body);
+    expect(document.getSelection()?.toString()).toBe('Order A-1001: a repl');
+    await waitFor(() =>
+      expect(document.querySelector('[data-agk-interrupt-announcer]')).toHaveTextContent('Your answer did not reach the agent'),
+    );
+  });
+  it('gives focus the page lost back to the question, though text selected before the answer is still selected', async () => {
+    const user = userEvent.setup();
+    const { store, release } = await heldFailure();
+    const view = render(
+      <>
+        <p>Order A-1001: a replacement was shipped on Monday.</p>
+        <AgentProvider store={store}>
+          <InterruptDialog />
+        </AgentProvider>
+      </>,
+    );
+    await waitFor(() => expect(view.container.querySelector('.agk-interrupt__form-placeholder')).toBeNull(), { timeout: 10_000 });
+    await user.type(screen.getByRole('textbox', { name: 'Comment' }), COMMENT);
+    // Text selected on the page, then Reject clicked: a click on a button leaves the page's selection as it was.
+    const reject = screen.getByRole('button', { name: 'Reject' });
+    reject.focus();
+    const text = screen.getByText(/replacement was shipped/).firstChild as Text;
+    document.getSelection()?.setBaseAndExtent(text, 0, text, 20);
+    fireEvent.click(reject);
+    await waitFor(() => expect(store.getState().inFlight).toBeTruthy());
+    expect(document.getSelection()?.toString()).toBe('Order A-1001: a repl');
+    // The button that had focus is gone or disabled: the page has it.
+    (document.activeElement as HTMLElement | null)?.blur();
+    release();
+    await waitFor(() => expect(store.getState().failure?.status).toBe(500));
+    const card = await screen.findByRole('article', { name: 'Approval needed' });
+    await waitFor(() => expect(within(card).getByRole('textbox', { name: 'Comment' })).toHaveFocus());
   });
 });
 
