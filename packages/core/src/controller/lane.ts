@@ -37,11 +37,6 @@ export interface Lane {
   capabilities(known: (capabilities: AgentCapabilities) => void): void;
 }
 
-const isTerminal = (raw: unknown) => {
-  const type = (raw as { type?: unknown } | null)?.type;
-  return type === 'RUN_FINISHED' || type === 'RUN_ERROR';
-};
-
 const running = (thread: ThreadState) => thread.run.status === 'running';
 
 /** What a stream that answers a run says first: the run's start, or that it failed before it began. */
@@ -123,9 +118,10 @@ export function createLane(deps: LaneDeps): Lane {
         const raw = asSent(sent);
         deps.agentClock.heard(raw);
         s.received++;
-        if (!lifecycle) lifecycle = RUN_LIFECYCLE.has((raw as { type?: unknown } | null)?.type);
+        const type = (raw as { type?: unknown } | null)?.type;
+        if (!lifecycle) lifecycle = RUN_LIFECYCLE.has(type);
         s.pending.push(raw);
-        if (isTerminal(raw)) deps.flush(s);
+        if (type === 'RUN_FINISHED' || type === 'RUN_ERROR') deps.flush(s);
         else if (!s.cancelFlush) {
           let ran = false;
           try {

@@ -43,7 +43,6 @@ export function openStream(
   kind: 'run' | 'resume',
   from?: Pick<Stream, 'lastEventId' | 'received' | 'before' | 'streamState'>,
 ): Stream {
-  let live = true;
   let resolveTornDown: () => void = () => undefined;
   const tornDown = new Promise<void>((resolve) => {
     resolveTornDown = resolve;
@@ -60,13 +59,13 @@ export function openStream(
     streamState: from?.streamState ?? {},
     received: 0,
     before: from ? from.before + from.received : 0,
-    get live() {
-      return live;
-    },
+    // A field, not a getter: V8 keeps an object literal with an accessor in its slow (dictionary) mode, and a
+    // stream's fields are read several times per event.
+    live: true,
     tornDown,
     teardown(why) {
-      if (!live) return;
-      live = false;
+      if (!stream.live) return;
+      (stream as { live: boolean }).live = false;
       stream.endedBy = why;
       stream.cancelFlush?.();
       stream.cancelFlush = undefined;
