@@ -735,17 +735,19 @@ const INDENTED_CLOSE = /^[ \t]+(`{3,}|~{3,})[ \t]*$/;
  * Whether `test` holds for a line of `text` outside fenced code, the lines
  * read in order; each fenced code block that surely holds its lines is read
  * as one blank line (code opens nothing, and ends a table above it). A
- * fence holds its lines only where the text holds no HTML (a fence in an
- * HTML block, `<!--` or `<div>`, is text of that block, which ends without
- * it); one opened indented after a list item may be in that item, and ends
- * with it, at a line less indented, or closes on its marks however far in
+ * fence holds its lines only where no line above it outside fenced code may
+ * open an HTML block (a fence in one, `<!--` or `<div>`, is text of that
+ * block, which ends without it; a `<` within a line is inline HTML at most,
+ * which a fence interrupts, and one in code is code); one opened indented
+ * after a list item may be in that item, and ends with it, at a line less
+ * indented, or closes on its marks however far in
  * (up to three columns into the item's text). A fence closes on a line of at least as
  * many of its own marks and nothing after them (`` ```js `` in a fence is
  * code). Wherever in doubt, a line is read as no code: it is tested. One
  * pass.
  */
 function someLineOutsideFences(text: string, test: (line: string) => boolean): boolean {
-  const fencesHold = !text.includes('<');
+  let fencesHold = true;
   let fence = '';
   let fenceIndent = 0;
   let afterItem = false;
@@ -767,6 +769,7 @@ function someLineOutsideFences(text: string, test: (line: string) => boolean): b
       // The list item that held the fence ends here, and the fence with it.
       fence = '';
     }
+    if (fencesHold && line.includes('<') && HTML_LINE.test(line)) fencesHold = false;
     if (marker && fencesHold && opensFence(line, spaces.length)) {
       fence = marker;
       fenceIndent = spaces.length;

@@ -891,6 +891,22 @@ describe('a long reply in pieces', () => {
       expect(markdownPieces(t, 0), t).toBeUndefined();
   });
 
+  it('renders a fenced sample of a table over 1,000 cells as code, whole or in pieces, where a `<` in the reply opens no HTML block', () => {
+    // Only an HTML block can take a fence's lines for its own: a `<` within a paragraph, or HTML in code, leaves them code.
+    const sample = ['```md', '| order | refund |', '|---|---|', ...Array.from({ length: 600 }, (_, i) => `| A-${i} | ¥${i} |`), '```'].join(
+      '\n',
+    );
+    for (const t of [
+      `Refunds where a < b apply.\n\n${sample}\n`,
+      `${sample}\n\nIf x<y, see <https://shop.example>.`,
+      `\`\`\`html\n<div class="refund">\n  <!-- the amount -->\n\`\`\`\n\n${sample}`,
+    ]) {
+      expect(markdownPieces(t, 0)?.some((piece) => piece.type === 'code')).toBe(true);
+      expect(whole(t)).toContain('<code class="language-md">| order | refund |');
+      expect(pieced(t)).toBe(whole(t));
+    }
+  });
+
   it('renders whole what a later line could change anywhere: footnotes, link definitions, HTML, short texts', () => {
     expect(markdownPieces('See [the policy][p].\n\n[p]: https://shop.example/policy', 0)).toBeUndefined();
     expect(markdownPieces('A claim.[^1]\n\n[^1]: The source.', 0)).toBeUndefined();
@@ -950,6 +966,12 @@ describe('a reply built to make the parser recurse or backtrack', () => {
     ['a tilde fence whose info string has a backtick, holding 40 quote marks', `~~~ js\`\n${'>'.repeat(40)}\n~~~`],
     ['an indented fence holding 40 quote marks', `   \`\`\`js\n${'>'.repeat(40)}\n   \`\`\``],
     ['a fence in a list item holding 40 quote marks', `1. Run:\n   \`\`\`js\n   ${'>'.repeat(40)}\n   \`\`\``],
+    // A `<` within a line, or HTML in code, opens no HTML block: the fence after it holds its lines.
+    [
+      'a fence holding 40 quote marks after a `<` within a line',
+      `If a < b or x<y, see <https://shop.example>:\n~~~\n${'>'.repeat(40)}\n~~~`,
+    ],
+    ['a fence holding 40 quote marks after HTML in a fence', `\`\`\`html\n<div>\n<!-- a\n\`\`\`\n~~~\n${'>'.repeat(40)}\n~~~`],
   ])('%s: Markdown', (_what, text) => {
     expect(nestsTooDeep(text)).toBe(false);
   });
