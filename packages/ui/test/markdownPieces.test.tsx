@@ -575,6 +575,9 @@ describe('a long reply in pieces', () => {
           const lines = inner.split('\n').map((l) => (l ? '> '.repeat(depth) + l : '>'.repeat(depth)));
           if (odd) lines.splice(odd[0] % lines.length, 0, odd[1]);
           const t = `Before the quote.\n\n${lines.join('\n')}${after}`;
+          // Quotes of the kind cut into what they hold: a `<`, `]:` or `[^` may keep a text whole (HTML, definitions),
+          // which the properties over random lines and the quote cut into runs of lines before a `<` cover.
+          fc.pre(!/<|\]:|\[\^/.test(t));
           if (markdownPieces(t, 0)?.some((piece) => piece.type === 'quoted')) cut++;
           for (let end = 20; end <= t.length; end += 5)
             expect(pieced(t.slice(0, end)), JSON.stringify(t.slice(0, end))).toBe(whole(t.slice(0, end)));
