@@ -93,7 +93,8 @@ export function createEventPipeline(
   };
   const endDiagnostics = (): readonly Diagnostic[] => {
     const found = verifier.end(index);
-    // The verifier may have seen a terminal naming another run id; the thread's own run is what counts.
+    // The verifier follows the reducer's runs (a terminal naming another run ends none); should they ever differ, the
+    // thread's own run is what counts.
     if (found.length === 0 && state.run.status === 'running') return [truncated(index, state.run.runId)];
     return found;
   };
