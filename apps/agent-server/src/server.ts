@@ -24,7 +24,10 @@ export interface AgentServerOptions {
   heartbeatMs?: number;
   /** The largest request body accepted. Default 1 MiB. */
   maxBodyBytes?: number;
-  /** A client that takes nothing of its stream for this long is disconnected. Default 30 s. */
+  /**
+   * A client that takes nothing of its stream for this long is disconnected. Default 30 s. A client of `GET /effects`
+   * that takes nothing of its answer is disconnected within twice this (Node's socket timeout).
+   */
   drainTimeoutMs?: number;
   /**
    * A client whose stream has not drained for this long (its connection open,

@@ -244,6 +244,50 @@ describe('records of the wrong shape are skipped and reported, never fatal', () 
   });
 });
 
+describe('an effect record left without its place in the order (a torn write) is put back in order at open', () => {
+  it('lists the record at start and in the pages, once, after those in order', async () => {
+    const prefix = freshPrefix();
+    const first = await open(prefix);
+    await first.performEffect(effect('a'));
+    await first.performEffect(effect('b'));
+    const before = await first.effectsPage(0, 10);
+    expect(before.effects.map((e) => e.idempotencyKey)).toEqual(['idem-a', 'idem-b']);
+    // The record was written, and its entry in the order list was not.
+    await raw().hset(`${prefix}effects`, 'idem-torn', JSON.stringify(effect('torn')));
+
+    // Two servers starting at once, while a third does a new effect.
+    const [one, two] = await Promise.all([open(prefix), open(prefix), first.performEffect(effect('c'))]);
+    for (const s of [one, two]) {
+      const latest = (await s.latestEffects(10)).map((e) => e.idempotencyKey);
+      expect(latest.sort()).toEqual(['idem-a', 'idem-b', 'idem-c', 'idem-torn']);
+      const all = (await s.effects()).map((e) => e.idempotencyKey);
+      expect(all.slice(0, 2)).toEqual(['idem-a', 'idem-b']);
+      expect(all.sort()).toEqual(['idem-a', 'idem-b', 'idem-c', 'idem-torn']);
+    }
+    const paged = await two.effectsPage(0, 10);
+    expect(paged.effects.map((e) => e.idempotencyKey).sort()).toEqual(['idem-a', 'idem-b', 'idem-c', 'idem-torn']);
+    // A client paging from before reads on to it, and sees nothing twice.
+    const after = await first.effectsPage(before.next, 10);
+    expect(after.effects.map((e) => e.idempotencyKey).sort()).toEqual(['idem-c', 'idem-torn']);
+    expect(after.more).toBe(false);
+    expect(await raw().llen(`${prefix}effects:order`)).toBe(4);
+    // Nothing of the repair is left behind in Redis.
+    expect((await raw().keys(`${prefix}*`)).sort()).toEqual([`${prefix}effects`, `${prefix}effects:order`]);
+  });
+
+  it('puts back many such records in the order they were done', async () => {
+    const prefix = freshPrefix();
+    const client = raw();
+    const torn = Array.from({ length: 2_500 }, (_, i) => ({ ...effect(`t${i}`), at: NOW + i }));
+    for (let i = 0; i < torn.length; i += 500)
+      await client.hset(`${prefix}effects`, ...torn.slice(i, i + 500).flatMap((e) => [e.idempotencyKey, JSON.stringify(e)]));
+    const s = await open(prefix);
+    expect((await s.latestEffects(3)).map((e) => e.idempotencyKey)).toEqual(['idem-t2497', 'idem-t2498', 'idem-t2499']);
+    expect((await s.effectsPage(0, 3)).effects.map((e) => e.idempotencyKey)).toEqual(['idem-t0', 'idem-t1', 'idem-t2']);
+    expect(await client.llen(`${prefix}effects:order`)).toBe(2_500);
+  });
+});
+
 describe('a Redis that is gone, hung or full gives StorageUnavailable, never a silent effect', () => {
   it('refuses to open when nothing listens, within the connect timeout', async () => {
     const gone = await startRedisServer();

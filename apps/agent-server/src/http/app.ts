@@ -332,10 +332,28 @@ export function buildApp(options: AppOptions): App {
   // Every effect in one array without a query (as before paging); `?after=<cursor>&limit=N` a page of them.
   fastify.get<{ Querystring: Record<string, unknown> }>('/effects', async (request, reply) => {
     const query = effectsQuery(request.query);
-    if (!query) return reply.type('application/json; charset=utf-8').send(await effectsArray(storage, request.method === 'HEAD'));
+    if (!query) {
+      const array = await effectsArray(storage, request.method === 'HEAD');
+      dropWhenNotTaken(request, reply);
+      return reply.type('application/json; charset=utf-8').send(array);
+    }
     const page = await storage.effectsPage(query.after, query.limit);
+    dropWhenNotTaken(request, reply);
     return { effects: page.effects, next: String(page.next), more: page.more };
   });
+  /**
+   * An answer larger than the network's buffers is written as fast as its client takes it: from the time it is ready,
+   * a client that takes nothing (nor sends anything) is dropped, as an SSE stream's client is, rather than hold its
+   * connection, one of maxConnections, for as long as it stays connected. Node's socket timeout: a client that takes
+   * something within each drain timeout is kept, one that takes nothing for twice it is dropped. Node sets the
+   * keep-alive timeout again once the answer is written.
+   */
+  function dropWhenNotTaken(request: FastifyRequest, reply: FastifyReply): void {
+    reply.raw.setTimeout(options.drainTimeoutMs, () => {
+      request.log.warn({ drainTimeoutMs: options.drainTimeoutMs }, 'client stopped reading: disconnected');
+      reply.raw.destroy();
+    });
+  }
   fastify.get<{ Params: { scenario: string } }>('/agents/:scenario', async (request, reply) => {
     scenarioOf(request.params.scenario);
     reply.header('Allow', 'POST, OPTIONS');

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { isEffectRecord, isRunRecord, isThreadRecord } from './records.js';
 import {
@@ -33,6 +34,8 @@ export interface RedisStorageOptions {
  * - `read:<runId>`: set once a client was sent the run's end.
  * - `effects`: a hash of effect records (JSON) by idempotency key, and
  *   `effects:order` the keys in the order the effects were done.
+ * - `effects:listed:<random>`: for a while at open, the keys `effects:order`
+ *   held (see `putBackUnlisted`); it expires by itself.
  */
 const KEY = {
   run: (runId: string) => `run:${runId}`,
@@ -43,6 +46,7 @@ const KEY = {
   read: (runId: string) => `read:${runId}`,
   effects: 'effects',
   effectOrder: 'effects:order',
+  listed: (token: string) => `effects:listed:${token}`,
 };
 
 /**
@@ -93,6 +97,46 @@ end
 return {0, redis.call('HGET', KEYS[1], ARGV[1])}
 `;
 
+/**
+ * Copies positions `ARGV[1]` to `ARGV[2]` of the order list into a set of the keys it lists, in Redis (nothing is
+ * sent back but how many), and lets the set expire in `ARGV[3]` ms.
+ */
+const COPY_ORDER = `
+local keys = redis.call('LRANGE', KEYS[1], ARGV[1], ARGV[2])
+for i = 1, #keys, 1000 do redis.call('SADD', KEYS[2], unpack(keys, i, math.min(i + 999, #keys))) end
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
+return #keys
+`;
+
+/**
+ * Appends to the order list each of the keys `ARGV[2..]` that has a record and is not listed: not in the set copied
+ * from the list's first `ARGV[1]` entries, nor among those appended since (a new effect, or the same key put back by
+ * another server opening at the same time). Answers how many it appended.
+ */
+const PUT_BACK = `
+local appended = {}
+for _, key in ipairs(redis.call('LRANGE', KEYS[2], ARGV[1], -1)) do appended[key] = true end
+local pushed = 0
+for i = 2, #ARGV do
+  local key = ARGV[i]
+  if not appended[key] and redis.call('SISMEMBER', KEYS[3], key) == 0 and redis.call('HEXISTS', KEYS[1], key) == 1 then
+    redis.call('RPUSH', KEYS[2], key)
+    appended[key] = true
+    pushed = pushed + 1
+  end
+end
+return pushed
+`;
+
+/** The keys among `ARGV` that the set `KEYS[1]` does not hold (SMISMEMBER, in any Redis with streams). */
+const NOT_IN_SET = `
+local out = {}
+for i = 1, #ARGV do
+  if redis.call('SISMEMBER', KEYS[1], ARGV[i]) == 0 then out[#out + 1] = ARGV[i] end
+end
+return out
+`;
+
 type BeginRunScript = (
   runKey: string,
   threadKey: string,
@@ -111,6 +155,9 @@ type DropRunScript = (
   runId: string,
   before: string,
 ) => Promise<number>;
+type CopyOrderScript = (orderKey: string, listedKey: string, start: string, stop: string, ttlMs: string) => Promise<number>;
+type NotInSetScript = (setKey: string, ...keys: string[]) => Promise<string[]>;
+type PutBackScript = (effectsKey: string, orderKey: string, listedKey: string, listedLength: string, ...keys: string[]) => Promise<number>;
 type PerformEffectScript = (effectsKey: string, orderKey: string, idempotencyKey: string, record: string) => Promise<[number, string]>;
 
 /**
@@ -128,7 +175,9 @@ type PerformEffectScript = (effectsKey: string, orderKey: string, idempotencyKey
  * of memory or read-only) throws `StorageUnavailable` after a bounded wait,
  * while the client keeps reconnecting in the background. A record of the
  * wrong shape (written by something else, or by hand) is skipped when read,
- * and listed in `skipped`.
+ * and listed in `skipped`. An effect record the order list does not name (a
+ * write torn between the two) is put back in the order at open, so it is
+ * listed at start and in the pages like any other (see `putBackUnlisted`).
  *
  * @example
  * const storage = await openRedisStorage(process.env.REDIS_URL, { keyPrefix: 'agents:' });
@@ -155,6 +204,9 @@ export async function openRedisStorage(url: string, options: RedisStorageOptions
   client.defineCommand('aguikitBeginRun', { numberOfKeys: 3, lua: BEGIN_RUN });
   client.defineCommand('aguikitDropRun', { numberOfKeys: 4, lua: DROP_RUN });
   client.defineCommand('aguikitPerformEffect', { numberOfKeys: 2, lua: PERFORM_EFFECT });
+  client.defineCommand('aguikitCopyOrder', { numberOfKeys: 2, lua: COPY_ORDER });
+  client.defineCommand('aguikitPutBack', { numberOfKeys: 3, lua: PUT_BACK });
+  client.defineCommand('aguikitNotInSet', { numberOfKeys: 1, lua: NOT_IN_SET });
   try {
     await withTimeout(client.connect(), connectTimeout + 500);
     await client.ping();
@@ -162,14 +214,33 @@ export async function openRedisStorage(url: string, options: RedisStorageOptions
     client.disconnect();
     throw new StorageUnavailable(`Redis at ${redact(url)} is not reachable: ${message(e)}`);
   }
-  return new RedisStorage(client, options.keyPrefix ?? 'aguikit:');
+  const storage = new RedisStorage(client, options.keyPrefix ?? 'aguikit:');
+  try {
+    await storage.putBackUnlisted();
+  } catch (e) {
+    await storage.close();
+    throw e;
+  }
+  return storage;
 }
+
+/** Keys read or put back per command by `putBackUnlisted`. */
+const REPAIR_STEP = 1_000;
 
 /** A run record's `startedAt`, or undefined when the text is no run record with one. */
 function startedAtOf(raw: string | null | undefined): number | undefined {
+  return numberField(raw, 'startedAt');
+}
+
+/** An effect record's `at`, or undefined when the text is no record with one. */
+function effectAtOf(raw: string | undefined): number | undefined {
+  return numberField(raw, 'at');
+}
+
+function numberField(raw: string | null | undefined, field: string): number | undefined {
   if (typeof raw !== 'string') return undefined;
   try {
-    const value = (JSON.parse(raw) as { startedAt?: unknown } | null)?.startedAt;
+    const value = (JSON.parse(raw) as Record<string, unknown> | null)?.[field];
     return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
   } catch {
     return undefined;
@@ -282,7 +353,7 @@ class RedisStorage implements Storage {
     const order = (await this.read(KEY.effectOrder, () => this.client.lrange(this.key(KEY.effectOrder), 0, -1))) ?? [];
     const all = (await this.read(KEY.effects, () => this.client.hgetall(this.key(KEY.effects)))) ?? {};
     const records: EffectRecord[] = [];
-    // In the order done; a record whose key the order does not list (written by hand) comes last.
+    // In the order done; a record whose key the order does not list (written since open, by hand) comes last.
     const keys = [...new Set([...order, ...Object.keys(all)])];
     for (const key of keys) {
       const raw = all[key];
@@ -295,8 +366,8 @@ class RedisStorage implements Storage {
 
   async latestEffects(limit: number): Promise<EffectRecord[]> {
     if (!(limit >= 1)) return [];
-    // The tail of the list of keys in the order done, then those records alone. A record written by hand that the list
-    // does not name is in `effects()` alone.
+    // The tail of the list of keys in the order done, then those records alone. A record the list did not name at open
+    // was put in it then (`putBackUnlisted`); one written by hand since is in `effects()` alone.
     const keys = (await this.read(KEY.effectOrder, () => this.client.lrange(this.key(KEY.effectOrder), -limit, -1))) ?? [];
     const raws = keys.length === 0 ? [] : ((await this.read(KEY.effects, () => this.client.hmget(this.key(KEY.effects), ...keys))) ?? []);
     const records: EffectRecord[] = [];
@@ -310,7 +381,7 @@ class RedisStorage implements Storage {
 
   async effectsPage(after: number, limit: number): Promise<EffectsPage> {
     // Positions in the list of keys in the order done, which only grows; one more than asked for tells whether there
-    // are more. A record written by hand that the list does not name is in `effects()` alone.
+    // are more. A record the list did not name at open was put in it then; one written by hand since is in `effects()` alone.
     const keys = (await this.read(KEY.effectOrder, () => this.client.lrange(this.key(KEY.effectOrder), after, after + limit))) ?? [];
     const page = keys.slice(0, limit);
     const raws = page.length === 0 ? [] : ((await this.read(KEY.effects, () => this.client.hmget(this.key(KEY.effects), ...page))) ?? []);
@@ -321,6 +392,58 @@ class RedisStorage implements Storage {
       if (record) effects.push(record);
     }
     return { effects, next: after + page.length, more: keys.length > limit };
+  }
+
+  /**
+   * Appends to the order list, in the order done (by `at`), the effect records it does not name: the script that
+   * claims an effect writes both at once, but a Redis restored from a copy taken between the two (an AOF cut short, a
+   * replica promoted) can hold a record without its place, which would not be listed at start nor in the pages.
+   * Looked for only when the hash holds more records than the list has entries (two counts, O(1)); then the list is
+   * copied into a set in Redis a step at a time and the hash scanned against it, so the server holds only the records
+   * not listed. A key is appended once however many servers open at once, with effects done meanwhile. Answers how
+   * many it appended.
+   */
+  async putBackUnlisted(): Promise<number> {
+    const effectsKey = this.key(KEY.effects);
+    const orderKey = this.key(KEY.effectOrder);
+    const records = await this.read(KEY.effects, () => this.client.hlen(effectsKey));
+    const listedLength = await this.read(KEY.effectOrder, () => this.client.llen(orderKey));
+    if (records === undefined || listedLength === undefined || records <= listedLength) return 0;
+    const scripts = this.client as unknown as {
+      aguikitCopyOrder: CopyOrderScript;
+      aguikitNotInSet: NotInSetScript;
+      aguikitPutBack: PutBackScript;
+    };
+    const listedKey = this.key(KEY.listed(randomBytes(8).toString('hex')));
+    try {
+      for (let start = 0; start < listedLength; start += REPAIR_STEP) {
+        const stop = Math.min(start + REPAIR_STEP, listedLength) - 1;
+        await this.call(() => scripts.aguikitCopyOrder.call(this.client, orderKey, listedKey, String(start), String(stop), '600000'));
+      }
+      const unlisted: { key: string; at: number }[] = [];
+      let cursor = '0';
+      do {
+        const [next, entries] = await this.call(() => this.client.hscan(effectsKey, cursor, 'COUNT', REPAIR_STEP));
+        cursor = next;
+        const records = new Map<string, string | undefined>();
+        for (let i = 0; i < entries.length; i += 2) records.set(entries[i] as string, entries[i + 1]);
+        if (records.size === 0) continue;
+        const missing = await this.call(() => scripts.aguikitNotInSet.call(this.client, listedKey, ...records.keys()));
+        for (const key of missing) unlisted.push({ key, at: effectAtOf(records.get(key)) ?? Number.POSITIVE_INFINITY });
+      } while (cursor !== '0');
+      // In the order done; a record that cannot be read (it is skipped when listed) after the others.
+      unlisted.sort((a, b) => a.at - b.at || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+      let pushed = 0;
+      for (let i = 0; i < unlisted.length; i += REPAIR_STEP) {
+        const keys = unlisted.slice(i, i + REPAIR_STEP).map((u) => u.key);
+        pushed += await this.call(() =>
+          scripts.aguikitPutBack.call(this.client, effectsKey, orderKey, listedKey, String(listedLength), ...keys),
+        );
+      }
+      return pushed;
+    } finally {
+      await this.call(() => this.client.unlink(listedKey)).catch(() => {});
+    }
   }
 
   async markRead(runId: string): Promise<void> {
