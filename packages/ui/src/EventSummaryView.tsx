@@ -75,7 +75,8 @@ function Part({ part }: { part: SummaryPart }) {
 /**
  * An event's summary in the locale: what changed first (operations joined by
  * commas), then sizes and shortened ids, separated by a dot hidden from
- * assistive technology.
+ * assistive technology. A line too narrow is cut with an ellipsis, before
+ * the count of a delta's operations ("+2 more · 4 ops"), which stays whole.
  */
 export function EventSummaryView({ summary, className }: { summary: EventSummary; className?: string }) {
   const groups: SummaryPart[][] = [];
@@ -83,27 +84,30 @@ export function EventSummaryView({ summary, className }: { summary: EventSummary
   const ops = summary.lead.filter((p) => p.kind === 'op' || (p.kind === 'count' && p.unit === 'moreOps'));
   if (ops.length) groups.push(ops);
   for (const part of [...summary.lead, ...summary.meta]) if (!ops.includes(part)) groups.push([part]);
+  // How many operations there are ("+2 more · 4 ops") is kept whole: the paths before it are cut instead.
+  const parts = (counts: boolean) =>
+    groups.map((group, i) =>
+      group.map((part, j) =>
+        (part.kind === 'count' && (part.unit === 'moreOps' || part.unit === 'ops')) === counts ? (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one summary never reorder.
+          <React.Fragment key={`${i}.${j}`}>
+            {/* The dot is hidden from assistive technology, not the spaces around it: read out, the parts stay words apart. */}
+            {i > 0 && j === 0 ? (
+              <span className="agk-devtools__sep">
+                {' '}
+                <span aria-hidden="true">·</span>{' '}
+              </span>
+            ) : null}
+            {j > 0 ? ', ' : null}
+            <Part part={part} />
+          </React.Fragment>
+        ) : null,
+      ),
+    );
   return (
     <span className={className}>
-      {groups.map((group, i) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one summary never reorder.
-        <React.Fragment key={i}>
-          {/* The dot is hidden from assistive technology, not the spaces around it: read out, the parts stay words apart. */}
-          {i > 0 ? (
-            <span className="agk-devtools__sep">
-              {' '}
-              <span aria-hidden="true">·</span>{' '}
-            </span>
-          ) : null}
-          {group.map((part, j) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: as above.
-            <React.Fragment key={j}>
-              {j > 0 ? ', ' : null}
-              <Part part={part} />
-            </React.Fragment>
-          ))}
-        </React.Fragment>
-      ))}
+      <span className="agk-devtools__lead">{parts(false)}</span>
+      <span className="agk-devtools__rest">{parts(true)}</span>
     </span>
   );
 }

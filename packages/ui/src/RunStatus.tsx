@@ -305,6 +305,11 @@ export const RunStatus = React.forwardRef<HTMLDivElement, RunStatusProps>(functi
     observer.observe(shown);
     return () => observer.disconnect();
   }, [cut, detail]);
+  const badgeItem = (
+    <span className="agk-badge" data-tone={tone}>
+      {badge}
+    </span>
+  );
   return (
     <div
       ref={setRoot}
@@ -317,11 +322,9 @@ export const RunStatus = React.forwardRef<HTMLDivElement, RunStatusProps>(functi
     >
       <div className="agk-runstatus__live" role="status" aria-live="polite" aria-atomic="true" data-status={status}>
         {reconnecting ? <span className="agk-runstatus__spinner" aria-hidden="true" /> : null}
-        <span className="agk-badge" data-tone={tone}>
-          {badge}
-        </span>
+        {notice && detail ? null : badgeItem}
         {/* Spaces between the parts (a flex row draws none): the region is read as one text, "RunningStep" otherwise. */}
-        {detail ? ' ' : null}
+        {detail && !notice ? ' ' : null}
         {detail ? (
           <span
             ref={detailRef}
@@ -329,6 +332,8 @@ export const RunStatus = React.forwardRef<HTMLDivElement, RunStatusProps>(functi
             data-cut={cut ? 'true' : undefined}
             tabIndex={whole ? -1 : undefined}
           >
+            {/* A notice's badge heads its first line: the notice is as tall as its words, not a line more. */}
+            {notice ? <>{badgeItem} </> : null}
             {detail}
           </span>
         ) : null}

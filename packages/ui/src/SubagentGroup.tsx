@@ -153,7 +153,9 @@ function Group({
           onClick={() => setOpen(!isOpen)}
         >
           <span className="agk-chevron" aria-hidden="true" />
-          <span className="agk-subagent__name">{record?.name ?? id}</span>
+          <span className="agk-subagent__name" title={record?.name ?? id}>
+            {record?.name ?? id}
+          </span>
         </button>
         <SubagentStatusBadge id={badgeId} status={status} />
       </div>
