@@ -58,6 +58,83 @@ describe('a request that fails on the wire', () => {
     expect(server.posts()).toBe(1);
   });
 
+  it('an event stream that ends empty, without reconnect: sent once, and the failure says it is not sent again on its own', async () => {
+    const server = await serve((res) => {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      res.end(': ping\n\n');
+    });
+    const c = createRunController({ threadId: 't1', source: httpSseSource({ url: server.url }) });
+    await c.run('Refund order 42');
+    const { failure, thread } = c.getSnapshot();
+    expect(failure).toMatchObject({ code: 'CONNECTION_LOST', retryable: false, eventsReceived: 0 });
+    expect(failure?.message).toMatch(/not sent again on its own/);
+    expect(thread.run.status).toBe('unknown');
+    expect(server.posts()).toBe(1);
+  });
+
+  it('an event stream that ends empty each time, with reconnect: the failure says the request was sent again, as it was', async () => {
+    const server = await serve((res) => {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      res.end(': ping\n\n');
+    });
+    const c = createRunController({ threadId: 't1', source: httpSseSource({ url: server.url, reconnect: { attempts: 2, delayMs: 1 } }) });
+    await c.run('Refund order 42');
+    const { failure, thread } = c.getSnapshot();
+    expect(server.posts()).toBe(3);
+    expect(failure).toMatchObject({ code: 'CONNECTION_LOST', retryable: false, eventsReceived: 0 });
+    expect(failure?.message).not.toMatch(/not sent again on its own/);
+    expect(failure?.message).toMatch(/sent again 2 times/);
+    expect(thread.run.status).toBe('unknown');
+    expect(await c.retry()).toMatchObject({ ok: false, code: 'NOTHING_TO_RETRY' });
+    expect(server.posts()).toBe(3);
+  });
+
+  it('a resume answered with an event stream that ends empty, then 503 to the source sending it again: the agent took the answer', async () => {
+    let n = 0;
+    const server = await serve((res, { threadId, runId }) => {
+      n++;
+      if (n === 2) {
+        res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+        res.end(': ping\n\n');
+      } else if (n === 3) {
+        res.writeHead(503, { 'Content-Type': 'text/plain' });
+        res.end('upstream unavailable');
+      } else {
+        const interrupts = [{ id: 'i1', reason: 'confirmation', message: 'Refund 42 USD?' }];
+        res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+        res.end(
+          sse({ type: 'RUN_STARTED', threadId, runId }) +
+            sse({ type: 'RUN_FINISHED', threadId, runId, outcome: { type: 'interrupt', interrupts } }),
+        );
+      }
+    });
+    const c = createRunController({ threadId: 't1', source: httpSseSource({ url: server.url, reconnect: { attempts: 1, delayMs: 1 } }) });
+    await c.run('Refund order 42');
+    expect(c.getSnapshot().thread.interrupts.map((it) => it.id)).toEqual(['i1']);
+    await c.resume([{ interruptId: 'i1', status: 'resolved', payload: { approved: true } }]);
+    const { failure, thread } = c.getSnapshot();
+    expect(server.posts()).toBe(3);
+    // The agent took the answer with its first answer (it may be refunding): the answer stays given, and nothing sends it again.
+    expect(failure).toMatchObject({ code: 'CONNECTION_LOST', retryable: false, eventsReceived: 0 });
+    expect(failure?.message).toMatch(/sent again once/);
+    expect(thread.interrupts).toEqual([]);
+    expect(thread.run.status).toBe('unknown');
+    expect(await c.retry()).toMatchObject({ ok: false, code: 'NOTHING_TO_RETRY' });
+    expect(server.posts()).toBe(3);
+  });
+
+  it('a request the agent never answers within idleTimeoutMs, with reconnect: the failure says it was sent again', async () => {
+    const server = await serve(() => new Promise(() => undefined));
+    const source = httpSseSource({ url: server.url, idleTimeoutMs: 60, reconnect: { attempts: 1, delayMs: 1 } });
+    const c = createRunController({ threadId: 't1', source });
+    await c.run('Refund order 42');
+    const { failure } = c.getSnapshot();
+    expect(server.posts()).toBe(2);
+    expect(failure).toMatchObject({ code: 'CONNECTION_LOST', eventsReceived: 0 });
+    expect(failure?.message).not.toMatch(/not sent again on its own/);
+    expect(failure?.message).toMatch(/sent again once/);
+  });
+
   it('a server that gives every event of a run the same SSE id loses none of them', async () => {
     const server = await serve((res, { threadId, runId }) => {
       res.writeHead(200, { 'Content-Type': 'text/event-stream' });

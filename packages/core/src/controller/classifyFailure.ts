@@ -77,9 +77,10 @@ const describeStatus = (status: number, said: string | undefined) => {
  * What a thrown transport error means for the person using the app, as a
  * typed failure. `kind`: the request's (`'resume'` when it answered
  * interrupts): only a resume's refusal before any event can say its answers
- * came too late.
+ * came too late. `resent`: how many times the source sent the request again
+ * on its own (its reconnect policy) before it gave up.
  */
-export function classifyFailure(error: unknown, eventsReceived: number, kind?: string): RunFailure {
+export function classifyFailure(error: unknown, eventsReceived: number, kind?: string, resent = 0): RunFailure {
   const make = (code: RunFailureCode, message: string, extra: Partial<RunFailure> = {}): RunFailure => ({
     code,
     message,
@@ -87,6 +88,10 @@ export function classifyFailure(error: unknown, eventsReceived: number, kind?: s
     retryable: isRetryable(code, extra.status, eventsReceived),
     eventsReceived,
   });
+  // Whether the request went out again is the source's to say: once it did, it is the source that stopped sending it.
+  const notAgain = resent
+    ? `may have started; the request was sent again ${resent === 1 ? 'once' : `${resent} times`} (the same run id) with no event either, and is sent no more.`
+    : 'may have started, so it is not sent again on its own.';
   if (error instanceof AgentTransportError) {
     const { status, body, redirectedTo } = error;
     const note = redirectNote(redirectedTo);
@@ -123,7 +128,7 @@ export function classifyFailure(error: unknown, eventsReceived: number, kind?: s
         return make(
           'CONNECTION_LOST',
           eventsReceived === 0
-            ? 'The connection to the agent dropped after it answered, before its first event: the run may have started, so it is not sent again on its own.'
+            ? `The connection to the agent dropped after it answered, before its first event: the run ${notAgain}`
             : 'The connection to the agent was lost before the run ended.',
         );
       case 'UNFINISHED_EVENT':
@@ -149,8 +154,7 @@ export function classifyFailure(error: unknown, eventsReceived: number, kind?: s
     );
   }
   // No answer, or no more of the stream, within the source's idle timeout: the request went out, and the run may have started.
-  if (name === 'StreamSilent' && eventsReceived === 0)
-    return make('CONNECTION_LOST', `${message} The run may have started, so it is not sent again on its own.`);
+  if (name === 'StreamSilent' && eventsReceived === 0) return make('CONNECTION_LOST', `${message} The run ${notAgain}`);
   if (eventsReceived > 0) return make('CONNECTION_LOST', `The stream failed before the run ended: ${message}`);
   return make('SOURCE_ERROR', `The agent's source failed: ${message}`);
 }

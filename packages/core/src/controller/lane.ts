@@ -170,7 +170,7 @@ export function createLane(deps: LaneDeps): Lane {
         await Promise.race([delivered, s.tornDown]);
       } catch (e) {
         if (!s.live) return { reconnectable: false };
-        failure = classifyFailure(e, s.before + s.received, s.kind);
+        failure = classifyFailure(e, s.before + s.received, s.kind, attempt?.attempt);
         threw = true;
       } finally {
         over = true;

@@ -1,13 +1,11 @@
 /**
- * Applies session log entries to a thread, one at a time. The controller
- * changes its thread only through this (appending each entry to its log as it
- * applies it), and `replaySession` runs the same code over a saved log: a
- * replay equals the live thread by construction, not by care.
+ * Applies session log entries to a thread, one at a time. The controller changes its thread only through this (appending
+ * each entry to its log as it applies it), and `replaySession` runs the same code over a saved log: a replay equals the
+ * live thread by construction, not by care.
  *
- * The engine (`engineParts.ts`) is given, not imported: the controller loads
- * it on demand and `replaySession` imports it. Only an agent event and the
- * entries that follow from events (a client edit of the shared state aside)
- * need it, and the controller applies none of them before it has loaded.
+ * The engine (`engineParts.ts`) is given, not imported: the controller loads it on demand and `replaySession` imports it.
+ * Only an agent event and the entries that follow from events (a client edit of the shared state aside) need it, and the
+ * controller applies none of them before it has loaded.
  */
 
 import type { ExpandedEvent } from '../expand.js';
@@ -18,7 +16,7 @@ import { appendMessages, cancelRun, setSharedDocument } from '../reducer/local.j
 import type { ResumeTaken } from '../reducer/run.js';
 import { type Engine, needed } from './engineLoader.js';
 import type { SessionEntry, SessionEntryBody } from './sessionLog.js';
-import { fresh, type Init, notTaken, requestFailed } from './transitions.js';
+import { fresh, type Init, notTaken, refusedFirst, requestFailed } from './transitions.js';
 
 export interface MachineCallbacks {
   /** The engine, or `undefined` while it has not loaded: an entry that needs it then throws. */
@@ -108,6 +106,7 @@ export function createThreadMachine(callbacks: MachineCallbacks, from?: MachineS
     switch (entry.type) {
       case 'event':
         // An event outside any stream (a hand-made log) opens one, as a stream that sent it would have.
+        if (!pipeline) thread = refusedFirst(thread, entry.event, runId);
         pipeline ??= open();
         opened = true;
         events++;
@@ -125,7 +124,7 @@ export function createThreadMachine(callbacks: MachineCallbacks, from?: MachineS
         break;
       case 'reset':
         thread = fresh(init);
-        pipeline = dropped = answering = undefined;
+        pipeline = dropped = answering = runId = undefined;
         opened = false;
         // Event indexes start again, as the event list does.
         events = 0;

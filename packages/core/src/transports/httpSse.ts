@@ -230,6 +230,8 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
     };
     // The agent answered one of the attempts: it took the request, whatever the later attempts meet.
     let answered = false;
+    // The first attempt whose event stream opened.
+    let took = Number.POSITIVE_INFINITY;
     for (let attempt = 0; ; attempt++) {
       if (attempt === 0) onConnection?.('connecting');
       // The reader first: a request whose answer could not be read would leave a run going on the server. Neither it (a
@@ -272,6 +274,7 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
         const date = Date.parse(response.headers.get('date') ?? '');
         if (Number.isFinite(date)) runOptions.onServerTime?.(date);
         onConnection?.('open');
+        took = Math.min(took, attempt);
         await readFrames(response, maxFrame, signal, onFrame, drained, idle, runEnd);
         if (!runOpen && delivered > 0) {
           onConnection?.('closed');
@@ -294,8 +297,9 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
           return;
         }
         // A body that ended inside an event was cut there (a proxy closing cleanly mid-chunk) as a dropped connection
-        // is: it is resumed as one, and said as what it was when no attempt is left.
-        if (e instanceof AgentTransportError && e.code !== 'UNFINISHED_EVENT') {
+        // is: it is resumed as one, and said as what it was when no attempt is left. So is what a later attempt meets
+        // (a 503) once an earlier one's event stream opened and handed nothing over: the agent took the request.
+        if (e instanceof AgentTransportError && e.code !== 'UNFINISHED_EVENT' && !(took < attempt && !delivered)) {
           onConnection?.('failed');
           throw e;
         }
