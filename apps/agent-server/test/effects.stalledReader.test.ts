@@ -11,7 +11,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { AgentServer } from '../src/server.js';
 import { openMemoryStorage } from '../src/storage/memory.js';
 import { effectRecord } from './storageContract.js';
-import { NOW, startServer } from './support.js';
+import { NOW, startServer, userInput } from './support.js';
 
 /** A server whose storage holds `count` effects of about 12 KB each: 1,000 of them (a page) are more than loopback's buffers hold. */
 async function serverWithEffects(count: number, options: { drainTimeoutMs: number; maxConnections?: number }): Promise<AgentServer> {
@@ -78,6 +78,44 @@ describe('a client that stops reading an answer of effects', () => {
     const chunked = /transfer-encoding: chunked/iu.test(text.slice(0, text.indexOf('\r\n\r\n')));
     const effects = JSON.parse(chunked ? unchunk(body) : body) as unknown[];
     expect(effects).toHaveLength(1_500);
+  }, 30_000);
+});
+
+describe('the drain timeout of an answer of effects ends with it', () => {
+  it('does not cut a stream the client asked for behind it on the same connection (pipelined) while the run is quiet', async () => {
+    // Events every 200 ms at this speed, a heartbeat far later: quiet for longer than the drain timeout between events.
+    const server = await startServer({ drainTimeoutMs: 150, stallTimeoutMs: 100, heartbeatMs: 5_000, runRetentionMs: 0 });
+    const { port } = new URL(server.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    let text = '';
+    socket.on('data', (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+    });
+    socket.on('error', () => {});
+    let open = true;
+    const closed = new Promise<void>((resolve) =>
+      socket.on('close', () => {
+        open = false;
+        resolve();
+      }),
+    );
+    const host = `Host: 127.0.0.1:${port}\r\n`;
+    const body = JSON.stringify(userInput('thread-pipelined', 'run-pipelined'));
+    socket.write(
+      `GET /effects?limit=1 HTTP/1.1\r\n${host}\r\n` +
+        `POST /agents/dashboard?speed=0.1 HTTP/1.1\r\n${host}Content-Type: application/json\r\nAccept: text/event-stream\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+    try {
+      // Six events, 200 ms apart: five pauses longer than the drain timeout.
+      await vi.waitFor(() => expect(text.includes('id: run-pipelined:5\n') || !open).toBe(true), { timeout: 15_000, interval: 50 });
+      expect(text).toContain('id: run-pipelined:5\n');
+      expect(text.indexOf('{"effects":[]')).toBeGreaterThan(0);
+      expect(text.indexOf('{"effects":[]')).toBeLessThan(text.indexOf('"RUN_STARTED"'));
+    } finally {
+      socket.destroy();
+      await closed;
+    }
   }, 30_000);
 });
 

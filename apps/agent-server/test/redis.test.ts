@@ -6,6 +6,7 @@
  * out of memory gives `StorageUnavailable` within a bounded time, never a
  * side effect without its record.
  */
+import { type AddressInfo, connect, createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openRedisStorage, type RedisStorageOptions } from '../src/storage/redis.js';
@@ -286,6 +287,96 @@ describe('an effect record left without its place in the order (a torn write) is
     expect((await s.effectsPage(0, 3)).effects.map((e) => e.idempotencyKey)).toEqual(['idem-t0', 'idem-t1', 'idem-t2']);
     expect(await client.llen(`${prefix}effects:order`)).toBe(2_500);
   });
+
+  it('puts back a torn record though an effect is done as it counts the order list', async () => {
+    const prefix = freshPrefix();
+    const first = await open(prefix);
+    await first.performEffect(effect('a'));
+    await raw().hset(`${prefix}effects`, 'idem-torn', JSON.stringify(effect('torn')));
+    // The opening server reaches Redis through a relay that, before it passes on the first command to count the order
+    // list, lets another server do an effect (which adds a record and an entry to the list).
+    let done = false;
+    const relay = createServer((inbound) => {
+      const outbound = connect(redis.server.port, '127.0.0.1');
+      let queue = Promise.resolve();
+      inbound.on('data', (chunk: Buffer) => {
+        queue = queue.then(async () => {
+          if (!done && /llen/i.test(chunk.toString('latin1'))) {
+            done = true;
+            await first.performEffect(effect('b'));
+          }
+          outbound.write(chunk);
+        });
+      });
+      outbound.pipe(inbound);
+      inbound.on('error', () => outbound.destroy());
+      outbound.on('error', () => inbound.destroy());
+      inbound.on('close', () => outbound.destroy());
+    });
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    try {
+      const s = await open(prefix, {}, `redis://127.0.0.1:${(relay.address() as AddressInfo).port}`);
+      expect(done).toBe(true);
+      expect((await s.effectsPage(0, 10)).effects.map((e) => e.idempotencyKey).sort()).toEqual(['idem-a', 'idem-b', 'idem-torn']);
+      await s.close();
+    } finally {
+      relay.close();
+    }
+  });
+
+  it('opens a Redis out of memory that holds a torn record, reading what it holds, and puts the record back at a later start', async () => {
+    const prefix = freshPrefix();
+    const first = await open(prefix);
+    await first.performEffect(effect('a'));
+    const client = raw();
+    await client.hset(`${prefix}effects`, 'idem-torn', JSON.stringify(effect('torn')));
+    await client.config('SET', 'maxmemory-policy', 'noeviction');
+    await client.config('SET', 'maxmemory', '1');
+    try {
+      // The repair cannot write; the server starts all the same, as it would on a full Redis without a torn record.
+      const full = await open(prefix);
+      expect((await full.effects()).map((e) => e.idempotencyKey)).toEqual(['idem-a', 'idem-torn']);
+      expect(full.skipped.map((s) => s.where)).toContain(`redis ${prefix}effects`);
+    } finally {
+      await client.config('SET', 'maxmemory', '0');
+    }
+    const later = await open(prefix);
+    expect((await later.effectsPage(0, 10)).effects.map((e) => e.idempotencyKey)).toEqual(['idem-a', 'idem-torn']);
+    expect(await client.keys(`${prefix}effects:listed:*`)).toEqual([]);
+  });
+
+  it('appends no key twice when its copy of the order list is lost mid-repair (evicted, expired), and puts the record back', async () => {
+    const prefix = freshPrefix();
+    const client = raw();
+    const listed = 30_000;
+    for (let i = 0; i < listed; i += 1_000) {
+      const batch = client.pipeline();
+      for (let n = i; n < i + 1_000; n++) {
+        batch.hset(`${prefix}effects`, `idem-l${n}`, JSON.stringify({ ...effect(`l${n}`), at: NOW + n }));
+        batch.rpush(`${prefix}effects:order`, `idem-l${n}`);
+      }
+      await batch.exec();
+    }
+    await client.hset(`${prefix}effects`, 'idem-torn', JSON.stringify(effect('torn')));
+    // Another client drops the temporary copy once, as soon as it is there (as an eviction under maxmemory would).
+    const watcher = raw();
+    let dropped = false;
+    const dropping = (async () => {
+      const deadline = performance.now() + 20_000;
+      while (!dropped && performance.now() < deadline) {
+        const keys = await watcher.keys(`${prefix}effects:listed:*`);
+        if (keys.length > 0) dropped = (await watcher.unlink(...keys)) > 0;
+      }
+    })();
+    await open(prefix);
+    await dropping;
+    expect(dropped).toBe(true);
+    const order = await client.lrange(`${prefix}effects:order`, 0, -1);
+    expect(new Set(order).size).toBe(order.length);
+    expect(order).toHaveLength(listed + 1);
+    expect(order.at(-1)).toBe('idem-torn');
+    expect(await client.keys(`${prefix}effects:listed:*`)).toEqual([]);
+  }, 60_000);
 });
 
 describe('a Redis that is gone, hung or full gives StorageUnavailable, never a silent effect', () => {

@@ -346,14 +346,26 @@ export function buildApp(options: AppOptions): App {
    * a client that takes nothing (nor sends anything) is dropped, as an SSE stream's client is, rather than hold its
    * connection, one of maxConnections, for as long as it stays connected. Node's socket timeout: a client that takes
    * something within each drain timeout is kept, one that takes nothing for twice it is dropped. Node sets the
-   * keep-alive timeout again once the answer is written.
+   * keep-alive timeout again once the answer is written, unless the client sent its next request already (pipelined):
+   * that request's answer then takes the connection with the timeout left on it, which would cut a stream of a run
+   * quiet for as long; it is taken off then (unless that answer is one of effects too).
    */
   function dropWhenNotTaken(request: FastifyRequest, reply: FastifyReply): void {
-    reply.raw.setTimeout(options.drainTimeoutMs, () => {
+    const response = reply.raw;
+    dropping.add(response);
+    response.setTimeout(options.drainTimeoutMs, () => {
       request.log.warn({ drainTimeoutMs: options.drainTimeoutMs }, 'client stopped reading: disconnected');
-      reply.raw.destroy();
+      response.destroy();
+    });
+    const socket = request.raw.socket;
+    // After Node's own listener, which hands the connection to the next answer or sets the keep-alive timeout.
+    response.once('finish', () => {
+      const next = (socket as typeof socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+      if (next && next !== response && !dropping.has(next) && !socket.destroyed) socket.setTimeout(0);
     });
   }
+  /** The answers of effects that drop a client that stops taking them (`dropWhenNotTaken`). */
+  const dropping = new WeakSet<ServerResponse>();
   fastify.get<{ Params: { scenario: string } }>('/agents/:scenario', async (request, reply) => {
     scenarioOf(request.params.scenario);
     reply.header('Allow', 'POST, OPTIONS');

@@ -98,26 +98,52 @@ return {0, redis.call('HGET', KEYS[1], ARGV[1])}
 `;
 
 /**
- * Copies positions `ARGV[1]` to `ARGV[2]` of the order list into a set of the keys it lists, in Redis (nothing is
- * sent back but how many), and lets the set expire in `ARGV[3]` ms.
+ * How many records the hash `KEYS[1]` holds and how many entries the order list `KEYS[2]` has, read at one time; -1
+ * for a key of another type. A script, not a MULTI: Redis refuses every command queued in one when out of memory.
  */
-const COPY_ORDER = `
-local keys = redis.call('LRANGE', KEYS[1], ARGV[1], ARGV[2])
-for i = 1, #keys, 1000 do redis.call('SADD', KEYS[2], unpack(keys, i, math.min(i + 999, #keys))) end
-redis.call('PEXPIRE', KEYS[2], ARGV[3])
-return #keys
+const COUNT_EFFECTS = `
+local function count(command, key)
+  local n = redis.pcall(command, key)
+  if type(n) ~= 'number' then return -1 end
+  return n
+end
+return {count('HLEN', KEYS[1]), count('LLEN', KEYS[2])}
 `;
 
 /**
- * Appends to the order list each of the keys `ARGV[2..]` that has a record and is not listed: not in the set copied
- * from the list's first `ARGV[1]` entries, nor among those appended since (a new effect, or the same key put back by
- * another server opening at the same time). Answers how many it appended.
+ * Copies positions `ARGV[1]` to `ARGV[2]` of the order list into a set of the keys it lists, in Redis (nothing is
+ * sent back but how many keys the set gained), and lets the set expire in `ARGV[3]` ms.
  */
-const PUT_BACK = `
+const COPY_ORDER = `
+local keys = redis.call('LRANGE', KEYS[1], ARGV[1], ARGV[2])
+local added = 0
+for i = 1, #keys, 1000 do added = added + redis.call('SADD', KEYS[2], unpack(keys, i, math.min(i + 999, #keys))) end
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
+return added
+`;
+
+/**
+ * Whether a set of listed keys still holds as many keys as were copied into it: one evicted under maxmemory (it has a
+ * time to live, so `volatile-*` policies take it first) or expired, even if copied into again since, holds fewer, and
+ * a key it lost would be taken for one the list does not name, and appended twice. The scripts below refuse then.
+ */
+const LISTED_INTACT = `
+local function intact(set, copied)
+  return redis.call('SCARD', set) == tonumber(copied)
+end
+`;
+
+/**
+ * Appends to the order list each of the keys `ARGV[3..]` that has a record and is not listed: not in the set copied
+ * from the list's first `ARGV[1]` entries (which must hold the `ARGV[2]` keys copied), nor among those appended since
+ * (a new effect, or the same key put back by another server opening at the same time). Answers how many it appended.
+ */
+const PUT_BACK = `${LISTED_INTACT}
+if not intact(KEYS[3], ARGV[2]) then return redis.error_reply('LISTED_LOST the copy of the order list is gone') end
 local appended = {}
 for _, key in ipairs(redis.call('LRANGE', KEYS[2], ARGV[1], -1)) do appended[key] = true end
 local pushed = 0
-for i = 2, #ARGV do
+for i = 3, #ARGV do
   local key = ARGV[i]
   if not appended[key] and redis.call('SISMEMBER', KEYS[3], key) == 0 and redis.call('HEXISTS', KEYS[1], key) == 1 then
     redis.call('RPUSH', KEYS[2], key)
@@ -128,10 +154,15 @@ end
 return pushed
 `;
 
-/** The keys among `ARGV` that the set `KEYS[1]` does not hold (SMISMEMBER, in any Redis with streams). */
-const NOT_IN_SET = `
+/**
+ * The keys among `ARGV[3..]` that the set `KEYS[1]` does not hold (SMISMEMBER, in any Redis with streams), once it is
+ * seen to hold the `ARGV[1]` keys copied; its time to live is set again to `ARGV[2]` ms, for a long scan.
+ */
+const NOT_IN_SET = `${LISTED_INTACT}
+if not intact(KEYS[1], ARGV[1]) then return redis.error_reply('LISTED_LOST the copy of the order list is gone') end
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
 local out = {}
-for i = 1, #ARGV do
+for i = 3, #ARGV do
   if redis.call('SISMEMBER', KEYS[1], ARGV[i]) == 0 then out[#out + 1] = ARGV[i] end
 end
 return out
@@ -155,9 +186,17 @@ type DropRunScript = (
   runId: string,
   before: string,
 ) => Promise<number>;
+type CountEffectsScript = (effectsKey: string, orderKey: string) => Promise<[number, number]>;
 type CopyOrderScript = (orderKey: string, listedKey: string, start: string, stop: string, ttlMs: string) => Promise<number>;
-type NotInSetScript = (setKey: string, ...keys: string[]) => Promise<string[]>;
-type PutBackScript = (effectsKey: string, orderKey: string, listedKey: string, listedLength: string, ...keys: string[]) => Promise<number>;
+type NotInSetScript = (setKey: string, copied: string, ttlMs: string, ...keys: string[]) => Promise<string[]>;
+type PutBackScript = (
+  effectsKey: string,
+  orderKey: string,
+  listedKey: string,
+  listedLength: string,
+  copied: string,
+  ...keys: string[]
+) => Promise<number>;
 type PerformEffectScript = (effectsKey: string, orderKey: string, idempotencyKey: string, record: string) => Promise<[number, string]>;
 
 /**
@@ -204,6 +243,7 @@ export async function openRedisStorage(url: string, options: RedisStorageOptions
   client.defineCommand('aguikitBeginRun', { numberOfKeys: 3, lua: BEGIN_RUN });
   client.defineCommand('aguikitDropRun', { numberOfKeys: 4, lua: DROP_RUN });
   client.defineCommand('aguikitPerformEffect', { numberOfKeys: 2, lua: PERFORM_EFFECT });
+  client.defineCommand('aguikitCountEffects', { numberOfKeys: 2, lua: COUNT_EFFECTS });
   client.defineCommand('aguikitCopyOrder', { numberOfKeys: 2, lua: COPY_ORDER });
   client.defineCommand('aguikitPutBack', { numberOfKeys: 3, lua: PUT_BACK });
   client.defineCommand('aguikitNotInSet', { numberOfKeys: 1, lua: NOT_IN_SET });
@@ -226,6 +266,10 @@ export async function openRedisStorage(url: string, options: RedisStorageOptions
 
 /** Keys read or put back per command by `putBackUnlisted`. */
 const REPAIR_STEP = 1_000;
+/** How long the copy of the order list `putBackUnlisted` makes lives (longer at each step), should the server die. */
+const LISTED_TTL_MS = 600_000;
+/** How many copies of the order list `putBackUnlisted` makes, should each be lost before the end. */
+const REPAIR_TRIES = 3;
 
 /** A run record's `startedAt`, or undefined when the text is no run record with one. */
 function startedAtOf(raw: string | null | undefined): number | undefined {
@@ -398,17 +442,49 @@ class RedisStorage implements Storage {
    * Appends to the order list, in the order done (by `at`), the effect records it does not name: the script that
    * claims an effect writes both at once, but a Redis restored from a copy taken between the two (an AOF cut short, a
    * replica promoted) can hold a record without its place, which would not be listed at start nor in the pages.
-   * Looked for only when the hash holds more records than the list has entries (two counts, O(1)); then the list is
-   * copied into a set in Redis a step at a time and the hash scanned against it, so the server holds only the records
-   * not listed. A key is appended once however many servers open at once, with effects done meanwhile. Answers how
-   * many it appended.
+   * Looked for only when the hash holds more records than the list has entries (two counts read at one time, O(1): an
+   * effect done between two reads would add to both and hide the record); then the list is copied into a set in Redis
+   * a step at a time and the hash scanned against it, so the server holds only the records not listed. A key is
+   * appended once however many servers open at once, with effects done meanwhile. A copy lost on the way (evicted
+   * under maxmemory, expired) is made again, `REPAIR_TRIES` times at most; then, or when Redis refuses the repair (out
+   * of memory, a read-only replica), the records stay unlisted until a later start, and are reported in `skipped`.
+   * Answers how many it appended.
    */
   async putBackUnlisted(): Promise<number> {
     const effectsKey = this.key(KEY.effects);
     const orderKey = this.key(KEY.effectOrder);
-    const records = await this.read(KEY.effects, () => this.client.hlen(effectsKey));
-    const listedLength = await this.read(KEY.effectOrder, () => this.client.llen(orderKey));
-    if (records === undefined || listedLength === undefined || records <= listedLength) return 0;
+    const countEffects = (this.client as unknown as { aguikitCountEffects: CountEffectsScript }).aguikitCountEffects;
+    const [records, listed] = await this.call(() => countEffects.call(this.client, effectsKey, orderKey));
+    if (records < 0) this.skip(KEY.effects, 'a key of another type');
+    if (listed < 0) this.skip(KEY.effectOrder, 'a key of another type');
+    let listedLength = listed;
+    if (records < 0 || listedLength < 0 || records <= listedLength) return 0;
+    const done = { pushed: 0 };
+    for (let tries = 1; ; tries++) {
+      try {
+        await this.putBackAgainst(effectsKey, orderKey, listedLength, done);
+        return done.pushed;
+      } catch (e) {
+        // A refusal (out of memory, a read-only replica) leaves the records unlisted, as a copy lost too often does:
+        // the server opens all the same, reporting them, and a later start puts them back.
+        const refused = e instanceof StorageUnavailable && e.cause instanceof Error && e.cause.name === 'ReplyError';
+        const lost = refused && /^LISTED_LOST/.test(message(e.cause));
+        if (!refused) throw e;
+        if (!lost || tries >= REPAIR_TRIES) {
+          this.skip(
+            KEY.effects,
+            `at least ${records - listed} records the order list does not name were not put back in it: ${message(e.cause)}`,
+          );
+          return done.pushed;
+        }
+      }
+      // The list as it is now: what was put back before the copy was lost is in it, and listed.
+      listedLength = (await this.read(KEY.effectOrder, () => this.client.llen(orderKey))) ?? 0;
+    }
+  }
+
+  /** One try of `putBackUnlisted` against a copy of the list's first `listedLength` entries; `done.pushed` counts. */
+  private async putBackAgainst(effectsKey: string, orderKey: string, listedLength: number, done: { pushed: number }): Promise<void> {
     const scripts = this.client as unknown as {
       aguikitCopyOrder: CopyOrderScript;
       aguikitNotInSet: NotInSetScript;
@@ -416,9 +492,13 @@ class RedisStorage implements Storage {
     };
     const listedKey = this.key(KEY.listed(randomBytes(8).toString('hex')));
     try {
+      // How many keys the set gained in all: the scripts that read it check it still holds them.
+      let copied = 0;
       for (let start = 0; start < listedLength; start += REPAIR_STEP) {
         const stop = Math.min(start + REPAIR_STEP, listedLength) - 1;
-        await this.call(() => scripts.aguikitCopyOrder.call(this.client, orderKey, listedKey, String(start), String(stop), '600000'));
+        copied += await this.call(() =>
+          scripts.aguikitCopyOrder.call(this.client, orderKey, listedKey, String(start), String(stop), String(LISTED_TTL_MS)),
+        );
       }
       const unlisted: { key: string; at: number }[] = [];
       let cursor = '0';
@@ -428,19 +508,19 @@ class RedisStorage implements Storage {
         const records = new Map<string, string | undefined>();
         for (let i = 0; i < entries.length; i += 2) records.set(entries[i] as string, entries[i + 1]);
         if (records.size === 0) continue;
-        const missing = await this.call(() => scripts.aguikitNotInSet.call(this.client, listedKey, ...records.keys()));
+        const missing = await this.call(() =>
+          scripts.aguikitNotInSet.call(this.client, listedKey, String(copied), String(LISTED_TTL_MS), ...records.keys()),
+        );
         for (const key of missing) unlisted.push({ key, at: effectAtOf(records.get(key)) ?? Number.POSITIVE_INFINITY });
       } while (cursor !== '0');
       // In the order done; a record that cannot be read (it is skipped when listed) after the others.
       unlisted.sort((a, b) => a.at - b.at || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-      let pushed = 0;
       for (let i = 0; i < unlisted.length; i += REPAIR_STEP) {
         const keys = unlisted.slice(i, i + REPAIR_STEP).map((u) => u.key);
-        pushed += await this.call(() =>
-          scripts.aguikitPutBack.call(this.client, effectsKey, orderKey, listedKey, String(listedLength), ...keys),
+        done.pushed += await this.call(() =>
+          scripts.aguikitPutBack.call(this.client, effectsKey, orderKey, listedKey, String(listedLength), String(copied), ...keys),
         );
       }
-      return pushed;
     } finally {
       await this.call(() => this.client.unlink(listedKey)).catch(() => {});
     }
