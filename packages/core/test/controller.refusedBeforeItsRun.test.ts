@@ -79,4 +79,43 @@ describe('a request the agent refuses before its run starts (RUN_ERROR first)', 
     expect(thread.run).toMatchObject({ runId: second.runId, status: 'error', error: { code: 'RESUME_INVALID' } });
     expectReplayed(controller);
   });
+
+  it('a RUN_ERROR the thread refuses (no message) opens no run: a run the agent then starts under its own id is the only new one', async () => {
+    const { source, inputs } = scripted((n, input, emit) => {
+      if (n === 1) {
+        emit({ type: 'RUN_ERROR', code: 'OVERLOADED' });
+        emit({ type: 'RUN_STARTED', threadId: input.threadId, runId: 'agent-run-7' });
+        emit({ type: 'RUN_FINISHED', threadId: input.threadId, runId: 'agent-run-7' });
+        return;
+      }
+      emit(started(input));
+      emit(finished(input));
+    });
+    const controller = createRunController({ source, scheduler: microScheduler });
+    await controller.run('Refund order A-1001');
+    expect(await controller.run('And order A-1002')).toMatchObject({ ok: true, status: 'success' });
+    const thread = controller.getSnapshot().thread;
+    expect(Object.keys(thread.runs)).toEqual([(inputs[0] as RunAgentInput).runId, 'agent-run-7']);
+    expect(thread.diagnostics.map((d) => d.code)).toEqual(['MISSING_FIELD']);
+    expectReplayed(controller);
+    expect(replaySession(controller.log.entries).runs).toEqual(thread.runs);
+  });
+
+  it('a stream whose only event is a RUN_ERROR the thread refuses started no run: the request fails as INVALID_STREAM, not cut off', async () => {
+    const { source, inputs } = scripted((n, input, emit) => {
+      if (n === 1) return emit({ type: 'RUN_ERROR', code: 'OVERLOADED' });
+      emit(started(input));
+      emit(finished(input));
+    });
+    const controller = createRunController({ source, scheduler: microScheduler });
+    await controller.run('Refund order A-1001');
+    expect(await controller.run('And order A-1002')).toMatchObject({ ok: true, status: 'error' });
+    const { thread, failure } = controller.getSnapshot();
+    const [first, second] = inputs as [RunAgentInput, RunAgentInput];
+    expect(failure).toMatchObject({ code: 'INVALID_STREAM', retryable: false });
+    expect(thread.run).toMatchObject({ runId: second.runId, status: 'error' });
+    expect(thread.runs[first.runId]?.status).toBe('success');
+    expect(thread.diagnostics.map((d) => d.code)).toEqual(['MISSING_FIELD']);
+    expectReplayed(controller);
+  });
 });

@@ -123,6 +123,28 @@ describe('a request that fails on the wire', () => {
     expect(server.posts()).toBe(3);
   });
 
+  it('an event stream that ends empty, then 401 to the source sending it again: it sends no more, and the agent took the request', async () => {
+    let n = 0;
+    const server = await serve((res) => {
+      n++;
+      if (n === 1) {
+        res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+        res.end(': ping\n\n');
+      } else {
+        res.writeHead(401, { 'Content-Type': 'text/plain' });
+        res.end('token expired');
+      }
+    });
+    const c = createRunController({ threadId: 't1', source: httpSseSource({ url: server.url, reconnect: { attempts: 3, delayMs: 1 } }) });
+    await c.run('Refund order 42');
+    const { failure, thread } = c.getSnapshot();
+    // A refusal is an answer: sending the same request again meets the same refusal.
+    expect(server.posts()).toBe(2);
+    expect(failure).toMatchObject({ code: 'CONNECTION_LOST', retryable: false, eventsReceived: 0 });
+    expect(failure?.message).toMatch(/sent again once/);
+    expect(thread.run.status).toBe('unknown');
+  });
+
   it('a request the agent never answers within idleTimeoutMs, with reconnect: the failure says it was sent again', async () => {
     const server = await serve(() => new Promise(() => undefined));
     const source = httpSseSource({ url: server.url, idleTimeoutMs: 60, reconnect: { attempts: 1, delayMs: 1 } });

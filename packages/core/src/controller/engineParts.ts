@@ -12,6 +12,7 @@ import { applyJsonPatch } from '../jsonPatch.js';
 import type { ThreadState } from '../model.js';
 import type { JsonPatchOperation } from '../protocol.js';
 import { ownJson } from '../reducer/ownJson.js';
+import { validateEvent } from '../validate.js';
 
 export { createEventPipeline } from '../pipeline.js';
 export { recordResume, reopenInterrupts, resumeTaken } from '../reducer/run.js';
@@ -52,3 +53,16 @@ export function clientDelta(state: ThreadState, delta: readonly JsonPatchOperati
     },
   };
 }
+
+/** Whether the thread takes `event` as an AG-UI event (a RUN_ERROR without its message it refuses). */
+export const takes = (event: unknown): boolean => validateEvent(event).ok;
+
+/**
+ * The thread a stream's first event applies to: one that opens with a RUN_ERROR the thread takes is its request
+ * (`runId`) refused before its run began, whose run the error ends, as a request that failed before any event is; the
+ * run before stays as it ended. A RUN_ERROR the thread refuses (no message) ends nothing, so it opens no run either.
+ */
+export const refusedFirst = (state: ThreadState, event: unknown, runId: string | undefined): ThreadState =>
+  runId === undefined || runId === state.run.runId || (event as { type?: unknown } | null)?.type !== 'RUN_ERROR' || !takes(event)
+    ? state
+    : { ...state, run: { runId, status: 'running', steps: [] } };

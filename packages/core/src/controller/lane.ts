@@ -119,7 +119,7 @@ export function createLane(deps: LaneDeps): Lane {
         deps.agentClock.heard(raw);
         s.received++;
         const type = (raw as { type?: unknown } | null)?.type;
-        if (!lifecycle) lifecycle = RUN_LIFECYCLE.has(type);
+        if (!lifecycle) lifecycle = RUN_LIFECYCLE.has(type) && takes(raw);
         s.pending.push(raw);
         if (type === 'RUN_FINISHED' || type === 'RUN_ERROR') deps.flush(s);
         else if (!s.cancelFlush) {
@@ -152,8 +152,8 @@ export function createLane(deps: LaneDeps): Lane {
       // Torn down before the request went out (a listener of the stream's start stopped it): nothing is sent.
       if (!s.live) return { reconnectable: false };
       // Loaded from here on: what says why the request failed is part of it.
-      const { classifyFailure } = loadedEngine() as Engine;
-      // Whether the agent's events said anything of a run (its start, or a failure before it began).
+      const { classifyFailure, takes } = loadedEngine() as Engine;
+      // Whether the agent's events said anything of a run the thread takes (its start, or a failure before it began).
       let lifecycle = false;
       try {
         // The push form, when the source has it, hands events over without an asynchronous hop per event.

@@ -16,7 +16,7 @@ import { appendMessages, cancelRun, setSharedDocument } from '../reducer/local.j
 import type { ResumeTaken } from '../reducer/run.js';
 import { type Engine, needed } from './engineLoader.js';
 import type { SessionEntry, SessionEntryBody } from './sessionLog.js';
-import { fresh, type Init, notTaken, refusedFirst, requestFailed } from './transitions.js';
+import { fresh, type Init, notTaken, requestFailed } from './transitions.js';
 
 export interface MachineCallbacks {
   /** The engine, or `undefined` while it has not loaded: an entry that needs it then throws. */
@@ -106,7 +106,7 @@ export function createThreadMachine(callbacks: MachineCallbacks, from?: MachineS
     switch (entry.type) {
       case 'event':
         // An event outside any stream (a hand-made log) opens one, as a stream that sent it would have.
-        if (!pipeline) thread = refusedFirst(thread, entry.event, runId);
+        if (!pipeline) thread = need().refusedFirst(thread, entry.event, runId);
         pipeline ??= open();
         opened = true;
         events++;

@@ -35,15 +35,6 @@ export function requestFailed(state: ThreadState, failure: RunFailure, runId: st
 }
 
 /**
- * The thread a stream's first event applies to: one that opens with RUN_ERROR is its request (`runId`) refused before
- * its run began, whose run the error ends, as a request that failed before any event is; the run before stays as it ended.
- */
-export const refusedFirst = (state: ThreadState, event: unknown, runId: string | undefined): ThreadState =>
-  runId === undefined || runId === state.run.runId || (event as { type?: unknown } | null)?.type !== 'RUN_ERROR'
-    ? state
-    : { ...state, run: { runId, status: 'running', steps: [] } };
-
-/**
  * The agent cannot have taken the request: no event came, and what answered
  * was no event stream that broke (a refusal, an error status, a page that is
  * no stream, or nothing at all). A resume it did not take gives its

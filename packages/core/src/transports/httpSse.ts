@@ -232,6 +232,7 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
     let answered = false;
     // The first attempt whose event stream opened.
     let took = Number.POSITIVE_INFINITY;
+    let stop = false;
     for (let attempt = 0; ; attempt++) {
       if (attempt === 0) onConnection?.('connecting');
       // The reader first: a request whose answer could not be read would leave a run going on the server. Neither it (a
@@ -299,11 +300,14 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
         // A body that ended inside an event was cut there (a proxy closing cleanly mid-chunk) as a dropped connection
         // is: it is resumed as one, and said as what it was when no attempt is left. So is what a later attempt meets
         // (a 503) once an earlier one's event stream opened and handed nothing over: the agent took the request.
-        if (e instanceof AgentTransportError && e.code !== 'UNFINISHED_EVENT' && !(took < attempt && !delivered)) {
+        const refused = e instanceof AgentTransportError && e.code !== 'UNFINISHED_EVENT';
+        if (refused && !(took < attempt && !delivered)) {
           onConnection?.('failed');
           throw e;
         }
         lost = e;
+        // Sending it again would meet the same refusal.
+        if (refused) stop = true;
       } finally {
         answer.done();
       }
@@ -319,7 +323,7 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
         onConnection?.('failed');
         throw points.lost(lost);
       }
-      if (attempt >= attempts || (point === undefined && (delivered > 0 || unfinished))) {
+      if (stop || attempt >= attempts || (point === undefined && (delivered > 0 || unfinished))) {
         if (unfinished) {
           onConnection?.('failed');
           throw lost;
