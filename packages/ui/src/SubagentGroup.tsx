@@ -127,6 +127,9 @@ function Group({
   const status: SubagentDisplayStatus = record?.status ?? 'unknown';
   const state = isOpen ? 'open' : 'closed';
   const items = groupItems(view.outline, id);
+  const name = record?.name ?? id;
+  // Whether the name is cut, while the toggle has focus: keyboard focus then shows it whole (messages.css).
+  const [fullName, setFullName] = React.useState(false);
   const waitingOn = record?.status === 'suspended' ? (record.interruptIds?.length ?? 0) : 0;
   // Named by its name and status, unless the app names it; the app's role wins too.
   const named = rest['aria-label'] !== undefined || rest['aria-labelledby'] !== undefined;
@@ -150,11 +153,29 @@ function Group({
           aria-expanded={isOpen}
           aria-controls={panelId}
           data-state={state}
+          data-full-name={fullName ? 'true' : undefined}
           onClick={() => setOpen(!isOpen)}
+          onFocus={(e) => {
+            const shown = e.currentTarget.querySelector('.agk-subagent__name');
+            setFullName(shown !== null && shown.scrollWidth > shown.clientWidth + 1);
+          }}
+          onKeyDown={(e) => {
+            // Escape hides the whole name shown under keyboard focus; focus stays.
+            if (e.key !== 'Escape' || !fullName || !e.currentTarget.matches(':focus-visible')) return;
+            e.preventDefault();
+            setFullName(false);
+          }}
+          onBlur={() => setFullName(false)}
         >
           <span className="agk-chevron" aria-hidden="true" />
-          <span className="agk-subagent__name" title={record?.name ?? id}>
-            {record?.name ?? id}
+          <span className="agk-subagent__label">
+            <span className="agk-subagent__name" title={name}>
+              {name}
+            </span>
+            {/* The whole name over what follows, under keyboard focus: nothing moves. The toggle is named by the name above. */}
+            <span className="agk-subagent__fullname" aria-hidden="true">
+              {name}
+            </span>
           </span>
         </button>
         <SubagentStatusBadge id={badgeId} status={status} />

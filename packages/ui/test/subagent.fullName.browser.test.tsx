@@ -55,8 +55,15 @@ it('a cut subagent name can be read whole by pointer, keyboard and screen reader
   toggle.element().focus();
   await userEvent.keyboard('{Shift>}{Tab}{/Shift}{Tab}');
   await expect.poll(() => document.activeElement).toBe(toggle.element());
-  expect(name.scrollWidth, 'the focused name is whole').toBeLessThanOrEqual(name.clientWidth);
-  expect(name.getBoundingClientRect().right).toBeLessThanOrEqual(group.getBoundingClientRect().right + 0.5);
+  const full = group.querySelector<HTMLElement>('.agk-subagent__fullname');
+  if (!full) throw new Error('no whole name');
+  expect(full.textContent).toBe(NAME);
+  expect(full.getBoundingClientRect().height, 'the whole name is shown').toBeGreaterThan(0);
+  expect(full.scrollWidth, 'the focused name is whole').toBeLessThanOrEqual(full.clientWidth);
+  expect(full.scrollHeight).toBeLessThanOrEqual(full.clientHeight + 1);
+  expect(full.getBoundingClientRect().right).toBeLessThanOrEqual(group.getBoundingClientRect().right + 0.5);
+  // Said once: the toggle is still named by the name alone.
+  expect(screen.getByRole('button', { name: NAME }).element()).toBe(toggle.element());
   expect(host.querySelector<HTMLElement>('[role="log"]')?.scrollWidth).toBeLessThanOrEqual(
     host.querySelector<HTMLElement>('[role="log"]')?.clientWidth ?? 0,
   );
