@@ -116,7 +116,7 @@ export type CountdownProps = React.HTMLAttributes<HTMLSpanElement>;
  * <Interrupt.Root interrupt={interrupt}><Interrupt.Countdown /></Interrupt.Root>
  */
 export const Countdown = React.forwardRef<HTMLSpanElement, CountdownProps>(function Countdown({ className, ...rest }, ref) {
-  const { expiry, interrupt } = useInterruptRoot('Countdown');
+  const { expiry, interrupt, answer } = useInterruptRoot('Countdown');
   const { now } = useSession('Countdown');
   const { messages, format, lang } = useLocale();
   const time = useMomentText(format, lang, now);
@@ -131,11 +131,15 @@ export const Countdown = React.forwardRef<HTMLSpanElement, CountdownProps>(funct
   const tone = expiry.state === 'expired' ? 'danger' : expiry.remainingMs <= 60_000 ? 'warning' : 'info';
   const reached = expiry.state === 'running' ? milestone(expiry.remainingMs) : undefined;
   const at = interrupt.expiresAt === undefined ? Number.NaN : expiryTime(interrupt.expiresAt);
+  // One whose answer is kept (closed, or a No) is not left to be closed: its expiry alone is said.
+  const kept = answer?.status === 'cancelled';
   const said =
     expiry.state === 'expired'
       ? Number.isNaN(at)
-        ? t.expiredNow
-        : t.expiredAt(time(at))
+        ? kept
+          ? t.expiredHeld
+          : t.expiredNow
+        : (kept ? t.expiredHeldAt : t.expiredAt)(time(at))
       : reached !== undefined && reached !== first
         ? t.timeLeft(format.duration(reached))
         : '';

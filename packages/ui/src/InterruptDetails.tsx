@@ -16,7 +16,7 @@ export type InterruptHeaderProps = React.HTMLAttributes<HTMLElement>;
 
 /** The `Interrupt.Header` part: see `Interrupt`. */
 export const InterruptHeader = React.forwardRef<HTMLElement, InterruptHeaderProps>(function InterruptHeader({ className, ...rest }, ref) {
-  const { kind, interrupt, ids, state } = useInterruptRoot('Header');
+  const { kind, interrupt, ids, state, answer } = useInterruptRoot('Header');
   const t = useLocale().messages.interrupt;
   return (
     <>
@@ -31,7 +31,10 @@ export const InterruptHeader = React.forwardRef<HTMLElement, InterruptHeaderProp
         ) : null}
         <Countdown />
       </header>
-      {state === 'expired' ? <p className="agk-interrupt__why">{t.expiredWhy}</p> : null}
+      {/* A `cancelled` answer kept at expiry is still sent (a resolved one is dropped). */}
+      {state === 'expired' ? (
+        <p className="agk-interrupt__why">{answer?.status === 'cancelled' ? t.expiredKeptWhy : t.expiredWhy}</p>
+      ) : null}
     </>
   );
 });

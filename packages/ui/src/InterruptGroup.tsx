@@ -290,12 +290,8 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
             const reading = selected !== null && !selected.every((part, i) => part === selectedAtSend?.[i]);
             const lost = !active || (active === doc.body && !reading);
             const left = lost || untouched || region.current?.contains(active);
-            if (first && left) {
-              pendingFocus.current = { to: 'interrupt', id: first.id };
-              // Said as focus goes back: why it moved, and that the answer is in the question again.
-              return announce(t.announce.notSent);
-            }
-            // Focus left elsewhere, on a page with no RunStatus to say the run failed: the reviewer is told here.
+            if (first && left) pendingFocus.current = { to: 'interrupt', id: first.id };
+            // Said once, whether focus goes back or not: by RunStatus where one on the page says the run failed, else here.
             if (!scopeOf(region.current, doc).querySelector(RUN_STATUS)) announce(t.announce.notSent);
             return;
           }

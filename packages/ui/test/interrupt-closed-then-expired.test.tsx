@@ -13,8 +13,8 @@ import { playedStore, runOf } from '../src/storybook/scripted.js';
 
 const start = Date.parse('2026-11-30T12:00:00Z');
 
-/** An approval expiring 8 seconds after `start` and a question without expiry; the clock faked from `start` on. */
-async function twoOpen(): Promise<AgentStore> {
+/** An approval expiring 8 seconds after `start` (a yes/no question with `confirm`) and a question without expiry; the clock faked from `start` on. */
+async function twoOpen(confirm = false): Promise<AgentStore> {
   const store = await playedStore(
     [
       {
@@ -23,17 +23,24 @@ async function twoOpen(): Promise<AgentStore> {
           outcome: {
             type: 'interrupt',
             interrupts: [
-              {
-                id: 'int-a',
-                reason: 'tool_call',
-                message: 'Refund $42 to the customer?',
-                expiresAt: new Date(start + 8000).toISOString(),
-                responseSchema: {
-                  type: 'object',
-                  required: ['approved'],
-                  properties: { approved: { type: 'boolean' }, comment: { type: 'string', title: 'Comment' } },
-                },
-              },
+              confirm
+                ? {
+                    id: 'int-a',
+                    reason: 'confirmation',
+                    message: 'Email the customer about the refund?',
+                    expiresAt: new Date(start + 8000).toISOString(),
+                  }
+                : {
+                    id: 'int-a',
+                    reason: 'tool_call',
+                    message: 'Refund $42 to the customer?',
+                    expiresAt: new Date(start + 8000).toISOString(),
+                    responseSchema: {
+                      type: 'object',
+                      required: ['approved'],
+                      properties: { approved: { type: 'boolean' }, comment: { type: 'string', title: 'Comment' } },
+                    },
+                  },
               {
                 id: 'int-b',
                 reason: 'input_required',
@@ -119,5 +126,42 @@ describe('an interrupt closed without answering that then expires', () => {
     await act(async () => vi.advanceTimersByTimeAsync(8000));
     expect(approval).toHaveAttribute('data-state', 'expired');
     expect(approval).toHaveFocus();
+  });
+
+  it('says under its heading that the answer it keeps is sent, not that it can only be closed', async () => {
+    show(await twoOpen());
+    await act(async () => vi.advanceTimersByTimeAsync(0));
+    const approval = card('Approval needed');
+    await click(within(approval).getByRole('button', { name: 'Close without answering' }));
+    await act(async () => vi.advanceTimersByTimeAsync(8000));
+    expect(approval).toHaveAttribute('data-state', 'expired');
+    const why = approval.querySelector('.agk-interrupt__why');
+    expect(why).toHaveTextContent('Its answer can no longer be changed: it is sent as shown, with the other answers.');
+    expect(why).not.toHaveTextContent(/only closed/);
+    // Its countdown's announcement says the expiry, not that it is left to be closed.
+    const said = approval.querySelector('.agk-interrupt__countdown ~ [aria-live]');
+    expect(said).toHaveTextContent(/^Expired at /);
+    expect(said).not.toHaveTextContent(/only closed/);
+  });
+
+  it('says so of a question without a form whose No it keeps', async () => {
+    show(await twoOpen(true));
+    await act(async () => vi.advanceTimersByTimeAsync(0));
+    const question = card('Confirmation needed');
+    await click(within(question).getByRole('button', { name: 'No' }));
+    expect(question).toHaveTextContent('Your answer: No.');
+    await act(async () => vi.advanceTimersByTimeAsync(8000));
+    expect(question).toHaveAttribute('data-state', 'expired');
+    expect(question.querySelector('.agk-interrupt__why')).toHaveTextContent(/^Its answer can no longer be changed/);
+    expect(question.querySelector('.agk-interrupt__status')).toHaveTextContent('Your answer: No.');
+  });
+
+  it('says of one left unanswered that it can only be closed', async () => {
+    show(await twoOpen());
+    await act(async () => vi.advanceTimersByTimeAsync(8000));
+    const approval = card('Approval needed');
+    expect(approval).toHaveAttribute('data-state', 'expired');
+    expect(approval.querySelector('.agk-interrupt__why')).toHaveTextContent('It can no longer be answered, only closed.');
+    expect(approval.querySelector('.agk-interrupt__countdown ~ [aria-live]')).toHaveTextContent(/only closed\.$/);
   });
 });

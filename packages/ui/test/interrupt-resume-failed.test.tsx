@@ -136,6 +136,8 @@ describe('a resume sent while the network is down', () => {
     expect(within(card).getByRole('textbox', { name: 'Comment' })).toHaveValue(COMMENT);
     const live = document.querySelector('[data-agk-interrupt-announcer]');
     expect(live).not.toHaveTextContent(/sent/i);
+    // No run status on the page: the dialog says why focus came back.
+    await waitFor(() => expect(live).toHaveTextContent('Your answer did not reach the agent'));
   });
 });
 
@@ -302,14 +304,22 @@ describe('a resume sent while the network is down, from a chat with a composer',
     return { store, user, release, composer, live: document.querySelector('[data-agk-interrupt-announcer]') };
   }
 
-  it('gives focus back to the question from the composer, where sending put it, and says the answer did not reach the agent', async () => {
+  it('gives focus back to the question from the composer, where sending put it, the failure said once, by the run status', async () => {
     const { store, release, live } = await rejectOffline();
     release();
     await waitFor(() => expect(store.getState().failure?.code).toBe('NETWORK'));
     const card = await screen.findByRole('article', { name: 'Approval needed' });
     await waitFor(() => expect(within(card).getByRole('button', { name: 'Reject' })).toBeEnabled());
     await waitFor(() => expect(within(card).getByRole('textbox', { name: 'Comment' })).toHaveFocus());
-    await waitFor(() => expect(live).toHaveTextContent('Your answer did not reach the agent'));
+    await act(async () => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(document.querySelector('.agk-runstatus [role="status"]')).toHaveTextContent('The agent could not be reached');
+    // The run status says it: the dialog's own region says nothing more.
+    expect(live).toHaveTextContent('');
+    expect(
+      [...document.querySelectorAll('[aria-live], [role="status"], [role="alert"]')].filter((region) =>
+        /could not be reached|did not reach the agent/.test(region.textContent ?? ''),
+      ),
+    ).toHaveLength(1);
   });
 
   it('leaves focus in the composer once the reviewer has typed there, the failure said by the run status', async () => {

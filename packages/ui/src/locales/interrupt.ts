@@ -55,6 +55,8 @@ export const en = {
   expiredHeld: 'Expired',
   /** Under the heading of an expired interrupt, with its content. */
   expiredWhy: 'It can no longer be answered, only closed. The deadline is set by the agent; ask it again to start over.',
+  /** Instead, for one whose answer is kept (closed without answering, or a No) and sent with the others. */
+  expiredKeptWhy: 'Its answer can no longer be changed: it is sent as shown, with the other answers.',
   yourAnswer: (summary: string) => `Your answer: ${summary}.`,
   progress: (_answered: number, _total: number, shownAnswered: string, shownTotal: string) =>
     `${shownAnswered} of ${shownTotal} answered. All answers are sent together.`,
@@ -237,6 +239,7 @@ export const zhCN: typeof en = {
   expiredHeldAt: (time) => `已于 ${time} 过期`,
   expiredHeld: '已过期',
   expiredWhy: '无法再回答，只能关闭。截止时间由智能体设定；如需继续，请重新向它提问。',
+  expiredKeptWhy: '它的回答已无法更改，将按所示与其他回答一起发送。',
   yourAnswer: (summary) => `你的回答：${summary}。`,
   progress: (_answered, _total, shownAnswered, shownTotal) => `已回答 ${shownAnswered}/${shownTotal} 个。所有回答将一起发送。`,
   answer: {
