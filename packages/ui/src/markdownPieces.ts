@@ -73,11 +73,12 @@
  * footnote is never cut: a line of them changes what renders elsewhere.
  * Each can only open a line (after the marks of quotes and list items):
  * an HTML block a `<` then a letter, `/`, `!` or `?` (outside a fence at
- * column 0, where it is code); a definition a `[` (and then `]:`). A `<`
+ * column 0, where it is code); a definition a label, a `[` and then `]:`
+ * with no other bracket between (outside fenced code; `definesLabel`). A `<`
  * elsewhere is inline HTML or an autolink at most, within its paragraph
  * (whose runs are not cut after one, unless whitespace follows it: then it
- * is text); a footnote call or a reference link without a definition is
- * text.
+ * is text); a footnote call, a reference link without a definition, a task
+ * box (`- [ ]`) or a `]:` within a line (`arr[0]: 1`) is text.
  */
 
 export type MarkdownPiece =
@@ -98,8 +99,10 @@ const RUN_LENGTH = 600;
 const HTML_LINE = /^[ \t>*+.)0-9-]*<[A-Za-z/!?]/;
 /** Whether some line of a text may open an HTML block. */
 const HTML_LINES = new RegExp(HTML_LINE.source, 'm');
-/** A line that may open a link's or a footnote's definition (`[label]:`, `[^1]:`), likewise. */
-const DEFINITION_LINE = /^[ \t>*+.)0-9-]*\[/m;
+/** Where a line may open a link's or a footnote's label (`[label]:`, `[^1]:`), likewise: its `[`. */
+const LABEL_START = /^[ \t>*+.)0-9-]*\[/;
+/** The most characters a link's label may hold. */
+const MAX_LABEL = 999;
 /** A letter or a digit, also after emphasis or code marks (`**Step 1:**`, `` `npm` ``), a pipe, or an ATX heading. */
 const BLOCK_START = /^(?:(?:[*_]+|`{1,2})?[\p{L}\p{N}]|\||#{1,6}(?:[ \t]|$))/u;
 const HEADING = /^#{1,6}(?:[ \t]|$)/;
@@ -221,7 +224,7 @@ function listItem(line: string): ListItem | undefined {
  */
 export function markdownPieces(text: string, from = PIECES_FROM): MarkdownPiece[] | undefined {
   // A byte order mark is dropped at the start of whatever text is parsed: each piece would drop one.
-  if (text.length < from || (text.includes(']:') && DEFINITION_LINE.test(text)) || /[\r\0\ufeff]/.test(text)) return undefined;
+  if (text.length < from || (text.includes(']:') && definesLabel(text)) || /[\r\0\ufeff]/.test(text)) return undefined;
   const html = HTML_LINES.test(text);
   const groups: string[][] = [];
   let current: string[] = [];
@@ -299,6 +302,45 @@ export function markdownPieces(text: string, from = PIECES_FROM): MarkdownPiece[
   }
   if (holdsText) groups.push(current);
   return groups.flatMap((lines) => introAndTable(lines) ?? [blockOf(lines)]);
+}
+
+/**
+ * Whether a line of `text` outside fenced code may define a link or a
+ * footnote (`[label]: /url`, `[^1]: a`): one that opens, after what may be
+ * the marks of quotes and list items and an indent, a label closed by `]:`
+ * (no bracket in it but an escaped one, at most MAX_LABEL characters,
+ * maybe over lines with no blank line between them). A task box (`- [ ] a`),
+ * a link (`[a](u)`) or an alert (`> [!NOTE]`) opening a line defines
+ * nothing, nor does a `]:` elsewhere (`arr[0]: 1`). One pass.
+ */
+function definesLabel(text: string): boolean {
+  /** How many characters the label a line above opened holds so far; -1 where none is open. */
+  let label = -1;
+  return someLineOutsideFences(text, (line) => {
+    const start = LABEL_START.exec(line);
+    let i = 0;
+    if (start) {
+      label = 0;
+      i = start[0].length;
+    } else if (label < 0 || !filled(line)) {
+      label = -1;
+      return false;
+    }
+    for (; i < line.length; i++, label++) {
+      const c = line[i];
+      if (c === '\\') {
+        i++;
+        label++;
+      } else if (c === '[' || c === ']' || label >= MAX_LABEL) {
+        const defines = c === ']' && line[i + 1] === ':';
+        label = -1;
+        return defines;
+      }
+    }
+    // The line ending is in the label.
+    label++;
+    return false;
+  });
 }
 
 function blockOf(lines: string[]): MarkdownPiece {
@@ -721,12 +763,33 @@ const MAX_LINE_DELIMITERS = 1_000;
  * another (`![![![…`), or holds more than 1,000 emphasis marks: Markdown's
  * parsers and their tree transforms recurse once per level, or pair the
  * marks in quadratic time, so 3,000 `>` overflow the stack and a few
- * thousand `![` take seconds. No reply a person reads is written so; one
+ * thousand `![` take seconds. So does a text of more underlined headings
+ * (`Title` then `===` or `---`) than MAX_UNDERLINE_COST over its length
+ * (and than 100): each rebuilds the parser's list of all the events before it, so 4,000
+ * of them in 16 KB took 7 s. No reply a person reads is written so; one
  * that is shows as the text it is. One pass, no backtracking.
  */
 export function nestsTooDeep(text: string): boolean {
-  return someLineOutsideFences(text, lineTooDeep);
+  const most = Math.max(MIN_UNDERLINES, MAX_UNDERLINE_COST / text.length);
+  let underlines = 0;
+  let above = false;
+  return someLineOutsideFences(text, (line) => {
+    // A line of `=` or `-` alone under one that is not blank may underline it (in a quote, or a list item's text).
+    if (above && UNDERLINE.test(line) && ++underlines > most) return true;
+    above = filled(line);
+    return lineTooDeep(line);
+  });
 }
+
+/** A line that may underline a heading, after what may be the marks of quotes and an indent. */
+const UNDERLINE = /^[ \t>]*(?:=+|-+)[ \t]*$/;
+/**
+ * The most underlined headings a text may hold times its length: about a
+ * second's parse (100 in 100 KB, 1,000 in 10 KB). A text of more streams in
+ * pieces, parsed one by one: it may hold 100 whatever its length.
+ */
+const MAX_UNDERLINE_COST = 10_000_000;
+const MIN_UNDERLINES = 100;
 
 /** A line of a fence's marks alone, however far in. */
 const INDENTED_CLOSE = /^[ \t]+(`{3,}|~{3,})[ \t]*$/;
@@ -741,45 +804,83 @@ const INDENTED_CLOSE = /^[ \t]+(`{3,}|~{3,})[ \t]*$/;
  * which a fence interrupts, and one in code is code); one opened indented
  * after a list item may be in that item, and ends with it, at a line less
  * indented, or closes on its marks however far in
- * (up to three columns into the item's text). A fence closes on a line of at least as
- * many of its own marks and nothing after them (`` ```js `` in a fence is
- * code). Wherever in doubt, a line is read as no code: it is tested. One
- * pass.
+ * (up to three columns into the item's text). One opened in quotes
+ * (`> ```md`) holds what the lines that open as many quotes hold, and ends
+ * at a line that opens fewer (code has no lazy lines). A fence closes on a
+ * line of at least as many of its own marks and nothing after them
+ * (`` ```js `` in a fence is code). Wherever in doubt, a line is read as no
+ * code: it is tested. One pass.
  */
 function someLineOutsideFences(text: string, test: (line: string) => boolean): boolean {
   let fencesHold = true;
   let fence = '';
   let fenceIndent = 0;
+  /** How many quotes hold the open fence: its lines are what each of them holds. */
+  let fenceQuotes = 0;
   let afterItem = false;
   for (let start = 0; start <= text.length; ) {
     let end = text.indexOf('\n', start);
     if (end === -1) end = text.length;
     const line = text.slice(start, end);
     start = end + 1;
-    const found = FENCE.exec(line);
-    const [, spaces = '', marker = '', rest = ''] = found ?? [];
     if (fence) {
-      const inItem = fenceIndent > 0 && afterItem;
-      if (!(inItem && filled(line) && leadingSpaces(line) < fenceIndent)) {
-        // In a list item, a fence closes up to three columns into the item's text: more than three spaces in, maybe.
-        const close = found ? marker : inItem ? (INDENTED_CLOSE.exec(line)?.[1] ?? '') : '';
-        if (close[0] === fence[0] && close.length >= fence.length && (!found || BLANK.test(rest))) fence = '';
-        continue;
+      const quotes = quotesOf(line, fenceQuotes);
+      // A line that leaves a quote holding the fence ends both (code has no lazy lines), and so, in doubt, does one
+      // whose quote's mark a tab follows (how much of it the quote takes depends on its column).
+      if (quotes.depth === fenceQuotes && !quotes.tabbed) {
+        const inner = line.slice(quotes.at);
+        const found = FENCE.exec(inner);
+        const [, , marker = '', rest = ''] = found ?? [];
+        const inItem = fenceIndent > 0 && afterItem;
+        if (!(inItem && filled(inner) && leadingSpaces(inner) < fenceIndent)) {
+          // In a list item, a fence closes up to three columns into the item's text: more than three spaces in, maybe.
+          const close = found ? marker : inItem ? (INDENTED_CLOSE.exec(inner)?.[1] ?? '') : '';
+          if (close[0] === fence[0] && close.length >= fence.length && (!found || BLANK.test(rest))) fence = '';
+          continue;
+        }
       }
-      // The list item that held the fence ends here, and the fence with it.
+      // The quote or the list item that held the fence ends here, and the fence with it.
       fence = '';
     }
     if (fencesHold && line.includes('<') && HTML_LINE.test(line)) fencesHold = false;
-    if (marker && fencesHold && opensFence(line, spaces.length)) {
-      fence = marker;
-      fenceIndent = spaces.length;
-      if (test('')) return true;
+    const quotes = line.includes('>') ? quotesOf(line, Number.POSITIVE_INFINITY) : NO_QUOTES;
+    const inner = line.slice(quotes.at);
+    const found = FENCE.exec(inner);
+    if (found && fencesHold && opensFence(inner, found[1]?.length ?? 0)) {
+      fence = found[2] ?? '';
+      fenceIndent = found[1]?.length ?? 0;
+      fenceQuotes = quotes.depth;
+      // What the line opens besides the code, which opens nothing: its quotes.
+      if (test(line.slice(0, quotes.at))) return true;
       continue;
     }
-    if (LIST_MARKER.test(line)) afterItem = true;
+    if (LIST_MARKER.test(inner)) afterItem = true;
     if (test(line)) return true;
   }
   return false;
+}
+
+const NO_QUOTES = { depth: 0, at: 0, tabbed: false };
+
+/**
+ * The first `most` quotes `line` opens (each a `>` after up to three spaces,
+ * and the one space after it): how many, where what they hold starts, and
+ * whether a tab follows a mark (then what they hold starts at that tab).
+ */
+function quotesOf(line: string, most: number): { depth: number; at: number; tabbed: boolean } {
+  let depth = 0;
+  let at = 0;
+  while (depth < most) {
+    let i = at;
+    while (i - at < 3 && line.charCodeAt(i) === 32) i++;
+    if (line[i] !== '>') break;
+    i++;
+    depth++;
+    if (line[i] === '\t') return { depth, at: i, tabbed: true };
+    if (line[i] === ' ') i++;
+    at = i;
+  }
+  return { depth, at, tabbed: false };
 }
 
 function lineTooDeep(line: string): boolean {

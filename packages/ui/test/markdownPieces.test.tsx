@@ -11,7 +11,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it, vi } from 'vitest';
 import { AgentLocaleProvider } from '../src/locale.js';
 import { MarkdownBody, PieceBoundary } from '../src/MarkdownRenderer.js';
-import { markdownPieces, nestsTooDeep } from '../src/markdownPieces.js';
+import { markdownPieces, nestsTooDeep, tableTooLarge } from '../src/markdownPieces.js';
 
 const html = (text: string, minLength?: number) =>
   renderToStaticMarkup(
@@ -879,9 +879,37 @@ describe('a long reply in pieces', () => {
       'See <https://shop.example>.',
       'Keys: arr[0]: 1.',
       'A claim.[^1] [ref]',
+      // A line opening with a bracket that no `]:` closes: a task box, a link, an alert, a label broken by a bracket or a blank line.
+      '[The policy](https://shop.example/p) says: refunds[0]: approved.',
+      '> [!NOTE]\n> Keys: arr[0]: 1.',
+      '[a [b]: /r',
     ])
-      expect(markdownPieces(first + rest, 0)?.map((piece) => piece.type)).toEqual(['blocks', 'list', 'blocks']);
-    for (const first of ['<b>Bold</b>', '- <!-- a', '> <div>', '   </p>', '[ref]: /r', '- [^1]: a', '[a\nb]: /r', '> 1. [^x]: b'])
+      expect(
+        markdownPieces(first + rest, 0)?.map((piece) => piece.type),
+        first,
+      ).toEqual(['blocks', 'list', 'blocks']);
+    for (const first of ['- [ ] Refund\n- [x] Keys: arr[0]: 1.\n\nOutro.', '[a\n\nb]: /r'])
+      expect(
+        markdownPieces(first + rest, 0)?.map((piece) => piece.type),
+        first,
+      ).toEqual(['blocks', 'blocks', 'list', 'blocks']);
+    // In a fence at column 0, a definition is code.
+    expect(markdownPieces(`\`\`\`toml\n[ref]: /r\n\`\`\`${rest}`, 0)?.map((piece) => piece.type)).toEqual(['code', 'list', 'blocks']);
+    for (const first of [
+      '<b>Bold</b>',
+      '- <!-- a',
+      '> <div>',
+      '   </p>',
+      '[ref]: /r',
+      '- [^1]: a',
+      '[a\nb]: /r',
+      '> 1. [^x]: b',
+      '   [ref]:\n   /r',
+      '[a\\]b]: /r',
+      '> [a\n> b]: /r',
+      '- [ ] a\n[ref]: /r',
+      '```\ncode\n```\n[ref]: /r',
+    ])
       expect(markdownPieces(first + rest, 0), first).toBeUndefined();
     // HTML in a fence at column 0 is its code; in a fence a list item or a quote may hold, or after one closed, it is not cut.
     const sample = '```html\n<div>\n<!-- a\n```';
@@ -908,6 +936,28 @@ describe('a long reply in pieces', () => {
       expect(whole(t)).toContain('<code class="language-md">| order | refund |');
       expect(pieced(t)).toBe(whole(t));
     }
+  });
+
+  it('renders a quoted fenced sample of a table over 1,000 cells as code in the quote, whole or in pieces', () => {
+    // Whole, the quote's fence was not taken for one: its rows counted as a table's, the reply showed as plain text.
+    const sample = ['```md', '| order | refund |', '|---|---|', ...Array.from({ length: 600 }, (_, i) => `| A-${i} | ¥${i} |`), '```'];
+    for (const [quoted, after] of [
+      [sample.map((l) => `> ${l}`), '\n\nAfter the quote.'],
+      [sample.map((l) => `> > ${l}`), ''],
+      [['> Refunds:', '>', ...sample.map((l) => `> ${l}`), '>', '> Done.'], ''],
+      [['> 1. Refunds:', ...sample.map((l) => `>    ${l}`)], ''],
+    ] as const) {
+      const t = `Before the quote.\n\n${quoted.join('\n')}${after}`;
+      const shown = whole(t);
+      expect(shown, t.slice(0, 60)).toMatch(/<blockquote>\n[\s\S]*<code class="language-md">\| order \| refund \|/);
+      expect(shown).not.toContain('agk-markdown__plain');
+      expect(pieced(t), t.slice(0, 60)).toBe(whole(t));
+    }
+    // Past the quote's end, the fence ends with it: a table after it is a table, too large.
+    const rows = sample.slice(1, -1);
+    expect(tableTooLarge(['> ```md', ...rows.map((row) => `> ${row}`)].join('\n'))).toBe(false);
+    expect(tableTooLarge(['> ```md', '', ...rows].join('\n'))).toBe(true);
+    expect(tableTooLarge(['> ```md', '>\t| x |', ...rows].join('\n'))).toBe(true);
   });
 
   it('renders whole what a later line could change anywhere: footnotes, link definitions, HTML, short texts', () => {
@@ -945,6 +995,10 @@ describe('a reply built to make the parser recurse or backtrack', () => {
     ['deep quotes after a fence its list item closes five spaces in', `- Run:\n  ~~~sh\n  x\n     ~~~~\n  ${'> '.repeat(5000)}x`],
     ['deep quotes after a fence its list item closes a tab in', `- Run:\n  \`\`\`\n  x\n  \t\`\`\`\n  ${'> '.repeat(5000)}x`],
     ['1,001 marks after a fence in an HTML comment', `<!-- \`\`\` -->\n<!--\n\`\`\`\n-->\n${'*_'.repeat(501)}`],
+    // Each heading underlined (`=`, `-`) rebuilds the parser's list of all the events so far: 16 KB of them took 7 s.
+    ['4,000 underlined headings', 'a\n=\n'.repeat(4_000)],
+    ['1,000 headings underlined in a quote, apart', '> a\n> ---\n>\n'.repeat(1_000)],
+    ['150 underlined headings in 100 KB', `${'Refund\n---\n\n'.repeat(150)}${'Order A-1001 was refunded. '.repeat(3_600)}`],
   ])('%s: plain text', (_what, text) => {
     expect(nestsTooDeep(text)).toBe(true);
   });
@@ -975,6 +1029,11 @@ describe('a reply built to make the parser recurse or backtrack', () => {
       `If a < b or x<y, see <https://shop.example>:\n~~~\n${'>'.repeat(40)}\n~~~`,
     ],
     ['a fence holding 40 quote marks after HTML in a fence', `\`\`\`html\n<div>\n<!-- a\n\`\`\`\n~~~\n${'>'.repeat(40)}\n~~~`],
+    ['40 underlined headings in 40 KB', `${'Refund\n---\n\n'.repeat(40)}${'Order A-1001 was refunded. '.repeat(1_400)}`],
+    ['a fence of 4,000 underlined headings', `\`\`\`md\n${'a\n=\n'.repeat(4_000)}\`\`\``],
+    ['4,000 thematic breaks apart', '---\n\n'.repeat(4_000)],
+    // Streamed past 100 KB, a reply is parsed in pieces, one by one.
+    ['100 underlined headings in 300 KB', `${'Refund\n---\n\n'.repeat(100)}${'Order A-1001 was refunded. '.repeat(11_000)}`],
   ])('%s: Markdown', (_what, text) => {
     expect(nestsTooDeep(text)).toBe(false);
   });

@@ -114,6 +114,29 @@ describe('a streaming reply parses only what changed', () => {
     expect(frame.container.querySelector('pre code')?.textContent).toContain('<div class="refund">');
   });
 
+  it('a token at the end of a 40 KB reply with task boxes, lines that open with a bracket and a `]:` in a line, but no definition, parses its last paragraph', {
+    timeout: 60_000,
+  }, () => {
+    // A `]:` anywhere with a line opening with `[` (a task box, a link) kept the reply whole: 40,000 characters a token.
+    // Only a line that opens with a label closed by `]:` defines a link or a footnote.
+    const rest = Array.from(
+      { length: 500 },
+      (_, i) => `Order A-${1000 + i} was refunded **today**, see [the policy](https://shop.example/p).`,
+    );
+    for (const first of [
+      '- [ ] Refund order A-1000\n- [x] Notify the buyer: `arr[0]: 1`',
+      '[The policy](https://shop.example/p) says: refunds[0]: approved.',
+      '[Note] keys: `d["k"]: int`.',
+      '> [!NOTE]\n> Keys: arr[0]: 1.',
+    ]) {
+      const reply = [first, ...rest].join('\n\n');
+      expect(reply.length).toBeGreaterThan(40_000);
+      const frame = stream(reply, `${reply} Then`);
+      expect(frame.parsed, first).toEqual(['Order A-1499 was refunded **today**, see [the policy](https://shop.example/p). Then']);
+      expect(frame.container.textContent).toContain('A-1499');
+    }
+  });
+
   it('a token on the last line of a paragraph of more than 1,000 emphasis marks, shown as text, parses nothing', () => {
     // Its marks were counted by a parse of its blocks at every token: 1.7-2.3 s a token at 500 KB.
     const lines = Array.from({ length: 30 }, (_, i) => `Line ${i}: ${'*a'.repeat(40)}`).join('\n');
