@@ -99,8 +99,9 @@ export type InterruptDialogProps = Omit<InterruptGroupProps, 'children'>;
  *   that were sent, is not announced as sent, and focus the page lost, or
  *   still where the answer put it, goes back to the interrupt; focus the
  *   user moved elsewhere stays there. Either way the failure is said once:
- *   by `RunStatus` where one is on the page, else by a polite announcement
- *   that the answer did not reach the agent.
+ *   by a `RunStatus` shown since the answer was sent, in the dialog's chat
+ *   (a dialog outside a chat: one in no chat), once it shows the failure;
+ *   else by a polite announcement that the answer did not reach the agent.
  * - A page with a fixed or sticky header says how tall it is in its own
  *   `scroll-padding-top` (`html { scroll-padding-top: 64px }`): focus on
  *   opening, Tab and find in page then keep the question and the field below

@@ -111,6 +111,14 @@ function focusAfterDecision(doc: Document, scope: ParentNode, interruptId: strin
 /** The run's status line (`<RunStatus>`), which says a failed resume where one is on the page. */
 const RUN_STATUS = '.agk-runstatus';
 
+/** The RunStatus lines heard saying the dialog's run: shown, in the dialog's chat (the dialog outside a chat: in none). */
+function runStatuses(region: HTMLElement | null, doc: Document): Element[] {
+  const chat = region?.closest(CHAT) ?? null;
+  return [...doc.querySelectorAll(RUN_STATUS)].filter(
+    (s) => s.closest(CHAT) === chat && !s.closest('[hidden],[aria-hidden="true"],[inert]') && s.checkVisibility?.() !== false,
+  );
+}
+
 /** How long an announcement stays in the live region: long enough to be said, then it is cleared. */
 export const ANNOUNCEMENT_CLEAR_MS = 10_000;
 
@@ -267,6 +275,8 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
       const placed = doc.activeElement === doc.body ? null : (doc.activeElement as HTMLElement | null);
       const draft = placed instanceof HTMLTextAreaElement || placed instanceof HTMLInputElement ? placed.value : undefined;
       const selectedAtSend = selectedOutside(doc, region.current);
+      // A live region drawn with the failure already in it is not read: only a RunStatus there before the send says it.
+      const statusAtSend = runStatuses(region.current, doc);
       void store
         .getState()
         .resume(responses)
@@ -291,8 +301,11 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
             const lost = !active || (active === doc.body && !reading);
             const left = lost || untouched || region.current?.contains(active);
             if (first && left) pendingFocus.current = { to: 'interrupt', id: first.id };
-            // Said once, whether focus goes back or not: by RunStatus where one on the page says the run failed, else here.
-            if (!scopeOf(region.current, doc).querySelector(RUN_STATUS)) announce(t.announce.notSent);
+            // Said once, whether focus goes back or not: by a RunStatus there at the send that shows the failure, else here.
+            const heard = runStatuses(region.current, doc).some(
+              (s) => statusAtSend.includes(s) && s.matches('[data-state="failed"],[data-state="disconnected"]'),
+            );
+            if (!heard) announce(t.announce.notSent);
             return;
           }
           // Refused: the interrupts are still open, their errors shown next to them; focus goes back to the first.

@@ -156,6 +156,30 @@ describe('an interrupt closed without answering that then expires', () => {
     expect(question.querySelector('.agk-interrupt__status')).toHaveTextContent('Your answer: No.');
   });
 
+  it('says of a Yes, dropped at expiry, that it can only be closed, its expiry said once', async () => {
+    show(await twoOpen(true));
+    await act(async () => vi.advanceTimersByTimeAsync(0));
+    const question = card('Confirmation needed');
+    const live = question.querySelector('.agk-interrupt__countdown ~ [aria-live]');
+    // What the region held before each change (a change and the next can come in one batch of records).
+    const held: string[] = [];
+    const watch = new MutationObserver((records) => {
+      for (const r of records)
+        held.push(r.type === 'characterData' ? (r.oldValue ?? '') : [...r.removedNodes].map((n) => n.textContent).join(''));
+    });
+    if (live) watch.observe(live, { childList: true, characterData: true, characterDataOldValue: true, subtree: true });
+    await click(within(question).getByRole('button', { name: 'Yes' }));
+    expect(question).toHaveTextContent('Your answer: Yes.');
+    await act(async () => vi.advanceTimersByTimeAsync(8000));
+    await act(async () => vi.advanceTimersByTimeAsync(1000));
+    watch.disconnect();
+    expect(question).toHaveAttribute('data-state', 'expired');
+    expect(question).toHaveAttribute('data-answer', 'none');
+    expect(question.querySelector('.agk-interrupt__why')).toHaveTextContent('It can no longer be answered, only closed.');
+    const said = [...held, live?.textContent ?? ''].filter((text, i, all) => text !== '' && text !== all[i - 1]);
+    expect(said).toEqual([expect.stringMatching(/^This request expired at .*only closed\.$/)]);
+  });
+
   it('says of one left unanswered that it can only be closed', async () => {
     show(await twoOpen());
     await act(async () => vi.advanceTimersByTimeAsync(8000));

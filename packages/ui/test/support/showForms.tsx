@@ -9,19 +9,22 @@ import { runOf, STORY_THREAD, scriptedSource } from '../../src/storybook/scripte
  * code (rjsf, ajv) loads on demand, and the effects of a form's arrival (its
  * buttons enabled, focus on its first field) run before the test goes on.
  */
-export async function showForms(store: AgentStore): Promise<RenderResult> {
+export async function showForms(store: AgentStore, timeout = 10_000): Promise<RenderResult> {
   const view = render(
     <AgentProvider store={store}>
       <InterruptDialog />
     </AgentProvider>,
   );
-  await waitFor(() => expect(view.container.querySelector('.agk-interrupt__form-placeholder')).toBeNull(), { timeout: 10_000 });
+  await waitFor(() => expect(view.container.querySelector('.agk-interrupt__form-placeholder')).toBeNull(), { timeout });
   await act(async () => undefined);
   return view;
 }
 
-/** The dialog of a thread whose run ended asking one input_required question for `responseSchema`, its form loaded. */
-export async function askedFor(responseSchema: Record<string, unknown>): Promise<RenderResult> {
+/**
+ * The dialog of a thread whose run ended asking one input_required question for `responseSchema`, its form loaded
+ * (within `timeout` ms).
+ */
+export async function askedFor(responseSchema: Record<string, unknown>, timeout?: number): Promise<RenderResult> {
   const store = createAgentStore({
     threadId: STORY_THREAD,
     source: scriptedSource([
@@ -33,5 +36,5 @@ export async function askedFor(responseSchema: Record<string, unknown>): Promise
     },
   });
   await store.getState().run('Register the voucher code');
-  return showForms(store);
+  return showForms(store, timeout);
 }
