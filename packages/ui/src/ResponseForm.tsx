@@ -36,7 +36,15 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import type { ReactNode } from 'react';
 import * as React from 'react';
 import { clientContext } from './clientContext.js';
-import { FORM_COMBINATIONS_LIMIT, FORM_ENTRIES_LIMIT, type FormRefusal, formRefusal, formSchema, transformErrors } from './formSchema.js';
+import {
+  endlessAt,
+  FORM_COMBINATIONS_LIMIT,
+  FORM_ENTRIES_LIMIT,
+  type FormRefusal,
+  formRefusal,
+  formSchema,
+  transformErrors,
+} from './formSchema.js';
 import { useInterruptRoot } from './interruptContext.js';
 import { formUiSchema, humanizeKey, type InterruptMessages } from './interruptForm.js';
 import { linearRegExp, patternsRun } from './linearRegExp.js';
@@ -763,7 +771,8 @@ const validatorsById = new WeakMap<object, FormValidator>();
  * meta-schema refuses (a misspelt type), or of a draft ajv has not (draft-04),
  * compiles neither here nor in the resume's check, which then refuses every
  * answer, and so does one with a pattern RE2 cannot run (`linearRegExp`),
- * an asynchronous one (`$async`) or one under a meta-schema's `$id`. Such a
+ * an asynchronous one (`$async`), one under a meta-schema's `$id`, or one
+ * that applies itself to the value it checks without end (`endlessAt`). Such a
  * form asks for nothing: its question can only be closed. So does any form
  * on a page that forbids compiling code (`codeForbidden`): `'forbidden'`.
  */
@@ -774,6 +783,10 @@ function schemaChecks(schema: unknown): 'usable' | 'forbidden' | Unusable {
   // The resume's check takes no answer it must wait for ($async), and compiles no schema under a meta-schema's $id.
   const { $async, $id } = schema as { $async?: unknown; $id?: unknown };
   if ($async === true) return { reason: 'invalid', detail: 'an asynchronous JSON Schema ($async) is not checked' };
+  // Checking an answer would apply the schema to it again and again until the stack runs out: every Submit would fail.
+  const endless = endlessAt(schema);
+  if (endless !== undefined)
+    return { reason: 'invalid', detail: `it applies itself to the same value without end, through the $ref at ${endless || 'its root'}` };
   try {
     const { ajv } = validatorFor(schema);
     if (typeof $id === 'string' && ajv.getSchema($id.replace(/#$/, '')) !== undefined)

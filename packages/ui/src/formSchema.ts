@@ -263,6 +263,150 @@ function pointedTo(root: unknown, ref: string): unknown {
   return node;
 }
 
+/** Keywords whose value is data, never a schema. */
+const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'example']);
+/** Keywords that apply a schema to the value inside the one checked (a field, an item, a key): each takes a step into the value. */
+const INNER_SCHEMAS = [
+  'additionalProperties',
+  'items',
+  'prefixItems',
+  'additionalItems',
+  'contains',
+  'propertyNames',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+];
+const INNER_MAPS = ['properties', 'patternProperties'];
+const REF_KEYWORDS = ['$ref', '$recursiveRef', '$dynamicRef'];
+/** The base URI of a schema without an `$id`: any URI, for its `$ref`s to be read against. */
+const DOCUMENT = 'https://aguikit.invalid/response.json';
+
+const uri = (ref: string, base: string): URL | undefined => {
+  try {
+    return new URL(ref, base);
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * The schemas `node` applies to the very value it checks (not to a value inside it):
+ * `allOf`, `anyOf`, `oneOf`, `not`, dependencies, and `if` / `then` / `else` where they are a condition (ajv
+ * ignores an `if` alone, and a `then` or `else` without one).
+ */
+function appliedInPlace(node: Record<string, unknown>): unknown[] {
+  const applied: unknown[] = [];
+  for (const key of ['allOf', 'anyOf', 'oneOf']) if (Array.isArray(node[key])) applied.push(...(node[key] as unknown[]));
+  applied.push(node.not);
+  if (node.if !== undefined && (node.then !== undefined || node.else !== undefined)) applied.push(node.if, node.then, node.else);
+  for (const key of ['dependentSchemas', 'dependencies']) if (isRecord(node[key])) applied.push(...Object.values(node[key]));
+  return applied;
+}
+
+/**
+ * Where `schema` applies itself again to the very value it is checking, without end (a JSON Pointer to the
+ * subschema whose `$ref` leads back), or undefined where it never does: `if: { $ref: '#' }` with a `then`, a
+ * `not`, `allOf` or dependency that names the schema it is in, directly or through definitions. Checking any answer
+ * against such a schema runs out of stack (ajv's and the resume's check alike), so no answer can ever be sent. A
+ * `$ref` back to the schema for a value inside the answer (a tree's `items: { $ref: '#' }`) ends with the answer,
+ * and is not one. References are read as ajv reads them: against the `$id` of the resource they are in, to a
+ * JSON Pointer, an `$id` or an anchor; one that names nothing here leads nowhere.
+ */
+export function endlessAt(schema: unknown): string | undefined {
+  if (!isRecord(schema)) return undefined;
+  const places = new Map<object, { path: string; base: string }>();
+  const targets = new Map<string, Record<string, unknown>>([[DOCUMENT, schema]]);
+  // Every schema object of the document: where it is, and the URI its references are read against.
+  const index = (value: unknown, path: string, base: string): void => {
+    if (Array.isArray(value)) {
+      value.forEach((item, i) => {
+        index(item, `${path}/${i}`, base);
+      });
+      return;
+    }
+    if (!isRecord(value) || places.has(value)) return;
+    let own = base;
+    const id = value.$id;
+    const url = typeof id === 'string' ? uri(id, base) : undefined;
+    if (url && typeof id === 'string') {
+      // Draft 7 names an anchor with an `$id` of a fragment alone; later drafts with `$anchor`.
+      if (id.startsWith('#')) targets.set(url.href, value);
+      else {
+        url.hash = '';
+        own = url.href;
+        targets.set(own, value);
+      }
+    }
+    places.set(value, { path, base: own });
+    for (const anchor of [value.$anchor, value.$dynamicAnchor]) if (typeof anchor === 'string') targets.set(`${own}#${anchor}`, value);
+    for (const key of Object.keys(value))
+      if (!DATA_KEYWORDS.has(key))
+        index(value[key], `${path}/${/[~/]/.test(key) ? key.replace(/~/g, '~0').replace(/\//g, '~1') : key}`, own);
+  };
+  index(schema, '', DOCUMENT);
+  // Many fields name the same few definitions: each reference is read once.
+  const read = new Map<string, Record<string, unknown> | undefined>();
+  const starts: unknown[] = [schema];
+  const named = (ref: unknown, base: string): Record<string, unknown> | undefined => {
+    if (typeof ref !== 'string') return undefined;
+    const key = `${base} ${ref}`;
+    if (read.has(key)) return read.get(key);
+    const url = uri(ref, base);
+    let at: unknown = url && targets.get(url.href);
+    if (url && at === undefined) {
+      const fragment = url.hash;
+      url.hash = '';
+      at = pointedTo(targets.get(url.href), fragment === '' ? '#' : fragment);
+    }
+    const found = isRecord(at) ? at : undefined;
+    read.set(key, found);
+    return found;
+  };
+  /** The schemas checked against the same value as `node`: those it applies in place, and those its references name. */
+  const sameValue = (node: Record<string, unknown>): Record<string, unknown>[] => {
+    const base = places.get(node)?.base ?? DOCUMENT;
+    const next = appliedInPlace(node);
+    for (const key of REF_KEYWORDS) if (node[key] !== undefined) next.push(named(node[key], base));
+    return next.filter(isRecord);
+  };
+  /** Adds the schemas `node` checks the values inside its own against to `starts`. */
+  const addInner = (node: Record<string, unknown>): void => {
+    for (const key of INNER_SCHEMAS) {
+      const value = node[key];
+      if (Array.isArray(value)) for (const member of value) starts.push(member);
+      else if (value !== undefined) starts.push(value);
+    }
+    for (const key of INNER_MAPS) {
+      const map = node[key];
+      if (isRecord(map)) for (const name in map) if (Object.hasOwn(map, name)) starts.push(map[name]);
+    }
+  };
+  // Depth first along the schemas that check the same value, without the stack (a chain of references may be long):
+  // a schema met again while it is still being followed is one the check never leaves.
+  const state = new Map<object, 'open' | 'done'>();
+  while (starts.length > 0) {
+    const start = starts.pop();
+    if (!isRecord(start) || state.has(start)) continue;
+    const stack: { node: Record<string, unknown>; next: Record<string, unknown>[] }[] = [];
+    const enter = (node: Record<string, unknown>) => {
+      state.set(node, 'open');
+      stack.push({ node, next: sameValue(node) });
+      addInner(node);
+    };
+    enter(start);
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1] as (typeof stack)[number];
+      const next = top.next.pop();
+      if (next === undefined) {
+        state.set(top.node, 'done');
+        stack.pop();
+      } else if (state.get(next) === 'open') return places.get(top.node)?.path ?? '';
+      else if (!state.has(next)) enter(next);
+    }
+  }
+  return undefined;
+}
+
 /**
  * Keywords under which a schema may give an object fields that its
  * `properties` do not list: a reference (its target is not looked into),
