@@ -103,6 +103,8 @@ const HTML_LINES = new RegExp(HTML_LINE.source, 'm');
 const LABEL_START = /^[ \t>*+.)0-9-]*\[/;
 /** The most characters a link's label may hold. */
 const MAX_LABEL = 999;
+/** What a line going on with a label opens with that is not in the label, at most: quotes' marks and an indent. */
+const LABEL_GOES_ON = /^[ \t>]*/;
 /** A letter or a digit, also after emphasis or code marks (`**Step 1:**`, `` `npm` ``), a pipe, or an ATX heading. */
 const BLOCK_START = /^(?:(?:[*_]+|`{1,2})?[\p{L}\p{N}]|\||#{1,6}(?:[ \t]|$))/u;
 const HEADING = /^#{1,6}(?:[ \t]|$)/;
@@ -309,7 +311,8 @@ export function markdownPieces(text: string, from = PIECES_FROM): MarkdownPiece[
  * footnote (`[label]: /url`, `[^1]: a`): one that opens, after what may be
  * the marks of quotes and list items and an indent, a label closed by `]:`
  * (no bracket in it but an escaped one, at most MAX_LABEL characters,
- * maybe over lines with no blank line between them). A task box (`- [ ] a`),
+ * maybe over lines with no blank line between them, whose endings, quotes'
+ * marks and indents it does not count). A task box (`- [ ] a`),
  * a link (`[a](u)`) or an alert (`> [!NOTE]`) opening a line defines
  * nothing, nor does a `]:` elsewhere (`arr[0]: 1`). One pass.
  */
@@ -318,17 +321,21 @@ function definesLabel(text: string): boolean {
   let label = -1;
   return someLineOutsideFences(text, (line) => {
     const start = LABEL_START.exec(line);
-    let i = 0;
+    let i: number;
     if (start) {
       label = 0;
       i = start[0].length;
     } else if (label < 0 || !filled(line)) {
       label = -1;
       return false;
+    } else {
+      // A line going on with the label: its quotes' marks and indent, like the line ending, are not in it.
+      i = LABEL_GOES_ON.exec(line)?.[0].length ?? 0;
     }
     for (; i < line.length; i++, label++) {
       const c = line[i];
-      if (c === '\\') {
+      // A backslash escapes what follows it on its line, and at the end of a line is one character of the label.
+      if (c === '\\' && i + 1 < line.length) {
         i++;
         label++;
       } else if (c === '[' || c === ']' || label >= MAX_LABEL) {
@@ -337,8 +344,6 @@ function definesLabel(text: string): boolean {
         return defines;
       }
     }
-    // The line ending is in the label.
-    label++;
     return false;
   });
 }
@@ -773,9 +778,11 @@ export function nestsTooDeep(text: string): boolean {
   const most = Math.max(MIN_UNDERLINES, MAX_UNDERLINE_COST / text.length);
   let underlines = 0;
   let above = false;
-  return someLineOutsideFences(text, (line) => {
-    // A line of `=` or `-` alone under one that is not blank may underline it (in a quote, or a list item's text).
-    if (above && UNDERLINE.test(line) && ++underlines > most) return true;
+  return someLineOutsideFences(text, (line, last) => {
+    // A line of `=` or `-` alone under one that is not blank may underline it (in a quote, or a list item's text); the
+    // last line may still grow into something else (`-` into `- a`), and counts once a line follows it, so that a
+    // streaming reply does not turn to text for a token and back.
+    if (above && !last && UNDERLINE.test(line) && ++underlines > most) return true;
     above = filled(line);
     return lineTooDeep(line);
   });
@@ -803,15 +810,19 @@ const INDENTED_CLOSE = /^[ \t]+(`{3,}|~{3,})[ \t]*$/;
  * block, which ends without it; a `<` within a line is inline HTML at most,
  * which a fence interrupts, and one in code is code); one opened indented
  * after a list item may be in that item, and ends with it, at a line less
- * indented, or closes on its marks however far in
- * (up to three columns into the item's text). One opened in quotes
+ * indented, or closes on its marks up to three columns past where they
+ * opened (up to three columns into the item's text), and so does one opened
+ * on an item's line (`- ````). One opened in quotes at column 0
  * (`> ```md`) holds what the lines that open as many quotes hold, and ends
  * at a line that opens fewer (code has no lazy lines). A fence closes on a
  * line of at least as many of its own marks and nothing after them
- * (`` ```js `` in a fence is code). Wherever in doubt, a line is read as no
- * code: it is tested. One pass.
+ * (`` ```js `` in a fence is code). A line that may open a fence in other
+ * containers (`   > ````, `> - ````, four columns in) holds no fence from
+ * there on: its closing line would read as opening one. Wherever in doubt,
+ * a line is read as no code: it is tested. The test learns whether a line
+ * is the text's last, which may still grow. One pass.
  */
-function someLineOutsideFences(text: string, test: (line: string) => boolean): boolean {
+function someLineOutsideFences(text: string, test: (line: string, last: boolean) => boolean): boolean {
   let fencesHold = true;
   let fence = '';
   let fenceIndent = 0;
@@ -833,8 +844,9 @@ function someLineOutsideFences(text: string, test: (line: string) => boolean): b
         const [, , marker = '', rest = ''] = found ?? [];
         const inItem = fenceIndent > 0 && afterItem;
         if (!(inItem && filled(inner) && leadingSpaces(inner) < fenceIndent)) {
-          // In a list item, a fence closes up to three columns into the item's text: more than three spaces in, maybe.
-          const close = found ? marker : inItem ? (INDENTED_CLOSE.exec(inner)?.[1] ?? '') : '';
+          // In a list item, a fence closes up to three columns into the item's text: more than three spaces in, maybe,
+          // but not more than three past the fence's own marks, which are at most that far into the item's text.
+          const close = found ? marker : inItem && leadingSpaces(inner) <= fenceIndent + 3 ? (INDENTED_CLOSE.exec(inner)?.[1] ?? '') : '';
           if (close[0] === fence[0] && close.length >= fence.length && (!found || BLANK.test(rest))) fence = '';
           continue;
         }
@@ -843,7 +855,8 @@ function someLineOutsideFences(text: string, test: (line: string) => boolean): b
       fence = '';
     }
     if (fencesHold && line.includes('<') && HTML_LINE.test(line)) fencesHold = false;
-    const quotes = line.includes('>') ? quotesOf(line, Number.POSITIVE_INFINITY) : NO_QUOTES;
+    // Only quotes at column 0, one right after the other, surely open the line: `   > ` or `>   > ` may be in a list item.
+    const quotes = line[0] === '>' ? quotesAtStart(line) : NO_QUOTES;
     const inner = line.slice(quotes.at);
     const found = FENCE.exec(inner);
     if (found && fencesHold && opensFence(inner, found[1]?.length ?? 0)) {
@@ -851,16 +864,49 @@ function someLineOutsideFences(text: string, test: (line: string) => boolean): b
       fenceIndent = found[1]?.length ?? 0;
       fenceQuotes = quotes.depth;
       // What the line opens besides the code, which opens nothing: its quotes.
-      if (test(line.slice(0, quotes.at))) return true;
+      if (test(line.slice(0, quotes.at), start > text.length)) return true;
       continue;
     }
+    const itemFence = fencesHold && FENCE_MARKS.test(line) ? fenceInItem(line) : undefined;
+    if (itemFence && !itemFence.quoted) {
+      // A fence opened on a list item's line (`- ````, `1. ```bash`): its item's text starts where its marks do.
+      fence = itemFence.char.repeat(itemFence.length);
+      fenceIndent = itemFence.indent;
+      fenceQuotes = 0;
+      afterItem = true;
+    } else if (fencesHold && FENCE_MARKS.test(line) && mayOpenFence(line)) {
+      // Any other line that may open a fence (in a list item and a quote, `> - ````, `- > ````; in a quote indented,
+      // `   > ````, which may be in a list item; four columns in) ends where its containers do, which only they tell,
+      // and its closing line would read as one that opens a fence: no line is code from here.
+      fencesHold = false;
+    }
     if (LIST_MARKER.test(inner)) afterItem = true;
-    if (test(line)) return true;
+    if (test(line, start > text.length)) return true;
   }
   return false;
 }
 
 const NO_QUOTES = { depth: 0, at: 0, tabbed: false };
+
+/** A fence's marks after what may be the marks of quotes and list items and an indent, and what follows them. */
+const FENCE_LIKE = /^[ \t>*+.)0-9-]*(`{3,}|~{3,})(.*)$/s;
+
+/** Whether `line` may open a fence in some container: its marks, after what may be containers, and no backtick after backticks. */
+function mayOpenFence(line: string): boolean {
+  const [, run = '', rest = ''] = FENCE_LIKE.exec(line) ?? [];
+  return run !== '' && !(run[0] === '`' && rest.includes('`'));
+}
+
+/** The quotes `line` opens at column 0, each `>` right after the one before and its one space (`> > `, `>>`). */
+function quotesAtStart(line: string): { depth: number; at: number; tabbed: boolean } {
+  let depth = 0;
+  let at = 0;
+  while (line[at] === '>') {
+    depth++;
+    at += line[at + 1] === ' ' ? 2 : 1;
+  }
+  return { depth, at, tabbed: false };
+}
 
 /**
  * The first `most` quotes `line` opens (each a `>` after up to three spaces,

@@ -960,6 +960,98 @@ describe('a long reply in pieces', () => {
     expect(tableTooLarge(['> ```md', '>\t| x |', ...rows].join('\n'))).toBe(true);
   });
 
+  it('renders exactly what the whole text renders around definitions and quoted fences (150 random texts, every third prefix of each)', {
+    timeout: 180_000,
+  }, () => {
+    // Where a line may open: in lists and quotes (with no space, nested, indented, after a tab), in indented code, in
+    // fences of quotes and of the text, under a paragraph line, after an HTML block, or as an underline.
+    const starts = [
+      ...['', '', '', '- ', '1. ', '> ', '> > ', '>', '>> ', '> - ', '- > ', '  ', '   ', '    ', '\t', '>\t'],
+      ...['> ```', '```', '> ~~~', '~~~', '> > ````md', '```a`', '> ```a`', '>\t```', ' > ```', '   > ```'],
+      ...['---', '===', '> ---', '- ---', '| a |', '|---|', '<div>'],
+    ];
+    // Definitions (of a label over lines, with a title on the next line, escaped brackets, a footnote), and what only looks like one.
+    const bodies = [
+      ...['[a]: https://shop.example/a', '[a]:', 'https://shop.example/a "Title"', '"Title"', '[A]: https://shop.example/A'],
+      ...[
+        '[^1]: A note.',
+        '[a\\]b]: https://shop.example/b',
+        '[a\\\\]: https://shop.example/c',
+        '[É]: https://shop.example/e',
+        '[a',
+        'b]: /u',
+      ],
+      ...['Refund [a] [É] [a\\]b] [^1] [a\\\\] [a b]', 'Order A-1001 was refunded.', '```', '~~~', '[ ] task', '[a](u) arr[0]: 1'],
+      // Fences closed in list items and quotes, which the next line's indent or quotes may go on from.
+      ...['- ```\n  x\n  ```', '1. Steps:\n   > ```\n   > x\n   > ```', '> - ```\n>   x\n>   ```', '- Run:\n\n    ```\n    x\n  ```'],
+    ];
+    const lines = fc.array(fc.tuple(fc.constantFrom(...starts), fc.constantFrom(...bodies), fc.constantFrom('\n', '\n', '\n\n')), {
+      minLength: 2,
+      maxLength: 12,
+    });
+    let cut = 0;
+    fc.assert(
+      fc.property(lines, (ls) => {
+        const t = `${ls.map(([start, body, gap]) => start + body + gap).join('')}See [a], [É], [a\\]b] and [a\\\\].[^1]`;
+        if ((markdownPieces(t, 0)?.length ?? 0) > 1) cut++;
+        for (let end = 1; end < t.length; end += 3)
+          expect(pieced(t.slice(0, end)), JSON.stringify(t.slice(0, end))).toBe(whole(t.slice(0, end)));
+        expect(pieced(t), JSON.stringify(t)).toBe(whole(t));
+      }),
+      { numRuns: 150 },
+    );
+    // Texts that define nothing are cut (about one in five): a good share must be.
+    expect(cut).toBeGreaterThan(12);
+  });
+
+  it.each([
+    // A fence opened on a list item's line is code up to its closing line, and no further.
+    ['a list item', '- ```\n  npm test\n  ```\n  [y]: https://shop.example/y'],
+    ['a numbered list item, a closing line too far in', '1. ```bash\n   x\n       ```\n   ```\n   [y]: https://shop.example/y'],
+    // A fence in a list item closes no more than three columns past its own marks: a line further in is its code.
+    ['a list item, a closing line too far in', '- Run:\n  ```\n        ```\n  ```\n  [y]: https://shop.example/y'],
+    ['a loose list item, a closing line too far in', '- Run:\n\n  ```\n  x\n\n        ```\n  ```\n\n  [y]: https://shop.example/y'],
+    // A fence in a quote in a list item ends with the item, at a quote at column 0.
+    ['a quote in a list item', '1. Steps:\n   > ```\n   > code\n> [y]: https://shop.example/y'],
+    ['a list item in a quote', '> - ```\n>   x\n>   ```\n>   [y]: https://shop.example/y'],
+    ['a quote on a list item', '- > ```\n  > x\n  > ```\n  > [y]: https://shop.example/y'],
+    // A fence opened in an indented quote, or four columns in (in a list item), closes on a line that looks like it opens one.
+    ['an indented quote', ' > ```\n > x\n> ```\n> [y]: https://shop.example/y'],
+    ['a list item, four columns in', '- Run:\n\n    ```\n    x\n  ```\n  [y]: https://shop.example/y'],
+  ])('renders whole a reply with a definition after a fence closed in %s', (_where, first) => {
+    const t = `${first}\n\nSee [the refund][y].\n\nIntro:\n\n1. one\n2. two`;
+    expect(whole(t)).toContain('rel="noopener noreferrer">the refund<');
+    expect(pieced(t)).toBe(whole(t));
+    expect(markdownPieces(t, 0)).toBeUndefined();
+    // Nor is what follows it code to the checks of what the parser can take.
+    expect(nestsTooDeep(`${first}\n${'> '.repeat(3_000)}x`)).toBe(true);
+  });
+
+  it('renders whole a reply whose definition has a label of 999 characters over lines, in a quote or a list item', () => {
+    // The label's line endings and the quote's or the item's marks and indent on its later lines are not in its 999.
+    const [a, b] = ['a'.repeat(500), 'b'.repeat(499)];
+    for (const [open, more, end] of [
+      ['', '', ''],
+      ['> ', '> ', ''],
+      ['> > ', ' >> ', ''],
+      ['- ', '  ', ''],
+      ['1. > ', '   > ', ''],
+      // A backslash at the end of a line escapes nothing: one character.
+      ['', '', '\\'],
+    ] as const) {
+      const first = `${a.slice(end.length)}${end}`;
+      const t = `${open}[${first}\n${more}${b}]: https://shop.example/r\n\nSee [the refund][${first}\n${b}].\n\n- one\n- two`;
+      expect(whole(t), open + end).toContain('rel="noopener noreferrer">the refund<');
+      expect(pieced(t), open + end).toBe(whole(t));
+      expect(markdownPieces(t, 0), open + end).toBeUndefined();
+    }
+    // A character more is no label: the text is cut.
+    const t = `[${a}\n${b}b]: https://shop.example/r\n\nSee [the refund][${a}\n${b}b].\n\n- one\n- two`;
+    expect(whole(t)).not.toContain('rel="noopener noreferrer">the refund<');
+    expect(markdownPieces(t, 0)?.map((piece) => piece.type)).toEqual(['blocks', 'blocks', 'list']);
+    expect(pieced(t)).toBe(whole(t));
+  });
+
   it('renders whole what a later line could change anywhere: footnotes, link definitions, HTML, short texts', () => {
     expect(markdownPieces('See [the policy][p].\n\n[p]: https://shop.example/policy', 0)).toBeUndefined();
     expect(markdownPieces('A claim.[^1]\n\n[^1]: The source.', 0)).toBeUndefined();
@@ -1036,6 +1128,17 @@ describe('a reply built to make the parser recurse or backtrack', () => {
     ['100 underlined headings in 300 KB', `${'Refund\n---\n\n'.repeat(100)}${'Order A-1001 was refunded. '.repeat(11_000)}`],
   ])('%s: Markdown', (_what, text) => {
     expect(nestsTooDeep(text)).toBe(false);
+  });
+
+  it('a reply of as many underlined headings as it may hold stays Markdown as a list item streams in under a paragraph (`-`, then `- a`)', () => {
+    // A last line of `-` alone may still become a list item: it turned the whole reply to text for a frame, and back.
+    const head = `${'Refund\n---\n\n'.repeat(100)}${'Order A-1001 was refunded. '.repeat(3_650)}`;
+    const t = `${head}\nSteps:\n- Notify the buyer.\n- Close the ticket.\n\nTitle\n===`;
+    const shown = Array.from({ length: t.length - head.length }, (_, i) => nestsTooDeep(t.slice(0, head.length + i + 1)));
+    expect(t.length).toBeLessThan(100_000);
+    expect(shown.indexOf(true)).toBe(-1);
+    // Once a line below it, the 101st underline counts.
+    expect(nestsTooDeep(`${t}\n`)).toBe(true);
   });
 
   it('a piece whose Markdown throws as it renders shows its text, and a new text is tried as Markdown again', () => {
