@@ -277,7 +277,10 @@ const INNER_SCHEMAS = [
   'unevaluatedProperties',
 ];
 const INNER_MAPS = ['properties', 'patternProperties'];
-const REF_KEYWORDS = ['$ref', '$recursiveRef', '$dynamicRef'];
+/** Keywords whose value names schemas: a name there (a field called `default`) is no keyword. */
+const NAMED_SCHEMAS = new Set([...INNER_MAPS, '$defs', 'definitions', 'dependentSchemas', 'dependencies']);
+/** References that draft-07 (a schema without a `$schema` of 2019-09 or 2020-12) has not: ajv ignores them there. */
+const DYNAMIC_REFS = ['$recursiveRef', '$dynamicRef'];
 /** The base URI of a schema without an `$id`: any URI, for its `$ref`s to be read against. */
 const DOCUMENT = 'https://aguikit.invalid/response.json';
 
@@ -294,12 +297,13 @@ const uri = (ref: string, base: string): URL | undefined => {
  * `allOf`, `anyOf`, `oneOf`, `not`, dependencies, and `if` / `then` / `else` where they are a condition (ajv
  * ignores an `if` alone, and a `then` or `else` without one).
  */
-function appliedInPlace(node: Record<string, unknown>): unknown[] {
+function appliedInPlace(node: Record<string, unknown>, draft07: boolean): unknown[] {
   const applied: unknown[] = [];
   for (const key of ['allOf', 'anyOf', 'oneOf']) if (Array.isArray(node[key])) applied.push(...(node[key] as unknown[]));
   applied.push(node.not);
   if (node.if !== undefined && (node.then !== undefined || node.else !== undefined)) applied.push(node.if, node.then, node.else);
-  for (const key of ['dependentSchemas', 'dependencies']) if (isRecord(node[key])) applied.push(...Object.values(node[key]));
+  for (const key of draft07 ? ['dependencies'] : ['dependentSchemas', 'dependencies'])
+    if (isRecord(node[key])) applied.push(...Object.values(node[key]));
   return applied;
 }
 
@@ -310,11 +314,21 @@ function appliedInPlace(node: Record<string, unknown>): unknown[] {
  * against such a schema runs out of stack (ajv's and the resume's check alike), so no answer can ever be sent. A
  * `$ref` back to the schema for a value inside the answer (a tree's `items: { $ref: '#' }`) ends with the answer,
  * and is not one. References are read as ajv reads them: against the `$id` of the resource they are in, to a
- * JSON Pointer, an `$id` or an anchor; one that names nothing here leads nowhere.
+ * JSON Pointer, an `$id` or an anchor; one that names nothing here leads nowhere. `dependentSchemas`,
+ * `$recursiveRef` and `$dynamicRef` count in 2019-09 and 2020-12 only (ajv's draft-07 ignores them), and the
+ * last two, where no dynamic anchor answers their fragment, lead back to the whole schema as well.
  */
 export function endlessAt(schema: unknown): string | undefined {
   if (!isRecord(schema)) return undefined;
   const places = new Map<object, { path: string; base: string }>();
+  // ajv's draft, as `validatorFor` picks it.
+  const draft = typeof schema.$schema === 'string' ? schema.$schema : '';
+  const draft07 = !draft.includes('2020-12') && !draft.includes('2019-09');
+  // The dynamic anchors declared (`$recursiveAnchor: true` declares the one `$recursiveRef` names, "").
+  const dynamicAnchors = new Set<string>();
+  // The maps of names to schemas met (`properties`): their keys are names, not keywords.
+  const names = new Set<object>();
+  const escaped = (key: string) => (/[~/]/.test(key) ? key.replace(/~/g, '~0').replace(/\//g, '~1') : key);
   const targets = new Map<string, Record<string, unknown>>([[DOCUMENT, schema]]);
   // Every schema object of the document: where it is, and the URI its references are read against.
   const index = (value: unknown, path: string, base: string): void => {
@@ -325,6 +339,10 @@ export function endlessAt(schema: unknown): string | undefined {
       return;
     }
     if (!isRecord(value) || places.has(value)) return;
+    if (names.has(value)) {
+      for (const key of Object.keys(value)) index(value[key], `${path}/${escaped(key)}`, base);
+      return;
+    }
     let own = base;
     const id = value.$id;
     const url = typeof id === 'string' ? uri(id, base) : undefined;
@@ -339,9 +357,14 @@ export function endlessAt(schema: unknown): string | undefined {
     }
     places.set(value, { path, base: own });
     for (const anchor of [value.$anchor, value.$dynamicAnchor]) if (typeof anchor === 'string') targets.set(`${own}#${anchor}`, value);
-    for (const key of Object.keys(value))
-      if (!DATA_KEYWORDS.has(key))
-        index(value[key], `${path}/${/[~/]/.test(key) ? key.replace(/~/g, '~0').replace(/\//g, '~1') : key}`, own);
+    if (typeof value.$dynamicAnchor === 'string') dynamicAnchors.add(value.$dynamicAnchor);
+    if (value.$recursiveAnchor === true) dynamicAnchors.add('');
+    for (const key of Object.keys(value)) {
+      const member = value[key];
+      if (DATA_KEYWORDS.has(key)) continue;
+      if (NAMED_SCHEMAS.has(key) && isRecord(member)) names.add(member);
+      index(member, `${path}/${escaped(key)}`, own);
+    }
   };
   index(schema, '', DOCUMENT);
   // Many fields name the same few definitions: each reference is read once.
@@ -365,8 +388,17 @@ export function endlessAt(schema: unknown): string | undefined {
   /** The schemas checked against the same value as `node`: those it applies in place, and those its references name. */
   const sameValue = (node: Record<string, unknown>): Record<string, unknown>[] => {
     const base = places.get(node)?.base ?? DOCUMENT;
-    const next = appliedInPlace(node);
-    for (const key of REF_KEYWORDS) if (node[key] !== undefined) next.push(named(node[key], base));
+    const next = appliedInPlace(node, draft07);
+    if (node.$ref !== undefined) next.push(named(node.$ref, base));
+    if (!draft07)
+      for (const key of DYNAMIC_REFS) {
+        const ref = node[key];
+        if (ref === undefined) continue;
+        next.push(named(ref, base));
+        // ajv goes to a dynamic anchor of the name after the "#", and where none is declared, checks the value
+        // against the schema it is compiling again: the whole schema (or the one a `$ref` led into, itself on the way).
+        if (typeof ref === 'string' && ref.startsWith('#') && !dynamicAnchors.has(ref.slice(1))) next.push(schema);
+      }
     return next.filter(isRecord);
   };
   /** Adds the schemas `node` checks the values inside its own against to `starts`. */

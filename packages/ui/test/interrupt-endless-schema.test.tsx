@@ -109,6 +109,15 @@ describe('a schema that refers to itself for values inside the answer', () => {
     await waitFor(() => expect(resumed(store)).toEqual([expect.objectContaining({ status: 'resolved', payload: { note: 'root' } })]));
   });
 
+  it('a draft-07 schema whose `dependentSchemas` names itself (a keyword draft-07 has not, ajv ignores it) is a form that sends', async () => {
+    const user = userEvent.setup();
+    const { store, show } = await answering({ type: 'object', properties: note, dependentSchemas: { note: { $ref: '#' } } });
+    await show();
+    await user.type(screen.getByRole('textbox', { name: 'Note' }), 'kept');
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    await waitFor(() => expect(resumed(store)).toEqual([expect.objectContaining({ status: 'resolved', payload: { note: 'kept' } })]));
+  });
+
   it('with an `$id`, checked once and drawn again (the card mounted again), is a form that sends', async () => {
     const user = userEvent.setup();
     const { store, show } = await answering({
@@ -129,6 +138,9 @@ describe('a schema that refers to itself for values inside the answer', () => {
   });
 });
 
+const DRAFT_2020 = 'https://json-schema.org/draft/2020-12/schema';
+const DRAFT_2019 = 'https://json-schema.org/draft/2019-09/schema';
+
 describe('endlessAt', () => {
   it('finds where a schema applies itself again, through in-place keywords and $refs only', () => {
     // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then, not a thenable
@@ -136,7 +148,8 @@ describe('endlessAt', () => {
     expect(endlessAt({ $defs: { a: { $ref: '#/$defs/b' }, b: { oneOf: [{ $ref: '#/$defs/a' }] } }, allOf: [{ $ref: '#/$defs/a' }] })).toBe(
       '/$defs/b/oneOf/0',
     );
-    expect(endlessAt({ dependentSchemas: { note: { $ref: '#' } } })).toBe('/dependentSchemas/note');
+    expect(endlessAt({ $schema: DRAFT_2020, dependentSchemas: { note: { $ref: '#' } } })).toBe('/dependentSchemas/note');
+    expect(endlessAt({ dependencies: { note: { $ref: '#' } } })).toBe('/dependencies/note');
     expect(endlessAt({ type: 'object', $ref: '#' })).toBe('');
     expect(endlessAt({ $defs: { 'a/b': { not: { $ref: '#/$defs/a~1b' } } }, anyOf: [{ $ref: '#/$defs/a~1b' }] })).toBe('/$defs/a~1b/not');
     // A tree's fields and items are values inside the one checked, and a `then` without an `if` is never applied.
@@ -148,6 +161,54 @@ describe('endlessAt', () => {
         allOf: [{ $id: 'https://example.com/part.json', $ref: '#/$defs/leaf', $defs: { leaf: { type: 'string' } } }],
         $defs: { leaf: { $ref: '#' } },
       }),
+    ).toBeUndefined();
+  });
+
+  it('reads a field or definition named like a data keyword (`default`, `enum`, `const`) as a schema: its `$id` and where it is', () => {
+    expect(endlessAt({ properties: { default: { allOf: [{ $ref: '#/properties/default' }] } } })).toBe('/properties/default/allOf/0');
+    expect(
+      endlessAt({ properties: { const: { $id: 'https://example.com/const.json', not: { $ref: 'https://example.com/const.json' } } } }),
+    ).toBe('/properties/const/not');
+    expect(
+      endlessAt({ $defs: { enum: { $id: 'https://example.com/enum.json', anyOf: [{ $ref: '#' }] } }, allOf: [{ $ref: '#/$defs/enum' }] }),
+    ).toBe('/$defs/enum/anyOf/0');
+    // A `default` or `enum` of the schema itself is data: a `$ref` inside it is never followed.
+    expect(endlessAt({ default: { allOf: [{ $ref: '#' }] }, enum: [{ not: { $ref: '#' } }] })).toBeUndefined();
+  });
+
+  it('follows `dependentSchemas`, `$recursiveRef` and `$dynamicRef` in the drafts that have them only (draft-07 ignores them)', () => {
+    const schema = { dependentSchemas: { note: { $ref: '#' } }, allOf: [{ $recursiveRef: '#' }, { $dynamicRef: '#' }] };
+    expect(endlessAt(schema)).toBeUndefined();
+    expect(endlessAt({ ...schema, $schema: 'http://json-schema.org/draft-07/schema#' })).toBeUndefined();
+    expect(endlessAt({ $schema: DRAFT_2019, allOf: [{ $recursiveRef: '#' }] })).toBe('/allOf/0');
+    expect(endlessAt({ $schema: DRAFT_2020, not: { $dynamicRef: '#' } })).toBe('/not');
+  });
+
+  it('reads a `$dynamicRef` or `$recursiveRef` no dynamic anchor answers as ajv does: the schema checked from its root again', () => {
+    // An `$anchor` or a JSON Pointer is no dynamic anchor: ajv applies the whole schema again.
+    expect(endlessAt({ $schema: DRAFT_2020, $defs: { a: { $anchor: 'm', type: 'object' } }, allOf: [{ $dynamicRef: '#m' }] })).toBe(
+      '/allOf/0',
+    );
+    expect(endlessAt({ $schema: DRAFT_2020, $defs: { a: { type: 'object' } }, anyOf: [{ $dynamicRef: '#/$defs/a' }] })).toBe('/anyOf/0');
+    expect(
+      endlessAt({
+        $schema: DRAFT_2019,
+        $defs: { p: { $id: 'https://example.com/p.json', type: 'object', $defs: { d: { anyOf: [{ $recursiveRef: '#' }] } } } },
+        allOf: [{ $ref: 'https://example.com/p.json#/$defs/d' }],
+      }),
+    ).toBe('/$defs/p/$defs/d/anyOf/0');
+    // A tree of them (the reference for the values inside) ends with the answer.
+    expect(
+      endlessAt({
+        $schema: DRAFT_2020,
+        $dynamicAnchor: 'node',
+        properties: { kids: { items: { $dynamicRef: '#node' } } },
+        allOf: [{ $ref: '#/$defs/a' }],
+        $defs: { a: { items: { $dynamicRef: '#/$defs/a' } } },
+      }),
+    ).toBeUndefined();
+    expect(
+      endlessAt({ $schema: DRAFT_2019, $recursiveAnchor: true, properties: { kids: { items: { $recursiveRef: '#' } } } }),
     ).toBeUndefined();
   });
 });
