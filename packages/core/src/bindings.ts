@@ -7,5 +7,5 @@
  * public API: a name here may change in any release.
  */
 
-export { reportThrown, tellApp } from './controller/report.js';
+export { copyOf, reportThrown, tellApp } from './controller/report.js';
 export { jsonKeys } from './plainJson.js';

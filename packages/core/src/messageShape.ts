@@ -4,7 +4,7 @@
  * applies them to the messages a saved session's client entries hold. Kept
  * apart from the validator, which only the engine loads.
  */
-import { describe } from './diagnostics.js';
+import { describe } from './describe.js';
 import { put } from './plainJson.js';
 
 export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -1,4 +1,5 @@
-import { describe, error, warning } from './diagnostics.js';
+import { describe } from './describe.js';
+import { error, warning } from './diagnostics.js';
 import { BASE_FIELDS, EVENT_SHAPES, type FieldKind } from './eventShapes.js';
 import type { Diagnostic } from './model.js';
 import type { ValidatedEvent } from './protocol.js';

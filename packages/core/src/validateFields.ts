@@ -3,7 +3,8 @@
  * A check returns nothing when the value is fine, a replacement value or a
  * drop when it tolerates it (pushing a warning), or an error.
  */
-import { describe, warning } from './diagnostics.js';
+import { describe } from './describe.js';
+import { warning } from './diagnostics.js';
 import type { FieldKind } from './eventShapes.js';
 import { isObject, messageProblem, partProblem, UNKNOWN_PART } from './messageShape.js';
 import type { Diagnostic } from './model.js';

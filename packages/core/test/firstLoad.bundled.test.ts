@@ -42,6 +42,11 @@ const ENGINE = [
   '/src/reducer/run.ts',
   '/src/reducer/sharedState.ts',
   '/src/reducer/text.ts',
+  // What only the event handlers share: a file the first load imports holds none of it.
+  '/src/reducer/eventHelpers.ts',
+  '/src/reducer/messagesSnapshot.ts',
+  '/src/reducer/toolResult.ts',
+  '/src/diagnostics.ts',
   // Why a request failed: asked for only once the engine has loaded, by a run that failed.
   '/src/controller/classifyFailure.ts',
   'fast-json-patch',

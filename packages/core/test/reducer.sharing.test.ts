@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createThreadState, reduceThread, replayEvents } from '../src/engine.js';
 import { EVENT_TYPES, type MessageRecord, type ThreadState } from '../src/index.js';
-import { copyMessage, copyThread, withDiagnostics } from '../src/reducer/helpers.js';
+import { copyMessage, withDiagnostics } from '../src/reducer/eventHelpers.js';
+import { copyThread } from '../src/reducer/helpers.js';
 import { run, text, toolCall, VALID_EXAMPLES } from './support/examples.js';
 
 function thread(messages: number): ThreadState {

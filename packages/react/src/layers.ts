@@ -1,5 +1,5 @@
 import type { RunControllerOptions } from '@aguikit/core';
-import { tellApp } from '@aguikit/core/bindings';
+import { copyOf, tellApp } from '@aguikit/core/bindings';
 
 /** The options a store can change after it is made: all but the source. */
 export type StoreSettings<Doc = unknown> = Partial<Omit<RunControllerOptions<Doc>, 'source'>>;
@@ -28,22 +28,13 @@ export function layered(base: Settings, layers: Iterable<Settings>): Settings {
       else if (TOLD.has(key) && typeof before === 'function' && typeof value === 'function')
         out[key] = (...args: unknown[]) => {
           // Each its own copy, as the controller hands one listener: what one changes (a redaction), the next does not see.
-          tellApp(before as (...a: unknown[]) => void, ...args.map(copy));
+          tellApp(before as (...a: unknown[]) => void, ...args.map(copyOf));
           tellApp(value as (...a: unknown[]) => void, ...args);
         };
       else out[key] = value;
     }
   }
   return out;
-}
-
-/** A copy of what a listener is told; a value `structuredClone` cannot copy (a function in an event) as it is. */
-function copy(value: unknown): unknown {
-  try {
-    return structuredClone(value);
-  } catch {
-    return value;
-  }
 }
 
 /** Whether `a` and `b` hold the same own keys, in the same order, with the same values (`Object.is`). */

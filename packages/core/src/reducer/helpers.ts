@@ -1,9 +1,9 @@
-import type { Diagnostic, MessageRecord, SubagentRecord, ThreadState, ToolCallRecord } from '../model.js';
-
-/** Diagnostics kept on the state; past this only a count is kept (the event log keeps everything). */
-const MAX_DIAGNOSTICS = 1000;
-/** CUSTOM, RAW and unknown events kept on the state, newest last. */
-const MAX_PASSTHROUGH = 200;
+/**
+ * What the reducer shares with the client's own transitions (local.ts) and a
+ * replay's batch, all in the first load; what only the event handlers use
+ * is in eventHelpers.ts, code of the engine's chunk.
+ */
+import type { MessageRecord, SubagentRecord, ThreadState, ToolCallRecord } from '../model.js';
 
 /** `fields` without the members that are undefined (which exactOptionalPropertyTypes forbids writing), to spread into a record. */
 export function defined<T extends object>(fields: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
@@ -15,31 +15,6 @@ export function defined<T extends object>(fields: T): { [K in keyof T]?: Exclude
 /** The times of a message made at `at`: started and, unless it streams, ended then; nothing when the time is not known. */
 export function stamp(at: number | undefined, streams?: boolean): Pick<MessageRecord, 'startedAt' | 'endedAt'> {
   return at === undefined ? {} : streams ? { startedAt: at } : { startedAt: at, endedAt: at };
-}
-
-/** Whether `record` was made by a run before the current one (a record outside any run is not). */
-export function earlier(record: { runId?: string }, state: ThreadState): boolean {
-  return record.runId !== undefined && state.run.runId !== undefined && record.runId !== state.run.runId;
-}
-
-/** `<id>#<runId>`, the key of a record that a later run's record of the same id set aside (made unique if taken). */
-export function keyFor(id: string, runId: string | undefined, taken: (key: string) => boolean): string {
-  let key = `${id}#${runId}`;
-  while (taken(key)) key += '#';
-  return key;
-}
-
-export function withDiagnostics(state: ThreadState, found: readonly Diagnostic[]): ThreadState {
-  if (found.length === 0) return state;
-  const room = MAX_DIAGNOSTICS - state.diagnostics.length;
-  const next = copyThread(state);
-  if (room >= found.length) {
-    next.diagnostics = [...state.diagnostics, ...found];
-    return next;
-  }
-  if (room > 0) next.diagnostics = [...state.diagnostics, ...found.slice(0, room)];
-  next.droppedDiagnostics = state.droppedDiagnostics + found.length - Math.max(room, 0);
-  return next;
 }
 
 /**
@@ -93,91 +68,7 @@ export function copyThread(state: ThreadState): Mutable<ThreadState> {
   };
 }
 
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-type OptionalKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? K : never }[keyof T];
-
-/** The optional fields of a message record, in the order `copyMessage` writes them. */
-const MESSAGE_OPTIONAL = [
-  'name',
-  'toolCallId',
-  'error',
-  'activityType',
-  'encryptedValue',
-  'subagentRunId',
-  'runId',
-  'metadata',
-  'toolCallIds',
-  'startedAt',
-  'endedAt',
-  'stopped',
-  'source',
-] as const satisfies readonly OptionalKeys<MessageRecord>[];
-// Fails to compile when MessageRecord gains an optional field that copyMessage does not copy.
-const everyOptionalCopied: Exclude<OptionalKeys<MessageRecord>, (typeof MESSAGE_OPTIONAL)[number]> extends never ? true : false = true;
-void everyOptionalCopied;
-
-/**
- * A shallow copy of a message record, for the caller to change: a literal of
- * its fields, for the reason given at `copyThread` (a streamed message is
- * copied on every delta). Optional fields are copied when present, in the
- * order `fromAgUiMessage` writes them.
- */
-export function copyMessage(m: MessageRecord): Mutable<MessageRecord> {
-  const {
-    name,
-    toolCallId,
-    error,
-    activityType,
-    encryptedValue,
-    subagentRunId,
-    runId,
-    metadata,
-    toolCallIds,
-    startedAt,
-    endedAt,
-    stopped,
-    source,
-  } = m;
-  // A message streamed in a run carries its run, its start and nothing else optional: written whole in one
-  // literal, since a field added to a literal takes storage of its own, on every delta.
-  if (
-    runId !== undefined &&
-    name === undefined &&
-    toolCallId === undefined &&
-    error === undefined &&
-    activityType === undefined &&
-    encryptedValue === undefined &&
-    subagentRunId === undefined &&
-    metadata === undefined &&
-    toolCallIds === undefined &&
-    endedAt === undefined &&
-    stopped === undefined &&
-    source === undefined
-  )
-    return startedAt === undefined
-      ? { id: m.id, role: m.role, content: m.content, streaming: m.streaming, runId }
-      : { id: m.id, role: m.role, content: m.content, streaming: m.streaming, runId, startedAt };
-  const copy: Mutable<MessageRecord> = { id: m.id, role: m.role, content: m.content, streaming: m.streaming };
-  if (name !== undefined) copy.name = name;
-  if (toolCallId !== undefined) copy.toolCallId = toolCallId;
-  if (error !== undefined) copy.error = error;
-  if (activityType !== undefined) copy.activityType = activityType;
-  if (encryptedValue !== undefined) copy.encryptedValue = encryptedValue;
-  if (subagentRunId !== undefined) copy.subagentRunId = subagentRunId;
-  if (runId !== undefined) copy.runId = runId;
-  if (metadata !== undefined) copy.metadata = metadata;
-  if (toolCallIds !== undefined) copy.toolCallIds = toolCallIds;
-  if (startedAt !== undefined) copy.startedAt = startedAt;
-  if (endedAt !== undefined) copy.endedAt = endedAt;
-  if (stopped !== undefined) copy.stopped = stopped;
-  if (source !== undefined) copy.source = source;
-  return copy;
-}
-
-/** Appends to a bounded list, dropping the oldest entries. */
-export function appendBounded<T>(list: readonly T[], item: T): readonly T[] {
-  return list.length < MAX_PASSTHROUGH ? [...list, item] : [...list.slice(list.length - MAX_PASSTHROUGH + 1), item];
-}
+export type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** The ids of the messages that may be streaming: those the map watches (thread.ts), or, in a map made without, all. */
 export function streamingIds(state: ThreadState): readonly string[] {
@@ -300,14 +191,6 @@ export function putMessage(state: ThreadState, record: MessageRecord): ThreadSta
   return copy;
 }
 
-/** Updates an existing message; returns `state` unchanged when it does not exist or nothing changed. */
-export function updateMessage(state: ThreadState, id: string, change: (m: MessageRecord) => MessageRecord): ThreadState {
-  const current = state.messages.byId.get(id);
-  if (!current) return state;
-  const next = change(current);
-  return next === current ? state : putMessage(state, next);
-}
-
 export function putToolCall(state: ThreadState, record: ToolCallRecord): ThreadState {
   const copy = copyThread(state);
   copy.toolCalls = state.toolCalls.set(toolCallKey(state.toolCalls, record), record);
@@ -321,35 +204,12 @@ function toolCallKey(calls: ThreadState['toolCalls'], record: ToolCallRecord): s
   return key;
 }
 
-export function updateToolCall(state: ThreadState, id: string, change: (c: ToolCallRecord) => ToolCallRecord): ThreadState {
-  const current = state.toolCalls.get(id);
-  if (!current) return state;
-  const next = change(current);
-  return next === current ? state : putToolCall(state, next);
-}
-
 /** Returns a copy of `record` without `key` (exactOptionalPropertyTypes forbids assigning undefined). */
 export function without<T extends object, K extends keyof T>(record: T, key: K): T {
   if (!(key in record)) return record;
   const copy = { ...record };
   delete copy[key];
   return copy;
-}
-
-/**
- * The record kept under `id`, own keys only: ids are opaque strings, and one
- * named `constructor` or `__proto__` must not find Object.prototype's members.
- */
-export function entry<V>(records: Readonly<Record<string, V>>, id: string): V | undefined {
-  return Object.hasOwn(records, id) ? records[id] : undefined;
-}
-
-/** The attribution and run of a record created by an event. */
-export function origin(event: { subagentRunId?: string | undefined }, state: ThreadState): { subagentRunId?: string; runId?: string } {
-  const out: { subagentRunId?: string; runId?: string } = {};
-  if (event.subagentRunId !== undefined) out.subagentRunId = event.subagentRunId;
-  if (state.run.runId !== undefined) out.runId = state.run.runId;
-  return out;
 }
 
 /** Every subagent still running, settled as `change` says: the run it belonged to ended (stopped, failed) without saying how it did. */

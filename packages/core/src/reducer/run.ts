@@ -13,18 +13,9 @@ import type {
   ToolCallRecord,
 } from '../model.js';
 import type { EventOf, ResumeEntry, TokenUsage } from '../protocol.js';
+import { entry, updateToolCall, withDiagnostics } from './eventHelpers.js';
 import { mergeMetadata, withKey, withMeta } from './grow.js';
-import {
-  defined,
-  entry,
-  putMessage,
-  putToolCall,
-  settleSubagents,
-  streamingIds,
-  updateToolCall,
-  withDiagnostics,
-  without,
-} from './helpers.js';
+import { defined, putMessage, putToolCall, settleSubagents, streamingIds, without } from './helpers.js';
 import { addInputMessages } from './messages.js';
 import { ownJson, sameJson } from './ownJson.js';
 

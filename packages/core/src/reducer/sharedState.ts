@@ -1,9 +1,11 @@
-import { describe, warning } from '../diagnostics.js';
+import { describe } from '../describe.js';
+import { warning } from '../diagnostics.js';
 import { applyJsonPatch, noteLargeObjects, type PatchFailureCode } from '../jsonPatch.js';
 import type { MessageRecord, SharedState, ThreadState } from '../model.js';
 import type { EventOf } from '../protocol.js';
+import { origin, withDiagnostics } from './eventHelpers.js';
 import { withMeta } from './grow.js';
-import { origin, putMessage, stamp, withDiagnostics, without } from './helpers.js';
+import { putMessage, stamp, without } from './helpers.js';
 import { COPY_DEPTH, nestsWithin } from './ownJson.js';
 
 /** STATE_SNAPSHOT replaces the whole document (never a merge) and heals a desynced state. */

@@ -1,7 +1,8 @@
 import type { SubagentRecord, ThreadState } from '../model.js';
 import type { EventOf } from '../protocol.js';
+import { entry } from './eventHelpers.js';
 import { withKey, withMeta } from './grow.js';
-import { defined, entry } from './helpers.js';
+import { defined } from './helpers.js';
 
 export function subagentStarted(state: ThreadState, event: EventOf<'SUBAGENT_STARTED'>): ThreadState {
   const { subagentRunId, name, description, parentSubagentRunId, parentToolCallId, parentMessageId, metadata } = event;

@@ -3,20 +3,9 @@ import { warning } from '../diagnostics.js';
 import { isArrayIndex } from '../largeObject.js';
 import type { MessageRecord, MessageRole, ReasoningSpan, ThreadState } from '../model.js';
 import type { ContentPart, EventOf } from '../protocol.js';
+import { copyMessage, earlier, entry, origin, updateMessage, updateToolCall, withDiagnostics } from './eventHelpers.js';
 import { mergeMetadata, withKey, withMeta } from './grow.js';
-import {
-  copyMessage,
-  defined,
-  earlier,
-  entry,
-  origin,
-  putMessage,
-  stamp,
-  updateMessage,
-  updateToolCall,
-  withDiagnostics,
-  without,
-} from './helpers.js';
+import { defined, putMessage, stamp, without } from './helpers.js';
 
 type Opening = EventOf<'TEXT_MESSAGE_START'> | EventOf<'REASONING_MESSAGE_START'>;
 type Continuation = EventOf<'TEXT_MESSAGE_CONTENT'> | EventOf<'REASONING_MESSAGE_CONTENT'>;

@@ -1,9 +1,11 @@
 import { appended } from '../batchOwned.js';
 import type { MessageRecord, ThreadState, ToolCallRecord } from '../model.js';
 import type { EventOf } from '../protocol.js';
+import { earlier, keyFor, origin, updateMessage, updateToolCall } from './eventHelpers.js';
 import { mergeMetadata } from './grow.js';
-import { copyThread, defined, earlier, keyFor, origin, putMessage, putToolCall, stamp, updateMessage, updateToolCall } from './helpers.js';
-import { keepLastResults, parseArgs } from './toolResult.js';
+import { copyThread, defined, putMessage, putToolCall, stamp } from './helpers.js';
+import { parseArgs } from './toolArgs.js';
+import { keepLastResults } from './toolResult.js';
 
 /**
  * START declares the call and attaches it to its parent assistant message,

@@ -7,7 +7,8 @@
 import { newId } from '../ids.js';
 import type { ThreadState } from '../model.js';
 import type { ContentPart } from '../protocol.js';
-import { putMessage, updateToolCall } from './helpers.js';
+import { updateToolCall } from './eventHelpers.js';
+import { putMessage } from './helpers.js';
 import { ownJson } from './ownJson.js';
 import { toolResult } from './toolResult.js';
 

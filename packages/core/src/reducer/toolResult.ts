@@ -1,38 +1,14 @@
 /**
- * A tool call's arguments parsed, and its result: what the client's own
- * transitions (a frontend tool's result, a run's input) share with the
- * event stream, apart from the streaming reducers of toolCalls.ts.
+ * A tool call's result: what the client's own transitions (a frontend
+ * tool's result) share with the event stream, apart from the streaming
+ * reducers of toolCalls.ts.
  */
 
 import { warning } from '../diagnostics.js';
-import type { MessageRecord, ThreadState, ToolCallRecord } from '../model.js';
+import type { MessageRecord, ThreadState } from '../model.js';
 import type { EventOf } from '../protocol.js';
-import { thrownText } from '../thrownText.js';
-import {
-  beforeLastResults,
-  defined,
-  earlier,
-  keyFor,
-  origin,
-  putMessage,
-  someIdFromEnd,
-  stamp,
-  updateToolCall,
-  withDiagnostics,
-} from './helpers.js';
-import { JsonTooDeep, MAX_JSON_DEPTH, nestsWithin } from './ownJson.js';
-
-export function parseArgs(text: string): Pick<ToolCallRecord, 'args' | 'argsError' | 'argsErrorCode'> {
-  if (text.trim() === '') return { args: {} };
-  try {
-    const args = JSON.parse(text) as unknown;
-    // Parsed as deep as it is written; the state keeps no value deeper than it copies (ownJson.ts).
-    if (!nestsWithin(args, MAX_JSON_DEPTH)) return { argsError: new JsonTooDeep().message, argsErrorCode: 'TOO_DEEP' };
-    return { args };
-  } catch (e) {
-    return { argsError: thrownText(e), argsErrorCode: 'NOT_JSON' };
-  }
-}
+import { earlier, keyFor, origin, updateToolCall, withDiagnostics } from './eventHelpers.js';
+import { beforeLastResults, defined, putMessage, someIdFromEnd, stamp } from './helpers.js';
 
 /**
  * RESULT mints a tool message placed after the assistant message that made

@@ -117,23 +117,14 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
    * chunk before the next is read: the pull form waits there for its consumer.
    */
   const capabilities = options.capabilities;
-  const readCapabilities = async (): Promise<AgentCapabilities | undefined> => {
-    if (capabilities === undefined) return undefined;
-    if (typeof capabilities === 'object' && !(capabilities instanceof URL)) return capabilities;
+  // What the agent supports, read from its endpoint by the body reader's chunk; anything that fails gives none.
+  const readCapabilities = async (from: AgentCapabilities | string | URL): Promise<AgentCapabilities | undefined> => {
+    if (typeof from === 'object' && !(from instanceof URL)) return from;
     try {
+      const reader = await loadBodyReader();
       const headers = await headersOrFail(options.headers);
       const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
-      const idle = timeoutOf(options.idleTimeoutMs);
-      // Bounded as a run's request is: an endpoint that never answers gives no capabilities, not a wait for ever.
-      const response = await doFetch(capabilities, {
-        headers: { Accept: 'application/json', ...headers },
-        ...(idle === undefined ? {} : { signal: AbortSignal.timeout(idle) }),
-      });
-      if (!response.ok) return undefined;
-      const text = await cappedText(response);
-      if (text === undefined) return undefined;
-      const body = JSON.parse(text) as unknown;
-      return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as AgentCapabilities) : undefined;
+      return await reader.fetchCapabilities(from, headers, doFetch, timeoutOf(options.idleTimeoutMs));
     } catch {
       return undefined;
     }
@@ -373,36 +364,8 @@ export function httpSseSource(options: HttpSseSourceOptions): AgentSource {
         onEvent(event);
       });
     },
-    ...(capabilities !== undefined ? { capabilities: readCapabilities } : {}),
+    ...(capabilities !== undefined ? { capabilities: () => readCapabilities(capabilities) } : {}),
   };
-}
-
-/** The most a capabilities answer may hold, in bytes: an object that says what an agent supports is far smaller. */
-const MAX_CAPABILITIES = 1024 * 1024;
-
-/**
- * A capabilities answer's text, or undefined once its body passes
- * MAX_CAPABILITIES bytes (the body is then let go): a body that never ends
- * would otherwise be held in memory as it grows.
- */
-async function cappedText(response: Response): Promise<string | undefined> {
-  // A fetch of the app's whose answer has no body stream.
-  if (!response.body) return response.text();
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  let bytes = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return text + decoder.decode();
-      bytes += value.byteLength;
-      if (bytes > MAX_CAPABILITIES) return undefined;
-      text += decoder.decode(value, { stream: true });
-    }
-  } finally {
-    reader.cancel().catch(() => undefined);
-  }
 }
 
 /** The body reader, or a READER_UNAVAILABLE error: nothing can be sent without it. */

@@ -5,7 +5,7 @@
  * made and awaited before each request is sent, so none of it is in an
  * application's first load.
  */
-import type { RunAgentInput } from '../protocol.js';
+import type { AgentCapabilities, RunAgentInput } from '../protocol.js';
 import { thrownText } from '../thrownText.js';
 import { AgentTransportError, untilAborted } from './source.js';
 import { StreamSilent } from './sseBody.js';
@@ -117,4 +117,56 @@ function headerBytes(value: string): string {
   let bytes = '';
   for (const byte of new TextEncoder().encode(value)) bytes += String.fromCharCode(byte);
   return bytes;
+}
+
+/** The most a capabilities answer may hold, in bytes: an object that says what an agent supports is far smaller. */
+const MAX_CAPABILITIES = 1024 * 1024;
+
+/**
+ * What the agent supports, as its capabilities endpoint answers a GET (sent
+ * with the run's headers, bounded by `idle` as a run's request is: an
+ * endpoint that never answers gives none); undefined for an answer that is
+ * not OK, not a JSON object, or over MAX_CAPABILITIES. Throws what the
+ * request throws.
+ */
+export async function fetchCapabilities(
+  url: string | URL,
+  headers: Record<string, string>,
+  doFetch: typeof fetch,
+  idle: number | undefined,
+): Promise<AgentCapabilities | undefined> {
+  const response = await doFetch(url, {
+    headers: { Accept: 'application/json', ...headers },
+    ...(idle === undefined ? {} : { signal: AbortSignal.timeout(idle) }),
+  });
+  if (!response.ok) return undefined;
+  const text = await cappedText(response);
+  if (text === undefined) return undefined;
+  const body = JSON.parse(text) as unknown;
+  return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as AgentCapabilities) : undefined;
+}
+
+/**
+ * A capabilities answer's text, or undefined once its body passes
+ * MAX_CAPABILITIES bytes (the body is then let go): a body that never ends
+ * would otherwise be held in memory as it grows.
+ */
+async function cappedText(response: Response): Promise<string | undefined> {
+  // A fetch of the app's whose answer has no body stream.
+  if (!response.body) return response.text();
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let bytes = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return text + decoder.decode();
+      bytes += value.byteLength;
+      if (bytes > MAX_CAPABILITIES) return undefined;
+      text += decoder.decode(value, { stream: true });
+    }
+  } finally {
+    reader.cancel().catch(() => undefined);
+  }
 }
