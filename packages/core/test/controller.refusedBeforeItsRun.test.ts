@@ -6,8 +6,8 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { replaySession } from '../src/engine.js';
-import { createRunController, loadEngine, type RunAgentInput } from '../src/index.js';
-import { expectReplayed, finished, microScheduler, scripted, started, tick, toolCall } from './support/controllerHarness.js';
+import { createRecording, createRunController, loadEngine, type RunAgentInput } from '../src/index.js';
+import { expectReplayed, finished, microScheduler, open, scripted, started, tick, toolCall } from './support/controllerHarness.js';
 
 beforeAll(() => loadEngine());
 
@@ -116,6 +116,115 @@ describe('a request the agent refuses before its run starts (RUN_ERROR first)', 
     expect(thread.run).toMatchObject({ runId: second.runId, status: 'error' });
     expect(thread.runs[first.runId]?.status).toBe('success');
     expect(thread.diagnostics.map((d) => d.code)).toEqual(['MISSING_FIELD']);
+    expectReplayed(controller);
+  });
+
+  it('run(): a RUN_ERROR after other events but before any RUN_STARTED ends the request’s own run, not the run before', async () => {
+    const { source, inputs } = scripted((n, input, emit) => {
+      if (n === 1) {
+        emit({ type: 'CUSTOM', name: 'queue', value: { position: 3 } });
+        emit({ type: 'RAW', event: { kind: 'heartbeat' } });
+        return emit(refused);
+      }
+      emit(started(input));
+      emit(finished(input, { result: { done: true } }));
+    });
+    const controller = createRunController({ source, scheduler: microScheduler });
+    await controller.run('Refund order A-1001');
+    expect(await controller.run('And order A-1002')).toMatchObject({ ok: true, status: 'error' });
+    const [first, second] = inputs as [RunAgentInput, RunAgentInput];
+    const thread = controller.getSnapshot().thread;
+    expect(thread.runs[first.runId]).toMatchObject({ status: 'success', result: { done: true } });
+    expect(thread.run).toMatchObject({ runId: second.runId, status: 'error', error: { code: 'OVERLOADED' } });
+    expect(thread.runs[second.runId]).toMatchObject({ status: 'error' });
+    expectReplayed(controller);
+    expect(replaySession(controller.log.entries).runs).toEqual(thread.runs);
+    const recording = createRecording(controller.log.entries);
+    await recording.prepare();
+    expect(recording.stateAt(controller.log.entries.length - 1).runs).toEqual(thread.runs);
+  });
+
+  it('a RUN_ERROR after the run the stream started has ended opens no run under the request’s id', async () => {
+    const { source } = scripted((_n, input, emit) => {
+      emit({ type: 'RUN_STARTED', threadId: input.threadId, runId: 'agent-run-7' });
+      emit({ type: 'RUN_FINISHED', threadId: input.threadId, runId: 'agent-run-7' });
+      emit(refused);
+    });
+    const controller = createRunController({ source, scheduler: microScheduler });
+    await controller.run('Refund order A-1001');
+    const thread = controller.getSnapshot().thread;
+    expect(Object.keys(thread.runs)).toEqual(['agent-run-7']);
+    expectReplayed(controller);
+  });
+
+  it('resume(): a RUN_ERROR after other events but before any RUN_STARTED gives its answers back', async () => {
+    const { source, inputs } = scripted((n, input, emit) => {
+      if (n === 1) {
+        emit({ type: 'CUSTOM', name: 'queue', value: { position: 3 } });
+        return emit({ type: 'RUN_ERROR', message: 'The answer is not one this question takes.', code: 'RESUME_INVALID' });
+      }
+      emit(started(input));
+      emit(finished(input, { outcome: { type: 'interrupt', interrupts: [{ id: 'i1', reason: 'confirmation' }] } }));
+    });
+    const controller = createRunController({ source, scheduler: microScheduler });
+    await controller.run('Refund order A-1001');
+    await controller.resume([{ interruptId: 'i1', status: 'resolved', payload: { approved: true } }]);
+    await tick();
+    const thread = controller.getSnapshot().thread;
+    const [first, second] = inputs as [RunAgentInput, RunAgentInput];
+    expect(thread.interrupts.map((it) => it.id)).toEqual(['i1']);
+    expect(thread.runs[first.runId]?.status).toBe('interrupted');
+    expect(thread.run).toMatchObject({ runId: second.runId, status: 'error', error: { code: 'RESUME_INVALID' } });
+    expectReplayed(controller);
+  });
+
+  it('resume(): stopped after an event but before its RUN_STARTED, it stays answered: the agent answered it', async () => {
+    const { source } = scripted(async (n, input, emit, signal) => {
+      if (n === 1) {
+        emit({ type: 'CUSTOM', name: 'queue', value: { position: 3 } });
+        return open(signal);
+      }
+      emit(started(input));
+      emit(finished(input, { outcome: { type: 'interrupt', interrupts: [{ id: 'i1', reason: 'confirmation' }] } }));
+    });
+    const controller = createRunController({ source, scheduler: microScheduler });
+    await controller.run('Refund order A-1001');
+    const resumed = controller.resume([{ interruptId: 'i1', status: 'resolved', payload: { approved: true } }]);
+    while (controller.getSnapshot().eventCount < 3) await tick();
+    controller.stop();
+    await resumed;
+    expect(controller.getSnapshot().thread.interrupts).toEqual([]);
+    expectReplayed(controller);
+    expect(createRunController({ source, log: controller.log.entries }).getSnapshot().thread.interrupts).toEqual([]);
+  });
+});
+
+describe('a request whose stream breaks after events but before its RUN_STARTED', () => {
+  it('leaves its own run unknown with CONNECTION_LOST; the run before keeps its success and no error', async () => {
+    const { source, inputs } = scripted((n, input, emit) => {
+      if (n === 1) {
+        emit({ type: 'CUSTOM', name: 'queue', value: { position: 3 } });
+        throw new TypeError('network error');
+      }
+      emit(started(input));
+      emit(finished(input, { result: { done: true } }));
+    });
+    const controller = createRunController({ source, scheduler: microScheduler });
+    await controller.run('Refund order A-1001');
+    const before = controller.getSnapshot().thread.run;
+    expect(await controller.run('And order A-1002')).toMatchObject({ ok: true, status: 'unknown' });
+    const [first, second] = inputs as [RunAgentInput, RunAgentInput];
+    const { thread, failure } = controller.getSnapshot();
+    expect(failure).toMatchObject({ code: 'CONNECTION_LOST', eventsReceived: 1 });
+    expect(thread.run).toMatchObject({ runId: second.runId, status: 'unknown', error: { code: 'CONNECTION_LOST' } });
+    expect(thread.runs[first.runId]).toMatchObject({ status: 'success', result: { done: true } });
+    expect(thread.runs[second.runId]).toMatchObject({ status: 'unknown' });
+    expect(before.error).toBeUndefined();
+    expectReplayed(controller);
+    expect(replaySession(controller.log.entries).runs).toEqual(thread.runs);
+    // What the client does next starts from the failed request, not from the stream before it failed.
+    await controller.setState({ note: 'after' });
+    expect(controller.getSnapshot().thread.run).toEqual(thread.run);
     expectReplayed(controller);
   });
 });

@@ -12,6 +12,7 @@ import { applyJsonPatch } from '../jsonPatch.js';
 import type { ThreadState } from '../model.js';
 import type { JsonPatchOperation } from '../protocol.js';
 import { ownJson } from '../reducer/ownJson.js';
+import { type ResumeTaken, reopenInterrupts } from '../reducer/run.js';
 import { validateEvent } from '../validate.js';
 
 export { createEventPipeline } from '../pipeline.js';
@@ -58,11 +59,15 @@ export function clientDelta(state: ThreadState, delta: readonly JsonPatchOperati
 export const takes = (event: unknown): boolean => validateEvent(event).ok;
 
 /**
- * The thread a stream's first event applies to: one that opens with a RUN_ERROR the thread takes is its request
- * (`runId`) refused before its run began, whose run the error ends, as a request that failed before any event is; the
- * run before stays as it ended. A RUN_ERROR the thread refuses (no message) ends nothing, so it opens no run either.
+ * The thread a RUN_ERROR before its stream's RUN_STARTED applies to: one the thread takes is its request (`runId`) refused
+ * before its run began, whose run the error ends, as a request that failed before any event is; the run before stays as
+ * it ended. A RUN_ERROR the thread refuses (no message) ends nothing, so it opens no run either. A resume's answers
+ * (`taken`) go back all the same: the agent said it did not act on them.
  */
-export const refusedFirst = (state: ThreadState, event: unknown, runId: string | undefined): ThreadState =>
-  runId === undefined || runId === state.run.runId || (event as { type?: unknown } | null)?.type !== 'RUN_ERROR' || !takes(event)
-    ? state
-    : { ...state, run: { runId, status: 'running', steps: [] } };
+export const refusedFirst = (state: ThreadState, event: unknown, runId: string | undefined, taken?: ResumeTaken): ThreadState => {
+  const s =
+    runId === undefined || runId === state.run.runId || (event as { type?: unknown } | null)?.type !== 'RUN_ERROR' || !takes(event)
+      ? state
+      : { ...state, run: { runId, status: 'running' as const, steps: [] } };
+  return taken ? reopenInterrupts(s, taken) : s;
+};

@@ -8,59 +8,16 @@
  * controller applies none of them before it has loaded.
  */
 
-import type { ExpandedEvent } from '../expand.js';
-import type { Diagnostic, ThreadState } from '../model.js';
+import type { ThreadState } from '../model.js';
 import type { EventPipeline, PipelineOptions } from '../pipeline.js';
 import { batchedMessages, plainMessages } from '../reducer/helpers.js';
 import { appendMessages, cancelRun, setSharedDocument } from '../reducer/local.js';
-import type { ResumeTaken } from '../reducer/run.js';
 import { type Engine, needed } from './engineLoader.js';
+import type { MachineCallbacks, MachineState, ThreadMachine } from './machineTypes.js';
 import type { SessionEntry, SessionEntryBody } from './sessionLog.js';
-import { fresh, type Init, notTaken, requestFailed } from './transitions.js';
+import { fresh, notTaken, requestFailed } from './transitions.js';
 
-export interface MachineCallbacks {
-  /** The engine, or `undefined` while it has not loaded: an entry that needs it then throws. */
-  engine: () => Engine | undefined;
-  /** Every event that reaches the reducer, with its index among the thread's agent events. */
-  onEvent?: (event: ExpandedEvent, index: number) => void;
-  onDiagnostic?: ((diagnostic: Diagnostic) => void) | undefined;
-}
-
-export interface ThreadMachine {
-  readonly thread: ThreadState;
-  /** A stream is open (its events go to its pipeline, made at its first event). */
-  readonly streaming: boolean;
-  /** A stream ended inside its run and can go on (`stream_start` with `reconnect`). */
-  readonly reconnectable: boolean;
-  /** How many agent events were applied. */
-  readonly eventCount: number;
-  /** An `init` entry was applied: a reset starts the thread again from it. */
-  readonly started: boolean;
-  /** A resume's answers wait for its stream's first event, and the agent has not answered its request: a stop gives them back. */
-  readonly resumeAwaiting: boolean;
-  apply(entry: SessionEntryBody): ThreadState;
-  /**
-   * Applies entries in one batch (`apply`, inside `apply`), seen only at its end: thousands of messages in linear
-   * time, and arrays its agent events made grown in place (batchOwned.ts). Its thread has plain messages again unless
-   * `seen` is false (a recording's checkpoint, read only by a fork's later batch: its ids stay a list sharing the past).
-   */
-  batch(apply: () => void, seen?: boolean): void;
-  /** A machine in the state this one is in (its streams' pipelines copied), heard by `callbacks`, that goes on apart from it. */
-  fork(callbacks: MachineCallbacks): ThreadMachine;
-}
-
-/** What a machine holds between entries (see `fork`). */
-interface MachineState {
-  init: Init | undefined;
-  thread: ThreadState;
-  opened: boolean;
-  pipeline: EventPipeline | undefined;
-  dropped: EventPipeline | undefined;
-  runId: string | undefined;
-  events: number;
-  answering: ResumeTaken | undefined;
-  agentHas: ResumeTaken | undefined;
-}
+export type { MachineCallbacks, ThreadMachine };
 
 /** The listeners a stream's pipeline tells. */
 const listeners = ({ onEvent, onDiagnostic }: MachineCallbacks): PipelineOptions =>
@@ -74,6 +31,10 @@ export function createThreadMachine(callbacks: MachineCallbacks, from?: MachineS
   let pipeline = from?.pipeline;
   let dropped = from?.dropped;
   let runId = from?.runId;
+  /** The request's `runId` while its stream has had no RUN_STARTED: a RUN_ERROR then refused the request. */
+  let unstarted = from?.unstarted;
+  /** What that request's resume closed, while its stream has had no RUN_STARTED: a RUN_ERROR then gives it back. */
+  let refused = from?.refused;
   let events = from?.events ?? 0;
   /** What the last resume closed, until its stream's first event: a resume the agent never took gives it back. */
   let answering = from?.answering;
@@ -91,7 +52,6 @@ export function createThreadMachine(callbacks: MachineCallbacks, from?: MachineS
   };
 
   const need = (): Engine => needed(callbacks.engine());
-  const givenBack = (taken: ResumeTaken) => (s: ThreadState) => need().reopenInterrupts(s, taken);
 
   // Diagnostics carry the index the event has among the thread's agent events, across every stream.
   const open = (): EventPipeline => need().createEventPipeline(thread, { startIndex: events, ...listeners(callbacks) });
@@ -104,18 +64,24 @@ export function createThreadMachine(callbacks: MachineCallbacks, from?: MachineS
     if (entry.type !== 'event') owned = undefined;
     // Agent events first: the switch compares in order, and nearly every entry is one.
     switch (entry.type) {
-      case 'event':
+      case 'event': {
+        const type = (entry.event as { type?: unknown } | null)?.type;
         // An event outside any stream (a hand-made log) opens one, as a stream that sent it would have.
-        if (!pipeline) thread = need().refusedFirst(thread, entry.event, runId);
-        pipeline ??= open();
+        if (!pipeline) [pipeline, unstarted, refused] = [open(), runId, answering];
+        if (type === 'RUN_STARTED') unstarted = refused = undefined;
+        // A RUN_ERROR before the stream's RUN_STARTED refused its request before its run began: it ends the request's run,
+        // and a resume's answers go back first.
+        else if (type === 'RUN_ERROR') {
+          mutate((s) => need().refusedFirst(s, entry.event, unstarted, refused));
+          refused = undefined;
+        }
         opened = true;
         events++;
-        // A resume whose stream opens with RUN_ERROR was refused before its run began: its answers go back first.
-        if (answering && (entry.event as { type?: unknown } | null)?.type === 'RUN_ERROR') mutate(givenBack(answering));
         answering = undefined;
         if (batching) owned ??= new WeakSet();
         thread = pipeline.push(entry.event, at, owned);
         break;
+      }
       case 'init':
         init = entry;
         thread = fresh(init);
@@ -189,16 +155,20 @@ export function createThreadMachine(callbacks: MachineCallbacks, from?: MachineS
         opened = false;
         break;
       }
-      case 'failed':
+      case 'failed': {
         // A request that failed before its first event leaves no stream to go on with.
         if (entry.failure.eventsReceived === 0) {
           pipeline = undefined;
           opened = false;
         }
-        thread = requestFailed(thread, entry.failure, runId);
+        // Events that began no run of the request (no RUN_STARTED) leave the run before as it ended. A stream its
+        // events opened and no `stream_end` closed is failed too, so what comes next in it starts from the failure.
+        const failed = (s: ThreadState) => requestFailed(s, entry.failure, runId, !unstarted || s.run.runId === unstarted);
+        thread = pipeline ? pipeline.update(failed) : failed(thread);
         if (answering && notTaken(entry.failure)) thread = need().reopenInterrupts(thread, answering, entry.failure.cause);
         answering = undefined;
         break;
+      }
     }
     return thread;
   };
@@ -242,7 +212,8 @@ export function createThreadMachine(callbacks: MachineCallbacks, from?: MachineS
     fork(heard) {
       if (batching) throw new Error('aguikit: a machine is forked between batches, never inside one.');
       const [next, cut] = [pipeline?.fork(listeners(heard)), dropped?.fork(listeners(heard))];
-      return createThreadMachine(heard, { init, thread, opened, pipeline: next, dropped: cut, runId, events, answering, agentHas });
+      const state = { init, thread, opened, pipeline: next, dropped: cut, runId, unstarted, refused, events, answering, agentHas };
+      return createThreadMachine(heard, state);
     },
   };
 }

@@ -19,15 +19,16 @@ export function fresh(init: Init | undefined): ThreadState {
 }
 
 /**
- * A request to the agent failed. Before any event of its run arrived, the
- * run is an `error` with the failure's code (the agent never said a word),
- * or `unknown` when the agent answered and the connection broke after it;
- * after events arrived, the run keeps the status its stream left it in
+ * A request to the agent failed. Before any event of its run arrived (none, or
+ * none `begun` it: no RUN_STARTED), the run is an `error` with the failure's
+ * code (the agent never said a word of it), or `unknown` when the agent
+ * answered and the connection broke after it; the run before stays as it
+ * ended. After its run began, the run keeps the status its stream left it in
  * (`unknown` when it was cut) and the failure says why.
  */
-export function requestFailed(state: ThreadState, failure: RunFailure, runId: string | undefined): ThreadState {
+export function requestFailed(state: ThreadState, failure: RunFailure, runId: string | undefined, begun = true): ThreadState {
   const error = { message: failure.message, code: failure.code };
-  if (failure.eventsReceived > 0) return { ...state, run: { ...state.run, error } };
+  if (failure.eventsReceived > 0 && begun) return { ...state, run: { ...state.run, error } };
   // The agent answered before the connection broke: it may be running the request, so its run is not known to have failed.
   const status = failure.code === 'CONNECTION_LOST' ? ('unknown' as const) : ('error' as const);
   const runs = runId === undefined ? state.runs : { ...state.runs, [runId]: { runId, status } };
