@@ -250,7 +250,8 @@ export const RunStatus = React.forwardRef<HTMLDivElement, RunStatusProps>(functi
       );
     }
   } else {
-    switch (status) {
+    // Answers on their way (a resume in flight, or every interrupt answered): nobody waits for the person any more.
+    switch (status === 'interrupted' && (inFlight || !agent.interrupts.length) ? 'running' : status) {
       case 'running':
         state = 'running';
         tone = 'info';
