@@ -5,6 +5,7 @@ import { buildApp } from './http/app.js';
 import { reclaimIdleConnections } from './http/idleConnections.js';
 import { isSpeed, KNOB_LIMITS, MAX_PLAYBACK_MS, MAX_SPEED, MIN_SPEED } from './http/limits.js';
 import { defaultHosts, defaultOrigins, listFromEnv, type OriginPolicy, originPolicy } from './http/origin.js';
+import { boundPipelining } from './http/pipelining.js';
 import { type MemoryStorageOptions, openMemoryStorage } from './storage/memory.js';
 import type { EffectRecord, Storage } from './storage/types.js';
 
@@ -310,6 +311,8 @@ export async function startAgentServer(options: AgentServerOptions = {}): Promis
   fastify.server.maxConnections = maxConnections;
   // Clients that keep their connections idle after an answer do not take the places new clients need.
   reclaimIdleConnections(fastify.server, maxConnections);
+  // Nor does one that pipelines requests and reads none of the answers (its `checkContinue` is emitted as a request).
+  boundPipelining(fastify.server);
   for (const skipped of storage.skipped) fastify.log.warn(skipped, 'storage record skipped');
   try {
     await fastify.listen({ port: options.port ?? 0, host });

@@ -111,6 +111,18 @@ return {count('HLEN', KEYS[1]), count('LLEN', KEYS[2])}
 `;
 
 /**
+ * How many of positions `ARGV[1]` to `ARGV[2]` of the order list `KEYS[2]` name a key the hash `KEYS[1]` holds no
+ * record of (one deleted by hand, or lost).
+ */
+const COUNT_DANGLING = `
+local n = 0
+for _, key in ipairs(redis.call('LRANGE', KEYS[2], ARGV[1], ARGV[2])) do
+  if redis.call('HEXISTS', KEYS[1], key) == 0 then n = n + 1 end
+end
+return n
+`;
+
+/**
  * Copies positions `ARGV[1]` to `ARGV[2]` of the order list into a set of the keys it lists, in Redis (nothing is
  * sent back but how many keys the set gained), and lets the set expire in `ARGV[3]` ms.
  */
@@ -134,24 +146,28 @@ end
 `;
 
 /**
- * Appends to the order list each of the keys `ARGV[3..]` that has a record and is not listed: not in the set copied
- * from the list's first `ARGV[1]` entries (which must hold the `ARGV[2]` keys copied), nor among those appended since
- * (a new effect, or the same key put back by another server opening at the same time). Answers how many it appended.
+ * Appends to the order list each of the keys `ARGV[4..]` that has a record and is not listed. The set `KEYS[3]` holds
+ * the keys of the list's first `ARGV[1]` entries (the `ARGV[2]` keys copied so far); the entries appended since (a new
+ * effect, or the same key put back by another server opening at the same time) are copied into it first, and each
+ * key appended is added to it, so that a step reads only what was appended since the step before (reading the whole
+ * tail at each step had made putting back many records quadratic). Answers how many it appended, the list's length
+ * and how many keys the set holds, for the next step; the set lives `ARGV[3]` ms more.
  */
 const PUT_BACK = `${LISTED_INTACT}
 if not intact(KEYS[3], ARGV[2]) then return redis.error_reply('LISTED_LOST the copy of the order list is gone') end
-local appended = {}
-for _, key in ipairs(redis.call('LRANGE', KEYS[2], ARGV[1], -1)) do appended[key] = true end
+local since = redis.call('LRANGE', KEYS[2], ARGV[1], -1)
+for i = 1, #since, 1000 do redis.call('SADD', KEYS[3], unpack(since, i, math.min(i + 999, #since))) end
 local pushed = 0
-for i = 3, #ARGV do
+for i = 4, #ARGV do
   local key = ARGV[i]
-  if not appended[key] and redis.call('SISMEMBER', KEYS[3], key) == 0 and redis.call('HEXISTS', KEYS[1], key) == 1 then
+  if redis.call('SISMEMBER', KEYS[3], key) == 0 and redis.call('HEXISTS', KEYS[1], key) == 1 then
     redis.call('RPUSH', KEYS[2], key)
-    appended[key] = true
+    redis.call('SADD', KEYS[3], key)
     pushed = pushed + 1
   end
 end
-return pushed
+redis.call('PEXPIRE', KEYS[3], ARGV[3])
+return {pushed, redis.call('LLEN', KEYS[2]), redis.call('SCARD', KEYS[3])}
 `;
 
 /**
@@ -187,6 +203,7 @@ type DropRunScript = (
   before: string,
 ) => Promise<number>;
 type CountEffectsScript = (effectsKey: string, orderKey: string) => Promise<[number, number]>;
+type CountDanglingScript = (effectsKey: string, orderKey: string, start: string, stop: string) => Promise<number>;
 type CopyOrderScript = (orderKey: string, listedKey: string, start: string, stop: string, ttlMs: string) => Promise<number>;
 type NotInSetScript = (setKey: string, copied: string, ttlMs: string, ...keys: string[]) => Promise<string[]>;
 type PutBackScript = (
@@ -195,8 +212,9 @@ type PutBackScript = (
   listedKey: string,
   listedLength: string,
   copied: string,
+  ttlMs: string,
   ...keys: string[]
-) => Promise<number>;
+) => Promise<[number, number, number]>;
 type PerformEffectScript = (effectsKey: string, orderKey: string, idempotencyKey: string, record: string) => Promise<[number, string]>;
 
 /**
@@ -245,6 +263,7 @@ export async function openRedisStorage(url: string, options: RedisStorageOptions
   client.defineCommand('aguikitPerformEffect', { numberOfKeys: 2, lua: PERFORM_EFFECT });
   client.defineCommand('aguikitCountEffects', { numberOfKeys: 2, lua: COUNT_EFFECTS });
   client.defineCommand('aguikitCopyOrder', { numberOfKeys: 2, lua: COPY_ORDER });
+  client.defineCommand('aguikitCountDangling', { numberOfKeys: 2, lua: COUNT_DANGLING });
   client.defineCommand('aguikitPutBack', { numberOfKeys: 3, lua: PUT_BACK });
   client.defineCommand('aguikitNotInSet', { numberOfKeys: 1, lua: NOT_IN_SET });
   try {
@@ -442,8 +461,9 @@ class RedisStorage implements Storage {
    * Appends to the order list, in the order done (by `at`), the effect records it does not name: the script that
    * claims an effect writes both at once, but a Redis restored from a copy taken between the two (an AOF cut short, a
    * replica promoted) can hold a record without its place, which would not be listed at start nor in the pages.
-   * Looked for only when the hash holds more records than the list has entries (two counts read at one time, O(1): an
-   * effect done between two reads would add to both and hide the record); then the list is copied into a set in Redis
+   * Looked for when the hash holds more records than the list has entries (two counts read at one time: an effect
+   * done between two reads would add to both and hide the record), or than the list has entries whose record is there
+   * (read in steps: a record deleted by hand leaves an entry that would hide a torn one); then the list is copied into a set in Redis
    * a step at a time and the hash scanned against it, so the server holds only the records not listed. A key is
    * appended once however many servers open at once, with effects done meanwhile. A copy lost on the way (evicted
    * under maxmemory, expired) is made again, `REPAIR_TRIES` times at most; then, or when Redis refuses the repair (out
@@ -458,7 +478,20 @@ class RedisStorage implements Storage {
     if (records < 0) this.skip(KEY.effects, 'a key of another type');
     if (listed < 0) this.skip(KEY.effectOrder, 'a key of another type');
     let listedLength = listed;
-    if (records < 0 || listedLength < 0 || records <= listedLength) return 0;
+    if (records <= 0 || listedLength < 0) return 0;
+    /** Entries of the list whose record is gone: they hide as many unlisted records from the counts. */
+    let dangling = 0;
+    // As many records as entries or fewer: an entry whose record was deleted (by hand) may hide an unlisted record from
+    // the counts. The list's first `listed` entries are read a step at a time for those (an effect done meanwhile adds
+    // its record and its entry after them, and is in neither count).
+    if (records <= listedLength) {
+      const countDangling = (this.client as unknown as { aguikitCountDangling: CountDanglingScript }).aguikitCountDangling;
+      for (let start = 0; start < listedLength && records <= listedLength - dangling; start += REPAIR_STEP) {
+        const stop = Math.min(start + REPAIR_STEP, listedLength) - 1;
+        dangling += await this.call(() => countDangling.call(this.client, effectsKey, orderKey, String(start), String(stop)));
+      }
+      if (records <= listedLength - dangling) return 0;
+    }
     const done = { pushed: 0 };
     for (let tries = 1; ; tries++) {
       try {
@@ -473,7 +506,7 @@ class RedisStorage implements Storage {
         if (!lost || tries >= REPAIR_TRIES) {
           this.skip(
             KEY.effects,
-            `at least ${records - listed} records the order list does not name were not put back in it: ${message(e.cause)}`,
+            `at least ${records - (listed - dangling)} records the order list does not name were not put back in it: ${message(e.cause)}`,
           );
           return done.pushed;
         }
@@ -515,11 +548,25 @@ class RedisStorage implements Storage {
       } while (cursor !== '0');
       // In the order done; a record that cannot be read (it is skipped when listed) after the others.
       unlisted.sort((a, b) => a.at - b.at || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+      // Each step reads the list from where the one before left it: what was appended since, its own keys included.
+      let position = listedLength;
       for (let i = 0; i < unlisted.length; i += REPAIR_STEP) {
         const keys = unlisted.slice(i, i + REPAIR_STEP).map((u) => u.key);
-        done.pushed += await this.call(() =>
-          scripts.aguikitPutBack.call(this.client, effectsKey, orderKey, listedKey, String(listedLength), String(copied), ...keys),
+        const [pushed, length, held] = await this.call(() =>
+          scripts.aguikitPutBack.call(
+            this.client,
+            effectsKey,
+            orderKey,
+            listedKey,
+            String(position),
+            String(copied),
+            String(LISTED_TTL_MS),
+            ...keys,
+          ),
         );
+        done.pushed += pushed;
+        position = length;
+        copied = held;
       }
     } finally {
       await this.call(() => this.client.unlink(listedKey)).catch(() => {});

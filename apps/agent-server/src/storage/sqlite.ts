@@ -3,6 +3,7 @@ import {
   copyFileSync,
   existsSync,
   fstatSync,
+  fsync,
   ftruncateSync,
   mkdirSync,
   openSync,
@@ -97,11 +98,34 @@ class Unusable extends Error {}
 type WriteKind = 'run' | 'event' | 'effect' | 'read' | 'produced';
 type Phase = 'before' | 'inside' | 'after';
 
+/** A write waiting for the next group commit. */
+interface PendingWrite {
+  kind: WriteKind;
+  body: () => unknown;
+  at: (phase: Phase) => void;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+  /** When a write kept out by another connection's lock is refused (`performance.now()` time). */
+  deadline: number;
+}
+
+/** Whether a write of this kind is synced before it is answered (see `openSqliteStorage`): an event's frame is not, nor a run's end noted (`produced`: lost, the next start produces the run again, which changes nothing). */
+function durable(kind: WriteKind): boolean {
+  return kind !== 'event' && kind !== 'produced';
+}
+
+/** The most writes committed in one transaction: enough that a sync serves hundreds of requests, few enough to keep each commit short. */
+const GROUP_COMMIT_MAX = 512;
+
 /**
  * Opens (or creates) the SQLite storage in `dir`: one database file in WAL
- * mode. A run and a side effect commit with `synchronous = FULL`: the WAL is
- * synced before the commit returns, so what the server reports done is on
- * disk, with every write before it. An event's frame commits with `NORMAL`
+ * mode. A run and a side effect are answered (and read by another request)
+ * only once the WAL that holds their commit is synced, so what the server
+ * reports done is on disk, with every write before it; the writes asked for
+ * at once are committed together and synced once, off the event loop (see
+ * `write`). A sync that fails refuses that write and then every request
+ * (`StorageUnavailable`) until the storage is opened again: what it held is
+ * committed, maybe not on disk. An event's frame commits with `NORMAL`
  * (written to the OS, synced with the next run or effect or at checkpoint):
  * a crash of the process loses nothing, and a power loss can only lose the
  * latest frames, which are computed again, byte for byte, from their run's
@@ -227,6 +251,20 @@ function openDatabase(file: string, busyTimeoutMs: number): Database.Database {
 class SqliteStorage implements Storage {
   private closed = false;
   private sync = 'FULL';
+  /** The writes waiting for the next group commit, in the order asked for. */
+  private pending: PendingWrite[] = [];
+  /** Settles when the writes waiting are committed or refused; undefined when none wait. */
+  private committing: Promise<void> | undefined;
+  /** Settles when the commit being synced is on disk; undefined when none is. */
+  private syncing: Promise<void> | undefined;
+  /** The WAL's descriptor, for `syncWal`. */
+  private wal: number | undefined;
+  /**
+   * Why the storage refuses every request: a sync of the WAL failed. What it held is committed (readable) yet maybe
+   * never on disk, and the OS may have dropped it (a later sync succeeding says nothing of it), so no request may read
+   * it, nor be answered on top of it, until the storage is opened again (which reads the WAL as the disk has it).
+   */
+  private broken: StorageUnavailable | undefined;
   private readonly q;
 
   constructor(
@@ -414,13 +452,19 @@ class SqliteStorage implements Storage {
   }
 
   async ping(): Promise<void> {
-    await this.read(() => this.q.ping.get());
+    // Not behind the writes waiting: whether the database answers a read, even while another process keeps them out.
+    this.open();
+    await this.retry(() => this.q.ping.get(), `Cannot read ${this.file}`);
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
+    // The writes already asked for are committed (or refused) first, as they would have been had each been made at once.
+    await this.settled();
+    if (this.closed) return;
     this.closed = true;
     this.db.close();
+    if (this.wal !== undefined) closeSync(this.wal);
   }
 
   /** Imports the earlier server's journal once: its runs, the threads they left, and its effects, in one transaction. */
@@ -452,14 +496,181 @@ class SqliteStorage implements Storage {
     renameSync(journal, `${journal}.imported-${stamp(now())}`);
   }
 
-  /** `writeNow`, tried again while another connection holds the database (see `retry`). */
-  private async write<T>(kind: WriteKind, body: () => T): Promise<T> {
-    this.open();
+  /**
+   * `body` in the next group commit: the writes asked for while the event loop runs (many requests at once) are
+   * committed in one transaction, each in a savepoint of its own, with one sync for all of them, and each caller is
+   * answered only once that commit returned (nothing is acknowledged before it is on disk; a process killed before
+   * has acknowledged none of them). One sync per write had stopped the event loop for seconds under 400 runs posted
+   * at once; see `commitPending`.
+   */
+  private write<T>(kind: WriteKind, body: () => T): Promise<T> {
+    try {
+      this.open();
+    } catch (e) {
+      return Promise.reject(e);
+    }
     const at = this.fault(kind);
     at('before');
-    const result = await this.retry(() => this.writeNow(kind, body, at), `Cannot write to ${this.file}`);
-    at('after');
-    return result;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.push({
+        kind,
+        body,
+        at,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+        deadline: performance.now() + this.busyTimeoutMs,
+      });
+      if (!this.committing) {
+        this.committing = new Promise<void>((done) => setImmediate(() => void this.commitPending().finally(done)));
+      }
+    });
+  }
+
+  /**
+   * Commits the writes waiting, at most `GROUP_COMMIT_MAX` in a transaction, the event loop let run between two
+   * transactions. A transaction refused for a lock another connection holds (`SQLITE_BUSY`) has written nothing and
+   * is tried again (with the writes asked for meanwhile) after a pause, each wait a timer, until a write's
+   * `busyTimeoutMs` is over: that write is then refused. A write whose statements fail is rolled back to its
+   * savepoint and refused alone; a failure that ends the transaction (a full disk, an I/O error, the commit itself)
+   * refuses every write in it, with nothing of them recorded.
+   */
+  private async commitPending(): Promise<void> {
+    let pause = 2;
+    while (this.pending.length > 0) {
+      if (this.closed || this.broken) {
+        const refusal = this.broken ?? new StorageUnavailable(`The storage at ${this.file} is closed.`);
+        for (const job of this.pending.splice(0)) job.reject(refusal);
+        break;
+      }
+      const batch = this.pending.slice(0, GROUP_COMMIT_MAX);
+      const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+      try {
+        this.commitNow(batch, outcomes);
+      } catch (e) {
+        if (isBusy(e)) {
+          const now = performance.now();
+          this.pending = this.pending.filter((job) => {
+            if (job.deadline > now) return true;
+            job.reject(unavailable(e, `Cannot write to ${this.file}`));
+            return false;
+          });
+          if (this.pending.length === 0) break;
+          await sleep(
+            Math.min(
+              pause,
+              Math.max(1, this.pending.reduce((first, job) => Math.min(first, job.deadline), Number.POSITIVE_INFINITY) - now),
+            ),
+          );
+          pause = Math.min(BUSY_PAUSE_MAX_MS, pause * 2);
+          continue;
+        }
+        this.pending.splice(0, batch.length);
+        for (const job of batch) job.reject(unavailable(e, `Cannot write to ${this.file}`));
+        pause = 2;
+        await new Promise((resolve) => setImmediate(resolve));
+        continue;
+      }
+      this.pending.splice(0, batch.length);
+      pause = 2;
+      // Committed; synced (off the event loop) when any of them asks for it, with every commit before it.
+      if (batch.some((job, i) => outcomes[i]?.ok && durable(job.kind))) {
+        try {
+          await this.syncWal();
+        } catch (e) {
+          // The storage is refusing everything now (`broken`), the writes waiting included.
+          for (const job of batch) job.reject(this.broken ?? unavailable(e, `Cannot sync ${this.file}-wal`));
+          continue;
+        }
+      }
+      // Each write's fault point after it, then the answers.
+      batch.forEach((job, i) => {
+        if (outcomes[i]?.ok) job.at('after');
+      });
+      batch.forEach((job, i) => {
+        const outcome = outcomes[i];
+        if (outcome?.ok) job.resolve(outcome.value);
+        else job.reject(unavailable(outcome?.error, `Cannot write to ${this.file}`));
+      });
+      if (this.pending.length > 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    this.committing = undefined;
+  }
+
+  /** One transaction of `batch`, each write in a savepoint; its outcomes in `outcomes`. Throws when the transaction fails whole. */
+  private commitNow(batch: readonly PendingWrite[], outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[]): void {
+    this.open();
+    outcomes.length = 0;
+    // Committed with `NORMAL` (written to the OS), then synced by `syncWal` off the event loop when a write in it
+    // asks for it; `FULL` (synced by SQLite, on the event loop) only when the WAL cannot be opened for that.
+    const sync = batch.some((job) => durable(job.kind)) && this.walFd() === undefined ? 'FULL' : 'NORMAL';
+    if (sync !== this.sync) {
+      this.db.pragma(`synchronous = ${sync}`);
+      this.sync = sync;
+    }
+    this.db
+      .transaction(() => {
+        for (const job of batch) {
+          try {
+            outcomes.push({ ok: true, value: this.db.transaction(job.body)() });
+          } catch (error) {
+            // A failure SQLite ended the whole transaction for: none of the batch is written.
+            if (!this.db.inTransaction) throw error;
+            outcomes.push({ ok: false, error });
+            continue;
+          }
+          job.at('inside');
+        }
+      })
+      .immediate();
+  }
+
+  /**
+   * Syncs the WAL, and with it every commit made so far, on libuv's thread pool: the event loop answers other requests
+   * meanwhile, and the writes asked for meanwhile wait for the next commit. Nothing when SQLite synced it itself (`FULL`).
+   */
+  private async syncWal(): Promise<void> {
+    if (this.sync === 'FULL') return;
+    const fd = this.walFd();
+    if (fd === undefined) throw new StorageUnavailable(`The WAL of ${this.file} cannot be opened to sync it.`);
+    // A failure marks the storage broken at once, before a read waiting for the sync (`read`) goes on.
+    const syncing = new Promise<void>((resolve) =>
+      fsync(fd, (e) => {
+        if (e && !this.broken) {
+          this.broken = unavailable(
+            e,
+            `Cannot sync ${this.file}-wal (every request is refused until the storage is opened again)`,
+          ) as StorageUnavailable;
+        }
+        resolve();
+      }),
+    );
+    this.syncing = syncing;
+    try {
+      await syncing;
+    } finally {
+      this.syncing = undefined;
+    }
+    if (this.broken) throw this.broken;
+  }
+
+  /**
+   * A descriptor of the database's WAL, opened once it exists and kept: the file stays while the database is open
+   * (SQLite removes it only as the last connection closes), and is rewritten in place, never replaced.
+   */
+  private walFd(): number | undefined {
+    if (this.wal === undefined) {
+      try {
+        this.wal = openSync(`${this.file}-wal`, 'r');
+      } catch {
+        return undefined;
+      }
+    }
+    return this.wal;
+  }
+
+  /** Resolves once the writes asked for so far are settled (committed or refused). */
+  private async settled(): Promise<void> {
+    while (this.committing) await this.committing;
   }
 
   /**
@@ -485,8 +696,14 @@ class SqliteStorage implements Storage {
       .immediate();
   }
 
-  private read<T>(body: () => T): Promise<T> {
+  /**
+   * `body`, tried again while the database is locked; once the commit being synced is (a read answers nothing that is
+   * not on disk yet). Writes still waiting for their commit are not waited for, as none would be while another
+   * process holds the lock.
+   */
+  private async read<T>(body: () => T): Promise<T> {
     this.open();
+    while (this.syncing) await this.syncing;
     return this.retry(body, `Cannot read ${this.file}`);
   }
 
@@ -511,6 +728,7 @@ class SqliteStorage implements Storage {
 
   private open(): void {
     if (this.closed) throw new StorageUnavailable(`The storage at ${this.file} is closed.`);
+    if (this.broken) throw this.broken;
   }
 
   /** A stored JSON record, or undefined (and listed in `skipped`) when it cannot be read or is of the wrong shape. */
