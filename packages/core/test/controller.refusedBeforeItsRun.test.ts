@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { replaySession } from '../src/engine.js';
-import { createRecording, createRunController, loadEngine, type RunAgentInput } from '../src/index.js';
+import { AgentTransportError, createRecording, createRunController, loadEngine, type RunAgentInput } from '../src/index.js';
 import { expectReplayed, finished, microScheduler, open, scripted, started, tick, toolCall } from './support/controllerHarness.js';
 
 beforeAll(() => loadEngine());
@@ -226,5 +226,133 @@ describe('a request whose stream breaks after events but before its RUN_STARTED'
     await controller.setState({ note: 'after' });
     expect(controller.getSnapshot().thread.run).toEqual(thread.run);
     expectReplayed(controller);
+  });
+});
+
+describe('a RUN_STARTED the thread refuses (no runId) begins no run', () => {
+  it('a break after it leaves the request’s own run unknown; the run before keeps its success and no error', async () => {
+    const { source, inputs } = scripted((n, input, emit) => {
+      if (n === 1) {
+        emit({ type: 'RUN_STARTED', threadId: input.threadId });
+        throw new TypeError('network error');
+      }
+      emit(started(input));
+      emit(finished(input));
+    });
+    const controller = createRunController({ source, scheduler: microScheduler });
+    await controller.run('Refund order A-1001');
+    expect(await controller.run('And order A-1002')).toMatchObject({ ok: true, status: 'unknown' });
+    const [first, second] = inputs as [RunAgentInput, RunAgentInput];
+    const thread = controller.getSnapshot().thread;
+    expect(thread.diagnostics.map((d) => d.code)).toEqual(['MISSING_FIELD']);
+    expect(thread.run).toMatchObject({ runId: second.runId, status: 'unknown', error: { code: 'CONNECTION_LOST' } });
+    expect(thread.runs[first.runId]).toEqual(expect.objectContaining({ status: 'success' }));
+    expectReplayed(controller);
+  });
+
+  it('a resume whose stream ends after it gives its answers back, as one whose events started no run', async () => {
+    const { source } = scripted((n, input, emit) => {
+      if (n === 1) return emit({ type: 'RUN_STARTED', threadId: input.threadId });
+      emit(started(input));
+      emit(finished(input, { outcome: { type: 'interrupt', interrupts: [{ id: 'i1', reason: 'confirmation' }] } }));
+    });
+    const controller = createRunController({ source, scheduler: microScheduler });
+    await controller.run('Refund order A-1001');
+    await controller.resume([{ interruptId: 'i1', status: 'resolved', payload: { approved: true } }]);
+    await tick();
+    expect(controller.getSnapshot().failure).toMatchObject({ code: 'INVALID_STREAM', eventsReceived: 0 });
+    expect(controller.getSnapshot().thread.interrupts.map((it) => it.id)).toEqual(['i1']);
+    expectReplayed(controller);
+  });
+});
+
+describe('a retried request whose stream breaks after events but before its RUN_STARTED', () => {
+  const script = (after: (emit: Parameters<Parameters<typeof scripted>[0]>[2]) => void) =>
+    scripted((n, input, emit) => {
+      if (n === 1) throw new AgentTransportError('HTTP_STATUS', 'The agent answered HTTP 503.', 503, 'busy');
+      if (n === 2) {
+        emit({ type: 'CUSTOM', name: 'queue', value: { position: 3 } });
+        after(emit);
+        throw new TypeError('network error');
+      }
+      emit(started(input));
+      emit(finished(input, { result: { done: true } }));
+    });
+
+  it('leaves its run unknown, not the error the request it sends again failed with: the agent may be running it', async () => {
+    const { source, inputs } = script(() => undefined);
+    const controller = createRunController({ source, scheduler: microScheduler });
+    await controller.run('Refund order A-1001');
+    expect(await controller.run('And order A-1002')).toMatchObject({ ok: true, status: 'error' });
+    expect(controller.getSnapshot().failure).toMatchObject({ code: 'HTTP_STATUS', retryable: true });
+    expect(await controller.retry()).toMatchObject({ ok: true, status: 'unknown' });
+    const [first, second, again] = inputs as [RunAgentInput, RunAgentInput, RunAgentInput];
+    expect(again.runId).toBe(second.runId);
+    const { thread, failure } = controller.getSnapshot();
+    expect(failure).toMatchObject({ code: 'CONNECTION_LOST', eventsReceived: 1 });
+    expect(thread.run).toMatchObject({ runId: second.runId, status: 'unknown', error: { code: 'CONNECTION_LOST' } });
+    expect(thread.runs[second.runId]).toMatchObject({ status: 'unknown' });
+    expect(thread.runs[first.runId]).toMatchObject({ status: 'success' });
+    expectReplayed(controller);
+    expect(replaySession(controller.log.entries).runs).toEqual(thread.runs);
+    expect(controller.stateAt(controller.log.entries.length - 1).run).toEqual(thread.run);
+    expect(createRunController({ source, log: controller.log.entries }).getSnapshot().thread.runs).toEqual(thread.runs);
+  });
+
+  it('a RUN_ERROR it took before the break ends the run as the agent said: the break leaves it an error', async () => {
+    const { source, inputs } = script((emit) => emit(refused));
+    const controller = createRunController({ source, scheduler: microScheduler });
+    await controller.run('Refund order A-1001');
+    await controller.run('And order A-1002');
+    expect(await controller.retry()).toMatchObject({ ok: true, status: 'error' });
+    const second = inputs[1] as RunAgentInput;
+    const thread = controller.getSnapshot().thread;
+    expect(thread.run).toMatchObject({ runId: second.runId, status: 'error' });
+    expect(thread.runs[second.runId]).toMatchObject({ status: 'error' });
+    expectReplayed(controller);
+  });
+
+  it('a new request: a RUN_ERROR it took before the break ends its run as an error, not unknown', async () => {
+    const { source, inputs } = scripted((n, input, emit) => {
+      if (n === 1) {
+        emit({ type: 'CUSTOM', name: 'queue', value: { position: 3 } });
+        emit(refused);
+        throw new TypeError('network error');
+      }
+      emit(started(input));
+      emit(finished(input));
+    });
+    const controller = createRunController({ source, scheduler: microScheduler });
+    await controller.run('Refund order A-1001');
+    expect(await controller.run('And order A-1002')).toMatchObject({ ok: true, status: 'error' });
+    const second = inputs[1] as RunAgentInput;
+    const thread = controller.getSnapshot().thread;
+    expect(thread.run).toMatchObject({ runId: second.runId, status: 'error' });
+    expect(thread.runs[second.runId]).toMatchObject({ status: 'error' });
+    expectReplayed(controller);
+  });
+});
+
+describe('a resume whose stream ends after events that started no run', () => {
+  it('gives its answers back: the agent started nothing with them, and there is nothing to retry', async () => {
+    const { source, inputs } = scripted((n, input, emit) => {
+      if (n === 1) return emit({ type: 'CUSTOM', name: 'queue', value: { position: 3 } });
+      emit(started(input));
+      emit(finished(input, { outcome: { type: 'interrupt', interrupts: [{ id: 'i1', reason: 'confirmation' }] } }));
+    });
+    const controller = createRunController({ source, scheduler: microScheduler });
+    await controller.run('Refund order A-1001');
+    await controller.resume([{ interruptId: 'i1', status: 'resolved', payload: { approved: true } }]);
+    await tick();
+    const { thread, failure } = controller.getSnapshot();
+    expect(failure).toMatchObject({ code: 'INVALID_STREAM', eventsReceived: 0, retryable: false });
+    expect(thread.interrupts.map((it) => it.id)).toEqual(['i1']);
+    expect(thread.runs[(inputs[0] as RunAgentInput).runId]?.status).toBe('interrupted');
+    expect(thread.run).toMatchObject({ runId: (inputs[1] as RunAgentInput).runId, status: 'error' });
+    expectReplayed(controller);
+    expect(createRunController({ source, log: controller.log.entries }).getSnapshot().thread.interrupts).toEqual(thread.interrupts);
+    // Answered again, the question goes to the agent again.
+    expect(await controller.resume([{ interruptId: 'i1', status: 'resolved', payload: { approved: true } }])).toMatchObject({ ok: true });
+    expect(inputs).toHaveLength(3);
   });
 });

@@ -31,9 +31,9 @@ export function createThreadMachine(callbacks: MachineCallbacks, from?: MachineS
   let pipeline = from?.pipeline;
   let dropped = from?.dropped;
   let runId = from?.runId;
-  /** The request's `runId` while its stream has had no RUN_STARTED: a RUN_ERROR then refused the request. */
+  /** The request's `runId` while its stream has begun no run (no RUN_STARTED, no RUN_ERROR taken): a RUN_ERROR then refused it. */
   let unstarted = from?.unstarted;
-  /** What that request's resume closed, while its stream has had no RUN_STARTED: a RUN_ERROR then gives it back. */
+  /** What that request's resume closed, while its stream has begun no run: a RUN_ERROR, or a failure counting no event, gives it back. */
   let refused = from?.refused;
   let events = from?.events ?? 0;
   /** What the last resume closed, until its stream's first event: a resume the agent never took gives it back. */
@@ -68,13 +68,15 @@ export function createThreadMachine(callbacks: MachineCallbacks, from?: MachineS
         const type = (entry.event as { type?: unknown } | null)?.type;
         // An event outside any stream (a hand-made log) opens one, as a stream that sent it would have.
         if (!pipeline) [pipeline, unstarted, refused] = [open(), runId, answering];
-        if (type === 'RUN_STARTED') unstarted = refused = undefined;
         // A RUN_ERROR before the stream's RUN_STARTED refused its request before its run began: it ends the request's run,
         // and a resume's answers go back first.
-        else if (type === 'RUN_ERROR') {
+        if (type === 'RUN_ERROR') {
           mutate((s) => need().refusedFirst(s, entry.event, unstarted, refused));
           refused = undefined;
         }
+        // One the thread takes began the request's run (a RUN_ERROR ended it, or the one a retry's earlier failure left):
+        // a break after it leaves that run as it ended. One it refuses (no id, no message) began nothing.
+        if ((type === 'RUN_STARTED' || type === 'RUN_ERROR') && need().takes(entry.event)) unstarted = refused = undefined;
         opened = true;
         events++;
         answering = undefined;
@@ -156,17 +158,19 @@ export function createThreadMachine(callbacks: MachineCallbacks, from?: MachineS
         break;
       }
       case 'failed': {
+        // Events that started no run (the failure counts none) took no resume either: its answers go back.
+        const back = answering ?? (pipeline && refused);
         // A request that failed before its first event leaves no stream to go on with.
         if (entry.failure.eventsReceived === 0) {
           pipeline = undefined;
           opened = false;
         }
-        // Events that began no run of the request (no RUN_STARTED) leave the run before as it ended. A stream its
+        // Events that began no run of the request leave the run before as it ended. A stream its
         // events opened and no `stream_end` closed is failed too, so what comes next in it starts from the failure.
-        const failed = (s: ThreadState) => requestFailed(s, entry.failure, runId, !unstarted || s.run.runId === unstarted);
+        const failed = (s: ThreadState) => requestFailed(s, entry.failure, runId, !unstarted);
         thread = pipeline ? pipeline.update(failed) : failed(thread);
-        if (answering && notTaken(entry.failure)) thread = need().reopenInterrupts(thread, answering, entry.failure.cause);
-        answering = undefined;
+        if (back && notTaken(entry.failure)) thread = need().reopenInterrupts(thread, back, entry.failure.cause);
+        answering = refused = undefined;
         break;
       }
     }

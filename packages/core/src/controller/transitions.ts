@@ -20,7 +20,7 @@ export function fresh(init: Init | undefined): ThreadState {
 
 /**
  * A request to the agent failed. Before any event of its run arrived (none, or
- * none `begun` it: no RUN_STARTED), the run is an `error` with the failure's
+ * none `begun` it: no RUN_STARTED, nor a RUN_ERROR that ended it), the run is an `error` with the failure's
  * code (the agent never said a word of it), or `unknown` when the agent
  * answered and the connection broke after it; the run before stays as it
  * ended. After its run began, the run keeps the status its stream left it in

@@ -25,8 +25,13 @@ type Step =
   | { kind: 'snapshot'; value: number }
   | { kind: 'junk' }
   | { kind: 'yield' };
-/** `refuse`: the first request fails before any event (HTTP 503); sent again (`retry()`), it finishes. */
-type Ending = 'finish' | 'interrupt' | 'error' | 'cut' | 'refuse';
+/**
+ * `refuse`: the first request fails before any event (HTTP 503); sent again (`retry()`), it finishes. Before its
+ * RUN_STARTED (events of no run first): `refuseLate` ends with a RUN_ERROR, `cutEarly` breaks; `refuseThenCut` is a
+ * `refuse` whose request sent again breaks so.
+ */
+type Ending = 'finish' | 'interrupt' | 'error' | 'cut' | 'refuse' | 'refuseLate' | 'cutEarly' | 'refuseThenCut';
+const ENDINGS: Ending[] = ['finish', 'interrupt', 'error', 'cut', 'refuse', 'refuseLate', 'cutEarly', 'refuseThenCut'];
 
 export type Command =
   | { kind: 'run'; message: string; steps: Step[]; ending: Ending }
@@ -65,7 +70,7 @@ export const command: fc.Arbitrary<Command> = fc.oneof(
       kind: fc.constant('run' as const),
       message: fc.string({ maxLength: 6 }),
       steps: fc.array(step, { maxLength: 8 }),
-      ending: fc.constantFrom<Ending>('finish', 'interrupt', 'error', 'cut', 'refuse'),
+      ending: fc.constantFrom<Ending>(...ENDINGS),
     }),
   },
   { weight: 1, arbitrary: fc.constant({ kind: 'stop' as const }) },
@@ -76,7 +81,7 @@ export const command: fc.Arbitrary<Command> = fc.oneof(
     arbitrary: fc.record({
       kind: fc.constant('answer' as const),
       approve: fc.boolean(),
-      ending: fc.constantFrom<Ending>('finish', 'refuse', 'cut', 'interrupt'),
+      ending: fc.constantFrom<Ending>('finish', 'refuse', 'cut', 'interrupt', 'refuseLate', 'cutEarly', 'refuseThenCut'),
     }),
   },
   { weight: 1, arbitrary: fc.constant({ kind: 'retry' as const }) },
@@ -86,6 +91,11 @@ export const command: fc.Arbitrary<Command> = fc.oneof(
 
 /** The events of one run, from its steps, as the agent would send them (ids made unique per run). */
 function* eventsOf(runId: string, threadId: string, steps: readonly Step[], ending: Ending): Generator<unknown> {
+  if (ending === 'refuseLate' || ending === 'cutEarly') {
+    yield { type: 'CUSTOM', name: 'queue', value: steps.length };
+    if (ending === 'refuseLate') yield { type: 'RUN_ERROR', message: 'refused', code: 'OVERLOADED' };
+    return;
+  }
   yield { type: 'RUN_STARTED', threadId, runId };
   for (const s of steps) {
     switch (s.kind) {
@@ -149,14 +159,16 @@ function scriptedSource(
       if (!script) {
         script = next();
         scripts.set(input.runId, script);
-        if (script.ending === 'refuse') throw new AgentTransportError('HTTP_STATUS', 'The agent answered HTTP 503.', 503, 'busy');
+        if (script.ending === 'refuse' || script.ending === 'refuseThenCut')
+          throw new AgentTransportError('HTTP_STATUS', 'The agent answered HTTP 503.', 503, 'busy');
       }
-      const ending = script.ending === 'refuse' ? 'finish' : script.ending;
+      const ending = script.ending === 'refuse' ? 'finish' : script.ending === 'refuseThenCut' ? 'cutEarly' : script.ending;
       for (const event of eventsOf(input.runId, input.threadId, script.steps, ending)) {
         await Promise.resolve();
         if (options.signal?.aborted) throw new DOMException('Aborted', 'AbortError');
         if (event !== 'yield') onEvent(event);
       }
+      if (ending === 'cutEarly') throw new TypeError('network error');
     },
     run() {
       throw new Error('the push form is used');
