@@ -340,12 +340,15 @@ const Header = React.forwardRef<HTMLDivElement, React.HTMLAttributes<HTMLDivElem
         <span className="agk-chevron" aria-hidden="true" />
         <span className="agk-toolcall__name">{name}</span>
       </button>
-      {summary ? (
-        <span className="agk-toolcall__summary" aria-hidden="true">
-          {summary}
-        </span>
-      ) : null}
-      <ToolStatusBadge id={ids.badge} status={status} />
+      {/* The summary and the badge wrap as one: the badge's words, which change with the status, never move a row. */}
+      <span className="agk-toolcall__meta">
+        {summary ? (
+          <span className="agk-toolcall__summary" aria-hidden="true">
+            {summary}
+          </span>
+        ) : null}
+        <ToolStatusBadge id={ids.badge} status={status} />
+      </span>
     </div>
   );
 });
