@@ -1,10 +1,8 @@
-import { appended, withoutItem } from '../batchOwned.js';
 import { warning } from '../diagnostics.js';
 import { noteLargeObjects } from '../jsonPatch.js';
 import type {
   InterruptAnswer,
   OpenInterrupt,
-  RecordMetadata,
   RunState,
   RunStatus,
   RunSummary,
@@ -14,7 +12,7 @@ import type {
 } from '../model.js';
 import type { EventOf, ResumeEntry, TokenUsage } from '../protocol.js';
 import { entry, updateToolCall, withDiagnostics } from './eventHelpers.js';
-import { mergeMetadata, withKey, withMeta } from './grow.js';
+import { withKey, withMeta } from './grow.js';
 import { defined, putMessage, putToolCall, settleSubagents, streamingIds, without } from './helpers.js';
 import { addInputMessages } from './messages.js';
 import { ownJson, sameJson } from './ownJson.js';
@@ -284,27 +282,6 @@ export function runError(state: ThreadState, event: EventOf<'RUN_ERROR'>, at?: n
   }
   // Subagents still running fail with it.
   return settleSubagents(next, { status: 'error', error });
-}
-
-export function stepStarted(state: ThreadState, event: EventOf<'STEP_STARTED'>): ThreadState {
-  const active = state.run.steps.includes(event.stepName);
-  if (active && event.metadata === undefined) return state;
-  return step(state, event, active ? state.run.steps : appended(state.run.steps, event.stepName));
-}
-
-export function stepFinished(state: ThreadState, event: EventOf<'STEP_FINISHED'>): ThreadState {
-  const steps = withoutItem(state.run.steps, event.stepName);
-  if (steps === state.run.steps && event.metadata === undefined) return state;
-  return step(state, event, steps);
-}
-
-/** The run with its active steps, and the step's metadata merged into `stepMetadata`. */
-function step(state: ThreadState, event: EventOf<'STEP_STARTED'> | EventOf<'STEP_FINISHED'>, steps: readonly string[]): ThreadState {
-  const all = state.run.stepMetadata ?? {};
-  const run: RunState = { ...state.run, steps };
-  if (event.metadata !== undefined)
-    run.stepMetadata = withKey(all, event.stepName, mergeMetadata(entry(all, event.stepName), event.metadata) as RecordMetadata);
-  return { ...state, run };
 }
 
 function settleRun(
