@@ -17,12 +17,14 @@ import {
   wordsOf,
 } from './markdownLinks.js';
 import {
+  footnotesTooMany,
   lastLineMayReread,
   listItemsTooMany,
   type MarkdownPiece,
   markdownPieces,
   nestsTooDeep,
   PIECES_FROM,
+  rescansTooMuch,
   tableTooLarge,
 } from './markdownPieces.js';
 import { safeLinkHref, safeWebUrl } from './safeUrl.js';
@@ -218,7 +220,17 @@ type Renders = Record<'blocks' | 'inline' | 'ul' | 'ol' | 'looseUl' | 'looseOl' 
 const Piece = React.memo(function Piece({ text, render, plain = text }: { text: string; render: Render; plain?: string }) {
   // A table too large is never parsed: its check costs a pass over the text, the marks' may cost a parse.
   const shownPlain = React.useRef<string | undefined>(undefined);
+  const costly = React.useRef<string | undefined>(undefined);
   const plainOnly = React.useMemo(() => {
+    // What the parser goes over again and again only grows as a text does: a piece shown as text for it stays so while
+    // it streams, whatever its last token (a backtick that closes a run above, a line that opens a fence).
+    const wasCostly = costly.current !== undefined && text.startsWith(costly.current);
+    if (wasCostly || rescansTooMuch(text) || footnotesTooMany(text)) {
+      if (!wasCostly) costly.current = text;
+      shownPlain.current = text;
+      return true;
+    }
+    costly.current = undefined;
     // A piece shown as text stays so while its last line grows (a streaming reply's tokens): its lines before are as
     // they were, and checking them cost a parse at every token (2 s at 500 KB). A new line, which may start a table,
     // end a paragraph or show that a code span closed on the line above, is checked again, and so is a token that may
@@ -366,7 +378,12 @@ export class PieceBoundary extends React.Component<{ text: string; children: Rea
  * not escaped), whose pairing
  * takes time that grows with the square of their count, or a table of more
  * than 1,000 cells (`tableTooLarge`: each costs a parse and an element, so
- * tens of thousands freeze the page for seconds). A link whose words
+ * tens of thousands freeze the page for seconds), or one the parser would go
+ * over again and again (`rescansTooMuch`: backtick runs nothing closes, `]`
+ * no `[` opened) or of more than 500 footnotes (`footnotesTooMany`); those
+ * two stay text while the piece grows. A reply not growing that holds such a
+ * table or paragraph renders in pieces all the same, so only that piece
+ * shows as text, as while it streamed. A link whose words
  * or title name another site than the one it goes to shows that site's host beside
  * them, and a link's words lose their direction controls. A growing reply of `piecesFrom` characters or more (1,000
  * by default) renders in pieces, each memoized on its text
@@ -429,7 +446,12 @@ export function MarkdownBody({
   }, [strings, headingLevel, idPrefix]);
   const long = text.length > longFrom && !(parsedLast !== undefined && littleChanged(parsedLast, text, longFrom));
   const deep = React.useMemo(() => !long && nestsTooDeep(text), [long, text]);
-  const pieces = React.useMemo(() => (deep || !growing ? undefined : markdownPieces(text, piecesFrom)), [deep, growing, text, piecesFrom]);
+  // A reply shown whole that would show as text for a piece of it (a table too large, a paragraph the parser goes over
+  // again and again) is cut as it was while it streamed: only that piece shows as text.
+  const pieces = React.useMemo(
+    () => (deep || !(growing || tableTooLarge(text) || rescansTooMuch(text)) ? undefined : markdownPieces(text, piecesFrom)),
+    [deep, growing, text, piecesFrom],
+  );
   const shownAs = long || deep ? undefined : text;
   if (shownAs !== parsedLast) setParsedLast(shownAs);
   // Too long to parse and lay out at once: its beginning as text, the rest on demand. A reply that grew to that

@@ -1117,3 +1117,113 @@ export function tableTooLarge(text: string): boolean {
     return false;
   });
 }
+
+/**
+ * The most characters the parser may go over again, in all, in one stretch
+ * of lines between blank lines (outside fenced code), for its runs of
+ * backticks: a run that no later run as long closes is followed to the end
+ * of its paragraph, once for each length (runs of 1 to 400 backticks in
+ * 81 KB took 7 s).
+ */
+const MAX_RESCAN = 2_000_000;
+/**
+ * The most steps back, in all, the `]` of a paragraph that no `[` opened
+ * may take: each goes back over what the parser read of its paragraph
+ * before it, about a step a word, a mark or a line (3,000 lines of `a]`
+ * took 2 s, 20,000 over half a minute; this many, at most about half a
+ * second). A list item's paragraph is its own: a list of thousands of such
+ * items costs no more than its text.
+ */
+const MAX_LOOK_BACK = 4_000_000;
+
+/** A list item that ends the paragraph above it, after what may be quotes: a bullet, or any number after an item of the same list. */
+const ITEM_AT_START = /^((?: {0,3}> ?)*)( {0,3})(?:[-*+]|([0-9]{1,9})([.)]))[ \t]+\S/;
+/** A last line that may still grow into a fence's line or a list item's, whose count is known once it has. */
+const MAY_GROW_INTO_BLOCK = /^[ \t>*+.)0-9-]*(?:`*|~*)$/;
+const isWordCharacter = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+const isAsciiPunctuation = (c: number) => (c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126);
+
+/**
+ * Whether a stretch of `text` makes the parser go over its text again more
+ * than it may: the lengths of its runs of backticks times its length (over
+ * MAX_RESCAN), or, for each `]` no `[` before it in its paragraph opened,
+ * the steps before it there (over MAX_LOOK_BACK): a step each word (a run
+ * of ASCII letters and digits), each ASCII mark and each line. A list item
+ * starts a paragraph where it surely does: a bullet, the number 1, or a
+ * number after an item of the same kind in the same quotes (anything else
+ * may go on with the paragraph above). A count that may run over the
+ * parser's, never under, and that only grows as a text does: the last line
+ * counts a run of backticks at its end, and the line itself while it may
+ * still become a fence or a list item, once it has grown past them. One
+ * pass.
+ */
+export function rescansTooMuch(text: string): boolean {
+  if (!text.includes('`') && !text.includes(']')) return false;
+  let stretch = 0;
+  let lengths = new Set<number>();
+  /** The `[` the paragraph holds still open, the steps it has taken so far, the steps back its `]` take. */
+  let opened = 0;
+  let steps = 0;
+  let lookedBack = 0;
+  /** The quotes and the marker of the last numbered item of the stretch, whose list a like number goes on. */
+  let numbered: string | undefined;
+  return someLineOutsideFences(text, (line, last) => {
+    if (!filled(line)) {
+      stretch = 0;
+      lengths = new Set();
+      opened = 0;
+      steps = 0;
+      numbered = undefined;
+      return false;
+    }
+    if (last && MAY_GROW_INTO_BLOCK.test(line)) return false;
+    const item = ITEM_AT_START.exec(line);
+    if (item) {
+      const [, quotes = '', indent = '', number, delimiter] = item;
+      const kind = number === undefined ? undefined : `${quotes}${indent}${delimiter}`;
+      // A line that goes on with the paragraph above opens no list whose numbers a later line could go on with.
+      const starts = number === undefined || number === '1' || kind === numbered;
+      if (starts) {
+        opened = 0;
+        steps = 0;
+      }
+      numbered = starts ? kind : undefined;
+    }
+    let inWord = false;
+    for (let i = 0; i < line.length; i++) {
+      const c = line.charCodeAt(i);
+      const word = isWordCharacter(c);
+      if (word && !inWord) steps++;
+      inWord = word;
+      if (word || !isAsciiPunctuation(c)) continue;
+      steps++;
+      if (c === 92 /* \ */) i++;
+      else if (c === 91 /* [ */) opened++;
+      else if (c === 93 /* ] */) {
+        if (opened) opened--;
+        else lookedBack += steps;
+      } else if (c === 96 /* ` */) {
+        let end = i;
+        while (line.charCodeAt(end) === 96) end++;
+        // A run at the text's end may grow into another length.
+        if (!(last && end === line.length)) lengths.add(end - i);
+        i = end - 1;
+      }
+    }
+    steps++;
+    stretch += line.length + 1;
+    return lengths.size * stretch > MAX_RESCAN || lookedBack > MAX_LOOK_BACK;
+  });
+}
+
+/** The most footnotes a text may define: each costs the parser more than a paragraph (3,000 took 5 s). */
+export const MAX_FOOTNOTES = 500;
+/** A line that may define a footnote (`[^1]:`), after what may be the marks of quotes and list items. */
+const FOOTNOTE_LINE = /^[ \t>*+.)0-9-]*\[\^[^\]]*\]:/;
+
+/** Whether `text` (outside fenced code that surely holds its lines) has more than MAX_FOOTNOTES lines that may define a footnote. One pass. */
+export function footnotesTooMany(text: string): boolean {
+  if (!text.includes('[^')) return false;
+  let count = 0;
+  return someLineOutsideFences(text, (line) => FOOTNOTE_LINE.test(line) && ++count > MAX_FOOTNOTES);
+}
