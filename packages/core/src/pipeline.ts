@@ -83,14 +83,26 @@ export function createEventPipeline(
     });
   /** A listener is being told: what it throws is its own, never an event that could not be read (see `take`). */
   let telling = false;
+  /**
+   * Tells a listener, under no batch: what it reduces meanwhile (a thread of its own, another pipeline) it sees, so
+   * none of the arrays made for it is the batch's to write in place (batchOwned.ts).
+   */
+  const tell = (listen: () => void) => {
+    telling = true;
+    owning(undefined, listen);
+    telling = false;
+  };
   const report = (found: readonly Diagnostic[]) => {
     if (found.length === 0) return;
     state = withDiagnostics(state, found);
-    if (options.onDiagnostic) {
-      telling = true;
-      for (const d of found) options.onDiagnostic(d);
-      telling = false;
-    }
+    tellFound(found);
+  };
+  const tellFound = (found: readonly Diagnostic[]) => {
+    const listen = options.onDiagnostic;
+    if (listen)
+      tell(() => {
+        for (const d of found) listen(d);
+      });
   };
   const endDiagnostics = (): readonly Diagnostic[] => {
     const found = verifier.end(index);
@@ -110,18 +122,11 @@ export function createEventPipeline(
   /** Verifies and reduces one expanded event. */
   const apply = (event: ExpandedEvent, at: number) => {
     report(verifier.check(event, at, event.type === 'RUN_STARTED' && startedAgain(state, event.runId as string)));
-    if (options.onEvent) {
-      telling = true;
-      options.onEvent(event, at);
-      telling = false;
-    }
+    const { onEvent } = options;
+    if (onEvent) tell(() => onEvent(event, at));
     const before = state.diagnostics.length;
     state = reduceThread(state, event, at, time);
-    if (options.onDiagnostic && state.diagnostics.length > before) {
-      telling = true;
-      for (const d of state.diagnostics.slice(before)) options.onDiagnostic(d);
-      telling = false;
-    }
+    if (options.onDiagnostic && state.diagnostics.length > before) tellFound(state.diagnostics.slice(before));
   };
 
   /** Validates, expands, verifies and reduces one raw event. */

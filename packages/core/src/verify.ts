@@ -2,6 +2,7 @@ import { error, warning } from './diagnostics.js';
 import type { ExpandedEvent } from './expand.js';
 import { GrowingMap, GrowingSet } from './growingSet.js';
 import type { Diagnostic } from './model.js';
+import { OpenKeys } from './openKeys.js';
 import { type Interrupt, isAgUiEvent, type Message, UNDERSTOOD_PROTOCOL_VERSION } from './protocol.js';
 
 export interface VerifierOptions {
@@ -43,11 +44,12 @@ interface VerifierState {
   runId: string | undefined;
   runThread: string | undefined;
   sets: readonly ReadonlySet<string>[];
+  open: readonly OpenKeys[];
   /** Forked, not copied: every id the thread ever had (see growingSet.ts). */
   grown: readonly GrowingSet[];
   /** The lane each tool call was started in, of every call the thread had: forked, not copied. */
   toolLanes: GrowingMap<Lane>;
-  maps: readonly ReadonlyMap<string, Lane>[];
+  maps: readonly OpenKeys<Lane>[];
   answeredBy: ReadonlyMap<string, string>;
 }
 
@@ -86,7 +88,8 @@ export function createVerifier(options: VerifierOptions = {}, from?: VerifierSta
   let runThread = from?.runThread;
   const set = (i: number, initial?: Iterable<string>) => new Set<string>(from ? from.sets[i] : initial);
   const grown = (i: number, initial?: Iterable<string>) => from?.grown[i] ?? new GrowingSet(initial);
-  const map = (i: number) => new Map<string, Lane>(from?.maps[i]);
+  const map = (i: number) => new OpenKeys<Lane>(from?.maps[i]);
+  const keys = (i: number) => new OpenKeys(from?.open[i]);
   const runIds = grown(0);
   const openText = map(0);
   const openReasoning = map(1);
@@ -95,25 +98,25 @@ export function createVerifier(options: VerifierOptions = {}, from?: VerifierSta
   const knownTools = grown(1, options.knownToolCallIds);
   const isKnownTool = (id: string): boolean => knownTools.has(id) || options.isKnownToolCall?.(id) === true;
   const results = grown(2);
-  const spans = set(0);
-  const steps = set(1);
-  const subagents = set(2);
-  const interrupts = set(3, options.openInterruptIds);
+  const spans = keys(0);
+  const steps = keys(1);
+  const subagents = keys(2);
+  const interrupts = set(0, options.openInterruptIds);
   // Read only, once made: a fork shares it.
   const answeredBy = from?.answeredBy ?? new Map([...(options.answeredInterrupts ?? [])].map((a) => [a.interruptId, a.runId]));
 
   // The message or call last found open, and in which map: the deltas of a stream name it again and again, and
   // comparing the id with it spares hashing each new id string. Forgotten whenever anything closes.
-  let openMap: Map<string, Lane> | undefined;
+  let openMap: OpenKeys<Lane> | undefined;
   let openId = '';
-  const isOpen = (map: Map<string, Lane>, id: string): boolean => {
+  const isOpen = (map: OpenKeys<Lane>, id: string): boolean => {
     if (map === openMap && id === openId) return true;
     if (!map.has(id)) return false;
     openMap = map;
     openId = id;
     return true;
   };
-  const close = (map: Map<string, Lane>, id: string) => {
+  const close = (map: OpenKeys<Lane>, id: string) => {
     openMap = undefined;
     map.delete(id);
   };
@@ -165,7 +168,8 @@ export function createVerifier(options: VerifierOptions = {}, from?: VerifierSta
         phase,
         runId,
         runThread,
-        sets: [spans, steps, subagents, interrupts],
+        sets: [interrupts],
+        open: [spans, steps, subagents],
         grown: [runIds.fork(), knownTools.fork(), results.fork()],
         maps: [openText, openReasoning, openTools],
         toolLanes: toolLanes.fork(),
@@ -236,16 +240,16 @@ export function createVerifier(options: VerifierOptions = {}, from?: VerifierSta
           if (threadId !== undefined && event.threadId !== threadId)
             err('THREAD_MISMATCH', `RUN_FINISHED names thread '${event.threadId}'; it must carry the input's threadId '${threadId}'.`);
           if (runId !== undefined && event.threadId !== runThread) return out;
-          const open = (what: string, ids: Map<string, Lane>) => {
+          const open = (what: string, ids: OpenKeys<Lane>) => {
             if (ids.size)
-              err('OPEN_AT_RUN_FINISHED', `Cannot send 'RUN_FINISHED' while ${what} are still active: ${[...ids.keys()].join(', ')}.`);
+              err('OPEN_AT_RUN_FINISHED', `Cannot send 'RUN_FINISHED' while ${what} are still active: ${ids.keys().join(', ')}.`);
           };
           open('text messages', openText);
           open('tool calls', openTools);
           open('reasoning messages', openReasoning);
           if (subagents.size)
-            err('SUBAGENT_STILL_ACTIVE', `Cannot send 'RUN_FINISHED' while subagents are still active: ${[...subagents].join(', ')}.`);
-          if (steps.size) warn('STEP_STILL_ACTIVE', `RUN_FINISHED while steps are still active: ${[...steps].join(', ')}.`);
+            err('SUBAGENT_STILL_ACTIVE', `Cannot send 'RUN_FINISHED' while subagents are still active: ${subagents.keys().join(', ')}.`);
+          if (steps.size) warn('STEP_STILL_ACTIVE', `RUN_FINISHED while steps are still active: ${steps.keys().join(', ')}.`);
         }
         const outcome = event.outcome;
         if (outcome?.type === 'interrupt') checkInterrupts(outcome.interrupts, interrupts, isKnownTool, err, warn);
@@ -265,7 +269,7 @@ export function createVerifier(options: VerifierOptions = {}, from?: VerifierSta
         return out;
       case 'STEP_STARTED':
         if (steps.has(event.stepName)) warn('STEP_ALREADY_ACTIVE', `STEP_STARTED for step '${event.stepName}', which is already active.`);
-        steps.add(event.stepName);
+        steps.set(event.stepName);
         return out;
       case 'STEP_FINISHED':
         if (!steps.delete(event.stepName)) err('STEP_NOT_STARTED', `STEP_FINISHED for step '${event.stepName}' that was not started.`);
@@ -331,7 +335,7 @@ export function createVerifier(options: VerifierOptions = {}, from?: VerifierSta
         results.add(event.toolCallId);
         return out;
       case 'REASONING_START':
-        spans.add(event.messageId);
+        spans.set(event.messageId);
         return out;
       case 'REASONING_END':
         if (!spans.delete(event.messageId))
@@ -340,7 +344,7 @@ export function createVerifier(options: VerifierOptions = {}, from?: VerifierSta
       case 'SUBAGENT_STARTED':
         if (subagents.has(event.subagentRunId))
           err('DUPLICATE_SUBAGENT', `SUBAGENT_STARTED for '${event.subagentRunId}', which is still running.`);
-        subagents.add(event.subagentRunId);
+        subagents.set(event.subagentRunId);
         return out;
       case 'SUBAGENT_FINISHED':
       case 'SUBAGENT_ERROR':

@@ -11,7 +11,8 @@
  * search is a scan, which costs no more than the copy that made the list
  * outside a batch. The index is a memo of its list, the same for whoever
  * holds it: a list is written in place only while the batch in effect owns
- * it (batchOwned.ts), and only here, which writes its index with it; any
+ * it (batchOwned.ts), and only here (`withName`, `withoutName`; the open
+ * reasoning spans of text.ts are such a list too), which writes its index with it; any
  * other list, and its index, are never written again (a change copies the
  * list, whose copy gets an index of its own).
  *
@@ -83,33 +84,45 @@ function indexOf(steps: Steps, name: string): number {
   return -1;
 }
 
+/**
+ * `list` (names, each once) with `name`, not in it, at its end: grown in place when the batch owns it, its index
+ * with it. Also the open reasoning spans of a thread (text.ts).
+ */
+export function withName(list: Steps, name: string): Steps {
+  const next = appended(list, name);
+  const ranks = next === list ? indexes.get(list) : undefined;
+  if (typeof ranks === 'object') ranks.of.set(name, ranks.next++);
+  return next;
+}
+
+/** `list` without `name`, itself when it has none: shrunk in place when the batch owns it, else a copy. */
+export function withoutName(list: Steps, name: string): Steps {
+  const at = indexOf(list, name);
+  if (at === -1) return list;
+  if (!ownedByBatch(list)) {
+    const copy = list.slice();
+    copy.splice(at, 1);
+    claim(copy);
+    return copy;
+  }
+  (list as string[]).splice(at, 1);
+  // Its rank stays, given to no name of the list (see above).
+  const ranks = indexes.get(list);
+  if (typeof ranks === 'object' && ranks.of.size > 2 * list.length + 64) indexes.set(list, ranked(list) ?? 'twice');
+  return list;
+}
+
 export function stepStarted(state: ThreadState, event: EventOf<'STEP_STARTED'>): ThreadState {
   const before = state.run.steps;
   const active = indexOf(before, event.stepName) !== -1;
   if (active && event.metadata === undefined) return state;
-  if (active) return step(state, event, before);
-  const steps = appended(before, event.stepName);
-  // Grown in place: its index grows with it.
-  const ranks = steps === before ? indexes.get(steps) : undefined;
-  if (typeof ranks === 'object') ranks.of.set(event.stepName, ranks.next++);
-  return step(state, event, steps);
+  return step(state, event, active ? before : withName(before, event.stepName));
 }
 
 export function stepFinished(state: ThreadState, event: EventOf<'STEP_FINISHED'>): ThreadState {
-  const before = state.run.steps;
-  const at = indexOf(before, event.stepName);
-  if (at === -1) return event.metadata === undefined ? state : step(state, event, before);
-  if (!ownedByBatch(before)) {
-    const steps = before.slice();
-    steps.splice(at, 1);
-    claim(steps);
-    return step(state, event, steps);
-  }
-  (before as string[]).splice(at, 1);
-  // Its rank stays, given to no step of the list (see above).
-  const ranks = indexes.get(before);
-  if (typeof ranks === 'object' && ranks.of.size > 2 * before.length + 64) indexes.set(before, ranked(before) ?? 'twice');
-  return step(state, event, before);
+  const steps = withoutName(state.run.steps, event.stepName);
+  if (steps === state.run.steps && event.metadata === undefined) return state;
+  return step(state, event, steps);
 }
 
 /** The run with its open steps, and the step's metadata merged into `stepMetadata`. */
