@@ -343,7 +343,7 @@ export function App() {
               className="agk-button"
               data-size="sm"
               disabled={replaying}
-              onClick={() => downloadSession(store.session.entries, `aguikit-${connection.scenarioId}.jsonl`)}
+              onClick={() => void downloadSession(store.session.entries, `aguikit-${connection.scenarioId}.jsonl`)}
             >
               {t.downloadEvents}
             </button>

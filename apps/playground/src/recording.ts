@@ -9,10 +9,15 @@ import {
   serializeSession,
 } from '@aguikit/core';
 
-/** Offers the session (every agent event and every client entry) as a JSON-lines file. */
-export function downloadSession(entries: readonly SessionEntry[], name: string): void {
-  // As parts: a session longer than a string can be is written all the same.
-  const blob = new Blob(serializeSession(entries, { parts: true }), { type: 'application/x-ndjson' });
+/**
+ * Offers the session (every agent event and every client entry, as far as
+ * the log had grown when asked) as a JSON-lines file.
+ */
+export async function downloadSession(entries: readonly SessionEntry[], name: string): Promise<void> {
+  // As parts: a session longer than a string can be is written all the same. In slices: a million entries would hold
+  // the page for seconds.
+  const parts = await serializeSession(entries, { parts: true, inSlices: true });
+  const blob = new Blob(parts, { type: 'application/x-ndjson' });
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;

@@ -9,11 +9,12 @@
  * (`classifyFailure`) is here too.
  */
 import { applyJsonPatch } from '../jsonPatch.js';
-import type { ThreadState } from '../model.js';
+import type { Diagnostic, ThreadState } from '../model.js';
 import type { JsonPatchOperation } from '../protocol.js';
 import { ownJson } from '../reducer/ownJson.js';
 import { type ResumeTaken, reopenInterrupts } from '../reducer/run.js';
 import { validateEvent } from '../validate.js';
+import type { SessionEntryBody } from './sessionLog.js';
 
 export { createEventPipeline } from '../pipeline.js';
 export { recordResume, reopenInterrupts, resumeTaken } from '../reducer/run.js';
@@ -71,3 +72,26 @@ export const refusedFirst = (state: ThreadState, event: unknown, runId: string |
       : { ...state, run: { runId, status: 'running' as const, steps: [] } };
   return taken ? reopenInterrupts(s, taken) : s;
 };
+
+/**
+ * Why a client entry of a log cannot apply to the thread: an edit its
+ * document cannot take, a tool call or an interrupt it does not hold. Only a
+ * log edited by hand holds one (the live controller logs none): a warning
+ * that it was not applied, or undefined.
+ */
+export function entryRefusal(state: ThreadState, entry: SessionEntryBody): Diagnostic | undefined {
+  let what: string | undefined;
+  if (entry.type === 'state_edit') {
+    const why = clientDeltaRefusal(state, entry.delta);
+    if (why) what = `the shared state cannot take (${why})`;
+  } else if ((entry.type === 'tool_started' || entry.type === 'tool_result') && !state.toolCalls.get(entry.toolCallId))
+    what = `names tool call ${JSON.stringify(entry.toolCallId)}, which the thread does not hold`;
+  else if (entry.type === 'resume') {
+    const open = new Set(state.interrupts.map((it) => it.id));
+    const ghosts = entry.resume.filter((r) => !open.has(r.interruptId)).map((r) => JSON.stringify(r.interruptId));
+    if (ghosts.length) what = `answers ${ghosts.length} interrupt(s) the thread does not hold open (${ghosts.slice(0, 3).join(', ')})`;
+  }
+  return what === undefined
+    ? undefined
+    : { index: -1, code: 'LOG_ENTRY_NOT_APPLIED', severity: 'warning', message: `A ${entry.type} entry ${what}: not applied.` };
+}

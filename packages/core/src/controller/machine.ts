@@ -56,6 +56,17 @@ export function createThreadMachine(callbacks: MachineCallbacks, from?: MachineS
   // Diagnostics carry the index the event has among the thread's agent events, across every stream.
   const open = (): EventPipeline => need().createEventPipeline(thread, { startIndex: events, ...listeners(callbacks) });
 
+  /**
+   * A client entry naming what the thread does not hold (only a log edited by hand has one: the live controller logs
+   * none) changes nothing: said, as a warning of the thread, so a replay never differs from its log unsaid.
+   */
+  const unapplied = (entry: SessionEntryBody): boolean => {
+    const d = need().entryRefusal(thread, entry);
+    if (d) mutate((s) => ({ ...s, diagnostics: [...s.diagnostics, d] }));
+    if (d) callbacks.onDiagnostic?.(d);
+    return d !== undefined;
+  };
+
   const apply = (entry: SessionEntryBody): ThreadState => {
     // The entry's time (a saved or live log's) stamps what it builds, so a replay gives the records the same times.
     const at = (entry as Partial<SessionEntry>).at;
@@ -122,27 +133,33 @@ export function createThreadMachine(callbacks: MachineCallbacks, from?: MachineS
         pipeline = undefined;
         break;
       }
-      case 'state_edit':
+      case 'state_edit': {
+        const before = thread;
         mutate((s) => need().clientDelta(s, entry.delta));
+        // The edit applies whole or not at all: the thread is the same one only when it did not.
+        if (thread === before && entry.delta.length) unapplied(entry);
         break;
+      }
       case 'state_set':
         mutate((s) => setSharedDocument(s, entry.document));
         break;
       case 'tool_started':
-        mutate((s) => need().markToolCallExecuting(s, entry.toolCallId));
-        break;
       case 'tool_result':
-        mutate((s) =>
-          need().addToolResult(s, {
-            toolCallId: entry.toolCallId,
-            messageId: entry.messageId,
-            content: entry.content as Parameters<Engine['addToolResult']>[1]['content'],
-            ...(entry.error !== undefined ? { error: entry.error } : {}),
-            ...(at !== undefined ? { at } : {}),
-          }),
-        );
+        if (unapplied(entry)) break;
+        if (entry.type === 'tool_started') mutate((s) => need().markToolCallExecuting(s, entry.toolCallId));
+        else
+          mutate((s) =>
+            need().addToolResult(s, {
+              toolCallId: entry.toolCallId,
+              messageId: entry.messageId,
+              content: entry.content as Parameters<Engine['addToolResult']>[1]['content'],
+              ...(entry.error !== undefined ? { error: entry.error } : {}),
+              ...(at !== undefined ? { at } : {}),
+            }),
+          );
         break;
       case 'resume':
+        unapplied(entry);
         answering = need().resumeTaken(thread, entry.resume, entry.runId);
         mutate((s) => need().recordResume(s, entry.resume, entry.runId));
         break;

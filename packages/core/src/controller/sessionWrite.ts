@@ -2,6 +2,7 @@
  * The session log as a file, written: JSON lines, one entry a line, which
  * `parseSession` (sessionFile.ts) reads back.
  */
+import { inOneGo, inSlices, type Steps } from '../jsonLines.js';
 import { put } from '../plainJson.js';
 import { COPY_DEPTH } from '../reducer/ownJson.js';
 import { thrownText } from '../thrownText.js';
@@ -15,9 +16,15 @@ const MOST_CHARACTERS = 2 ** 29 - 24;
 /** How long a part of a session written as parts grows before the next one starts (16 M characters). */
 const PART_CHARACTERS = 2 ** 24;
 
-/** How `serializeSession` writes: `parts`, as strings that follow one another, which a Blob takes whatever their sum. */
+/**
+ * How `serializeSession` writes: `parts`, as strings that follow one another,
+ * which a Blob takes whatever their sum; `inSlices` (with `parts`), in slices
+ * of a few milliseconds with the page free between them, which `signal` stops.
+ */
 export interface SerializeOptions {
   parts?: boolean;
+  inSlices?: boolean;
+  signal?: AbortSignal;
 }
 
 /**
@@ -35,13 +42,30 @@ export interface SerializeOptions {
  * (a line longer than that is a part of its own), in order, which never throws
  * and which a Blob or a stream takes as they are. An empty session has no part.
  *
+ * Written at once, a million entries hold the page for seconds: with
+ * `{ parts: true, inSlices: true }` it is written in slices of a few
+ * milliseconds, the page free between them, and the promise gives the same
+ * parts. It writes the entries the log held when called (a live log grows
+ * meanwhile); an abort of `signal` stops it between two slices and rejects
+ * with the signal's reason.
+ *
  * @example
- * const file = new Blob(serializeSession(entries, { parts: true }), { type: 'application/x-ndjson' });
+ * const file = new Blob(await serializeSession(entries, { parts: true, inSlices: true }), { type: 'application/x-ndjson' });
  */
 export function serializeSession(entries: readonly SessionEntry[]): string;
+export function serializeSession(
+  entries: readonly SessionEntry[],
+  options: SerializeOptions & { parts: true; inSlices: true },
+): Promise<string[]>;
 export function serializeSession(entries: readonly SessionEntry[], options: SerializeOptions & { parts: true }): string[];
-export function serializeSession(entries: readonly SessionEntry[], options?: SerializeOptions): string | string[];
-export function serializeSession(entries: readonly SessionEntry[], options: SerializeOptions = {}): string | string[] {
+export function serializeSession(entries: readonly SessionEntry[], options?: SerializeOptions): string | string[] | Promise<string[]>;
+export function serializeSession(entries: readonly SessionEntry[], options: SerializeOptions = {}): string | string[] | Promise<string[]> {
+  if (options.parts && options.inSlices) {
+    const { signal } = options;
+    const steps = writeSteps(entries, entries.length, { parts: true }, PART_CHARACTERS, MOST_CHARACTERS) as Steps<string[]>;
+    // Nothing is written in the caller's task: the first slice comes after it, as every other does.
+    return Promise.resolve().then(() => inSlices(steps, signal));
+  }
   return writeSession(entries, options, PART_CHARACTERS, MOST_CHARACTERS);
 }
 
@@ -55,6 +79,20 @@ export function writeSession(
   partCharacters: number,
   mostCharacters: number,
 ): string | string[] {
+  return inOneGo(writeSteps(entries, entries.length, options, partCharacters, mostCharacters));
+}
+
+/** Entries written between two steps. */
+const STEP_ENTRIES = 512;
+
+/** `writeSession` of the first `end` entries (those the log held when asked: it may grow meanwhile), a step at a time. */
+function* writeSteps(
+  entries: readonly SessionEntry[],
+  end: number,
+  options: SerializeOptions,
+  partCharacters: number,
+  mostCharacters: number,
+): Steps<string | string[]> {
   const parts: string[] = [];
   let lines: string[] = [];
   let length = 0;
@@ -64,8 +102,8 @@ export function writeSession(
     lines = [];
     length = 0;
   };
-  for (const entry of entries) {
-    const line = entryLine(entry);
+  for (let i = 0; i < end; i++) {
+    const line = entryLine(entries[i] as SessionEntry);
     total += line.length + 1;
     if (length + line.length + 1 > partCharacters) close();
     // A line longer than a part is one of its own (with its line end apart, should it be as long as a string can be).
@@ -74,6 +112,7 @@ export function writeSession(
       lines.push(line, '\n');
       length += line.length + 1;
     }
+    if (i % STEP_ENTRIES === STEP_ENTRIES - 1) yield;
   }
   close();
   if (options.parts) return parts;
