@@ -20,6 +20,7 @@ import {
 } from './timelineContext.js';
 import { type LogPoint, stillValid } from './timeTravel.js';
 import { useFocusRescue } from './useFocusRescue.js';
+import { useHydrated } from './useHydrated.js';
 import { useRestingAnnouncement } from './useRestingAnnouncement.js';
 import { useStoreSwitch, useThreadKey } from './useStoreSwitch.js';
 
@@ -314,6 +315,7 @@ const List = React.forwardRef<HTMLDivElement, EventTimelineListProps>(function L
   const { events, count, visible, diagnosticsAt, selected, select, toolNames } = useTimeline('List');
   const { messages } = useLocale();
   const strings = messages.devtools.timeline;
+  const hydrated = useHydrated();
   // A row is drawn again only when what it shows changes (its event, its tool's name, its diagnostics), not at every
   // event that arrives after it.
   const versions = React.useMemo(() => new WeakMap<object, { diagnostics: readonly Diagnostic[]; version: object }>(), []);
@@ -370,7 +372,8 @@ const List = React.forwardRef<HTMLDivElement, EventTimelineListProps>(function L
   return (
     <Listbox
       {...rest}
-      style={{ '--agk-timeline-index-chars': longest, ...style } as React.CSSProperties}
+      // Set once hydrated: a server's HTML has no style attribute (inspector.css has the width without it).
+      style={hydrated ? ({ '--agk-timeline-index-chars': longest, ...style } as React.CSSProperties) : style}
       ref={ref}
       label={strings.listLabel}
       className={cx('agk-timeline__list', className)}

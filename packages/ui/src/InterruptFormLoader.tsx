@@ -43,15 +43,34 @@ export function FormPlaceholder({ lines, failed = false, onRetry }: { lines: num
   const t = useLocale().messages.interrupt;
   // Set in the browser, not as a `style` attribute: a Content Security Policy with `style-src 'self'` refuses those in HTML.
   const ref = React.useRef<HTMLDivElement>(null);
+  // Set as Try again is pressed: the button goes while the code loads, so focus stays here, not on the page.
+  const retried = React.useRef(false);
   useBrowserLayoutEffect(() => {
     ref.current?.style.setProperty('--agk-form-lines', String(lines));
   }, [lines, failed]);
+  useBrowserLayoutEffect(() => {
+    const box = ref.current;
+    const active = box?.ownerDocument.activeElement;
+    // Only while focus is still here (or was dropped with the button): a reader who moved on keeps their place.
+    if (!retried.current || !box || (active && active !== box.ownerDocument.body && !box.contains(active))) return;
+    // Loading: the placeholder itself; failed again: the new Try again.
+    retried.current = !failed;
+    box.tabIndex = -1;
+    (box.querySelector('button') ?? box).focus();
+  }, [failed]);
   if (failed) {
     return (
       <div className="agk-interrupt__form-placeholder" data-state="failed" role="alert" ref={ref}>
         <p>{t.formFailed}</p>
         {onRetry ? (
-          <button type="button" className="agk-button" onClick={onRetry}>
+          <button
+            type="button"
+            className="agk-button"
+            onClick={() => {
+              retried.current = true;
+              onRetry();
+            }}
+          >
             {t.tryAgain}
           </button>
         ) : null}

@@ -4,6 +4,7 @@ import type { KeyboardEvent, MouseEvent, ReactNode, RefObject } from 'react';
 import * as React from 'react';
 import * as ReactDOM from 'react-dom';
 import { useBrowserLayoutEffect } from './useBrowserLayoutEffect.js';
+import { useHydrated } from './useHydrated.js';
 import { useMergedRef } from './useMergedRef.js';
 
 /**
@@ -153,6 +154,8 @@ export const Listbox = React.forwardRef<HTMLDivElement, ListboxProps>(function L
     return () => observer?.disconnect();
   }, []);
   const rowHeight = Math.ceil((forBaseFont * Math.max(fontSize, 16)) / 16);
+  // Heights and places are set once hydrated: a server's HTML has no style attribute (a `style-src 'self'` policy refuses them).
+  const hydrated = useHydrated();
   const setRef = useMergedRef(ref, forwardedRef);
   const baseId = React.useId();
   const optionId = React.useCallback((item: number) => `${baseId}-option-${item}`, [baseId]);
@@ -234,6 +237,7 @@ export const Listbox = React.forwardRef<HTMLDivElement, ListboxProps>(function L
     renderKey,
     optionId,
     rowHeight,
+    hydrated,
   };
   return (
     <div
@@ -288,6 +292,8 @@ interface OptionsProps {
   renderKey: unknown;
   optionId: (item: number) => string;
   rowHeight: number;
+  /** Whether rows are given their height and place (`style`): not in a server's HTML, nor as it hydrates. */
+  hydrated: boolean;
 }
 
 interface OptionProps {
@@ -295,6 +301,7 @@ interface OptionProps {
   id: string;
   selected: boolean;
   active: boolean;
+  /** 0 while not hydrated: no `style` then. */
   height: number;
   /** Where the row is (virtual rows only, 0-based), and of how many. */
   position?: number | undefined;
@@ -333,7 +340,7 @@ const Option = React.memo(function Option({ item, id, selected, active, height, 
       tabIndex={-1}
       data-item={item}
       className="agk-listbox__option"
-      style={{ height, ...place } as React.CSSProperties}
+      style={height ? ({ height, ...place } as React.CSSProperties) : undefined}
       {...(position !== undefined ? { 'aria-posinset': position + 1, 'aria-setsize': size } : {})}
       {...itemData?.(item)}
     >
@@ -349,7 +356,7 @@ function optionProps(props: OptionsProps, item: number): OptionProps {
     id: props.optionId(item),
     selected: item === props.selected,
     active: item === props.active,
-    height: props.rowHeight,
+    height: props.hydrated ? props.rowHeight : 0,
     version: props.itemVersion ? props.itemVersion(item) : props.renderItem,
     renderKey: props.renderKey,
     renderItem: props.renderItem,
@@ -489,7 +496,7 @@ function VirtualOptions(props: OptionsProps & { scroller: RefObject<HTMLDivEleme
   for (let index = first; index <= last; index++) rows.push(row(index));
   if (pointedAt > last && pointedAt < count) rows.push(row(pointedAt));
   return (
-    <div role="presentation" className="agk-listbox__spacer" style={{ height: tall }}>
+    <div role="presentation" className="agk-listbox__spacer" style={props.hydrated ? { height: tall } : undefined}>
       {rows}
     </div>
   );

@@ -41,7 +41,13 @@ export const SafeMarkdown = React.memo(function SafeMarkdown({ children }: { chi
   const id = React.useId();
   const { state } = useLazyModule(markdownChunk);
   const headingLevel = React.useContext(MarkdownHeadingLevel);
-  if (state.status !== 'ready') return <PlainMarkdown text={children} failed={state.status === 'failed'} />;
+  // A text cut short as plain text stays so as the renderer comes (which would cut it too, anew): the reader's *Show
+  // all* and focus there are kept.
+  const [cutPlain, setCutPlain] = React.useState(false);
+  const cut = children.length > LONG_TEXT && (cutPlain || state.status !== 'ready');
+  if (cut !== cutPlain) setCutPlain(cut);
+  if (state.status !== 'ready' || cut)
+    return <PlainMarkdown text={children} failed={state.status === 'failed'} ready={state.status === 'ready'} />;
   return (
     <div className="agk-markdown agk-root" data-markdown="ready">
       <state.module.MarkdownBody text={children} headingLevel={headingLevel} idPrefix={`agk-${id.replace(/[^\w-]/g, '')}-`} />
@@ -51,12 +57,12 @@ export const SafeMarkdown = React.memo(function SafeMarkdown({ children }: { chi
 
 /**
  * What `SafeMarkdown` shows until the renderer has loaded (or when it could
- * not be fetched): the text as it came, as text, line breaks kept. Internal;
- * exported for its story.
+ * not be fetched), and for a text cut short before it came: the text as it
+ * came, as text, line breaks kept. Internal; exported for its story.
  */
-export function PlainMarkdown({ text, failed = false }: { text: string; failed?: boolean }) {
+export function PlainMarkdown({ text, failed = false, ready = false }: { text: string; failed?: boolean; ready?: boolean }) {
   return (
-    <div className="agk-markdown agk-root" data-markdown={failed ? 'failed' : 'loading'}>
+    <div className="agk-markdown agk-root" data-markdown={ready ? 'ready' : failed ? 'failed' : 'loading'}>
       {text.length > LONG_TEXT ? (
         <LongText text={text} />
       ) : (

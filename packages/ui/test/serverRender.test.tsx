@@ -274,3 +274,92 @@ it('a saved session renders on a server and hydrates where nothing has loaded th
   expect(h.errors).toEqual([]);
   h.unmount();
 });
+
+/** A saved session of every tool-call status (succeeded, ready, still streaming its arguments, held by an interrupt), shared state, and an open interrupt with a form. */
+async function devtoolsLog() {
+  const m = await clientMods();
+  const { call, runOf, say, scriptedSource } = await import('../src/storybook/scripted.js');
+  const approval = {
+    type: 'object',
+    required: ['approved'],
+    properties: { approved: { type: 'boolean' }, comment: { type: 'string', title: 'Comment' } },
+  };
+  const source = scriptedSource([
+    runOf(
+      [
+        ...say('a1', 'Looking at **order** A-1'),
+        { type: 'STATE_SNAPSHOT', snapshot: { order: { id: 'A-1', total: 42.5, items: ['a', 'b'] } } },
+        ...call('c-done', 'lookup_order', { orderId: 'A-1' }, { result: { ok: true } }),
+        ...call('c-ready', 'notify', { to: 'x' }),
+        ...call('c-stream', 'draft', { text: 'hel' }, { end: false }),
+        ...call('c-refund', 'refund_order', { orderId: 'A-1', amount: 42 }),
+      ],
+      {
+        outcome: {
+          type: 'interrupt',
+          interrupts: [{ id: 'int-1', reason: 'tool_call', toolCallId: 'c-refund', message: 'Refund $42?', responseSchema: approval }],
+        },
+      },
+    ),
+  ]);
+  const store = m.rx.createAgentStore({
+    threadId: 't-saved',
+    source,
+    initialMessages: messages,
+    now: () => Date.UTC(2026, 0, 1, 23, 30, 0),
+    scheduler: (flush) => {
+      queueMicrotask(flush);
+      return () => undefined;
+    },
+  });
+  await store.getState().run('Refund order A-1');
+  const entries = store.session.entries;
+  store.destroy();
+  return entries;
+}
+
+function devtools(m: Mods, log: readonly import('@aguikit/core').SessionEntry[]) {
+  const { rx, ui } = m;
+  const now = () => Date.UTC(2026, 0, 1, 23, 45, 0);
+  return (
+    <rx.AgentProvider options={{ source: { async *run() {} }, log, now }}>
+      <ui.AgentChat placeholder="Ask" />
+      <ui.StateInspectorPanel />
+      <ui.EventTimelinePanel />
+    </rx.AgentProvider>
+  );
+}
+
+// Two fresh module graphs, the engine, then the form's and the renderer's chunks: seconds on a busy machine.
+it('the chat and the devtools of a saved session (every tool-call status, an interrupt with a form) render with no style attribute and hydrate cleanly in another time zone, then show the form', {
+  timeout: 30_000,
+}, async () => {
+  const log = await devtoolsLog();
+  const tz = process.env.TZ;
+  try {
+    process.env.TZ = 'UTC';
+    const s = await serverMods();
+    const html = await serverHtml(devtools(s, log));
+    expect([...html.matchAll(/agk-toolcall agk-root" data-status="([^"]+)"/g)].map((m) => m[1])).toEqual([
+      'succeeded',
+      'ready',
+      'failed',
+      'awaiting_decision',
+    ]);
+    expect(html).toContain('Loading the form…');
+    // Nothing a page whose Content Security Policy has `style-src 'self'` refuses: no style attribute (the README's promise).
+    expect(html.match(/<[^>]* style="[^"]*"/g) ?? []).toEqual([]);
+    process.env.TZ = 'America/Los_Angeles';
+    const c = await clientMods();
+    const h = await hydrate(html, devtools(c, log));
+    expect(h.recoverable).toEqual([]);
+    expect(h.errors).toEqual([]);
+    await act(() => Promise.all([c.ui.preloadInterruptForm(), c.ui.preloadMarkdown()]));
+    expect(h.container.querySelector('.agk-interrupt textarea')).not.toBeNull();
+    expect(h.container.querySelector('[data-markdown="ready"] strong')?.textContent).toBe('How');
+    h.unmount();
+  } finally {
+    if (tz === undefined) delete process.env.TZ;
+    else process.env.TZ = tz;
+  }
+});
