@@ -15,6 +15,7 @@ import { build, createLogger, type PreviewServer, preview } from 'vite';
 import { CHROMIUM, CHROMIUM_ARGS } from '../../../chromium.js';
 import type { AgentServer, AgentServerOptions } from '../../agent-server/src/server.js';
 import type { EffectRecord, RunRecord } from '../../agent-server/src/storage/types.js';
+import { agentProxy } from '../agentProxy.js';
 
 export const PLAYGROUND_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CONFIG_FILE = join(PLAYGROUND_ROOT, 'vite.config.ts');
@@ -94,7 +95,7 @@ export async function servePlayground(agentUrl: string): Promise<ServedPlaygroun
         port: 0,
         strictPort: true,
         open: false,
-        proxy: { '/agents': { target: agentUrl, changeOrigin: true } },
+        proxy: agentProxy(agentUrl),
       },
     });
   } catch (e) {

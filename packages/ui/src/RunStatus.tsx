@@ -114,6 +114,16 @@ type Reconnect =
 
 const IDLE: Reconnect = { phase: 'idle' };
 
+/** The status as last shown, in a thread's store. */
+interface Shown {
+  store: AgentStore;
+  state: RunStatusState;
+  tone: Tone;
+  badge: string;
+  detail: React.ReactNode;
+  hint: string | undefined;
+}
+
 /** How many characters of a step's name are shown. */
 const STEP_NAME = 120;
 
@@ -152,6 +162,8 @@ export const RunStatus = React.forwardRef<HTMLDivElement, RunStatusProps>(functi
   const setRoot = useMergedRef(rootRef, ref);
   // The words of a notice: cut to a few lines until the reader asks for all of them (for this failure only).
   const detailRef = React.useRef<HTMLSpanElement>(null);
+  /** What the status showed last, held while a failed connection's end is on its way (see `settling`). */
+  const shownRef = React.useRef<Shown | undefined>(undefined);
   const [clipped, setClipped] = React.useState(false);
   const [wholeOf, setWholeOf] = React.useState<unknown>();
   // An action button that leaves the page while focused hands focus on (see focusAfterAction).
@@ -283,6 +295,13 @@ export const RunStatus = React.forwardRef<HTMLDivElement, RunStatusProps>(functi
   }
   if (!detail && !reconnecting && refusal?.code === 'NO_RESUME_POINT') detail = t.hint.noResumePoint;
   if (!detail && !reconnecting && refusal?.code === 'FOLLOW_UPS_EXHAUSTED') detail = t.hint.followUpsExhausted;
+  // The transport says its connection failed just before the stream's end reaches the thread: for that moment the run
+  // still reads as running, and a reconnect that met a dead agent would be followed by "Running" said again before
+  // "Connection lost". What was shown stays until the failure is in.
+  const settling = connection === 'failed' && status === 'running' && failure === undefined;
+  const held = shownRef.current;
+  if (settling && held && held.store === store) ({ state, tone, badge, detail, hint } = held);
+  else shownRef.current = { store, state, tone, badge, detail, hint };
 
   // Offered only where it can work: the stream was cut off in this session, after an event the agent named (an SSE id).
   // It stays (unavailable) while the reconnect it started goes on, so focus on it is kept.
@@ -322,7 +341,7 @@ export const RunStatus = React.forwardRef<HTMLDivElement, RunStatusProps>(functi
       data-connection={connection}
     >
       <div className="agk-runstatus__live" role="status" aria-live="polite" aria-atomic="true" data-status={status}>
-        {reconnecting ? <span className="agk-runstatus__spinner" aria-hidden="true" /> : null}
+        {state === 'reconnecting' ? <span className="agk-runstatus__spinner" aria-hidden="true" /> : null}
         {notice && detail ? null : badgeItem}
         {/* Spaces between the parts (a flex row draws none): the region is read as one text, "RunningStep" otherwise. */}
         {detail && !notice ? ' ' : null}
