@@ -47,6 +47,10 @@ export interface SharedStateDeps {
 export function sharedStateActions<Doc>(deps: SharedStateDeps) {
   let queue: Promise<unknown> = Promise.resolve();
   let waiting = 0;
+  /** A recipe is running: an edit it asks for waits for the one it makes, asked for first. */
+  let drafting = false;
+  /** Whether an edit asked for now may apply at once: nothing waits before it (the engine, immer, a recipe running). */
+  const idle = () => waiting === 0 && !drafting && loadedEngine() !== undefined;
   /** Bumped by a reset: an edit asked for before it was an edit of a thread that is gone. */
   let generation = 0;
   const status = (): ActionResult => ({ ok: true, status: deps.thread().run.status });
@@ -67,8 +71,16 @@ export function sharedStateActions<Doc>(deps: SharedStateDeps) {
     const base = deps.thread().sharedState.document as Doc;
     const refused = stale(asked);
     if (refused) return refused;
-    const made = immer ? immer(base, recipe) : (loadedEngine() as Engine).copyDelta(base, recipe);
-    return made.refusal ? deps.refuse(made.refusal) : commit(made.delta);
+    const outer = drafting;
+    drafting = true;
+    let made: RecipeDelta;
+    try {
+      made = immer ? immer(base, recipe) : (loadedEngine() as Engine).copyDelta(base, recipe);
+    } finally {
+      drafting = outer;
+    }
+    // The recipe may have destroyed or reset the thread it edited: its edit is not applied to what is left.
+    return stale(asked) ?? (made.refusal ? deps.refuse(made.refusal) : commit(made.delta));
   };
   /** Records `delta` as an edit of the thread, once the document is found to take it. */
   const commit = (delta: JsonPatchOperation[]): ActionResult => {
@@ -99,7 +111,7 @@ export function sharedStateActions<Doc>(deps: SharedStateDeps) {
       return stale(asked) ?? commit(delta);
     };
     const asked = generation;
-    return waiting === 0 && loadedEngine()
+    return idle()
       ? now(() => apply(asked))
       : enqueue(async (asked) => {
           try {
@@ -150,7 +162,7 @@ export function sharedStateActions<Doc>(deps: SharedStateDeps) {
     const asked = generation;
     // Before immer has loaded (it loads now), on a copy of the document: an edit with nothing before it applies at once.
     if (!immer) loadImmer().catch(() => undefined);
-    return waiting === 0 && loadedEngine()
+    return idle()
       ? now(() => edit(immer, recipe, asked))
       : enqueue(async (asked) => {
           let ready: Drafted;
@@ -172,7 +184,7 @@ export function sharedStateActions<Doc>(deps: SharedStateDeps) {
       applied = true;
       return replace(document, at);
     };
-    const result = waiting === 0 ? now(() => apply(asked)) : enqueue(apply);
+    const result = waiting === 0 && !drafting ? now(() => apply(asked)) : enqueue(apply);
     // Applied later (after edits waiting, or after the event whose onEvent asked): the document as the app gave it now,
     // whatever the app does with its object meanwhile. One JSON cannot copy (a cycle) goes as it is, to be refused.
     if (!applied) {
