@@ -387,12 +387,14 @@ function reveal(option: HTMLElement): void {
  * Brings the chosen row into view when it or its place changes (a virtual list renders it wherever it is scrolled).
  * `scrolled`, when it returns true, has brought it there itself.
  */
-function useRevealSelected({ selected, selectedAt, optionId }: OptionsProps, scrolled?: () => boolean): void {
+function useRevealSelected({ selected, selectedAt, optionId, hydrated }: OptionsProps, scrolled?: () => boolean): void {
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new place (rows filtered before it) brings it back too.
   React.useEffect(() => {
+    // Hydrating, rows have no height nor place yet (a server's HTML has no style): brought into view once they do.
+    if (!hydrated) return;
     const option = selected === undefined ? null : document.getElementById(optionId(selected));
     if (option && !scrolled?.()) reveal(option);
-  }, [selected, selectedAt, optionId]);
+  }, [selected, selectedAt, optionId, hydrated]);
 }
 
 function PlainOptions(props: OptionsProps) {
