@@ -5,10 +5,12 @@
  * logs none. Replayed, it changes nothing and says so, as a warning of the
  * thread (`LOG_ENTRY_NOT_APPLIED`), rather than nothing at all.
  */
+import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { replaySession } from '../src/engine.js';
 import { createRecording, createRunController, loadEngine, parseSession } from '../src/index.js';
 import { microScheduler, scripted } from './support/controllerHarness.js';
+import { command, play, view } from './support/sessions.js';
 
 beforeAll(() => loadEngine());
 
@@ -85,6 +87,29 @@ describe('a client entry the thread cannot take', () => {
     const thread = replaySession(entries);
     expect(thread.interrupts).toEqual([]);
     expect(thread.answers.map((a) => a.interruptId)).toEqual(['i1']);
+    expect(warnings(thread)).toEqual([['warning', -1, expect.stringMatching(/"ghost".*those answers not applied, the others applied/)]]);
+  });
+
+  it('a resume answering no interrupt the thread holds open leaves the one before it as it was: a request that fails gives its answers back', () => {
+    const answered = {
+      type: 'resume',
+      at: 9,
+      runId: 'r2',
+      resume: [{ interruptId: 'i1', status: 'resolved', payload: { approved: true } }],
+    };
+    const ghost = { type: 'resume', at: 10, runId: 'r3', resume: [{ interruptId: 'ghost', status: 'cancelled' }] };
+    const failed = {
+      type: 'failed',
+      at: 12,
+      failure: { code: 'HTTP_STATUS', message: 'HTTP 503', status: 503, retryable: true, eventsReceived: 0 },
+    };
+    const tail = [{ type: 'stream_start', at: 11, kind: 'resume', runId: 'r2' }, failed];
+    const plain = replaySession(parseSession(text(answered, ...tail)).entries);
+    const thread = replaySession(parseSession(text(answered, ghost, ...tail)).entries);
+    expect(plain.interrupts.map((it) => it.id)).toEqual(['i1']);
+    expect(thread.interrupts).toEqual(plain.interrupts);
+    expect(thread.answers).toEqual(plain.answers);
+    expect(thread.toolCalls).toEqual(plain.toolCalls);
     expect(warnings(thread)).toEqual([['warning', -1, expect.stringMatching(/"ghost"/)]]);
   });
 
@@ -97,4 +122,32 @@ describe('a client entry the thread cannot take', () => {
     expect(warnings(c.stateAt(entries.length - 2))).toEqual([]);
     c.destroy();
   });
+
+  it('wherever such entries stand in a real session (inside a stream, cut off or not), stateAt and a replay of the prefix agree', async () => {
+    const ghosts = [
+      { type: 'tool_result', at: 1_000, toolCallId: 'nope', messageId: 'm-nope', content: 'x' },
+      { type: 'resume', at: 1_000, runId: 'r-nope', resume: [{ interruptId: 'nope', status: 'cancelled' }] },
+      { type: 'state_edit', at: 1_000, delta: [{ op: 'remove', path: '/nope/deeper' }] },
+    ] as const;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(command, { maxLength: 8 }),
+        fc.array(fc.tuple(fc.nat(), fc.constantFrom(...ghosts)), { minLength: 1, maxLength: 3 }),
+        async (commands, inserted) => {
+          const controller = await play(commands);
+          const entries = [...controller.log.entries];
+          controller.destroy();
+          // After the init entry, which starts the thread anew (as a reset does), warnings and all.
+          for (const [at, ghost] of inserted) entries.splice(1 + (at % entries.length), 0, { ...ghost } as (typeof entries)[number]);
+          const recording = createRecording(entries, { every: 3 });
+          for (let i = 0; i < entries.length; i++) expect(view(recording.stateAt(i))).toEqual(view(replaySession(entries.slice(0, i + 1))));
+          const thread = replaySession(entries);
+          const again = createRunController({ source: scripted(() => {}).source, log: entries, asRecorded: true });
+          expect(view(again.getSnapshot().thread)).toEqual(view(thread));
+          again.destroy();
+        },
+      ),
+      { numRuns: 150 },
+    );
+  }, 60_000);
 });

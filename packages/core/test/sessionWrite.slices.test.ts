@@ -2,8 +2,10 @@
  * A long session written for a download: in slices of a few milliseconds,
  * the page free between them, giving the very parts the one-go write gives.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type SessionEntry, serializeSession } from '../src/index.js';
+import { command, play } from './support/sessions.js';
 
 /** A session of `n` text deltas after its start. */
 function longSession(n: number): SessionEntry[] {
@@ -61,6 +63,29 @@ describe('serializeSession in slices', () => {
     stop.abort(new Error('closed'));
     await expect(written).rejects.toThrow('closed');
   });
+
+  it("rejects at once with a signal aborted before it or in the caller's task, however short the session", async () => {
+    const short = longSession(3);
+    await expect(serializeSession(short, { parts: true, inSlices: true, signal: AbortSignal.abort(new Error('gone')) })).rejects.toThrow(
+      'gone',
+    );
+    const stop = new AbortController();
+    const written = serializeSession(short, { parts: true, inSlices: true, signal: stop.signal });
+    stop.abort(new Error('closed'));
+    await expect(written).rejects.toThrow('closed');
+  });
+
+  it('writes every kind of entry a controller logs as the one-go write does, for random sessions', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(command, { maxLength: 10 }), async (commands) => {
+        const controller = await play(commands);
+        const entries = controller.log.entries;
+        expect(await serializeSession(entries, { parts: true, inSlices: true })).toEqual(serializeSession(entries, { parts: true }));
+        controller.destroy();
+      }),
+      { numRuns: 200 },
+    );
+  }, 60_000);
 
   it('gives no part for an empty session', async () => {
     expect(await serializeSession([], { parts: true, inSlices: true })).toEqual([]);

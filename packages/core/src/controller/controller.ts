@@ -63,7 +63,7 @@ export function createRunController<Doc = unknown>(initialOptions: RunController
   });
   const journal = createJournal(machine, clock);
   const { log, record, flush, publish } = journal;
-  const client = (entry: SessionEntryBody) => journal.client(entry, streams.current);
+  const client = (entry: SessionEntryBody, still?: () => boolean) => journal.client(entry, streams.current, still);
 
   // The same refusal again publishes nothing: a listener that acts on each change is not told of it over and over.
   const refuse = (refusal: Refusal): ActionResult => {

@@ -10,11 +10,12 @@
  */
 import { applyJsonPatch } from '../jsonPatch.js';
 import type { Diagnostic, ThreadState } from '../model.js';
-import type { JsonPatchOperation } from '../protocol.js';
+import type { ContentPart, JsonPatchOperation } from '../protocol.js';
 import { ownJson } from '../reducer/ownJson.js';
-import { type ResumeTaken, reopenInterrupts } from '../reducer/run.js';
+import { type ResumeTaken, recordResume, reopenInterrupts } from '../reducer/run.js';
+import { addToolResult, markToolCallExecuting } from '../reducer/toolLocal.js';
 import { validateEvent } from '../validate.js';
-import type { SessionEntryBody } from './sessionLog.js';
+import type { NamingEntry } from './sessionLog.js';
 
 export { createEventPipeline } from '../pipeline.js';
 export { recordResume, reopenInterrupts, resumeTaken } from '../reducer/run.js';
@@ -79,19 +80,55 @@ export const refusedFirst = (state: ThreadState, event: unknown, runId: string |
  * log edited by hand holds one (the live controller logs none): a warning
  * that it was not applied, or undefined.
  */
-export function entryRefusal(state: ThreadState, entry: SessionEntryBody): Diagnostic | undefined {
+export function entryRefusal(state: ThreadState, entry: NamingEntry): Diagnostic | undefined {
   let what: string | undefined;
+  let outcome = 'not applied';
   if (entry.type === 'state_edit') {
     const why = clientDeltaRefusal(state, entry.delta);
     if (why) what = `the shared state cannot take (${why})`;
-  } else if ((entry.type === 'tool_started' || entry.type === 'tool_result') && !state.toolCalls.get(entry.toolCallId))
-    what = `names tool call ${JSON.stringify(entry.toolCallId)}, which the thread does not hold`;
-  else if (entry.type === 'resume') {
+  } else if (entry.type !== 'resume') {
+    if (!state.toolCalls.get(entry.toolCallId))
+      what = `names tool call ${JSON.stringify(entry.toolCallId)}, which the thread does not hold`;
+  } else {
     const open = new Set(state.interrupts.map((it) => it.id));
     const ghosts = entry.resume.filter((r) => !open.has(r.interruptId)).map((r) => JSON.stringify(r.interruptId));
     if (ghosts.length) what = `answers ${ghosts.length} interrupt(s) the thread does not hold open (${ghosts.slice(0, 3).join(', ')})`;
+    // Those it holds open are answered all the same.
+    if (ghosts.length < entry.resume.length) outcome = 'those answers not applied, the others applied';
   }
   return what === undefined
     ? undefined
-    : { index: -1, code: 'LOG_ENTRY_NOT_APPLIED', severity: 'warning', message: `A ${entry.type} entry ${what}: not applied.` };
+    : { index: -1, code: 'LOG_ENTRY_NOT_APPLIED', severity: 'warning', message: `A ${entry.type} entry ${what}: ${outcome}.` };
+}
+
+/** The thread with the warning that `entry` names what it does not hold, or the thread itself. */
+function warned(state: ThreadState, entry: NamingEntry): ThreadState {
+  const refusal = entryRefusal(state, entry);
+  return refusal ? { ...state, diagnostics: [...state.diagnostics, refusal] } : state;
+}
+
+/**
+ * A client entry that names what the thread holds, applied at `at`: the
+ * client's edit of the document, a frontend tool's start or result, the
+ * answers of a resume. One naming what the thread does not hold (an edit the
+ * document cannot take, an unknown tool call) changes nothing but the
+ * warning it adds; a resume's answers to interrupts not open are left out so.
+ */
+export function clientEntry(state: ThreadState, entry: NamingEntry, at?: number): ThreadState {
+  if (entry.type === 'state_edit') {
+    const next = clientDelta(state, entry.delta);
+    // The edit applies whole or not at all: the thread is the same one only when it did not (or when it is empty).
+    return next === state ? warned(state, entry) : next;
+  }
+  const said = warned(state, entry);
+  if (entry.type === 'resume') return recordResume(said, entry.resume, entry.runId);
+  if (said !== state) return said;
+  if (entry.type === 'tool_started') return markToolCallExecuting(state, entry.toolCallId);
+  return addToolResult(state, {
+    toolCallId: entry.toolCallId,
+    messageId: entry.messageId,
+    content: entry.content as string | ContentPart[],
+    ...(entry.error !== undefined ? { error: entry.error } : {}),
+    ...(at !== undefined ? { at } : {}),
+  });
 }

@@ -25,8 +25,12 @@ export interface Journal {
   record(entry: SessionEntryBody, at?: number): void;
   /** Applies a stream's waiting events (one clock reading for the batch) and publishes. */
   flush(stream: Stream): void;
-  /** A client change: the current stream's waiting events are applied first, so the log's order is the order things happened. */
-  client(entry: SessionEntryBody, current: Stream | undefined): void;
+  /**
+   * A client change: the current stream's waiting events are applied first, so the log's order is the order things
+   * happened. `still`: whether the change holds once they have (their `onEvent` may have stopped or reset the thread):
+   * when it says no, nothing is recorded.
+   */
+  client(entry: SessionEntryBody, current: Stream | undefined, still?: () => boolean): void;
   /**
    * Runs `work` now, or, while an entry is being applied (an action called
    * from `onEvent`), right after it: what the action reads (the document an
@@ -169,9 +173,9 @@ export function createJournal(machine: ThreadMachine, clock: () => number): Jour
       if (applying) after.push(work);
       else work();
     },
-    client(entry, current) {
+    client(entry, current, still) {
       if (current) journal.flush(current);
-      journal.record(entry);
+      if (!still || still()) journal.record(entry);
     },
     publish(patch) {
       // A destroyed controller's last snapshot stays what it was.

@@ -14,7 +14,7 @@ import { batchedMessages, plainMessages } from '../reducer/helpers.js';
 import { appendMessages, cancelRun, setSharedDocument } from '../reducer/local.js';
 import { type Engine, needed } from './engineLoader.js';
 import type { MachineCallbacks, MachineState, ThreadMachine } from './machineTypes.js';
-import type { SessionEntry, SessionEntryBody } from './sessionLog.js';
+import type { NamingEntry, SessionEntry, SessionEntryBody } from './sessionLog.js';
 import { fresh, notTaken, requestFailed } from './transitions.js';
 
 export type { MachineCallbacks, ThreadMachine };
@@ -57,14 +57,13 @@ export function createThreadMachine(callbacks: MachineCallbacks, from?: MachineS
   const open = (): EventPipeline => need().createEventPipeline(thread, { startIndex: events, ...listeners(callbacks) });
 
   /**
-   * A client entry naming what the thread does not hold (only a log edited by hand has one: the live controller logs
-   * none) changes nothing: said, as a warning of the thread, so a replay never differs from its log unsaid.
+   * A client entry, applied by the engine (`clientEntry`): one naming what the thread does not hold (only a log edited by
+   * hand has one: the live controller logs none) changes nothing but the warning it adds, told here too.
    */
-  const unapplied = (entry: SessionEntryBody): boolean => {
-    const d = need().entryRefusal(thread, entry);
-    if (d) mutate((s) => ({ ...s, diagnostics: [...s.diagnostics, d] }));
-    if (d) callbacks.onDiagnostic?.(d);
-    return d !== undefined;
+  const client = (entry: NamingEntry, at: number | undefined) => {
+    const seen = thread.diagnostics.length;
+    mutate((s) => need().clientEntry(s, entry, at));
+    for (const d of thread.diagnostics.slice(seen)) callbacks.onDiagnostic?.(d);
   };
 
   const apply = (entry: SessionEntryBody): ThreadState => {
@@ -133,36 +132,21 @@ export function createThreadMachine(callbacks: MachineCallbacks, from?: MachineS
         pipeline = undefined;
         break;
       }
-      case 'state_edit': {
-        const before = thread;
-        mutate((s) => need().clientDelta(s, entry.delta));
-        // The edit applies whole or not at all: the thread is the same one only when it did not.
-        if (thread === before && entry.delta.length) unapplied(entry);
-        break;
-      }
       case 'state_set':
         mutate((s) => setSharedDocument(s, entry.document));
         break;
+      case 'state_edit':
       case 'tool_started':
       case 'tool_result':
-        if (unapplied(entry)) break;
-        if (entry.type === 'tool_started') mutate((s) => need().markToolCallExecuting(s, entry.toolCallId));
-        else
-          mutate((s) =>
-            need().addToolResult(s, {
-              toolCallId: entry.toolCallId,
-              messageId: entry.messageId,
-              content: entry.content as Parameters<Engine['addToolResult']>[1]['content'],
-              ...(entry.error !== undefined ? { error: entry.error } : {}),
-              ...(at !== undefined ? { at } : {}),
-            }),
-          );
+        client(entry, at);
         break;
-      case 'resume':
-        unapplied(entry);
-        answering = need().resumeTaken(thread, entry.resume, entry.runId);
-        mutate((s) => need().recordResume(s, entry.resume, entry.runId));
+      case 'resume': {
+        const taken = need().resumeTaken(thread, entry.resume, entry.runId);
+        client(entry, at);
+        // A resume that answers only interrupts the thread does not hold open changes nothing: its warning aside.
+        if (taken || !entry.resume.length) answering = taken;
         break;
+      }
       case 'resume_taken':
         agentHas = answering;
         break;

@@ -148,6 +148,9 @@ export function resumeAction(deps: ResumeDeps) {
           return deps.refuse({ code: 'RESUME_REFUSED', message: built.errors.map((e) => e.message).join(' '), errors: built.errors });
         }
         if (options.onDecision) for (const decision of built.decisions) tellApp(options.onDecision, decision);
+        // The app, told, may have stopped, reset or destroyed the thread: as while the resume prepared, nothing goes.
+        if (deps.destroyed()) return deps.refuse(deps.gone());
+        if (!deps.still(epoch)) return ended();
         deps.record({ type: 'resume', runId: built.input.runId, resume: built.input.resume ?? [] }, built.decisions);
         // Recorded: these interrupts are closed, and what answers the next ones is a new resume.
         if (preparing === claim) preparing = undefined;

@@ -41,6 +41,9 @@ export type ClientEntry =
   /** Back to the start (the entry after it is the new `init`). */
   | { type: 'reset' };
 
+/** A client entry naming what the thread holds (its document, a tool call, interrupts), which the engine applies. */
+export type NamingEntry = Extract<ClientEntry, { type: 'state_edit' | 'tool_started' | 'tool_result' | 'resume' }>;
+
 /** An agent event as it arrived. */
 export interface AgentEventEntry {
   type: 'event';

@@ -46,8 +46,8 @@ export interface SerializeOptions {
  * `{ parts: true, inSlices: true }` it is written in slices of a few
  * milliseconds, the page free between them, and the promise gives the same
  * parts. It writes the entries the log held when called (a live log grows
- * meanwhile); an abort of `signal` stops it between two slices and rejects
- * with the signal's reason.
+ * meanwhile); an abort of `signal` stops it before its first slice or
+ * between two, and rejects with the signal's reason.
  *
  * @example
  * const file = new Blob(await serializeSession(entries, { parts: true, inSlices: true }), { type: 'application/x-ndjson' });
@@ -63,8 +63,12 @@ export function serializeSession(entries: readonly SessionEntry[], options: Seri
   if (options.parts && options.inSlices) {
     const { signal } = options;
     const steps = writeSteps(entries, entries.length, { parts: true }, PART_CHARACTERS, MOST_CHARACTERS) as Steps<string[]>;
-    // Nothing is written in the caller's task: the first slice comes after it, as every other does.
-    return Promise.resolve().then(() => inSlices(steps, signal));
+    // Nothing is written in the caller's task: the first slice comes after it, as every other does, and a signal aborted
+    // by then (before the call, or in that task) stops it before it.
+    return Promise.resolve().then(() => {
+      signal?.throwIfAborted();
+      return inSlices(steps, signal);
+    });
   }
   return writeSession(entries, options, PART_CHARACTERS, MOST_CHARACTERS);
 }

@@ -9,8 +9,8 @@ import type { FrontendTool } from './types.js';
 export interface ToolDeps {
   thread(): ThreadState;
   tools(): Record<string, FrontendTool> | undefined;
-  /** Records a client entry (the events before it applied first). */
-  client(entry: SessionEntryBody): void;
+  /** Records a client entry (the events before it applied first), unless `still` says no once they have. */
+  client(entry: SessionEntryBody, still?: () => boolean): void;
   publish(): void;
 }
 
@@ -33,7 +33,7 @@ export function frontendTools(deps: ToolDeps): (stream: Stream, runId: string) =
   /** A call no handler can take fails at once, and the agent hears why with the results of the others. */
   const fail = (stream: Stream, toolCallId: string, message: string) => {
     stream.tools.set(toolCallId, { done: Promise.resolve(), abort: new AbortController() });
-    deps.client({ type: 'tool_result', toolCallId, messageId: newId('tool-result'), content: message, error: message });
+    deps.client({ type: 'tool_result', toolCallId, messageId: newId('tool-result'), content: message, error: message }, () => stream.live);
     deps.publish();
   };
   const start = (stream: Stream, call: ToolCallRecord, tool: FrontendTool | undefined) => {
@@ -51,7 +51,8 @@ export function frontendTools(deps: ToolDeps): (stream: Stream, runId: string) =
     const abort = new AbortController();
     let finished: () => void = () => undefined;
     stream.tools.set(toolCallId, { done: new Promise<void>((resolve) => (finished = resolve)), abort });
-    deps.client({ type: 'tool_started', toolCallId });
+    // The events waiting before it apply first: a listener of theirs that stopped or reset the run leaves no call to start.
+    deps.client({ type: 'tool_started', toolCallId }, () => stream.live);
     deps.publish();
     // A listener told the call is executing stopped the run: the handler is not called at all.
     if (!stream.live) {
@@ -73,8 +74,10 @@ export function frontendTools(deps: ToolDeps): (stream: Stream, runId: string) =
         result = { content: message, error: message };
       }
       try {
-        if (stream.live && !abort.signal.aborted) {
-          deps.client({ type: 'tool_result', toolCallId, messageId: newId('tool-result'), ...result });
+        // Checked again once the events waiting before it have applied: a listener of theirs may have torn the stream down.
+        const still = () => stream.live && !abort.signal.aborted;
+        if (still()) {
+          deps.client({ type: 'tool_result', toolCallId, messageId: newId('tool-result'), ...result }, still);
           deps.publish();
         }
       } finally {
