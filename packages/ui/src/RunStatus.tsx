@@ -114,9 +114,9 @@ type Reconnect =
 
 const IDLE: Reconnect = { phase: 'idle' };
 
-/** The status as last shown, in a thread's store. */
+/** The status as last put on the page, with what it was worked out from (the connection aside). */
 interface Shown {
-  store: AgentStore;
+  from: readonly unknown[];
   state: RunStatusState;
   tone: Tone;
   badge: string;
@@ -154,7 +154,8 @@ export const RunStatus = React.forwardRef<HTMLDivElement, RunStatusProps>(functi
   const { status, connection, failure, refusal, inFlight, store } = agent;
   // The status is a polite live region: a burst of steps is said once it rests, not step by step. A run that starts
   // (or goes on after a pause) and another thread's store show their own step at once, never the one that rested before.
-  const step = useRestingValue(useAgentSelector(selectStep), store, useAgentSelector(selectRunId), status === 'running');
+  const runId = useAgentSelector(selectRunId);
+  const step = useRestingValue(useAgentSelector(selectStep), store, runId, status === 'running');
   // What the last Reconnect did, and in which thread: the provider switched to another store shows that one's own.
   const [reconnectOf, setReconnectOf] = React.useState<{ store?: AgentStore; reconnect: Reconnect }>({ reconnect: IDLE });
   const reconnect = reconnectOf.store === store ? reconnectOf.reconnect : IDLE;
@@ -162,7 +163,7 @@ export const RunStatus = React.forwardRef<HTMLDivElement, RunStatusProps>(functi
   const setRoot = useMergedRef(rootRef, ref);
   // The words of a notice: cut to a few lines until the reader asks for all of them (for this failure only).
   const detailRef = React.useRef<HTMLSpanElement>(null);
-  /** What the status showed last, held while a failed connection's end is on its way (see `settling`). */
+  /** What the status last put on the page (set as it commits), held while a failed connection's end is on its way (see `settling`). */
   const shownRef = React.useRef<Shown | undefined>(undefined);
   const [clipped, setClipped] = React.useState(false);
   const [wholeOf, setWholeOf] = React.useState<unknown>();
@@ -298,10 +299,18 @@ export const RunStatus = React.forwardRef<HTMLDivElement, RunStatusProps>(functi
   // The transport says its connection failed just before the stream's end reaches the thread: for that moment the run
   // still reads as running, and a reconnect that met a dead agent would be followed by "Running" said again before
   // "Connection lost". What was shown stays until the failure is in.
+  // Held only while nothing else it was worked out from has moved (another store or thread, a step, the language...):
+  // a source that goes on after saying its connection failed is shown going on.
   const settling = connection === 'failed' && status === 'running' && failure === undefined;
+  const from = [store, runId, step, t, reconnect, refusal, runError, agent.interrupts];
   const held = shownRef.current;
-  if (settling && held && held.store === store) ({ state, tone, badge, detail, hint } = held);
-  else shownRef.current = { store, state, tone, badge, detail, hint };
+  const holding = settling && held !== undefined && from.every((part, i) => Object.is(part, held.from[i]));
+  if (holding) ({ state, tone, badge, detail, hint } = held);
+  const shown: Shown = { from, state, tone, badge, detail, hint };
+  // Kept as the page shows it, not as a render that may never reach the page (one React set aside) worked it out.
+  useBrowserLayoutEffect(() => {
+    if (!holding) shownRef.current = shown;
+  });
 
   // Offered only where it can work: the stream was cut off in this session, after an event the agent named (an SSE id).
   // It stays (unavailable) while the reconnect it started goes on, so focus on it is kept.

@@ -1,6 +1,7 @@
 import { type AgentSource, AgentTransportError } from '@aguikit/core';
 import { AgentProvider, createAgentStore } from '@aguikit/react';
 import { act, render, screen } from '@testing-library/react';
+import * as React from 'react';
 import { expect, it } from 'vitest';
 import { RunStatus } from '../src/RunStatus.js';
 
@@ -31,33 +32,41 @@ function deadAgent(): AgentSource {
   };
 }
 
-it('goes from Reconnecting straight to Connection lost when the reconnect fails, never back to Running in between', async () => {
-  const store = createAgentStore({ source: deadAgent() });
-  render(
-    <AgentProvider store={store}>
-      <RunStatus />
-    </AgentProvider>,
-  );
-  const region = screen.getByRole('status');
-  // What a screen reader may hear: the polite, atomic region each time anything in it changes.
-  const said: string[] = [];
-  let last = '';
-  const observer = new MutationObserver(() => {
-    if (region.innerHTML === last) return;
-    last = region.innerHTML;
-    said.push(region.textContent?.trim() ?? '');
-  });
-  observer.observe(region, { subtree: true, childList: true, characterData: true, attributes: true });
-  await act(async () => {
-    await store.getState().run('hi');
-  });
-  observer.disconnect();
-  expect(region).toHaveTextContent('Connection lost');
-  const reconnecting = said.findIndex((s) => s.startsWith('Reconnecting'));
-  expect(reconnecting, `said: ${JSON.stringify(said)}`).toBeGreaterThanOrEqual(0);
-  // Nothing in between: not "Running", not the same words redrawn (an atomic region is read again whole).
-  expect(said.slice(reconnecting + 1, reconnecting + 2), `said: ${JSON.stringify(said)}`).toEqual([
-    expect.stringMatching(/^Connection lost/),
-  ]);
-  store.destroy();
-});
+it.each([
+  ['', React.Fragment],
+  [' (StrictMode)', React.StrictMode],
+])(
+  'goes from Reconnecting straight to Connection lost when the reconnect fails, never back to Running in between%s',
+  async (_name, Mode) => {
+    const store = createAgentStore({ source: deadAgent() });
+    render(
+      <Mode>
+        <AgentProvider store={store}>
+          <RunStatus />
+        </AgentProvider>
+      </Mode>,
+    );
+    const region = screen.getByRole('status');
+    // What a screen reader may hear: the polite, atomic region each time anything in it changes.
+    const said: string[] = [];
+    let last = '';
+    const observer = new MutationObserver(() => {
+      if (region.innerHTML === last) return;
+      last = region.innerHTML;
+      said.push(region.textContent?.trim() ?? '');
+    });
+    observer.observe(region, { subtree: true, childList: true, characterData: true, attributes: true });
+    await act(async () => {
+      await store.getState().run('hi');
+    });
+    observer.disconnect();
+    expect(region).toHaveTextContent('Connection lost');
+    const reconnecting = said.findIndex((s) => s.startsWith('Reconnecting'));
+    expect(reconnecting, `said: ${JSON.stringify(said)}`).toBeGreaterThanOrEqual(0);
+    // Nothing in between: not "Running", not the same words redrawn (an atomic region is read again whole).
+    expect(said.slice(reconnecting + 1, reconnecting + 2), `said: ${JSON.stringify(said)}`).toEqual([
+      expect.stringMatching(/^Connection lost/),
+    ]);
+    store.destroy();
+  },
+);
