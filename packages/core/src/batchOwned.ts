@@ -20,12 +20,24 @@
  * The owner is in effect only while `owning` runs its callback (one event's
  * reduction), and is restored after it: a listener that makes another
  * thread's entries apply meanwhile does so under its own owner, or none.
+ * A thread seen in the middle of an event (a listener's action publishes
+ * it) ends its batch's ownership at once (`live` set to false): the rest of
+ * that event's reduction copies what it changes.
  */
 
-let owner: WeakSet<object> | undefined;
+/** The arrays a batch made and no one has seen; `live` false once a thread holding them was seen. */
+export interface BatchOwner {
+  readonly arrays: WeakSet<object>;
+  live: boolean;
+}
+
+/** A batch's owner of the arrays it will make. */
+export const batchOwner = (): BatchOwner => ({ arrays: new WeakSet(), live: true });
+
+let owner: BatchOwner | undefined;
 
 /** `apply()`, with the arrays of `owned` writable in place and the arrays it copies added to them (none: no batch). */
-export function owning<T>(owned: WeakSet<object> | undefined, apply: () => T): T {
+export function owning<T>(owned: BatchOwner | undefined, apply: () => T): T {
   const outer = owner;
   owner = owned;
   try {
@@ -36,11 +48,11 @@ export function owning<T>(owned: WeakSet<object> | undefined, apply: () => T): T
 }
 
 /** Whether the batch in effect made `array`, and may write it in place. */
-export const ownedByBatch = (array: object): boolean => owner?.has(array) === true;
+export const ownedByBatch = (array: object): boolean => owner?.live === true && owner.arrays.has(array);
 
 /** Marks `array`, a copy made in the batch in effect and seen by no one, as the batch's own. */
 export const claim = (array: object): void => {
-  owner?.add(array);
+  if (owner?.live) owner.arrays.add(array);
 };
 
 /** `list` with `item` at its end: in place when the batch in effect made it, else a copy (which it then owns). */

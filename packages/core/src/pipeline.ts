@@ -1,4 +1,4 @@
-import { owning } from './batchOwned.js';
+import { type BatchOwner, batchOwner, owning } from './batchOwned.js';
 import { error } from './diagnostics.js';
 import { createExpander, type ExpandedEvent, type Expander } from './expand.js';
 import type { Diagnostic, ThreadState } from './model.js';
@@ -34,7 +34,7 @@ export interface EventPipeline {
    * applied in made and no one has seen, which it may grow in place
    * (batchOwned.ts); the arrays it copies join them.
    */
-  push(raw: unknown, receivedAt?: number, owned?: WeakSet<object>): ThreadState;
+  push(raw: unknown, receivedAt?: number, owned?: BatchOwner): ThreadState;
   /** Ends the stream: a run still open becomes `unknown` with a STREAM_TRUNCATED diagnostic. */
   end(): ThreadState;
   /** What `end()` would return, without ending: for a connection that dropped and may be resumed. */
@@ -218,7 +218,7 @@ export function replayEvents(rawEvents: Iterable<unknown>, initial?: ThreadState
   const pipeline = createEventPipeline(initial, options);
   // Seen only at its end (see `batchedMessages`): thousands of messages replay in linear time, and an array the
   // replay made grows in place (batchOwned.ts).
-  const owned = new WeakSet<object>();
+  const owned = batchOwner();
   for (const raw of rawEvents) {
     pipeline.update(batchedMessages);
     pipeline.push(raw, undefined, owned);

@@ -8,6 +8,7 @@
  * controller applies none of them before it has loaded.
  */
 
+import type { BatchOwner } from '../batchOwned.js';
 import type { ThreadState } from '../model.js';
 import type { EventPipeline, PipelineOptions } from '../pipeline.js';
 import { batchedMessages, plainMessages } from '../reducer/helpers.js';
@@ -43,7 +44,12 @@ export function createThreadMachine(callbacks: MachineCallbacks, from?: MachineS
   /** Entries are applied in a batch (see `batch`). */
   let batching = false;
   /** The arrays a batch's run of agent events made, which it writes in place (batchOwned.ts). */
-  let owned: WeakSet<object> | undefined;
+  let owned: BatchOwner | undefined;
+  /** Ends the batch's ownership, of the event being reduced too (batchOwned.ts). */
+  const disown = () => {
+    if (owned) owned.live = false;
+    owned = undefined;
+  };
 
   const mutate = (change: (s: ThreadState) => ThreadState) => {
     thread = pipeline ? pipeline.update(change) : change(thread);
@@ -71,7 +77,7 @@ export function createThreadMachine(callbacks: MachineCallbacks, from?: MachineS
     const at = (entry as Partial<SessionEntry>).at;
     if (batching) mutate(batchedMessages);
     // Another entry may leave two states going on apart (a cut stream, the thread beside it): its arrays are not the batch's.
-    if (entry.type !== 'event') owned = undefined;
+    if (entry.type !== 'event') disown();
     // Agent events first: the switch compares in order, and nearly every entry is one.
     switch (entry.type) {
       case 'event': {
@@ -90,7 +96,7 @@ export function createThreadMachine(callbacks: MachineCallbacks, from?: MachineS
         opened = true;
         events++;
         answering = undefined;
-        if (batching) owned ??= new WeakSet();
+        if (batching) owned ??= { arrays: new WeakSet(), live: true };
         thread = pipeline.push(entry.event, at, owned);
         break;
       }
@@ -180,7 +186,7 @@ export function createThreadMachine(callbacks: MachineCallbacks, from?: MachineS
 
   return {
     get thread() {
-      owned = undefined; // Seen (published mid-batch by a listener's action): what it holds is never written again.
+      disown(); // Seen (published mid-batch by a listener's action): what it holds is never written again.
       return thread;
     },
     get streaming() {
@@ -205,7 +211,7 @@ export function createThreadMachine(callbacks: MachineCallbacks, from?: MachineS
         run();
       } finally {
         batching = false;
-        owned = undefined;
+        disown();
         // Whatever the batch left holds plain messages again: the thread, the stream's pipeline and one cut off.
         if (seen) {
           if (pipeline) pipeline.update(plainMessages);

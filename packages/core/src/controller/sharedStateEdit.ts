@@ -203,7 +203,10 @@ export function sharedStateActions<Doc>(deps: SharedStateDeps) {
     forget() {
       generation++;
     },
-    /** Resolves once every edit asked for so far has applied (a run waits for them, so it sends them). */
-    settled: (): Promise<void> | undefined => (waiting === 0 ? undefined : queue.then(() => undefined)),
+    /**
+     * Resolves once every edit asked for so far has applied (a run waits for them, so it sends them): a recipe's own
+     * too, when it asks for the run as it runs.
+     */
+    settled: (): Promise<void> | undefined => (waiting === 0 && !drafting ? undefined : queue.then(() => undefined)),
   };
 }
