@@ -119,6 +119,25 @@ function runStatuses(region: HTMLElement | null, doc: Document): Element[] {
   );
 }
 
+/** Whether a RunStatus that was there when the answers were sent shows the run's failure now: it says it, once. */
+function failureHeard(atSend: readonly Element[], region: HTMLElement | null, doc: Document): boolean {
+  return runStatuses(region, doc).some((s) => atSend.includes(s) && s.matches('[data-state="failed"],[data-state="disconnected"]'));
+}
+
+/** HTTP statuses that say the request was not handled (try later), not that the agent's side refused it. */
+const NOT_HANDLED = new Set([408, 425, 429]);
+
+/**
+ * Whether the agent's side refused answers it gave back: its RUN_ERROR before its run began, or an HTTP 4xx answer
+ * (other than one that says to try later). Else they never reached it (offline, a 5xx, a stop before it took them).
+ */
+function refusedBy(state: ReturnType<AgentStore['getState']>): boolean {
+  const { failure } = state;
+  if (!failure) return state.thread.run.status === 'error';
+  const status = failure.status ?? 0;
+  return failure.code === 'HTTP_STATUS' && status >= 400 && status < 500 && !NOT_HANDLED.has(status);
+}
+
 /** How long an announcement stays in the live region: long enough to be said, then it is cleared. */
 export const ANNOUNCEMENT_CLEAR_MS = 10_000;
 
@@ -277,21 +296,43 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
       const selectedAtSend = selectedOutside(doc, region.current);
       // A live region drawn with the failure already in it is not read: only a RunStatus there before the send says it.
       const statusAtSend = runStatuses(region.current, doc);
+      /** Whether an interrupt these answers answer is open (again: one the resumed run raises under its id is another). */
+      const answeredOpen = (s: ReturnType<AgentStore['getState']>) =>
+        s.thread.interrupts.some((it) => sent.has(it.id) && sent.get(it.id)?.runId === it.runId);
+      // Said once the answers are on their way: the store has recorded them (their interrupts closed) and sends them,
+      // the resume still in flight; not when the resumed run ends, seconds later. Answers the store refuses never go.
+      let onItsWay = false;
+      const unsubscribe = store.subscribe((s) => {
+        if (onItsWay || s.inFlight !== 'resume' || answeredOpen(s)) return;
+        onItsWay = true;
+        unsubscribe();
+        if (shownStore.current === store) announce(said);
+      });
+      /** Empties the region of "sent" said of answers that came back: the outcome is said elsewhere (RunStatus). */
+      const unsay = () => setAnnouncement((prev) => (prev.text === said ? { text: '', n: prev.n } : prev));
       void store
         .getState()
         .resume(responses)
         .then((result) => {
+          unsubscribe();
           // The provider switched to another thread meanwhile: what follows belongs to the thread it was sent in.
           if (shownStore.current !== store) return;
+          const after = store.getState();
+          // The agent's side refused them as answered first elsewhere (another tab): they stay closed, this answer unused.
+          if (onItsWay && after.failure?.cause === 'ALREADY_ANSWERED' && !answeredOpen(after)) {
+            setKept(NO_ANSWERS);
+            if (failureHeard(statusAtSend, region.current, doc)) return unsay();
+            return announce(t.announce.answeredElsewhere);
+          }
           if (result.ok) {
             setKept(NO_ANSWERS);
-            const after = store.getState();
-            // The agent never took it (offline, an HTTP error): the questions are open again, their answers in their
-            // forms; nothing was sent, and the run's failure is said where runs are. Focus the page lost goes back to
-            // them, and so does focus still where the answer put it (the composer, untouched since).
-            const unsent =
-              after.failure !== undefined && responses.some((r) => after.thread.interrupts.some((it) => it.id === r.interruptId));
-            if (!unsent) return announce(said);
+            // The agent never took them (offline, an HTTP error, its RUN_ERROR before its run began, a stop first): the
+            // questions are open again, their answers in their forms, and what was said of them as sent is taken back.
+            // Focus the page lost goes back to them, and so does focus still where the answer put it (the composer,
+            // untouched since).
+            if (!answeredOpen(after)) return;
+            // A stop or a reset ended the resume before its answers went: nothing was sent, nothing failed.
+            if (!onItsWay && after.failure === undefined) return;
             const active = doc.activeElement;
             const first = after.thread.interrupts[0];
             const untouched = active === placed && (draft === undefined || (active as HTMLTextAreaElement).value === draft);
@@ -302,18 +343,18 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
             const left = lost || untouched || region.current?.contains(active);
             if (first && left) pendingFocus.current = { to: 'interrupt', id: first.id };
             // Said once, whether focus goes back or not: by a RunStatus there at the send that shows the failure, else here.
-            const heard = runStatuses(region.current, doc).some(
-              (s) => statusAtSend.includes(s) && s.matches('[data-state="failed"],[data-state="disconnected"]'),
-            );
-            if (!heard) announce(t.announce.notSent);
+            if (failureHeard(statusAtSend, region.current, doc)) return unsay();
+            announce(refusedBy(after) ? t.announce.refused : t.announce.notSent);
             return;
           }
           // Refused: the interrupts are still open, their errors shown next to them; focus goes back to the first.
+          if (onItsWay) unsay();
           stopWaiting.current();
           const first = store.getState().thread.interrupts[0];
           if (first) pendingFocus.current = { to: 'interrupt', id: first.id };
         })
         .finally(() => {
+          unsubscribe();
           if (sendingRef.current !== store) return;
           sendingRef.current = undefined;
           setSendingTo(undefined);

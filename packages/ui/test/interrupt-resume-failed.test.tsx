@@ -122,7 +122,7 @@ describe('a resume the agent answered with HTTP 500', () => {
 });
 
 describe('a resume sent while the network is down', () => {
-  it('never says the answer was sent, and gives focus back to the question, its comment kept', async () => {
+  it('takes back that the answer was sent, and gives focus back to the question, its comment kept', async () => {
     const user = userEvent.setup();
     const { store, resumes } = await failingFirstResume([refund], new TypeError('Failed to fetch'));
     await showForms(store);
@@ -135,6 +135,7 @@ describe('a resume sent while the network is down', () => {
     await waitFor(() => expect(card.contains(document.activeElement)).toBe(true));
     expect(within(card).getByRole('textbox', { name: 'Comment' })).toHaveValue(COMMENT);
     const live = document.querySelector('[data-agk-interrupt-announcer]');
+    // "Sent" (said once the answer was on its way) is not what the region is left saying.
     expect(live).not.toHaveTextContent(/sent/i);
     // No run status on the page: the dialog says why focus came back.
     await waitFor(() => expect(live).toHaveTextContent('Your answer did not reach the agent'));

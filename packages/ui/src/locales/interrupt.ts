@@ -80,6 +80,10 @@ export const en = {
       `Saved: ${summary}. ${shownAnswered} of ${shownTotal} answered.`,
     /** A resume the agent never took (offline, an HTTP error): the questions are open again with their answers. */
     notSent: 'Your answer did not reach the agent. The question is open again with your answer in it.',
+    /** A resume the agent refused (its RUN_ERROR before its run began, an HTTP 4xx): the questions are open again with their answers. */
+    refused: 'The agent did not accept your answer. The question is open again with your answer in it.',
+    /** A resume refused because its questions were answered first elsewhere (another tab): they stay closed. */
+    answeredElsewhere: 'Your answer was not used: this question was already answered in another tab or window.',
   },
   /** The keyboard shortcut that jumps to an open interrupt, as read out. */
   shortcut: 'Alt+Shift+D',
@@ -259,6 +263,8 @@ export const zhCN: typeof en = {
     sentMany: (_count, shown) => `已发送 ${shown} 个回答。`,
     saved: (summary, _answered, _total, shownAnswered, shownTotal) => `已保存：${summary}。已回答 ${shownAnswered}/${shownTotal} 个。`,
     notSent: '你的回答未能送达智能体。问题已重新打开，你的回答仍在其中。',
+    refused: '智能体未接受你的回答。问题已重新打开，你的回答仍在其中。',
+    answeredElsewhere: '你的回答未被采用：此问题已在另一个标签页或窗口中回答。',
   },
   shortcut: 'Alt+Shift+D',
   notAccepted: '此回答未被接受：',
