@@ -11,6 +11,7 @@
 import { applyJsonPatch } from '../jsonPatch.js';
 import type { Diagnostic, ThreadState } from '../model.js';
 import type { ContentPart, JsonPatchOperation } from '../protocol.js';
+import { withDiagnostics } from '../reducer/eventHelpers.js';
 import { ownJson } from '../reducer/ownJson.js';
 import { type ResumeTaken, recordResume, reopenInterrupts } from '../reducer/run.js';
 import { addToolResult, markToolCallExecuting } from '../reducer/toolLocal.js';
@@ -101,10 +102,10 @@ export function entryRefusal(state: ThreadState, entry: NamingEntry): Diagnostic
     : { index: -1, code: 'LOG_ENTRY_NOT_APPLIED', severity: 'warning', message: `A ${entry.type} entry ${what}: ${outcome}.` };
 }
 
-/** The thread with the warning that `entry` names what it does not hold, or the thread itself. */
+/** The thread with the warning that `entry` names what it does not hold (within the thread's limit of them), or the thread itself. */
 function warned(state: ThreadState, entry: NamingEntry): ThreadState {
   const refusal = entryRefusal(state, entry);
-  return refusal ? { ...state, diagnostics: [...state.diagnostics, refusal] } : state;
+  return refusal ? withDiagnostics(state, [refusal]) : state;
 }
 
 /**

@@ -147,15 +147,17 @@ export function resumeAction(deps: ResumeDeps) {
           deps.release(epoch);
           return deps.refuse({ code: 'RESUME_REFUSED', message: built.errors.map((e) => e.message).join(' '), errors: built.errors });
         }
-        if (options.onDecision) for (const decision of built.decisions) tellApp(options.onDecision, decision);
-        // The app, told, may have stopped, reset or destroyed the thread: as while the resume prepared, nothing goes.
+        // The app, told, may stop, reset or destroy the thread: as while the resume prepared, nothing goes (nor is told).
+        const going = () => !deps.destroyed() && deps.still(epoch);
+        for (const decision of built.decisions) if (options.onDecision && going()) tellApp(options.onDecision, decision);
         if (deps.destroyed()) return deps.refuse(deps.gone());
         if (!deps.still(epoch)) return ended();
         deps.record({ type: 'resume', runId: built.input.runId, resume: built.input.resume ?? [] }, built.decisions);
         // Recorded: these interrupts are closed, and what answers the next ones is a new resume.
         if (preparing === claim) preparing = undefined;
         decide(true);
-        return deps.stream(built.input);
+        // With the document as it is: an edit the app made when told, logged before the answers, goes with them.
+        return deps.stream({ ...built.input, state: deps.thread().sharedState.document });
       })();
       preparing = claim;
       claim.promise.finally(() => {
