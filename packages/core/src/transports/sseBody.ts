@@ -11,6 +11,8 @@ import { validateEvent } from '../validate.js';
 import { AgentTransportError, abortReason, redirectNote, type SourceRunOptions } from './source.js';
 
 const MAX_ERROR_BODY = 64 * 1024;
+/** How much of an error answer's body its error's message quotes, in characters. */
+const MAX_QUOTED = 200;
 
 /**
  * A clock that only goes forward, in ms, for the grace after a run's end: the
@@ -33,9 +35,11 @@ export const isAgUiEvent = (event: unknown): boolean => validateEvent(event).ok;
 export async function checkResponse(response: Response, idleTimeoutMs?: number, signal?: AbortSignal): Promise<void> {
   if (!response.ok) {
     const body = await readCapped(response, idleTimeoutMs, signal);
+    // The message quotes the body's start (an error page may be megabytes; the first 64 KiB are kept as `body`).
+    const quoted = body.length > MAX_QUOTED ? `${textHead(body, MAX_QUOTED)}…` : body;
     throw new AgentTransportError(
       'HTTP_STATUS',
-      `The agent answered HTTP ${response.status}${body ? `: ${body}` : ''}${redirectNote(redirected(response))}`,
+      `The agent answered HTTP ${response.status}${quoted ? `: ${quoted}` : ''}${redirectNote(redirected(response))}`,
       response.status,
       body,
       redirected(response),
@@ -54,7 +58,8 @@ export async function checkResponse(response: Response, idleTimeoutMs?: number, 
     const body = await readCapped(response, idleTimeoutMs, signal);
     throw new AgentTransportError(
       'NOT_EVENT_STREAM',
-      `The agent answered ${type || 'without a content type'}, not text/event-stream${redirectNote(redirected(response))}`,
+      // A status other than 200 (a 204, a 202 of a queue) is said: it is what a person looks for first.
+      `The agent answered ${response.status === 200 ? '' : `HTTP ${response.status} `}${type || 'without a content type'}, not text/event-stream${redirectNote(redirected(response))}`,
       response.status,
       body,
       redirected(response),
@@ -358,6 +363,7 @@ function stacklessErrors(): { drop(): void; restore(): boolean } {
  * (`shareStrings`).
  */
 function frameData(data: string, shared: SharedStrings): unknown {
+  if (!mayBeJson(data)) return data;
   if (data.length > MAX_TEXT_DEPTH && manyBrackets(data) && tooDeep(data)) return data;
   let value: unknown;
   try {
@@ -367,6 +373,38 @@ function frameData(data: string, shared: SharedStrings): unknown {
   }
   if (typeof value === 'object' && value !== null) shareStrings(value as Record<string, unknown>, shared);
   return value;
+}
+
+/**
+ * Whether `data` may be JSON, by its first characters: false for a text
+ * JSON.parse is sure to refuse as it starts (nothing, `[DONE]`, a word).
+ * Each refusal is a SyntaxError with a stack, some microseconds apiece: a
+ * server that sends a million such frames (an empty `data:` line as its
+ * heartbeat) took seconds over them.
+ */
+function mayBeJson(data: string): boolean {
+  const first = firstToken(data, 0);
+  if (first < 0) return false;
+  if (data.charCodeAt(first) !== 0x5b) return valueStart(data, first);
+  // [, then a value or ]
+  const next = firstToken(data, first + 1);
+  return next >= 0 && (data.charCodeAt(next) === 0x5d || valueStart(data, next));
+}
+
+/** Whether a JSON value may start at `at`: {, [, ", -, a digit, or a literal. */
+function valueStart(data: string, at: number): boolean {
+  const c = data.charCodeAt(at);
+  if (c === 0x7b || c === 0x5b || c === 0x22 || c === 0x2d || (c >= 0x30 && c <= 0x39)) return true;
+  return data.startsWith('true', at) || data.startsWith('false', at) || data.startsWith('null', at);
+}
+
+/** Where the first character that is no JSON whitespace is in `data`, from `from`; -1 when there is none. */
+function firstToken(data: string, from: number): number {
+  for (let at = from; at < data.length; at++) {
+    const c = data.charCodeAt(at);
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return at;
+  }
+  return -1;
 }
 
 /** The strings of the event before, which the next one is likely to repeat. */
