@@ -20,6 +20,10 @@
  * The owner is in effect only while `owning` runs its callback (one event's
  * reduction), and is restored after it: a listener that makes another
  * thread's entries apply meanwhile does so under its own owner, or none.
+ * The app's code the reduction itself calls is kept out of the batch too: a
+ * pipeline's clock runs under none, and a push given no owner (from a getter
+ * of an in-process agent's event, say) runs under none, whatever batch it is
+ * called in.
  * A thread seen in the middle of an event (a listener's action publishes
  * it) ends its batch's ownership at once (`live` set to false): the rest of
  * that event's reduction copies what it changes.
@@ -46,6 +50,9 @@ export function owning<T>(owned: BatchOwner | undefined, apply: () => T): T {
     owner = outer;
   }
 }
+
+/** A batch's owner is in effect and live: what runs now that is no part of its reduction must run under `owning(undefined)`. */
+export const owningNow = (): boolean => owner?.live === true;
 
 /** Whether the batch in effect made `array`, and may write it in place. */
 export const ownedByBatch = (array: object): boolean => owner?.live === true && owner.arrays.has(array);

@@ -1,4 +1,4 @@
-import { type BatchOwner, batchOwner, owning } from './batchOwned.js';
+import { type BatchOwner, batchOwner, owning, owningNow } from './batchOwned.js';
 import { error } from './diagnostics.js';
 import { createExpander, type ExpandedEvent, type Expander } from './expand.js';
 import type { Diagnostic, ThreadState } from './model.js';
@@ -116,8 +116,9 @@ export function createEventPipeline(
 
   const now = options.now ?? Date.now;
   // When the event being pushed was received: given, or read from the clock once, the first time an event needs it.
+  // The app's clock runs under no batch, as a listener does (see `tell`): a thread it reduces meanwhile is seen.
   let received: number | undefined;
-  const time = () => (received ??= now());
+  const time = () => (received ??= options.now ? owning(undefined, now) : now());
 
   /** Verifies and reduces one expanded event. */
   const apply = (event: ExpandedEvent, at: number) => {
@@ -171,7 +172,9 @@ export function createEventPipeline(
   return {
     push(raw, receivedAt, owned) {
       received = receivedAt;
-      if (owned) owning(owned, () => take(raw));
+      // Given no owner, under none: pushed from the app's code another batch's reduction called (a clock, a getter of
+      // an event), what it makes is not that batch's to write in place (batchOwned.ts).
+      if (owned || owningNow()) owning(owned, () => take(raw));
       else take(raw);
       return state;
     },
