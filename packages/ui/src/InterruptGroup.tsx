@@ -230,7 +230,15 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
     useThreadKey(),
   );
 
-  React.useEffect(() => () => stopWaiting.current(), []);
+  /** Stops listening to the store for what comes of the last answer sent (its sending, a retry of it). */
+  const following = React.useRef<() => void>(() => undefined);
+  React.useEffect(
+    () => () => {
+      stopWaiting.current();
+      following.current();
+    },
+    [],
+  );
 
   /** Focuses an interrupt's first enabled field (with its question in view, else the interrupt: focusWithQuestion); the interrupt itself when it has none; waits while its form's fields load. */
   const focusInterrupt = React.useCallback(
@@ -301,6 +309,8 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
         s.thread.interrupts.some((it) => sent.has(it.id) && sent.get(it.id)?.runId === it.runId);
       // Said once the answers are on their way: the store has recorded them (their interrupts closed) and sends them,
       // the resume still in flight; not when the resumed run ends, seconds later. Answers the store refuses never go.
+      // What followed an earlier answer (a retry of it) is over: this one is said from here on.
+      following.current();
       let onItsWay = false;
       const unsubscribe = store.subscribe((s) => {
         if (onItsWay || s.inFlight !== 'resume' || answeredOpen(s)) return;
@@ -308,11 +318,63 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
         unsubscribe();
         if (shownStore.current === store) announce(said);
       });
+      // The dialog gone, nothing is said into it.
+      following.current = unsubscribe;
       /** Empties the region of "sent" said of answers that came back: the outcome is said elsewhere (RunStatus). */
       const unsay = () => setAnnouncement((prev) => (prev.text === said ? { text: '', n: prev.n } : prev));
-      void store
-        .getState()
-        .resume(responses)
+      /** Says that answers came back: by a RunStatus there at the send that shows the failure (the region emptied), else here. */
+      const cameBack = (s: ReturnType<AgentStore['getState']>) => {
+        if (failureHeard(statusAtSend, region.current, doc)) return unsay();
+        announce(refusedBy(s) ? t.announce.refused : t.announce.notSent);
+      };
+      /**
+       * Answers that came back with a failure a retry can fix (RunStatus's Retry): the retry sends them again, their
+       * questions closed again, and that is said as their sending was, and so is what comes of it.
+       */
+      const followRetries = () => {
+        let again = false;
+        const stop = store.subscribe((s) => {
+          if (shownStore.current !== store) return stop();
+          if (!again) {
+            // Nothing failed any more and nothing is in flight (a reset, another run): there is no retry to follow.
+            if (s.inFlight === undefined && s.failure === undefined) return stop();
+            if (s.inFlight !== 'resume' || answeredOpen(s)) return;
+            again = true;
+            announce(said);
+            return;
+          }
+          if (s.inFlight !== undefined) return;
+          again = false;
+          if (answeredOpen(s)) {
+            cameBack(s);
+            if (!s.failure?.retryable) stop();
+            return;
+          }
+          stop();
+          if (s.failure?.cause === 'ALREADY_ANSWERED') announce(t.announce.answeredElsewhere);
+        });
+        following.current = stop;
+      };
+      let request: ReturnType<ReturnType<AgentStore['getState']>['resume']>;
+      try {
+        request = store.getState().resume(responses);
+      } catch (error) {
+        // Nothing went: the dialog is not left sending, nor listening, and focus goes back to the question. The error
+        // goes to the page as an uncaught one would (thrown here, it would break the form the answer came from).
+        unsubscribe();
+        sendingRef.current = undefined;
+        setSendingTo(undefined);
+        stopWaiting.current();
+        const first = store.getState().thread.interrupts[0];
+        if (first) pendingFocus.current = { to: 'interrupt', id: first.id };
+        if (typeof reportError === 'function') reportError(error);
+        else
+          setTimeout(() => {
+            throw error;
+          });
+        return;
+      }
+      void request
         .then((result) => {
           unsubscribe();
           // The provider switched to another thread meanwhile: what follows belongs to the thread it was sent in.
@@ -343,8 +405,8 @@ export const InterruptGroup = React.forwardRef<HTMLElement, InterruptGroupProps>
             const left = lost || untouched || region.current?.contains(active);
             if (first && left) pendingFocus.current = { to: 'interrupt', id: first.id };
             // Said once, whether focus goes back or not: by a RunStatus there at the send that shows the failure, else here.
-            if (failureHeard(statusAtSend, region.current, doc)) return unsay();
-            announce(refusedBy(after) ? t.announce.refused : t.announce.notSent);
+            cameBack(after);
+            if (after.failure?.retryable) followRetries();
             return;
           }
           // Refused: the interrupts are still open, their errors shown next to them; focus goes back to the first.
