@@ -29,14 +29,14 @@ describe('a 2xx answer that is no event stream', () => {
     c.destroy();
   });
 
-  it('a 200 of text/html is said as before, without its status', async () => {
+  it("a 200 of text/html names its status and quotes the page's title", async () => {
     const server = await serve((res) => {
       res.writeHead(200, { 'Content-Type': 'text/html' });
       res.end('<title>Sign in</title>');
     });
     const c = createRunController({ threadId: 't1', source: httpSseSource({ url: server.url }) });
     await c.run('hi');
-    expect(c.getSnapshot().failure?.message).toMatch(/The agent answered text\/html, not text\/event-stream/);
+    expect(c.getSnapshot().failure?.message).toMatch(/The agent answered HTTP 200 text\/html, not text\/event-stream. It said: Sign in$/);
     c.destroy();
   });
 });

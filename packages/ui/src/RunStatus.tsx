@@ -46,7 +46,8 @@ function describeCode(failure: RunFailure, t: RunStrings): string {
       const said = words ? ` ${t.failure.said(textHead(words, 200))}` : '';
       if (status === 404) return t.failure.notFound + said;
       if (status === 401 || status === 403) return t.failure.refused(status) + said;
-      if (status !== undefined && [408, 425, 429, 502, 503, 504].includes(status)) return t.failure.notHandled(status) + said;
+      if (status !== undefined && [408, 425, 429, 502, 503, 504].includes(status))
+        return t.failure.notHandled(status, failure.retryAfterMs && failure.retryAfterMs / 1000) + said;
       return t.failure.httpStatus(status ?? 0) + said;
     }
     case 'NETWORK':
@@ -56,7 +57,8 @@ function describeCode(failure: RunFailure, t: RunStrings): string {
     case 'INVALID_REQUEST':
       return t.failure.invalidRequest;
     case 'INVALID_STREAM':
-      return t.failure.invalidStream;
+      // What the answer said (a gateway's JSON error, a sign-in page's title) is what tells what to fix.
+      return t.failure.invalidStream + (failure.said ? ` ${t.failure.said(textHead(failure.said, 200))}` : '');
     case 'CONNECTION_LOST':
       return t.failure.connectionLost;
     case 'SOURCE_ERROR':

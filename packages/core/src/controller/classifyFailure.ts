@@ -7,6 +7,7 @@
 import { textHead } from '../textHead.js';
 import { thrownText } from '../thrownText.js';
 import { AgentTransportError, redirectNote } from '../transports/source.js';
+import { answerWords, errorCode, waitWords } from './answerWords.js';
 import type { RunFailure, RunFailureCode } from './failure.js';
 
 /**
@@ -31,45 +32,13 @@ export function isRetryable(code: RunFailureCode, status: number | undefined, ev
   return code === 'NETWORK' || code === 'ENGINE_UNAVAILABLE' || (code === 'HTTP_STATUS' && status !== undefined && NOT_HANDLED.has(status));
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/**
- * What an error answer says: the message of a JSON error, with its code (`{"error": {"message", "code"}}`,
- * `{"message", "code"}`, `{"detail"}`, `{"error": "..."}`, as servers and gateways write them), else its text.
- */
-function bodyWords(body: string): string {
-  if (body.startsWith('{')) {
-    try {
-      const value: unknown = JSON.parse(body);
-      if (isRecord(value)) {
-        const error = isRecord(value.error) ? value.error : value;
-        const said = [error.message, value.detail, value.error].find((m): m is string => typeof m === 'string' && m.trim() !== '');
-        const code = typeof error.code === 'string' && error.code !== said ? ` (${error.code})` : '';
-        if (said) return `${said.trim()}${code}`;
-      }
-    } catch {
-      // Not JSON after all: said as the text it is.
-    }
-  }
-  return body;
-}
-
-/** The code a JSON error answer names (`{"error": {"code"}}` or `{"code"}`), if any. */
-function errorCode(body: string): unknown {
-  try {
-    const value: unknown = JSON.parse(body);
-    return isRecord(value) ? (isRecord(value.error) ? value.error : value).code : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-const describeStatus = (status: number, said: string | undefined) => {
+const describeStatus = (status: number, said: string | undefined, retryAfterMs: number | undefined) => {
   const quoted = said ? ` It said: ${said}` : '';
+  const wait = retryAfterMs ? ` in ${waitWords(retryAfterMs)}` : '';
   if (status === 404) return `The agent's URL was not found (HTTP 404): check the URL.${quoted}`;
   if (status === 401 || status === 403)
     return `The agent refused the request (HTTP ${status}): check the credentials sent with it.${quoted}`;
-  if (NOT_HANDLED.has(status)) return `The agent could not take the request (HTTP ${status}); try again.${quoted}`;
+  if (NOT_HANDLED.has(status)) return `The agent could not take the request (HTTP ${status}); try again${wait}.${quoted}`;
   return `The agent answered HTTP ${status}.${quoted}`;
 };
 
@@ -93,12 +62,14 @@ export function classifyFailure(error: unknown, eventsReceived: number, kind?: s
     ? `may have started; the request was sent again ${resent === 1 ? 'once' : `${resent} times`} (the same run id) with no event either, and is sent no more.`
     : 'may have started, so it is not sent again on its own.';
   if (error instanceof AgentTransportError) {
-    const { status, body, redirectedTo } = error;
+    const { status, body, redirectedTo, retryAfterMs } = error;
     const note = redirectNote(redirectedTo);
     const known = { ...(status !== undefined ? { status } : {}), ...(redirectedTo ? { redirectedTo } : {}) };
     switch (error.code) {
       case 'HTTP_STATUS': {
-        const said = body?.trim() ? textHead(bodyWords(body.trim()), 200) : undefined;
+        const said = answerWords(body);
+        // When to try again, as the agent said (Retry-After): only where trying again can help.
+        const wait = retryAfterMs !== undefined && NOT_HANDLED.has(status ?? 0) ? { retryAfterMs } : {};
         // Interrupts answered first by another client (a second tab) or closed by the agent: settled there, never asked again.
         // A run or a reconnect answered none: its 409 is said as the agent said it.
         const answeredElsewhere =
@@ -111,16 +82,25 @@ export function classifyFailure(error: unknown, eventsReceived: number, kind?: s
           'HTTP_STATUS',
           (answeredElsewhere
             ? 'These questions were already answered (in another tab or window, say, or closed by the agent): the agent keeps that answer, and did not take this one.'
-            : describeStatus(status ?? 0, said)) + note,
+            : describeStatus(status ?? 0, said, wait.retryAfterMs)) + note,
           {
             ...known,
             ...(body !== undefined ? { body: textHead(body, 2000) } : {}),
             ...(said ? { said } : {}),
+            ...wait,
             ...(answeredElsewhere ? { cause: 'ALREADY_ANSWERED' as const } : {}),
           },
         );
       }
-      case 'NOT_EVENT_STREAM':
+      case 'NOT_EVENT_STREAM': {
+        // A 200 of JSON or HTML is most often a gateway's error or a proxy's sign-in page: what it said is what helps.
+        const said = answerWords(body);
+        return make(
+          'INVALID_STREAM',
+          `The agent's answer is not an AG-UI event stream: ${error.message}${said ? `. It said: ${said}` : ''}`,
+          { ...known, ...(said ? { said } : {}) },
+        );
+      }
       case 'NO_BODY':
       case 'FRAME_TOO_LARGE':
         return make('INVALID_STREAM', `The agent's answer is not an AG-UI event stream: ${error.message}`, known);

@@ -26,10 +26,19 @@ export interface RunFailure {
   message: string;
   /** For HTTP_STATUS. */
   status?: number;
-  /** The response body's start, for HTTP_STATUS (what the server said). */
+  /** The response body's start, for HTTP_STATUS (what the server said, as it was sent). */
   body?: string;
-  /** What the body says, for a person: the message of a JSON error (with its code), else its text. */
+  /**
+   * What the body says, for a person (HTTP_STATUS, and INVALID_STREAM of a body that is no event stream): the message
+   * of a JSON error (with its code), a page's title or first visible text, else its text; at most 200 characters,
+   * whitespace collapsed, no control characters.
+   */
   said?: string;
+  /**
+   * For HTTP_STATUS 408, 425, 429, 502, 503 and 504: how long the agent asked to be left before trying again
+   * (its `Retry-After`, whole seconds or an HTTP date), in ms; none when it said none, or a wait over a day.
+   */
+  retryAfterMs?: number;
   /** For HTTP_STATUS and INVALID_STREAM: where fetch was redirected to (a 301, 302 or 303 makes the POST a GET). */
   redirectedTo?: string;
   /**
@@ -66,9 +75,8 @@ export function engineUnavailable(error: unknown): RunFailure {
 /** A failure as a session log holds it (`failed` entries): what the UI shows is text, what it counts a number. */
 export function isRecordedFailure(value: unknown): value is RunFailure {
   if (typeof value !== 'object' || value === null) return false;
-  const { code, message, retryable, eventsReceived, status, body, said, redirectedTo, cause, reconnectable } = value as Partial<
-    Record<keyof RunFailure, unknown>
-  >;
+  const { code, message, retryable, eventsReceived, status, body, said, redirectedTo, cause, reconnectable, retryAfterMs } =
+    value as Partial<Record<keyof RunFailure, unknown>>;
   const count = (n: unknown) => Number.isSafeInteger(n) && (n as number) >= 0;
   return (
     typeof code === 'string' &&
@@ -76,6 +84,7 @@ export function isRecordedFailure(value: unknown): value is RunFailure {
     typeof retryable === 'boolean' &&
     count(eventsReceived) &&
     (status === undefined || count(status)) &&
+    (retryAfterMs === undefined || count(retryAfterMs)) &&
     [body, said, redirectedTo].every((text) => text === undefined || typeof text === 'string') &&
     (cause === undefined || cause === 'UNFINISHED_EVENT' || cause === 'ALREADY_ANSWERED') &&
     (reconnectable === undefined || typeof reconnectable === 'boolean')

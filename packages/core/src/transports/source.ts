@@ -64,6 +64,8 @@ export interface AgentSource {
 /** An error of the transport itself (not of the agent: those arrive as RUN_ERROR events). */
 export class AgentTransportError extends Error {
   override readonly name = 'AgentTransportError';
+  /** For HTTP_STATUS: how long the agent asked to be left before the request is sent again (its `Retry-After`), in ms. */
+  declare readonly retryAfterMs?: number;
   constructor(
     readonly code:
       | 'HTTP_STATUS'

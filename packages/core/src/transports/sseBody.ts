@@ -37,13 +37,15 @@ export async function checkResponse(response: Response, idleTimeoutMs?: number, 
     const body = await readCapped(response, idleTimeoutMs, signal);
     // The message quotes the body's start (an error page may be megabytes; the first 64 KiB are kept as `body`).
     const quoted = body.length > MAX_QUOTED ? `${textHead(body, MAX_QUOTED)}…` : body;
-    throw new AgentTransportError(
+    const error = new AgentTransportError(
       'HTTP_STATUS',
       `The agent answered HTTP ${response.status}${quoted ? `: ${quoted}` : ''}${redirectNote(redirected(response))}`,
       response.status,
       body,
       redirected(response),
     );
+    const retryAfterMs = retryAfter(response.headers);
+    throw retryAfterMs === undefined ? error : Object.assign(error, { retryAfterMs });
   }
   const type = response.headers.get('content-type') ?? '';
   // The media type itself, its parameters (`; charset=utf-8`) aside: `text/event-streamer` is another type. A header
@@ -58,14 +60,36 @@ export async function checkResponse(response: Response, idleTimeoutMs?: number, 
     const body = await readCapped(response, idleTimeoutMs, signal);
     throw new AgentTransportError(
       'NOT_EVENT_STREAM',
-      // A status other than 200 (a 204, a 202 of a queue) is said: it is what a person looks for first.
-      `The agent answered ${response.status === 200 ? '' : `HTTP ${response.status} `}${type || 'without a content type'}, not text/event-stream${redirectNote(redirected(response))}`,
+      // Its status is said (a 204, a 202 of a queue, a 200 of a proxy's sign-in page): it is what a person looks for first.
+      `The agent answered HTTP ${response.status} ${type || 'without a content type'}, not text/event-stream${redirectNote(redirected(response))}`,
       response.status,
       body,
       redirected(response),
     );
   }
   if (!response.body) throw new AgentTransportError('NO_BODY', 'The agent answered without a body.', response.status);
+}
+
+/** The longest wait a Retry-After is taken for: one that asks for more is taken for a mistake, and ignored. */
+const MAX_RETRY_AFTER_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * How long an answer asks to be left before the request is sent again, in ms,
+ * from its `Retry-After`: whole seconds, or an HTTP date (read against the
+ * answer's own `Date` when it has one, so a client clock that is off does not
+ * count). Undefined when there is none, or it is no such value, in the past,
+ * or over a day away.
+ */
+function retryAfter(headers: Headers): number | undefined {
+  const value = headers.get('retry-after')?.trim() ?? '';
+  let ms = Number.NaN;
+  if (/^\d{1,9}$/.test(value)) ms = Number(value) * 1000;
+  // An HTTP date (IMF-fixdate, RFC 850 or asctime: a day's name, then a time), not whatever Date.parse makes of a word.
+  else if (/^[a-z]{3}[a-z]*,? .*\d\d:\d\d:\d\d/i.test(value)) {
+    const now = Date.parse(headers.get('date') ?? '');
+    ms = Date.parse(value) - (Number.isNaN(now) ? Date.now() : now);
+  }
+  return ms >= 0 && ms <= MAX_RETRY_AFTER_MS ? ms : undefined;
 }
 
 /** Where fetch was redirected to before `response`, if it was. */

@@ -35,7 +35,9 @@ export const en = {
   failure: {
     notFound: "The agent's URL was not found (HTTP 404).",
     refused: (status: number) => `The agent refused the request (HTTP ${status}).`,
-    notHandled: (status: number) => `The agent could not take the request (HTTP ${status}).`,
+    /** `wait`: when the agent asked to be tried again (its Retry-After), in seconds, if it said. */
+    notHandled: (status: number, wait?: number) =>
+      `The agent could not take the request (HTTP ${status})${wait ? `: try again in ${inTime(wait, 's', 'min')}` : ''}.`,
     httpStatus: (status: number) => `The agent answered with an error (HTTP ${status}).`,
     network: 'The agent could not be reached: the network may be offline, the agent not running, or the request blocked by the browser.',
     invalidUrl: "The agent's URL is not a valid address.",
@@ -79,6 +81,10 @@ export const en = {
 };
 
 /** "The agent…" → "the agent…", to follow a colon. */
+/** A wait of `seconds` (at most a day), in seconds up to two minutes, else in minutes (rounded up): `30 s`, `5 min`. */
+const inTime = (seconds: number, s: string, min: string) =>
+  seconds < 120 ? `${Math.ceil(seconds)} ${s}` : `${Math.ceil(seconds / 60)} ${min}`;
+
 function lowerFirst(text: string) {
   const value = String(text);
   return value.charAt(0).toLowerCase() + value.slice(1);
@@ -106,7 +112,7 @@ export const zhCN: typeof en = {
   failure: {
     notFound: '找不到智能体的 URL（HTTP 404）。',
     refused: (status) => `智能体拒绝了请求（HTTP ${status}）。`,
-    notHandled: (status) => `智能体暂时无法处理请求（HTTP ${status}）。`,
+    notHandled: (status, wait) => `智能体暂时无法处理请求（HTTP ${status}）${wait ? `，请在 ${inTime(wait, '秒', '分钟')}后重试` : ''}。`,
     httpStatus: (status) => `智能体返回了错误（HTTP ${status}）。`,
     network: '无法连接到智能体：可能网络已断开、智能体未运行，或请求被浏览器拦截。',
     invalidUrl: '智能体的 URL 不是有效的地址。',
