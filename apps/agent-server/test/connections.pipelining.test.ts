@@ -48,7 +48,7 @@ describe('pipelined requests whose answers are never read', () => {
       text += d.toString('latin1');
     });
     socket.write(
-      `GET /health HTTP/1.1\r\nHost: ${host}\r\n\r\n`.repeat(20) + `GET /nowhere HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`,
+      `${`GET /health HTTP/1.1\r\nHost: ${host}\r\n\r\n`.repeat(20)}GET /nowhere HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`,
     );
     await new Promise((resolve) => socket.once('close', resolve));
     expect(text.match(/HTTP\/1\.1 \d+/g)).toEqual([...Array.from({ length: 20 }, () => 'HTTP/1.1 200'), 'HTTP/1.1 404']);
